@@ -1,0 +1,123 @@
+// meshvk/command_buffer.h — one process's recorded stream of work.
+//
+// A command buffer belongs to one process: it is recorded for that process's
+// device (in a device group: begun with that device's mask and restricted with
+// vkCmdSetDeviceMask) and submitted to that process's queue. Copies are pulls:
+// the destination must belong to this process; the source may belong to any
+// process whose memory this one can reach (peer features are checked, and a
+// copy between two processes on one device is a local copy). Barriers are
+// derived from buffer hazards: a command that reads or writes a buffer written
+// earlier in the stream (or writes one read earlier) gets a pipeline barrier
+// first. A recorded buffer can be submitted many times (record once, replay).
+// Not thread-safe: record one command buffer from one thread.
+#ifndef MESHVK_COMMAND_BUFFER_H_
+#define MESHVK_COMMAND_BUFFER_H_
+
+#include "meshvk/buffer.h"
+#include "meshvk/executable.h"
+#include "meshvk/semaphore.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct meshvk_command_buffer_s meshvk_command_buffer_t;
+
+// Creates a command buffer for `process` in the recording state.
+meshvk_status_t meshvk_command_buffer_create(meshvk_device_set_t* set,
+                                             uint32_t process,
+                                             meshvk_command_buffer_t** out_command_buffer);
+void meshvk_command_buffer_release(meshvk_command_buffer_t* command_buffer);
+
+// vkCmdFillBuffer: `size` bytes (multiple of 4) at `offset` set to `value`.
+meshvk_status_t meshvk_command_buffer_fill(meshvk_command_buffer_t* cb,
+                                           meshvk_buffer_t* dst, uint64_t offset,
+                                           uint64_t size, uint32_t value);
+
+// vkCmdCopyBuffer from `src` (any reachable process) into `dst` (this process).
+// OUT_OF_RANGE when either range leaves its buffer; INVALID_ARGUMENT when dst
+// is not this process's buffer or the ranges overlap in one buffer;
+// UNAVAILABLE when the peer lacks VK_PEER_MEMORY_FEATURE_COPY_SRC_BIT.
+meshvk_status_t meshvk_command_buffer_copy(meshvk_command_buffer_t* cb,
+                                           meshvk_buffer_t* src, uint64_t src_offset,
+                                           meshvk_buffer_t* dst, uint64_t dst_offset,
+                                           uint64_t size);
+
+// A region of 32-bit words, up to 3-D: element (i, j, k) for i < count[0],
+// j < count[1], k < count[2] at word offset base + i*stride[0] + j*stride[1]
+// + k*stride[2] (strides in words).
+typedef struct meshvk_strided_region_s {
+  uint64_t src_offset_words;
+  uint64_t dst_offset_words;
+  uint32_t count[3];
+  uint32_t src_stride[3];
+  uint32_t dst_stride[3];
+} meshvk_strided_region_t;
+
+// Non-contiguous copy (a slice) via the built-in strided copy kernel. The
+// source may be a peer's buffer (needs GENERIC_SRC peer feature).
+meshvk_status_t meshvk_command_buffer_copy_strided(meshvk_command_buffer_t* cb,
+                                                   meshvk_buffer_t* src,
+                                                   meshvk_buffer_t* dst,
+                                                   const meshvk_strided_region_t* region);
+
+typedef struct meshvk_binding_s {
+  meshvk_buffer_t* buffer;
+  uint64_t offset;  // multiple of minStorageBufferOffsetAlignment
+  uint64_t range;   // 0: to the end of the buffer
+  uint32_t writes;  // 1 if the kernel writes it (for hazard tracking)
+} meshvk_binding_t;
+
+typedef struct meshvk_dispatch_info_s {
+  meshvk_executable_t* executable;
+  const meshvk_binding_t* bindings;  // executable's binding_count entries
+  uint32_t binding_count;
+  const void* push_constants;        // executable's push_constant_size bytes
+  uint32_t push_constant_size;
+  uint32_t workgroup_count[3];       // each >= 1 and <= the device limit
+  uint32_t workgroup_base[3];        // vkCmdDispatchBase when nonzero
+} meshvk_dispatch_info_t;
+
+// Records a dispatch. OUT_OF_RANGE for counts past maxComputeWorkGroupCount or
+// binding ranges past their buffers; INVALID_ARGUMENT for a count/size mismatch.
+meshvk_status_t meshvk_command_buffer_dispatch(meshvk_command_buffer_t* cb,
+                                               const meshvk_dispatch_info_t* info);
+
+// Elementwise f32 sum of `src_count` (1..8) buffers of `count` floats into
+// `dst` with the built-in sum kernel (the local step of an all-reduce).
+meshvk_status_t meshvk_command_buffer_sum_f32(meshvk_command_buffer_t* cb,
+                                              meshvk_buffer_t* const* srcs,
+                                              uint32_t src_count, meshvk_buffer_t* dst,
+                                              uint64_t count);
+
+// Full memory barrier (compute + transfer), for callers that need one beyond
+// what hazard tracking inserts.
+meshvk_status_t meshvk_command_buffer_barrier(meshvk_command_buffer_t* cb);
+
+// Ends recording (vkEndCommandBuffer). Further recording: FAILED_PRECONDITION.
+meshvk_status_t meshvk_command_buffer_end(meshvk_command_buffer_t* cb);
+
+typedef struct meshvk_semaphore_value_s {
+  meshvk_semaphore_t* semaphore;
+  uint64_t value;
+} meshvk_semaphore_value_t;
+
+typedef struct meshvk_submit_info_s {
+  meshvk_command_buffer_t* command_buffer;  // ended
+  const meshvk_semaphore_value_t* waits;
+  uint32_t wait_count;
+  const meshvk_semaphore_value_t* signals;
+  uint32_t signal_count;
+} meshvk_submit_info_t;
+
+// Submits to the command buffer's process queue (vkQueueSubmit with
+// VkTimelineSemaphoreSubmitInfo, and VkDeviceGroupSubmitInfo on a device group
+// with the process's device index for the command buffer and semaphores).
+meshvk_status_t meshvk_queue_submit(meshvk_device_set_t* set,
+                                    const meshvk_submit_info_t* info);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
+
+#endif  // MESHVK_COMMAND_BUFFER_H_

@@ -1,0 +1,81 @@
+// meshvk/device_set.h — the devices a grid of P processes runs on.
+//
+// A device set maps each process p of a grid to a device and a queue:
+//  * DEVICE_GROUP: one VkDevice over all physical devices of a group
+//    (VkDeviceGroupDeviceCreateInfo); process p runs on device index p % D.
+//    Buffers are allocated per device (device masks), peers are reached through
+//    peer bindings, commands are restricted with vkCmdSetDeviceMask.
+//  * LOGICAL: one VkDevice per physical device used; processes are multiplexed
+//    onto them (process p -> physical device p % N unless mapped explicitly),
+//    each with its own buffers, command streams and, where the queue family has
+//    several, its own queue.
+// Layers above do not need to know which one they run on.
+// Reference counted: create returns +1; retain/release are thread-safe.
+#ifndef MESHVK_DEVICE_SET_H_
+#define MESHVK_DEVICE_SET_H_
+
+#include "meshvk/instance.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct meshvk_device_set_s meshvk_device_set_t;
+
+typedef enum meshvk_topology_e {
+  MESHVK_TOPOLOGY_AUTO = 0,          // a group with 2+ devices if any, else LOGICAL
+  MESHVK_TOPOLOGY_DEVICE_GROUP = 1,
+  MESHVK_TOPOLOGY_LOGICAL = 2,
+} meshvk_topology_t;
+
+typedef struct meshvk_device_set_create_info_s {
+  meshvk_topology_t topology;
+  uint32_t process_count;          // P >= 1
+  uint32_t device_group_index;     // DEVICE_GROUP: which group (default 0)
+  // LOGICAL: optional, process_count entries: physical device of process p.
+  // DEVICE_GROUP: optional, process_count entries: device index of process p.
+  // NULL: round robin.
+  const uint32_t* process_devices;
+} meshvk_device_set_create_info_t;
+
+// Creates the VkDevice(s), queues and command pools. INVALID_ARGUMENT for P=0
+// or a bad mapping, OUT_OF_RANGE for a group/device index past the count,
+// UNAVAILABLE when the topology is impossible here. *out_set NULL on failure.
+meshvk_status_t meshvk_device_set_create(meshvk_instance_t* instance,
+                                         const meshvk_device_set_create_info_t* info,
+                                         meshvk_device_set_t** out_set);
+void meshvk_device_set_retain(meshvk_device_set_t* set);
+void meshvk_device_set_release(meshvk_device_set_t* set);
+
+meshvk_topology_t meshvk_device_set_topology(const meshvk_device_set_t* set);
+uint32_t meshvk_device_set_process_count(const meshvk_device_set_t* set);
+
+typedef struct meshvk_process_info_s {
+  uint32_t physical_device;   // index into the instance's physical devices
+  uint32_t device_index;      // index within the device group (0 for LOGICAL)
+  uint32_t logical_device;    // which VkDevice of the set (0..n-1)
+  uint32_t queue_family;
+  uint32_t queue_index;
+} meshvk_process_info_t;
+
+meshvk_status_t meshvk_device_set_process_info(const meshvk_device_set_t* set,
+                                               uint32_t process,
+                                               meshvk_process_info_t* out_info);
+// Limits of the device process `process` runs on (for codegen / verification).
+meshvk_status_t meshvk_device_set_process_limits(const meshvk_device_set_t* set,
+                                                 uint32_t process,
+                                                 meshvk_device_limits_t* out_limits);
+// Peer memory features (VkPeerMemoryFeatureFlags) for `local` process reading
+// or writing memory owned by `remote` process. Same device: all bits.
+// LOGICAL processes on one VkDevice share memory: all bits.
+uint32_t meshvk_device_set_peer_features(const meshvk_device_set_t* set,
+                                         uint32_t local, uint32_t remote);
+
+// Waits until all queues of the set are idle (vkDeviceWaitIdle per device).
+meshvk_status_t meshvk_device_set_wait_idle(meshvk_device_set_t* set);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
+
+#endif  // MESHVK_DEVICE_SET_H_

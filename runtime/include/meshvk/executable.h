@@ -1,0 +1,62 @@
+// meshvk/executable.h — compute pipelines from SPIR-V.
+//
+// An executable is one SPIR-V compute entry point whose bindings are storage
+// buffers in descriptor set 0 and whose parameters come through push constants.
+// The SPIR-V is validated with SPIRV-Tools (target Vulkan 1.1) before
+// vkCreateShaderModule; a pipeline is created on every VkDevice of the set
+// (with VK_PIPELINE_CREATE_DISPATCH_BASE_BIT on device groups).
+// Reference counted; immutable after creation, so thread-safe to use.
+#ifndef MESHVK_EXECUTABLE_H_
+#define MESHVK_EXECUTABLE_H_
+
+#include "meshvk/device_set.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct meshvk_executable_s meshvk_executable_t;
+
+typedef struct meshvk_executable_create_info_s {
+  const uint32_t* spirv;
+  size_t spirv_size;             // in bytes, a multiple of 4
+  const char* entry_point;       // NULL: "main"
+  uint32_t binding_count;        // storage buffers at set 0, bindings 0..n-1
+  uint32_t push_constant_size;   // bytes, multiple of 4, <= device limit
+  uint32_t workgroup_size[3];    // informational (from the shader); 0 = unknown
+} meshvk_executable_create_info_t;
+
+// INVALID_ARGUMENT (message = validator output) when the SPIR-V does not
+// validate or lacks the entry point; INTERNAL for pipeline creation failure.
+meshvk_status_t meshvk_executable_create(meshvk_device_set_t* set,
+                                         const meshvk_executable_create_info_t* info,
+                                         meshvk_executable_t** out_executable);
+void meshvk_executable_retain(meshvk_executable_t* executable);
+void meshvk_executable_release(meshvk_executable_t* executable);
+
+uint32_t meshvk_executable_binding_count(const meshvk_executable_t* executable);
+uint32_t meshvk_executable_push_constant_size(const meshvk_executable_t* executable);
+
+// Built-in kernels compiled from shaders/*.comp at build time.
+typedef enum meshvk_builtin_e {
+  // fill: bindings {dst}; push {uint offset_words, count_words, value}
+  MESHVK_BUILTIN_FILL = 0,
+  // strided copy of 32-bit words: bindings {src, dst}; push: see
+  // meshvk_strided_region_t (used by meshvk_command_buffer_copy_strided)
+  MESHVK_BUILTIN_STRIDED_COPY = 1,
+  // elementwise f32 sum of up to 8 buffers: bindings {dst, src0..src7};
+  // push {uint count, uint k}
+  MESHVK_BUILTIN_SUM_F32 = 2,
+  MESHVK_BUILTIN_COUNT = 3,
+} meshvk_builtin_t;
+
+// Returns the set's (cached) executable for a built-in; +1 reference.
+meshvk_status_t meshvk_executable_builtin(meshvk_device_set_t* set,
+                                          meshvk_builtin_t builtin,
+                                          meshvk_executable_t** out_executable);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
+
+#endif  // MESHVK_EXECUTABLE_H_

@@ -1,0 +1,126 @@
+// meshvk/instance.h — the Vulkan instance and device discovery.
+//
+// An instance loads Vulkan (through volk), optionally with the Khronos validation
+// layer, and enumerates physical devices and device groups. Thread-safety: the
+// query functions may be called concurrently; create/release must not race with
+// other uses of the same instance.
+#ifndef MESHVK_INSTANCE_H_
+#define MESHVK_INSTANCE_H_
+
+#include "meshvk/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct meshvk_instance_s meshvk_instance_t;
+
+#define MESHVK_MAX_NAME 256
+#define MESHVK_MAX_GROUP_DEVICES 32  // VK_MAX_DEVICE_GROUP_SIZE
+#define MESHVK_MAX_HEAPS 16          // VK_MAX_MEMORY_HEAPS
+#define MESHVK_MAX_QUEUE_FAMILIES 16
+
+typedef enum meshvk_instance_flag_bits_e {
+  // Enable VK_LAYER_KHRONOS_validation (also enabled by env MESHVK_VALIDATION=1).
+  MESHVK_INSTANCE_VALIDATION_BIT = 1u << 0,
+  // With validation: also enable synchronization validation.
+  MESHVK_INSTANCE_SYNC_VALIDATION_BIT = 1u << 1,
+} meshvk_instance_flag_bits_t;
+typedef uint32_t meshvk_instance_flags_t;
+
+typedef enum meshvk_message_severity_e {
+  MESHVK_MESSAGE_INFO = 0,
+  MESHVK_MESSAGE_WARNING = 1,
+  MESHVK_MESSAGE_ERROR = 2,
+} meshvk_message_severity_t;
+
+// Receives every validation-layer (VK_EXT_debug_utils) message of warning or
+// error severity. Called on the thread that made the Vulkan call.
+typedef void (*meshvk_message_callback_t)(meshvk_message_severity_t severity,
+                                          const char* message, void* user_data);
+
+typedef struct meshvk_instance_create_info_s {
+  meshvk_instance_flags_t flags;
+  meshvk_message_callback_t message_callback;  // NULL: print to stderr
+  void* message_user_data;
+  const char* application_name;                // may be NULL
+} meshvk_instance_create_info_t;
+
+// Creates an instance (vkCreateInstance, Vulkan 1.1+ required). `info` may be
+// NULL for defaults. Returns UNAVAILABLE when no Vulkan loader/driver is found
+// or validation was requested and the layer is missing. *out_instance is NULL
+// on failure.
+meshvk_status_t meshvk_instance_create(const meshvk_instance_create_info_t* info,
+                                       meshvk_instance_t** out_instance);
+void meshvk_instance_release(meshvk_instance_t* instance);
+
+// Number of validation messages (warning or error) seen since creation.
+uint64_t meshvk_instance_message_count(const meshvk_instance_t* instance);
+
+typedef struct meshvk_device_limits_s {
+  uint32_t max_workgroup_size[3];
+  uint32_t max_workgroup_count[3];
+  uint32_t max_workgroup_invocations;
+  uint32_t max_shared_memory_bytes;
+  uint32_t subgroup_size;
+  uint32_t max_push_constants_bytes;
+  uint32_t max_storage_buffer_range;
+  uint64_t max_memory_allocation_size;
+  uint64_t min_storage_buffer_offset_alignment;
+} meshvk_device_limits_t;
+
+typedef struct meshvk_queue_family_info_s {
+  uint32_t queue_flags;  // VkQueueFlags
+  uint32_t queue_count;
+  uint32_t timestamp_valid_bits;
+} meshvk_queue_family_info_t;
+
+typedef struct meshvk_physical_device_info_s {
+  char name[MESHVK_MAX_NAME];
+  uint32_t vendor_id;
+  uint32_t device_id;
+  uint32_t device_type;  // VkPhysicalDeviceType
+  uint32_t api_version;
+  float timestamp_period_ns;
+  uint32_t shader_float16;           // 1 if shaderFloat16 is supported
+  uint32_t storage_buffer_16bit;     // 1 if storageBuffer16BitAccess
+  uint32_t queue_family_count;
+  meshvk_queue_family_info_t queue_families[MESHVK_MAX_QUEUE_FAMILIES];
+  uint32_t heap_count;
+  uint64_t heap_sizes[MESHVK_MAX_HEAPS];
+  uint32_t heap_flags[MESHVK_MAX_HEAPS];  // VkMemoryHeapFlags
+  meshvk_device_limits_t limits;
+} meshvk_physical_device_info_t;
+
+uint32_t meshvk_instance_physical_device_count(const meshvk_instance_t* instance);
+// Fills `out_info` for physical device `index` (OUT_OF_RANGE past the count).
+meshvk_status_t meshvk_instance_physical_device_info(
+    const meshvk_instance_t* instance, uint32_t index,
+    meshvk_physical_device_info_t* out_info);
+
+typedef struct meshvk_device_group_info_s {
+  uint32_t device_count;
+  // Indices into the instance's physical device list.
+  uint32_t physical_devices[MESHVK_MAX_GROUP_DEVICES];
+  uint32_t subset_allocation;  // VkPhysicalDeviceGroupProperties::subsetAllocation
+  uint32_t heap_count;
+  // peer_memory_features[heap][local][remote]: VkPeerMemoryFeatureFlags from
+  // vkGetDeviceGroupPeerMemoryFeatures; local == remote reports all bits.
+  // Filled for local, remote < device_count. Large (64 KiB): heap-allocate.
+  uint32_t peer_memory_features[MESHVK_MAX_HEAPS][MESHVK_MAX_GROUP_DEVICES]
+                               [MESHVK_MAX_GROUP_DEVICES];
+} meshvk_device_group_info_t;
+
+uint32_t meshvk_instance_device_group_count(const meshvk_instance_t* instance);
+// Fills `out_info` for device group `index`. Creates a temporary VkDevice over
+// the group to query peer memory features (vkGetDeviceGroupPeerMemoryFeatures
+// needs a device); the result is cached.
+meshvk_status_t meshvk_instance_device_group_info(
+    meshvk_instance_t* instance, uint32_t index,
+    meshvk_device_group_info_t* out_info);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
+
+#endif  // MESHVK_INSTANCE_H_

@@ -1,0 +1,13 @@
+// meshvk/meshvk.h — the whole public C API of the meshvk runtime.
+#ifndef MESHVK_MESHVK_H_
+#define MESHVK_MESHVK_H_
+
+#include "meshvk/status.h"
+#include "meshvk/instance.h"
+#include "meshvk/device_set.h"
+#include "meshvk/buffer.h"
+#include "meshvk/executable.h"
+#include "meshvk/semaphore.h"
+#include "meshvk/command_buffer.h"
+
+#endif  // MESHVK_MESHVK_H_

@@ -1,0 +1,38 @@
+// meshvk/semaphore.h — timeline semaphores that order work across processes.
+//
+// A semaphore lives on one VkDevice of the set (the device of `process`) and can
+// be waited on / signalled by every process on that VkDevice (in a device group:
+// every process). Cross-VkDevice semaphores are UNIMPLEMENTED (they need
+// external semaphores, which lavapipe lacks). Thread-safe.
+#ifndef MESHVK_SEMAPHORE_H_
+#define MESHVK_SEMAPHORE_H_
+
+#include "meshvk/device_set.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct meshvk_semaphore_s meshvk_semaphore_t;
+
+meshvk_status_t meshvk_semaphore_create(meshvk_device_set_t* set, uint32_t process,
+                                        uint64_t initial_value,
+                                        meshvk_semaphore_t** out_semaphore);
+void meshvk_semaphore_retain(meshvk_semaphore_t* semaphore);
+void meshvk_semaphore_release(meshvk_semaphore_t* semaphore);
+
+// vkGetSemaphoreCounterValue.
+meshvk_status_t meshvk_semaphore_query(meshvk_semaphore_t* semaphore,
+                                       uint64_t* out_value);
+// vkWaitSemaphores; DEADLINE_EXCEEDED after `timeout_ns`, DEVICE_LOST names
+// the device.
+meshvk_status_t meshvk_semaphore_wait(meshvk_semaphore_t* semaphore, uint64_t value,
+                                      uint64_t timeout_ns);
+// Host signal (vkSignalSemaphore).
+meshvk_status_t meshvk_semaphore_signal(meshvk_semaphore_t* semaphore, uint64_t value);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
+
+#endif  // MESHVK_SEMAPHORE_H_

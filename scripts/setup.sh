@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package meshvk needs to build and test, and nothing
+# when all of them are already present. Used by both README commands and by CI.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build ccache pkg-config python3
+  clang libclang-rt-14-dev
+  libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
+  libvulkan-dev libvulkan-volk-dev mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
+  spirv-tools libshaderc-dev glslc glslang-tools
+  libflatbuffers-dev flatbuffers-compiler
+  libgtest-dev libgmock-dev libbenchmark-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+echo "meshvk setup: installing ${missing[*]}" >&2
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,40 @@
+// The .mvk trust boundary: verifies an untrusted artifact image before the
+// runtime uses any of it (and before any Vulkan call). No Vulkan, no meshvk
+// status objects: the fuzz target builds this file on its own.
+#ifndef MESHVK_RUNTIME_MODULE_ARTIFACT_VERIFIER_H_
+#define MESHVK_RUNTIME_MODULE_ARTIFACT_VERIFIER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "meshvk/artifact/mvk_generated.h"
+#include "meshvk/instance.h"  // meshvk_device_limits_t (plain struct)
+
+namespace meshvk::module {
+
+// Limits the loader applies whatever the device (generous; device limits are
+// checked when a program is created on a device set).
+inline constexpr uint32_t kMaxProcesses = 4096;
+inline constexpr uint32_t kMaxRank = 8;
+inline constexpr uint32_t kMaxBindings = 32;
+inline constexpr uint32_t kMaxPushConstantBytes = 256;
+
+// Verifies `data` (FlatBuffer structure, format version, then semantics).
+// Returns "" and sets *out_artifact (pointing into `data`) when valid; else one
+// line "FIELD.PATH: reason" (or a whole-file reason) and *out_artifact = null.
+std::string VerifyArtifact(const uint8_t* data, size_t size, const mvk::Artifact** out_artifact);
+
+// Checks a verified artifact against the limits of the device that
+// `process` runs on (workgroup counts/sizes, push constants, binding ranges and
+// alignment, buffer sizes). Returns "" or "FIELD.PATH: reason".
+std::string VerifyAgainstLimits(const mvk::Artifact* artifact, uint32_t process,
+                                const meshvk_device_limits_t& limits);
+
+// Row-major multi-index of `process` in the grid.
+void GridIndex(const flatbuffers::Vector<uint32_t>* grid_shape, uint32_t process,
+               uint32_t* out_index /* grid rank entries */);
+
+}  // namespace meshvk::module
+
+#endif  // MESHVK_RUNTIME_MODULE_ARTIFACT_VERIFIER_H_

@@ -1,0 +1,77 @@
+// Internal status type: the C++ side of meshvk_status_t.
+//
+// Inside the runtime every fallible function returns Status or StatusOr<T>;
+// only the C API boundary turns a Status into an owned meshvk_status_t. No
+// exceptions are used for errors.
+#ifndef MESHVK_RUNTIME_SRC_STATUS_H_
+#define MESHVK_RUNTIME_SRC_STATUS_H_
+
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "meshvk/status.h"
+
+namespace meshvk {
+
+class [[nodiscard]] Status {
+ public:
+  Status() = default;  // OK
+  Status(meshvk_status_code_t code, std::string message)
+      : code_(code), message_(std::move(message)) {}
+
+  bool ok() const { return code_ == MESHVK_STATUS_OK; }
+  meshvk_status_code_t code() const { return code_; }
+  const std::string& message() const { return message_; }
+
+  // Prepends context ("process 1: " + message) and returns *this.
+  Status&& WithContext(const std::string& context) && {
+    if (!ok()) message_ = context + ": " + message_;
+    return std::move(*this);
+  }
+
+  // Hands the status over to a C caller (NULL when OK).
+  meshvk_status_t ToC() const;
+
+ private:
+  meshvk_status_code_t code_ = MESHVK_STATUS_OK;
+  std::string message_;
+};
+
+// printf-style constructor for error statuses.
+Status MakeStatus(meshvk_status_code_t code, const char* format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+template <typename T>
+class [[nodiscard]] StatusOr {
+ public:
+  StatusOr(Status status) : status_(std::move(status)) {}  // NOLINT: implicit by design
+  StatusOr(T value) : value_(std::move(value)) {}          // NOLINT
+  bool ok() const { return status_.ok(); }
+  const Status& status() const { return status_; }
+  T& value() { return *value_; }
+  T&& consume() { return std::move(*value_); }
+
+ private:
+  Status status_;
+  std::optional<T> value_;
+};
+
+}  // namespace meshvk
+
+#define MESHVK_RETURN_IF_ERROR(expr)          \
+  do {                                        \
+    ::meshvk::Status _meshvk_status = (expr); \
+    if (!_meshvk_status.ok()) return _meshvk_status; \
+  } while (0)
+
+#define MESHVK_CONCAT_INNER(a, b) a##b
+#define MESHVK_CONCAT(a, b) MESHVK_CONCAT_INNER(a, b)
+#define MESHVK_ASSIGN_OR_RETURN(lhs, expr) \
+  MESHVK_ASSIGN_OR_RETURN_IMPL(MESHVK_CONCAT(_meshvk_or_, __LINE__), lhs, expr)
+#define MESHVK_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \
+  auto tmp = (expr);                                 \
+  if (!tmp.ok()) return tmp.status();                \
+  lhs = tmp.consume()
+
+#endif  // MESHVK_RUNTIME_SRC_STATUS_H_

@@ -1,0 +1,115 @@
+// mesh-vk-run --list-devices (see list_devices.h).
+#include "list_devices.h"
+
+#include <memory>
+#include <string>
+
+namespace meshvk_run {
+namespace {
+
+const char* DeviceTypeName(uint32_t type) {
+  switch (type) {
+    case 1: return "integrated-gpu";
+    case 2: return "discrete-gpu";
+    case 3: return "virtual-gpu";
+    case 4: return "cpu";
+    default: return "other";
+  }
+}
+
+std::string QueueFlagsText(uint32_t flags) {
+  std::string text;
+  auto add = [&](uint32_t bit, const char* name) {
+    if (flags & bit) text += text.empty() ? name : std::string("|") + name;
+  };
+  add(0x1, "graphics");
+  add(0x2, "compute");
+  add(0x4, "transfer");
+  add(0x8, "sparse");
+  return text.empty() ? "none" : text;
+}
+
+// VkPeerMemoryFeatureFlags as four letters: copy-src, copy-dst, generic-src,
+// generic-dst ("CDcd"; '-' where missing).
+std::string PeerText(uint32_t flags) {
+  std::string text = "----";
+  if (flags & 0x1) text[0] = 'C';
+  if (flags & 0x2) text[1] = 'D';
+  if (flags & 0x4) text[2] = 'c';
+  if (flags & 0x8) text[3] = 'd';
+  return text;
+}
+
+}  // namespace
+
+meshvk_status_t ListDevices(meshvk_instance_t* instance, FILE* out) {
+  uint32_t count = meshvk_instance_physical_device_count(instance);
+  std::fprintf(out, "physical devices: %u\n", count);
+  for (uint32_t i = 0; i < count; ++i) {
+    meshvk_physical_device_info_t info;
+    if (meshvk_status_t status = meshvk_instance_physical_device_info(instance, i, &info)) {
+      return status;
+    }
+    const meshvk_device_limits_t& l = info.limits;
+    std::fprintf(out, "  [%u] %s (%s, vendor 0x%04x device 0x%04x, Vulkan %u.%u.%u)\n", i,
+                 info.name, DeviceTypeName(info.device_type), info.vendor_id, info.device_id,
+                 info.api_version >> 22, (info.api_version >> 12) & 0x3ff,
+                 info.api_version & 0xfff);
+    std::fprintf(out, "      workgroup size <= %ux%ux%u, invocations <= %u, count <= %ux%ux%u\n",
+                 l.max_workgroup_size[0], l.max_workgroup_size[1], l.max_workgroup_size[2],
+                 l.max_workgroup_invocations, l.max_workgroup_count[0],
+                 l.max_workgroup_count[1], l.max_workgroup_count[2]);
+    std::fprintf(out,
+                 "      shared memory %u B, subgroup %u, push constants %u B, storage range "
+                 "%u B, allocation <= %llu B, storage offset alignment %llu\n",
+                 l.max_shared_memory_bytes, l.subgroup_size, l.max_push_constants_bytes,
+                 l.max_storage_buffer_range,
+                 static_cast<unsigned long long>(l.max_memory_allocation_size),
+                 static_cast<unsigned long long>(l.min_storage_buffer_offset_alignment));
+    std::fprintf(out, "      float16 %s, 16-bit storage %s\n", info.shader_float16 ? "yes" : "no",
+                 info.storage_buffer_16bit ? "yes" : "no");
+    for (uint32_t q = 0; q < info.queue_family_count; ++q) {
+      std::fprintf(out, "      queue family %u: %u queue(s), %s\n", q,
+                   info.queue_families[q].queue_count,
+                   QueueFlagsText(info.queue_families[q].queue_flags).c_str());
+    }
+    for (uint32_t h = 0; h < info.heap_count; ++h) {
+      std::fprintf(out, "      heap %u: %llu MiB%s\n", h,
+                   static_cast<unsigned long long>(info.heap_sizes[h] >> 20),
+                   (info.heap_flags[h] & 0x1) ? " device-local" : "");
+    }
+  }
+
+  uint32_t groups = meshvk_instance_device_group_count(instance);
+  std::fprintf(out, "device groups: %u\n", groups);
+  // The group info carries a 64 KiB peer matrix: keep it off the stack.
+  auto group = std::make_unique<meshvk_device_group_info_t>();
+  for (uint32_t g = 0; g < groups; ++g) {
+    if (meshvk_status_t status = meshvk_instance_device_group_info(instance, g, group.get())) {
+      return status;
+    }
+    std::fprintf(out, "  group %u: %u device(s):", g, group->device_count);
+    for (uint32_t d = 0; d < group->device_count; ++d) {
+      std::fprintf(out, " %u", group->physical_devices[d]);
+    }
+    std::fprintf(out, ", subset allocation %s\n", group->subset_allocation ? "yes" : "no");
+    std::fprintf(out,
+                 "    peer memory features [local -> remote] (C copy-src, D copy-dst, "
+                 "c generic-src, d generic-dst):\n");
+    for (uint32_t h = 0; h < group->heap_count; ++h) {
+      std::fprintf(out, "    heap %u:\n      local\\remote", h);
+      for (uint32_t r = 0; r < group->device_count; ++r) std::fprintf(out, " %4u", r);
+      std::fprintf(out, "\n");
+      for (uint32_t l = 0; l < group->device_count; ++l) {
+        std::fprintf(out, "      %12u", l);
+        for (uint32_t r = 0; r < group->device_count; ++r) {
+          std::fprintf(out, " %s", PeerText(group->peer_memory_features[h][l][r]).c_str());
+        }
+        std::fprintf(out, "\n");
+      }
+    }
+  }
+  return MESHVK_OK;
+}
+
+}  // namespace meshvk_run

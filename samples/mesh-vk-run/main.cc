@@ -1,0 +1,68 @@
+// mesh-vk-run: runs meshvk programs; this first version lists devices and
+// runs a built-in self-check on every process of a device set.
+// Exit codes: 0 ok, 2 bad usage, 3 device failure.
+#include <cstdio>
+#include <string>
+
+#include "flags.h"
+#include "list_devices.h"
+#include "meshvk/meshvk.h"
+
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitUsage = 2;
+constexpr int kExitDevice = 3;
+
+int Fail(meshvk_status_t status) {
+  std::fprintf(stderr, "mesh-vk-run: %s: %s\n",
+               meshvk_status_code_name(meshvk_status_code(status)),
+               meshvk_status_message(status));
+  meshvk_status_free(status);
+  return kExitDevice;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  meshvk_run::Flags flags;
+  std::string error;
+  if (!meshvk_run::ParseFlags(argc, argv, &flags, &error)) {
+    std::fprintf(stderr, "mesh-vk-run: %s\n%s", error.c_str(), meshvk_run::UsageText());
+    return kExitUsage;
+  }
+  if (flags.help) {
+    std::fputs(meshvk_run::UsageText(), stdout);
+    return kExitOk;
+  }
+  if (!flags.list_devices && !flags.self_check) {
+    std::fprintf(stderr, "mesh-vk-run: nothing to do (give --list-devices or --self-check)\n%s",
+                 meshvk_run::UsageText());
+    return kExitUsage;
+  }
+  if (!flags.positional.empty()) {
+    std::fprintf(stderr, "mesh-vk-run: running programs ('%s') is not supported yet\n",
+                 flags.positional[0].c_str());
+    return kExitUsage;
+  }
+
+  meshvk_instance_create_info_t info = {};
+  info.flags = flags.validation ? MESHVK_INSTANCE_VALIDATION_BIT : 0;
+  info.application_name = "mesh-vk-run";
+  meshvk_instance_t* instance = nullptr;
+  if (meshvk_status_t status = meshvk_instance_create(&info, &instance)) return Fail(status);
+
+  int exit_code = kExitOk;
+  if (flags.list_devices) {
+    if (meshvk_status_t status = meshvk_run::ListDevices(instance, stdout)) {
+      exit_code = Fail(status);
+    }
+  }
+  if (flags.validation && meshvk_instance_message_count(instance) > 0 && exit_code == kExitOk) {
+    std::fprintf(stderr, "mesh-vk-run: %llu validation message(s)\n",
+                 static_cast<unsigned long long>(meshvk_instance_message_count(instance)));
+    exit_code = kExitDevice;
+  }
+  meshvk_instance_release(instance);
+  return exit_code;
+}

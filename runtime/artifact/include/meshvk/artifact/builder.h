@@ -1,0 +1,172 @@
+// meshvk/artifact/builder.h — builds .mvk artifacts (FlatBuffers, schema in
+// runtime/artifact/mvk.fbs) from plain C++ descriptions.
+//
+// Used by the compiler's emitter and by tests. The builder does NOT check
+// semantics (the runtime's loader does, as a trust boundary): tests rely on
+// that to write deliberately broken files. It only deduplicates executables
+// (an SPMD program's processes share kernels) and assigns command indices.
+// No Vulkan, no LLVM.
+#ifndef MESHVK_ARTIFACT_BUILDER_H_
+#define MESHVK_ARTIFACT_BUILDER_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace meshvk::artifact {
+
+// The format version this builder writes and this runtime reads.
+inline constexpr uint32_t kFormatVersion = 1;
+// file_identifier of the schema.
+inline constexpr char kFileIdentifier[] = "MVK1";
+
+enum class ElementType : uint8_t { kF32 = 0, kF16 = 1, kI32 = 2 };
+enum class BufferKind : uint8_t { kArgumentShard = 0, kResultShard = 1, kTransient = 2, kConstant = 3 };
+
+struct BufferDesc {
+  uint64_t size = 0;
+  BufferKind kind = BufferKind::kTransient;
+  int32_t reuse_slot = -1;
+  std::vector<uint8_t> initial_data;  // constants only
+};
+
+struct ExecutableDesc {
+  std::vector<uint32_t> spirv;
+  std::string entry_point = "main";
+  uint32_t workgroup_size[3] = {1, 1, 1};
+  std::vector<bool> writable_bindings;  // one per binding (set 0, binding i)
+  uint32_t push_constant_size = 0;
+};
+
+struct BindingDesc {
+  uint32_t buffer = 0;
+  uint64_t offset = 0;
+  uint64_t range = 0;  // 0: to the end
+};
+
+struct CommandRef {
+  uint32_t process = 0;
+  uint32_t command = 0;
+};
+
+struct DispatchDesc {
+  uint32_t executable = 0;
+  uint32_t workgroup_count[3] = {1, 1, 1};
+  std::vector<BindingDesc> bindings;
+  std::vector<uint8_t> push_constants;
+};
+
+struct StridedRegionDesc {
+  uint64_t src_offset_words = 0;
+  uint64_t dst_offset_words = 0;
+  uint32_t count[3] = {1, 1, 1};
+  uint32_t src_stride[3] = {0, 0, 0};
+  uint32_t dst_stride[3] = {0, 0, 0};
+};
+
+struct CopyDesc {
+  uint32_t src_process = 0;
+  uint32_t src_buffer = 0;
+  uint64_t src_offset = 0;
+  uint32_t dst_buffer = 0;  // dst_process is the stream's process (a pull)
+  uint64_t dst_offset = 0;
+  uint64_t size = 0;
+  std::vector<StridedRegionDesc> regions;
+};
+
+struct FillDesc {
+  uint32_t buffer = 0;
+  uint64_t offset = 0;
+  uint64_t size = 0;
+  uint32_t value = 0;
+};
+
+struct ShardDesc {
+  uint32_t process = 0;
+  uint32_t buffer = 0;
+  uint64_t offset = 0;
+  std::vector<uint64_t> global_offset;
+  std::vector<uint64_t> shape;
+};
+
+struct TensorDesc {
+  std::vector<uint64_t> shape;
+  ElementType element_type = ElementType::kF32;
+  std::vector<std::vector<uint32_t>> split_axes;  // per dimension
+  std::vector<ShardDesc> shards;
+};
+
+struct FunctionDesc {
+  std::string name;
+  std::vector<TensorDesc> arguments;
+  std::vector<TensorDesc> results;
+};
+
+// Bytes per element of `type`.
+uint32_t ElementSize(ElementType type);
+const char* ElementTypeName(ElementType type);  // "f32", "f16", "i32"
+
+class ArtifactBuilder {
+ public:
+  // A grid of product(grid_shape) processes, row-major process ids.
+  explicit ArtifactBuilder(std::vector<uint32_t> grid_shape,
+                           std::vector<uint32_t> peered_axes = {});
+
+  uint32_t process_count() const { return static_cast<uint32_t>(processes_.size()); }
+
+  // Returns the buffer's index within `process`.
+  uint32_t AddBuffer(uint32_t process, BufferDesc buffer);
+  // Returns the executable index; an identical executable is returned again.
+  uint32_t AddExecutable(ExecutableDesc executable);
+  // Commands append to `process`'s stream; each returns its reference.
+  CommandRef AddDispatch(uint32_t process, DispatchDesc dispatch,
+                         std::vector<CommandRef> deps = {});
+  CommandRef AddCopy(uint32_t dst_process, CopyDesc copy, std::vector<CommandRef> deps = {});
+  CommandRef AddFill(uint32_t process, FillDesc fill, std::vector<CommandRef> deps = {});
+  void AddFunction(FunctionDesc function);
+
+  void set_producer(std::string producer) { producer_ = std::move(producer); }
+  // Tests: write a different version (to check the loader refuses it).
+  void set_format_version(uint32_t version) { format_version_ = version; }
+  // Tests: override the destination process recorded in a copy.
+  void set_copy_dst_process_override(int64_t process) { copy_dst_override_ = process; }
+
+  // Serializes everything added so far into a .mvk file image.
+  std::vector<uint8_t> Finish() const;
+
+ private:
+  struct Command {
+    enum class Kind { kDispatch, kCopy, kFill } kind;
+    DispatchDesc dispatch;
+    CopyDesc copy;
+    FillDesc fill;
+    uint32_t dst_process = 0;
+    std::vector<CommandRef> deps;
+  };
+  struct Process {
+    std::vector<BufferDesc> buffers;
+    std::vector<Command> commands;
+  };
+  CommandRef Append(uint32_t process, Command command);
+
+  std::vector<uint32_t> grid_shape_;
+  std::vector<uint32_t> peered_axes_;
+  std::vector<Process> processes_;
+  std::vector<ExecutableDesc> executables_;
+  std::vector<FunctionDesc> functions_;
+  std::string producer_ = "meshvk artifact builder";
+  uint32_t format_version_ = kFormatVersion;
+  int64_t copy_dst_override_ = -1;
+};
+
+// Helpers for the common SPMD case: the shard of `shape` that `process` holds
+// when dimension d is split over grid axes split_axes[d] (even splits only).
+// Returns the shard's global offset and shape.
+void ShardOf(const std::vector<uint32_t>& grid_shape,
+             const std::vector<std::vector<uint32_t>>& split_axes,
+             const std::vector<uint64_t>& global_shape, uint32_t process,
+             std::vector<uint64_t>* global_offset, std::vector<uint64_t>* shard_shape);
+
+}  // namespace meshvk::artifact
+
+#endif  // MESHVK_ARTIFACT_BUILDER_H_

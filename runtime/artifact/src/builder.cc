@@ -1,0 +1,225 @@
+// The .mvk builder: plain descriptions in, FlatBuffer bytes out. No checks on
+// purpose (see builder.h): the loader is the one place that judges a file.
+#include "meshvk/artifact/builder.h"
+
+#include <utility>
+
+#include "meshvk/artifact/mvk_generated.h"
+
+namespace meshvk::artifact {
+
+uint32_t ElementSize(ElementType type) {
+  switch (type) {
+    case ElementType::kF32: return 4;
+    case ElementType::kF16: return 2;
+    case ElementType::kI32: return 4;
+  }
+  return 0;
+}
+
+const char* ElementTypeName(ElementType type) {
+  switch (type) {
+    case ElementType::kF32: return "f32";
+    case ElementType::kF16: return "f16";
+    case ElementType::kI32: return "i32";
+  }
+  return "?";
+}
+
+ArtifactBuilder::ArtifactBuilder(std::vector<uint32_t> grid_shape,
+                                 std::vector<uint32_t> peered_axes)
+    : grid_shape_(std::move(grid_shape)), peered_axes_(std::move(peered_axes)) {
+  uint64_t count = 1;
+  for (uint32_t extent : grid_shape_) count *= extent;
+  processes_.resize(count);
+}
+
+uint32_t ArtifactBuilder::AddBuffer(uint32_t process, BufferDesc buffer) {
+  if (process >= processes_.size()) processes_.resize(process + 1);  // tests: extra processes
+  processes_[process].buffers.push_back(std::move(buffer));
+  return static_cast<uint32_t>(processes_[process].buffers.size() - 1);
+}
+
+uint32_t ArtifactBuilder::AddExecutable(ExecutableDesc executable) {
+  for (size_t i = 0; i < executables_.size(); ++i) {
+    const ExecutableDesc& e = executables_[i];
+    if (e.spirv == executable.spirv && e.entry_point == executable.entry_point &&
+        e.writable_bindings == executable.writable_bindings &&
+        e.push_constant_size == executable.push_constant_size &&
+        e.workgroup_size[0] == executable.workgroup_size[0] &&
+        e.workgroup_size[1] == executable.workgroup_size[1] &&
+        e.workgroup_size[2] == executable.workgroup_size[2]) {
+      return static_cast<uint32_t>(i);
+    }
+  }
+  executables_.push_back(std::move(executable));
+  return static_cast<uint32_t>(executables_.size() - 1);
+}
+
+CommandRef ArtifactBuilder::Append(uint32_t process, Command command) {
+  if (process >= processes_.size()) processes_.resize(process + 1);
+  command.dst_process = process;
+  processes_[process].commands.push_back(std::move(command));
+  return CommandRef{process, static_cast<uint32_t>(processes_[process].commands.size() - 1)};
+}
+
+CommandRef ArtifactBuilder::AddDispatch(uint32_t process, DispatchDesc dispatch,
+                                        std::vector<CommandRef> deps) {
+  Command c{Command::Kind::kDispatch, std::move(dispatch), {}, {}, 0, std::move(deps)};
+  return Append(process, std::move(c));
+}
+
+CommandRef ArtifactBuilder::AddCopy(uint32_t dst_process, CopyDesc copy,
+                                    std::vector<CommandRef> deps) {
+  Command c{Command::Kind::kCopy, {}, std::move(copy), {}, 0, std::move(deps)};
+  return Append(dst_process, std::move(c));
+}
+
+CommandRef ArtifactBuilder::AddFill(uint32_t process, FillDesc fill,
+                                    std::vector<CommandRef> deps) {
+  Command c{Command::Kind::kFill, {}, {}, std::move(fill), 0, std::move(deps)};
+  return Append(process, std::move(c));
+}
+
+void ArtifactBuilder::AddFunction(FunctionDesc function) {
+  functions_.push_back(std::move(function));
+}
+
+namespace {
+
+mvk::Dim3 ToDim3(const uint32_t v[3]) { return mvk::Dim3(v[0], v[1], v[2]); }
+
+flatbuffers::Offset<mvk::TensorSignature> BuildTensor(flatbuffers::FlatBufferBuilder& fbb,
+                                                      const TensorDesc& t) {
+  std::vector<flatbuffers::Offset<mvk::SplitAxes>> split;
+  for (const auto& axes : t.split_axes) {
+    split.push_back(mvk::CreateSplitAxes(fbb, fbb.CreateVector(axes)));
+  }
+  std::vector<flatbuffers::Offset<mvk::Shard>> shards;
+  for (const ShardDesc& s : t.shards) {
+    shards.push_back(mvk::CreateShard(fbb, s.process, s.buffer, s.offset,
+                                      fbb.CreateVector(s.global_offset),
+                                      fbb.CreateVector(s.shape)));
+  }
+  return mvk::CreateTensorSignature(fbb, fbb.CreateVector(t.shape),
+                                    static_cast<mvk::ElementType>(t.element_type),
+                                    fbb.CreateVector(split), fbb.CreateVector(shards));
+}
+
+}  // namespace
+
+std::vector<uint8_t> ArtifactBuilder::Finish() const {
+  flatbuffers::FlatBufferBuilder fbb(1 << 16);
+
+  std::vector<flatbuffers::Offset<mvk::Process>> processes;
+  for (const Process& p : processes_) {
+    std::vector<flatbuffers::Offset<mvk::Buffer>> buffers;
+    for (const BufferDesc& b : p.buffers) {
+      auto data = b.initial_data.empty() ? 0 : fbb.CreateVector(b.initial_data);
+      buffers.push_back(mvk::CreateBuffer(fbb, b.size, static_cast<mvk::BufferKind>(b.kind),
+                                          b.reuse_slot, data));
+    }
+    std::vector<flatbuffers::Offset<mvk::Command>> commands;
+    for (const Command& c : p.commands) {
+      flatbuffers::Offset<void> op;
+      mvk::Op op_type = mvk::Op::NONE;
+      switch (c.kind) {
+        case Command::Kind::kDispatch: {
+          std::vector<mvk::BufferBinding> bindings;
+          for (const BindingDesc& b : c.dispatch.bindings) {
+            bindings.emplace_back(b.buffer, b.offset, b.range);
+          }
+          mvk::Dim3 count = ToDim3(c.dispatch.workgroup_count);
+          op = mvk::CreateDispatch(fbb, c.dispatch.executable, &count,
+                                   fbb.CreateVectorOfStructs(bindings),
+                                   fbb.CreateVector(c.dispatch.push_constants))
+                   .Union();
+          op_type = mvk::Op::Dispatch;
+          break;
+        }
+        case Command::Kind::kCopy: {
+          std::vector<mvk::StridedRegion> regions;
+          for (const StridedRegionDesc& r : c.copy.regions) {
+            regions.emplace_back(r.src_offset_words, r.dst_offset_words, ToDim3(r.count),
+                                 ToDim3(r.src_stride), ToDim3(r.dst_stride));
+          }
+          uint32_t dst_process = copy_dst_override_ >= 0
+                                     ? static_cast<uint32_t>(copy_dst_override_)
+                                     : c.dst_process;
+          op = mvk::CreateCopy(fbb, c.copy.src_process, c.copy.src_buffer, c.copy.src_offset,
+                               dst_process, c.copy.dst_buffer, c.copy.dst_offset, c.copy.size,
+                               regions.empty() ? 0 : fbb.CreateVectorOfStructs(regions))
+                   .Union();
+          op_type = mvk::Op::Copy;
+          break;
+        }
+        case Command::Kind::kFill:
+          op = mvk::CreateFill(fbb, c.fill.buffer, c.fill.offset, c.fill.size, c.fill.value)
+                   .Union();
+          op_type = mvk::Op::Fill;
+          break;
+      }
+      std::vector<mvk::CommandRef> deps;
+      for (const CommandRef& d : c.deps) deps.emplace_back(d.process, d.command);
+      commands.push_back(mvk::CreateCommand(fbb, op_type, op,
+                                            deps.empty() ? 0 : fbb.CreateVectorOfStructs(deps)));
+    }
+    processes.push_back(
+        mvk::CreateProcess(fbb, fbb.CreateVector(buffers), fbb.CreateVector(commands)));
+  }
+
+  std::vector<flatbuffers::Offset<mvk::Executable>> executables;
+  for (const ExecutableDesc& e : executables_) {
+    std::vector<flatbuffers::Offset<mvk::BindingInfo>> bindings;
+    for (bool w : e.writable_bindings) bindings.push_back(mvk::CreateBindingInfo(fbb, w));
+    std::vector<uint32_t> wg(e.workgroup_size, e.workgroup_size + 3);
+    executables.push_back(mvk::CreateExecutable(fbb, fbb.CreateVector(e.spirv),
+                                                fbb.CreateString(e.entry_point),
+                                                fbb.CreateVector(wg), fbb.CreateVector(bindings),
+                                                e.push_constant_size));
+  }
+
+  std::vector<flatbuffers::Offset<mvk::Function>> functions;
+  for (const FunctionDesc& f : functions_) {
+    std::vector<flatbuffers::Offset<mvk::TensorSignature>> args, results;
+    for (const TensorDesc& t : f.arguments) args.push_back(BuildTensor(fbb, t));
+    for (const TensorDesc& t : f.results) results.push_back(BuildTensor(fbb, t));
+    functions.push_back(mvk::CreateFunction(fbb, fbb.CreateString(f.name),
+                                            fbb.CreateVector(args), fbb.CreateVector(results)));
+  }
+
+  auto grid = mvk::CreateGrid(fbb, fbb.CreateVector(grid_shape_), fbb.CreateVector(peered_axes_),
+                              mvk::Placement::RoundRobin);
+  auto root = mvk::CreateArtifact(fbb, format_version_, fbb.CreateString(producer_), grid,
+                                  fbb.CreateVector(processes), fbb.CreateVector(executables),
+                                  fbb.CreateVector(functions));
+  mvk::FinishArtifactBuffer(fbb, root);
+  return std::vector<uint8_t>(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
+}
+
+void ShardOf(const std::vector<uint32_t>& grid_shape,
+             const std::vector<std::vector<uint32_t>>& split_axes,
+             const std::vector<uint64_t>& global_shape, uint32_t process,
+             std::vector<uint64_t>* global_offset, std::vector<uint64_t>* shard_shape) {
+  // Row-major multi-index of `process` in the grid.
+  std::vector<uint32_t> index(grid_shape.size(), 0);
+  uint32_t rest = process;
+  for (size_t a = grid_shape.size(); a-- > 0;) {
+    index[a] = grid_shape[a] ? rest % grid_shape[a] : 0;
+    rest = grid_shape[a] ? rest / grid_shape[a] : 0;
+  }
+  global_offset->assign(global_shape.size(), 0);
+  *shard_shape = global_shape;
+  for (size_t d = 0; d < global_shape.size() && d < split_axes.size(); ++d) {
+    uint64_t parts = 1, part = 0;
+    for (uint32_t axis : split_axes[d]) {  // first axis is the most significant
+      if (axis >= grid_shape.size()) continue;
+      parts *= grid_shape[axis];
+      part = part * grid_shape[axis] + index[axis];
+    }
+    (*shard_shape)[d] = global_shape[d] / parts;
+    (*global_offset)[d] = part * (*shard_shape)[d];
+  }
+}
+
+}  // namespace meshvk::artifact

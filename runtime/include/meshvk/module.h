@@ -1,0 +1,191 @@
+// meshvk/module.h — load a .mvk artifact, and run its functions on a device set.
+//
+// A module is a verified, immutable artifact (see runtime/artifact/mvk.fbs).
+// Loading is a trust boundary: the FlatBuffer structure, the format version and
+// every semantic rule (indices in range, copy/binding ranges inside their
+// buffers, acyclic dependencies, valid SPIR-V, shard sizes consistent with
+// shapes and sharding) are checked before anything else happens; no Vulkan
+// call is made. A broken file gets DATA_LOSS with one line
+// "FIELD.PATH: reason" (e.g. "processes[1].commands[3].dispatch.bindings[0]:
+// bytes [0, 0+4096) leave buffer 2 of process 1 (1024 bytes)").
+//
+// A program is a module instantiated on a device set: buffers allocated on the
+// device of their process, pipelines created, and command buffers recorded ONCE
+// (one per process and phase; phases split at cross-process dependencies,
+// timeline semaphores between them). Each invoke only streams inputs in,
+// replays the recorded work and gathers results.
+//
+// Thread-safety: modules are immutable (any thread); a program must not be
+// invoked from two threads at once. Reference counting: modules are retained
+// by the programs created from them.
+#ifndef MESHVK_MODULE_H_
+#define MESHVK_MODULE_H_
+
+#include "meshvk/buffer.h"
+#include "meshvk/device_set.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MESHVK_MAX_RANK 8
+
+typedef struct meshvk_module_s meshvk_module_t;
+typedef struct meshvk_program_s meshvk_program_t;
+
+typedef enum meshvk_element_type_e {
+  MESHVK_ELEMENT_F32 = 0,
+  MESHVK_ELEMENT_F16 = 1,
+  MESHVK_ELEMENT_I32 = 2,
+} meshvk_element_type_t;
+
+// Loads an artifact from memory (the bytes are copied). DATA_LOSS for a
+// malformed or incompatible file (message names the field and the reason).
+meshvk_status_t meshvk_module_load(const void* data, size_t size, meshvk_module_t** out_module);
+// Loads from a file. UNAVAILABLE when it cannot be read (message names the
+// path and errno text); DATA_LOSS as above, prefixed with the path.
+meshvk_status_t meshvk_module_load_file(const char* path, meshvk_module_t** out_module);
+void meshvk_module_retain(meshvk_module_t* module);
+void meshvk_module_release(meshvk_module_t* module);
+
+typedef struct meshvk_grid_info_s {
+  uint32_t rank;
+  uint32_t shape[MESHVK_MAX_RANK];
+  uint32_t peered_axes_mask;  // bit a set: grid axis a has peer memory
+  uint32_t process_count;
+} meshvk_grid_info_t;
+void meshvk_module_grid_info(const meshvk_module_t* module, meshvk_grid_info_t* out_info);
+
+uint32_t meshvk_module_function_count(const meshvk_module_t* module);
+// Finds a function by name. NULL or "" picks the only function (INVALID_ARGUMENT
+// when there are several: the message lists them). OUT_OF_RANGE when absent.
+meshvk_status_t meshvk_module_find_function(const meshvk_module_t* module, const char* name,
+                                            uint32_t* out_function);
+
+typedef struct meshvk_function_info_s {
+  const char* name;  // owned by the module
+  uint32_t argument_count;
+  uint32_t result_count;
+} meshvk_function_info_t;
+meshvk_status_t meshvk_module_function_info(const meshvk_module_t* module, uint32_t function,
+                                            meshvk_function_info_t* out_info);
+
+// A global tensor of a function signature and its sharding.
+typedef struct meshvk_tensor_info_s {
+  uint32_t rank;
+  uint64_t shape[MESHVK_MAX_RANK];       // global shape
+  meshvk_element_type_t element_type;
+  uint64_t byte_size;                    // product(shape) * element size
+  uint32_t split_axis_count[MESHVK_MAX_RANK];
+  uint32_t split_axes[MESHVK_MAX_RANK][MESHVK_MAX_RANK];  // grid axes per dimension
+  uint32_t shard_count;                  // processes holding a shard (or replica)
+} meshvk_tensor_info_t;
+meshvk_status_t meshvk_module_argument_info(const meshvk_module_t* module, uint32_t function,
+                                            uint32_t argument, meshvk_tensor_info_t* out_info);
+meshvk_status_t meshvk_module_result_info(const meshvk_module_t* module, uint32_t function,
+                                          uint32_t result, meshvk_tensor_info_t* out_info);
+
+// Per-process plan statistics (no device needed), for --print-plan.
+typedef struct meshvk_process_plan_s {
+  // Bytes allocated by buffer kind: argument shards, result shards,
+  // transients (after reuse slots share memory), constants.
+  uint64_t argument_bytes, result_bytes, transient_bytes, constant_bytes;
+  uint32_t dispatch_count, copy_count, fill_count;
+  uint64_t peer_bytes_in;    // bytes this process copies in from other processes
+  uint64_t local_copy_bytes; // bytes copied between its own buffers
+  uint32_t phase_count;      // phases in which this process has commands
+} meshvk_process_plan_t;
+meshvk_status_t meshvk_module_process_plan(const meshvk_module_t* module, uint32_t process,
+                                           meshvk_process_plan_t* out_plan);
+// Number of phases (command stream segments between cross-process waits).
+uint32_t meshvk_module_phase_count(const meshvk_module_t* module);
+
+// Instantiates `module` on `set` (whose process count must equal the grid's):
+// checks the module against each device's limits (workgroup counts and sizes,
+// push constants, binding alignment/ranges, allocation sizes) BEFORE any
+// allocation, then allocates buffers (transients sharing a reuse slot share one
+// buffer), writes constants, creates pipelines and records the command
+// buffers. INVALID_ARGUMENT for a process count mismatch, OUT_OF_RANGE for a
+// limit the device does not meet (message names the field), any buffer/
+// executable/command buffer error otherwise. The program retains both.
+meshvk_status_t meshvk_program_create(meshvk_module_t* module, meshvk_device_set_t* set,
+                                      meshvk_program_t** out_program);
+void meshvk_program_release(meshvk_program_t* program);
+
+typedef struct meshvk_host_input_s {
+  const void* data;  // the whole global tensor, dense row-major
+  uint64_t size;     // bytes; must equal the argument's byte_size
+} meshvk_host_input_t;
+
+typedef struct meshvk_host_output_s {
+  void* data;        // receives the whole global tensor
+  uint64_t size;     // bytes; must equal the result's byte_size
+} meshvk_host_output_t;
+
+typedef enum meshvk_invoke_flag_bits_e {
+  // Leave results on the devices; read them with meshvk_program_result_shard.
+  // `outputs` may then be NULL.
+  MESHVK_INVOKE_KEEP_RESULTS_SHARDED_BIT = 1u << 0,
+  // Measure each (process, phase) with timestamp queries; read with
+  // meshvk_program_phase_timings.
+  MESHVK_INVOKE_TIMESTAMPS_BIT = 1u << 1,
+} meshvk_invoke_flag_bits_t;
+typedef uint32_t meshvk_invoke_flags_t;
+
+typedef struct meshvk_invoke_info_s {
+  uint32_t function;
+  const meshvk_host_input_t* inputs;
+  uint32_t input_count;              // the function's argument count
+  meshvk_host_output_t* outputs;
+  uint32_t output_count;             // the function's result count (or 0 when kept sharded)
+  meshvk_invoke_flags_t flags;
+  uint64_t timeout_ns;               // 0: 60 s
+} meshvk_invoke_info_t;
+
+// Runs `function`: streams each argument shard straight out of the global host
+// tensor into its device buffer (strided writes, no unsharded staging copy),
+// submits the recorded phases, waits, and gathers each result from its shards
+// into the global host tensor. INVALID_ARGUMENT for a wrong input/output count
+// or size (message names the argument), DEADLINE_EXCEEDED / DEVICE_LOST from
+// the wait.
+meshvk_status_t meshvk_program_invoke(meshvk_program_t* program, const meshvk_invoke_info_t* info);
+
+// A result shard left on a device by the last invoke. `buffer` is borrowed
+// (retain it to keep it); its contents are overwritten by the next invoke.
+typedef struct meshvk_shard_view_s {
+  uint32_t process;
+  meshvk_buffer_t* buffer;
+  uint64_t offset;                        // bytes into buffer
+  uint32_t rank;
+  uint64_t global_offset[MESHVK_MAX_RANK];  // elements, per dimension
+  uint64_t shape[MESHVK_MAX_RANK];
+} meshvk_shard_view_t;
+meshvk_status_t meshvk_program_result_shard(const meshvk_program_t* program, uint32_t function,
+                                            uint32_t result, uint32_t shard,
+                                            meshvk_shard_view_t* out_view);
+
+typedef struct meshvk_phase_timing_s {
+  uint32_t phase;
+  uint32_t process;
+  uint64_t device_ns;  // GPU time between the phase's first and last command
+} meshvk_phase_timing_t;
+// Timings of the last invoke made with MESHVK_INVOKE_TIMESTAMPS_BIT: one entry
+// per recorded (process, phase), in phase order. Writes at most `capacity`
+// entries and the total into *out_count. FAILED_PRECONDITION when none exist.
+meshvk_status_t meshvk_program_phase_timings(const meshvk_program_t* program,
+                                             meshvk_phase_timing_t* out_timings, uint32_t capacity,
+                                             uint32_t* out_count);
+
+// Number of command buffers recorded and commands they hold (for benchmarks).
+typedef struct meshvk_program_stats_s {
+  uint32_t command_buffer_count;
+  uint32_t command_count;
+  uint64_t record_ns;  // host time spent recording in meshvk_program_create
+} meshvk_program_stats_t;
+void meshvk_program_stats(const meshvk_program_t* program, meshvk_program_stats_t* out_stats);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
+
+#endif  // MESHVK_MODULE_H_

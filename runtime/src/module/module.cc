@@ -1,0 +1,182 @@
+// meshvk_module_*: loading (through the verifier) and read-only queries.
+#include "module.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "artifact_verifier.h"
+#include "meshvk/artifact/builder.h"
+#include "status.h"
+
+namespace {
+
+using meshvk::MakeStatus;
+using meshvk::Status;
+
+Status LoadBytes(std::vector<uint8_t> bytes, const std::string& what, meshvk_module_t** out) {
+  auto module = std::make_unique<meshvk_module_s>();
+  module->bytes = std::move(bytes);
+  const meshvk::mvk::Artifact* artifact = nullptr;
+  std::string error =
+      meshvk::module::VerifyArtifact(module->bytes.data(), module->bytes.size(), &artifact);
+  if (!error.empty()) return MakeStatus(MESHVK_STATUS_DATA_LOSS, "%s%s", what.c_str(), error.c_str());
+  module->artifact = artifact;
+  module->plan = meshvk::module::ComputePlan(artifact);
+  *out = module.release();
+  return Status();
+}
+
+const meshvk::mvk::TensorSignature* Tensor(const meshvk_module_t* m, uint32_t function, uint32_t index,
+                                           bool result) {
+  if (!m || !m->artifact->functions() || function >= m->artifact->functions()->size()) return nullptr;
+  const meshvk::mvk::Function* fn = m->artifact->functions()->Get(function);
+  const auto* list = result ? fn->results() : fn->arguments();
+  if (!list || index >= list->size()) return nullptr;
+  return list->Get(index);
+}
+
+meshvk_status_t TensorInfo(const meshvk_module_t* m, uint32_t function, uint32_t index, bool result,
+                           meshvk_tensor_info_t* out) {
+  if (!out) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "out_info is NULL").ToC();
+  const meshvk::mvk::TensorSignature* t = Tensor(m, function, index, result);
+  if (!t)
+    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "function %u has no %s %u", function,
+                      result ? "result" : "argument", index)
+        .ToC();
+  *out = meshvk_tensor_info_t{};
+  out->rank = t->shape() ? t->shape()->size() : 0;
+  out->element_type = static_cast<meshvk_element_type_t>(t->element_type());
+  out->byte_size = meshvk::artifact::ElementSize(static_cast<meshvk::artifact::ElementType>(t->element_type()));
+  for (uint32_t d = 0; d < out->rank; ++d) {
+    out->shape[d] = t->shape()->Get(d);
+    out->byte_size *= out->shape[d];
+    if (t->split_axes() && d < t->split_axes()->size() && t->split_axes()->Get(d)->axes()) {
+      const auto* axes = t->split_axes()->Get(d)->axes();
+      out->split_axis_count[d] = axes->size();
+      for (uint32_t i = 0; i < axes->size(); ++i) out->split_axes[d][i] = axes->Get(i);
+    }
+  }
+  out->shard_count = t->shards() ? t->shards()->size() : 0;
+  return MESHVK_OK;
+}
+
+}  // namespace
+
+extern "C" {
+
+meshvk_status_t meshvk_module_load(const void* data, size_t size, meshvk_module_t** out_module) {
+  if (!out_module) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "out_module is NULL").ToC();
+  *out_module = nullptr;
+  if (!data && size) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "data is NULL").ToC();
+  const uint8_t* bytes = static_cast<const uint8_t*>(data);
+  return LoadBytes(std::vector<uint8_t>(bytes, bytes + size), "", out_module).ToC();
+}
+
+meshvk_status_t meshvk_module_load_file(const char* path, meshvk_module_t** out_module) {
+  if (!out_module) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "out_module is NULL").ToC();
+  *out_module = nullptr;
+  if (!path) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "path is NULL").ToC();
+  FILE* file = std::fopen(path, "rb");
+  if (!file)
+    return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: cannot open: %s", path, std::strerror(errno)).ToC();
+  std::vector<uint8_t> bytes;
+  uint8_t chunk[1 << 16];
+  size_t n;
+  while ((n = std::fread(chunk, 1, sizeof(chunk), file)) > 0) {
+    bytes.insert(bytes.end(), chunk, chunk + n);
+    if (bytes.size() > (size_t(1) << 31)) break;  // the verifier refuses it with a message
+  }
+  bool failed = std::ferror(file);
+  std::fclose(file);
+  if (failed) return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: read error", path).ToC();
+  return LoadBytes(std::move(bytes), std::string(path) + ": ", out_module).ToC();
+}
+
+void meshvk_module_retain(meshvk_module_t* module) {
+  if (module) module->references.fetch_add(1, std::memory_order_relaxed);
+}
+
+void meshvk_module_release(meshvk_module_t* module) {
+  if (module && module->references.fetch_sub(1, std::memory_order_acq_rel) == 1) delete module;
+}
+
+void meshvk_module_grid_info(const meshvk_module_t* module, meshvk_grid_info_t* out) {
+  *out = meshvk_grid_info_t{};
+  const meshvk::mvk::Grid* grid = module->artifact->grid();
+  out->rank = grid->shape()->size();
+  out->process_count = 1;
+  for (uint32_t a = 0; a < out->rank; ++a) {
+    out->shape[a] = grid->shape()->Get(a);
+    out->process_count *= out->shape[a];
+  }
+  if (grid->peered_axes())
+    for (uint32_t axis : *grid->peered_axes()) out->peered_axes_mask |= 1u << axis;
+}
+
+uint32_t meshvk_module_function_count(const meshvk_module_t* module) {
+  return module->artifact->functions() ? module->artifact->functions()->size() : 0;
+}
+
+meshvk_status_t meshvk_module_find_function(const meshvk_module_t* module, const char* name,
+                                            uint32_t* out_function) {
+  uint32_t count = meshvk_module_function_count(module);
+  std::string names;
+  for (uint32_t f = 0; f < count; ++f) {
+    const auto* fn_name = module->artifact->functions()->Get(f)->name();
+    if (name && *name && fn_name->str() == name) {
+      *out_function = f;
+      return MESHVK_OK;
+    }
+    names += (f ? ", " : "") + fn_name->str();
+  }
+  if (name && *name)
+    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "no function named '%s' (the program has: %s)", name,
+                      count ? names.c_str() : "no functions")
+        .ToC();
+  if (count == 1) {
+    *out_function = 0;
+    return MESHVK_OK;
+  }
+  return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s",
+                    count ? ("the program has several functions, choose one: " + names).c_str()
+                          : "the program has no functions")
+      .ToC();
+}
+
+meshvk_status_t meshvk_module_function_info(const meshvk_module_t* module, uint32_t function,
+                                            meshvk_function_info_t* out_info) {
+  if (function >= meshvk_module_function_count(module))
+    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "function %u out of range", function).ToC();
+  const meshvk::mvk::Function* fn = module->artifact->functions()->Get(function);
+  out_info->name = fn->name()->c_str();
+  out_info->argument_count = fn->arguments() ? fn->arguments()->size() : 0;
+  out_info->result_count = fn->results() ? fn->results()->size() : 0;
+  return MESHVK_OK;
+}
+
+meshvk_status_t meshvk_module_argument_info(const meshvk_module_t* module, uint32_t function,
+                                            uint32_t argument, meshvk_tensor_info_t* out_info) {
+  return TensorInfo(module, function, argument, false, out_info);
+}
+
+meshvk_status_t meshvk_module_result_info(const meshvk_module_t* module, uint32_t function,
+                                          uint32_t result, meshvk_tensor_info_t* out_info) {
+  return TensorInfo(module, function, result, true, out_info);
+}
+
+meshvk_status_t meshvk_module_process_plan(const meshvk_module_t* module, uint32_t process,
+                                           meshvk_process_plan_t* out_plan) {
+  if (process >= module->plan.processes.size())
+    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "process %u out of range (%zu processes)", process,
+                      module->plan.processes.size())
+        .ToC();
+  *out_plan = module->plan.processes[process];
+  return MESHVK_OK;
+}
+
+uint32_t meshvk_module_phase_count(const meshvk_module_t* module) { return module->plan.phase_count; }
+
+}  // extern "C"

@@ -1,0 +1,98 @@
+// Phases and plan statistics. Phases are computed in a topological order of
+// the command graph (stream order + deps), which the verifier proved exists.
+#include "plan.h"
+
+#include <algorithm>
+
+namespace meshvk::module {
+
+Plan ComputePlan(const mvk::Artifact* a) {
+  Plan plan;
+  uint32_t processes = a->processes()->size();
+  plan.phase_of.resize(processes);
+  plan.slot_size.resize(processes);
+  plan.processes.assign(processes, meshvk_process_plan_t{});
+
+  std::vector<uint32_t> next(processes, 0);  // next unscheduled command per process
+  std::vector<uint32_t> counts(processes, 0);
+  uint32_t remaining = 0;
+  for (uint32_t p = 0; p < processes; ++p) {
+    const auto* commands = a->processes()->Get(p)->commands();
+    counts[p] = commands ? commands->size() : 0;
+    plan.phase_of[p].assign(counts[p], 0);
+    remaining += counts[p];
+  }
+  // Round-robin over processes, advancing each stream while its next
+  // command's deps are scheduled. Terminates because the graph is acyclic.
+  while (remaining > 0) {
+    bool progressed = false;
+    for (uint32_t p = 0; p < processes; ++p) {
+      const auto* commands = a->processes()->Get(p)->commands();
+      while (next[p] < counts[p]) {
+        uint32_t c = next[p];
+        const mvk::Command* cmd = commands->Get(c);
+        uint32_t phase = c > 0 ? plan.phase_of[p][c - 1] : 0;
+        bool ready = true;
+        if (cmd->deps()) {
+          for (const mvk::CommandRef* dep : *cmd->deps()) {
+            if (dep->command() >= next[dep->process()]) { ready = false; break; }
+            uint32_t dep_phase = plan.phase_of[dep->process()][dep->command()];
+            phase = std::max(phase, dep->process() == p ? dep_phase : dep_phase + 1);
+          }
+        }
+        if (!ready) break;
+        plan.phase_of[p][c] = phase;
+        plan.phase_count = std::max(plan.phase_count, phase + 1);
+        ++next[p];
+        --remaining;
+        progressed = true;
+      }
+    }
+    if (!progressed) break;  // unreachable for verified artifacts
+  }
+
+  for (uint32_t p = 0; p < processes; ++p) {
+    const mvk::Process* proc = a->processes()->Get(p);
+    meshvk_process_plan_t& s = plan.processes[p];
+    if (proc->buffers()) {
+      for (const mvk::Buffer* b : *proc->buffers()) {
+        switch (b->kind()) {
+          case mvk::BufferKind::ArgumentShard: s.argument_bytes += b->size(); break;
+          case mvk::BufferKind::ResultShard: s.result_bytes += b->size(); break;
+          case mvk::BufferKind::Constant: s.constant_bytes += b->size(); break;
+          case mvk::BufferKind::Transient:
+            if (b->reuse_slot() < 0) {
+              s.transient_bytes += b->size();
+            } else {
+              auto& slots = plan.slot_size[p];
+              if (slots.size() <= static_cast<size_t>(b->reuse_slot())) slots.resize(b->reuse_slot() + 1, 0);
+              slots[b->reuse_slot()] = std::max(slots[b->reuse_slot()], b->size());
+            }
+            break;
+        }
+      }
+    }
+    for (uint64_t slot : plan.slot_size[p]) s.transient_bytes += slot;
+    std::vector<bool> phase_used(plan.phase_count, false);
+    for (uint32_t c = 0; c < counts[p]; ++c) {
+      const mvk::Command* cmd = proc->commands()->Get(c);
+      phase_used[plan.phase_of[p][c]] = true;
+      if (cmd->op_type() == mvk::Op::Dispatch) ++s.dispatch_count;
+      if (cmd->op_type() == mvk::Op::Fill) ++s.fill_count;
+      if (const mvk::Copy* copy = cmd->op_as_Copy()) {
+        ++s.copy_count;
+        uint64_t bytes = copy->size();
+        if (copy->regions() && copy->regions()->size() > 0) {
+          bytes = 0;
+          for (const mvk::StridedRegion* r : *copy->regions())
+            bytes += 4ull * r->count().x() * r->count().y() * r->count().z();
+        }
+        (copy->src_process() == p ? s.local_copy_bytes : s.peer_bytes_in) += bytes;
+      }
+    }
+    s.phase_count = static_cast<uint32_t>(std::count(phase_used.begin(), phase_used.end(), true));
+  }
+  return plan;
+}
+
+}  // namespace meshvk::module

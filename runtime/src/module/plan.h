@@ -1,0 +1,33 @@
+// The execution plan of a verified artifact, computed without a device:
+// which phase each command runs in, and per-process statistics.
+//
+// Phase rule: a command runs in the same phase as the previous command of its
+// process, or later if it depends on a command of another process: then it
+// runs one phase after that command. Inside a phase a process's commands form
+// one command buffer; between phases timeline semaphores carry the order.
+#ifndef MESHVK_RUNTIME_MODULE_PLAN_H_
+#define MESHVK_RUNTIME_MODULE_PLAN_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "meshvk/artifact/mvk_generated.h"
+#include "meshvk/module.h"
+
+namespace meshvk::module {
+
+struct Plan {
+  uint32_t phase_count = 0;
+  // phase_of[p][c]: phase of command c of process p.
+  std::vector<std::vector<uint32_t>> phase_of;
+  // Transient reuse: slot_size[p][slot] = largest buffer of that slot.
+  std::vector<std::vector<uint64_t>> slot_size;
+  std::vector<meshvk_process_plan_t> processes;
+};
+
+// `artifact` must have passed VerifyArtifact (acyclic, indices in range).
+Plan ComputePlan(const mvk::Artifact* artifact);
+
+}  // namespace meshvk::module
+
+#endif  // MESHVK_RUNTIME_MODULE_PLAN_H_

@@ -6,6 +6,7 @@
 
 #include "flags.h"
 #include "list_devices.h"
+#include "self_check.h"
 #include "meshvk/meshvk.h"
 
 namespace {
@@ -56,6 +57,16 @@ int main(int argc, char** argv) {
   if (flags.list_devices) {
     if (meshvk_status_t status = meshvk_run::ListDevices(instance, stdout)) {
       exit_code = Fail(status);
+    }
+  }
+  if (flags.self_check && exit_code == kExitOk) {
+    std::string mismatch;
+    if (meshvk_status_t status = meshvk_run::SelfCheck(instance, flags.devices, flags.topology,
+                                                       stdout, &mismatch)) {
+      exit_code = Fail(status);
+    } else if (!mismatch.empty()) {
+      std::fprintf(stderr, "mesh-vk-run: self-check failed: %s\n", mismatch.c_str());
+      exit_code = kExitDevice;
     }
   }
   if (flags.validation && meshvk_instance_message_count(instance) > 0 && exit_code == kExitOk) {

@@ -1,0 +1,417 @@
+// meshvk_buffer_t: a shard buffer in memory of its owning process's device.
+#include "buffer.h"
+
+#include <cstring>
+#include <vector>
+
+#include "vulkan/vk_status.h"
+
+namespace meshvk {
+
+Status CheckRange(const meshvk_buffer_t* buffer, uint64_t offset, uint64_t size,
+                  const char* what) {
+  // Written so that offset + size cannot overflow.
+  if (offset > buffer->size || size > buffer->size - offset) {
+    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE,
+                      "%s: bytes [%llu, %llu + %llu) leave a buffer of %llu bytes owned by "
+                      "process %u",
+                      what, static_cast<unsigned long long>(offset),
+                      static_cast<unsigned long long>(offset),
+                      static_cast<unsigned long long>(size),
+                      static_cast<unsigned long long>(buffer->size), buffer->process);
+  }
+  return Status();
+}
+
+namespace {
+
+constexpr VkBufferUsageFlags kUsage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                      VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                                      VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+
+void DestroyBuffer(meshvk_buffer_t* buffer) {
+  meshvk_device_set_t* set = buffer->set;
+  if (set) {
+    LogicalDevice& device = set->DeviceOf(buffer->process);
+    if (buffer->mapped) device.vk.vkUnmapMemory(device.device, buffer->memory);
+    if (buffer->buffer) device.vk.vkDestroyBuffer(device.device, buffer->buffer, nullptr);
+    if (buffer->memory) {
+      device.vk.vkFreeMemory(device.device, buffer->memory, nullptr);
+      set->allocated_bytes[buffer->process] -= buffer->allocation_size;
+    }
+  }
+  delete buffer;
+  if (set) meshvk_device_set_release(set);
+}
+
+Status CreateBuffer(meshvk_buffer_t* buffer) {
+  meshvk_device_set_t* set = buffer->set;
+  const uint32_t process = buffer->process;
+  LogicalDevice& device = set->DeviceOf(process);
+  const Process& owner = set->processes[process];
+  const std::string where = set->Where(process);
+  const auto size = static_cast<unsigned long long>(buffer->size);
+
+  // Checked on the host: Vulkan forbids an allocation larger than the heap
+  // (a validation error, not an error code), and would otherwise crash or
+  // return a code that does not name the size.
+  const PhysicalDevice& physical = *device.physical;
+  uint64_t heap_size = physical.memory.memoryHeaps[device.storage_heap].size;
+  uint64_t max_allocation = physical.maintenance3.maxMemoryAllocationSize;
+  if (buffer->size > heap_size || buffer->size > max_allocation) {
+    return MakeStatus(MESHVK_STATUS_RESOURCE_EXHAUSTED,
+                      "%s: vkAllocateMemory(%llu bytes): larger than the device allows "
+                      "(heap %u has %llu bytes, maxMemoryAllocationSize %llu)",
+                      where.c_str(), size, device.storage_heap,
+                      static_cast<unsigned long long>(heap_size),
+                      static_cast<unsigned long long>(max_allocation));
+  }
+
+  VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  info.size = buffer->size;
+  info.usage = kUsage;
+  info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  MESHVK_VK_RETURN_IF_ERROR(device.vk.vkCreateBuffer(device.device, &info, nullptr,
+                                                     &buffer->buffer),
+                            where + ": vkCreateBuffer(" + std::to_string(size) + " bytes)");
+  VkMemoryRequirements requirements;
+  device.vk.vkGetBufferMemoryRequirements(device.device, buffer->buffer, &requirements);
+  if (!(requirements.memoryTypeBits & (1u << device.storage_memory_type))) {
+    return MakeStatus(MESHVK_STATUS_INTERNAL,
+                      "%s: vkGetBufferMemoryRequirements: memory type %u not allowed",
+                      where.c_str(), device.storage_memory_type);
+  }
+  if (requirements.size > heap_size || requirements.size > max_allocation) {
+    return MakeStatus(MESHVK_STATUS_RESOURCE_EXHAUSTED,
+                      "%s: vkAllocateMemory(%llu bytes): larger than the device allows",
+                      where.c_str(), static_cast<unsigned long long>(requirements.size));
+  }
+
+  // In a device group the memory exists only on the owner's device.
+  VkMemoryAllocateFlagsInfo flags{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
+  flags.flags = VK_MEMORY_ALLOCATE_DEVICE_MASK_BIT;
+  flags.deviceMask = 1u << owner.device_index;
+  VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  allocate.pNext = set->is_group() ? &flags : nullptr;
+  allocate.allocationSize = requirements.size;
+  allocate.memoryTypeIndex = device.storage_memory_type;
+  MESHVK_VK_RETURN_IF_ERROR(
+      device.vk.vkAllocateMemory(device.device, &allocate, nullptr, &buffer->memory),
+      where + ": vkAllocateMemory(" + std::to_string(requirements.size) + " bytes)");
+  buffer->allocation_size = requirements.size;
+  set->allocated_bytes[process] += requirements.size;
+
+  // Every device of the group binds the owner's memory instance: the buffer
+  // handle is then also the peer view other devices read through.
+  std::vector<uint32_t> device_indices(device.group_size(), owner.device_index);
+  VkBindBufferMemoryDeviceGroupInfo group_bind{
+      VK_STRUCTURE_TYPE_BIND_BUFFER_MEMORY_DEVICE_GROUP_INFO};
+  group_bind.deviceIndexCount = static_cast<uint32_t>(device_indices.size());
+  group_bind.pDeviceIndices = device_indices.data();
+  VkBindBufferMemoryInfo bind{VK_STRUCTURE_TYPE_BIND_BUFFER_MEMORY_INFO};
+  bind.pNext = set->is_group() ? &group_bind : nullptr;
+  bind.buffer = buffer->buffer;
+  bind.memory = buffer->memory;
+  bind.memoryOffset = 0;
+  MESHVK_VK_RETURN_IF_ERROR(device.vk.vkBindBufferMemory2(device.device, 1, &bind),
+                            where + ": vkBindBufferMemory2");
+  if (device.storage_host_mappable) {
+    MESHVK_VK_RETURN_IF_ERROR(device.vk.vkMapMemory(device.device, buffer->memory, 0,
+                                                    VK_WHOLE_SIZE, 0, &buffer->mapped),
+                              where + ": vkMapMemory");
+  }
+  return Status();
+}
+
+// Host <-> device through a host-visible staging buffer, for memory the host
+// cannot map. Moves bytes [offset, offset + size) of `buffer` to/from `host`
+// and waits for the copy (the caller guarantees the device is not using it).
+Status StagedTransfer(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, void* host,
+                      bool to_device) {
+  meshvk_device_set_t* set = buffer->set;
+  LogicalDevice& device = set->DeviceOf(buffer->process);
+  const Process& owner = set->processes[buffer->process];
+  const std::string where = set->Where(buffer->process) + ": staging " +
+                            std::to_string(size) + " bytes";
+  auto& vk = device.vk;
+  VkDevice dev = device.device;
+
+  struct Staging {
+    LogicalDevice& device;
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    VkCommandPool pool = VK_NULL_HANDLE;
+    VkFence fence = VK_NULL_HANDLE;
+    ~Staging() {
+      if (fence) device.vk.vkDestroyFence(device.device, fence, nullptr);
+      if (pool) device.vk.vkDestroyCommandPool(device.device, pool, nullptr);
+      if (buffer) device.vk.vkDestroyBuffer(device.device, buffer, nullptr);
+      if (memory) device.vk.vkFreeMemory(device.device, memory, nullptr);
+    }
+  } staging{device};
+
+  VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  info.size = size;
+  info.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  MESHVK_VK_RETURN_IF_ERROR(vk.vkCreateBuffer(dev, &info, nullptr, &staging.buffer),
+                            where + ": vkCreateBuffer");
+  VkMemoryRequirements requirements;
+  vk.vkGetBufferMemoryRequirements(dev, staging.buffer, &requirements);
+  const VkMemoryPropertyFlags wanted =
+      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  const VkPhysicalDeviceMemoryProperties& memory = device.physical->memory;
+  int type = -1;
+  for (uint32_t t = 0; t < memory.memoryTypeCount && type < 0; ++t) {
+    if ((requirements.memoryTypeBits & (1u << t)) &&
+        (memory.memoryTypes[t].propertyFlags & wanted) == wanted) {
+      type = static_cast<int>(t);
+    }
+  }
+  if (type < 0) {
+    return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: no host-visible memory type",
+                      where.c_str());
+  }
+  VkMemoryAllocateFlagsInfo flags{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
+  flags.flags = VK_MEMORY_ALLOCATE_DEVICE_MASK_BIT;
+  flags.deviceMask = 1u << owner.device_index;
+  VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  allocate.pNext = set->is_group() ? &flags : nullptr;
+  allocate.allocationSize = requirements.size;
+  allocate.memoryTypeIndex = static_cast<uint32_t>(type);
+  MESHVK_VK_RETURN_IF_ERROR(vk.vkAllocateMemory(dev, &allocate, nullptr, &staging.memory),
+                            where + ": vkAllocateMemory(" + std::to_string(requirements.size) +
+                                " bytes)");
+  MESHVK_VK_RETURN_IF_ERROR(vk.vkBindBufferMemory(dev, staging.buffer, staging.memory, 0),
+                            where + ": vkBindBufferMemory");
+  void* mapped = nullptr;
+  MESHVK_VK_RETURN_IF_ERROR(vk.vkMapMemory(dev, staging.memory, 0, VK_WHOLE_SIZE, 0, &mapped),
+                            where + ": vkMapMemory");
+  if (to_device) std::memcpy(mapped, host, size);
+
+  VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  pool_info.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+  pool_info.queueFamilyIndex = device.queue_family;
+  MESHVK_VK_RETURN_IF_ERROR(vk.vkCreateCommandPool(dev, &pool_info, nullptr, &staging.pool),
+                            where + ": vkCreateCommandPool");
+  VkCommandBufferAllocateInfo cb_info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  cb_info.commandPool = staging.pool;
+  cb_info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  cb_info.commandBufferCount = 1;
+  VkCommandBuffer cb = VK_NULL_HANDLE;
+  MESHVK_VK_RETURN_IF_ERROR(vk.vkAllocateCommandBuffers(dev, &cb_info, &cb),
+                            where + ": vkAllocateCommandBuffers");
+  const uint32_t mask = 1u << owner.device_index;
+  VkDeviceGroupCommandBufferBeginInfo group_begin{
+      VK_STRUCTURE_TYPE_DEVICE_GROUP_COMMAND_BUFFER_BEGIN_INFO};
+  group_begin.deviceMask = mask;
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  begin.pNext = set->is_group() ? &group_begin : nullptr;
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  MESHVK_VK_RETURN_IF_ERROR(vk.vkBeginCommandBuffer(cb, &begin), where + ": vkBeginCommandBuffer");
+  VkBufferCopy region{};
+  region.srcOffset = to_device ? 0 : offset;
+  region.dstOffset = to_device ? offset : 0;
+  region.size = size;
+  // Earlier device work on the buffer (previous submissions) must finish first.
+  VkMemoryBarrier before{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  before.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
+  before.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+  vk.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                          0, 1, &before, 0, nullptr, 0, nullptr);
+  if (to_device) {
+    vk.vkCmdCopyBuffer(cb, staging.buffer, buffer->buffer, 1, &region);
+  } else {
+    vk.vkCmdCopyBuffer(cb, buffer->buffer, staging.buffer, 1, &region);
+  }
+  VkMemoryBarrier after{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  after.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+  after.dstAccessMask = VK_ACCESS_HOST_READ_BIT | VK_ACCESS_MEMORY_READ_BIT;
+  vk.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                          VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1,
+                          &after, 0, nullptr, 0, nullptr);
+  MESHVK_VK_RETURN_IF_ERROR(vk.vkEndCommandBuffer(cb), where + ": vkEndCommandBuffer");
+
+  VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  MESHVK_VK_RETURN_IF_ERROR(vk.vkCreateFence(dev, &fence_info, nullptr, &staging.fence),
+                            where + ": vkCreateFence");
+  VkDeviceGroupSubmitInfo group_submit{VK_STRUCTURE_TYPE_DEVICE_GROUP_SUBMIT_INFO};
+  group_submit.commandBufferCount = 1;
+  group_submit.pCommandBufferDeviceMasks = &mask;
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  submit.pNext = set->is_group() ? &group_submit : nullptr;
+  submit.commandBufferCount = 1;
+  submit.pCommandBuffers = &cb;
+  {
+    std::lock_guard<std::mutex> lock(device.queue_locks[owner.queue_index]);
+    MESHVK_VK_RETURN_IF_ERROR(
+        vk.vkQueueSubmit(device.queues[owner.queue_index], 1, &submit, staging.fence),
+        where + ": vkQueueSubmit");
+  }
+  MESHVK_VK_RETURN_IF_ERROR(vk.vkWaitForFences(dev, 1, &staging.fence, VK_TRUE, UINT64_MAX),
+                            where + ": vkWaitForFences");
+  if (!to_device) std::memcpy(host, mapped, size);
+  return Status();
+}
+
+Status CheckBuffer(const meshvk_buffer_t* buffer, const void* data, const char* what) {
+  if (!buffer || !data) {
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: buffer or data is NULL", what);
+  }
+  return Status();
+}
+
+// Covered byte span of a strided access, or OUT_OF_RANGE.
+Status StridedSpan(const meshvk_buffer_t* buffer, uint64_t offset, uint64_t pitch,
+                   uint64_t row_bytes, uint64_t rows, uint64_t* span, const char* what) {
+  *span = 0;
+  if (rows == 0 || row_bytes == 0) return Status();
+  if (rows > 1 && pitch < row_bytes) {
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
+                      "%s: pitch %llu is smaller than a row of %llu bytes (rows would overlap)",
+                      what, static_cast<unsigned long long>(pitch),
+                      static_cast<unsigned long long>(row_bytes));
+  }
+  // (rows - 1) * pitch + row_bytes, without overflow.
+  if (rows - 1 > 0 && pitch > (UINT64_MAX - row_bytes) / (rows - 1)) {
+    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "%s: %llu rows of pitch %llu overflow", what,
+                      static_cast<unsigned long long>(rows),
+                      static_cast<unsigned long long>(pitch));
+  }
+  *span = (rows - 1) * pitch + row_bytes;
+  return CheckRange(buffer, offset, *span, what);
+}
+
+// Strided host access. The device side has `device_pitch`, the host side
+// `host_pitch`. Mapped memory is accessed row by row; otherwise the covered
+// span goes through one staging transfer (read first when writing, so bytes
+// between rows keep their values).
+Status StridedAccess(meshvk_buffer_t* buffer, uint64_t offset, uint64_t device_pitch,
+                     uint8_t* host, uint64_t host_pitch, uint64_t row_bytes, uint64_t rows,
+                     bool to_device, const char* what) {
+  MESHVK_RETURN_IF_ERROR(CheckBuffer(buffer, host, what));
+  uint64_t span = 0;
+  MESHVK_RETURN_IF_ERROR(StridedSpan(buffer, offset, device_pitch, row_bytes, rows, &span, what));
+  if (span == 0) return Status();
+  if (buffer->mapped) {
+    auto* device = static_cast<uint8_t*>(buffer->mapped) + offset;
+    for (uint64_t r = 0; r < rows; ++r) {
+      if (to_device) {
+        std::memcpy(device + r * device_pitch, host + r * host_pitch, row_bytes);
+      } else {
+        std::memcpy(host + r * host_pitch, device + r * device_pitch, row_bytes);
+      }
+    }
+    return Status();
+  }
+  std::vector<uint8_t> staged(span);
+  bool contiguous_write = to_device && (rows == 1 || device_pitch == row_bytes);
+  if (!contiguous_write) {
+    MESHVK_RETURN_IF_ERROR(StagedTransfer(buffer, offset, span, staged.data(), false));
+  }
+  for (uint64_t r = 0; r < rows; ++r) {
+    if (to_device) {
+      std::memcpy(staged.data() + r * device_pitch, host + r * host_pitch, row_bytes);
+    } else {
+      std::memcpy(host + r * host_pitch, staged.data() + r * device_pitch, row_bytes);
+    }
+  }
+  if (to_device) return StagedTransfer(buffer, offset, span, staged.data(), true);
+  return Status();
+}
+
+}  // namespace
+}  // namespace meshvk
+
+using meshvk::MakeStatus;
+using meshvk::Status;
+
+extern "C" {
+
+meshvk_status_t meshvk_buffer_create(meshvk_device_set_t* set, uint32_t process, uint64_t size,
+                                     meshvk_buffer_t** out_buffer) {
+  if (!out_buffer) {
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_buffer_create: out_buffer is NULL")
+        .ToC();
+  }
+  *out_buffer = nullptr;
+  if (!set) {
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_buffer_create: set is NULL").ToC();
+  }
+  Status status = set->CheckProcess(process, "meshvk_buffer_create");
+  if (!status.ok()) return status.ToC();
+  if (size == 0) {
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_buffer_create: %s: size is 0",
+                      set->Where(process).c_str())
+        .ToC();
+  }
+  auto* buffer = new meshvk_buffer_t();
+  meshvk_device_set_retain(set);
+  buffer->set = set;
+  buffer->process = process;
+  buffer->size = size;
+  status = meshvk::CreateBuffer(buffer);
+  if (!status.ok()) {
+    meshvk::DestroyBuffer(buffer);
+    return status.ToC();
+  }
+  *out_buffer = buffer;
+  return MESHVK_OK;
+}
+
+void meshvk_buffer_retain(meshvk_buffer_t* buffer) {
+  if (buffer) buffer->refs.fetch_add(1);
+}
+
+void meshvk_buffer_release(meshvk_buffer_t* buffer) {
+  if (buffer && buffer->refs.fetch_sub(1) == 1) meshvk::DestroyBuffer(buffer);
+}
+
+uint64_t meshvk_buffer_size(const meshvk_buffer_t* buffer) { return buffer ? buffer->size : 0; }
+
+uint32_t meshvk_buffer_process(const meshvk_buffer_t* buffer) {
+  return buffer ? buffer->process : 0;
+}
+
+uint64_t meshvk_buffer_allocation_size(const meshvk_buffer_t* buffer) {
+  return buffer ? buffer->allocation_size : 0;
+}
+
+meshvk_status_t meshvk_buffer_write(meshvk_buffer_t* buffer, uint64_t offset, const void* data,
+                                    uint64_t size) {
+  return meshvk::StridedAccess(buffer, offset, size, static_cast<uint8_t*>(const_cast<void*>(data)),
+                               size, size, 1, true, "meshvk_buffer_write")
+      .ToC();
+}
+
+meshvk_status_t meshvk_buffer_read(meshvk_buffer_t* buffer, uint64_t offset, void* out_data,
+                                   uint64_t size) {
+  return meshvk::StridedAccess(buffer, offset, size, static_cast<uint8_t*>(out_data), size, size,
+                               1, false, "meshvk_buffer_read")
+      .ToC();
+}
+
+meshvk_status_t meshvk_buffer_write_strided(meshvk_buffer_t* buffer, uint64_t offset,
+                                            uint64_t dst_pitch, const void* data,
+                                            uint64_t src_pitch, uint64_t row_bytes,
+                                            uint64_t rows) {
+  return meshvk::StridedAccess(buffer, offset, dst_pitch,
+                               static_cast<uint8_t*>(const_cast<void*>(data)), src_pitch,
+                               row_bytes, rows, true, "meshvk_buffer_write_strided")
+      .ToC();
+}
+
+meshvk_status_t meshvk_buffer_read_strided(meshvk_buffer_t* buffer, uint64_t offset,
+                                           uint64_t src_pitch, void* out_data,
+                                           uint64_t dst_pitch, uint64_t row_bytes,
+                                           uint64_t rows) {
+  return meshvk::StridedAccess(buffer, offset, src_pitch, static_cast<uint8_t*>(out_data),
+                               dst_pitch, row_bytes, rows, false, "meshvk_buffer_read_strided")
+      .ToC();
+}
+
+uint64_t meshvk_device_set_allocated_bytes(const meshvk_device_set_t* set, uint32_t process) {
+  if (!set || process >= set->processes.size()) return 0;
+  return set->allocated_bytes[process].load();
+}
+
+}  // extern "C"

@@ -1,0 +1,29 @@
+// Internal view of meshvk_buffer_t (see meshvk/buffer.h).
+#ifndef MESHVK_RUNTIME_SRC_BUFFER_H_
+#define MESHVK_RUNTIME_SRC_BUFFER_H_
+
+#include <volk.h>
+
+#include <atomic>
+
+#include "device_set.h"
+#include "meshvk/buffer.h"
+
+struct meshvk_buffer_s {
+  std::atomic<uint32_t> refs{1};
+  meshvk_device_set_t* set = nullptr;  // retained
+  uint32_t process = 0;
+  uint64_t size = 0;
+  uint64_t allocation_size = 0;
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  void* mapped = nullptr;  // persistent mapping when the memory is host-mappable
+};
+
+namespace meshvk {
+// OUT_OF_RANGE unless [offset, offset + size) lies inside `buffer`.
+Status CheckRange(const meshvk_buffer_t* buffer, uint64_t offset, uint64_t size,
+                  const char* what);
+}  // namespace meshvk
+
+#endif  // MESHVK_RUNTIME_SRC_BUFFER_H_

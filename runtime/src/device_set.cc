@@ -1,0 +1,434 @@
+// meshvk_device_set_t: maps P processes onto VkDevices and queues.
+#include "device_set.h"
+
+#include <algorithm>
+#include <map>
+
+#include "executable.h"
+#include "vulkan/loader.h"
+#include "vulkan/vk_status.h"
+
+namespace meshvk {
+namespace {
+
+constexpr uint32_t kAllPeerFeatures =
+    VK_PEER_MEMORY_FEATURE_COPY_SRC_BIT | VK_PEER_MEMORY_FEATURE_COPY_DST_BIT |
+    VK_PEER_MEMORY_FEATURE_GENERIC_SRC_BIT | VK_PEER_MEMORY_FEATURE_GENERIC_DST_BIT;
+
+// Features shaders may need: the compiler emits int64/float16/8-bit storage
+// when the program uses those types, so enable whatever the device has.
+// Timeline semaphores are required (cross-process ordering).
+struct EnabledFeatures {
+  VkPhysicalDeviceFeatures2 features2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  VkPhysicalDevice16BitStorageFeatures storage16{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
+  VkPhysicalDeviceVulkan12Features vulkan12{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+
+  explicit EnabledFeatures(const PhysicalDevice& device) {
+    features2.pNext = &storage16;
+    storage16.pNext = &vulkan12;
+    VkPhysicalDeviceFeatures& f = features2.features;
+    f.shaderInt64 = device.features.shaderInt64;
+    f.shaderInt16 = device.features.shaderInt16;
+    f.shaderFloat64 = device.features.shaderFloat64;
+    storage16.storageBuffer16BitAccess = device.storage16.storageBuffer16BitAccess;
+    storage16.uniformAndStorageBuffer16BitAccess =
+        device.storage16.uniformAndStorageBuffer16BitAccess;
+    storage16.storagePushConstant16 = device.storage16.storagePushConstant16;
+    vulkan12.shaderFloat16 = device.vulkan12.shaderFloat16;
+    vulkan12.shaderInt8 = device.vulkan12.shaderInt8;
+    vulkan12.storageBuffer8BitAccess = device.vulkan12.storageBuffer8BitAccess;
+    vulkan12.uniformAndStorageBuffer8BitAccess =
+        device.vulkan12.uniformAndStorageBuffer8BitAccess;
+    vulkan12.storagePushConstant8 = device.vulkan12.storagePushConstant8;
+    vulkan12.vulkanMemoryModel = device.vulkan12.vulkanMemoryModel;
+    vulkan12.vulkanMemoryModelDeviceScope = device.vulkan12.vulkanMemoryModelDeviceScope;
+    vulkan12.timelineSemaphore = VK_TRUE;
+  }
+};
+
+// The memory type every shard buffer uses: device-local first (a host-visible
+// one is mapped directly, otherwise host I/O goes through staging).
+Status ChooseStorageMemory(meshvk_device_set_t* set, LogicalDevice* device) {
+  VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  info.size = 4;
+  info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+               VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  VkBuffer probe = VK_NULL_HANDLE;
+  MESHVK_VK_RETURN_IF_ERROR(device->vk.vkCreateBuffer(device->device, &info, nullptr, &probe),
+                            set->instance->DeviceName(device->physical_indices[0]) +
+                                ": vkCreateBuffer (memory type probe)");
+  VkMemoryRequirements requirements;
+  device->vk.vkGetBufferMemoryRequirements(device->device, probe, &requirements);
+  device->vk.vkDestroyBuffer(device->device, probe, nullptr);
+  const VkPhysicalDeviceMemoryProperties& memory = device->physical->memory;
+  int chosen = -1;
+  for (uint32_t pass = 0; pass < 2 && chosen < 0; ++pass) {
+    VkMemoryPropertyFlags wanted = pass == 0 ? VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT : 0;
+    for (uint32_t t = 0; t < memory.memoryTypeCount; ++t) {
+      if ((requirements.memoryTypeBits & (1u << t)) &&
+          (memory.memoryTypes[t].propertyFlags & wanted) == wanted) {
+        chosen = static_cast<int>(t);
+        break;
+      }
+    }
+  }
+  if (chosen < 0) {
+    return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: no memory type for storage buffers",
+                      set->instance->DeviceName(device->physical_indices[0]).c_str());
+  }
+  device->storage_memory_type = static_cast<uint32_t>(chosen);
+  device->storage_heap = memory.memoryTypes[chosen].heapIndex;
+  const VkMemoryPropertyFlags mappable =
+      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  device->storage_host_mappable =
+      (memory.memoryTypes[chosen].propertyFlags & mappable) == mappable;
+  return Status();
+}
+
+// Creates one VkDevice over `members` (a group when members.size() > 1 or
+// `as_group`) with `queue_count` queues of the first compute family.
+Status CreateLogicalDevice(meshvk_device_set_t* set, const std::vector<uint32_t>& members,
+                           bool as_group, uint32_t queue_count, LogicalDevice* out) {
+  meshvk_instance_t* instance = set->instance;
+  out->physical_indices = members;
+  out->physical = &instance->physical_devices[members[0]];
+  const PhysicalDevice& physical = *out->physical;
+  std::string name = instance->DeviceName(members[0]);
+  out->api_version = std::min(instance->api_version, physical.properties.apiVersion);
+  if (out->api_version < VK_API_VERSION_1_2 || !physical.vulkan12.timelineSemaphore) {
+    return MakeStatus(MESHVK_STATUS_UNAVAILABLE,
+                      "%s: meshvk needs Vulkan 1.2 with timeline semaphores", name.c_str());
+  }
+  out->queue_family = FindComputeQueueFamily(physical);
+  if (out->queue_family == UINT32_MAX) {
+    return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: no compute queue family", name.c_str());
+  }
+  queue_count = std::max(1u, std::min(queue_count,
+                                      physical.queue_families[out->queue_family].queueCount));
+  std::vector<float> priorities(queue_count, 1.0f);
+  VkDeviceQueueCreateInfo queue_info{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  queue_info.queueFamilyIndex = out->queue_family;
+  queue_info.queueCount = queue_count;
+  queue_info.pQueuePriorities = priorities.data();
+
+  EnabledFeatures features(physical);
+  std::vector<VkPhysicalDevice> handles;
+  for (uint32_t m : members) handles.push_back(instance->physical_devices[m].handle);
+  VkDeviceGroupDeviceCreateInfo group_info{VK_STRUCTURE_TYPE_DEVICE_GROUP_DEVICE_CREATE_INFO};
+  group_info.physicalDeviceCount = static_cast<uint32_t>(handles.size());
+  group_info.pPhysicalDevices = handles.data();
+  if (as_group) features.vulkan12.pNext = &group_info;
+
+  VkDeviceCreateInfo create{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  create.pNext = &features.features2;
+  create.queueCreateInfoCount = 1;
+  create.pQueueCreateInfos = &queue_info;
+  MESHVK_VK_RETURN_IF_ERROR(
+      vkCreateDevice(physical.handle, &create, nullptr, &out->device),
+      name + ": vkCreateDevice" + (as_group ? " (device group of " +
+                                                  std::to_string(members.size()) + ")"
+                                            : std::string()));
+  LoadDeviceTable(out->device, &out->vk);
+
+  out->queues.resize(queue_count);
+  out->queue_locks.reset(new std::mutex[queue_count]);
+  out->queue_timelines.assign(queue_count, VK_NULL_HANDLE);
+  out->queue_timeline_values.assign(queue_count, 0);
+  for (uint32_t q = 0; q < queue_count; ++q) {
+    out->vk.vkGetDeviceQueue(out->device, out->queue_family, q, &out->queues[q]);
+    VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
+    type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+    VkSemaphoreCreateInfo semaphore{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+    semaphore.pNext = &type;
+    MESHVK_VK_RETURN_IF_ERROR(out->vk.vkCreateSemaphore(out->device, &semaphore, nullptr,
+                                                        &out->queue_timelines[q]),
+                              name + ": vkCreateSemaphore (queue timeline)");
+  }
+  MESHVK_RETURN_IF_ERROR(ChooseStorageMemory(set, out));
+
+  // Peer features for the heap shard buffers live in. vkGetDeviceGroupPeer-
+  // MemoryFeatures is only defined for two different devices of the group.
+  uint32_t d = out->group_size();
+  out->peer.assign(static_cast<size_t>(d) * d, kAllPeerFeatures);
+  for (uint32_t local = 0; local < d; ++local) {
+    for (uint32_t remote = 0; remote < d; ++remote) {
+      if (local == remote) continue;
+      VkPeerMemoryFeatureFlags flags = 0;
+      out->vk.vkGetDeviceGroupPeerMemoryFeatures(out->device, out->storage_heap, local, remote,
+                                                 &flags);
+      out->peer[local * d + remote] = flags;
+    }
+  }
+  return Status();
+}
+
+void DestroyLogicalDevice(LogicalDevice* device) {
+  if (!device->device) return;
+  device->vk.vkDeviceWaitIdle(device->device);
+  for (VkSemaphore semaphore : device->queue_timelines) {
+    if (semaphore) device->vk.vkDestroySemaphore(device->device, semaphore, nullptr);
+  }
+  device->vk.vkDestroyDevice(device->device, nullptr);
+  device->device = VK_NULL_HANDLE;
+}
+
+Status CreateGroupSet(const meshvk_device_set_create_info_t& info, meshvk_device_set_t* set) {
+  meshvk_instance_t* instance = set->instance;
+  uint32_t group = info.device_group_index;
+  if (group >= instance->groups.size()) {
+    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE,
+                      "meshvk_device_set_create: device group %u of %zu", group,
+                      instance->groups.size());
+  }
+  const std::vector<uint32_t>& members = instance->groups[group];
+  uint32_t d = static_cast<uint32_t>(members.size());
+  for (uint32_t p = 0; p < info.process_count; ++p) {
+    uint32_t index = info.process_devices ? info.process_devices[p] : p % d;
+    if (index >= d) {
+      return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
+                        "meshvk_device_set_create: process %u mapped to device index %u, "
+                        "group %u has %u device(s)",
+                        p, index, group, d);
+    }
+    set->processes[p].device_index = index;
+    set->processes[p].physical_device = members[index];
+    set->processes[p].logical_device = 0;
+  }
+  auto device = std::make_unique<LogicalDevice>();
+  Status status = CreateLogicalDevice(set, members, /*as_group=*/true, info.process_count,
+                                      device.get());
+  set->devices.push_back(std::move(device));
+  MESHVK_RETURN_IF_ERROR(status);
+  // Queues of one VkDevice are shared by all devices of the group (a submit
+  // picks the device through its mask), so processes just round-robin them.
+  uint32_t queues = static_cast<uint32_t>(set->devices[0]->queues.size());
+  for (uint32_t p = 0; p < info.process_count; ++p) set->processes[p].queue_index = p % queues;
+  return Status();
+}
+
+Status CreateLogicalSet(const meshvk_device_set_create_info_t& info, meshvk_device_set_t* set) {
+  uint32_t n = static_cast<uint32_t>(set->instance->physical_devices.size());
+  if (n == 0) {
+    return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "meshvk_device_set_create: no physical device");
+  }
+  // physical device -> processes on it, in process order.
+  std::map<uint32_t, std::vector<uint32_t>> users;
+  for (uint32_t p = 0; p < info.process_count; ++p) {
+    uint32_t physical = info.process_devices ? info.process_devices[p] : p % n;
+    if (physical >= n) {
+      return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
+                        "meshvk_device_set_create: process %u mapped to physical device %u, "
+                        "there are %u",
+                        p, physical, n);
+    }
+    users[physical].push_back(p);
+  }
+  for (const auto& [physical, processes] : users) {
+    auto device = std::make_unique<LogicalDevice>();
+    Status status = CreateLogicalDevice(set, {physical}, /*as_group=*/false,
+                                        static_cast<uint32_t>(processes.size()), device.get());
+    uint32_t logical = static_cast<uint32_t>(set->devices.size());
+    uint32_t queues = static_cast<uint32_t>(device->queues.size());
+    set->devices.push_back(std::move(device));
+    MESHVK_RETURN_IF_ERROR(status);
+    for (uint32_t j = 0; j < processes.size(); ++j) {
+      Process& process = set->processes[processes[j]];
+      process.physical_device = physical;
+      process.device_index = 0;
+      process.logical_device = logical;
+      process.queue_index = j % queues;  // own queue where the family has enough
+    }
+  }
+  return Status();
+}
+
+Status CreateSet(const meshvk_device_set_create_info_t& info, meshvk_device_set_t* set) {
+  if (info.process_count == 0) {
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
+                      "meshvk_device_set_create: process_count must be >= 1");
+  }
+  set->processes.resize(info.process_count);
+  set->allocated_bytes.reset(new std::atomic<uint64_t>[info.process_count]);
+  for (uint32_t p = 0; p < info.process_count; ++p) set->allocated_bytes[p] = 0;
+  meshvk_device_set_create_info_t resolved = info;
+  switch (info.topology) {
+    case MESHVK_TOPOLOGY_AUTO: {
+      resolved.topology = MESHVK_TOPOLOGY_LOGICAL;
+      const auto& groups = set->instance->groups;
+      for (uint32_t g = 0; g < groups.size(); ++g) {
+        if (groups[g].size() >= 2) {
+          resolved.topology = MESHVK_TOPOLOGY_DEVICE_GROUP;
+          resolved.device_group_index = g;
+          break;
+        }
+      }
+      break;
+    }
+    case MESHVK_TOPOLOGY_DEVICE_GROUP:
+    case MESHVK_TOPOLOGY_LOGICAL:
+      break;
+    default:
+      return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
+                        "meshvk_device_set_create: unknown topology %d",
+                        static_cast<int>(info.topology));
+  }
+  set->topology = resolved.topology;
+  return set->is_group() ? CreateGroupSet(resolved, set) : CreateLogicalSet(resolved, set);
+}
+
+void DestroySet(meshvk_device_set_t* set) {
+  for (auto*& builtin : set->builtins) {
+    if (builtin) DestroyExecutable(builtin);
+    builtin = nullptr;
+  }
+  for (auto& device : set->devices) DestroyLogicalDevice(device.get());
+  delete set;
+}
+
+}  // namespace
+}  // namespace meshvk
+
+using meshvk::MakeStatus;
+using meshvk::Status;
+
+std::string meshvk_device_set_s::Where(uint32_t process) const {
+  if (process >= processes.size()) return "process " + std::to_string(process);
+  const meshvk::Process& p = processes[process];
+  std::string text = "process " + std::to_string(process) + " (" +
+                     instance->DeviceName(p.physical_device);
+  if (is_group()) text += ", device index " + std::to_string(p.device_index);
+  return text + ")";
+}
+
+Status meshvk_device_set_s::CheckProcess(uint32_t process, const char* what) const {
+  if (process < processes.size()) return Status();
+  return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "%s: process %u, the device set has %zu", what,
+                    process, processes.size());
+}
+
+uint32_t meshvk_device_set_s::PeerFeatures(uint32_t local, uint32_t remote) const {
+  if (local >= processes.size() || remote >= processes.size()) return 0;
+  const meshvk::Process& l = processes[local];
+  const meshvk::Process& r = processes[remote];
+  if (l.logical_device != r.logical_device) return 0;  // needs external memory
+  const meshvk::LogicalDevice& device = *devices[l.logical_device];
+  return device.peer[l.device_index * device.group_size() + r.device_index];
+}
+
+Status meshvk_device_set_s::CheckPeerAccess(uint32_t local, uint32_t remote, uint32_t required,
+                                            const char* what) const {
+  if (processes[local].logical_device != processes[remote].logical_device) {
+    return MakeStatus(MESHVK_STATUS_UNIMPLEMENTED,
+                      "%s: %s cannot reach memory of %s: they are on different VkDevices "
+                      "(external memory is not implemented)",
+                      what, Where(local).c_str(), Where(remote).c_str());
+  }
+  uint32_t have = PeerFeatures(local, remote);
+  if ((have & required) != required) {
+    return MakeStatus(MESHVK_STATUS_UNAVAILABLE,
+                      "%s: %s lacks peer memory features 0x%x on memory of %s (has 0x%x)",
+                      what, Where(local).c_str(), Where(remote).c_str(), required, have);
+  }
+  return Status();
+}
+
+extern "C" {
+
+meshvk_status_t meshvk_device_set_create(meshvk_instance_t* instance,
+                                         const meshvk_device_set_create_info_t* info,
+                                         meshvk_device_set_t** out_set) {
+  if (!out_set) {
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_device_set_create: out_set is NULL")
+        .ToC();
+  }
+  *out_set = nullptr;
+  if (!instance || !info) {
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
+                      "meshvk_device_set_create: instance or info is NULL")
+        .ToC();
+  }
+  auto* set = new meshvk_device_set_t();
+  set->instance = instance;
+  Status status = meshvk::CreateSet(*info, set);
+  if (!status.ok()) {
+    meshvk::DestroySet(set);
+    return status.ToC();
+  }
+  *out_set = set;
+  return MESHVK_OK;
+}
+
+void meshvk_device_set_retain(meshvk_device_set_t* set) {
+  if (set) set->refs.fetch_add(1);
+}
+
+void meshvk_device_set_release(meshvk_device_set_t* set) {
+  if (set && set->refs.fetch_sub(1) == 1) meshvk::DestroySet(set);
+}
+
+meshvk_topology_t meshvk_device_set_topology(const meshvk_device_set_t* set) {
+  return set ? set->topology : MESHVK_TOPOLOGY_AUTO;
+}
+
+uint32_t meshvk_device_set_process_count(const meshvk_device_set_t* set) {
+  return set ? static_cast<uint32_t>(set->processes.size()) : 0;
+}
+
+meshvk_status_t meshvk_device_set_process_info(const meshvk_device_set_t* set, uint32_t process,
+                                               meshvk_process_info_t* out_info) {
+  if (!set || !out_info) {
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
+                      "meshvk_device_set_process_info: set or out_info is NULL")
+        .ToC();
+  }
+  Status status = set->CheckProcess(process, "meshvk_device_set_process_info");
+  if (!status.ok()) return status.ToC();
+  const meshvk::Process& p = set->processes[process];
+  out_info->physical_device = p.physical_device;
+  out_info->device_index = p.device_index;
+  out_info->logical_device = p.logical_device;
+  out_info->queue_family = set->devices[p.logical_device]->queue_family;
+  out_info->queue_index = p.queue_index;
+  return MESHVK_OK;
+}
+
+meshvk_status_t meshvk_device_set_process_limits(const meshvk_device_set_t* set,
+                                                 uint32_t process,
+                                                 meshvk_device_limits_t* out_limits) {
+  if (!set || !out_limits) {
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
+                      "meshvk_device_set_process_limits: set or out_limits is NULL")
+        .ToC();
+  }
+  Status status = set->CheckProcess(process, "meshvk_device_set_process_limits");
+  if (!status.ok()) return status.ToC();
+  *out_limits =
+      set->instance->physical_devices[set->processes[process].physical_device].info.limits;
+  return MESHVK_OK;
+}
+
+uint32_t meshvk_device_set_peer_features(const meshvk_device_set_t* set, uint32_t local,
+                                         uint32_t remote) {
+  return set ? set->PeerFeatures(local, remote) : 0;
+}
+
+meshvk_status_t meshvk_device_set_wait_idle(meshvk_device_set_t* set) {
+  if (!set) {
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_device_set_wait_idle: set is NULL")
+        .ToC();
+  }
+  for (auto& device : set->devices) {
+    // vkDeviceWaitIdle needs every queue of the device externally synchronized.
+    std::vector<std::unique_lock<std::mutex>> locks;
+    for (size_t q = 0; q < device->queues.size(); ++q) locks.emplace_back(device->queue_locks[q]);
+    Status status = meshvk::VkResultToStatus(
+        device->vk.vkDeviceWaitIdle(device->device),
+        set->instance->DeviceName(device->physical_indices[0]) + ": vkDeviceWaitIdle");
+    if (!status.ok()) return status.ToC();
+  }
+  return MESHVK_OK;
+}
+
+}  // extern "C"

@@ -1,0 +1,83 @@
+// Internal view of meshvk_device_set_t (see meshvk/device_set.h).
+#ifndef MESHVK_RUNTIME_SRC_DEVICE_SET_H_
+#define MESHVK_RUNTIME_SRC_DEVICE_SET_H_
+
+#include <volk.h>
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "instance.h"
+#include "meshvk/device_set.h"
+#include "meshvk/executable.h"
+#include "status.h"
+
+namespace meshvk {
+
+// One VkDevice of a set: a whole device group, or one physical device that
+// several LOGICAL processes share.
+struct LogicalDevice {
+  VkDevice device = VK_NULL_HANDLE;
+  VolkDeviceTable vk{};  // this device's entry points (one table per VkDevice)
+  std::vector<uint32_t> physical_indices;  // group members; one for LOGICAL
+  const PhysicalDevice* physical = nullptr;  // first member: limits, memory types
+  uint32_t api_version = 0;
+  uint32_t queue_family = 0;
+  std::vector<VkQueue> queues;
+  // vkQueueSubmit needs the queue externally synchronized; processes share queues.
+  std::unique_ptr<std::mutex[]> queue_locks;
+  // Per queue: an internal timeline signalled by every submit, so a command
+  // buffer can be released only after its last submission finished.
+  std::vector<VkSemaphore> queue_timelines;
+  std::vector<uint64_t> queue_timeline_values;  // guarded by queue_locks[i]
+  // Memory type used for every shard buffer, and its heap.
+  uint32_t storage_memory_type = 0;
+  uint32_t storage_heap = 0;
+  bool storage_host_mappable = false;  // HOST_VISIBLE | HOST_COHERENT
+  // peer[(local * D) + remote] for storage_heap: VkPeerMemoryFeatureFlags.
+  std::vector<uint32_t> peer;
+
+  uint32_t group_size() const { return static_cast<uint32_t>(physical_indices.size()); }
+};
+
+struct Process {
+  uint32_t physical_device = 0;
+  uint32_t device_index = 0;  // within the group (0 for LOGICAL)
+  uint32_t logical_device = 0;
+  uint32_t queue_index = 0;
+};
+
+}  // namespace meshvk
+
+struct meshvk_device_set_s {
+  std::atomic<uint32_t> refs{1};
+  meshvk_instance_t* instance = nullptr;  // not owned: must outlive the set
+  meshvk_topology_t topology = MESHVK_TOPOLOGY_LOGICAL;
+  std::vector<std::unique_ptr<meshvk::LogicalDevice>> devices;
+  std::vector<meshvk::Process> processes;
+  std::unique_ptr<std::atomic<uint64_t>[]> allocated_bytes;  // per process
+  std::mutex builtin_mutex;
+  meshvk_executable_t* builtins[MESHVK_BUILTIN_COUNT] = {};
+
+  bool is_group() const { return topology == MESHVK_TOPOLOGY_DEVICE_GROUP; }
+  meshvk::LogicalDevice& DeviceOf(uint32_t process) const {
+    return *devices[processes[process].logical_device];
+  }
+  // "process 2 (physical device 0 'llvmpipe ...', device index 0)": the prefix
+  // of every error about work of that process.
+  std::string Where(uint32_t process) const;
+  // OUT_OF_RANGE unless process < P; `what` names the calling API.
+  meshvk::Status CheckProcess(uint32_t process, const char* what) const;
+  // Peer memory features `local` has on memory owned by `remote`.
+  uint32_t PeerFeatures(uint32_t local, uint32_t remote) const;
+  // OK when `local` may access `remote`'s memory with all of `required`
+  // (VkPeerMemoryFeatureFlags); UNIMPLEMENTED across VkDevices (no external
+  // memory yet), UNAVAILABLE when the group lacks the peer feature.
+  meshvk::Status CheckPeerAccess(uint32_t local, uint32_t remote, uint32_t required,
+                                 const char* what) const;
+};
+
+#endif  // MESHVK_RUNTIME_SRC_DEVICE_SET_H_

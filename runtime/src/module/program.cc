@@ -1,0 +1,541 @@
+// The executor: a module instantiated on a device set.
+//
+// Everything that can be decided once is decided in meshvk_program_create:
+// buffers, pipelines, and one recorded command buffer per (process, phase),
+// with the semaphore waits each one needs. An invoke only streams the input
+// shards in, submits the recorded segments in phase order and gathers results.
+//
+// Synchronisation, in one place:
+//  * inside a segment: the command buffer's own hazard tracking (barriers);
+//  * between segments of one process: a wait on that process's timeline
+//    semaphore for the previous segment (submissions on one queue are not
+//    ordered for memory without it);
+//  * across processes: a wait on the producer's semaphore at the value its
+//    producing segment signals; when the two processes live on different
+//    VkDevices (no shared semaphores there), the host waits instead.
+// Timeline values grow by phase_count per invoke, so recorded waits stay valid.
+#include <chrono>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "artifact_verifier.h"
+#include "meshvk/artifact/builder.h"
+#include "meshvk/command_buffer.h"
+#include "meshvk/module.h"
+#include "module.h"
+#include "status.h"
+#include "timestamps.h"
+
+namespace {
+
+using meshvk::MakeStatus;
+using meshvk::Status;
+namespace mvk = meshvk::mvk;
+
+constexpr uint64_t kDefaultTimeoutNs = 60ull * 1000 * 1000 * 1000;
+
+struct Wait {
+  uint32_t process;      // whose semaphore
+  uint32_t phase;        // the producing segment's phase (value = base + phase + 1)
+  bool host = false;     // different VkDevice: the host waits before submitting
+};
+
+struct Segment {
+  uint32_t process = 0;
+  uint32_t phase = 0;
+  int64_t previous_phase = -1;  // this process's previous segment, or -1
+  std::vector<Wait> waits;      // cross-process, deduplicated (max phase per process)
+  meshvk_command_buffer_t* command_buffer = nullptr;
+  uint32_t command_count = 0;
+};
+
+}  // namespace
+
+struct meshvk_program_s {
+  meshvk_module_t* module = nullptr;
+  meshvk_device_set_t* set = nullptr;
+  const mvk::Artifact* artifact = nullptr;
+  std::vector<std::vector<meshvk_buffer_t*>> buffers;  // [process][buffer], +1 each
+  std::vector<meshvk_executable_t*> executables;
+  std::vector<meshvk_semaphore_t*> semaphores;         // one timeline per process
+  std::vector<uint32_t> logical_device;                // per process
+  std::vector<Segment> segments;                       // in phase order
+  std::vector<uint64_t> last_signal;                   // per process, last value signalled
+  uint64_t base = 0;                                   // timeline base of the next invoke
+  uint64_t record_ns = 0;
+  uint32_t command_count = 0;
+  meshvk::module::SegmentTimer timer;
+  bool timings_valid = false;
+  std::vector<meshvk_phase_timing_t> timings;
+
+  ~meshvk_program_s() {
+    for (Segment& s : segments) meshvk_command_buffer_release(s.command_buffer);
+    for (meshvk_semaphore_t* s : semaphores) meshvk_semaphore_release(s);
+    for (meshvk_executable_t* e : executables) meshvk_executable_release(e);
+    for (auto& list : buffers)
+      for (meshvk_buffer_t* b : list) meshvk_buffer_release(b);
+    if (set) meshvk_device_set_release(set);
+    if (module) meshvk_module_release(module);
+  }
+};
+
+namespace {
+
+// Takes ownership of a C status and turns it into a Status with context.
+Status FromC(meshvk_status_t status, const std::string& context) {
+  if (!status) return Status();
+  Status out(meshvk_status_code(status), context + ": " + meshvk_status_message(status));
+  meshvk_status_free(status);
+  return out;
+}
+
+Status AllocateBuffers(meshvk_program_t* prog) {
+  const auto* processes = prog->artifact->processes();
+  const meshvk::module::Plan& plan = prog->module->plan;
+  prog->buffers.resize(processes->size());
+  for (uint32_t p = 0; p < processes->size(); ++p) {
+    const auto* list = processes->Get(p)->buffers();
+    std::vector<meshvk_buffer_t*> slots(plan.slot_size[p].size(), nullptr);
+    for (uint32_t b = 0; list && b < list->size(); ++b) {
+      const mvk::Buffer* desc = list->Get(b);
+      meshvk_buffer_t* buffer = nullptr;
+      int32_t slot = desc->reuse_slot();
+      if (slot >= 0 && slots[slot]) {
+        buffer = slots[slot];
+        meshvk_buffer_retain(buffer);
+      } else {
+        uint64_t size = slot >= 0 ? plan.slot_size[p][slot] : desc->size();
+        MESHVK_RETURN_IF_ERROR(FromC(meshvk_buffer_create(prog->set, p, size, &buffer),
+                                     "processes[" + std::to_string(p) + "].buffers[" + std::to_string(b) + "]"));
+        if (slot >= 0) slots[slot] = buffer;
+      }
+      prog->buffers[p].push_back(buffer);
+      if (desc->kind() == mvk::BufferKind::Constant) {
+        MESHVK_RETURN_IF_ERROR(FromC(
+            meshvk_buffer_write(buffer, 0, desc->initial_data()->data(), desc->initial_data()->size()),
+            "processes[" + std::to_string(p) + "].buffers[" + std::to_string(b) + "] constant data"));
+      }
+    }
+  }
+  return Status();
+}
+
+Status CreateExecutables(meshvk_program_t* prog) {
+  const auto* list = prog->artifact->executables();
+  for (uint32_t i = 0; list && i < list->size(); ++i) {
+    const mvk::Executable* x = list->Get(i);
+    meshvk_executable_create_info_t info{};
+    info.spirv = x->spirv()->data();
+    info.spirv_size = x->spirv()->size() * sizeof(uint32_t);
+    info.entry_point = x->entry_point()->c_str();
+    info.binding_count = x->bindings() ? x->bindings()->size() : 0;
+    info.push_constant_size = x->push_constant_size();
+    for (int d = 0; d < 3; ++d) info.workgroup_size[d] = x->workgroup_size()->Get(d);
+    meshvk_executable_t* exe = nullptr;
+    MESHVK_RETURN_IF_ERROR(FromC(meshvk_executable_create(prog->set, &info, &exe),
+                                 "executables[" + std::to_string(i) + "]"));
+    prog->executables.push_back(exe);
+  }
+  return Status();
+}
+
+Status RecordCommand(meshvk_program_t* prog, meshvk_command_buffer_t* cb, uint32_t p, uint32_t c,
+                     const mvk::Command* cmd) {
+  std::string path = "processes[" + std::to_string(p) + "].commands[" + std::to_string(c) + "]";
+  const auto& bufs = prog->buffers[p];
+  if (const mvk::Dispatch* d = cmd->op_as_Dispatch()) {
+    const mvk::Executable* x = prog->artifact->executables()->Get(d->executable());
+    std::vector<meshvk_binding_t> bindings;
+    for (uint32_t i = 0; d->bindings() && i < d->bindings()->size(); ++i) {
+      const mvk::BufferBinding* b = d->bindings()->Get(i);
+      meshvk_binding_t binding{};
+      binding.buffer = bufs[b->buffer()];
+      binding.offset = b->offset();
+      // 0 means "to the end" of the artifact's buffer, which may be smaller
+      // than a reuse slot's shared allocation: make it explicit.
+      binding.range = b->range() ? b->range()
+                                 : prog->artifact->processes()->Get(p)->buffers()->Get(b->buffer())->size() -
+                                       b->offset();
+      binding.writes = x->bindings()->Get(i)->writable() ? 1 : 0;
+      bindings.push_back(binding);
+    }
+    meshvk_dispatch_info_t info{};
+    info.executable = prog->executables[d->executable()];
+    info.bindings = bindings.data();
+    info.binding_count = static_cast<uint32_t>(bindings.size());
+    info.push_constants = d->push_constants() ? d->push_constants()->data() : nullptr;
+    info.push_constant_size = d->push_constants() ? d->push_constants()->size() : 0;
+    info.workgroup_count[0] = d->workgroup_count()->x();
+    info.workgroup_count[1] = d->workgroup_count()->y();
+    info.workgroup_count[2] = d->workgroup_count()->z();
+    return FromC(meshvk_command_buffer_dispatch(cb, &info), path + ".dispatch");
+  }
+  if (const mvk::Copy* copy = cmd->op_as_Copy()) {
+    meshvk_buffer_t* src = prog->buffers[copy->src_process()][copy->src_buffer()];
+    meshvk_buffer_t* dst = bufs[copy->dst_buffer()];
+    if (!copy->regions() || copy->regions()->size() == 0) {
+      return FromC(meshvk_command_buffer_copy(cb, src, copy->src_offset(), dst, copy->dst_offset(), copy->size()),
+                   path + ".copy");
+    }
+    for (uint32_t r = 0; r < copy->regions()->size(); ++r) {
+      const mvk::StridedRegion* reg = copy->regions()->Get(r);
+      meshvk_strided_region_t region{};
+      region.src_offset_words = copy->src_offset() / 4 + reg->src_offset_words();
+      region.dst_offset_words = copy->dst_offset() / 4 + reg->dst_offset_words();
+      const mvk::Dim3 n = reg->count(), s = reg->src_stride(), t = reg->dst_stride();
+      region.count[0] = n.x(); region.count[1] = n.y(); region.count[2] = n.z();
+      region.src_stride[0] = s.x(); region.src_stride[1] = s.y(); region.src_stride[2] = s.z();
+      region.dst_stride[0] = t.x(); region.dst_stride[1] = t.y(); region.dst_stride[2] = t.z();
+      MESHVK_RETURN_IF_ERROR(FromC(meshvk_command_buffer_copy_strided(cb, src, dst, &region),
+                                   path + ".copy.regions[" + std::to_string(r) + "]"));
+    }
+    return Status();
+  }
+  const mvk::Fill* f = cmd->op_as_Fill();
+  return FromC(meshvk_command_buffer_fill(cb, bufs[f->buffer()], f->offset(), f->size(), f->value()),
+               path + ".fill");
+}
+
+Status Record(meshvk_program_t* prog) {
+  const meshvk::module::Plan& plan = prog->module->plan;
+  const auto* processes = prog->artifact->processes();
+  uint32_t P = processes->size();
+  std::vector<int64_t> previous(P, -1);
+  auto start = std::chrono::steady_clock::now();
+  for (uint32_t phase = 0; phase < plan.phase_count; ++phase) {
+    for (uint32_t p = 0; p < P; ++p) {
+      const auto* commands = processes->Get(p)->commands();
+      Segment seg;
+      seg.process = p;
+      seg.phase = phase;
+      seg.previous_phase = previous[p];
+      std::map<uint32_t, uint32_t> waits;  // producer process -> max phase
+      for (uint32_t c = 0; commands && c < commands->size(); ++c) {
+        if (plan.phase_of[p][c] != phase) continue;
+        if (!seg.command_buffer) {
+          MESHVK_RETURN_IF_ERROR(FromC(meshvk_command_buffer_create(prog->set, p, &seg.command_buffer),
+                                       "process " + std::to_string(p) + " phase " + std::to_string(phase)));
+          if (prog->timer.enabled()) prog->timer.Begin(seg.command_buffer, prog->segments.size());
+        }
+        const mvk::Command* cmd = commands->Get(c);
+        if (cmd->deps()) {
+          for (const mvk::CommandRef* dep : *cmd->deps()) {
+            if (dep->process() == p) continue;
+            uint32_t dep_phase = plan.phase_of[dep->process()][dep->command()];
+            auto it = waits.find(dep->process());
+            if (it == waits.end() || it->second < dep_phase) waits[dep->process()] = dep_phase;
+          }
+        }
+        Status status = RecordCommand(prog, seg.command_buffer, p, c, cmd);
+        if (!status.ok()) {
+          meshvk_command_buffer_release(seg.command_buffer);
+          return status;
+        }
+        ++seg.command_count;
+      }
+      if (!seg.command_buffer) continue;
+      if (prog->timer.enabled()) prog->timer.End(seg.command_buffer, prog->segments.size());
+      Status status = FromC(meshvk_command_buffer_end(seg.command_buffer),
+                            "process " + std::to_string(p) + " phase " + std::to_string(phase));
+      if (!status.ok()) {
+        meshvk_command_buffer_release(seg.command_buffer);
+        return status;
+      }
+      for (const auto& [q, q_phase] : waits)
+        seg.waits.push_back(Wait{q, q_phase, prog->logical_device[q] != prog->logical_device[p]});
+      previous[p] = phase;
+      prog->command_count += seg.command_count;
+      prog->segments.push_back(std::move(seg));
+    }
+  }
+  prog->record_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                        std::chrono::steady_clock::now() - start).count();
+  return Status();
+}
+
+Status Create(meshvk_module_t* module, meshvk_device_set_t* set, meshvk_program_t* prog) {
+  prog->module = module;
+  meshvk_module_retain(module);
+  prog->set = set;
+  meshvk_device_set_retain(set);
+  prog->artifact = module->artifact;
+  uint32_t P = prog->artifact->processes()->size();
+  uint32_t set_processes = meshvk_device_set_process_count(set);
+  if (set_processes != P)
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
+                      "the program's grid has %u processes but the device set has %u", P, set_processes);
+  // Device limits first: nothing is allocated for a program a device cannot run.
+  for (uint32_t p = 0; p < P; ++p) {
+    meshvk_device_limits_t limits{};
+    MESHVK_RETURN_IF_ERROR(FromC(meshvk_device_set_process_limits(set, p, &limits),
+                                 "process " + std::to_string(p)));
+    std::string error = meshvk::module::VerifyAgainstLimits(prog->artifact, p, limits);
+    if (!error.empty()) return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "%s", error.c_str());
+    meshvk_process_info_t info{};
+    MESHVK_RETURN_IF_ERROR(FromC(meshvk_device_set_process_info(set, p, &info), "process " + std::to_string(p)));
+    prog->logical_device.push_back(info.logical_device);
+  }
+  MESHVK_RETURN_IF_ERROR(AllocateBuffers(prog));
+  MESHVK_RETURN_IF_ERROR(CreateExecutables(prog));
+  for (uint32_t p = 0; p < P; ++p) {
+    meshvk_semaphore_t* sem = nullptr;
+    MESHVK_RETURN_IF_ERROR(FromC(meshvk_semaphore_create(set, p, 0, &sem), "process " + std::to_string(p)));
+    prog->semaphores.push_back(sem);
+  }
+  prog->last_signal.assign(P, 0);
+  MESHVK_RETURN_IF_ERROR(prog->timer.Init(set, module->plan.phase_count * P));
+  return Record(prog);
+}
+
+// Calls `fn(buffer_offset, host_offset, row_bytes, rows, buffer_pitch, host_pitch)`
+// for the runs of one shard inside a dense row-major global tensor.
+template <typename Fn>
+Status ForEachShardRun(const mvk::TensorSignature* t, const mvk::Shard* sh, uint32_t elem, Fn fn) {
+  uint32_t rank = t->shape()->size();
+  if (rank == 0) return fn(sh->offset(), 0, elem, 1, elem, elem);
+  std::vector<uint64_t> g(rank), s(rank), o(rank), gstride(rank), sstride(rank);
+  for (uint32_t d = 0; d < rank; ++d) {
+    g[d] = t->shape()->Get(d);
+    s[d] = sh->shape()->Get(d);
+    o[d] = sh->global_offset()->Get(d);
+  }
+  gstride[rank - 1] = sstride[rank - 1] = elem;
+  for (uint32_t d = rank - 1; d-- > 0;) {
+    gstride[d] = gstride[d + 1] * g[d + 1];
+    sstride[d] = sstride[d + 1] * s[d + 1];
+  }
+  // k: the outermost dimension from which the shard is one contiguous run.
+  uint32_t k = rank - 1;
+  while (k > 0 && s[k] == g[k]) --k;
+  uint64_t run = s[k] * sstride[k];
+  uint64_t base_host = 0;
+  for (uint32_t d = 0; d < rank; ++d) base_host += o[d] * gstride[d];
+  if (k == 0) return fn(sh->offset(), base_host, run, 1, run, run);
+  // Rows along dimension k-1; loop over dimensions 0..k-2.
+  uint64_t outer = 1;
+  for (uint32_t d = 0; d + 1 < k; ++d) outer *= s[d];
+  std::vector<uint64_t> idx(k > 1 ? k - 1 : 0, 0);
+  for (uint64_t i = 0; i < outer; ++i) {
+    uint64_t host = base_host, dev = sh->offset();
+    for (uint32_t d = 0; d + 1 < k; ++d) {
+      host += idx[d] * gstride[d];
+      dev += idx[d] * sstride[d];
+    }
+    MESHVK_RETURN_IF_ERROR(fn(dev, host, run, s[k - 1], sstride[k - 1], gstride[k - 1]));
+    for (uint32_t d = k - 1; d-- > 0;) {  // increment the multi-index
+      if (++idx[d] < s[d]) break;
+      idx[d] = 0;
+    }
+  }
+  return Status();
+}
+
+Status WriteInputs(meshvk_program_t* prog, const mvk::Function* fn, const meshvk_invoke_info_t* info) {
+  uint32_t count = fn->arguments() ? fn->arguments()->size() : 0;
+  if (info->input_count != count)
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "function '%s' takes %u inputs, got %u", fn->name()->c_str(),
+                      count, info->input_count);
+  for (uint32_t i = 0; i < count; ++i) {
+    const mvk::TensorSignature* t = fn->arguments()->Get(i);
+    uint32_t elem = meshvk::artifact::ElementSize(static_cast<meshvk::artifact::ElementType>(t->element_type()));
+    uint64_t bytes = elem;
+    for (uint64_t e : *t->shape()) bytes *= e;
+    if (!info->inputs[i].data || info->inputs[i].size != bytes)
+      return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "input %u of '%s': %llu bytes given, the %s tensor needs %llu",
+                        i, fn->name()->c_str(), static_cast<unsigned long long>(info->inputs[i].size),
+                        meshvk::artifact::ElementTypeName(static_cast<meshvk::artifact::ElementType>(t->element_type())),
+                        static_cast<unsigned long long>(bytes));
+    const uint8_t* host = static_cast<const uint8_t*>(info->inputs[i].data);
+    for (const mvk::Shard* sh : *t->shards()) {
+      meshvk_buffer_t* buffer = prog->buffers[sh->process()][sh->buffer()];
+      MESHVK_RETURN_IF_ERROR(ForEachShardRun(
+          t, sh, elem,
+          [&](uint64_t dev, uint64_t host_off, uint64_t run, uint64_t rows, uint64_t dev_pitch, uint64_t host_pitch) {
+            return FromC(meshvk_buffer_write_strided(buffer, dev, dev_pitch, host + host_off, host_pitch, run, rows),
+                         "input " + std::to_string(i) + " shard of process " + std::to_string(sh->process()));
+          }));
+    }
+  }
+  return Status();
+}
+
+Status ReadResults(meshvk_program_t* prog, const mvk::Function* fn, const meshvk_invoke_info_t* info) {
+  uint32_t count = fn->results() ? fn->results()->size() : 0;
+  for (uint32_t i = 0; i < count; ++i) {
+    const mvk::TensorSignature* t = fn->results()->Get(i);
+    uint32_t elem = meshvk::artifact::ElementSize(static_cast<meshvk::artifact::ElementType>(t->element_type()));
+    uint8_t* host = static_cast<uint8_t*>(info->outputs[i].data);
+    std::set<std::vector<uint64_t>> done;  // replicas: read each part once
+    for (const mvk::Shard* sh : *t->shards()) {
+      std::vector<uint64_t> part(sh->global_offset()->begin(), sh->global_offset()->end());
+      if (!done.insert(part).second) continue;
+      meshvk_buffer_t* buffer = prog->buffers[sh->process()][sh->buffer()];
+      MESHVK_RETURN_IF_ERROR(ForEachShardRun(
+          t, sh, elem,
+          [&](uint64_t dev, uint64_t host_off, uint64_t run, uint64_t rows, uint64_t dev_pitch, uint64_t host_pitch) {
+            return FromC(meshvk_buffer_read_strided(buffer, dev, dev_pitch, host + host_off, host_pitch, run, rows),
+                         "result " + std::to_string(i) + " shard of process " + std::to_string(sh->process()));
+          }));
+    }
+  }
+  return Status();
+}
+
+Status CheckOutputs(const mvk::Function* fn, const meshvk_invoke_info_t* info) {
+  if (info->flags & MESHVK_INVOKE_KEEP_RESULTS_SHARDED_BIT) return Status();
+  uint32_t count = fn->results() ? fn->results()->size() : 0;
+  if (info->output_count != count || (count && !info->outputs))
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "function '%s' returns %u results, got %u outputs",
+                      fn->name()->c_str(), count, info->output_count);
+  for (uint32_t i = 0; i < count; ++i) {
+    const mvk::TensorSignature* t = fn->results()->Get(i);
+    uint64_t bytes = meshvk::artifact::ElementSize(static_cast<meshvk::artifact::ElementType>(t->element_type()));
+    for (uint64_t e : *t->shape()) bytes *= e;
+    if (!info->outputs[i].data || info->outputs[i].size != bytes)
+      return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "output %u of '%s': %llu bytes given, the result needs %llu",
+                        i, fn->name()->c_str(), static_cast<unsigned long long>(info->outputs[i].size),
+                        static_cast<unsigned long long>(bytes));
+  }
+  return Status();
+}
+
+Status Submit(meshvk_program_t* prog, uint64_t timeout_ns) {
+  uint64_t base = prog->base;
+  for (const Segment& seg : prog->segments) {
+    std::vector<meshvk_semaphore_value_t> waits;
+    if (seg.previous_phase >= 0) {
+      waits.push_back({prog->semaphores[seg.process], base + seg.previous_phase + 1});
+    } else if (prog->last_signal[seg.process] > 0) {
+      // The previous invoke's last segment of this process (already complete:
+      // invoke waits; the wait still orders memory for the validation layer).
+      waits.push_back({prog->semaphores[seg.process], prog->last_signal[seg.process]});
+    }
+    for (const Wait& w : seg.waits) {
+      uint64_t value = base + w.phase + 1;
+      if (w.host) {
+        MESHVK_RETURN_IF_ERROR(FromC(meshvk_semaphore_wait(prog->semaphores[w.process], value, timeout_ns),
+                                     "process " + std::to_string(seg.process) + " waiting for process " +
+                                         std::to_string(w.process)));
+      } else {
+        waits.push_back({prog->semaphores[w.process], value});
+      }
+    }
+    meshvk_semaphore_value_t signal{prog->semaphores[seg.process], base + seg.phase + 1};
+    meshvk_submit_info_t submit{};
+    submit.command_buffer = seg.command_buffer;
+    submit.waits = waits.data();
+    submit.wait_count = static_cast<uint32_t>(waits.size());
+    submit.signals = &signal;
+    submit.signal_count = 1;
+    MESHVK_RETURN_IF_ERROR(FromC(meshvk_queue_submit(prog->set, &submit),
+                                 "process " + std::to_string(seg.process) + " phase " + std::to_string(seg.phase)));
+    prog->last_signal[seg.process] = signal.value;
+  }
+  for (uint32_t p = 0; p < prog->semaphores.size(); ++p) {
+    if (prog->last_signal[p] == 0) continue;
+    MESHVK_RETURN_IF_ERROR(FromC(meshvk_semaphore_wait(prog->semaphores[p], prog->last_signal[p], timeout_ns),
+                                 "waiting for process " + std::to_string(p)));
+  }
+  prog->base += prog->module->plan.phase_count;
+  return Status();
+}
+
+Status Invoke(meshvk_program_t* prog, const meshvk_invoke_info_t* info) {
+  const auto* functions = prog->artifact->functions();
+  if (!functions || info->function >= functions->size())
+    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "function %u out of range (%u functions)", info->function,
+                      functions ? functions->size() : 0);
+  const mvk::Function* fn = functions->Get(info->function);
+  MESHVK_RETURN_IF_ERROR(CheckOutputs(fn, info));
+  MESHVK_RETURN_IF_ERROR(WriteInputs(prog, fn, info));
+  uint64_t timeout = info->timeout_ns ? info->timeout_ns : kDefaultTimeoutNs;
+  prog->timings_valid = false;
+  MESHVK_RETURN_IF_ERROR(Submit(prog, timeout));
+  if ((info->flags & MESHVK_INVOKE_TIMESTAMPS_BIT) && prog->timer.enabled()) {
+    prog->timings.clear();
+    for (size_t i = 0; i < prog->segments.size(); ++i) {
+      uint64_t ns = 0;
+      MESHVK_RETURN_IF_ERROR(prog->timer.Read(i, &ns));
+      prog->timings.push_back({prog->segments[i].phase, prog->segments[i].process, ns});
+    }
+    prog->timings_valid = true;
+  }
+  if (!(info->flags & MESHVK_INVOKE_KEEP_RESULTS_SHARDED_BIT)) MESHVK_RETURN_IF_ERROR(ReadResults(prog, fn, info));
+  return Status();
+}
+
+}  // namespace
+
+extern "C" {
+
+meshvk_status_t meshvk_program_create(meshvk_module_t* module, meshvk_device_set_t* set,
+                                      meshvk_program_t** out_program) {
+  if (!out_program) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "out_program is NULL").ToC();
+  *out_program = nullptr;
+  if (!module || !set) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "module or device set is NULL").ToC();
+  auto prog = std::make_unique<meshvk_program_s>();
+  Status status = Create(module, set, prog.get());
+  if (!status.ok()) return status.ToC();
+  *out_program = prog.release();
+  return MESHVK_OK;
+}
+
+void meshvk_program_release(meshvk_program_t* program) {
+  if (!program) return;
+  // Recorded work may still run after a failed invoke: let it finish first.
+  meshvk_status_free(meshvk_device_set_wait_idle(program->set));
+  delete program;
+}
+
+meshvk_status_t meshvk_program_invoke(meshvk_program_t* program, const meshvk_invoke_info_t* info) {
+  if (!program || !info) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "program or info is NULL").ToC();
+  return Invoke(program, info).ToC();
+}
+
+meshvk_status_t meshvk_program_result_shard(const meshvk_program_t* program, uint32_t function, uint32_t result,
+                                            uint32_t shard, meshvk_shard_view_t* out_view) {
+  const auto* functions = program->artifact->functions();
+  if (!functions || function >= functions->size())
+    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "function %u out of range", function).ToC();
+  const auto* results = functions->Get(function)->results();
+  if (!results || result >= results->size())
+    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "result %u out of range", result).ToC();
+  const mvk::TensorSignature* t = results->Get(result);
+  if (shard >= t->shards()->size())
+    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "shard %u out of range (%u shards)", shard, t->shards()->size())
+        .ToC();
+  const mvk::Shard* sh = t->shards()->Get(shard);
+  *out_view = meshvk_shard_view_t{};
+  out_view->process = sh->process();
+  out_view->buffer = program->buffers[sh->process()][sh->buffer()];
+  out_view->offset = sh->offset();
+  out_view->rank = t->shape()->size();
+  for (uint32_t d = 0; d < out_view->rank; ++d) {
+    out_view->global_offset[d] = sh->global_offset()->Get(d);
+    out_view->shape[d] = sh->shape()->Get(d);
+  }
+  return MESHVK_OK;
+}
+
+meshvk_status_t meshvk_program_phase_timings(const meshvk_program_t* program, meshvk_phase_timing_t* out_timings,
+                                             uint32_t capacity, uint32_t* out_count) {
+  if (!program->timings_valid)
+    return MakeStatus(MESHVK_STATUS_FAILED_PRECONDITION,
+                      program->timer.enabled() ? "no invoke with MESHVK_INVOKE_TIMESTAMPS_BIT yet"
+                                               : "the devices have no timestamp support")
+        .ToC();
+  *out_count = static_cast<uint32_t>(program->timings.size());
+  for (uint32_t i = 0; i < capacity && i < program->timings.size(); ++i) out_timings[i] = program->timings[i];
+  return MESHVK_OK;
+}
+
+void meshvk_program_stats(const meshvk_program_t* program, meshvk_program_stats_t* out_stats) {
+  out_stats->command_buffer_count = static_cast<uint32_t>(program->segments.size());
+  out_stats->command_count = program->command_count;
+  out_stats->record_ns = program->record_ns;
+}
+
+}  // extern "C"

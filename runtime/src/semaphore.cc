@@ -1,0 +1,130 @@
+// meshvk_semaphore_t: a timeline VkSemaphore on one VkDevice of the set.
+#include "semaphore.h"
+
+#include "vulkan/vk_status.h"
+
+namespace meshvk {
+namespace {
+
+void DestroySemaphore(meshvk_semaphore_t* semaphore) {
+  meshvk_device_set_t* set = semaphore->set;
+  if (semaphore->semaphore) {
+    LogicalDevice& device = set->DeviceOf(semaphore->process);
+    device.vk.vkDestroySemaphore(device.device, semaphore->semaphore, nullptr);
+  }
+  delete semaphore;
+  meshvk_device_set_release(set);
+}
+
+Status CheckSemaphore(const meshvk_semaphore_t* semaphore, const void* out, const char* what) {
+  if (!semaphore || !out) {
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: semaphore or output is NULL", what);
+  }
+  return Status();
+}
+
+}  // namespace
+}  // namespace meshvk
+
+using meshvk::MakeStatus;
+using meshvk::Status;
+
+extern "C" {
+
+meshvk_status_t meshvk_semaphore_create(meshvk_device_set_t* set, uint32_t process,
+                                        uint64_t initial_value,
+                                        meshvk_semaphore_t** out_semaphore) {
+  if (!out_semaphore) {
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
+                      "meshvk_semaphore_create: out_semaphore is NULL")
+        .ToC();
+  }
+  *out_semaphore = nullptr;
+  if (!set) {
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_semaphore_create: set is NULL")
+        .ToC();
+  }
+  Status status = set->CheckProcess(process, "meshvk_semaphore_create");
+  if (!status.ok()) return status.ToC();
+  meshvk::LogicalDevice& device = set->DeviceOf(process);
+  VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
+  type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+  type.initialValue = initial_value;
+  VkSemaphoreCreateInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+  info.pNext = &type;
+  VkSemaphore handle = VK_NULL_HANDLE;
+  status = meshvk::VkResultToStatus(
+      device.vk.vkCreateSemaphore(device.device, &info, nullptr, &handle),
+      set->Where(process) + ": vkCreateSemaphore(timeline)");
+  if (!status.ok()) return status.ToC();
+  auto* semaphore = new meshvk_semaphore_t();
+  meshvk_device_set_retain(set);
+  semaphore->set = set;
+  semaphore->process = process;
+  semaphore->semaphore = handle;
+  *out_semaphore = semaphore;
+  return MESHVK_OK;
+}
+
+void meshvk_semaphore_retain(meshvk_semaphore_t* semaphore) {
+  if (semaphore) semaphore->refs.fetch_add(1);
+}
+
+void meshvk_semaphore_release(meshvk_semaphore_t* semaphore) {
+  if (semaphore && semaphore->refs.fetch_sub(1) == 1) meshvk::DestroySemaphore(semaphore);
+}
+
+meshvk_status_t meshvk_semaphore_query(meshvk_semaphore_t* semaphore, uint64_t* out_value) {
+  Status status = meshvk::CheckSemaphore(semaphore, out_value, "meshvk_semaphore_query");
+  if (!status.ok()) return status.ToC();
+  meshvk::LogicalDevice& device = semaphore->set->DeviceOf(semaphore->process);
+  return meshvk::VkResultToStatus(
+             device.vk.vkGetSemaphoreCounterValue(device.device, semaphore->semaphore,
+                                                  out_value),
+             semaphore->set->Where(semaphore->process) + ": vkGetSemaphoreCounterValue")
+      .ToC();
+}
+
+meshvk_status_t meshvk_semaphore_wait(meshvk_semaphore_t* semaphore, uint64_t value,
+                                      uint64_t timeout_ns) {
+  Status status = meshvk::CheckSemaphore(semaphore, semaphore, "meshvk_semaphore_wait");
+  if (!status.ok()) return status.ToC();
+  meshvk::LogicalDevice& device = semaphore->set->DeviceOf(semaphore->process);
+  VkSemaphoreWaitInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+  info.semaphoreCount = 1;
+  info.pSemaphores = &semaphore->semaphore;
+  info.pValues = &value;
+  // VK_TIMEOUT becomes DEADLINE_EXCEEDED in VkResultToStatus.
+  return meshvk::VkResultToStatus(
+             device.vk.vkWaitSemaphores(device.device, &info, timeout_ns),
+             semaphore->set->Where(semaphore->process) + ": vkWaitSemaphores(value " +
+                 std::to_string(value) + ", timeout " + std::to_string(timeout_ns) + " ns)")
+      .ToC();
+}
+
+meshvk_status_t meshvk_semaphore_signal(meshvk_semaphore_t* semaphore, uint64_t value) {
+  Status status = meshvk::CheckSemaphore(semaphore, semaphore, "meshvk_semaphore_signal");
+  if (!status.ok()) return status.ToC();
+  meshvk::LogicalDevice& device = semaphore->set->DeviceOf(semaphore->process);
+  // A timeline only moves forward; signalling a value <= the current one is
+  // invalid Vulkan usage, so it is rejected here instead.
+  uint64_t current = 0;
+  device.vk.vkGetSemaphoreCounterValue(device.device, semaphore->semaphore, &current);
+  if (value <= current) {
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
+                      "meshvk_semaphore_signal: %s: value %llu is not above the current %llu",
+                      semaphore->set->Where(semaphore->process).c_str(),
+                      static_cast<unsigned long long>(value),
+                      static_cast<unsigned long long>(current))
+        .ToC();
+  }
+  VkSemaphoreSignalInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
+  info.semaphore = semaphore->semaphore;
+  info.value = value;
+  return meshvk::VkResultToStatus(device.vk.vkSignalSemaphore(device.device, &info),
+                                  semaphore->set->Where(semaphore->process) +
+                                      ": vkSignalSemaphore")
+      .ToC();
+}
+
+}  // extern "C"

@@ -1,0 +1,67 @@
+// --print-plan output (see plan_print.h). Numbers come from the module's plan
+// (what the artifact allocates and moves) and the device set (where it runs).
+#include "plan_print.h"
+
+#include <string>
+
+namespace meshvk_run {
+
+void PrintPlan(FILE* out, const meshvk_module_t* module, const meshvk_instance_t* instance,
+               const meshvk_device_set_t* set) {
+  meshvk_grid_info_t grid;
+  meshvk_module_grid_info(module, &grid);
+  std::string shape, peered;
+  for (uint32_t a = 0; a < grid.rank; ++a) {
+    shape += (a ? "x" : "") + std::to_string(grid.shape[a]);
+    if (grid.peered_axes_mask & (1u << a)) peered += (peered.empty() ? "" : ",") + std::to_string(a);
+  }
+  const char* topology = !set ? "none"
+                         : meshvk_device_set_topology(set) == MESHVK_TOPOLOGY_DEVICE_GROUP ? "device group"
+                                                                                          : "logical devices";
+  std::fprintf(out, "plan: grid %s (peered axes: %s), %u processes, %u phases, %s\n", shape.c_str(),
+               peered.empty() ? "none" : peered.c_str(), grid.process_count, meshvk_module_phase_count(module),
+               topology);
+  meshvk_process_plan_t total{};
+  for (uint32_t p = 0; p < grid.process_count; ++p) {
+    meshvk_process_plan_t s{};
+    meshvk_status_free(meshvk_module_process_plan(module, p, &s));
+    std::string device = "-";
+    meshvk_process_info_t info{};
+    if (set && meshvk_device_set_process_info(set, p, &info) == MESHVK_OK) {
+      device = "physical device " + std::to_string(info.physical_device);
+      meshvk_physical_device_info_t pd{};
+      if (instance && meshvk_instance_physical_device_info(instance, info.physical_device, &pd) == MESHVK_OK)
+        device += " '" + std::string(pd.name) + "'";
+      device += " (device index " + std::to_string(info.device_index) + ", VkDevice " +
+                std::to_string(info.logical_device) + ")";
+    }
+    std::fprintf(out,
+                 "process %u: %s\n  bytes: %llu argument, %llu result, %llu transient, %llu constant\n"
+                 "  %u dispatches, %u copies, %u fills in %u phases; %llu bytes in from peers, %llu bytes local copies\n",
+                 p, device.c_str(), static_cast<unsigned long long>(s.argument_bytes),
+                 static_cast<unsigned long long>(s.result_bytes), static_cast<unsigned long long>(s.transient_bytes),
+                 static_cast<unsigned long long>(s.constant_bytes), s.dispatch_count, s.copy_count, s.fill_count,
+                 s.phase_count, static_cast<unsigned long long>(s.peer_bytes_in),
+                 static_cast<unsigned long long>(s.local_copy_bytes));
+    total.argument_bytes += s.argument_bytes;
+    total.result_bytes += s.result_bytes;
+    total.transient_bytes += s.transient_bytes;
+    total.constant_bytes += s.constant_bytes;
+    total.dispatch_count += s.dispatch_count;
+    total.copy_count += s.copy_count;
+    total.fill_count += s.fill_count;
+    total.peer_bytes_in += s.peer_bytes_in;
+  }
+  unsigned long long allocated =
+      total.argument_bytes + total.result_bytes + total.transient_bytes + total.constant_bytes;
+  std::fprintf(out,
+               "total: %llu bytes allocated (%llu argument, %llu result, %llu transient, %llu constant); "
+               "%u dispatches, %u copies, %u fills; %llu bytes copied between processes\n",
+               allocated, static_cast<unsigned long long>(total.argument_bytes),
+               static_cast<unsigned long long>(total.result_bytes),
+               static_cast<unsigned long long>(total.transient_bytes),
+               static_cast<unsigned long long>(total.constant_bytes), total.dispatch_count, total.copy_count,
+               total.fill_count, static_cast<unsigned long long>(total.peer_bytes_in));
+}
+
+}  // namespace meshvk_run

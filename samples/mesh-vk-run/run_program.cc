@@ -1,0 +1,228 @@
+// mesh-vk-run's program path (see run_program.h). Order: everything that can
+// be checked without a device (file, function, inputs, outputs, expected
+// values) is checked first, so bad input exits 2 before Vulkan starts.
+#include "run_program.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <vector>
+
+#include "meshvk/meshvk.h"
+#include "meshvk/module.h"
+#include "plan_print.h"
+#include "tensor_io.h"
+
+namespace meshvk_run {
+namespace {
+
+int Error(int code, const std::string& message) {
+  std::fprintf(stderr, "mesh-vk-run: %s\n", message.c_str());
+  return code;
+}
+
+// Consumes `status`; returns its one-line message.
+std::string Take(meshvk_status_t status) {
+  std::string message = meshvk_status_message(status);
+  meshvk_status_free(status);
+  return message;
+}
+
+bool EndsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string SignatureString(const meshvk_tensor_info_t& info) {
+  std::vector<uint64_t> shape(info.shape, info.shape + info.rank);
+  return TypeString(shape, info.element_type);
+}
+
+bool Matches(const HostTensor& t, const meshvk_tensor_info_t& info) {
+  return t.type == info.element_type && t.shape == std::vector<uint64_t>(info.shape, info.shape + info.rank);
+}
+
+struct Resources {
+  meshvk_module_t* module = nullptr;
+  meshvk_instance_t* instance = nullptr;
+  meshvk_device_set_t* set = nullptr;
+  meshvk_program_t* program = nullptr;
+  ~Resources() {
+    meshvk_program_release(program);
+    meshvk_device_set_release(set);
+    meshvk_instance_release(instance);
+    meshvk_module_release(module);
+  }
+};
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+int Benchmark(meshvk_program_t* program, meshvk_invoke_info_t invoke, uint32_t runs) {
+  invoke.flags |= MESHVK_INVOKE_TIMESTAMPS_BIT;
+  std::vector<double> wall_ms;
+  std::map<std::pair<uint32_t, uint32_t>, std::vector<double>> phase_us;  // (phase, process)
+  bool have_timings = true;
+  for (uint32_t r = 0; r < runs; ++r) {
+    auto start = std::chrono::steady_clock::now();
+    if (meshvk_status_t status = meshvk_program_invoke(program, &invoke))
+      return Error(kExitDevice, "benchmark run " + std::to_string(r) + ": " + Take(status));
+    wall_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    uint32_t count = 0;
+    std::vector<meshvk_phase_timing_t> timings(1024);
+    meshvk_status_t status = meshvk_program_phase_timings(program, timings.data(), 1024, &count);
+    if (status) {
+      if (have_timings) std::fprintf(stderr, "mesh-vk-run: no per-phase GPU times: %s\n", meshvk_status_message(status));
+      meshvk_status_free(status);
+      have_timings = false;
+      continue;
+    }
+    for (uint32_t i = 0; i < std::min<uint32_t>(count, 1024); ++i)
+      phase_us[{timings[i].phase, timings[i].process}].push_back(timings[i].device_ns / 1000.0);
+  }
+  std::vector<double> sorted = wall_ms;
+  std::sort(sorted.begin(), sorted.end());
+  meshvk_program_stats_t stats{};
+  meshvk_program_stats(program, &stats);
+  std::printf("benchmark: %u runs after 1 warm-up: wall min %.3f ms, median %.3f ms, max %.3f ms\n", runs,
+              sorted.front(), Median(wall_ms), sorted.back());
+  std::printf("benchmark: %u command buffers, %u commands recorded once in %.3f ms\n", stats.command_buffer_count,
+              stats.command_count, stats.record_ns / 1e6);
+  for (const auto& [key, values] : phase_us)
+    std::printf("benchmark: phase %u process %u: GPU median %.1f us (min %.1f, max %.1f)\n", key.first, key.second,
+                Median(values), *std::min_element(values.begin(), values.end()),
+                *std::max_element(values.begin(), values.end()));
+  return kExitOk;
+}
+
+}  // namespace
+
+int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoice& devices) {
+  if (EndsWith(path, ".mlir"))
+    return Error(kExitUsage, path + ": compiling .mlir needs the compiler (not built yet); pass a compiled .mvk");
+  Resources r;
+  if (meshvk_status_t status = meshvk_module_load_file(path.c_str(), &r.module))
+    return Error(kExitUsage, Take(status));
+
+  uint32_t function = 0;
+  if (meshvk_status_t status = meshvk_module_find_function(r.module, flags.function.c_str(), &function))
+    return Error(kExitUsage, "--function: " + Take(status));
+  meshvk_function_info_t fn{};
+  meshvk_status_free(meshvk_module_function_info(r.module, function, &fn));
+  std::string fn_name = std::string("'") + fn.name + "'";
+
+  std::vector<meshvk_tensor_info_t> args(fn.argument_count), results(fn.result_count);
+  std::string arg_list, result_list;
+  for (uint32_t i = 0; i < fn.argument_count; ++i) {
+    meshvk_status_free(meshvk_module_argument_info(r.module, function, i, &args[i]));
+    arg_list += (i ? ", " : "") + SignatureString(args[i]);
+  }
+  for (uint32_t i = 0; i < fn.result_count; ++i) {
+    meshvk_status_free(meshvk_module_result_info(r.module, function, i, &results[i]));
+    result_list += (i ? ", " : "") + SignatureString(results[i]);
+  }
+
+  if (flags.inputs.size() != fn.argument_count)
+    return Error(kExitUsage, "--input: " + std::to_string(flags.inputs.size()) + " given, function " + fn_name +
+                                 " takes " + std::to_string(fn.argument_count) + " (" + arg_list + ")");
+  std::vector<HostTensor> inputs(fn.argument_count);
+  for (uint32_t i = 0; i < fn.argument_count; ++i) {
+    std::string error;
+    if (!ParseTensorSpec(flags.inputs[i], &inputs[i], &error))
+      return Error(kExitUsage, "--input[" + std::to_string(i) + "]: " + error);
+    if (!Matches(inputs[i], args[i]))
+      return Error(kExitUsage, "--input[" + std::to_string(i) + "]: " + TypeString(inputs[i].shape, inputs[i].type) +
+                                   " given, argument " + std::to_string(i) + " of " + fn_name + " is " +
+                                   SignatureString(args[i]));
+  }
+  if (!flags.outputs.empty() && flags.outputs.size() != fn.result_count)
+    return Error(kExitUsage, "--output: " + std::to_string(flags.outputs.size()) + " given, function " + fn_name +
+                                 " returns " + std::to_string(fn.result_count) + " (" + result_list + ")");
+  if (!flags.expected.empty() && flags.expected.size() != fn.result_count)
+    return Error(kExitUsage, "--expected_output: " + std::to_string(flags.expected.size()) + " given, function " +
+                                 fn_name + " returns " + std::to_string(fn.result_count) + " (" + result_list + ")");
+  std::vector<HostTensor> expected(flags.expected.size());
+  for (size_t i = 0; i < flags.expected.size(); ++i) {
+    std::string error;
+    if (!ParseTensorSpec(flags.expected[i], &expected[i], &error))
+      return Error(kExitUsage, "--expected_output[" + std::to_string(i) + "]: " + error);
+    if (!Matches(expected[i], results[i]))
+      return Error(kExitUsage, "--expected_output[" + std::to_string(i) + "]: " +
+                                   TypeString(expected[i].shape, expected[i].type) + " given, result " +
+                                   std::to_string(i) + " of " + fn_name + " is " + SignatureString(results[i]));
+  }
+
+  meshvk_grid_info_t grid{};
+  meshvk_module_grid_info(r.module, &grid);
+  if (devices.processes != 0 && devices.processes != grid.process_count)
+    return Error(kExitUsage, "--devices=" + std::to_string(devices.processes) + ": " + path + " is compiled for " +
+                                 std::to_string(grid.process_count) + " processes");
+
+  meshvk_instance_create_info_t instance_info{};
+  instance_info.flags = devices.validation ? MESHVK_INSTANCE_VALIDATION_BIT | MESHVK_INSTANCE_SYNC_VALIDATION_BIT : 0;
+  instance_info.application_name = "mesh-vk-run";
+  if (meshvk_status_t status = meshvk_instance_create(&instance_info, &r.instance))
+    return Error(kExitDevice, Take(status));
+  meshvk_device_set_create_info_t set_info{};
+  set_info.topology = devices.group >= 0 ? MESHVK_TOPOLOGY_DEVICE_GROUP : devices.topology;
+  set_info.process_count = grid.process_count;
+  set_info.device_group_index = devices.group >= 0 ? static_cast<uint32_t>(devices.group) : 0;
+  if (meshvk_status_t status = meshvk_device_set_create(r.instance, &set_info, &r.set))
+    return Error(kExitDevice, "--devices/--topology: " + Take(status));
+  if (flags.print_plan) PrintPlan(stdout, r.module, r.instance, r.set);
+  if (meshvk_status_t status = meshvk_program_create(r.module, r.set, &r.program))
+    return Error(kExitDevice, path + ": " + Take(status));
+
+  std::vector<meshvk_host_input_t> host_inputs;
+  for (const HostTensor& t : inputs) host_inputs.push_back({t.data.data(), t.data.size()});
+  std::vector<HostTensor> outputs(fn.result_count);
+  std::vector<meshvk_host_output_t> host_outputs;
+  for (uint32_t i = 0; i < fn.result_count; ++i) {
+    outputs[i].shape.assign(results[i].shape, results[i].shape + results[i].rank);
+    outputs[i].type = results[i].element_type;
+    outputs[i].data.assign(results[i].byte_size, 0);
+    host_outputs.push_back({outputs[i].data.data(), outputs[i].data.size()});
+  }
+  meshvk_invoke_info_t invoke{};
+  invoke.function = function;
+  invoke.inputs = host_inputs.data();
+  invoke.input_count = static_cast<uint32_t>(host_inputs.size());
+  invoke.outputs = host_outputs.data();
+  invoke.output_count = static_cast<uint32_t>(host_outputs.size());
+  if (meshvk_status_t status = meshvk_program_invoke(r.program, &invoke))
+    return Error(kExitDevice, path + ": " + Take(status));
+
+  if (flags.benchmark > 0) {
+    int code = Benchmark(r.program, invoke, flags.benchmark);
+    if (code != kExitOk) return code;
+  }
+
+  for (uint32_t i = 0; i < fn.result_count; ++i) {
+    const std::string target = flags.outputs.empty() ? (flags.expected.empty() ? "-" : "") : flags.outputs[i];
+    if (target == "-") {
+      PrintTensor(stdout, outputs[i]);
+    } else if (!target.empty()) {
+      std::string error;
+      if (!WriteNpy(target.substr(1), outputs[i], &error)) return Error(kExitDevice, "--output: " + error);
+    }
+  }
+  std::fflush(stdout);
+
+  if (devices.validation && meshvk_instance_message_count(r.instance) > 0)
+    return Error(kExitDevice, std::to_string(meshvk_instance_message_count(r.instance)) + " validation message(s)");
+
+  int code = kExitOk;
+  for (size_t i = 0; i < expected.size(); ++i) {
+    std::string report;
+    if (!TensorsClose(outputs[i], expected[i], flags.tolerance, &report)) {
+      std::fprintf(stderr, "mesh-vk-run: result %zu differs from --expected_output[%zu]: %s\n", i, i, report.c_str());
+      code = kExitMismatch;
+    }
+  }
+  return code;
+}
+
+}  // namespace meshvk_run

@@ -1,0 +1,32 @@
+// Runs one program file with mesh-vk-run's flags: loads and verifies it,
+// checks the inputs against the function's signature, creates the device set
+// and the program, invokes, writes/prints/compares results, prints the plan and
+// benchmark numbers. Returns the process exit code.
+#ifndef MESHVK_SAMPLES_MESH_VK_RUN_RUN_PROGRAM_H_
+#define MESHVK_SAMPLES_MESH_VK_RUN_RUN_PROGRAM_H_
+
+#include <cstdint>
+#include <string>
+
+#include "meshvk/device_set.h"
+#include "run_flags.h"
+
+namespace meshvk_run {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitMismatch = 1;
+inline constexpr int kExitUsage = 2;
+inline constexpr int kExitDevice = 3;
+
+struct DeviceChoice {
+  uint32_t processes = 0;        // --devices=N; 0: the program's grid (auto)
+  int64_t group = -1;            // --devices=group:G
+  meshvk_topology_t topology = MESHVK_TOPOLOGY_AUTO;
+  bool validation = false;
+};
+
+int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoice& devices);
+
+}  // namespace meshvk_run
+
+#endif  // MESHVK_SAMPLES_MESH_VK_RUN_RUN_PROGRAM_H_

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 namespace meshvk_run {
 namespace {
@@ -31,7 +32,8 @@ bool ParseCount(const std::string& text, uint32_t* out) {
 }  // namespace
 
 const char* UsageText() {
-  return "usage: mesh-vk-run [--list-devices] [--self-check --devices=N\n"
+  static const std::string text = std::string(RunUsageText()) +
+  "       mesh-vk-run [--list-devices] [--self-check --devices=N\n"
          "                   [--topology=auto|group|logical]] [--validation]\n"
          "  --list-devices   print physical devices, device groups, queue families,\n"
          "                   limits and the peer-memory feature matrix\n"
@@ -39,7 +41,8 @@ const char* UsageText() {
          "  --devices=N      number of processes (default 1, at most 1024)\n"
          "  --topology=T     auto (a group of 2+ devices if any), group or logical\n"
          "  --validation     enable the Khronos validation layer (also MESHVK_VALIDATION=1)\n"
-         "exit codes: 0 ok, 2 bad usage, 3 device failure\n";
+         "\n";
+  return text.c_str();
 }
 
 bool ParseFlags(int argc, char** argv, Flags* flags, std::string* error) {
@@ -65,9 +68,22 @@ bool ParseFlags(int argc, char** argv, Flags* flags, std::string* error) {
     } else if (name == "--validation") {
       if (!no_value(&flags->validation)) return false;
     } else if (name == "--devices") {
-      if (!has_value || !ParseCount(value, &flags->devices) || flags->devices > 1024) {
-        *error = "flag --devices: expected a process count 1..1024, got '" + value + "'";
+      if (value == "auto") {
+        flags->devices_set = false;
+        flags->device_group = -1;
+      } else if (value.rfind("group:", 0) == 0) {
+        std::string index = value.substr(6);
+        if (index.empty() || index.size() > 4 ||
+            index.find_first_not_of("0123456789") != std::string::npos) {
+          *error = "flag --devices: expected group:G with a device group index G, got '" + value + "'";
+          return false;
+        }
+        flags->device_group = std::strtol(index.c_str(), nullptr, 10);
+      } else if (!has_value || !ParseCount(value, &flags->devices) || flags->devices > 1024) {
+        *error = "flag --devices: expected auto, a process count 1..1024 or group:G, got '" + value + "'";
         return false;
+      } else {
+        flags->devices_set = true;
       }
     } else if (name == "--topology") {
       if (value == "auto") {
@@ -80,6 +96,9 @@ bool ParseFlags(int argc, char** argv, Flags* flags, std::string* error) {
         *error = "flag --topology: expected auto, group or logical, got '" + value + "'";
         return false;
       }
+    } else if (FlagResult r = ParseRunFlag(name, value, has_value, &flags->run, error);
+               r != FlagResult::kNotMine) {
+      if (r == FlagResult::kError) return false;
     } else if (arg.size() > 1 && arg[0] == '-') {
       *error = "unknown flag '" + arg + "'";
       return false;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "meshvk/device_set.h"
+#include "run_flags.h"
 
 namespace meshvk_run {
 
@@ -16,9 +17,12 @@ struct Flags {
   bool list_devices = false;
   bool self_check = false;
   bool validation = false;
-  uint32_t devices = 1;  // processes for --self-check
+  uint32_t devices = 1;  // processes for --self-check (--devices=N)
+  bool devices_set = false;   // --devices=N given (a program's grid must match)
+  int64_t device_group = -1;  // --devices=group:G
   meshvk_topology_t topology = MESHVK_TOPOLOGY_AUTO;
-  std::vector<std::string> positional;  // program files (later versions)
+  std::vector<std::string> positional;  // the program file (.mvk; .mlir later)
+  RunFlags run;                          // flags that run a program (run_flags.h)
 };
 
 // Parses argv[1..]. On error returns false and sets *error to one line that

@@ -1,19 +1,21 @@
-// mesh-vk-run: runs meshvk programs; this first version lists devices and
-// runs a built-in self-check on every process of a device set.
-// Exit codes: 0 ok, 2 bad usage, 3 device failure.
+// mesh-vk-run: runs meshvk programs (.mvk; .mlir once the compiler is wired in),
+// lists devices and runs a built-in self-check on every process of a device set.
+// Exit codes: 0 ok, 1 results differ from --expected_output, 2 bad input/usage,
+// 3 runtime/device failure.
 #include <cstdio>
 #include <string>
 
 #include "flags.h"
 #include "list_devices.h"
+#include "run_program.h"
 #include "self_check.h"
 #include "meshvk/meshvk.h"
 
 namespace {
 
-constexpr int kExitOk = 0;
-constexpr int kExitUsage = 2;
-constexpr int kExitDevice = 3;
+using meshvk_run::kExitDevice;
+using meshvk_run::kExitOk;
+using meshvk_run::kExitUsage;
 
 int Fail(meshvk_status_t status) {
   std::fprintf(stderr, "mesh-vk-run: %s: %s\n",
@@ -29,21 +31,42 @@ int main(int argc, char** argv) {
   meshvk_run::Flags flags;
   std::string error;
   if (!meshvk_run::ParseFlags(argc, argv, &flags, &error)) {
-    std::fprintf(stderr, "mesh-vk-run: %s\n%s", error.c_str(), meshvk_run::UsageText());
+    // One line: the usage text is one --help away.
+    std::fprintf(stderr, "mesh-vk-run: %s (see --help)\n", error.c_str());
     return kExitUsage;
   }
   if (flags.help) {
     std::fputs(meshvk_run::UsageText(), stdout);
     return kExitOk;
   }
-  if (!flags.list_devices && !flags.self_check) {
-    std::fprintf(stderr, "mesh-vk-run: nothing to do (give --list-devices or --self-check)\n%s",
-                 meshvk_run::UsageText());
+  if (flags.positional.size() > 1) {
+    std::fprintf(stderr, "mesh-vk-run: one program at a time (got '%s' and '%s')\n",
+                 flags.positional[0].c_str(), flags.positional[1].c_str());
     return kExitUsage;
   }
-  if (!flags.positional.empty()) {
-    std::fprintf(stderr, "mesh-vk-run: running programs ('%s') is not supported yet\n",
-                 flags.positional[0].c_str());
+  if (flags.positional.size() == 1) {
+    if (flags.self_check) {
+      std::fprintf(stderr, "mesh-vk-run: --self-check does not take a program ('%s')\n",
+                   flags.positional[0].c_str());
+      return kExitUsage;
+    }
+    if (flags.list_devices) {  // list first, then run: both were asked for
+      meshvk_instance_t* instance = nullptr;
+      if (meshvk_status_t status = meshvk_instance_create(nullptr, &instance)) return Fail(status);
+      meshvk_status_t status = meshvk_run::ListDevices(instance, stdout);
+      meshvk_instance_release(instance);
+      if (status) return Fail(status);
+    }
+    meshvk_run::DeviceChoice devices;
+    devices.processes = flags.devices_set ? flags.devices : 0;
+    devices.group = flags.device_group;
+    devices.topology = flags.topology;
+    devices.validation = flags.validation;
+    return meshvk_run::RunProgram(flags.positional[0], flags.run, devices);
+  }
+  if (!flags.list_devices && !flags.self_check) {
+    std::fprintf(stderr,
+                 "mesh-vk-run: nothing to do (give PROGRAM.mvk, --list-devices or --self-check; see --help)\n");
     return kExitUsage;
   }
 

@@ -1,0 +1,269 @@
+// The C++ entry point (compileKernels), the dump pass, SPIRV-Tools helpers and
+// the registration of everything for mesh-vk-opt.
+#include "meshvk/Codegen/KernelCompiler.h"
+
+#include <fstream>
+#include <system_error>
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+#include "meshvk/Codegen/Passes.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Linalg/Transforms/SubsetInsertionOpInterfaceImpl.h"
+#include "mlir/Dialect/Linalg/Transforms/TilingInterfaceImpl.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/IR/TensorInferTypeOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/Transforms/SubsetInsertionOpInterfaceImpl.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/SPIRV/Serialization.h"
+#include "spirv-tools/libspirv.h"
+
+namespace meshvk {
+
+void registerCodegenDialects(mlir::DialectRegistry& registry) {
+  using namespace mlir;
+  registry.insert<affine::AffineDialect, arith::ArithDialect, bufferization::BufferizationDialect,
+                  cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
+                  linalg::LinalgDialect, math::MathDialect, memref::MemRefDialect,
+                  scf::SCFDialect, spirv::SPIRVDialect, tensor::TensorDialect>();
+  affine::registerValueBoundsOpInterfaceExternalModels(registry);
+  arith::registerValueBoundsOpInterfaceExternalModels(registry);
+  arith::registerBufferizableOpInterfaceExternalModels(registry);
+  linalg::registerBufferizableOpInterfaceExternalModels(registry);
+  linalg::registerSubsetOpInterfaceExternalModels(registry);
+  linalg::registerTilingInterfaceExternalModels(registry);
+  memref::registerValueBoundsOpInterfaceExternalModels(registry);
+  scf::registerValueBoundsOpInterfaceExternalModels(registry);
+  scf::registerBufferizableOpInterfaceExternalModels(registry);
+  tensor::registerInferTypeOpInterfaceExternalModels(registry);
+  tensor::registerValueBoundsOpInterfaceExternalModels(registry);
+  tensor::registerBufferizableOpInterfaceExternalModels(registry);
+  tensor::registerSubsetOpInterfaceExternalModels(registry);
+}
+
+namespace codegen {
+
+void registerTileAndDistributePass();
+void registerLowerKernelsToSPIRVPass();
+
+namespace {
+using namespace mlir;
+
+// "__spv__<func>_kernel" -> "<func>"
+std::string kernelNameOf(spirv::ModuleOp m) {
+  std::string name = m.getName() ? m.getName()->str() : "kernel";
+  llvm::StringRef s(name);
+  s.consume_front("__spv__");
+  s.consume_back("_kernel");
+  return s.str();
+}
+
+LogicalResult writeFileAtomically(const std::string& path, const void* data, size_t size) {
+  std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return failure();
+    out.write(static_cast<const char*>(data), static_cast<std::streamsize>(size));
+    if (!out) return failure();
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) return failure();
+  return success();
+}
+
+LogicalResult dumpKernel(Operation* at, const std::string& dir, const std::string& name,
+                         const std::vector<uint32_t>& words) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+    return at->emitError() << "cannot create dump directory '" << dir << "': " << ec.message();
+  std::string base = dir + "/" + name;
+  std::string text = disassembleSPIRV(words);
+  if (failed(writeFileAtomically(base + ".spv", words.data(), words.size() * 4)) ||
+      failed(writeFileAtomically(base + ".spvasm", text.data(), text.size())))
+    return at->emitError() << "cannot write '" << base << ".spv/.spvasm'";
+  return success();
+}
+
+struct DumpKernelsPass : PassWrapper<DumpKernelsPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(DumpKernelsPass)
+  DumpKernelsPass() = default;
+  DumpKernelsPass(const DumpKernelsPass& other) : PassWrapper(other) {}
+  explicit DumpKernelsPass(const std::string& dir) { directory = dir; }
+  StringRef getArgument() const override { return "meshvk-dump-kernels"; }
+  StringRef getDescription() const override {
+    return "Write each spirv.module as <dir>/<kernel>.spv and .spvasm (SPIRV-Tools disassembly)";
+  }
+  Option<std::string> directory{*this, "dir", llvm::cl::desc("output directory"),
+                                llvm::cl::init("")};
+  void runOnOperation() override {
+    if (directory.empty()) {
+      getOperation().emitError("meshvk-dump-kernels needs dir=<directory>");
+      return signalPassFailure();
+    }
+    WalkResult r = getOperation().walk([&](spirv::ModuleOp m) {
+      SmallVector<uint32_t> words;
+      if (failed(spirv::serialize(m, words))) return WalkResult::interrupt();
+      std::vector<uint32_t> w(words.begin(), words.end());
+      if (failed(dumpKernel(m, directory, kernelNameOf(m), w))) return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (r.wasInterrupted()) signalPassFailure();
+  }
+};
+
+std::string elementTypeName(Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  t.print(os);
+  return s;
+}
+
+}  // namespace
+
+std::unique_ptr<mlir::Pass> createDumpKernelsPass(const std::string& directory) {
+  return std::make_unique<DumpKernelsPass>(directory);
+}
+
+void buildCodegenPipeline(mlir::OpPassManager& pm, const TargetDescription& target,
+                          const std::string& dumpDirectory) {
+  pm.addPass(createTileAndDistributePass(target));
+  pm.addPass(createLowerKernelsToSPIRVPass(target));
+  if (!dumpDirectory.empty()) pm.addPass(createDumpKernelsPass(dumpDirectory));
+}
+
+std::string disassembleSPIRV(const std::vector<uint32_t>& words) {
+  spv_context ctx = spvContextCreate(SPV_ENV_VULKAN_1_1);
+  spv_text text = nullptr;
+  spv_diagnostic diag = nullptr;
+  std::string out;
+  if (spvBinaryToText(ctx, words.data(), words.size(),
+                      SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES | SPV_BINARY_TO_TEXT_OPTION_INDENT,
+                      &text, &diag) == SPV_SUCCESS) {
+    out.assign(text->str, text->length);
+  } else {
+    out = std::string("; disassembly failed: ") + (diag ? diag->error : "unknown error") + "\n";
+  }
+  spvTextDestroy(text);
+  spvDiagnosticDestroy(diag);
+  spvContextDestroy(ctx);
+  return out;
+}
+
+std::string validateSPIRV(const std::vector<uint32_t>& words) {
+  spv_context ctx = spvContextCreate(SPV_ENV_VULKAN_1_1);
+  spv_const_binary_t binary{words.data(), words.size()};
+  spv_diagnostic diag = nullptr;
+  std::string out;
+  if (spvValidate(ctx, &binary, &diag) != SPV_SUCCESS)
+    out = diag ? diag->error : "invalid SPIR-V";
+  spvDiagnosticDestroy(diag);
+  spvContextDestroy(ctx);
+  return out;
+}
+
+mlir::FailureOr<CompiledKernels> compileKernels(mlir::ModuleOp input,
+                                                const TargetDescription& target,
+                                                const CompileOptions& options) {
+  using namespace mlir;
+  MLIRContext* ctx = input.getContext();
+  DialectRegistry registry;
+  registerCodegenDialects(registry);
+  ctx->appendDialectRegistry(registry);
+  ctx->loadAllAvailableDialects();
+  OwningOpRef<ModuleOp> module(cast<ModuleOp>(input->clone()));
+  PassManager pm(ctx);
+  buildCodegenPipeline(pm, target);
+  if (failed(pm.run(*module))) return failure();
+
+  CompiledKernels result;
+  std::map<std::vector<uint32_t>, size_t> byWords;
+  WalkResult r = module->walk([&](func::FuncOp host) {
+    if (!host->hasAttr("meshvk.kernel")) return WalkResult::advance();
+    gpu::LaunchFuncOp launch;
+    host.walk([&](gpu::LaunchFuncOp l) { launch = l; });
+    if (!launch) {
+      host.emitError("kernel has no launch after lowering");
+      return WalkResult::interrupt();
+    }
+    auto spv = dyn_cast_or_null<spirv::ModuleOp>(SymbolTable::lookupSymbolIn(
+        *module, StringAttr::get(ctx, "__spv__" + launch.getKernelModuleName().str())));
+    if (!spv) {
+      host.emitError("no spirv.module for kernel");
+      return WalkResult::interrupt();
+    }
+    SmallVector<uint32_t> words;
+    if (failed(spirv::serialize(spv, words))) {
+      host.emitError("SPIR-V serialization failed");
+      return WalkResult::interrupt();
+    }
+    std::vector<uint32_t> w(words.begin(), words.end());
+    auto it = byWords.find(w);
+    if (it != byWords.end()) {
+      result.kernels[it->second].functions.push_back(host.getName().str());
+      result.byFunction[host.getName().str()] = it->second;
+      return WalkResult::advance();
+    }
+    CompiledKernel k;
+    k.functions.push_back(host.getName().str());
+    k.spirv = w;
+    auto constant = [](Value v) { return static_cast<uint32_t>(getConstantIntValue(v).value_or(1)); };
+    k.workgroupSize = {constant(launch.getBlockSizeX()), constant(launch.getBlockSizeY()),
+                       constant(launch.getBlockSizeZ())};
+    k.workgroupCount = {constant(launch.getGridSizeX()), constant(launch.getGridSizeY()),
+                        constant(launch.getGridSizeZ())};
+    int64_t numInputs = cast<IntegerAttr>(host->getAttr("meshvk.num_inputs")).getInt();
+    for (auto [i, t] : llvm::enumerate(host.getArgumentTypes())) {
+      auto mt = cast<MemRefType>(t);
+      KernelBinding b;
+      b.binding = static_cast<uint32_t>(i);
+      b.writes = static_cast<int64_t>(i) >= numInputs;
+      b.shape.assign(mt.getShape().begin(), mt.getShape().end());
+      b.elementType = elementTypeName(mt.getElementType());
+      b.sizeBytes = static_cast<uint64_t>(mt.getNumElements()) *
+                    ((mt.getElementTypeBitWidth() + 7) / 8);
+      k.bindings.push_back(std::move(b));
+    }
+    if (!options.dumpDirectory.empty() &&
+        failed(dumpKernel(host, options.dumpDirectory, host.getName().str(), w)))
+      return WalkResult::interrupt();
+    byWords[w] = result.kernels.size();
+    result.byFunction[host.getName().str()] = result.kernels.size();
+    result.kernels.push_back(std::move(k));
+    return WalkResult::advance();
+  });
+  if (r.wasInterrupted()) return failure();
+  return result;
+}
+
+}  // namespace codegen
+
+void registerCodegenPasses() {
+  codegen::registerTileAndDistributePass();
+  codegen::registerLowerKernelsToSPIRVPass();
+  mlir::PassRegistration<codegen::DumpKernelsPass>();
+  static mlir::PassPipelineRegistration<> pipeline(
+      "meshvk-codegen", "meshvk kernels -> tiled, distributed spirv.modules (lavapipe target)",
+      [](mlir::OpPassManager& pm) { codegen::buildCodegenPipeline(pm, codegen::lavapipeTarget()); });
+}
+
+}  // namespace meshvk

@@ -1,0 +1,52 @@
+// Target presets and the derived workgroup size (no MLIR here: a cheap TU).
+#include "meshvk/Codegen/Target.h"
+
+#include <algorithm>
+
+namespace meshvk::codegen {
+
+uint32_t TargetDescription::workgroupInvocations() const {
+  uint32_t limit = std::min(maxWorkgroupInvocations, maxWorkgroupSize[0]);
+  uint32_t want = preferredWorkgroupInvocations;
+  if (want == 0) {
+    // Two subgroups' worth of 4x4 register tiles keeps a 32x32 contraction tile
+    // at 64 invocations; on GPUs with 32/64-wide subgroups use 4 subgroups.
+    want = std::max<uint32_t>(64, subgroupSize * 4);
+    want = std::min<uint32_t>(want, 256);
+  }
+  want = std::max<uint32_t>(1, std::min(want, limit));
+  return want;
+}
+
+TargetDescription lavapipeTarget() {
+  TargetDescription t;
+  t.name = "lavapipe";
+  t.maxWorkgroupSize[0] = 1024;
+  t.maxWorkgroupSize[1] = 1024;
+  t.maxWorkgroupSize[2] = 1024;
+  t.maxWorkgroupInvocations = 1024;
+  t.maxSharedMemoryBytes = 32768;
+  t.subgroupSize = 8;
+  t.maxWorkgroupCount = 65535;
+  // vulkaninfo on Mesa 22.3.6: shaderFloat16 and storageBuffer16BitAccess = true.
+  t.shaderFloat16 = true;
+  t.storageBuffer16BitAccess = true;
+  t.preferredWorkgroupInvocations = 64;
+  t.registerTileRows = 4;
+  t.registerTileCols = 4;
+  return t;
+}
+
+bool lookupTarget(const std::string& name, TargetDescription* out) {
+  if (name == "lavapipe") {
+    *out = lavapipeTarget();
+    return true;
+  }
+  if (name == "generic") {
+    *out = TargetDescription();
+    return true;
+  }
+  return false;
+}
+
+}  // namespace meshvk::codegen

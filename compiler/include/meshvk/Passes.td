@@ -1,9 +1,10 @@
 //===- Passes.td - meshvk compiler passes ------------------------*- tablegen -*-===//
 //
 // Order (pipeline `meshvk-partition` then `meshvk-plan`):
-//   meshvk-check-sharding, meshvk-record-abi, meshvk-decompose-reshards,
-//   [upstream] sharding-propagation{traversal=forward-backward}, shard-partition,
-//   canonicalize, meshvk-verify-abi,
+//   meshvk-check-sharding,
+//   [upstream] sharding-propagation{traversal=forward-backward},
+//   meshvk-decompose-reshards, meshvk-record-abi,
+//   [upstream] shard-partition, canonicalize, meshvk-verify-abi,
 //   meshvk-unroll-grid, meshvk-lower-collectives, canonicalize, cse,
 //   meshvk-outline-kernels, meshvk-plan-allocations.
 //
@@ -39,7 +40,9 @@ def CheckSharding : Pass<"meshvk-check-sharding", "mlir::ModuleOp"> {
 def RecordAbi : Pass<"meshvk-record-abi", "mlir::ModuleOp"> {
   let summary = "Record each public function's global signature and shardings";
   let description = [{
-    Runs before partitioning (which rewrites signatures to local shard shapes).
+    Runs after `sharding-propagation` (every argument then carries a sharding)
+    and before `shard-partition` (which rewrites signatures to local shard
+    shapes). Also rejects propagated shardings that split a dimension unevenly.
     Attaches `meshvk.abi` to every public function:
     ```mlir
     func.func @f(%a: tensor<8x4xf32>) -> tensor<8x4xf32> attributes {meshvk.abi = {

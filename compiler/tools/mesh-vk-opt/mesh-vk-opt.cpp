@@ -20,6 +20,8 @@
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
+  meshvk::registerMeshVKPasses();
+  meshvk::registerMeshVKPipelines();
 #ifdef MESHVK_HAS_CODEGEN
   meshvk::registerCodegenPasses();
 #endif

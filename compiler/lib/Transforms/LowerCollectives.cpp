@@ -1,0 +1,420 @@
+//===- LowerCollectives.cpp - collectives on peered axes -> peer copies ---===//
+//
+// On grid axes whose devices share memory a collective is placement, not
+// messaging: each process pulls the boxes it needs straight out of its peers'
+// buffers (the copy is recorded on the destination process and never targets
+// the device the data is already on) and reduces received partials with a small
+// local elementwise kernel. The algorithm of each collective and the bytes each
+// process pulls are recorded on the plan (`meshvk.collectives`).
+//
+//===----------------------------------------------------------------------===//
+#include "ShardingUtils.h"
+#include "meshvk/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Builders.h"
+
+#include <map>
+
+using namespace mlir;
+
+namespace meshvk {
+#define GEN_PASS_DEF_LOWERCOLLECTIVES
+#include "meshvk/Passes.h.inc"
+} // namespace meshvk
+
+namespace {
+
+/// The processes of one collective group, ordered by in-group index.
+struct Group {
+  SmallVector<int64_t> members;
+  int64_t rank = 0; // in-group index of the process the group was built for
+};
+
+Group groupOf(int64_t p, ArrayRef<int64_t> gridShape, ArrayRef<int16_t> axes) {
+  SmallVector<int64_t> multi = meshvk::processMultiIndex(gridShape, p);
+  Group group;
+  // Enumerate members in in-group order directly.
+  int64_t size = 1;
+  for (int16_t a : axes)
+    size *= gridShape[a];
+  for (int64_t k = 0; k < size; ++k) {
+    SmallVector<int64_t> member = multi;
+    int64_t rest = k;
+    for (int64_t i = (int64_t)axes.size() - 1; i >= 0; --i) {
+      member[axes[i]] = rest % gridShape[axes[i]];
+      rest /= gridShape[axes[i]];
+    }
+    int64_t linear = 0;
+    for (size_t a = 0; a < gridShape.size(); ++a)
+      linear = linear * gridShape[a] + member[a];
+    if (linear == p)
+      group.rank = k;
+    group.members.push_back(linear);
+  }
+  return group;
+}
+
+int64_t bytesOf(RankedTensorType type) {
+  return type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
+}
+
+/// Builds the plan ops of one collective and counts what each process pulls.
+class Lowering {
+public:
+  Lowering(OpBuilder &b, Location loc, int64_t processes)
+      : b(b), loc(loc), pulled(processes, 0) {}
+
+  Value empty(int64_t p, RankedTensorType type) {
+    return b.create<meshvk::EmptyOp>(loc, type, b.getI64IntegerAttr(p));
+  }
+
+  /// Copies the box (`srcOffsets`, `sizes`) of `src` on `from` into `dest` on
+  /// `to` at `destOffsets`; pulls when `from != to`.
+  Value copy(Value src, int64_t from, Value dest, int64_t to,
+             ArrayRef<int64_t> srcOffsets, ArrayRef<int64_t> destOffsets,
+             ArrayRef<int64_t> sizes) {
+    auto op = b.create<meshvk::CopyOp>(
+        loc, dest.getType(), src, b.getI64IntegerAttr(from), dest,
+        b.getI64IntegerAttr(to), b.getDenseI64ArrayAttr(srcOffsets),
+        b.getDenseI64ArrayAttr(destOffsets), b.getDenseI64ArrayAttr(sizes));
+    if (from != to)
+      pulled[to] += op.getByteCount();
+    return op.getResult();
+  }
+
+  /// Whole of `src` (on `from`) into a fresh buffer on `to`.
+  Value pullWhole(Value src, int64_t from, int64_t to) {
+    auto type = cast<RankedTensorType>(src.getType());
+    SmallVector<int64_t> zero(type.getRank(), 0);
+    return copy(src, from, empty(to, type), to, zero, zero, type.getShape());
+  }
+
+  /// Elementwise reduction of `inputs` on process `p`: the small local kernel.
+  FailureOr<Value> reduce(Operation *at, int64_t p, ArrayRef<Value> inputs,
+                          shard::ReductionKind kind) {
+    auto type = cast<RankedTensorType>(inputs.front().getType());
+    Type elem = type.getElementType();
+    bool isFloat = isa<FloatType>(elem);
+    if (!isFloat && !elem.isSignlessInteger())
+      return at->emitError("reductions of ") << elem << " are not supported";
+    switch (kind) {
+    case shard::ReductionKind::Sum:
+    case shard::ReductionKind::Max:
+    case shard::ReductionKind::Min:
+    case shard::ReductionKind::Product:
+      break;
+    default:
+      return at->emitError("reduction <")
+             << shard::stringifyReductionKind(kind)
+             << "> is not supported yet (sum, max, min, product are)";
+    }
+    auto init = b.create<tensor::EmptyOp>(loc, type.getShape(), elem);
+    init->setAttr(meshvk::kProcessAttr, b.getI64IntegerAttr(p));
+    AffineMap id = b.getMultiDimIdentityMap(type.getRank());
+    SmallVector<AffineMap> maps(inputs.size() + 1, id);
+    SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                               utils::IteratorType::parallel);
+    auto generic = b.create<linalg::GenericOp>(
+        loc, TypeRange{type}, inputs, ValueRange{init}, maps, iterators,
+        [&](OpBuilder &nb, Location l, ValueRange args) {
+          Value acc = args[0];
+          for (Value v : args.drop_front().drop_back()) {
+            switch (kind) {
+            case shard::ReductionKind::Sum:
+              acc = isFloat ? (Value)nb.create<arith::AddFOp>(l, acc, v)
+                            : (Value)nb.create<arith::AddIOp>(l, acc, v);
+              break;
+            case shard::ReductionKind::Product:
+              acc = isFloat ? (Value)nb.create<arith::MulFOp>(l, acc, v)
+                            : (Value)nb.create<arith::MulIOp>(l, acc, v);
+              break;
+            case shard::ReductionKind::Max:
+              acc = isFloat ? (Value)nb.create<arith::MaxNumFOp>(l, acc, v)
+                            : (Value)nb.create<arith::MaxSIOp>(l, acc, v);
+              break;
+            default:
+              acc = isFloat ? (Value)nb.create<arith::MinNumFOp>(l, acc, v)
+                            : (Value)nb.create<arith::MinSIOp>(l, acc, v);
+              break;
+            }
+          }
+          nb.create<linalg::YieldOp>(l, acc);
+        });
+    generic->setAttr(meshvk::kProcessAttr, b.getI64IntegerAttr(p));
+    return generic.getResult(0);
+  }
+
+  OpBuilder &b;
+  Location loc;
+  SmallVector<int64_t> pulled;
+};
+
+struct LowerCollectivesPass
+    : meshvk::impl::LowerCollectivesBase<LowerCollectivesPass> {
+  using LowerCollectivesBase::LowerCollectivesBase;
+
+  void runOnOperation() override {
+    SymbolTableCollection symbols;
+    for (auto plan : getOperation().getOps<func::FuncOp>()) {
+      if (!plan->hasAttr(meshvk::kPlanAttr))
+        continue;
+      if (failed(lowerPlan(plan, symbols)))
+        return signalPassFailure();
+    }
+  }
+
+  LogicalResult lowerPlan(func::FuncOp plan, SymbolTableCollection &symbols) {
+    auto info = plan->getAttrOfType<DictionaryAttr>(meshvk::kPlanAttr);
+    auto gridRef = cast<FlatSymbolRefAttr>(info.get("grid"));
+    ArrayRef<int64_t> gridShape =
+        cast<DenseI64ArrayAttr>(info.get("grid_shape")).asArrayRef();
+    int64_t processes = meshvk::gridSize(gridShape);
+    auto grid = symbols.lookupNearestSymbolFrom<shard::GridOp>(plan, gridRef);
+    if (!grid)
+      return plan.emitError("unknown grid ") << gridRef;
+    SmallVector<int64_t> peered;
+    if (auto attr = grid->getAttrOfType<DenseI64ArrayAttr>(meshvk::kPeeredAxesAttr))
+      peered.assign(attr.asArrayRef().begin(), attr.asArrayRef().end());
+    else
+      for (int64_t a = 0; a < (int64_t)gridShape.size(); ++a)
+        peered.push_back(a);
+
+    // Collectives by id, each with its op on every process.
+    std::map<int64_t, SmallVector<Operation *>> byId;
+    plan.walk([&](Operation *op) {
+      if (auto id = op->getAttrOfType<IntegerAttr>("meshvk.collective_id"))
+        byId[id.getInt()].push_back(op);
+    });
+    SmallVector<Attribute> report;
+    for (auto &[id, ops] : byId) {
+      Operation *first = ops.front();
+      for (Operation *op : ops)
+        if (op->isBeforeInBlock(first))
+          first = op;
+      SmallVector<Operation *> perProcess(processes, nullptr);
+      for (Operation *op : ops) {
+        auto p = op->getAttrOfType<IntegerAttr>(meshvk::kProcessAttr);
+        if (!p || p.getInt() >= processes || perProcess[p.getInt()])
+          return op->emitError("collective is not on each process exactly once");
+        perProcess[p.getInt()] = op;
+      }
+      if (llvm::is_contained(perProcess, nullptr))
+        return first->emitError("collective is missing on some processes");
+      auto axesAttr = first->getAttrOfType<DenseI16ArrayAttr>("grid_axes");
+      ArrayRef<int16_t> axes = axesAttr ? axesAttr.asArrayRef() : ArrayRef<int16_t>();
+      for (int16_t axis : axes)
+        if (!llvm::is_contained(peered, axis))
+          return first->emitError("'")
+                 << first->getName() << "' over grid axis " << axis
+                 << " of @" << grid.getSymName()
+                 << ", whose devices do not share memory (not in "
+                 << meshvk::kPeeredAxesAttr
+                 << "): not supported yet (needs message passing)";
+
+      OpBuilder b(first);
+      Lowering lowering(b, first->getLoc(), processes);
+      FailureOr<std::string> algorithm =
+          lowerOne(lowering, perProcess, gridShape, axes);
+      if (failed(algorithm))
+        return failure();
+      for (Operation *op : perProcess)
+        op->erase();
+      report.push_back(b.getDictionaryAttr({
+          b.getNamedAttr("id", b.getI64IntegerAttr(id)),
+          b.getNamedAttr("kind", b.getStringAttr(kindName)),
+          b.getNamedAttr("algorithm", b.getStringAttr(*algorithm)),
+          b.getNamedAttr("group_size", b.getI64IntegerAttr(groupSize)),
+          b.getNamedAttr("pulled_bytes",
+                         b.getDenseI64ArrayAttr(lowering.pulled)),
+      }));
+    }
+    Builder b(plan.getContext());
+    plan->setAttr(meshvk::kCollectivesAttr, b.getArrayAttr(report));
+    return success();
+  }
+
+  std::string kindName;
+  int64_t groupSize = 0;
+
+  /// Lowers one collective (its op on every process); returns the algorithm.
+  FailureOr<std::string> lowerOne(Lowering &l, ArrayRef<Operation *> ops,
+                                  ArrayRef<int64_t> gridShape,
+                                  ArrayRef<int16_t> axes) {
+    Operation *op0 = ops.front();
+    kindName = op0->getName().stripDialect().str();
+    int64_t processes = ops.size();
+    groupSize = groupOf(0, gridShape, axes).members.size();
+    auto input = [&](int64_t p) { return ops[p]->getOperand(0); };
+    auto inType = cast<RankedTensorType>(op0->getOperand(0).getType());
+    auto outType = cast<RankedTensorType>(op0->getResult(0).getType());
+    SmallVector<Value> results(processes);
+    int64_t rank = inType.getRank();
+    SmallVector<int64_t> zero(rank, 0);
+    std::string algorithm = "direct";
+
+    if (auto gather = dyn_cast<shard::AllGatherOp>(op0)) {
+      int64_t axis = gather.getGatherAxis().getSExtValue();
+      for (int64_t p = 0; p < processes; ++p) {
+        Group g = groupOf(p, gridShape, axes);
+        Value dest = l.empty(p, outType);
+        for (auto [k, q] : llvm::enumerate(g.members)) {
+          SmallVector<int64_t> at(rank, 0);
+          at[axis] = k * inType.getDimSize(axis);
+          dest = l.copy(input(q), q, dest, p, zero, at, inType.getShape());
+        }
+        results[p] = dest;
+      }
+    } else if (auto slice = dyn_cast<shard::AllSliceOp>(op0)) {
+      int64_t axis = slice.getSliceAxis().getSExtValue();
+      algorithm = "local";
+      for (int64_t p = 0; p < processes; ++p) {
+        Group g = groupOf(p, gridShape, axes);
+        SmallVector<int64_t> at(rank, 0);
+        at[axis] = g.rank * outType.getDimSize(axis);
+        results[p] = l.copy(input(p), p, l.empty(p, outType), p, at, zero,
+                            outType.getShape());
+      }
+    } else if (auto a2a = dyn_cast<shard::AllToAllOp>(op0)) {
+      int64_t split = a2a.getSplitAxis().getSExtValue();
+      int64_t concat = a2a.getConcatAxis().getSExtValue();
+      SmallVector<int64_t> chunk(inType.getShape());
+      chunk[split] /= groupSize;
+      for (int64_t p = 0; p < processes; ++p) {
+        Group g = groupOf(p, gridShape, axes);
+        Value dest = l.empty(p, outType);
+        for (auto [k, q] : llvm::enumerate(g.members)) {
+          SmallVector<int64_t> from(rank, 0), at(rank, 0);
+          from[split] = g.rank * chunk[split];
+          at[concat] = k * chunk[concat];
+          dest = l.copy(input(q), q, dest, p, from, at, chunk);
+        }
+        results[p] = dest;
+      }
+    } else if (auto bcast = dyn_cast<shard::BroadcastOp>(op0)) {
+      if (!bcast.getRootDynamic().empty())
+        return op0->emitError("broadcast with a dynamic root is not supported");
+      ArrayRef<int64_t> root = bcast.getRoot();
+      int64_t rootIndex = 0;
+      for (auto [i, axis] : llvm::enumerate(axes))
+        rootIndex = rootIndex * gridShape[axis] + (i < root.size() ? root[i] : 0);
+      for (int64_t p = 0; p < processes; ++p) {
+        Group g = groupOf(p, gridShape, axes);
+        int64_t q = g.members[rootIndex];
+        results[p] = q == p ? input(p) : l.pullWhole(input(q), q, p);
+      }
+    } else if (auto shift = dyn_cast<shard::ShiftOp>(op0)) {
+      int64_t axis = shift.getShiftAxis().getSExtValue();
+      int64_t offset = shift.getOffset();
+      for (int64_t p = 0; p < processes; ++p) {
+        SmallVector<int64_t> multi = meshvk::processMultiIndex(gridShape, p);
+        int64_t size = gridShape[axis];
+        int64_t c = multi[axis] - offset;
+        if (shift.getRotate())
+          c = ((c % size) + size) % size;
+        if (c < 0 || c >= size) {
+          results[p] = input(p); // no source: the result is undefined; keep ours
+          continue;
+        }
+        multi[axis] = c;
+        int64_t q = 0;
+        for (size_t a = 0; a < gridShape.size(); ++a)
+          q = q * gridShape[a] + multi[a];
+        results[p] = q == p ? input(p) : l.pullWhole(input(q), q, p);
+      }
+    } else if (isa<shard::AllReduceOp, shard::ReduceScatterOp>(op0)) {
+      if (inType.getElementType() != outType.getElementType())
+        return op0->emitError("accumulating in ")
+               << outType.getElementType() << " instead of "
+               << inType.getElementType() << " is not supported yet";
+      shard::ReductionKind kind =
+          isa<shard::AllReduceOp>(op0)
+              ? cast<shard::AllReduceOp>(op0).getReduction()
+              : cast<shard::ReduceScatterOp>(op0).getReduction();
+      // The dimension the partials are cut along (reduce_scatter: its scatter
+      // axis; all_reduce: the first dimension the group size divides).
+      int64_t cut = -1;
+      bool direct = false;
+      if (auto rs = dyn_cast<shard::ReduceScatterOp>(op0)) {
+        cut = rs.getScatterAxis().getSExtValue();
+      } else {
+        for (int64_t d = 0; d < rank && cut < 0; ++d)
+          if (inType.getDimSize(d) % groupSize == 0)
+            cut = d;
+        // Direct: n-1 whole partials, one reduction. Reduce-scatter +
+        // all-gather: 2(n-1)/n of the data, two phases. Equal bytes at n = 2.
+        direct = cut < 0 || groupSize <= 2 ||
+                 bytesOf(inType) <= directAllReduceMaxBytes;
+      }
+      if (direct) {
+        for (int64_t p = 0; p < processes; ++p) {
+          Group g = groupOf(p, gridShape, axes);
+          SmallVector<Value> partials{input(p)};
+          for (int64_t q : g.members)
+            if (q != p)
+              partials.push_back(l.pullWhole(input(q), q, p));
+          FailureOr<Value> sum = partials.size() == 1
+                                     ? FailureOr<Value>(input(p))
+                                     : l.reduce(op0, p, partials, kind);
+          if (failed(sum))
+            return failure();
+          results[p] = *sum;
+        }
+      } else {
+        // Phase 1 (reduce-scatter): process p reduces its chunk of all partials.
+        SmallVector<int64_t> chunk(inType.getShape());
+        chunk[cut] /= groupSize;
+        auto chunkType = RankedTensorType::get(chunk, inType.getElementType());
+        SmallVector<Value> reduced(processes);
+        for (int64_t p = 0; p < processes; ++p) {
+          Group g = groupOf(p, gridShape, axes);
+          SmallVector<int64_t> from(rank, 0);
+          from[cut] = g.rank * chunk[cut];
+          SmallVector<Value> partials;
+          partials.push_back(l.copy(input(p), p, l.empty(p, chunkType), p, from,
+                                    zero, chunk));
+          for (int64_t q : g.members)
+            if (q != p)
+              partials.push_back(l.copy(input(q), q, l.empty(p, chunkType), p,
+                                        from, zero, chunk));
+          FailureOr<Value> sum = partials.size() == 1
+                                     ? FailureOr<Value>(partials.front())
+                                     : l.reduce(op0, p, partials, kind);
+          if (failed(sum))
+            return failure();
+          reduced[p] = *sum;
+        }
+        if (isa<shard::ReduceScatterOp>(op0)) {
+          algorithm = "direct";
+          results = reduced;
+        } else {
+          // Phase 2 (all-gather of the reduced chunks).
+          algorithm = "reduce_scatter+all_gather";
+          for (int64_t p = 0; p < processes; ++p) {
+            Group g = groupOf(p, gridShape, axes);
+            Value dest = l.empty(p, outType);
+            for (auto [k, q] : llvm::enumerate(g.members)) {
+              SmallVector<int64_t> at(rank, 0);
+              at[cut] = k * chunk[cut];
+              dest = l.copy(reduced[q], q, dest, p, zero, at, chunk);
+            }
+            results[p] = dest;
+          }
+        }
+      }
+    } else {
+      return op0->emitError("'")
+             << op0->getName()
+             << "' is not supported yet on peered axes (all_gather, "
+                "all_reduce, all_slice, all_to_all, reduce_scatter, "
+                "broadcast and shift are)";
+    }
+    for (int64_t p = 0; p < processes; ++p)
+      ops[p]->getResult(0).replaceAllUsesWith(results[p]);
+    return algorithm;
+  }
+};
+
+} // namespace

@@ -1,0 +1,188 @@
+//===- OutlineKernels.cpp - local compute -> deduplicated kernel functions ===//
+//
+// Each tensor-producing compute op of a plan becomes a launch of an outlined
+// `func.func private @kernel_N {meshvk.kernel}` (the contract with codegen,
+// compiler/README.md). A `linalg.fill` used only as the init of one consumer is
+// fused into the consumer's kernel, constants and tensor.empty are cloned in,
+// so a kernel's inputs are exactly the buffers it reads. Processes running the
+// same computation share one kernel function (compared as printed IR).
+//
+//===----------------------------------------------------------------------===//
+#include "meshvk/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+#include <map>
+
+using namespace mlir;
+
+namespace meshvk {
+#define GEN_PASS_DEF_OUTLINEKERNELS
+#include "meshvk/Passes.h.inc"
+} // namespace meshvk
+
+namespace {
+
+bool isFree(Operation *op) {
+  return op && (op->hasTrait<OpTrait::ConstantLike>() || isa<tensor::EmptyOp>(op));
+}
+
+int64_t processOf(Operation *op) {
+  auto attr = op->getAttrOfType<IntegerAttr>(meshvk::kProcessAttr);
+  return attr ? attr.getInt() : -1;
+}
+
+/// A fill consumed only by compute ops of its own process is recomputed inside
+/// each consumer's kernel (it is cheap) instead of becoming a buffer.
+bool fusesIntoItsUsers(Operation *op) {
+  if (!isa<linalg::FillOp>(op) || op->use_empty())
+    return false;
+  return llvm::all_of(op->getUsers(), [&](Operation *user) {
+    return !isa<meshvk::MeshVKDialect>(user->getDialect()) &&
+           !isa<func::ReturnOp>(user) && processOf(user) == processOf(op);
+  });
+}
+
+struct OutlineKernelsPass
+    : meshvk::impl::OutlineKernelsBase<OutlineKernelsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    for (auto func : module.getOps<func::FuncOp>())
+      if (func->hasAttr(meshvk::kKernelAttr))
+        kernelCount++;
+    SmallVector<func::FuncOp> plans;
+    for (auto func : module.getOps<func::FuncOp>())
+      if (func->hasAttr(meshvk::kPlanAttr))
+        plans.push_back(func);
+    for (func::FuncOp plan : plans)
+      if (failed(outline(plan)))
+        return signalPassFailure();
+  }
+
+  LogicalResult outline(func::FuncOp plan) {
+    SmallVector<Operation *> compute;
+    for (Operation &op : plan.getBody().front()) {
+      if (isFree(&op) || isa<meshvk::MeshVKDialect>(op.getDialect()) ||
+          isa<func::ReturnOp>(op) || fusesIntoItsUsers(&op))
+        continue;
+      if (processOf(&op) < 0)
+        return op.emitError("plan op without a ")
+               << meshvk::kProcessAttr << " (not unrolled?)";
+      if (!llvm::all_of(op.getResultTypes(), [](Type t) {
+            auto tensor = dyn_cast<RankedTensorType>(t);
+            return tensor && tensor.hasStaticShape();
+          }) || op.getNumResults() == 0)
+        return op.emitError("'") << op.getName()
+                                 << "' in a plan must produce statically "
+                                    "shaped tensors to become a kernel";
+      compute.push_back(&op);
+    }
+    for (Operation *op : compute)
+      if (failed(outlineOne(plan, op)))
+        return failure();
+    // Drop what the kernels absorbed (fused fills, unused constants/empties).
+    for (Operation &op :
+         llvm::make_early_inc_range(llvm::reverse(plan.getBody().front())))
+      if (op.use_empty() && (isFree(&op) || isa<linalg::FillOp>(op)))
+        op.erase();
+    return success();
+  }
+
+  LogicalResult outlineOne(func::FuncOp plan, Operation *op) {
+    MLIRContext *ctx = op->getContext();
+    int64_t process = processOf(op);
+    OpBuilder b(ctx);
+    // Kernel body in a detached block; arguments are added as inputs appear.
+    auto body = std::make_unique<Block>();
+    b.setInsertionPointToStart(body.get());
+    IRMapping map;
+    SmallVector<Value> inputs;
+    bool failedMaterialize = false;
+
+    std::function<void(Value)> materialize = [&](Value v) {
+      if (map.contains(v))
+        return;
+      Operation *def = v.getDefiningOp();
+      if (def && (isFree(def) || fusesIntoItsUsers(def))) {
+        for (Value operand : def->getOperands())
+          materialize(operand);
+        llvm::SetVector<Value> above;
+        getUsedValuesDefinedAbove(def->getRegions(), above);
+        for (Value a : above)
+          materialize(a);
+        Operation *clone = b.clone(*def, map);
+        clone->walk([](Operation *nested) {
+          nested->removeAttr(meshvk::kProcessAttr);
+        });
+        return;
+      }
+      if (!isa<RankedTensorType>(v.getType())) {
+        failedMaterialize = true;
+        op->emitError("kernel operand of type ")
+            << v.getType() << " is not a tensor nor a constant";
+        return;
+      }
+      map.map(v, body->addArgument(v.getType(), v.getLoc()));
+      inputs.push_back(v);
+    };
+    for (Value operand : op->getOperands())
+      materialize(operand);
+    llvm::SetVector<Value> above;
+    getUsedValuesDefinedAbove(op->getRegions(), above);
+    for (Value a : above)
+      materialize(a);
+    if (failedMaterialize)
+      return failure();
+    Operation *clone = b.clone(*op, map);
+    clone->walk([](Operation *nested) {
+      nested->removeAttr(meshvk::kProcessAttr);
+    });
+    b.create<func::ReturnOp>(op->getLoc(), clone->getResults());
+
+    // Deduplicate: the same body (printed generically) is the same kernel.
+    auto kernelType = FunctionType::get(ctx, body->getArgumentTypes(),
+                                        op->getResultTypes());
+    OpBuilder moduleBuilder(plan);
+    moduleBuilder.setInsertionPointAfter(plan);
+    auto candidate = func::FuncOp::create(op->getLoc(), "kernel", kernelType);
+    candidate.getBody().push_back(body.release());
+    std::string key;
+    {
+      llvm::raw_string_ostream os(key);
+      candidate.print(os, OpPrintingFlags().printGenericOpForm().elideLargeElementsAttrs(1 << 30));
+    }
+    StringAttr name;
+    auto it = kernels.find(key);
+    if (it != kernels.end()) {
+      name = it->second;
+      candidate.erase();
+    } else {
+      name = StringAttr::get(ctx, "kernel_" + std::to_string(kernelCount++));
+      candidate.setSymName(name);
+      candidate.setPrivate();
+      candidate->setAttr(meshvk::kKernelAttr, UnitAttr::get(ctx));
+      moduleBuilder.getBlock()->getOperations().insert(
+          std::next(Block::iterator(lastKernel ? lastKernel.getOperation()
+                                               : plan.getOperation())),
+          candidate);
+      lastKernel = candidate;
+      kernels[key] = name;
+    }
+    OpBuilder at(op);
+    auto launch = at.create<meshvk::LaunchOp>(
+        op->getLoc(), op->getResultTypes(), FlatSymbolRefAttr::get(name),
+        at.getI64IntegerAttr(process), inputs);
+    op->replaceAllUsesWith(launch.getResults());
+    op->erase();
+    return success();
+  }
+
+  std::map<std::string, StringAttr> kernels;
+  func::FuncOp lastKernel;
+  int64_t kernelCount = 0;
+};
+
+} // namespace

@@ -1,0 +1,243 @@
+//===- PlanAllocations.cpp - every buffer of every process, in one place --===//
+//
+// A buffer is an equivalence class of plan values: a `meshvk.empty` and the
+// chain of copies that fill it in place, or one kernel output. Sizes come from
+// the local (shard) types. Arguments and results are buffers of their own (the
+// host fills and reads them); transients share one arena per process and reuse
+// bytes when lifetimes do not overlap. Within a process, plan order is
+// execution order; across processes it is not, so a transient that a peer
+// reads is never reused (its bytes stay reserved for the whole program).
+//
+//===----------------------------------------------------------------------===//
+#include "meshvk/Passes.h"
+
+#include "mlir/IR/Builders.h"
+
+#include <map>
+
+using namespace mlir;
+
+namespace meshvk {
+#define GEN_PASS_DEF_PLANALLOCATIONS
+#include "meshvk/Passes.h.inc"
+} // namespace meshvk
+
+namespace {
+
+enum BufferKind : int64_t { Argument = 0, Result = 1, Transient = 2 };
+
+struct Buffer {
+  int64_t process = -1;
+  int64_t bytes = 0;
+  BufferKind kind = Transient;
+  int64_t index = 0;     // argument / result number, or arena offset
+  int64_t first = 0;     // first op (plan order) that writes it
+  int64_t last = 0;      // last op that reads or writes it
+  bool peerRead = false; // read by another process's copy
+};
+
+int64_t bytesOf(Type type) {
+  auto tensor = cast<RankedTensorType>(type);
+  return tensor.getNumElements() * ((tensor.getElementTypeBitWidth() + 7) / 8);
+}
+
+struct PlanAllocationsPass
+    : meshvk::impl::PlanAllocationsBase<PlanAllocationsPass> {
+  using PlanAllocationsBase::PlanAllocationsBase;
+
+  void runOnOperation() override {
+    for (auto plan : getOperation().getOps<func::FuncOp>())
+      if (plan->hasAttr(meshvk::kPlanAttr) && failed(planOne(plan)))
+        return signalPassFailure();
+  }
+
+  LogicalResult planOne(func::FuncOp plan) {
+    auto info = plan->getAttrOfType<DictionaryAttr>(meshvk::kPlanAttr);
+    int64_t processes = cast<IntegerAttr>(info.get("processes")).getInt();
+    Block &block = plan.getBody().front();
+    auto ret = cast<func::ReturnOp>(block.getTerminator());
+    if (ret.getNumOperands() % processes || plan.getNumArguments() % processes)
+      return plan.emitError("plan signature is not per-process");
+
+    // Every result gets its own buffer: a returned argument, or a value
+    // returned twice, is first copied locally.
+    OpBuilder b(ret);
+    llvm::SmallPtrSet<Value, 8> returned;
+    for (OpOperand &operand : ret->getOpOperands()) {
+      Value v = operand.get();
+      int64_t p = operand.getOperandNumber() % processes;
+      if (!isa<BlockArgument>(v) && returned.insert(v).second)
+        continue;
+      auto type = cast<RankedTensorType>(v.getType());
+      SmallVector<int64_t> zero(type.getRank(), 0);
+      Value dest = b.create<meshvk::EmptyOp>(ret.getLoc(), type,
+                                             b.getI64IntegerAttr(p));
+      operand.set(b.create<meshvk::CopyOp>(
+          ret.getLoc(), type, v, b.getI64IntegerAttr(p), dest,
+          b.getI64IntegerAttr(p), b.getDenseI64ArrayAttr(zero),
+          b.getDenseI64ArrayAttr(zero),
+          b.getDenseI64ArrayAttr(type.getShape())));
+    }
+
+    // Buffers and which buffer each value lives in.
+    std::vector<Buffer> buffers;
+    DenseMap<Value, int64_t> bufferOf;
+    DenseMap<Operation *, int64_t> order;
+    for (BlockArgument arg : plan.getArguments()) {
+      Buffer buf;
+      buf.process = arg.getArgNumber() % processes;
+      buf.bytes = bytesOf(arg.getType());
+      buf.kind = Argument;
+      buf.index = arg.getArgNumber();
+      buf.first = -1;
+      bufferOf[arg] = buffers.size();
+      buffers.push_back(buf);
+    }
+    int64_t position = 0;
+    for (Operation &op : block) {
+      order[&op] = position++;
+      if (auto copy = dyn_cast<meshvk::CopyOp>(op)) {
+        auto it = bufferOf.find(copy.getDest());
+        if (it == bufferOf.end())
+          return copy.emitError("copy destination has no buffer");
+        Buffer &dest = buffers[it->second];
+        if (dest.process != copy.getDestProcess())
+          return copy.emitError("copy destination lives on process ")
+                 << dest.process << ", not on " << copy.getDestProcess();
+        for (Operation *user : copy.getDest().getUsers())
+          if (user != copy && order.count(user) == 0)
+            return copy.emitError("the copy destination is used after the "
+                                  "copy that updates it in place");
+        bufferOf[copy.getResult()] = it->second;
+        continue;
+      }
+      if (!isa<meshvk::EmptyOp, meshvk::LaunchOp>(op))
+        continue;
+      int64_t p = isa<meshvk::EmptyOp>(op)
+                      ? cast<meshvk::EmptyOp>(op).getProcess()
+                      : cast<meshvk::LaunchOp>(op).getProcess();
+      for (Value result : op.getResults()) {
+        Buffer buf;
+        buf.process = p;
+        buf.bytes = bytesOf(result.getType());
+        buf.first = order[&op];
+        bufferOf[result] = buffers.size();
+        buffers.push_back(buf);
+      }
+    }
+    // Lifetimes, peer reads and kinds from the uses.
+    for (Operation &op : block) {
+      if (isa<func::ReturnOp>(op))
+        continue;
+      int64_t p = -1;
+      if (auto launch = dyn_cast<meshvk::LaunchOp>(op))
+        p = launch.getProcess();
+      else if (auto copy = dyn_cast<meshvk::CopyOp>(op))
+        p = copy.getDestProcess();
+      for (Value operand : op.getOperands()) {
+        auto it = bufferOf.find(operand);
+        if (it == bufferOf.end())
+          continue;
+        Buffer &buf = buffers[it->second];
+        buf.last = std::max(buf.last, order[&op]);
+        if (p >= 0 && p != buf.process) {
+          if (!isa<meshvk::CopyOp>(op))
+            return op.emitError("reads a buffer of process ")
+                   << buf.process << " from process " << p
+                   << " without a copy";
+          buf.peerRead = true;
+        }
+      }
+      if (!isa<meshvk::LaunchOp, meshvk::CopyOp, meshvk::EmptyOp>(op) &&
+          !op.hasTrait<OpTrait::ConstantLike>() && !isa<tensor::EmptyOp>(op))
+        return op.emitError("'") << op.getName()
+                                 << "' left in the plan; run "
+                                    "meshvk-outline-kernels first";
+    }
+    for (OpOperand &operand : ret->getOpOperands()) {
+      auto it = bufferOf.find(operand.get());
+      if (it == bufferOf.end())
+        return ret.emitError("result #")
+               << operand.getOperandNumber() << " has no buffer";
+      Buffer &buf = buffers[it->second];
+      int64_t p = operand.getOperandNumber() % processes;
+      if (buf.process != p)
+        return ret.emitError("result #")
+               << operand.getOperandNumber() << " belongs to process " << p
+               << " but is computed on process " << buf.process;
+      buf.kind = Result;
+      buf.index = operand.getOperandNumber();
+    }
+
+    // First-fit placement of transients in each process's arena.
+    SmallVector<int64_t> arena(processes, 0), unshared(processes, 0),
+        argBytes(processes, 0), resultBytes(processes, 0);
+    std::vector<int64_t> placed;
+    for (auto [id, buf] : llvm::enumerate(buffers)) {
+      if (buf.kind == Argument) {
+        argBytes[buf.process] += buf.bytes;
+        continue;
+      }
+      if (buf.kind == Result) {
+        resultBytes[buf.process] += buf.bytes;
+        continue;
+      }
+      unshared[buf.process] += buf.bytes;
+      int64_t last = buf.peerRead ? position : buf.last;
+      // Busy intervals of live buffers on the same process, by offset.
+      std::vector<std::pair<int64_t, int64_t>> busy;
+      for (int64_t other : placed) {
+        const Buffer &o = buffers[other];
+        int64_t oLast = o.peerRead ? position : o.last;
+        if (o.process == buf.process && o.first <= last && buf.first <= oLast)
+          busy.push_back({o.index, o.index + o.bytes});
+      }
+      llvm::sort(busy);
+      int64_t offset = 0;
+      for (auto [begin, end] : busy) {
+        if (offset + buf.bytes <= begin)
+          break;
+        offset = std::max(offset, alignTo(end));
+      }
+      buf.index = offset;
+      arena[buf.process] = std::max(arena[buf.process], offset + buf.bytes);
+      placed.push_back(id);
+    }
+
+    // Annotate ops and the plan.
+    Builder ab(plan.getContext());
+    for (Operation &op : block) {
+      if (!isa<meshvk::LaunchOp, meshvk::CopyOp, meshvk::EmptyOp>(op))
+        continue;
+      SmallVector<Attribute> entries;
+      for (Value result : op.getResults()) {
+        const Buffer &buf = buffers[bufferOf[result]];
+        entries.push_back(
+            ab.getDenseI64ArrayAttr({buf.kind, buf.index, buf.bytes}));
+      }
+      op.setAttr(meshvk::kBufferAttr, ab.getArrayAttr(entries));
+    }
+    SmallVector<Attribute> memory;
+    for (int64_t p = 0; p < processes; ++p)
+      memory.push_back(ab.getDictionaryAttr({
+          ab.getNamedAttr("process", ab.getI64IntegerAttr(p)),
+          ab.getNamedAttr("argument_bytes", ab.getI64IntegerAttr(argBytes[p])),
+          ab.getNamedAttr("result_bytes", ab.getI64IntegerAttr(resultBytes[p])),
+          ab.getNamedAttr("transient_bytes", ab.getI64IntegerAttr(arena[p])),
+          ab.getNamedAttr("transient_unshared_bytes",
+                          ab.getI64IntegerAttr(unshared[p])),
+          ab.getNamedAttr("peak_bytes", ab.getI64IntegerAttr(
+                                            argBytes[p] + resultBytes[p] +
+                                            arena[p])),
+      }));
+    plan->setAttr(meshvk::kMemoryAttr, ab.getArrayAttr(memory));
+    return success();
+  }
+
+  int64_t alignTo(int64_t value) {
+    int64_t a = alignment > 0 ? (int64_t)alignment : 1;
+    return (value + a - 1) / a * a;
+  }
+};
+
+} // namespace

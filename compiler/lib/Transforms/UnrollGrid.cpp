@@ -1,0 +1,214 @@
+//===- UnrollGrid.cpp - SPMD function -> per-process straight-line plan ---===//
+//
+// The partitioned function is the program of every process. Unrolling it over
+// the static grid gives each process its own copy in which the process index is
+// a constant, so the branches shard-partition emits (e.g. "only process 0 keeps
+// the accumulator init") fold away and each process's ops are a straight line.
+// Collectives are tagged with one id shared by all processes' copies so that
+// meshvk-lower-collectives can match them.
+//
+//===----------------------------------------------------------------------===//
+#include "ShardingUtils.h"
+#include "meshvk/Passes.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+using namespace mlir;
+
+namespace meshvk {
+#define GEN_PASS_DEF_UNROLLGRID
+#include "meshvk/Passes.h.inc"
+} // namespace meshvk
+
+namespace {
+
+bool isCollective(Operation *op) {
+  return isa<shard::AllGatherOp, shard::AllReduceOp, shard::AllSliceOp,
+             shard::AllToAllOp, shard::BroadcastOp, shard::GatherOp,
+             shard::ReduceOp, shard::ReduceScatterOp, shard::ScatterOp,
+             shard::SendOp, shard::RecvOp, shard::ShiftOp,
+             shard::UpdateHaloOp>(op);
+}
+
+/// The constants that replace a process-index query on process `p`.
+SmallVector<Value> constantsFor(Operation *op, ArrayRef<int64_t> multi,
+                                int64_t p, ArrayRef<int64_t> gridShape) {
+  SmallVector<int64_t> values;
+  if (auto multiOp = dyn_cast<shard::ProcessMultiIndexOp>(op)) {
+    ArrayRef<int16_t> axes = multiOp.getAxes();
+    if (axes.empty())
+      values.assign(multi.begin(), multi.end());
+    for (int16_t axis : axes)
+      values.push_back(multi[axis]);
+  } else if (isa<shard::ProcessLinearIndexOp>(op)) {
+    values.push_back(p);
+  } else {
+    ArrayRef<int16_t> axes = cast<shard::GridShapeOp>(op).getAxes();
+    if (axes.empty())
+      values.assign(gridShape.begin(), gridShape.end());
+    for (int16_t axis : axes)
+      values.push_back(gridShape[axis]);
+  }
+  OpBuilder at(op);
+  SmallVector<Value> constants;
+  for (int64_t v : values)
+    constants.push_back(at.create<arith::ConstantIndexOp>(op->getLoc(), v));
+  return constants;
+}
+
+struct UnrollGridPass : meshvk::impl::UnrollGridBase<UnrollGridPass> {
+  void runOnOperation() override {
+    SmallVector<func::FuncOp> funcs;
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (func->hasAttr(meshvk::kAbiAttr) && !func->hasAttr(meshvk::kPlanAttr))
+        funcs.push_back(func);
+    for (func::FuncOp func : funcs)
+      if (failed(unroll(func)))
+        return signalPassFailure();
+  }
+
+  LogicalResult unroll(func::FuncOp spmd) {
+    auto abi = spmd->getAttrOfType<DictionaryAttr>(meshvk::kAbiAttr);
+    auto gridShapeAttr = dyn_cast_or_null<DenseI64ArrayAttr>(abi.get("grid_shape"));
+    auto gridRef = dyn_cast_or_null<FlatSymbolRefAttr>(abi.get("grid"));
+    if (!gridShapeAttr || !gridRef)
+      return spmd.emitError(meshvk::kAbiAttr) << " lacks grid or grid_shape";
+    ArrayRef<int64_t> gridShape = gridShapeAttr.asArrayRef();
+    int64_t processes = meshvk::gridSize(gridShape);
+    if (!spmd.getBody().hasOneBlock())
+      return spmd.emitError("meshvk-unroll-grid needs a single-block function");
+
+    // Reject what a plan cannot express before touching anything.
+    int64_t nextCollective = 0;
+    WalkResult bad = spmd.walk([&](Operation *op) {
+      if (isa<shard::NeighborsLinearIndicesOp, shard::ShardOp,
+              shard::ShardingOp, shard::ShardShapeOp, shard::GetShardingOp>(
+              op)) {
+        op->emitError("'") << op->getName()
+                           << "' is left after partitioning; meshvk cannot "
+                              "unroll it into per-process plans";
+        return WalkResult::interrupt();
+      }
+      if (isCollective(op)) {
+        if (op->getParentOp() != spmd.getOperation()) {
+          op->emitError("collectives inside control flow are not supported");
+          return WalkResult::interrupt();
+        }
+        op->setAttr("meshvk.collective_id",
+                    IntegerAttr::get(IntegerType::get(op->getContext(), 64),
+                                     nextCollective++));
+      }
+      return WalkResult::advance();
+    });
+    if (bad.wasInterrupted())
+      return failure();
+
+    // Plan signature: every process's shard of every argument and result,
+    // global index major, process minor.
+    FunctionType spmdType = spmd.getFunctionType();
+    Builder b(spmd.getContext());
+    SmallVector<Type> inputs, results;
+    SmallVector<DictionaryAttr> argAttrs, resultAttrs;
+    for (Type t : spmdType.getInputs())
+      for (int64_t p = 0; p < processes; ++p) {
+        inputs.push_back(t);
+        argAttrs.push_back(b.getDictionaryAttr(
+            b.getNamedAttr(meshvk::kProcessAttr, b.getI64IntegerAttr(p))));
+      }
+    for (Type t : spmdType.getResults())
+      for (int64_t p = 0; p < processes; ++p) {
+        results.push_back(t);
+        resultAttrs.push_back(b.getDictionaryAttr(
+            b.getNamedAttr(meshvk::kProcessAttr, b.getI64IntegerAttr(p))));
+      }
+
+    OpBuilder builder(spmd);
+    auto plan = builder.create<func::FuncOp>(
+        spmd.getLoc(), spmd.getSymName(),
+        builder.getFunctionType(inputs, results));
+    plan.setVisibility(spmd.getVisibility());
+    plan->setAttr(meshvk::kAbiAttr, abi);
+    plan->setAttr(meshvk::kPlanAttr,
+                  b.getDictionaryAttr({
+                      b.getNamedAttr("grid", gridRef),
+                      b.getNamedAttr("grid_shape", gridShapeAttr),
+                      b.getNamedAttr("processes",
+                                     b.getI64IntegerAttr(processes)),
+                  }));
+    plan.setAllArgAttrs(argAttrs);
+    plan.setAllResultAttrs(resultAttrs);
+    Block *body = plan.addEntryBlock();
+    builder.setInsertionPointToStart(body);
+
+    // Clone op by op, all processes at each step: every process's copy of a
+    // collective is then adjacent to the others, after all of their inputs, so
+    // the collective lowering can read any process's operand where it stands.
+    auto spmdReturn = cast<func::ReturnOp>(spmd.getBody().front().getTerminator());
+    SmallVector<IRMapping> maps(processes);
+    SmallVector<SmallVector<int64_t>> multis;
+    for (int64_t p = 0; p < processes; ++p) {
+      for (auto [i, arg] : llvm::enumerate(spmd.getArguments()))
+        maps[p].map(arg, body->getArgument(i * processes + p));
+      multis.push_back(meshvk::processMultiIndex(gridShape, p));
+    }
+    for (Operation &op : spmd.getBody().front().without_terminator()) {
+      for (int64_t p = 0; p < processes; ++p) {
+        Operation *clone = builder.clone(op, maps[p]);
+        SmallVector<Operation *> indexOps;
+        clone->walk([&](Operation *nested) {
+          nested->setAttr(meshvk::kProcessAttr, builder.getI64IntegerAttr(p));
+          if (isa<shard::ProcessMultiIndexOp, shard::ProcessLinearIndexOp,
+                  shard::GridShapeOp>(nested))
+            indexOps.push_back(nested);
+        });
+        for (Operation *indexOp : indexOps) {
+          SmallVector<Value> constants =
+              constantsFor(indexOp, multis[p], p, gridShape);
+          if (indexOp == clone)
+            for (auto [from, to] : llvm::zip(op.getResults(), constants))
+              maps[p].map(from, to);
+          indexOp->replaceAllUsesWith(constants);
+          indexOp->erase();
+        }
+      }
+    }
+    SmallVector<SmallVector<Value>> returned(spmdType.getNumResults());
+    for (auto [j, value] : llvm::enumerate(spmdReturn.getOperands()))
+      for (int64_t p = 0; p < processes; ++p)
+        returned[j].push_back(maps[p].lookupOrDefault(value));
+    SmallVector<Value> flat;
+    for (auto &perProcess : returned)
+      flat.append(perProcess.begin(), perProcess.end());
+    builder.create<func::ReturnOp>(spmd.getLoc(), flat);
+    spmd.erase();
+
+    // Fold the branches on the (now constant) process index. Only scf/arith
+    // simplifications: general canonicalization could build new ops without
+    // their process tag.
+    MLIRContext *ctx = plan.getContext();
+    RewritePatternSet patterns(ctx);
+    scf::IfOp::getCanonicalizationPatterns(patterns, ctx);
+    arith::CmpIOp::getCanonicalizationPatterns(patterns, ctx);
+    (void)applyPatternsGreedily(plan, std::move(patterns));
+    // Values of one process must not be consumed by another one except
+    // through a copy; verify that unrolling kept that.
+    WalkResult leaked = plan.walk([&](Operation *op) {
+      auto p = op->getAttrOfType<IntegerAttr>(meshvk::kProcessAttr);
+      if (!p)
+        return WalkResult::advance();
+      if (isa<scf::IfOp, scf::ForOp, scf::WhileOp>(op)) {
+        op->emitError("control flow that does not fold away on process ")
+            << p.getInt() << " is not supported yet";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    return failure(leaked.wasInterrupted());
+  }
+};
+
+} // namespace

@@ -1,0 +1,217 @@
+// Configuration, diagnostics, handle checks and the emulated memory layout.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+
+#include "layer.h"
+
+namespace meshvk_layer {
+
+namespace {
+
+[[noreturn]] void badEnv(const char* var, const char* value, const char* expected) {
+  fatal("configuration:", std::string(var) + "='" + value + "' is invalid; expected " + expected);
+}
+
+Config readConfig() {
+  Config c;
+  if (const char* v = std::getenv("MESHVK_EMULATED_DEVICE_COUNT"); v && *v) {
+    char* end = nullptr;
+    long n = std::strtol(v, &end, 10);
+    if (*end || n < 1 || n > static_cast<long>(kMaxDevices))
+      badEnv("MESHVK_EMULATED_DEVICE_COUNT", v, "an integer from 1 to 8");
+    c.deviceCount = static_cast<uint32_t>(n);
+  }
+  if (const char* v = std::getenv("MESHVK_EMULATED_PEER_MEMORY_FEATURES"); v && *v) {
+    // Either a number (bitmask of VkPeerMemoryFeatureFlagBits) or a comma list
+    // of copy_src, copy_dst, generic_src, generic_dst, or "none".
+    char* end = nullptr;
+    long n = std::strtol(v, &end, 0);
+    if (end != v && !*end && n >= 0 && n <= 0xF) {
+      c.peerFeatures = static_cast<VkPeerMemoryFeatureFlags>(n);
+    } else {
+      c.peerFeatures = 0;
+      std::stringstream ss(v);
+      std::string item;
+      while (std::getline(ss, item, ',')) {
+        if (item == "copy_src") c.peerFeatures |= VK_PEER_MEMORY_FEATURE_COPY_SRC_BIT;
+        else if (item == "copy_dst") c.peerFeatures |= VK_PEER_MEMORY_FEATURE_COPY_DST_BIT;
+        else if (item == "generic_src") c.peerFeatures |= VK_PEER_MEMORY_FEATURE_GENERIC_SRC_BIT;
+        else if (item == "generic_dst") c.peerFeatures |= VK_PEER_MEMORY_FEATURE_GENERIC_DST_BIT;
+        else if (item == "none") {}
+        else badEnv("MESHVK_EMULATED_PEER_MEMORY_FEATURES", v,
+                    "a bitmask 0..15 or a comma list of copy_src,copy_dst,generic_src,generic_dst,none");
+      }
+    }
+  }
+  if (const char* v = std::getenv("MESHVK_EMULATED_EXECUTION_ORDER"); v && *v) {
+    if (!std::strcmp(v, "in-order")) c.order = ExecutionOrder::kInOrder;
+    else if (!std::strcmp(v, "reverse")) c.order = ExecutionOrder::kReverse;
+    else if (!std::strcmp(v, "shuffle")) c.order = ExecutionOrder::kShuffle;
+    else badEnv("MESHVK_EMULATED_EXECUTION_ORDER", v, "in-order, reverse or shuffle");
+  }
+  if (const char* v = std::getenv("MESHVK_EMULATED_SHUFFLE_SEED"); v && *v) {
+    char* end = nullptr;
+    c.shuffleSeed = std::strtoull(v, &end, 10);
+    if (*end) badEnv("MESHVK_EMULATED_SHUFFLE_SEED", v, "an unsigned integer");
+  }
+  if (const char* v = std::getenv("MESHVK_EMULATED_RACE_CHECK"); v && *v) {
+    if (!std::strcmp(v, "0")) c.raceCheck = false;
+    else if (!std::strcmp(v, "1")) c.raceCheck = true;
+    else badEnv("MESHVK_EMULATED_RACE_CHECK", v, "0 or 1");
+  }
+  return c;
+}
+
+std::mutex gDevicesMutex;
+std::unordered_map<void*, DeviceData*> gDevices;  // loader dispatch key -> device
+
+void* dispatchKey(const void* handle) { return *static_cast<void* const*>(handle); }
+
+}  // namespace
+
+const Config& config() {
+  static const Config c = readConfig();
+  return c;
+}
+
+void report(InstanceData* instance, VkDebugUtilsMessageSeverityFlagBitsEXT severity, const char* messageId,
+            const std::string& message) {
+  std::vector<DebugMessenger> messengers;
+  {
+    std::lock_guard<std::mutex> lock(instance->mutex);
+    messengers = instance->messengers;
+  }
+  VkDebugUtilsMessengerCallbackDataEXT data{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CALLBACK_DATA_EXT};
+  data.pMessageIdName = messageId;
+  data.pMessage = message.c_str();
+  const VkDebugUtilsMessageTypeFlagsEXT type = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
+  bool delivered = false;
+  for (const DebugMessenger& m : messengers) {
+    if (!(m.severities & severity) || !(m.types & type)) continue;
+    m.callback(severity, type, &data, m.userData);
+    delivered = true;
+  }
+  if (!delivered) std::fprintf(stderr, "%s: [%s] %s\n", kLayerName, messageId, message.c_str());
+}
+
+void registerDevice(DeviceData* data) {
+  std::lock_guard<std::mutex> lock(gDevicesMutex);
+  gDevices[dispatchKey(data->device)] = data;
+}
+void unregisterDevice(DeviceData* data) {
+  std::lock_guard<std::mutex> lock(gDevicesMutex);
+  gDevices.erase(dispatchKey(data->device));
+}
+DeviceData* deviceFromHandle(VkDevice device) {
+  if (!device) return nullptr;
+  std::lock_guard<std::mutex> lock(gDevicesMutex);
+  auto it = gDevices.find(dispatchKey(device));
+  return it == gDevices.end() ? nullptr : it->second;
+}
+DeviceData* deviceFromQueue(VkQueue queue) {
+  DeviceData* d = deviceFromHandle(reinterpret_cast<VkDevice>(queue));
+  if (!d) fatal("vkQueue*", "received a VkQueue that belongs to no device created through the layer");
+  return d;
+}
+
+EmulatedPhysicalDevice* emulatedPhysicalDevice(VkPhysicalDevice handle, const char* function) {
+  auto* e = reinterpret_cast<EmulatedPhysicalDevice*>(handle);
+  if (!e || e->magic != kPhysicalDeviceMagic) fatal(function, "received a VkPhysicalDevice the layer did not return");
+  return e;
+}
+
+#define MESHVK_CHECKED_CAST(Type, Handle, Magic, what)                                 \
+  Type* emulated##Type##Of(Handle h, const char* function) {                         \
+    auto* p = reinterpret_cast<Type*>(h);                                            \
+    if (!p || p->magic != Magic) fatal(function, "received a " what " the layer did not create"); \
+    return p;                                                                        \
+  }
+namespace {
+MESHVK_CHECKED_CAST(EmulatedCommandBuffer, VkCommandBuffer, kCommandBufferMagic, "VkCommandBuffer")
+MESHVK_CHECKED_CAST(EmulatedMemory, VkDeviceMemory, kMemoryMagic, "VkDeviceMemory")
+MESHVK_CHECKED_CAST(EmulatedBuffer, VkBuffer, kBufferMagic, "VkBuffer")
+MESHVK_CHECKED_CAST(EmulatedDescriptorSet, VkDescriptorSet, kDescriptorSetMagic, "VkDescriptorSet")
+MESHVK_CHECKED_CAST(EmulatedDescriptorPool, VkDescriptorPool, kDescriptorPoolMagic, "VkDescriptorPool")
+}  // namespace
+EmulatedCommandBuffer* emulatedCommandBuffer(VkCommandBuffer h, const char* f) { return emulatedEmulatedCommandBufferOf(h, f); }
+EmulatedMemory* emulatedMemory(VkDeviceMemory h, const char* f) { return emulatedEmulatedMemoryOf(h, f); }
+EmulatedBuffer* emulatedBuffer(VkBuffer h, const char* f) { return emulatedEmulatedBufferOf(h, f); }
+EmulatedDescriptorSet* emulatedDescriptorSet(VkDescriptorSet h, const char* f) { return emulatedEmulatedDescriptorSetOf(h, f); }
+EmulatedDescriptorPool* emulatedDescriptorPool(VkDescriptorPool h, const char* f) { return emulatedEmulatedDescriptorPoolOf(h, f); }
+
+ChainUnlink::ChainUnlink(const void* owner, VkStructureType sType) {
+  auto* prev = reinterpret_cast<VkBaseOutStructure*>(const_cast<void*>(owner));
+  while (prev->pNext && prev->pNext->sType != sType) prev = prev->pNext;
+  if (!prev->pNext) return;
+  prev_ = prev;
+  removed_ = prev->pNext;
+  prev->pNext = removed_->pNext;
+}
+ChainUnlink::~ChainUnlink() {
+  if (prev_) prev_->pNext = removed_;
+}
+
+// A device group of discrete GPUs typically shows device-local memory in a
+// multi-instance heap and host memory in a separate single-instance heap.
+// lavapipe has one heap and one type that is both; the emulation splits it:
+//   device-local only   (multi-instance heap)
+//   host-visible only   (an extra host heap: one instance shared by all devices)
+//   both                (multi-instance heap: mappable only if allocated on one device)
+MemoryLayout buildMemoryLayout(const VkPhysicalDeviceMemoryProperties& real, uint32_t deviceCount) {
+  MemoryLayout out;
+  VkPhysicalDeviceMemoryProperties& e = out.emulated;
+  e.memoryHeapCount = real.memoryHeapCount;
+  VkDeviceSize hostHeapSize = 0;
+  for (uint32_t h = 0; h < real.memoryHeapCount; ++h) {
+    e.memoryHeaps[h] = real.memoryHeaps[h];
+    if ((real.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) && deviceCount > 1) {
+      e.memoryHeaps[h].flags |= VK_MEMORY_HEAP_MULTI_INSTANCE_BIT;
+      out.multiInstanceHeap[h] = true;
+    }
+  }
+  uint32_t hostHeap = UINT32_MAX;
+  auto addType = [&](VkMemoryPropertyFlags flags, uint32_t heap, uint32_t realType) {
+    for (uint32_t i = 0; i < e.memoryTypeCount; ++i)
+      if (e.memoryTypes[i].propertyFlags == flags && e.memoryTypes[i].heapIndex == heap) return;
+    if (e.memoryTypeCount == VK_MAX_MEMORY_TYPES) return;
+    out.realType[e.memoryTypeCount] = realType;
+    e.memoryTypes[e.memoryTypeCount++] = {flags, heap};
+  };
+  const VkMemoryPropertyFlags hostBits =
+      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT | VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
+  for (uint32_t t = 0; t < real.memoryTypeCount; ++t) {  // device-local only
+    const VkMemoryType& rt = real.memoryTypes[t];
+    if (rt.propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) addType(rt.propertyFlags & ~hostBits, rt.heapIndex, t);
+  }
+  for (uint32_t t = 0; t < real.memoryTypeCount; ++t) {  // host-visible in a host heap
+    const VkMemoryType& rt = real.memoryTypes[t];
+    if (!(rt.propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT)) continue;
+    if (!(rt.propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)) {
+      addType(rt.propertyFlags, rt.heapIndex, t);
+      continue;
+    }
+    if (deviceCount == 1) continue;
+    if (hostHeap == UINT32_MAX && e.memoryHeapCount < VK_MAX_MEMORY_HEAPS) {
+      hostHeap = e.memoryHeapCount++;
+      e.memoryHeaps[hostHeap] = {0, 0};
+    }
+    if (hostHeap == UINT32_MAX) continue;
+    hostHeapSize = std::max(hostHeapSize, real.memoryHeaps[rt.heapIndex].size);
+    e.memoryHeaps[hostHeap].size = hostHeapSize;
+    addType(rt.propertyFlags & ~VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, hostHeap, t);
+  }
+  for (uint32_t t = 0; t < real.memoryTypeCount; ++t)  // the real types as they are
+    addType(real.memoryTypes[t].propertyFlags, real.memoryTypes[t].heapIndex, t);
+  return out;
+}
+
+uint32_t emulatedTypeBits(const MemoryLayout& layout, uint32_t realBits) {
+  uint32_t bits = 0;
+  for (uint32_t i = 0; i < layout.emulated.memoryTypeCount; ++i)
+    if (realBits & (1u << layout.realType[i])) bits |= 1u << i;
+  return bits;
+}
+
+}  // namespace meshvk_layer

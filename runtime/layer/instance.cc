@@ -1,0 +1,320 @@
+// Instance and physical-device entry points: N emulated physical devices per
+// real one, one device group holding them, and every physical-device query
+// answered for the real device behind the emulated handle.
+#include <cstdio>
+#include <cstring>
+
+#include "layer.h"
+
+namespace meshvk_layer {
+namespace {
+
+std::mutex gInstancesMutex;
+std::unordered_map<void*, InstanceData*> gInstances;  // loader dispatch key -> instance
+
+void* dispatchKey(const void* handle) { return *static_cast<void* const*>(handle); }
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* info, const VkAllocationCallbacks* alloc,
+                                              VkInstance* out) {
+  auto* link = const_cast<VkLayerInstanceCreateInfo*>(
+      findInChain<VkLayerInstanceCreateInfo>(info->pNext, VK_STRUCTURE_TYPE_LOADER_INSTANCE_CREATE_INFO));
+  while (link && link->function != VK_LAYER_LINK_INFO)
+    link = const_cast<VkLayerInstanceCreateInfo*>(
+        findInChain<VkLayerInstanceCreateInfo>(link->pNext, VK_STRUCTURE_TYPE_LOADER_INSTANCE_CREATE_INFO));
+  if (!link) return VK_ERROR_INITIALIZATION_FAILED;
+  PFN_vkGetInstanceProcAddr nextGipa = link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
+  PFN_GetPhysicalDeviceProcAddr nextGpdpa = link->u.pLayerInfo->pfnNextGetPhysicalDeviceProcAddr;
+  link->u.pLayerInfo = link->u.pLayerInfo->pNext;
+  auto create = reinterpret_cast<PFN_vkCreateInstance>(nextGipa(VK_NULL_HANDLE, "vkCreateInstance"));
+  (void)config();  // a bad configuration stops here, before anything is created
+  VkResult r = create(info, alloc, out);
+  if (r != VK_SUCCESS) return r;
+
+  auto* d = new InstanceData;
+  d->instance = *out;
+  d->nextGipa = nextGipa;
+  d->nextGpdpa = nextGpdpa;
+#define MESHVK_LOAD(member, name) d->member = reinterpret_cast<decltype(d->member)>(nextGipa(*out, name));
+  MESHVK_LOAD(DestroyInstance, "vkDestroyInstance")
+  MESHVK_LOAD(EnumeratePhysicalDevices, "vkEnumeratePhysicalDevices")
+  MESHVK_LOAD(EnumeratePhysicalDeviceGroups, "vkEnumeratePhysicalDeviceGroups")
+  if (!d->EnumeratePhysicalDeviceGroups) MESHVK_LOAD(EnumeratePhysicalDeviceGroups, "vkEnumeratePhysicalDeviceGroupsKHR")
+  MESHVK_LOAD(GetPhysicalDeviceProperties, "vkGetPhysicalDeviceProperties")
+  MESHVK_LOAD(GetPhysicalDeviceProperties2, "vkGetPhysicalDeviceProperties2")
+  if (!d->GetPhysicalDeviceProperties2) MESHVK_LOAD(GetPhysicalDeviceProperties2, "vkGetPhysicalDeviceProperties2KHR")
+  MESHVK_LOAD(GetPhysicalDeviceFeatures, "vkGetPhysicalDeviceFeatures")
+  MESHVK_LOAD(GetPhysicalDeviceFeatures2, "vkGetPhysicalDeviceFeatures2")
+  if (!d->GetPhysicalDeviceFeatures2) MESHVK_LOAD(GetPhysicalDeviceFeatures2, "vkGetPhysicalDeviceFeatures2KHR")
+  MESHVK_LOAD(GetPhysicalDeviceMemoryProperties, "vkGetPhysicalDeviceMemoryProperties")
+  MESHVK_LOAD(GetPhysicalDeviceMemoryProperties2, "vkGetPhysicalDeviceMemoryProperties2")
+  if (!d->GetPhysicalDeviceMemoryProperties2)
+    MESHVK_LOAD(GetPhysicalDeviceMemoryProperties2, "vkGetPhysicalDeviceMemoryProperties2KHR")
+  MESHVK_LOAD(EnumerateDeviceExtensionProperties, "vkEnumerateDeviceExtensionProperties")
+  MESHVK_LOAD(CreateDebugUtilsMessengerEXT, "vkCreateDebugUtilsMessengerEXT")
+  MESHVK_LOAD(DestroyDebugUtilsMessengerEXT, "vkDestroyDebugUtilsMessengerEXT")
+#undef MESHVK_LOAD
+#define MESHVK_SLOT(name) d->pdForward[kPd_##name] = nextGipa(*out, #name);
+  MESHVK_PD_FORWARDS(MESHVK_SLOT)
+#undef MESHVK_SLOT
+  // Messengers chained into VkInstanceCreateInfo live as long as the instance.
+  for (auto* s = static_cast<const VkBaseInStructure*>(info->pNext); s; s = s->pNext) {
+    if (s->sType != VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT) continue;
+    auto* m = reinterpret_cast<const VkDebugUtilsMessengerCreateInfoEXT*>(s);
+    d->messengers.push_back({VK_NULL_HANDLE, m->messageSeverity, m->messageType, m->pfnUserCallback, m->pUserData});
+  }
+  std::lock_guard<std::mutex> lock(gInstancesMutex);
+  gInstances[dispatchKey(*out)] = d;
+  return VK_SUCCESS;
+}
+MESHVK_INTERCEPT(kInstance, CreateInstance)
+
+VKAPI_ATTR void VKAPI_CALL DestroyInstance(VkInstance instance, const VkAllocationCallbacks* alloc) {
+  if (!instance) return;
+  InstanceData* d = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(gInstancesMutex);
+    auto it = gInstances.find(dispatchKey(instance));
+    if (it == gInstances.end()) return;
+    d = it->second;
+    gInstances.erase(it);
+  }
+  d->DestroyInstance(instance, alloc);
+  delete d;
+}
+MESHVK_INTERCEPT(kInstance, DestroyInstance)
+
+// Creates the N wrappers of every real physical device once; later calls return
+// the same handles (the loader keys its own objects on them).
+void ensureEmulated(InstanceData* d) {
+  uint32_t count = 0;
+  d->EnumeratePhysicalDevices(d->instance, &count, nullptr);
+  std::vector<VkPhysicalDevice> real(count);
+  if (count) d->EnumeratePhysicalDevices(d->instance, &count, real.data());
+  real.resize(count);
+  std::lock_guard<std::mutex> lock(d->mutex);
+  for (VkPhysicalDevice r : real) {
+    bool known = false;
+    for (auto& e : d->emulated) known |= e.first == r;
+    if (known) continue;
+    std::vector<std::unique_ptr<EmulatedPhysicalDevice>> group;
+    for (uint32_t i = 0; i < config().deviceCount; ++i) {
+      auto e = std::make_unique<EmulatedPhysicalDevice>();
+      e->loaderData = dispatchKey(r);
+      e->magic = kPhysicalDeviceMagic;
+      e->instance = d;
+      e->real = r;
+      e->index = i;
+      group.push_back(std::move(e));
+    }
+    d->emulated.emplace_back(r, std::move(group));
+  }
+}
+
+template <typename T>
+VkResult fillArray(const std::vector<T>& items, uint32_t* count, T* out) {
+  if (!out) {
+    *count = static_cast<uint32_t>(items.size());
+    return VK_SUCCESS;
+  }
+  uint32_t n = std::min<uint32_t>(*count, static_cast<uint32_t>(items.size()));
+  for (uint32_t i = 0; i < n; ++i) out[i] = items[i];
+  *count = n;
+  return n < items.size() ? VK_INCOMPLETE : VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL EnumeratePhysicalDevices(VkInstance instance, uint32_t* count, VkPhysicalDevice* out) {
+  InstanceData* d = instanceFromHandle(instance);
+  ensureEmulated(d);
+  std::vector<VkPhysicalDevice> all;
+  {
+    std::lock_guard<std::mutex> lock(d->mutex);
+    for (auto& g : d->emulated)
+      for (auto& e : g.second) all.push_back(reinterpret_cast<VkPhysicalDevice>(e.get()));
+  }
+  return fillArray(all, count, out);
+}
+MESHVK_INTERCEPT(kInstance, EnumeratePhysicalDevices)
+
+VKAPI_ATTR VkResult VKAPI_CALL EnumeratePhysicalDeviceGroups(VkInstance instance, uint32_t* count,
+                                                             VkPhysicalDeviceGroupProperties* out) {
+  InstanceData* d = instanceFromHandle(instance);
+  ensureEmulated(d);
+  std::vector<VkPhysicalDeviceGroupProperties> groups;
+  {
+    std::lock_guard<std::mutex> lock(d->mutex);
+    for (auto& g : d->emulated) {
+      VkPhysicalDeviceGroupProperties p{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GROUP_PROPERTIES};
+      p.physicalDeviceCount = static_cast<uint32_t>(g.second.size());
+      for (uint32_t i = 0; i < p.physicalDeviceCount; ++i)
+        p.physicalDevices[i] = reinterpret_cast<VkPhysicalDevice>(g.second[i].get());
+      // Memory may live on a subset of the group: per-device instances need it.
+      p.subsetAllocation = p.physicalDeviceCount > 1 ? VK_TRUE : VK_FALSE;
+      groups.push_back(p);
+    }
+  }
+  if (!out) {
+    *count = static_cast<uint32_t>(groups.size());
+    return VK_SUCCESS;
+  }
+  uint32_t n = std::min<uint32_t>(*count, static_cast<uint32_t>(groups.size()));
+  for (uint32_t i = 0; i < n; ++i) {
+    void* pNext = out[i].pNext;  // the caller's chain stays in place
+    out[i] = groups[i];
+    out[i].pNext = pNext;
+  }
+  *count = n;
+  return n < groups.size() ? VK_INCOMPLETE : VK_SUCCESS;
+}
+MESHVK_INTERCEPT(kInstance, EnumeratePhysicalDeviceGroups)
+MESHVK_INTERCEPT_ALIAS(kInstance, EnumeratePhysicalDeviceGroups, EnumeratePhysicalDeviceGroupsKHR)
+
+// ---- queries that the emulation changes -----------------------------------
+
+void patchName(char* name, const EmulatedPhysicalDevice* e) {
+  char suffix[64];
+  std::snprintf(suffix, sizeof suffix, " [meshvk emulated %u/%u]", e->index, config().deviceCount);
+  size_t len = std::strlen(name), add = std::strlen(suffix);
+  if (len + add >= VK_MAX_PHYSICAL_DEVICE_NAME_SIZE) len = VK_MAX_PHYSICAL_DEVICE_NAME_SIZE - 1 - add;
+  std::memcpy(name + len, suffix, add + 1);
+}
+
+VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceProperties(VkPhysicalDevice pd, VkPhysicalDeviceProperties* p) {
+  auto* e = emulatedPhysicalDevice(pd, "vkGetPhysicalDeviceProperties");
+  e->instance->GetPhysicalDeviceProperties(e->real, p);
+  patchName(p->deviceName, e);
+}
+MESHVK_INTERCEPT(kPhysicalDevice, GetPhysicalDeviceProperties)
+
+VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceProperties2(VkPhysicalDevice pd, VkPhysicalDeviceProperties2* p) {
+  auto* e = emulatedPhysicalDevice(pd, "vkGetPhysicalDeviceProperties2");
+  e->instance->GetPhysicalDeviceProperties2(e->real, p);
+  patchName(p->properties.deviceName, e);
+  // Distinct device UUIDs, as distinct GPUs of a group would have.
+  for (auto* s = reinterpret_cast<VkBaseOutStructure*>(p->pNext); s; s = s->pNext) {
+    if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES)
+      reinterpret_cast<VkPhysicalDeviceIDProperties*>(s)->deviceUUID[VK_UUID_SIZE - 1] ^= static_cast<uint8_t>(e->index);
+    if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES)
+      reinterpret_cast<VkPhysicalDeviceVulkan11Properties*>(s)->deviceUUID[VK_UUID_SIZE - 1] ^=
+          static_cast<uint8_t>(e->index);
+  }
+}
+MESHVK_INTERCEPT(kPhysicalDevice, GetPhysicalDeviceProperties2)
+MESHVK_INTERCEPT_ALIAS(kPhysicalDevice, GetPhysicalDeviceProperties2, GetPhysicalDeviceProperties2KHR)
+
+VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceFeatures(VkPhysicalDevice pd, VkPhysicalDeviceFeatures* f) {
+  auto* e = emulatedPhysicalDevice(pd, "vkGetPhysicalDeviceFeatures");
+  e->instance->GetPhysicalDeviceFeatures(e->real, f);
+}
+MESHVK_INTERCEPT(kPhysicalDevice, GetPhysicalDeviceFeatures)
+
+VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceFeatures2(VkPhysicalDevice pd, VkPhysicalDeviceFeatures2* f) {
+  auto* e = emulatedPhysicalDevice(pd, "vkGetPhysicalDeviceFeatures2");
+  e->instance->GetPhysicalDeviceFeatures2(e->real, f);
+  // Buffer device addresses are one per real buffer; a group-wide address that
+  // is valid on every device cannot be emulated.
+  for (auto* s = reinterpret_cast<VkBaseOutStructure*>(f->pNext); s; s = s->pNext) {
+    if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES)
+      reinterpret_cast<VkPhysicalDeviceBufferDeviceAddressFeatures*>(s)->bufferDeviceAddressMultiDevice = VK_FALSE;
+    if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES)
+      reinterpret_cast<VkPhysicalDeviceVulkan12Features*>(s)->bufferDeviceAddressMultiDevice = VK_FALSE;
+  }
+}
+MESHVK_INTERCEPT(kPhysicalDevice, GetPhysicalDeviceFeatures2)
+MESHVK_INTERCEPT_ALIAS(kPhysicalDevice, GetPhysicalDeviceFeatures2, GetPhysicalDeviceFeatures2KHR)
+
+VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceMemoryProperties(VkPhysicalDevice pd, VkPhysicalDeviceMemoryProperties* p) {
+  auto* e = emulatedPhysicalDevice(pd, "vkGetPhysicalDeviceMemoryProperties");
+  VkPhysicalDeviceMemoryProperties real;
+  e->instance->GetPhysicalDeviceMemoryProperties(e->real, &real);
+  *p = buildMemoryLayout(real, config().deviceCount).emulated;
+}
+MESHVK_INTERCEPT(kPhysicalDevice, GetPhysicalDeviceMemoryProperties)
+
+VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceMemoryProperties2(VkPhysicalDevice pd,
+                                                              VkPhysicalDeviceMemoryProperties2* p) {
+  auto* e = emulatedPhysicalDevice(pd, "vkGetPhysicalDeviceMemoryProperties2");
+  e->instance->GetPhysicalDeviceMemoryProperties2(e->real, p);
+  p->memoryProperties = buildMemoryLayout(p->memoryProperties, config().deviceCount).emulated;
+  // VK_EXT_memory_budget reports per real heap; the extra host heap reuses heap 0's numbers.
+  if (auto* b = const_cast<VkPhysicalDeviceMemoryBudgetPropertiesEXT*>(findInChain<VkPhysicalDeviceMemoryBudgetPropertiesEXT>(
+          p->pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT))) {
+    for (uint32_t h = 1; h < p->memoryProperties.memoryHeapCount; ++h)
+      if (!b->heapBudget[h]) b->heapBudget[h] = b->heapBudget[0], b->heapUsage[h] = b->heapUsage[0];
+  }
+}
+MESHVK_INTERCEPT(kPhysicalDevice, GetPhysicalDeviceMemoryProperties2)
+MESHVK_INTERCEPT_ALIAS(kPhysicalDevice, GetPhysicalDeviceMemoryProperties2, GetPhysicalDeviceMemoryProperties2KHR)
+
+VKAPI_ATTR VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(VkPhysicalDevice pd, const char* layer,
+                                                                  uint32_t* count, VkExtensionProperties* props) {
+  if (layer && !std::strcmp(layer, kLayerName)) {
+    *count = 0;  // the layer adds no device extension
+    return VK_SUCCESS;
+  }
+  auto* e = emulatedPhysicalDevice(pd, "vkEnumerateDeviceExtensionProperties");
+  return e->instance->EnumerateDeviceExtensionProperties(e->real, layer, count, props);
+}
+MESHVK_INTERCEPT(kPhysicalDevice, EnumerateDeviceExtensionProperties)
+
+// ---- queries forwarded unchanged -------------------------------------------
+
+template <typename T>
+struct PdForward;
+template <typename R, typename... A>
+struct PdForward<R(VKAPI_PTR*)(VkPhysicalDevice, A...)> {
+  template <int Slot>
+  static VKAPI_ATTR R VKAPI_CALL call(VkPhysicalDevice pd, A... args) {
+    auto* e = emulatedPhysicalDevice(pd, "a physical-device query");
+    auto fn = reinterpret_cast<R(VKAPI_PTR*)(VkPhysicalDevice, A...)>(e->instance->pdForward[Slot]);
+    if (!fn) fatal("a physical-device query", "is not available below the layer");
+    return fn(e->real, args...);
+  }
+};
+#define MESHVK_FORWARD(name)                                                                    \
+  static const EntryPointRegistrar meshvk_fwd_##name(                                           \
+      EntryKind::kPhysicalDevice, #name,                                                        \
+      reinterpret_cast<PFN_vkVoidFunction>(&PdForward<PFN_##name>::template call<kPd_##name>));
+MESHVK_PD_FORWARDS(MESHVK_FORWARD)
+#undef MESHVK_FORWARD
+
+// ---- VK_EXT_debug_utils: the race detector reports through the app's messengers
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateDebugUtilsMessengerEXT(VkInstance instance,
+                                                            const VkDebugUtilsMessengerCreateInfoEXT* info,
+                                                            const VkAllocationCallbacks* alloc,
+                                                            VkDebugUtilsMessengerEXT* out) {
+  InstanceData* d = instanceFromHandle(instance);
+  if (!d->CreateDebugUtilsMessengerEXT) return VK_ERROR_EXTENSION_NOT_PRESENT;
+  VkResult r = d->CreateDebugUtilsMessengerEXT(instance, info, alloc, out);
+  if (r != VK_SUCCESS) return r;
+  std::lock_guard<std::mutex> lock(d->mutex);
+  d->messengers.push_back({*out, info->messageSeverity, info->messageType, info->pfnUserCallback, info->pUserData});
+  return r;
+}
+MESHVK_INTERCEPT(kInstance, CreateDebugUtilsMessengerEXT)
+
+VKAPI_ATTR void VKAPI_CALL DestroyDebugUtilsMessengerEXT(VkInstance instance, VkDebugUtilsMessengerEXT messenger,
+                                                         const VkAllocationCallbacks* alloc) {
+  InstanceData* d = instanceFromHandle(instance);
+  {
+    std::lock_guard<std::mutex> lock(d->mutex);
+    for (size_t i = 0; i < d->messengers.size(); ++i)
+      if (d->messengers[i].handle == messenger && messenger != VK_NULL_HANDLE) {
+        d->messengers.erase(d->messengers.begin() + static_cast<long>(i));
+        break;
+      }
+  }
+  if (d->DestroyDebugUtilsMessengerEXT) d->DestroyDebugUtilsMessengerEXT(instance, messenger, alloc);
+}
+MESHVK_INTERCEPT(kInstance, DestroyDebugUtilsMessengerEXT)
+
+}  // namespace
+
+InstanceData* instanceFromHandle(VkInstance instance) {
+  if (!instance) return nullptr;
+  std::lock_guard<std::mutex> lock(gInstancesMutex);
+  auto it = gInstances.find(dispatchKey(instance));
+  return it == gInstances.end() ? nullptr : it->second;
+}
+
+}  // namespace meshvk_layer

@@ -1,0 +1,341 @@
+// VK_LAYER_MESHVK_emulated_device_group: shared state of the layer.
+//
+// The layer shows one real physical device as a device group of N emulated
+// physical devices. Handles that must differ per emulated device are wrapped:
+//   VkPhysicalDevice  dispatchable wrapper, one per emulated device
+//   VkCommandBuffer   dispatchable wrapper holding one real command buffer per device
+//   VkDeviceMemory    one real allocation per memory instance
+//   VkBuffer          one real buffer per device (each bound to its own or a peer instance)
+//   VkDescriptorPool / VkDescriptorSet   one real pool / set per device
+// Everything else (VkDevice, VkQueue, pipelines, layouts, semaphores, fences, ...)
+// is the real handle: one VkDevice serves the whole emulated group.
+#pragma once
+
+#include <vulkan/vk_layer.h>
+#include <vulkan/vulkan.h>
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace meshvk_layer {
+
+constexpr const char* kLayerName = "VK_LAYER_MESHVK_emulated_device_group";
+constexpr uint32_t kMaxDevices = 8;
+
+// ---- configuration (environment, read once) --------------------------------
+enum class ExecutionOrder { kInOrder, kReverse, kShuffle };
+struct Config {
+  uint32_t deviceCount = 2;                   // MESHVK_EMULATED_DEVICE_COUNT
+  VkPeerMemoryFeatureFlags peerFeatures = 0xF;  // MESHVK_EMULATED_PEER_MEMORY_FEATURES
+  ExecutionOrder order = ExecutionOrder::kInOrder;  // MESHVK_EMULATED_EXECUTION_ORDER
+  uint64_t shuffleSeed = 1;                   // MESHVK_EMULATED_SHUFFLE_SEED
+  bool raceCheck = true;                      // MESHVK_EMULATED_RACE_CHECK
+};
+const Config& config();
+
+// Aborts the process naming the entry point: used when an emulated handle would
+// otherwise reach the driver, or when the application breaks a rule the
+// emulation depends on.
+[[noreturn]] void fatal(const char* function, const std::string& what);
+
+// ---- dispatch tables ------------------------------------------------------
+// Physical-device queries forwarded unchanged (only the handle is swapped).
+#define MESHVK_PD_FORWARDS(X)                       \
+  X(vkGetPhysicalDeviceFormatProperties)            \
+  X(vkGetPhysicalDeviceFormatProperties2)           \
+  X(vkGetPhysicalDeviceFormatProperties2KHR)        \
+  X(vkGetPhysicalDeviceImageFormatProperties)       \
+  X(vkGetPhysicalDeviceImageFormatProperties2)      \
+  X(vkGetPhysicalDeviceImageFormatProperties2KHR)   \
+  X(vkGetPhysicalDeviceSparseImageFormatProperties) \
+  X(vkGetPhysicalDeviceSparseImageFormatProperties2) \
+  X(vkGetPhysicalDeviceSparseImageFormatProperties2KHR) \
+  X(vkGetPhysicalDeviceQueueFamilyProperties)       \
+  X(vkGetPhysicalDeviceQueueFamilyProperties2)      \
+  X(vkGetPhysicalDeviceQueueFamilyProperties2KHR)   \
+  X(vkGetPhysicalDeviceExternalBufferProperties)    \
+  X(vkGetPhysicalDeviceExternalBufferPropertiesKHR) \
+  X(vkGetPhysicalDeviceExternalSemaphoreProperties) \
+  X(vkGetPhysicalDeviceExternalSemaphorePropertiesKHR) \
+  X(vkGetPhysicalDeviceExternalFenceProperties)     \
+  X(vkGetPhysicalDeviceExternalFencePropertiesKHR)  \
+  X(vkGetPhysicalDeviceToolProperties)              \
+  X(vkGetPhysicalDeviceToolPropertiesEXT)           \
+  X(vkEnumerateDeviceLayerProperties)
+
+enum PdForwardSlot {
+#define MESHVK_SLOT(name) kPd_##name,
+  MESHVK_PD_FORWARDS(MESHVK_SLOT)
+#undef MESHVK_SLOT
+  kPdForwardCount
+};
+
+// Device-level functions the layer calls on the real device.
+#define MESHVK_DEVICE_NEXT(X)                                                  \
+  X(DestroyDevice) X(GetDeviceQueue) X(AllocateMemory) X(FreeMemory)           \
+  X(MapMemory) X(UnmapMemory) X(FlushMappedMemoryRanges)                       \
+  X(InvalidateMappedMemoryRanges) X(GetDeviceMemoryCommitment) X(CreateBuffer) \
+  X(DestroyBuffer) X(GetBufferMemoryRequirements)                              \
+  X(GetBufferMemoryRequirements2) X(GetDeviceBufferMemoryRequirements)         \
+  X(BindBufferMemory) X(CreateDescriptorPool) X(DestroyDescriptorPool)         \
+  X(ResetDescriptorPool) X(AllocateDescriptorSets) X(FreeDescriptorSets)       \
+  X(UpdateDescriptorSets) X(CreateDescriptorSetLayout)                         \
+  X(DestroyDescriptorSetLayout) X(CreateShaderModule) X(DestroyShaderModule)   \
+  X(CreateComputePipelines) X(DestroyPipeline) X(AllocateCommandBuffers)       \
+  X(FreeCommandBuffers) X(ResetCommandPool) X(DestroyCommandPool)              \
+  X(BeginCommandBuffer) X(EndCommandBuffer) X(ResetCommandBuffer)              \
+  X(CmdBindPipeline) X(CmdBindDescriptorSets) X(CmdPushConstants)              \
+  X(CmdDispatch) X(CmdDispatchBase) X(CmdDispatchIndirect) X(CmdCopyBuffer)    \
+  X(CmdCopyBuffer2) X(CmdFillBuffer) X(CmdUpdateBuffer) X(CmdPipelineBarrier)  \
+  X(CmdPipelineBarrier2) X(CmdExecuteCommands) X(CmdResetQueryPool)            \
+  X(CmdWriteTimestamp) X(CmdWriteTimestamp2) X(CmdBeginQuery) X(CmdEndQuery)   \
+  X(CmdCopyQueryPoolResults) X(CmdSetEvent) X(CmdResetEvent) X(CmdWaitEvents)  \
+  X(CmdSetEvent2) X(CmdResetEvent2) X(CmdWaitEvents2)                          \
+  X(CmdPushDescriptorSetKHR) X(CmdBeginDebugUtilsLabelEXT)                     \
+  X(CmdEndDebugUtilsLabelEXT) X(CmdInsertDebugUtilsLabelEXT) X(QueueSubmit)    \
+  X(QueueWaitIdle) X(DeviceWaitIdle) X(WaitForFences) X(GetFenceStatus)        \
+  X(DestroyFence) X(CreateSemaphore) X(DestroySemaphore) X(WaitSemaphores)     \
+  X(GetSemaphoreCounterValue) X(SignalSemaphore) X(GetEventStatus)
+
+struct DeviceDispatch {
+  PFN_vkGetDeviceProcAddr GetDeviceProcAddr = nullptr;
+#define MESHVK_MEMBER(name) PFN_vk##name name = nullptr;
+  MESHVK_DEVICE_NEXT(MESHVK_MEMBER)
+#undef MESHVK_MEMBER
+};
+
+// ---- instance and physical devices ----------------------------------------
+struct InstanceData;
+
+struct EmulatedPhysicalDevice {
+  void* loaderData;  // MUST stay first: the loader's dispatch pointer (copied from `real`)
+  uint32_t magic;
+  InstanceData* instance;
+  VkPhysicalDevice real;
+  uint32_t index;  // position in the emulated group
+};
+constexpr uint32_t kPhysicalDeviceMagic = 0x6d70646eu;
+
+struct DebugMessenger {
+  VkDebugUtilsMessengerEXT handle;
+  VkDebugUtilsMessageSeverityFlagsEXT severities;
+  VkDebugUtilsMessageTypeFlagsEXT types;
+  PFN_vkDebugUtilsMessengerCallbackEXT callback;
+  void* userData;
+};
+
+struct InstanceData {
+  VkInstance instance = VK_NULL_HANDLE;
+  PFN_vkGetInstanceProcAddr nextGipa = nullptr;
+  PFN_GetPhysicalDeviceProcAddr nextGpdpa = nullptr;
+  PFN_vkDestroyInstance DestroyInstance = nullptr;
+  PFN_vkEnumeratePhysicalDevices EnumeratePhysicalDevices = nullptr;
+  PFN_vkEnumeratePhysicalDeviceGroups EnumeratePhysicalDeviceGroups = nullptr;
+  PFN_vkGetPhysicalDeviceProperties GetPhysicalDeviceProperties = nullptr;
+  PFN_vkGetPhysicalDeviceProperties2 GetPhysicalDeviceProperties2 = nullptr;
+  PFN_vkGetPhysicalDeviceFeatures GetPhysicalDeviceFeatures = nullptr;
+  PFN_vkGetPhysicalDeviceFeatures2 GetPhysicalDeviceFeatures2 = nullptr;
+  PFN_vkGetPhysicalDeviceMemoryProperties GetPhysicalDeviceMemoryProperties = nullptr;
+  PFN_vkGetPhysicalDeviceMemoryProperties2 GetPhysicalDeviceMemoryProperties2 = nullptr;
+  PFN_vkEnumerateDeviceExtensionProperties EnumerateDeviceExtensionProperties = nullptr;
+  PFN_vkCreateDebugUtilsMessengerEXT CreateDebugUtilsMessengerEXT = nullptr;
+  PFN_vkDestroyDebugUtilsMessengerEXT DestroyDebugUtilsMessengerEXT = nullptr;
+  PFN_vkVoidFunction pdForward[kPdForwardCount] = {};
+
+  std::mutex mutex;  // guards the members below
+  // Stable wrappers: created once per real physical device, N each.
+  std::vector<std::pair<VkPhysicalDevice, std::vector<std::unique_ptr<EmulatedPhysicalDevice>>>> emulated;
+  std::vector<DebugMessenger> messengers;
+};
+
+// Emulated memory types: each maps to one real type, in an emulated heap.
+struct MemoryLayout {
+  VkPhysicalDeviceMemoryProperties emulated{};
+  uint32_t realType[VK_MAX_MEMORY_TYPES] = {};
+  // true for heaps with VK_MEMORY_HEAP_MULTI_INSTANCE_BIT (one instance per device)
+  bool multiInstanceHeap[VK_MAX_MEMORY_HEAPS] = {};
+};
+MemoryLayout buildMemoryLayout(const VkPhysicalDeviceMemoryProperties& real, uint32_t deviceCount);
+uint32_t emulatedTypeBits(const MemoryLayout& layout, uint32_t realBits);
+
+InstanceData* instanceFromHandle(VkInstance instance);
+EmulatedPhysicalDevice* emulatedPhysicalDevice(VkPhysicalDevice handle, const char* function);
+
+// Sends a message to every VK_EXT_debug_utils messenger of the instance (and to
+// stderr when none listens).
+void report(InstanceData* instance, VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+            const char* messageId, const std::string& message);
+
+// ---- device ---------------------------------------------------------------
+struct DeviceData;
+class Scheduler;
+
+struct EmulatedMemory {
+  uint32_t magic;
+  uint64_t id;  // never reused: race-tracker key
+  VkDeviceSize size;
+  uint32_t emulatedType;
+  bool multiInstance;  // one instance per device in instanceMask
+  uint32_t instanceMask;
+  VkDeviceMemory real[kMaxDevices] = {};  // index = memory instance (single instance: [0])
+};
+constexpr uint32_t kMemoryMagic = 0x6d6d656du;
+
+struct BufferBinding {
+  bool bound = false;
+  EmulatedMemory* memory = nullptr;
+  uint64_t memoryId = 0;
+  uint32_t instance = 0;  // memory instance this device's view reads/writes
+  VkDeviceSize memoryOffset = 0;
+};
+
+struct EmulatedBuffer {
+  uint32_t magic;
+  VkDeviceSize size;
+  VkBuffer real[kMaxDevices] = {};
+  BufferBinding binding[kMaxDevices];
+};
+constexpr uint32_t kBufferMagic = 0x6d627566u;
+
+struct DescriptorSetLayoutInfo {
+  // binding -> (type, count), ordered by binding number (dynamic-offset order)
+  std::map<uint32_t, std::pair<VkDescriptorType, uint32_t>> bindings;
+};
+
+struct BufferDescriptor {
+  EmulatedBuffer* buffer = nullptr;
+  VkDeviceSize offset = 0, range = 0;
+  VkDescriptorType type = VK_DESCRIPTOR_TYPE_MAX_ENUM;
+};
+
+struct EmulatedDescriptorPool;
+struct EmulatedDescriptorSet {
+  uint32_t magic;
+  EmulatedDescriptorPool* pool;
+  std::shared_ptr<DescriptorSetLayoutInfo> layout;
+  VkDescriptorSet real[kMaxDevices] = {};
+  std::map<uint32_t, std::vector<BufferDescriptor>> buffers;  // binding -> array elements
+};
+constexpr uint32_t kDescriptorSetMagic = 0x6d647374u;
+
+struct EmulatedDescriptorPool {
+  uint32_t magic;
+  VkDescriptorPool real[kMaxDevices] = {};
+  std::vector<EmulatedDescriptorSet*> sets;
+};
+constexpr uint32_t kDescriptorPoolMagic = 0x6d64706cu;
+
+// Which descriptor bindings a compute shader reads and writes (SPIR-V analysis).
+struct BindingAccess {
+  uint32_t set, binding;
+  bool read, write;
+};
+using ShaderAccess = std::vector<BindingAccess>;
+
+// One access of a command to a memory instance, for the race detector.
+struct Access {
+  uint64_t memoryId;
+  uint32_t instance;
+  VkDeviceSize offset, size;
+  bool write;
+  const char* command;
+};
+
+struct BoundSet {
+  EmulatedDescriptorSet* set = nullptr;
+  std::vector<uint32_t> dynamicOffsets;
+};
+
+struct EmulatedCommandBuffer {
+  void* loaderData;  // MUST stay first: the loader writes its dispatch pointer here
+  uint32_t magic;
+  DeviceData* device;
+  VkCommandPool pool;
+  VkCommandBuffer real[kMaxDevices] = {};
+  uint32_t deviceMask = 0;  // current vkCmdSetDeviceMask
+  std::vector<Access> accesses[kMaxDevices];
+  // recording state kept for the race detector
+  std::shared_ptr<const ShaderAccess> computePipeline;
+  std::map<uint32_t, BoundSet> boundSets;
+  std::map<uint32_t, std::map<uint32_t, std::vector<BufferDescriptor>>> pushDescriptors;
+};
+constexpr uint32_t kCommandBufferMagic = 0x6d636d62u;
+
+struct DeviceData {
+  VkDevice device = VK_NULL_HANDLE;
+  InstanceData* instance = nullptr;
+  VkPhysicalDevice realPhysical = VK_NULL_HANDLE;
+  uint32_t deviceCount = 1;
+  EmulatedPhysicalDevice* members[kMaxDevices] = {};
+  MemoryLayout memory;
+  DeviceDispatch next;
+  std::unique_ptr<Scheduler> scheduler;
+
+  std::mutex mutex;  // guards the maps below
+  uint64_t nextMemoryId = 1;
+  std::unordered_map<uint64_t, std::shared_ptr<const ShaderAccess>> shaderModules;
+  std::unordered_map<uint64_t, std::shared_ptr<const ShaderAccess>> pipelines;
+  std::unordered_map<uint64_t, std::shared_ptr<DescriptorSetLayoutInfo>> setLayouts;
+  std::unordered_map<uint64_t, std::vector<EmulatedCommandBuffer*>> commandPools;
+
+  uint32_t allDevicesMask() const { return (1u << deviceCount) - 1u; }
+};
+
+DeviceData* deviceFromHandle(VkDevice device);  // also valid for VkQueue handles
+DeviceData* deviceFromQueue(VkQueue queue);
+void registerDevice(DeviceData* data);
+void unregisterDevice(DeviceData* data);
+
+// Typed casts with a check: an emulated handle carries a magic number.
+EmulatedCommandBuffer* emulatedCommandBuffer(VkCommandBuffer handle, const char* function);
+EmulatedMemory* emulatedMemory(VkDeviceMemory handle, const char* function);
+EmulatedBuffer* emulatedBuffer(VkBuffer handle, const char* function);
+EmulatedDescriptorSet* emulatedDescriptorSet(VkDescriptorSet handle, const char* function);
+EmulatedDescriptorPool* emulatedDescriptorPool(VkDescriptorPool handle, const char* function);
+
+template <typename T>
+const T* findInChain(const void* pNext, VkStructureType sType) {
+  for (auto* s = static_cast<const VkBaseInStructure*>(pNext); s; s = s->pNext)
+    if (s->sType == sType) return reinterpret_cast<const T*>(s);
+  return nullptr;
+}
+
+// Temporarily removes one structure from a const pNext chain (restored by the
+// destructor), so a device-group structure over emulated devices never reaches
+// the real one-device driver.
+class ChainUnlink {
+ public:
+  ChainUnlink(const void* owner, VkStructureType sType);
+  ~ChainUnlink();
+  ChainUnlink(const ChainUnlink&) = delete;
+  ChainUnlink& operator=(const ChainUnlink&) = delete;
+
+ private:
+  VkBaseOutStructure* prev_ = nullptr;
+  VkBaseOutStructure* removed_ = nullptr;
+};
+
+// Entry-point tables (entry_points.cc). Each interceptor registers itself with
+// MESHVK_INTERCEPT next to its definition, so the list of wrapped entry points
+// cannot drift from the code.
+enum class EntryKind { kInstance, kPhysicalDevice, kDevice };
+struct EntryPointRegistrar {
+  EntryPointRegistrar(EntryKind kind, const char* name, PFN_vkVoidFunction fn);
+};
+#define MESHVK_INTERCEPT(kind, fn)                                       \
+  static const ::meshvk_layer::EntryPointRegistrar meshvk_reg_##fn(      \
+      ::meshvk_layer::EntryKind::kind, "vk" #fn, reinterpret_cast<PFN_vkVoidFunction>(&fn));
+#define MESHVK_INTERCEPT_ALIAS(kind, fn, alias)                          \
+  static const ::meshvk_layer::EntryPointRegistrar meshvk_reg_##alias(   \
+      ::meshvk_layer::EntryKind::kind, "vk" #alias, reinterpret_cast<PFN_vkVoidFunction>(&fn));
+PFN_vkVoidFunction findEntryPoint(EntryKind kind, const char* name);
+bool isPassThroughDeviceEntryPoint(const char* name);
+PFN_vkVoidFunction abortingStub(const char* name);
+
+}  // namespace meshvk_layer

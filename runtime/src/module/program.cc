@@ -404,14 +404,19 @@ Status CheckOutputs(const mvk::Function* fn, const meshvk_invoke_info_t* info) {
 
 Status Submit(meshvk_program_t* prog, uint64_t timeout_ns) {
   uint64_t base = prog->base;
+  const std::vector<uint64_t> previous_invoke = prog->last_signal;
   for (const Segment& seg : prog->segments) {
     std::vector<meshvk_semaphore_value_t> waits;
     if (seg.previous_phase >= 0) {
       waits.push_back({prog->semaphores[seg.process], base + seg.previous_phase + 1});
-    } else if (prog->last_signal[seg.process] > 0) {
-      // The previous invoke's last segment of this process (already complete:
-      // invoke waits; the wait still orders memory for the validation layer).
-      waits.push_back({prog->semaphores[seg.process], prog->last_signal[seg.process]});
+    } else {
+      // A process's first segment: the previous invoke has completed (the
+      // host waited), but a device-side wait on every process of this VkDevice
+      // makes the order explicit, e.g. for a peer that still read this
+      // process's buffers late in the previous invoke.
+      for (uint32_t q = 0; q < prog->semaphores.size(); ++q)
+        if (previous_invoke[q] > 0 && prog->logical_device[q] == prog->logical_device[seg.process])
+          waits.push_back({prog->semaphores[q], previous_invoke[q]});
     }
     for (const Wait& w : seg.waits) {
       uint64_t value = base + w.phase + 1;

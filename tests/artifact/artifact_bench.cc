@@ -1,0 +1,94 @@
+// Measures (prints, never asserts) what the issue asks to note:
+//  * load + verify time of a 1000-dispatch artifact (no device);
+//  * per dispatch: host time to record it (once, in meshvk_program_create)
+//    vs wall time to replay it (each invoke: submit, execute, wait).
+// Usage: artifact_bench [dispatches=1000] [elements=64] [replays=20]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "meshvk/meshvk.h"
+#include "meshvk/module.h"
+#include "programs.h"
+
+namespace {
+
+double Seconds(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+int Check(meshvk_status_t status, const char* what) {
+  if (!status) return 0;
+  std::fprintf(stderr, "artifact_bench: %s: %s\n", what, meshvk_status_message(status));
+  meshvk_status_free(status);
+  std::exit(1);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  uint32_t dispatches = argc > 1 ? std::atoi(argv[1]) : 1000;
+  uint64_t n = argc > 2 ? std::atoi(argv[2]) : 64;
+  int replays = argc > 3 ? std::atoi(argv[3]) : 20;
+  std::vector<uint8_t> bytes = meshvk_test::DispatchChain(dispatches, n);
+
+  std::vector<double> load_ms;
+  meshvk_module_t* module = nullptr;
+  for (int i = 0; i < 10; ++i) {
+    if (module) meshvk_module_release(module);
+    auto start = std::chrono::steady_clock::now();
+    Check(meshvk_module_load(bytes.data(), bytes.size(), &module), "load");
+    load_ms.push_back(Seconds(start) * 1e3);
+  }
+  std::sort(load_ms.begin(), load_ms.end());
+  std::printf("load+verify: %u dispatches, %zu bytes: median %.3f ms (min %.3f) = %.2f us/dispatch\n", dispatches,
+              bytes.size(), load_ms[5], load_ms[0], load_ms[5] * 1e3 / dispatches);
+
+  meshvk_instance_t* instance = nullptr;
+  Check(meshvk_instance_create(nullptr, &instance), "instance");
+  meshvk_device_set_create_info_t set_info{};
+  set_info.topology = MESHVK_TOPOLOGY_LOGICAL;
+  set_info.process_count = 1;
+  meshvk_device_set_t* set = nullptr;
+  Check(meshvk_device_set_create(instance, &set_info, &set), "device set");
+  meshvk_program_t* program = nullptr;
+  auto create_start = std::chrono::steady_clock::now();
+  Check(meshvk_program_create(module, set, &program), "program");
+  double create_s = Seconds(create_start);
+  meshvk_program_stats_t stats{};
+  meshvk_program_stats(program, &stats);
+
+  std::vector<float> x(n, 1.0f), z(n);
+  meshvk_host_input_t input = {x.data(), n * 4};
+  meshvk_host_output_t output = {z.data(), n * 4};
+  meshvk_invoke_info_t info{};
+  info.inputs = &input;
+  info.input_count = 1;
+  info.outputs = &output;
+  info.output_count = 1;
+  Check(meshvk_program_invoke(program, &info), "warm-up");
+  std::vector<double> replay_ms;
+  for (int r = 0; r < replays; ++r) {
+    auto start = std::chrono::steady_clock::now();
+    Check(meshvk_program_invoke(program, &info), "invoke");
+    replay_ms.push_back(Seconds(start) * 1e3);
+  }
+  std::sort(replay_ms.begin(), replay_ms.end());
+  double record_us = stats.record_ns / 1e3 / dispatches;
+  double replay_us = replay_ms[replay_ms.size() / 2] * 1e3 / dispatches;
+  std::printf("program create: %.3f ms total (buffers, pipelines, recording)\n", create_s * 1e3);
+  std::printf("record (host, once): %.3f ms for %u commands = %.2f us/dispatch\n", stats.record_ns / 1e6,
+              stats.command_count, record_us);
+  std::printf("replay (invoke wall: write %llu B, submit, execute on the device, wait, read): median %.3f ms = "
+              "%.2f us/dispatch\n",
+              static_cast<unsigned long long>(n * 4), replay_ms[replay_ms.size() / 2], replay_us);
+  std::printf("ratio record/replay per dispatch: %.2f; result check z[0] = %g (expected %g)\n", record_us / replay_us,
+              z[0], 1.0 + dispatches);
+  meshvk_program_release(program);
+  meshvk_device_set_release(set);
+  meshvk_instance_release(instance);
+  meshvk_module_release(module);
+  return z[0] == 1.0f + dispatches ? 0 : 1;
+}

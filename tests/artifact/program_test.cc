@@ -1,0 +1,212 @@
+// Runs builder-made artifacts on P in {1, 2, 4} logical devices with the
+// validation layer (and synchronization validation) on; any message fails.
+// Oracles are host loops over the same inputs, never the runtime's output.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "meshvk/module.h"
+#include "programs.h"
+#include "vulkan_fixture.h"
+
+namespace meshvk_test {
+namespace {
+
+using Module = std::unique_ptr<meshvk_module_t, Releaser<meshvk_module_t, meshvk_module_release>>;
+using Program = std::unique_ptr<meshvk_program_t, Releaser<meshvk_program_t, meshvk_program_release>>;
+
+class ProgramTest : public VulkanTest {
+ protected:
+  Module LoadModule(const std::vector<uint8_t>& bytes) {
+    meshvk_module_t* module = nullptr;
+    EXPECT_EQ(StatusText(meshvk_module_load(bytes.data(), bytes.size(), &module)), "");
+    return Module(module);
+  }
+  Program MakeProgram(meshvk_module_t* module, meshvk_device_set_t* set) {
+    meshvk_program_t* program = nullptr;
+    EXPECT_EQ(StatusText(meshvk_program_create(module, set, &program)), "");
+    return Program(program);
+  }
+};
+
+std::vector<float> Iota(size_t n, float start, float step) {
+  std::vector<float> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = start + step * static_cast<float>(i % 97);
+  return v;
+}
+
+struct Split {
+  std::vector<uint32_t> grid;
+  std::vector<std::vector<uint32_t>> axes;
+};
+
+class ElementwiseTest : public ProgramTest, public ::testing::WithParamInterface<Split> {};
+
+TEST_P(ElementwiseTest, MatchesHostLoopOverSeveralInvokes) {
+  const Split& split = GetParam();
+  uint32_t P = 1;
+  for (uint32_t e : split.grid) P *= e;
+  const uint64_t rows = 8, cols = 12;
+  Module module = LoadModule(Elementwise(split.grid, split.axes, rows, cols, 0.5f));
+  ASSERT_TRUE(module);
+  DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, P);
+  ASSERT_TRUE(set);
+  Program program = MakeProgram(module.get(), set.get());
+  ASSERT_TRUE(program);
+  // Recorded once; each invoke replays with new inputs.
+  for (int run = 0; run < 3; ++run) {
+    std::vector<float> a = Iota(rows * cols, 1.0f + run, 0.25f), b = Iota(rows * cols, -3.0f, 1.5f + run);
+    std::vector<float> c(rows * cols, -1.0f);
+    meshvk_host_input_t inputs[2] = {{a.data(), a.size() * 4}, {b.data(), b.size() * 4}};
+    meshvk_host_output_t output = {c.data(), c.size() * 4};
+    meshvk_invoke_info_t info{};
+    info.inputs = inputs;
+    info.input_count = 2;
+    info.outputs = &output;
+    info.output_count = 1;
+    MESHVK_ASSERT_OK(meshvk_program_invoke(program.get(), &info));
+    for (size_t i = 0; i < c.size(); ++i) ASSERT_EQ(c[i], a[i] + 0.5f * b[i]) << "run " << run << " element " << i;
+  }
+  meshvk_program_stats_t stats{};
+  meshvk_program_stats(program.get(), &stats);
+  EXPECT_EQ(stats.command_buffer_count, P);  // one phase, one command buffer per process
+  EXPECT_EQ(stats.command_count, P);
+}
+
+INSTANTIATE_TEST_SUITE_P(Shardings, ElementwiseTest,
+                         ::testing::Values(Split{{1}, {{0}, {}}}, Split{{2}, {{0}, {}}}, Split{{4}, {{0}, {}}},
+                                           // columns: each shard is a strided slice of the host tensor
+                                           Split{{2}, {{}, {0}}}, Split{{4}, {{}, {0}}},
+                                           Split{{2, 2}, {{0}, {1}}}, Split{{2, 2}, {{1}, {0}}},
+                                           // replicated: every process computes the whole tensor
+                                           Split{{2}, {{}, {}}}));
+
+class AllGatherTest : public ProgramTest, public ::testing::WithParamInterface<uint32_t> {};
+
+TEST_P(AllGatherTest, EveryReplicaHoldsAllBlocks) {
+  const uint32_t P = GetParam();
+  const uint64_t n = 40;
+  Module module = LoadModule(RingAllGather(P, n));
+  ASSERT_TRUE(module);
+  EXPECT_EQ(meshvk_module_phase_count(module.get()), P);
+  DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, P);
+  ASSERT_TRUE(set);
+  Program program = MakeProgram(module.get(), set.get());
+  ASSERT_TRUE(program);
+  for (int run = 0; run < 2; ++run) {
+    std::vector<float> x = Iota(P * n, 10.0f * run, 1.0f);
+    meshvk_host_input_t input = {x.data(), x.size() * 4};
+    meshvk_invoke_info_t info{};
+    info.inputs = &input;
+    info.input_count = 1;
+    info.flags = MESHVK_INVOKE_KEEP_RESULTS_SHARDED_BIT | MESHVK_INVOKE_TIMESTAMPS_BIT;
+    MESHVK_ASSERT_OK(meshvk_program_invoke(program.get(), &info));
+    for (uint32_t p = 0; p < P; ++p) {
+      meshvk_shard_view_t view{};
+      MESHVK_ASSERT_OK(meshvk_program_result_shard(program.get(), 0, 0, p, &view));
+      EXPECT_EQ(view.process, p);
+      ASSERT_EQ(view.shape[0], P * n);
+      std::vector<float> y(P * n);
+      MESHVK_ASSERT_OK(meshvk_buffer_read(view.buffer, view.offset, y.data(), y.size() * 4));
+      for (size_t i = 0; i < y.size(); ++i) ASSERT_EQ(y[i], x[i]) << "process " << p << " element " << i;
+    }
+    // Gathered the normal way too.
+    std::vector<float> y(P * n, -1.0f);
+    meshvk_host_output_t output = {y.data(), y.size() * 4};
+    info.flags = 0;
+    info.outputs = &output;
+    info.output_count = 1;
+    MESHVK_ASSERT_OK(meshvk_program_invoke(program.get(), &info));
+    EXPECT_EQ(y, x);
+  }
+  std::vector<meshvk_phase_timing_t> timings(64);
+  uint32_t count = 0;
+  meshvk_status_t status = meshvk_program_phase_timings(program.get(), timings.data(), 64, &count);
+  EXPECT_NE(status, MESHVK_OK);  // the last invoke did not ask for timestamps
+  meshvk_status_free(status);
+}
+
+INSTANTIATE_TEST_SUITE_P(Processes, AllGatherTest, ::testing::Values(1u, 2u, 4u));
+
+TEST_F(ProgramTest, DispatchChainAndPhaseTimings) {
+  const uint64_t n = 256;
+  const uint32_t dispatches = 9;
+  Module module = LoadModule(DispatchChain(dispatches, n));
+  DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, 1);
+  Program program = MakeProgram(module.get(), set.get());
+  ASSERT_TRUE(program);
+  std::vector<float> x = Iota(n, 0.0f, 0.5f), z(n);
+  meshvk_host_input_t input = {x.data(), n * 4};
+  meshvk_host_output_t output = {z.data(), n * 4};
+  meshvk_invoke_info_t info{};
+  info.inputs = &input;
+  info.input_count = 1;
+  info.outputs = &output;
+  info.output_count = 1;
+  info.flags = MESHVK_INVOKE_TIMESTAMPS_BIT;
+  MESHVK_ASSERT_OK(meshvk_program_invoke(program.get(), &info));
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(z[i], x[i] + dispatches) << i;
+  std::vector<meshvk_phase_timing_t> timings(8);
+  uint32_t count = 0;
+  MESHVK_ASSERT_OK(meshvk_program_phase_timings(program.get(), timings.data(), 8, &count));
+  ASSERT_EQ(count, 1u);
+  EXPECT_EQ(timings[0].phase, 0u);
+  EXPECT_GT(timings[0].device_ns, 0u);
+}
+
+TEST_F(ProgramTest, WrongInputsAreRefusedByName) {
+  Module module = LoadModule(Elementwise({2}, {{0}, {}}, 4, 4, 1.0f));
+  DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, 2);
+  Program program = MakeProgram(module.get(), set.get());
+  ASSERT_TRUE(program);
+  std::vector<float> a(16), c(16);
+  meshvk_host_input_t inputs[2] = {{a.data(), 64}, {a.data(), 60}};
+  meshvk_host_output_t output = {c.data(), 64};
+  meshvk_invoke_info_t info{};
+  info.inputs = inputs;
+  info.input_count = 1;
+  info.outputs = &output;
+  info.output_count = 1;
+  EXPECT_TRUE(HasCode(meshvk_program_invoke(program.get(), &info), MESHVK_STATUS_INVALID_ARGUMENT,
+                      "function 'main' takes 2 inputs, got 1"));
+  info.input_count = 2;
+  EXPECT_TRUE(HasCode(meshvk_program_invoke(program.get(), &info), MESHVK_STATUS_INVALID_ARGUMENT,
+                      "input 1 of 'main': 60 bytes given, the f32 tensor needs 64"));
+  inputs[1].size = 64;
+  output.size = 32;
+  EXPECT_TRUE(HasCode(meshvk_program_invoke(program.get(), &info), MESHVK_STATUS_INVALID_ARGUMENT,
+                      "output 0 of 'main': 32 bytes given, the result needs 64"));
+}
+
+TEST_F(ProgramTest, ProcessCountMustMatchTheGrid) {
+  Module module = LoadModule(Elementwise({4}, {{0}, {}}, 4, 4, 1.0f));
+  DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, 2);
+  meshvk_program_t* program = nullptr;
+  EXPECT_TRUE(HasCode(meshvk_program_create(module.get(), set.get(), &program), MESHVK_STATUS_INVALID_ARGUMENT,
+                      "the program's grid has 4 processes but the device set has 2"));
+  EXPECT_EQ(program, nullptr);
+}
+
+TEST_F(ProgramTest, WorkgroupCountsBeyondTheDeviceLimitAreRefusedBeforeAllocation) {
+  meshvk::artifact::ArtifactBuilder b = ElementwiseBuilder({1}, {{0}, {}}, 4, 4, 1.0f);
+  meshvk::artifact::DispatchDesc d;
+  d.executable = 0;
+  d.workgroup_count[0] = 1u << 31;  // past lavapipe's (and the spec minimum's) 65535
+  d.bindings = {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}};
+  d.push_constants = ScaledAddPush(16, 1.0f);
+  b.AddDispatch(0, d);
+  Module module = LoadModule(b.Finish());  // loads: limits are per device
+  ASSERT_TRUE(module);
+  DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, 1);
+  uint64_t before = meshvk_device_set_allocated_bytes(set.get(), 0);
+  meshvk_program_t* program = nullptr;
+  EXPECT_TRUE(HasCode(meshvk_program_create(module.get(), set.get(), &program), MESHVK_STATUS_OUT_OF_RANGE,
+                      "processes[0].commands[1].dispatch.workgroup_count[0]: 2147483648 > the device's "
+                      "maxComputeWorkGroupCount"));
+  EXPECT_EQ(meshvk_device_set_allocated_bytes(set.get(), 0), before);
+}
+
+}  // namespace
+}  // namespace meshvk_test

@@ -5,7 +5,7 @@
 //   [upstream] sharding-propagation{traversal=forward-backward},
 //   meshvk-decompose-reshards, meshvk-record-abi,
 //   [upstream] shard-partition, canonicalize, meshvk-verify-abi,
-//   meshvk-unroll-grid, meshvk-lower-collectives, canonicalize, cse,
+//   meshvk-unroll-grid, meshvk-lower-collectives,
 //   meshvk-outline-kernels, meshvk-plan-allocations.
 //
 //===----------------------------------------------------------------------===//

@@ -412,6 +412,7 @@ LogicalResult allocationsToPrivateVariables(func::FuncOp f, gpu::LaunchOp launch
   SmallVector<memref::DeallocOp> deallocs;
   f.walk([&](memref::DeallocOp d) { deallocs.push_back(d); });
   for (auto d : deallocs) d.erase();
+  if (getenv("MESHVK_CODEGEN_DEBUG")) f->dump();
   OpBuilder b(&launch.getBody().front(), launch.getBody().front().begin());
   for (memref::AllocOp a : allocs) {
     if (!a.getType().hasStaticShape())
@@ -637,9 +638,14 @@ LogicalResult distributeCyclically(IRRewriter& rw, scf::ForallOp forall) {
   return success();
 }
 
-LogicalResult lowerKernel(func::FuncOp f, const TargetDescription& target) {
+// Canonicalization may rebuild the gpu.launch: look it up again after each.
+gpu::LaunchOp findLaunch(func::FuncOp f) {
   gpu::LaunchOp launch;
   f.walk([&](gpu::LaunchOp l) { launch = l; });
+  return launch;
+}
+
+LogicalResult lowerKernel(func::FuncOp f, const TargetDescription& target) {
   MLIRContext* ctx = f.getContext();
   if (failed(simplifyOnTensors(f))) return f.emitError("simplification did not converge");
   ensureTileableRoots(f);
@@ -651,7 +657,7 @@ LogicalResult lowerKernel(func::FuncOp f, const TargetDescription& target) {
   if (failed(simplifyOnTensors(f))) return f.emitError("simplification did not converge");
   // Everything that computes must now sit inside the thread loops: an op left
   // at workgroup level would be executed by every invocation.
-  WalkResult stray = launch.walk([&](linalg::LinalgOp op) {
+  WalkResult stray = findLaunch(f).walk([&](linalg::LinalgOp op) {
     auto forall = op->getParentOfType<scf::ForallOp>();
     std::optional<ArrayAttr> mapping = forall ? forall.getMapping() : std::nullopt;
     if (!mapping || mapping->empty() || !isa<gpu::GPUThreadMappingAttr>((*mapping)[0])) {
@@ -663,7 +669,7 @@ LogicalResult lowerKernel(func::FuncOp f, const TargetDescription& target) {
   if (stray.wasInterrupted()) return failure();
   if (failed(boundTemporaries(f))) return failure();
   if (failed(bufferize(f))) return failure();
-  if (failed(allocationsToPrivateVariables(f, launch))) return failure();
+  if (failed(allocationsToPrivateVariables(f, findLaunch(f)))) return failure();
 
   SmallVector<linalg::LinalgOp> regTiles;
   f.walk([&](linalg::LinalgOp op) {
@@ -693,6 +699,7 @@ LogicalResult lowerKernel(func::FuncOp f, const TargetDescription& target) {
     if (failed(distributeCyclically(rw, fa))) return failure();
   }
   tiles = std::max<int64_t>(1, std::min<int64_t>(tiles, target.maxWorkgroupCount));
+  gpu::LaunchOp launch = findLaunch(f);
   rw.setInsertionPoint(launch);
   launch.getGridSizeXMutable().assign(arith::ConstantIndexOp::create(rw, launch.getLoc(), tiles));
   launch.getBlockSizeXMutable().assign(

@@ -106,14 +106,62 @@ struct DecomposeReshardsPass
       else
         moves.push_back(axis);
     }
-    size_t steps = removals.size() + moves.size() + additions.size();
-    if (steps <= 1)
+    if (removals.size() + moves.size() + additions.size() <= 1)
       return;
+
+    // The intermediate layouts, in order (the last one is the target itself).
+    // Moving an axis can leave an intermediate that splits a dimension
+    // unevenly; then move by gathering every changed axis first and slicing
+    // afterwards (each intermediate is a prefix of the source or target split,
+    // so it divides evenly), at the price of a gather instead of an all_to_all.
+    auto shape = cast<RankedTensorType>(target.getType()).getShape();
+    auto gridOp = SymbolTable::lookupNearestSymbolFrom<shard::GridOp>(
+        target, from.getGridAttr());
+    if (!gridOp)
+      return;
+    ArrayRef<int64_t> gridShape = gridOp.getShape();
+    auto even = [&](const SplitAxes &axes) {
+      for (auto [d, list] : llvm::enumerate(axes)) {
+        int64_t n = 1;
+        for (int16_t a : list)
+          n *= gridShape[a];
+        if (d < shape.size() && shape[d] % n != 0)
+          return false;
+      }
+      return true;
+    };
+    auto plan = [&](ArrayRef<ArrayRef<int16_t>> groups, bool moveInPlace) {
+      SmallVector<SplitAxes> layouts;
+      SplitAxes layout = cur;
+      for (ArrayRef<int16_t> group : groups)
+        for (int16_t axis : group) {
+          removeAxis(layout, axis);
+          auto at = placement(goal, axis);
+          if (at.first >= 0 && moveInPlace)
+            insertAxis(layout, axis, at);
+          layouts.push_back(layout);
+        }
+      return layouts;
+    };
+    SmallVector<SplitAxes> layouts =
+        plan({removals, moves, additions}, /*moveInPlace=*/true);
+    if (!llvm::all_of(layouts, even)) {
+      SmallVector<int16_t> gathers(removals);
+      gathers.append(moves.begin(), moves.end());
+      layouts = plan({gathers}, /*moveInPlace=*/false);
+      SplitAxes layout = layouts.empty() ? cur : layouts.back();
+      for (ArrayRef<int16_t> group : {ArrayRef(moves), ArrayRef(additions)})
+        for (int16_t axis : group) {
+          insertAxis(layout, axis, placement(goal, axis));
+          layouts.push_back(layout);
+        }
+    }
+    layouts.pop_back(); // the target annotation itself is the last step
 
     OpBuilder b(target);
     MLIRContext *ctx = target.getContext();
     Value prev = producer.getResult();
-    auto step = [&](SplitAxes next) {
+    for (const SplitAxes &next : layouts) {
       auto sharding = b.create<shard::ShardingOp>(
           target.getLoc(), from.getGridAttr(), toAttr(ctx, next).getAxes());
       auto users = b.create<shard::ShardOp>(target.getLoc(), prev, sharding,
@@ -121,19 +169,6 @@ struct DecomposeReshardsPass
       prev = b.create<shard::ShardOp>(target.getLoc(), users.getResult(),
                                       sharding, /*annotate_for_users=*/false)
                  .getResult();
-    };
-    size_t done = 0;
-    for (ArrayRef<int16_t> group : {ArrayRef(removals), ArrayRef(moves),
-                                    ArrayRef(additions)}) {
-      for (int16_t axis : group) {
-        if (++done == steps)
-          break; // the last step is the original target annotation
-        removeAxis(cur, axis);
-        auto at = placement(goal, axis);
-        if (at.first >= 0)
-          insertAxis(cur, axis, at);
-        step(cur);
-      }
     }
     target.getSrcMutable().assign(prev);
   }

@@ -8,45 +8,72 @@
 
 using namespace mlir;
 
-void meshvk::buildPartitionPipeline(OpPassManager &pm) {
-  pm.addPass(createCheckSharding());
-  // forward-backward, not the default: the default traversal all-gathers early
-  // in matmul -> elementwise chains, and `forward` crashes in shard-partition
-  // (see tests/compiler/meshvk-partition.mlir, which measures both).
+namespace {
+
+struct PartitionOptions : PassPipelineOptions<PartitionOptions> {
+  // `forward` is not offered: it crashes inside shard-partition (FACTS.md).
+  Option<shard::TraversalOrder> traversal{
+      *this, "traversal",
+      llvm::cl::desc("sharding-propagation traversal (default forward-backward: "
+                     "keeps elementwise chains after a split matmul sharded)"),
+      llvm::cl::init(shard::TraversalOrder::ForwardBackward),
+      llvm::cl::values(
+          clEnumValN(shard::TraversalOrder::ForwardBackward, "forward-backward",
+                     "forward then backward"),
+          clEnumValN(shard::TraversalOrder::BackwardForward, "backward-forward",
+                     "upstream's default"),
+          clEnumValN(shard::TraversalOrder::Backward, "backward",
+                     "backward only"))};
+};
+
+void addPartitionPasses(OpPassManager &pm, shard::TraversalOrder traversal) {
+  pm.addPass(meshvk::createCheckSharding());
+  // forward-backward by default: upstream's default (backward-forward)
+  // all-gathers right after a row-split matmul and then runs the elementwise
+  // chain on the whole tensor on every process; forward-backward keeps the
+  // chain sharded for the same bytes moved; `forward` crashes in
+  // shard-partition (tests/compiler/meshvk-partition.mlir measures this).
   shard::ShardingPropagationOptions propagation;
-  propagation.traversal = shard::TraversalOrder::ForwardBackward;
+  propagation.traversal = traversal;
   pm.addNestedPass<func::FuncOp>(shard::createShardingPropagation(propagation));
   // After propagation every reshard is an explicit annotation pair, and every
   // argument carries the sharding shard-partition will give it.
-  pm.addNestedPass<func::FuncOp>(createDecomposeReshards());
-  pm.addPass(createRecordAbi());
+  pm.addNestedPass<func::FuncOp>(meshvk::createDecomposeReshards());
+  pm.addPass(meshvk::createRecordAbi());
   pm.addNestedPass<func::FuncOp>(shard::createPartition());
   pm.addPass(createCanonicalizerPass());
-  pm.addPass(createVerifyAbi());
+  pm.addPass(meshvk::createVerifyAbi());
+}
+
+} // namespace
+
+void meshvk::buildPartitionPipeline(OpPassManager &pm) {
+  addPartitionPasses(pm, shard::TraversalOrder::ForwardBackward);
 }
 
 void meshvk::buildPlanPipeline(OpPassManager &pm) {
+  // No canonicalize/CSE between these: CSE would merge identical ops of
+  // different processes, and rewrites could drop the meshvk.process tags.
   pm.addPass(createUnrollGrid());
-  pm.addPass(createCanonicalizerPass());
   pm.addPass(createLowerCollectives());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
   pm.addPass(createOutlineKernels());
   pm.addPass(createPlanAllocations());
 }
 
 void meshvk::registerMeshVKPipelines() {
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<PartitionOptions>(
       "meshvk-partition",
       "Check shardings, record the ABI, partition with upstream Shard passes",
-      buildPartitionPipeline);
+      [](OpPassManager &pm, const PartitionOptions &options) {
+        addPartitionPasses(pm, options.traversal);
+      });
   PassPipelineRegistration<>(
       "meshvk-plan", "Partitioned SPMD functions -> per-process plans",
       buildPlanPipeline);
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<PartitionOptions>(
       "meshvk-compile-plan", "meshvk-partition followed by meshvk-plan",
-      [](OpPassManager &pm) {
-        buildPartitionPipeline(pm);
+      [](OpPassManager &pm, const PartitionOptions &options) {
+        addPartitionPasses(pm, options.traversal);
         buildPlanPipeline(pm);
       });
 }

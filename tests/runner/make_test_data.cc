@@ -1,0 +1,108 @@
+// Writes the files the mesh-vk-run CLI tests use into DIR: builder-made
+// programs (.mvk, good and broken), inputs and host-computed expected outputs
+// (.npy/.bin, good and broken).
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "programs.h"
+#include "tensor_io.h"
+
+namespace {
+
+std::string dir;
+
+void WriteBytes(const std::string& name, const std::vector<uint8_t>& bytes) {
+  FILE* f = std::fopen((dir + "/" + name).c_str(), "wb");
+  if (!f || std::fwrite(bytes.data(), 1, bytes.size(), f) != bytes.size() || std::fclose(f) != 0) {
+    std::fprintf(stderr, "make_test_data: cannot write %s\n", name.c_str());
+    std::exit(1);
+  }
+}
+
+void WriteTensor(const std::string& name, const std::vector<uint64_t>& shape, meshvk_element_type_t type,
+                 const std::vector<float>& values) {
+  meshvk_run::HostTensor t;
+  t.shape = shape;
+  t.type = type;
+  t.data.resize(values.size() * meshvk_run::ElementBytes(type));
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (type == MESHVK_ELEMENT_I32) {
+      int32_t v = static_cast<int32_t>(values[i]);
+      std::memcpy(t.data.data() + 4 * i, &v, 4);
+    } else {
+      std::memcpy(t.data.data() + 4 * i, &values[i], 4);
+    }
+  }
+  std::string error;
+  if (!meshvk_run::WriteNpy(dir + "/" + name, t, &error)) {
+    std::fprintf(stderr, "make_test_data: %s\n", error.c_str());
+    std::exit(1);
+  }
+}
+
+std::vector<uint8_t> ReadBack(const std::string& name) {
+  std::vector<uint8_t> bytes;
+  FILE* f = std::fopen((dir + "/" + name).c_str(), "rb");
+  int c;
+  while (f && (c = std::fgetc(f)) != EOF) bytes.push_back(static_cast<uint8_t>(c));
+  if (f) std::fclose(f);
+  return bytes;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: make_test_data DIR\n");
+    return 2;
+  }
+  dir = argv[1];
+  // c = a + 0.5 b on 4x3 f32, rows split over 2 processes.
+  WriteBytes("add.mvk", meshvk_test::Elementwise({2}, {{0}, {}}, 4, 3, 0.5f));
+  WriteBytes("allgather4.mvk", meshvk_test::RingAllGather(4, 2));
+  std::vector<float> a(12), b(12, 2.0f), c(12), c_near(12), x(8);
+  for (int i = 0; i < 12; ++i) {
+    a[i] = static_cast<float>(i);
+    c[i] = a[i] + 0.5f * b[i];  // the host oracle
+    c_near[i] = c[i] + 0.01f;
+  }
+  for (int i = 0; i < 8; ++i) x[i] = 100.0f + i;
+  WriteTensor("a.npy", {4, 3}, MESHVK_ELEMENT_F32, a);
+  WriteTensor("b.npy", {4, 3}, MESHVK_ELEMENT_F32, b);
+  WriteTensor("expected_c.npy", {4, 3}, MESHVK_ELEMENT_F32, c);
+  WriteTensor("near_c.npy", {4, 3}, MESHVK_ELEMENT_F32, c_near);
+  WriteTensor("a_i32.npy", {4, 3}, MESHVK_ELEMENT_I32, a);
+  WriteTensor("x.npy", {8}, MESHVK_ELEMENT_F32, x);
+  std::vector<uint8_t> raw(12 * 4);
+  std::memcpy(raw.data(), b.data(), raw.size());
+  WriteBytes("b.bin", raw);
+  WriteBytes("short.bin", std::vector<uint8_t>(raw.begin(), raw.begin() + 20));
+
+  // Broken .npy files, each broken one way.
+  std::vector<uint8_t> npy = ReadBack("a.npy");
+  std::vector<uint8_t> bad_magic = npy;
+  bad_magic[1] = 'X';
+  WriteBytes("bad_magic.npy", bad_magic);
+  WriteBytes("truncated.npy", std::vector<uint8_t>(npy.begin(), npy.end() - 8));
+  WriteBytes("header_only.npy", std::vector<uint8_t>(npy.begin(), npy.begin() + 9));
+  std::string text(npy.begin(), npy.end());
+  auto replaced = [&](const std::string& from, const std::string& to) {
+    std::string s = text;
+    s.replace(s.find(from), from.size(), to);
+    return std::vector<uint8_t>(s.begin(), s.end());
+  };
+  WriteBytes("f64.npy", replaced("'<f4'", "'<f8'"));
+  WriteBytes("fortran.npy", replaced("False", "True "));
+  WriteBytes("bad_shape.npy", replaced("(4, 3)", "(4, q)"));
+
+  // Broken programs.
+  std::vector<uint8_t> good = meshvk_test::Elementwise({2}, {{0}, {}}, 4, 3, 0.5f);
+  WriteBytes("truncated.mvk", std::vector<uint8_t>(good.begin(), good.begin() + good.size() / 2));
+  meshvk::artifact::ArtifactBuilder newer = meshvk_test::ElementwiseBuilder({2}, {{0}, {}}, 4, 3, 0.5f);
+  newer.set_format_version(7);
+  WriteBytes("newer.mvk", newer.Finish());
+  WriteBytes("program.mlir", {'/', '/', '\n'});
+  return 0;
+}

@@ -1,0 +1,38 @@
+# Runs one mesh-vk-run command line and checks it:
+#   -DRUNNER=<exe> -DARGS=<;-list> -DRC=<exit code> [-DSTDOUT=<regex>]
+#   [-DSTDERR=<regex>] [-DNO_FILE=<path>] [-DSAME_FILE=<a;b>] -DWORKDIR=<dir>
+# An error exit (2 or 3) must print exactly one line on stderr.
+execute_process(COMMAND ${RUNNER} ${ARGS}
+                WORKING_DIRECTORY ${WORKDIR}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+set(context "command: mesh-vk-run ${ARGS}\nexit: ${rc}\nstdout:\n${out}\nstderr:\n${err}")
+if(NOT rc STREQUAL RC)
+  message(FATAL_ERROR "expected exit code ${RC}\n${context}")
+endif()
+if(DEFINED STDOUT AND NOT out MATCHES "${STDOUT}")
+  message(FATAL_ERROR "stdout does not match '${STDOUT}'\n${context}")
+endif()
+if(DEFINED STDERR AND NOT err MATCHES "${STDERR}")
+  message(FATAL_ERROR "stderr does not match '${STDERR}'\n${context}")
+endif()
+if(RC EQUAL 2 OR RC EQUAL 3)
+  string(REGEX MATCHALL "\n" newlines "${err}")
+  list(LENGTH newlines lines)
+  if(NOT lines EQUAL 1)
+    message(FATAL_ERROR "an error must be one line on stderr (got ${lines})\n${context}")
+  endif()
+endif()
+if(DEFINED NO_FILE)
+  file(GLOB leftovers "${NO_FILE}*")
+  if(leftovers)
+    message(FATAL_ERROR "left behind: ${leftovers}\n${context}")
+  endif()
+endif()
+if(DEFINED SAME_FILE)
+  list(GET SAME_FILE 0 first)
+  list(GET SAME_FILE 1 second)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${first} ${second} RESULT_VARIABLE differ)
+  if(differ)
+    message(FATAL_ERROR "${first} and ${second} differ\n${context}")
+  endif()
+endif()

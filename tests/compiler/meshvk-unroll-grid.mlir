@@ -1,0 +1,81 @@
+// RUN: mesh-vk-opt %s -split-input-file -verify-diagnostics --meshvk-unroll-grid | FileCheck %s
+// A partitioned (SPMD) function becomes one straight-line program per process:
+// process indices are constants, branches on them fold away, every op carries
+// meshvk.process, collectives share one meshvk.collective_id.
+
+shard.grid @g4(shape = 4)
+// CHECK-LABEL: func.func @contraction
+// CHECK-SAME: (%[[A0:.*]]: tensor<8x4xf32> {meshvk.process = 0 : i64}, %[[A1:.*]]: tensor<8x4xf32> {meshvk.process = 1 : i64}, %{{.*}}: tensor<8x4xf32> {meshvk.process = 2 : i64}, %{{.*}}: tensor<8x4xf32> {meshvk.process = 3 : i64},
+// CHECK-SAME: -> (tensor<8x6xf32> {meshvk.process = 0 : i64}, tensor<8x6xf32> {meshvk.process = 1 : i64}, tensor<8x6xf32> {meshvk.process = 2 : i64}, tensor<8x6xf32> {meshvk.process = 3 : i64})
+// CHECK-SAME: meshvk.plan = {grid = @g4, grid_shape = array<i64: 4>, processes = 4 : i64}
+// CHECK-NOT: scf.if
+// CHECK-NOT: shard.process_multi_index
+// CHECK: %[[M0:.*]] = linalg.matmul {meshvk.process = 0 : i64} ins(%[[A0]],
+// CHECK: %[[M1:.*]] = linalg.matmul {meshvk.process = 1 : i64} ins(%[[A1]],
+// CHECK: %[[R0:.*]] = shard.all_reduce %[[M0]] on @g4 grid_axes = [0] {meshvk.collective_id = 0 : i64, meshvk.process = 0 : i64}
+// CHECK: %[[R1:.*]] = shard.all_reduce %[[M1]] on @g4 grid_axes = [0] {meshvk.collective_id = 0 : i64, meshvk.process = 1 : i64}
+// CHECK: return %[[R0]], %[[R1]], %{{.*}}, %{{.*}} :
+func.func @contraction(%a: tensor<8x4xf32>, %b: tensor<4x6xf32>) -> tensor<8x6xf32>
+    attributes {meshvk.abi = {grid = @g4, grid_shape = array<i64: 4>, args = [], results = []}} {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x6xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<8x6xf32>) -> tensor<8x6xf32>
+  %p = shard.process_multi_index on @g4 axes = [0] : index
+  %is0 = arith.cmpi eq, %p, %c0 : index
+  %init = scf.if %is0 -> (tensor<8x6xf32>) {
+    scf.yield %f : tensor<8x6xf32>
+  } else {
+    %e2 = tensor.empty() : tensor<8x6xf32>
+    %f2 = linalg.fill ins(%cst : f32) outs(%e2 : tensor<8x6xf32>) -> tensor<8x6xf32>
+    scf.yield %f2 : tensor<8x6xf32>
+  }
+  %m = linalg.matmul ins(%a, %b : tensor<8x4xf32>, tensor<4x6xf32>) outs(%init : tensor<8x6xf32>) -> tensor<8x6xf32>
+  %r = shard.all_reduce %m on @g4 grid_axes = [0] : tensor<8x6xf32> -> tensor<8x6xf32>
+  return %r : tensor<8x6xf32>
+}
+
+// -----
+
+// The multi-index on a 2x2 grid, row-major: processes 0..3 are (0,0), (0,1),
+// (1,0), (1,1). Results: axis 0 of p0..p3, axis 1 of p0..p3, linear index.
+shard.grid @g22(shape = 2x2)
+// CHECK-LABEL: func.func @indices
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
+// CHECK: return %[[C0]], %[[C0]], %[[C1]], %[[C1]], %[[C0]], %[[C1]], %[[C0]], %[[C1]], %[[C0]], %[[C1]], %[[C2]], %[[C3]] : index, index, index, index, index, index, index, index, index, index, index, index
+func.func @indices() -> (index, index, index)
+    attributes {meshvk.abi = {grid = @g22, grid_shape = array<i64: 2, 2>, args = [], results = []}} {
+  %i:2 = shard.process_multi_index on @g22 : index, index
+  %l = shard.process_linear_index on @g22 : index
+  return %i#0, %i#1, %l : index, index, index
+}
+
+// -----
+
+shard.grid @g2(shape = 2)
+func.func @collective_in_loop(%a: tensor<4xf32>) -> tensor<4xf32>
+    attributes {meshvk.abi = {grid = @g2, grid_shape = array<i64: 2>, args = [], results = []}} {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %c2 step %c1 iter_args(%x = %a) -> tensor<4xf32> {
+    // expected-error @+1 {{collectives inside control flow are not supported}}
+    %y = shard.all_reduce %x on @g2 grid_axes = [0] : tensor<4xf32> -> tensor<4xf32>
+    scf.yield %y : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+shard.grid @g2(shape = 2)
+func.func @left_annotation(%a: tensor<4xf32>) -> tensor<4xf32>
+    attributes {meshvk.abi = {grid = @g2, grid_shape = array<i64: 2>, args = [], results = []}} {
+  // expected-error @+1 {{'shard.sharding' is left after partitioning; meshvk cannot unroll it into per-process plans}}
+  %s = shard.sharding @g2 split_axes = [[0]] : !shard.sharding
+  %0 = shard.shard %a to %s : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

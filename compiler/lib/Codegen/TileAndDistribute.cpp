@@ -412,9 +412,10 @@ LogicalResult allocationsToPrivateVariables(func::FuncOp f, gpu::LaunchOp launch
   SmallVector<memref::DeallocOp> deallocs;
   f.walk([&](memref::DeallocOp d) { deallocs.push_back(d); });
   for (auto d : deallocs) d.erase();
-  if (getenv("MESHVK_CODEGEN_DEBUG")) f->dump();
-  OpBuilder b(&launch.getBody().front(), launch.getBody().front().begin());
+  OpBuilder b(f.getContext());
   for (memref::AllocOp a : allocs) {
+    // (Re)set each time: the previous insertion point may be an erased alloc.
+    b.setInsertionPointToStart(&launch.getBody().front());
     if (!a.getType().hasStaticShape())
       return a.emitError("dynamic temporary buffer inside a kernel");
     if (!a->getParentOfType<gpu::LaunchOp>())

@@ -1,0 +1,29 @@
+# Defines the fuzz_artifact_loader target (clang only): the verifier, the plan
+# and the builder helpers it uses, compiled with the fuzzer and ASan. Needs
+# MESHVK_SOURCE_DIR. Used from both the main build (when it is clang) and the
+# standalone sub-build.
+find_program(MESHVK_FUZZ_FLATC flatc REQUIRED)
+find_package(SPIRV-Tools REQUIRED CONFIG)
+set(_fuzz_gen ${CMAKE_CURRENT_BINARY_DIR}/fuzz_gen/meshvk/artifact)
+add_custom_command(
+  OUTPUT ${_fuzz_gen}/mvk_generated.h
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${_fuzz_gen}
+  COMMAND ${MESHVK_FUZZ_FLATC} --cpp --scoped-enums -o ${_fuzz_gen} ${MESHVK_SOURCE_DIR}/runtime/artifact/mvk.fbs
+  DEPENDS ${MESHVK_SOURCE_DIR}/runtime/artifact/mvk.fbs
+  VERBATIM)
+add_executable(fuzz_artifact_loader
+  ${MESHVK_SOURCE_DIR}/tests/fuzz/fuzz_artifact_loader.cc
+  ${MESHVK_SOURCE_DIR}/runtime/src/module/artifact_verifier.cc
+  ${MESHVK_SOURCE_DIR}/runtime/src/module/spirv_check.cc
+  ${MESHVK_SOURCE_DIR}/runtime/src/module/plan.cc
+  ${MESHVK_SOURCE_DIR}/runtime/artifact/src/builder.cc
+  ${_fuzz_gen}/mvk_generated.h)
+target_include_directories(fuzz_artifact_loader PRIVATE
+  ${CMAKE_CURRENT_BINARY_DIR}/fuzz_gen
+  ${MESHVK_SOURCE_DIR}/runtime/src/module
+  ${MESHVK_SOURCE_DIR}/runtime/include
+  ${MESHVK_SOURCE_DIR}/runtime/artifact/include)
+target_compile_options(fuzz_artifact_loader PRIVATE -g -O1 -fsanitize=fuzzer,address,undefined
+                       -fno-sanitize-recover=undefined)
+target_link_options(fuzz_artifact_loader PRIVATE -fsanitize=fuzzer,address,undefined)
+target_link_libraries(fuzz_artifact_loader PRIVATE SPIRV-Tools-static)

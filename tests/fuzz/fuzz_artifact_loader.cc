@@ -1,0 +1,36 @@
+// libFuzzer target for the .mvk trust boundary: any byte string must either
+// verify or be refused with a message; never crash, hang or read out of
+// bounds (built with AddressSanitizer). Verified inputs also go through the
+// plan and the device-limit check, which trust the verifier's guarantees.
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "artifact_verifier.h"
+#include "plan.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  // The runtime verifies its own aligned copy (meshvk_module_load copies).
+  std::vector<uint8_t> bytes(data, data + size);
+  const meshvk::mvk::Artifact* artifact = nullptr;
+  std::string error = meshvk::module::VerifyArtifact(bytes.data(), bytes.size(), &artifact);
+  if (!error.empty()) {
+    if (artifact != nullptr) __builtin_trap();  // refused files give no artifact
+    return 0;
+  }
+  meshvk::module::Plan plan = meshvk::module::ComputePlan(artifact);
+  meshvk_device_limits_t limits{};
+  for (int i = 0; i < 3; ++i) {
+    limits.max_workgroup_count[i] = 65535;
+    limits.max_workgroup_size[i] = 1024;
+  }
+  limits.max_workgroup_invocations = 1024;
+  limits.max_push_constants_bytes = 128;
+  limits.max_storage_buffer_range = 1u << 30;
+  limits.max_memory_allocation_size = 1ull << 31;
+  limits.min_storage_buffer_offset_alignment = 16;
+  for (uint32_t p = 0; p < plan.processes.size(); ++p)
+    meshvk::module::VerifyAgainstLimits(artifact, p, limits);
+  return 0;
+}

@@ -80,10 +80,11 @@ std::vector<uint8_t> Elementwise(const std::vector<uint32_t>& grid_shape,
   return ElementwiseBuilder(grid_shape, split_axes, rows, cols, scale).Finish();
 }
 
-std::vector<uint8_t> RingAllGather(uint32_t P, uint64_t n) {
+std::vector<uint8_t> RingAllGather(uint32_t P, uint64_t n, ElementType type) {
   ArtifactBuilder b({P}, {0});
   TensorDesc x = Tensor({P * n}, {{0}}), y = Tensor({P * n}, {{}});
-  const uint64_t block = n * 4;
+  x.element_type = y.element_type = type;
+  const uint64_t block = n * ElementSize(type);
   for (uint32_t p = 0; p < P; ++p) {
     uint32_t bx = b.AddBuffer(p, {block, BufferKind::kArgumentShard});
     uint32_t by = b.AddBuffer(p, {P * block, BufferKind::kResultShard});

@@ -25,11 +25,13 @@ std::vector<uint8_t> Elementwise(const std::vector<uint32_t>& grid_shape,
                                  const std::vector<std::vector<uint32_t>>& split_axes, uint64_t rows,
                                  uint64_t cols, float scale);
 
-// all_gather(x) -> y: x is f32[P*n] split over a peered 1-D grid of P; y is
+// all_gather(x) -> y: x is f32[P*n] (or i32/f16; n*element size must be a
+// multiple of 4) split over a peered 1-D grid of P; y is
 // replicated on every process. Each process fills y with NaN, copies its own
 // block in, then pulls the other P-1 blocks around a ring from its left
 // neighbour (each pull depends on the neighbour's previous step: P phases).
-std::vector<uint8_t> RingAllGather(uint32_t processes, uint64_t n);
+std::vector<uint8_t> RingAllGather(uint32_t processes, uint64_t n,
+                                   meshvk::artifact::ElementType type = meshvk::artifact::ElementType::kF32);
 
 // chain(x) -> z = x + dispatches: `dispatches` scaled_add dispatches on one
 // process, each depending on the previous one through its buffers.

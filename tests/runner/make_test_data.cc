@@ -31,6 +31,9 @@ void WriteTensor(const std::string& name, const std::vector<uint64_t>& shape, me
     if (type == MESHVK_ELEMENT_I32) {
       int32_t v = static_cast<int32_t>(values[i]);
       std::memcpy(t.data.data() + 4 * i, &v, 4);
+    } else if (type == MESHVK_ELEMENT_F16) {
+      uint16_t h = meshvk_run::FloatToHalf(values[i]);
+      std::memcpy(t.data.data() + 2 * i, &h, 2);
     } else {
       std::memcpy(t.data.data() + 4 * i, &values[i], 4);
     }
@@ -62,6 +65,9 @@ int main(int argc, char** argv) {
   // c = a + 0.5 b on 4x3 f32, rows split over 2 processes.
   WriteBytes("add.mvk", meshvk_test::Elementwise({2}, {{0}, {}}, 4, 3, 0.5f));
   WriteBytes("allgather4.mvk", meshvk_test::RingAllGather(4, 2));
+  WriteBytes("allgather_i32.mvk", meshvk_test::RingAllGather(2, 2, meshvk::artifact::ElementType::kI32));
+  WriteBytes("allgather_f16.mvk", meshvk_test::RingAllGather(2, 2, meshvk::artifact::ElementType::kF16));
+  WriteTensor("h.npy", {4}, MESHVK_ELEMENT_F16, {0.5f, -1.5f, 3.0f, 65504.0f});
   std::vector<float> a(12), b(12, 2.0f), c(12), c_near(12), x(8);
   for (int i = 0; i < 12; ++i) {
     a[i] = static_cast<float>(i);

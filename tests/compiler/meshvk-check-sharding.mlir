@@ -109,3 +109,15 @@ func.func @unknown_grid(%a: tensor<8xf32>) -> tensor<8xf32> {
   %0 = shard.shard %a to %s annotate_for_users : tensor<8xf32>
   return %0 : tensor<8xf32>
 }
+
+// -----
+
+// Scalar arguments make upstream sharding-propagation fail obscurely.
+shard.grid @mesh(shape = 2)
+func.func @scalar_arg(%a: tensor<8xf32>, %v: f32) -> tensor<8xf32> {
+  %s = shard.sharding @mesh split_axes = [[0]] : !shard.sharding
+  %a0 = shard.shard %a to %s annotate_for_users : tensor<8xf32>
+  // expected-error @+1 {{'linalg.fill' uses scalar function argument #1: upstream sharding-propagation cannot shard scalars}}
+  %f = linalg.fill ins(%v : f32) outs(%a0 : tensor<8xf32>) -> tensor<8xf32>
+  return %f : tensor<8xf32>
+}

@@ -121,3 +121,47 @@ func.func @not_peered(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>) -> tensor<4x4xf3
   %r = shard.shard %c to %rep : tensor<4x4xf32>
   return %r : tensor<4x4xf32>
 }
+
+// -----
+
+// Max over a split dimension written with arith.maxnumf: upstream marks the
+// all_reduce `generic`; meshvk reads the combiner and reduces with maxnumf.
+// 4 f32 partial maxima (16 B), n = 2: 16 B pulled per process. (Upstream
+// starts process 1's accumulator at NaN, which maxnumf ignores.)
+shard.grid @g2(shape = 2)
+// CHECK-LABEL: func.func @max_over_split_dim
+// CHECK-SAME: kind = "all_reduce", pulled_bytes = array<i64: 16, 16>
+// CHECK: func.func private @kernel_2(%{{.*}}: tensor<4xf32>, %{{.*}}: tensor<4xf32>) -> tensor<4xf32>
+// CHECK: arith.maxnumf
+func.func @max_over_split_dim(%x: tensor<4x8xf32>) -> tensor<4xf32> {
+  %c = shard.sharding @g2 split_axes = [[], [0]] : !shard.sharding
+  %r = shard.sharding @g2 split_axes = [[]] : !shard.sharding
+  %x0 = shard.shard %x to %c annotate_for_users : tensor<4x8xf32>
+  %z = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s = linalg.reduce ins(%x0 : tensor<4x8xf32>) outs(%f : tensor<4xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %0 = arith.maxnumf %in, %acc : f32
+      linalg.yield %0 : f32
+    }
+  %o = shard.shard %s to %r : tensor<4xf32>
+  return %o : tensor<4xf32>
+}
+
+// -----
+
+// A returned tensor constant still gets a buffer: a kernel writes it, per
+// process its own shard (2 of the 4 elements).
+shard.grid @g2(shape = 2)
+// CHECK-LABEL: func.func @constant_result
+// CHECK: meshvk.launch @kernel_0() on 0 {meshvk.buffers = [array<i64: 1, 0, 8>]} : () -> tensor<2xf32>
+// CHECK: meshvk.launch @kernel_0() on 1 {meshvk.buffers = [array<i64: 1, 1, 8>]} : () -> tensor<2xf32>
+// CHECK: func.func private @kernel_0() -> tensor<2xf32> attributes {meshvk.kernel}
+// CHECK-NEXT: arith.constant dense<1.000000e+00> : tensor<2xf32>
+func.func @constant_result() -> tensor<4xf32> {
+  %s = shard.sharding @g2 split_axes = [[0]] : !shard.sharding
+  %c = arith.constant dense<1.0> : tensor<4xf32>
+  %r = shard.shard %c to %s : tensor<4xf32>
+  return %r : tensor<4xf32>
+}

@@ -1,4 +1,5 @@
 // RUN: mesh-vk-opt %s -split-input-file -verify-diagnostics --meshvk-unroll-grid | FileCheck %s
+// RUN: mesh-vk-opt %s -split-input-file -verify-diagnostics --meshvk-unroll-grid -canonicalize | FileCheck %s --check-prefix=CANON
 // A partitioned (SPMD) function becomes one straight-line program per process:
 // process indices are constants, branches on them fold away, every op carries
 // meshvk.process, collectives share one meshvk.collective_id.
@@ -40,12 +41,13 @@ func.func @contraction(%a: tensor<8x4xf32>, %b: tensor<4x6xf32>) -> tensor<8x6xf
 // The multi-index on a 2x2 grid, row-major: processes 0..3 are (0,0), (0,1),
 // (1,0), (1,1). Results: axis 0 of p0..p3, axis 1 of p0..p3, linear index.
 shard.grid @g22(shape = 2x2)
-// CHECK-LABEL: func.func @indices
-// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
-// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
-// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
-// CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
-// CHECK: return %[[C0]], %[[C0]], %[[C1]], %[[C1]], %[[C0]], %[[C1]], %[[C0]], %[[C1]], %[[C0]], %[[C1]], %[[C2]], %[[C3]] : index, index, index, index, index, index, index, index, index, index, index, index
+// (Constants stay per process in the plan; canonicalize merges them here.)
+// CANON-LABEL: func.func @indices
+// CANON-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CANON-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CANON-DAG: %[[C2:.*]] = arith.constant 2 : index
+// CANON-DAG: %[[C3:.*]] = arith.constant 3 : index
+// CANON: return %[[C0]], %[[C0]], %[[C1]], %[[C1]], %[[C0]], %[[C1]], %[[C0]], %[[C1]], %[[C0]], %[[C1]], %[[C2]], %[[C3]] : index, index, index, index, index, index, index, index, index, index, index, index
 func.func @indices() -> (index, index, index)
     attributes {meshvk.abi = {grid = @g22, grid_shape = array<i64: 2, 2>, args = [], results = []}} {
   %i:2 = shard.process_multi_index on @g22 : index, index

@@ -54,6 +54,15 @@ LogicalResult checkOp(Operation *op) {
   if (isa<shard::ShardDialect>(op->getDialect()) || isa<func::ReturnOp>(op) ||
       !touchesTensors(op))
     return success();
+  for (Value operand : op->getOperands())
+    if (auto arg = dyn_cast<BlockArgument>(operand))
+      if (!isa<TensorType>(arg.getType()) &&
+          isa<func::FuncOp>(arg.getOwner()->getParentOp()))
+        return op->emitError()
+               << "'" << op->getName() << "' uses scalar function argument #"
+               << arg.getArgNumber()
+               << ": upstream sharding-propagation cannot shard scalars; pass "
+                  "it as a tensor<1x...> or make it a constant";
   if (!isa<shard::ShardingInterface>(op))
     return op->emitError()
            << "'" << op->getName()

@@ -152,6 +152,26 @@ public:
   SmallVector<int64_t> pulled;
 };
 
+/// The reduction a linalg op's single combining op performs, if it is one.
+std::optional<shard::ReductionKind> combinerKind(Value partial) {
+  auto linalgOp = partial.getDefiningOp<linalg::LinalgOp>();
+  if (!linalgOp || linalgOp->getNumRegions() != 1)
+    return std::nullopt;
+  Block &body = linalgOp->getRegion(0).front();
+  if (body.getOperations().size() != 2)
+    return std::nullopt;
+  Operation &combiner = body.front();
+  if (isa<arith::AddFOp, arith::AddIOp>(combiner))
+    return shard::ReductionKind::Sum;
+  if (isa<arith::MulFOp, arith::MulIOp>(combiner))
+    return shard::ReductionKind::Product;
+  if (isa<arith::MaxNumFOp, arith::MaximumFOp, arith::MaxSIOp>(combiner))
+    return shard::ReductionKind::Max;
+  if (isa<arith::MinNumFOp, arith::MinimumFOp, arith::MinSIOp>(combiner))
+    return shard::ReductionKind::Min;
+  return std::nullopt;
+}
+
 struct LowerCollectivesPass
     : meshvk::impl::LowerCollectivesBase<LowerCollectivesPass> {
   using LowerCollectivesBase::LowerCollectivesBase;
@@ -333,6 +353,10 @@ struct LowerCollectivesPass
           isa<shard::AllReduceOp>(op0)
               ? cast<shard::AllReduceOp>(op0).getReduction()
               : cast<shard::ReduceScatterOp>(op0).getReduction();
+      // Upstream marks reductions it does not classify (e.g. arith.maxnumf)
+      // `generic`; the combiner of the op producing the partials tells.
+      if (kind == shard::ReductionKind::Generic)
+        kind = combinerKind(op0->getOperand(0)).value_or(kind);
       // The dimension the partials are cut along (reduce_scatter: its scatter
       // axis; all_reduce: the first dimension the group size divides).
       int64_t cut = -1;

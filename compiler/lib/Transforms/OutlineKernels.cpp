@@ -65,6 +65,18 @@ struct OutlineKernelsPass
   LogicalResult outline(func::FuncOp plan) {
     SmallVector<Operation *> compute;
     for (Operation &op : plan.getBody().front()) {
+      // A tensor constant (or empty) that is copied or returned needs a buffer:
+      // a kernel that writes it. Used only by kernels, it is cloned into them.
+      bool needsBuffer =
+          isFree(&op) && op.getNumResults() == 1 &&
+          isa<RankedTensorType>(op.getResult(0).getType()) &&
+          llvm::any_of(op.getUsers(), [](Operation *user) {
+            return isa<meshvk::CopyOp, func::ReturnOp>(user);
+          });
+      if (needsBuffer && processOf(&op) >= 0) {
+        compute.push_back(&op);
+        continue;
+      }
       if (isFree(&op) || isa<meshvk::MeshVKDialect>(op.getDialect()) ||
           isa<func::ReturnOp>(op) || fusesIntoItsUsers(&op))
         continue;

@@ -193,7 +193,11 @@ struct UnrollGridPass : meshvk::impl::UnrollGridBase<UnrollGridPass> {
     RewritePatternSet patterns(ctx);
     scf::IfOp::getCanonicalizationPatterns(patterns, ctx);
     arith::CmpIOp::getCanonicalizationPatterns(patterns, ctx);
-    (void)applyPatternsGreedily(plan, std::move(patterns));
+    // Constants stay per process: CSE would share one process's tensor
+    // constant with the others.
+    (void)applyPatternsGreedily(
+        plan, std::move(patterns),
+        GreedyRewriteConfig().enableConstantCSE(false));
     // Values of one process must not be consumed by another one except
     // through a copy; verify that unrolling kept that.
     WalkResult leaked = plan.walk([&](Operation *op) {

@@ -121,3 +121,13 @@ func.func @scalar_arg(%a: tensor<8xf32>, %v: f32) -> tensor<8xf32> {
   %f = linalg.fill ins(%v : f32) outs(%a0 : tensor<8xf32>) -> tensor<8xf32>
   return %f : tensor<8xf32>
 }
+
+// -----
+
+// expected-error @+1 {{grid @empty has an axis of size < 1}}
+shard.grid @empty(shape = 0)
+func.func @zero_grid(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %s = shard.sharding @empty split_axes = [[0]] : !shard.sharding
+  %0 = shard.shard %a to %s annotate_for_users : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}

@@ -81,3 +81,13 @@ func.func @left_annotation(%a: tensor<4xf32>) -> tensor<4xf32>
   %0 = shard.shard %a to %s : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// A hand-written ABI that does not match the grid is refused, not trusted.
+shard.grid @g2(shape = 2)
+// expected-error @+1 {{meshvk.abi names grid @g2 with shape array<i64: 4>, which is not a static shard.grid of this module}}
+func.func @abi_mismatch(%a: tensor<4xf32>) -> tensor<4xf32>
+    attributes {meshvk.abi = {grid = @g2, grid_shape = array<i64: 4>, args = [], results = []}} {
+  return %a : tensor<4xf32>
+}

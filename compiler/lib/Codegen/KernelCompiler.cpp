@@ -30,6 +30,7 @@
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Tensor/IR/TensorInferTypeOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
@@ -47,7 +48,8 @@ void registerCodegenDialects(mlir::DialectRegistry& registry) {
   registry.insert<affine::AffineDialect, arith::ArithDialect, bufferization::BufferizationDialect,
                   cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
                   linalg::LinalgDialect, math::MathDialect, memref::MemRefDialect,
-                  scf::SCFDialect, spirv::SPIRVDialect, tensor::TensorDialect>();
+                  scf::SCFDialect, spirv::SPIRVDialect, tensor::TensorDialect,
+                  vector::VectorDialect>();
   affine::registerValueBoundsOpInterfaceExternalModels(registry);
   arith::registerValueBoundsOpInterfaceExternalModels(registry);
   arith::registerBufferizableOpInterfaceExternalModels(registry);
@@ -233,6 +235,7 @@ mlir::FailureOr<CompiledKernels> compileKernels(mlir::ModuleOp input,
                         constant(launch.getGridSizeZ())};
     int64_t numInputs = cast<IntegerAttr>(host->getAttr("meshvk.num_inputs")).getInt();
     for (auto [i, t] : llvm::enumerate(host.getArgumentTypes())) {
+      if (host.getArgAttr(i, "meshvk.alias_of")) continue;  // vec4 view, same binding
       auto mt = cast<MemRefType>(t);
       KernelBinding b;
       b.binding = static_cast<uint32_t>(i);

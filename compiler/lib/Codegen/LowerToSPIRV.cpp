@@ -24,6 +24,7 @@
 #include "mlir/Conversion/MathToSPIRV/MathToSPIRV.h"
 #include "mlir/Conversion/MemRefToSPIRV/MemRefToSPIRV.h"
 #include "mlir/Conversion/SCFToSPIRV/SCFToSPIRV.h"
+#include "mlir/Conversion/VectorToSPIRV/VectorToSPIRV.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -94,6 +95,7 @@ LogicalResult convertGPUModulesToSPIRV(ModuleOp module) {
     populateMathToSPIRVPatterns(typeConverter, patterns);
     populateMemRefToSPIRVPatterns(typeConverter, patterns);
     populateFuncToSPIRVPatterns(typeConverter, patterns);
+    populateVectorToSPIRVPatterns(typeConverter, patterns);
     if (failed(applyFullConversion(gm, *target, std::move(patterns)))) return failure();
   }
   return success();
@@ -149,8 +151,12 @@ struct LowerKernelsToSPIRVPass
                                 "only buffers may cross into a kernel";
           return WalkResult::interrupt();
         }
+        // A vec4 view of buffer j (meshvk.alias_of = j) shares its binding.
+        unsigned binding = arg.getArgNumber();
+        if (auto alias = host.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(), "meshvk.alias_of"))
+          binding = static_cast<unsigned>(alias.getInt());
         kernel.setArgAttr(i, spirv::getInterfaceVarABIAttrName(),
-                          spirv::getInterfaceVarABIAttr(0, arg.getArgNumber(), std::nullopt, ctx));
+                          spirv::getInterfaceVarABIAttr(0, binding, std::nullopt, ctx));
       }
       SmallVector<int32_t> wg;
       for (Value v : {launch.getBlockSizeX(), launch.getBlockSizeY(), launch.getBlockSizeZ()}) {

@@ -948,11 +948,16 @@ LogicalResult lowerKernel(func::FuncOp f, const TargetDescription& target) {
     rw.eraseOp(op);
   }
   RewritePatternSet patterns(ctx);
-  memref::populateFoldMemRefAliasOpsPatterns(patterns);
+  memref::populateFoldMemRefAliasOpPatterns(patterns);
   for (Dialect* d : ctx->getLoadedDialects()) d->getCanonicalizationPatterns(patterns);
   for (RegisteredOperationName op : ctx->getRegisteredOperations())
     op.getCanonicalizationPatterns(patterns, ctx);
   (void)applyPatternsGreedily(f, std::move(patterns));
+  {
+    // Identical index computations must be one value for access grouping.
+    DominanceInfo dom(f);
+    eliminateCommonSubExpressions(rw, dom, f);
+  }
   vectorizeBuffers(f);
   return success();
 }

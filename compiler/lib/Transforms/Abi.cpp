@@ -121,7 +121,11 @@ struct RecordAbiPass : meshvk::impl::RecordAbiBase<RecordAbiPass> {
         return failure();
       args.push_back(describe(b, arg.getType(), s, gridShape));
     }
-    auto ret = cast<func::ReturnOp>(func.getBody().back().getTerminator());
+    if (!func.getBody().hasOneBlock())
+      return func.emitError("only single-block functions are supported");
+    auto ret = dyn_cast<func::ReturnOp>(func.getBody().back().getTerminator());
+    if (!ret)
+      return func.emitError("the function must end in func.return");
     for (auto [i, value] : llvm::enumerate(ret.getOperands())) {
       auto shardOp = value.getDefiningOp<shard::ShardOp>();
       shard::ShardingOp s = shardOp ? meshvk::shardingOpOf(shardOp) : nullptr;
@@ -175,8 +179,25 @@ struct VerifyAbiPass : meshvk::impl::VerifyAbiBase<VerifyAbiPass> {
       auto abi = func->getAttrOfType<DictionaryAttr>(meshvk::kAbiAttr);
       if (!abi)
         continue;
-      auto args = cast<ArrayAttr>(abi.get("args"));
-      auto results = cast<ArrayAttr>(abi.get("results"));
+      auto args = dyn_cast_or_null<ArrayAttr>(abi.get("args"));
+      auto results = dyn_cast_or_null<ArrayAttr>(abi.get("results"));
+      auto wellFormed = [](ArrayAttr entries) {
+        return entries && llvm::all_of(entries, [](Attribute e) {
+                 auto dict = dyn_cast<DictionaryAttr>(e);
+                 if (!dict || !isa_and_nonnull<TypeAttr>(dict.get("type")))
+                   return false;
+                 auto tensor = dyn_cast<RankedTensorType>(
+                     cast<TypeAttr>(dict.get("type")).getValue());
+                 return !tensor ||
+                        isa_and_nonnull<DenseI64ArrayAttr>(dict.get("shard_shape"));
+               });
+      };
+      if (!wellFormed(args) || !wellFormed(results)) {
+        func.emitError() << meshvk::kAbiAttr << " of @" << func.getSymName()
+                         << " is malformed";
+        failed = true;
+        continue;
+      }
       FunctionType type = func.getFunctionType();
       if (args.size() != type.getNumInputs() ||
           results.size() != type.getNumResults()) {

@@ -32,6 +32,9 @@ LogicalResult checkGrid(shard::GridOp grid) {
                                "into one program per process and needs every "
                                "axis size to be static";
   }
+  if (llvm::any_of(grid.getShape(), [](int64_t s) { return s < 1; }))
+    return grid.emitError() << "grid @" << grid.getSymName()
+                            << " has an axis of size < 1";
   if (Attribute attr = grid->getAttr(meshvk::kPeeredAxesAttr)) {
     auto axes = dyn_cast<DenseI64ArrayAttr>(attr);
     if (!axes)

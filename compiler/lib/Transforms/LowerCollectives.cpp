@@ -188,13 +188,21 @@ struct LowerCollectivesPass
 
   LogicalResult lowerPlan(func::FuncOp plan, SymbolTableCollection &symbols) {
     auto info = plan->getAttrOfType<DictionaryAttr>(meshvk::kPlanAttr);
-    auto gridRef = cast<FlatSymbolRefAttr>(info.get("grid"));
-    ArrayRef<int64_t> gridShape =
-        cast<DenseI64ArrayAttr>(info.get("grid_shape")).asArrayRef();
+    auto gridRef = info ? dyn_cast_or_null<FlatSymbolRefAttr>(info.get("grid"))
+                        : nullptr;
+    auto shapeAttr =
+        info ? dyn_cast_or_null<DenseI64ArrayAttr>(info.get("grid_shape"))
+             : nullptr;
+    if (!gridRef || !shapeAttr)
+      return plan.emitError(meshvk::kPlanAttr)
+             << " must be a dictionary with grid and grid_shape";
+    ArrayRef<int64_t> gridShape = shapeAttr.asArrayRef();
     int64_t processes = meshvk::gridSize(gridShape);
     auto grid = symbols.lookupNearestSymbolFrom<shard::GridOp>(plan, gridRef);
-    if (!grid)
-      return plan.emitError("unknown grid ") << gridRef;
+    if (!grid || grid.getShape() != gridShape || processes < 1)
+      return plan.emitError("plan grid ")
+             << gridRef << " is not a static shard.grid of shape "
+             << shapeAttr;
     SmallVector<int64_t> peered;
     if (auto attr = grid->getAttrOfType<DenseI64ArrayAttr>(meshvk::kPeeredAxesAttr))
       peered.assign(attr.asArrayRef().begin(), attr.asArrayRef().end());
@@ -225,6 +233,10 @@ struct LowerCollectivesPass
         return first->emitError("collective is missing on some processes");
       auto axesAttr = first->getAttrOfType<DenseI16ArrayAttr>("grid_axes");
       ArrayRef<int16_t> axes = axesAttr ? axesAttr.asArrayRef() : ArrayRef<int16_t>();
+      if (first->getNumOperands() < 1 || first->getNumResults() != 1 ||
+          !isa<RankedTensorType>(first->getOperand(0).getType()) ||
+          !isa<RankedTensorType>(first->getResult(0).getType()))
+        return first->emitError("collective on a non-tensor is not supported");
       for (int16_t axis : axes)
         if (!llvm::is_contained(peered, axis))
           return first->emitError("'")

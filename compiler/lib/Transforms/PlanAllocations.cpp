@@ -53,9 +53,24 @@ struct PlanAllocationsPass
 
   LogicalResult planOne(func::FuncOp plan) {
     auto info = plan->getAttrOfType<DictionaryAttr>(meshvk::kPlanAttr);
-    int64_t processes = cast<IntegerAttr>(info.get("processes")).getInt();
+    auto processesAttr =
+        info ? dyn_cast_or_null<IntegerAttr>(info.get("processes")) : nullptr;
+    if (!processesAttr || processesAttr.getInt() < 1)
+      return plan.emitError(meshvk::kPlanAttr)
+             << " must hold a positive `processes` count";
+    int64_t processes = processesAttr.getInt();
+    if (!plan.getBody().hasOneBlock())
+      return plan.emitError("a plan must be a single block");
     Block &block = plan.getBody().front();
-    auto ret = cast<func::ReturnOp>(block.getTerminator());
+    auto ret = dyn_cast<func::ReturnOp>(block.getTerminator());
+    if (!ret)
+      return plan.emitError("a plan must end in func.return");
+    for (Type t : plan.getFunctionType().getInputs())
+      if (!isa<RankedTensorType>(t) || !cast<RankedTensorType>(t).hasStaticShape())
+        return plan.emitError("plan arguments must be static tensors, got ") << t;
+    for (Type t : plan.getFunctionType().getResults())
+      if (!isa<RankedTensorType>(t) || !cast<RankedTensorType>(t).hasStaticShape())
+        return plan.emitError("plan results must be static tensors, got ") << t;
     if (ret.getNumOperands() % processes || plan.getNumArguments() % processes)
       return plan.emitError("plan signature is not per-process");
 

@@ -78,6 +78,12 @@ struct UnrollGridPass : meshvk::impl::UnrollGridBase<UnrollGridPass> {
     if (!gridShapeAttr || !gridRef)
       return spmd.emitError(meshvk::kAbiAttr) << " lacks grid or grid_shape";
     ArrayRef<int64_t> gridShape = gridShapeAttr.asArrayRef();
+    auto gridOp = SymbolTable::lookupNearestSymbolFrom<shard::GridOp>(spmd, gridRef);
+    if (!gridOp || gridOp.getShape() != gridShape ||
+        llvm::any_of(gridShape, [](int64_t s) { return s < 1; }))
+      return spmd.emitError(meshvk::kAbiAttr)
+             << " names grid " << gridRef << " with shape " << gridShapeAttr
+             << ", which is not a static shard.grid of this module";
     int64_t processes = meshvk::gridSize(gridShape);
     if (!spmd.getBody().hasOneBlock())
       return spmd.emitError("meshvk-unroll-grid needs a single-block function");
@@ -147,7 +153,10 @@ struct UnrollGridPass : meshvk::impl::UnrollGridBase<UnrollGridPass> {
     // Clone op by op, all processes at each step: every process's copy of a
     // collective is then adjacent to the others, after all of their inputs, so
     // the collective lowering can read any process's operand where it stands.
-    auto spmdReturn = cast<func::ReturnOp>(spmd.getBody().front().getTerminator());
+    auto spmdReturn =
+        dyn_cast<func::ReturnOp>(spmd.getBody().front().getTerminator());
+    if (!spmdReturn)
+      return spmd.emitError("the function must end in func.return");
     SmallVector<IRMapping> maps(processes);
     SmallVector<SmallVector<int64_t>> multis;
     for (int64_t p = 0; p < processes; ++p) {

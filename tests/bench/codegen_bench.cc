@@ -8,6 +8,8 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <random>
@@ -52,7 +54,17 @@ const meshvk::codegen::CompiledKernel* Generated(const std::string& mlir, std::s
   auto it = cache.find(mlir);
   if (it == cache.end()) {
     meshvk::codegen::CompiledKernels k;
-    *error = meshvk_codegen_test::CompileMlir(mlir, TheDevice().target(), &k);
+    meshvk::codegen::TargetDescription target = TheDevice().target();
+    // MESHVK_BENCH_TILE=rows,cols,invocations: explore the tiler's knobs.
+    if (const char* env = std::getenv("MESHVK_BENCH_TILE")) {
+      unsigned r = 0, c = 0, i = 0;
+      if (std::sscanf(env, "%u,%u,%u", &r, &c, &i) == 3) {
+        target.registerTileRows = r;
+        target.registerTileCols = c;
+        target.preferredWorkgroupInvocations = i;
+      }
+    }
+    *error = meshvk_codegen_test::CompileMlir(mlir, target, &k);
     if (!error->empty()) return nullptr;
     it = cache.emplace(mlir, std::move(k)).first;
   }

@@ -130,6 +130,55 @@ TEST_P(AllGatherTest, EveryReplicaHoldsAllBlocks) {
 
 INSTANTIATE_TEST_SUITE_P(Processes, AllGatherTest, ::testing::Values(1u, 2u, 4u));
 
+// The same programs on a device group: one VkDevice, processes on device
+// index p % D, peer copies, semaphores within the group. On lavapipe the group
+// has one device; under the emulation layer (see CMakeLists.txt) 2 or 4, with
+// out-of-order execution and the cross-device race check.
+class GroupTest : public ProgramTest, public ::testing::WithParamInterface<uint32_t> {};
+
+TEST_P(GroupTest, AllGatherAndElementwiseOnTheDeviceGroup) {
+  const uint32_t P = GetParam();
+  const uint64_t n = 24;
+  DeviceSet set = MakeSet(MESHVK_TOPOLOGY_DEVICE_GROUP, P);
+  ASSERT_TRUE(set);
+  Module gather = LoadModule(RingAllGather(P, n));
+  Program gather_program = MakeProgram(gather.get(), set.get());
+  ASSERT_TRUE(gather_program);
+  Module add = LoadModule(Elementwise({P}, {{}, {0}}, 4, 4 * P, -1.0f));
+  Program add_program = MakeProgram(add.get(), set.get());
+  ASSERT_TRUE(add_program);
+  for (int run = 0; run < 2; ++run) {
+    std::vector<float> x = Iota(P * n, 3.0f * run, 2.0f), y(P * n, -1.0f);
+    meshvk_host_input_t input = {x.data(), x.size() * 4};
+    meshvk_host_output_t output = {y.data(), y.size() * 4};
+    meshvk_invoke_info_t info{};
+    info.inputs = &input;
+    info.input_count = 1;
+    info.flags = MESHVK_INVOKE_KEEP_RESULTS_SHARDED_BIT;
+    MESHVK_ASSERT_OK(meshvk_program_invoke(gather_program.get(), &info));
+    for (uint32_t p = 0; p < P; ++p) {
+      meshvk_shard_view_t view{};
+      MESHVK_ASSERT_OK(meshvk_program_result_shard(gather_program.get(), 0, 0, p, &view));
+      std::vector<float> replica(P * n);
+      MESHVK_ASSERT_OK(meshvk_buffer_read(view.buffer, view.offset, replica.data(), replica.size() * 4));
+      ASSERT_EQ(replica, x) << "process " << p;
+    }
+    std::vector<float> a = Iota(16 * P, 1.0f, 1.0f), b = Iota(16 * P, 0.5f, run + 1.0f), c(16 * P);
+    meshvk_host_input_t inputs[2] = {{a.data(), a.size() * 4}, {b.data(), b.size() * 4}};
+    meshvk_host_output_t c_out = {c.data(), c.size() * 4};
+    meshvk_invoke_info_t add_info{};
+    add_info.inputs = inputs;
+    add_info.input_count = 2;
+    add_info.outputs = &c_out;
+    add_info.output_count = 1;
+    MESHVK_ASSERT_OK(meshvk_program_invoke(add_program.get(), &add_info));
+    for (size_t i = 0; i < c.size(); ++i) ASSERT_EQ(c[i], a[i] - b[i]) << i;
+    (void)output;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Processes, GroupTest, ::testing::Values(1u, 2u, 4u));
+
 TEST_F(ProgramTest, DispatchChainAndPhaseTimings) {
   const uint64_t n = 256;
   const uint32_t dispatches = 9;

@@ -74,8 +74,7 @@ CopyDesc LocalCopy() {  // process 1: a shard -> c shard, 64 bytes
   return c;
 }
 
-std::vector<uint8_t> WithCopy(const std::function<void(CopyDesc&)>& edit,
-                              std::vector<uint32_t> peered = {}) {
+std::vector<uint8_t> WithCopy(const std::function<void(CopyDesc&)>& edit) {
   ArtifactBuilder b = Base();
   CopyDesc c = LocalCopy();
   edit(c);

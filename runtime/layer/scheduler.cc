@@ -1,6 +1,9 @@
 #include "scheduler.h"
 
 #include <algorithm>
+#include <sstream>
+#include <cstdio>
+#include <cstdlib>
 
 namespace meshvk_layer {
 
@@ -33,6 +36,7 @@ void Scheduler::semaphoreCreated(VkSemaphore s, bool timeline, uint64_t initialV
   SemaphoreState st;
   st.timeline = timeline;
   st.hostValue = initialValue;
+  st.realValue = initialValue;
   semaphores_[reinterpret_cast<uint64_t>(s)] = std::move(st);
 }
 void Scheduler::semaphoreDestroyed(VkSemaphore s) {
@@ -154,6 +158,13 @@ bool Scheduler::ready(Item& item) {
 
 VkResult Scheduler::emit(Item& item) {
   item.emitted = true;
+  if (std::getenv("MESHVK_EMULATED_TRACE")) {
+    std::fprintf(stderr, "[meshvk layer] emit seq %llu %s device %u:", (unsigned long long)item.seq,
+                 item.isFence ? "fence" : "work", item.device);
+    for (auto& w : item.waits) std::fprintf(stderr, " wait %p=%llu", (void*)w.semaphore, (unsigned long long)w.value);
+    for (auto& s : item.signals) std::fprintf(stderr, " signal %p=%llu", (void*)s.semaphore, (unsigned long long)s.value);
+    std::fprintf(stderr, " cbs %zu\n", item.commandBuffers.size());
+  }
   for (auto& d : item.deps) join(item.clock, d->clock);
   if (item.isFence) {
     item.deps.clear();
@@ -182,6 +193,7 @@ VkResult Scheduler::emit(Item& item) {
     timeline |= semaphore(w.semaphore).timeline;
   }
   for (auto& s : item.signals) {
+    if (semaphore(s.semaphore).timeline && !checkTimelineSignal(item, s)) continue;
     signalSems.push_back(s.semaphore);
     signalValues.push_back(s.value);
     timeline |= semaphore(s.semaphore).timeline;
@@ -201,6 +213,26 @@ VkResult Scheduler::emit(Item& item) {
   si.signalSemaphoreCount = static_cast<uint32_t>(signalSems.size());
   si.pSignalSemaphores = signalSems.data();
   return device_->next.QueueSubmit(item.queue, 1, &si, VK_NULL_HANDLE);
+}
+
+bool Scheduler::checkTimelineSignal(Item& item, const SemaphoreOp& signal) {
+  SemaphoreState& st = semaphore(signal.semaphore);
+  for (const auto& e : st.emitted) {
+    if (e.device == item.device || e.tick <= item.clock[e.device]) continue;
+    std::ostringstream m;
+    m << "timeline semaphore " << signal.semaphore << " is signalled to " << signal.value << " on device "
+      << item.device << " (submission " << item.submission << ") and to " << e.value << " on device " << e.device
+      << " (submission " << e.submission << ") with nothing ordering the two signals; a real device group may run "
+      << "them in either order, and a timeline value must only increase. Use one timeline per device, or order "
+      << "the signals with a semaphore wait.";
+    report(device_->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, "MESHVK-timeline-signal-order", m.str());
+    break;
+  }
+  st.emitted.push_back({signal.value, item.device, item.clock[item.device], item.submission});
+  if (st.emitted.size() > 32) st.emitted.erase(st.emitted.begin());
+  if (signal.value <= st.realValue) return false;  // would move the real counter back: dropped
+  st.realValue = signal.value;
+  return true;
 }
 
 VkResult Scheduler::flush() {
@@ -251,6 +283,7 @@ void Scheduler::hostSignaledSemaphore(VkSemaphore s, uint64_t value) {
     std::lock_guard<std::mutex> lock(mutex_);
     SemaphoreState& st = semaphore(s);
     st.hostValue = std::max(st.hostValue, value);
+    st.realValue = std::max(st.realValue, value);
     join(st.hostClock, hostClock_);
   }
   flush();

@@ -65,7 +65,19 @@ class Scheduler {
     VectorClock hostClock{};
     std::deque<ItemPtr> binarySignals;  // signals not yet consumed by a wait
     std::vector<std::pair<uint64_t, ItemPtr>> timelineSignals;
+    // Signals already handed to the real queue: value, device, that item's tick.
+    struct Emitted {
+      uint64_t value;
+      uint32_t device;
+      uint64_t tick;
+      uint32_t submission;
+    };
+    std::vector<Emitted> emitted;
+    uint64_t realValue = 0;  // highest value the real semaphore will reach
   };
+  // Timeline signals from different devices must be ordered by the
+  // application: a real group may otherwise run the higher value first.
+  bool checkTimelineSignal(Item& item, const SemaphoreOp& signal);
 
   bool ready(Item& item);
   VkResult emit(Item& item);

@@ -192,7 +192,18 @@ mlir::FailureOr<CompiledKernels> compileKernels(mlir::ModuleOp input,
   registerCodegenDialects(registry);
   ctx->appendDialectRegistry(registry);
   ctx->loadAllAvailableDialects();
-  OwningOpRef<ModuleOp> module(cast<ModuleOp>(input->clone()));
+  // Only the kernels are lowered (a fresh module): the rest of the caller's
+  // module (plans, launches referring to the tensor signatures) stays as is.
+  OwningOpRef<ModuleOp> module(ModuleOp::create(input.getLoc()));
+  {
+    OpBuilder b(module->getBodyRegion());
+    for (auto f : input.getOps<func::FuncOp>())
+      if (f->hasAttr("meshvk.kernel")) {
+        auto clone = cast<func::FuncOp>(b.clone(*f));
+        clone.setPublic();
+      }
+  }
+  if (module->getBody()->empty()) return CompiledKernels{};
   PassManager pm(ctx);
   buildCodegenPipeline(pm, target);
   if (failed(pm.run(*module))) return failure();

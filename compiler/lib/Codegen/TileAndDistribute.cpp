@@ -193,6 +193,29 @@ struct ElementwiseInPlace : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+// Splat tensor constants (cloned into kernels by the partitioner) become
+// fills; other tensor constants have no place in a kernel (no globals yet).
+LogicalResult constantsToFills(func::FuncOp f) {
+  SmallVector<arith::ConstantOp> constants;
+  f.walk([&](arith::ConstantOp c) {
+    if (isa<RankedTensorType>(c.getType())) constants.push_back(c);
+  });
+  for (arith::ConstantOp c : constants) {
+    auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+    if (!dense || !dense.isSplat())
+      return c.emitError("non-splat tensor constant inside a kernel is not supported; "
+                         "pass it as a kernel argument");
+    auto tt = cast<RankedTensorType>(c.getType());
+    OpBuilder b(c);
+    Value scalar = arith::ConstantOp::create(b, c.getLoc(), dense.getSplatValue<TypedAttr>());
+    Value empty = tensor::EmptyOp::create(b, c.getLoc(), tt.getShape(), tt.getElementType());
+    Value filled = linalg::FillOp::create(b, c.getLoc(), scalar, empty).getResult(0);
+    c.replaceAllUsesWith(filled);
+    c.erase();
+  }
+  return success();
+}
+
 LogicalResult simplifyOnTensors(func::FuncOp f) {
   MLIRContext* ctx = f.getContext();
   RewritePatternSet patterns(ctx);
@@ -721,32 +744,38 @@ struct SplitIndex {
 SplitIndex splitIndex(Value v) {
   MLIRContext* ctx = v.getContext();
   SplitIndex r;
+  // Keys compare maps, so every base is written over symbols only.
+  r.base = AffineMap::get(0, 1, getAffineSymbolExpr(0, ctx));
+  r.operands = {v};
   if (std::optional<int64_t> c = getConstantIntValue(v)) {
     r.base = AffineMap::get(0, 0, getAffineConstantExpr(0, ctx));
+    r.operands.clear();
     r.offset = *c;
     return r;
   }
   if (auto apply = v.getDefiningOp<affine::AffineApplyOp>()) {
     AffineMap m = apply.getAffineMap();
-    AffineExpr e = m.getResult(0);
+    unsigned nd = m.getNumDims(), ns = m.getNumSymbols();
+    SmallVector<AffineExpr> dimRepl, symRepl;
+    for (unsigned i = 0; i < nd; ++i) dimRepl.push_back(getAffineSymbolExpr(ns + i, ctx));
+    for (unsigned i = 0; i < ns; ++i) symRepl.push_back(getAffineSymbolExpr(i, ctx));
+    AffineExpr e = m.getResult(0).replaceDimsAndSymbols(dimRepl, symRepl);
     if (auto bin = dyn_cast<AffineBinaryOpExpr>(e); bin && bin.getKind() == AffineExprKind::Add)
       if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS())) {
         r.offset = c.getValue();
         e = bin.getLHS();
       }
-    r.base = AffineMap::get(m.getNumDims(), m.getNumSymbols(), e);
-    r.operands.assign(apply.getMapOperands().begin(), apply.getMapOperands().end());
+    r.base = AffineMap::get(0, nd + ns, e);
+    auto ops = apply.getMapOperands();
+    r.operands.assign(ops.begin() + nd, ops.end());
+    r.operands.append(ops.begin(), ops.begin() + nd);
     return r;
   }
   if (auto add = v.getDefiningOp<arith::AddIOp>())
     if (std::optional<int64_t> c = getConstantIntValue(add.getRhs())) {
-      r.base = AffineMap::get(1, 0, getAffineDimExpr(0, ctx));
       r.operands = {add.getLhs()};
       r.offset = *c;
-      return r;
     }
-  r.base = AffineMap::get(1, 0, getAffineDimExpr(0, ctx));
-  r.operands = {v};
   return r;
 }
 
@@ -871,6 +900,7 @@ gpu::LaunchOp findLaunch(func::FuncOp f) {
 
 LogicalResult lowerKernel(func::FuncOp f, const TargetDescription& target) {
   MLIRContext* ctx = f.getContext();
+  if (failed(constantsToFills(f))) return failure();
   if (failed(simplifyOnTensors(f))) return f.emitError("simplification did not converge");
   ensureTileableRoots(f);
   IRRewriter rw(ctx);
@@ -879,6 +909,10 @@ LogicalResult lowerKernel(func::FuncOp f, const TargetDescription& target) {
   int64_t invocations = 1;
   if (failed(tileRoots(f, target, &invocations))) return failure();
   if (failed(simplifyOnTensors(f))) return f.emitError("simplification did not converge");
+  // Tiling gives ops whose output is never read a fresh tensor.empty tile;
+  // eliminating it again writes those tiles straight into the output.
+  if (failed(bufferization::eliminateEmptyTensors(rw, f)))
+    return f.emitError("empty tensor elimination failed");
   // Everything that computes must now sit inside the thread loops: an op left
   // at workgroup level would be executed by every invocation.
   WalkResult stray = findLaunch(f).walk([&](linalg::LinalgOp op) {

@@ -87,8 +87,14 @@ void report(InstanceData* instance, VkDebugUtilsMessageSeverityFlagBitsEXT sever
   data.pMessageIdName = messageId;
   data.pMessage = message.c_str();
   const VkDebugUtilsMessageTypeFlagsEXT type = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
+  // Messengers chained into VkInstanceCreateInfo (handle VK_NULL_HANDLE) are
+  // meant for instance creation and destruction; they hear from the layer only
+  // when no messenger was created with vkCreateDebugUtilsMessengerEXT.
+  bool created = false;
+  for (const DebugMessenger& m : messengers) created |= m.handle != VK_NULL_HANDLE;
   bool delivered = false;
   for (const DebugMessenger& m : messengers) {
+    if (created && m.handle == VK_NULL_HANDLE) continue;
     if (!(m.severities & severity) || !(m.types & type)) continue;
     m.callback(severity, type, &data, m.userData);
     delivered = true;

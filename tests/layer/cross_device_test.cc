@@ -4,6 +4,7 @@
 // real group is free to choose) it gives the stale answer, and the race
 // detector reports it in every order. With the semaphore it is right and silent.
 #include "layer_fixture.h"
+#include "meshvk_layer_test_shaders.h"
 
 namespace meshvk_layer_test {
 namespace {
@@ -14,7 +15,9 @@ constexpr uint32_t kProduced = 0x1234, kStale = 0;
 class CrossDevice : public LayerTest {
  protected:
   // Runs the producer/consumer program; returns the value the consumer read.
-  uint32_t run(bool withSemaphore, bool separateSubmits) {
+  // The producer is a fill, or (shaderProducer) a dispatch whose SPIR-V stores
+  // to the buffer: the race detector must find that write by analysing it.
+  uint32_t run(bool withSemaphore, bool separateSubmits, bool shaderProducer = false) {
     Buffer x = deviceBuffer(kBytes);
     std::vector<uint32_t> view(n_);
     for (uint32_t d = 0; d < n_; ++d) view[d] = d;
@@ -27,8 +30,19 @@ class CrossDevice : public LayerTest {
       endCommands(init);
       submitAndWait(init);
     }
+    Pipeline tag{};
     VkCommandBuffer produce = beginCommands();
-    vkCmdFillBuffer(produce, x.buffer, 0, VK_WHOLE_SIZE, kProduced);
+    if (shaderProducer) {
+      tag = computePipeline(meshvk_layer_test_spirv::tag, meshvk_layer_test_spirv::tag_word_count, 1, 8);
+      VkDescriptorSet set = descriptorSet(tag, {x.buffer});
+      vkCmdBindPipeline(produce, VK_PIPELINE_BIND_POINT_COMPUTE, tag.pipeline);
+      vkCmdBindDescriptorSets(produce, VK_PIPELINE_BIND_POINT_COMPUTE, tag.layout, 0, 1, &set, 0, nullptr);
+      const uint32_t push[2] = {0, static_cast<uint32_t>(kWords)};  // tag 0: word i = i
+      vkCmdPushConstants(produce, tag.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, push);
+      vkCmdDispatch(produce, 1, 1, 1);
+    } else {
+      vkCmdFillBuffer(produce, x.buffer, 0, VK_WHOLE_SIZE, kProduced);
+    }
     endCommands(produce);
     VkCommandBuffer consume = beginCommands();
     VkBufferCopy region{0, 0, kBytes};
@@ -67,7 +81,9 @@ class CrossDevice : public LayerTest {
     } else {
       submitAndWait({s0, s1});
     }
-    const uint32_t value = static_cast<const uint32_t*>(host.mapped)[0];
+    // The shader producer writes word i = i: read the last word (kWords - 1).
+    const uint32_t value = static_cast<const uint32_t*>(host.mapped)[shaderProducer ? kWords - 1 : 0];
+    if (shaderProducer) destroy(tag);
     vkDestroySemaphore(device_, sem, nullptr);
     destroy(host);
     destroy(peer);
@@ -107,6 +123,18 @@ TEST_F(CrossDevice, MissingSemaphoreIsReportedAndReverseOrderExposesIt) {
     else if (executionOrder() == "in-order")
       EXPECT_EQ(value, kProduced) << "submission order hides the bug (which is why the other orders exist)";
   }
+}
+
+TEST_F(CrossDevice, MissingSemaphoreAfterAShaderWriteIsReported) {
+  const uint32_t value = run(false, false, true);
+  dropSyncHazards();
+  auto races = takeLayerMessages("MESHVK-cross-device-race");
+  ASSERT_EQ(races.size(), 1u);
+  EXPECT_NE(races[0].find("vkCmdDispatch on device 0"), std::string::npos) << races[0];
+  if (executionOrder() == "reverse") EXPECT_EQ(value, kStale);
+  if (executionOrder() == "in-order") EXPECT_EQ(value, kWords - 1);
+  EXPECT_EQ(run(true, false, true), kWords - 1);
+  EXPECT_TRUE(takeLayerMessages("MESHVK-cross-device-race").empty());
 }
 
 // Two devices reading the same instance at once is not a race.

@@ -21,7 +21,8 @@ inline constexpr llvm::StringLiteral kKernelAttr = "meshvk.kernel";
 inline constexpr llvm::StringLiteral kPlanAttr = "meshvk.plan";
 inline constexpr llvm::StringLiteral kProcessAttr = "meshvk.process";
 inline constexpr llvm::StringLiteral kAbiAttr = "meshvk.abi";
-inline constexpr llvm::StringLiteral kPeeredAxesAttr = "meshvk.peered_memory_axes";
+inline constexpr llvm::StringLiteral kPeeredAxesAttr =
+    "meshvk.peered_memory_axes";
 inline constexpr llvm::StringLiteral kCollectivesAttr = "meshvk.collectives";
 inline constexpr llvm::StringLiteral kMemoryAttr = "meshvk.memory";
 inline constexpr llvm::StringLiteral kBufferAttr = "meshvk.buffers";

@@ -21,8 +21,8 @@ namespace meshvk {
 #include "meshvk/Passes.h.inc"
 
 /// Registers `meshvk-partition` (checks, ABI, decomposition, upstream
-/// propagation + partition, ABI verification), `meshvk-plan` (unroll, collectives,
-/// outlining, allocation) and `meshvk-compile-plan` (both).
+/// propagation + partition, ABI verification), `meshvk-plan` (unroll,
+/// collectives, outlining, allocation) and `meshvk-compile-plan` (both).
 void registerMeshVKPipelines();
 
 /// Adds the passes of `meshvk-partition` / `meshvk-plan` to `pm`.

@@ -1,8 +1,8 @@
 //===- Abi.cpp - record and verify each public function's global ABI ------===//
 //
-// meshvk-record-abi runs after sharding-propagation (every argument then carries
-// a sharding) and before shard-partition (which rewrites signatures to local
-// shard types). meshvk-verify-abi runs after partitioning and checks the
+// meshvk-record-abi runs after sharding-propagation (every argument then
+// carries a sharding) and before shard-partition (which rewrites signatures to
+// local shard types). meshvk-verify-abi runs after partitioning and checks the
 // partitioned signature against the record: upstream can silently drop a
 // resharding step and change a result's shape (FACTS.md).
 //
@@ -53,7 +53,8 @@ DictionaryAttr describe(Builder &b, Type type, shard::ShardingOp sharding,
   SmallVector<int64_t> local(tensor.getShape());
   for (auto [size, count] : llvm::zip(local, counts))
     size /= count;
-  fields.push_back(b.getNamedAttr("shard_shape", b.getDenseI64ArrayAttr(local)));
+  fields.push_back(
+      b.getNamedAttr("shard_shape", b.getDenseI64ArrayAttr(local)));
   SmallVector<Attribute> offsets;
   for (int64_t p = 0, e = meshvk::gridSize(gridShape); p < e; ++p)
     offsets.push_back(b.getDenseI64ArrayAttr(
@@ -100,8 +101,8 @@ struct RecordAbiPass : meshvk::impl::RecordAbiBase<RecordAbiPass> {
     if (walk.wasInterrupted())
       return failure();
     if (!grid)
-      return func.emitError() << "@" << func.getSymName()
-                              << " has no shard annotations";
+      return func.emitError()
+             << "@" << func.getSymName() << " has no shard annotations";
     ArrayRef<int64_t> gridShape = grid.getShape();
     Builder b(func.getContext());
 
@@ -130,10 +131,10 @@ struct RecordAbiPass : meshvk::impl::RecordAbiBase<RecordAbiPass> {
       auto shardOp = value.getDefiningOp<shard::ShardOp>();
       shard::ShardingOp s = shardOp ? meshvk::shardingOpOf(shardOp) : nullptr;
       if (isa<RankedTensorType>(value.getType()) && !s)
-        return ret.emitError() << "result #" << i << " of @"
-                               << func.getSymName()
-                               << " has no sharding: annotate the returned "
-                                  "value with shard.shard";
+        return ret.emitError()
+               << "result #" << i << " of @" << func.getSymName()
+               << " has no sharding: annotate the returned "
+                  "value with shard.shard";
       results.push_back(describe(b, value.getType(), s, gridShape));
     }
     // Every propagated annotation must split evenly too.
@@ -153,7 +154,8 @@ struct RecordAbiPass : meshvk::impl::RecordAbiBase<RecordAbiPass> {
     func->setAttr(
         meshvk::kAbiAttr,
         b.getDictionaryAttr({
-            b.getNamedAttr("grid", FlatSymbolRefAttr::get(grid.getSymNameAttr())),
+            b.getNamedAttr("grid",
+                           FlatSymbolRefAttr::get(grid.getSymNameAttr())),
             b.getNamedAttr("grid_shape", b.getDenseI64ArrayAttr(gridShape)),
             b.getNamedAttr("args", b.getArrayAttr(args)),
             b.getNamedAttr("results", b.getArrayAttr(results)),
@@ -188,8 +190,8 @@ struct VerifyAbiPass : meshvk::impl::VerifyAbiBase<VerifyAbiPass> {
                    return false;
                  auto tensor = dyn_cast<RankedTensorType>(
                      cast<TypeAttr>(dict.get("type")).getValue());
-                 return !tensor ||
-                        isa_and_nonnull<DenseI64ArrayAttr>(dict.get("shard_shape"));
+                 return !tensor || isa_and_nonnull<DenseI64ArrayAttr>(
+                                       dict.get("shard_shape"));
                });
       };
       if (!wellFormed(args) || !wellFormed(results)) {

@@ -33,8 +33,8 @@ LogicalResult checkGrid(shard::GridOp grid) {
                                "axis size to be static";
   }
   if (llvm::any_of(grid.getShape(), [](int64_t s) { return s < 1; }))
-    return grid.emitError() << "grid @" << grid.getSymName()
-                            << " has an axis of size < 1";
+    return grid.emitError()
+           << "grid @" << grid.getSymName() << " has an axis of size < 1";
   if (Attribute attr = grid->getAttr(meshvk::kPeeredAxesAttr)) {
     auto axes = dyn_cast<DenseI64ArrayAttr>(attr);
     if (!axes)
@@ -43,10 +43,9 @@ LogicalResult checkGrid(shard::GridOp grid) {
              << " must be an array<i64: ...> of grid axes, got " << attr;
     for (int64_t axis : axes.asArrayRef())
       if (axis < 0 || axis >= grid.getRank())
-        return grid.emitError()
-               << meshvk::kPeeredAxesAttr << " names axis " << axis
-               << " but grid @" << grid.getSymName() << " has "
-               << grid.getRank() << " axes";
+        return grid.emitError() << meshvk::kPeeredAxesAttr << " names axis "
+                                << axis << " but grid @" << grid.getSymName()
+                                << " has " << grid.getRank() << " axes";
   }
   return success();
 }
@@ -74,23 +73,23 @@ LogicalResult checkOp(Operation *op) {
               "permutation maps, tensor.empty, elementwise ops)";
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
     if (linalgOp.getNumDpsInits() != 1)
-      return op->emitError() << "'" << op->getName()
-                             << "' cannot be partitioned: it has "
-                             << linalgOp.getNumDpsInits()
-                             << " outputs, the partitioner handles one";
+      return op->emitError()
+             << "'" << op->getName() << "' cannot be partitioned: it has "
+             << linalgOp.getNumDpsInits()
+             << " outputs, the partitioner handles one";
     for (AffineMap map : linalgOp.getIndexingMapsArray())
       if (!map.isProjectedPermutation())
         return op->emitError()
                << "'" << op->getName()
                << "' cannot be partitioned: indexing map "
-               << AffineMapAttr::get(map) << " is not a projected permutation (convolutions and "
+               << AffineMapAttr::get(map)
+               << " is not a projected permutation (convolutions and "
                   "strided accesses are not supported yet)";
   }
   return success();
 }
 
-struct CheckShardingPass
-    : meshvk::impl::CheckShardingBase<CheckShardingPass> {
+struct CheckShardingPass : meshvk::impl::CheckShardingBase<CheckShardingPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTableCollection symbols;
@@ -125,8 +124,8 @@ struct CheckShardingPass
           failed = true;
           return;
         }
-        shard::GridOp grid = shard::getGridOrNull(
-            sharding, sharding.getGridAttr(), symbols);
+        shard::GridOp grid =
+            shard::getGridOrNull(sharding, sharding.getGridAttr(), symbols);
         if (!grid)
           return; // the sharding op's own verifier names the unknown grid
         auto type = dyn_cast<RankedTensorType>(shardOp.getType());

@@ -1,13 +1,13 @@
 //===- DecomposeReshards.cpp - one grid axis per resharding step ----------===//
 //
-// shard-partition lowers a reshard (a `shard.shard` producer annotation followed
-// by a different `annotate_for_users` one) by pattern-matching one axis change:
-// drop a trailing axis (all_gather), add one (all_slice) or move one between
-// tensor dimensions (all_to_all). With more than one grid axis changed it drops
-// steps silently. This pass inserts intermediate shardings so that every
-// reshard changes the placement of exactly one grid axis: removals first (the
-// intermediate tensors only grow back towards the target), then moves, then
-// additions.
+// shard-partition lowers a reshard (a `shard.shard` producer annotation
+// followed by a different `annotate_for_users` one) by pattern-matching one
+// axis change: drop a trailing axis (all_gather), add one (all_slice) or move
+// one between tensor dimensions (all_to_all). With more than one grid axis
+// changed it drops steps silently. This pass inserts intermediate shardings so
+// that every reshard changes the placement of exactly one grid axis: removals
+// first (the intermediate tensors only grow back towards the target), then
+// moves, then additions.
 //
 //===----------------------------------------------------------------------===//
 #include "ShardingUtils.h"
@@ -82,8 +82,7 @@ struct DecomposeReshardsPass
     shard::ShardingOp from = meshvk::shardingOpOf(producer);
     shard::ShardingOp to = meshvk::shardingOpOf(target);
     if (!from || !to || from.getGridAttr() != to.getGridAttr() ||
-        !from.getStaticHaloSizes().empty() ||
-        !to.getStaticHaloSizes().empty())
+        !from.getStaticHaloSizes().empty() || !to.getStaticHaloSizes().empty())
       return;
     SplitAxes cur = toVector(from.getSplitAxes());
     SplitAxes goal = toVector(to.getSplitAxes());
@@ -162,12 +161,12 @@ struct DecomposeReshardsPass
     MLIRContext *ctx = target.getContext();
     Value prev = producer.getResult();
     for (const SplitAxes &next : layouts) {
-      auto sharding = b.create<shard::ShardingOp>(
-          target.getLoc(), from.getGridAttr(), toAttr(ctx, next).getAxes());
-      auto users = b.create<shard::ShardOp>(target.getLoc(), prev, sharding,
-                                            /*annotate_for_users=*/true);
-      prev = b.create<shard::ShardOp>(target.getLoc(), users.getResult(),
-                                      sharding, /*annotate_for_users=*/false)
+      auto sharding = shard::ShardingOp::create(
+          b, target.getLoc(), from.getGridAttr(), toAttr(ctx, next).getAxes());
+      auto users = shard::ShardOp::create(b, target.getLoc(), prev, sharding,
+                                          /*annotate_for_users=*/true);
+      prev = shard::ShardOp::create(b, target.getLoc(), users.getResult(),
+                                    sharding, /*annotate_for_users=*/false)
                  .getResult();
     }
     target.getSrcMutable().assign(prev);

@@ -68,7 +68,7 @@ public:
       : b(b), loc(loc), pulled(processes, 0) {}
 
   Value empty(int64_t p, RankedTensorType type) {
-    return b.create<meshvk::EmptyOp>(loc, type, b.getI64IntegerAttr(p));
+    return meshvk::EmptyOp::create(b, loc, type, b.getI64IntegerAttr(p));
   }
 
   /// Copies the box (`srcOffsets`, `sizes`) of `src` on `from` into `dest` on
@@ -76,8 +76,8 @@ public:
   Value copy(Value src, int64_t from, Value dest, int64_t to,
              ArrayRef<int64_t> srcOffsets, ArrayRef<int64_t> destOffsets,
              ArrayRef<int64_t> sizes) {
-    auto op = b.create<meshvk::CopyOp>(
-        loc, dest.getType(), src, b.getI64IntegerAttr(from), dest,
+    auto op = meshvk::CopyOp::create(
+        b, loc, dest.getType(), src, b.getI64IntegerAttr(from), dest,
         b.getI64IntegerAttr(to), b.getDenseI64ArrayAttr(srcOffsets),
         b.getDenseI64ArrayAttr(destOffsets), b.getDenseI64ArrayAttr(sizes));
     if (from != to)
@@ -111,37 +111,37 @@ public:
              << shard::stringifyReductionKind(kind)
              << "> is not supported yet (sum, max, min, product are)";
     }
-    auto init = b.create<tensor::EmptyOp>(loc, type.getShape(), elem);
+    auto init = tensor::EmptyOp::create(b, loc, type.getShape(), elem);
     init->setAttr(meshvk::kProcessAttr, b.getI64IntegerAttr(p));
     AffineMap id = b.getMultiDimIdentityMap(type.getRank());
     SmallVector<AffineMap> maps(inputs.size() + 1, id);
     SmallVector<utils::IteratorType> iterators(type.getRank(),
                                                utils::IteratorType::parallel);
-    auto generic = b.create<linalg::GenericOp>(
-        loc, TypeRange{type}, inputs, ValueRange{init}, maps, iterators,
+    auto generic = linalg::GenericOp::create(
+        b, loc, TypeRange{type}, inputs, ValueRange{init}, maps, iterators,
         [&](OpBuilder &nb, Location l, ValueRange args) {
           Value acc = args[0];
           for (Value v : args.drop_front().drop_back()) {
             switch (kind) {
             case shard::ReductionKind::Sum:
-              acc = isFloat ? (Value)nb.create<arith::AddFOp>(l, acc, v)
-                            : (Value)nb.create<arith::AddIOp>(l, acc, v);
+              acc = isFloat ? (Value)arith::AddFOp::create(nb, l, acc, v)
+                            : (Value)arith::AddIOp::create(nb, l, acc, v);
               break;
             case shard::ReductionKind::Product:
-              acc = isFloat ? (Value)nb.create<arith::MulFOp>(l, acc, v)
-                            : (Value)nb.create<arith::MulIOp>(l, acc, v);
+              acc = isFloat ? (Value)arith::MulFOp::create(nb, l, acc, v)
+                            : (Value)arith::MulIOp::create(nb, l, acc, v);
               break;
             case shard::ReductionKind::Max:
-              acc = isFloat ? (Value)nb.create<arith::MaxNumFOp>(l, acc, v)
-                            : (Value)nb.create<arith::MaxSIOp>(l, acc, v);
+              acc = isFloat ? (Value)arith::MaxNumFOp::create(nb, l, acc, v)
+                            : (Value)arith::MaxSIOp::create(nb, l, acc, v);
               break;
             default:
-              acc = isFloat ? (Value)nb.create<arith::MinNumFOp>(l, acc, v)
-                            : (Value)nb.create<arith::MinSIOp>(l, acc, v);
+              acc = isFloat ? (Value)arith::MinNumFOp::create(nb, l, acc, v)
+                            : (Value)arith::MinSIOp::create(nb, l, acc, v);
               break;
             }
           }
-          nb.create<linalg::YieldOp>(l, acc);
+          linalg::YieldOp::create(nb, l, acc);
         });
     generic->setAttr(meshvk::kProcessAttr, b.getI64IntegerAttr(p));
     return generic.getResult(0);
@@ -188,8 +188,8 @@ struct LowerCollectivesPass
 
   LogicalResult lowerPlan(func::FuncOp plan, SymbolTableCollection &symbols) {
     auto info = plan->getAttrOfType<DictionaryAttr>(meshvk::kPlanAttr);
-    auto gridRef = info ? dyn_cast_or_null<FlatSymbolRefAttr>(info.get("grid"))
-                        : nullptr;
+    auto gridRef =
+        info ? dyn_cast_or_null<FlatSymbolRefAttr>(info.get("grid")) : nullptr;
     auto shapeAttr =
         info ? dyn_cast_or_null<DenseI64ArrayAttr>(info.get("grid_shape"))
              : nullptr;
@@ -201,10 +201,10 @@ struct LowerCollectivesPass
     auto grid = symbols.lookupNearestSymbolFrom<shard::GridOp>(plan, gridRef);
     if (!grid || grid.getShape() != gridShape || processes < 1)
       return plan.emitError("plan grid ")
-             << gridRef << " is not a static shard.grid of shape "
-             << shapeAttr;
+             << gridRef << " is not a static shard.grid of shape " << shapeAttr;
     SmallVector<int64_t> peered;
-    if (auto attr = grid->getAttrOfType<DenseI64ArrayAttr>(meshvk::kPeeredAxesAttr))
+    if (auto attr =
+            grid->getAttrOfType<DenseI64ArrayAttr>(meshvk::kPeeredAxesAttr))
       peered.assign(attr.asArrayRef().begin(), attr.asArrayRef().end());
     else
       for (int64_t a = 0; a < (int64_t)gridShape.size(); ++a)
@@ -226,13 +226,15 @@ struct LowerCollectivesPass
       for (Operation *op : ops) {
         auto p = op->getAttrOfType<IntegerAttr>(meshvk::kProcessAttr);
         if (!p || p.getInt() >= processes || perProcess[p.getInt()])
-          return op->emitError("collective is not on each process exactly once");
+          return op->emitError(
+              "collective is not on each process exactly once");
         perProcess[p.getInt()] = op;
       }
       if (llvm::is_contained(perProcess, nullptr))
         return first->emitError("collective is missing on some processes");
       auto axesAttr = first->getAttrOfType<DenseI16ArrayAttr>("grid_axes");
-      ArrayRef<int16_t> axes = axesAttr ? axesAttr.asArrayRef() : ArrayRef<int16_t>();
+      ArrayRef<int16_t> axes =
+          axesAttr ? axesAttr.asArrayRef() : ArrayRef<int16_t>();
       if (first->getNumOperands() < 1 || first->getNumResults() != 1 ||
           !isa<RankedTensorType>(first->getOperand(0).getType()) ||
           !isa<RankedTensorType>(first->getResult(0).getType()))
@@ -240,8 +242,8 @@ struct LowerCollectivesPass
       for (int16_t axis : axes)
         if (!llvm::is_contained(peered, axis))
           return first->emitError("'")
-                 << first->getName() << "' over grid axis " << axis
-                 << " of @" << grid.getSymName()
+                 << first->getName() << "' over grid axis " << axis << " of @"
+                 << grid.getSymName()
                  << ", whose devices do not share memory (not in "
                  << meshvk::kPeeredAxesAttr
                  << "): not supported yet (needs message passing)";
@@ -331,7 +333,8 @@ struct LowerCollectivesPass
       ArrayRef<int64_t> root = bcast.getRoot();
       int64_t rootIndex = 0;
       for (auto [i, axis] : llvm::enumerate(axes))
-        rootIndex = rootIndex * gridShape[axis] + (i < root.size() ? root[i] : 0);
+        rootIndex =
+            rootIndex * gridShape[axis] + (i < root.size() ? root[i] : 0);
       for (int64_t p = 0; p < processes; ++p) {
         Group g = groupOf(p, gridShape, axes);
         int64_t q = g.members[rootIndex];
@@ -347,7 +350,8 @@ struct LowerCollectivesPass
         if (shift.getRotate())
           c = ((c % size) + size) % size;
         if (c < 0 || c >= size) {
-          results[p] = input(p); // no source: the result is undefined; keep ours
+          results[p] =
+              input(p); // no source: the result is undefined; keep ours
           continue;
         }
         multi[axis] = c;
@@ -399,7 +403,8 @@ struct LowerCollectivesPass
           results[p] = *sum;
         }
       } else {
-        // Phase 1 (reduce-scatter): process p reduces its chunk of all partials.
+        // Phase 1 (reduce-scatter): process p reduces its chunk of all
+        // partials.
         SmallVector<int64_t> chunk(inType.getShape());
         chunk[cut] /= groupSize;
         auto chunkType = RankedTensorType::get(chunk, inType.getElementType());
@@ -409,8 +414,8 @@ struct LowerCollectivesPass
           SmallVector<int64_t> from(rank, 0);
           from[cut] = g.rank * chunk[cut];
           SmallVector<Value> partials;
-          partials.push_back(l.copy(input(p), p, l.empty(p, chunkType), p, from,
-                                    zero, chunk));
+          partials.push_back(
+              l.copy(input(p), p, l.empty(p, chunkType), p, from, zero, chunk));
           for (int64_t q : g.members)
             if (q != p)
               partials.push_back(l.copy(input(q), q, l.empty(p, chunkType), p,

@@ -27,7 +27,8 @@ namespace meshvk {
 namespace {
 
 bool isFree(Operation *op) {
-  return op && (op->hasTrait<OpTrait::ConstantLike>() || isa<tensor::EmptyOp>(op));
+  return op &&
+         (op->hasTrait<OpTrait::ConstantLike>() || isa<tensor::EmptyOp>(op));
 }
 
 int64_t processOf(Operation *op) {
@@ -67,12 +68,11 @@ struct OutlineKernelsPass
     for (Operation &op : plan.getBody().front()) {
       // A tensor constant (or empty) that is copied or returned needs a buffer:
       // a kernel that writes it. Used only by kernels, it is cloned into them.
-      bool needsBuffer =
-          isFree(&op) && op.getNumResults() == 1 &&
-          isa<RankedTensorType>(op.getResult(0).getType()) &&
-          llvm::any_of(op.getUsers(), [](Operation *user) {
-            return isa<meshvk::CopyOp, func::ReturnOp>(user);
-          });
+      bool needsBuffer = isFree(&op) && op.getNumResults() == 1 &&
+                         isa<RankedTensorType>(op.getResult(0).getType()) &&
+                         llvm::any_of(op.getUsers(), [](Operation *user) {
+                           return isa<meshvk::CopyOp, func::ReturnOp>(user);
+                         });
       if (needsBuffer && processOf(&op) >= 0) {
         compute.push_back(&op);
         continue;
@@ -83,10 +83,12 @@ struct OutlineKernelsPass
       if (processOf(&op) < 0)
         return op.emitError("plan op without a ")
                << meshvk::kProcessAttr << " (not unrolled?)";
-      if (!llvm::all_of(op.getResultTypes(), [](Type t) {
-            auto tensor = dyn_cast<RankedTensorType>(t);
-            return tensor && tensor.hasStaticShape();
-          }) || op.getNumResults() == 0)
+      if (!llvm::all_of(op.getResultTypes(),
+                        [](Type t) {
+                          auto tensor = dyn_cast<RankedTensorType>(t);
+                          return tensor && tensor.hasStaticShape();
+                        }) ||
+          op.getNumResults() == 0)
         return op.emitError("'") << op.getName()
                                  << "' in a plan must produce statically "
                                     "shaped tensors to become a kernel";
@@ -149,14 +151,13 @@ struct OutlineKernelsPass
     if (failedMaterialize)
       return failure();
     Operation *clone = b.clone(*op, map);
-    clone->walk([](Operation *nested) {
-      nested->removeAttr(meshvk::kProcessAttr);
-    });
-    b.create<func::ReturnOp>(op->getLoc(), clone->getResults());
+    clone->walk(
+        [](Operation *nested) { nested->removeAttr(meshvk::kProcessAttr); });
+    func::ReturnOp::create(b, op->getLoc(), clone->getResults());
 
     // Deduplicate: the same body (printed generically) is the same kernel.
-    auto kernelType = FunctionType::get(ctx, body->getArgumentTypes(),
-                                        op->getResultTypes());
+    auto kernelType =
+        FunctionType::get(ctx, body->getArgumentTypes(), op->getResultTypes());
     OpBuilder moduleBuilder(plan);
     moduleBuilder.setInsertionPointAfter(plan);
     auto candidate = func::FuncOp::create(op->getLoc(), "kernel", kernelType);
@@ -164,7 +165,9 @@ struct OutlineKernelsPass
     std::string key;
     {
       llvm::raw_string_ostream os(key);
-      candidate.print(os, OpPrintingFlags().printGenericOpForm().elideLargeElementsAttrs(1 << 30));
+      candidate.print(
+          os, OpPrintingFlags().printGenericOpForm().elideLargeElementsAttrs(
+                  1 << 30));
     }
     StringAttr name;
     auto it = kernels.find(key);
@@ -184,8 +187,8 @@ struct OutlineKernelsPass
       kernels[key] = name;
     }
     OpBuilder at(op);
-    auto launch = at.create<meshvk::LaunchOp>(
-        op->getLoc(), op->getResultTypes(), FlatSymbolRefAttr::get(name),
+    auto launch = meshvk::LaunchOp::create(
+        at, op->getLoc(), op->getResultTypes(), FlatSymbolRefAttr::get(name),
         at.getI64IntegerAttr(process), inputs);
     op->replaceAllUsesWith(launch.getResults());
     op->erase();

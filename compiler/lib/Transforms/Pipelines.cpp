@@ -14,16 +14,16 @@ struct PartitionOptions : PassPipelineOptions<PartitionOptions> {
   // `forward` is not offered: it crashes inside shard-partition (FACTS.md).
   Option<shard::TraversalOrder> traversal{
       *this, "traversal",
-      llvm::cl::desc("sharding-propagation traversal (default forward-backward: "
-                     "keeps elementwise chains after a split matmul sharded)"),
+      llvm::cl::desc(
+          "sharding-propagation traversal (default forward-backward: "
+          "keeps elementwise chains after a split matmul sharded)"),
       llvm::cl::init(shard::TraversalOrder::ForwardBackward),
-      llvm::cl::values(
-          clEnumValN(shard::TraversalOrder::ForwardBackward, "forward-backward",
-                     "forward then backward"),
-          clEnumValN(shard::TraversalOrder::BackwardForward, "backward-forward",
-                     "upstream's default"),
-          clEnumValN(shard::TraversalOrder::Backward, "backward",
-                     "backward only"))};
+      llvm::cl::values(clEnumValN(shard::TraversalOrder::ForwardBackward,
+                                  "forward-backward", "forward then backward"),
+                       clEnumValN(shard::TraversalOrder::BackwardForward,
+                                  "backward-forward", "upstream's default"),
+                       clEnumValN(shard::TraversalOrder::Backward, "backward",
+                                  "backward only"))};
 };
 
 void addPartitionPasses(OpPassManager &pm, shard::TraversalOrder traversal) {
@@ -67,9 +67,9 @@ void meshvk::registerMeshVKPipelines() {
       [](OpPassManager &pm, const PartitionOptions &options) {
         addPartitionPasses(pm, options.traversal);
       });
-  PassPipelineRegistration<>(
-      "meshvk-plan", "Partitioned SPMD functions -> per-process plans",
-      buildPlanPipeline);
+  PassPipelineRegistration<>("meshvk-plan",
+                             "Partitioned SPMD functions -> per-process plans",
+                             buildPlanPipeline);
   PassPipelineRegistration<PartitionOptions>(
       "meshvk-compile-plan", "meshvk-partition followed by meshvk-plan",
       [](OpPassManager &pm, const PartitionOptions &options) {

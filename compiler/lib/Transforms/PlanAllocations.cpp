@@ -66,10 +66,13 @@ struct PlanAllocationsPass
     if (!ret)
       return plan.emitError("a plan must end in func.return");
     for (Type t : plan.getFunctionType().getInputs())
-      if (!isa<RankedTensorType>(t) || !cast<RankedTensorType>(t).hasStaticShape())
-        return plan.emitError("plan arguments must be static tensors, got ") << t;
+      if (!isa<RankedTensorType>(t) ||
+          !cast<RankedTensorType>(t).hasStaticShape())
+        return plan.emitError("plan arguments must be static tensors, got ")
+               << t;
     for (Type t : plan.getFunctionType().getResults())
-      if (!isa<RankedTensorType>(t) || !cast<RankedTensorType>(t).hasStaticShape())
+      if (!isa<RankedTensorType>(t) ||
+          !cast<RankedTensorType>(t).hasStaticShape())
         return plan.emitError("plan results must be static tensors, got ") << t;
     if (ret.getNumOperands() % processes || plan.getNumArguments() % processes)
       return plan.emitError("plan signature is not per-process");
@@ -85,10 +88,10 @@ struct PlanAllocationsPass
         continue;
       auto type = cast<RankedTensorType>(v.getType());
       SmallVector<int64_t> zero(type.getRank(), 0);
-      Value dest = b.create<meshvk::EmptyOp>(ret.getLoc(), type,
-                                             b.getI64IntegerAttr(p));
-      operand.set(b.create<meshvk::CopyOp>(
-          ret.getLoc(), type, v, b.getI64IntegerAttr(p), dest,
+      Value dest = meshvk::EmptyOp::create(b, ret.getLoc(), type,
+                                           b.getI64IntegerAttr(p));
+      operand.set(meshvk::CopyOp::create(
+          b, ret.getLoc(), type, v, b.getI64IntegerAttr(p), dest,
           b.getI64IntegerAttr(p), b.getDenseI64ArrayAttr(zero),
           b.getDenseI64ArrayAttr(zero),
           b.getDenseI64ArrayAttr(type.getShape())));
@@ -158,8 +161,7 @@ struct PlanAllocationsPass
         if (p >= 0 && p != buf.process) {
           if (!isa<meshvk::CopyOp>(op))
             return op.emitError("reads a buffer of process ")
-                   << buf.process << " from process " << p
-                   << " without a copy";
+                   << buf.process << " from process " << p << " without a copy";
           buf.peerRead = true;
         }
       }
@@ -241,9 +243,9 @@ struct PlanAllocationsPass
           ab.getNamedAttr("transient_bytes", ab.getI64IntegerAttr(arena[p])),
           ab.getNamedAttr("transient_unshared_bytes",
                           ab.getI64IntegerAttr(unshared[p])),
-          ab.getNamedAttr("peak_bytes", ab.getI64IntegerAttr(
-                                            argBytes[p] + resultBytes[p] +
-                                            arena[p])),
+          ab.getNamedAttr(
+              "peak_bytes",
+              ab.getI64IntegerAttr(argBytes[p] + resultBytes[p] + arena[p])),
       }));
     plan->setAttr(meshvk::kMemoryAttr, ab.getArrayAttr(memory));
     return success();

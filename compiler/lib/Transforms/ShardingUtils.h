@@ -1,8 +1,9 @@
-//===- ShardingUtils.h - helpers shared by meshvk's sharding passes -*- C++ -*-===//
+//===- ShardingUtils.h - helpers shared by meshvk's sharding passes -*- C++
+//-*-===//
 //
-// Internal to compiler/lib/Transforms: how meshvk reads a sharding (grid + split
-// axes), where each process's shard of a tensor starts, and the uneven-split check
-// that both the input check and the ABI recorder apply.
+// Internal to compiler/lib/Transforms: how meshvk reads a sharding (grid +
+// split axes), where each process's shard of a tensor starts, and the
+// uneven-split check that both the input check and the ABI recorder apply.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MESHVK_LIB_TRANSFORMS_SHARDINGUTILS_H
@@ -30,8 +31,8 @@ splitCounts(llvm::ArrayRef<int64_t> gridShape,
 }
 
 /// Row-major multi-index of linear process `p` on `gridShape`.
-inline llvm::SmallVector<int64_t> processMultiIndex(llvm::ArrayRef<int64_t> gridShape,
-                                                    int64_t p) {
+inline llvm::SmallVector<int64_t>
+processMultiIndex(llvm::ArrayRef<int64_t> gridShape, int64_t p) {
   llvm::SmallVector<int64_t> index(gridShape.size());
   for (int64_t a = (int64_t)gridShape.size() - 1; a >= 0; --a) {
     index[a] = p % gridShape[a];
@@ -73,7 +74,8 @@ inline std::string describeTensor(mlir::Value value) {
   std::string text;
   llvm::raw_string_ostream os(text);
   if (auto arg = llvm::dyn_cast<mlir::BlockArgument>(value)) {
-    auto func = llvm::dyn_cast<mlir::func::FuncOp>(arg.getOwner()->getParentOp());
+    auto func =
+        llvm::dyn_cast<mlir::func::FuncOp>(arg.getOwner()->getParentOp());
     os << "argument #" << arg.getArgNumber();
     if (func)
       os << " of @" << func.getSymName();
@@ -104,9 +106,9 @@ checkEvenSplit(mlir::Operation *at, mlir::Value tensor, mlir::ShapedType type,
     if (counts[d] <= 1 || mlir::ShapedType::isDynamic(size) ||
         size % counts[d] == 0)
       continue;
-    auto diag = at->emitError() << describeTensor(tensor) << ": dimension " << d
-                                << " (size " << size
-                                << ") does not divide evenly over grid axes [";
+    auto diag = at->emitError()
+                << describeTensor(tensor) << ": dimension " << d << " (size "
+                << size << ") does not divide evenly over grid axes [";
     llvm::interleaveComma(splitAxes[d].asArrayRef(), diag,
                           [&](int16_t a) { diag << a; });
     diag << "] (" << counts[d]

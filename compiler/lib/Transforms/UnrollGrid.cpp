@@ -30,8 +30,8 @@ bool isCollective(Operation *op) {
   return isa<shard::AllGatherOp, shard::AllReduceOp, shard::AllSliceOp,
              shard::AllToAllOp, shard::BroadcastOp, shard::GatherOp,
              shard::ReduceOp, shard::ReduceScatterOp, shard::ScatterOp,
-             shard::SendOp, shard::RecvOp, shard::ShiftOp,
-             shard::UpdateHaloOp>(op);
+             shard::SendOp, shard::RecvOp, shard::ShiftOp, shard::UpdateHaloOp>(
+      op);
 }
 
 /// The constants that replace a process-index query on process `p`.
@@ -56,7 +56,7 @@ SmallVector<Value> constantsFor(Operation *op, ArrayRef<int64_t> multi,
   OpBuilder at(op);
   SmallVector<Value> constants;
   for (int64_t v : values)
-    constants.push_back(at.create<arith::ConstantIndexOp>(op->getLoc(), v));
+    constants.push_back(arith::ConstantIndexOp::create(at, op->getLoc(), v));
   return constants;
 }
 
@@ -73,12 +73,14 @@ struct UnrollGridPass : meshvk::impl::UnrollGridBase<UnrollGridPass> {
 
   LogicalResult unroll(func::FuncOp spmd) {
     auto abi = spmd->getAttrOfType<DictionaryAttr>(meshvk::kAbiAttr);
-    auto gridShapeAttr = dyn_cast_or_null<DenseI64ArrayAttr>(abi.get("grid_shape"));
+    auto gridShapeAttr =
+        dyn_cast_or_null<DenseI64ArrayAttr>(abi.get("grid_shape"));
     auto gridRef = dyn_cast_or_null<FlatSymbolRefAttr>(abi.get("grid"));
     if (!gridShapeAttr || !gridRef)
       return spmd.emitError(meshvk::kAbiAttr) << " lacks grid or grid_shape";
     ArrayRef<int64_t> gridShape = gridShapeAttr.asArrayRef();
-    auto gridOp = SymbolTable::lookupNearestSymbolFrom<shard::GridOp>(spmd, gridRef);
+    auto gridOp =
+        SymbolTable::lookupNearestSymbolFrom<shard::GridOp>(spmd, gridRef);
     if (!gridOp || gridOp.getShape() != gridShape ||
         llvm::any_of(gridShape, [](int64_t s) { return s < 1; }))
       return spmd.emitError(meshvk::kAbiAttr)
@@ -133,18 +135,17 @@ struct UnrollGridPass : meshvk::impl::UnrollGridBase<UnrollGridPass> {
       }
 
     OpBuilder builder(spmd);
-    auto plan = builder.create<func::FuncOp>(
-        spmd.getLoc(), spmd.getSymName(),
-        builder.getFunctionType(inputs, results));
+    auto plan = func::FuncOp::create(builder, spmd.getLoc(), spmd.getSymName(),
+                                     builder.getFunctionType(inputs, results));
     plan.setVisibility(spmd.getVisibility());
     plan->setAttr(meshvk::kAbiAttr, abi);
-    plan->setAttr(meshvk::kPlanAttr,
-                  b.getDictionaryAttr({
-                      b.getNamedAttr("grid", gridRef),
-                      b.getNamedAttr("grid_shape", gridShapeAttr),
-                      b.getNamedAttr("processes",
-                                     b.getI64IntegerAttr(processes)),
-                  }));
+    plan->setAttr(
+        meshvk::kPlanAttr,
+        b.getDictionaryAttr({
+            b.getNamedAttr("grid", gridRef),
+            b.getNamedAttr("grid_shape", gridShapeAttr),
+            b.getNamedAttr("processes", b.getI64IntegerAttr(processes)),
+        }));
     plan.setAllArgAttrs(argAttrs);
     plan.setAllResultAttrs(resultAttrs);
     Block *body = plan.addEntryBlock();
@@ -192,7 +193,7 @@ struct UnrollGridPass : meshvk::impl::UnrollGridBase<UnrollGridPass> {
     SmallVector<Value> flat;
     for (auto &perProcess : returned)
       flat.append(perProcess.begin(), perProcess.end());
-    builder.create<func::ReturnOp>(spmd.getLoc(), flat);
+    func::ReturnOp::create(builder, spmd.getLoc(), flat);
     spmd.erase();
 
     // Fold the branches on the (now constant) process index. Only scf/arith
@@ -204,9 +205,8 @@ struct UnrollGridPass : meshvk::impl::UnrollGridBase<UnrollGridPass> {
     arith::CmpIOp::getCanonicalizationPatterns(patterns, ctx);
     // Constants stay per process: CSE would share one process's tensor
     // constant with the others.
-    (void)applyPatternsGreedily(
-        plan, std::move(patterns),
-        GreedyRewriteConfig().enableConstantCSE(false));
+    (void)applyPatternsGreedily(plan, std::move(patterns),
+                                GreedyRewriteConfig().enableConstantCSE(false));
     // Values of one process must not be consumed by another one except
     // through a copy; verify that unrolling kept that.
     WalkResult leaked = plan.walk([&](Operation *op) {

@@ -1,8 +1,8 @@
 //===- mesh-vk-opt.cpp - mlir-opt with meshvk's dialect and passes --------===//
 //
-// Every upstream dialect and pass (so `sharding-propagation`, `shard-partition`,
-// `canonicalize` and H4's SPIR-V lowering are at hand), plus meshvk's dialect,
-// passes and named pipelines.
+// Every upstream dialect and pass (so `sharding-propagation`,
+// `shard-partition`, `canonicalize` and H4's SPIR-V lowering are at hand), plus
+// meshvk's dialect, passes and named pipelines.
 //
 //===----------------------------------------------------------------------===//
 #include "meshvk/MeshVKDialect.h"

@@ -103,7 +103,11 @@ Status CheckBufferUse(const meshvk_command_buffer_t* cb, const meshvk_buffer_t* 
 
 Status CheckOwnBuffer(const meshvk_command_buffer_t* cb, const meshvk_buffer_t* buffer,
                       const char* what) {
-  MESHVK_RETURN_IF_ERROR(CheckBufferUse(cb, buffer, 0, what, "destination"));
+  if (!buffer) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: destination buffer is NULL", what);
+  if (buffer->set != cb->set) {
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
+                      "%s: destination buffer belongs to another device set", what);
+  }
   if (buffer->process != cb->process) {
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
                       "%s: destination buffer belongs to process %u, not to %s (copies pull "
@@ -561,7 +565,9 @@ Status Submit(meshvk_device_set_t* set, const meshvk_submit_info_t* info) {
     signal_values.push_back(info->signals[i].value);
   }
   // Last signal: the queue's own timeline, so release can wait for this run.
-  signals.push_back(device.queue_timelines[process.queue_index]);
+  const uint32_t queue_timeline =
+      device.timeline_index(process.queue_index, process.device_index);
+  signals.push_back(device.queue_timelines[queue_timeline]);
   signal_values.push_back(0);  // filled under the queue lock
 
   const uint32_t mask = 1u << process.device_index;
@@ -591,13 +597,13 @@ Status Submit(meshvk_device_set_t* set, const meshvk_submit_info_t* info) {
   submit.pSignalSemaphores = signals.data();
 
   std::lock_guard<std::mutex> lock(device.queue_locks[process.queue_index]);
-  uint64_t value = device.queue_timeline_values[process.queue_index] + 1;
+  uint64_t value = device.queue_timeline_values[queue_timeline] + 1;
   signal_values.back() = value;
   MESHVK_VK_RETURN_IF_ERROR(
       device.vk.vkQueueSubmit(device.queues[process.queue_index], 1, &submit, VK_NULL_HANDLE),
       set->Where(cb->process) + ": vkQueueSubmit (queue " +
           std::to_string(process.queue_index) + ")");
-  device.queue_timeline_values[process.queue_index] = value;
+  device.queue_timeline_values[queue_timeline] = value;
   cb->last_submit_value = value;
   return Status();
 }
@@ -608,7 +614,9 @@ void DestroyCommandBuffer(meshvk_command_buffer_t* cb) {
   if (cb->last_submit_value > 0) {
     // Destroying a pending command buffer is undefined: wait for the last
     // submission (an error here means the device is lost; nothing to wait for).
-    VkSemaphore timeline = device.queue_timelines[set->processes[cb->process].queue_index];
+    const Process& process = set->processes[cb->process];
+    VkSemaphore timeline =
+        device.queue_timelines[device.timeline_index(process.queue_index, process.device_index)];
     VkSemaphoreWaitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
     wait.semaphoreCount = 1;
     wait.pSemaphores = &timeline;

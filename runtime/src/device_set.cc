@@ -134,10 +134,13 @@ Status CreateLogicalDevice(meshvk_device_set_t* set, const std::vector<uint32_t>
 
   out->queues.resize(queue_count);
   out->queue_locks.reset(new std::mutex[queue_count]);
-  out->queue_timelines.assign(queue_count, VK_NULL_HANDLE);
-  out->queue_timeline_values.assign(queue_count, 0);
+  const uint32_t timelines = queue_count * static_cast<uint32_t>(members.size());
+  out->queue_timelines.assign(timelines, VK_NULL_HANDLE);
+  out->queue_timeline_values.assign(timelines, 0);
   for (uint32_t q = 0; q < queue_count; ++q) {
     out->vk.vkGetDeviceQueue(out->device, out->queue_family, q, &out->queues[q]);
+  }
+  for (uint32_t q = 0; q < timelines; ++q) {
     VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
     type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
     VkSemaphoreCreateInfo semaphore{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
@@ -329,7 +332,7 @@ Status meshvk_device_set_s::CheckPeerAccess(uint32_t local, uint32_t remote, uin
   if ((have & required) != required) {
     return MakeStatus(MESHVK_STATUS_UNAVAILABLE,
                       "%s: %s lacks peer memory features 0x%x on memory of %s (has 0x%x)",
-                      what, Where(local).c_str(), Where(remote).c_str(), required, have);
+                      what, Where(local).c_str(), required, Where(remote).c_str(), have);
   }
   return Status();
 }

@@ -29,10 +29,13 @@ struct LogicalDevice {
   std::vector<VkQueue> queues;
   // vkQueueSubmit needs the queue externally synchronized; processes share queues.
   std::unique_ptr<std::mutex[]> queue_locks;
-  // Per queue: an internal timeline signalled by every submit, so a command
-  // buffer can be released only after its last submission finished.
+  // Per (queue, device of the group): an internal timeline signalled by every
+  // submit, so a command buffer can be released only after its last
+  // submission finished. Per device because the devices of a group run their
+  // parts of one queue independently: one counter shared by all of them would
+  // be signalled out of order. Index: queue * group_size() + device_index.
   std::vector<VkSemaphore> queue_timelines;
-  std::vector<uint64_t> queue_timeline_values;  // guarded by queue_locks[i]
+  std::vector<uint64_t> queue_timeline_values;  // guarded by queue_locks[queue]
   // Memory type used for every shard buffer, and its heap.
   uint32_t storage_memory_type = 0;
   uint32_t storage_heap = 0;
@@ -41,6 +44,9 @@ struct LogicalDevice {
   std::vector<uint32_t> peer;
 
   uint32_t group_size() const { return static_cast<uint32_t>(physical_indices.size()); }
+  uint32_t timeline_index(uint32_t queue, uint32_t device_index) const {
+    return queue * group_size() + device_index;
+  }
 };
 
 struct Process {

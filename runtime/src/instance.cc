@@ -23,8 +23,17 @@ namespace {
 constexpr const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
 
 VKAPI_ATTR VkBool32 VKAPI_CALL OnDebugMessage(
-    VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT,
+    VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT types,
     const VkDebugUtilsMessengerCallbackDataEXT* data, void* user_data) {
+  // GENERAL warnings are the loader's chatter (e.g. "env var VK_INSTANCE_LAYERS
+  // defined"), not findings about this program's use of Vulkan; loader errors
+  // and every validation/performance message are reported.
+  const VkDebugUtilsMessageTypeFlagsEXT findings =
+      VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+      VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+  if (!(types & findings) && !(severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)) {
+    return VK_FALSE;
+  }
   auto* instance = static_cast<meshvk_instance_t*>(user_data);
   meshvk_message_severity_t level =
       (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) ? MESHVK_MESSAGE_ERROR

@@ -19,8 +19,10 @@ extern "C" {
 typedef struct meshvk_buffer_s meshvk_buffer_t;
 
 // Creates a storage buffer of `size` bytes (> 0) owned by `process`.
-// RESOURCE_EXHAUSTED names the process, device and size when memory runs out;
-// OUT_OF_RANGE for a bad process. Contents are undefined until written.
+// RESOURCE_EXHAUSTED names the process, device and size when memory runs out
+// (checked on the host first against the heap size and
+// maxMemoryAllocationSize); OUT_OF_RANGE for a bad process; INVALID_ARGUMENT
+// for size 0. Contents are undefined until written. Retains the set.
 meshvk_status_t meshvk_buffer_create(meshvk_device_set_t* set, uint32_t process,
                                      uint64_t size, meshvk_buffer_t** out_buffer);
 void meshvk_buffer_retain(meshvk_buffer_t* buffer);
@@ -32,8 +34,11 @@ uint32_t meshvk_buffer_process(const meshvk_buffer_t* buffer);
 uint64_t meshvk_buffer_allocation_size(const meshvk_buffer_t* buffer);
 
 // Host -> device: copies `size` bytes at `offset`. Maps the memory directly when
-// it is host-visible, else goes through a staging buffer and waits. The device
-// must not be using the buffer. OUT_OF_RANGE when the range leaves the buffer.
+// it is host-visible and coherent, else goes through a staging buffer on the
+// owner's queue and waits. The device must not be using the buffer (device
+// writes are visible once the submission that made them has completed, e.g.
+// after meshvk_semaphore_wait). OUT_OF_RANGE when the range leaves the buffer,
+// INVALID_ARGUMENT for NULL buffer/data.
 meshvk_status_t meshvk_buffer_write(meshvk_buffer_t* buffer, uint64_t offset,
                                     const void* data, uint64_t size);
 // Device -> host, like meshvk_buffer_write.
@@ -42,6 +47,7 @@ meshvk_status_t meshvk_buffer_read(meshvk_buffer_t* buffer, uint64_t offset,
 // Host strided write: writes `rows` runs of `row_bytes`, reading `data` with
 // `src_pitch` and writing at `offset + r * dst_pitch`. Lets a caller stream a
 // shard straight out of a whole host tensor with no staging copy.
+// INVALID_ARGUMENT when rows would overlap (rows > 1 and dst_pitch < row_bytes).
 meshvk_status_t meshvk_buffer_write_strided(meshvk_buffer_t* buffer, uint64_t offset,
                                             uint64_t dst_pitch, const void* data,
                                             uint64_t src_pitch, uint64_t row_bytes,

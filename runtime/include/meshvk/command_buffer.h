@@ -23,7 +23,13 @@ extern "C" {
 
 typedef struct meshvk_command_buffer_s meshvk_command_buffer_t;
 
-// Creates a command buffer for `process` in the recording state.
+// Creates a command buffer for `process` in the recording state (its own
+// VkCommandPool and descriptor pools; begun with SIMULTANEOUS_USE so replays
+// may overlap). Every stream starts with a barrier that orders it after
+// earlier submissions on its queue and device, and ends (meshvk_command_buffer_end)
+// with one that makes device writes visible to the host. Retains the set and,
+// until release, every buffer and executable it records. Release waits for
+// the last submission of the command buffer to finish.
 meshvk_status_t meshvk_command_buffer_create(meshvk_device_set_t* set,
                                              uint32_t process,
                                              meshvk_command_buffer_t** out_command_buffer);
@@ -45,7 +51,9 @@ meshvk_status_t meshvk_command_buffer_copy(meshvk_command_buffer_t* cb,
 
 // A region of 32-bit words, up to 3-D: element (i, j, k) for i < count[0],
 // j < count[1], k < count[2] at word offset base + i*stride[0] + j*stride[1]
-// + k*stride[2] (strides in words).
+// + k*stride[2] (strides in words). Every count must be >= 1 (use 1 for unused
+// dimensions); at most 2^31 words in all; every touched word must lie within
+// the buffer and within maxStorageBufferRange.
 typedef struct meshvk_strided_region_s {
   uint64_t src_offset_words;
   uint64_t dst_offset_words;
@@ -56,6 +64,8 @@ typedef struct meshvk_strided_region_s {
 
 // Non-contiguous copy (a slice) via the built-in strided copy kernel. The
 // source may be a peer's buffer (needs GENERIC_SRC peer feature).
+// OUT_OF_RANGE for words outside a buffer, INVALID_ARGUMENT for a zero count
+// or overlapping source and destination words in one buffer.
 meshvk_status_t meshvk_command_buffer_copy_strided(meshvk_command_buffer_t* cb,
                                                    meshvk_buffer_t* src,
                                                    meshvk_buffer_t* dst,
@@ -84,7 +94,10 @@ meshvk_status_t meshvk_command_buffer_dispatch(meshvk_command_buffer_t* cb,
                                                const meshvk_dispatch_info_t* info);
 
 // Elementwise f32 sum of `src_count` (1..8) buffers of `count` floats into
-// `dst` with the built-in sum kernel (the local step of an all-reduce).
+// `dst` with the built-in sum kernel (the local step of an all-reduce),
+// summed in source order. `dst` (this process's) may also be a source.
+// Sources may be peers' buffers (GENERIC_SRC). OUT_OF_RANGE when a buffer
+// holds fewer than `count` floats.
 meshvk_status_t meshvk_command_buffer_sum_f32(meshvk_command_buffer_t* cb,
                                               meshvk_buffer_t* const* srcs,
                                               uint32_t src_count, meshvk_buffer_t* dst,
@@ -113,6 +126,10 @@ typedef struct meshvk_submit_info_s {
 // Submits to the command buffer's process queue (vkQueueSubmit with
 // VkTimelineSemaphoreSubmitInfo, and VkDeviceGroupSubmitInfo on a device group
 // with the process's device index for the command buffer and semaphores).
+// Waits happen before any command of the buffer (ALL_COMMANDS). Thread-safe
+// (queues are locked). FAILED_PRECONDITION unless recording has ended;
+// UNIMPLEMENTED for a semaphore on another VkDevice; DEVICE_LOST names the
+// process and device.
 meshvk_status_t meshvk_queue_submit(meshvk_device_set_t* set,
                                     const meshvk_submit_info_t* info);
 

@@ -11,6 +11,11 @@
 //    several, its own queue.
 // Layers above do not need to know which one they run on.
 // Reference counted: create returns +1; retain/release are thread-safe.
+// Buffers, executables, semaphores and command buffers retain their set. The
+// instance is not retained: it must outlive every set created from it.
+// All devices need Vulkan 1.2 with timeline semaphores (UNAVAILABLE otherwise);
+// shader features the device has (int64, int16, float16, 8/16-bit storage,
+// Vulkan memory model) are enabled.
 #ifndef MESHVK_DEVICE_SET_H_
 #define MESHVK_DEVICE_SET_H_
 
@@ -66,8 +71,11 @@ meshvk_status_t meshvk_device_set_process_limits(const meshvk_device_set_t* set,
                                                  uint32_t process,
                                                  meshvk_device_limits_t* out_limits);
 // Peer memory features (VkPeerMemoryFeatureFlags) for `local` process reading
-// or writing memory owned by `remote` process. Same device: all bits.
-// LOGICAL processes on one VkDevice share memory: all bits.
+// or writing memory owned by `remote` process, for the heap shard buffers are
+// allocated from. Same device: all bits. LOGICAL processes on one VkDevice
+// share memory: all bits. Processes on different VkDevices: 0 (copies between
+// them return UNIMPLEMENTED until external memory is supported). Out-of-range
+// processes: 0.
 uint32_t meshvk_device_set_peer_features(const meshvk_device_set_t* set,
                                          uint32_t local, uint32_t remote);
 

@@ -2,9 +2,11 @@
 //
 // An executable is one SPIR-V compute entry point whose bindings are storage
 // buffers in descriptor set 0 and whose parameters come through push constants.
-// The SPIR-V is validated with SPIRV-Tools (target Vulkan 1.1) before
-// vkCreateShaderModule; a pipeline is created on every VkDevice of the set
-// (with VK_PIPELINE_CREATE_DISPATCH_BASE_BIT on device groups).
+// The SPIR-V is validated with SPIRV-Tools before vkCreateShaderModule, for
+// the Vulkan version the set's devices speak (1.1, 1.2 or 1.3: SPIR-V 1.3
+// up to 1.6); a pipeline is created on every VkDevice of the set, always with
+// VK_PIPELINE_CREATE_DISPATCH_BASE_BIT (vkCmdDispatchBase needs it on single
+// devices too). binding_count is trusted: it must match the shader's set 0.
 // Reference counted; immutable after creation, so thread-safe to use.
 #ifndef MESHVK_EXECUTABLE_H_
 #define MESHVK_EXECUTABLE_H_
@@ -27,7 +29,10 @@ typedef struct meshvk_executable_create_info_s {
 } meshvk_executable_create_info_t;
 
 // INVALID_ARGUMENT (message = validator output) when the SPIR-V does not
-// validate or lacks the entry point; INTERNAL for pipeline creation failure.
+// validate or lacks the GLCompute entry point, or for a size that is not a
+// multiple of 4; OUT_OF_RANGE for push constants or bindings past the device
+// limits; INTERNAL for pipeline creation failure. The executable retains the
+// set.
 meshvk_status_t meshvk_executable_create(meshvk_device_set_t* set,
                                          const meshvk_executable_create_info_t* info,
                                          meshvk_executable_t** out_executable);
@@ -50,7 +55,10 @@ typedef enum meshvk_builtin_e {
   MESHVK_BUILTIN_COUNT = 3,
 } meshvk_builtin_t;
 
-// Returns the set's (cached) executable for a built-in; +1 reference.
+// Returns the set's (cached) executable for a built-in; +1 reference (which
+// also keeps the set alive). OUT_OF_RANGE for an unknown built-in. All
+// built-ins use workgroups of 64 invocations along x and grid-stride loops,
+// so any workgroup count covers the whole range.
 meshvk_status_t meshvk_executable_builtin(meshvk_device_set_t* set,
                                           meshvk_builtin_t builtin,
                                           meshvk_executable_t** out_executable);

@@ -21,7 +21,8 @@ typedef struct meshvk_instance_s meshvk_instance_t;
 #define MESHVK_MAX_QUEUE_FAMILIES 16
 
 typedef enum meshvk_instance_flag_bits_e {
-  // Enable VK_LAYER_KHRONOS_validation (also enabled by env MESHVK_VALIDATION=1).
+  // Enable VK_LAYER_KHRONOS_validation (also enabled by env MESHVK_VALIDATION=1;
+  // MESHVK_VALIDATION=sync also enables synchronization validation).
   MESHVK_INSTANCE_VALIDATION_BIT = 1u << 0,
   // With validation: also enable synchronization validation.
   MESHVK_INSTANCE_SYNC_VALIDATION_BIT = 1u << 1,
@@ -35,7 +36,9 @@ typedef enum meshvk_message_severity_e {
 } meshvk_message_severity_t;
 
 // Receives every validation-layer (VK_EXT_debug_utils) message of warning or
-// error severity. Called on the thread that made the Vulkan call.
+// error severity: validation and performance messages, and errors of any type.
+// The loader's general warnings (e.g. about VK_INSTANCE_LAYERS being set) are
+// not passed on. Called on the thread that made the Vulkan call.
 typedef void (*meshvk_message_callback_t)(meshvk_message_severity_t severity,
                                           const char* message, void* user_data);
 

@@ -85,7 +85,8 @@ meshvk_status_t meshvk_module_argument_info(const meshvk_module_t* module, uint3
 meshvk_status_t meshvk_module_result_info(const meshvk_module_t* module, uint32_t function,
                                           uint32_t result, meshvk_tensor_info_t* out_info);
 
-// Per-process plan statistics (no device needed), for --print-plan.
+// Per-process plan statistics of one function (no device needed), for
+// --print-plan. Allocations are the process's (shared by all functions).
 typedef struct meshvk_process_plan_s {
   // Bytes allocated by buffer kind: argument shards, result shards,
   // transients (after reuse slots share memory), constants.
@@ -95,9 +96,16 @@ typedef struct meshvk_process_plan_s {
   uint64_t local_copy_bytes; // bytes copied between its own buffers
   uint32_t phase_count;      // phases in which this process has commands
 } meshvk_process_plan_t;
+meshvk_status_t meshvk_module_function_process_plan(const meshvk_module_t* module, uint32_t function,
+                                                    uint32_t process, meshvk_process_plan_t* out_plan);
+// The same summed over all functions (phase_count: the largest); for the
+// usual one-function program, that function's plan.
 meshvk_status_t meshvk_module_process_plan(const meshvk_module_t* module, uint32_t process,
                                            meshvk_process_plan_t* out_plan);
-// Number of phases (command stream segments between cross-process waits).
+// Number of phases of `function` (stream segments between cross-process
+// waits); 0 for a function without commands or out of range.
+uint32_t meshvk_module_function_phase_count(const meshvk_module_t* module, uint32_t function);
+// The largest phase count of any function.
 uint32_t meshvk_module_phase_count(const meshvk_module_t* module);
 
 // Instantiates `module` on `set` (whose process count must equal the grid's):

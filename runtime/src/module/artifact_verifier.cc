@@ -49,8 +49,12 @@ class ArtifactChecker {
     if (!(e = CheckGrid()).empty()) return e;
     if (!(e = CheckExecutables()).empty()) return e;
     if (!(e = CheckProcesses()).empty()) return e;
-    if (!(e = CheckDependencies()).empty()) return e;
-    return CheckFunctions();
+    if (!(e = CheckFunctions()).empty()) return e;
+    for (uint32_t f = 0; f < Len(a_->functions()); ++f) {
+      if (!(e = CheckStreams(f)).empty()) return e;
+      if (!(e = CheckDependencies(f)).empty()) return e;
+    }
+    return "";
   }
 
  private:
@@ -63,11 +67,12 @@ class ArtifactChecker {
   }
 
   std::string CheckAlignment() {
-    for (uint32_t p = 0; p < Len(a_->processes()); ++p) {
-      const auto* commands = a_->processes()->Get(p)->commands();
+    for (uint32_t f = 0; f < Len(a_->functions()); ++f)
+    for (uint32_t p = 0; p < Len(a_->functions()->Get(f)->streams()); ++p) {
+      const auto* commands = a_->functions()->Get(f)->streams()->Get(p)->commands();
       for (uint32_t c = 0; c < Len(commands); ++c) {
         const mvk::Command* cmd = commands->Get(c);
-        std::string path = Msg("processes[", p, "].commands[", c, "]");
+        std::string path = Msg("functions[", f, "].streams[", p, "].commands[", c, "]");
         if (const mvk::Dispatch* d = cmd->op_as_Dispatch(); d && Misaligned(d->bindings()))
           return path + ".dispatch.bindings: misaligned vector (corrupt file)";
         if (const mvk::Copy* cp = cmd->op_as_Copy(); cp && Misaligned(cp->regions()))
@@ -154,8 +159,26 @@ class ArtifactChecker {
         std::string e = CheckBuffer(p, b, proc->buffers()->Get(b));
         if (!e.empty()) return e;
       }
-      for (uint32_t c = 0; c < Len(proc->commands()); ++c) {
-        std::string e = CheckCommand(p, c, proc->commands()->Get(c));
+    }
+    return "";
+  }
+
+  // Commands of process p in function f (null: none).
+  const Vector<flatbuffers::Offset<mvk::Command>>* Commands(uint32_t f, uint32_t p) const {
+    const auto* streams = a_->functions()->Get(f)->streams();
+    return streams && p < streams->size() ? streams->Get(p)->commands() : nullptr;
+  }
+
+  std::string CheckStreams(uint32_t f) {
+    uint32_t streams = Len(a_->functions()->Get(f)->streams());
+    if (streams != 0 && streams != process_count_)
+      return Msg("functions[", f, "].streams: ", streams, " entries, the grid has ", process_count_,
+                 " processes (one stream per process, or none)");
+    function_ = f;
+    for (uint32_t p = 0; p < streams; ++p) {
+      const auto* commands = Commands(f, p);
+      for (uint32_t c = 0; c < Len(commands); ++c) {
+        std::string e = CheckCommand(p, c, commands->Get(c));
         if (!e.empty()) return e;
       }
     }
@@ -196,13 +219,13 @@ class ArtifactChecker {
   }
 
   std::string CheckCommand(uint32_t p, uint32_t c, const mvk::Command* cmd) {
-    std::string path = Msg("processes[", p, "].commands[", c, "]");
+    std::string path = Msg("functions[", function_, "].streams[", p, "].commands[", c, "]");
     for (uint32_t d = 0; d < Len(cmd->deps()); ++d) {
       const mvk::CommandRef* dep = cmd->deps()->Get(d);
       if (dep->process() >= process_count_)
         return Msg(path, ".deps[", d, "].process: ", dep->process(), " out of range (", process_count_,
                    " processes)");
-      uint32_t n = Len(a_->processes()->Get(dep->process())->commands());
+      uint32_t n = Len(Commands(function_, dep->process()));
       if (dep->command() >= n)
         return Msg(path, ".deps[", d, "].command: ", dep->command(), " out of range (process ",
                    dep->process(), " has ", n, " commands)");
@@ -340,16 +363,15 @@ class ArtifactChecker {
 
   // Commands form a graph: stream order inside each process plus explicit
   // deps. It must be acyclic, or no schedule exists.
-  std::string CheckDependencies() {
+  std::string CheckDependencies(uint32_t f) {
     std::vector<uint32_t> base(process_count_ + 1, 0);
-    for (uint32_t p = 0; p < process_count_; ++p)
-      base[p + 1] = base[p] + Len(a_->processes()->Get(p)->commands());
+    for (uint32_t p = 0; p < process_count_; ++p) base[p + 1] = base[p] + Len(Commands(f, p));
     uint32_t nodes = base[process_count_];
     // Kahn's algorithm over predecessor lists.
     std::vector<uint32_t> indegree(nodes, 0);
     std::vector<std::vector<uint32_t>> successors(nodes);
     for (uint32_t p = 0; p < process_count_; ++p) {
-      const auto* commands = a_->processes()->Get(p)->commands();
+      const auto* commands = Commands(f, p);
       for (uint32_t c = 0; c < Len(commands); ++c) {
         uint32_t node = base[p] + c;
         if (c > 0) { successors[node - 1].push_back(node); ++indegree[node]; }
@@ -374,9 +396,9 @@ class ArtifactChecker {
     if (done == nodes) return "";
     // Name one command on a cycle: the first that never became ready.
     for (uint32_t p = 0; p < process_count_; ++p)
-      for (uint32_t c = 0; c < Len(a_->processes()->Get(p)->commands()); ++c)
+      for (uint32_t c = 0; c < Len(Commands(f, p)); ++c)
         if (indegree[base[p] + c] != 0)
-          return Msg("processes[", p, "].commands[", c,
+          return Msg("functions[", f, "].streams[", p, "].commands[", c,
                      "].deps: dependency cycle (through stream order and deps; no schedule exists)");
     return "dependencies: cycle";
   }
@@ -505,6 +527,7 @@ class ArtifactChecker {
 
   const mvk::Artifact* a_;
   uint32_t process_count_ = 0;
+  uint32_t function_ = 0;  // the function whose streams are being checked
   std::vector<uint32_t> peered_;
 };
 
@@ -564,10 +587,13 @@ std::string VerifyAgainstLimits(const mvk::Artifact* a, uint32_t p, const meshvk
       return Msg("processes[", p, "].buffers[", b, "].size: ", size, " bytes > the device's maxMemoryAllocationSize ",
                  limits.max_memory_allocation_size);
   }
-  for (uint32_t c = 0; c < Len(proc->commands()); ++c) {
-    const mvk::Dispatch* d = proc->commands()->Get(c)->op_as_Dispatch();
+  for (uint32_t f = 0; f < Len(a->functions()); ++f) {
+  const auto* streams = a->functions()->Get(f)->streams();
+  const auto* commands = streams && p < streams->size() ? streams->Get(p)->commands() : nullptr;
+  for (uint32_t c = 0; c < Len(commands); ++c) {
+    const mvk::Dispatch* d = commands->Get(c)->op_as_Dispatch();
     if (!d) continue;
-    std::string path = Msg("processes[", p, "].commands[", c, "].dispatch");
+    std::string path = Msg("functions[", f, "].streams[", p, "].commands[", c, "].dispatch");
     const mvk::Executable* x = a->executables()->Get(d->executable());
     const mvk::Dim3* n = d->workgroup_count();
     uint32_t count[3] = {n->x(), n->y(), n->z()};
@@ -601,6 +627,7 @@ std::string VerifyAgainstLimits(const mvk::Artifact* a, uint32_t p, const meshvk
         return Msg(path, ".bindings[", i, "].range: ", range, " > the device's maxStorageBufferRange ",
                    limits.max_storage_buffer_range);
     }
+  }
   }
   return "";
 }

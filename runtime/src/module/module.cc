@@ -1,6 +1,7 @@
 // meshvk_module_*: loading (through the verifier) and read-only queries.
 #include "module.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -167,16 +168,54 @@ meshvk_status_t meshvk_module_result_info(const meshvk_module_t* module, uint32_
   return TensorInfo(module, function, result, true, out_info);
 }
 
-meshvk_status_t meshvk_module_process_plan(const meshvk_module_t* module, uint32_t process,
-                                           meshvk_process_plan_t* out_plan) {
-  if (process >= module->plan.processes.size())
-    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "process %u out of range (%zu processes)", process,
-                      module->plan.processes.size())
+meshvk_status_t meshvk_module_function_process_plan(const meshvk_module_t* module, uint32_t function,
+                                                    uint32_t process, meshvk_process_plan_t* out_plan) {
+  const meshvk::module::Plan& plan = module->plan;
+  if (function >= plan.functions.size())
+    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "function %u out of range (%zu functions)", function,
+                      plan.functions.size())
         .ToC();
-  *out_plan = module->plan.processes[process];
+  if (process >= plan.allocations.size())
+    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "process %u out of range (%zu processes)", process,
+                      plan.allocations.size())
+        .ToC();
+  *out_plan = plan.functions[function].processes[process];
+  const meshvk_process_plan_t& bytes = plan.allocations[process];
+  out_plan->argument_bytes = bytes.argument_bytes;
+  out_plan->result_bytes = bytes.result_bytes;
+  out_plan->transient_bytes = bytes.transient_bytes;
+  out_plan->constant_bytes = bytes.constant_bytes;
   return MESHVK_OK;
 }
 
-uint32_t meshvk_module_phase_count(const meshvk_module_t* module) { return module->plan.phase_count; }
+meshvk_status_t meshvk_module_process_plan(const meshvk_module_t* module, uint32_t process,
+                                           meshvk_process_plan_t* out_plan) {
+  const meshvk::module::Plan& plan = module->plan;
+  if (process >= plan.allocations.size())
+    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "process %u out of range (%zu processes)", process,
+                      plan.allocations.size())
+        .ToC();
+  *out_plan = plan.allocations[process];
+  for (const meshvk::module::FunctionPlan& fn : plan.functions) {
+    const meshvk_process_plan_t& s = fn.processes[process];
+    out_plan->dispatch_count += s.dispatch_count;
+    out_plan->copy_count += s.copy_count;
+    out_plan->fill_count += s.fill_count;
+    out_plan->peer_bytes_in += s.peer_bytes_in;
+    out_plan->local_copy_bytes += s.local_copy_bytes;
+    out_plan->phase_count = std::max(out_plan->phase_count, s.phase_count);
+  }
+  return MESHVK_OK;
+}
+
+uint32_t meshvk_module_function_phase_count(const meshvk_module_t* module, uint32_t function) {
+  return function < module->plan.functions.size() ? module->plan.functions[function].phase_count : 0;
+}
+
+uint32_t meshvk_module_phase_count(const meshvk_module_t* module) {
+  uint32_t phases = 0;
+  for (const auto& fn : module->plan.functions) phases = std::max(phases, fn.phase_count);
+  return phases;
+}
 
 }  // extern "C"

@@ -1,23 +1,30 @@
 // Phases and plan statistics. Phases are computed in a topological order of
-// the command graph (stream order + deps), which the verifier proved exists.
+// each function's command graph (stream order + deps), which the verifier
+// proved exists.
 #include "plan.h"
 
 #include <algorithm>
 
 namespace meshvk::module {
 
-Plan ComputePlan(const mvk::Artifact* a) {
-  Plan plan;
+const flatbuffers::Vector<flatbuffers::Offset<mvk::Command>>* StreamOf(const mvk::Artifact* a, uint32_t function,
+                                                                       uint32_t process) {
+  if (!a->functions() || function >= a->functions()->size()) return nullptr;
+  const auto* streams = a->functions()->Get(function)->streams();
+  return streams && process < streams->size() ? streams->Get(process)->commands() : nullptr;
+}
+
+namespace {
+
+FunctionPlan PlanFunction(const mvk::Artifact* a, uint32_t f) {
+  FunctionPlan plan;
   uint32_t processes = a->processes()->size();
   plan.phase_of.resize(processes);
-  plan.slot_size.resize(processes);
   plan.processes.assign(processes, meshvk_process_plan_t{});
-
-  std::vector<uint32_t> next(processes, 0);  // next unscheduled command per process
-  std::vector<uint32_t> counts(processes, 0);
+  std::vector<uint32_t> next(processes, 0), counts(processes, 0);
   uint32_t remaining = 0;
   for (uint32_t p = 0; p < processes; ++p) {
-    const auto* commands = a->processes()->Get(p)->commands();
+    const auto* commands = StreamOf(a, f, p);
     counts[p] = commands ? commands->size() : 0;
     plan.phase_of[p].assign(counts[p], 0);
     remaining += counts[p];
@@ -27,7 +34,7 @@ Plan ComputePlan(const mvk::Artifact* a) {
   while (remaining > 0) {
     bool progressed = false;
     for (uint32_t p = 0; p < processes; ++p) {
-      const auto* commands = a->processes()->Get(p)->commands();
+      const auto* commands = StreamOf(a, f, p);
       while (next[p] < counts[p]) {
         uint32_t c = next[p];
         const mvk::Command* cmd = commands->Get(c);
@@ -35,7 +42,10 @@ Plan ComputePlan(const mvk::Artifact* a) {
         bool ready = true;
         if (cmd->deps()) {
           for (const mvk::CommandRef* dep : *cmd->deps()) {
-            if (dep->command() >= next[dep->process()]) { ready = false; break; }
+            if (dep->command() >= next[dep->process()]) {
+              ready = false;
+              break;
+            }
             uint32_t dep_phase = plan.phase_of[dep->process()][dep->command()];
             phase = std::max(phase, dep->process() == p ? dep_phase : dep_phase + 1);
           }
@@ -52,8 +62,40 @@ Plan ComputePlan(const mvk::Artifact* a) {
   }
 
   for (uint32_t p = 0; p < processes; ++p) {
-    const mvk::Process* proc = a->processes()->Get(p);
+    const auto* commands = StreamOf(a, f, p);
     meshvk_process_plan_t& s = plan.processes[p];
+    std::vector<bool> phase_used(plan.phase_count, false);
+    for (uint32_t c = 0; c < counts[p]; ++c) {
+      const mvk::Command* cmd = commands->Get(c);
+      phase_used[plan.phase_of[p][c]] = true;
+      if (cmd->op_type() == mvk::Op::Dispatch) ++s.dispatch_count;
+      if (cmd->op_type() == mvk::Op::Fill) ++s.fill_count;
+      if (const mvk::Copy* copy = cmd->op_as_Copy()) {
+        ++s.copy_count;
+        uint64_t bytes = copy->size();
+        if (copy->regions() && copy->regions()->size() > 0) {
+          bytes = 0;
+          for (const mvk::StridedRegion* r : *copy->regions())
+            bytes += 4ull * r->count().x() * r->count().y() * r->count().z();
+        }
+        (copy->src_process() == p ? s.local_copy_bytes : s.peer_bytes_in) += bytes;
+      }
+    }
+    s.phase_count = static_cast<uint32_t>(std::count(phase_used.begin(), phase_used.end(), true));
+  }
+  return plan;
+}
+
+}  // namespace
+
+Plan ComputePlan(const mvk::Artifact* a) {
+  Plan plan;
+  uint32_t processes = a->processes()->size();
+  plan.slot_size.resize(processes);
+  plan.allocations.assign(processes, meshvk_process_plan_t{});
+  for (uint32_t p = 0; p < processes; ++p) {
+    const mvk::Process* proc = a->processes()->Get(p);
+    meshvk_process_plan_t& s = plan.allocations[p];
     if (proc->buffers()) {
       for (const mvk::Buffer* b : *proc->buffers()) {
         switch (b->kind()) {
@@ -73,25 +115,8 @@ Plan ComputePlan(const mvk::Artifact* a) {
       }
     }
     for (uint64_t slot : plan.slot_size[p]) s.transient_bytes += slot;
-    std::vector<bool> phase_used(plan.phase_count, false);
-    for (uint32_t c = 0; c < counts[p]; ++c) {
-      const mvk::Command* cmd = proc->commands()->Get(c);
-      phase_used[plan.phase_of[p][c]] = true;
-      if (cmd->op_type() == mvk::Op::Dispatch) ++s.dispatch_count;
-      if (cmd->op_type() == mvk::Op::Fill) ++s.fill_count;
-      if (const mvk::Copy* copy = cmd->op_as_Copy()) {
-        ++s.copy_count;
-        uint64_t bytes = copy->size();
-        if (copy->regions() && copy->regions()->size() > 0) {
-          bytes = 0;
-          for (const mvk::StridedRegion* r : *copy->regions())
-            bytes += 4ull * r->count().x() * r->count().y() * r->count().z();
-        }
-        (copy->src_process() == p ? s.local_copy_bytes : s.peer_bytes_in) += bytes;
-      }
-    }
-    s.phase_count = static_cast<uint32_t>(std::count(phase_used.begin(), phase_used.end(), true));
   }
+  for (uint32_t f = 0; a->functions() && f < a->functions()->size(); ++f) plan.functions.push_back(PlanFunction(a, f));
   return plan;
 }
 

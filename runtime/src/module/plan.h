@@ -1,5 +1,6 @@
 // The execution plan of a verified artifact, computed without a device:
-// which phase each command runs in, and per-process statistics.
+// which phase each command of each function runs in, and per-process
+// statistics.
 //
 // Phase rule: a command runs in the same phase as the previous command of its
 // process, or later if it depends on a command of another process: then it
@@ -16,14 +17,25 @@
 
 namespace meshvk::module {
 
-struct Plan {
+struct FunctionPlan {
   uint32_t phase_count = 0;
   // phase_of[p][c]: phase of command c of process p.
   std::vector<std::vector<uint32_t>> phase_of;
-  // Transient reuse: slot_size[p][slot] = largest buffer of that slot.
-  std::vector<std::vector<uint64_t>> slot_size;
+  // Command statistics per process (byte fields of allocations left 0).
   std::vector<meshvk_process_plan_t> processes;
 };
+
+struct Plan {
+  // Transient reuse: slot_size[p][slot] = largest buffer of that slot.
+  std::vector<std::vector<uint64_t>> slot_size;
+  // Allocation statistics per process (command fields left 0).
+  std::vector<meshvk_process_plan_t> allocations;
+  std::vector<FunctionPlan> functions;
+};
+
+// Commands of process p in function f of a verified artifact (null: none).
+const flatbuffers::Vector<flatbuffers::Offset<mvk::Command>>* StreamOf(const mvk::Artifact* artifact,
+                                                                       uint32_t function, uint32_t process);
 
 // `artifact` must have passed VerifyArtifact (acyclic, indices in range).
 Plan ComputePlan(const mvk::Artifact* artifact);

@@ -26,6 +26,7 @@
 #include "meshvk/command_buffer.h"
 #include "meshvk/module.h"
 #include "module.h"
+#include "plan.h"
 #include "status.h"
 #include "timestamps.h"
 
@@ -50,6 +51,7 @@ struct Segment {
   std::vector<Wait> waits;      // cross-process, deduplicated (max phase per process)
   meshvk_command_buffer_t* command_buffer = nullptr;
   uint32_t command_count = 0;
+  size_t timer_index = 0;       // this segment's timestamp pair
 };
 
 }  // namespace
@@ -62,17 +64,19 @@ struct meshvk_program_s {
   std::vector<meshvk_executable_t*> executables;
   std::vector<meshvk_semaphore_t*> semaphores;         // one timeline per process
   std::vector<uint32_t> logical_device;                // per process
-  std::vector<Segment> segments;                       // in phase order
+  std::vector<std::vector<Segment>> segments;          // [function], in phase order
   std::vector<uint64_t> last_signal;                   // per process, last value signalled
   uint64_t base = 0;                                   // timeline base of the next invoke
   uint64_t record_ns = 0;
   uint32_t command_count = 0;
+  uint32_t command_buffer_count = 0;
   meshvk::module::SegmentTimer timer;
   bool timings_valid = false;
   std::vector<meshvk_phase_timing_t> timings;
 
   ~meshvk_program_s() {
-    for (Segment& s : segments) meshvk_command_buffer_release(s.command_buffer);
+    for (auto& list : segments)
+      for (Segment& s : list) meshvk_command_buffer_release(s.command_buffer);
     for (meshvk_semaphore_t* s : semaphores) meshvk_semaphore_release(s);
     for (meshvk_executable_t* e : executables) meshvk_executable_release(e);
     for (auto& list : buffers)
@@ -199,15 +203,14 @@ Status RecordCommand(meshvk_program_t* prog, meshvk_command_buffer_t* cb, uint32
                path + ".fill");
 }
 
-Status Record(meshvk_program_t* prog) {
-  const meshvk::module::Plan& plan = prog->module->plan;
-  const auto* processes = prog->artifact->processes();
-  uint32_t P = processes->size();
+Status RecordFunction(meshvk_program_t* prog, uint32_t f) {
+  const meshvk::module::FunctionPlan& plan = prog->module->plan.functions[f];
+  uint32_t P = prog->artifact->processes()->size();
   std::vector<int64_t> previous(P, -1);
-  auto start = std::chrono::steady_clock::now();
+  std::vector<Segment>& segments = prog->segments[f];
   for (uint32_t phase = 0; phase < plan.phase_count; ++phase) {
     for (uint32_t p = 0; p < P; ++p) {
-      const auto* commands = processes->Get(p)->commands();
+      const auto* commands = meshvk::module::StreamOf(prog->artifact, f, p);
       Segment seg;
       seg.process = p;
       seg.phase = phase;
@@ -218,7 +221,8 @@ Status Record(meshvk_program_t* prog) {
         if (!seg.command_buffer) {
           MESHVK_RETURN_IF_ERROR(FromC(meshvk_command_buffer_create(prog->set, p, &seg.command_buffer),
                                        "process " + std::to_string(p) + " phase " + std::to_string(phase)));
-          if (prog->timer.enabled()) prog->timer.Begin(seg.command_buffer, prog->segments.size());
+          seg.timer_index = prog->command_buffer_count;
+          if (prog->timer.enabled()) prog->timer.Begin(seg.command_buffer, seg.timer_index);
         }
         const mvk::Command* cmd = commands->Get(c);
         if (cmd->deps()) {
@@ -237,7 +241,7 @@ Status Record(meshvk_program_t* prog) {
         ++seg.command_count;
       }
       if (!seg.command_buffer) continue;
-      if (prog->timer.enabled()) prog->timer.End(seg.command_buffer, prog->segments.size());
+      if (prog->timer.enabled()) prog->timer.End(seg.command_buffer, seg.timer_index);
       Status status = FromC(meshvk_command_buffer_end(seg.command_buffer),
                             "process " + std::to_string(p) + " phase " + std::to_string(phase));
       if (!status.ok()) {
@@ -248,9 +252,17 @@ Status Record(meshvk_program_t* prog) {
         seg.waits.push_back(Wait{q, q_phase, prog->logical_device[q] != prog->logical_device[p]});
       previous[p] = phase;
       prog->command_count += seg.command_count;
-      prog->segments.push_back(std::move(seg));
+      ++prog->command_buffer_count;
+      segments.push_back(std::move(seg));
     }
   }
+  return Status();
+}
+
+Status Record(meshvk_program_t* prog) {
+  auto start = std::chrono::steady_clock::now();
+  prog->segments.resize(prog->module->plan.functions.size());
+  for (uint32_t f = 0; f < prog->segments.size(); ++f) MESHVK_RETURN_IF_ERROR(RecordFunction(prog, f));
   prog->record_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                         std::chrono::steady_clock::now() - start).count();
   return Status();
@@ -286,7 +298,9 @@ Status Create(meshvk_module_t* module, meshvk_device_set_t* set, meshvk_program_
     prog->semaphores.push_back(sem);
   }
   prog->last_signal.assign(P, 0);
-  MESHVK_RETURN_IF_ERROR(prog->timer.Init(set, module->plan.phase_count * P));
+  uint32_t max_segments = 0;
+  for (const auto& fn : module->plan.functions) max_segments += fn.phase_count * P;
+  MESHVK_RETURN_IF_ERROR(prog->timer.Init(set, max_segments));
   return Record(prog);
 }
 
@@ -402,10 +416,10 @@ Status CheckOutputs(const mvk::Function* fn, const meshvk_invoke_info_t* info) {
   return Status();
 }
 
-Status Submit(meshvk_program_t* prog, uint64_t timeout_ns) {
+Status Submit(meshvk_program_t* prog, uint32_t function, uint64_t timeout_ns) {
   uint64_t base = prog->base;
   const std::vector<uint64_t> previous_invoke = prog->last_signal;
-  for (const Segment& seg : prog->segments) {
+  for (const Segment& seg : prog->segments[function]) {
     std::vector<meshvk_semaphore_value_t> waits;
     if (seg.previous_phase >= 0) {
       waits.push_back({prog->semaphores[seg.process], base + seg.previous_phase + 1});
@@ -444,7 +458,7 @@ Status Submit(meshvk_program_t* prog, uint64_t timeout_ns) {
     MESHVK_RETURN_IF_ERROR(FromC(meshvk_semaphore_wait(prog->semaphores[p], prog->last_signal[p], timeout_ns),
                                  "waiting for process " + std::to_string(p)));
   }
-  prog->base += prog->module->plan.phase_count;
+  prog->base += prog->module->plan.functions[function].phase_count;
   return Status();
 }
 
@@ -458,13 +472,13 @@ Status Invoke(meshvk_program_t* prog, const meshvk_invoke_info_t* info) {
   MESHVK_RETURN_IF_ERROR(WriteInputs(prog, fn, info));
   uint64_t timeout = info->timeout_ns ? info->timeout_ns : kDefaultTimeoutNs;
   prog->timings_valid = false;
-  MESHVK_RETURN_IF_ERROR(Submit(prog, timeout));
+  MESHVK_RETURN_IF_ERROR(Submit(prog, info->function, timeout));
   if ((info->flags & MESHVK_INVOKE_TIMESTAMPS_BIT) && prog->timer.enabled()) {
     prog->timings.clear();
-    for (size_t i = 0; i < prog->segments.size(); ++i) {
+    for (const Segment& seg : prog->segments[info->function]) {
       uint64_t ns = 0;
-      MESHVK_RETURN_IF_ERROR(prog->timer.Read(i, &ns));
-      prog->timings.push_back({prog->segments[i].phase, prog->segments[i].process, ns});
+      MESHVK_RETURN_IF_ERROR(prog->timer.Read(seg.timer_index, &ns));
+      prog->timings.push_back({seg.phase, seg.process, ns});
     }
     prog->timings_valid = true;
   }
@@ -538,7 +552,7 @@ meshvk_status_t meshvk_program_phase_timings(const meshvk_program_t* program, me
 }
 
 void meshvk_program_stats(const meshvk_program_t* program, meshvk_program_stats_t* out_stats) {
-  out_stats->command_buffer_count = static_cast<uint32_t>(program->segments.size());
+  out_stats->command_buffer_count = program->command_buffer_count;
   out_stats->command_count = program->command_count;
   out_stats->record_ns = program->record_ns;
 }

@@ -35,7 +35,7 @@ const char* RunUsageText() {
          "                         or the device group G\n"
          "  --print-plan           per process: device, bytes by kind, dispatches, peer bytes\n"
          "  --benchmark=N          run N times after a warm-up; wall and per-phase GPU times\n"
-         "  PROGRAM.mlir           compiling in-process needs the compiler (not built yet)\n"
+         "  PROGRAM.mlir           compiled in-process (needs a build with MESHVK_BUILD_COMPILER=ON)\n"
          "exit codes: 0 ok, 1 results differ from --expected_output, 2 bad input/usage,\n"
          "            3 runtime/device failure\n";
 }

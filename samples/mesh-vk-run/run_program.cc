@@ -13,6 +13,9 @@
 #include "meshvk/module.h"
 #include "plan_print.h"
 #include "tensor_io.h"
+#ifdef MESHVK_RUN_HAS_COMPILER
+#include "meshvk/Target/CompileProgram.h"
+#endif
 
 namespace meshvk_run {
 namespace {
@@ -98,14 +101,59 @@ int Benchmark(meshvk_program_t* program, meshvk_invoke_info_t invoke, uint32_t r
   return kExitOk;
 }
 
+#ifdef MESHVK_RUN_HAS_COMPILER
+// Kernels are tiled for physical device 0 of this machine (the device the run
+// uses by default); the lavapipe preset when discovery fails (the run then
+// reports the device error itself).
+meshvk::target::ProgramOptions CompileOptionsForThisMachine() {
+  meshvk::target::ProgramOptions options;
+  options.producer = "mesh-vk-run (in-process compile)";
+  meshvk_instance_t* instance = nullptr;
+  if (meshvk_status_t status = meshvk_instance_create(nullptr, &instance)) {
+    meshvk_status_free(status);
+    return options;
+  }
+  meshvk_physical_device_info_t info{};
+  if (meshvk_instance_physical_device_count(instance) > 0) {
+    if (meshvk_status_t status = meshvk_instance_physical_device_info(instance, 0, &info)) {
+      meshvk_status_free(status);
+    } else {
+      meshvk::codegen::TargetDescription& t = options.device;
+      t.name = info.name;
+      for (int i = 0; i < 3; ++i) t.maxWorkgroupSize[i] = info.limits.max_workgroup_size[i];
+      t.maxWorkgroupInvocations = info.limits.max_workgroup_invocations;
+      t.maxSharedMemoryBytes = info.limits.max_shared_memory_bytes;
+      if (info.limits.subgroup_size) t.subgroupSize = info.limits.subgroup_size;
+      t.maxWorkgroupCount = info.limits.max_workgroup_count[0];
+      t.shaderFloat16 = info.shader_float16 != 0;
+      t.storageBuffer16BitAccess = info.storage_buffer_16bit != 0;
+    }
+  }
+  meshvk_instance_release(instance);
+  return options;
+}
+#endif
+
 }  // namespace
 
 int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoice& devices) {
-  if (EndsWith(path, ".mlir"))
-    return Error(kExitUsage, path + ": compiling .mlir needs the compiler (not built yet); pass a compiled .mvk");
   Resources r;
-  if (meshvk_status_t status = meshvk_module_load_file(path.c_str(), &r.module))
+  if (EndsWith(path, ".mlir")) {
+#ifdef MESHVK_RUN_HAS_COMPILER
+    // Compiled in-process with the same chain as mesh-vk-compile; any error in
+    // the program is bad input (exit 2) with the compiler's one-line message.
+    meshvk::target::CompiledProgram compiled;
+    std::string error = meshvk::target::compileProgramFile(path, CompileOptionsForThisMachine(), &compiled);
+    if (!error.empty()) return Error(kExitUsage, error);
+    if (meshvk_status_t status = meshvk_module_load(compiled.artifact.data(), compiled.artifact.size(), &r.module))
+      return Error(kExitUsage, path + ": " + Take(status));
+#else
+    return Error(kExitUsage, path + ": compiling .mlir needs the compiler (not built yet: configure with "
+                                    "MESHVK_BUILD_COMPILER=ON); pass a compiled .mvk");
+#endif
+  } else if (meshvk_status_t status = meshvk_module_load_file(path.c_str(), &r.module)) {
     return Error(kExitUsage, Take(status));
+  }
 
   uint32_t function = 0;
   if (meshvk_status_t status = meshvk_module_find_function(r.module, flags.function.c_str(), &function))
@@ -172,7 +220,7 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
   set_info.device_group_index = devices.group >= 0 ? static_cast<uint32_t>(devices.group) : 0;
   if (meshvk_status_t status = meshvk_device_set_create(r.instance, &set_info, &r.set))
     return Error(kExitDevice, "--devices/--topology: " + Take(status));
-  if (flags.print_plan) PrintPlan(stdout, r.module, r.instance, r.set);
+  if (flags.print_plan) PrintPlan(stdout, r.module, function, r.instance, r.set);
   if (meshvk_status_t status = meshvk_program_create(r.module, r.set, &r.program))
     return Error(kExitDevice, path + ": " + Take(status));
 
@@ -220,6 +268,10 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
     if (!TensorsClose(outputs[i], expected[i], flags.tolerance, &report)) {
       std::fprintf(stderr, "mesh-vk-run: result %zu differs from --expected_output[%zu]: %s\n", i, i, report.c_str());
       code = kExitMismatch;
+    } else {
+      // The line a newcomer looks for after the README's first command.
+      std::printf("result %zu: ok (matches --expected_output[%zu], atol %g, rtol %g)\n", i, i,
+                  flags.tolerance.atol, flags.tolerance.rtol);
     }
   }
   return code;

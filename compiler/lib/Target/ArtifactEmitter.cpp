@@ -57,7 +57,7 @@ class Emitter {
  private:
   LogicalResult readGrid();
   LogicalResult createBuffers();
-  LogicalResult addSignature();
+  LogicalResult buildSignature();
   FailureOr<Place> placeOf(Value value);
   std::vector<art::CommandRef> crossProcessDeps(ValueRange operands, uint32_t process);
   LogicalResult emitCopy(CopyOp copy);
@@ -76,6 +76,7 @@ class Emitter {
   std::vector<std::optional<uint32_t>> transientBuffer_;  // per process
   llvm::DenseMap<Value, art::CommandRef> producer_;       // the command that last wrote a value
   std::map<size_t, uint32_t> executableOfKernel_;         // compiled kernel index -> executable
+  art::FunctionDesc function_;  // added after its commands (the builder's order)
 };
 
 // Reads an i64 attribute `name` from `op` (the plan's process tags).
@@ -159,10 +160,10 @@ LogicalResult Emitter::createBuffers() {
   return success();
 }
 
-LogicalResult Emitter::addSignature() {
+LogicalResult Emitter::buildSignature() {
   auto abi = plan_->getAttrOfType<DictionaryAttr>(kAbiAttr);
   if (!abi) return plan_.emitOpError() << "has no '" << kAbiAttr << "'";
-  art::FunctionDesc function;
+  art::FunctionDesc& function = function_;
   function.name = plan_.getSymName().str();
   auto convert = [&](StringRef key, const std::vector<uint32_t>& buffers, const std::vector<uint32_t>& owners,
                      std::vector<art::TensorDesc>* out) -> LogicalResult {
@@ -210,7 +211,6 @@ LogicalResult Emitter::addSignature() {
   if (failed(convert("args", argumentBuffer_, argumentProcess_, &function.arguments)) ||
       failed(convert("results", resultBuffer_, resultProcess_, &function.results)))
     return failure();
-  builder_->AddFunction(std::move(function));
   return success();
 }
 
@@ -399,7 +399,7 @@ LogicalResult Emitter::emitLaunch(LaunchOp launch, const codegen::CompiledKernel
 }
 
 FailureOr<std::vector<uint8_t>> Emitter::run() {
-  if (failed(readGrid()) || failed(createBuffers()) || failed(addSignature())) return failure();
+  if (failed(readGrid()) || failed(createBuffers()) || failed(buildSignature())) return failure();
   FailureOr<codegen::CompiledKernels> kernels = codegen::compileKernels(module_, options_.device);
   if (failed(kernels)) return failure();
   for (Operation& op : plan_.getBody().front()) {
@@ -427,6 +427,7 @@ FailureOr<std::vector<uint8_t>> Emitter::run() {
     }
     return op.emitOpError() << "is not a plan op (expected meshvk.empty/copy/launch); cannot emit it";
   }
+  builder_->AddFunction(std::move(function_));
   return builder_->Finish();
 }
 

@@ -32,7 +32,7 @@ using namespace mlir;
 std::string locationText(Location loc) {
   std::string text;
   loc->walk([&](Location l) {
-    if (auto file = dyn_cast<FileLineColLoc>(l)) {
+    if (auto file = dyn_cast<FileLineColLoc>(l); file && file.getLine() > 0) {
       text = (file.getFilename().str() + ":" + std::to_string(file.getLine()) + ":" +
               std::to_string(file.getColumn()));
       return WalkResult::interrupt();
@@ -99,7 +99,10 @@ std::string compileProgramSource(const std::string& source, const std::string& b
     if (diag.getSeverity() != DiagnosticSeverity::Error || !firstError.empty()) return success();
     std::string where = locationText(diag.getLocation());
     firstError = (where.empty() ? bufferName : where) + ": error: " + oneLine(diag.str());
-    for (const Diagnostic& note : diag.getNotes()) firstError += " (" + oneLine(note.str()) + ")";
+    // Notes add the expected form; the pass manager's "see current operation"
+    // dump of the whole IR does not help a user and is dropped.
+    for (const Diagnostic& note : diag.getNotes())
+      if (note.str().rfind("see current operation", 0) != 0) firstError += " (" + oneLine(note.str()) + ")";
     return success();
   });
   auto fail = [&](const std::string& fallback) {
@@ -111,6 +114,12 @@ std::string compileProgramSource(const std::string& source, const std::string& b
   sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(source, bufferName), llvm::SMLoc());
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module) return fail("cannot parse the program");
+
+  bool hasPublicFunction = false;
+  for (auto f : module->getOps<func::FuncOp>()) hasPublicFunction |= f.isPublic() && !f.isExternal();
+  if (!hasPublicFunction)
+    return fail("the program has no public func.func to compile (expected one function whose arguments or "
+                "results carry shard.shard annotations)");
 
   if (!options.gridShape.empty()) {
     std::vector<shard::GridOp> grids(module->getOps<shard::GridOp>().begin(), module->getOps<shard::GridOp>().end());

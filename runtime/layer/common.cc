@@ -10,8 +10,10 @@ namespace meshvk_layer {
 
 namespace {
 
-[[noreturn]] void badEnv(const char* var, const char* value, const char* expected) {
-  fatal("configuration:", std::string(var) + "='" + value + "' is invalid; expected " + expected);
+std::string gConfigError;
+
+void badEnv(const char* var, const char* value, const char* expected) {
+  if (gConfigError.empty()) gConfigError = std::string(var) + "='" + value + "' is invalid; expected " + expected;
 }
 
 Config readConfig() {
@@ -74,6 +76,11 @@ void* dispatchKey(const void* handle) { return *static_cast<void* const*>(handle
 const Config& config() {
   static const Config c = readConfig();
   return c;
+}
+
+const std::string& configError() {
+  (void)config();
+  return gConfigError;
 }
 
 void report(InstanceData* instance, VkDebugUtilsMessageSeverityFlagBitsEXT severity, const char* messageId,

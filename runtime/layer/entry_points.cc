@@ -31,7 +31,7 @@ const char* const kPassThroughDevice[] = {
     "vkGetDeviceQueue", "vkGetDeviceQueue2",
     "vkCreateFence", "vkResetFences",
     "vkCreateEvent", "vkDestroyEvent", "vkSetEvent", "vkResetEvent",
-    "vkCreateQueryPool", "vkDestroyQueryPool", "vkGetQueryPoolResults", "vkResetQueryPool",
+    "vkCreateQueryPool", "vkDestroyQueryPool", "vkResetQueryPool",
     "vkResetQueryPoolEXT",
     "vkCreatePipelineLayout", "vkDestroyPipelineLayout",
     "vkCreatePipelineCache", "vkDestroyPipelineCache", "vkGetPipelineCacheData",

@@ -25,8 +25,12 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* info, 
   PFN_vkGetInstanceProcAddr nextGipa = link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
   PFN_GetPhysicalDeviceProcAddr nextGpdpa = link->u.pLayerInfo->pfnNextGetPhysicalDeviceProcAddr;
   link->u.pLayerInfo = link->u.pLayerInfo->pNext;
+  // A bad configuration fails here, before anything is created.
+  if (!configError().empty()) {
+    std::fprintf(stderr, "%s: vkCreateInstance: %s\n", kLayerName, configError().c_str());
+    return VK_ERROR_INITIALIZATION_FAILED;
+  }
   auto create = reinterpret_cast<PFN_vkCreateInstance>(nextGipa(VK_NULL_HANDLE, "vkCreateInstance"));
-  (void)config();  // a bad configuration stops here, before anything is created
   VkResult r = create(info, alloc, out);
   if (r != VK_SUCCESS) return r;
 

@@ -38,6 +38,8 @@ struct Config {
   bool raceCheck = true;                      // MESHVK_EMULATED_RACE_CHECK
 };
 const Config& config();
+// Empty, or the first invalid variable: "NAME='value' is invalid; expected ...".
+const std::string& configError();
 
 // Aborts the process naming the entry point: used when an emulated handle would
 // otherwise reach the driver, or when the application breaks a rule the

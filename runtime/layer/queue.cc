@@ -184,5 +184,16 @@ VKAPI_ATTR VkResult VKAPI_CALL GetEventStatus(VkDevice device, VkEvent event) {
 }
 MESHVK_INTERCEPT(kDevice, GetEventStatus)
 
+// Results written by held-back work: VK_QUERY_RESULT_WAIT_BIT must not wait forever.
+VKAPI_ATTR VkResult VKAPI_CALL GetQueryPoolResults(VkDevice device, VkQueryPool pool, uint32_t first, uint32_t count,
+                                                   size_t size, void* data, VkDeviceSize stride,
+                                                   VkQueryResultFlags flags) {
+  DeviceData* d = deviceFromHandle(device);
+  d->scheduler->flush();
+  auto fn = reinterpret_cast<PFN_vkGetQueryPoolResults>(d->next.GetDeviceProcAddr(device, "vkGetQueryPoolResults"));
+  return fn(device, pool, first, count, size, data, stride, flags);
+}
+MESHVK_INTERCEPT(kDevice, GetQueryPoolResults)
+
 }  // namespace
 }  // namespace meshvk_layer

@@ -53,6 +53,7 @@ void Scheduler::memoryFreed(uint64_t memoryId) {
 }
 
 VkResult Scheduler::submit(VkQueue queue, const std::vector<Batch>& batches, VkFence fence) {
+  bool tooManyPending = false;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     const uint32_t submission = nextSubmission_++;
@@ -120,9 +121,10 @@ VkResult Scheduler::submit(VkQueue queue, const std::vector<Batch>& batches, VkF
       fences_[reinterpret_cast<uint64_t>(fence)] = item;
       pending_.push_back(item);
     }
+    tooManyPending = pending_.size() > 256;
   }
   // In submission order nothing is gained by holding work back.
-  if (config().order == ExecutionOrder::kInOrder || pending_.size() > 256) return flush();
+  if (config().order == ExecutionOrder::kInOrder || tooManyPending) return flush();
   return VK_SUCCESS;
 }
 

@@ -1,0 +1,100 @@
+// RUN: mesh-vk-opt %s -split-input-file --meshvk-tile-and-distribute | FileCheck %s
+
+// A matmul with ragged edges: buffers (inputs then outputs), one gpu.launch
+// whose workgroup loop and invocation loop are grid-stride (correct for any
+// workgroup count), a 4x4 register tile for full tiles with the accumulators
+// carried through the K loop, vec4 views of the rows of B.
+
+// CHECK-LABEL: func.func @matmul
+// CHECK-SAME: (%[[A:.*]]: memref<37x53xf32>, %[[B:.*]]: memref<53x64xf32>, %[[C:.*]]: memref<37x64xf32>, %[[BV:.*]]: memref<53x16xvector<4xf32>> {meshvk.alias_of = 1 : i64})
+// CHECK-SAME: meshvk.kernel, meshvk.num_inputs = 2
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG: %[[C64:.*]] = arith.constant 64 : index
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %[[C4]], {{.*}}) threads({{.*}}) in ({{.*}} = %[[C64]],
+// CHECK: %[[BID:.*]] = gpu.block_id x
+// CHECK: %[[GDIM:.*]] = gpu.grid_dim x
+// CHECK: scf.for %{{.*}} = %[[BID]] to %[[C4]] step %[[GDIM]]
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: %[[BDIM:.*]] = gpu.block_dim x
+// CHECK: scf.for %{{.*}} = %[[TID]] to %{{.*}} step %[[BDIM]]
+// CHECK: scf.if
+// CHECK: scf.for {{.*}} step %{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
+// CHECK: memref.load %[[BV]]
+// CHECK: } else {
+// CHECK-NOT: memref.alloc
+// CHECK: return
+func.func @matmul(%a: tensor<37x53xf32>, %b: tensor<53x64xf32>) -> tensor<37x64xf32> attributes {meshvk.kernel} {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<37x64xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<37x64xf32>) -> tensor<37x64xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<37x53xf32>, tensor<53x64xf32>) outs(%f : tensor<37x64xf32>) -> tensor<37x64xf32>
+  return %m : tensor<37x64xf32>
+}
+
+// -----
+
+// An elementwise chain with a broadcast is fused into one loop nest that
+// writes the output in place (no temporary, no copy); 4-wide tiles use vec4.
+
+// CHECK-LABEL: func.func @chain
+// CHECK-NOT: memref.alloca
+// CHECK: gpu.launch
+// CHECK: scf.if
+// CHECK: memref.load {{.*}} : memref<37x13xvector<4xf32>>
+// CHECK-COUNT-4: math.tanh
+// CHECK: vector.from_elements
+// CHECK: memref.store {{.*}} : memref<37x13xvector<4xf32>>
+// CHECK: } else {
+// CHECK: math.tanh
+// CHECK-NOT: math.tanh
+// CHECK: return
+func.func @chain(%a: tensor<37x52xf32>, %row: tensor<52xf32>) -> tensor<37x52xf32> attributes {meshvk.kernel} {
+  %e = tensor.empty() : tensor<37x52xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%a, %row : tensor<37x52xf32>, tensor<52xf32>) outs(%e : tensor<37x52xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %v = arith.mulf %x, %y : f32
+    linalg.yield %v : f32
+  } -> tensor<37x52xf32>
+  %e2 = tensor.empty() : tensor<37x52xf32>
+  %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%s : tensor<37x52xf32>) outs(%e2 : tensor<37x52xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = math.tanh %x : f32
+    linalg.yield %r : f32
+  } -> tensor<37x52xf32>
+  return %t : tensor<37x52xf32>
+}
+
+// -----
+
+// A row reduction: one row per invocation, the sum kept in a register and the
+// row read 4 elements at a time.
+
+// CHECK-LABEL: func.func @rowsum
+// CHECK: gpu.launch
+// CHECK: scf.for {{.*}} step %c4{{.*}} iter_args(%{{.*}} = %cst) -> (f32)
+// CHECK: memref.load {{.*}} : memref<100x16xvector<4xf32>>
+// CHECK-COUNT-4: arith.addf
+// CHECK: scf.yield
+// CHECK: memref.store
+func.func @rowsum(%a: tensor<100x64xf32>) -> tensor<100xf32> attributes {meshvk.kernel} {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<100xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<100xf32>) -> tensor<100xf32>
+  %r = linalg.reduce ins(%a : tensor<100x64xf32>) outs(%f : tensor<100xf32>) dimensions = [1]
+    (%x: f32, %acc: f32) {
+      %s = arith.addf %x, %acc : f32
+      linalg.yield %s : f32
+    }
+  return %r : tensor<100xf32>
+}
+
+// -----
+
+// Functions without meshvk.kernel are left alone.
+
+// CHECK-LABEL: func.func @not_a_kernel
+// CHECK-SAME: tensor<4xf32>
+// CHECK-NOT: gpu.launch
+func.func @not_a_kernel(%a: tensor<4xf32>) -> tensor<4xf32> {
+  return %a : tensor<4xf32>
+}

@@ -13,7 +13,9 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit(VkQueue queue, uint32_t count, const 
   std::vector<Batch> batches(count);
   for (uint32_t i = 0; i < count; ++i) {
     const VkSubmitInfo& s = submits[i];
-    // Without VkDeviceGroupSubmitInfo: semaphores on device 0, command buffers on all devices.
+    // Without VkDeviceGroupSubmitInfo, semaphore operations and command buffers
+    // execute on device index zero (the spec's rule, which a group-unaware
+    // application relies on).
     const auto* group = findInChain<VkDeviceGroupSubmitInfo>(s.pNext, VK_STRUCTURE_TYPE_DEVICE_GROUP_SUBMIT_INFO);
     const auto* tl = findInChain<VkTimelineSemaphoreSubmitInfo>(s.pNext,
                                                                VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
@@ -26,7 +28,7 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit(VkQueue queue, uint32_t count, const 
       b.waits.push_back(op);
     }
     for (uint32_t k = 0; k < s.commandBufferCount; ++k) {
-      SubmittedCommandBuffer c{emulatedCommandBuffer(s.pCommandBuffers[k], fn), d->allDevicesMask()};
+      SubmittedCommandBuffer c{emulatedCommandBuffer(s.pCommandBuffers[k], fn), 1u};
       if (group && k < group->commandBufferCount) c.deviceMask = group->pCommandBufferDeviceMasks[k] & d->allDevicesMask();
       b.commandBuffers.push_back(c);
     }

@@ -248,11 +248,12 @@ void LayerTest::submitAndWait(const std::vector<VkSubmitInfo>& submits) {
 }
 
 void LayerTest::submitAndWait(VkCommandBuffer cb, uint32_t deviceMask) {
+  if (deviceMask == 0) deviceMask = (1u << n_) - 1u;
   VkDeviceGroupSubmitInfo group{VK_STRUCTURE_TYPE_DEVICE_GROUP_SUBMIT_INFO};
   group.commandBufferCount = 1;
   group.pCommandBufferDeviceMasks = &deviceMask;
   VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-  si.pNext = deviceMask ? &group : nullptr;
+  si.pNext = &group;
   si.commandBufferCount = 1;
   si.pCommandBuffers = &cb;
   submitAndWait(std::vector<VkSubmitInfo>{si});

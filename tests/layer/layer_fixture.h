@@ -44,8 +44,9 @@ class LayerTest : public ::testing::Test {
 
   VkCommandBuffer beginCommands();
   void endCommands(VkCommandBuffer cb) { ASSERT_EQ(vkEndCommandBuffer(cb), VK_SUCCESS); }
-  // Submits with optional VkDeviceGroupSubmitInfo masks and waits on a fence.
+  // Submits and waits on a fence.
   void submitAndWait(const std::vector<VkSubmitInfo>& submits);
+  // One command buffer on the devices in `deviceMask` (0: all) through VkDeviceGroupSubmitInfo.
   void submitAndWait(VkCommandBuffer cb, uint32_t deviceMask = 0);
   // A pipeline barrier making transfer/compute writes visible to later transfer/compute work.
   void barrier(VkCommandBuffer cb);

@@ -36,12 +36,27 @@ class SubmitFixture : public LayerTest {
 
 TEST_F(SubmitFixture, CommandBufferDeviceMaskSelectsDevices) {
   Buffer x = deviceBuffer(kBytes);
-  submitAndWait(fillAll(x, 9));  // no VkDeviceGroupSubmitInfo: all devices
+  submitAndWait(fillAll(x, 9));  // mask 0 here means every device
   EXPECT_EQ(readInstances(x), std::vector<uint32_t>(n_, 9));
   const uint32_t mask = 1u << (n_ - 1);
   submitAndWait(fillAll(x, 5), mask);
   std::vector<uint32_t> expected(n_, 9);
   expected[n_ - 1] = 5;
+  EXPECT_EQ(readInstances(x), expected);
+  destroy(x);
+}
+
+// A submission without VkDeviceGroupSubmitInfo runs on device index zero only.
+TEST_F(SubmitFixture, WithoutGroupInfoOnlyDeviceZeroRuns) {
+  Buffer x = deviceBuffer(kBytes);
+  submitAndWait(fillAll(x, 4));
+  VkCommandBuffer cb = fillAll(x, 8);
+  VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  si.commandBufferCount = 1;
+  si.pCommandBuffers = &cb;
+  submitAndWait(std::vector<VkSubmitInfo>{si});
+  std::vector<uint32_t> expected(n_, 4);
+  expected[0] = 8;
   EXPECT_EQ(readInstances(x), expected);
   destroy(x);
 }

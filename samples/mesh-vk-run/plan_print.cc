@@ -6,7 +6,7 @@
 
 namespace meshvk_run {
 
-void PrintPlan(FILE* out, const meshvk_module_t* module, const meshvk_instance_t* instance,
+void PrintPlan(FILE* out, const meshvk_module_t* module, uint32_t function, const meshvk_instance_t* instance,
                const meshvk_device_set_t* set) {
   meshvk_grid_info_t grid;
   meshvk_module_grid_info(module, &grid);
@@ -18,13 +18,15 @@ void PrintPlan(FILE* out, const meshvk_module_t* module, const meshvk_instance_t
   const char* topology = !set ? "none"
                          : meshvk_device_set_topology(set) == MESHVK_TOPOLOGY_DEVICE_GROUP ? "device group"
                                                                                           : "logical devices";
-  std::fprintf(out, "plan: grid %s (peered axes: %s), %u processes, %u phases, %s\n", shape.c_str(),
-               peered.empty() ? "none" : peered.c_str(), grid.process_count, meshvk_module_phase_count(module),
-               topology);
+  meshvk_function_info_t fn{};
+  meshvk_status_free(meshvk_module_function_info(module, function, &fn));
+  std::fprintf(out, "plan: function '%s', grid %s (peered axes: %s), %u processes, %u phases, %s\n",
+               fn.name ? fn.name : "?", shape.c_str(), peered.empty() ? "none" : peered.c_str(), grid.process_count,
+               meshvk_module_function_phase_count(module, function), topology);
   meshvk_process_plan_t total{};
   for (uint32_t p = 0; p < grid.process_count; ++p) {
     meshvk_process_plan_t s{};
-    meshvk_status_free(meshvk_module_process_plan(module, p, &s));
+    meshvk_status_free(meshvk_module_function_process_plan(module, function, p, &s));
     std::string device = "-";
     meshvk_process_info_t info{};
     if (set && meshvk_device_set_process_info(set, p, &info) == MESHVK_OK) {

@@ -90,7 +90,7 @@ TEST_P(AllGatherTest, EveryReplicaHoldsAllBlocks) {
   const uint64_t n = 40;
   Module module = LoadModule(RingAllGather(P, n));
   ASSERT_TRUE(module);
-  EXPECT_EQ(meshvk_module_phase_count(module.get()), P);
+  EXPECT_EQ(meshvk_module_function_phase_count(module.get(), 0), P);
   DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, P);
   ASSERT_TRUE(set);
   Program program = MakeProgram(module.get(), set.get());
@@ -205,6 +205,49 @@ TEST_F(ProgramTest, DispatchChainAndPhaseTimings) {
   EXPECT_GT(timings[0].device_ns, 0u);
 }
 
+// Two functions over the same buffers, each with its own command streams:
+// invoking one runs only its commands.
+TEST_F(ProgramTest, EachFunctionRunsItsOwnCommands) {
+  meshvk::artifact::FunctionDesc add;
+  meshvk::artifact::ArtifactBuilder b = ElementwiseBuilder({2}, {{0}, {}}, 4, 4, 2.0f, &add);
+  b.AddFunction(add);  // takes the dispatches ElementwiseBuilder emitted
+  meshvk::artifact::FunctionDesc sub = add;
+  sub.name = "sub";
+  for (uint32_t p = 0; p < 2; ++p) {
+    meshvk::artifact::DispatchDesc d;
+    d.executable = 0;
+    d.bindings = {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}};
+    d.push_constants = ScaledAddPush(8, -1.0f);
+    b.AddDispatch(p, d);
+  }
+  b.AddFunction(sub);
+  Module module = LoadModule(b.Finish());
+  ASSERT_TRUE(module);
+  uint32_t sub_index = 0;
+  MESHVK_ASSERT_OK(meshvk_module_find_function(module.get(), "sub", &sub_index));
+  EXPECT_EQ(sub_index, 1u);
+  DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, 2);
+  Program program = MakeProgram(module.get(), set.get());
+  ASSERT_TRUE(program);
+  std::vector<float> a = Iota(16, 1.0f, 1.0f), bv = Iota(16, 0.25f, 0.5f);
+  meshvk_host_input_t inputs[2] = {{a.data(), 64}, {bv.data(), 64}};
+  for (uint32_t f : {1u, 0u, 1u}) {
+    std::vector<float> c(16);
+    meshvk_host_output_t output = {c.data(), 64};
+    meshvk_invoke_info_t info{};
+    info.function = f;
+    info.inputs = inputs;
+    info.input_count = 2;
+    info.outputs = &output;
+    info.output_count = 1;
+    MESHVK_ASSERT_OK(meshvk_program_invoke(program.get(), &info));
+    for (size_t i = 0; i < 16; ++i) ASSERT_EQ(c[i], a[i] + (f == 0 ? 2.0f : -1.0f) * bv[i]) << f << " " << i;
+  }
+  meshvk_program_stats_t stats{};
+  meshvk_program_stats(program.get(), &stats);
+  EXPECT_EQ(stats.command_buffer_count, 4u);  // 2 functions x 2 processes x 1 phase
+}
+
 TEST_F(ProgramTest, WrongInputsAreRefusedByName) {
   Module module = LoadModule(Elementwise({2}, {{0}, {}}, 4, 4, 1.0f));
   DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, 2);
@@ -252,7 +295,7 @@ TEST_F(ProgramTest, WorkgroupCountsBeyondTheDeviceLimitAreRefusedBeforeAllocatio
   uint64_t before = meshvk_device_set_allocated_bytes(set.get(), 0);
   meshvk_program_t* program = nullptr;
   EXPECT_TRUE(HasCode(meshvk_program_create(module.get(), set.get(), &program), MESHVK_STATUS_OUT_OF_RANGE,
-                      "processes[0].commands[1].dispatch.workgroup_count[0]: 2147483648 > the device's "
+                      "functions[0].streams[0].commands[1].dispatch.workgroup_count[0]: 2147483648 > the device's "
                       "maxComputeWorkGroupCount"));
   EXPECT_EQ(meshvk_device_set_allocated_bytes(set.get(), 0), before);
 }

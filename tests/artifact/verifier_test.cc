@@ -256,33 +256,33 @@ TEST(ArtifactVerifier, ExecutableMustMatchItsSpirv) {
 
 TEST(ArtifactVerifier, DispatchIndicesInRange) {
   EXPECT_REFUSED(WithDispatch([](DispatchDesc& d) { d.executable = 5; }),
-                 "processes[1].commands[1].dispatch.executable: 5 out of range (1 executables)");
+                 "functions[0].streams[1].commands[1].dispatch.executable: 5 out of range (1 executables)");
   EXPECT_REFUSED(WithDispatch([](DispatchDesc& d) { d.bindings[1].buffer = 9; }),
-                 "processes[1].commands[1].dispatch.bindings[1].buffer: 9 out of range (process 1 has 3 buffers)");
+                 "functions[0].streams[1].commands[1].dispatch.bindings[1].buffer: 9 out of range (process 1 has 3 buffers)");
 }
 
 TEST(ArtifactVerifier, DispatchShapeRules) {
   EXPECT_REFUSED(WithDispatch([](DispatchDesc& d) { d.bindings.pop_back(); }),
-                 "processes[1].commands[1].dispatch.bindings: 2 bindings, executable 0 has 3");
+                 "functions[0].streams[1].commands[1].dispatch.bindings: 2 bindings, executable 0 has 3");
   EXPECT_REFUSED(WithDispatch([](DispatchDesc& d) { d.push_constants.resize(4); }),
-                 "processes[1].commands[1].dispatch.push_constants: 4 bytes, executable 0 takes 8");
+                 "functions[0].streams[1].commands[1].dispatch.push_constants: 4 bytes, executable 0 takes 8");
   EXPECT_REFUSED(WithDispatch([](DispatchDesc& d) { d.workgroup_count[2] = 0; }),
-                 "processes[1].commands[1].dispatch.workgroup_count: 1x1x0");
+                 "functions[0].streams[1].commands[1].dispatch.workgroup_count: 1x1x0");
 }
 
 TEST(ArtifactVerifier, BindingRangesInsideBuffers) {
   // Shards are 2x8 f32 = 64 bytes.
   EXPECT_REFUSED(WithDispatch([](DispatchDesc& d) { d.bindings[0].range = 128; }),
-                 "processes[1].commands[1].dispatch.bindings[0]: bytes [0, 0+128) leave buffer 0 of process 1 (64 bytes)");
+                 "functions[0].streams[1].commands[1].dispatch.bindings[0]: bytes [0, 0+128) leave buffer 0 of process 1 (64 bytes)");
   EXPECT_REFUSED(WithDispatch([](DispatchDesc& d) { d.bindings[2].offset = 64; }),
-                 "processes[1].commands[1].dispatch.bindings[2]: bytes [64, 64+0) leave buffer 2");
+                 "functions[0].streams[1].commands[1].dispatch.bindings[2]: bytes [64, 64+0) leave buffer 2");
   EXPECT_REFUSED(WithDispatch([](DispatchDesc& d) { d.bindings[0] = {0, 2, 8}; }),
-                 "processes[1].commands[1].dispatch.bindings[0]: offset 2 and range 8 must be multiples of 4");
+                 "functions[0].streams[1].commands[1].dispatch.bindings[0]: offset 2 and range 8 must be multiples of 4");
 }
 
 TEST(ArtifactVerifier, OverlappingWrittenBindings) {
   EXPECT_REFUSED(WithDispatch([](DispatchDesc& d) { d.bindings[2] = {0, 32, 32}; }),
-                 "processes[1].commands[1].dispatch.bindings[2]: overlaps bindings[0] in buffer 0 and one of them is written");
+                 "functions[0].streams[1].commands[1].dispatch.bindings[2]: overlaps bindings[0] in buffer 0 and one of them is written");
   // Two read-only bindings may alias.
   EXPECT_EQ(Load(WithDispatch([](DispatchDesc& d) { d.bindings[1] = {0, 0, 0}; })), "");
   // Disjoint halves of one buffer may be read and written.
@@ -297,19 +297,19 @@ TEST(ArtifactVerifier, OverlappingWrittenBindings) {
 
 TEST(ArtifactVerifier, CopyIndicesInRange) {
   EXPECT_REFUSED(WithCopy([](CopyDesc& c) { c.src_process = 7; }),
-                 "processes[1].commands[1].copy.src_process: 7 out of range (2 processes)");
+                 "functions[0].streams[1].commands[1].copy.src_process: 7 out of range (2 processes)");
   EXPECT_REFUSED(WithCopy([](CopyDesc& c) { c.src_buffer = 3; }),
-                 "processes[1].commands[1].copy.src_buffer: 3 out of range (process 1 has 3 buffers)");
+                 "functions[0].streams[1].commands[1].copy.src_buffer: 3 out of range (process 1 has 3 buffers)");
   EXPECT_REFUSED(WithCopy([](CopyDesc& c) { c.dst_buffer = 4; }),
-                 "processes[1].commands[1].copy.dst_buffer: 4 out of range (process 1 has 3 buffers)");
+                 "functions[0].streams[1].commands[1].copy.dst_buffer: 4 out of range (process 1 has 3 buffers)");
 }
 
 TEST(ArtifactVerifier, CopyRangesInsideBuffers) {
   EXPECT_REFUSED(WithCopy([](CopyDesc& c) { c.src_offset = 32; }),
-                 "processes[1].commands[1].copy: source bytes [32, 32+64) leave buffer 0 of process 1 (64 bytes)");
+                 "functions[0].streams[1].commands[1].copy: source bytes [32, 32+64) leave buffer 0 of process 1 (64 bytes)");
   EXPECT_REFUSED(WithCopy([](CopyDesc& c) { c.dst_offset = 4; }),
-                 "processes[1].commands[1].copy: destination bytes [4, 4+64) leave buffer 2 of process 1 (64 bytes)");
-  EXPECT_REFUSED(WithCopy([](CopyDesc& c) { c.size = 0; }), "processes[1].commands[1].copy.size: 0");
+                 "functions[0].streams[1].commands[1].copy: destination bytes [4, 4+64) leave buffer 2 of process 1 (64 bytes)");
+  EXPECT_REFUSED(WithCopy([](CopyDesc& c) { c.size = 0; }), "functions[0].streams[1].commands[1].copy.size: 0");
   EXPECT_REFUSED(WithCopy([](CopyDesc& c) { c.src_offset = ~0ull - 8; }), "leave buffer 0");  // no overflow
 }
 
@@ -319,7 +319,7 @@ TEST(ArtifactVerifier, OverlappingCopyInOneBuffer) {
                    c.size = 32;
                    c.dst_offset = 16;
                  }),
-                 "processes[1].commands[1].copy: source and destination ranges overlap in buffer 2");
+                 "functions[0].streams[1].commands[1].copy: source and destination ranges overlap in buffer 2");
   EXPECT_EQ(Load(WithCopy([](CopyDesc& c) {
               c.src_buffer = 2;
               c.size = 32;
@@ -347,23 +347,23 @@ TEST(ArtifactVerifier, StridedRegionsInsideBuffers) {
   StridedRegionDesc far = good;
   far.src_offset_words = 6;  // last element at 6 + 3 + 8 = 17 > 15
   EXPECT_REFUSED(strided(far),
-                 "processes[1].commands[1].copy.regions[0]: source words [6, 6+12) leave buffer 0 of process 1 (16 words)");
+                 "functions[0].streams[1].commands[1].copy.regions[0]: source words [6, 6+12) leave buffer 0 of process 1 (16 words)");
   StridedRegionDesc zero = good;
   zero.count[2] = 0;
-  EXPECT_REFUSED(strided(zero), "processes[1].commands[1].copy.regions[0].count: each must be >= 1");
+  EXPECT_REFUSED(strided(zero), "functions[0].streams[1].commands[1].copy.regions[0].count: each must be >= 1");
   StridedRegionDesc self = good;  // same buffer, overlapping words
   self.dst_offset_words = 2;
-  EXPECT_REFUSED(strided(self, 2), "processes[1].commands[1].copy.regions[0]: source and destination ranges overlap");
+  EXPECT_REFUSED(strided(self, 2), "functions[0].streams[1].commands[1].copy.regions[0]: source and destination ranges overlap");
 }
 
 TEST(ArtifactVerifier, CopiesArePullsAcrossPeeredAxesOnly) {
   ArtifactBuilder push = Base();
   push.set_copy_dst_process_override(0);
   push.AddCopy(1, LocalCopy());
-  EXPECT_REFUSED(push.Finish(), "processes[1].commands[1].copy.dst_process: 0 but the copy is in process 1's stream");
+  EXPECT_REFUSED(push.Finish(), "functions[0].streams[1].commands[1].copy.dst_process: 0 but the copy is in process 1's stream");
   // The base grid has no peered axis: a copy from process 0 into 1 cannot be done.
   EXPECT_REFUSED(WithCopy([](CopyDesc& c) { c.src_process = 0; }),
-                 "processes[1].commands[1].copy.src_process: process 0 and process 1 differ along grid axis 0, which is not peered");
+                 "functions[0].streams[1].commands[1].copy.src_process: process 0 and process 1 differ along grid axis 0, which is not peered");
 }
 
 // --- fills -------------------------------------------------------------------
@@ -375,9 +375,9 @@ TEST(ArtifactVerifier, FillRules) {
     return b.Finish();
   };
   EXPECT_EQ(Load(with_fill({2, 0, 64, 0})), "");
-  EXPECT_REFUSED(with_fill({2, 0, 68, 0}), "processes[0].commands[1].fill: bytes [0, 0+68) leave buffer 2 of process 0");
-  EXPECT_REFUSED(with_fill({2, 2, 4, 0}), "processes[0].commands[1].fill: offset 2 and size 4 must be multiples of 4");
-  EXPECT_REFUSED(with_fill({5, 0, 4, 0}), "processes[0].commands[1].fill.buffer: 5 out of range");
+  EXPECT_REFUSED(with_fill({2, 0, 68, 0}), "functions[0].streams[0].commands[1].fill: bytes [0, 0+68) leave buffer 2 of process 0");
+  EXPECT_REFUSED(with_fill({2, 2, 4, 0}), "functions[0].streams[0].commands[1].fill: offset 2 and size 4 must be multiples of 4");
+  EXPECT_REFUSED(with_fill({5, 0, 4, 0}), "functions[0].streams[0].commands[1].fill.buffer: 5 out of range");
 }
 
 // --- dependencies ------------------------------------------------------------
@@ -385,10 +385,10 @@ TEST(ArtifactVerifier, FillRules) {
 TEST(ArtifactVerifier, DependencyIndicesInRange) {
   ArtifactBuilder b = Base();
   b.AddFill(0, {2, 0, 4, 0}, {{3, 0}});
-  EXPECT_REFUSED(b.Finish(), "processes[0].commands[1].deps[0].process: 3 out of range (2 processes)");
+  EXPECT_REFUSED(b.Finish(), "functions[0].streams[0].commands[1].deps[0].process: 3 out of range (2 processes)");
   ArtifactBuilder c = Base();
   c.AddFill(0, {2, 0, 4, 0}, {{1, 5}});
-  EXPECT_REFUSED(c.Finish(), "processes[0].commands[1].deps[0].command: 5 out of range (process 1 has 1 commands)");
+  EXPECT_REFUSED(c.Finish(), "functions[0].streams[0].commands[1].deps[0].command: 5 out of range (process 1 has 1 commands)");
 }
 
 TEST(ArtifactVerifier, CyclicDependencies) {
@@ -399,7 +399,7 @@ TEST(ArtifactVerifier, CyclicDependencies) {
   ArtifactBuilder forward = Base();  // waits for a later command of its own stream
   forward.AddFill(0, {2, 0, 4, 0}, {{0, 2}});
   forward.AddFill(0, {2, 4, 4, 0});
-  EXPECT_REFUSED(forward.Finish(), "processes[0].commands[1].deps: dependency cycle");
+  EXPECT_REFUSED(forward.Finish(), "functions[0].streams[0].commands[1].deps: dependency cycle");
   ArtifactBuilder self = Base();
   self.AddFill(0, {2, 0, 4, 0}, {{0, 1}});
   EXPECT_REFUSED(self.Finish(), "dependency cycle");
@@ -478,31 +478,54 @@ namespace {
 // Files no builder writes, made with FlatBuffers directly: what the fuzz
 // target found.
 TEST(ArtifactVerifier, UnionTypeWithoutValue) {
+  namespace mvk = meshvk::mvk;
   flatbuffers::FlatBufferBuilder fbb;
-  std::vector<flatbuffers::Offset<meshvk::mvk::Command>> commands = {
-      meshvk::mvk::CreateCommand(fbb, meshvk::mvk::Op::Dispatch, 0)};
-  std::vector<flatbuffers::Offset<meshvk::mvk::Process>> processes = {
-      meshvk::mvk::CreateProcess(fbb, 0, fbb.CreateVector(commands))};
+  std::vector<flatbuffers::Offset<mvk::Command>> commands = {mvk::CreateCommand(fbb, mvk::Op::Dispatch, 0)};
+  std::vector<flatbuffers::Offset<mvk::CommandStream>> streams = {
+      mvk::CreateCommandStream(fbb, fbb.CreateVector(commands))};
+  std::vector<flatbuffers::Offset<mvk::Function>> functions = {
+      mvk::CreateFunction(fbb, fbb.CreateString("f"), 0, 0, fbb.CreateVector(streams))};
+  std::vector<flatbuffers::Offset<mvk::Process>> processes = {mvk::CreateProcess(fbb)};
   std::vector<uint32_t> shape = {1};
-  auto grid = meshvk::mvk::CreateGrid(fbb, fbb.CreateVector(shape));
-  auto root = meshvk::mvk::CreateArtifact(fbb, kFormatVersion, 0, grid, fbb.CreateVector(processes));
-  meshvk::mvk::FinishArtifactBuffer(fbb, root);
+  auto grid = mvk::CreateGrid(fbb, fbb.CreateVector(shape));
+  auto root = mvk::CreateArtifact(fbb, kFormatVersion, 0, grid, fbb.CreateVector(processes), 0,
+                                  fbb.CreateVector(functions));
+  mvk::FinishArtifactBuffer(fbb, root);
   std::vector<uint8_t> bytes(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
-  EXPECT_REFUSED(bytes, "processes[0].commands[0].op: missing or unknown operation");
+  EXPECT_REFUSED(bytes, "functions[0].streams[0].commands[0].op: missing or unknown operation");
 }
 
 TEST(ArtifactVerifier, MisalignedEightByteVector) {
-  // The fuzz target's input: a result shape (uint64 vector) that the
-  // FlatBuffers verifier accepts at a 4-byte but not 8-byte aligned address.
-  std::string path = std::string(MESHVK_ARTIFACT_TEST_DATA) + "/fuzz_misaligned_shape.mvk";
-  meshvk_module_t* module = nullptr;
-  meshvk_status_t status = meshvk_module_load_file(path.c_str(), &module);
-  ASSERT_NE(status, MESHVK_OK);
-  EXPECT_EQ(meshvk_status_code(status), MESHVK_STATUS_DATA_LOSS);
-  EXPECT_NE(std::string(meshvk_status_message(status)).find("functions[0].results[0].shape: misaligned vector"),
-            std::string::npos)
-      << meshvk_status_message(status);
-  meshvk_status_free(status);
+  // What the fuzz target found: the FlatBuffers verifier accepts a uint64
+  // vector whose length sits 8-byte aligned, so its data is not. Make one by
+  // pointing a shard's shape (length 2, after 4 zero padding bytes) 4 bytes
+  // earlier: a zero-length vector with misaligned data.
+  std::vector<uint8_t> good = Base().Finish();
+  auto u32 = [&](size_t at) {
+    uint32_t v;
+    std::memcpy(&v, &good[at], 4);
+    return v;
+  };
+  int tried = 0;
+  for (size_t length_at = 8; length_at + 20 <= good.size() && tried < 3; length_at += 4) {
+    if (length_at % 8 != 4 || u32(length_at) != 2 || u32(length_at - 4) != 0) continue;
+    for (size_t field = 0; field + 4 <= good.size(); field += 4) {
+      if (field + u32(field) != length_at) continue;
+      std::vector<uint8_t> bad = good;
+      uint32_t earlier = u32(field) - 4;
+      std::memcpy(&bad[field], &earlier, 4);
+      std::string error = Load(bad);
+      EXPECT_NE(error.find("misaligned vector (corrupt file)"), std::string::npos) << error;
+      ++tried;
+    }
+  }
+  EXPECT_GT(tried, 0);
+}
+
+TEST(ArtifactVerifier, OneStreamPerProcess) {
+  ArtifactBuilder b = Base();
+  b.AddFill(3, {0, 0, 4, 0});  // a stream for process 3 of a 2-process grid
+  EXPECT_REFUSED(b.Finish(), "functions[0].streams: 4 entries, the grid has 2 processes");
 }
 
 TEST(ArtifactBuilder, DeduplicatesExecutables) {

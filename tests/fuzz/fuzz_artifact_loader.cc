@@ -30,7 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   limits.max_storage_buffer_range = 1u << 30;
   limits.max_memory_allocation_size = 1ull << 31;
   limits.min_storage_buffer_offset_alignment = 16;
-  for (uint32_t p = 0; p < plan.processes.size(); ++p)
+  for (uint32_t p = 0; p < plan.allocations.size(); ++p)
     meshvk::module::VerifyAgainstLimits(artifact, p, limits);
   return 0;
 }

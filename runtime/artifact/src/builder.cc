@@ -2,6 +2,7 @@
 // purpose (see builder.h): the loader is the one place that judges a file.
 #include "meshvk/artifact/builder.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "meshvk/artifact/mvk_generated.h"
@@ -31,13 +32,14 @@ ArtifactBuilder::ArtifactBuilder(std::vector<uint32_t> grid_shape,
     : grid_shape_(std::move(grid_shape)), peered_axes_(std::move(peered_axes)) {
   uint64_t count = 1;
   for (uint32_t extent : grid_shape_) count *= extent;
-  processes_.resize(count);
+  buffers_.resize(count);
+  pending_.resize(count);
 }
 
 uint32_t ArtifactBuilder::AddBuffer(uint32_t process, BufferDesc buffer) {
-  if (process >= processes_.size()) processes_.resize(process + 1);  // tests: extra processes
-  processes_[process].buffers.push_back(std::move(buffer));
-  return static_cast<uint32_t>(processes_[process].buffers.size() - 1);
+  if (process >= buffers_.size()) buffers_.resize(process + 1);  // tests: extra processes
+  buffers_[process].push_back(std::move(buffer));
+  return static_cast<uint32_t>(buffers_[process].size() - 1);
 }
 
 uint32_t ArtifactBuilder::AddExecutable(ExecutableDesc executable) {
@@ -57,10 +59,10 @@ uint32_t ArtifactBuilder::AddExecutable(ExecutableDesc executable) {
 }
 
 CommandRef ArtifactBuilder::Append(uint32_t process, Command command) {
-  if (process >= processes_.size()) processes_.resize(process + 1);
+  if (process >= pending_.size()) pending_.resize(process + 1);
   command.dst_process = process;
-  processes_[process].commands.push_back(std::move(command));
-  return CommandRef{process, static_cast<uint32_t>(processes_[process].commands.size() - 1)};
+  pending_[process].push_back(std::move(command));
+  return CommandRef{process, static_cast<uint32_t>(pending_[process].size() - 1)};
 }
 
 CommandRef ArtifactBuilder::AddDispatch(uint32_t process, DispatchDesc dispatch,
@@ -83,6 +85,9 @@ CommandRef ArtifactBuilder::AddFill(uint32_t process, FillDesc fill,
 
 void ArtifactBuilder::AddFunction(FunctionDesc function) {
   functions_.push_back(std::move(function));
+  function_streams_.push_back(std::move(pending_));
+  pending_.clear();
+  pending_.resize(buffers_.size());
 }
 
 namespace {
@@ -112,60 +117,79 @@ std::vector<uint8_t> ArtifactBuilder::Finish() const {
   flatbuffers::FlatBufferBuilder fbb(1 << 16);
 
   std::vector<flatbuffers::Offset<mvk::Process>> processes;
-  for (const Process& p : processes_) {
+  for (const std::vector<BufferDesc>& list : buffers_) {
     std::vector<flatbuffers::Offset<mvk::Buffer>> buffers;
-    for (const BufferDesc& b : p.buffers) {
+    for (const BufferDesc& b : list) {
       auto data = b.initial_data.empty() ? 0 : fbb.CreateVector(b.initial_data);
       buffers.push_back(mvk::CreateBuffer(fbb, b.size, static_cast<mvk::BufferKind>(b.kind),
                                           b.reuse_slot, data));
     }
-    std::vector<flatbuffers::Offset<mvk::Command>> commands;
-    for (const Command& c : p.commands) {
-      flatbuffers::Offset<void> op;
-      mvk::Op op_type = mvk::Op::NONE;
-      switch (c.kind) {
-        case Command::Kind::kDispatch: {
-          std::vector<mvk::BufferBinding> bindings;
-          for (const BindingDesc& b : c.dispatch.bindings) {
-            bindings.emplace_back(b.buffer, b.offset, b.range);
-          }
-          mvk::Dim3 count = ToDim3(c.dispatch.workgroup_count);
-          op = mvk::CreateDispatch(fbb, c.dispatch.executable, &count,
-                                   fbb.CreateVectorOfStructs(bindings),
-                                   fbb.CreateVector(c.dispatch.push_constants))
-                   .Union();
-          op_type = mvk::Op::Dispatch;
-          break;
+    processes.push_back(mvk::CreateProcess(fbb, fbb.CreateVector(buffers)));
+  }
+
+  auto build_command = [&](const Command& c) {
+    flatbuffers::Offset<void> op;
+    mvk::Op op_type = mvk::Op::NONE;
+    switch (c.kind) {
+      case Command::Kind::kDispatch: {
+        std::vector<mvk::BufferBinding> bindings;
+        for (const BindingDesc& b : c.dispatch.bindings) {
+          bindings.emplace_back(b.buffer, b.offset, b.range);
         }
-        case Command::Kind::kCopy: {
-          std::vector<mvk::StridedRegion> regions;
-          for (const StridedRegionDesc& r : c.copy.regions) {
-            regions.emplace_back(r.src_offset_words, r.dst_offset_words, ToDim3(r.count),
-                                 ToDim3(r.src_stride), ToDim3(r.dst_stride));
-          }
-          uint32_t dst_process = copy_dst_override_ >= 0
-                                     ? static_cast<uint32_t>(copy_dst_override_)
-                                     : c.dst_process;
-          op = mvk::CreateCopy(fbb, c.copy.src_process, c.copy.src_buffer, c.copy.src_offset,
-                               dst_process, c.copy.dst_buffer, c.copy.dst_offset, c.copy.size,
-                               regions.empty() ? 0 : fbb.CreateVectorOfStructs(regions))
-                   .Union();
-          op_type = mvk::Op::Copy;
-          break;
-        }
-        case Command::Kind::kFill:
-          op = mvk::CreateFill(fbb, c.fill.buffer, c.fill.offset, c.fill.size, c.fill.value)
-                   .Union();
-          op_type = mvk::Op::Fill;
-          break;
+        mvk::Dim3 count = ToDim3(c.dispatch.workgroup_count);
+        op = mvk::CreateDispatch(fbb, c.dispatch.executable, &count,
+                                 fbb.CreateVectorOfStructs(bindings),
+                                 fbb.CreateVector(c.dispatch.push_constants))
+                 .Union();
+        op_type = mvk::Op::Dispatch;
+        break;
       }
-      std::vector<mvk::CommandRef> deps;
-      for (const CommandRef& d : c.deps) deps.emplace_back(d.process, d.command);
-      commands.push_back(mvk::CreateCommand(fbb, op_type, op,
-                                            deps.empty() ? 0 : fbb.CreateVectorOfStructs(deps)));
+      case Command::Kind::kCopy: {
+        std::vector<mvk::StridedRegion> regions;
+        for (const StridedRegionDesc& r : c.copy.regions) {
+          regions.emplace_back(r.src_offset_words, r.dst_offset_words, ToDim3(r.count),
+                               ToDim3(r.src_stride), ToDim3(r.dst_stride));
+        }
+        uint32_t dst_process = copy_dst_override_ >= 0
+                                   ? static_cast<uint32_t>(copy_dst_override_)
+                                   : c.dst_process;
+        op = mvk::CreateCopy(fbb, c.copy.src_process, c.copy.src_buffer, c.copy.src_offset,
+                             dst_process, c.copy.dst_buffer, c.copy.dst_offset, c.copy.size,
+                             regions.empty() ? 0 : fbb.CreateVectorOfStructs(regions))
+                 .Union();
+        op_type = mvk::Op::Copy;
+        break;
+      }
+      case Command::Kind::kFill:
+        op = mvk::CreateFill(fbb, c.fill.buffer, c.fill.offset, c.fill.size, c.fill.value)
+                 .Union();
+        op_type = mvk::Op::Fill;
+        break;
     }
-    processes.push_back(
-        mvk::CreateProcess(fbb, fbb.CreateVector(buffers), fbb.CreateVector(commands)));
+    std::vector<mvk::CommandRef> deps;
+    for (const CommandRef& d : c.deps) deps.emplace_back(d.process, d.command);
+    return mvk::CreateCommand(fbb, op_type, op, deps.empty() ? 0 : fbb.CreateVectorOfStructs(deps));
+  };
+
+  // Commands left after the last AddFunction belong to the last function.
+  std::vector<Streams> all_streams = function_streams_;
+  if (!all_streams.empty()) {
+    Streams& last = all_streams.back();
+    if (last.size() < pending_.size()) last.resize(pending_.size());
+    for (size_t p = 0; p < pending_.size(); ++p)
+      last[p].insert(last[p].end(), pending_[p].begin(), pending_[p].end());
+  }
+  std::vector<flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<mvk::CommandStream>>>> streams_of;
+  for (const Streams& streams : all_streams) {
+    std::vector<flatbuffers::Offset<mvk::CommandStream>> per_process;
+    for (size_t p = 0; p < std::max(streams.size(), buffers_.size()); ++p) {
+      std::vector<flatbuffers::Offset<mvk::Command>> commands;
+      if (p < streams.size()) {
+        for (const Command& c : streams[p]) commands.push_back(build_command(c));
+      }
+      per_process.push_back(mvk::CreateCommandStream(fbb, fbb.CreateVector(commands)));
+    }
+    streams_of.push_back(fbb.CreateVector(per_process));
   }
 
   std::vector<flatbuffers::Offset<mvk::Executable>> executables;
@@ -184,8 +208,8 @@ std::vector<uint8_t> ArtifactBuilder::Finish() const {
     std::vector<flatbuffers::Offset<mvk::TensorSignature>> args, results;
     for (const TensorDesc& t : f.arguments) args.push_back(BuildTensor(fbb, t));
     for (const TensorDesc& t : f.results) results.push_back(BuildTensor(fbb, t));
-    functions.push_back(mvk::CreateFunction(fbb, fbb.CreateString(f.name),
-                                            fbb.CreateVector(args), fbb.CreateVector(results)));
+    functions.push_back(mvk::CreateFunction(fbb, fbb.CreateString(f.name), fbb.CreateVector(args),
+                                            fbb.CreateVector(results), streams_of[functions.size()]));
   }
 
   auto grid = mvk::CreateGrid(fbb, fbb.CreateVector(grid_shape_), fbb.CreateVector(peered_axes_),

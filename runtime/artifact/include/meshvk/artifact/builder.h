@@ -112,13 +112,18 @@ class ArtifactBuilder {
   explicit ArtifactBuilder(std::vector<uint32_t> grid_shape,
                            std::vector<uint32_t> peered_axes = {});
 
-  uint32_t process_count() const { return static_cast<uint32_t>(processes_.size()); }
+  uint32_t process_count() const { return static_cast<uint32_t>(buffers_.size()); }
 
   // Returns the buffer's index within `process`.
   uint32_t AddBuffer(uint32_t process, BufferDesc buffer);
   // Returns the executable index; an identical executable is returned again.
   uint32_t AddExecutable(ExecutableDesc executable);
-  // Commands append to `process`'s stream; each returns its reference.
+  // Commands append to `process`'s stream of the function that the next
+  // AddFunction adds (emit a function's body, then its signature); each
+  // returns its reference within that function. Commands left after the last
+  // AddFunction are appended to the last function at Finish (tests use this
+  // to extend a finished program; their returned references then count from
+  // 0, so such callers spell references out).
   CommandRef AddDispatch(uint32_t process, DispatchDesc dispatch,
                          std::vector<CommandRef> deps = {});
   CommandRef AddCopy(uint32_t dst_process, CopyDesc copy, std::vector<CommandRef> deps = {});
@@ -143,17 +148,16 @@ class ArtifactBuilder {
     uint32_t dst_process = 0;
     std::vector<CommandRef> deps;
   };
-  struct Process {
-    std::vector<BufferDesc> buffers;
-    std::vector<Command> commands;
-  };
+  using Streams = std::vector<std::vector<Command>>;  // per process
   CommandRef Append(uint32_t process, Command command);
 
   std::vector<uint32_t> grid_shape_;
   std::vector<uint32_t> peered_axes_;
-  std::vector<Process> processes_;
+  std::vector<std::vector<BufferDesc>> buffers_;  // per process
   std::vector<ExecutableDesc> executables_;
   std::vector<FunctionDesc> functions_;
+  std::vector<Streams> function_streams_;  // per function
+  Streams pending_;                        // commands of the next function
   std::string producer_ = "meshvk artifact builder";
   uint32_t format_version_ = kFormatVersion;
   int64_t copy_dst_override_ = -1;

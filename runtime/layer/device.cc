@@ -90,6 +90,16 @@ VKAPI_ATTR void VKAPI_CALL GetDeviceGroupPeerMemoryFeatures(VkDevice device, uin
 MESHVK_INTERCEPT(kDevice, GetDeviceGroupPeerMemoryFeatures)
 MESHVK_INTERCEPT_ALIAS(kDevice, GetDeviceGroupPeerMemoryFeatures, GetDeviceGroupPeerMemoryFeaturesKHR)
 
+// Presentation is not emulated: only device 0 presents, its own images.
+VKAPI_ATTR VkResult VKAPI_CALL GetDeviceGroupPresentCapabilitiesKHR(VkDevice,
+                                                                    VkDeviceGroupPresentCapabilitiesKHR* caps) {
+  for (uint32_t i = 0; i < VK_MAX_DEVICE_GROUP_SIZE; ++i) caps->presentMask[i] = 0;
+  caps->presentMask[0] = 1;
+  caps->modes = VK_DEVICE_GROUP_PRESENT_MODE_LOCAL_BIT_KHR;
+  return VK_SUCCESS;
+}
+MESHVK_INTERCEPT(kDevice, GetDeviceGroupPresentCapabilitiesKHR)
+
 // ---- memory ------------------------------------------------------------------
 
 VKAPI_ATTR VkResult VKAPI_CALL AllocateMemory(VkDevice device, const VkMemoryAllocateInfo* info,

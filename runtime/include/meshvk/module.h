@@ -11,9 +11,9 @@
 //
 // A program is a module instantiated on a device set: buffers allocated on the
 // device of their process, pipelines created, and command buffers recorded ONCE
-// (one per process and phase; phases split at cross-process dependencies,
-// timeline semaphores between them). Each invoke only streams inputs in,
-// replays the recorded work and gathers results.
+// (one per function, process and phase; phases split at cross-process
+// dependencies, timeline semaphores between them). Each invoke only streams
+// inputs in, replays the recorded work of one function and gathers results.
 //
 // Thread-safety: modules are immutable (any thread); a program must not be
 // invoked from two threads at once. Reference counting: modules are retained

@@ -137,6 +137,46 @@ TEST_F(CrossDevice, MissingSemaphoreAfterAShaderWriteIsReported) {
   EXPECT_TRUE(takeLayerMessages("MESHVK-cross-device-race").empty());
 }
 
+// Two devices signalling one timeline semaphore: unless the application orders
+// the signals, a real group may run the higher value first.
+TEST_F(CrossDevice, UnorderedTimelineSignalsFromTwoDevicesAreReported) {
+  for (bool ordered : {false, true}) {
+    SCOPED_TRACE(ordered ? "device 1 waits for value 1 before signalling 2" : "no ordering");
+    VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
+    type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+    VkSemaphoreCreateInfo sci{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, &type};
+    VkSemaphore sem;
+    ASSERT_EQ(vkCreateSemaphore(device_, &sci, nullptr, &sem), VK_SUCCESS);
+    VkSemaphoreSubmitInfo signal1{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
+    signal1.semaphore = sem;
+    signal1.value = 1;
+    signal1.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+    signal1.deviceIndex = 0;
+    VkSemaphoreSubmitInfo signal2 = signal1;
+    signal2.value = 2;
+    signal2.deviceIndex = 1;
+    VkSemaphoreSubmitInfo wait1 = signal1;
+    wait1.deviceIndex = 1;
+    VkSubmitInfo2 s[2] = {{VK_STRUCTURE_TYPE_SUBMIT_INFO_2}, {VK_STRUCTURE_TYPE_SUBMIT_INFO_2}};
+    s[0].signalSemaphoreInfoCount = 1;
+    s[0].pSignalSemaphoreInfos = &signal1;
+    s[1].waitSemaphoreInfoCount = ordered ? 1 : 0;
+    s[1].pWaitSemaphoreInfos = &wait1;
+    s[1].signalSemaphoreInfoCount = 1;
+    s[1].pSignalSemaphoreInfos = &signal2;
+    ASSERT_EQ(vkQueueSubmit2(queue_, 2, s, VK_NULL_HANDLE), VK_SUCCESS);
+    VkSemaphoreWaitInfo wi{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+    const uint64_t two = 2;
+    wi.semaphoreCount = 1;
+    wi.pSemaphores = &sem;
+    wi.pValues = &two;
+    // Never hangs: a signal that would move the counter back is dropped.
+    EXPECT_EQ(vkWaitSemaphores(device_, &wi, 10ull * 1000 * 1000 * 1000), VK_SUCCESS);
+    EXPECT_EQ(takeLayerMessages("MESHVK-timeline-signal-order").size(), ordered ? 0u : 1u);
+    vkDestroySemaphore(device_, sem, nullptr);
+  }
+}
+
 // Two devices reading the same instance at once is not a race.
 TEST_F(CrossDevice, ConcurrentReadsAreNotReported) {
   Buffer x = deviceBuffer(kBytes);

@@ -87,9 +87,21 @@ TEST_F(Memory, PeerViewCopiesAnotherDevicesInstance) {
   destroy(x);
 }
 
+VkPeerMemoryFeatureFlags peerFeatures(VkDevice device, const VkPhysicalDeviceMemoryProperties& memory) {
+  for (uint32_t h = 0; h < memory.memoryHeapCount; ++h)
+    if (memory.memoryHeaps[h].flags & VK_MEMORY_HEAP_MULTI_INSTANCE_BIT) {
+      VkPeerMemoryFeatureFlags f = 0;
+      vkGetDeviceGroupPeerMemoryFeatures(device, h, 0, 1, &f);
+      return f;
+    }
+  return 0;
+}
+
 // A shader on device d adds its own instance and the previous device's (a
 // generic peer read through a descriptor).
 TEST_F(Memory, ShaderReadsPeerInstance) {
+  if (!(peerFeatures(device_, memory_) & VK_PEER_MEMORY_FEATURE_GENERIC_SRC_BIT))
+    GTEST_SKIP() << "this emulated group has no GENERIC_SRC peer access";
   Buffer a = deviceBuffer(kBytes);
   std::vector<uint32_t> prev(n_);
   for (uint32_t d = 0; d < n_; ++d) prev[d] = (d + n_ - 1) % n_;
@@ -131,6 +143,69 @@ TEST_F(Memory, ShaderReadsPeerInstance) {
   destroy(c);
   destroy(b);
   destroy(a);
+}
+
+// On a group without generic peer access, a shader that reads a peer instance
+// is reported (the copy path stays allowed).
+TEST_F(Memory, ShaderPeerReadWithoutTheFeatureIsReported) {
+  if (peerFeatures(device_, memory_) & VK_PEER_MEMORY_FEATURE_GENERIC_SRC_BIT)
+    GTEST_SKIP() << "this emulated group grants GENERIC_SRC (set MESHVK_EMULATED_PEER_MEMORY_FEATURES)";
+  Buffer a = deviceBuffer(kBytes);
+  std::vector<uint32_t> view(n_);
+  for (uint32_t d = 0; d < n_; ++d) view[d] = (d + 1) % n_;
+  Buffer b = peerView(a, view);
+  Buffer c = deviceBuffer(kBytes);
+  Pipeline p = computePipeline(meshvk_layer_test_spirv::add, meshvk_layer_test_spirv::add_word_count, 3, 4);
+  VkDescriptorSet set = descriptorSet(p, {a.buffer, b.buffer, c.buffer});
+  VkCommandBuffer run = beginCommands();
+  vkCmdSetDeviceMask(run, 1u);
+  vkCmdBindPipeline(run, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
+  vkCmdBindDescriptorSets(run, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &set, 0, nullptr);
+  uint32_t count = kWords;
+  vkCmdPushConstants(run, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &count);
+  vkCmdDispatch(run, kWords / 64, 1, 1);
+  auto reports = takeLayerMessages("MESHVK-peer-memory-feature");
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_NE(reports[0].find("GENERIC_SRC"), std::string::npos) << reports[0];
+  endCommands(run);
+  destroy(p);
+  destroy(c);
+  destroy(b);
+  destroy(a);
+}
+
+// Multi-instance memory cannot be mapped: the validation layer above knows the
+// emulated heap is multi-instance and reports it (and does not call down).
+TEST_F(Memory, MappingMultiInstanceMemoryIsInvalid) {
+  if (n_ < 2) GTEST_SKIP() << "a group of one has no multi-instance heap";
+  uint32_t type = UINT32_MAX;
+  for (uint32_t t = 0; t < memory_.memoryTypeCount && type == UINT32_MAX; ++t)
+    if ((memory_.memoryTypes[t].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) &&
+        (memory_.memoryHeaps[memory_.memoryTypes[t].heapIndex].flags & VK_MEMORY_HEAP_MULTI_INSTANCE_BIT))
+      type = t;
+  ASSERT_NE(type, UINT32_MAX) << "expected a host-visible type in the multi-instance heap";
+  VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  mai.allocationSize = kBytes;
+  mai.memoryTypeIndex = type;
+  VkDeviceMemory memory;
+  ASSERT_EQ(vkAllocateMemory(device_, &mai, nullptr, &memory), VK_SUCCESS);
+  void* data = nullptr;
+  EXPECT_NE(vkMapMemory(device_, memory, 0, VK_WHOLE_SIZE, 0, &data), VK_SUCCESS);
+  bool reported = false;
+  for (const std::string& m : takeValidationMessages()) reported |= m.find("VUID-vkMapMemory-memory-00683") != std::string::npos;
+  EXPECT_TRUE(reported);
+  takeLayerMessages("MESHVK-map-multi-instance");  // if the validation layer called down anyway
+  // Allocated on one device, the same type maps.
+  VkMemoryAllocateFlagsInfo one{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
+  one.flags = VK_MEMORY_ALLOCATE_DEVICE_MASK_BIT;
+  one.deviceMask = 1u << (n_ - 1);
+  mai.pNext = &one;
+  VkDeviceMemory single;
+  ASSERT_EQ(vkAllocateMemory(device_, &mai, nullptr, &single), VK_SUCCESS);
+  EXPECT_EQ(vkMapMemory(device_, single, 0, VK_WHOLE_SIZE, 0, &data), VK_SUCCESS);
+  vkUnmapMemory(device_, single);
+  vkFreeMemory(device_, single, nullptr);
+  vkFreeMemory(device_, memory, nullptr);
 }
 
 }  // namespace

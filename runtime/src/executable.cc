@@ -6,6 +6,8 @@
 
 #include <cstring>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "meshvk_builtin_shaders.h"
 #include "vulkan/vk_status.h"
@@ -60,6 +62,56 @@ bool HasComputeEntryPoint(const std::vector<uint32_t>& words, const char* name) 
     i += count;
   }
   return false;
+}
+
+// The layout meshvk creates is fixed: set 0, bindings 0..n-1, all storage
+// buffers. A shader declaring anything else would be a pipeline layout
+// mismatch (undefined behaviour, a validation error), so it is refused here
+// with a message naming the binding. Runs after validation (well formed).
+Status CheckDescriptorBindings(const std::vector<uint32_t>& words, uint32_t binding_count) {
+  constexpr uint32_t kOpTypePointer = 32, kOpVariable = 59, kOpDecorate = 71;
+  constexpr uint32_t kDecorationBufferBlock = 3, kDecorationBinding = 33,
+                     kDecorationDescriptorSet = 34;
+  constexpr uint32_t kStorageUniform = 2, kStorageBuffer = 12;
+  std::unordered_map<uint32_t, uint32_t> binding, descriptor_set, pointee, variable_type,
+      variable_class;
+  std::unordered_set<uint32_t> buffer_blocks;
+  for (size_t i = 5; i < words.size();) {
+    uint32_t count = words[i] >> 16, opcode = words[i] & 0xffff;
+    if (count == 0 || i + count > words.size()) break;
+    if (opcode == kOpDecorate && count >= 3) {
+      uint32_t target = words[i + 1], decoration = words[i + 2];
+      if (decoration == kDecorationBinding && count >= 4) binding[target] = words[i + 3];
+      if (decoration == kDecorationDescriptorSet && count >= 4) descriptor_set[target] = words[i + 3];
+      if (decoration == kDecorationBufferBlock) buffer_blocks.insert(target);
+    } else if (opcode == kOpTypePointer && count >= 4) {
+      pointee[words[i + 1]] = words[i + 3];
+    } else if (opcode == kOpVariable && count >= 4) {
+      variable_type[words[i + 2]] = words[i + 1];
+      variable_class[words[i + 2]] = words[i + 3];
+    }
+    i += count;
+  }
+  for (const auto& [id, number] : binding) {
+    uint32_t set = descriptor_set.count(id) ? descriptor_set[id] : 0;
+    if (set != 0 || number >= binding_count) {
+      return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
+                        "meshvk_executable_create: the shader uses set %u binding %u; the "
+                        "executable declares set 0 bindings 0..%d",
+                        set, number, static_cast<int>(binding_count) - 1);
+    }
+    uint32_t storage = variable_class.count(id) ? variable_class[id] : 0;
+    uint32_t block = pointee.count(variable_type[id]) ? pointee[variable_type[id]] : 0;
+    bool is_storage_buffer = storage == kStorageBuffer ||
+                             (storage == kStorageUniform && buffer_blocks.count(block));
+    if (!is_storage_buffer) {
+      return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
+                        "meshvk_executable_create: binding %u is not a storage buffer (storage "
+                        "class %u); meshvk binds only storage buffers",
+                        number, storage);
+    }
+  }
+  return Status();
 }
 
 Status ValidateSpirv(const meshvk_device_set_t* set, const std::vector<uint32_t>& words,
@@ -185,6 +237,7 @@ Status CreateExecutable(meshvk_executable_t* executable,
   std::memcpy(words.data(), info.spirv, info.spirv_size);
   const char* entry_point = info.entry_point ? info.entry_point : "main";
   MESHVK_RETURN_IF_ERROR(ValidateSpirv(executable->set, words, entry_point));
+  MESHVK_RETURN_IF_ERROR(CheckDescriptorBindings(words, info.binding_count));
   executable->binding_count = info.binding_count;
   executable->push_constant_size = info.push_constant_size;
   std::memcpy(executable->workgroup_size, info.workgroup_size, sizeof(info.workgroup_size));

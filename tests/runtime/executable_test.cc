@@ -94,6 +94,25 @@ TEST_F(ExecutableTest, RejectsSpirvThatDoesNotValidate) {
                       MESHVK_STATUS_INVALID_ARGUMENT, "entry point 'not_main'"));
 }
 
+TEST_F(ExecutableTest, RejectsBindingsTheLayoutDoesNotDeclare) {
+  DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, 1);
+  ASSERT_TRUE(set);
+  // sum_f32 uses bindings 0..8; declaring only 3 would mismatch the layout.
+  std::vector<uint32_t> words(meshvk::builtin_spirv::sum_f32,
+                              meshvk::builtin_spirv::sum_f32 + meshvk::builtin_spirv::sum_f32_word_count);
+  meshvk_executable_create_info_t info = {};
+  info.spirv = words.data();
+  info.spirv_size = words.size() * 4;
+  info.binding_count = 3;
+  info.push_constant_size = 8;
+  meshvk_executable_t* raw = nullptr;
+  EXPECT_TRUE(HasCode(meshvk_executable_create(set.get(), &info, &raw),
+                      MESHVK_STATUS_INVALID_ARGUMENT, "bindings 0..2"));
+  info.binding_count = 9;
+  MESHVK_ASSERT_OK(meshvk_executable_create(set.get(), &info, &raw));
+  meshvk_executable_release(raw);
+}
+
 TEST_F(ExecutableTest, RejectsBadCreateInfo) {
   DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, 1);
   ASSERT_TRUE(set);

@@ -6,7 +6,8 @@
 // the Vulkan version the set's devices speak (1.1, 1.2 or 1.3: SPIR-V 1.3
 // up to 1.6); a pipeline is created on every VkDevice of the set, always with
 // VK_PIPELINE_CREATE_DISPATCH_BASE_BIT (vkCmdDispatchBase needs it on single
-// devices too). binding_count is trusted: it must match the shader's set 0.
+// devices too). Every descriptor the module declares must be a storage buffer
+// in set 0 with a binding below binding_count (checked: INVALID_ARGUMENT).
 // Reference counted; immutable after creation, so thread-safe to use.
 #ifndef MESHVK_EXECUTABLE_H_
 #define MESHVK_EXECUTABLE_H_

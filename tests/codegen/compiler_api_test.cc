@@ -1,0 +1,206 @@
+// The C++ API of the kernel compiler (meshvk/Codegen/KernelCompiler.h):
+// deduplication, binding layout, workgroup sizes from the target, dumps, and
+// one clear error for each kind of bad input. No device needed.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "kernel_harness.h"
+#include "llvm/Support/FileSystem.h"
+#include "meshvk/Codegen/Passes.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+namespace meshvk_codegen_test {
+namespace {
+
+using meshvk::codegen::CompiledKernels;
+
+const char* kTwoNegates = R"mlir(
+func.func private @negate_a(%a: tensor<64xf32>) -> tensor<64xf32> attributes {meshvk.kernel} {
+  %e = tensor.empty() : tensor<64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%a : tensor<64xf32>) outs(%e : tensor<64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.negf %x : f32
+    linalg.yield %y : f32
+  } -> tensor<64xf32>
+  return %r : tensor<64xf32>
+}
+func.func private @negate_b(%b: tensor<64xf32>) -> tensor<64xf32> attributes {meshvk.kernel} {
+  %e = tensor.empty() : tensor<64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%b : tensor<64xf32>) outs(%e : tensor<64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.negf %x : f32
+    linalg.yield %y : f32
+  } -> tensor<64xf32>
+  return %r : tensor<64xf32>
+}
+func.func private @double(%b: tensor<64xf32>) -> tensor<64xf32> attributes {meshvk.kernel} {
+  %e = tensor.empty() : tensor<64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%b : tensor<64xf32>) outs(%e : tensor<64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.addf %x, %x : f32
+    linalg.yield %y : f32
+  } -> tensor<64xf32>
+  return %r : tensor<64xf32>
+}
+func.func @host(%x: tensor<64xf32>) -> tensor<64xf32> {
+  return %x : tensor<64xf32>
+}
+)mlir";
+
+TEST(CompilerApi, IdenticalKernelsAreEmittedOnce) {
+  CompiledKernels k;
+  ASSERT_EQ(CompileMlir(kTwoNegates, meshvk::codegen::lavapipeTarget(), &k), "");
+  ASSERT_EQ(k.kernels.size(), 2u);  // negate (twice) and double
+  ASSERT_EQ(k.byFunction.size(), 3u);
+  EXPECT_EQ(k.byFunction.at("negate_a"), k.byFunction.at("negate_b"));
+  EXPECT_NE(k.byFunction.at("negate_a"), k.byFunction.at("double"));
+  const auto& negate = k.kernels[k.byFunction.at("negate_a")];
+  EXPECT_EQ(negate.functions, (std::vector<std::string>{"negate_a", "negate_b"}));
+  EXPECT_EQ(k.byFunction.count("host"), 0u);
+  for (const auto& kernel : k.kernels) {
+    EXPECT_EQ(meshvk::codegen::validateSPIRV(kernel.spirv), "");
+    EXPECT_EQ(kernel.entryPoint, "main");
+    EXPECT_EQ(kernel.pushConstantSize, 0u);
+  }
+}
+
+TEST(CompilerApi, BindingsAreInputsThenOutputs) {
+  const char* mlir = R"mlir(
+func.func @two_out(%a: tensor<8x4xi32>, %b: tensor<4xi32>) -> (tensor<8x4xi32>, tensor<4x8xi32>) attributes {meshvk.kernel} {
+  %e = tensor.empty() : tensor<8x4xi32>
+  %s = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%a, %b : tensor<8x4xi32>, tensor<4xi32>) outs(%e : tensor<8x4xi32>) {
+  ^bb0(%x: i32, %y: i32, %o: i32):
+    %v = arith.addi %x, %y : i32
+    linalg.yield %v : i32
+  } -> tensor<8x4xi32>
+  %e2 = tensor.empty() : tensor<4x8xi32>
+  %t = linalg.transpose ins(%a : tensor<8x4xi32>) outs(%e2 : tensor<4x8xi32>) permutation = [1, 0]
+  return %s, %t : tensor<8x4xi32>, tensor<4x8xi32>
+}
+)mlir";
+  CompiledKernels k;
+  ASSERT_EQ(CompileMlir(mlir, meshvk::codegen::lavapipeTarget(), &k), "");
+  ASSERT_EQ(k.kernels.size(), 1u);
+  const auto& b = k.kernels[0].bindings;
+  ASSERT_EQ(b.size(), 4u);
+  EXPECT_EQ(b[0].binding, 0u);
+  EXPECT_FALSE(b[0].writes);
+  EXPECT_EQ(b[0].shape, (std::vector<int64_t>{8, 4}));
+  EXPECT_EQ(b[0].elementType, "i32");
+  EXPECT_EQ(b[0].sizeBytes, 128u);
+  EXPECT_EQ(b[1].binding, 1u);
+  EXPECT_FALSE(b[1].writes);
+  EXPECT_EQ(b[1].sizeBytes, 16u);
+  EXPECT_EQ(b[2].binding, 2u);
+  EXPECT_TRUE(b[2].writes);
+  EXPECT_EQ(b[3].binding, 3u);
+  EXPECT_TRUE(b[3].writes);
+  EXPECT_EQ(b[3].shape, (std::vector<int64_t>{4, 8}));
+  EXPECT_EQ(meshvk::codegen::validateSPIRV(k.kernels[0].spirv), "");
+}
+
+TEST(CompilerApi, WorkgroupSizeFollowsTheTarget) {
+  meshvk::codegen::TargetDescription t = meshvk::codegen::lavapipeTarget();
+  for (uint32_t inv : {32u, 64u, 128u}) {
+    t.preferredWorkgroupInvocations = inv;
+    CompiledKernels k;
+    ASSERT_EQ(CompileMlir(kTwoNegates, t, &k), "");
+    // 64 elements, 4 per invocation: at most 16 invocations are useful.
+    EXPECT_EQ(k.kernels[0].workgroupSize[0], std::min(inv, 16u));
+    EXPECT_EQ(k.kernels[0].workgroupSize[1], 1u);
+  }
+  t.maxWorkgroupInvocations = 8;
+  t.maxWorkgroupSize[0] = 8;
+  CompiledKernels k;
+  ASSERT_EQ(CompileMlir(kTwoNegates, t, &k), "");
+  EXPECT_EQ(k.kernels[0].workgroupSize[0], 8u);
+  EXPECT_EQ(k.kernels[0].workgroupCount[0], 2u);
+}
+
+TEST(CompilerApi, DumpWritesBinaryAndDisassembly) {
+  llvm::SmallString<128> dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("meshvk-dump", dir));
+  mlir::DialectRegistry registry;
+  meshvk::registerCodegenDialects(registry);
+  mlir::MLIRContext context(registry);
+  auto module = mlir::parseSourceString<mlir::ModuleOp>(kTwoNegates, &context);
+  ASSERT_TRUE(module);
+  meshvk::codegen::CompileOptions options;
+  options.dumpDirectory = dir.str().str();
+  auto compiled = meshvk::codegen::compileKernels(*module, meshvk::codegen::lavapipeTarget(), options);
+  ASSERT_TRUE(mlir::succeeded(compiled));
+  std::ifstream spv(options.dumpDirectory + "/negate_a.spv", std::ios::binary);
+  ASSERT_TRUE(spv.good());
+  std::string bytes((std::istreambuf_iterator<char>(spv)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(bytes.size(), compiled->kernels[0].spirv.size() * 4);
+  std::ifstream asmFile(options.dumpDirectory + "/double.spvasm");
+  std::string text((std::istreambuf_iterator<char>(asmFile)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("OpEntryPoint GLCompute %main \"main\""), std::string::npos) << text;
+  // Deduplicated kernels are dumped once, under the first function's name.
+  EXPECT_FALSE(llvm::sys::fs::exists(options.dumpDirectory + "/negate_b.spv"));
+  llvm::sys::fs::remove_directories(dir);
+}
+
+struct BadInput {
+  const char* name;
+  const char* mlir;
+  const char* expected;  // substring of the diagnostic
+};
+
+class CompilerApiBadInput : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(CompilerApiBadInput, OneClearError) {
+  CompiledKernels k;
+  std::string error = CompileMlir(GetParam().mlir, meshvk::codegen::lavapipeTarget(), &k);
+  EXPECT_NE(error.find(GetParam().expected), std::string::npos) << error;
+  EXPECT_TRUE(k.kernels.empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Errors, CompilerApiBadInput,
+    ::testing::Values(
+        BadInput{"syntax", "func.func @k(%a: tensor<4xf32>) -> tensor<4xf32> {", "parse error"},
+        BadInput{"dynamic_shape",
+                 "func.func @k(%a: tensor<?xf32>) -> tensor<?xf32> attributes {meshvk.kernel} {\n"
+                 "  return %a : tensor<?xf32>\n}\n",
+                 "argument 0 has dynamic shape"},
+        BadInput{"unranked",
+                 "func.func @k(%a: tensor<*xf32>) -> tensor<4xf32> attributes {meshvk.kernel} {\n"
+                 "  %e = tensor.empty() : tensor<4xf32>\n  return %e : tensor<4xf32>\n}\n",
+                 "expected a ranked tensor"},
+        BadInput{"scalar_result",
+                 "func.func @k(%a: f32) -> f32 attributes {meshvk.kernel} {\n"
+                 "  return %a : f32\n}\n",
+                 "argument 0 has type 'f32'"},
+        BadInput{"declaration", "func.func private @k(tensor<4xf32>) -> tensor<4xf32> attributes {meshvk.kernel}\n",
+                 "meshvk.kernel function has no body"},
+        BadInput{"dense_constant",
+                 "func.func @k() -> tensor<2xi32> attributes {meshvk.kernel} {\n"
+                 "  %c = arith.constant dense<[1, 2]> : tensor<2xi32>\n  return %c : tensor<2xi32>\n}\n",
+                 "non-splat tensor constant"}),
+    [](const ::testing::TestParamInfo<BadInput>& info) { return std::string(info.param.name); });
+
+TEST(CompilerApi, SplatConstantBecomesAFill) {
+  const char* mlir =
+      "func.func @k() -> tensor<5x3xi32> attributes {meshvk.kernel} {\n"
+      "  %c = arith.constant dense<7> : tensor<5x3xi32>\n  return %c : tensor<5x3xi32>\n}\n";
+  CompiledKernels k;
+  ASSERT_EQ(CompileMlir(mlir, meshvk::codegen::lavapipeTarget(), &k), "");
+  ASSERT_EQ(k.kernels.size(), 1u);
+  EXPECT_EQ(k.kernels[0].bindings.size(), 1u);
+  EXPECT_EQ(meshvk::codegen::validateSPIRV(k.kernels[0].spirv), "");
+}
+
+TEST(CompilerApi, ValidatorRejectsGarbage) {
+  std::vector<uint32_t> garbage = {0x07230203u, 0x00010300u, 0u, 5u, 0u, 0xdeadbeefu};
+  EXPECT_NE(meshvk::codegen::validateSPIRV(garbage), "");
+}
+
+}  // namespace
+}  // namespace meshvk_codegen_test

@@ -131,3 +131,23 @@ func.func @zero_grid(%a: tensor<8xf32>) -> tensor<8xf32> {
   %0 = shard.shard %a to %s annotate_for_users : tensor<8xf32>
   return %0 : tensor<8xf32>
 }
+
+// -----
+
+shard.grid @mesh(shape = 2)
+func.func @axis_out_of_range(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %s = shard.sharding @mesh split_axes = [[3]] : !shard.sharding
+  // expected-error @+1 {{split_axes uses grid axis 3 of @mesh (rank 1) out of range or more than once}}
+  %0 = shard.shard %a to %s annotate_for_users : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+shard.grid @mesh(shape = 2)
+func.func @dim_out_of_range(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %s = shard.sharding @mesh split_axes = [[], [0]] : !shard.sharding
+  // expected-error @+1 {{split_axes names tensor dimension 1 but 'tensor<8xf32>' has rank 1}}
+  %0 = shard.shard %a to %s annotate_for_users : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}

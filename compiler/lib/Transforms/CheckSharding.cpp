@@ -135,6 +135,30 @@ struct CheckShardingPass : meshvk::impl::CheckShardingBase<CheckShardingPass> {
           failed = true;
           return;
         }
+        // Axes must name grid axes, once each, and only tensor dimensions
+        // that exist (the shard dialect's verifier does not check either).
+        llvm::SmallDenseSet<int16_t> seen;
+        for (auto [dim, axes] :
+             llvm::enumerate(sharding.getSplitAxes().getAxes())) {
+          if (!axes.asArrayRef().empty() && (int64_t)dim >= type.getRank()) {
+            shardOp.emitError()
+                << "split_axes names tensor dimension " << dim << " but "
+                << shardOp.getType() << " has rank " << type.getRank();
+            failed = true;
+            return;
+          }
+          for (int16_t axis : axes.asArrayRef()) {
+            if (axis < 0 || axis >= grid.getRank() ||
+                !seen.insert(axis).second) {
+              shardOp.emitError()
+                  << "split_axes uses grid axis " << axis << " of @"
+                  << grid.getSymName() << " (rank " << grid.getRank()
+                  << ") out of range or more than once";
+              failed = true;
+              return;
+            }
+          }
+        }
         failed |= mlir::failed(meshvk::checkEvenSplit(
             shardOp, shardOp.getSrc(), type, grid.getShape(),
             sharding.getSplitAxes().getAxes()));

@@ -122,8 +122,11 @@ struct DecomposeReshardsPass
     auto even = [&](const SplitAxes &axes) {
       for (auto [d, list] : llvm::enumerate(axes)) {
         int64_t n = 1;
-        for (int16_t a : list)
+        for (int16_t a : list) {
+          if (a < 0 || a >= (int64_t)gridShape.size())
+            return false;
           n *= gridShape[a];
+        }
         if (d < shape.size() && shape[d] % n != 0)
           return false;
       }

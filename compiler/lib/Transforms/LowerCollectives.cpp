@@ -331,6 +331,13 @@ struct LowerCollectivesPass
       if (!bcast.getRootDynamic().empty())
         return op0->emitError("broadcast with a dynamic root is not supported");
       ArrayRef<int64_t> root = bcast.getRoot();
+      if (root.size() != axes.size())
+        return op0->emitError(
+            "broadcast root must have one index per grid axis");
+      for (auto [i, axis] : llvm::enumerate(axes))
+        if (root[i] < 0 || root[i] >= gridShape[axis])
+          return op0->emitError("broadcast root index ")
+                 << root[i] << " is outside grid axis " << axis;
       int64_t rootIndex = 0;
       for (auto [i, axis] : llvm::enumerate(axes))
         rootIndex =
@@ -342,6 +349,8 @@ struct LowerCollectivesPass
       }
     } else if (auto shift = dyn_cast<shard::ShiftOp>(op0)) {
       int64_t axis = shift.getShiftAxis().getSExtValue();
+      if (axis < 0 || axis >= (int64_t)gridShape.size())
+        return op0->emitError("shift axis ") << axis << " is not a grid axis";
       int64_t offset = shift.getOffset();
       for (int64_t p = 0; p < processes; ++p) {
         SmallVector<int64_t> multi = meshvk::processMultiIndex(gridShape, p);

@@ -25,7 +25,8 @@ splitCounts(llvm::ArrayRef<int64_t> gridShape,
     if ((int64_t)dim >= rank)
       break;
     for (int16_t axis : axes.asArrayRef())
-      counts[dim] *= gridShape[axis];
+      if (axis >= 0 && axis < (int64_t)gridShape.size()) // else: check-sharding
+        counts[dim] *= gridShape[axis];
   }
   return counts;
 }
@@ -63,7 +64,8 @@ shardOffsets(llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int64_t> gridShape,
       break;
     int64_t block = 0;
     for (int16_t axis : axes.asArrayRef())
-      block = block * gridShape[axis] + multi[axis];
+      if (axis >= 0 && axis < (int64_t)gridShape.size())
+        block = block * gridShape[axis] + multi[axis];
     offsets[dim] = block * (shape[dim] / counts[dim]);
   }
   return offsets;

@@ -179,6 +179,48 @@ TEST_P(GroupTest, AllGatherAndElementwiseOnTheDeviceGroup) {
 
 INSTANTIATE_TEST_SUITE_P(Processes, GroupTest, ::testing::Values(1u, 2u, 4u));
 
+// The negative control for the emulated-group runs: the same all-gather with
+// its cross-process dependencies left out is one phase with no waits, so on
+// out-of-order emulated devices a replica misses a block or the race check
+// reports the unordered peer access. (A single real device runs the
+// submissions in order, so there the broken program happens to work.)
+TEST_F(ProgramTest, GroupMissingDependencyIsCaught) {
+  const uint32_t D = Group0Size();
+  if (D < 2) GTEST_SKIP() << "needs a device group of 2+ (the emulation layer)";
+  const uint32_t P = 4;
+  const uint64_t n = 24;
+  DeviceSet set = MakeSet(MESHVK_TOPOLOGY_DEVICE_GROUP, P);
+  ASSERT_TRUE(set);
+  Module broken = LoadModule(RingAllGather(P, n, meshvk::artifact::ElementType::kF32, /*with_deps=*/false));
+  ASSERT_TRUE(broken);
+  EXPECT_EQ(meshvk_module_function_phase_count(broken.get(), 0), 1u);
+  Program program = MakeProgram(broken.get(), set.get());
+  ASSERT_TRUE(program);
+  std::vector<float> x = Iota(P * n, 1.0f, 1.0f);
+  meshvk_host_input_t input = {x.data(), x.size() * 4};
+  meshvk_invoke_info_t info{};
+  info.inputs = &input;
+  info.input_count = 1;
+  info.flags = MESHVK_INVOKE_KEEP_RESULTS_SHARDED_BIT;
+  bool wrong = false;
+  meshvk_status_t status = meshvk_program_invoke(program.get(), &info);
+  if (status) {
+    wrong = true;  // e.g. the layer refusing the racy work
+    meshvk_status_free(status);
+  } else {
+    for (uint32_t p = 0; p < P && !wrong; ++p) {
+      meshvk_shard_view_t view{};
+      MESHVK_ASSERT_OK(meshvk_program_result_shard(program.get(), 0, 0, p, &view));
+      std::vector<float> replica(P * n);
+      MESHVK_ASSERT_OK(meshvk_buffer_read(view.buffer, view.offset, replica.data(), replica.size() * 4));
+      wrong = replica != x;
+    }
+  }
+  program.reset();
+  std::vector<std::string> messages = TakeMessages();  // expected here; not a failure of this test
+  EXPECT_TRUE(wrong || !messages.empty()) << "a racy program went unnoticed";
+}
+
 TEST_F(ProgramTest, DispatchChainAndPhaseTimings) {
   const uint64_t n = 256;
   const uint32_t dispatches = 9;

@@ -80,7 +80,7 @@ std::vector<uint8_t> Elementwise(const std::vector<uint32_t>& grid_shape,
   return ElementwiseBuilder(grid_shape, split_axes, rows, cols, scale).Finish();
 }
 
-std::vector<uint8_t> RingAllGather(uint32_t P, uint64_t n, ElementType type) {
+std::vector<uint8_t> RingAllGather(uint32_t P, uint64_t n, ElementType type, bool with_deps) {
   ArtifactBuilder b({P}, {0});
   TensorDesc x = Tensor({P * n}, {{0}}), y = Tensor({P * n}, {{}});
   x.element_type = y.element_type = type;
@@ -113,7 +113,7 @@ std::vector<uint8_t> RingAllGather(uint32_t P, uint64_t n, ElementType type) {
       pull.dst_buffer = 1;
       pull.dst_offset = blk * block;
       pull.size = block;
-      b.AddCopy(p, pull, {{left, s}});
+      b.AddCopy(p, pull, with_deps ? std::vector<CommandRef>{{left, s}} : std::vector<CommandRef>{});
     }
   }
   b.AddFunction({"all_gather", {x}, {y}});

@@ -30,8 +30,11 @@ std::vector<uint8_t> Elementwise(const std::vector<uint32_t>& grid_shape,
 // replicated on every process. Each process fills y with NaN, copies its own
 // block in, then pulls the other P-1 blocks around a ring from its left
 // neighbour (each pull depends on the neighbour's previous step: P phases).
+// `with_deps` false leaves out the cross-process deps (a broken program the
+// verifier cannot tell from a correct one; tests show the race is caught).
 std::vector<uint8_t> RingAllGather(uint32_t processes, uint64_t n,
-                                   meshvk::artifact::ElementType type = meshvk::artifact::ElementType::kF32);
+                                   meshvk::artifact::ElementType type = meshvk::artifact::ElementType::kF32,
+                                   bool with_deps = true);
 
 // chain(x) -> z = x + dispatches: `dispatches` scaled_add dispatches on one
 // process, each depending on the previous one through its buffers.

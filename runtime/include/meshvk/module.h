@@ -118,6 +118,8 @@ uint32_t meshvk_module_phase_count(const meshvk_module_t* module);
 // executable/command buffer error otherwise. The program retains both.
 meshvk_status_t meshvk_program_create(meshvk_module_t* module, meshvk_device_set_t* set,
                                       meshvk_program_t** out_program);
+// Waits until the device set is idle (recorded work may still be in flight
+// after a failed invoke), then frees the program's buffers and pipelines.
 void meshvk_program_release(meshvk_program_t* program);
 
 typedef struct meshvk_host_input_s {

@@ -91,8 +91,10 @@ meshvk_status_t meshvk_module_load_file(const char* path, meshvk_module_t** out_
     if (bytes.size() > (size_t(1) << 31)) break;  // the verifier refuses it with a message
   }
   bool failed = std::ferror(file);
+  int read_errno = errno;
   std::fclose(file);
-  if (failed) return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: read error", path).ToC();
+  if (failed)
+    return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: cannot read: %s", path, std::strerror(read_errno)).ToC();
   return LoadBytes(std::move(bytes), std::string(path) + ": ", out_module).ToC();
 }
 

@@ -299,6 +299,25 @@ VKAPI_ATTR void VKAPI_CALL CmdPushDescriptorSetKHR(VkCommandBuffer handle, VkPip
 }
 MESHVK_INTERCEPT(kDevice, CmdPushDescriptorSetKHR)
 
+VKAPI_ATTR void VKAPI_CALL CmdPushDescriptorSetWithTemplateKHR(VkCommandBuffer handle, VkDescriptorUpdateTemplate t,
+                                                               VkPipelineLayout layout, uint32_t set,
+                                                               const void* data) {
+  const char* fn = "vkCmdPushDescriptorSetWithTemplateKHR";
+  EmulatedCommandBuffer* cb = emulatedCommandBuffer(handle, fn);
+  auto entries = templateEntries(cb->device, t, fn);
+  // Push-descriptor templates are compute or graphics; the race detector only
+  // looks at compute dispatches, so recording for both is harmless.
+  cb->boundSets.erase(set);
+  recordTemplateWrites(nullptr, entries, data, cb->pushDescriptors[set], fn);
+  auto push = reinterpret_cast<PFN_vkCmdPushDescriptorSetWithTemplateKHR>(
+      next(cb).GetDeviceProcAddr(cb->device->device, "vkCmdPushDescriptorSetWithTemplateKHR"));
+  forEachDevice(cb, [&](uint32_t d, VkCommandBuffer r) {
+    std::vector<uint8_t> real = translateTemplateData(d, entries, data, fn);
+    push(r, t, layout, set, real.data());
+  });
+}
+MESHVK_INTERCEPT(kDevice, CmdPushDescriptorSetWithTemplateKHR)
+
 VKAPI_ATTR void VKAPI_CALL CmdPushConstants(VkCommandBuffer handle, VkPipelineLayout layout,
                                             VkShaderStageFlags stages, uint32_t offset, uint32_t size,
                                             const void* values) {

@@ -230,6 +230,135 @@ VKAPI_ATTR void VKAPI_CALL UpdateDescriptorSets(VkDevice device, uint32_t writeC
 }
 MESHVK_INTERCEPT(kDevice, UpdateDescriptorSets)
 
+}  // namespace
+
+// ---- descriptor update templates ---------------------------------------------
+// The template's data holds VkDescriptorBufferInfo structures whose buffers are
+// emulated: each device gets a copy of the data with its own real buffers.
+
+std::vector<VkDescriptorUpdateTemplateEntry> templateEntries(DeviceData* d, VkDescriptorUpdateTemplate t,
+                                                             const char* fn) {
+  std::lock_guard<std::mutex> lock(d->mutex);
+  auto it = d->updateTemplates.find(reinterpret_cast<uint64_t>(t));
+  if (it == d->updateTemplates.end()) fatal(fn, "received a descriptor update template the layer did not see created");
+  return it->second;
+}
+
+size_t templateDataSize(const std::vector<VkDescriptorUpdateTemplateEntry>& entries) {
+  size_t size = 0;
+  for (const auto& e : entries) {
+    if (!e.descriptorCount) continue;
+    size_t element = isBufferDescriptor(e.descriptorType) ? sizeof(VkDescriptorBufferInfo)
+                     : e.descriptorType == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK ? 1
+                     : e.descriptorType == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER ||
+                             e.descriptorType == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER
+                         ? sizeof(VkBufferView)
+                         : sizeof(VkDescriptorImageInfo);
+    size_t extent = e.descriptorType == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK
+                        ? e.offset + e.descriptorCount
+                        : e.offset + (e.descriptorCount - 1) * e.stride + element;
+    size = std::max(size, extent);
+  }
+  return size;
+}
+
+// Device `device`'s copy of the data; also records the buffers into `table` when given.
+std::vector<uint8_t> translateTemplateData(uint32_t device, const std::vector<VkDescriptorUpdateTemplateEntry>& entries,
+                                           const void* data, const char* fn) {
+  std::vector<uint8_t> out(static_cast<const uint8_t*>(data),
+                           static_cast<const uint8_t*>(data) + templateDataSize(entries));
+  for (const auto& e : entries) {
+    if (e.descriptorType == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER ||
+        e.descriptorType == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER)
+      fatal(fn, "texel buffer descriptors are not supported by the emulation layer");
+    if (!isBufferDescriptor(e.descriptorType)) continue;
+    for (uint32_t i = 0; i < e.descriptorCount; ++i) {
+      auto* info = reinterpret_cast<VkDescriptorBufferInfo*>(out.data() + e.offset + i * e.stride);
+      if (info->buffer) info->buffer = emulatedBuffer(info->buffer, fn)->real[device];
+    }
+  }
+  return out;
+}
+
+// The same update expressed as VkWriteDescriptorSet, for the race detector's tables.
+void recordTemplateWrites(const DescriptorSetLayoutInfo* layout,
+                          const std::vector<VkDescriptorUpdateTemplateEntry>& entries, const void* data,
+                          std::map<uint32_t, std::vector<BufferDescriptor>>& table, const char* fn) {
+  for (const auto& e : entries) {
+    if (!isBufferDescriptor(e.descriptorType)) continue;
+    std::vector<VkDescriptorBufferInfo> infos(e.descriptorCount);
+    for (uint32_t i = 0; i < e.descriptorCount; ++i)
+      infos[i] = *reinterpret_cast<const VkDescriptorBufferInfo*>(static_cast<const uint8_t*>(data) + e.offset +
+                                                                  i * e.stride);
+    VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    w.dstBinding = e.dstBinding;
+    w.dstArrayElement = e.dstArrayElement;
+    w.descriptorCount = e.descriptorCount;
+    w.descriptorType = e.descriptorType;
+    w.pBufferInfo = infos.data();
+    recordBufferWrites(layout, w, table, fn);
+  }
+}
+
+namespace {
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateDescriptorUpdateTemplate(VkDevice device,
+                                                              const VkDescriptorUpdateTemplateCreateInfo* info,
+                                                              const VkAllocationCallbacks* alloc,
+                                                              VkDescriptorUpdateTemplate* out) {
+  DeviceData* d = deviceFromHandle(device);
+  auto create = reinterpret_cast<PFN_vkCreateDescriptorUpdateTemplate>(
+      d->next.GetDeviceProcAddr(device, "vkCreateDescriptorUpdateTemplate"));
+  if (!create)
+    create = reinterpret_cast<PFN_vkCreateDescriptorUpdateTemplate>(
+        d->next.GetDeviceProcAddr(device, "vkCreateDescriptorUpdateTemplateKHR"));
+  VkResult r = create(device, info, alloc, out);
+  if (r != VK_SUCCESS) return r;
+  std::lock_guard<std::mutex> lock(d->mutex);
+  d->updateTemplates[reinterpret_cast<uint64_t>(*out)].assign(
+      info->pDescriptorUpdateEntries, info->pDescriptorUpdateEntries + info->descriptorUpdateEntryCount);
+  return r;
+}
+MESHVK_INTERCEPT(kDevice, CreateDescriptorUpdateTemplate)
+MESHVK_INTERCEPT_ALIAS(kDevice, CreateDescriptorUpdateTemplate, CreateDescriptorUpdateTemplateKHR)
+
+VKAPI_ATTR void VKAPI_CALL DestroyDescriptorUpdateTemplate(VkDevice device, VkDescriptorUpdateTemplate t,
+                                                           const VkAllocationCallbacks* alloc) {
+  DeviceData* d = deviceFromHandle(device);
+  {
+    std::lock_guard<std::mutex> lock(d->mutex);
+    d->updateTemplates.erase(reinterpret_cast<uint64_t>(t));
+  }
+  auto destroy = reinterpret_cast<PFN_vkDestroyDescriptorUpdateTemplate>(
+      d->next.GetDeviceProcAddr(device, "vkDestroyDescriptorUpdateTemplate"));
+  if (!destroy)
+    destroy = reinterpret_cast<PFN_vkDestroyDescriptorUpdateTemplate>(
+        d->next.GetDeviceProcAddr(device, "vkDestroyDescriptorUpdateTemplateKHR"));
+  destroy(device, t, alloc);
+}
+MESHVK_INTERCEPT(kDevice, DestroyDescriptorUpdateTemplate)
+MESHVK_INTERCEPT_ALIAS(kDevice, DestroyDescriptorUpdateTemplate, DestroyDescriptorUpdateTemplateKHR)
+
+VKAPI_ATTR void VKAPI_CALL UpdateDescriptorSetWithTemplate(VkDevice device, VkDescriptorSet handle,
+                                                           VkDescriptorUpdateTemplate t, const void* data) {
+  const char* fn = "vkUpdateDescriptorSetWithTemplate";
+  DeviceData* d = deviceFromHandle(device);
+  EmulatedDescriptorSet* set = emulatedDescriptorSet(handle, fn);
+  auto entries = templateEntries(d, t, fn);
+  auto update = reinterpret_cast<PFN_vkUpdateDescriptorSetWithTemplate>(
+      d->next.GetDeviceProcAddr(device, "vkUpdateDescriptorSetWithTemplate"));
+  if (!update)
+    update = reinterpret_cast<PFN_vkUpdateDescriptorSetWithTemplate>(
+        d->next.GetDeviceProcAddr(device, "vkUpdateDescriptorSetWithTemplateKHR"));
+  for (uint32_t dev = 0; dev < d->deviceCount; ++dev) {
+    std::vector<uint8_t> real = translateTemplateData(dev, entries, data, fn);
+    update(device, set->real[dev], t, real.data());
+  }
+  recordTemplateWrites(set->layout.get(), entries, data, set->buffers, fn);
+}
+MESHVK_INTERCEPT(kDevice, UpdateDescriptorSetWithTemplate)
+MESHVK_INTERCEPT_ALIAS(kDevice, UpdateDescriptorSetWithTemplate, UpdateDescriptorSetWithTemplateKHR)
+
 // ---- shader modules and compute pipelines -----------------------------------
 
 VKAPI_ATTR VkResult VKAPI_CALL CreateShaderModule(VkDevice device, const VkShaderModuleCreateInfo* info,

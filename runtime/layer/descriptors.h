@@ -16,6 +16,15 @@ struct RealWrites;
 void translateWrites(uint32_t device, uint32_t count, const VkWriteDescriptorSet* writes, bool pushDescriptor,
                      RealWrites& out, const char* function);
 
+// Descriptor update templates (vkUpdateDescriptorSetWithTemplate, vkCmdPushDescriptorSetWithTemplateKHR).
+std::vector<VkDescriptorUpdateTemplateEntry> templateEntries(DeviceData* d, VkDescriptorUpdateTemplate t,
+                                                             const char* function);
+std::vector<uint8_t> translateTemplateData(uint32_t device, const std::vector<VkDescriptorUpdateTemplateEntry>& entries,
+                                           const void* data, const char* function);
+void recordTemplateWrites(const DescriptorSetLayoutInfo* layout,
+                          const std::vector<VkDescriptorUpdateTemplateEntry>& entries, const void* data,
+                          std::map<uint32_t, std::vector<BufferDescriptor>>& table, const char* function);
+
 struct RealWrites {
   std::vector<VkWriteDescriptorSet> writes;
   std::vector<std::vector<VkDescriptorBufferInfo>> bufferInfos;

@@ -54,8 +54,6 @@ const char* const kPassThroughDevice[] = {
     "vkDestroyRenderPass", "vkCreateFramebuffer", "vkDestroyFramebuffer", "vkGetRenderAreaGranularity",
     "vkCreateSamplerYcbcrConversion", "vkCreateSamplerYcbcrConversionKHR",
     "vkDestroySamplerYcbcrConversion", "vkDestroySamplerYcbcrConversionKHR",
-    "vkCreateDescriptorUpdateTemplate", "vkCreateDescriptorUpdateTemplateKHR",
-    "vkDestroyDescriptorUpdateTemplate", "vkDestroyDescriptorUpdateTemplateKHR",
 };
 
 // Abort stubs: one function per slot, each knowing its slot's name. Arguments

@@ -284,6 +284,7 @@ struct DeviceData {
   std::unordered_map<uint64_t, std::shared_ptr<const ShaderAccess>> shaderModules;
   std::unordered_map<uint64_t, std::shared_ptr<const ShaderAccess>> pipelines;
   std::unordered_map<uint64_t, std::shared_ptr<DescriptorSetLayoutInfo>> setLayouts;
+  std::unordered_map<uint64_t, std::vector<VkDescriptorUpdateTemplateEntry>> updateTemplates;
   std::unordered_map<uint64_t, std::vector<EmulatedCommandBuffer*>> commandPools;
 
   uint32_t allDevicesMask() const { return (1u << deviceCount) - 1u; }

@@ -290,6 +290,28 @@ TEST_F(ProgramTest, EachFunctionRunsItsOwnCommands) {
   EXPECT_EQ(stats.command_buffer_count, 4u);  // 2 functions x 2 processes x 1 phase
 }
 
+// The program retains its module and device set: the caller may drop both.
+TEST_F(ProgramTest, ProgramKeepsItsModuleAndDeviceSetAlive) {
+  Module module = LoadModule(RingAllGather(2, 8));
+  DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, 2);
+  Program program = MakeProgram(module.get(), set.get());
+  ASSERT_TRUE(program);
+  module.reset();
+  set.reset();
+  std::vector<float> x = Iota(16, 2.0f, 1.0f), y(16);
+  meshvk_host_input_t input = {x.data(), 64};
+  meshvk_host_output_t output = {y.data(), 64};
+  meshvk_invoke_info_t info{};
+  info.inputs = &input;
+  info.input_count = 1;
+  info.outputs = &output;
+  info.output_count = 1;
+  info.flags = MESHVK_INVOKE_TIMESTAMPS_BIT;
+  MESHVK_ASSERT_OK(meshvk_program_invoke(program.get(), &info));
+  EXPECT_EQ(y, x);
+  program.reset();  // last reference to the set: pools, buffers, devices go in order
+}
+
 TEST_F(ProgramTest, WrongInputsAreRefusedByName) {
   Module module = LoadModule(Elementwise({2}, {{0}, {}}, 4, 4, 1.0f));
   DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, 2);

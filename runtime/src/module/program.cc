@@ -77,6 +77,7 @@ struct meshvk_program_s {
   ~meshvk_program_s() {
     for (auto& list : segments)
       for (Segment& s : list) meshvk_command_buffer_release(s.command_buffer);
+    timer.Release();  // its query pools live on the set's devices
     for (meshvk_semaphore_t* s : semaphores) meshvk_semaphore_release(s);
     for (meshvk_executable_t* e : executables) meshvk_executable_release(e);
     for (auto& list : buffers)

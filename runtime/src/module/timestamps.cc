@@ -16,11 +16,13 @@ struct SegmentTimer::Pool {
   uint64_t valid_mask = ~0ull;
 };
 
-SegmentTimer::~SegmentTimer() {
+void SegmentTimer::Release() {
   for (Pool* pool : pools_) {
     if (pool->pool) pool->device->vk.vkDestroyQueryPool(pool->device->device, pool->pool, nullptr);
     delete pool;
   }
+  pools_.clear();
+  enabled_ = false;
 }
 
 Status SegmentTimer::Init(meshvk_device_set_t* set, uint32_t segments) {

@@ -16,7 +16,9 @@ class SegmentTimer {
   SegmentTimer() = default;
   SegmentTimer(const SegmentTimer&) = delete;
   SegmentTimer& operator=(const SegmentTimer&) = delete;
-  ~SegmentTimer();
+  ~SegmentTimer() { Release(); }
+  // Destroys the query pools (before the device set they live on goes away).
+  void Release();
 
   // Prepares room for up to `segments` segments. Leaves the timer disabled
   // (not an error) when a device of the set has no timestamp support.

@@ -412,6 +412,18 @@ TEST_F(CommandBufferTest, CrossVkDeviceCopyIsUnimplemented) {
   ASSERT_TRUE(src && dst && cb);
   EXPECT_TRUE(HasCode(meshvk_command_buffer_copy(cb.get(), src.get(), 0, dst.get(), 0, 64),
                       MESHVK_STATUS_UNIMPLEMENTED, "different VkDevices"));
+  // Nor can a submit on process 0 wait for a semaphore living on process 1's VkDevice.
+  meshvk_semaphore_t* raw = nullptr;
+  MESHVK_ASSERT_OK(meshvk_semaphore_create(set.get(), 1, 0, &raw));
+  Semaphore remote(raw);
+  MESHVK_ASSERT_OK(meshvk_command_buffer_end(cb.get()));
+  meshvk_semaphore_value_t wait = {remote.get(), 1};
+  meshvk_submit_info_t submit = {};
+  submit.command_buffer = cb.get();
+  submit.waits = &wait;
+  submit.wait_count = 1;
+  EXPECT_TRUE(HasCode(meshvk_queue_submit(set.get(), &submit), MESHVK_STATUS_UNIMPLEMENTED,
+                      "cross-VkDevice semaphores"));
 }
 
 }  // namespace

@@ -425,6 +425,40 @@ Case SoftmaxNumerator(const std::string& name, int64_t M, int64_t N) {
   return c;
 }
 
+// Two results from one kernel: a broadcast add and a transpose of the same
+// input (two roots tiled in one launch).
+Case TwoOutputs(const std::string& name, DType t, int64_t M, int64_t N) {
+  Case c;
+  c.name = name;
+  Tensor a = Random(t, {M, N}, 13), b = Random(t, {N}, 14);
+  Tensor sum = Zeros(t, {M, N}), tr = Zeros(t, {N, M});
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      sum.values[i * N + j] = a.values[i * N + j] + b.values[j];
+      tr.values[j * M + i] = a.values[i * N + j];
+    }
+  std::string e = Name(t);
+  std::ostringstream m;
+  m << "func.func @k(%a: " << a.mlir() << ", %b: " << b.mlir() << ") -> (" << sum.mlir() << ", "
+    << tr.mlir() << ") attributes {meshvk.kernel} {\n"
+    << "  %e = tensor.empty() : " << sum.mlir() << "\n"
+    << "  %s = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> "
+       "(j)>, affine_map<(i, j) -> (i, j)>], iterator_types = [\"parallel\", \"parallel\"]} ins(%a, "
+       "%b : "
+    << a.mlir() << ", " << b.mlir() << ") outs(%e : " << sum.mlir() << ") {\n"
+    << "  ^bb0(%x: " << e << ", %y: " << e << ", %o: " << e << "):\n    %v = " << Add(t)
+    << " %x, %y : " << e << "\n    linalg.yield %v : " << e << "\n  } -> " << sum.mlir() << "\n"
+    << "  %e2 = tensor.empty() : " << tr.mlir() << "\n"
+    << "  %t = linalg.transpose ins(%a : " << a.mlir() << ") outs(%e2 : " << tr.mlir()
+    << ") permutation = [1, 0]\n"
+    << "  return %s, %t : " << sum.mlir() << ", " << tr.mlir() << "\n}\n";
+  c.mlir = m.str();
+  c.inputs = {a, b};
+  c.outputs = {sum, tr};
+  c.tolerance = t == DType::F16 ? 1e-2 : 1e-6;
+  return c;
+}
+
 std::vector<Case> AllCases() {
   std::vector<Case> cases;
   for (DType t : {DType::F32, DType::I32, DType::F16}) {
@@ -445,6 +479,13 @@ std::vector<Case> AllCases() {
     cases.push_back(Transpose("transpose_3d_" + n, t, {3, 5, 7}, {2, 0, 1}));
     cases.push_back(Fill("fill_odd_" + n, t, {37, 53}));
     cases.push_back(Slice("slice_" + n, t, 37, 53, 3, 5, 11, 30, 2));
+    // Shapes whose rows are multiples of 4: the vec4 paths.
+    cases.push_back(Matmul("matmul_aligned_" + n, t, 64, 64, 64, false, false));
+    cases.push_back(MatmulBiasRelu("matmul_bias_relu_aligned_" + n, t, 32, 64, 16));
+    cases.push_back(ElementwiseChain("eltwise_aligned_" + n, t, 33, 64));
+    cases.push_back(Reduce("reduce_rows_aligned_" + n, t, {40, 128}, 1, false));
+    cases.push_back(Reduce("reduce_cols_aligned_" + n, t, {40, 128}, 0, true));
+    cases.push_back(TwoOutputs("two_outputs_" + n, t, 37, 20));
   }
   // Large-ish f32 (still well under a second each on lavapipe).
   cases.push_back(Matmul("matmul_large_f32", DType::F32, 256, 256, 256, false, false));
@@ -458,6 +499,9 @@ std::vector<Case> AllCases() {
   Case few3 = ElementwiseChain("eltwise_three_workgroups_f32", DType::F32, 200, 301);
   few3.workgroups = 3;
   cases.push_back(few3);
+  Case fewv = Matmul("matmul_aligned_one_workgroup_f32", DType::F32, 128, 128, 64, false, false);
+  fewv.workgroups = 1;
+  cases.push_back(fewv);
   Case fewr = Reduce("reduce_two_workgroups_f32", DType::F32, {300, 17}, 1, false);
   fewr.workgroups = 2;
   cases.push_back(fewr);

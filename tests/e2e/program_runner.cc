@@ -1,0 +1,87 @@
+#include "program_runner.h"
+
+#include <map>
+#include <mutex>
+#include <utility>
+
+namespace meshvk_e2e {
+namespace {
+
+std::string Take(meshvk_status_t status) {
+  if (!status) return "";
+  std::string text = std::string(meshvk_status_code_name(meshvk_status_code(status))) + ": " +
+                     meshvk_status_message(status);
+  meshvk_status_free(status);
+  return text;
+}
+
+}  // namespace
+
+uint32_t ProcessCount(const std::string& grid) {
+  std::vector<int64_t> shape;
+  std::string error;
+  if (!meshvk::target::parseGridShape(grid, &shape, &error)) return 0;
+  uint32_t p = 1;
+  for (int64_t e : shape) p *= static_cast<uint32_t>(e);
+  return p;
+}
+
+std::string CompileSample(const std::string& name, const std::string& grid,
+                          const meshvk::target::CompiledProgram** out) {
+  static std::mutex mutex;
+  static std::map<std::pair<std::string, std::string>, std::pair<std::string, meshvk::target::CompiledProgram>>
+      cache;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto key = std::make_pair(name, grid);
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    meshvk::target::ProgramOptions options;
+    options.producer = "meshvk e2e test";
+    std::string error;
+    if (!grid.empty() && !meshvk::target::parseGridShape(grid, &options.gridShape, &error)) return error;
+    meshvk::target::CompiledProgram program;
+    error = meshvk::target::compileProgramFile(SamplePath(name), options, &program);
+    it = cache.emplace(key, std::make_pair(error, std::move(program))).first;
+  }
+  *out = &it->second.second;
+  return it->second.first;
+}
+
+std::string RunOnce(const std::vector<uint8_t>& artifact, meshvk_device_set_t* set,
+                    const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs,
+                    ProgramPtr* program_out, ModulePtr* module_out) {
+  meshvk_module_t* raw_module = nullptr;
+  if (std::string e = Take(meshvk_module_load(artifact.data(), artifact.size(), &raw_module)); !e.empty())
+    return "load: " + e;
+  ModulePtr module(raw_module);
+  meshvk_function_info_t fn{};
+  if (std::string e = Take(meshvk_module_function_info(module.get(), 0, &fn)); !e.empty()) return e;
+  if (fn.argument_count != inputs.size()) return "argument count differs";
+  outputs->clear();
+  for (uint32_t r = 0; r < fn.result_count; ++r) {
+    meshvk_tensor_info_t info{};
+    if (std::string e = Take(meshvk_module_result_info(module.get(), 0, r, &info)); !e.empty()) return e;
+    outputs->push_back(HostTensor::Zeros(std::vector<int64_t>(info.shape, info.shape + info.rank),
+                                         info.element_type));
+  }
+  meshvk_program_t* raw_program = nullptr;
+  if (std::string e = Take(meshvk_program_create(module.get(), set, &raw_program)); !e.empty())
+    return "program_create: " + e;
+  ProgramPtr program(raw_program);
+  std::vector<meshvk_host_input_t> in;
+  for (const HostTensor& t : inputs) in.push_back({t.data(), t.bytes()});
+  std::vector<meshvk_host_output_t> out;
+  for (HostTensor& t : *outputs) out.push_back({t.data(), t.bytes()});
+  meshvk_invoke_info_t invoke{};
+  invoke.function = 0;
+  invoke.inputs = in.data();
+  invoke.input_count = static_cast<uint32_t>(in.size());
+  invoke.outputs = out.data();
+  invoke.output_count = static_cast<uint32_t>(out.size());
+  if (std::string e = Take(meshvk_program_invoke(program.get(), &invoke)); !e.empty()) return "invoke: " + e;
+  if (program_out) *program_out = std::move(program);
+  if (module_out) *module_out = std::move(module);
+  return "";
+}
+
+}  // namespace meshvk_e2e

@@ -1,0 +1,45 @@
+// Compile a sample for a grid and run it through the public runtime API (the
+// path mesh-vk-run takes), for the e2e and conformance tests.
+#ifndef MESHVK_TESTS_E2E_PROGRAM_RUNNER_H_
+#define MESHVK_TESTS_E2E_PROGRAM_RUNNER_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "meshvk/Target/CompileProgram.h"
+#include "meshvk/meshvk.h"
+#include "meshvk/module.h"
+#include "samples.h"
+
+namespace meshvk_e2e {
+
+// Compiles samples/programs/<name>.mlir for `grid` ("" = as written) with the
+// lavapipe preset. Cached per (name, grid): many tests share a compile.
+// Returns "" or the compiler's one-line error.
+std::string CompileSample(const std::string& name, const std::string& grid,
+                          const meshvk::target::CompiledProgram** out);
+
+struct ModuleDeleter {
+  void operator()(meshvk_module_t* m) const { meshvk_module_release(m); }
+};
+struct ProgramDeleter {
+  void operator()(meshvk_program_t* p) const { meshvk_program_release(p); }
+};
+using ModulePtr = std::unique_ptr<meshvk_module_t, ModuleDeleter>;
+using ProgramPtr = std::unique_ptr<meshvk_program_t, ProgramDeleter>;
+
+// Loads `artifact`, creates a program on `set`, invokes function 0 once with
+// `inputs` and returns the gathered results in *outputs. "" or the failing
+// step's message. The program is handed back (if `program` is not null) for
+// inspection.
+std::string RunOnce(const std::vector<uint8_t>& artifact, meshvk_device_set_t* set,
+                    const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs,
+                    ProgramPtr* program = nullptr, ModulePtr* module = nullptr);
+
+// "2x2" -> 4.
+uint32_t ProcessCount(const std::string& grid);
+
+}  // namespace meshvk_e2e
+
+#endif  // MESHVK_TESTS_E2E_PROGRAM_RUNNER_H_

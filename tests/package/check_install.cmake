@@ -16,7 +16,14 @@ endfunction()
 # The whole install (not only the meshvk_runtime component): libraries that
 # meshvk::runtime links privately (e.g. meshvk::artifact) are installed by
 # their own directories.
-run("install" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
+execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "install failed (exit ${rc}); the install tree needs every installed "
+                      "target, so build the whole project first (cmake --build ${BUILD_DIR}):\n"
+                      "${out}\n${err}")
+endif()
+message(STATUS "install: ok")
 if(EXISTS ${prefix}/lib/cmake/meshvk/meshvkConfig.cmake)
   set(config_dir ${prefix}/lib/cmake/meshvk)
 else()

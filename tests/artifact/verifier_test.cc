@@ -221,6 +221,35 @@ TEST(ArtifactVerifier, BufferRules) {
   EXPECT_REFUSED(with_buffer({64, BufferKind::kTransient, -3}), "processes[1].buffers[3].reuse_slot: -3");
 }
 
+TEST(ArtifactVerifier, ConstantsAreReadOnly) {
+  auto with_constant = [](const std::function<void(ArtifactBuilder&, uint32_t)>& use) {
+    ArtifactBuilder b = Base();
+    uint32_t constant = b.AddBuffer(1, {64, BufferKind::kConstant, -1, std::vector<uint8_t>(64, 1)});
+    use(b, constant);
+    return b.Finish();
+  };
+  EXPECT_EQ(Load(with_constant([](ArtifactBuilder& b, uint32_t k) {
+              DispatchDesc d = GoodDispatch();
+              d.bindings[1].buffer = k;  // read: fine
+              b.AddDispatch(1, d);
+            })),
+            "");
+  EXPECT_REFUSED(with_constant([](ArtifactBuilder& b, uint32_t k) {
+                   DispatchDesc d = GoodDispatch();
+                   d.bindings[2].buffer = k;
+                   b.AddDispatch(1, d);
+                 }),
+                 "functions[0].streams[1].commands[1].dispatch.bindings[2]: the kernel writes it but buffer 3 is a constant");
+  EXPECT_REFUSED(with_constant([](ArtifactBuilder& b, uint32_t k) {
+                   CopyDesc c = LocalCopy();
+                   c.dst_buffer = k;
+                   b.AddCopy(1, c);
+                 }),
+                 "functions[0].streams[1].commands[1].copy.dst_buffer: buffer 3 is a constant (read-only)");
+  EXPECT_REFUSED(with_constant([](ArtifactBuilder& b, uint32_t k) { b.AddFill(1, {k, 0, 4, 0}); }),
+                 "functions[0].streams[1].commands[1].fill.buffer: buffer 3 is a constant (read-only)");
+}
+
 // --- executables -------------------------------------------------------------
 
 std::vector<uint8_t> WithKernel(const std::function<void(ExecutableDesc&)>& edit) {

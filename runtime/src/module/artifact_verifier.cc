@@ -265,6 +265,8 @@ class ArtifactChecker {
       if (range == 0 || !Inside(b->offset(), range, buf->size()))
         return Msg(bpath, ": bytes [", b->offset(), ", ", b->offset(), "+", range, ") leave buffer ",
                    b->buffer(), " of process ", p, " (", buf->size(), " bytes)");
+      if (x->bindings()->Get(i)->writable() && buf->kind() == mvk::BufferKind::Constant)
+        return Msg(bpath, ": the kernel writes it but buffer ", b->buffer(), " is a constant (read-only)");
       // A written range aliasing another binding of the same dispatch is a data
       // race inside one kernel: refuse it.
       for (uint32_t j = 0; j < i; ++j) {
@@ -313,6 +315,8 @@ class ArtifactChecker {
     if (!dst)
       return Msg(path, ".dst_buffer: ", c->dst_buffer(), " out of range (process ", p, " has ",
                  Len(a_->processes()->Get(p)->buffers()), " buffers)");
+    if (dst->kind() == mvk::BufferKind::Constant)
+      return Msg(path, ".dst_buffer: buffer ", c->dst_buffer(), " is a constant (read-only)");
     bool same = c->src_process() == p && c->src_buffer() == c->dst_buffer();
     if (Len(c->regions()) == 0) {
       if (c->size() == 0) return path + ".size: 0 (must be > 0)";
@@ -358,7 +362,10 @@ class ArtifactChecker {
     if (f->size() == 0 || f->size() % 4 != 0 || f->offset() % 4 != 0)
       return Msg(path, ": offset ", f->offset(), " and size ", f->size(),
                  " must be multiples of 4 and size > 0");
-    return BufferRangeError(path, p, f->buffer(), f->offset(), f->size());
+    std::string e = BufferRangeError(path, p, f->buffer(), f->offset(), f->size());
+    if (e.empty() && BufferAt(p, f->buffer())->kind() == mvk::BufferKind::Constant)
+      return Msg(path, ".buffer: buffer ", f->buffer(), " is a constant (read-only)");
+    return e;
   }
 
   // Commands form a graph: stream order inside each process plus explicit

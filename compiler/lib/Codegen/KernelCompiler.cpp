@@ -79,6 +79,7 @@ std::string kernelNameOf(spirv::ModuleOp m) {
   llvm::StringRef s(name);
   s.consume_front("__spv__");
   s.consume_back("_kernel");
+  s.consume_back("_lowered");  // see wrapKernel: the tensor function is still referenced
   return s.str();
 }
 

@@ -88,7 +88,11 @@ int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 // ---------------------------------------------------------------------------
 // 1. Wrap the tensor function into a buffer function with one gpu.launch.
 // ---------------------------------------------------------------------------
-FailureOr<func::FuncOp> wrapKernel(func::FuncOp f) {
+// When the tensor function is still referenced (e.g. by meshvk.launch in a
+// plan), it stays as is and the buffer function is added as <name>_lowered.
+constexpr llvm::StringLiteral kLoweredSuffix = "_lowered";
+
+FailureOr<func::FuncOp> wrapKernel(func::FuncOp f, bool keepOriginal) {
   MLIRContext* ctx = f.getContext();
   Location loc = f.getLoc();
   if (f.isExternal()) return f.emitError("meshvk.kernel function has no body");
@@ -119,7 +123,12 @@ FailureOr<func::FuncOp> wrapKernel(func::FuncOp f) {
   }
 
   OpBuilder b(f);
-  auto nf = func::FuncOp::create(b, loc, f.getName(), FunctionType::get(ctx, bufferTypes, {}));
+  std::string name = f.getName().str();
+  if (keepOriginal) {
+    name += kLoweredSuffix.str();
+    b.setInsertionPointAfter(f);
+  }
+  auto nf = func::FuncOp::create(b, loc, name, FunctionType::get(ctx, bufferTypes, {}));
   nf->setAttr(kKernelAttr, UnitAttr::get(ctx));
   nf->setAttr(kNumInputsAttr, b.getI64IntegerAttr(ft.getNumInputs()));
   Block* entry = nf.addEntryBlock();
@@ -145,7 +154,7 @@ FailureOr<func::FuncOp> wrapKernel(func::FuncOp f) {
         entry->getArgument(ft.getNumInputs() + j), /*restrict=*/true, /*writable=*/true);
   }
   gpu::TerminatorOp::create(b, loc);
-  f.erase();
+  if (!keepOriginal) f.erase();
   return nf;
 }
 
@@ -1031,7 +1040,10 @@ struct TileAndDistributePass
     if (invocations) target.preferredWorkgroupInvocations = invocations;
     SmallVector<func::FuncOp> kernels;
     getOperation().walk([&](func::FuncOp f) {
-      if (f->hasAttr(kKernelAttr) && !f->hasAttr(kNumInputsAttr)) kernels.push_back(f);
+      if (f->hasAttr(kKernelAttr) && !f->hasAttr(kNumInputsAttr) &&
+          !SymbolTable::lookupNearestSymbolFrom(f, StringAttr::get(f.getContext(),
+                                                                   f.getName() + kLoweredSuffix)))
+        kernels.push_back(f);
     });
     for (func::FuncOp f : kernels) {
       if (!target.supportsF16()) {
@@ -1048,7 +1060,8 @@ struct TileAndDistributePass
           return signalPassFailure();
         }
       }
-      FailureOr<func::FuncOp> nf = wrapKernel(f);
+      bool referenced = !SymbolTable::symbolKnownUseEmpty(f, getOperation());
+      FailureOr<func::FuncOp> nf = wrapKernel(f, referenced);
       if (failed(nf) || failed(lowerKernel(*nf, target))) return signalPassFailure();
     }
   }

@@ -98,3 +98,23 @@ func.func @rowsum(%a: tensor<100x64xf32>) -> tensor<100xf32> attributes {meshvk.
 func.func @not_a_kernel(%a: tensor<4xf32>) -> tensor<4xf32> {
   return %a : tensor<4xf32>
 }
+
+// -----
+
+// A kernel still referenced (here by a call; in plans by meshvk.launch) keeps
+// its tensor signature; the buffer function is added next to it.
+
+// CHECK-LABEL: func.func private @kernel_0(%{{.*}}: tensor<8xi32>) -> tensor<8xi32>
+// CHECK-LABEL: func.func @kernel_0_lowered(%{{.*}}: memref<8xi32>, %{{.*}}: memref<8xi32>
+// CHECK: gpu.launch
+// CHECK-LABEL: func.func @user
+// CHECK: call @kernel_0(%{{.*}}) : (tensor<8xi32>) -> tensor<8xi32>
+func.func private @kernel_0(%a: tensor<8xi32>) -> tensor<8xi32> attributes {meshvk.kernel} {
+  %e = tensor.empty() : tensor<8xi32>
+  %r = linalg.copy ins(%a : tensor<8xi32>) outs(%e : tensor<8xi32>) -> tensor<8xi32>
+  return %r : tensor<8xi32>
+}
+func.func @user(%a: tensor<8xi32>) -> tensor<8xi32> {
+  %r = func.call @kernel_0(%a) : (tensor<8xi32>) -> tensor<8xi32>
+  return %r : tensor<8xi32>
+}

@@ -268,5 +268,26 @@ TEST_F(DeviceGroupTest, ProgramsRunAcrossTheGroupsDevicesThroughPeerMemory) {
   EXPECT_EQ(Compare(outputs[0], sample.reference(inputs)[0], 1e-3, 1e-4), "");
 }
 
+// A group whose devices cannot read each other's memory (the emulation layer
+// with MESHVK_EMULATED_PEER_MEMORY_FEATURES=none) cannot run a program that
+// pulls from peers: the runtime must refuse it at program creation, naming the
+// processes, instead of recording copies that read memory it cannot reach.
+TEST_F(DeviceGroupTest, WithoutPeerMemoryAProgramThatPullsIsRefused) {
+  uint32_t D = Group0Size();
+  if (D < 2) GTEST_SKIP() << "device group 0 has " << D << " physical device(s); no peers to lack";
+  meshvk_test::DeviceSet probe = MakeSet(MESHVK_TOPOLOGY_DEVICE_GROUP, 2);
+  ASSERT_TRUE(probe);
+  if (meshvk_device_set_peer_features(probe.get(), 0, 1) != 0)
+    GTEST_SKIP() << "the group's devices share memory (peer features "
+                 << meshvk_device_set_peer_features(probe.get(), 0, 1)
+                 << "); ctest runs this with MESHVK_EMULATED_PEER_MEMORY_FEATURES=none";
+  const meshvk::target::CompiledProgram* program = nullptr;
+  ASSERT_EQ(CompileSample("seed_matmul", "2", &program), "");
+  std::vector<HostTensor> outputs;
+  std::string error = RunOnce(program->artifact, probe.get(), SampleNamed("seed_matmul").make_inputs(kSeed), &outputs);
+  EXPECT_NE(error.find("program_create"), std::string::npos) << error;
+  EXPECT_NE(error.find("process 1"), std::string::npos) << error;
+}
+
 }  // namespace
 }  // namespace meshvk_e2e

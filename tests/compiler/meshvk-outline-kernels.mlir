@@ -68,3 +68,21 @@ func.func @scalar_result(%x: tensor<4xf32>) -> f32
   %0 = tensor.extract %x[%c0] : tensor<4xf32>
   return %0 : f32
 }
+
+// -----
+
+// Kernel names never collide with the user's own symbols.
+shard.grid @g2(shape = 2)
+// CHECK-LABEL: func.func @name_taken
+// CHECK: meshvk.launch @kernel_1(%arg0) on 0
+// CHECK-DAG: func.func private @kernel_1(%{{.*}}: tensor<4xf32>) -> tensor<4xf32> attributes {meshvk.kernel}
+// CHECK-DAG: func.func private @kernel_0(%{{.*}}: tensor<4xf32>) -> tensor<4xf32> {
+func.func @name_taken(%x: tensor<4xf32>) -> tensor<4xf32>
+    attributes {meshvk.abi = {grid = @g2, grid_shape = array<i64: 2>, args = [], results = []}} {
+  %e = tensor.empty() : tensor<4xf32>
+  %0 = linalg.exp ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+func.func private @kernel_0(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}

@@ -175,7 +175,11 @@ struct OutlineKernelsPass
       name = it->second;
       candidate.erase();
     } else {
-      name = StringAttr::get(ctx, "kernel_" + std::to_string(kernelCount++));
+      // A fresh name: the user's module may already own a @kernel_N.
+      ModuleOp module = plan->getParentOfType<ModuleOp>();
+      do {
+        name = StringAttr::get(ctx, "kernel_" + std::to_string(kernelCount++));
+      } while (SymbolTable::lookupSymbolIn(module, name));
       candidate.setSymName(name);
       candidate.setPrivate();
       candidate->setAttr(meshvk::kKernelAttr, UnitAttr::get(ctx));

@@ -223,7 +223,7 @@ struct VerifyAbiPass : meshvk::impl::VerifyAbiBase<VerifyAbiPass> {
           if (Attribute split = dict.get("split_axes"))
             diag << " split " << split;
           diag << " but is " << actual[i]
-               << " (upstream shard-partition dropped a resharding step)";
+               << " (upstream shard-partition did not partition it as annotated: a dropped resharding step, or an op it cannot partition)";
           failed = true;
         }
       };

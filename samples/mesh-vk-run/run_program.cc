@@ -142,9 +142,20 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
 #ifdef MESHVK_RUN_HAS_COMPILER
     // Compiled in-process with the same chain as mesh-vk-compile; any error in
     // the program is bad input (exit 2) with the compiler's one-line message.
+    meshvk::target::ProgramOptions options = CompileOptionsForThisMachine();
     meshvk::target::CompiledProgram compiled;
-    std::string error = meshvk::target::compileProgramFile(path, CompileOptionsForThisMachine(), &compiled);
+    std::string error = meshvk::target::compileProgramFile(path, options, &compiled);
     if (!error.empty()) return Error(kExitUsage, error);
+    // `--devices=N` on a program over a 1-D grid of another size compiles it
+    // for a grid of N (DESIGN.md: `matmul_rows.mlir --devices=2`); shards must
+    // still divide evenly, else that is the error. Other grids keep the
+    // mismatch error below.
+    if (devices.processes != 0 && compiled.gridShape.size() == 1 &&
+        compiled.gridShape[0] != static_cast<int64_t>(devices.processes)) {
+      options.gridShape = {static_cast<int64_t>(devices.processes)};
+      error = meshvk::target::compileProgramFile(path, options, &compiled);
+      if (!error.empty()) return Error(kExitUsage, "--devices=" + std::to_string(devices.processes) + ": " + error);
+    }
     if (meshvk_status_t status = meshvk_module_load(compiled.artifact.data(), compiled.artifact.size(), &r.module))
       return Error(kExitUsage, path + ": " + Take(status));
 #else

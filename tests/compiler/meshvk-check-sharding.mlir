@@ -151,3 +151,15 @@ func.func @dim_out_of_range(%a: tensor<8xf32>) -> tensor<8xf32> {
   %0 = shard.shard %a to %s annotate_for_users : tensor<8xf32>
   return %0 : tensor<8xf32>
 }
+
+// -----
+
+// Outside the input dialects: tosa propagates shardings but is not partitioned.
+shard.grid @mesh(shape = 2)
+func.func @tosa(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %s = shard.sharding @mesh split_axes = [[0]] : !shard.sharding
+  %a0 = shard.shard %a to %s annotate_for_users : tensor<8xf32>
+  // expected-error @+1 {{'tosa.abs' cannot be partitioned: meshvk takes linalg, tensor, arith and math ops on tensors}}
+  %0 = tosa.abs %a0 : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}

@@ -7,9 +7,9 @@
 // RUN: mesh-vk-opt %s --pass-pipeline='builtin.module(func.func(meshvk-decompose-reshards),meshvk-record-abi,func.func(shard-partition),meshvk-verify-abi)' | FileCheck %s
 //
 // tosa.matmul: sharding-propagation annotates it, but shard-partition leaves it
-// whole, so the result would silently be the global tensor. The full
-// meshvk-partition pipeline reports it:
-// RUN: mesh-vk-opt %S/Inputs/tosa_matmul_unpartitioned.mlir -verify-diagnostics --meshvk-partition
+// whole, so the result would silently be the global tensor. (meshvk-check-sharding
+// rejects tosa up front; without it, verify-abi still catches the result.)
+// RUN: mesh-vk-opt %S/Inputs/tosa_matmul_unpartitioned.mlir -verify-diagnostics --pass-pipeline='builtin.module(func.func(sharding-propagation{traversal=forward-backward}),meshvk-record-abi,func.func(shard-partition),meshvk-verify-abi)'
 
 shard.grid @g22(shape = 2x2)
 // CHECK-LABEL: func.func @two_axes

@@ -8,6 +8,7 @@
 #include "ShardingUtils.h"
 #include "meshvk/Passes.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Shard/Interfaces/ShardingInterface.h"
 
 using namespace mlir;
@@ -65,6 +66,15 @@ LogicalResult checkOp(Operation *op) {
                << arg.getArgNumber()
                << ": upstream sharding-propagation cannot shard scalars; pass "
                   "it as a tensor<1x...> or make it a constant";
+  // meshvk's input is linalg/tensor/arith/math; other dialects may implement
+  // the sharding interface for propagation without being partitioned
+  // (tosa.matmul is left whole by shard-partition).
+  if (!isa<linalg::LinalgDialect, tensor::TensorDialect, arith::ArithDialect,
+           math::MathDialect>(op->getDialect()))
+    return op->emitError()
+           << "'" << op->getName()
+           << "' cannot be partitioned: meshvk takes linalg, tensor, arith "
+              "and math ops on tensors";
   if (!isa<shard::ShardingInterface>(op))
     return op->emitError()
            << "'" << op->getName()

@@ -12,7 +12,7 @@
 //       attributes {meshvk.kernel, meshvk.num_inputs = 2} {
 //     gpu.launch blocks(..) in (%gx = <tiles>, 1, 1) threads(..) in (%tx = 64, 1, 1) {
 //       scf.for %t = %block_id to %num_tiles step %grid_dim {          // workgroup tiles
-//         scf.for %u = %thread_id to %num_thread_tiles step %block_dim { // register tiles
+//         scf.if %thread_id < %num_thread_tiles {   // register tiles (<= 1 per invocation)
 //           scf.if %full_tile { 4x4 accumulators in registers over K }
 //           else { scalar loops for the ragged edge }
 //           epilogue loops }}}}
@@ -29,7 +29,8 @@
 //  5. contraction / reduction thread tiles get register accumulators
 //     (meshvk rewrite: full tiles unrolled with the K loop carrying the
 //     accumulators, partial tiles keep the generic loop);
-//  6. scf.forall -> cyclic scf.for over the linearised tile index;
+//  6. scf.forall -> cyclic scf.for over the linearised tile index (an scf.if
+//     for invocation tiles that provably fit in one workgroup);
 //  7. remaining linalg ops -> loops.
 #include <algorithm>
 #include <map>
@@ -647,7 +648,10 @@ LogicalResult registerTile(IRRewriter& rw, linalg::LinalgOp op, ArrayRef<int64_t
 // 6. scf.forall (buffers, mapped to #gpu.block / #gpu.thread) -> cyclic loop:
 //   for %t = id to prod(tripcounts) step count { ivs = delinearize(%t) ... }
 // ---------------------------------------------------------------------------
-LogicalResult distributeCyclically(IRRewriter& rw, scf::ForallOp forall) {
+// `invocations` is the workgroup size: when a thread loop provably has at most
+// that many iterations, each invocation runs at most one, and the loop becomes
+// an `if` (llvmpipe runs loops with per-lane masks; an if is cheaper).
+LogicalResult distributeCyclically(IRRewriter& rw, scf::ForallOp forall, int64_t invocations) {
   if (!forall.getOutputs().empty())
     return forall.emitError("scf.forall still has tensor outputs after bufferization");
   std::optional<ArrayAttr> mapping = forall.getMapping();
@@ -665,22 +669,51 @@ LogicalResult distributeCyclically(IRRewriter& rw, scf::ForallOp forall) {
   SmallVector<Value> lbs = getValueOrCreateConstantIndexOp(rw, loc, forall.getMixedLowerBound());
   SmallVector<Value> ubs = getValueOrCreateConstantIndexOp(rw, loc, forall.getMixedUpperBound());
   SmallVector<Value> steps = getValueOrCreateConstantIndexOp(rw, loc, forall.getMixedStep());
-  SmallVector<Value> trips;
+  SmallVector<Value> trips, spans;
   Value one = arith::ConstantIndexOp::create(rw, loc, 1);
   Value total = one;
   for (unsigned d = 0; d < lbs.size(); ++d) {
     // Trip count (ub - lb + step - 1) / step; spans are never negative here.
     Value span = arith::SubIOp::create(rw, loc, ubs[d], lbs[d]);
+    spans.push_back(span);
     Value stepMinusOne = arith::SubIOp::create(rw, loc, steps[d], one);
     Value padded = arith::AddIOp::create(rw, loc, span, stepMinusOne);
     Value trip = arith::DivUIOp::create(rw, loc, padded, steps[d]);
     trips.push_back(trip);
     total = arith::MulIOp::create(rw, loc, total, trip);
   }
-  auto loop = scf::ForOp::create(rw, loc, id, total, count);
-  rw.setInsertionPointToStart(loop.getBody());
+  bool single = threads;
+  int64_t maxTotal = 1;
+  for (unsigned d = 0; single && d < lbs.size(); ++d) {
+    std::optional<int64_t> step = getConstantIntValue(steps[d]);
+    FailureOr<int64_t> span = ValueBoundsConstraintSet::computeConstantBound(
+        presburger::BoundType::UB, ValueBoundsConstraintSet::Variable(spans[d]), nullptr,
+        /*closedUB=*/true);
+    if (!step || *step <= 0 || failed(span)) {
+      single = false;
+      break;
+    }
+    maxTotal *= ceilDiv(std::max<int64_t>(*span, 0), *step);
+  }
+  single = single && maxTotal <= invocations;
+  Block* bodyBlock;
+  Operation* terminator;
+  Value linear;
+  if (single) {
+    Value inRange = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::ult, id, total);
+    auto ifOp = scf::IfOp::create(rw, loc, inRange, /*withElseRegion=*/false);
+    bodyBlock = ifOp.thenBlock();
+    terminator = bodyBlock->getTerminator();
+    linear = id;
+  } else {
+    auto loop = scf::ForOp::create(rw, loc, id, total, count);
+    bodyBlock = loop.getBody();
+    terminator = bodyBlock->getTerminator();
+    linear = loop.getInductionVar();
+  }
+  rw.setInsertionPointToStart(bodyBlock);
   SmallVector<Value> ivs(lbs.size());
-  Value rest = loop.getInductionVar();
+  Value rest = linear;
   for (int d = static_cast<int>(lbs.size()) - 1; d >= 0; --d) {
     Value idx = d == 0 ? rest : arith::RemUIOp::create(rw, loc, rest, trips[d]).getResult();
     if (d > 0) rest = arith::DivUIOp::create(rw, loc, rest, trips[d]);
@@ -689,7 +722,7 @@ LogicalResult distributeCyclically(IRRewriter& rw, scf::ForallOp forall) {
   }
   Block* body = forall.getBody();
   rw.eraseOp(body->getTerminator());
-  rw.inlineBlockBefore(body, loop.getBody()->getTerminator(), ivs);
+  rw.inlineBlockBefore(body, terminator, ivs);
   rw.eraseOp(forall);
   return success();
 }
@@ -840,9 +873,12 @@ void vectorizeBuffers(func::FuncOp f) {
     auto vecIndex = [&](OpBuilder& b, Location loc, ValueRange leading, const SplitIndex& s,
                         int64_t offset) {
       SmallVector<Value> idx(leading.begin(), leading.end());
-      AffineExpr e = (s.base.getResult(0) + offset).floorDiv(4);
+      // Indices are never negative: a shift, not floordiv's sign fix-ups.
+      AffineExpr e = s.base.getResult(0) + offset;
       auto m = AffineMap::get(s.base.getNumDims(), s.base.getNumSymbols(), e);
-      idx.push_back(affine::AffineApplyOp::create(b, loc, m, s.operands));
+      Value element = affine::AffineApplyOp::create(b, loc, m, s.operands);
+      Value two = arith::ConstantIndexOp::create(b, loc, 2);
+      idx.push_back(arith::ShRUIOp::create(b, loc, element, two));
       return idx;
     };
     // Group by block + key + offset.
@@ -963,7 +999,7 @@ LogicalResult lowerKernel(func::FuncOp f, const TargetDescription& target) {
       }
       tiles = std::max(tiles, t);
     }
-    if (failed(distributeCyclically(rw, fa))) return failure();
+    if (failed(distributeCyclically(rw, fa, invocations))) return failure();
   }
   tiles = std::max<int64_t>(1, std::min<int64_t>(tiles, target.maxWorkgroupCount));
   gpu::LaunchOp launch = findLaunch(f);

@@ -70,6 +70,34 @@ INSTANTIATE_TEST_SUITE_P(Samples, SampleTest, ::testing::ValuesIn(AllCases()),
                            return info.param.sample + "_grid" + info.param.grid;
                          });
 
+// Gathers of boxes that are strided in 2 and 3 dimensions (and need several
+// regions in 4-D) assemble the right tensor: c = a + b in i32, exact.
+class StridedGatherTest : public meshvk_test::VulkanTest, public ::testing::WithParamInterface<std::string> {};
+
+TEST_P(StridedGatherTest, AssemblesTheWholeTensor) {
+  meshvk::target::ProgramOptions options;
+  meshvk::target::CompiledProgram program;
+  ASSERT_EQ(meshvk::target::compileProgramFile(std::string(MESHVK_E2E_PROGRAMS_DIR) + "/" + GetParam() + ".mlir",
+                                               options, &program),
+            "");
+  std::vector<int64_t> shape = GetParam() == "gather_last_dim_3d" ? std::vector<int64_t>{4, 8, 8}
+                                                                  : std::vector<int64_t>{2, 3, 4, 8};
+  HostTensor a = HostTensor::Zeros(shape, MESHVK_ELEMENT_I32), b = a, expected = a;
+  for (int64_t e = 0; e < a.elements(); ++e) {
+    a.i[e] = static_cast<int32_t>(e * 7919 % 100003);
+    b.i[e] = static_cast<int32_t>(-e * 31);
+    expected.i[e] = a.i[e] + b.i[e];
+  }
+  meshvk_test::DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, 4);
+  ASSERT_TRUE(set);
+  std::vector<HostTensor> outputs;
+  ASSERT_EQ(RunOnce(program.artifact, set.get(), {a, b}, &outputs), "");
+  EXPECT_EQ(Compare(outputs[0], expected, 0, 0), "");
+}
+
+INSTANTIATE_TEST_SUITE_P(Programs, StridedGatherTest,
+                         ::testing::Values("gather_last_dim_3d", "gather_last_dim_4d"));
+
 // The partitioned programs really are partitioned: on P processes each
 // process's argument bytes are below the global bytes of the split arguments.
 TEST(SamplePlans, ShardedArgumentsAreSmallerThanGlobalOnes) {

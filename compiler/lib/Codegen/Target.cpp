@@ -32,8 +32,10 @@ TargetDescription lavapipeTarget() {
   t.shaderFloat16 = true;
   t.storageBuffer16BitAccess = true;
   t.preferredWorkgroupInvocations = 64;
-  t.registerTileRows = 4;
-  t.registerTileCols = 4;
+  // 8x8 accumulators per invocation: measured 1.7-2x faster than 4x4 (and
+  // than the hand-written 4x8 vec4 kernel) for 256^3 and 512^3 f32 matmuls.
+  t.registerTileRows = 8;
+  t.registerTileCols = 8;
   return t;
 }
 

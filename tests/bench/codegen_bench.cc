@@ -190,7 +190,7 @@ void BM_Matmul(benchmark::State& state) {
   Kernel naive(dev, ref::matmul_naive, ref::matmul_naive_word_count, 3, 12);
   Kernel tiled(dev, ref::matmul_tiled, ref::matmul_tiled_word_count, 3, 12);
   uint32_t push[3] = {static_cast<uint32_t>(M), static_cast<uint32_t>(N), static_cast<uint32_t>(K)};
-  const int reps = M * N * K >= (int64_t(1) << 30) ? 1 : 3;
+  const int reps = M * N * K >= (int64_t(1) << 30) ? 2 : 3;
   double genS = 0, naiveS = 0, tiledS = 0;
   for (auto _ : state) {
     std::vector<double> t = Interleaved(

@@ -1,11 +1,17 @@
-# Runs one mesh-vk-run command line and checks it:
-#   -DRUNNER=<exe> -DARGS=<;-list> -DRC=<exit code> [-DSTDOUT=<regex>]
-#   [-DSTDERR=<regex>] [-DNO_FILE=<path>] [-DSAME_FILE=<a;b>] -DWORKDIR=<dir>
-# An error exit (2 or 3) must print exactly one line on stderr.
-execute_process(COMMAND ${RUNNER} ${ARGS}
+# Runs one command line of a meshvk tool and checks what a user would see:
+#   -DTOOL=<exe> -DARGS=<;-list> -DRC=<exit code> [-DWORKDIR=<dir>]
+#   [-DSTDOUT=<regex>] [-DSTDERR=<regex>] [-DNO_FILE=<path>] [-DSAME_FILE=<a;b>]
+# An error exit (2 or 3) must print exactly one line on stderr; a crash shows
+# up as a signal instead of an exit code and fails. NO_FILE: nothing named
+# <path>* may be left behind (no half-written output).
+if(NOT DEFINED WORKDIR)
+  set(WORKDIR .)
+endif()
+execute_process(COMMAND ${TOOL} ${ARGS}
                 WORKING_DIRECTORY ${WORKDIR}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-set(context "command: mesh-vk-run ${ARGS}\nexit: ${rc}\nstdout:\n${out}\nstderr:\n${err}")
+get_filename_component(tool_name "${TOOL}" NAME)
+set(context "command: ${tool_name} ${ARGS}\nexit: ${rc}\nstdout:\n${out}\nstderr:\n${err}")
 if(NOT rc STREQUAL RC)
   message(FATAL_ERROR "expected exit code ${RC}\n${context}")
 endif()

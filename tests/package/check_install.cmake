@@ -13,15 +13,13 @@ function(run step)
   set(last_output "${out}" PARENT_SCOPE)
 endfunction()
 
-# The whole install (not only the meshvk_runtime component): libraries that
-# meshvk::runtime links privately (e.g. meshvk::artifact) are installed by
-# their own directories.
+# Only the component an embedder installs: everything meshvk::runtime needs
+# (including meshvk::artifact, which it links privately) must be in it.
 execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix}
+                        --component meshvk_runtime
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "install failed (exit ${rc}); the install tree needs every installed "
-                      "target, so build the whole project first (cmake --build ${BUILD_DIR}):\n"
-                      "${out}\n${err}")
+  message(FATAL_ERROR "install --component meshvk_runtime failed (exit ${rc}):\n${out}\n${err}")
 endif()
 message(STATUS "install: ok")
 if(EXISTS ${prefix}/lib/cmake/meshvk/meshvkConfig.cmake)

@@ -107,6 +107,14 @@ func.func @two_out(%a: tensor<8x4xi32>, %b: tensor<4xi32>) -> (tensor<8x4xi32>, 
 
 TEST(CompilerApi, WorkgroupSizeFollowsTheTarget) {
   meshvk::codegen::TargetDescription t = meshvk::codegen::lavapipeTarget();
+  EXPECT_EQ(t.elementwiseElementsPerInvocation, 8u);
+  {
+    // 64 elements, 8 per invocation (lavapipe preset): 8 invocations.
+    CompiledKernels k;
+    ASSERT_EQ(CompileMlir(kTwoNegates, t, &k), "");
+    EXPECT_EQ(k.kernels[0].workgroupSize[0], 8u);
+  }
+  t.elementwiseElementsPerInvocation = 4;
   for (uint32_t inv : {32u, 64u, 128u}) {
     t.preferredWorkgroupInvocations = inv;
     CompiledKernels k;

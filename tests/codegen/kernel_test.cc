@@ -483,6 +483,7 @@ std::vector<Case> AllCases() {
     cases.push_back(Matmul("matmul_aligned_" + n, t, 64, 64, 64, false, false));
     cases.push_back(MatmulBiasRelu("matmul_bias_relu_aligned_" + n, t, 32, 64, 16));
     cases.push_back(ElementwiseChain("eltwise_aligned_" + n, t, 33, 64));
+    cases.push_back(ElementwiseChain("eltwise_aligned4_" + n, t, 9, 20));
     cases.push_back(Reduce("reduce_rows_aligned_" + n, t, {40, 128}, 1, false));
     cases.push_back(Reduce("reduce_cols_aligned_" + n, t, {40, 128}, 0, true));
     cases.push_back(TwoOutputs("two_outputs_" + n, t, 37, 20));

@@ -312,10 +312,15 @@ FailureOr<TilePlan> planTiles(linalg::LinalgOp op, const TargetDescription& targ
     p.workgroupTile[dn] = rn * tn;
     p.invocations = tm * tn;
   } else {
-    // Elementwise ops: 4 consecutive elements per invocation where the row
-    // length allows (one vec4 access per operand after vectorizeBuffers).
-    int64_t v = numReductions == 0 && !ShapedType::isDynamic(ranges[dn]) && ranges[dn] % 4 == 0
-                    ? 4 : 1;
+    // Elementwise ops: several consecutive elements per invocation where the
+    // row length allows (vec4 accesses after vectorizeBuffers): the target's
+    // width (8 measured best on lavapipe), else 4, else 1.
+    int64_t v = 1;
+    if (numReductions == 0 && !ShapedType::isDynamic(ranges[dn])) {
+      int64_t wide = std::max<int64_t>(4, target.elementwiseElementsPerInvocation);
+      if (ranges[dn] % wide == 0) v = wide;
+      else if (ranges[dn] % 4 == 0) v = 4;
+    }
     p.threadTile[dn] = v;
     int64_t tn = std::min(T, nextPowerOf2(ceilDiv(size(dn), v)));
     p.workgroupTile[dn] = tn * v;
@@ -1010,7 +1015,13 @@ LogicalResult lowerKernel(func::FuncOp f, const TargetDescription& target) {
 
   {
     // In-place results leave copies of a tile onto itself (parallel_insert_slice
-    // of the tile that was computed in place): CSE makes both views one value.
+    // of the tile that was computed in place): canonicalization (trivial
+    // subviews fold away) and CSE make both views one value.
+    RewritePatternSet canon(ctx);
+    for (Dialect* d : ctx->getLoadedDialects()) d->getCanonicalizationPatterns(canon);
+    for (RegisteredOperationName op : ctx->getRegisteredOperations())
+      op.getCanonicalizationPatterns(canon, ctx);
+    (void)applyPatternsGreedily(f, std::move(canon));
     DominanceInfo dom(f);
     eliminateCommonSubExpressions(rw, dom, f);
     SmallVector<linalg::CopyOp> copies;

@@ -37,6 +37,9 @@ struct TargetDescription {
   // 0: derive from the target.
   uint32_t registerTileRows = 0;
   uint32_t registerTileCols = 0;
+  // Consecutive elements per invocation for elementwise ops whose rows allow
+  // it (a multiple of 4; 4 is the fallback). 0: 4.
+  uint32_t elementwiseElementsPerInvocation = 0;
 
   bool supportsF16() const { return shaderFloat16 && storageBuffer16BitAccess; }
   // The workgroup size the tiler uses (resolves the 0 = derive defaults).

@@ -286,6 +286,27 @@ Status Builtin(meshvk_command_buffer_t* cb, meshvk_builtin_t builtin,
   return copy;
 }
 
+// Records a 1-D grid-stride built-in over `items` with the given bindings and
+// push block (checked like any caller's dispatch).
+Status DispatchBuiltin(meshvk_command_buffer_t* cb, meshvk_builtin_t builtin,
+                       const meshvk_binding_t* bindings, uint32_t binding_count,
+                       const void* push, uint32_t push_size, uint64_t items, const char* what) {
+  meshvk_executable_t* executable = nullptr;
+  MESHVK_RETURN_IF_ERROR(Builtin(cb, builtin, &executable));
+  meshvk_dispatch_info_t info = {};
+  info.executable = executable;
+  info.bindings = bindings;
+  info.binding_count = binding_count;
+  info.push_constants = push;
+  info.push_constant_size = push_size;
+  info.workgroup_count[0] = BuiltinWorkgroups(cb, items);
+  info.workgroup_count[1] = info.workgroup_count[2] = 1;
+  Status status = CheckDispatch(cb, info, what);
+  if (status.ok()) status = RecordDispatch(cb, info);
+  meshvk_executable_release(executable);
+  return status;
+}
+
 // Marks the command buffer unusable when a Vulkan call failed mid-recording.
 Status Recorded(meshvk_command_buffer_t* cb, Status status) {
   if (!status.ok() && status.code() != MESHVK_STATUS_INVALID_ARGUMENT &&
@@ -396,8 +417,6 @@ Status CopyStrided(meshvk_command_buffer_t* cb, meshvk_buffer_t* src, meshvk_buf
                       static_cast<unsigned long long>(region->dst_offset_words),
                       static_cast<unsigned long long>(dst_last));
   }
-  meshvk_executable_t* executable = nullptr;
-  MESHVK_RETURN_IF_ERROR(Builtin(cb, MESHVK_BUILTIN_STRIDED_COPY, &executable));
   // The layout of the push block in shaders/strided_copy.comp; the offsets
   // fit 32 bits because they are below maxStorageBufferRange / 4.
   uint32_t push[11] = {static_cast<uint32_t>(region->src_offset_words),
@@ -408,18 +427,8 @@ Status CopyStrided(meshvk_command_buffer_t* cb, meshvk_buffer_t* src, meshvk_buf
     push[8 + d] = region->dst_stride[d];
   }
   meshvk_binding_t bindings[2] = {{src, 0, src_words * 4, 0}, {dst, 0, dst_words * 4, 1}};
-  meshvk_dispatch_info_t info = {};
-  info.executable = executable;
-  info.bindings = bindings;
-  info.binding_count = 2;
-  info.push_constants = push;
-  info.push_constant_size = sizeof(push);
-  info.workgroup_count[0] = BuiltinWorkgroups(cb, total);
-  info.workgroup_count[1] = info.workgroup_count[2] = 1;
-  Status status = CheckDispatch(cb, info, what);
-  if (status.ok()) status = RecordDispatch(cb, info);
-  meshvk_executable_release(executable);
-  return status;
+  return DispatchBuiltin(cb, MESHVK_BUILTIN_STRIDED_COPY, bindings, 2, push, sizeof(push), total,
+                         what);
 }
 
 Status SumF32(meshvk_command_buffer_t* cb, meshvk_buffer_t* const* srcs, uint32_t src_count,
@@ -441,21 +450,8 @@ Status SumF32(meshvk_command_buffer_t* cb, meshvk_buffer_t* const* srcs, uint32_
     // Unused bindings still need a valid descriptor: they repeat source 0.
     bindings[1 + s] = {srcs[s < src_count ? s : 0], 0, count * 4, 0};
   }
-  meshvk_executable_t* executable = nullptr;
-  MESHVK_RETURN_IF_ERROR(Builtin(cb, MESHVK_BUILTIN_SUM_F32, &executable));
   uint32_t push[2] = {static_cast<uint32_t>(count), src_count};
-  meshvk_dispatch_info_t info = {};
-  info.executable = executable;
-  info.bindings = bindings;
-  info.binding_count = 9;
-  info.push_constants = push;
-  info.push_constant_size = sizeof(push);
-  info.workgroup_count[0] = BuiltinWorkgroups(cb, count);
-  info.workgroup_count[1] = info.workgroup_count[2] = 1;
-  Status status = CheckDispatch(cb, info, what);
-  if (status.ok()) status = RecordDispatch(cb, info);
-  meshvk_executable_release(executable);
-  return status;
+  return DispatchBuiltin(cb, MESHVK_BUILTIN_SUM_F32, bindings, 9, push, sizeof(push), count, what);
 }
 
 Status Begin(meshvk_command_buffer_t* cb) {

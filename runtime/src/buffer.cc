@@ -44,6 +44,23 @@ void DestroyBuffer(meshvk_buffer_t* buffer) {
   if (set) meshvk_device_set_release(set);
 }
 
+// In a device group an allocation without a device mask gets an instance on
+// every device; shard and staging memory exist only on the owner's device.
+Status AllocateOnOwner(const meshvk_device_set_t& set, const Process& owner,
+                       LogicalDevice& device, VkDeviceSize size, uint32_t memory_type,
+                       const std::string& where, VkDeviceMemory* out) {
+  VkMemoryAllocateFlagsInfo flags{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
+  flags.flags = VK_MEMORY_ALLOCATE_DEVICE_MASK_BIT;
+  flags.deviceMask = 1u << owner.device_index;
+  VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  allocate.pNext = set.is_group() ? &flags : nullptr;
+  allocate.allocationSize = size;
+  allocate.memoryTypeIndex = memory_type;
+  MESHVK_VK_RETURN_IF_ERROR(device.vk.vkAllocateMemory(device.device, &allocate, nullptr, out),
+                            where + ": vkAllocateMemory(" + std::to_string(size) + " bytes)");
+  return Status();
+}
+
 Status CreateBuffer(meshvk_buffer_t* buffer) {
   meshvk_device_set_t* set = buffer->set;
   const uint32_t process = buffer->process;
@@ -87,17 +104,8 @@ Status CreateBuffer(meshvk_buffer_t* buffer) {
                       where.c_str(), static_cast<unsigned long long>(requirements.size));
   }
 
-  // In a device group the memory exists only on the owner's device.
-  VkMemoryAllocateFlagsInfo flags{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
-  flags.flags = VK_MEMORY_ALLOCATE_DEVICE_MASK_BIT;
-  flags.deviceMask = 1u << owner.device_index;
-  VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-  allocate.pNext = set->is_group() ? &flags : nullptr;
-  allocate.allocationSize = requirements.size;
-  allocate.memoryTypeIndex = device.storage_memory_type;
-  MESHVK_VK_RETURN_IF_ERROR(
-      device.vk.vkAllocateMemory(device.device, &allocate, nullptr, &buffer->memory),
-      where + ": vkAllocateMemory(" + std::to_string(requirements.size) + " bytes)");
+  MESHVK_RETURN_IF_ERROR(AllocateOnOwner(*set, owner, device, requirements.size,
+                                         device.storage_memory_type, where, &buffer->memory));
   buffer->allocation_size = requirements.size;
   set->allocated_bytes[process] += requirements.size;
 
@@ -171,16 +179,8 @@ Status StagedTransfer(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, v
     return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: no host-visible memory type",
                       where.c_str());
   }
-  VkMemoryAllocateFlagsInfo flags{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
-  flags.flags = VK_MEMORY_ALLOCATE_DEVICE_MASK_BIT;
-  flags.deviceMask = 1u << owner.device_index;
-  VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-  allocate.pNext = set->is_group() ? &flags : nullptr;
-  allocate.allocationSize = requirements.size;
-  allocate.memoryTypeIndex = static_cast<uint32_t>(type);
-  MESHVK_VK_RETURN_IF_ERROR(vk.vkAllocateMemory(dev, &allocate, nullptr, &staging.memory),
-                            where + ": vkAllocateMemory(" + std::to_string(requirements.size) +
-                                " bytes)");
+  MESHVK_RETURN_IF_ERROR(AllocateOnOwner(*set, owner, device, requirements.size,
+                                         static_cast<uint32_t>(type), where, &staging.memory));
   MESHVK_VK_RETURN_IF_ERROR(vk.vkBindBufferMemory(dev, staging.buffer, staging.memory, 0),
                             where + ": vkBindBufferMemory");
   void* mapped = nullptr;

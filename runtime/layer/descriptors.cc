@@ -92,13 +92,11 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDescriptorPool(VkDevice device, const VkDes
   DeviceData* d = deviceFromHandle(device);
   auto pool = std::make_unique<EmulatedDescriptorPool>();
   pool->magic = kDescriptorPoolMagic;
-  for (uint32_t i = 0; i < d->deviceCount; ++i) {
-    VkResult r = d->next.CreateDescriptorPool(device, info, alloc, &pool->real[i]);
-    if (r != VK_SUCCESS) {
-      for (uint32_t j = 0; j < i; ++j) d->next.DestroyDescriptorPool(device, pool->real[j], alloc);
-      return r;
-    }
-  }
+  VkResult r = createPerDevice(
+      d->deviceCount, pool->real,
+      [&](VkDescriptorPool* real) { return d->next.CreateDescriptorPool(device, info, alloc, real); },
+      [&](VkDescriptorPool real) { d->next.DestroyDescriptorPool(device, real, alloc); });
+  if (r != VK_SUCCESS) return r;
   *out = reinterpret_cast<VkDescriptorPool>(pool.release());
   return VK_SUCCESS;
 }

@@ -233,13 +233,11 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateBuffer(VkDevice device, const VkBufferCreat
   auto buf = std::make_unique<EmulatedBuffer>();
   buf->magic = kBufferMagic;
   buf->size = info->size;
-  for (uint32_t i = 0; i < d->deviceCount; ++i) {
-    VkResult r = d->next.CreateBuffer(device, info, alloc, &buf->real[i]);
-    if (r != VK_SUCCESS) {
-      for (uint32_t j = 0; j < i; ++j) d->next.DestroyBuffer(device, buf->real[j], alloc);
-      return r;
-    }
-  }
+  VkResult r = createPerDevice(
+      d->deviceCount, buf->real,
+      [&](VkBuffer* real) { return d->next.CreateBuffer(device, info, alloc, real); },
+      [&](VkBuffer real) { d->next.DestroyBuffer(device, real, alloc); });
+  if (r != VK_SUCCESS) return r;
   *out = reinterpret_cast<VkBuffer>(buf.release());
   return VK_SUCCESS;
 }

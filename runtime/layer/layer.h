@@ -28,6 +28,20 @@ namespace meshvk_layer {
 constexpr const char* kLayerName = "VK_LAYER_MESHVK_emulated_device_group";
 constexpr uint32_t kMaxDevices = 8;
 
+// Creates one real object per emulated device. A failure destroys the ones
+// already made, so the caller never holds a half-built emulated handle.
+template <typename Handle, typename Create, typename Destroy>
+VkResult createPerDevice(uint32_t deviceCount, Handle* real, Create create, Destroy destroy) {
+  for (uint32_t i = 0; i < deviceCount; ++i) {
+    VkResult r = create(&real[i]);
+    if (r != VK_SUCCESS) {
+      for (uint32_t j = 0; j < i; ++j) destroy(real[j]);
+      return r;
+    }
+  }
+  return VK_SUCCESS;
+}
+
 // ---- configuration (environment, read once) --------------------------------
 enum class ExecutionOrder { kInOrder, kReverse, kShuffle };
 struct Config {

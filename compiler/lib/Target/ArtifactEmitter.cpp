@@ -400,7 +400,7 @@ LogicalResult Emitter::emitLaunch(LaunchOp launch, const codegen::CompiledKernel
 
 FailureOr<std::vector<uint8_t>> Emitter::run() {
   if (failed(readGrid()) || failed(createBuffers()) || failed(buildSignature())) return failure();
-  FailureOr<codegen::CompiledKernels> kernels = codegen::compileKernels(module_, options_.device);
+  FailureOr<codegen::CompiledKernels> kernels = codegen::compileKernels(module_, options_.device, options_.codegen);
   if (failed(kernels)) return failure();
   for (Operation& op : plan_.getBody().front()) {
     if (auto empty = dyn_cast<EmptyOp>(op)) {

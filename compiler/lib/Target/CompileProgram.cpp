@@ -21,6 +21,7 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/SourceMgr.h"
 
 namespace meshvk::target {
@@ -88,6 +89,11 @@ bool parseVulkanVersion(const std::string& text, uint32_t* version, std::string*
 std::string compileProgramSource(const std::string& source, const std::string& bufferName,
                                  const ProgramOptions& options, CompiledProgram* out) {
   *out = CompiledProgram();
+  // A dump directory that cannot be created is the caller's mistake, not the
+  // program's: say so before compiling (and without a program location).
+  if (!options.dumpDirectory.empty())
+    if (std::error_code ec = llvm::sys::fs::create_directories(options.dumpDirectory))
+      return options.dumpDirectory + ": cannot create the kernel dump directory: " + ec.message();
   DialectRegistry registry;
   registerAllDialects(registry);
   registerAllExtensions(registry);  // the sharding-interface models of linalg/tensor/arith
@@ -194,6 +200,7 @@ std::string compileProgramSource(const std::string& source, const std::string& b
   emit.device = options.device;
   emit.maxSpirvVersion = maxSpirvFor(options.vulkanVersion);
   emit.producer = options.producer;
+  emit.codegen.dumpDirectory = options.dumpDirectory;
   FailureOr<std::vector<uint8_t>> artifact = emitArtifact(*module, emit);
   if (failed(artifact)) return fail("emitting the artifact failed");
   std::vector<int64_t> grid = std::move(out->gridShape);

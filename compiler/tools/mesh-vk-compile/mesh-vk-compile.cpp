@@ -26,7 +26,9 @@ const char kUsage[] =
     "                             SPIR-V version of the kernels (1.3, 1.5, 1.6)\n"
     "  --grid-shape=SHAPE         compile for another grid than the program's shard.grid\n"
     "                             (e.g. 1, 2, 4, 2x2); shards must still divide evenly\n"
-    "  --print-plan               print per-process bytes and collectives of the plan\n";
+    "  --print-plan               print per-process bytes and collectives of the plan\n"
+    "  --dump-kernels=DIR         also write each distinct kernel's SPIR-V to DIR/<kernel>.spv\n"
+    "                             and its disassembly to DIR/<kernel>.spvasm (DIR is created)\n";
 
 int Usage(const std::string& message) {
   std::fprintf(stderr, "mesh-vk-compile: %s (see --help)\n", message.c_str());
@@ -72,6 +74,7 @@ int ProbeDevice(meshvk::codegen::TargetDescription* out, uint32_t* api_version) 
 int main(int argc, char** argv) {
   std::string input, output, device = "lavapipe", vulkan = "1.1", grid;
   bool print_plan = false;
+  meshvk::target::ProgramOptions options;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&](const char* name, std::string* into) {
@@ -88,6 +91,8 @@ int main(int argc, char** argv) {
       output = argv[++i];
     } else if (value("--output", &output) || value("--target-device", &device) ||
                value("--vulkan-version", &vulkan) || value("--grid-shape", &grid)) {
+    } else if (value("--dump-kernels", &options.dumpDirectory)) {
+      if (options.dumpDirectory.empty()) return Usage("--dump-kernels needs a directory (--dump-kernels=DIR)");
     } else if (arg == "--print-plan") {
       print_plan = true;
     } else if (arg.size() > 1 && arg[0] == '-') {
@@ -101,7 +106,6 @@ int main(int argc, char** argv) {
   if (input.empty()) return Usage("no PROGRAM.mlir given");
   if (output.empty()) return Usage("no output given (-o PROGRAM.mvk)");
 
-  meshvk::target::ProgramOptions options;
   std::string error;
   if (!meshvk::target::parseVulkanVersion(vulkan, &options.vulkanVersion, &error))
     return Usage("--vulkan-version: " + error);

@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "meshvk/Codegen/KernelCompiler.h"
 #include "meshvk/Codegen/Target.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
@@ -38,6 +39,9 @@ struct EmitOptions {
   // accepts; a kernel whose module header says more is an error.
   uint32_t maxSpirvVersion = 103;
   std::string producer = "mesh-vk-compile 0.1";
+  // Passed to codegen::compileKernels: when set, each deduplicated kernel is
+  // also written as <dir>/<kernel>.spv and <dir>/<kernel>.spvasm.
+  codegen::CompileOptions codegen;
 };
 
 mlir::FailureOr<std::vector<uint8_t>> emitArtifact(mlir::ModuleOp planModule,

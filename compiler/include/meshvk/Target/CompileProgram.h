@@ -27,6 +27,9 @@ struct ProgramOptions {
   // e.g. {2, 2}; empty keeps the shape written in the program.
   std::vector<int64_t> gridShape;
   std::string producer = "mesh-vk-compile 0.1";
+  // When set: each deduplicated kernel's SPIR-V and its disassembly are written
+  // to <dir>/<kernel>.spv and <dir>/<kernel>.spvasm (the directory is created).
+  std::string dumpDirectory;
 };
 
 // What the plan says, for --print-plan style reports and for tests that compare

@@ -53,4 +53,15 @@ bool lookupTarget(const std::string& name, TargetDescription* out) {
   return false;
 }
 
+TargetDescription withPresetTuning(TargetDescription device) {
+  // Mesa's lavapipe reports "llvmpipe (LLVM <version>, <bits> bits)".
+  bool lavapipe = device.name.find("llvmpipe") != std::string::npos;
+  TargetDescription preset = lavapipe ? lavapipeTarget() : TargetDescription();
+  device.preferredWorkgroupInvocations = preset.preferredWorkgroupInvocations;
+  device.registerTileRows = preset.registerTileRows;
+  device.registerTileCols = preset.registerTileCols;
+  device.elementwiseElementsPerInvocation = preset.elementwiseElementsPerInvocation;
+  return device;
+}
+
 }  // namespace meshvk::codegen

@@ -64,7 +64,8 @@ int ProbeDevice(meshvk::codegen::TargetDescription* out, uint32_t* api_version) 
   t.maxWorkgroupCount = info.limits.max_workgroup_count[0];
   t.shaderFloat16 = info.shader_float16 != 0;
   t.storageBuffer16BitAccess = info.storage_buffer_16bit != 0;
-  *out = t;
+  // Limits come from the device, tuning knobs from the preset measured for it.
+  *out = meshvk::codegen::withPresetTuning(t);
   *api_version = ((info.api_version >> 22) & 0x7f) * 100 + ((info.api_version >> 12) & 0x3ff);
   return kExitOk;
 }

@@ -53,6 +53,13 @@ TargetDescription lavapipeTarget();
 // Named presets: "lavapipe", "generic". Returns false for an unknown name.
 bool lookupTarget(const std::string& name, TargetDescription* out);
 
+// For a description filled from a probed device's limits: copies the tuning
+// knobs (preferred workgroup invocations, register tile, elementwise elements
+// per invocation) of the preset measured for that device — lavapipe's when the
+// device name says llvmpipe, else generic's (0 = derive from the limits) — so
+// a probed target is tiled like its preset, never worse. Limits are kept.
+TargetDescription withPresetTuning(TargetDescription device);
+
 }  // namespace meshvk::codegen
 
 #endif  // MESHVK_CODEGEN_TARGET_H_

@@ -329,15 +329,8 @@ extern "C" {
 
 meshvk_status_t meshvk_buffer_create(meshvk_device_set_t* set, uint32_t process, uint64_t size,
                                      meshvk_buffer_t** out_buffer) {
-  if (!out_buffer) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_buffer_create: out_buffer is NULL")
-        .ToC();
-  }
-  *out_buffer = nullptr;
-  if (!set) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_buffer_create: set is NULL").ToC();
-  }
-  Status status = set->CheckProcess(process, "meshvk_buffer_create");
+  Status status = meshvk::CheckProcessCreate(set, process, out_buffer, "meshvk_buffer_create",
+                                             "out_buffer");
   if (!status.ok()) return status.ToC();
   if (size == 0) {
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_buffer_create: %s: size is 0",

@@ -639,17 +639,8 @@ extern "C" {
 
 meshvk_status_t meshvk_command_buffer_create(meshvk_device_set_t* set, uint32_t process,
                                              meshvk_command_buffer_t** out_command_buffer) {
-  if (!out_command_buffer) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                      "meshvk_command_buffer_create: out_command_buffer is NULL")
-        .ToC();
-  }
-  *out_command_buffer = nullptr;
-  if (!set) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_command_buffer_create: set is NULL")
-        .ToC();
-  }
-  Status status = set->CheckProcess(process, "meshvk_command_buffer_create");
+  Status status = meshvk::CheckProcessCreate(set, process, out_command_buffer,
+                                             "meshvk_command_buffer_create", "out_command_buffer");
   if (!status.ok()) return status.ToC();
   auto* cb = new meshvk_command_buffer_t();
   meshvk_device_set_retain(set);

@@ -86,4 +86,20 @@ struct meshvk_device_set_s {
                                  const char* what) const;
 };
 
+namespace meshvk {
+
+// The arguments every per-process create shares (`what` names the API,
+// `out_name` its out parameter). Clears *out first: a failed create leaves
+// NULL behind, as the public headers promise.
+template <typename T>
+Status CheckProcessCreate(const meshvk_device_set_t* set, uint32_t process, T** out,
+                          const char* what, const char* out_name) {
+  if (!out) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: %s is NULL", what, out_name);
+  *out = nullptr;
+  if (!set) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: set is NULL", what);
+  return set->CheckProcess(process, what);
+}
+
+}  // namespace meshvk
+
 #endif  // MESHVK_RUNTIME_SRC_DEVICE_SET_H_

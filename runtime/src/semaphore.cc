@@ -34,17 +34,8 @@ extern "C" {
 meshvk_status_t meshvk_semaphore_create(meshvk_device_set_t* set, uint32_t process,
                                         uint64_t initial_value,
                                         meshvk_semaphore_t** out_semaphore) {
-  if (!out_semaphore) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                      "meshvk_semaphore_create: out_semaphore is NULL")
-        .ToC();
-  }
-  *out_semaphore = nullptr;
-  if (!set) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_semaphore_create: set is NULL")
-        .ToC();
-  }
-  Status status = set->CheckProcess(process, "meshvk_semaphore_create");
+  Status status = meshvk::CheckProcessCreate(set, process, out_semaphore,
+                                             "meshvk_semaphore_create", "out_semaphore");
   if (!status.ok()) return status.ToC();
   meshvk::LogicalDevice& device = set->DeviceOf(process);
   VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};

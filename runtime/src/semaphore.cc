@@ -16,10 +16,8 @@ void DestroySemaphore(meshvk_semaphore_t* semaphore) {
   meshvk_device_set_release(set);
 }
 
-Status CheckSemaphore(const meshvk_semaphore_t* semaphore, const void* out, const char* what) {
-  if (!semaphore || !out) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: semaphore or output is NULL", what);
-  }
+Status CheckSemaphore(const meshvk_semaphore_t* semaphore, const char* what) {
+  if (!semaphore) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: semaphore is NULL", what);
   return Status();
 }
 
@@ -66,8 +64,12 @@ void meshvk_semaphore_release(meshvk_semaphore_t* semaphore) {
 }
 
 meshvk_status_t meshvk_semaphore_query(meshvk_semaphore_t* semaphore, uint64_t* out_value) {
-  Status status = meshvk::CheckSemaphore(semaphore, out_value, "meshvk_semaphore_query");
+  Status status = meshvk::CheckSemaphore(semaphore, "meshvk_semaphore_query");
   if (!status.ok()) return status.ToC();
+  if (!out_value) {
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_semaphore_query: out_value is NULL")
+        .ToC();
+  }
   meshvk::LogicalDevice& device = semaphore->set->DeviceOf(semaphore->process);
   return meshvk::VkResultToStatus(
              device.vk.vkGetSemaphoreCounterValue(device.device, semaphore->semaphore,
@@ -78,7 +80,7 @@ meshvk_status_t meshvk_semaphore_query(meshvk_semaphore_t* semaphore, uint64_t* 
 
 meshvk_status_t meshvk_semaphore_wait(meshvk_semaphore_t* semaphore, uint64_t value,
                                       uint64_t timeout_ns) {
-  Status status = meshvk::CheckSemaphore(semaphore, semaphore, "meshvk_semaphore_wait");
+  Status status = meshvk::CheckSemaphore(semaphore, "meshvk_semaphore_wait");
   if (!status.ok()) return status.ToC();
   meshvk::LogicalDevice& device = semaphore->set->DeviceOf(semaphore->process);
   VkSemaphoreWaitInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
@@ -94,7 +96,7 @@ meshvk_status_t meshvk_semaphore_wait(meshvk_semaphore_t* semaphore, uint64_t va
 }
 
 meshvk_status_t meshvk_semaphore_signal(meshvk_semaphore_t* semaphore, uint64_t value) {
-  Status status = meshvk::CheckSemaphore(semaphore, semaphore, "meshvk_semaphore_signal");
+  Status status = meshvk::CheckSemaphore(semaphore, "meshvk_semaphore_signal");
   if (!status.ok()) return status.ToC();
   meshvk::LogicalDevice& device = semaphore->set->DeviceOf(semaphore->process);
   // A timeline only moves forward; signalling a value <= the current one is

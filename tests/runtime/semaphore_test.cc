@@ -83,6 +83,10 @@ TEST_F(SemaphoreTest, RejectsBadArguments) {
   EXPECT_TRUE(HasCode(meshvk_semaphore_query(nullptr, &value), MESHVK_STATUS_INVALID_ARGUMENT));
   EXPECT_TRUE(HasCode(meshvk_semaphore_wait(nullptr, 1, 0), MESHVK_STATUS_INVALID_ARGUMENT));
   EXPECT_TRUE(HasCode(meshvk_semaphore_signal(nullptr, 1), MESHVK_STATUS_INVALID_ARGUMENT));
+  Semaphore semaphore = MakeSemaphore(set.get(), 0, 0);
+  ASSERT_TRUE(semaphore);
+  EXPECT_TRUE(HasCode(meshvk_semaphore_query(semaphore.get(), nullptr),
+                      MESHVK_STATUS_INVALID_ARGUMENT, "out_value"));
 }
 
 }  // namespace

@@ -184,10 +184,10 @@ struct LowerKernelsToSPIRVPass
       g.addPass(createCSEPass());
       if (failed(runPipeline(pm, module))) return signalPassFailure();
     }
-    if (failed(convertGPUModulesToSPIRV(module))) {
-      module.emitError("conversion of the kernels to SPIR-V failed");
-      return signalPassFailure();
-    }
+    // A full conversion that fails has reported the op it could not legalize
+    // (at the user's op, see inheritUnknownLocations); a second, module-level
+    // error would only hide that place from -verify-diagnostics.
+    if (failed(convertGPUModulesToSPIRV(module))) return signalPassFailure();
     {
       OpPassManager pm("builtin.module");
       auto& s = pm.nest<spirv::ModuleOp>();

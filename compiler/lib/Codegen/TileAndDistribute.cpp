@@ -556,6 +556,22 @@ LogicalResult distributeCyclically(IRRewriter& rw, scf::ForallOp forall, int64_t
   return success();
 }
 
+// Named linalg ops build their payload with unknown locations (upstream's
+// region builder), so an op that cannot be lowered (math.erf in linalg.erf)
+// was reported with no place at all. Every op and block argument without a
+// location takes its parent op's: the kernel's ops were cloned from the user's
+// program with their locations, so diagnostics point at the user's op.
+void inheritUnknownLocations(func::FuncOp f) {
+  f.walk<WalkOrder::PreOrder>([](Operation* op) {
+    if (isa<UnknownLoc>(op->getLoc()))
+      if (Operation* parent = op->getParentOp()) op->setLoc(parent->getLoc());
+    for (Region& region : op->getRegions())
+      for (Block& block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (isa<UnknownLoc>(arg.getLoc())) arg.setLoc(op->getLoc());
+  });
+}
+
 // Canonicalization may rebuild the gpu.launch: look it up again after each.
 gpu::LaunchOp findLaunch(func::FuncOp f) {
   gpu::LaunchOp launch;
@@ -722,6 +738,7 @@ struct TileAndDistributePass
           return signalPassFailure();
         }
       }
+      inheritUnknownLocations(f);
       bool referenced = !SymbolTable::symbolKnownUseEmpty(f, getOperation());
       FailureOr<func::FuncOp> nf = wrapKernel(f, referenced);
       if (failed(nf) || failed(lowerKernel(*nf, target))) return signalPassFailure();

@@ -14,6 +14,7 @@
 #include <memory>
 #include <random>
 #include <sstream>
+#include <string>
 
 #include "kernel_harness.h"
 #include "meshvk_reference_shaders.h"
@@ -139,6 +140,24 @@ std::vector<double> Interleaved(const std::vector<Variant>& variants,
   return best;
 }
 
+// The counters every kernel benchmark reports: the generated kernel's rate
+// (`work` units per second, in billions, named `unit`), the two reference
+// kernels' rates, and how many times faster the generated one is.
+void ReportVsReferences(benchmark::State& state, const std::string& unit, double work,
+                        double genS, double naiveS, double handwrittenS) {
+  state.counters[unit] = work / genS / 1e9;
+  state.counters["naive_" + unit] = work / naiveS / 1e9;
+  state.counters["handwritten_" + unit] = work / handwrittenS / 1e9;
+  state.counters["x_vs_naive"] = naiveS / genS;
+  state.counters["x_vs_handwritten"] = handwrittenS / genS;
+}
+
+// Memory-bound kernels also report the copy probe's rate from the same run
+// and the fraction of it the generated kernel reaches.
+void ReportVsCopy(benchmark::State& state, double genGBs, double copyGBs) {
+  state.counters["copy_GB/s"] = copyGBs;
+  state.counters["frac_copy_bw"] = genGBs / copyGBs;
+}
 
 double CopyBandwidthGBs() {
   static double gbs = [] {
@@ -204,12 +223,7 @@ void BM_Matmul(benchmark::State& state) {
     tiledS = t[2];
     state.SetIterationTime(genS);
   }
-  double flop = 2.0 * M * N * K;
-  state.counters["GFLOPS"] = flop / genS / 1e9;
-  state.counters["naive_GFLOPS"] = flop / naiveS / 1e9;
-  state.counters["handwritten_GFLOPS"] = flop / tiledS / 1e9;
-  state.counters["x_vs_naive"] = naiveS / genS;
-  state.counters["x_vs_handwritten"] = tiledS / genS;
+  ReportVsReferences(state, "GFLOPS", 2.0 * M * N * K, genS, naiveS, tiledS);
 }
 BENCHMARK(BM_Matmul)
     ->Args({256, 256, 256})
@@ -279,13 +293,8 @@ void BM_ElementwiseChain(benchmark::State& state) {
     state.SetIterationTime(genS);
   }
   double bytes = 2.0 * M * N * 4;  // read a, write out (row/col vectors are tiny)
-  state.counters["GB/s"] = bytes / genS / 1e9;
-  state.counters["naive_GB/s"] = bytes / naiveS / 1e9;
-  state.counters["handwritten_GB/s"] = bytes / vecS / 1e9;
-  state.counters["x_vs_naive"] = naiveS / genS;
-  state.counters["x_vs_handwritten"] = vecS / genS;
-  state.counters["copy_GB/s"] = copyGBs;
-  state.counters["frac_copy_bw"] = bytes / genS / 1e9 / copyGBs;
+  ReportVsReferences(state, "GB/s", bytes, genS, naiveS, vecS);
+  ReportVsCopy(state, bytes / genS / 1e9, copyGBs);
 }
 BENCHMARK(BM_ElementwiseChain)
     ->Args({4096, 4096})
@@ -337,15 +346,10 @@ void BM_ReduceRows(benchmark::State& state) {
     state.SetIterationTime(genS);
   }
   double bytes = 1.0 * M * N * 4;
-  state.counters["GB/s"] = bytes / genS / 1e9;
-  state.counters["naive_GB/s"] = bytes / naiveS / 1e9;
-  state.counters["handwritten_GB/s"] = bytes / tunedS / 1e9;
-  state.counters["x_vs_naive"] = naiveS / genS;
-  state.counters["x_vs_handwritten"] = tunedS / genS;
-  state.counters["copy_GB/s"] = copyGBs;
+  ReportVsReferences(state, "GB/s", bytes, genS, naiveS, tunedS);
   // A reduction reads its bytes once; the copy reads and writes them: compare
   // with the copy's read+write rate as the issue asks ("of copy bandwidth").
-  state.counters["frac_copy_bw"] = bytes / genS / 1e9 / copyGBs;
+  ReportVsCopy(state, bytes / genS / 1e9, copyGBs);
 }
 BENCHMARK(BM_ReduceRows)
     ->Args({4096, 4096})

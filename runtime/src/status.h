@@ -1,12 +1,11 @@
 // Internal status type: the C++ side of meshvk_status_t.
 //
-// Inside the runtime every fallible function returns Status or StatusOr<T>;
-// only the C API boundary turns a Status into an owned meshvk_status_t. No
-// exceptions are used for errors.
+// Inside the runtime every fallible function returns Status (results go
+// through out parameters); only the C API boundary turns a Status into an
+// owned meshvk_status_t. No exceptions are used for errors.
 #ifndef MESHVK_RUNTIME_SRC_STATUS_H_
 #define MESHVK_RUNTIME_SRC_STATUS_H_
 
-#include <optional>
 #include <string>
 #include <utility>
 
@@ -42,21 +41,6 @@ class [[nodiscard]] Status {
 Status MakeStatus(meshvk_status_code_t code, const char* format, ...)
     __attribute__((format(printf, 2, 3)));
 
-template <typename T>
-class [[nodiscard]] StatusOr {
- public:
-  StatusOr(Status status) : status_(std::move(status)) {}  // NOLINT: implicit by design
-  StatusOr(T value) : value_(std::move(value)) {}          // NOLINT
-  bool ok() const { return status_.ok(); }
-  const Status& status() const { return status_; }
-  T& value() { return *value_; }
-  T&& consume() { return std::move(*value_); }
-
- private:
-  Status status_;
-  std::optional<T> value_;
-};
-
 }  // namespace meshvk
 
 #define MESHVK_RETURN_IF_ERROR(expr)          \
@@ -64,14 +48,5 @@ class [[nodiscard]] StatusOr {
     ::meshvk::Status _meshvk_status = (expr); \
     if (!_meshvk_status.ok()) return _meshvk_status; \
   } while (0)
-
-#define MESHVK_CONCAT_INNER(a, b) a##b
-#define MESHVK_CONCAT(a, b) MESHVK_CONCAT_INNER(a, b)
-#define MESHVK_ASSIGN_OR_RETURN(lhs, expr) \
-  MESHVK_ASSIGN_OR_RETURN_IMPL(MESHVK_CONCAT(_meshvk_or_, __LINE__), lhs, expr)
-#define MESHVK_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \
-  auto tmp = (expr);                                 \
-  if (!tmp.ok()) return tmp.status();                \
-  lhs = tmp.consume()
 
 #endif  // MESHVK_RUNTIME_SRC_STATUS_H_

@@ -19,8 +19,7 @@ TEST_F(Layering, ValidationAboveSeesTheEmulatedGroupSize) {
   EXPECT_TRUE(reported) << "the validation layer must be active above the emulation layer";
 }
 
-void createBufferViewOnEmulatedBuffer(LayerTest* t, VkDevice device, VkBuffer buffer) {
-  (void)t;
+void createBufferViewOnEmulatedBuffer(VkDevice device, VkBuffer buffer) {
   VkBufferViewCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO};
   info.buffer = buffer;
   info.format = VK_FORMAT_R32_UINT;
@@ -48,7 +47,7 @@ TEST_F(Layering, UnwrappedEntryPointAbortsWithItsName) {
         VkDeviceMemory m;
         vkAllocateMemory(device_, &mai, nullptr, &m);
         vkBindBufferMemory(device_, b, m, 0);
-        createBufferViewOnEmulatedBuffer(this, device_, b);
+        createBufferViewOnEmulatedBuffer(device_, b);
       },
       "vkCreateBufferView is not wrapped by the emulation layer");
 }

@@ -348,6 +348,13 @@ Status ForEachShardRun(const mvk::TensorSignature* t, const mvk::Shard* sh, uint
   return Status();
 }
 
+// Bytes of the dense row-major host tensor an input or output of `t` is.
+uint64_t HostBytes(const mvk::TensorSignature* t) {
+  uint64_t bytes = meshvk::artifact::ElementSize(static_cast<meshvk::artifact::ElementType>(t->element_type()));
+  for (uint64_t e : *t->shape()) bytes *= e;
+  return bytes;
+}
+
 Status WriteInputs(meshvk_program_t* prog, const mvk::Function* fn, const meshvk_invoke_info_t* info) {
   uint32_t count = fn->arguments() ? fn->arguments()->size() : 0;
   if (info->input_count != count)
@@ -356,8 +363,7 @@ Status WriteInputs(meshvk_program_t* prog, const mvk::Function* fn, const meshvk
   for (uint32_t i = 0; i < count; ++i) {
     const mvk::TensorSignature* t = fn->arguments()->Get(i);
     uint32_t elem = meshvk::artifact::ElementSize(static_cast<meshvk::artifact::ElementType>(t->element_type()));
-    uint64_t bytes = elem;
-    for (uint64_t e : *t->shape()) bytes *= e;
+    uint64_t bytes = HostBytes(t);
     if (!info->inputs[i].data || info->inputs[i].size != bytes)
       return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "input %u of '%s': %llu bytes given, the %s tensor needs %llu",
                         i, fn->name()->c_str(), static_cast<unsigned long long>(info->inputs[i].size),
@@ -407,8 +413,7 @@ Status CheckOutputs(const mvk::Function* fn, const meshvk_invoke_info_t* info) {
                       fn->name()->c_str(), count, info->output_count);
   for (uint32_t i = 0; i < count; ++i) {
     const mvk::TensorSignature* t = fn->results()->Get(i);
-    uint64_t bytes = meshvk::artifact::ElementSize(static_cast<meshvk::artifact::ElementType>(t->element_type()));
-    for (uint64_t e : *t->shape()) bytes *= e;
+    uint64_t bytes = HostBytes(t);
     if (!info->outputs[i].data || info->outputs[i].size != bytes)
       return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "output %u of '%s': %llu bytes given, the result needs %llu",
                         i, fn->name()->c_str(), static_cast<unsigned long long>(info->outputs[i].size),

@@ -86,12 +86,11 @@ int Benchmark(meshvk_program_t* program, meshvk_invoke_info_t invoke, uint32_t r
     for (uint32_t i = 0; i < std::min<uint32_t>(count, 1024); ++i)
       phase_us[{timings[i].phase, timings[i].process}].push_back(timings[i].device_ns / 1000.0);
   }
-  std::vector<double> sorted = wall_ms;
-  std::sort(sorted.begin(), sorted.end());
   meshvk_program_stats_t stats{};
   meshvk_program_stats(program, &stats);
   std::printf("benchmark: %u runs after 1 warm-up: wall min %.3f ms, median %.3f ms, max %.3f ms\n", runs,
-              sorted.front(), Median(wall_ms), sorted.back());
+              *std::min_element(wall_ms.begin(), wall_ms.end()), Median(wall_ms),
+              *std::max_element(wall_ms.begin(), wall_ms.end()));
   std::printf("benchmark: %u command buffers, %u commands recorded once in %.3f ms\n", stats.command_buffer_count,
               stats.command_count, stats.record_ns / 1e6);
   for (const auto& [key, values] : phase_us)

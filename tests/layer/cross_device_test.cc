@@ -189,11 +189,7 @@ TEST_F(CrossDevice, ConcurrentReadsAreNotReported) {
     submitAndWait(init);
   }
   VkCommandBuffer cb = beginCommands();
-  for (uint32_t d = 0; d < n_; ++d) {
-    vkCmdSetDeviceMask(cb, 1u << d);
-    VkBufferCopy region{0, d * kBytes, kBytes};
-    vkCmdCopyBuffer(cb, peer.buffer, host.buffer, 1, &region);
-  }
+  copyEachDeviceView(cb, peer, host, kBytes);
   endCommands(cb);
   submitAndWait(cb);
   for (uint32_t d = 0; d < n_; ++d) EXPECT_EQ(static_cast<const uint32_t*>(host.mapped)[d * kWords], 3u);

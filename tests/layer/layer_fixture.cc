@@ -268,6 +268,14 @@ void LayerTest::barrier(VkCommandBuffer cb) {
   vkCmdPipelineBarrier(cb, stages, stages, 0, 1, &mb, 0, nullptr, 0, nullptr);
 }
 
+void LayerTest::copyEachDeviceView(VkCommandBuffer cb, const Buffer& src, const Buffer& host, VkDeviceSize bytes) {
+  for (uint32_t d = 0; d < n_; ++d) {
+    vkCmdSetDeviceMask(cb, 1u << d);
+    VkBufferCopy region{0, d * bytes, bytes};
+    vkCmdCopyBuffer(cb, src.buffer, host.buffer, 1, &region);
+  }
+}
+
 LayerTest::Pipeline LayerTest::computePipeline(const uint32_t* words, size_t wordCount, uint32_t bindings,
                                                uint32_t pushBytes, VkPipelineCreateFlags flags) {
   Pipeline p;

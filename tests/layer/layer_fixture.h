@@ -50,6 +50,10 @@ class LayerTest : public ::testing::Test {
   void submitAndWait(VkCommandBuffer cb, uint32_t deviceMask = 0);
   // A pipeline barrier making transfer/compute writes visible to later transfer/compute work.
   void barrier(VkCommandBuffer cb);
+  // Records, for every device d, a copy of the first `bytes` of its view of
+  // `src` into bytes [d * bytes, (d + 1) * bytes) of `host`: what each device
+  // sees, side by side. Leaves the device mask at the last device.
+  void copyEachDeviceView(VkCommandBuffer cb, const Buffer& src, const Buffer& host, VkDeviceSize bytes);
 
   // Compute pipeline from SPIR-V words; `bindings` storage buffers in set 0,
   // push constants of `pushBytes`.

@@ -26,11 +26,7 @@ TEST_F(Memory, EachInstanceHoldsItsOwnDevicesData) {
   }
   vkCmdSetDeviceMask(cb, (1u << n_) - 1);
   barrier(cb);
-  for (uint32_t d = 0; d < n_; ++d) {
-    vkCmdSetDeviceMask(cb, 1u << d);
-    VkBufferCopy region{0, d * kBytes, kBytes};
-    vkCmdCopyBuffer(cb, x.buffer, host.buffer, 1, &region);
-  }
+  copyEachDeviceView(cb, x, host, kBytes);
   endCommands(cb);
   submitAndWait(cb);
   for (uint32_t d = 0; d < n_; ++d)
@@ -72,11 +68,7 @@ TEST_F(Memory, PeerViewCopiesAnotherDevicesInstance) {
   endCommands(fill);
   submitAndWait(fill);  // the host wait orders the fills before the peer reads
   VkCommandBuffer read = beginCommands();
-  for (uint32_t d = 0; d < n_; ++d) {
-    vkCmdSetDeviceMask(read, 1u << d);
-    VkBufferCopy region{0, d * kBytes, kBytes};
-    vkCmdCopyBuffer(read, peer.buffer, host.buffer, 1, &region);
-  }
+  copyEachDeviceView(read, peer, host, kBytes);
   endCommands(read);
   submitAndWait(read);
   for (uint32_t d = 0; d < n_; ++d)

@@ -20,11 +20,7 @@ class SubmitFixture : public LayerTest {
   std::vector<uint32_t> readInstances(const Buffer& x) {
     Buffer host = hostBuffer(kBytes * n_);
     VkCommandBuffer cb = beginCommands();
-    for (uint32_t d = 0; d < n_; ++d) {
-      vkCmdSetDeviceMask(cb, 1u << d);
-      VkBufferCopy region{0, d * kBytes, kBytes};
-      vkCmdCopyBuffer(cb, x.buffer, host.buffer, 1, &region);
-    }
+    copyEachDeviceView(cb, x, host, kBytes);
     endCommands(cb);
     submitAndWait(cb);
     std::vector<uint32_t> out(n_);

@@ -88,26 +88,28 @@ Status CheckRecording(const meshvk_command_buffer_t* cb, const char* what) {
   return Status();
 }
 
-// A buffer this process uses: from the same set, reachable with `required`
-// peer features when another process owns it.
-Status CheckBufferUse(const meshvk_command_buffer_t* cb, const meshvk_buffer_t* buffer,
-                      uint32_t required, const char* what, const char* role) {
+Status CheckSameSet(const meshvk_command_buffer_t* cb, const meshvk_buffer_t* buffer,
+                    const char* what, const char* role) {
   if (!buffer) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: %s buffer is NULL", what, role);
   if (buffer->set != cb->set) {
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
                       "%s: %s buffer belongs to another device set", what, role);
   }
+  return Status();
+}
+
+// A buffer this process uses: from the same set, reachable with `required`
+// peer features when another process owns it.
+Status CheckBufferUse(const meshvk_command_buffer_t* cb, const meshvk_buffer_t* buffer,
+                      uint32_t required, const char* what, const char* role) {
+  MESHVK_RETURN_IF_ERROR(CheckSameSet(cb, buffer, what, role));
   if (buffer->process == cb->process) return Status();
   return cb->set->CheckPeerAccess(cb->process, buffer->process, required, what);
 }
 
 Status CheckOwnBuffer(const meshvk_command_buffer_t* cb, const meshvk_buffer_t* buffer,
                       const char* what) {
-  if (!buffer) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: destination buffer is NULL", what);
-  if (buffer->set != cb->set) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                      "%s: destination buffer belongs to another device set", what);
-  }
+  MESHVK_RETURN_IF_ERROR(CheckSameSet(cb, buffer, what, "destination"));
   if (buffer->process != cb->process) {
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
                       "%s: destination buffer belongs to process %u, not to %s (copies pull "

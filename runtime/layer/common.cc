@@ -69,8 +69,6 @@ Config readConfig() {
 std::mutex gDevicesMutex;
 std::unordered_map<void*, DeviceData*> gDevices;  // loader dispatch key -> device
 
-void* dispatchKey(const void* handle) { return *static_cast<void* const*>(handle); }
-
 }  // namespace
 
 const Config& config() {

@@ -12,11 +12,7 @@ namespace {
 VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice pd, const VkDeviceCreateInfo* info,
                                             const VkAllocationCallbacks* alloc, VkDevice* out) {
   EmulatedPhysicalDevice* e = emulatedPhysicalDevice(pd, "vkCreateDevice");
-  auto* link = const_cast<VkLayerDeviceCreateInfo*>(
-      findInChain<VkLayerDeviceCreateInfo>(info->pNext, VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO));
-  while (link && link->function != VK_LAYER_LINK_INFO)
-    link = const_cast<VkLayerDeviceCreateInfo*>(
-        findInChain<VkLayerDeviceCreateInfo>(link->pNext, VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO));
+  auto* link = nextLayerLink<VkLayerDeviceCreateInfo>(info->pNext, VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO);
   if (!link) return VK_ERROR_INITIALIZATION_FAILED;
   PFN_vkGetInstanceProcAddr gipa = link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
   PFN_vkGetDeviceProcAddr gdpa = link->u.pLayerInfo->pfnNextGetDeviceProcAddr;

@@ -12,15 +12,10 @@ namespace {
 std::mutex gInstancesMutex;
 std::unordered_map<void*, InstanceData*> gInstances;  // loader dispatch key -> instance
 
-void* dispatchKey(const void* handle) { return *static_cast<void* const*>(handle); }
-
 VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* info, const VkAllocationCallbacks* alloc,
                                               VkInstance* out) {
-  auto* link = const_cast<VkLayerInstanceCreateInfo*>(
-      findInChain<VkLayerInstanceCreateInfo>(info->pNext, VK_STRUCTURE_TYPE_LOADER_INSTANCE_CREATE_INFO));
-  while (link && link->function != VK_LAYER_LINK_INFO)
-    link = const_cast<VkLayerInstanceCreateInfo*>(
-        findInChain<VkLayerInstanceCreateInfo>(link->pNext, VK_STRUCTURE_TYPE_LOADER_INSTANCE_CREATE_INFO));
+  auto* link =
+      nextLayerLink<VkLayerInstanceCreateInfo>(info->pNext, VK_STRUCTURE_TYPE_LOADER_INSTANCE_CREATE_INFO);
   if (!link) return VK_ERROR_INITIALIZATION_FAILED;
   PFN_vkGetInstanceProcAddr nextGipa = link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
   PFN_GetPhysicalDeviceProcAddr nextGpdpa = link->u.pLayerInfo->pfnNextGetPhysicalDeviceProcAddr;

@@ -323,6 +323,22 @@ const T* findInChain(const void* pNext, VkStructureType sType) {
   return nullptr;
 }
 
+// The loader's dispatch-table pointer, the first word of every dispatchable
+// handle: a device, its queues and its command buffers share it, so it keys
+// the per-instance and per-device lookup tables.
+inline void* dispatchKey(const void* handle) { return *static_cast<void* const*>(handle); }
+
+// The VK_LAYER_LINK_INFO entry of the loader's create-info chain, which holds
+// the next layer's entry points (LinkInfo: VkLayerInstanceCreateInfo or
+// VkLayerDeviceCreateInfo, found under `sType`).
+template <typename LinkInfo>
+LinkInfo* nextLayerLink(const void* pNext, VkStructureType sType) {
+  auto* link = const_cast<LinkInfo*>(findInChain<LinkInfo>(pNext, sType));
+  while (link && link->function != VK_LAYER_LINK_INFO)
+    link = const_cast<LinkInfo*>(findInChain<LinkInfo>(link->pNext, sType));
+  return link;
+}
+
 // Temporarily removes one structure from a const pNext chain (restored by the
 // destructor), so a device-group structure over emulated devices never reaches
 // the real one-device driver.

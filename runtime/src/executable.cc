@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "meshvk_builtin_shaders.h"
+#include "module/spirv_check.h"
 #include "vulkan/vk_status.h"
 
 namespace meshvk {
@@ -40,28 +41,6 @@ spv_target_env TargetEnv(const meshvk_device_set_t* set) {
   if (api >= VK_API_VERSION_1_3) return SPV_ENV_VULKAN_1_3;
   if (api >= VK_API_VERSION_1_2) return SPV_ENV_VULKAN_1_2;
   return SPV_ENV_VULKAN_1_1;
-}
-
-// True when the module declares a GLCompute OpEntryPoint named `name`.
-// Runs after validation, so the instruction stream is well formed.
-bool HasComputeEntryPoint(const std::vector<uint32_t>& words, const char* name) {
-  constexpr uint32_t kOpEntryPoint = 15;
-  constexpr uint32_t kGLCompute = 5;
-  size_t i = 5;  // past the header
-  while (i < words.size()) {
-    uint32_t count = words[i] >> 16;
-    uint32_t opcode = words[i] & 0xffff;
-    if (count == 0 || i + count > words.size()) return false;
-    if (opcode == kOpEntryPoint && count >= 4 && words[i + 1] == kGLCompute) {
-      const char* literal = reinterpret_cast<const char*>(&words[i + 3]);
-      size_t max_length = (count - 3) * sizeof(uint32_t);
-      if (strnlen(literal, max_length) < max_length && std::strcmp(literal, name) == 0) {
-        return true;
-      }
-    }
-    i += count;
-  }
-  return false;
 }
 
 // The layout meshvk creates is fixed: set 0, bindings 0..n-1, all storage
@@ -128,7 +107,8 @@ Status ValidateSpirv(const meshvk_device_set_t* set, const std::vector<uint32_t>
                       "meshvk_executable_create: SPIR-V does not validate (%s): %s",
                       spvTargetEnvDescription(TargetEnv(set)), diagnostics.c_str());
   }
-  if (!HasComputeEntryPoint(words, entry_point)) {
+  uint32_t entry_id = 0;
+  if (!module::FindComputeEntryPoint(words.data(), words.size(), entry_point, &entry_id)) {
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
                       "meshvk_executable_create: SPIR-V has no GLCompute entry point '%s'",
                       entry_point);

@@ -34,6 +34,21 @@ std::string ReadString(const uint32_t* words, size_t max_words) {
 
 }  // namespace
 
+bool FindComputeEntryPoint(const uint32_t* words, size_t word_count, const std::string& name,
+                           uint32_t* out_id) {
+  for (size_t i = 5; i < word_count;) {
+    uint32_t count = words[i] >> 16, opcode = words[i] & 0xffff;
+    if (count == 0 || i + count > word_count) return false;
+    if (opcode == kOpEntryPoint && count >= 4 && words[i + 1] == kExecutionModelGLCompute &&
+        ReadString(&words[i + 3], count - 3) == name) {
+      *out_id = words[i + 2];
+      return true;
+    }
+    i += count;
+  }
+  return false;
+}
+
 std::string CheckSpirv(const uint32_t* words, size_t word_count, const std::string& entry_point,
                        const uint32_t workgroup_size[3]) {
   if (word_count < 5 || words[0] != kMagic) return "not a SPIR-V module (bad magic number)";
@@ -60,17 +75,15 @@ std::string CheckSpirv(const uint32_t* words, size_t word_count, const std::stri
   if (!error.empty()) return error;
 
   // The validator accepted the module, so the instruction stream is well formed.
-  bool found = false;
   uint32_t entry_id = 0;
+  if (!FindComputeEntryPoint(words, word_count, entry_point, &entry_id)) {
+    return "no GLCompute entry point named '" + entry_point + "'";
+  }
+  // Execution modes follow all entry points (SPIR-V's logical layout).
   for (size_t i = 5; i < word_count;) {
     uint32_t count = words[i] >> 16, opcode = words[i] & 0xffff;
     if (count == 0 || i + count > word_count) break;
-    if (opcode == kOpEntryPoint && count >= 4 && words[i + 1] == kExecutionModelGLCompute &&
-        ReadString(&words[i + 3], count - 3) == entry_point) {
-      found = true;
-      entry_id = words[i + 2];
-    }
-    if (found && opcode == kOpExecutionMode && count >= 6 && words[i + 1] == entry_id &&
+    if (opcode == kOpExecutionMode && count >= 6 && words[i + 1] == entry_id &&
         words[i + 2] == kExecutionModeLocalSize) {
       for (int d = 0; d < 3; ++d) {
         if (words[i + 3 + d] != workgroup_size[d]) {
@@ -84,7 +97,6 @@ std::string CheckSpirv(const uint32_t* words, size_t word_count, const std::stri
     }
     i += count;
   }
-  if (!found) return "no GLCompute entry point named '" + entry_point + "'";
   return "";
 }
 

@@ -16,6 +16,13 @@ namespace meshvk::module {
 std::string CheckSpirv(const uint32_t* words, size_t word_count, const std::string& entry_point,
                        const uint32_t workgroup_size[3]);
 
+// Finds the GLCompute OpEntryPoint named `name` in a module the validator
+// accepted (a well-formed instruction stream) and sets *out_id to its
+// function id. Shared with meshvk_executable_create, which must find the same
+// entry point the loader checked.
+bool FindComputeEntryPoint(const uint32_t* words, size_t word_count, const std::string& name,
+                           uint32_t* out_id);
+
 }  // namespace meshvk::module
 
 #endif  // MESHVK_RUNTIME_MODULE_SPIRV_CHECK_H_

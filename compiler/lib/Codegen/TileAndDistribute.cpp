@@ -727,11 +727,14 @@ LogicalResult lowerKernel(func::FuncOp f, const TargetDescription& target) {
     bool threads = mapping && !mapping->empty() && isa<gpu::GPUThreadMappingAttr>((*mapping)[0]);
     if (!threads) {
       int64_t t = 1;
+      bool unknown = false;
       for (auto [lb, ub, st] : llvm::zip(fa.getMixedLowerBound(), fa.getMixedUpperBound(),
                                          fa.getMixedStep())) {
         auto l = getConstantIntValue(lb), u = getConstantIntValue(ub), s = getConstantIntValue(st);
-        t *= (l && u && s) ? ceilDiv(*u - *l, *s) : kDynamicWorkgroupCount;
+        if (l && u && s) t *= ceilDiv(*u - *l, *s);
+        else unknown = true;
       }
+      if (unknown) t = kDynamicWorkgroupCount;
       tiles = std::max(tiles, t);
     }
     if (failed(distributeCyclically(rw, fa, invocations))) return failure();

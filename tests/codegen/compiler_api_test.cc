@@ -198,10 +198,6 @@ INSTANTIATE_TEST_SUITE_P(
     Errors, CompilerApiBadInput,
     ::testing::Values(
         BadInput{"syntax", "func.func @k(%a: tensor<4xf32>) -> tensor<4xf32> {", "parse error"},
-        BadInput{"dynamic_shape",
-                 "func.func @k(%a: tensor<?xf32>) -> tensor<?xf32> attributes {meshvk.kernel} {\n"
-                 "  return %a : tensor<?xf32>\n}\n",
-                 "argument 0 has dynamic shape"},
         BadInput{"unranked",
                  "func.func @k(%a: tensor<*xf32>) -> tensor<4xf32> attributes {meshvk.kernel} {\n"
                  "  %e = tensor.empty() : tensor<4xf32>\n  return %e : tensor<4xf32>\n}\n",
@@ -227,6 +223,47 @@ TEST(CompilerApi, SplatConstantBecomesAFill) {
   ASSERT_EQ(k.kernels.size(), 1u);
   EXPECT_EQ(k.kernels[0].bindings.size(), 1u);
   EXPECT_EQ(meshvk::codegen::validateSPIRV(k.kernels[0].spirv), "");
+}
+
+// Dynamic dims: one u32 push-constant word per `?`, binding order then dim
+// order; static bindings keep their sizes, dynamic ones report 0 bytes.
+TEST(CompilerApi, DynamicShapesDescribePushConstants) {
+  const char* mlir =
+      "func.func @k(%a: tensor<?x8xf32>, %b: tensor<8xf32>) -> tensor<?x8xf32> "
+      "attributes {meshvk.kernel} {\n"
+      "  %c0 = arith.constant 0 : index\n"
+      "  %m = tensor.dim %a, %c0 : tensor<?x8xf32>\n"
+      "  %e = tensor.empty(%m) : tensor<?x8xf32>\n"
+      "  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, "
+      "affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = "
+      "[\"parallel\", \"parallel\"]} ins(%a, %b : tensor<?x8xf32>, tensor<8xf32>) "
+      "outs(%e : tensor<?x8xf32>) {\n"
+      "  ^bb0(%x: f32, %y: f32, %o: f32):\n"
+      "    %s = arith.addf %x, %y : f32\n    linalg.yield %s : f32\n"
+      "  } -> tensor<?x8xf32>\n"
+      "  return %r : tensor<?x8xf32>\n}\n";
+  CompiledKernels k;
+  ASSERT_EQ(CompileMlir(mlir, meshvk::codegen::lavapipeTarget(), &k), "");
+  ASSERT_EQ(k.kernels.size(), 1u);
+  const meshvk::codegen::CompiledKernel& c = k.kernels[0];
+  EXPECT_EQ(meshvk::codegen::validateSPIRV(c.spirv), "");
+  ASSERT_EQ(c.bindings.size(), 3u);
+  EXPECT_EQ(c.bindings[0].shape, (std::vector<int64_t>{-1, 8}));
+  EXPECT_EQ(c.bindings[0].sizeBytes, 0u);
+  EXPECT_EQ(c.bindings[1].shape, (std::vector<int64_t>{8}));
+  EXPECT_EQ(c.bindings[1].sizeBytes, 32u);
+  EXPECT_EQ(c.bindings[2].shape, (std::vector<int64_t>{-1, 8}));
+  EXPECT_TRUE(c.bindings[2].writes);
+  EXPECT_EQ(c.pushConstantSize, 8u);
+  ASSERT_EQ(c.pushConstants.size(), 2u);
+  EXPECT_EQ(c.pushConstants[0].offset, 0u);
+  EXPECT_EQ(c.pushConstants[0].binding, 0u);
+  EXPECT_EQ(c.pushConstants[0].dim, 0u);
+  EXPECT_EQ(c.pushConstants[1].offset, 4u);
+  EXPECT_EQ(c.pushConstants[1].binding, 2u);
+  EXPECT_EQ(c.pushConstants[1].dim, 0u);
+  // Unknown tile count: the default, not the device maximum.
+  EXPECT_EQ(c.workgroupCount[0], 1024u);
 }
 
 TEST(CompilerApi, ValidatorRejectsGarbage) {

@@ -196,12 +196,16 @@ mlir::FailureOr<CompiledKernels> compileKernels(mlir::ModuleOp input,
   // Only the kernels are lowered (a fresh module): the rest of the caller's
   // module (plans, launches referring to the tensor signatures) stays as is.
   OwningOpRef<ModuleOp> module(ModuleOp::create(input.getLoc()));
+  std::map<std::string, SmallVector<Type>> declaredTypes;
   {
     OpBuilder b(module->getBodyRegion());
     for (auto f : input.getOps<func::FuncOp>())
       if (f->hasAttr("meshvk.kernel")) {
         auto clone = cast<func::FuncOp>(b.clone(*f));
         clone.setPublic();
+        SmallVector<Type>& types = declaredTypes[f.getName().str()];
+        llvm::append_range(types, f.getArgumentTypes());
+        llvm::append_range(types, f.getResultTypes());
       }
   }
   if (module->getBody()->empty()) return CompiledKernels{};
@@ -246,17 +250,38 @@ mlir::FailureOr<CompiledKernels> compileKernels(mlir::ModuleOp input,
     k.workgroupCount = {constant(launch.getGridSizeX()), constant(launch.getGridSizeY()),
                         constant(launch.getGridSizeZ())};
     int64_t numInputs = cast<IntegerAttr>(host->getAttr("meshvk.num_inputs")).getInt();
+    // Declared tensor types of the kernel (inputs, then results): the source
+    // of binding shapes, since dynamic buffers are flattened when lowered.
+    SmallVector<Type> kernelTypes;
+    if (auto it = declaredTypes.find(host.getName().str()); it != declaredTypes.end())
+      kernelTypes = it->second;
     for (auto [i, t] : llvm::enumerate(host.getArgumentTypes())) {
       if (host.getArgAttr(i, "meshvk.alias_of")) continue;  // vec4 view, same binding
+      if (host.getArgAttr(i, "meshvk.push_constants")) continue;  // sizes, not a buffer
       auto mt = cast<MemRefType>(t);
       KernelBinding b;
       b.binding = static_cast<uint32_t>(i);
       b.writes = static_cast<int64_t>(i) >= numInputs;
-      b.shape.assign(mt.getShape().begin(), mt.getShape().end());
+      // A flattened dynamic buffer (memref<?xT>): its shape is the kernel's.
+      auto declared = dyn_cast<RankedTensorType>(
+          i < kernelTypes.size() ? kernelTypes[i] : Type());
+      ArrayRef<int64_t> shape = declared ? declared.getShape() : mt.getShape();
+      for (int64_t d : shape) b.shape.push_back(ShapedType::isDynamic(d) ? -1 : d);
       b.elementType = elementTypeName(mt.getElementType());
-      b.sizeBytes = static_cast<uint64_t>(mt.getNumElements()) *
-                    ((mt.getElementTypeBitWidth() + 7) / 8);
+      b.sizeBytes = (declared ? declared.hasStaticShape() : mt.hasStaticShape())
+                        ? static_cast<uint64_t>(declared ? declared.getNumElements()
+                                                         : mt.getNumElements()) *
+                              ((mt.getElementTypeBitWidth() + 7) / 8)
+                        : 0;
       k.bindings.push_back(std::move(b));
+    }
+    if (auto dims = host->getAttrOfType<DenseI64ArrayAttr>("meshvk.push_constant_dims")) {
+      ArrayRef<int64_t> pairs = dims.asArrayRef();
+      for (size_t w = 0; w + 1 < pairs.size(); w += 2)
+        k.pushConstants.push_back({static_cast<uint32_t>(4 * (w / 2)),
+                                   static_cast<uint32_t>(pairs[w]),
+                                   static_cast<uint32_t>(pairs[w + 1])});
+      k.pushConstantSize = static_cast<uint32_t>(4 * k.pushConstants.size());
     }
     if (!options.dumpDirectory.empty() &&
         failed(dumpKernel(host, options.dumpDirectory, host.getName().str(), w)))

@@ -196,6 +196,15 @@ struct LowerKernelsToSPIRVPass
       s.addPass(createCanonicalizerPass());
       if (failed(runPipeline(pm, module))) return signalPassFailure();
     }
+    // The sizes of dynamically shaped buffers (meshvk.push_constants, memory
+    // space 7) became a PushConstant variable; the ABI lowering gave it the
+    // descriptor decorations of a buffer, which Vulkan forbids there.
+    module.walk([](spirv::GlobalVariableOp var) {
+      auto ptr = dyn_cast<spirv::PointerType>(var.getType());
+      if (!ptr || ptr.getStorageClass() != spirv::StorageClass::PushConstant) return;
+      var->removeAttr(var.getDescriptorSetAttrName());
+      var->removeAttr(var.getBindingAttrName());
+    });
   }
 
   std::optional<TargetDescription> fixedTarget;

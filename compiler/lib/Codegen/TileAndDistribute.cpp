@@ -32,7 +32,9 @@
 //  6. scf.forall -> cyclic scf.for over the linearised tile index (an scf.if
 //     for invocation tiles that provably fit in one workgroup);
 //  7. remaining linalg ops -> loops;
-//  8. vec4 loads/stores on provably 4-aligned columns (VectorAccess.cpp).
+//  8. vec4 loads/stores on provably 4-aligned columns (VectorAccess.cpp);
+//  9. buffers with dynamic dims -> flat runtime arrays, sizes from push
+//     constants (passSizesAsPushConstants).
 #include <algorithm>
 #include <map>
 #include <numeric>
@@ -76,6 +78,10 @@ constexpr llvm::StringLiteral kNumInputsAttr = "meshvk.num_inputs";
 // Function memory (per invocation) in the numeric memref memory spaces that
 // MLIR's Vulkan storage-class map understands (FACTS.md).
 constexpr int64_t kFunctionMemorySpace = 6;
+// Default workgroup count of a tile loop whose trip count is known only at
+// dispatch (dynamic shapes): grid-stride loops make any count correct; this
+// many keeps every core busy without thousands of empty workgroups.
+constexpr int64_t kDynamicWorkgroupCount = 1024;
 // Most accumulators one invocation keeps in registers.
 constexpr int64_t kMaxRegisterTileOutputs = 64;
 
@@ -107,9 +113,8 @@ FailureOr<func::FuncOp> wrapKernel(func::FuncOp f, bool keepOriginal) {
     if (!rt || rt.getEncoding())
       return f.emitError() << what << " " << i << " has type " << t
                            << "; expected a ranked tensor without encoding";
-    if (!rt.hasStaticShape())
-      return f.emitError() << what << " " << i << " has dynamic shape " << t
-                           << "; kernels need static shapes (no push constants yet)";
+    // Dynamic dims are allowed: their sizes come in as push constants
+    // (passSizesAsPushConstants).
     return Type(MemRefType::get(rt.getShape(), rt.getElementType()));
   };
   for (auto [i, t] : llvm::enumerate(ft.getInputs())) {
@@ -556,6 +561,100 @@ LogicalResult distributeCyclically(IRRewriter& rw, scf::ForallOp forall, int64_t
   return success();
 }
 
+// ---------------------------------------------------------------------------
+// 9. Dynamic shapes. MLIR 22's SPIR-V dialect has no OpArrayLength and its
+// memref lowering needs static strides, so every buffer with a dynamic dim
+// becomes a flat memref<?xT> (a runtime array) indexed row-major with sizes
+// read from push constants: one extra argument memref<W x i32, 7> (memory
+// space 7 = PushConstant) marked meshvk.push_constants; word k holds dim
+// dims[2k+1] of binding dims[2k] (host attribute meshvk.push_constant_dims),
+// binding order then dim order. Loop bounds were memref.dim of the buffers,
+// so every loop is bounded by the runtime sizes.
+// ---------------------------------------------------------------------------
+LogicalResult passSizesAsPushConstants(func::FuncOp f, gpu::LaunchOp launch) {
+  MLIRContext* ctx = f.getContext();
+  SmallVector<int64_t> words;  // (binding, dim) pairs
+  SmallVector<unsigned> dynamicArgs;
+  for (BlockArgument arg : f.getArguments()) {
+    auto mt = dyn_cast<MemRefType>(arg.getType());
+    if (!mt || mt.hasStaticShape()) continue;
+    dynamicArgs.push_back(arg.getArgNumber());
+    for (unsigned d = 0; d < mt.getRank(); ++d)
+      if (mt.isDynamicDim(d)) {
+        words.push_back(arg.getArgNumber());
+        words.push_back(d);
+      }
+  }
+  if (dynamicArgs.empty()) return success();
+  Location loc = f.getLoc();
+  int64_t numWords = static_cast<int64_t>(words.size() / 2);
+  auto pcType = MemRefType::get({numWords}, IntegerType::get(ctx, 32), MemRefLayoutAttrInterface{},
+                                IntegerAttr::get(IntegerType::get(ctx, 64), 7));
+  unsigned pcIndex = f.getNumArguments();
+  if (failed(f.insertArgument(pcIndex, pcType,
+                              DictionaryAttr::get(ctx, {NamedAttribute(
+                                                           StringAttr::get(ctx, "meshvk.push_constants"),
+                                                           UnitAttr::get(ctx))}),
+                              loc)))
+    return f.emitError("cannot add the push-constant argument");
+  f->setAttr("meshvk.push_constant_dims", DenseI64ArrayAttr::get(ctx, words));
+  Value pc = f.getArgument(pcIndex);
+  OpBuilder b(ctx);
+  b.setInsertionPointToStart(&launch.getBody().front());
+  std::map<std::pair<int64_t, int64_t>, Value> dims;
+  for (int64_t k = 0; k < numWords; ++k) {
+    Value idx = arith::ConstantIndexOp::create(b, loc, k);
+    Value w = memref::LoadOp::create(b, loc, pc, ValueRange{idx});
+    dims[{words[2 * k], words[2 * k + 1]}] =
+        arith::IndexCastUIOp::create(b, loc, b.getIndexType(), w);
+  }
+  for (unsigned i : dynamicArgs) {
+    BlockArgument arg = f.getArgument(i);
+    auto mt = cast<MemRefType>(arg.getType());
+    SmallVector<Value> sizes;
+    {
+      // (Re)set each time: the op the builder pointed at may have been erased.
+      b.setInsertionPointToStart(&launch.getBody().front());
+      for (unsigned d = 0; d < mt.getRank(); ++d)
+        sizes.push_back(mt.isDynamicDim(d) ? dims[{i, d}]
+                                           : arith::ConstantIndexOp::create(b, loc, mt.getDimSize(d))
+                                                 .getResult());
+    }
+    SmallVector<Operation*> users(arg.getUsers().begin(), arg.getUsers().end());
+    for (Operation* u : users)
+      if (!launch->isProperAncestor(u) ||
+          !isa<memref::LoadOp, memref::StoreOp, memref::DimOp>(u))
+        return u->emitError() << "dynamically shaped buffer " << i
+                              << " is used by an op the push-constant rewrite does not know";
+    arg.setType(MemRefType::get({ShapedType::kDynamic}, mt.getElementType()));
+    auto linearize = [&](OpBuilder& ob, Location l, ValueRange idx) {
+      Value lin = idx.empty() ? arith::ConstantIndexOp::create(ob, l, 0).getResult() : idx[0];
+      for (unsigned d = 1; d < idx.size(); ++d)
+        lin = arith::AddIOp::create(ob, l, arith::MulIOp::create(ob, l, lin, sizes[d]), idx[d]);
+      return lin;
+    };
+    for (Operation* u : users) {
+      OpBuilder ub(u);
+      if (auto ld = dyn_cast<memref::LoadOp>(u)) {
+        Value lin = linearize(ub, ld.getLoc(), ld.getIndices());
+        Value v = memref::LoadOp::create(ub, ld.getLoc(), arg, ValueRange{lin});
+        ld.getResult().replaceAllUsesWith(v);
+      } else if (auto st = dyn_cast<memref::StoreOp>(u)) {
+        Value lin = linearize(ub, st.getLoc(), st.getIndices());
+        memref::StoreOp::create(ub, st.getLoc(), st.getValueToStore(), arg, ValueRange{lin});
+      } else {
+        auto dim = cast<memref::DimOp>(u);
+        std::optional<int64_t> d = dim.getConstantIndex();
+        if (!d) return dim.emitError("memref.dim with a non-constant index");
+        dim.getResult().replaceAllUsesWith(sizes[*d]);
+      }
+      u->erase();
+    }
+  }
+  f.setType(FunctionType::get(ctx, f.getBody().front().getArgumentTypes(), {}));
+  return success();
+}
+
 // Named linalg ops build their payload with unknown locations (upstream's
 // region builder), so an op that cannot be lowered (math.erf in linalg.erf)
 // was reported with no place at all. Every op and block argument without a
@@ -628,11 +727,14 @@ LogicalResult lowerKernel(func::FuncOp f, const TargetDescription& target) {
     bool threads = mapping && !mapping->empty() && isa<gpu::GPUThreadMappingAttr>((*mapping)[0]);
     if (!threads) {
       int64_t t = 1;
+      bool unknown = false;
       for (auto [lb, ub, st] : llvm::zip(fa.getMixedLowerBound(), fa.getMixedUpperBound(),
                                          fa.getMixedStep())) {
         auto l = getConstantIntValue(lb), u = getConstantIntValue(ub), s = getConstantIntValue(st);
-        t *= (l && u && s) ? ceilDiv(*u - *l, *s) : int64_t(target.maxWorkgroupCount);
+        if (l && u && s) t *= ceilDiv(*u - *l, *s);
+        else unknown = true;
       }
+      if (unknown) t = kDynamicWorkgroupCount;
       tiles = std::max(tiles, t);
     }
     if (failed(distributeCyclically(rw, fa, invocations))) return failure();
@@ -680,7 +782,7 @@ LogicalResult lowerKernel(func::FuncOp f, const TargetDescription& target) {
     eliminateCommonSubExpressions(rw, dom, f);
   }
   vectorizeBuffers(f);
-  return success();
+  return passSizesAsPushConstants(f, findLaunch(f));
 }
 
 struct TileAndDistributePass

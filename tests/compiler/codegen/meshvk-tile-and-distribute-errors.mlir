@@ -1,13 +1,5 @@
 // RUN: mesh-vk-opt %s -split-input-file -verify-diagnostics --meshvk-tile-and-distribute
 
-// expected-error @+1 {{argument 0 has dynamic shape 'tensor<?x4xf32>'; kernels need static shapes}}
-func.func @dynamic(%a: tensor<?x4xf32>) -> tensor<4xf32> attributes {meshvk.kernel} {
-  %e = tensor.empty() : tensor<4xf32>
-  return %e : tensor<4xf32>
-}
-
-// -----
-
 func.func @dense_constant() -> tensor<2xf32> attributes {meshvk.kernel} {
   // expected-error @+1 {{non-splat tensor constant inside a kernel is not supported; pass it as a kernel argument}}
   %c = arith.constant dense<[1.0, 2.0]> : tensor<2xf32>

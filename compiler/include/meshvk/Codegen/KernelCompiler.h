@@ -9,7 +9,9 @@
 //   * descriptor set 0, one storage buffer per argument then per result
 //     (binding i = argument i, binding nargs + j = result j), tightly packed
 //     row-major arrays of the element type;
-//   * no push constants (all shapes are static);
+//   * dynamic dims (`?`) allowed: their sizes come in as push constants,
+//     one u32 word per dynamic dim (CompiledKernel::pushConstants says which
+//     dim of which binding each word holds); static shapes need none;
 //   * correct for ANY workgroup count >= 1 (grid-stride loops); the recorded
 //     workgroupCount is the count that gives one workgroup per tile, clamped to
 //     the target's maxWorkgroupCount.
@@ -31,9 +33,19 @@ namespace meshvk::codegen {
 struct KernelBinding {
   uint32_t binding = 0;      // in descriptor set 0
   bool writes = false;       // a result (outputs are written, inputs only read)
-  std::vector<int64_t> shape;
+  std::vector<int64_t> shape;  // -1 = dynamic (size from a push constant)
   std::string elementType;   // "f32", "f16", "i32", ...
-  uint64_t sizeBytes = 0;
+  uint64_t sizeBytes = 0;    // 0 when the shape is dynamic (known at dispatch)
+};
+
+// One 32-bit push-constant word: the runtime size of dim `dim` of the buffer
+// at `binding`, as an unsigned integer at byte `offset`. Words are packed
+// (offset 4k), binding order then dim order, one per dynamic dim. Sizes the
+// kernel relates (an elementwise op's input and output rows) must agree.
+struct PushConstantWord {
+  uint32_t offset = 0;
+  uint32_t binding = 0;
+  uint32_t dim = 0;
 };
 
 struct CompiledKernel {
@@ -43,7 +55,8 @@ struct CompiledKernel {
   std::array<uint32_t, 3> workgroupSize = {1, 1, 1};
   std::array<uint32_t, 3> workgroupCount = {1, 1, 1};  // default (one per tile)
   std::vector<KernelBinding> bindings;  // inputs, then outputs
-  uint32_t pushConstantSize = 0;        // bytes; 0 today (static shapes)
+  uint32_t pushConstantSize = 0;        // bytes; 4 per dynamic dim, 0 if static
+  std::vector<PushConstantWord> pushConstants;  // the layout of those bytes
 };
 
 struct CompiledKernels {

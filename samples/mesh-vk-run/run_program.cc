@@ -13,6 +13,7 @@
 #include "meshvk/module.h"
 #include "plan_print.h"
 #include "tensor_io.h"
+#include "verbose.h"
 #ifdef MESHVK_RUN_HAS_COMPILER
 #include "meshvk/Target/CompileProgram.h"
 #endif
@@ -155,6 +156,8 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
       error = meshvk::target::compileProgramFile(path, options, &compiled);
       if (!error.empty()) return Error(kExitUsage, "--devices=" + std::to_string(devices.processes) + ": " + error);
     }
+    Verbose(1, "compiled %s in-process for device '%s': %zu-byte artifact", path.c_str(), options.device.name.c_str(),
+            compiled.artifact.size());
     if (meshvk_status_t status = meshvk_module_load(compiled.artifact.data(), compiled.artifact.size(), &r.module))
       return Error(kExitUsage, path + ": " + Take(status));
 #else
@@ -230,6 +233,21 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
   set_info.device_group_index = devices.group >= 0 ? static_cast<uint32_t>(devices.group) : 0;
   if (meshvk_status_t status = meshvk_device_set_create(r.instance, &set_info, &r.set))
     return Error(kExitDevice, "--devices/--topology: " + Take(status));
+  if (Verbosity() >= 1) {
+    const char* topologies[] = {"auto", "device group", "logical devices"};
+    meshvk_topology_t topology = meshvk_device_set_topology(r.set);
+    Verbose(1, "device set: %s, %u processes, %u phases", topology < 3 ? topologies[topology] : "other",
+            grid.process_count, meshvk_module_function_phase_count(r.module, function));
+    for (uint32_t p = 0; p < grid.process_count; ++p) {
+      meshvk_process_info_t info{};
+      if (meshvk_status_t status = meshvk_device_set_process_info(r.set, p, &info)) {
+        meshvk_status_free(status);
+        continue;
+      }
+      Verbose(1, "process %u: physical device %u, VkDevice %u, device index %u, queue family %u queue %u", p,
+              info.physical_device, info.logical_device, info.device_index, info.queue_family, info.queue_index);
+    }
+  }
   if (flags.print_plan) PrintPlan(stdout, r.module, function, r.instance, r.set);
   if (meshvk_status_t status = meshvk_program_create(r.module, r.set, &r.program))
     return Error(kExitDevice, path + ": " + Take(status));

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "programs.h"
-#include "tensor_io.h"
+#include "output_files.h"
 
 namespace {
 

@@ -124,6 +124,7 @@ class DictReader {
     bool trailing_comma = false;
     for (;;) {
       SkipSpace();
+      if (i_ >= s_.size()) return Fail("header '" + key + "' is not terminated", error);
       if (Eat(')')) break;
       std::string token = Token();
       uint64_t value = 0;

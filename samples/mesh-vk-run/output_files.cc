@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -57,14 +58,23 @@ void Unpublish(int slot) {
   if (slot >= 0) std::free(g_temporaries[slot].exchange(nullptr));
 }
 
-// 0666 minus the process umask (umask() can only be read by setting it).
+// 0666 minus the process umask. Linux shows the umask in /proc/self/status
+// (read-only, thread-safe); elsewhere umask() can only be read by setting it.
 mode_t CreationMode() {
-  static const mode_t mode = [] {
-    mode_t mask = umask(0);
+  mode_t mask = 0;
+  bool found = false;
+  if (FILE* f = std::fopen("/proc/self/status", "r")) {
+    char line[256];
+    unsigned value = 0;
+    while (!found && std::fgets(line, sizeof(line), f)) found = std::sscanf(line, "Umask: %o", &value) == 1;
+    std::fclose(f);
+    mask = static_cast<mode_t>(value);
+  }
+  if (!found) {
+    mask = umask(0);
     umask(mask);
-    return static_cast<mode_t>(0666 & ~mask);
-  }();
-  return mode;
+  }
+  return static_cast<mode_t>(0666 & ~mask);
 }
 
 bool WriteAll(int fd, const uint8_t* data, size_t size) {

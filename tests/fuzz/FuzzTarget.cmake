@@ -17,6 +17,7 @@ add_executable(fuzz_artifact_loader
   ${MESHVK_SOURCE_DIR}/runtime/src/module/spirv_check.cc
   ${MESHVK_SOURCE_DIR}/runtime/src/module/plan.cc
   ${MESHVK_SOURCE_DIR}/runtime/artifact/src/builder.cc
+  ${MESHVK_SOURCE_DIR}/runtime/artifact/src/integrity.cc
   ${_fuzz_gen}/mvk_generated.h)
 target_include_directories(fuzz_artifact_loader PRIVATE
   ${CMAKE_CURRENT_BINARY_DIR}/fuzz_gen

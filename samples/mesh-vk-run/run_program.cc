@@ -22,7 +22,7 @@ namespace meshvk_run {
 namespace {
 
 int Error(int code, const std::string& message) {
-  std::fprintf(stderr, "mesh-vk-run: %s\n", message.c_str());
+  std::fprintf(stderr, "mesh-vk-run: %s\n", OneLine(message).c_str());  // one line, whatever it echoes
   return code;
 }
 

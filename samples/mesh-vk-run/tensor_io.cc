@@ -61,8 +61,10 @@ bool ReadUpTo(FILE* f, const std::string& path, uint64_t limit, std::vector<uint
 bool ReadData(FILE* f, const std::string& path, bool regular, uint64_t file_size, uint64_t already,
               uint64_t want, const std::string& needs, std::vector<uint8_t>* out, std::string* error) {
   auto mismatch = [&](uint64_t have, bool more) {
-    *error = path + ": " + (more ? "more than " : "") + std::to_string(have) + needs + std::to_string(want) +
-             (have < want ? " (truncated)" : " (trailing bytes)");
+    // `more`: not a regular file, read stopped one byte past the expected size.
+    *error = more ? path + ": more than " + std::to_string(want) + needs + std::to_string(want)
+                  : path + ": " + std::to_string(have) + needs + std::to_string(want) +
+                        (have < want ? " (truncated)" : " (trailing bytes)");
     return false;
   };
   if (regular && file_size - std::min(file_size, already) != want)
@@ -238,7 +240,7 @@ float HalfToFloat(uint16_t h) {
   return f;
 }
 
-bool ParseTensorType(const std::string& spec, HostTensor* out, std::string* error) {
+static bool ParseTensorTypeImpl(const std::string& spec, HostTensor* out, std::string* error) {
   size_t eq = spec.find('=');
   if (eq == std::string::npos) {
     *error = "expected SHAPExTYPE=VALUES, =@file.npy or =@file.bin (e.g. 2x3xf32=@a.npy), got '" + spec + "'";
@@ -281,13 +283,15 @@ bool ParseTensorType(const std::string& spec, HostTensor* out, std::string* erro
   return true;
 }
 
-bool ParseTensorSpec(const std::string& spec, HostTensor* out, std::string* error) {
-  if (!ParseTensorType(spec, out, error)) return false;
+static bool ReadNpyImpl(const std::string& path, HostTensor* out, std::string* error, const HostTensor* expected);
+
+static bool ParseTensorSpecImpl(const std::string& spec, HostTensor* out, std::string* error) {
+  if (!ParseTensorTypeImpl(spec, out, error)) return false;
   std::string value = spec.substr(spec.find('=') + 1);
   if (value.empty() || value[0] != '@') return ParseValues(value, out, error);
 
   std::string path = value.substr(1);
-  if (path.size() >= 4 && path.compare(path.size() - 4, 4, ".npy") == 0) return ReadNpy(path, out, error, out);
+  if (path.size() >= 4 && path.compare(path.size() - 4, 4, ".npy") == 0) return ReadNpyImpl(path, out, error, out);
   bool regular = false;
   uint64_t file_size = 0;
   FILE* f = OpenInput(path, &regular, &file_size, error);
@@ -298,7 +302,7 @@ bool ParseTensorSpec(const std::string& spec, HostTensor* out, std::string* erro
   return ok;
 }
 
-bool ReadNpy(const std::string& path, HostTensor* out, std::string* error, const HostTensor* expected) {
+static bool ReadNpyImpl(const std::string& path, HostTensor* out, std::string* error, const HostTensor* expected) {
   bool regular = false;
   uint64_t file_size = 0;
   FILE* f = OpenInput(path, &regular, &file_size, error);
@@ -335,6 +339,40 @@ bool ReadNpy(const std::string& path, HostTensor* out, std::string* error, const
   std::fclose(f);
   *out = std::move(t);
   return true;
+}
+
+std::string OneLine(const std::string& text) {
+  std::string out;
+  for (unsigned char c : text) {
+    if (c < 0x20 || c == 0x7f) {
+      char hex[5];
+      std::snprintf(hex, sizeof(hex), "\\x%02x", c);
+      out += hex;
+    } else {
+      out.push_back(static_cast<char>(c));
+    }
+  }
+  return out;
+}
+
+// The public parsers: messages echo specs, paths and header text, which may
+// hold control characters; they leave here as one printable line.
+bool ParseTensorType(const std::string& spec, HostTensor* out, std::string* error) {
+  bool ok = ParseTensorTypeImpl(spec, out, error);
+  if (!ok) *error = OneLine(*error);
+  return ok;
+}
+
+bool ParseTensorSpec(const std::string& spec, HostTensor* out, std::string* error) {
+  bool ok = ParseTensorSpecImpl(spec, out, error);
+  if (!ok) *error = OneLine(*error);
+  return ok;
+}
+
+bool ReadNpy(const std::string& path, HostTensor* out, std::string* error, const HostTensor* expected) {
+  bool ok = ReadNpyImpl(path, out, error, expected);
+  if (!ok) *error = OneLine(*error);
+  return ok;
 }
 
 namespace {

@@ -53,6 +53,10 @@ bool ParseTensorSpec(const std::string& spec, HostTensor* out, std::string* erro
 // dict parsed as numpy does, see npy_header.h). With `expected`, a header
 // with another shape or type is refused before any data is read.
 bool ReadNpy(const std::string& path, HostTensor* out, std::string* error, const HostTensor* expected = nullptr);
+// `text` with control characters (newlines included) escaped as \xNN, so an
+// error that echoes untrusted input stays one line.
+std::string OneLine(const std::string& text);
+
 // Prints "2x3xf32=[1 2 3][4 5 6]" and a newline.
 void PrintTensor(FILE* out, const HostTensor& tensor);
 

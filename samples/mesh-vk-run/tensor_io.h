@@ -41,8 +41,9 @@ bool ReadNpy(const std::string& path, HostTensor* out, std::string* error);
 // Writes `tensor` to `path` as .npy through a temporary file and a rename, so
 // a failure never leaves a half-written file behind.
 bool WriteNpy(const std::string& path, const HostTensor& tensor, std::string* error);
-// Prints "2x3xf32=[1 2 3][4 5 6]" and a newline.
-void PrintTensor(FILE* out, const HostTensor& tensor);
+// Prints "2x3xf32=[[1 2 3][4 5 6]]" and a newline; past `max_elements`
+// elements, "..." and a note of how many were printed.
+void PrintTensor(FILE* out, const HostTensor& tensor, uint64_t max_elements = UINT64_MAX);
 
 }  // namespace meshvk_run
 

@@ -11,6 +11,7 @@
 
 #include "meshvk/meshvk.h"
 #include "meshvk/module.h"
+#include "output_files.h"
 #include "plan_print.h"
 #include "tensor_args.h"
 #include "tensor_io.h"
@@ -23,7 +24,7 @@ namespace meshvk_run {
 namespace {
 
 int Error(int code, const std::string& message) {
-  std::fprintf(stderr, "mesh-vk-run: %s\n", message.c_str());
+  std::fprintf(stderr, "mesh-vk-run: %s\n", OneLine(message).c_str());  // one line, whatever it echoes
   return code;
 }
 
@@ -198,12 +199,14 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
                                  (input_args.size() != flags.inputs.size() ? " (.npz arrays counted one each)" : "") +
                                  ", function " + fn_name + " takes " + std::to_string(fn.argument_count) + " (" +
                                  arg_list + ")");
+  // Each spec's shape is checked against the signature before its values
+  // are parsed or its file is read: nothing is allocated from a flag alone.
   std::vector<HostTensor> inputs(fn.argument_count);
   for (uint32_t i = 0; i < fn.argument_count; ++i) {
     std::string error;
     if (input_args[i].loaded) {
       inputs[i] = std::move(input_args[i].tensor);
-    } else if (!ParseTensorSpec(input_args[i].spec, &inputs[i], &error)) {
+    } else if (!ParseTensorType(input_args[i].spec, &inputs[i], &error)) {
       return Error(kExitUsage, "--input[" + std::to_string(i) + "]: " + error);
     }
     if (!Matches(inputs[i], args[i]))
@@ -211,6 +214,8 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
                                    " given" + (input_args[i].origin.empty() ? "" : " (" + input_args[i].origin + ")") +
                                    ", argument " + std::to_string(i) + " of " + fn_name + " is " +
                                    SignatureString(args[i]));
+    if (!input_args[i].loaded && !ParseTensorSpec(input_args[i].spec, &inputs[i], &error))
+      return Error(kExitUsage, "--input[" + std::to_string(i) + "]: " + error);
   }
   if (!flags.outputs.empty() && flags.outputs.size() != fn.result_count)
     return Error(kExitUsage, "--output: " + std::to_string(flags.outputs.size()) + " given, function " + fn_name +
@@ -223,7 +228,7 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
     std::string error;
     if (expected_args[i].loaded) {
       expected[i] = std::move(expected_args[i].tensor);
-    } else if (!ParseTensorSpec(expected_args[i].spec, &expected[i], &error)) {
+    } else if (!ParseTensorType(expected_args[i].spec, &expected[i], &error)) {
       return Error(kExitUsage, "--expected_output[" + std::to_string(i) + "]: " + error);
     }
     if (!Matches(expected[i], results[i]))
@@ -232,6 +237,17 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
                                    (expected_args[i].origin.empty() ? "" : " (" + expected_args[i].origin + ")") +
                                    ", result " + std::to_string(i) + " of " + fn_name + " is " +
                                    SignatureString(results[i]));
+    if (!expected_args[i].loaded && !ParseTensorSpec(expected_args[i].spec, &expected[i], &error))
+      return Error(kExitUsage, "--expected_output[" + std::to_string(i) + "]: " + error);
+  }
+  for (size_t i = 0; i < flags.outputs.size(); ++i) {
+    if (flags.outputs[i] == "-") continue;
+    std::string error, path = flags.outputs[i].substr(1);
+    if (!OutputFiles::CheckPath(path, &error)) return Error(kExitUsage, "--output[" + std::to_string(i) + "]: " + error);
+    for (size_t j = 0; j < i; ++j)
+      if (flags.outputs[j] == flags.outputs[i])
+        return Error(kExitUsage, "--output[" + std::to_string(i) + "]: " + path + " is also --output[" +
+                                     std::to_string(j) + "]");
   }
 
   meshvk_grid_info_t grid{};
@@ -294,19 +310,23 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
     if (code != kExitOk) return code;
   }
 
+  // All output files are written to temporaries and renamed only when every
+  // one is written and the run had no validation message (output_files.h).
+  OutputFiles files;
   for (uint32_t i = 0; i < fn.result_count; ++i) {
     const std::string target = flags.outputs.empty() ? (expected.empty() ? "-" : "") : flags.outputs[i];
     if (target == "-") {
       PrintTensor(stdout, outputs[i], flags.print_max_element_count);
     } else if (!target.empty()) {
       std::string error;
-      if (!WriteNpy(target.substr(1), outputs[i], &error)) return Error(kExitDevice, "--output: " + error);
+      if (!files.Stage(target.substr(1), outputs[i], &error)) return Error(kExitDevice, "--output: " + error);
     }
   }
   std::fflush(stdout);
 
   if (devices.validation && meshvk_instance_message_count(r.instance) > 0)
     return Error(kExitDevice, std::to_string(meshvk_instance_message_count(r.instance)) + " validation message(s)");
+  if (std::string error; !files.Commit(&error)) return Error(kExitDevice, "--output: " + error);
 
   int code = kExitOk;
   for (size_t i = 0; i < expected.size(); ++i) {

@@ -1,11 +1,9 @@
 // File-typed --input values (see tensor_args.h).
 #include "tensor_args.h"
 
-#include <unistd.h>
+#include <algorithm>
 
-#include <cstdio>
-#include <cstdlib>
-
+#include "npy_header.h"
 #include "npz.h"
 
 namespace meshvk_run {
@@ -15,35 +13,24 @@ bool EndsWith(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// One archive member through tensor_io's .npy reader (the one parser of .npy
-// headers), by way of a private temporary file.
+// One archive member: the .npy header parsed by npy_header.h (the one parser
+// of .npy headers), then the data bytes, which must be exactly what it declares.
 bool NpyFromBytes(const std::vector<uint8_t>& bytes, const std::string& name, HostTensor* out, std::string* error) {
-  const char* dir = std::getenv("TMPDIR");
-  std::string path = std::string(dir && *dir ? dir : "/tmp") + "/mesh-vk-run-npz-XXXXXX";
-  std::vector<char> buffer(path.begin(), path.end());
-  buffer.push_back('\0');
-  int fd = mkstemp(buffer.data());
-  if (fd < 0) {
-    *error = name + ": cannot create a temporary file to read the member";
+  NpyHeader header;
+  if (!ParseNpyHeader(bytes.data(), bytes.size(), &header, error)) {
+    *error = name + ": " + *error;
     return false;
   }
-  std::string temporary(buffer.data());
-  bool written = true;
-  for (size_t at = 0; at < bytes.size() && written;) {
-    ssize_t n = ::write(fd, bytes.data() + at, bytes.size() - at);
-    written = n > 0;
-    at += n > 0 ? static_cast<size_t>(n) : 0;
+  if (header.data_offset > bytes.size() || bytes.size() - header.data_offset != header.data_bytes) {
+    *error = name + ": " + std::to_string(bytes.size() - std::min<uint64_t>(header.data_offset, bytes.size())) +
+             " data bytes, shape " + TypeString(header.shape, header.type) + " needs " +
+             std::to_string(header.data_bytes);
+    return false;
   }
-  ::close(fd);
-  std::string inner;
-  bool ok = written && ReadNpy(temporary, out, &inner);
-  std::remove(temporary.c_str());
-  if (!ok) {
-    // The reader names the temporary file: name the member instead.
-    if (size_t at = inner.find(temporary); at != std::string::npos) inner.replace(at, temporary.size(), name);
-    *error = written ? inner : name + ": cannot write a temporary file to read the member";
-  }
-  return ok;
+  out->shape = header.shape;
+  out->type = header.type;
+  out->data.assign(bytes.begin() + static_cast<std::ptrdiff_t>(header.data_offset), bytes.end());
+  return true;
 }
 
 }  // namespace

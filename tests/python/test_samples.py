@@ -59,7 +59,7 @@ def test_mlp_recompiled_for_each_device_count(devices, make_runtime, rng):
 
 
 def test_readme_snippet(tmp_path, rng):
-    """The README's example, as written (with validation on through the environment-free default)."""
+    """The README's example, as written."""
     x, w1, w2 = (uniform(rng, s) for s in [(32, 64), (64, 256), (256, 64)])
     prog = meshvk.compile(str(SAMPLES / "mlp_megatron.mlir"))
     rt = meshvk.Runtime(devices=4, topology="auto")
@@ -77,7 +77,9 @@ def test_readme_snippet(tmp_path, rng):
     shards = main(x, w1, w2, keep_sharded=True)
     assert len(shards) == 4 and shards.split_axes == [[], []]  # replicated: one full copy each
     for shard in shards:
-        np.testing.assert_array_equal(shard.array, y)
+        # Each process sums the four partial products in its own order, so the
+        # replicas agree to rounding, not bit for bit.
+        np.testing.assert_allclose(shard.array, y, atol=1e-4, rtol=1e-5)
     stats = main.benchmark(x, w1, w2, n=20)
     assert stats["runs"] == 20
     assert 0 < stats["wall_ms"]["min"] <= stats["wall_ms"]["median"] <= stats["wall_ms"]["max"]

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <pybind11/stl.h>
+
 #include "errors.h"
 #include "meshvk/artifact/mvk_generated.h"
 #include "spirv-tools/libspirv.hpp"

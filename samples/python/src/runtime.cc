@@ -3,6 +3,9 @@
 
 #include <pybind11/stl.h>
 
+#include <cstdlib>
+#include <cstring>
+
 #include "artifact.h"
 #include "errors.h"
 #include "meshvk/instance.h"
@@ -39,11 +42,54 @@ std::string PeerText(uint32_t flags) {
   return text;
 }
 
+// Every instance this module makes goes through here. Why: the runtime loads
+// volk's instance-level function pointers process-wide from the most recently
+// created instance (runtime/src/vulkan/loader.cc), so an instance created
+// WITHOUT validation nulls vkDestroyDebugUtilsMessengerEXT, and releasing a
+// validated instance created earlier then calls NULL (a crash seen in the
+// tests: a validated Runtime, then meshvk.compile's device probe). Until the
+// runtime keeps those pointers per instance, an instance is created with
+// validation whenever a validated one is alive, and creation is serialised, so
+// the pointers always come from an instance that has the debug-utils
+// extension while any instance needs it.
+std::mutex instance_mutex;
+uint32_t validated_instances = 0;  // guarded by instance_mutex
+
+// Whether the instance gets validation: its flags, or MESHVK_VALIDATION (read
+// by meshvk_instance_create the same way: unset, "" and "0" mean off).
+bool WillValidate(const meshvk_instance_create_info_t& info) {
+  const char* env = std::getenv("MESHVK_VALIDATION");
+  return (info.flags & MESHVK_INSTANCE_VALIDATION_BIT) || (env && *env && std::strcmp(env, "0") != 0);
+}
+
+// Sets *validated for ReleaseInstance.
+meshvk_instance_t* CreateInstance(meshvk_instance_create_info_t info, bool* validated) {
+  std::lock_guard<std::mutex> lock(instance_mutex);
+  if (validated_instances > 0) info.flags |= MESHVK_INSTANCE_VALIDATION_BIT;
+  meshvk_instance_t* instance = nullptr;
+  Check(meshvk_instance_create(&info, &instance));
+  *validated = WillValidate(info);
+  if (*validated) ++validated_instances;
+  return instance;
+}
+
+void ReleaseInstance(meshvk_instance_t* instance, bool validated) {
+  if (!instance) return;
+  std::lock_guard<std::mutex> lock(instance_mutex);
+  meshvk_instance_release(instance);
+  if (validated) --validated_instances;
+}
+
 // A temporary instance for the module-level queries, released on scope exit.
 struct TemporaryInstance {
   meshvk_instance_t* instance = nullptr;
-  TemporaryInstance() { Check(meshvk_instance_create(nullptr, &instance)); }
-  ~TemporaryInstance() { meshvk_instance_release(instance); }
+  bool validated = false;
+  TemporaryInstance() {
+    meshvk_instance_create_info_t info{};
+    info.application_name = "meshvk (Python)";
+    instance = CreateInstance(info, &validated);
+  }
+  ~TemporaryInstance() { ReleaseInstance(instance, validated); }
 };
 
 }  // namespace
@@ -134,7 +180,7 @@ RuntimeCore::RuntimeCore(const DeviceChoice& choice, int validation) : choice_(c
   info.message_callback = &RuntimeCore::OnMessage;
   info.message_user_data = this;
   info.application_name = "meshvk (Python)";
-  Check(meshvk_instance_create(&info, &instance_));
+  instance_ = CreateInstance(info, &validated_);
 }
 
 RuntimeCore::~RuntimeCore() { Close(); }
@@ -186,7 +232,7 @@ void RuntimeCore::Close() {
   programs_.clear();
   for (auto& [processes, set] : sets_) meshvk_device_set_release(set);
   sets_.clear();
-  meshvk_instance_release(instance_);
+  ReleaseInstance(instance_, validated_);
   instance_ = nullptr;
 }
 

@@ -64,6 +64,7 @@ class RuntimeCore {
   std::mutex mutex_;
   DeviceChoice choice_;
   meshvk_instance_t* instance_ = nullptr;
+  bool validated_ = false;
   std::map<uint32_t, meshvk_device_set_t*> sets_;
   std::vector<std::weak_ptr<ProgramCore>> programs_;
   std::mutex messages_mutex_;  // the callback runs on whichever thread called Vulkan

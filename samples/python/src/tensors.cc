@@ -1,6 +1,8 @@
 // See tensors.h.
 #include "tensors.h"
 
+#include <pybind11/stl.h>
+
 #include "errors.h"
 #include "tensor_io.h"  // mesh-vk-run's TypeString: one spelling of a signature
 

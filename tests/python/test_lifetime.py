@@ -99,3 +99,16 @@ def test_gil_is_released_while_a_program_runs(make_runtime, rng):
     # Holding the GIL, the call would stop this loop for its whole duration.
     assert call["seconds"] > 0.05
     assert widest < 0.5 * call["seconds"], (widest, call["seconds"], ticks)
+
+
+def test_runtimes_with_and_without_validation_close_in_any_order(rng):
+    """A validated runtime, then one without validation (and a device probe), closed oldest first."""
+    a, b = uniform(rng, (2, 3)), uniform(rng, (3, 2))
+    validated = meshvk.Runtime(devices=2, validation=True)
+    plain = meshvk.Runtime(devices=2, validation=False)
+    meshvk.devices()
+    for rt in (validated, plain):
+        np.testing.assert_allclose(rt.load(compiled("seed_matmul"))["main"](a, b), a @ b, rtol=1e-5, atol=1e-6)
+    assert validated.validation_messages == []
+    validated.close()
+    plain.close()

@@ -89,3 +89,19 @@ def test_readme_snippet(tmp_path, rng):
     again = rt.load(str(tmp_path / "mlp.mvk"))["main"]
     np.testing.assert_array_equal(again(x, w1, w2), y)
     rt.close()
+
+
+def test_readme_python_block_runs_as_written(monkeypatch):
+    """The ```python block of README.md's Python section, executed from the repository root."""
+    readme = (SAMPLES.parents[1] / "README.md").read_text()
+    section = readme[readme.index("### Python"):]
+    block = section[section.index("```python\n") + len("```python\n"):]
+    block = block[:block.index("```")]
+    assert "meshvk.compile(" in block and "keep_sharded=True" in block
+    monkeypatch.chdir(SAMPLES.parents[1])
+    scope = {}
+    exec(compile(block, "README.md", "exec"), scope)  # noqa: S102 - our own README
+    x, w1, w2 = scope["x"], scope["w1"], scope["w2"]
+    np.testing.assert_allclose(scope["y"], relu(x @ w1) @ w2, atol=1e-3, rtol=1e-4)
+    assert scope["stats"]["runs"] == 20
+    scope["rt"].close()

@@ -10,8 +10,9 @@ code that wrote them:
       and one to its consumer (a program with kernels), so it lies between them
       (producer ends before the copy starts, the copy ends before the consumer
       starts).
-  check_outputs.py benchmark --processes P --dispatches D -- TOOL ARGS...
-      stdout is the JSON document alone and has the fields README.md documents.
+  check_outputs.py benchmark --processes P --dispatches D [--total-flops F] -- TOOL ARGS...
+      stdout is the JSON document alone and has the fields README.md documents;
+      the dispatches' "flops" add up to F (the program's arithmetic, counted by hand).
   check_outputs.py plan-graph FILE.dot --copies C --bytes B -- TOOL ARGS...
       `dot -Tsvg` renders it; exactly C copy edges whose bytes sum to B (the
       plan's numbers, from mesh-vk-compile --print-plan / the test's own count).
@@ -93,7 +94,7 @@ def check_trace(path, processes, copies, invokes, arrows):
           (len(events), len(copy_events), invokes))
 
 
-def check_benchmark(stdout, processes, expected_dispatches):
+def check_benchmark(stdout, processes, expected_dispatches, total_flops):
     doc = json.loads(stdout)
     context = doc["context"]
     for key, kind in (("date", str), ("host_name", str), ("executable", str), ("num_cpus", int),
@@ -135,6 +136,14 @@ def check_benchmark(stdout, processes, expected_dispatches):
         for key in ("bytes", "bytes_per_second", "roofline_ms", "roofline_fraction"):
             if key not in b:
                 fail("%s without %s" % (n, key))
+    if total_flops is not None:
+        counted = sum(runs[n]["median"].get("flops", 0) for n in dispatches)
+        if counted != total_flops:
+            fail("dispatches count %d FLOPs, the program does %d" % (counted, total_flops))
+        for n in dispatches:
+            b = runs[n]["median"]
+            if b.get("flops") and "flops_per_second" not in b:
+                fail("%s has flops but no flops_per_second" % n)
     if len(context["roofline"]) != len(dispatches):
         fail("%d roofline lines for %d dispatches" % (len(context["roofline"]), len(dispatches)))
     print("benchmark ok: %d series (%d phases, %d dispatches)" % (len(runs), len(phases), len(dispatches)))
@@ -169,7 +178,8 @@ def main():
         check_trace(options[1], int(value("--processes")), int(value("--copies")), int(value("--invokes")),
                     "--arrows" in options)
     elif kind == "benchmark":
-        check_benchmark(result.stdout, int(value("--processes")), int(value("--dispatches")))
+        check_benchmark(result.stdout, int(value("--processes")), int(value("--dispatches")),
+                        int(value("--total-flops")) if "--total-flops" in options else None)
     elif kind == "plan-graph":
         check_plan_graph(options[1], int(value("--copies")), int(value("--bytes")))
     else:

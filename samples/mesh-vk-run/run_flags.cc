@@ -61,8 +61,11 @@ const char* RunUsageText() {
          "                   [--print-plan] [--benchmark=N] [-v] [--version]\n"
          "  --function=NAME        function to run (default: the only one)\n"
          "  --input=SPEC           a whole (global) input tensor, e.g. 2x3xf32=\"1 2 3 4 5 6\",\n"
-         "                         4x4xf16=@a.npy or 16xi32=@a.bin; one per argument, in order\n"
+         "                         4x4xf16=@a.npy or 16xi32=@a.bin; one per argument, in order;\n"
+         "                         @a.npy takes shape and type from the file, @args.npz gives one\n"
+         "                         argument per array (in order), @args.npz:NAME one array\n"
          "  --output=@file.npy|-   where each result goes (default: print all results)\n"
+         "  --print_max_element_count=N  print at most N elements of a result (default 1024)\n"
          "  --expected_output=SPEC compare each result (numpy.isclose); exit 1 if one differs\n"
          "  --atol=A --rtol=R      tolerances (defaults 1e-8 and 1e-5, like numpy)\n"
          "  --devices=auto|N|group:G  processes: the program's grid (auto), N (a .mvk must\n"
@@ -87,6 +90,7 @@ void AddRunFlags(CLI::App* app, RunFlags* flags, RunFlagValues* values) {
   AddText(app, "--atol", &values->atol, &values->atol_set);
   AddText(app, "--rtol", &values->rtol, &values->rtol_set);
   AddText(app, "--benchmark", &values->benchmark, &values->benchmark_set);
+  AddText(app, "--print_max_element_count", &values->print_max, &values->print_max_set);
   app->add_flag("--print-plan", flags->print_plan)->disable_flag_override();
 }
 
@@ -106,6 +110,17 @@ bool CheckRunFlags(const RunFlagValues& values, RunFlags* flags, std::string* er
   if (values.benchmark_set && !ParseCount(values.benchmark, 1000000, &flags->benchmark)) {
     *error = "flag --benchmark: expected a repetition count 1..1000000, got '" + values.benchmark + "'";
     return false;
+  }
+  if (values.print_max_set) {
+    char* end = nullptr;
+    errno = 0;
+    const std::string& v = values.print_max;
+    unsigned long long n = !v.empty() && v[0] >= '0' && v[0] <= '9' ? std::strtoull(v.c_str(), &end, 10) : 0;
+    if (!end || *end != '\0' || errno == ERANGE) {
+      *error = "flag --print_max_element_count: expected a count of elements (0 or more), got '" + v + "'";
+      return false;
+    }
+    flags->print_max_element_count = n;
   }
   return true;
 }

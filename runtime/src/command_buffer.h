@@ -29,6 +29,11 @@ struct meshvk_command_buffer_s {
   std::unordered_map<const meshvk_buffer_t*, uint8_t> pending;
   // Queue timeline value of the last submission (0: never submitted).
   uint64_t last_submit_value = 0;
+  // Two timestamp queries around the recorded work (null where the queue
+  // family has no timestamps); see meshvk_command_buffer_device_time.
+  VkQueryPool timestamps = VK_NULL_HANDLE;
+  uint64_t timestamp_mask = 0;
+  double timestamp_period_ns = 0;
 };
 
 #endif  // MESHVK_RUNTIME_SRC_COMMAND_BUFFER_H_

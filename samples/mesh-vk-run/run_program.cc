@@ -13,7 +13,9 @@
 #include "meshvk/module.h"
 #include "output_files.h"
 #include "plan_print.h"
+#include "tensor_args.h"
 #include "tensor_io.h"
+#include "verbose.h"
 #ifdef MESHVK_RUN_HAS_COMPILER
 #include "meshvk/Target/CompileProgram.h"
 #endif
@@ -156,6 +158,8 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
       error = meshvk::target::compileProgramFile(path, options, &compiled);
       if (!error.empty()) return Error(kExitUsage, "--devices=" + std::to_string(devices.processes) + ": " + error);
     }
+    Verbose(1, "compiled %s in-process for device '%s': %zu-byte artifact", path.c_str(), options.device.name.c_str(),
+            compiled.artifact.size());
     if (meshvk_status_t status = meshvk_module_load(compiled.artifact.data(), compiled.artifact.size(), &r.module))
       return Error(kExitUsage, path + ": " + Take(status));
 #else
@@ -184,39 +188,56 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
     result_list += (i ? ", " : "") + SignatureString(results[i]);
   }
 
-  if (flags.inputs.size() != fn.argument_count)
-    return Error(kExitUsage, "--input: " + std::to_string(flags.inputs.size()) + " given, function " + fn_name +
-                                 " takes " + std::to_string(fn.argument_count) + " (" + arg_list + ")");
+  // @a.npy / @a.npz values bring their own shape and type (tensor_args.h);
+  // an archive expands into one argument per array.
+  std::vector<TensorArg> input_args, expected_args;
+  if (std::string error; !ExpandTensorArgs(flags.inputs, "--input", &input_args, &error) ||
+                         !ExpandTensorArgs(flags.expected, "--expected_output", &expected_args, &error))
+    return Error(kExitUsage, error);
+  if (input_args.size() != fn.argument_count)
+    return Error(kExitUsage, "--input: " + std::to_string(input_args.size()) + " given" +
+                                 (input_args.size() != flags.inputs.size() ? " (.npz arrays counted one each)" : "") +
+                                 ", function " + fn_name + " takes " + std::to_string(fn.argument_count) + " (" +
+                                 arg_list + ")");
   // Each spec's shape is checked against the signature before its values
   // are parsed or its file is read: nothing is allocated from a flag alone.
   std::vector<HostTensor> inputs(fn.argument_count);
   for (uint32_t i = 0; i < fn.argument_count; ++i) {
     std::string error;
-    if (!ParseTensorType(flags.inputs[i], &inputs[i], &error))
+    if (input_args[i].loaded) {
+      inputs[i] = std::move(input_args[i].tensor);
+    } else if (!ParseTensorType(input_args[i].spec, &inputs[i], &error)) {
       return Error(kExitUsage, "--input[" + std::to_string(i) + "]: " + error);
+    }
     if (!Matches(inputs[i], args[i]))
       return Error(kExitUsage, "--input[" + std::to_string(i) + "]: " + TypeString(inputs[i].shape, inputs[i].type) +
-                                   " given, argument " + std::to_string(i) + " of " + fn_name + " is " +
+                                   " given" + (input_args[i].origin.empty() ? "" : " (" + input_args[i].origin + ")") +
+                                   ", argument " + std::to_string(i) + " of " + fn_name + " is " +
                                    SignatureString(args[i]));
-    if (!ParseTensorSpec(flags.inputs[i], &inputs[i], &error))
+    if (!input_args[i].loaded && !ParseTensorSpec(input_args[i].spec, &inputs[i], &error))
       return Error(kExitUsage, "--input[" + std::to_string(i) + "]: " + error);
   }
   if (!flags.outputs.empty() && flags.outputs.size() != fn.result_count)
     return Error(kExitUsage, "--output: " + std::to_string(flags.outputs.size()) + " given, function " + fn_name +
                                  " returns " + std::to_string(fn.result_count) + " (" + result_list + ")");
-  if (!flags.expected.empty() && flags.expected.size() != fn.result_count)
-    return Error(kExitUsage, "--expected_output: " + std::to_string(flags.expected.size()) + " given, function " +
+  if (!expected_args.empty() && expected_args.size() != fn.result_count)
+    return Error(kExitUsage, "--expected_output: " + std::to_string(expected_args.size()) + " given, function " +
                                  fn_name + " returns " + std::to_string(fn.result_count) + " (" + result_list + ")");
-  std::vector<HostTensor> expected(flags.expected.size());
-  for (size_t i = 0; i < flags.expected.size(); ++i) {
+  std::vector<HostTensor> expected(expected_args.size());
+  for (size_t i = 0; i < expected_args.size(); ++i) {
     std::string error;
-    if (!ParseTensorType(flags.expected[i], &expected[i], &error))
+    if (expected_args[i].loaded) {
+      expected[i] = std::move(expected_args[i].tensor);
+    } else if (!ParseTensorType(expected_args[i].spec, &expected[i], &error)) {
       return Error(kExitUsage, "--expected_output[" + std::to_string(i) + "]: " + error);
+    }
     if (!Matches(expected[i], results[i]))
       return Error(kExitUsage, "--expected_output[" + std::to_string(i) + "]: " +
-                                   TypeString(expected[i].shape, expected[i].type) + " given, result " +
-                                   std::to_string(i) + " of " + fn_name + " is " + SignatureString(results[i]));
-    if (!ParseTensorSpec(flags.expected[i], &expected[i], &error))
+                                   TypeString(expected[i].shape, expected[i].type) + " given" +
+                                   (expected_args[i].origin.empty() ? "" : " (" + expected_args[i].origin + ")") +
+                                   ", result " + std::to_string(i) + " of " + fn_name + " is " +
+                                   SignatureString(results[i]));
+    if (!expected_args[i].loaded && !ParseTensorSpec(expected_args[i].spec, &expected[i], &error))
       return Error(kExitUsage, "--expected_output[" + std::to_string(i) + "]: " + error);
   }
   for (size_t i = 0; i < flags.outputs.size(); ++i) {
@@ -246,6 +267,21 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
   set_info.device_group_index = devices.group >= 0 ? static_cast<uint32_t>(devices.group) : 0;
   if (meshvk_status_t status = meshvk_device_set_create(r.instance, &set_info, &r.set))
     return Error(kExitDevice, "--devices/--topology: " + Take(status));
+  if (Verbosity() >= 1) {
+    const char* topologies[] = {"auto", "device group", "logical devices"};
+    meshvk_topology_t topology = meshvk_device_set_topology(r.set);
+    Verbose(1, "device set: %s, %u processes, %u phases", topology < 3 ? topologies[topology] : "other",
+            grid.process_count, meshvk_module_function_phase_count(r.module, function));
+    for (uint32_t p = 0; p < grid.process_count; ++p) {
+      meshvk_process_info_t info{};
+      if (meshvk_status_t status = meshvk_device_set_process_info(r.set, p, &info)) {
+        meshvk_status_free(status);
+        continue;
+      }
+      Verbose(1, "process %u: physical device %u, VkDevice %u, device index %u, queue family %u queue %u", p,
+              info.physical_device, info.logical_device, info.device_index, info.queue_family, info.queue_index);
+    }
+  }
   if (flags.print_plan) PrintPlan(stdout, r.module, function, r.instance, r.set);
   if (meshvk_status_t status = meshvk_program_create(r.module, r.set, &r.program))
     return Error(kExitDevice, path + ": " + Take(status));
@@ -278,9 +314,9 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
   // one is written and the run had no validation message (output_files.h).
   OutputFiles files;
   for (uint32_t i = 0; i < fn.result_count; ++i) {
-    const std::string target = flags.outputs.empty() ? (flags.expected.empty() ? "-" : "") : flags.outputs[i];
+    const std::string target = flags.outputs.empty() ? (expected.empty() ? "-" : "") : flags.outputs[i];
     if (target == "-") {
-      PrintTensor(stdout, outputs[i]);
+      PrintTensor(stdout, outputs[i], flags.print_max_element_count);
     } else if (!target.empty()) {
       std::string error;
       if (!files.Stage(target.substr(1), outputs[i], &error)) return Error(kExitDevice, "--output: " + error);

@@ -1,5 +1,5 @@
 // mesh-vk-compile: PROGRAM.mlir -> PROGRAM.mvk (the whole chain of
-// meshvk/Target/CompileProgram.h). Exit codes: 0 ok, 2 bad input or usage
+// meshvk/Artifact/CompileProgram.h). Exit codes: 0 ok, 2 bad input or usage
 // (one line on stderr: file:line:col, what, what was expected), 3 device
 // discovery failed (--target-device=auto). The output file is written under a
 // temporary name and renamed, so a failure never leaves a half-written .mvk.
@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "meshvk/Codegen/Target.h"
-#include "meshvk/Target/CompileProgram.h"
+#include "meshvk/Codegen/TargetDescription.h"
+#include "meshvk/Artifact/CompileProgram.h"
 #include "meshvk/meshvk.h"
 
 namespace {
@@ -75,7 +75,7 @@ int ProbeDevice(meshvk::codegen::TargetDescription* out, uint32_t* api_version) 
 int main(int argc, char** argv) {
   std::string input, output, device = "lavapipe", vulkan = "1.1", grid;
   bool print_plan = false;
-  meshvk::target::ProgramOptions options;
+  meshvk::ProgramOptions options;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&](const char* name, std::string* into) {
@@ -108,9 +108,9 @@ int main(int argc, char** argv) {
   if (output.empty()) return Usage("no output given (-o PROGRAM.mvk)");
 
   std::string error;
-  if (!meshvk::target::parseVulkanVersion(vulkan, &options.vulkanVersion, &error))
+  if (!meshvk::parseVulkanVersion(vulkan, &options.vulkanVersion, &error))
     return Usage("--vulkan-version: " + error);
-  if (!grid.empty() && !meshvk::target::parseGridShape(grid, &options.gridShape, &error))
+  if (!grid.empty() && !meshvk::parseGridShape(grid, &options.gridShape, &error))
     return Usage("--grid-shape: " + error);
   if (device == "auto") {
     uint32_t api = 0;
@@ -122,8 +122,8 @@ int main(int argc, char** argv) {
     return Usage("--target-device: unknown device '" + device + "' (expected lavapipe, generic or auto)");
   }
 
-  meshvk::target::CompiledProgram program;
-  error = meshvk::target::compileProgramFile(input, options, &program);
+  meshvk::CompiledProgram program;
+  error = meshvk::compileProgramFile(input, options, &program);
   if (!error.empty()) {
     std::fprintf(stderr, "mesh-vk-compile: %s\n", error.c_str());
     return kExitUsage;

@@ -1,6 +1,8 @@
 // mesh-vk-run --self-check (see self_check.h).
 #include "self_check.h"
 
+#include "plan_print.h"
+
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -96,8 +98,7 @@ meshvk_status_t SelfCheck(meshvk_instance_t* instance, uint32_t processes,
     submit.signal_count = 1;
     if (meshvk_status_t status = meshvk_queue_submit(set, &submit)) return status;
   }
-  const char* topology_name =
-      meshvk_device_set_topology(set) == MESHVK_TOPOLOGY_DEVICE_GROUP ? "device group" : "logical";
+  const char* topology_name = TopologyText(meshvk_device_set_topology(set));
   for (uint32_t p = 0; p < processes; ++p) {
     if (meshvk_status_t status = meshvk_semaphore_wait(work[p].done, 1, kWaitNs)) return status;
     std::vector<float> c(kWords);

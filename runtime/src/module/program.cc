@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "artifact_verifier.h"
+#include "cross_device.h"
 #include "meshvk/artifact/builder.h"
 #include "meshvk/command_buffer.h"
 #include "meshvk/module.h"
@@ -52,6 +53,8 @@ struct Segment {
   meshvk_command_buffer_t* command_buffer = nullptr;
   uint32_t command_count = 0;
   size_t timer_index = 0;       // this segment's timestamp pair
+  // Bytes the host stages from other VkDevices before this segment runs.
+  std::vector<meshvk::module::HostCopy> host_copies;
 };
 
 }  // namespace
@@ -73,10 +76,14 @@ struct meshvk_program_s {
   meshvk::module::SegmentTimer timer;
   bool timings_valid = false;
   std::vector<meshvk_phase_timing_t> timings;
+  // Imported views and landing buffers of copies between VkDevices.
+  std::unique_ptr<meshvk::module::CrossDeviceCopies> cross_device =
+      std::make_unique<meshvk::module::CrossDeviceCopies>();
 
   ~meshvk_program_s() {
     for (auto& list : segments)
       for (Segment& s : list) meshvk_command_buffer_release(s.command_buffer);
+    cross_device.reset();  // its buffers before the set goes
     timer.Release();  // its query pools live on the set's devices
     for (meshvk_semaphore_t* s : semaphores) meshvk_semaphore_release(s);
     for (meshvk_executable_t* e : executables) meshvk_executable_release(e);
@@ -101,6 +108,10 @@ Status AllocateBuffers(meshvk_program_t* prog) {
   const auto* processes = prog->artifact->processes();
   const meshvk::module::Plan& plan = prog->module->plan;
   prog->buffers.resize(processes->size());
+  // Only buffers a copy on another VkDevice reads through external memory
+  // are exportable: nothing else pays for it.
+  const std::vector<std::vector<bool>> exportable =
+      meshvk::module::CrossDeviceCopies::ExportableBuffers(prog->artifact, prog->set);
   for (uint32_t p = 0; p < processes->size(); ++p) {
     const auto* list = processes->Get(p)->buffers();
     std::vector<meshvk_buffer_t*> slots(plan.slot_size[p].size(), nullptr);
@@ -113,7 +124,9 @@ Status AllocateBuffers(meshvk_program_t* prog) {
         meshvk_buffer_retain(buffer);
       } else {
         uint64_t size = slot >= 0 ? plan.slot_size[p][slot] : desc->size();
-        MESHVK_RETURN_IF_ERROR(FromC(meshvk_buffer_create(prog->set, p, size, &buffer),
+        meshvk_buffer_create_info_t info{
+            p, size, exportable[p][b] ? static_cast<meshvk_buffer_flags_t>(MESHVK_BUFFER_EXPORTABLE_BIT) : 0u};
+        MESHVK_RETURN_IF_ERROR(FromC(meshvk_buffer_create_with_info(prog->set, &info, &buffer),
                                      "processes[" + std::to_string(p) + "].buffers[" + std::to_string(b) + "]"));
         if (slot >= 0) slots[slot] = buffer;
       }
@@ -147,8 +160,8 @@ Status CreateExecutables(meshvk_program_t* prog) {
   return Status();
 }
 
-Status RecordCommand(meshvk_program_t* prog, meshvk_command_buffer_t* cb, uint32_t p, uint32_t c,
-                     const mvk::Command* cmd) {
+Status RecordCommand(meshvk_program_t* prog, meshvk_command_buffer_t* cb, uint32_t f, uint32_t p, uint32_t c,
+                     const mvk::Command* cmd, std::vector<meshvk::module::HostCopy>* host_copies) {
   std::string path = "processes[" + std::to_string(p) + "].commands[" + std::to_string(c) + "]";
   const auto& bufs = prog->buffers[p];
   if (const mvk::Dispatch* d = cmd->op_as_Dispatch()) {
@@ -179,7 +192,10 @@ Status RecordCommand(meshvk_program_t* prog, meshvk_command_buffer_t* cb, uint32
     return FromC(meshvk_command_buffer_dispatch(cb, &info), path + ".dispatch");
   }
   if (const mvk::Copy* copy = cmd->op_as_Copy()) {
-    meshvk_buffer_t* src = prog->buffers[copy->src_process()][copy->src_buffer()];
+    // From another VkDevice: its imported view, or a landing buffer the host fills.
+    meshvk_buffer_t* src = nullptr;
+    MESHVK_RETURN_IF_ERROR(prog->cross_device->SourceFor(
+        f, copy, prog->buffers[copy->src_process()][copy->src_buffer()], path + ".copy", &src, host_copies));
     meshvk_buffer_t* dst = bufs[copy->dst_buffer()];
     if (!copy->regions() || copy->regions()->size() == 0) {
       return FromC(meshvk_command_buffer_copy(cb, src, copy->src_offset(), dst, copy->dst_offset(), copy->size()),
@@ -199,8 +215,8 @@ Status RecordCommand(meshvk_program_t* prog, meshvk_command_buffer_t* cb, uint32
     }
     return Status();
   }
-  const mvk::Fill* f = cmd->op_as_Fill();
-  return FromC(meshvk_command_buffer_fill(cb, bufs[f->buffer()], f->offset(), f->size(), f->value()),
+  const mvk::Fill* fill = cmd->op_as_Fill();
+  return FromC(meshvk_command_buffer_fill(cb, bufs[fill->buffer()], fill->offset(), fill->size(), fill->value()),
                path + ".fill");
 }
 
@@ -234,7 +250,7 @@ Status RecordFunction(meshvk_program_t* prog, uint32_t f) {
             if (it == waits.end() || it->second < dep_phase) waits[dep->process()] = dep_phase;
           }
         }
-        Status status = RecordCommand(prog, seg.command_buffer, p, c, cmd);
+        Status status = RecordCommand(prog, seg.command_buffer, f, p, c, cmd, &seg.host_copies);
         if (!status.ok()) {
           meshvk_command_buffer_release(seg.command_buffer);
           return status;
@@ -292,6 +308,7 @@ Status Create(meshvk_module_t* module, meshvk_device_set_t* set, meshvk_program_
     prog->logical_device.push_back(info.logical_device);
   }
   MESHVK_RETURN_IF_ERROR(AllocateBuffers(prog));
+  prog->cross_device->Init(set, module->artifact->functions() ? module->artifact->functions()->size() : 0, P);
   MESHVK_RETURN_IF_ERROR(CreateExecutables(prog));
   for (uint32_t p = 0; p < P; ++p) {
     meshvk_semaphore_t* sem = nullptr;
@@ -448,6 +465,8 @@ Status Submit(meshvk_program_t* prog, uint32_t function, uint64_t timeout_ns) {
         waits.push_back({prog->semaphores[w.process], value});
       }
     }
+    // The producers on other VkDevices have finished: bring their bytes over.
+    MESHVK_RETURN_IF_ERROR(meshvk::module::RunHostCopies(seg.host_copies, timeout_ns));
     meshvk_semaphore_value_t signal{prog->semaphores[seg.process], base + seg.phase + 1};
     meshvk_submit_info_t submit{};
     submit.command_buffer = seg.command_buffer;
@@ -555,6 +574,25 @@ meshvk_status_t meshvk_program_phase_timings(const meshvk_program_t* program, me
   *out_count = static_cast<uint32_t>(program->timings.size());
   for (uint32_t i = 0; i < capacity && i < program->timings.size(); ++i) out_timings[i] = program->timings[i];
   return MESHVK_OK;
+}
+
+meshvk_status_t meshvk_program_copy_bytes(const meshvk_program_t* program, uint32_t function, uint32_t process,
+                                          uint64_t out_bytes[MESHVK_COPY_PATH_COUNT]) {
+  if (!program || !out_bytes) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "program or out_bytes is NULL").ToC();
+  if (function >= program->segments.size() || process >= program->buffers.size())
+    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "function %u / process %u out of range", function, process).ToC();
+  const auto& bytes = program->cross_device->BytesIn(function, process);
+  for (uint32_t k = 0; k < MESHVK_COPY_PATH_COUNT; ++k) out_bytes[k] = bytes[k];
+  return MESHVK_OK;
+}
+
+uint32_t meshvk_program_note_count(const meshvk_program_t* program) {
+  return program ? static_cast<uint32_t>(program->cross_device->notes().size()) : 0;
+}
+
+const char* meshvk_program_note(const meshvk_program_t* program, uint32_t index) {
+  if (!program || index >= program->cross_device->notes().size()) return nullptr;
+  return program->cross_device->notes()[index].c_str();
 }
 
 void meshvk_program_stats(const meshvk_program_t* program, meshvk_program_stats_t* out_stats) {

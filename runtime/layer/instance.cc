@@ -49,6 +49,9 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* info, 
   if (!d->GetPhysicalDeviceMemoryProperties2)
     MESHVK_LOAD(GetPhysicalDeviceMemoryProperties2, "vkGetPhysicalDeviceMemoryProperties2KHR")
   MESHVK_LOAD(EnumerateDeviceExtensionProperties, "vkEnumerateDeviceExtensionProperties")
+  MESHVK_LOAD(GetPhysicalDeviceExternalBufferProperties, "vkGetPhysicalDeviceExternalBufferProperties")
+  if (!d->GetPhysicalDeviceExternalBufferProperties)
+    MESHVK_LOAD(GetPhysicalDeviceExternalBufferProperties, "vkGetPhysicalDeviceExternalBufferPropertiesKHR")
   MESHVK_LOAD(CreateDebugUtilsMessengerEXT, "vkCreateDebugUtilsMessengerEXT")
   MESHVK_LOAD(DestroyDebugUtilsMessengerEXT, "vkDestroyDebugUtilsMessengerEXT")
 #undef MESHVK_LOAD
@@ -298,10 +301,11 @@ VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceExternalBufferProperties(VkPhysicalD
     props->externalMemoryProperties = {};
     return;
   }
-  auto fn = reinterpret_cast<PFN_vkGetPhysicalDeviceExternalBufferProperties>(
-      e->instance->nextGipa(e->instance->instance, "vkGetPhysicalDeviceExternalBufferProperties"));
-  if (!fn) fatal("vkGetPhysicalDeviceExternalBufferProperties", "is not available below the layer");
-  fn(e->real, info, props);
+  // The pointer taken at vkCreateInstance: asked for later, the loader hands
+  // out its trampoline, which would send the real handle back to the top.
+  if (!e->instance->GetPhysicalDeviceExternalBufferProperties)
+    fatal("vkGetPhysicalDeviceExternalBufferProperties", "is not available below the layer");
+  e->instance->GetPhysicalDeviceExternalBufferProperties(e->real, info, props);
 }
 MESHVK_INTERCEPT(kPhysicalDevice, GetPhysicalDeviceExternalBufferProperties)
 MESHVK_INTERCEPT_ALIAS(kPhysicalDevice, GetPhysicalDeviceExternalBufferProperties,

@@ -230,9 +230,10 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
   set_info.device_group_index = devices.group >= 0 ? static_cast<uint32_t>(devices.group) : 0;
   if (meshvk_status_t status = meshvk_device_set_create(r.instance, &set_info, &r.set))
     return Error(kExitDevice, "--devices/--topology: " + Take(status));
-  if (flags.print_plan) PrintPlan(stdout, r.module, function, r.instance, r.set);
   if (meshvk_status_t status = meshvk_program_create(r.module, r.set, &r.program))
     return Error(kExitDevice, path + ": " + Take(status));
+  // After program creation: the plan then includes the bytes by copy path.
+  if (flags.print_plan) PrintPlan(stdout, r.module, function, r.instance, r.set, r.program);
 
   std::vector<meshvk_host_input_t> host_inputs;
   for (const HostTensor& t : inputs) host_inputs.push_back({t.data.data(), t.data.size()});

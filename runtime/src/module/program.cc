@@ -12,7 +12,10 @@
 //    ordered for memory without it);
 //  * across processes: a wait on the producer's semaphore at the value its
 //    producing segment signals; when the two processes live on different
-//    VkDevices (no shared semaphores there), the host waits instead.
+//    VkDevices (no shared semaphores there), the host waits instead, and a
+//    segment still waiting does not hold back the ready ones of its phase;
+//  * copies from another VkDevice read an imported view of the source, or a
+//    landing buffer the host fills once the producer finished (cross_device.h).
 // Timeline values grow by phase_count per invoke, so recorded waits stay valid.
 #include <chrono>
 #include <map>
@@ -439,44 +442,95 @@ Status CheckOutputs(const mvk::Function* fn, const meshvk_invoke_info_t* info) {
   return Status();
 }
 
+// Whether the producers `seg` waits for on the host (other VkDevices) have
+// signalled; blocks for the first one that has not when `block`.
+Status HostWaitsMet(meshvk_program_t* prog, const Segment& seg, uint64_t base, bool block, uint64_t timeout_ns,
+                    bool* met) {
+  *met = true;
+  for (const Wait& w : seg.waits) {
+    if (!w.host) continue;
+    const uint64_t value = base + w.phase + 1;
+    uint64_t now = 0;
+    MESHVK_RETURN_IF_ERROR(FromC(meshvk_semaphore_query(prog->semaphores[w.process], &now),
+                                 "process " + std::to_string(seg.process) + " polling process " +
+                                     std::to_string(w.process)));
+    if (now >= value) continue;
+    if (!block) {
+      *met = false;
+      return Status();
+    }
+    MESHVK_RETURN_IF_ERROR(FromC(meshvk_semaphore_wait(prog->semaphores[w.process], value, timeout_ns),
+                                 "process " + std::to_string(seg.process) + " waiting for process " +
+                                     std::to_string(w.process)));
+  }
+  return Status();
+}
+
+// Submits one segment whose host waits are met: device-side waits on its own
+// VkDevice, the host-staged bytes from other VkDevices, then the submit.
+Status SubmitSegment(meshvk_program_t* prog, const Segment& seg, uint64_t base,
+                     const std::vector<uint64_t>& previous_invoke, uint64_t timeout_ns) {
+  std::vector<meshvk_semaphore_value_t> waits;
+  if (seg.previous_phase >= 0) {
+    waits.push_back({prog->semaphores[seg.process], base + seg.previous_phase + 1});
+  } else {
+    // A process's first segment: the previous invoke has completed (the
+    // host waited), but a device-side wait on every process of this VkDevice
+    // makes the order explicit, e.g. for a peer that still read this
+    // process's buffers late in the previous invoke.
+    for (uint32_t q = 0; q < prog->semaphores.size(); ++q)
+      if (previous_invoke[q] > 0 && prog->logical_device[q] == prog->logical_device[seg.process])
+        waits.push_back({prog->semaphores[q], previous_invoke[q]});
+  }
+  for (const Wait& w : seg.waits)
+    if (!w.host) waits.push_back({prog->semaphores[w.process], base + w.phase + 1});
+  // The producers on other VkDevices have finished: bring their bytes over.
+  MESHVK_RETURN_IF_ERROR(meshvk::module::RunHostCopies(seg.host_copies, timeout_ns));
+  meshvk_semaphore_value_t signal{prog->semaphores[seg.process], base + seg.phase + 1};
+  meshvk_submit_info_t submit{};
+  submit.command_buffer = seg.command_buffer;
+  submit.waits = waits.data();
+  submit.wait_count = static_cast<uint32_t>(waits.size());
+  submit.signals = &signal;
+  submit.signal_count = 1;
+  MESHVK_RETURN_IF_ERROR(FromC(meshvk_queue_submit(prog->set, &submit),
+                               "process " + std::to_string(seg.process) + " phase " + std::to_string(seg.phase)));
+  prog->last_signal[seg.process] = signal.value;
+  return Status();
+}
+
+// Segments go out phase by phase (a segment only depends on earlier phases).
+// Inside a phase, a segment whose producer on another VkDevice is still
+// running does not hold back the others: those whose host waits are met are
+// submitted first, and the host blocks only when none is ready.
 Status Submit(meshvk_program_t* prog, uint32_t function, uint64_t timeout_ns) {
   uint64_t base = prog->base;
   const std::vector<uint64_t> previous_invoke = prog->last_signal;
-  for (const Segment& seg : prog->segments[function]) {
-    std::vector<meshvk_semaphore_value_t> waits;
-    if (seg.previous_phase >= 0) {
-      waits.push_back({prog->semaphores[seg.process], base + seg.previous_phase + 1});
-    } else {
-      // A process's first segment: the previous invoke has completed (the
-      // host waited), but a device-side wait on every process of this VkDevice
-      // makes the order explicit, e.g. for a peer that still read this
-      // process's buffers late in the previous invoke.
-      for (uint32_t q = 0; q < prog->semaphores.size(); ++q)
-        if (previous_invoke[q] > 0 && prog->logical_device[q] == prog->logical_device[seg.process])
-          waits.push_back({prog->semaphores[q], previous_invoke[q]});
-    }
-    for (const Wait& w : seg.waits) {
-      uint64_t value = base + w.phase + 1;
-      if (w.host) {
-        MESHVK_RETURN_IF_ERROR(FromC(meshvk_semaphore_wait(prog->semaphores[w.process], value, timeout_ns),
-                                     "process " + std::to_string(seg.process) + " waiting for process " +
-                                         std::to_string(w.process)));
-      } else {
-        waits.push_back({prog->semaphores[w.process], value});
+  const std::vector<Segment>& segments = prog->segments[function];
+  for (size_t begin = 0; begin < segments.size();) {
+    size_t end = begin;
+    while (end < segments.size() && segments[end].phase == segments[begin].phase) ++end;
+    std::vector<const Segment*> pending;
+    for (size_t i = begin; i < end; ++i) pending.push_back(&segments[i]);
+    while (!pending.empty()) {
+      bool progressed = false;
+      for (size_t i = 0; i < pending.size();) {
+        bool met = false;
+        MESHVK_RETURN_IF_ERROR(HostWaitsMet(prog, *pending[i], base, false, timeout_ns, &met));
+        if (!met) {
+          ++i;
+          continue;
+        }
+        MESHVK_RETURN_IF_ERROR(SubmitSegment(prog, *pending[i], base, previous_invoke, timeout_ns));
+        pending.erase(pending.begin() + static_cast<long>(i));
+        progressed = true;
+      }
+      if (!progressed) {
+        bool met = false;
+        MESHVK_RETURN_IF_ERROR(HostWaitsMet(prog, *pending.front(), base, true, timeout_ns, &met));
       }
     }
-    // The producers on other VkDevices have finished: bring their bytes over.
-    MESHVK_RETURN_IF_ERROR(meshvk::module::RunHostCopies(seg.host_copies, timeout_ns));
-    meshvk_semaphore_value_t signal{prog->semaphores[seg.process], base + seg.phase + 1};
-    meshvk_submit_info_t submit{};
-    submit.command_buffer = seg.command_buffer;
-    submit.waits = waits.data();
-    submit.wait_count = static_cast<uint32_t>(waits.size());
-    submit.signals = &signal;
-    submit.signal_count = 1;
-    MESHVK_RETURN_IF_ERROR(FromC(meshvk_queue_submit(prog->set, &submit),
-                                 "process " + std::to_string(seg.process) + " phase " + std::to_string(seg.phase)));
-    prog->last_signal[seg.process] = signal.value;
+    begin = end;
   }
   for (uint32_t p = 0; p < prog->semaphores.size(); ++p) {
     if (prog->last_signal[p] == 0) continue;

@@ -11,6 +11,7 @@ packages=(
   spirv-tools libshaderc-dev glslc glslang-tools
   libflatbuffers-dev flatbuffers-compiler
   libgtest-dev libgmock-dev libbenchmark-dev
+  libcli11-dev
 )
 
 missing=()

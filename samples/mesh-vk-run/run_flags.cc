@@ -1,6 +1,8 @@
 // Program-run flags of mesh-vk-run (see run_flags.h).
 #include "run_flags.h"
 
+#include <CLI/CLI.hpp>
+
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -18,13 +20,45 @@ bool ParseTolerance(const std::string& value, double* out) {
   return true;
 }
 
+// A whole decimal count in [1, max]; false for anything else.
+bool ParseCount(const std::string& value, unsigned long max, uint32_t* out) {
+  if (value.empty() || value[0] < '0' || value[0] > '9') return false;
+  char* end = nullptr;
+  errno = 0;
+  unsigned long n = std::strtoul(value.c_str(), &end, 10);
+  if (*end != '\0' || errno == ERANGE || n == 0 || n > max) return false;
+  *out = static_cast<uint32_t>(n);
+  return true;
+}
+
+bool CheckOutput(const std::string& value, std::string* error) {
+  if (value != "-" && (value.empty() || value[0] != '@' || value.size() < 2)) {
+    *error = "flag --output: expected @FILE.npy or -, got '" + value + "'";
+    return false;
+  }
+  if (value != "-" && (value.size() < 5 || value.compare(value.size() - 4, 4, ".npy") != 0)) {
+    *error = "flag --output: '" + value.substr(1) + "' must end in .npy";
+    return false;
+  }
+  return true;
+}
+
+// A scalar option whose text is kept for CheckRunFlags; the last one given wins.
+void AddText(CLI::App* app, const std::string& name, std::string* text, bool* set) {
+  app->add_option_function<std::string>(name, [text, set](const std::string& v) {
+       *text = v;
+       *set = true;
+     })
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+}
+
 }  // namespace
 
 const char* RunUsageText() {
   return "usage: mesh-vk-run PROGRAM.mvk [--function=NAME] --input=SHAPExTYPE=VALUES|@a.npy|@a.bin ...\n"
          "                   [--output=@c.npy|-]... [--expected_output=SPEC... [--atol=A] [--rtol=R]]\n"
          "                   [--devices=auto|N|group:G] [--topology=group|logical] [--validation]\n"
-         "                   [--print-plan] [--benchmark=N]\n"
+         "                   [--print-plan] [--benchmark=N] [-v] [--version]\n"
          "  --function=NAME        function to run (default: the only one)\n"
          "  --input=SPEC           a whole (global) input tensor, e.g. 2x3xf32=\"1 2 3 4 5 6\",\n"
          "                         4x4xf16=@a.npy or 16xi32=@a.bin; one per argument, in order\n"
@@ -44,61 +78,36 @@ const char* RunUsageText() {
          "            3 runtime/device failure\n";
 }
 
-FlagResult ParseRunFlag(const std::string& name, const std::string& value, bool has_value, RunFlags* flags,
-                        std::string* error) {
-  auto need_value = [&]() {
-    if (has_value && !value.empty()) return true;
-    *error = "flag " + name + " needs a value (" + name + "=...)";
-    return false;
-  };
-  if (name == "--function") {
-    if (!need_value()) return FlagResult::kError;
-    flags->function = value;
-  } else if (name == "--input") {
-    if (!has_value) {
-      *error = "flag --input needs a value (--input=SHAPExTYPE=VALUES)";
-      return FlagResult::kError;
-    }
-    flags->inputs.push_back(value);
-  } else if (name == "--output") {
-    if (!need_value()) return FlagResult::kError;
-    if (value != "-" && (value[0] != '@' || value.size() < 2)) {
-      *error = "flag --output: expected @FILE.npy or -, got '" + value + "'";
-      return FlagResult::kError;
-    }
-    if (value != "-" && (value.size() < 5 || value.compare(value.size() - 4, 4, ".npy") != 0)) {
-      *error = "flag --output: '" + value.substr(1) + "' must end in .npy";
-      return FlagResult::kError;
-    }
-    flags->outputs.push_back(value);
-  } else if (name == "--expected_output") {
-    if (!need_value()) return FlagResult::kError;
-    flags->expected.push_back(value);
-  } else if (name == "--atol" || name == "--rtol") {
-    double* target = name == "--atol" ? &flags->tolerance.atol : &flags->tolerance.rtol;
-    if (!has_value || !ParseTolerance(value, target)) {
-      *error = "flag " + name + ": expected a non-negative number, got '" + value + "'";
-      return FlagResult::kError;
-    }
-  } else if (name == "--print-plan") {
-    if (has_value) {
-      *error = "flag --print-plan takes no value (got '" + value + "')";
-      return FlagResult::kError;
-    }
-    flags->print_plan = true;
-  } else if (name == "--benchmark") {
-    char* end = nullptr;
-    unsigned long n = has_value && !value.empty() && value[0] >= '0' && value[0] <= '9'
-                          ? std::strtoul(value.c_str(), &end, 10) : 0;
-    if (!end || *end != '\0' || n == 0 || n > 1000000) {
-      *error = "flag --benchmark: expected a repetition count 1..1000000, got '" + value + "'";
-      return FlagResult::kError;
-    }
-    flags->benchmark = static_cast<uint32_t>(n);
-  } else {
-    return FlagResult::kNotMine;
+void AddRunFlags(CLI::App* app, RunFlags* flags, RunFlagValues* values) {
+  app->add_option("--function", flags->function)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  // One value per occurrence: `--input A PROGRAM` must not swallow the program.
+  app->add_option("--input", flags->inputs)->allow_extra_args(false);
+  app->add_option("--output", values->outputs)->allow_extra_args(false);
+  app->add_option("--expected_output", flags->expected)->allow_extra_args(false);
+  AddText(app, "--atol", &values->atol, &values->atol_set);
+  AddText(app, "--rtol", &values->rtol, &values->rtol_set);
+  AddText(app, "--benchmark", &values->benchmark, &values->benchmark_set);
+  app->add_flag("--print-plan", flags->print_plan)->disable_flag_override();
+}
+
+bool CheckRunFlags(const RunFlagValues& values, RunFlags* flags, std::string* error) {
+  for (const std::string& output : values.outputs) {
+    if (!CheckOutput(output, error)) return false;
+    flags->outputs.push_back(output);
   }
-  return FlagResult::kHandled;
+  if (values.atol_set && !ParseTolerance(values.atol, &flags->tolerance.atol)) {
+    *error = "flag --atol: expected a non-negative number, got '" + values.atol + "'";
+    return false;
+  }
+  if (values.rtol_set && !ParseTolerance(values.rtol, &flags->tolerance.rtol)) {
+    *error = "flag --rtol: expected a non-negative number, got '" + values.rtol + "'";
+    return false;
+  }
+  if (values.benchmark_set && !ParseCount(values.benchmark, 1000000, &flags->benchmark)) {
+    *error = "flag --benchmark: expected a repetition count 1..1000000, got '" + values.benchmark + "'";
+    return false;
+  }
+  return true;
 }
 
 }  // namespace meshvk_run

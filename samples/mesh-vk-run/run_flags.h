@@ -9,6 +9,10 @@
 
 #include "compare.h"
 
+namespace CLI {
+class App;
+}
+
 namespace meshvk_run {
 
 struct RunFlags {
@@ -21,12 +25,20 @@ struct RunFlags {
   uint32_t benchmark = 0;                // --benchmark=N (0: off)
 };
 
-enum class FlagResult { kHandled, kNotMine, kError };
+// The values CLI11 collected as text, checked by CheckRunFlags (so each error
+// is our one line, not CLI11's wording).
+struct RunFlagValues {
+  std::vector<std::string> outputs;
+  std::string atol, rtol, benchmark;
+  bool atol_set = false, rtol_set = false, benchmark_set = false;
+};
 
-// Parses one "--name[=value]" if it is a run flag. On kError, *error is one
-// line naming the flag, the value and what was expected.
-FlagResult ParseRunFlag(const std::string& name, const std::string& value, bool has_value,
-                        RunFlags* flags, std::string* error);
+// Registers the run flags on `app`: plain values go straight into `flags`,
+// the ones that need checking into `values`.
+void AddRunFlags(CLI::App* app, RunFlags* flags, RunFlagValues* values);
+// After parsing: checks `values` into `flags`. On failure, *error is one line
+// naming the flag, the value and what was expected.
+bool CheckRunFlags(const RunFlagValues& values, RunFlags* flags, std::string* error);
 
 // Usage lines for these flags.
 const char* RunUsageText();

@@ -11,8 +11,10 @@
 
 #include "meshvk/meshvk.h"
 #include "meshvk/module.h"
+#include "output_files.h"
 #include "plan_print.h"
 #include "tensor_io.h"
+#include "verbose.h"
 #ifdef MESHVK_RUN_HAS_COMPILER
 #include "meshvk/Target/CompileProgram.h"
 #endif
@@ -21,7 +23,7 @@ namespace meshvk_run {
 namespace {
 
 int Error(int code, const std::string& message) {
-  std::fprintf(stderr, "mesh-vk-run: %s\n", message.c_str());
+  std::fprintf(stderr, "mesh-vk-run: %s\n", OneLine(message).c_str());  // one line, whatever it echoes
   return code;
 }
 
@@ -155,6 +157,8 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
       error = meshvk::target::compileProgramFile(path, options, &compiled);
       if (!error.empty()) return Error(kExitUsage, "--devices=" + std::to_string(devices.processes) + ": " + error);
     }
+    Verbose(1, "compiled %s in-process for device '%s': %zu-byte artifact", path.c_str(), options.device.name.c_str(),
+            compiled.artifact.size());
     if (meshvk_status_t status = meshvk_module_load(compiled.artifact.data(), compiled.artifact.size(), &r.module))
       return Error(kExitUsage, path + ": " + Take(status));
 #else
@@ -186,15 +190,19 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
   if (flags.inputs.size() != fn.argument_count)
     return Error(kExitUsage, "--input: " + std::to_string(flags.inputs.size()) + " given, function " + fn_name +
                                  " takes " + std::to_string(fn.argument_count) + " (" + arg_list + ")");
+  // Each spec's shape is checked against the signature before its values
+  // are parsed or its file is read: nothing is allocated from a flag alone.
   std::vector<HostTensor> inputs(fn.argument_count);
   for (uint32_t i = 0; i < fn.argument_count; ++i) {
     std::string error;
-    if (!ParseTensorSpec(flags.inputs[i], &inputs[i], &error))
+    if (!ParseTensorType(flags.inputs[i], &inputs[i], &error))
       return Error(kExitUsage, "--input[" + std::to_string(i) + "]: " + error);
     if (!Matches(inputs[i], args[i]))
       return Error(kExitUsage, "--input[" + std::to_string(i) + "]: " + TypeString(inputs[i].shape, inputs[i].type) +
                                    " given, argument " + std::to_string(i) + " of " + fn_name + " is " +
                                    SignatureString(args[i]));
+    if (!ParseTensorSpec(flags.inputs[i], &inputs[i], &error))
+      return Error(kExitUsage, "--input[" + std::to_string(i) + "]: " + error);
   }
   if (!flags.outputs.empty() && flags.outputs.size() != fn.result_count)
     return Error(kExitUsage, "--output: " + std::to_string(flags.outputs.size()) + " given, function " + fn_name +
@@ -205,12 +213,23 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
   std::vector<HostTensor> expected(flags.expected.size());
   for (size_t i = 0; i < flags.expected.size(); ++i) {
     std::string error;
-    if (!ParseTensorSpec(flags.expected[i], &expected[i], &error))
+    if (!ParseTensorType(flags.expected[i], &expected[i], &error))
       return Error(kExitUsage, "--expected_output[" + std::to_string(i) + "]: " + error);
     if (!Matches(expected[i], results[i]))
       return Error(kExitUsage, "--expected_output[" + std::to_string(i) + "]: " +
                                    TypeString(expected[i].shape, expected[i].type) + " given, result " +
                                    std::to_string(i) + " of " + fn_name + " is " + SignatureString(results[i]));
+    if (!ParseTensorSpec(flags.expected[i], &expected[i], &error))
+      return Error(kExitUsage, "--expected_output[" + std::to_string(i) + "]: " + error);
+  }
+  for (size_t i = 0; i < flags.outputs.size(); ++i) {
+    if (flags.outputs[i] == "-") continue;
+    std::string error, path = flags.outputs[i].substr(1);
+    if (!OutputFiles::CheckPath(path, &error)) return Error(kExitUsage, "--output[" + std::to_string(i) + "]: " + error);
+    for (size_t j = 0; j < i; ++j)
+      if (flags.outputs[j] == flags.outputs[i])
+        return Error(kExitUsage, "--output[" + std::to_string(i) + "]: " + path + " is also --output[" +
+                                     std::to_string(j) + "]");
   }
 
   meshvk_grid_info_t grid{};
@@ -230,10 +249,37 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
   set_info.device_group_index = devices.group >= 0 ? static_cast<uint32_t>(devices.group) : 0;
   if (meshvk_status_t status = meshvk_device_set_create(r.instance, &set_info, &r.set))
     return Error(kExitDevice, "--devices/--topology: " + Take(status));
+  if (Verbosity() >= 1) {
+    Verbose(1, "device set: %s, %u processes, %u phases", TopologyText(meshvk_device_set_topology(r.set)),
+            grid.process_count, meshvk_module_function_phase_count(r.module, function));
+    for (uint32_t p = 0; p < grid.process_count; ++p) {
+      meshvk_process_info_t info{};
+      if (meshvk_status_t status = meshvk_device_set_process_info(r.set, p, &info)) {
+        meshvk_status_free(status);
+        continue;
+      }
+      Verbose(1, "process %u: physical device %u, VkDevice %u, device index %u, queue family %u queue %u", p,
+              info.physical_device, info.logical_device, info.device_index, info.queue_family, info.queue_index);
+    }
+  }
   if (meshvk_status_t status = meshvk_program_create(r.module, r.set, &r.program))
     return Error(kExitDevice, path + ": " + Take(status));
   // After program creation: the plan then includes the bytes by copy path.
   if (flags.print_plan) PrintPlan(stdout, r.module, function, r.instance, r.set, r.program);
+  // -v: what program creation decided differently from the plan (an import
+  // the driver refused: host staging instead), one line each.
+  for (uint32_t i = 0; i < meshvk_program_note_count(r.program); ++i)
+    Verbose(1, "%s", meshvk_program_note(r.program, i));
+  if (Verbosity() >= 1) {
+    for (uint32_t p = 0; p < grid.process_count; ++p) {
+      for (uint32_t q = 0; q < grid.process_count; ++q) {
+        meshvk_copy_path_info_t path{};
+        if (p == q || meshvk_device_set_copy_path(r.set, q, p, &path) != MESHVK_OK) continue;
+        if (path.path == MESHVK_COPY_PATH_EXTERNAL_MEMORY || path.path == MESHVK_COPY_PATH_HOST_STAGING)
+          Verbose(1, "copies %u -> %u: %s: %s", q, p, meshvk_copy_path_name(path.path), path.reason);
+      }
+    }
+  }
 
   std::vector<meshvk_host_input_t> host_inputs;
   for (const HostTensor& t : inputs) host_inputs.push_back({t.data.data(), t.data.size()});
@@ -259,19 +305,23 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
     if (code != kExitOk) return code;
   }
 
+  // All output files are written to temporaries and renamed only when every
+  // one is written and the run had no validation message (output_files.h).
+  OutputFiles files;
   for (uint32_t i = 0; i < fn.result_count; ++i) {
     const std::string target = flags.outputs.empty() ? (flags.expected.empty() ? "-" : "") : flags.outputs[i];
     if (target == "-") {
       PrintTensor(stdout, outputs[i]);
     } else if (!target.empty()) {
       std::string error;
-      if (!WriteNpy(target.substr(1), outputs[i], &error)) return Error(kExitDevice, "--output: " + error);
+      if (!files.Stage(target.substr(1), outputs[i], &error)) return Error(kExitDevice, "--output: " + error);
     }
   }
   std::fflush(stdout);
 
   if (devices.validation && meshvk_instance_message_count(r.instance) > 0)
     return Error(kExitDevice, std::to_string(meshvk_instance_message_count(r.instance)) + " validation message(s)");
+  if (std::string error; !files.Commit(&error)) return Error(kExitDevice, "--output: " + error);
 
   int code = kExitOk;
   for (size_t i = 0; i < expected.size(); ++i) {

@@ -247,6 +247,8 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
   set_info.topology = devices.group >= 0 ? MESHVK_TOPOLOGY_DEVICE_GROUP : devices.topology;
   set_info.process_count = grid.process_count;
   set_info.device_group_index = devices.group >= 0 ? static_cast<uint32_t>(devices.group) : 0;
+  set_info.physical_devices = devices.physical_devices.data();
+  set_info.physical_device_count = static_cast<uint32_t>(devices.physical_devices.size());
   if (meshvk_status_t status = meshvk_device_set_create(r.instance, &set_info, &r.set))
     return Error(kExitDevice, "--devices/--topology: " + Take(status));
   if (Verbosity() >= 1) {
@@ -270,13 +272,14 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
   // the driver refused: host staging instead), one line each.
   for (uint32_t i = 0; i < meshvk_program_note_count(r.program); ++i)
     Verbose(1, "%s", meshvk_program_note(r.program, i));
-  if (Verbosity() >= 1) {
+  // -vv: the path between every two processes on different VkDevices, and why.
+  if (Verbosity() >= 2) {
     for (uint32_t p = 0; p < grid.process_count; ++p) {
       for (uint32_t q = 0; q < grid.process_count; ++q) {
         meshvk_copy_path_info_t path{};
         if (p == q || meshvk_device_set_copy_path(r.set, q, p, &path) != MESHVK_OK) continue;
         if (path.path == MESHVK_COPY_PATH_EXTERNAL_MEMORY || path.path == MESHVK_COPY_PATH_HOST_STAGING)
-          Verbose(1, "copies %u -> %u: %s: %s", q, p, meshvk_copy_path_name(path.path), path.reason);
+          Verbose(2, "copies %u -> %u: %s: %s", q, p, meshvk_copy_path_name(path.path), path.reason);
       }
     }
   }

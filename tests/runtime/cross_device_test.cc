@@ -24,6 +24,11 @@ class CrossDeviceTest : public VulkanTest {
     MESHVK_ASSERT_OK(meshvk_device_set_copy_path(set_.get(), 0, 1, &path_));
   }
 
+  void TearDown() override {
+    set_.reset();  // before the fixture's instance goes
+    VulkanTest::TearDown();
+  }
+
   Buffer Make(uint32_t process, uint64_t bytes, meshvk_buffer_flags_t flags) {
     meshvk_buffer_create_info_t info{process, bytes, flags};
     meshvk_buffer_t* raw = nullptr;

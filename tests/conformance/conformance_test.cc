@@ -212,8 +212,8 @@ TEST_P(ConformanceTest, CrossDeviceCopiesArePullsOfTheMinimumBytes) {
   ModulePtr module(raw);
   for (uint32_t p = 0; p < P; ++p) {
     EXPECT_EQ(pulled[p], c.min_peer_bytes_per_process) << "process " << p;
-    meshvk_process_plan_t plan{};
-    ASSERT_EQ(meshvk_test::StatusText(meshvk_module_process_plan(module.get(), p, &plan)), "");
+    meshvk_process_summary_t plan{};
+    ASSERT_EQ(meshvk_test::StatusText(meshvk_module_process_summary(module.get(), p, &plan)), "");
     EXPECT_EQ(plan.peer_bytes_in, c.min_peer_bytes_per_process) << "runtime's accounting, process " << p;
     int64_t compiler = 0;
     for (const auto& coll : program->collectives) compiler += coll.pulledBytes.at(p);

@@ -115,6 +115,10 @@ uint64_t meshvk_device_set_staging_bytes(const meshvk_device_set_t* set, uint32_
 // The largest value meshvk_device_set_staging_bytes reached for the device of
 // `process` since the set was created.
 uint64_t meshvk_device_set_peak_staging_bytes(const meshvk_device_set_t* set, uint32_t process);
+// Bytes of device memory allocated for the live buffers of `process`
+// (meshvk_buffer_allocation_size summed); 0 for an out-of-range process.
+uint64_t meshvk_device_set_allocated_bytes(const meshvk_device_set_t* set,
+                                           uint32_t process);
 
 // Waits until all queues of the set are idle (vkDeviceWaitIdle per device).
 meshvk_status_t meshvk_device_set_wait_idle(meshvk_device_set_t* set);

@@ -6,13 +6,6 @@
 namespace meshvk::module {
 namespace {
 
-Status FromC(meshvk_status_t status, const std::string& context) {
-  if (!status) return Status();
-  Status out(meshvk_status_code(status), context + ": " + meshvk_status_message(status));
-  meshvk_status_free(status);
-  return out;
-}
-
 bool SameVkDevice(const meshvk_device_set_t* set, uint32_t a, uint32_t b) {
   meshvk_process_info_t ia{}, ib{};
   meshvk_status_free(meshvk_device_set_process_info(set, a, &ia));

@@ -76,8 +76,8 @@ class CrossDeviceCopies {
   std::vector<std::string> notes_;
 };
 
-// Runs the host-staged transfers of one segment (after its producers finished).
-Status RunHostCopies(const std::vector<HostCopy>& copies, uint64_t timeout_ns);
+// Runs one host-staged transfer of a segment (after its producers finished).
+Status RunHostCopy(const HostCopy& copy, uint64_t timeout_ns);
 
 }  // namespace meshvk::module
 

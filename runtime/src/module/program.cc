@@ -481,7 +481,13 @@ Status SubmitSegment(meshvk_program_t* prog, Segment& seg, uint64_t base,
   for (const Wait& w : seg.waits)
     if (!w.host) waits.push_back({prog->semaphores[w.process], base + w.phase + 1});
   // The producers on other VkDevices have finished: bring their bytes over.
-  MESHVK_RETURN_IF_ERROR(meshvk::module::RunHostCopies(seg.host_copies, timeout_ns));
+  for (const meshvk::module::HostCopy& copy : seg.host_copies) {
+    uint64_t begin = trace ? meshvk::module::TraceNowNs() : 0;
+    MESHVK_RETURN_IF_ERROR(meshvk::module::RunHostCopy(copy, timeout_ns));
+    if (trace)
+      trace->Host(MESHVK_TRACE_HOST_STAGING, seg.process, seg.phase, meshvk_buffer_process(copy.src), begin,
+                  meshvk::module::TraceNowNs(), copy.size);
+  }
   meshvk_semaphore_value_t signal{prog->semaphores[seg.process], base + seg.phase + 1};
   meshvk_submit_info_t submit{};
   submit.command_buffer = seg.command_buffer;

@@ -24,7 +24,9 @@ def _probe_target(vulkan_version):
         raise _errors.UnavailableError("target='auto': no Vulkan physical device found")
     device = devices[0]
     major, minor, _ = (int(part) for part in device["api_version"].split("."))
-    wanted = tuple(int(part) for part in vulkan_version.split(".")) if vulkan_version.count(".") == 1 else None
+    # A malformed version is left to the compiler's own message.
+    parts = vulkan_version.split(".") if isinstance(vulkan_version, str) else []
+    wanted = tuple(int(p) for p in parts) if len(parts) == 2 and all(p.isdigit() for p in parts) else None
     if wanted and wanted[0] * 100 + wanted[1] > major * 100 + minor:
         raise _errors.InvalidArgumentError(
             "vulkan_version=%s: device '%s' supports Vulkan %d.%d" % (vulkan_version, device["name"], major, minor))

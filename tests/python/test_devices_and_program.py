@@ -145,3 +145,23 @@ def test_two_physical_devices(tmp_path):
                          timeout=120)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "two physical devices: ok" in run.stdout
+
+
+def test_plan_graph_is_the_cli_picture(make_runtime, tmp_path):
+    prog = compiled("mlp_megatron")
+    dot = prog.plan_graph()
+    assert dot.startswith("digraph") and dot.rstrip().endswith("}")
+    # One edge per planned copy (3 pulls per process for the all_reduce on 4).
+    assert dot.count('class="copy"') == prog.plan["total"]["copies"] == 12
+    for p in range(4):
+        assert "cluster_p%d" % p in dot
+    tool = os.environ.get("MESHVK_COMPILE")
+    if tool:  # the same writer as mesh-vk-compile --plan-graph, for the same program
+        graph = tmp_path / "mlp.dot"
+        subprocess.run([tool, str(SAMPLES / "mlp_megatron.mlir"), "-o", str(tmp_path / "mlp.mvk"),
+                        "--plan-graph=%s" % graph], check=True, capture_output=True)
+        assert graph.read_text() == dot
+    on_devices = make_runtime(devices=4).load(prog).plan_graph()
+    assert on_devices.count('class="copy"') == 12
+    with pytest.raises(meshvk.OutOfRangeError):
+        prog.plan_graph("nope")

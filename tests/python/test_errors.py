@@ -144,8 +144,3 @@ def test_bad_timeout_and_runs(mlp):
         main(*args, timeout=-1)
     with pytest.raises(meshvk.InvalidArgumentError, match="n: 0 given"):
         main.benchmark(*args, n=0)
-
-
-def test_plan_graph_says_what_is_missing():
-    with pytest.raises(NotImplementedError, match="plan_graph"):
-        compiled("seed_matmul").plan_graph()

@@ -153,11 +153,15 @@ class Program:
     def to_bytes(self):
         return self._artifact.to_bytes()
 
-    def plan_graph(self):
-        """The plan as Graphviz DOT text (processes, phases, copies)."""
-        raise _errors.UnimplementedError(
-            "plan_graph: no DOT writer for plans exists in this build yet "
-            "(it comes with the plan observability work); use Program.plan for the numbers")
+    def plan_graph(self, function=""):
+        """The plan as Graphviz DOT text (mesh-vk-compile/mesh-vk-run --plan-graph's writer).
+
+        Each process is a cluster with its phases inside; dispatches and fills are
+        nodes; each copy is one edge labelled with its bytes. Without devices a copy
+        is "local" or "peer"; LoadedProgram.plan_graph() names the real paths.
+        Render with `dot -Tsvg`.
+        """
+        return self._artifact.plan_graph(function)
 
     @property
     def source(self):

@@ -49,6 +49,40 @@ std::string oneLine(std::string s) {
   return s;
 }
 
+// MLIR's parser and passes recurse once per nesting level with no bound: a
+// few thousand nested `module {` or `[` overflow an 8 MiB stack (segfault,
+// issue #13). Real programs nest about 10 deep; refuse anything deeper than
+// kMaxNesting before parsing. Strings and `//` comments are skipped; `->` is
+// not a closing bracket.
+constexpr int kMaxNesting = 256;
+
+std::string nestingError(const std::string& source, const std::string& bufferName) {
+  int depth = 0, line = 1, column = 0;
+  for (size_t i = 0; i < source.size(); ++i) {
+    char c = source[i];
+    ++column;
+    if (c == '\n') {
+      ++line;
+      column = 0;
+    } else if (c == '"') {
+      for (++i; i < source.size() && source[i] != '"' && source[i] != '\n'; ++i)
+        if (source[i] == '\\') ++i;
+      if (i < source.size() && source[i] == '\n') --i;
+    } else if (c == '/' && i + 1 < source.size() && source[i + 1] == '/') {
+      while (i + 1 < source.size() && source[i + 1] != '\n') ++i;
+    } else if (c == '(' || c == '[' || c == '{' || c == '<') {
+      if (++depth > kMaxNesting)
+        return bufferName + ":" + std::to_string(line) + ":" + std::to_string(column) +
+               ": error: nesting deeper than " + std::to_string(kMaxNesting) +
+               " levels of (, [, { and <; meshvk accepts programs nested at most " + std::to_string(kMaxNesting) +
+               " deep";
+    } else if ((c == ')' || c == ']' || c == '}' || c == '>') && depth > 0 && !(c == '>' && i > 0 && source[i - 1] == '-')) {
+      --depth;
+    }
+  }
+  return "";
+}
+
 // SPIR-V version ceiling of a Vulkan version (Vulkan spec, "Versions").
 uint32_t maxSpirvFor(uint32_t vulkan) { return vulkan >= 103 ? 106 : vulkan == 102 ? 105 : 103; }
 
@@ -94,6 +128,7 @@ std::string compileProgramSource(const std::string& source, const std::string& b
   if (!options.dumpDirectory.empty())
     if (std::error_code ec = llvm::sys::fs::create_directories(options.dumpDirectory))
       return options.dumpDirectory + ": cannot create the kernel dump directory: " + ec.message();
+  if (std::string error = nestingError(source, bufferName); !error.empty()) return error;
   DialectRegistry registry;
   registerAllDialects(registry);
   registerAllExtensions(registry);  // the sharding-interface models of linalg/tensor/arith

@@ -26,6 +26,13 @@ bool touchesTensors(Operation *op) {
          llvm::any_of(op->getResultTypes(), isTensor);
 }
 
+/// The most processes a grid may have. The plan holds one copy of the
+/// program per process and a collective among P processes becomes up to
+/// P * (P - 1) copies, so compile time and memory grow with P * program
+/// size and P^2 * collectives (README "Limits" gives measured numbers); the
+/// runtime's artifact verifier accepts 4096 processes.
+constexpr int64_t kMaxGridProcesses = 1024;
+
 LogicalResult checkGrid(shard::GridOp grid) {
   if (llvm::any_of(grid.getShape(), ShapedType::isDynamic)) {
     return grid.emitError() << "grid @" << grid.getSymName()
@@ -36,6 +43,22 @@ LogicalResult checkGrid(shard::GridOp grid) {
   if (llvm::any_of(grid.getShape(), [](int64_t s) { return s < 1; }))
     return grid.emitError()
            << "grid @" << grid.getSymName() << " has an axis of size < 1";
+  int64_t processes = 1;
+  std::string shape;
+  for (int64_t s : grid.getShape()) {
+    // Saturating: no overflow for huge extents.
+    processes = s > kMaxGridProcesses
+                    ? kMaxGridProcesses + 1
+                    : std::min<int64_t>(processes * s, kMaxGridProcesses + 1);
+    shape += (shape.empty() ? "" : "x") + std::to_string(s);
+  }
+  if (processes > kMaxGridProcesses)
+    return grid.emitError()
+           << "grid @" << grid.getSymName() << " (shape " << shape
+           << ") has more than " << kMaxGridProcesses
+           << " processes; meshvk compiles one plan per process and accepts "
+              "at most "
+           << kMaxGridProcesses;
   if (Attribute attr = grid->getAttr(meshvk::kPeeredAxesAttr)) {
     auto axes = dyn_cast<DenseI64ArrayAttr>(attr);
     if (!axes)

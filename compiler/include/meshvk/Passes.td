@@ -43,7 +43,8 @@ def NormalizeInput : Pass<"meshvk-normalize-input", "mlir::ModuleOp"> {
   let summary = "Rewrite programs as people write them into what sharding-propagation takes";
   let description = [{
     Runs after the tosa and elementwise-to-linalg conversions, before
-    `meshvk-check-sharding`. Three rewrites:
+    `meshvk-check-sharding`. Rewrites (each works around an upstream
+    propagation/partition failure on inputs people write):
 
     1. A public function with no `shard` op at all is annotated as replicated
        on the module's only grid, or on a new `@meshvk_grid(shape = 1)` when
@@ -72,6 +73,12 @@ def NormalizeInput : Pass<"meshvk-normalize-input", "mlir::ModuleOp"> {
     indexing_maps = [(i, j, k) -> (i, j), (i, j, k) -> (k, j), (i, j, k) -> (i, j)],
     iterator_types = [parallel, parallel, reduction]
     ```
+    4. Dead ops are erased; a `tensor.empty` used by several ops is cloned
+       per use.
+    5. A contraction accumulating into a tensor it reads (`outs(%c)` with
+       %c not a tensor.empty or linalg.fill) accumulates into zeros and adds
+       %c with `linalg.add` after; any other op reading such an init is
+       refused (kernels cannot update their inputs in place).
   }];
   let dependentDialects = ["mlir::shard::ShardDialect", "mlir::linalg::LinalgDialect"];
 }

@@ -83,6 +83,18 @@ std::string nestingError(const std::string& source, const std::string& bufferNam
   return "";
 }
 
+// Remembers the first pass that failed, for failures without a diagnostic.
+class NameFailedPass : public PassInstrumentation {
+ public:
+  explicit NameFailedPass(std::string* name) : name_(name) {}
+  void runAfterPassFailed(Pass* pass, Operation*) override {
+    if (name_->empty()) *name_ = pass->getArgument().empty() ? pass->getName().str() : pass->getArgument().str();
+  }
+
+ private:
+  std::string* name_;
+};
+
 // SPIR-V version ceiling of a Vulkan version (Vulkan spec, "Versions").
 uint32_t maxSpirvFor(uint32_t vulkan) { return vulkan >= 103 ? 106 : vulkan == 102 ? 105 : 103; }
 
@@ -190,12 +202,18 @@ std::string compileProgramSource(const std::string& source, const std::string& b
   });
   if (axes.wasInterrupted()) return fail("invalid sharding");
 
+  std::string failedPass;
   PassManager pm(&context);
   pm.enableVerifier(true);
   OpPassManager& top = pm;
   buildPartitionPipeline(top);
   buildPlanPipeline(top);
-  if (failed(pm.run(*module))) return fail("compiling the plan failed");
+  pm.addInstrumentation(std::make_unique<NameFailedPass>(&failedPass));
+  // A pass that fails without a diagnostic (upstream shard-partition does, on
+  // ops it cannot partition) is still named, never "failed" alone.
+  if (failed(pm.run(*module)))
+    return fail("compiling the plan failed in pass '" + failedPass +
+                "' without a diagnostic (an op it cannot handle; please report the program)");
 
   // The plan's numbers, for callers that compare the runtime with the plan.
   for (auto f : module->getOps<func::FuncOp>()) {

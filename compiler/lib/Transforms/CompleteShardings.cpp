@@ -11,7 +11,8 @@
 // grid-axis steps after meshvk-decompose-reshards), every process computes the
 // whole op, and the results are resharded to whatever their users want. The
 // program stays correct at the price of the gathers and the duplicated work,
-// which the warning names.
+// which the warning names. Likewise a tensor argument gets exactly one
+// annotation, the single use shard-partition types it from.
 //
 //===----------------------------------------------------------------------===//
 #include "ShardingUtils.h"
@@ -109,10 +110,47 @@ std::string describeShardings(Operation *op) {
   return text;
 }
 
+/// shard-partition types each tensor argument from its single use, which
+/// must be an annotation. An argument used raw by an op as well as annotated
+/// (propagation then adds a second users' annotation with another sharding)
+/// gets one producer annotation with the sharding of its first annotation in
+/// block order; every other use reshards from there.
+void annotateArgumentsOnce(func::FuncOp func, OpBuilder &b) {
+  Block &body = func.getBody().front();
+  for (BlockArgument arg : body.getArguments()) {
+    if (!needsSharding(arg.getType()) || arg.use_empty() ||
+        (arg.hasOneUse() && isa<shard::ShardOp>(*arg.user_begin())))
+      continue;
+    shard::ShardOp first;
+    for (Operation &op : body) {
+      auto shardOp = dyn_cast<shard::ShardOp>(op);
+      if (shardOp && shardOp.getSrc() == arg && meshvk::shardingOpOf(shardOp)) {
+        first = shardOp;
+        break;
+      }
+    }
+    if (!first)
+      continue; // record-abi names the unannotated argument
+    shard::ShardingOp sharding = meshvk::shardingOpOf(first);
+    if (sharding->getNumOperands() != 0)
+      continue; // dynamic halos/offsets: check-sharding refuses them
+    // The sharding op must dominate the new annotation: both go first.
+    sharding->moveBefore(&body.front());
+    b.setInsertionPointAfter(sharding);
+    auto produced = shard::ShardOp::create(b, first.getLoc(), arg, sharding,
+                                           /*annotate_for_users=*/false);
+    arg.replaceAllUsesExcept(produced.getResult(), produced);
+  }
+}
+
 struct CompleteShardingsPass
     : meshvk::impl::CompleteShardingsBase<CompleteShardingsPass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
+    if (!func.isExternal() && func.getBody().hasOneBlock()) {
+      OpBuilder b(func.getContext());
+      annotateArgumentsOnce(func, b);
+    }
     // The function's grid: the one of its first annotation (record-abi
     // refuses functions on two grids).
     shard::ShardingOp any;

@@ -9,8 +9,9 @@
 // single steps, planned by `planReshard`:
 //   * an axis in its final place (the common prefix of a dimension's source
 //     and target lists) never moves;
-//   * a trailing axis that must end up at the end of another dimension moves
-//     there in one all_to_all when the intermediate divides evenly;
+//   * the only axis of a dimension that must become the first axis of an
+//     unsplit dimension moves there in one all_to_all (when that divides
+//     evenly; upstream misdetects other moves, see planReshard);
 //   * axes not used anywhere in the current layout are sliced in next (the
 //     shard only shrinks);
 //   * otherwise the last axis of a dimension that holds a misplaced axis is
@@ -100,7 +101,12 @@ static SmallVector<SplitAxes> planReshard(SplitAxes layout, const SplitAxes &goa
         SplitAxes next = layout;
         next[d].pop_back();
         next[e].push_back(axis);
-        if (!divides(next, e))
+        // Upstream's move pattern is reliable only for the plain all_to_all:
+        // the only axis of a dimension onto an unsplit dimension. Other moves
+        // (from or onto a dimension holding another axis) are misdetected as
+        // a split and give the wrong shard shape (measured on the 2x2x2
+        // reshard matrix); they are gathered and sliced instead.
+        if (!divides(next, e) || !layout[e].empty() || layout[d].size() != 1)
           continue;
         layout = std::move(next);
         stepped = true;

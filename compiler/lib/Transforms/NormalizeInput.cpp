@@ -1,7 +1,7 @@
 //===- NormalizeInput.cpp - programs as people write them -> propagation --===//
 //
-// Three rewrites that turn what users write into what upstream
-// sharding-propagation takes without failing or miscompiling:
+// Rewrites that turn what users write into what upstream
+// sharding-propagation and shard-partition take without failing:
 //  * a public function without any shard op runs replicated on the module's
 //    grid, or on a new `shard.grid @meshvk_grid(shape = 1)`;
 //  * a producer annotation (`shard.shard %v to %s`, not for users) written
@@ -10,13 +10,22 @@
 //  * a linalg.generic input read through a constant index (a broadcast of a
 //    size-1 dimension, `(i, j) -> (0, j)`) reads it through a new loop
 //    dimension of extent 1 instead (`(i, j, k) -> (k, j)`, k a reduction that
-//    runs once): the sharding interface takes projected permutations only.
+//    runs once): the sharding interface takes projected permutations only;
+//  * a `tensor.empty` used by several ops is cloned per use (one empty init
+//    shared by ops of different shardings was partitioned to one shard shape);
+//  * dead ops are erased (an unused tensor constant, e.g. tosa.mul's shift,
+//    made shard-partition fail without a diagnostic);
+//  * a contraction (matmul, batch_matmul, ...) that accumulates into a tensor
+//    it reads (`outs(%c)` with %c an argument or another op's result)
+//    accumulates into zeros and adds %c after: kernels cannot update their
+//    inputs in place. Other ops that read such an init are refused.
 //
 //===----------------------------------------------------------------------===//
 #include "ShardingUtils.h"
 #include "meshvk/Passes.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 
@@ -140,6 +149,80 @@ void rewriteBroadcastMaps(linalg::GenericOp op, OpBuilder &b) {
   op.erase();
 }
 
+/// One `tensor.empty` per use.
+void cloneSharedEmpties(func::FuncOp func, OpBuilder &b) {
+  SmallVector<tensor::EmptyOp> empties;
+  func.walk([&](tensor::EmptyOp op) { empties.push_back(op); });
+  for (tensor::EmptyOp op : empties) {
+    SmallVector<OpOperand *> uses;
+    for (OpOperand &use : op->getUses())
+      uses.push_back(&use);
+    b.setInsertionPoint(op);
+    for (OpOperand *use : llvm::drop_begin(uses))
+      use->set(b.clone(*op)->getResult(0));
+  }
+}
+
+void eraseDeadOps(func::FuncOp func) {
+  for (Block &block : func.getBody())
+    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
+      if (isOpTriviallyDead(&op))
+        op.erase();
+}
+
+/// Whether `init` starts from values nobody wrote before (tensor.empty or a
+/// fill, which the kernel outliner recomputes inside the kernel), looking
+/// through annotations.
+bool isFreshInit(Value init) {
+  Operation *def = init.getDefiningOp();
+  while (auto shardOp = dyn_cast_or_null<shard::ShardOp>(def))
+    def = shardOp.getSrc().getDefiningOp();
+  return isa_and_nonnull<tensor::EmptyOp, linalg::FillOp>(def);
+}
+
+/// `D = contraction(A, B) outs(C)` with C read -> `D = contraction(A, B)
+/// outs(fill(0)) + C`. Other ops reading a non-fresh init are refused.
+LogicalResult rewriteReadInits(func::FuncOp func, OpBuilder &b) {
+  SmallVector<linalg::LinalgOp> ops;
+  func.walk([&](linalg::LinalgOp op) {
+    if (op.hasPureTensorSemantics())
+      ops.push_back(op);
+  });
+  for (linalg::LinalgOp op : ops) {
+    for (OpOperand &init : op.getDpsInitsMutable()) {
+      if (!op.payloadUsesValueFromOperand(&init) || isFreshInit(init.get()))
+        continue;
+      auto type = dyn_cast<RankedTensorType>(init.get().getType());
+      if (!type || !linalg::isaContractionOpInterface(op) ||
+          op->getNumResults() != 1 || !type.hasStaticShape())
+        return op->emitError()
+               << "'" << op->getName() << "' reads its init (outs operand #"
+               << init.getOperandNumber() - op.getNumDpsInputs()
+               << "), which is not a tensor.empty or linalg.fill: meshvk "
+                  "kernels cannot update an input in place; start from a "
+                  "linalg.fill and combine with the old value in a separate "
+                  "elementwise op";
+      Location loc = op.getLoc();
+      Value old = init.get();
+      b.setInsertionPoint(op);
+      Value zero = arith::ConstantOp::create(
+          b, loc, b.getZeroAttr(type.getElementType()));
+      Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                            type.getElementType());
+      init.set(linalg::FillOp::create(b, loc, zero, empty).getResult(0));
+      b.setInsertionPointAfter(op);
+      Value sumInit = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                              type.getElementType());
+      Value product = op->getResult(0);
+      auto sum = linalg::AddOp::create(b, loc, TypeRange{type},
+                                       ValueRange{product, old},
+                                       ValueRange{sumInit});
+      product.replaceAllUsesExcept(sum->getResult(0), sum);
+    }
+  }
+  return success();
+}
+
 struct NormalizeInputPass
     : meshvk::impl::NormalizeInputBase<NormalizeInputPass> {
   void runOnOperation() override {
@@ -172,6 +255,10 @@ struct NormalizeInputPass
     for (auto func : module.getOps<func::FuncOp>()) {
       if (func.isExternal() || func->hasAttr(meshvk::kKernelAttr))
         continue;
+      eraseDeadOps(func);
+      if (failed(rewriteReadInits(func, b)))
+        return signalPassFailure();
+      cloneSharedEmpties(func, b);
       hoistProducerAnnotations(func);
       SmallVector<linalg::GenericOp> generics;
       func.walk([&](linalg::GenericOp op) { generics.push_back(op); });

@@ -163,3 +163,39 @@ func.func @tosa(%a: tensor<8xf32>) -> tensor<8xf32> {
   %0 = tosa.abs %a0 : (tensor<8xf32>) -> tensor<8xf32>
   return %0 : tensor<8xf32>
 }
+
+// -----
+
+// Grids above the documented limit are refused before anything is unrolled
+// (a grid of 65,536 used to be compiled, 4,096 needed over 4 GiB).
+// expected-error @+1 {{grid @huge (shape 65536) has more than 1024 processes; meshvk compiles one plan per process and accepts at most 1024}}
+shard.grid @huge(shape = 65536)
+func.func @huge_grid(%a: tensor<65536xf32>) -> tensor<65536xf32> {
+  %s = shard.sharding @huge split_axes = [[0]] : !shard.sharding
+  %0 = shard.shard %a to %s annotate_for_users : tensor<65536xf32>
+  return %0 : tensor<65536xf32>
+}
+
+// -----
+
+// The product counts, and huge extents do not overflow it.
+// expected-error @+1 {{grid @wide (shape 64x64) has more than 1024 processes}}
+shard.grid @wide(shape = 64x64)
+func.func @wide_grid(%a: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %s = shard.sharding @wide split_axes = [[0], [1]] : !shard.sharding
+  %0 = shard.shard %a to %s annotate_for_users : tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+// A declared but unused grid is not checked (upstream's test files declare a
+// dynamic grid next to the static ones they use).
+shard.grid @unused(shape = ?)
+shard.grid @used(shape = 2)
+// CHECK-LABEL: func.func @unused_dynamic_grid
+func.func @unused_dynamic_grid(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %s = shard.sharding @used split_axes = [[0]] : !shard.sharding
+  %0 = shard.shard %a to %s annotate_for_users : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}

@@ -166,7 +166,7 @@ void cloneSharedEmpties(func::FuncOp func, OpBuilder &b) {
 void eraseDeadOps(func::FuncOp func) {
   for (Block &block : func.getBody())
     for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
-      if (isOpTriviallyDead(&op))
+      if (isOpTriviallyDead(&op) && !isa<shard::ShardDialect>(op.getDialect()))
         op.erase();
 }
 

@@ -434,4 +434,9 @@ meshvk_status_t meshvk_device_set_wait_idle(meshvk_device_set_t* set) {
   return MESHVK_OK;
 }
 
+uint64_t meshvk_device_set_allocated_bytes(const meshvk_device_set_t* set, uint32_t process) {
+  if (!set || process >= set->processes.size()) return 0;
+  return set->allocated_bytes[process].load();
+}
+
 }  // extern "C"

@@ -97,7 +97,7 @@ class ConformanceTest : public meshvk_test::VulkanTest, public ::testing::WithPa
 // and each process allocates exactly the plan's bytes.
 TEST_P(ConformanceTest, ShardBuffersAreLocalAndAllocationsEqualThePlan) {
   const Conformance& c = GetParam();
-  const meshvk::target::CompiledProgram* program = nullptr;
+  const meshvk::CompiledProgram* program = nullptr;
   ASSERT_EQ(CompileSample(c.sample, c.grid, &program), "");
   const uint32_t P = ProcessCount(c.grid);
   const mvk::Artifact* a = mvk::GetArtifact(program->artifact.data());
@@ -154,7 +154,7 @@ TEST_P(ConformanceTest, ShardBuffersAreLocalAndAllocationsEqualThePlan) {
 // own process, and move exactly the collective's minimum across devices.
 TEST_P(ConformanceTest, CrossDeviceCopiesArePullsOfTheMinimumBytes) {
   const Conformance& c = GetParam();
-  const meshvk::target::CompiledProgram* program = nullptr;
+  const meshvk::CompiledProgram* program = nullptr;
   ASSERT_EQ(CompileSample(c.sample, c.grid, &program), "");
   const uint32_t P = ProcessCount(c.grid);
   const mvk::Artifact* a = mvk::GetArtifact(program->artifact.data());
@@ -179,8 +179,8 @@ TEST_P(ConformanceTest, CrossDeviceCopiesArePullsOfTheMinimumBytes) {
   ModulePtr module(raw);
   for (uint32_t p = 0; p < P; ++p) {
     EXPECT_EQ(pulled[p], c.min_peer_bytes_per_process) << "process " << p;
-    meshvk_process_plan_t plan{};
-    ASSERT_EQ(meshvk_test::StatusText(meshvk_module_process_plan(module.get(), p, &plan)), "");
+    meshvk_process_summary_t plan{};
+    ASSERT_EQ(meshvk_test::StatusText(meshvk_module_process_summary(module.get(), p, &plan)), "");
     EXPECT_EQ(plan.peer_bytes_in, c.min_peer_bytes_per_process) << "runtime's accounting, process " << p;
     int64_t compiler = 0;
     for (const auto& coll : program->collectives) compiler += coll.pulledBytes.at(p);
@@ -193,7 +193,7 @@ TEST_P(ConformanceTest, CrossDeviceCopiesArePullsOfTheMinimumBytes) {
 // we still allow rounding noise).
 TEST_P(ConformanceTest, ResultsAreTheSameOnEveryTopologyAndMapping) {
   const Conformance& c = GetParam();
-  const meshvk::target::CompiledProgram* program = nullptr;
+  const meshvk::CompiledProgram* program = nullptr;
   ASSERT_EQ(CompileSample(c.sample, c.grid, &program), "");
   const uint32_t P = ProcessCount(c.grid);
   const Sample& sample = SampleNamed(c.sample);
@@ -243,7 +243,7 @@ TEST_F(DeviceGroupTest, ProgramsRunAcrossTheGroupsDevicesThroughPeerMemory) {
     GTEST_SKIP() << "device group 0 has " << D
                  << " physical device(s); group-of-2+ behaviour needs a multi-GPU group "
                     "(ctest runs this again under the emulated device-group layer)";
-  const meshvk::target::CompiledProgram* program = nullptr;
+  const meshvk::CompiledProgram* program = nullptr;
   ASSERT_EQ(CompileSample("mlp_megatron", "4", &program), "");
   const uint32_t P = 4;
   meshvk_test::DeviceSet set = MakeSet(MESHVK_TOPOLOGY_DEVICE_GROUP, P);
@@ -281,7 +281,7 @@ TEST_F(DeviceGroupTest, WithoutPeerMemoryAProgramThatPullsIsRefused) {
     GTEST_SKIP() << "the group's devices share memory (peer features "
                  << meshvk_device_set_peer_features(probe.get(), 0, 1)
                  << "); ctest runs this with MESHVK_EMULATED_PEER_MEMORY_FEATURES=none";
-  const meshvk::target::CompiledProgram* program = nullptr;
+  const meshvk::CompiledProgram* program = nullptr;
   ASSERT_EQ(CompileSample("seed_matmul", "2", &program), "");
   std::vector<HostTensor> outputs;
   std::string error = RunOnce(program->artifact, probe.get(), SampleNamed("seed_matmul").make_inputs(kSeed), &outputs);

@@ -149,12 +149,12 @@ TEST_P(FrontendTest, MatchesHostLoops) {
   for (const FrontendProgram& p : Programs())
     if (p.name == c.program) program = &p;
   ASSERT_NE(program, nullptr);
-  meshvk::target::ProgramOptions options;
+  meshvk::ProgramOptions options;
   options.producer = "meshvk frontend test";
   std::string error;
-  if (!c.grid.empty()) ASSERT_TRUE(meshvk::target::parseGridShape(c.grid, &options.gridShape, &error)) << error;
-  meshvk::target::CompiledProgram compiled;
-  ASSERT_EQ(meshvk::target::compileProgramFile(std::string(MESHVK_FRONTEND_PROGRAMS_DIR) + "/" + c.program + ".mlir",
+  if (!c.grid.empty()) ASSERT_TRUE(meshvk::parseGridShape(c.grid, &options.gridShape, &error)) << error;
+  meshvk::CompiledProgram compiled;
+  ASSERT_EQ(meshvk::compileProgramFile(std::string(MESHVK_FRONTEND_PROGRAMS_DIR) + "/" + c.program + ".mlir",
                                                options, &compiled),
             "");
   const uint32_t processes = static_cast<uint32_t>(compiled.memory.size());

@@ -75,11 +75,11 @@ class ReshardMatrixTest : public meshvk_test::VulkanTest, public ::testing::With
 TEST_P(ReshardMatrixTest, EveryTargetGathersToTheInput) {
   const std::vector<Split> shardings = AllShardings();
   const Split& source = shardings[GetParam()];
-  meshvk::target::ProgramOptions options;
+  meshvk::ProgramOptions options;
   options.producer = "meshvk reshard matrix";
-  meshvk::target::CompiledProgram program;
+  meshvk::CompiledProgram program;
   std::string error =
-      meshvk::target::compileProgramSource(ProgramFor(source, shardings), "reshard_matrix.mlir", options, &program);
+      meshvk::compileProgramSource(ProgramFor(source, shardings), "reshard_matrix.mlir", options, &program);
   ASSERT_EQ(error, "") << "source " << SplitText(source);
 
   HostTensor a = HostTensor::Zeros({8, 8}, MESHVK_ELEMENT_I32);

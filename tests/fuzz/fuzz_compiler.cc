@@ -1,5 +1,5 @@
 // Compiler fuzz target (issue #13): program text through the whole chain of
-// meshvk/Target/CompileProgram.h (parse, input normalisation, sharding checks,
+// meshvk/Artifact/CompileProgram.h (parse, input normalisation, sharding checks,
 // upstream propagation + partition, planning, kernel codegen, emission). Any
 // input must end in "" or one error line; a crash or an abort fails.
 //
@@ -24,14 +24,14 @@
 #include <string>
 #include <vector>
 
-#include "meshvk/Target/CompileProgram.h"
+#include "meshvk/Artifact/CompileProgram.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  meshvk::target::ProgramOptions options;
+  meshvk::ProgramOptions options;
   options.producer = "meshvk compiler fuzz";
-  meshvk::target::CompiledProgram program;
+  meshvk::CompiledProgram program;
   std::string text(reinterpret_cast<const char*>(data), size);
-  std::string error = meshvk::target::compileProgramSource(text, "fuzz.mlir", options, &program);
+  std::string error = meshvk::compileProgramSource(text, "fuzz.mlir", options, &program);
   // The contract: success with an artifact, or exactly one line of error.
   if (error.empty() ? program.artifact.empty() : error.find('\n') != std::string::npos) std::abort();
   return 0;
@@ -153,9 +153,9 @@ int main(int argc, char** argv) {
       std::ofstream out(work / "current.mlir", std::ios::binary | std::ios::trunc);
       out << input;
     }
-    meshvk::target::ProgramOptions options;
-    meshvk::target::CompiledProgram program;
-    std::string error = meshvk::target::compileProgramSource(input, "fuzz.mlir", options, &program);
+    meshvk::ProgramOptions options;
+    meshvk::CompiledProgram program;
+    std::string error = meshvk::compileProgramSource(input, "fuzz.mlir", options, &program);
     if (error.empty() ? program.artifact.empty() : error.find('\n') != std::string::npos) {
       std::fprintf(stderr, "fuzz_compiler: broken contract on %s: '%s'\n", (work / "current.mlir").c_str(),
                    error.c_str());

@@ -16,7 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ShardingUtils.h"
-#include "meshvk/Passes.h"
+#include "meshvk/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -24,7 +24,7 @@ using namespace mlir;
 
 namespace meshvk {
 #define GEN_PASS_DEF_COMPLETESHARDINGS
-#include "meshvk/Passes.h.inc"
+#include "meshvk/Transforms/Passes.h.inc"
 } // namespace meshvk
 
 namespace {

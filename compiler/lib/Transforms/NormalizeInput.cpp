@@ -22,7 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ShardingUtils.h"
-#include "meshvk/Passes.h"
+#include "meshvk/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -31,7 +31,7 @@ using namespace mlir;
 
 namespace meshvk {
 #define GEN_PASS_DEF_NORMALIZEINPUT
-#include "meshvk/Passes.h.inc"
+#include "meshvk/Transforms/Passes.h.inc"
 } // namespace meshvk
 
 namespace {

@@ -57,10 +57,6 @@ meshvk_status_t meshvk_buffer_read_strided(meshvk_buffer_t* buffer, uint64_t off
                                            uint64_t dst_pitch, uint64_t row_bytes,
                                            uint64_t rows);
 
-// Per-process allocated bytes (all live buffers of `process`).
-uint64_t meshvk_device_set_allocated_bytes(const meshvk_device_set_t* set,
-                                           uint32_t process);
-
 #ifdef __cplusplus
 }  // extern "C"
 #endif

@@ -79,6 +79,11 @@ meshvk_status_t meshvk_device_set_process_limits(const meshvk_device_set_t* set,
 uint32_t meshvk_device_set_peer_features(const meshvk_device_set_t* set,
                                          uint32_t local, uint32_t remote);
 
+// Bytes of device memory allocated for the live buffers of `process`
+// (meshvk_buffer_allocation_size summed); 0 for an out-of-range process.
+uint64_t meshvk_device_set_allocated_bytes(const meshvk_device_set_t* set,
+                                           uint32_t process);
+
 // Waits until all queues of the set are idle (vkDeviceWaitIdle per device).
 meshvk_status_t meshvk_device_set_wait_idle(meshvk_device_set_t* set);
 

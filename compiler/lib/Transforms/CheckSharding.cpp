@@ -77,6 +77,18 @@ LogicalResult checkGrid(shard::GridOp grid) {
 /// What the partitioner supports: the sharding interface, and for linalg only
 /// projected-permutation indexing maps with one init.
 LogicalResult checkOp(Operation *op) {
+  // Collectives and halo updates written in the input (not made by
+  // shard-partition) are not lowered yet; the annotations express the same
+  // data movement.
+  if (isa<shard::ShardDialect>(op->getDialect()) &&
+      !isa<shard::ShardingOp, shard::ShardOp, shard::GridOp>(op))
+    return op->emitError()
+           << "'" << op->getName()
+           << "' written in the program is not supported yet: meshvk lowers "
+              "the collectives shard-partition creates from shard.shard "
+              "annotations; annotate the tensor with the sharding you want "
+              "instead (e.g. split_axes = [[]] after a split contraction for "
+              "an all-reduce, [[]] after a split for an all-gather)";
   if (isa<shard::ShardDialect>(op->getDialect()) || isa<func::ReturnOp>(op) ||
       !touchesTensors(op))
     return success();
@@ -147,8 +159,11 @@ struct CheckShardingPass : meshvk::impl::CheckShardingBase<CheckShardingPass> {
               !sharding.getDynamicHaloSizes().empty() ||
               !sharding.getStaticShardedDimsOffsets().empty() ||
               !sharding.getDynamicShardedDimsOffsets().empty()) {
-            sharding.emitError("halo sizes and explicit shard offsets are "
-                               "not supported yet");
+            sharding.emitError(
+                "halo sizes and explicit shard offsets (sharded_dims_offsets) "
+                "are not supported yet: meshvk splits every dimension into "
+                "equal blocks; drop them (stencils: read the neighbours' "
+                "borders through an explicit replicated slice)");
             failed = true;
           }
         }

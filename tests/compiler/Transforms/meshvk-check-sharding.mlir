@@ -83,7 +83,7 @@ func.func @concat(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<8xf32> {
 
 shard.grid @mesh(shape = 2)
 func.func @halo(%a: tensor<8xf32>) -> tensor<8xf32> {
-  // expected-error @+1 {{halo sizes and explicit shard offsets are not supported yet}}
+  // expected-error @+1 {{halo sizes and explicit shard offsets (sharded_dims_offsets) are not supported yet}}
   %s = shard.sharding @mesh split_axes = [[0]] halo_sizes = [1, 1] : !shard.sharding
   %0 = shard.shard %a to %s annotate_for_users : tensor<8xf32>
   return %0 : tensor<8xf32>
@@ -198,4 +198,16 @@ func.func @unused_dynamic_grid(%a: tensor<8xf32>) -> tensor<8xf32> {
   %s = shard.sharding @used split_axes = [[0]] : !shard.sharding
   %0 = shard.shard %a to %s annotate_for_users : tensor<8xf32>
   return %0 : tensor<8xf32>
+}
+
+// -----
+
+// A collective written by the user is refused with what to write instead.
+shard.grid @mesh(shape = 2)
+func.func @user_collective(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %s = shard.sharding @mesh split_axes = [[0]] : !shard.sharding
+  %0 = shard.shard %a to %s annotate_for_users : tensor<8xf32>
+  // expected-error @+1 {{'shard.all_reduce' written in the program is not supported yet: meshvk lowers the collectives shard-partition creates}}
+  %1 = shard.all_reduce %0 on @mesh grid_axes = [0] : tensor<8xf32> -> tensor<8xf32>
+  return %1 : tensor<8xf32>
 }

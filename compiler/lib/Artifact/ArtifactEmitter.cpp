@@ -188,11 +188,17 @@ LogicalResult Emitter::buildSignature() {
       for (int64_t d : tensor.getShape()) desc.shape.push_back(static_cast<uint64_t>(d));
       desc.element_type = *elementTypeOf(tensor.getElementType());
       desc.split_axes.assign(tensor.getRank(), {});
-      if (split.size() > static_cast<size_t>(tensor.getRank()))
-        return plan_.emitOpError() << "'" << kAbiAttr << "." << key << "[" << i << "]' splits more dimensions than "
-                                   << tensor;
-      for (auto [d, axes] : llvm::enumerate(split))
+      // Entries past the rank may only be empty: `split_axes = [[]]` on a 0-d
+      // tensor (replicated) is how people write it.
+      for (auto [d, axes] : llvm::enumerate(split)) {
+        if (d >= static_cast<size_t>(tensor.getRank())) {
+          if (!axes.empty())
+            return plan_.emitOpError() << "'" << kAbiAttr << "." << key << "[" << i
+                                       << "]' splits more dimensions than " << tensor;
+          continue;
+        }
         for (int16_t axis : axes.asArrayRef()) desc.split_axes[d].push_back(static_cast<uint32_t>(axis));
+      }
       for (uint32_t p = 0; p < processes_; ++p) {
         size_t index = i * processes_ + p;
         auto offset = dyn_cast<DenseI64ArrayAttr>(offsets[p]);

@@ -1,6 +1,8 @@
 // meshvk_buffer_t: a shard buffer in memory of its owning process's device.
 #include "buffer.h"
 
+#include "device_wait.h"
+
 #include <cstring>
 #include <vector>
 
@@ -247,8 +249,7 @@ Status StagedTransfer(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, v
         vk.vkQueueSubmit(device.queues[owner.queue_index], 1, &submit, staging.fence),
         where + ": vkQueueSubmit");
   }
-  MESHVK_VK_RETURN_IF_ERROR(vk.vkWaitForFences(dev, 1, &staging.fence, VK_TRUE, UINT64_MAX),
-                            where + ": vkWaitForFences");
+  MESHVK_RETURN_IF_ERROR(WaitForFence(device, staging.fence, where + ": vkWaitForFences"));
   if (!to_device) std::memcpy(host, mapped, size);
   return Status();
 }

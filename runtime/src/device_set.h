@@ -43,6 +43,10 @@ struct LogicalDevice {
   // peer[(local * D) + remote] for storage_heap: VkPeerMemoryFeatureFlags.
   std::vector<uint32_t> peer;
 
+  // Set when a wait timed out or reported a lost device (device_wait.h): the
+  // device is never waited on again, so teardown cannot hang on it.
+  std::atomic<bool> unresponsive{false};
+
   uint32_t group_size() const { return static_cast<uint32_t>(physical_indices.size()); }
   uint32_t timeline_index(uint32_t queue, uint32_t device_index) const {
     return queue * group_size() + device_index;

@@ -76,6 +76,8 @@ const char* RunUsageText() {
          "  --validation           enable the Khronos validation layer (also MESHVK_VALIDATION=1)\n"
          "  --print-plan           per process: device, bytes by kind, dispatches, peer bytes\n"
          "  --benchmark=N          run N times after a warm-up; wall and per-phase GPU times\n"
+         "  --device-timeout=S     bound of every wait on a device, in seconds (default 60,\n"
+         "                         or MESHVK_DEVICE_TIMEOUT_MS); a timeout exits 3\n"
          "  PROGRAM.mlir           compiled in-process (needs a build with MESHVK_BUILD_COMPILER=ON)\n"
          "exit codes: 0 ok, 1 results differ from --expected_output, 2 bad input/usage,\n"
          "            3 runtime/device failure\n";
@@ -91,6 +93,7 @@ void AddRunFlags(CLI::App* app, RunFlags* flags, RunFlagValues* values) {
   AddText(app, "--rtol", &values->rtol, &values->rtol_set);
   AddText(app, "--benchmark", &values->benchmark, &values->benchmark_set);
   AddText(app, "--print_max_element_count", &values->print_max, &values->print_max_set);
+  AddText(app, "--device-timeout", &values->device_timeout, &values->device_timeout_set);
   app->add_flag("--print-plan", flags->print_plan)->disable_flag_override();
 }
 
@@ -121,6 +124,16 @@ bool CheckRunFlags(const RunFlagValues& values, RunFlags* flags, std::string* er
       return false;
     }
     flags->print_max_element_count = n;
+  }
+  if (values.device_timeout_set) {
+    char* end = nullptr;
+    const std::string& v = values.device_timeout;
+    double seconds = !v.empty() && ((v[0] >= '0' && v[0] <= '9') || v[0] == '.') ? std::strtod(v.c_str(), &end) : -1;
+    if (!end || *end != '\0' || !(seconds >= 0.001 && seconds <= 86400)) {
+      *error = "flag --device-timeout: expected seconds, 0.001..86400, got '" + v + "'";
+      return false;
+    }
+    flags->device_timeout_ms = static_cast<uint64_t>(seconds * 1000 + 0.5);
   }
   return true;
 }

@@ -24,14 +24,16 @@ struct RunFlags {
   bool print_plan = false;               // --print-plan
   uint32_t benchmark = 0;                // --benchmark=N (0: off)
   uint64_t print_max_element_count = 1024;  // --print_max_element_count=N
+  uint64_t device_timeout_ms = 0;        // --device-timeout=S (0: MESHVK_DEVICE_TIMEOUT_MS or 60 s)
 };
 
 // The values CLI11 collected as text, checked by CheckRunFlags (so each error
 // is our one line, not CLI11's wording).
 struct RunFlagValues {
   std::vector<std::string> outputs;
-  std::string atol, rtol, benchmark, print_max;
-  bool atol_set = false, rtol_set = false, benchmark_set = false, print_max_set = false;
+  std::string atol, rtol, benchmark, print_max, device_timeout;
+  bool atol_set = false, rtol_set = false, benchmark_set = false, print_max_set = false,
+       device_timeout_set = false;
 };
 
 // Registers the run flags on `app`: plain values go straight into `flags`,

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <vector>
 
@@ -139,6 +140,8 @@ meshvk::target::ProgramOptions CompileOptionsForThisMachine() {
 }  // namespace
 
 int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoice& devices) {
+  // The runtime reads its wait bound from the environment (device_wait.h).
+  if (flags.device_timeout_ms) setenv("MESHVK_DEVICE_TIMEOUT_MS", std::to_string(flags.device_timeout_ms).c_str(), 1);
   Resources r;
   if (EndsWith(path, ".mlir")) {
 #ifdef MESHVK_RUN_HAS_COMPILER

@@ -36,7 +36,6 @@ using meshvk::MakeStatus;
 using meshvk::Status;
 namespace mvk = meshvk::mvk;
 
-constexpr uint64_t kDefaultTimeoutNs = 60ull * 1000 * 1000 * 1000;
 
 struct Wait {
   uint32_t process;      // whose semaphore
@@ -481,7 +480,9 @@ Status Invoke(meshvk_program_t* prog, const meshvk_invoke_info_t* info) {
   const mvk::Function* fn = functions->Get(info->function);
   MESHVK_RETURN_IF_ERROR(CheckOutputs(fn, info));
   MESHVK_RETURN_IF_ERROR(WriteInputs(prog, fn, info));
-  uint64_t timeout = info->timeout_ns ? info->timeout_ns : kDefaultTimeoutNs;
+  // 0: as long as the runtime's device timeout allows (every wait is bounded
+  // by MESHVK_DEVICE_TIMEOUT_MS, default 60 s).
+  uint64_t timeout = info->timeout_ns ? info->timeout_ns : UINT64_MAX;
   prog->timings_valid = false;
   MESHVK_RETURN_IF_ERROR(Submit(prog, info->function, timeout));
   if (info->flags & MESHVK_INVOKE_TIMESTAMPS_BIT) MESHVK_RETURN_IF_ERROR(ReadTimings(prog, info->function));

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 
 namespace meshvk_run {
 namespace {
@@ -58,7 +59,8 @@ const char* RunUsageText() {
   return "usage: mesh-vk-run PROGRAM.mvk [--function=NAME] --input=SHAPExTYPE=VALUES|@a.npy|@a.bin ...\n"
          "                   [--output=@c.npy|-]... [--expected_output=SPEC... [--atol=A] [--rtol=R]]\n"
          "                   [--devices=auto|N|group:G] [--topology=group|logical] [--validation]\n"
-         "                   [--print-plan] [--benchmark=N] [-v] [--version]\n"
+         "                   [--print-plan] [--plan-graph=F.dot] [--trace=F.json]\n"
+         "                   [--benchmark=N [--benchmark_format=json]] [-v] [--version]\n"
          "  --function=NAME        function to run (default: the only one)\n"
          "  --input=SPEC           a whole (global) input tensor, e.g. 2x3xf32=\"1 2 3 4 5 6\",\n"
          "                         4x4xf16=@a.npy or 16xi32=@a.bin; one per argument, in order;\n"
@@ -75,7 +77,13 @@ const char* RunUsageText() {
          "                         (processes multiplexed on each physical device)\n"
          "  --validation           enable the Khronos validation layer (also MESHVK_VALIDATION=1)\n"
          "  --print-plan           per process: device, bytes by kind, dispatches, peer bytes\n"
-         "  --benchmark=N          run N times after a warm-up; wall and per-phase GPU times\n"
+         "  --benchmark=N          run N times after a warm-up: wall, per-phase and per-dispatch\n"
+         "                         GPU times (min/median/max ms), bytes/s, a roofline line per\n"
+         "                         dispatch against the measured copy bandwidth and FMA peak\n"
+         "  --benchmark_format=console|json  json: Google-Benchmark-like fields on stdout\n"
+         "  --trace=FILE.json      Chrome trace-event file (Perfetto): host steps, every command\n"
+         "                         on each process's device timeline, copy flow arrows\n"
+         "  --plan-graph=FILE.dot  the plan as a Graphviz picture (dot -Tsvg FILE.dot)\n"
          "  --device-timeout=S     bound of every wait on a device, in seconds (default 60,\n"
          "                         or MESHVK_DEVICE_TIMEOUT_MS); a timeout exits 3\n"
          "  PROGRAM.mlir           compiled in-process (needs a build with MESHVK_BUILD_COMPILER=ON)\n"
@@ -93,6 +101,9 @@ void AddRunFlags(CLI::App* app, RunFlags* flags, RunFlagValues* values) {
   AddText(app, "--rtol", &values->rtol, &values->rtol_set);
   AddText(app, "--benchmark", &values->benchmark, &values->benchmark_set);
   AddText(app, "--print_max_element_count", &values->print_max, &values->print_max_set);
+  AddText(app, "--benchmark_format", &values->benchmark_format, &values->benchmark_format_set);
+  AddText(app, "--trace", &values->trace, &values->trace_set);
+  AddText(app, "--plan-graph", &values->plan_graph, &values->plan_graph_set);
   AddText(app, "--device-timeout", &values->device_timeout, &values->device_timeout_set);
   app->add_flag("--print-plan", flags->print_plan)->disable_flag_override();
 }
@@ -114,6 +125,26 @@ bool CheckRunFlags(const RunFlagValues& values, RunFlags* flags, std::string* er
     *error = "flag --benchmark: expected a repetition count 1..1000000, got '" + values.benchmark + "'";
     return false;
   }
+  if (values.benchmark_format_set) {
+    if (values.benchmark_format != "console" && values.benchmark_format != "json") {
+      *error = "flag --benchmark_format: expected console or json, got '" + values.benchmark_format + "'";
+      return false;
+    }
+    flags->benchmark_format = values.benchmark_format;
+  }
+  auto file_flag = [&](bool set, const std::string& value, const char* name, const char* suffix, std::string* out) {
+    if (!set) return true;
+    if (value.empty() || value.size() <= std::strlen(suffix) ||
+        value.compare(value.size() - std::strlen(suffix), std::strlen(suffix), suffix) != 0) {
+      *error = std::string("flag ") + name + ": expected a file name ending in " + suffix + ", got '" + value + "'";
+      return false;
+    }
+    *out = value;
+    return true;
+  };
+  if (!file_flag(values.trace_set, values.trace, "--trace", ".json", &flags->trace) ||
+      !file_flag(values.plan_graph_set, values.plan_graph, "--plan-graph", ".dot", &flags->plan_graph))
+    return false;
   if (values.print_max_set) {
     char* end = nullptr;
     errno = 0;

@@ -24,6 +24,9 @@ struct RunFlags {
   bool print_plan = false;               // --print-plan
   uint32_t benchmark = 0;                // --benchmark=N (0: off)
   uint64_t print_max_element_count = 1024;  // --print_max_element_count=N
+  std::string benchmark_format = "console";  // --benchmark_format=console|json
+  std::string trace;                     // --trace=FILE.json ("" = off)
+  std::string plan_graph;                // --plan-graph=FILE.dot ("" = off)
   uint64_t device_timeout_ms = 0;        // --device-timeout=S (0: MESHVK_DEVICE_TIMEOUT_MS or 60 s)
 };
 
@@ -31,9 +34,9 @@ struct RunFlags {
 // is our one line, not CLI11's wording).
 struct RunFlagValues {
   std::vector<std::string> outputs;
-  std::string atol, rtol, benchmark, print_max, device_timeout;
-  bool atol_set = false, rtol_set = false, benchmark_set = false, print_max_set = false,
-       device_timeout_set = false;
+  std::string atol, rtol, benchmark, print_max, benchmark_format, trace, plan_graph, device_timeout;
+  bool benchmark_format_set = false, trace_set = false, plan_graph_set = false, device_timeout_set = false;
+  bool atol_set = false, rtol_set = false, benchmark_set = false, print_max_set = false;
 };
 
 // Registers the run flags on `app`: plain values go straight into `flags`,

@@ -6,7 +6,8 @@
 #include <cstdio>
 
 #include "copy_path.h"
-#include "text_file.h"
+#include "plan_graph.h"
+#include "output_files.h"
 
 namespace meshvk_run {
 namespace {
@@ -114,10 +115,17 @@ void Trace::OnEvent(void* self_pointer, const meshvk_trace_event_t* e) {
     if (e->process != MESHVK_TRACE_NONE) s.args += ",\"process\":" + std::to_string(e->process);
   }
   switch (e->kind) {
-    case MESHVK_TRACE_DISPATCH:
-      s.name = e->name ? e->name : "dispatch";
+    case MESHVK_TRACE_DISPATCH: {
+      meshvk_command_info_t info{};
+      meshvk_status_t status = self->module_ ? meshvk_module_command_info(self->module_, self->function_, e->process,
+                                                                          e->command, &info)
+                                             : nullptr;
+      s.name = status || !self->module_ ? std::string(e->name ? e->name : "dispatch")
+                                        : KernelName(info.name, info.executable);
+      meshvk_status_free(status);
       s.cat = "device,dispatch";
       break;
+    }
     case MESHVK_TRACE_COPY: {
       std::string path = e->peer < self->paths_.size() && e->process < self->paths_.size()
                              ? self->paths_[e->peer][e->process]
@@ -181,59 +189,33 @@ std::string Trace::Json() const {
            Micros(to.begin_ns - origin) + "},\n";
   };
   if (module_) {
-    // consumers[(process, command)] = commands that depend on it.
-    std::map<std::pair<uint32_t, uint32_t>, std::vector<std::pair<uint32_t, uint32_t>>> consumers;
-    uint32_t processes = static_cast<uint32_t>(track_names_.size());
-    for (uint32_t p = 0; p < processes; ++p) {
-      for (uint32_t c = 0; c < meshvk_module_command_count(module_, function_, p); ++c) {
-        meshvk_command_info_t info{};
-        if (meshvk_status_t st = meshvk_module_command_info(module_, function_, p, c, &info)) {
-          meshvk_status_free(st);
-          continue;
-        }
-        for (uint32_t d = 0; d < info.dependency_count; ++d) {
-          uint32_t q = 0, k = 0;
-          if (meshvk_status_t st = meshvk_module_command_dependency(module_, function_, p, c, d, &q, &k)) {
-            meshvk_status_free(st);
-            continue;
-          }
-          consumers[{q, k}].push_back({p, c});
-        }
-      }
-    }
+    // Each copy: an arrow from its producer into it, one from it to its consumer.
     for (const auto& [key, index] : command_span_) {
       const auto& [invoke, p, c] = key;
-      meshvk_command_info_t info{};
-      if (meshvk_status_t st = meshvk_module_command_info(module_, function_, p, c, &info)) {
-        meshvk_status_free(st);
-        continue;
+      if (spans_[index].cat != "device,copy") continue;
+      CommandRef producer, consumer;
+      FindCopyEnds(module_, function_, p, c, &producer, &consumer);
+      if (producer.valid()) {
+        auto it = command_span_.find({invoke, producer.process, producer.command});
+        if (it != command_span_.end()) flow(spans_[it->second], spans_[index], "produces");
       }
-      if (info.kind != MESHVK_TRACE_COPY) continue;
-      for (uint32_t d = 0; d < info.dependency_count; ++d) {
-        uint32_t q = 0, k = 0;
-        if (meshvk_status_t st = meshvk_module_command_dependency(module_, function_, p, c, d, &q, &k)) {
-          meshvk_status_free(st);
-          continue;
-        }
-        auto producer = command_span_.find({invoke, q, k});
-        if (producer != command_span_.end()) flow(spans_[producer->second], spans_[index], "produces");
-      }
-      auto it = consumers.find({p, c});
-      if (it == consumers.end()) continue;
-      for (const auto& [q, k] : it->second) {
-        auto consumer = command_span_.find({invoke, q, k});
-        if (consumer != command_span_.end()) flow(spans_[index], spans_[consumer->second], "consumes");
+      if (consumer.valid()) {
+        auto it = command_span_.find({invoke, consumer.process, consumer.command});
+        if (it != command_span_.end()) flow(spans_[index], spans_[it->second], "consumes");
       }
     }
   }
   // A last metadata record closes the list without a trailing comma.
-  meta(kHostPid, -1, "process_labels", "meshvk");
+  out += "{\"ph\":\"M\",\"name\":\"process_labels\",\"cat\":\"__metadata\",\"pid\":0,\"tid\":0,\"ts\":0,"
+         "\"args\":{\"labels\":\"meshvk\"}}\n";
   out += "]}\n";
   return out;
 }
 
 bool Trace::Write(const std::string& path, std::string* error) const {
-  return WriteTextFile(path, Json(), error);
+  std::string text = Json();
+  OutputFiles file;
+  return file.StageBytes(path, text.data(), text.size(), error) && file.Commit(error);
 }
 
 }  // namespace meshvk_run

@@ -75,6 +75,8 @@ def test_closed_program_in_with_block(make_runtime, rng):
     with rt.load(compiled("mlp_megatron")) as loaded:
         main = loaded["main"]
         main(*args)
+        assert not loaded.closed
+    assert loaded.closed and "closed" in repr(loaded)
     with pytest.raises(meshvk.FailedPreconditionError, match="the program is closed$"):
         main(*args)
 

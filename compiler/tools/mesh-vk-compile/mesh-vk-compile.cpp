@@ -1,5 +1,5 @@
 // mesh-vk-compile: PROGRAM.mlir -> PROGRAM.mvk (the whole chain of
-// meshvk/Target/CompileProgram.h). Exit codes: 0 ok, 2 bad input or usage
+// meshvk/Artifact/CompileProgram.h). Exit codes: 0 ok, 2 bad input or usage
 // (one line on stderr: file:line:col, what, what was expected), 3 device
 // discovery failed (--target-device=auto). The output file is written under a
 // temporary name and renamed, so a failure never leaves a half-written .mvk.
@@ -13,9 +13,12 @@
 #include <string>
 #include <vector>
 
-#include "meshvk/Codegen/Target.h"
-#include "meshvk/Target/CompileProgram.h"
+#include "meshvk/Codegen/TargetDescription.h"
+#include "meshvk/Artifact/CompileProgram.h"
 #include "meshvk/meshvk.h"
+#include "meshvk/module.h"
+#include "output_files.h"
+#include "plan_graph.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
@@ -52,6 +55,10 @@ llvm::cl::opt<bool> printPlan("print-plan", llvm::cl::cat(toolCategory),
 llvm::cl::opt<std::string> dumpKernels(
     "dump-kernels", llvm::cl::cat(toolCategory), llvm::cl::value_desc("dir"),
     llvm::cl::desc("also write each distinct kernel's SPIR-V and disassembly to DIR (created)"));
+llvm::cl::opt<std::string> planGraph(
+    "plan-graph", llvm::cl::cat(toolCategory), llvm::cl::value_desc("file.dot"),
+    llvm::cl::desc("also write the plan of the (first) function as a Graphviz picture: processes x phases as "
+                   "clusters, dispatches as nodes, copies as edges with bytes and path"));
 llvm::cl::opt<bool> verbose("verbose", llvm::cl::cat(toolCategory),
                             llvm::cl::desc("tell on stderr what the compiler decided (target, grid, sizes)"));
 llvm::cl::alias verboseAlias("v", llvm::cl::desc("alias for --verbose"), llvm::cl::aliasopt(verbose));
@@ -121,7 +128,7 @@ int main(int argc, char** argv) {
   std::string input = inputFile, output = outputFile, device = targetDevice, vulkan = vulkanVersion,
               grid = gridShape;
   bool print_plan = printPlan;
-  meshvk::target::ProgramOptions options;
+  meshvk::ProgramOptions options;
   options.dumpDirectory = dumpKernels;
   if (dumpKernels.getNumOccurrences() && options.dumpDirectory.empty())
     return Usage("--dump-kernels needs a directory (--dump-kernels=DIR)");
@@ -130,11 +137,16 @@ int main(int argc, char** argv) {
     options.keepOperationNotes = opt->getNumOccurrences() > 0;
   if (input.empty()) return Usage("no PROGRAM.mlir given");
   if (output.empty()) return Usage("no output given (-o PROGRAM.mvk)");
+  std::string graph = planGraph;
+  if (planGraph.getNumOccurrences() && graph.empty()) return Usage("--plan-graph needs a file (--plan-graph=FILE.dot)");
+  // Checked before compiling: a bad path is bad usage, not a lost compile.
+  if (std::string why; !graph.empty() && !meshvk_run::OutputFiles::CheckPath(graph, &why))
+    return Usage("--plan-graph: " + why);
 
   std::string error;
-  if (!meshvk::target::parseVulkanVersion(vulkan, &options.vulkanVersion, &error))
+  if (!meshvk::parseVulkanVersion(vulkan, &options.vulkanVersion, &error))
     return Usage("--vulkan-version: " + error);
-  if (!grid.empty() && !meshvk::target::parseGridShape(grid, &options.gridShape, &error))
+  if (!grid.empty() && !meshvk::parseGridShape(grid, &options.gridShape, &error))
     return Usage("--grid-shape: " + error);
   if (device == "auto") {
     uint32_t api = 0;
@@ -153,12 +165,12 @@ int main(int argc, char** argv) {
                  options.device.name.c_str(), options.device.maxWorkgroupInvocations,
                  options.device.maxSharedMemoryBytes, options.device.subgroupSize, options.vulkanVersion / 100,
                  options.vulkanVersion % 100, grid.empty() ? "as written in the program" : grid.c_str());
-  meshvk::target::CompiledProgram program;
+  meshvk::CompiledProgram program;
   if (input == "-") {  // the program on stdin, named <stdin> in messages
     std::string source((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
-    error = meshvk::target::compileProgramSource(source, "<stdin>", options, &program);
+    error = meshvk::compileProgramSource(source, "<stdin>", options, &program);
   } else {
-    error = meshvk::target::compileProgramFile(input, options, &program);
+    error = meshvk::compileProgramFile(input, options, &program);
   }
   if (!error.empty()) {
     std::fprintf(stderr, "mesh-vk-compile: %s\n", error.c_str());
@@ -180,6 +192,23 @@ int main(int argc, char** argv) {
     std::remove(temporary.c_str());
     std::fprintf(stderr, "mesh-vk-compile: %s: cannot write: %s\n", output.c_str(), std::strerror(errno));
     return kExitUsage;
+  }
+  if (!graph.empty()) {
+    // The picture is drawn from the artifact just written, loaded (and
+    // verified) by the runtime like any .mvk: one writer for both tools.
+    meshvk_module_t* module = nullptr;
+    if (meshvk_status_t status = meshvk_module_load(program.artifact.data(), program.artifact.size(), &module)) {
+      std::fprintf(stderr, "mesh-vk-compile: --plan-graph: %s\n", meshvk_status_message(status));
+      meshvk_status_free(status);
+      return kExitDevice;
+    }
+    std::string why;
+    bool ok = meshvk_run::WritePlanGraph(graph, module, 0, nullptr, &why);
+    meshvk_module_release(module);
+    if (!ok) {
+      std::fprintf(stderr, "mesh-vk-compile: --plan-graph: %s\n", why.c_str());
+      return kExitUsage;
+    }
   }
   if (verbose) {
     std::string shape;

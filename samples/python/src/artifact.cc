@@ -106,7 +106,7 @@ py::dict Artifact::SignatureDict(const std::string& function) const {
 
 namespace {
 
-py::dict ProcessPlanDict(const meshvk_process_plan_t& p) {
+py::dict ProcessPlanDict(const meshvk_process_summary_t& p) {
   py::dict d;
   d["argument_bytes"] = p.argument_bytes;
   d["result_bytes"] = p.result_bytes;
@@ -129,10 +129,10 @@ py::dict Artifact::PlanDict(const std::string& function) const {
   meshvk_grid_info_t grid{};
   meshvk_module_grid_info(module_, &grid);
   py::list processes;
-  meshvk_process_plan_t total{};
+  meshvk_process_summary_t total{};
   for (uint32_t p = 0; p < grid.process_count; ++p) {
-    meshvk_process_plan_t plan{};
-    Check(meshvk_module_function_process_plan(module_, s.index, p, &plan));
+    meshvk_process_summary_t plan{};
+    Check(meshvk_module_function_process_summary(module_, s.index, p, &plan));
     py::dict d = ProcessPlanDict(plan);
     d["process"] = p;
     processes.append(d);

@@ -52,6 +52,10 @@ PYBIND11_MODULE(_meshvk, m) {
       .def("placement", &LoadedProgram::Placement)
       .def_property_readonly("stats", &LoadedProgram::Stats)
       .def("close", &LoadedProgram::Close)
+      .def_property_readonly("closed", &LoadedProgram::closed)
+      .def("__repr__", [](const LoadedProgram& p) {
+        return "<meshvk.LoadedProgram " + p.name() + (p.closed() ? " closed>" : ">");
+      })
       .def("__enter__", [](py::object self) { return self; })
       .def("__exit__", [](LoadedProgram& p, py::args) { p.Close(); });
 

@@ -233,6 +233,11 @@ py::dict LoadedProgram::Stats() const {
   return d;
 }
 
+bool LoadedProgram::closed() const {
+  py::gil_scoped_release release;  // waits for a run in progress
+  return program_->closed();
+}
+
 void LoadedProgram::Close() {
   py::gil_scoped_release release;
   program_->Close();

@@ -45,6 +45,10 @@ class ProgramCore {
 
   const std::shared_ptr<Artifact>& artifact() const { return artifact_; }
   const std::shared_ptr<RuntimeCore>& runtime() const { return runtime_; }
+  bool closed() {
+    std::lock_guard<std::mutex> lock(run_mutex_);
+    return program_ == nullptr;
+  }
 
  private:
   [[noreturn]] void ThrowClosed() const;
@@ -85,7 +89,8 @@ class LoadedProgram {
   py::list Placement() const;
   py::dict Stats() const;
   void Close();
-  const std::shared_ptr<ProgramCore>& core() const { return program_; }
+  bool closed() const;
+  std::string name() const { return program_->artifact()->name(); }
 
  private:
   std::shared_ptr<ProgramCore> program_;

@@ -61,7 +61,12 @@ def compile(source, grid_shape=None, target="auto", vulkan_version="1.1", name=N
     if not isinstance(target, str):
         raise _errors.InvalidArgumentError("target: a device name is expected, got %s" % type(target).__name__)
     device = _probe_target(vulkan_version) if target == "auto" else target
-    from . import _compiler  # maps libMLIR only now
+    try:
+        from . import _compiler  # maps libMLIR only now
+    except ImportError:
+        raise _errors.UnimplementedError(
+            "compile: this meshvk was built without the compiler (MESHVK_BUILD_COMPILER=OFF); "
+            "load a compiled .mvk with meshvk.Program.load or Runtime.load") from None
     error, artifact, grid, memory, collectives = _compiler.compile(
         text, buffer_name, _grid_text(grid_shape), device, vulkan_version)
     if error:

@@ -130,34 +130,44 @@ faults)
   # Every entry point the runner calls, failed at its first, second and last
   # call, with each error kind: exit 3 (or exit 0 with the right result when
   # the runtime tolerates that failure), one line, no output file, no hang.
+  # Twice: a program run (module, program, invoke) and --self-check (the
+  # buffer, executable, command buffer and semaphore calls directly).
   export VK_LAYER_PATH=$layer_dir VK_INSTANCE_LAYERS=VK_LAYER_MESHVK_fault_injection
-  args=(add.mvk "${AB[@]}" --expected_output=4x3xf32=@expected_c.npy)
-  MESHVK_FAULT_COUNTS=$out/counts "$runner" "${args[@]}" >/dev/null || fail "counting run"
   runs=0
-  while read -r name count; do
-    for call in 1 2 $count; do
-      (( call <= count )) || continue
-      for error in ${FAULT_ERRORS:-out-of-device-memory device-lost}; do
-        rm -f "$out/report" "$out/f.npy"
-        err=$(MESHVK_FAULT_ENTRY_POINT=$name MESHVK_FAULT_CALL=$call MESHVK_FAULT_ERROR=$error \
-              MESHVK_FAULT_REPORT=$out/report timeout 60 "$runner" "${args[@]}" --output=@"$out/f.npy" 2>&1 >/dev/null)
-        rc=$?
-        runs=$((runs + 1))
-        what="$name call $call/$count $error"
-        [[ -s $out/report ]] || { fail "$what: the fault did not fire"; continue; }
-        if [[ $rc == 0 ]]; then
-          cmp -s "$out/f.npy" expected_c.npy || fail "$what: exit 0 with a wrong result"
-          echo "[0] $what (tolerated, result correct)"
-          continue
-        fi
-        echo "[$rc] $what: $err"
-        [[ $rc == 3 ]] || fail "$what: exit $rc, expected 3"
-        [[ $(printf '%s\n' "$err" | wc -l) == 1 ]] || fail "$what: stderr is not one line: $err"
-        [[ $err == *"$name"* || $err == *VK_ERROR* || $err == *"lost"* ]] || fail "$what: message names neither the call nor the error: $err"
-        [[ ! -e $out/f.npy ]] || fail "$what: output file written"
+  sweep() {  # sweep NAME ARGS...: the command's calls, each failed in turn
+    local label=$1
+    shift
+    MESHVK_FAULT_COUNTS=$out/counts "$runner" "$@" >/dev/null || fail "$label: counting run"
+    while read -r name count; do
+      for call in 1 2 $count; do
+        (( call <= count )) || continue
+        for error in ${FAULT_ERRORS:-out-of-device-memory device-lost}; do
+          rm -f "$out/report" "$out/f.npy"
+          local extra=()
+          [[ $label == program ]] && extra=(--output=@"$out/f.npy")
+          err=$(MESHVK_FAULT_ENTRY_POINT=$name MESHVK_FAULT_CALL=$call MESHVK_FAULT_ERROR=$error \
+                MESHVK_FAULT_REPORT=$out/report timeout 60 "$runner" "$@" "${extra[@]}" 2>&1 >/dev/null)
+          rc=$?
+          runs=$((runs + 1))
+          what="$label: $name call $call/$count $error"
+          [[ -s $out/report ]] || { fail "$what: the fault did not fire"; continue; }
+          if [[ $rc == 0 ]]; then
+            [[ $label != program ]] || cmp -s "$out/f.npy" expected_c.npy || fail "$what: exit 0 with a wrong result"
+            echo "[0] $what (tolerated, result correct)"
+            continue
+          fi
+          echo "[$rc] $what: $err"
+          [[ $rc == 3 ]] || fail "$what: exit $rc, expected 3"
+          [[ $(printf '%s\n' "$err" | wc -l) == 1 ]] || fail "$what: stderr is not one line: $err"
+          [[ $err == *"$name"* || $err == *VK_ERROR* || $err == *"lost"* || $err == *"answering"* ]] ||
+            fail "$what: message names neither the call nor the error: $err"
+          [[ ! -e $out/f.npy ]] || fail "$what: output file written"
+        done
       done
-    done
-  done < "$out/counts"
+    done < "$out/counts"
+  }
+  sweep program add.mvk "${AB[@]}" --expected_output=4x3xf32=@expected_c.npy
+  sweep self-check --self-check --devices=2
   echo "$runs fault runs"
   ;;
 

@@ -1,7 +1,8 @@
 // Host staging: chunked, double-buffered transfers between device memory and
 // host memory (see host_staging.h).
-#include "device_wait.h"  // DeviceTimeoutNs: the one bound of device waits
 #include "host_staging.h"
+
+#include "device_wait.h"  // DeviceTimeoutNs: the one bound of device waits
 
 #include <algorithm>
 #include <cstring>

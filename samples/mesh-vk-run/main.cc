@@ -1,4 +1,4 @@
-// mesh-vk-run: runs meshvk programs (.mvk; .mlir once the compiler is wired in),
+// mesh-vk-run: runs meshvk programs (.mvk, or .mlir compiled in-process),
 // lists devices and runs a built-in self-check on every process of a device set.
 // Exit codes: 0 ok, 1 results differ from --expected_output, 2 bad input/usage,
 // 3 runtime/device failure.
@@ -9,6 +9,7 @@
 #include "list_devices.h"
 #include "run_program.h"
 #include "self_check.h"
+#include "verbose.h"
 #include "meshvk/meshvk.h"
 
 namespace {
@@ -39,6 +40,11 @@ int main(int argc, char** argv) {
     std::fputs(meshvk_run::UsageText(), stdout);
     return kExitOk;
   }
+  if (flags.version) {
+    std::printf("%s\n", meshvk_run::VersionText().c_str());
+    return kExitOk;
+  }
+  meshvk_run::SetVerbosity(flags.verbosity);
   if (flags.positional.size() > 1) {
     std::fprintf(stderr, "mesh-vk-run: one program at a time (got '%s' and '%s')\n",
                  flags.positional[0].c_str(), flags.positional[1].c_str());
@@ -61,6 +67,7 @@ int main(int argc, char** argv) {
     devices.processes = flags.devices_set ? flags.devices : 0;
     devices.group = flags.device_group;
     devices.topology = flags.topology;
+    devices.physical_devices = flags.physical_devices;
     devices.validation = flags.validation;
     return meshvk_run::RunProgram(flags.positional[0], flags.run, devices);
   }
@@ -84,8 +91,12 @@ int main(int argc, char** argv) {
   }
   if (flags.self_check && exit_code == kExitOk) {
     std::string mismatch;
-    if (meshvk_status_t status = meshvk_run::SelfCheck(instance, flags.devices, flags.topology,
-                                                       stdout, &mismatch)) {
+    // --devices=0,2: one process per listed device unless a count was given too.
+    const uint32_t processes = !flags.physical_devices.empty() && !flags.devices_set
+                                   ? static_cast<uint32_t>(flags.physical_devices.size())
+                                   : flags.devices;
+    if (meshvk_status_t status = meshvk_run::SelfCheck(instance, processes, flags.topology,
+                                                       flags.physical_devices, stdout, &mismatch)) {
       exit_code = Fail(status);
     } else if (!mismatch.empty()) {
       std::fprintf(stderr, "mesh-vk-run: self-check failed: %s\n", mismatch.c_str());

@@ -1,25 +1,45 @@
 // libFuzzer target for the .mvk trust boundary: any byte string must either
 // verify or be refused with a message; never crash, hang or read out of
 // bounds (built with AddressSanitizer). Verified inputs also go through the
-// plan and the device-limit check, which trust the verifier's guarantees.
+// schedule and the device-limit check, which trust the verifier's guarantees.
+// Each input is tried as it is (the integrity trailer refuses nearly every
+// mutation) and resealed with a fresh checksum, so the mutations reach the
+// FlatBuffers verifier and the semantic checks behind the trailer.
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "artifact_verifier.h"
-#include "plan.h"
+#include "meshvk/artifact/integrity.h"
+#include "schedule.h"
+
+namespace {
+
+void Check(std::vector<uint8_t> bytes);
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // The runtime verifies its own aligned copy (meshvk_module_load copies).
   std::vector<uint8_t> bytes(data, data + size);
+  Check(bytes);
+  meshvk::artifact::Reseal(&bytes);
+  Check(std::move(bytes));
+  return 0;
+}
+
+namespace {
+
+void Check(std::vector<uint8_t> bytes) {
   const meshvk::mvk::Artifact* artifact = nullptr;
   std::string error = meshvk::module::VerifyArtifact(bytes.data(), bytes.size(), &artifact);
   if (!error.empty()) {
     if (artifact != nullptr) __builtin_trap();  // refused files give no artifact
-    return 0;
+    if (error.find('\n') != std::string::npos) __builtin_trap();  // one line
+    return;
   }
-  meshvk::module::Plan plan = meshvk::module::ComputePlan(artifact);
+  meshvk::module::Schedule schedule = meshvk::module::ComputeSchedule(artifact);
   meshvk_device_limits_t limits{};
   for (int i = 0; i < 3; ++i) {
     limits.max_workgroup_count[i] = 65535;
@@ -30,7 +50,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   limits.max_storage_buffer_range = 1u << 30;
   limits.max_memory_allocation_size = 1ull << 31;
   limits.min_storage_buffer_offset_alignment = 16;
-  for (uint32_t p = 0; p < plan.allocations.size(); ++p)
+  for (uint32_t p = 0; p < schedule.allocations.size(); ++p)
     meshvk::module::VerifyAgainstLimits(artifact, p, limits);
-  return 0;
 }
+
+}  // namespace

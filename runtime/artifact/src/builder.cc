@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "meshvk/artifact/integrity.h"
 #include "meshvk/artifact/mvk_generated.h"
 
 namespace meshvk::artifact {
@@ -139,7 +140,7 @@ std::vector<uint8_t> ArtifactBuilder::Finish() const {
         mvk::Dim3 count = ToDim3(c.dispatch.workgroup_count);
         op = mvk::CreateDispatch(fbb, c.dispatch.executable, &count,
                                  fbb.CreateVectorOfStructs(bindings),
-                                 fbb.CreateVector(c.dispatch.push_constants))
+                                 fbb.CreateVector(c.dispatch.push_constants), c.dispatch.flops)
                  .Union();
         op_type = mvk::Op::Dispatch;
         break;
@@ -218,7 +219,9 @@ std::vector<uint8_t> ArtifactBuilder::Finish() const {
                                   fbb.CreateVector(processes), fbb.CreateVector(executables),
                                   fbb.CreateVector(functions));
   mvk::FinishArtifactBuffer(fbb, root);
-  return std::vector<uint8_t>(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
+  std::vector<uint8_t> file(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
+  AppendTrailer(&file);  // the checksum the loader checks first (integrity.h)
+  return file;
 }
 
 void ShardOf(const std::vector<uint32_t>& grid_shape,

@@ -1,6 +1,8 @@
 // meshvk_module_*: loading (through the verifier) and read-only queries.
 #include "module.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -25,8 +27,46 @@ Status LoadBytes(std::vector<uint8_t> bytes, const std::string& what, meshvk_mod
       meshvk::module::VerifyArtifact(module->bytes.data(), module->bytes.size(), &artifact);
   if (!error.empty()) return MakeStatus(MESHVK_STATUS_DATA_LOSS, "%s%s", what.c_str(), error.c_str());
   module->artifact = artifact;
-  module->plan = meshvk::module::ComputePlan(artifact);
+  module->schedule = meshvk::module::ComputeSchedule(artifact);
   *out = module.release();
+  return Status();
+}
+
+// Reads a .mvk file without trusting it: a regular file's size is checked
+// against the 1 GiB limit before anything is read (a sparse 8 GiB file costs
+// nothing); anything else (a pipe, /dev/zero) must start with the file
+// identifier and is read at most one byte past the limit.
+Status ReadBounded(const char* path, std::vector<uint8_t>* out) {
+  using meshvk::module::kMaxArtifactBytes;
+  FILE* file = std::fopen(path, "rb");
+  if (!file) return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: cannot open: %s", path, std::strerror(errno));
+  std::unique_ptr<FILE, int (*)(FILE*)> closer(file, std::fclose);
+  struct stat st {};
+  if (fstat(fileno(file), &st) != 0)
+    return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: cannot read: %s", path, std::strerror(errno));
+  if (S_ISDIR(st.st_mode))
+    return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: cannot read: %s", path, std::strerror(EISDIR));
+  if (S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) > kMaxArtifactBytes)
+    return MakeStatus(MESHVK_STATUS_DATA_LOSS, "%s: %llu bytes, larger than the %llu-byte limit of a .mvk file",
+                      path, static_cast<unsigned long long>(st.st_size),
+                      static_cast<unsigned long long>(kMaxArtifactBytes));
+  if (S_ISREG(st.st_mode)) out->reserve(static_cast<size_t>(st.st_size));
+  uint8_t chunk[1 << 16];
+  size_t n;
+  bool checked_identifier = false;
+  while ((n = std::fread(chunk, 1, sizeof(chunk), file)) > 0) {
+    out->insert(out->end(), chunk, chunk + n);
+    if (!checked_identifier && out->size() >= 8) {
+      checked_identifier = true;
+      std::string error = meshvk::module::CheckFileIdentifier(out->data(), out->size());
+      if (!error.empty()) return MakeStatus(MESHVK_STATUS_DATA_LOSS, "%s: %s", path, error.c_str());
+    }
+    if (out->size() > kMaxArtifactBytes)
+      return MakeStatus(MESHVK_STATUS_DATA_LOSS, "%s: more than the %llu-byte limit of a .mvk file", path,
+                        static_cast<unsigned long long>(kMaxArtifactBytes));
+  }
+  if (std::ferror(file))
+    return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: cannot read: %s", path, std::strerror(errno));
   return Status();
 }
 
@@ -80,21 +120,9 @@ meshvk_status_t meshvk_module_load_file(const char* path, meshvk_module_t** out_
   if (!out_module) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "out_module is NULL").ToC();
   *out_module = nullptr;
   if (!path) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "path is NULL").ToC();
-  FILE* file = std::fopen(path, "rb");
-  if (!file)
-    return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: cannot open: %s", path, std::strerror(errno)).ToC();
   std::vector<uint8_t> bytes;
-  uint8_t chunk[1 << 16];
-  size_t n;
-  while ((n = std::fread(chunk, 1, sizeof(chunk), file)) > 0) {
-    bytes.insert(bytes.end(), chunk, chunk + n);
-    if (bytes.size() > (size_t(1) << 31)) break;  // the verifier refuses it with a message
-  }
-  bool failed = std::ferror(file);
-  int read_errno = errno;
-  std::fclose(file);
-  if (failed)
-    return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: cannot read: %s", path, std::strerror(read_errno)).ToC();
+  Status status = ReadBounded(path, &bytes);
+  if (!status.ok()) return status.ToC();
   return LoadBytes(std::move(bytes), std::string(path) + ": ", out_module).ToC();
 }
 
@@ -170,53 +198,53 @@ meshvk_status_t meshvk_module_result_info(const meshvk_module_t* module, uint32_
   return TensorInfo(module, function, result, true, out_info);
 }
 
-meshvk_status_t meshvk_module_function_process_plan(const meshvk_module_t* module, uint32_t function,
-                                                    uint32_t process, meshvk_process_plan_t* out_plan) {
-  const meshvk::module::Plan& plan = module->plan;
-  if (function >= plan.functions.size())
+meshvk_status_t meshvk_module_function_process_summary(const meshvk_module_t* module, uint32_t function,
+                                                    uint32_t process, meshvk_process_summary_t* out_summary) {
+  const meshvk::module::Schedule& schedule = module->schedule;
+  if (function >= schedule.functions.size())
     return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "function %u out of range (%zu functions)", function,
-                      plan.functions.size())
+                      schedule.functions.size())
         .ToC();
-  if (process >= plan.allocations.size())
+  if (process >= schedule.allocations.size())
     return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "process %u out of range (%zu processes)", process,
-                      plan.allocations.size())
+                      schedule.allocations.size())
         .ToC();
-  *out_plan = plan.functions[function].processes[process];
-  const meshvk_process_plan_t& bytes = plan.allocations[process];
-  out_plan->argument_bytes = bytes.argument_bytes;
-  out_plan->result_bytes = bytes.result_bytes;
-  out_plan->transient_bytes = bytes.transient_bytes;
-  out_plan->constant_bytes = bytes.constant_bytes;
+  *out_summary = schedule.functions[function].processes[process];
+  const meshvk_process_summary_t& bytes = schedule.allocations[process];
+  out_summary->argument_bytes = bytes.argument_bytes;
+  out_summary->result_bytes = bytes.result_bytes;
+  out_summary->transient_bytes = bytes.transient_bytes;
+  out_summary->constant_bytes = bytes.constant_bytes;
   return MESHVK_OK;
 }
 
-meshvk_status_t meshvk_module_process_plan(const meshvk_module_t* module, uint32_t process,
-                                           meshvk_process_plan_t* out_plan) {
-  const meshvk::module::Plan& plan = module->plan;
-  if (process >= plan.allocations.size())
+meshvk_status_t meshvk_module_process_summary(const meshvk_module_t* module, uint32_t process,
+                                           meshvk_process_summary_t* out_summary) {
+  const meshvk::module::Schedule& schedule = module->schedule;
+  if (process >= schedule.allocations.size())
     return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "process %u out of range (%zu processes)", process,
-                      plan.allocations.size())
+                      schedule.allocations.size())
         .ToC();
-  *out_plan = plan.allocations[process];
-  for (const meshvk::module::FunctionPlan& fn : plan.functions) {
-    const meshvk_process_plan_t& s = fn.processes[process];
-    out_plan->dispatch_count += s.dispatch_count;
-    out_plan->copy_count += s.copy_count;
-    out_plan->fill_count += s.fill_count;
-    out_plan->peer_bytes_in += s.peer_bytes_in;
-    out_plan->local_copy_bytes += s.local_copy_bytes;
-    out_plan->phase_count = std::max(out_plan->phase_count, s.phase_count);
+  *out_summary = schedule.allocations[process];
+  for (const meshvk::module::FunctionSchedule& fn : schedule.functions) {
+    const meshvk_process_summary_t& s = fn.processes[process];
+    out_summary->dispatch_count += s.dispatch_count;
+    out_summary->copy_count += s.copy_count;
+    out_summary->fill_count += s.fill_count;
+    out_summary->peer_bytes_in += s.peer_bytes_in;
+    out_summary->local_copy_bytes += s.local_copy_bytes;
+    out_summary->phase_count = std::max(out_summary->phase_count, s.phase_count);
   }
   return MESHVK_OK;
 }
 
 uint32_t meshvk_module_function_phase_count(const meshvk_module_t* module, uint32_t function) {
-  return function < module->plan.functions.size() ? module->plan.functions[function].phase_count : 0;
+  return function < module->schedule.functions.size() ? module->schedule.functions[function].phase_count : 0;
 }
 
 uint32_t meshvk_module_phase_count(const meshvk_module_t* module) {
   uint32_t phases = 0;
-  for (const auto& fn : module->plan.functions) phases = std::max(phases, fn.phase_count);
+  for (const auto& fn : module->schedule.functions) phases = std::max(phases, fn.phase_count);
   return phases;
 }
 

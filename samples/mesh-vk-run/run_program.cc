@@ -24,6 +24,7 @@
 #include "verbose.h"
 #ifdef MESHVK_RUN_HAS_COMPILER
 #include "meshvk/Artifact/CompileProgram.h"
+#include "meshvk/Codegen/RuntimeDevice.h"
 #endif
 
 namespace meshvk_run {
@@ -84,8 +85,9 @@ struct EventSinks {
 
 #ifdef MESHVK_RUN_HAS_COMPILER
 // Kernels are tiled for physical device 0 of this machine (the device the run
-// uses by default); the lavapipe preset when discovery fails (the run then
-// reports the device error itself).
+// uses by default), exactly as mesh-vk-compile --target-device=auto does; the
+// lavapipe preset when discovery fails (the run then reports the device error
+// itself).
 meshvk::ProgramOptions CompileOptionsForThisMachine() {
   meshvk::ProgramOptions options;
   options.producer = "mesh-vk-run (in-process compile)";
@@ -99,15 +101,7 @@ meshvk::ProgramOptions CompileOptionsForThisMachine() {
     if (meshvk_status_t status = meshvk_instance_physical_device_info(instance, 0, &info)) {
       meshvk_status_free(status);
     } else {
-      meshvk::codegen::TargetDescription& t = options.device;
-      t.name = info.name;
-      for (int i = 0; i < 3; ++i) t.maxWorkgroupSize[i] = info.limits.max_workgroup_size[i];
-      t.maxWorkgroupInvocations = info.limits.max_workgroup_invocations;
-      t.maxSharedMemoryBytes = info.limits.max_shared_memory_bytes;
-      if (info.limits.subgroup_size) t.subgroupSize = info.limits.subgroup_size;
-      t.maxWorkgroupCount = info.limits.max_workgroup_count[0];
-      t.shaderFloat16 = info.shader_float16 != 0;
-      t.storageBuffer16BitAccess = info.storage_buffer_16bit != 0;
+      options.device = meshvk::codegen::targetForDevice(info);
     }
   }
   meshvk_instance_release(instance);

@@ -81,34 +81,26 @@ class Emitter {
   art::FunctionDesc function_;  // added after its commands (the builder's order)
 };
 
-// Reads an i64 attribute `name` from `op` (the plan's process tags).
-FailureOr<uint32_t> processOf(Operation* op, StringRef name, uint32_t processes) {
-  auto attr = op->getAttrOfType<IntegerAttr>(name);
-  if (!attr || attr.getInt() < 0 || attr.getInt() >= processes)
-    return op->emitOpError() << "has no valid '" << name << "' (expected a process in [0, " << processes << "))";
-  return static_cast<uint32_t>(attr.getInt());
+// The process a plan op records on (its destination for a copy), checked
+// against the plan's process count.
+FailureOr<uint32_t> processOf(Operation* op, uint32_t processes) {
+  int64_t p = isa<CopyOp>(op) ? cast<CopyOp>(op).getDestProcess()
+              : isa<LaunchOp>(op) ? cast<LaunchOp>(op).getProcess()
+                                  : cast<EmptyOp>(op).getProcess();
+  if (p < 0 || p >= processes)
+    return op->emitOpError() << "runs on process " << p << " (expected a process in [0, " << processes << "))";
+  return static_cast<uint32_t>(p);
 }
 
 LogicalResult Emitter::readGrid() {
-  auto planAttr = plan_->getAttrOfType<DictionaryAttr>(kPlanAttr);
-  auto shape = planAttr ? dyn_cast_or_null<DenseI64ArrayAttr>(planAttr.get("grid_shape")) : nullptr;
-  auto gridRef = planAttr ? dyn_cast_or_null<FlatSymbolRefAttr>(planAttr.get("grid")) : nullptr;
-  if (!shape || shape.empty())
-    return plan_.emitOpError() << "'" << kPlanAttr << "' has no grid_shape (run meshvk-compile-plan first)";
+  PlanAttr plan = getPlan(plan_);
   processes_ = 1;
-  for (int64_t extent : shape.asArrayRef()) {
-    if (extent <= 0 || extent > 4096) return plan_.emitOpError() << "grid extent " << extent << " out of range";
+  for (int64_t extent : plan.getGridShape().asArrayRef()) {
+    if (extent > 4096) return plan_.emitOpError() << "grid extent " << extent << " out of range";
     gridShape_.push_back(static_cast<uint32_t>(extent));
     processes_ *= static_cast<uint32_t>(extent);
   }
-  // Peered axes: the grid's meshvk.peered_memory_axes, all axes by default.
-  Operation* grid = gridRef ? SymbolTable::lookupNearestSymbolFrom(plan_, gridRef) : nullptr;
-  auto peered = grid ? grid->getAttrOfType<DenseI64ArrayAttr>(kPeeredAxesAttr) : nullptr;
-  if (peered) {
-    for (int64_t axis : peered.asArrayRef()) peeredAxes_.push_back(static_cast<uint32_t>(axis));
-  } else {
-    for (uint32_t a = 0; a < gridShape_.size(); ++a) peeredAxes_.push_back(a);
-  }
+  for (int64_t axis : plan.getPeeredAxes().asArrayRef()) peeredAxes_.push_back(static_cast<uint32_t>(axis));
   builder_ = std::make_unique<art::ArtifactBuilder>(gridShape_, peeredAxes_);
   builder_->set_producer(options_.producer);
   return success();
@@ -126,98 +118,86 @@ LogicalResult Emitter::createBuffers() {
     if (ranked.getNumElements() == 0) return plan_.emitOpError() << what << " #" << i << " is empty";
     return success();
   };
+  StringAttr processTag = MeshVKDialect::ProcessAttrHelper(plan_.getContext()).getName();
   for (unsigned i = 0; i < type.getNumInputs(); ++i) {
     if (failed(checkType(type.getInput(i), "argument", i))) return failure();
-    auto p = plan_.getArgAttrOfType<IntegerAttr>(i, kProcessAttr);
-    if (!p || p.getInt() < 0 || p.getInt() >= processes_)
-      return plan_.emitOpError() << "argument #" << i << " has no valid '" << kProcessAttr << "'";
+    auto p = plan_.getArgAttrOfType<IntegerAttr>(i, processTag);
+    if (!p || p.getInt() >= processes_)
+      return plan_.emitOpError() << "argument #" << i << " has no valid '" << processTag.strref() << "'";
     argumentProcess_.push_back(static_cast<uint32_t>(p.getInt()));
     argumentBuffer_.push_back(builder_->AddBuffer(
         argumentProcess_.back(), {byteSize(cast<RankedTensorType>(type.getInput(i))), art::BufferKind::kArgumentShard}));
   }
   for (unsigned i = 0; i < type.getNumResults(); ++i) {
     if (failed(checkType(type.getResult(i), "result", i))) return failure();
-    auto p = plan_.getResultAttrOfType<IntegerAttr>(i, kProcessAttr);
-    if (!p || p.getInt() < 0 || p.getInt() >= processes_)
-      return plan_.emitOpError() << "result #" << i << " has no valid '" << kProcessAttr << "'";
+    auto p = plan_.getResultAttrOfType<IntegerAttr>(i, processTag);
+    if (!p || p.getInt() >= processes_)
+      return plan_.emitOpError() << "result #" << i << " has no valid '" << processTag.strref() << "'";
     resultProcess_.push_back(static_cast<uint32_t>(p.getInt()));
     resultBuffer_.push_back(builder_->AddBuffer(
         resultProcess_.back(), {byteSize(cast<RankedTensorType>(type.getResult(i))), art::BufferKind::kResultShard}));
   }
   // One transient arena per process, as large as the plan says.
   transientBuffer_.assign(processes_, std::nullopt);
-  auto memory = plan_->getAttrOfType<ArrayAttr>(kMemoryAttr);
-  if (!memory) return plan_.emitOpError() << "has no '" << kMemoryAttr << "' (run meshvk-plan-allocations)";
-  for (Attribute entry : memory) {
-    auto dict = dyn_cast<DictionaryAttr>(entry);
-    auto process = dict ? dyn_cast_or_null<IntegerAttr>(dict.get("process")) : nullptr;
-    auto bytes = dict ? dyn_cast_or_null<IntegerAttr>(dict.get("transient_bytes")) : nullptr;
-    if (!process || !bytes || process.getInt() < 0 || process.getInt() >= processes_ || bytes.getInt() < 0)
-      return plan_.emitOpError() << "malformed '" << kMemoryAttr << "' entry " << entry;
-    if (bytes.getInt() > 0)
-      transientBuffer_[process.getInt()] = builder_->AddBuffer(
-          static_cast<uint32_t>(process.getInt()),
-          {static_cast<uint64_t>(bytes.getInt()), art::BufferKind::kTransient});
-  }
+  MeshVKDialect::MemoryAttrHelper memoryTag(plan_.getContext());
+  ArrayAttr memory = memoryTag.getAttr(plan_);
+  if (!memory || memory.size() != processes_)
+    return plan_.emitOpError() << "needs '" << memoryTag.getNameStr() << "' with one entry per process (run meshvk-plan-allocations)";
+  for (auto [process, entry] : llvm::enumerate(memory.getAsRange<ProcessMemoryAttr>()))
+    if (entry.getTransientBytes() > 0)
+      transientBuffer_[process] = builder_->AddBuffer(
+          static_cast<uint32_t>(process),
+          {static_cast<uint64_t>(entry.getTransientBytes()), art::BufferKind::kTransient});
   return success();
 }
 
 LogicalResult Emitter::buildSignature() {
-  auto abi = plan_->getAttrOfType<DictionaryAttr>(kAbiAttr);
-  if (!abi) return plan_.emitOpError() << "has no '" << kAbiAttr << "'";
+  AbiAttr abi = getAbi(plan_);
+  StringRef abiTag = MeshVKDialect::AbiAttrHelper::getNameStr();
+  if (!abi) return plan_.emitOpError() << "has no '" << abiTag << "'";
   art::FunctionDesc& function = function_;
   function.name = plan_.getSymName().str();
-  auto convert = [&](StringRef key, const std::vector<uint32_t>& buffers, const std::vector<uint32_t>& owners,
-                     std::vector<art::TensorDesc>* out) -> LogicalResult {
-    auto list = dyn_cast_or_null<ArrayAttr>(abi.get(key));
-    if (!list || list.size() * processes_ != buffers.size())
-      return plan_.emitOpError() << "'" << kAbiAttr << "." << key << "' does not match the plan signature ("
+  auto convert = [&](StringRef key, ArrayAttr list, const std::vector<uint32_t>& buffers,
+                     const std::vector<uint32_t>& owners, std::vector<art::TensorDesc>* out) -> LogicalResult {
+    if (list.size() * processes_ != buffers.size() || abi.getProcessCount() != processes_)
+      return plan_.emitOpError() << "'" << abiTag << "." << key << "' does not match the plan signature ("
                                  << buffers.size() << " shards for " << processes_ << " processes)";
-    for (auto [i, entry] : llvm::enumerate(list)) {
-      auto dict = dyn_cast<DictionaryAttr>(entry);
-      auto type = dict ? dyn_cast_or_null<TypeAttr>(dict.get("type")) : nullptr;
-      auto tensor = type ? dyn_cast<RankedTensorType>(type.getValue()) : nullptr;
-      auto shardShape = dict ? dyn_cast_or_null<DenseI64ArrayAttr>(dict.get("shard_shape")) : nullptr;
-      auto offsets = dict ? dyn_cast_or_null<ArrayAttr>(dict.get("shard_offsets")) : nullptr;
-      auto split = dict ? dyn_cast_or_null<shard::GridAxesArrayAttr>(dict.get("split_axes")) : nullptr;
-      if (!tensor || !shardShape || !offsets || !split || offsets.size() != processes_ ||
-          !elementTypeOf(tensor.getElementType()))
-        return plan_.emitOpError() << "'" << kAbiAttr << "." << key << "[" << i
-                                   << "]' is not a tensor signature of f32/f16/i32 with shards for every process";
+    for (auto [i, entry] : llvm::enumerate(list.getAsRange<ValueAbiAttr>())) {
+      auto tensor = dyn_cast<RankedTensorType>(entry.getType());
+      if (!tensor)
+        return plan_.emitOpError() << "'" << abiTag << "." << key << "[" << i << "]' is " << entry.getType()
+                                   << "; the runtime takes and returns tensors only";
+      if (!elementTypeOf(tensor.getElementType()))
+        return plan_.emitOpError() << "'" << abiTag << "." << key << "[" << i << "]' has element type "
+                                   << tensor.getElementType() << "; the runtime supports f32, f16 and i32";
       art::TensorDesc desc;
       for (int64_t d : tensor.getShape()) desc.shape.push_back(static_cast<uint64_t>(d));
       desc.element_type = *elementTypeOf(tensor.getElementType());
       desc.split_axes.assign(tensor.getRank(), {});
-      // Entries past the rank may only be empty: `split_axes = [[]]` on a 0-d
-      // tensor (replicated) is how people write it.
-      for (auto [d, axes] : llvm::enumerate(split)) {
-        if (d >= static_cast<size_t>(tensor.getRank())) {
-          if (!axes.empty())
-            return plan_.emitOpError() << "'" << kAbiAttr << "." << key << "[" << i
-                                       << "]' splits more dimensions than " << tensor;
-          continue;
-        }
+      // Entries past the rank are empty (the #meshvk.value_abi verifier checked):
+      // `split_axes = [[]]` on a 0-d tensor (replicated) is how people write it.
+      for (auto [d, axes] : llvm::enumerate(entry.getSplitAxes())) {
+        if (d >= static_cast<size_t>(tensor.getRank())) continue;
         for (int16_t axis : axes.asArrayRef()) desc.split_axes[d].push_back(static_cast<uint32_t>(axis));
       }
       for (uint32_t p = 0; p < processes_; ++p) {
         size_t index = i * processes_ + p;
-        auto offset = dyn_cast<DenseI64ArrayAttr>(offsets[p]);
-        if (!offset || offset.size() != static_cast<size_t>(tensor.getRank()) || owners[index] != p)
-          return plan_.emitOpError() << "'" << kAbiAttr << "." << key << "[" << i << "]' shard of process " << p
+        if (owners[index] != p)
+          return plan_.emitOpError() << "'" << abiTag << "." << key << "[" << i << "]' shard of process " << p
                                      << " does not match the plan signature";
         art::ShardDesc shard;
         shard.process = p;
         shard.buffer = buffers[index];
-        for (int64_t o : offset.asArrayRef()) shard.global_offset.push_back(static_cast<uint64_t>(o));
-        for (int64_t s : shardShape.asArrayRef()) shard.shape.push_back(static_cast<uint64_t>(s));
+        for (int64_t o : entry.getShardOffset(p)) shard.global_offset.push_back(static_cast<uint64_t>(o));
+        for (int64_t s : entry.getShardShape().asArrayRef()) shard.shape.push_back(static_cast<uint64_t>(s));
         desc.shards.push_back(std::move(shard));
       }
       out->push_back(std::move(desc));
     }
     return success();
   };
-  if (failed(convert("args", argumentBuffer_, argumentProcess_, &function.arguments)) ||
-      failed(convert("results", resultBuffer_, resultProcess_, &function.results)))
+  if (failed(convert("args", abi.getArgs(), argumentBuffer_, argumentProcess_, &function.arguments)) ||
+      failed(convert("results", abi.getResults(), resultBuffer_, resultProcess_, &function.results)))
     return failure();
   return success();
 }
@@ -234,30 +214,29 @@ FailureOr<Place> Emitter::placeOf(Value value) {
   }
   auto result = cast<OpResult>(value);
   Operation* op = result.getOwner();
-  auto buffers = op->getAttrOfType<ArrayAttr>(kBufferAttr);
-  if (!buffers || buffers.size() != op->getNumResults())
-    return op->emitOpError() << "has no '" << kBufferAttr << "' entry per result (run meshvk-plan-allocations)";
-  auto entry = dyn_cast<DenseI64ArrayAttr>(buffers[result.getResultNumber()]);
-  if (!entry || entry.size() != 3 || entry[1] < 0 || static_cast<uint64_t>(entry[2]) != bytes)
-    return op->emitOpError() << "'" << kBufferAttr << "' entry " << result.getResultNumber()
-                             << " is not [kind, index, " << bytes << " bytes]";
-  FailureOr<uint32_t> process = isa<CopyOp>(op) ? processOf(op, "dest_process", processes_)
-                                                 : processOf(op, "process", processes_);
+  MeshVKDialect::BuffersAttrHelper buffersTag(op->getContext());
+  ArrayAttr buffers = buffersTag.getAttr(op);
+  if (!buffers || !isa<EmptyOp, CopyOp, LaunchOp>(op))
+    return op->emitOpError() << "has no '" << buffersTag.getNameStr() << "' (run meshvk-plan-allocations)";
+  auto entry = cast<BufferAttr>(buffers[result.getResultNumber()]);
+  if (static_cast<uint64_t>(entry.getBytes()) != bytes)
+    return op->emitOpError() << "'" << buffersTag.getNameStr() << "' entry " << result.getResultNumber() << " is "
+                             << entry.getBytes() << " bytes, the value is " << bytes;
+  FailureOr<uint32_t> process = processOf(op, processes_);
   if (failed(process)) return failure();
-  switch (entry[0]) {
-    case 0:
-      if (entry[1] >= static_cast<int64_t>(argumentBuffer_.size()) || argumentProcess_[entry[1]] != *process) break;
-      return Place{*process, argumentBuffer_[entry[1]], 0, bytes};
-    case 1:
-      if (entry[1] >= static_cast<int64_t>(resultBuffer_.size()) || resultProcess_[entry[1]] != *process) break;
-      return Place{*process, resultBuffer_[entry[1]], 0, bytes};
-    case 2:
+  int64_t index = entry.getIndex();
+  switch (entry.getKind()) {
+    case BufferKind::Argument:
+      if (index >= static_cast<int64_t>(argumentBuffer_.size()) || argumentProcess_[index] != *process) break;
+      return Place{*process, argumentBuffer_[index], 0, bytes};
+    case BufferKind::Result:
+      if (index >= static_cast<int64_t>(resultBuffer_.size()) || resultProcess_[index] != *process) break;
+      return Place{*process, resultBuffer_[index], 0, bytes};
+    case BufferKind::Transient:
       if (!transientBuffer_[*process]) break;
-      return Place{*process, *transientBuffer_[*process], static_cast<uint64_t>(entry[1]), bytes};
-    default:
-      break;
+      return Place{*process, *transientBuffer_[*process], static_cast<uint64_t>(index), bytes};
   }
-  return op->emitOpError() << "'" << kBufferAttr << "' entry " << entry
+  return op->emitOpError() << "'" << buffersTag.getNameStr() << "' entry " << entry
                            << " names no buffer of process " << *process;
 }
 
@@ -396,7 +375,7 @@ FailureOr<uint32_t> Emitter::executableFor(LaunchOp launch, const codegen::Compi
 }
 
 LogicalResult Emitter::emitLaunch(LaunchOp launch, const codegen::CompiledKernels& kernels) {
-  FailureOr<uint32_t> process = processOf(launch, "process", processes_);
+  FailureOr<uint32_t> process = processOf(launch, processes_);
   FailureOr<uint32_t> executable = executableFor(launch, kernels);
   if (failed(process) || failed(executable)) return failure();
   const codegen::CompiledKernel& kernel = kernels.kernels[kernels.byFunction.at(launch.getKernel().str())];
@@ -466,14 +445,16 @@ FailureOr<std::vector<uint8_t>> Emitter::run() {
 FailureOr<std::vector<uint8_t>> emitArtifact(ModuleOp module, const EmitOptions& options) {
   func::FuncOp plan;
   for (auto f : module.getOps<func::FuncOp>()) {
-    if (!f->hasAttr(kPlanAttr)) continue;
+    if (!getPlan(f)) continue;
     if (plan)
       return f.emitOpError() << "is a second plan function; one program (one public function) per artifact "
                                 "is supported (first: @"
                              << plan.getSymName() << ")";
     plan = f;
   }
-  if (!plan) return module.emitError() << "no function marked '" << kPlanAttr << "' (run meshvk-compile-plan)";
+  if (!plan)
+    return module.emitError() << "no function marked '" << MeshVKDialect::PlanAttrHelper::getNameStr()
+                              << "' (run meshvk-compile-plan)";
   Emitter emitter(module, plan, options);
   return emitter.run();
 }

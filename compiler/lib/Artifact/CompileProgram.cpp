@@ -183,26 +183,6 @@ std::string compileProgramSource(const std::string& source, const std::string& b
     if (failed(verify(*module))) return fail("the program does not verify on the overridden grid");
   }
 
-  // Split axes must name axes of their grid. Checked here because nothing
-  // upstream or in meshvk-check-sharding does yet (an out-of-range axis is
-  // read past the grid's shape there).
-  WalkResult axes = module->walk([&](shard::ShardingOp sharding) {
-    auto grid = SymbolTable::lookupNearestSymbolFrom<shard::GridOp>(sharding, sharding.getGridAttr());
-    // The verifier reports unknown grids, meshvk-check-sharding dynamic ones.
-    if (!grid || llvm::any_of(grid.getShape(), ShapedType::isDynamic)) return WalkResult::advance();
-    int64_t rank = grid.getRank();
-    for (auto dimAxes : sharding.getSplitAxes())
-      for (int16_t axis : dimAxes.asArrayRef())
-        if (axis < 0 || axis >= rank) {
-          sharding.emitError() << "sharding splits over grid axis " << axis << ", but @" << grid.getSymName()
-                               << " has " << rank << (rank == 1 ? " axis" : " axes") << " (shape "
-                               << grid.getShape() << ")";
-          return WalkResult::interrupt();
-        }
-    return WalkResult::advance();
-  });
-  if (axes.wasInterrupted()) return fail("invalid sharding");
-
   std::string failedPass;
   PassManager pm(&context);
   pm.enableVerifier(true);
@@ -222,36 +202,21 @@ std::string compileProgramSource(const std::string& source, const std::string& b
 
   // The plan's numbers, for callers that compare the runtime with the plan.
   for (auto f : module->getOps<func::FuncOp>()) {
-    auto plan = f->getAttrOfType<DictionaryAttr>(kPlanAttr);
+    PlanAttr plan = getPlan(f);
     if (!plan) continue;
-    if (auto shape = dyn_cast_or_null<DenseI64ArrayAttr>(plan.get("grid_shape")))
-      out->gridShape.assign(shape.asArrayRef().begin(), shape.asArrayRef().end());
-    if (auto memory = f->getAttrOfType<ArrayAttr>(kMemoryAttr)) {
-      out->memory.resize(memory.size());
-      for (Attribute a : memory) {
-        auto d = dyn_cast<DictionaryAttr>(a);
-        auto p = d ? dyn_cast_or_null<IntegerAttr>(d.get("process")) : nullptr;
-        if (!p || p.getInt() < 0 || p.getInt() >= static_cast<int64_t>(memory.size())) continue;
-        auto get = [&](StringRef key) {
-          auto v = dyn_cast_or_null<IntegerAttr>(d.get(key));
-          return v ? static_cast<uint64_t>(v.getInt()) : 0;
-        };
-        out->memory[p.getInt()] = {get("argument_bytes"), get("result_bytes"), get("transient_bytes")};
+    ArrayRef<int64_t> shape = plan.getGridShape().asArrayRef();
+    out->gridShape.assign(shape.begin(), shape.end());
+    if (ArrayAttr memory = MeshVKDialect::MemoryAttrHelper(&context).getAttr(f))
+      for (ProcessMemoryAttr m : memory.getAsRange<ProcessMemoryAttr>())
+        out->memory.push_back({static_cast<uint64_t>(m.getArgumentBytes()),
+                               static_cast<uint64_t>(m.getResultBytes()),
+                               static_cast<uint64_t>(m.getTransientBytes())});
+    if (ArrayAttr collectives = MeshVKDialect::CollectivesAttrHelper(&context).getAttr(f))
+      for (CollectiveAttr c : collectives.getAsRange<CollectiveAttr>()) {
+        ArrayRef<int64_t> pulled = c.getPulledBytes().asArrayRef();
+        out->collectives.push_back({c.getKind().str(), c.getAlgorithm().str(), c.getGroupSize(),
+                                    std::vector<int64_t>(pulled.begin(), pulled.end())});
       }
-    }
-    if (auto collectives = f->getAttrOfType<ArrayAttr>(kCollectivesAttr)) {
-      for (Attribute a : collectives) {
-        auto d = dyn_cast<DictionaryAttr>(a);
-        if (!d) continue;
-        CollectivePlan c;
-        if (auto s = dyn_cast_or_null<StringAttr>(d.get("kind"))) c.kind = s.str();
-        if (auto s = dyn_cast_or_null<StringAttr>(d.get("algorithm"))) c.algorithm = s.str();
-        if (auto n = dyn_cast_or_null<IntegerAttr>(d.get("group_size"))) c.groupSize = n.getInt();
-        if (auto b = dyn_cast_or_null<DenseI64ArrayAttr>(d.get("pulled_bytes")))
-          c.pulledBytes.assign(b.asArrayRef().begin(), b.asArrayRef().end());
-        out->collectives.push_back(std::move(c));
-      }
-    }
   }
 
   EmitOptions emit;

@@ -1,11 +1,8 @@
-// The C++ entry point (compileKernels), the dump pass, SPIRV-Tools helpers and
-// the registration of everything for mesh-vk-opt.
+// The C++ entry point (compileKernels), SPIRV-Tools helpers and the
+// registration of everything for mesh-vk-opt.
 #include "meshvk/Codegen/KernelCompiler.h"
 
-#include <fstream>
-#include <system_error>
-
-#include "llvm/Support/FileSystem.h"
+#include "KernelLowering.h"
 #include "llvm/Support/raw_ostream.h"
 #include "meshvk/Codegen/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -49,7 +46,7 @@ void registerCodegenDialects(mlir::DialectRegistry& registry) {
                   cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
                   linalg::LinalgDialect, math::MathDialect, memref::MemRefDialect,
                   scf::SCFDialect, spirv::SPIRVDialect, tensor::TensorDialect,
-                  vector::VectorDialect>();
+                  vector::VectorDialect, MeshVKDialect>();
   affine::registerValueBoundsOpInterfaceExternalModels(registry);
   arith::registerValueBoundsOpInterfaceExternalModels(registry);
   arith::registerBufferizableOpInterfaceExternalModels(registry);
@@ -67,72 +64,8 @@ void registerCodegenDialects(mlir::DialectRegistry& registry) {
 
 namespace codegen {
 
-void registerTileAndDistributePass();
-void registerLowerKernelsToSPIRVPass();
-
 namespace {
 using namespace mlir;
-
-// "__spv__<func>_kernel" -> "<func>"
-std::string kernelNameOf(spirv::ModuleOp m) {
-  std::string name = m.getName() ? m.getName()->str() : "kernel";
-  llvm::StringRef s(name);
-  s.consume_front("__spv__");
-  s.consume_back("_kernel");
-  s.consume_back("_lowered");  // see wrapKernel: the tensor function is still referenced
-  return s.str();
-}
-
-LogicalResult writeFileAtomically(const std::string& path, const void* data, size_t size) {
-  std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return failure();
-    out.write(static_cast<const char*>(data), static_cast<std::streamsize>(size));
-    if (!out) return failure();
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) return failure();
-  return success();
-}
-
-LogicalResult dumpKernel(Operation* at, const std::string& dir, const std::string& name,
-                         const std::vector<uint32_t>& words) {
-  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
-    return at->emitError() << "cannot create dump directory '" << dir << "': " << ec.message();
-  std::string base = dir + "/" + name;
-  std::string text = disassembleSPIRV(words);
-  if (failed(writeFileAtomically(base + ".spv", words.data(), words.size() * 4)) ||
-      failed(writeFileAtomically(base + ".spvasm", text.data(), text.size())))
-    return at->emitError() << "cannot write '" << base << ".spv/.spvasm'";
-  return success();
-}
-
-struct DumpKernelsPass : PassWrapper<DumpKernelsPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(DumpKernelsPass)
-  DumpKernelsPass() = default;
-  DumpKernelsPass(const DumpKernelsPass& other) : PassWrapper(other) {}
-  explicit DumpKernelsPass(const std::string& dir) { directory = dir; }
-  StringRef getArgument() const override { return "meshvk-dump-kernels"; }
-  StringRef getDescription() const override {
-    return "Write each spirv.module as <dir>/<kernel>.spv and .spvasm (SPIRV-Tools disassembly)";
-  }
-  Option<std::string> directory{*this, "dir", llvm::cl::desc("output directory"),
-                                llvm::cl::init("")};
-  void runOnOperation() override {
-    if (directory.empty()) {
-      getOperation().emitError("meshvk-dump-kernels needs dir=<directory>");
-      return signalPassFailure();
-    }
-    WalkResult r = getOperation().walk([&](spirv::ModuleOp m) {
-      SmallVector<uint32_t> words;
-      if (failed(spirv::serialize(m, words))) return WalkResult::interrupt();
-      std::vector<uint32_t> w(words.begin(), words.end());
-      if (failed(dumpKernel(m, directory, kernelNameOf(m), w))) return WalkResult::interrupt();
-      return WalkResult::advance();
-    });
-    if (r.wasInterrupted()) signalPassFailure();
-  }
-};
 
 std::string elementTypeName(Type t) {
   std::string s;
@@ -143,15 +76,11 @@ std::string elementTypeName(Type t) {
 
 }  // namespace
 
-std::unique_ptr<mlir::Pass> createDumpKernelsPass(const std::string& directory) {
-  return std::make_unique<DumpKernelsPass>(directory);
-}
-
 void buildCodegenPipeline(mlir::OpPassManager& pm, const TargetDescription& target,
                           const std::string& dumpDirectory) {
   pm.addPass(createTileAndDistributePass(target));
   pm.addPass(createLowerKernelsToSPIRVPass(target));
-  if (!dumpDirectory.empty()) pm.addPass(createDumpKernelsPass(dumpDirectory));
+  if (!dumpDirectory.empty()) pm.addPass(createDumpKernels(DumpKernelsOptions{dumpDirectory}));
 }
 
 std::string disassembleSPIRV(const std::vector<uint32_t>& words) {
@@ -197,10 +126,14 @@ mlir::FailureOr<CompiledKernels> compileKernels(mlir::ModuleOp input,
   // module (plans, launches referring to the tensor signatures) stays as is.
   OwningOpRef<ModuleOp> module(ModuleOp::create(input.getLoc()));
   std::map<std::string, SmallVector<Type>> declaredTypes;
+  MeshVKDialect::NumInputsAttrHelper numInputsOf(ctx);
+  MeshVKDialect::AliasOfAttrHelper aliasOf(ctx);
+  MeshVKDialect::PushConstantsAttrHelper pushConstants(ctx);
+  MeshVKDialect::PushConstantDimsAttrHelper pushConstantDims(ctx);
   {
     OpBuilder b(module->getBodyRegion());
     for (auto f : input.getOps<func::FuncOp>())
-      if (f->hasAttr("meshvk.kernel")) {
+      if (isKernel(f)) {
         auto clone = cast<func::FuncOp>(b.clone(*f));
         clone.setPublic();
         SmallVector<Type>& types = declaredTypes[f.getName().str()];
@@ -216,7 +149,7 @@ mlir::FailureOr<CompiledKernels> compileKernels(mlir::ModuleOp input,
   CompiledKernels result;
   std::map<std::vector<uint32_t>, size_t> byWords;
   WalkResult r = module->walk([&](func::FuncOp host) {
-    if (!host->hasAttr("meshvk.kernel")) return WalkResult::advance();
+    if (!isKernel(host)) return WalkResult::advance();
     gpu::LaunchFuncOp launch;
     host.walk([&](gpu::LaunchFuncOp l) { launch = l; });
     if (!launch) {
@@ -249,15 +182,15 @@ mlir::FailureOr<CompiledKernels> compileKernels(mlir::ModuleOp input,
                        constant(launch.getBlockSizeZ())};
     k.workgroupCount = {constant(launch.getGridSizeX()), constant(launch.getGridSizeY()),
                         constant(launch.getGridSizeZ())};
-    int64_t numInputs = cast<IntegerAttr>(host->getAttr("meshvk.num_inputs")).getInt();
+    int64_t numInputs = numInputsOf.getAttr(host).getInt();
     // Declared tensor types of the kernel (inputs, then results): the source
     // of binding shapes, since dynamic buffers are flattened when lowered.
     SmallVector<Type> kernelTypes;
     if (auto it = declaredTypes.find(host.getName().str()); it != declaredTypes.end())
       kernelTypes = it->second;
     for (auto [i, t] : llvm::enumerate(host.getArgumentTypes())) {
-      if (host.getArgAttr(i, "meshvk.alias_of")) continue;  // vec4 view, same binding
-      if (host.getArgAttr(i, "meshvk.push_constants")) continue;  // sizes, not a buffer
+      if (host.getArgAttr(i, aliasOf.getName())) continue;  // vec4 view, same binding
+      if (host.getArgAttr(i, pushConstants.getName())) continue;  // sizes, not a buffer
       auto mt = cast<MemRefType>(t);
       KernelBinding b;
       b.binding = static_cast<uint32_t>(i);
@@ -275,7 +208,7 @@ mlir::FailureOr<CompiledKernels> compileKernels(mlir::ModuleOp input,
                         : 0;
       k.bindings.push_back(std::move(b));
     }
-    if (auto dims = host->getAttrOfType<DenseI64ArrayAttr>("meshvk.push_constant_dims")) {
+    if (DenseI64ArrayAttr dims = pushConstantDims.getAttr(host)) {
       ArrayRef<int64_t> pairs = dims.asArrayRef();
       for (size_t w = 0; w + 1 < pairs.size(); w += 2)
         k.pushConstants.push_back({static_cast<uint32_t>(4 * (w / 2)),
@@ -298,9 +231,7 @@ mlir::FailureOr<CompiledKernels> compileKernels(mlir::ModuleOp input,
 }  // namespace codegen
 
 void registerCodegenPasses() {
-  codegen::registerTileAndDistributePass();
-  codegen::registerLowerKernelsToSPIRVPass();
-  mlir::PassRegistration<codegen::DumpKernelsPass>();
+  codegen::registerMeshVKCodegenPasses();
   static mlir::PassPipelineRegistration<> pipeline(
       "meshvk-codegen", "meshvk kernels -> tiled, distributed spirv.modules (lavapipe target)",
       [](mlir::OpPassManager& pm) { codegen::buildCodegenPipeline(pm, codegen::lavapipeTarget()); });

@@ -14,8 +14,8 @@
 //    the rest, the documented layout must not depend on that;
 //  * the conversion also carries math (exp, tanh, ...) patterns, which the
 //    upstream pass lacks.
+#include "KernelLowering.h"
 #include "meshvk/Codegen/Passes.h"
-#include "meshvk/Codegen/TargetDescription.h"
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToSPIRV/ArithToSPIRV.h"
 #include "mlir/Conversion/ControlFlowToSPIRV/ControlFlowToSPIRV.h"
@@ -44,6 +44,9 @@
 #include "mlir/Transforms/Passes.h"
 
 namespace meshvk::codegen {
+#define GEN_PASS_DEF_LOWERKERNELSTOSPIRV
+#include "meshvk/Codegen/Passes.h.inc"
+
 namespace {
 
 using namespace mlir;
@@ -101,35 +104,19 @@ LogicalResult convertGPUModulesToSPIRV(ModuleOp module) {
   return success();
 }
 
-struct LowerKernelsToSPIRVPass
-    : PassWrapper<LowerKernelsToSPIRVPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LowerKernelsToSPIRVPass)
-  LowerKernelsToSPIRVPass() = default;
-  LowerKernelsToSPIRVPass(const LowerKernelsToSPIRVPass& other) : PassWrapper(other) {}
+struct LowerKernelsToSPIRVPass : impl::LowerKernelsToSPIRVBase<LowerKernelsToSPIRVPass> {
+  using LowerKernelsToSPIRVBase::LowerKernelsToSPIRVBase;
   explicit LowerKernelsToSPIRVPass(const TargetDescription& t) : fixedTarget(t) {}
 
-  StringRef getArgument() const override { return "meshvk-lower-kernels-to-spirv"; }
-  StringRef getDescription() const override {
-    return "Outline the gpu.launch of each meshvk kernel and convert it to a spirv.module "
-           "(entry point main, set 0 binding i = host argument i)";
-  }
   void getDependentDialects(DialectRegistry& registry) const override {
     registerCodegenDialects(registry);
   }
-  Option<std::string> targetName{*this, "target",
-                                 llvm::cl::desc("target preset (lavapipe, generic)"),
-                                 llvm::cl::init("lavapipe")};
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext* ctx = &getContext();
-    TargetDescription target;
-    if (fixedTarget) {
-      target = *fixedTarget;
-    } else if (!lookupTarget(targetName, &target)) {
-      module.emitError() << "unknown codegen target '" << targetName << "'";
-      return signalPassFailure();
-    }
+    FailureOr<TargetDescription> target = passTarget(module, fixedTarget, targetName);
+    if (failed(target)) return signalPassFailure();
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(), UnitAttr::get(ctx));
     {
       OpPassManager pm("builtin.module");
@@ -137,7 +124,8 @@ struct LowerKernelsToSPIRVPass
       pm.addPass(createGpuKernelOutliningPass());
       if (failed(runPipeline(pm, module))) return signalPassFailure();
     }
-    spirv::TargetEnvAttr env = makeTargetEnv(ctx, target);
+    spirv::TargetEnvAttr env = makeTargetEnv(ctx, *target);
+    MeshVKDialect::AliasOfAttrHelper aliasOf(ctx);
     WalkResult r = module.walk([&](gpu::LaunchFuncOp launch) {
       auto host = launch->getParentOfType<func::FuncOp>();
       auto kernel = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(launch, launch.getKernel());
@@ -153,7 +141,7 @@ struct LowerKernelsToSPIRVPass
         }
         // A vec4 view of buffer j (meshvk.alias_of = j) shares its binding.
         unsigned binding = arg.getArgNumber();
-        if (auto alias = host.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(), "meshvk.alias_of"))
+        if (auto alias = host.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(), aliasOf.getName()))
           binding = static_cast<unsigned>(alias.getInt());
         kernel.setArgAttr(i, spirv::getInterfaceVarABIAttrName(),
                           spirv::getInterfaceVarABIAttr(0, binding, std::nullopt, ctx));
@@ -215,7 +203,5 @@ struct LowerKernelsToSPIRVPass
 std::unique_ptr<mlir::Pass> createLowerKernelsToSPIRVPass(const TargetDescription& target) {
   return std::make_unique<LowerKernelsToSPIRVPass>(target);
 }
-
-void registerLowerKernelsToSPIRVPass() { mlir::PassRegistration<LowerKernelsToSPIRVPass>(); }
 
 }  // namespace meshvk::codegen

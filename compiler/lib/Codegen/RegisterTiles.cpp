@@ -1,4 +1,4 @@
-// Register tiles for meshvk-tile-and-distribute (step 5, see KernelRewrites.h):
+// Register tiles for meshvk-tile-and-distribute (step 5, see KernelLowering.h):
 // after bufferization, a contraction or reduction's thread tile keeps its
 // output points in registers across the reduction loops. Why: on llvmpipe
 // every buffer access is a per-lane gather; 8x8 accumulators measured 1.7-2x
@@ -6,7 +6,7 @@
 #include <functional>
 #include <map>
 
-#include "KernelRewrites.h"
+#include "KernelLowering.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -63,7 +63,7 @@ LogicalResult registerTile(IRRewriter& rw, linalg::LinalgOp op, ArrayRef<int64_t
   // Ragged tile: the original op, lowered to loops later.
   rw.setInsertionPointToStart(ifOp.elseBlock());
   Operation* slow = rw.clone(*op.getOperation());
-  slow->removeAttr(kRegisterTileAttr);
+  MeshVKDialect::RegisterTileAttrHelper(rw.getContext()).removeAttr(slow);
 
   rw.setInsertionPointToStart(ifOp.thenBlock());
   // Enumerate the output points of the tile.

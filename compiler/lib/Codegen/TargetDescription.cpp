@@ -1,4 +1,5 @@
-// Target presets and the derived workgroup size (no MLIR here: a cheap TU).
+// Target presets, the derived workgroup size, and the one mapping from a
+// physical device to a target (no MLIR here: a cheap TU).
 #include "meshvk/Codegen/TargetDescription.h"
 
 #include <algorithm>
@@ -53,15 +54,20 @@ bool lookupTarget(const std::string& name, TargetDescription* out) {
   return false;
 }
 
-TargetDescription withPresetTuning(TargetDescription device) {
+TargetDescription targetForDevice(const DeviceProperties& device) {
   // Mesa's lavapipe reports "llvmpipe (LLVM <version>, <bits> bits)".
   bool lavapipe = device.name.find("llvmpipe") != std::string::npos;
-  TargetDescription preset = lavapipe ? lavapipeTarget() : TargetDescription();
-  device.preferredWorkgroupInvocations = preset.preferredWorkgroupInvocations;
-  device.registerTileRows = preset.registerTileRows;
-  device.registerTileCols = preset.registerTileCols;
-  device.elementwiseElementsPerInvocation = preset.elementwiseElementsPerInvocation;
-  return device;
+  TargetDescription t = lavapipe ? lavapipeTarget() : TargetDescription();
+  t.name = device.name;
+  auto reported = [](uint32_t value, uint32_t preset) { return value ? value : preset; };
+  for (int i = 0; i < 3; ++i) t.maxWorkgroupSize[i] = reported(device.maxWorkgroupSize[i], t.maxWorkgroupSize[i]);
+  t.maxWorkgroupCount = reported(device.maxWorkgroupCount[0], t.maxWorkgroupCount);
+  t.maxWorkgroupInvocations = reported(device.maxWorkgroupInvocations, t.maxWorkgroupInvocations);
+  t.maxSharedMemoryBytes = reported(device.maxSharedMemoryBytes, t.maxSharedMemoryBytes);
+  t.subgroupSize = reported(device.subgroupSize, t.subgroupSize);
+  t.shaderFloat16 = device.shaderFloat16;
+  t.storageBuffer16BitAccess = device.storageBuffer16BitAccess;
+  return t;
 }
 
 }  // namespace meshvk::codegen

@@ -1,10 +1,10 @@
 // vec4 buffer accesses for meshvk-tile-and-distribute (step 8, see
-// KernelRewrites.h), run on the lowered loops once indices are CSE'd.
+// KernelLowering.h), run on the lowered loops once indices are CSE'd.
 #include <map>
 #include <optional>
 #include <vector>
 
-#include "KernelRewrites.h"
+#include "KernelLowering.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -26,7 +26,6 @@ using namespace mlir;
 // need to be ordered against each other. Why: llvmpipe turns each scalar
 // buffer access into a per-lane gather; vec4 accesses halved matmul time in
 // measurements (hand-written GLSL, scalar vs vec4 B loads).
-constexpr llvm::StringLiteral kAliasOfAttr = "meshvk.alias_of";
 
 bool isMultipleOf4(Value v, int depth = 0);
 
@@ -153,7 +152,7 @@ void vectorizeBuffers(func::FuncOp f) {
       unsigned idx = f.getNumArguments();
       (void)f.insertArgument(idx, vt,
                              DictionaryAttr::get(ctx, {NamedAttribute(
-                                                          StringAttr::get(ctx, kAliasOfAttr),
+                                                          MeshVKDialect::AliasOfAttrHelper(ctx).getName(),
                                                           IntegerAttr::get(IntegerType::get(ctx, 64), i))}),
                              arg.getLoc());
       vecView = f.getArgument(idx);

@@ -1,4 +1,4 @@
-//===- MeshVKDialect.cpp - the meshvk plan dialect ------------------------===//
+//===- MeshVKDialect.cpp - the meshvk plan dialect and its ops ------------===//
 #include "meshvk/Dialect/MeshVKDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -13,8 +13,9 @@ using namespace meshvk;
 void MeshVKDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
-#include "meshvk/MeshVKOps.cpp.inc"
+#include "meshvk/Dialect/MeshVKOps.cpp.inc"
       >();
+  registerAttributes();
 }
 
 //===----------------------------------------------------------------------===//
@@ -64,9 +65,10 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
       symbolTable.lookupNearestSymbolFrom<func::FuncOp>(*this, getKernelAttr());
   if (!kernel)
     return emitOpError("kernel '") << getKernel() << "' is not a func.func";
-  if (!kernel->hasAttr(kKernelAttr))
+  if (!isKernel(kernel))
     return emitOpError("function '")
-           << getKernel() << "' is not marked " << kKernelAttr;
+           << getKernel() << "' is not marked "
+           << MeshVKDialect::KernelAttrHelper::getNameStr();
   FunctionType type = kernel.getFunctionType();
   if (TypeRange(type.getInputs()) != TypeRange(getInputs().getTypes()) ||
       TypeRange(type.getResults()) != TypeRange(getResults().getTypes()))
@@ -76,4 +78,4 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
 }
 
 #define GET_OP_CLASSES
-#include "meshvk/MeshVKOps.cpp.inc"
+#include "meshvk/Dialect/MeshVKOps.cpp.inc"

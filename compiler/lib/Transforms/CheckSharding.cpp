@@ -59,18 +59,33 @@ LogicalResult checkGrid(shard::GridOp grid) {
            << " processes; meshvk compiles one plan per process and accepts "
               "at most "
            << kMaxGridProcesses;
-  if (Attribute attr = grid->getAttr(meshvk::kPeeredAxesAttr)) {
-    auto axes = dyn_cast<DenseI64ArrayAttr>(attr);
-    if (!axes)
-      return grid.emitError()
-             << meshvk::kPeeredAxesAttr
-             << " must be an array<i64: ...> of grid axes, got " << attr;
-    for (int64_t axis : axes.asArrayRef())
-      if (axis < 0 || axis >= grid.getRank())
-        return grid.emitError() << meshvk::kPeeredAxesAttr << " names axis "
-                                << axis << " but grid @" << grid.getSymName()
-                                << " has " << grid.getRank() << " axes";
-  }
+  return success();
+}
+
+/// Split axes must name axes of their grid, each once (the shard dialect's
+/// verifier checks neither; everything after this pass indexes the grid's
+/// shape with them).
+LogicalResult checkSplitAxes(shard::ShardingOp sharding,
+                             SymbolTableCollection &symbols) {
+  shard::GridOp grid =
+      shard::getGridOrNull(sharding, sharding.getGridAttr(), symbols);
+  if (!grid)
+    return success(); // the sharding op's own verifier names the unknown grid
+  int64_t rank = grid.getRank();
+  llvm::SmallDenseSet<int16_t> seen;
+  for (shard::GridAxesAttr dimAxes : sharding.getSplitAxes().getAxes())
+    for (int16_t axis : dimAxes.asArrayRef()) {
+      if (axis < 0 || axis >= rank)
+        return sharding.emitError()
+               << "sharding splits over grid axis " << axis << ", but @"
+               << grid.getSymName() << " has " << rank
+               << (rank == 1 ? " axis" : " axes") << " (shape "
+               << grid.getShape() << ")";
+      if (!seen.insert(axis).second)
+        return sharding.emitError()
+               << "sharding splits over grid axis " << axis << " of @"
+               << grid.getSymName() << " more than once";
+    }
   return success();
 }
 
@@ -146,9 +161,17 @@ struct CheckShardingPass : meshvk::impl::CheckShardingBase<CheckShardingPass> {
     for (auto grid : module.getOps<shard::GridOp>())
       if (used.contains(grid.getSymName()))
         failed |= mlir::failed(checkGrid(grid));
+    // First, so that no check below reads a grid axis that does not exist.
+    WalkResult axes = module.walk([&](shard::ShardingOp sharding) {
+      return mlir::failed(checkSplitAxes(sharding, symbols))
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    });
+    if (axes.wasInterrupted())
+      return signalPassFailure();
 
     for (auto func : module.getOps<func::FuncOp>()) {
-      if (func.isExternal() || func->hasAttr(meshvk::kKernelAttr))
+      if (func.isExternal() || meshvk::isKernel(func))
         continue;
       bool annotated = false;
       func.walk([&](Operation *op) {
@@ -188,9 +211,8 @@ struct CheckShardingPass : meshvk::impl::CheckShardingBase<CheckShardingPass> {
           failed = true;
           return;
         }
-        // Axes must name grid axes, once each, and only tensor dimensions
-        // that exist (the shard dialect's verifier does not check either).
-        llvm::SmallDenseSet<int16_t> seen;
+        // Split axes name only tensor dimensions that exist (the shard
+        // dialect's verifier does not check it).
         for (auto [dim, axes] :
              llvm::enumerate(sharding.getSplitAxes().getAxes())) {
           if (!axes.asArrayRef().empty() && (int64_t)dim >= type.getRank()) {
@@ -199,17 +221,6 @@ struct CheckShardingPass : meshvk::impl::CheckShardingBase<CheckShardingPass> {
                 << shardOp.getType() << " has rank " << type.getRank();
             failed = true;
             return;
-          }
-          for (int16_t axis : axes.asArrayRef()) {
-            if (axis < 0 || axis >= grid.getRank() ||
-                !seen.insert(axis).second) {
-              shardOp.emitError()
-                  << "split_axes uses grid axis " << axis << " of @"
-                  << grid.getSymName() << " (rank " << grid.getRank()
-                  << ") out of range or more than once";
-              failed = true;
-              return;
-            }
           }
         }
         failed |= mlir::failed(meshvk::checkEvenSplit(

@@ -112,7 +112,7 @@ public:
              << "> is not supported yet (sum, max, min, product are)";
     }
     auto init = tensor::EmptyOp::create(b, loc, type.getShape(), elem);
-    init->setAttr(meshvk::kProcessAttr, b.getI64IntegerAttr(p));
+    meshvk::setProcess(init, p);
     AffineMap id = b.getMultiDimIdentityMap(type.getRank());
     SmallVector<AffineMap> maps(inputs.size() + 1, id);
     SmallVector<utils::IteratorType> iterators(type.getRank(),
@@ -143,7 +143,7 @@ public:
           }
           linalg::YieldOp::create(nb, l, acc);
         });
-    generic->setAttr(meshvk::kProcessAttr, b.getI64IntegerAttr(p));
+    meshvk::setProcess(generic, p);
     return generic.getResult(0);
   }
 
@@ -177,43 +177,25 @@ struct LowerCollectivesPass
   using LowerCollectivesBase::LowerCollectivesBase;
 
   void runOnOperation() override {
-    SymbolTableCollection symbols;
     for (auto plan : getOperation().getOps<func::FuncOp>()) {
-      if (!plan->hasAttr(meshvk::kPlanAttr))
+      if (!meshvk::getPlan(plan))
         continue;
-      if (failed(lowerPlan(plan, symbols)))
+      if (failed(lowerPlan(plan)))
         return signalPassFailure();
     }
   }
 
-  LogicalResult lowerPlan(func::FuncOp plan, SymbolTableCollection &symbols) {
-    auto info = plan->getAttrOfType<DictionaryAttr>(meshvk::kPlanAttr);
-    auto gridRef =
-        info ? dyn_cast_or_null<FlatSymbolRefAttr>(info.get("grid")) : nullptr;
-    auto shapeAttr =
-        info ? dyn_cast_or_null<DenseI64ArrayAttr>(info.get("grid_shape"))
-             : nullptr;
-    if (!gridRef || !shapeAttr)
-      return plan.emitError(meshvk::kPlanAttr)
-             << " must be a dictionary with grid and grid_shape";
-    ArrayRef<int64_t> gridShape = shapeAttr.asArrayRef();
-    int64_t processes = meshvk::gridSize(gridShape);
-    auto grid = symbols.lookupNearestSymbolFrom<shard::GridOp>(plan, gridRef);
-    if (!grid || grid.getShape() != gridShape || processes < 1)
-      return plan.emitError("plan grid ")
-             << gridRef << " is not a static shard.grid of shape " << shapeAttr;
-    SmallVector<int64_t> peered;
-    if (auto attr =
-            grid->getAttrOfType<DenseI64ArrayAttr>(meshvk::kPeeredAxesAttr))
-      peered.assign(attr.asArrayRef().begin(), attr.asArrayRef().end());
-    else
-      for (int64_t a = 0; a < (int64_t)gridShape.size(); ++a)
-        peered.push_back(a);
+  LogicalResult lowerPlan(func::FuncOp plan) {
+    meshvk::PlanAttr info = meshvk::getPlan(plan);
+    ArrayRef<int64_t> gridShape = info.getGridShape().asArrayRef();
+    ArrayRef<int64_t> peered = info.getPeeredAxes().asArrayRef();
+    int64_t processes = info.getProcessCount();
 
     // Collectives by id, each with its op on every process.
     std::map<int64_t, SmallVector<Operation *>> byId;
+    meshvk::MeshVKDialect::CollectiveIdAttrHelper collectiveId(&getContext());
     plan.walk([&](Operation *op) {
-      if (auto id = op->getAttrOfType<IntegerAttr>("meshvk.collective_id"))
+      if (IntegerAttr id = collectiveId.getAttr(op))
         byId[id.getInt()].push_back(op);
     });
     SmallVector<Attribute> report;
@@ -224,11 +206,11 @@ struct LowerCollectivesPass
           first = op;
       SmallVector<Operation *> perProcess(processes, nullptr);
       for (Operation *op : ops) {
-        auto p = op->getAttrOfType<IntegerAttr>(meshvk::kProcessAttr);
-        if (!p || p.getInt() >= processes || perProcess[p.getInt()])
+        int64_t p = meshvk::getProcess(op);
+        if (p < 0 || p >= processes || perProcess[p])
           return op->emitError(
               "collective is not on each process exactly once");
-        perProcess[p.getInt()] = op;
+        perProcess[p] = op;
       }
       if (llvm::is_contained(perProcess, nullptr))
         return first->emitError("collective is missing on some processes");
@@ -242,10 +224,11 @@ struct LowerCollectivesPass
       for (int16_t axis : axes)
         if (!llvm::is_contained(peered, axis))
           return first->emitError("'")
-                 << first->getName() << "' over grid axis " << axis << " of @"
-                 << grid.getSymName()
+                 << first->getName() << "' over grid axis " << axis << " of "
+                 << info.getGrid()
                  << ", whose devices do not share memory (not in "
-                 << meshvk::kPeeredAxesAttr
+                 << meshvk::MeshVKDialect::PeeredMemoryAxesAttrHelper::
+                        getNameStr()
                  << "): not supported yet (needs message passing)";
 
       OpBuilder b(first);
@@ -256,17 +239,13 @@ struct LowerCollectivesPass
         return failure();
       for (Operation *op : perProcess)
         op->erase();
-      report.push_back(b.getDictionaryAttr({
-          b.getNamedAttr("id", b.getI64IntegerAttr(id)),
-          b.getNamedAttr("kind", b.getStringAttr(kindName)),
-          b.getNamedAttr("algorithm", b.getStringAttr(*algorithm)),
-          b.getNamedAttr("group_size", b.getI64IntegerAttr(groupSize)),
-          b.getNamedAttr("pulled_bytes",
-                         b.getDenseI64ArrayAttr(lowering.pulled)),
-      }));
+      report.push_back(meshvk::CollectiveAttr::get(
+          b.getContext(), id, kindName, *algorithm, groupSize,
+          b.getDenseI64ArrayAttr(lowering.pulled)));
     }
     Builder b(plan.getContext());
-    plan->setAttr(meshvk::kCollectivesAttr, b.getArrayAttr(report));
+    meshvk::MeshVKDialect::CollectivesAttrHelper(b.getContext())
+        .setAttr(plan, b.getArrayAttr(report));
     return success();
   }
 

@@ -232,7 +232,7 @@ struct NormalizeInputPass
     SmallVector<func::FuncOp> unannotated;
     for (auto func : module.getOps<func::FuncOp>())
       if (!func.isExternal() && func.isPublic() &&
-          !func->hasAttr(meshvk::kKernelAttr) && !hasAnnotations(func) &&
+          !meshvk::isKernel(func) && !hasAnnotations(func) &&
           func.getBody().hasOneBlock())
         unannotated.push_back(func);
     auto grids = llvm::to_vector(module.getOps<shard::GridOp>());
@@ -253,7 +253,7 @@ struct NormalizeInputPass
     }
 
     for (auto func : module.getOps<func::FuncOp>()) {
-      if (func.isExternal() || func->hasAttr(meshvk::kKernelAttr))
+      if (func.isExternal() || meshvk::isKernel(func))
         continue;
       eraseDeadOps(func);
       if (failed(rewriteReadInits(func, b)))

@@ -31,10 +31,6 @@ bool isFree(Operation *op) {
          (op->hasTrait<OpTrait::ConstantLike>() || isa<tensor::EmptyOp>(op));
 }
 
-int64_t processOf(Operation *op) {
-  auto attr = op->getAttrOfType<IntegerAttr>(meshvk::kProcessAttr);
-  return attr ? attr.getInt() : -1;
-}
 
 /// A fill consumed only by compute ops of its own process is recomputed inside
 /// each consumer's kernel (it is cheap) instead of becoming a buffer.
@@ -43,7 +39,8 @@ bool fusesIntoItsUsers(Operation *op) {
     return false;
   return llvm::all_of(op->getUsers(), [&](Operation *user) {
     return !isa<meshvk::MeshVKDialect>(user->getDialect()) &&
-           !isa<func::ReturnOp>(user) && processOf(user) == processOf(op);
+           !isa<func::ReturnOp>(user) &&
+           meshvk::getProcess(user) == meshvk::getProcess(op);
   });
 }
 
@@ -52,11 +49,11 @@ struct OutlineKernelsPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     for (auto func : module.getOps<func::FuncOp>())
-      if (func->hasAttr(meshvk::kKernelAttr))
+      if (meshvk::isKernel(func))
         kernelCount++;
     SmallVector<func::FuncOp> plans;
     for (auto func : module.getOps<func::FuncOp>())
-      if (func->hasAttr(meshvk::kPlanAttr))
+      if (meshvk::getPlan(func))
         plans.push_back(func);
     for (func::FuncOp plan : plans)
       if (failed(outline(plan)))
@@ -73,16 +70,17 @@ struct OutlineKernelsPass
                          llvm::any_of(op.getUsers(), [](Operation *user) {
                            return isa<meshvk::CopyOp, func::ReturnOp>(user);
                          });
-      if (needsBuffer && processOf(&op) >= 0) {
+      if (needsBuffer && meshvk::getProcess(&op) >= 0) {
         compute.push_back(&op);
         continue;
       }
       if (isFree(&op) || isa<meshvk::MeshVKDialect>(op.getDialect()) ||
           isa<func::ReturnOp>(op) || fusesIntoItsUsers(&op))
         continue;
-      if (processOf(&op) < 0)
+      if (meshvk::getProcess(&op) < 0)
         return op.emitError("plan op without a ")
-               << meshvk::kProcessAttr << " (not unrolled?)";
+               << meshvk::MeshVKDialect::ProcessAttrHelper::getNameStr()
+               << " (not unrolled?)";
       if (!llvm::all_of(op.getResultTypes(),
                         [](Type t) {
                           auto tensor = dyn_cast<RankedTensorType>(t);
@@ -107,7 +105,8 @@ struct OutlineKernelsPass
 
   LogicalResult outlineOne(func::FuncOp plan, Operation *op) {
     MLIRContext *ctx = op->getContext();
-    int64_t process = processOf(op);
+    int64_t process = meshvk::getProcess(op);
+    meshvk::MeshVKDialect::ProcessAttrHelper processTag(ctx);
     OpBuilder b(ctx);
     // Kernel body in a detached block; arguments are added as inputs appear.
     auto body = std::make_unique<Block>();
@@ -128,9 +127,8 @@ struct OutlineKernelsPass
         for (Value a : above)
           materialize(a);
         Operation *clone = b.clone(*def, map);
-        clone->walk([](Operation *nested) {
-          nested->removeAttr(meshvk::kProcessAttr);
-        });
+        clone->walk(
+            [&](Operation *nested) { nested->removeAttr(processTag.getName()); });
         return;
       }
       if (!isa<RankedTensorType>(v.getType())) {
@@ -152,7 +150,7 @@ struct OutlineKernelsPass
       return failure();
     Operation *clone = b.clone(*op, map);
     clone->walk(
-        [](Operation *nested) { nested->removeAttr(meshvk::kProcessAttr); });
+        [&](Operation *nested) { nested->removeAttr(processTag.getName()); });
     func::ReturnOp::create(b, op->getLoc(), clone->getResults());
 
     // Deduplicate: the same body (printed generically) is the same kernel.
@@ -182,7 +180,8 @@ struct OutlineKernelsPass
       } while (SymbolTable::lookupSymbolIn(module, name));
       candidate.setSymName(name);
       candidate.setPrivate();
-      candidate->setAttr(meshvk::kKernelAttr, UnitAttr::get(ctx));
+      meshvk::MeshVKDialect::KernelAttrHelper(ctx).setAttr(candidate,
+                                                          UnitAttr::get(ctx));
       moduleBuilder.getBlock()->getOperations().insert(
           std::next(Block::iterator(lastKernel ? lastKernel.getOperation()
                                                : plan.getOperation())),

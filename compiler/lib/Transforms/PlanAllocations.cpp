@@ -24,12 +24,12 @@ namespace meshvk {
 
 namespace {
 
-enum BufferKind : int64_t { Argument = 0, Result = 1, Transient = 2 };
+using meshvk::BufferKind;
 
 struct Buffer {
   int64_t process = -1;
   int64_t bytes = 0;
-  BufferKind kind = Transient;
+  BufferKind kind = BufferKind::Transient;
   int64_t index = 0;     // argument / result number, or arena offset
   int64_t first = 0;     // first op (plan order) that writes it
   int64_t last = 0;      // last op that reads or writes it
@@ -47,18 +47,12 @@ struct PlanAllocationsPass
 
   void runOnOperation() override {
     for (auto plan : getOperation().getOps<func::FuncOp>())
-      if (plan->hasAttr(meshvk::kPlanAttr) && failed(planOne(plan)))
+      if (meshvk::getPlan(plan) && failed(planOne(plan)))
         return signalPassFailure();
   }
 
   LogicalResult planOne(func::FuncOp plan) {
-    auto info = plan->getAttrOfType<DictionaryAttr>(meshvk::kPlanAttr);
-    auto processesAttr =
-        info ? dyn_cast_or_null<IntegerAttr>(info.get("processes")) : nullptr;
-    if (!processesAttr || processesAttr.getInt() < 1)
-      return plan.emitError(meshvk::kPlanAttr)
-             << " must hold a positive `processes` count";
-    int64_t processes = processesAttr.getInt();
+    int64_t processes = meshvk::getPlan(plan).getProcessCount();
     if (!plan.getBody().hasOneBlock())
       return plan.emitError("a plan must be a single block");
     Block &block = plan.getBody().front();
@@ -105,7 +99,7 @@ struct PlanAllocationsPass
       Buffer buf;
       buf.process = arg.getArgNumber() % processes;
       buf.bytes = bytesOf(arg.getType());
-      buf.kind = Argument;
+      buf.kind = BufferKind::Argument;
       buf.index = arg.getArgNumber();
       buf.first = -1;
       bufferOf[arg] = buffers.size();
@@ -182,7 +176,7 @@ struct PlanAllocationsPass
         return ret.emitError("result #")
                << operand.getOperandNumber() << " belongs to process " << p
                << " but is computed on process " << buf.process;
-      buf.kind = Result;
+      buf.kind = BufferKind::Result;
       buf.index = operand.getOperandNumber();
     }
 
@@ -191,11 +185,11 @@ struct PlanAllocationsPass
         argBytes(processes, 0), resultBytes(processes, 0);
     std::vector<int64_t> placed;
     for (auto [id, buf] : llvm::enumerate(buffers)) {
-      if (buf.kind == Argument) {
+      if (buf.kind == BufferKind::Argument) {
         argBytes[buf.process] += buf.bytes;
         continue;
       }
-      if (buf.kind == Result) {
+      if (buf.kind == BufferKind::Result) {
         resultBytes[buf.process] += buf.bytes;
         continue;
       }
@@ -229,25 +223,18 @@ struct PlanAllocationsPass
       SmallVector<Attribute> entries;
       for (Value result : op.getResults()) {
         const Buffer &buf = buffers[bufferOf[result]];
-        entries.push_back(
-            ab.getDenseI64ArrayAttr({buf.kind, buf.index, buf.bytes}));
+        entries.push_back(meshvk::BufferAttr::get(ab.getContext(), buf.kind,
+                                                  buf.index, buf.bytes));
       }
-      op.setAttr(meshvk::kBufferAttr, ab.getArrayAttr(entries));
+      meshvk::MeshVKDialect::BuffersAttrHelper(ab.getContext())
+          .setAttr(&op, ab.getArrayAttr(entries));
     }
     SmallVector<Attribute> memory;
     for (int64_t p = 0; p < processes; ++p)
-      memory.push_back(ab.getDictionaryAttr({
-          ab.getNamedAttr("process", ab.getI64IntegerAttr(p)),
-          ab.getNamedAttr("argument_bytes", ab.getI64IntegerAttr(argBytes[p])),
-          ab.getNamedAttr("result_bytes", ab.getI64IntegerAttr(resultBytes[p])),
-          ab.getNamedAttr("transient_bytes", ab.getI64IntegerAttr(arena[p])),
-          ab.getNamedAttr("transient_unshared_bytes",
-                          ab.getI64IntegerAttr(unshared[p])),
-          ab.getNamedAttr(
-              "peak_bytes",
-              ab.getI64IntegerAttr(argBytes[p] + resultBytes[p] + arena[p])),
-      }));
-    plan->setAttr(meshvk::kMemoryAttr, ab.getArrayAttr(memory));
+      memory.push_back(meshvk::ProcessMemoryAttr::get(
+          ab.getContext(), argBytes[p], resultBytes[p], arena[p], unshared[p]));
+    meshvk::MeshVKDialect::MemoryAttrHelper(ab.getContext())
+        .setAttr(plan, ab.getArrayAttr(memory));
     return success();
   }
 

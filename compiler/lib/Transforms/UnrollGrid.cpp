@@ -64,7 +64,7 @@ struct UnrollGridPass : meshvk::impl::UnrollGridBase<UnrollGridPass> {
   void runOnOperation() override {
     SmallVector<func::FuncOp> funcs;
     for (auto func : getOperation().getOps<func::FuncOp>())
-      if (func->hasAttr(meshvk::kAbiAttr) && !func->hasAttr(meshvk::kPlanAttr))
+      if (meshvk::getAbi(func) && !meshvk::getPlan(func))
         funcs.push_back(func);
     for (func::FuncOp func : funcs)
       if (failed(unroll(func)))
@@ -72,21 +72,28 @@ struct UnrollGridPass : meshvk::impl::UnrollGridBase<UnrollGridPass> {
   }
 
   LogicalResult unroll(func::FuncOp spmd) {
-    auto abi = spmd->getAttrOfType<DictionaryAttr>(meshvk::kAbiAttr);
-    auto gridShapeAttr =
-        dyn_cast_or_null<DenseI64ArrayAttr>(abi.get("grid_shape"));
-    auto gridRef = dyn_cast_or_null<FlatSymbolRefAttr>(abi.get("grid"));
-    if (!gridShapeAttr || !gridRef)
-      return spmd.emitError(meshvk::kAbiAttr) << " lacks grid or grid_shape";
+    meshvk::AbiAttr abi = meshvk::getAbi(spmd);
+    DenseI64ArrayAttr gridShapeAttr = abi.getGridShape();
+    FlatSymbolRefAttr gridRef = abi.getGrid();
     ArrayRef<int64_t> gridShape = gridShapeAttr.asArrayRef();
     auto gridOp =
         SymbolTable::lookupNearestSymbolFrom<shard::GridOp>(spmd, gridRef);
-    if (!gridOp || gridOp.getShape() != gridShape ||
-        llvm::any_of(gridShape, [](int64_t s) { return s < 1; }))
-      return spmd.emitError(meshvk::kAbiAttr)
+    if (!gridOp || gridOp.getShape() != gridShape)
+      return spmd.emitError(
+                 meshvk::MeshVKDialect::AbiAttrHelper::getNameStr())
              << " names grid " << gridRef << " with shape " << gridShapeAttr
              << ", which is not a static shard.grid of this module";
-    int64_t processes = meshvk::gridSize(gridShape);
+    int64_t processes = abi.getProcessCount();
+    // The grid axes whose devices share memory: decided here, once, for every
+    // later reader of the plan (all axes unless the grid says otherwise).
+    SmallVector<int64_t> peered;
+    if (DenseI64ArrayAttr axes =
+            meshvk::MeshVKDialect::PeeredMemoryAxesAttrHelper(&getContext())
+                .getAttr(gridOp))
+      peered.assign(axes.asArrayRef().begin(), axes.asArrayRef().end());
+    else
+      for (int64_t a = 0; a < (int64_t)gridShape.size(); ++a)
+        peered.push_back(a);
     if (!spmd.getBody().hasOneBlock())
       return spmd.emitError("meshvk-unroll-grid needs a single-block function");
 
@@ -106,9 +113,9 @@ struct UnrollGridPass : meshvk::impl::UnrollGridBase<UnrollGridPass> {
           op->emitError("collectives inside control flow are not supported");
           return WalkResult::interrupt();
         }
-        op->setAttr("meshvk.collective_id",
-                    IntegerAttr::get(IntegerType::get(op->getContext(), 64),
-                                     nextCollective++));
+        meshvk::MeshVKDialect::CollectiveIdAttrHelper(op->getContext())
+            .setAttr(op, IntegerAttr::get(IntegerType::get(op->getContext(), 64),
+                                          nextCollective++));
       }
       return WalkResult::advance();
     });
@@ -124,28 +131,25 @@ struct UnrollGridPass : meshvk::impl::UnrollGridBase<UnrollGridPass> {
     for (Type t : spmdType.getInputs())
       for (int64_t p = 0; p < processes; ++p) {
         inputs.push_back(t);
-        argAttrs.push_back(b.getDictionaryAttr(
-            b.getNamedAttr(meshvk::kProcessAttr, b.getI64IntegerAttr(p))));
+        argAttrs.push_back(
+            b.getDictionaryAttr(meshvk::processEntry(b.getContext(), p)));
       }
     for (Type t : spmdType.getResults())
       for (int64_t p = 0; p < processes; ++p) {
         results.push_back(t);
-        resultAttrs.push_back(b.getDictionaryAttr(
-            b.getNamedAttr(meshvk::kProcessAttr, b.getI64IntegerAttr(p))));
+        resultAttrs.push_back(
+            b.getDictionaryAttr(meshvk::processEntry(b.getContext(), p)));
       }
 
     OpBuilder builder(spmd);
     auto plan = func::FuncOp::create(builder, spmd.getLoc(), spmd.getSymName(),
                                      builder.getFunctionType(inputs, results));
     plan.setVisibility(spmd.getVisibility());
-    plan->setAttr(meshvk::kAbiAttr, abi);
-    plan->setAttr(
-        meshvk::kPlanAttr,
-        b.getDictionaryAttr({
-            b.getNamedAttr("grid", gridRef),
-            b.getNamedAttr("grid_shape", gridShapeAttr),
-            b.getNamedAttr("processes", b.getI64IntegerAttr(processes)),
-        }));
+    meshvk::MeshVKDialect::AbiAttrHelper(b.getContext()).setAttr(plan, abi);
+    meshvk::MeshVKDialect::PlanAttrHelper(b.getContext())
+        .setAttr(plan, meshvk::PlanAttr::get(b.getContext(), gridRef,
+                                             gridShapeAttr,
+                                             b.getDenseI64ArrayAttr(peered)));
     plan.setAllArgAttrs(argAttrs);
     plan.setAllResultAttrs(resultAttrs);
     Block *body = plan.addEntryBlock();
@@ -170,7 +174,7 @@ struct UnrollGridPass : meshvk::impl::UnrollGridBase<UnrollGridPass> {
         Operation *clone = builder.clone(op, maps[p]);
         SmallVector<Operation *> indexOps;
         clone->walk([&](Operation *nested) {
-          nested->setAttr(meshvk::kProcessAttr, builder.getI64IntegerAttr(p));
+          meshvk::setProcess(nested, p);
           if (isa<shard::ProcessMultiIndexOp, shard::ProcessLinearIndexOp,
                   shard::GridShapeOp>(nested))
             indexOps.push_back(nested);
@@ -210,12 +214,12 @@ struct UnrollGridPass : meshvk::impl::UnrollGridBase<UnrollGridPass> {
     // Values of one process must not be consumed by another one except
     // through a copy; verify that unrolling kept that.
     WalkResult leaked = plan.walk([&](Operation *op) {
-      auto p = op->getAttrOfType<IntegerAttr>(meshvk::kProcessAttr);
-      if (!p)
+      int64_t p = meshvk::getProcess(op);
+      if (p < 0)
         return WalkResult::advance();
       if (isa<scf::IfOp, scf::ForOp, scf::WhileOp>(op)) {
         op->emitError("control flow that does not fold away on process ")
-            << p.getInt() << " is not supported yet";
+            << p << " is not supported yet";
         return WalkResult::interrupt();
       }
       return WalkResult::advance();

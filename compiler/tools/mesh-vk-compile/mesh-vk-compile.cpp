@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "meshvk/Codegen/TargetDescription.h"
+#include "meshvk/Codegen/RuntimeDevice.h"
 #include "meshvk/Artifact/CompileProgram.h"
 #include "meshvk/meshvk.h"
 #include "meshvk/module.h"
@@ -88,17 +88,9 @@ int ProbeDevice(meshvk::codegen::TargetDescription* out, uint32_t* api_version) 
     meshvk_status_free(status);
     return kExitDevice;
   }
-  meshvk::codegen::TargetDescription t;
-  t.name = info.name;
-  for (int i = 0; i < 3; ++i) t.maxWorkgroupSize[i] = info.limits.max_workgroup_size[i];
-  t.maxWorkgroupInvocations = info.limits.max_workgroup_invocations;
-  t.maxSharedMemoryBytes = info.limits.max_shared_memory_bytes;
-  t.subgroupSize = info.limits.subgroup_size ? info.limits.subgroup_size : 32;
-  t.maxWorkgroupCount = info.limits.max_workgroup_count[0];
-  t.shaderFloat16 = info.shader_float16 != 0;
-  t.storageBuffer16BitAccess = info.storage_buffer_16bit != 0;
-  // Limits come from the device, tuning knobs from the preset measured for it.
-  *out = meshvk::codegen::withPresetTuning(t);
+  // Limits come from the device, tuning knobs from the preset measured for it
+  // (the one mapping mesh-vk-run and the codegen tests use too).
+  *out = meshvk::codegen::targetForDevice(info);
   *api_version = ((info.api_version >> 22) & 0x7f) * 100 + ((info.api_version >> 12) & 0x3ff);
   return kExitOk;
 }

@@ -25,18 +25,21 @@ bool TargetFrom(const py::object& target, meshvk::codegen::TargetDescription* ou
   }
   py::dict device = target.cast<py::dict>();
   py::dict limits = device["limits"].cast<py::dict>();
-  meshvk::codegen::TargetDescription t;
-  t.name = device["name"].cast<std::string>();
+  meshvk::codegen::DeviceProperties d;
+  d.name = device["name"].cast<std::string>();
   py::tuple size = limits["max_workgroup_size"].cast<py::tuple>();
-  for (int i = 0; i < 3; ++i) t.maxWorkgroupSize[i] = size[i].cast<uint32_t>();
-  t.maxWorkgroupInvocations = limits["max_workgroup_invocations"].cast<uint32_t>();
-  t.maxSharedMemoryBytes = limits["max_shared_memory_bytes"].cast<uint32_t>();
-  uint32_t subgroup = limits["subgroup_size"].cast<uint32_t>();
-  t.subgroupSize = subgroup ? subgroup : 32;
-  t.maxWorkgroupCount = limits["max_workgroup_count"].cast<py::tuple>()[0].cast<uint32_t>();
-  t.shaderFloat16 = device["float16"].cast<bool>();
-  t.storageBuffer16BitAccess = device["storage_16bit"].cast<bool>();
-  *out = meshvk::codegen::withPresetTuning(t);
+  py::tuple count = limits["max_workgroup_count"].cast<py::tuple>();
+  for (int i = 0; i < 3; ++i) {
+    d.maxWorkgroupSize[i] = size[i].cast<uint32_t>();
+    d.maxWorkgroupCount[i] = count[i].cast<uint32_t>();
+  }
+  d.maxWorkgroupInvocations = limits["max_workgroup_invocations"].cast<uint32_t>();
+  d.maxSharedMemoryBytes = limits["max_shared_memory_bytes"].cast<uint32_t>();
+  d.subgroupSize = limits["subgroup_size"].cast<uint32_t>();
+  d.shaderFloat16 = device["float16"].cast<bool>();
+  d.storageBuffer16BitAccess = device["storage_16bit"].cast<bool>();
+  // The one mapping mesh-vk-compile --target-device=auto and mesh-vk-run use.
+  *out = meshvk::codegen::targetForDevice(d);
   return true;
 }
 

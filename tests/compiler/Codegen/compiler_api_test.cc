@@ -131,28 +131,33 @@ TEST(CompilerApi, WorkgroupSizeFollowsTheTarget) {
   EXPECT_EQ(k.kernels[0].workgroupCount[0], 2u);
 }
 
-// --target-device=auto fills limits from the device; the tuning knobs must be
-// the preset's (8x8 register tiles and 8 elements per invocation on lavapipe),
-// else the probed target would be tiled worse than --target-device=lavapipe.
+// A probed device (mesh-vk-compile --target-device=auto, mesh-vk-run, these
+// tests) gets its limits from the device and the tuning knobs of the preset
+// measured for it (8x8 register tiles and 8 elements per invocation on
+// lavapipe), else it would be tiled worse than --target-device=lavapipe.
 TEST(CompilerApi, ProbedTargetGetsItsPresetTuning) {
-  meshvk::codegen::TargetDescription probed;
+  meshvk::codegen::DeviceProperties probed;
   probed.name = "llvmpipe (LLVM 15.0.6, 256 bits)";
-  probed.maxWorkgroupInvocations = 1024;
+  probed.maxWorkgroupInvocations = 512;
   probed.subgroupSize = 8;
-  meshvk::codegen::TargetDescription tuned = meshvk::codegen::withPresetTuning(probed);
+  meshvk::codegen::TargetDescription tuned = meshvk::codegen::targetForDevice(probed);
   meshvk::codegen::TargetDescription preset = meshvk::codegen::lavapipeTarget();
   EXPECT_EQ(tuned.registerTileRows, preset.registerTileRows);
   EXPECT_EQ(tuned.registerTileCols, preset.registerTileCols);
   EXPECT_EQ(tuned.elementwiseElementsPerInvocation, preset.elementwiseElementsPerInvocation);
   EXPECT_EQ(tuned.preferredWorkgroupInvocations, preset.preferredWorkgroupInvocations);
-  EXPECT_EQ(tuned.maxWorkgroupInvocations, 1024u);  // limits stay the device's
+  EXPECT_EQ(tuned.maxWorkgroupInvocations, 512u);  // limits are the device's
+  EXPECT_EQ(tuned.maxSharedMemoryBytes, preset.maxSharedMemoryBytes);  // not reported: the preset's
   EXPECT_EQ(tuned.name, probed.name);
 
+  // Another GPU gets generic's knobs (0 = derive from its limits), and a
+  // subgroup size it does not report is generic's, not lavapipe's.
   probed.name = "Some Discrete GPU";
-  probed.registerTileRows = 16;  // a stale knob is replaced by generic's "derive"
-  tuned = meshvk::codegen::withPresetTuning(probed);
+  probed.subgroupSize = 0;
+  tuned = meshvk::codegen::targetForDevice(probed);
   EXPECT_EQ(tuned.registerTileRows, 0u);
   EXPECT_EQ(tuned.elementwiseElementsPerInvocation, 0u);
+  EXPECT_EQ(tuned.subgroupSize, meshvk::codegen::TargetDescription().subgroupSize);
 }
 
 TEST(CompilerApi, DumpWritesBinaryAndDisassembly) {

@@ -7,6 +7,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 #include "meshvk/Codegen/Passes.h"
+#include "meshvk/Codegen/RuntimeDevice.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -66,15 +67,8 @@ Device::Device(bool validation) {
   set_info.process_count = 1;
   error_ = StatusText(meshvk_device_set_create(instance_, &set_info, &set_));
   if (!error_.empty()) return;
-  target_ = meshvk::codegen::lavapipeTarget();
-  target_.name = pd.name;
-  for (int i = 0; i < 3; ++i) target_.maxWorkgroupSize[i] = pd.limits.max_workgroup_size[i];
-  target_.maxWorkgroupInvocations = pd.limits.max_workgroup_invocations;
-  target_.maxSharedMemoryBytes = pd.limits.max_shared_memory_bytes;
-  target_.subgroupSize = pd.limits.subgroup_size ? pd.limits.subgroup_size : 8;
-  target_.maxWorkgroupCount = pd.limits.max_workgroup_count[0];
-  target_.shaderFloat16 = pd.shader_float16 != 0;
-  target_.storageBuffer16BitAccess = pd.storage_buffer_16bit != 0;
+  // The same mapping as mesh-vk-compile --target-device=auto and mesh-vk-run.
+  target_ = meshvk::codegen::targetForDevice(pd);
 }
 
 Device::~Device() {

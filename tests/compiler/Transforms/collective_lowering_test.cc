@@ -224,8 +224,7 @@ struct Interpreter {
         values[copy] = dest;
         processOf[copy] = copy.getDestProcess();
       } else if (auto generic = mlir::dyn_cast<mlir::linalg::GenericOp>(op)) {
-        int64_t p =
-            op.getAttrOfType<mlir::IntegerAttr>(meshvk::kProcessAttr).getInt();
+        int64_t p = meshvk::getProcess(&op);
         Tensor out = fresh(generic.getResult(0).getType());
         mlir::Block &body = generic.getRegion().front();
         for (int64_t e = 0; e < out.size(); ++e) {
@@ -297,12 +296,12 @@ void runCase(const Case &c) {
       shapeText(c.grid).substr(0, shapeText(c.grid).size() - 1) +
       ")\nfunc.func @f(%x: tensor<" + shapeText(c.inShape) +
       "f32>) -> tensor<" + shapeText(c.outShape) +
-      "f32> attributes {meshvk.abi = {grid = @g, grid_shape = array<i64: ";
+      "f32> attributes {meshvk.abi = #meshvk.abi<grid = @g, grid_shape = [";
   for (size_t i = 0; i < c.grid.size(); ++i)
     text += (i ? ", " : "") + std::to_string(c.grid[i]);
   std::string in = "tensor<" + shapeText(c.inShape) + "f32>";
   std::string out = "tensor<" + shapeText(c.outShape) + "f32>";
-  text += ">, args = [], results = []}} {\n  %0 = " + c.op + " : " +
+  text += "], args = [], results = []>} {\n  %0 = " + c.op + " : " +
           (c.functionalType ? "(" + in + ") -> " + out : in + " -> " + out) +
           "\n  return %0 : " + out + "\n}\n";
 
@@ -340,10 +339,11 @@ void runCase(const Case &c) {
   ASSERT_TRUE(interp.run(plan, processes, inputs, results)) << interp.error;
   ASSERT_EQ((int64_t)results.size(), processes);
 
-  auto report = plan->getAttrOfType<mlir::ArrayAttr>(meshvk::kCollectivesAttr);
+  mlir::ArrayAttr report =
+      meshvk::MeshVKDialect::CollectivesAttrHelper(&ctx).getAttr(plan);
   ASSERT_TRUE(report && report.size() == 1);
-  auto reported = mlir::cast<mlir::DenseI64ArrayAttr>(
-      mlir::cast<mlir::DictionaryAttr>(report[0]).get("pulled_bytes"));
+  mlir::DenseI64ArrayAttr reported =
+      mlir::cast<meshvk::CollectiveAttr>(report[0]).getPulledBytes();
   for (int64_t p = 0; p < processes; ++p) {
     SCOPED_TRACE("process " + std::to_string(p));
     Tensor want = c.expected(inputs, p);

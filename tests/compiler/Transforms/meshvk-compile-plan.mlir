@@ -8,9 +8,9 @@
 // the 8x16 f32 partial (512 B), direct: 3 * 512 = 1536 B pulled per process.
 shard.grid @g4(shape = 4)
 // CHECK-LABEL: func.func @mlp
-// CHECK-SAME: meshvk.collectives = [{algorithm = "direct", group_size = 4 : i64, id = 0 : i64, kind = "all_reduce", pulled_bytes = array<i64: 1536, 1536, 1536, 1536>}]
-// CHECK-SAME: meshvk.memory = [{argument_bytes = 1536 : i64, {{.*}}process = 0 : i64, result_bytes = 512 : i64
-// CHECK-SAME: meshvk.plan = {grid = @g4, grid_shape = array<i64: 4>, processes = 4 : i64}
+// CHECK-SAME: meshvk.collectives = [#meshvk.collective<id = 0, kind = "all_reduce", algorithm = "direct", group_size = 4, pulled_bytes = [1536, 1536, 1536, 1536]>]
+// CHECK-SAME: meshvk.memory = [#meshvk.process_memory<argument_bytes = 1536, result_bytes = 512
+// CHECK-SAME: meshvk.plan = #meshvk.plan<grid = @g4, grid_shape = [4], peered_axes = [0]>
 // CHECK-COUNT-3: meshvk.copy {{.*}} on 0
 // CHECK-NOT: meshvk.copy {{.*}} on 0 sizes
 // CHECK: return
@@ -51,8 +51,8 @@ func.func @mlp(%x: tensor<8x16xf32>, %w1: tensor<16x32xf32>, %w2: tensor<32x16xf
 // straight to replicated instead, upstream propagation gathers h first.)
 shard.grid @g22(shape = 2x2)
 // CHECK-LABEL: func.func @mlp_dp_tp
-// CHECK-SAME: group_size = 2 : i64, id = 0 : i64, kind = "all_reduce", pulled_bytes = array<i64: 4096, 4096, 4096, 4096>
-// CHECK-SAME: group_size = 2 : i64, id = 1 : i64, kind = "all_gather", pulled_bytes = array<i64: 4096, 4096, 4096, 4096>
+// CHECK-SAME: id = 0, kind = "all_reduce", algorithm = "{{[^"]*}}", group_size = 2, pulled_bytes = [4096, 4096, 4096, 4096]
+// CHECK-SAME: id = 1, kind = "all_gather", algorithm = "{{[^"]*}}", group_size = 2, pulled_bytes = [4096, 4096, 4096, 4096]
 // CHECK-SAME: argument_bytes = 36864 : i64, {{.*}}process = 0 : i64, result_bytes = 8192 : i64
 // CHECK-NOT: from 2 into %{{.*}} on 1 sizes [16, 64] {{.*}}: tensor<16x64xf32> into tensor<16x64xf32>
 // CHECK: meshvk.copy %{{.*}}[0, 0] from 0 into %{{.*}}[0, 0] on 1 sizes [16, 64] {{.*}}: tensor<16x64xf32> into tensor<16x64xf32>
@@ -92,8 +92,8 @@ shard.grid @g22(shape = 2x2)
 // CHECK-LABEL: func.func @reshard_two_axes
 // CHECK-SAME: (%{{.*}}: tensor<4x3xf32> {meshvk.process = 0 : i64}
 // CHECK-SAME: -> (tensor<8x6xf32> {meshvk.process = 0 : i64}
-// CHECK-SAME: kind = "all_gather", pulled_bytes = array<i64: 48, 48, 48, 48>
-// CHECK-SAME: kind = "all_gather", pulled_bytes = array<i64: 96, 96, 96, 96>
+// CHECK-SAME: kind = "all_gather", algorithm = "{{[^"]*}}", group_size = {{[0-9]+}}, pulled_bytes = [48, 48, 48, 48]
+// CHECK-SAME: kind = "all_gather", algorithm = "{{[^"]*}}", group_size = {{[0-9]+}}, pulled_bytes = [96, 96, 96, 96]
 func.func @reshard_two_axes(%a: tensor<8x6xf32>) -> tensor<8x6xf32> {
   %s = shard.sharding @g22 split_axes = [[0], [1]] : !shard.sharding
   %r = shard.sharding @g22 split_axes = [[]] : !shard.sharding
@@ -130,7 +130,7 @@ func.func @not_peered(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>) -> tensor<4x4xf3
 // starts process 1's accumulator at NaN, which maxnumf ignores.)
 shard.grid @g2(shape = 2)
 // CHECK-LABEL: func.func @max_over_split_dim
-// CHECK-SAME: kind = "all_reduce", pulled_bytes = array<i64: 16, 16>
+// CHECK-SAME: kind = "all_reduce", algorithm = "{{[^"]*}}", group_size = {{[0-9]+}}, pulled_bytes = [16, 16]
 // CHECK: func.func private @kernel_2(%{{.*}}: tensor<4xf32>, %{{.*}}: tensor<4xf32>) -> tensor<4xf32>
 // CHECK: arith.maxnumf
 func.func @max_over_split_dim(%x: tensor<4x8xf32>) -> tensor<4xf32> {
@@ -155,8 +155,8 @@ func.func @max_over_split_dim(%x: tensor<4x8xf32>) -> tensor<4xf32> {
 // process its own shard (2 of the 4 elements).
 shard.grid @g2(shape = 2)
 // CHECK-LABEL: func.func @constant_result
-// CHECK: meshvk.launch @kernel_0() on 0 {meshvk.buffers = [array<i64: 1, 0, 8>]} : () -> tensor<2xf32>
-// CHECK: meshvk.launch @kernel_0() on 1 {meshvk.buffers = [array<i64: 1, 1, 8>]} : () -> tensor<2xf32>
+// CHECK: meshvk.launch @kernel_0() on 0 {meshvk.buffers = [#meshvk.buffer<kind = result, index = 0, bytes = 8>]} : () -> tensor<2xf32>
+// CHECK: meshvk.launch @kernel_0() on 1 {meshvk.buffers = [#meshvk.buffer<kind = result, index = 1, bytes = 8>]} : () -> tensor<2xf32>
 // CHECK: func.func private @kernel_0() -> tensor<2xf32> attributes {meshvk.kernel}
 // CHECK-NEXT: arith.constant dense<1.000000e+00> : tensor<2xf32>
 func.func @constant_result() -> tensor<4xf32> {

@@ -10,14 +10,14 @@
 // blocks: 3 * 64 = 192 B.
 shard.grid @g4(shape = 4)
 // CHECK-LABEL: func.func @all_gather_4
-// CHECK-SAME: kind = "all_gather", pulled_bytes = array<i64: 192, 192, 192, 192>
+// CHECK-SAME: kind = "all_gather", algorithm = "{{[^"]*}}", group_size = {{[0-9]+}}, pulled_bytes = [192, 192, 192, 192]
 // CHECK: %[[E1:.*]] = meshvk.empty on 1 : tensor<8x8xf32>
 // CHECK: %[[C0:.*]] = meshvk.copy %arg0[0, 0] from 0 into %[[E1]][0, 0] on 1 sizes [2, 8]
 // CHECK: %[[C1:.*]] = meshvk.copy %arg1[0, 0] from 1 into %[[C0]][2, 0] on 1 sizes [2, 8]
 // CHECK: %[[C2:.*]] = meshvk.copy %arg2[0, 0] from 2 into %[[C1]][4, 0] on 1 sizes [2, 8]
 // CHECK: %[[C3:.*]] = meshvk.copy %arg3[0, 0] from 3 into %[[C2]][6, 0] on 1 sizes [2, 8]
 func.func @all_gather_4(%x: tensor<2x8xf32>) -> tensor<8x8xf32>
-    attributes {meshvk.abi = {grid = @g4, grid_shape = array<i64: 4>, args = [], results = []}} {
+    attributes {meshvk.abi = #meshvk.abi<grid = @g4, grid_shape = [4], args = [], results = []>} {
   %0 = shard.all_gather %x on @g4 grid_axes = [0] gather_axis = 0 : tensor<2x8xf32> -> tensor<8x8xf32>
   return %0 : tensor<8x8xf32>
 }
@@ -29,12 +29,12 @@ func.func @all_gather_4(%x: tensor<2x8xf32>) -> tensor<8x8xf32>
 // only process 3.
 shard.grid @g22(shape = 2x2)
 // CHECK-LABEL: func.func @all_gather_2x2_axis1
-// CHECK-SAME: group_size = 2 : i64, id = 0 : i64, kind = "all_gather", pulled_bytes = array<i64: 24, 24, 24, 24>
+// CHECK-SAME: id = 0, kind = "all_gather", algorithm = "{{[^"]*}}", group_size = 2, pulled_bytes = [24, 24, 24, 24]
 // CHECK: meshvk.empty on 2
 // CHECK-NEXT: meshvk.copy %arg2[0, 0] from 2 into %{{.*}}[0, 0] on 2 sizes [2, 3]
 // CHECK-NEXT: meshvk.copy %arg3[0, 0] from 3 into %{{.*}}[0, 3] on 2 sizes [2, 3]
 func.func @all_gather_2x2_axis1(%x: tensor<2x3xf32>) -> tensor<2x6xf32>
-    attributes {meshvk.abi = {grid = @g22, grid_shape = array<i64: 2, 2>, args = [], results = []}} {
+    attributes {meshvk.abi = #meshvk.abi<grid = @g22, grid_shape = [2, 2], args = [], results = []>} {
   %0 = shard.all_gather %x on @g22 grid_axes = [1] gather_axis = 1 : tensor<2x3xf32> -> tensor<2x6xf32>
   return %0 : tensor<2x6xf32>
 }
@@ -45,13 +45,13 @@ func.func @all_gather_2x2_axis1(%x: tensor<2x3xf32>) -> tensor<2x6xf32>
 // (reduce-scatter + all-gather would also move 2 * (1/2) * 64 = 64 B).
 shard.grid @g2(shape = 2)
 // CHECK-LABEL: func.func @all_reduce_sum_2
-// CHECK-SAME: algorithm = "direct", group_size = 2 : i64, id = 0 : i64, kind = "all_reduce", pulled_bytes = array<i64: 64, 64>
+// CHECK-SAME: id = 0, kind = "all_reduce", algorithm = "direct", group_size = 2, pulled_bytes = [64, 64]
 // CHECK: %[[E:.*]] = meshvk.empty on 0 : tensor<4x4xf32>
 // CHECK: %[[P:.*]] = meshvk.copy %arg1[0, 0] from 1 into %[[E]][0, 0] on 0 sizes [4, 4]
 // CHECK: linalg.generic {{.*}} ins(%arg0, %[[P]] : tensor<4x4xf32>, tensor<4x4xf32>) {{.*}} attrs = {meshvk.process = 0 : i64}
 // CHECK: arith.addf
 func.func @all_reduce_sum_2(%x: tensor<4x4xf32>) -> tensor<4x4xf32>
-    attributes {meshvk.abi = {grid = @g2, grid_shape = array<i64: 2>, args = [], results = []}} {
+    attributes {meshvk.abi = #meshvk.abi<grid = @g2, grid_shape = [2], args = [], results = []>} {
   %0 = shard.all_reduce %x on @g2 grid_axes = [0] : tensor<4x4xf32> -> tensor<4x4xf32>
   return %0 : tensor<4x4xf32>
 }
@@ -65,9 +65,9 @@ func.func @all_reduce_sum_2(%x: tensor<4x4xf32>) -> tensor<4x4xf32>
 // pulls (n-1) S = 49152 B.
 shard.grid @g4(shape = 4)
 // CHECK-LABEL: func.func @all_reduce_large
-// CHECK-SAME: algorithm = "direct", group_size = 4 : i64, id = 0 : i64, kind = "all_reduce", pulled_bytes = array<i64: 49152, 49152, 49152, 49152>
+// CHECK-SAME: id = 0, kind = "all_reduce", algorithm = "direct", group_size = 4, pulled_bytes = [49152, 49152, 49152, 49152]
 // SMALL-LABEL: func.func @all_reduce_large
-// SMALL-SAME: algorithm = "reduce_scatter+all_gather", group_size = 4 : i64, id = 0 : i64, kind = "all_reduce", pulled_bytes = array<i64: 24576, 24576, 24576, 24576>
+// SMALL-SAME: id = 0, kind = "all_reduce", algorithm = "reduce_scatter+all_gather", group_size = 4, pulled_bytes = [24576, 24576, 24576, 24576]
 // Phase 1 on process 1: its own chunk rows [16, 32) and the peers' same rows.
 // SMALL: meshvk.copy %arg1[16, 0] from 1 into %{{.*}}[0, 0] on 1 sizes [16, 64]
 // SMALL: meshvk.copy %arg0[16, 0] from 0 into %{{.*}}[0, 0] on 1 sizes [16, 64]
@@ -79,7 +79,7 @@ shard.grid @g4(shape = 4)
 // SMALL: meshvk.copy %{{.*}}[0, 0] from 0 into %{{.*}}[0, 0] on 0 sizes [16, 64]
 // SMALL-NEXT: meshvk.copy %[[R1]][0, 0] from 1 into %{{.*}}[16, 0] on 0 sizes [16, 64]
 func.func @all_reduce_large(%x: tensor<64x64xf32>) -> tensor<64x64xf32>
-    attributes {meshvk.abi = {grid = @g4, grid_shape = array<i64: 4>, args = [], results = []}} {
+    attributes {meshvk.abi = #meshvk.abi<grid = @g4, grid_shape = [4], args = [], results = []>} {
   %0 = shard.all_reduce %x on @g4 grid_axes = [0] : tensor<64x64xf32> -> tensor<64x64xf32>
   return %0 : tensor<64x64xf32>
 }
@@ -90,17 +90,17 @@ func.func @all_reduce_large(%x: tensor<64x64xf32>) -> tensor<64x64xf32>
 // Each: n = 2, 8 elements; f32 and i32 = 32 B, f16 = 16 B pulled.
 shard.grid @g2(shape = 2)
 // CHECK-LABEL: func.func @reduction_kinds
-// CHECK-SAME: kind = "all_reduce", pulled_bytes = array<i64: 32, 32>
-// CHECK-SAME: kind = "all_reduce", pulled_bytes = array<i64: 32, 32>
-// CHECK-SAME: kind = "all_reduce", pulled_bytes = array<i64: 16, 16>
-// CHECK-SAME: kind = "all_reduce", pulled_bytes = array<i64: 32, 32>
+// CHECK-SAME: kind = "all_reduce", algorithm = "{{[^"]*}}", group_size = {{[0-9]+}}, pulled_bytes = [32, 32]
+// CHECK-SAME: kind = "all_reduce", algorithm = "{{[^"]*}}", group_size = {{[0-9]+}}, pulled_bytes = [32, 32]
+// CHECK-SAME: kind = "all_reduce", algorithm = "{{[^"]*}}", group_size = {{[0-9]+}}, pulled_bytes = [16, 16]
+// CHECK-SAME: kind = "all_reduce", algorithm = "{{[^"]*}}", group_size = {{[0-9]+}}, pulled_bytes = [32, 32]
 // CHECK: arith.maxnumf
 // CHECK: arith.minsi
 // CHECK: arith.mulf
 // CHECK: arith.addi
 func.func @reduction_kinds(%a: tensor<8xf32>, %b: tensor<8xi32>, %c: tensor<8xf16>, %d: tensor<8xi32>)
     -> (tensor<8xf32>, tensor<8xi32>, tensor<8xf16>, tensor<8xi32>)
-    attributes {meshvk.abi = {grid = @g2, grid_shape = array<i64: 2>, args = [], results = []}} {
+    attributes {meshvk.abi = #meshvk.abi<grid = @g2, grid_shape = [2], args = [], results = []>} {
   %0 = shard.all_reduce %a on @g2 grid_axes = [0] reduction = max : tensor<8xf32> -> tensor<8xf32>
   %1 = shard.all_reduce %b on @g2 grid_axes = [0] reduction = min : tensor<8xi32> -> tensor<8xi32>
   %2 = shard.all_reduce %c on @g2 grid_axes = [0] reduction = product : tensor<8xf16> -> tensor<8xf16>
@@ -113,10 +113,10 @@ func.func @reduction_kinds(%a: tensor<8xf32>, %b: tensor<8xi32>, %c: tensor<8xf1
 // all_slice moves nothing between devices: each process crops its own copy.
 shard.grid @g4(shape = 4)
 // CHECK-LABEL: func.func @all_slice
-// CHECK-SAME: algorithm = "local", group_size = 4 : i64, id = 0 : i64, kind = "all_slice", pulled_bytes = array<i64: 0, 0, 0, 0>
+// CHECK-SAME: id = 0, kind = "all_slice", algorithm = "local", group_size = 4, pulled_bytes = [0, 0, 0, 0]
 // CHECK: meshvk.copy %arg2[4, 0] from 2 into %{{.*}}[0, 0] on 2 sizes [2, 4]
 func.func @all_slice(%x: tensor<8x4xf32>) -> tensor<2x4xf32>
-    attributes {meshvk.abi = {grid = @g4, grid_shape = array<i64: 4>, args = [], results = []}} {
+    attributes {meshvk.abi = #meshvk.abi<grid = @g4, grid_shape = [4], args = [], results = []>} {
   %0 = shard.all_slice %x on @g4 grid_axes = [0] slice_axis = 0 : tensor<8x4xf32> -> tensor<2x4xf32>
   return %0 : tensor<2x4xf32>
 }
@@ -127,14 +127,14 @@ func.func @all_slice(%x: tensor<8x4xf32>) -> tensor<2x4xf32>
 // keeps one 4x2 chunk (32 B) and pulls the other 3: 96 B.
 shard.grid @g4(shape = 4)
 // CHECK-LABEL: func.func @all_to_all
-// CHECK-SAME: kind = "all_to_all", pulled_bytes = array<i64: 96, 96, 96, 96>
+// CHECK-SAME: kind = "all_to_all", algorithm = "{{[^"]*}}", group_size = {{[0-9]+}}, pulled_bytes = [96, 96, 96, 96]
 // CHECK: meshvk.empty on 1 : tensor<16x2xi32>
 // CHECK-NEXT: meshvk.copy %arg0[0, 2] from 0 into %{{.*}}[0, 0] on 1 sizes [4, 2]
 // CHECK-NEXT: meshvk.copy %arg1[0, 2] from 1 into %{{.*}}[4, 0] on 1 sizes [4, 2]
 // CHECK-NEXT: meshvk.copy %arg2[0, 2] from 2 into %{{.*}}[8, 0] on 1 sizes [4, 2]
 // CHECK-NEXT: meshvk.copy %arg3[0, 2] from 3 into %{{.*}}[12, 0] on 1 sizes [4, 2]
 func.func @all_to_all(%x: tensor<4x8xi32>) -> tensor<16x2xi32>
-    attributes {meshvk.abi = {grid = @g4, grid_shape = array<i64: 4>, args = [], results = []}} {
+    attributes {meshvk.abi = #meshvk.abi<grid = @g4, grid_shape = [4], args = [], results = []>} {
   %0 = shard.all_to_all %x on @g4 grid_axes = [0] split_axis = 1 concat_axis = 0 : tensor<4x8xi32> -> tensor<16x2xi32>
   return %0 : tensor<16x2xi32>
 }
@@ -145,12 +145,12 @@ func.func @all_to_all(%x: tensor<4x8xi32>) -> tensor<16x2xi32>
 // [2p, 2p+2) (32 B) of the 3 peers' partials: 96 B, then a 4-input reduction.
 shard.grid @g4(shape = 4)
 // CHECK-LABEL: func.func @reduce_scatter
-// CHECK-SAME: kind = "reduce_scatter", pulled_bytes = array<i64: 96, 96, 96, 96>
+// CHECK-SAME: kind = "reduce_scatter", algorithm = "{{[^"]*}}", group_size = {{[0-9]+}}, pulled_bytes = [96, 96, 96, 96]
 // CHECK: meshvk.copy %arg3[6, 0] from 3 into %{{.*}}[0, 0] on 3 sizes [2, 4]
 // CHECK: meshvk.copy %arg0[6, 0] from 0 into %{{.*}}[0, 0] on 3 sizes [2, 4]
 // CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>) {{.*}} attrs = {meshvk.process = 3 : i64}
 func.func @reduce_scatter(%x: tensor<8x4xf32>) -> tensor<2x4xf32>
-    attributes {meshvk.abi = {grid = @g4, grid_shape = array<i64: 4>, args = [], results = []}} {
+    attributes {meshvk.abi = #meshvk.abi<grid = @g4, grid_shape = [4], args = [], results = []>} {
   %0 = shard.reduce_scatter %x on @g4 grid_axes = [0] scatter_axis = 0 : tensor<8x4xf32> -> tensor<2x4xf32>
   return %0 : tensor<2x4xf32>
 }
@@ -161,11 +161,11 @@ func.func @reduce_scatter(%x: tensor<8x4xf32>) -> tensor<2x4xf32>
 // the root keeps its input (no copy onto the device the data is on).
 shard.grid @g4(shape = 4)
 // CHECK-LABEL: func.func @broadcast
-// CHECK-SAME: kind = "broadcast", pulled_bytes = array<i64: 64, 64, 0, 64>
+// CHECK-SAME: kind = "broadcast", algorithm = "{{[^"]*}}", group_size = {{[0-9]+}}, pulled_bytes = [64, 64, 0, 64]
 // CHECK-NOT: from 2 into %{{.*}} on 2
 // CHECK: return %{{.*}}, %{{.*}}, %arg2, %{{.*}} :
 func.func @broadcast(%x: tensor<4x4xf32>) -> tensor<4x4xf32>
-    attributes {meshvk.abi = {grid = @g4, grid_shape = array<i64: 4>, args = [], results = []}} {
+    attributes {meshvk.abi = #meshvk.abi<grid = @g4, grid_shape = [4], args = [], results = []>} {
   %0 = shard.broadcast %x on @g4 grid_axes = [0] root = [2] : (tensor<4x4xf32>) -> tensor<4x4xf32>
   return %0 : tensor<4x4xf32>
 }
@@ -177,12 +177,12 @@ func.func @broadcast(%x: tensor<4x4xf32>) -> tensor<4x4xf32>
 // source and pulls nothing.
 shard.grid @g4(shape = 4)
 // CHECK-LABEL: func.func @shift
-// CHECK-SAME: kind = "shift", pulled_bytes = array<i64: 64, 64, 64, 64>
-// CHECK-SAME: kind = "shift", pulled_bytes = array<i64: 0, 64, 64, 64>
+// CHECK-SAME: kind = "shift", algorithm = "{{[^"]*}}", group_size = {{[0-9]+}}, pulled_bytes = [64, 64, 64, 64]
+// CHECK-SAME: kind = "shift", algorithm = "{{[^"]*}}", group_size = {{[0-9]+}}, pulled_bytes = [0, 64, 64, 64]
 // CHECK: meshvk.copy %arg3[0, 0] from 3 into %{{.*}}[0, 0] on 0 sizes [4, 4]
 // CHECK: meshvk.copy %arg0[0, 0] from 0 into %{{.*}}[0, 0] on 1 sizes [4, 4]
 func.func @shift(%x: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>)
-    attributes {meshvk.abi = {grid = @g4, grid_shape = array<i64: 4>, args = [], results = []}} {
+    attributes {meshvk.abi = #meshvk.abi<grid = @g4, grid_shape = [4], args = [], results = []>} {
   %0 = shard.shift %x on @g4 grid_axes = [0] shift_axis = 0 offset = 1 rotate : tensor<4x4xf32> -> tensor<4x4xf32>
   %1 = shard.shift %x on @g4 grid_axes = [0] shift_axis = 0 offset = 1 : tensor<4x4xf32> -> tensor<4x4xf32>
   return %0, %1 : tensor<4x4xf32>, tensor<4x4xf32>
@@ -193,7 +193,7 @@ func.func @shift(%x: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>)
 // Only grid axis 0 shares memory: a collective over axis 1 is refused.
 shard.grid @g22(shape = 2x2) {meshvk.peered_memory_axes = array<i64: 0>}
 func.func @not_peered(%x: tensor<2x3xf32>) -> tensor<2x6xf32>
-    attributes {meshvk.abi = {grid = @g22, grid_shape = array<i64: 2, 2>, args = [], results = []}} {
+    attributes {meshvk.abi = #meshvk.abi<grid = @g22, grid_shape = [2, 2], args = [], results = []>} {
   // expected-error @+1 {{'shard.all_gather' over grid axis 1 of @g22, whose devices do not share memory (not in meshvk.peered_memory_axes): not supported yet (needs message passing)}}
   %0 = shard.all_gather %x on @g22 grid_axes = [1] gather_axis = 1 : tensor<2x3xf32> -> tensor<2x6xf32>
   return %0 : tensor<2x6xf32>
@@ -203,7 +203,7 @@ func.func @not_peered(%x: tensor<2x3xf32>) -> tensor<2x6xf32>
 
 shard.grid @g2(shape = 2)
 func.func @accumulate_wider(%x: tensor<4xf32>) -> tensor<4xf64>
-    attributes {meshvk.abi = {grid = @g2, grid_shape = array<i64: 2>, args = [], results = []}} {
+    attributes {meshvk.abi = #meshvk.abi<grid = @g2, grid_shape = [2], args = [], results = []>} {
   // expected-error @+1 {{accumulating in 'f64' instead of 'f32' is not supported yet}}
   %0 = shard.all_reduce %x on @g2 grid_axes = [0] : tensor<4xf32> -> tensor<4xf64>
   return %0 : tensor<4xf64>
@@ -213,7 +213,7 @@ func.func @accumulate_wider(%x: tensor<4xf32>) -> tensor<4xf64>
 
 shard.grid @g2(shape = 2)
 func.func @bitwise(%x: tensor<4xi32>) -> tensor<4xi32>
-    attributes {meshvk.abi = {grid = @g2, grid_shape = array<i64: 2>, args = [], results = []}} {
+    attributes {meshvk.abi = #meshvk.abi<grid = @g2, grid_shape = [2], args = [], results = []>} {
   // expected-error @+1 {{reduction <bitwise_or> is not supported yet (sum, max, min, product are)}}
   %0 = shard.all_reduce %x on @g2 grid_axes = [0] reduction = bitwise_or : tensor<4xi32> -> tensor<4xi32>
   return %0 : tensor<4xi32>

@@ -14,7 +14,7 @@ shard.grid @g2(shape = 2)
 // CHECK-NEXT: return %[[R]]
 // CHECK-NOT: func.func private @kernel_1
 func.func @dedup(%x: tensor<4xf32>) -> tensor<4xf32>
-    attributes {meshvk.abi = {grid = @g2, grid_shape = array<i64: 2>, args = [], results = []}} {
+    attributes {meshvk.abi = #meshvk.abi<grid = @g2, grid_shape = [2], args = [], results = []>} {
   %e = tensor.empty() : tensor<4xf32>
   %0 = linalg.exp ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
@@ -40,7 +40,7 @@ shard.grid @g2(shape = 2)
 // CHECK: linalg.generic
 // CHECK: arith.maxnumf
 func.func @fuse_fill(%a: tensor<2x3xf32>, %w: tensor<3x3xf32>) -> tensor<2x3xf32>
-    attributes {meshvk.abi = {grid = @g2, grid_shape = array<i64: 2>, args = [], results = []}} {
+    attributes {meshvk.abi = #meshvk.abi<grid = @g2, grid_shape = [2], args = [], results = []>} {
   %z = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<2x3xf32>
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<2x3xf32>) -> tensor<2x3xf32>
@@ -62,7 +62,7 @@ func.func @fuse_fill(%a: tensor<2x3xf32>, %w: tensor<3x3xf32>) -> tensor<2x3xf32
 // A kernel must produce tensors: a scalar result cannot be a buffer.
 shard.grid @g2(shape = 2)
 func.func @scalar_result(%x: tensor<4xf32>) -> f32
-    attributes {meshvk.abi = {grid = @g2, grid_shape = array<i64: 2>, args = [], results = []}} {
+    attributes {meshvk.abi = #meshvk.abi<grid = @g2, grid_shape = [2], args = [], results = []>} {
   %c0 = arith.constant 0 : index
   // expected-error @+1 {{'tensor.extract' in a plan must produce statically shaped tensors to become a kernel}}
   %0 = tensor.extract %x[%c0] : tensor<4xf32>
@@ -78,7 +78,7 @@ shard.grid @g2(shape = 2)
 // CHECK-DAG: func.func private @kernel_1(%{{.*}}: tensor<4xf32>) -> tensor<4xf32> attributes {meshvk.kernel}
 // CHECK-DAG: func.func private @kernel_0(%{{.*}}: tensor<4xf32>) -> tensor<4xf32> {
 func.func @name_taken(%x: tensor<4xf32>) -> tensor<4xf32>
-    attributes {meshvk.abi = {grid = @g2, grid_shape = array<i64: 2>, args = [], results = []}} {
+    attributes {meshvk.abi = #meshvk.abi<grid = @g2, grid_shape = [2], args = [], results = []>} {
   %e = tensor.empty() : tensor<4xf32>
   %0 = linalg.exp ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>

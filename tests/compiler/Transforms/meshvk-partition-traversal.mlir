@@ -13,11 +13,11 @@
 // RUN: mesh-vk-opt %s "--meshvk-compile-plan=traversal=backward-forward" | FileCheck %s --check-prefix=BF
 // RUN: not mesh-vk-opt %s "--meshvk-compile-plan=traversal=forward" 2>&1 | FileCheck %s --check-prefix=FWD
 
-// FB: kind = "all_gather", pulled_bytes = array<i64: 96, 96>
+// FB: kind = "all_gather", algorithm = "{{[^"]*}}", group_size = {{[0-9]+}}, pulled_bytes = [96, 96]
 // FB-LABEL: func.func private @kernel_1(%{{.*}}: tensor<4x6xf32>) -> tensor<4x6xf32>
 // FB: linalg.exp
 
-// BF: kind = "all_gather", pulled_bytes = array<i64: 96, 96>
+// BF: kind = "all_gather", algorithm = "{{[^"]*}}", group_size = {{[0-9]+}}, pulled_bytes = [96, 96]
 // BF-LABEL: func.func private @kernel_1(%{{.*}}: tensor<8x6xf32>) -> tensor<8x6xf32>
 // BF: linalg.exp
 

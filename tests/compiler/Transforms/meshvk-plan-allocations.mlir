@@ -1,7 +1,9 @@
 // RUN: mesh-vk-opt %s -split-input-file -verify-diagnostics --meshvk-plan | FileCheck %s
 // Buffers of every process, sized from local shard types; transients reuse
 // arena bytes when their lifetimes do not overlap. meshvk.buffers per result:
-// [kind (0 argument, 1 result, 2 transient), index or arena offset, bytes].
+// #meshvk.buffer<kind (argument, result, transient), index (argument/result
+// number or arena offset), bytes>. Peak = arguments + results + arena
+// (ProcessMemoryAttr::getPeakBytes, not stored).
 
 // A chain a -> b -> c -> d -> e of 4x4xf32 (64 B) on each of 2 processes:
 // b and c overlap (c reads b), d can take b's bytes (b is dead once c ran).
@@ -9,13 +11,13 @@
 // without reuse; argument 64 B, result 64 B, peak 64 + 64 + 320 = 448 B.
 shard.grid @g2(shape = 2)
 // CHECK-LABEL: func.func @reuse
-// CHECK-SAME: meshvk.memory = [{argument_bytes = 64 : i64, peak_bytes = 448 : i64, process = 0 : i64, result_bytes = 64 : i64, transient_bytes = 320 : i64, transient_unshared_bytes = 192 : i64}
-// CHECK: meshvk.launch @kernel_0(%arg0) on 0 {meshvk.buffers = [array<i64: 2, 0, 64>]}
-// CHECK: meshvk.launch @kernel_0(%{{.*}}) on 0 {meshvk.buffers = [array<i64: 2, 256, 64>]}
-// CHECK: meshvk.launch @kernel_0(%{{.*}}) on 0 {meshvk.buffers = [array<i64: 2, 0, 64>]}
-// CHECK: meshvk.launch @kernel_0(%{{.*}}) on 0 {meshvk.buffers = [array<i64: 1, 0, 64>]}
+// CHECK-SAME: meshvk.memory = [#meshvk.process_memory<argument_bytes = 64, result_bytes = 64, transient_bytes = 320, transient_unshared_bytes = 192>
+// CHECK: meshvk.launch @kernel_0(%arg0) on 0 {meshvk.buffers = [#meshvk.buffer<kind = transient, index = 0, bytes = 64>]}
+// CHECK: meshvk.launch @kernel_0(%{{.*}}) on 0 {meshvk.buffers = [#meshvk.buffer<kind = transient, index = 256, bytes = 64>]}
+// CHECK: meshvk.launch @kernel_0(%{{.*}}) on 0 {meshvk.buffers = [#meshvk.buffer<kind = transient, index = 0, bytes = 64>]}
+// CHECK: meshvk.launch @kernel_0(%{{.*}}) on 0 {meshvk.buffers = [#meshvk.buffer<kind = result, index = 0, bytes = 64>]}
 func.func @reuse(%a: tensor<4x4xf32>) -> tensor<4x4xf32>
-    attributes {meshvk.abi = {grid = @g2, grid_shape = array<i64: 2>, args = [], results = []}} {
+    attributes {meshvk.abi = #meshvk.abi<grid = @g2, grid_shape = [2], args = [], results = []>} {
   %e = tensor.empty() : tensor<4x4xf32>
   %b = linalg.exp ins(%a : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
   %c = linalg.exp ins(%b : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
@@ -33,13 +35,13 @@ func.func @reuse(%a: tensor<4x4xf32>) -> tensor<4x4xf32>
 // argument 64 B + result 128 B + arena 640 B = peak 832 B.
 shard.grid @g2(shape = 2)
 // CHECK-LABEL: func.func @peer_read_pinned
-// CHECK-SAME: meshvk.memory = [{argument_bytes = 64 : i64, peak_bytes = 832 : i64, process = 0 : i64, result_bytes = 128 : i64, transient_bytes = 640 : i64, transient_unshared_bytes = 320 : i64}
-// CHECK: meshvk.launch @kernel_0(%arg0) on 0 {meshvk.buffers = [array<i64: 2, 0, 64>]}
-// CHECK: meshvk.empty on 0 {meshvk.buffers = [array<i64: 2, 256, 128>]}
-// CHECK: meshvk.launch @kernel_1(%{{.*}}) on 0 {meshvk.buffers = [array<i64: 2, 512, 128>]}
-// CHECK: meshvk.launch @kernel_1(%{{.*}}) on 0 {meshvk.buffers = [array<i64: 1, 0, 128>]}
+// CHECK-SAME: meshvk.memory = [#meshvk.process_memory<argument_bytes = 64, result_bytes = 128, transient_bytes = 640, transient_unshared_bytes = 320>
+// CHECK: meshvk.launch @kernel_0(%arg0) on 0 {meshvk.buffers = [#meshvk.buffer<kind = transient, index = 0, bytes = 64>]}
+// CHECK: meshvk.empty on 0 {meshvk.buffers = [#meshvk.buffer<kind = transient, index = 256, bytes = 128>]}
+// CHECK: meshvk.launch @kernel_1(%{{.*}}) on 0 {meshvk.buffers = [#meshvk.buffer<kind = transient, index = 512, bytes = 128>]}
+// CHECK: meshvk.launch @kernel_1(%{{.*}}) on 0 {meshvk.buffers = [#meshvk.buffer<kind = result, index = 0, bytes = 128>]}
 func.func @peer_read_pinned(%a: tensor<4x4xf32>) -> tensor<8x4xf32>
-    attributes {meshvk.abi = {grid = @g2, grid_shape = array<i64: 2>, args = [], results = []}} {
+    attributes {meshvk.abi = #meshvk.abi<grid = @g2, grid_shape = [2], args = [], results = []>} {
   %e = tensor.empty() : tensor<4x4xf32>
   %b = linalg.exp ins(%a : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
   %g = shard.all_gather %b on @g2 grid_axes = [0] gather_axis = 0 : tensor<4x4xf32> -> tensor<8x4xf32>
@@ -56,9 +58,9 @@ func.func @peer_read_pinned(%a: tensor<4x4xf32>) -> tensor<8x4xf32>
 // reads its own argument and allocates no transient.
 shard.grid @g4(shape = 4)
 // CHECK-LABEL: func.func @sub_grid
-// CHECK-SAME: meshvk.memory = [{argument_bytes = 64 : i64, peak_bytes = 128 : i64, process = 0 : i64, result_bytes = 64 : i64, transient_bytes = 0 : i64, transient_unshared_bytes = 0 : i64}, {argument_bytes = 64 : i64, peak_bytes = 192 : i64, process = 1 : i64, result_bytes = 64 : i64, transient_bytes = 64 : i64, transient_unshared_bytes = 64 : i64}
+// CHECK-SAME: meshvk.memory = [#meshvk.process_memory<argument_bytes = 64, result_bytes = 64, transient_bytes = 0, transient_unshared_bytes = 0>, #meshvk.process_memory<argument_bytes = 64, result_bytes = 64, transient_bytes = 64, transient_unshared_bytes = 64>
 func.func @sub_grid(%x: tensor<4x4xf32>) -> tensor<4x4xf32>
-    attributes {meshvk.abi = {grid = @g4, grid_shape = array<i64: 4>, args = [], results = []}} {
+    attributes {meshvk.abi = #meshvk.abi<grid = @g4, grid_shape = [4], args = [], results = []>} {
   %y = shard.broadcast %x on @g4 grid_axes = [0] root = [0] : (tensor<4x4xf32>) -> tensor<4x4xf32>
   %e = tensor.empty() : tensor<4x4xf32>
   %z = linalg.exp ins(%y : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
@@ -70,9 +72,9 @@ func.func @sub_grid(%x: tensor<4x4xf32>) -> tensor<4x4xf32>
 // Returning an argument: the result still gets its own buffer (a local copy).
 shard.grid @g2(shape = 2)
 // CHECK-LABEL: func.func @identity
-// CHECK: %[[E:.*]] = meshvk.empty on 0 {meshvk.buffers = [array<i64: 1, 0, 16>]} : tensor<4xf32>
-// CHECK: meshvk.copy %arg0[0] from 0 into %[[E]][0] on 0 sizes [4] {meshvk.buffers = [array<i64: 1, 0, 16>]}
+// CHECK: %[[E:.*]] = meshvk.empty on 0 {meshvk.buffers = [#meshvk.buffer<kind = result, index = 0, bytes = 16>]} : tensor<4xf32>
+// CHECK: meshvk.copy %arg0[0] from 0 into %[[E]][0] on 0 sizes [4] {meshvk.buffers = [#meshvk.buffer<kind = result, index = 0, bytes = 16>]}
 func.func @identity(%x: tensor<4xf32>) -> tensor<4xf32>
-    attributes {meshvk.abi = {grid = @g2, grid_shape = array<i64: 2>, args = [], results = []}} {
+    attributes {meshvk.abi = #meshvk.abi<grid = @g2, grid_shape = [2], args = [], results = []>} {
   return %x : tensor<4xf32>
 }

@@ -6,9 +6,9 @@
 // process p = (i, j) row-major starts at (4*i, 3*j).
 shard.grid @g22(shape = 2x2)
 // CHECK-LABEL: func.func @two_by_two
-// CHECK-SAME: meshvk.abi = {args = [{shard_offsets = [array<i64: 0, 0>, array<i64: 0, 3>, array<i64: 4, 0>, array<i64: 4, 3>], shard_shape = array<i64: 4, 3>, split_axes = #shard<axisarray{{\[\[}}0], [1]]>, type = tensor<8x6xf32>}]
-// CHECK-SAME: grid = @g22, grid_shape = array<i64: 2, 2>
-// CHECK-SAME: results = [{shard_offsets = [array<i64: 0, 0>, array<i64: 0, 0>, array<i64: 4, 0>, array<i64: 4, 0>], shard_shape = array<i64: 4, 6>, split_axes = #shard<axisarray{{\[\[}}0]]>, type = tensor<8x6xf32>}]
+// CHECK-SAME: meshvk.abi = #meshvk.abi<grid = @g22, grid_shape = [2, 2],
+// CHECK-SAME: args = [#meshvk.value_abi<type = tensor<8x6xf32>, split_axes = {{\[\[}}0], [1]], shard_shape = [4, 3], shard_offsets = [array<i64: 0, 0>, array<i64: 0, 3>, array<i64: 4, 0>, array<i64: 4, 3>]>]
+// CHECK-SAME: results = [#meshvk.value_abi<type = tensor<8x6xf32>, split_axes = {{\[\[}}0]], shard_shape = [4, 6], shard_offsets = [array<i64: 0, 0>, array<i64: 0, 0>, array<i64: 4, 0>, array<i64: 4, 0>]>]
 func.func @two_by_two(%a: tensor<8x6xf32>) -> tensor<8x6xf32> {
   %s = shard.sharding @g22 split_axes = [[0], [1]] : !shard.sharding
   %t = shard.sharding @g22 split_axes = [[0]] : !shard.sharding
@@ -23,7 +23,7 @@ func.func @two_by_two(%a: tensor<8x6xf32>) -> tensor<8x6xf32> {
 // process (i, j) owns rows [2*(2*i + j), +2).
 shard.grid @g22(shape = 2x2)
 // CHECK-LABEL: func.func @dim_over_two_axes
-// CHECK-SAME: shard_offsets = [array<i64: 0>, array<i64: 2>, array<i64: 4>, array<i64: 6>], shard_shape = array<i64: 2>
+// CHECK-SAME: shard_shape = [2], shard_offsets = [array<i64: 0>, array<i64: 2>, array<i64: 4>, array<i64: 6>]
 func.func @dim_over_two_axes(%a: tensor<8xf32>) -> tensor<8xf32> {
   %s = shard.sharding @g22 split_axes = [[0, 1]] : !shard.sharding
   %a0 = shard.shard %a to %s annotate_for_users : tensor<8xf32>
@@ -37,7 +37,7 @@ func.func @dim_over_two_axes(%a: tensor<8xf32>) -> tensor<8xf32> {
 // (replicated B of a row-split matmul); an unused one is replicated.
 shard.grid @g2(shape = 2)
 // CHECK-LABEL: func.func @propagated
-// CHECK-SAME: args = [{{{.*}}type = tensor<4x2xf32>}, {shard_offsets = [array<i64: 0, 0>, array<i64: 0, 0>], shard_shape = array<i64: 2, 3>, split_axes = #shard<axisarray{{\[\[}}]]>, type = tensor<2x3xf32>}, {type = f32}]
+// CHECK-SAME: args = [#meshvk.value_abi<type = tensor<4x2xf32>, {{.*}}>, #meshvk.value_abi<type = tensor<2x3xf32>, split_axes = {{\[\[}}]], shard_shape = [2, 3], shard_offsets = [array<i64: 0, 0>, array<i64: 0, 0>]>, #meshvk.value_abi<type = f32>]
 func.func @propagated(%a: tensor<4x2xf32>, %b: tensor<2x3xf32>, %unused: f32) -> tensor<4x3xf32> {
   %rows = shard.sharding @g2 split_axes = [[0]] : !shard.sharding
   %a0 = shard.shard %a to %rows annotate_for_users : tensor<4x2xf32>

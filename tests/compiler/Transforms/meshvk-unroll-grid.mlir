@@ -8,7 +8,7 @@ shard.grid @g4(shape = 4)
 // CHECK-LABEL: func.func @contraction
 // CHECK-SAME: (%[[A0:.*]]: tensor<8x4xf32> {meshvk.process = 0 : i64}, %[[A1:.*]]: tensor<8x4xf32> {meshvk.process = 1 : i64}, %{{.*}}: tensor<8x4xf32> {meshvk.process = 2 : i64}, %{{.*}}: tensor<8x4xf32> {meshvk.process = 3 : i64},
 // CHECK-SAME: -> (tensor<8x6xf32> {meshvk.process = 0 : i64}, tensor<8x6xf32> {meshvk.process = 1 : i64}, tensor<8x6xf32> {meshvk.process = 2 : i64}, tensor<8x6xf32> {meshvk.process = 3 : i64})
-// CHECK-SAME: meshvk.plan = {grid = @g4, grid_shape = array<i64: 4>, processes = 4 : i64}
+// CHECK-SAME: meshvk.plan = #meshvk.plan<grid = @g4, grid_shape = [4], peered_axes = [0]>
 // CHECK-NOT: scf.if
 // CHECK-NOT: shard.process_multi_index
 // CHECK: %[[M0:.*]] = linalg.matmul {meshvk.process = 0 : i64} ins(%[[A0]],
@@ -17,7 +17,7 @@ shard.grid @g4(shape = 4)
 // CHECK: %[[R1:.*]] = shard.all_reduce %[[M1]] on @g4 grid_axes = [0] {meshvk.collective_id = 0 : i64, meshvk.process = 1 : i64}
 // CHECK: return %[[R0]], %[[R1]], %{{.*}}, %{{.*}} :
 func.func @contraction(%a: tensor<8x4xf32>, %b: tensor<4x6xf32>) -> tensor<8x6xf32>
-    attributes {meshvk.abi = {grid = @g4, grid_shape = array<i64: 4>, args = [], results = []}} {
+    attributes {meshvk.abi = #meshvk.abi<grid = @g4, grid_shape = [4], args = [], results = []>} {
   %c0 = arith.constant 0 : index
   %cst = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<8x6xf32>
@@ -49,7 +49,7 @@ shard.grid @g22(shape = 2x2)
 // CANON-DAG: %[[C3:.*]] = arith.constant 3 : index
 // CANON: return %[[C0]], %[[C0]], %[[C1]], %[[C1]], %[[C0]], %[[C1]], %[[C0]], %[[C1]], %[[C0]], %[[C1]], %[[C2]], %[[C3]] : index, index, index, index, index, index, index, index, index, index, index, index
 func.func @indices() -> (index, index, index)
-    attributes {meshvk.abi = {grid = @g22, grid_shape = array<i64: 2, 2>, args = [], results = []}} {
+    attributes {meshvk.abi = #meshvk.abi<grid = @g22, grid_shape = [2, 2], args = [], results = []>} {
   %i:2 = shard.process_multi_index on @g22 : index, index
   %l = shard.process_linear_index on @g22 : index
   return %i#0, %i#1, %l : index, index, index
@@ -59,7 +59,7 @@ func.func @indices() -> (index, index, index)
 
 shard.grid @g2(shape = 2)
 func.func @collective_in_loop(%a: tensor<4xf32>) -> tensor<4xf32>
-    attributes {meshvk.abi = {grid = @g2, grid_shape = array<i64: 2>, args = [], results = []}} {
+    attributes {meshvk.abi = #meshvk.abi<grid = @g2, grid_shape = [2], args = [], results = []>} {
   %c0 = arith.constant 0 : index
   %c2 = arith.constant 2 : index
   %c1 = arith.constant 1 : index
@@ -75,7 +75,7 @@ func.func @collective_in_loop(%a: tensor<4xf32>) -> tensor<4xf32>
 
 shard.grid @g2(shape = 2)
 func.func @left_annotation(%a: tensor<4xf32>) -> tensor<4xf32>
-    attributes {meshvk.abi = {grid = @g2, grid_shape = array<i64: 2>, args = [], results = []}} {
+    attributes {meshvk.abi = #meshvk.abi<grid = @g2, grid_shape = [2], args = [], results = []>} {
   // expected-error @+1 {{'shard.sharding' is left after partitioning; meshvk cannot unroll it into per-process plans}}
   %s = shard.sharding @g2 split_axes = [[0]] : !shard.sharding
   %0 = shard.shard %a to %s : tensor<4xf32>
@@ -88,6 +88,6 @@ func.func @left_annotation(%a: tensor<4xf32>) -> tensor<4xf32>
 shard.grid @g2(shape = 2)
 // expected-error @+1 {{meshvk.abi names grid @g2 with shape array<i64: 4>, which is not a static shard.grid of this module}}
 func.func @abi_mismatch(%a: tensor<4xf32>) -> tensor<4xf32>
-    attributes {meshvk.abi = {grid = @g2, grid_shape = array<i64: 4>, args = [], results = []}} {
+    attributes {meshvk.abi = #meshvk.abi<grid = @g2, grid_shape = [4], args = [], results = []>} {
   return %a : tensor<4xf32>
 }

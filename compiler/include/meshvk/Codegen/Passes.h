@@ -1,12 +1,5 @@
-// meshvk/Codegen/Passes.h — the kernel code generation passes.
-//
-//   meshvk-tile-and-distribute  : `meshvk.kernel` funcs on tensors -> funcs on
-//                                 memrefs holding one gpu.launch whose loops are
-//                                 tiled for workgroups and invocations and
-//                                 distributed cyclically (grid-stride).
-//   meshvk-lower-kernels-to-spirv: gpu.launch -> outlined gpu.func -> spirv.module
-//   meshvk-dump-kernels          : writes each spirv.module as .spv + .spvasm
-//   meshvk-codegen (pipeline)    : the three above in order.
+// meshvk/Codegen/Passes.h — the kernel code generation passes (declared in
+// Passes.td) and the `meshvk-codegen` pipeline.
 #ifndef MESHVK_CODEGEN_PASSES_H_
 #define MESHVK_CODEGEN_PASSES_H_
 
@@ -32,13 +25,23 @@ void registerCodegenPasses();
 void registerCodegenDialects(mlir::DialectRegistry& registry);
 
 namespace codegen {
+
+#define GEN_PASS_DECL
+#include "meshvk/Codegen/Passes.h.inc"
+
+// The passes for a given target description (the registered passes take a
+// preset name instead).
 std::unique_ptr<mlir::Pass> createTileAndDistributePass(const TargetDescription& target);
 std::unique_ptr<mlir::Pass> createLowerKernelsToSPIRVPass(const TargetDescription& target);
-std::unique_ptr<mlir::Pass> createDumpKernelsPass(const std::string& directory);
+
 // Adds tile-and-distribute + lower-to-spirv (+ dump when `dumpDirectory` is
 // not empty) to `pm` (a pass manager on builtin.module).
 void buildCodegenPipeline(mlir::OpPassManager& pm, const TargetDescription& target,
                           const std::string& dumpDirectory = "");
+
+#define GEN_PASS_REGISTRATION
+#include "meshvk/Codegen/Passes.h.inc"
+
 }  // namespace codegen
 }  // namespace meshvk
 

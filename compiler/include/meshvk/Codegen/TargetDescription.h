@@ -1,9 +1,11 @@
-// meshvk/Codegen/TargetDescription.h — what the kernel code generator needs to know about
-// the device that will run the kernels.
+//===- TargetDescription.h - the device kernels are tiled for ---*- C++ -*-===//
 //
-// A plain struct (no MLIR, no Vulkan) so that the runtime, the artifact builder
-// and tests can fill it from VkPhysicalDeviceProperties / Features without
-// linking the compiler. Tile sizes are chosen from these limits.
+// What the kernel code generator knows about the device that will run the
+// kernels: its limits and the tuning knobs measured for it. Plain structs (no
+// MLIR, no Vulkan), so that tools linking the runtime fill them without the
+// compiler linking Vulkan. Tile sizes are chosen from these (DESIGN.md §2).
+//
+//===----------------------------------------------------------------------===//
 #ifndef MESHVK_CODEGEN_TARGETDESCRIPTION_H_
 #define MESHVK_CODEGEN_TARGETDESCRIPTION_H_
 
@@ -53,12 +55,27 @@ TargetDescription lavapipeTarget();
 // Named presets: "lavapipe", "generic". Returns false for an unknown name.
 bool lookupTarget(const std::string& name, TargetDescription* out);
 
-// For a description filled from a probed device's limits: copies the tuning
-// knobs (preferred workgroup invocations, register tile, elementwise elements
-// per invocation) of the preset measured for that device — lavapipe's when the
-// device name says llvmpipe, else generic's (0 = derive from the limits) — so
-// a probed target is tiled like its preset, never worse. Limits are kept.
-TargetDescription withPresetTuning(TargetDescription device);
+// What a physical device reports (VkPhysicalDeviceProperties, limits and
+// features), as the runtime's discovery gives it. 0 = not reported.
+struct DeviceProperties {
+  std::string name;  // VkPhysicalDeviceProperties::deviceName
+  uint32_t maxWorkgroupSize[3] = {0, 0, 0};
+  uint32_t maxWorkgroupCount[3] = {0, 0, 0};
+  uint32_t maxWorkgroupInvocations = 0;
+  uint32_t maxSharedMemoryBytes = 0;
+  uint32_t subgroupSize = 0;
+  bool shaderFloat16 = false;
+  bool storageBuffer16BitAccess = false;
+};
+
+// THE mapping from a physical device to the codegen target (mesh-vk-compile
+// --target-device=auto, mesh-vk-run compiling .mlir in-process, the codegen
+// tests): limits and features from the device; the tuning knobs (preferred
+// workgroup invocations, register tile, elementwise elements per invocation)
+// and any limit the device does not report from the preset measured for it —
+// lavapipe's when the device name says llvmpipe, else generic's (0 = derive
+// from the limits) — so a probed device is tiled like its preset.
+TargetDescription targetForDevice(const DeviceProperties& device);
 
 }  // namespace meshvk::codegen
 

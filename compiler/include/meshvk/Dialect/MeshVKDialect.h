@@ -1,31 +1,48 @@
 //===- MeshVKDialect.h - the meshvk plan dialect ----------------*- C++ -*-===//
+//
+// The plan ops (meshvk.empty / copy / launch), the typed contract attributes
+// the passes hand each other, and the helpers that read and write them. The
+// contract itself is documented once, in MeshVKDialect.td.
+//
+//===----------------------------------------------------------------------===//
 #ifndef MESHVK_DIALECT_MESHVKDIALECT_H
 #define MESHVK_DIALECT_MESHVKDIALECT_H
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/Shard/IR/ShardOps.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "meshvk/Dialect/MeshVKEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "meshvk/Dialect/MeshVKAttributes.h.inc"
+
 #include "meshvk/Dialect/MeshVKDialect.h.inc"
 
 #define GET_OP_CLASSES
-#include "meshvk/MeshVKOps.h.inc"
+#include "meshvk/Dialect/MeshVKOps.h.inc"
 
 namespace meshvk {
-// Attribute names shared by the passes, the codegen and the artifact emitter.
-// See compiler/README.md for what each one holds.
-inline constexpr llvm::StringLiteral kKernelAttr = "meshvk.kernel";
-inline constexpr llvm::StringLiteral kPlanAttr = "meshvk.plan";
-inline constexpr llvm::StringLiteral kProcessAttr = "meshvk.process";
-inline constexpr llvm::StringLiteral kAbiAttr = "meshvk.abi";
-inline constexpr llvm::StringLiteral kPeeredAxesAttr =
-    "meshvk.peered_memory_axes";
-inline constexpr llvm::StringLiteral kCollectivesAttr = "meshvk.collectives";
-inline constexpr llvm::StringLiteral kMemoryAttr = "meshvk.memory";
-inline constexpr llvm::StringLiteral kBufferAttr = "meshvk.buffers";
+
+/// The process an unrolled op (or plan argument/result, through the arg/result
+/// attribute dictionaries) belongs to: its `meshvk.process`, or -1.
+int64_t getProcess(mlir::Operation *op);
+/// Sets `meshvk.process = p` on `op`.
+void setProcess(mlir::Operation *op, int64_t p);
+/// The dictionary entry that tags a plan argument or result with its process.
+mlir::NamedAttribute processEntry(mlir::MLIRContext *ctx, int64_t p);
+
+/// `meshvk.plan` / `meshvk.abi` of a function, or null.
+PlanAttr getPlan(mlir::Operation *func);
+AbiAttr getAbi(mlir::Operation *func);
+/// True for a function marked `meshvk.kernel`.
+bool isKernel(mlir::Operation *func);
+
 } // namespace meshvk
 
 #endif // MESHVK_DIALECT_MESHVKDIALECT_H

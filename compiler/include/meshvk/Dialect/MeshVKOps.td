@@ -1,4 +1,4 @@
-//===- MeshVKOps.td - the meshvk plan dialect --------------------*- tablegen -*-===//
+//===- MeshVKOps.td - the meshvk plan ops -------------------*- tablegen -*-===//
 //
 // The per-process plan that the compiler hands to kernel codegen and to the
 // artifact emitter. A plan is a `func.func` marked `meshvk.plan` whose body is a
@@ -8,24 +8,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MESHVK_OPS_TD
-#define MESHVK_OPS_TD
+#ifndef MESHVK_DIALECT_MESHVKOPS_TD
+#define MESHVK_DIALECT_MESHVKOPS_TD
 
+include "meshvk/Dialect/MeshVKAttributes.td"
 include "mlir/IR/OpBase.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
-
-def MeshVK_Dialect : Dialect {
-  let name = "meshvk";
-  let cppNamespace = "::meshvk";
-  let summary = "Per-process plans: buffers, peer copies and kernel launches";
-  let description = [{
-    One process of the grid runs on one device. A plan lists, per process and in
-    program order, the kernel launches and the copies it records. Copies are
-    recorded on the destination process (pull) and read the source process's
-    buffer through peer memory.
-  }];
-}
 
 class MeshVK_Op<string mnemonic, list<Trait> traits = []> :
     Op<MeshVK_Dialect, mnemonic, traits>;
@@ -101,4 +90,4 @@ def MeshVK_LaunchOp : MeshVK_Op<"launch", [Pure,
   }];
 }
 
-#endif // MESHVK_OPS_TD
+#endif // MESHVK_DIALECT_MESHVKOPS_TD

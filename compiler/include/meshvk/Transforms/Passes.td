@@ -134,7 +134,7 @@ def RecordAbi : Pass<"meshvk-record-abi", "mlir::ModuleOp"> {
     process index, row-major over the grid); every process's shard has the shape
     `shard_shape`.
   }];
-  let dependentDialects = ["mlir::shard::ShardDialect"];
+  let dependentDialects = ["::meshvk::MeshVKDialect", "mlir::shard::ShardDialect"];
 }
 
 def VerifyAbi : Pass<"meshvk-verify-abi", "mlir::ModuleOp"> {
@@ -278,6 +278,7 @@ def PlanAllocations : Pass<"meshvk-plan-allocations", "mlir::ModuleOp"> {
     transient_bytes (arena size), transient_unshared_bytes (without reuse),
     peak_bytes}`.
   }];
+  let dependentDialects = ["::meshvk::MeshVKDialect"];
   let options = [
     Option<"alignment", "alignment", "int64_t", /*default=*/"256",
            "byte alignment of every transient offset">,

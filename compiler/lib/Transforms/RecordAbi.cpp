@@ -1,10 +1,10 @@
-//===- Abi.cpp - record and verify each public function's global ABI ------===//
+//===- RecordAbi.cpp - record each public function's global signature -----===//
 //
 // meshvk-record-abi runs after sharding-propagation (every argument then
 // carries a sharding) and before shard-partition (which rewrites signatures to
-// local shard types). meshvk-verify-abi runs after partitioning and checks the
-// partitioned signature against the record: upstream can silently drop a
-// resharding step and change a result's shape.
+// local shard types). What it records, `#meshvk.abi`, is what the host needs
+// to shard inputs and assemble outputs, and what meshvk-verify-abi checks the
+// partitioned signature against.
 //
 //===----------------------------------------------------------------------===//
 #include "ShardingUtils.h"
@@ -16,7 +16,6 @@ using namespace mlir;
 
 namespace meshvk {
 #define GEN_PASS_DEF_RECORDABI
-#define GEN_PASS_DEF_VERIFYABI
 #include "meshvk/Transforms/Passes.h.inc"
 } // namespace meshvk
 
@@ -34,33 +33,31 @@ FailureOr<shard::ShardingOp> argumentSharding(BlockArgument arg) {
   return failure();
 }
 
-DictionaryAttr describe(Builder &b, Type type, shard::ShardingOp sharding,
-                        ArrayRef<int64_t> gridShape) {
-  SmallVector<NamedAttribute> fields;
-  fields.push_back(b.getNamedAttr("type", TypeAttr::get(type)));
+meshvk::ValueAbiAttr describe(Builder &b, Type type, shard::ShardingOp sharding,
+                              ArrayRef<int64_t> gridShape) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor)
-    return b.getDictionaryAttr(fields);
+    return meshvk::ValueAbiAttr::get(b.getContext(), type, nullptr, nullptr,
+                                     nullptr);
   ArrayRef<shard::GridAxesAttr> splitAxes;
   if (sharding)
     splitAxes = sharding.getSplitAxes().getAxes();
-  fields.push_back(b.getNamedAttr(
-      "split_axes",
-      sharding ? Attribute(sharding.getSplitAxesAttr())
-               : Attribute(shard::GridAxesArrayAttr::get(b.getContext(), {}))));
   SmallVector<int64_t> counts =
       meshvk::splitCounts(gridShape, splitAxes, tensor.getRank());
   SmallVector<int64_t> local(tensor.getShape());
   for (auto [size, count] : llvm::zip(local, counts))
     size /= count;
-  fields.push_back(
-      b.getNamedAttr("shard_shape", b.getDenseI64ArrayAttr(local)));
   SmallVector<Attribute> offsets;
   for (int64_t p = 0, e = meshvk::gridSize(gridShape); p < e; ++p)
     offsets.push_back(b.getDenseI64ArrayAttr(
         meshvk::shardOffsets(tensor.getShape(), gridShape, splitAxes, p)));
-  fields.push_back(b.getNamedAttr("shard_offsets", b.getArrayAttr(offsets)));
-  return b.getDictionaryAttr(fields);
+  return meshvk::ValueAbiAttr::get(
+      b.getContext(), tensor,
+      sharding ? sharding.getSplitAxesAttr()
+               : shard::GridAxesArrayAttr::get(
+                     b.getContext(), {shard::GridAxesAttr::get(b.getContext(),
+                                                               {})}),
+      b.getDenseI64ArrayAttr(local), b.getArrayAttr(offsets));
 }
 
 struct RecordAbiPass : meshvk::impl::RecordAbiBase<RecordAbiPass> {
@@ -69,7 +66,7 @@ struct RecordAbiPass : meshvk::impl::RecordAbiBase<RecordAbiPass> {
     bool failed = false;
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (func.isExternal() || !func.isPublic() ||
-          func->hasAttr(meshvk::kKernelAttr))
+          meshvk::isKernel(func))
         continue;
       if (mlir::failed(record(func, symbols)))
         failed = true;
@@ -151,87 +148,13 @@ struct RecordAbiPass : meshvk::impl::RecordAbiBase<RecordAbiPass> {
     if (uneven.wasInterrupted())
       return failure();
 
-    func->setAttr(
-        meshvk::kAbiAttr,
-        b.getDictionaryAttr({
-            b.getNamedAttr("grid",
-                           FlatSymbolRefAttr::get(grid.getSymNameAttr())),
-            b.getNamedAttr("grid_shape", b.getDenseI64ArrayAttr(gridShape)),
-            b.getNamedAttr("args", b.getArrayAttr(args)),
-            b.getNamedAttr("results", b.getArrayAttr(results)),
-        }));
+    meshvk::MeshVKDialect::AbiAttrHelper(func.getContext())
+        .setAttr(func, meshvk::AbiAttr::get(
+                           func.getContext(),
+                           FlatSymbolRefAttr::get(grid.getSymNameAttr()),
+                           b.getDenseI64ArrayAttr(gridShape),
+                           b.getArrayAttr(args), b.getArrayAttr(results)));
     return success();
-  }
-};
-
-/// The local type recorded for one argument or result, or null if not a tensor.
-Type localType(DictionaryAttr entry) {
-  auto type = cast<TypeAttr>(entry.get("type")).getValue();
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor)
-    return type;
-  auto shape = cast<DenseI64ArrayAttr>(entry.get("shard_shape"));
-  return RankedTensorType::get(shape.asArrayRef(), tensor.getElementType());
-}
-
-struct VerifyAbiPass : meshvk::impl::VerifyAbiBase<VerifyAbiPass> {
-  void runOnOperation() override {
-    bool failed = false;
-    for (auto func : getOperation().getOps<func::FuncOp>()) {
-      auto abi = func->getAttrOfType<DictionaryAttr>(meshvk::kAbiAttr);
-      if (!abi)
-        continue;
-      auto args = dyn_cast_or_null<ArrayAttr>(abi.get("args"));
-      auto results = dyn_cast_or_null<ArrayAttr>(abi.get("results"));
-      auto wellFormed = [](ArrayAttr entries) {
-        return entries && llvm::all_of(entries, [](Attribute e) {
-                 auto dict = dyn_cast<DictionaryAttr>(e);
-                 if (!dict || !isa_and_nonnull<TypeAttr>(dict.get("type")))
-                   return false;
-                 auto tensor = dyn_cast<RankedTensorType>(
-                     cast<TypeAttr>(dict.get("type")).getValue());
-                 return !tensor || isa_and_nonnull<DenseI64ArrayAttr>(
-                                       dict.get("shard_shape"));
-               });
-      };
-      if (!wellFormed(args) || !wellFormed(results)) {
-        func.emitError() << meshvk::kAbiAttr << " of @" << func.getSymName()
-                         << " is malformed";
-        failed = true;
-        continue;
-      }
-      FunctionType type = func.getFunctionType();
-      if (args.size() != type.getNumInputs() ||
-          results.size() != type.getNumResults()) {
-        func.emitError() << "partitioning changed the number of arguments or "
-                            "results of @"
-                         << func.getSymName();
-        failed = true;
-        continue;
-      }
-      auto check = [&](ArrayAttr entries, TypeRange actual, StringRef what) {
-        for (auto [i, entry] : llvm::enumerate(entries)) {
-          auto dict = cast<DictionaryAttr>(entry);
-          Type expected = localType(dict);
-          if (expected == actual[i])
-            continue;
-          auto diag = func.emitError()
-                      << "partitioning broke the signature of @"
-                      << func.getSymName() << ": " << what << " #" << i
-                      << " should be the local shard " << expected
-                      << " of the global " << dict.get("type");
-          if (Attribute split = dict.get("split_axes"))
-            diag << " split " << split;
-          diag << " but is " << actual[i]
-               << " (upstream shard-partition did not partition it as annotated: a dropped resharding step, or an op it cannot partition)";
-          failed = true;
-        }
-      };
-      check(args, type.getInputs(), "argument");
-      check(results, type.getResults(), "result");
-    }
-    if (failed)
-      signalPassFailure();
   }
 };
 

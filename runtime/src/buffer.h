@@ -18,6 +18,14 @@ struct meshvk_buffer_s {
   VkBuffer buffer = VK_NULL_HANDLE;
   VkDeviceMemory memory = VK_NULL_HANDLE;
   void* mapped = nullptr;  // persistent mapping when the memory is host-mappable
+  // Exportable memory: the handle type it exports as (0: not exportable).
+  uint32_t export_handle_type = 0;
+  // A view of another VkDevice's buffer (meshvk_buffer_import): that buffer,
+  // retained; the memory here is the import.
+  meshvk_buffer_t* imported_from = nullptr;
+  // Counted in the device's staging bytes instead of the process's allocated
+  // bytes (a host-staging landing buffer).
+  bool staging = false;
 };
 
 namespace meshvk {

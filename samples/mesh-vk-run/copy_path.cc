@@ -5,15 +5,13 @@ namespace meshvk_run {
 
 std::string CopyPathName(const meshvk_device_set_t* set, uint32_t src, uint32_t dst) {
   if (src == dst) return "local";
-  meshvk_process_info_t a{}, b{};
-  meshvk_status_t sa = meshvk_device_set_process_info(set, src, &a);
-  meshvk_status_t sb = meshvk_device_set_process_info(set, dst, &b);
-  bool ok = !sa && !sb;
-  meshvk_status_free(sa);
-  meshvk_status_free(sb);
-  if (!ok) return "unknown";
-  if (a.logical_device != b.logical_device) return "cross VkDevice";
-  return a.device_index == b.device_index ? "same device" : "group peer";
+  // The runtime decides the path (meshvk_device_set_copy_path): one source of truth.
+  meshvk_copy_path_info_t info{};
+  if (meshvk_status_t status = meshvk_device_set_copy_path(set, src, dst, &info)) {
+    meshvk_status_free(status);
+    return "unknown";
+  }
+  return meshvk_copy_path_name(info.path);
 }
 
 std::string ProcessTrackName(meshvk_instance_t* instance, const meshvk_device_set_t* set, uint32_t process) {

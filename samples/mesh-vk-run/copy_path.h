@@ -11,9 +11,9 @@
 
 namespace meshvk_run {
 
-// "local" (one process), "same device" (two processes on one device of one
-// VkDevice), "group peer" (two devices of a device group), "cross VkDevice"
-// (external memory or host staging between VkDevices).
+// "local" (within one process), else the runtime's word for the path it takes
+// (meshvk_copy_path_name: "same device", "group peer memory", "external
+// memory", "host staging").
 std::string CopyPathName(const meshvk_device_set_t* set, uint32_t src, uint32_t dst);
 // "process 1 (llvmpipe ..., VkDevice 0, device index 0)".
 std::string ProcessTrackName(meshvk_instance_t* instance, const meshvk_device_set_t* set, uint32_t process);

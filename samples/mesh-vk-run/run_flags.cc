@@ -58,8 +58,8 @@ void AddText(CLI::App* app, const std::string& name, std::string* text, bool* se
 const char* RunUsageText() {
   return "usage: mesh-vk-run PROGRAM.mvk [--function=NAME] --input=SHAPExTYPE=VALUES|@a.npy|@a.bin ...\n"
          "                   [--output=@c.npy|-]... [--expected_output=SPEC... [--atol=A] [--rtol=R]]\n"
-         "                   [--devices=auto|N|group:G] [--topology=group|logical] [--validation]\n"
-         "                   [--print-plan] [--plan-graph=F.dot] [--trace=F.json]\n"
+         "                   [--devices=auto|N|group:G|I,J,...] [--topology=auto|group|logical|independent]\n"
+         "                   [--validation] [--print-plan] [--plan-graph=F.dot] [--trace=F.json]\n"
          "                   [--benchmark=N [--benchmark_format=json]] [-v] [--version]\n"
          "  --function=NAME        function to run (default: the only one)\n"
          "  --input=SPEC           a whole (global) input tensor, e.g. 2x3xf32=\"1 2 3 4 5 6\",\n"
@@ -72,9 +72,12 @@ const char* RunUsageText() {
          "  --atol=A --rtol=R      tolerances (defaults 1e-8 and 1e-5, like numpy)\n"
          "  --devices=auto|N|group:G  processes: the program's grid (auto), N (a .mvk must\n"
          "                         match it; a 1-D .mlir program is recompiled for N),\n"
-         "                         or the device group G\n"
-         "  --topology=T           group (one VkDevice over a device group) or logical\n"
-         "                         (processes multiplexed on each physical device)\n"
+         "                         or the device group G; I,J,...: run on those physical\n"
+         "                         devices (indices of --list-devices), processes dealt over them\n"
+         "  --topology=T           group (one VkDevice over a device group), logical (all\n"
+         "                         processes on one physical device), independent (one\n"
+         "                         VkDevice per GPU; copies through external memory or host\n"
+         "                         staging), auto (default: group, else independent, else one)\n"
          "  --validation           enable the Khronos validation layer (also MESHVK_VALIDATION=1)\n"
          "  --print-plan           per process: device, bytes by kind, dispatches, peer bytes\n"
          "  --benchmark=N          run N times after a warm-up: wall, per-phase and per-dispatch\n"
@@ -84,6 +87,8 @@ const char* RunUsageText() {
          "  --trace=FILE.json      Chrome trace-event file (Perfetto): host steps, every command\n"
          "                         on each process's device timeline, copy flow arrows\n"
          "  --plan-graph=FILE.dot  the plan as a Graphviz picture (dot -Tsvg FILE.dot)\n"
+         "  --device-timeout=S     bound of every wait on a device, in seconds (default 60,\n"
+         "                         or MESHVK_DEVICE_TIMEOUT_MS); a timeout exits 3\n"
          "  PROGRAM.mlir           compiled in-process (needs a build with MESHVK_BUILD_COMPILER=ON)\n"
          "exit codes: 0 ok, 1 results differ from --expected_output, 2 bad input/usage,\n"
          "            3 runtime/device failure\n";
@@ -102,6 +107,7 @@ void AddRunFlags(CLI::App* app, RunFlags* flags, RunFlagValues* values) {
   AddText(app, "--benchmark_format", &values->benchmark_format, &values->benchmark_format_set);
   AddText(app, "--trace", &values->trace, &values->trace_set);
   AddText(app, "--plan-graph", &values->plan_graph, &values->plan_graph_set);
+  AddText(app, "--device-timeout", &values->device_timeout, &values->device_timeout_set);
   app->add_flag("--print-plan", flags->print_plan)->disable_flag_override();
 }
 
@@ -152,6 +158,16 @@ bool CheckRunFlags(const RunFlagValues& values, RunFlags* flags, std::string* er
       return false;
     }
     flags->print_max_element_count = n;
+  }
+  if (values.device_timeout_set) {
+    char* end = nullptr;
+    const std::string& v = values.device_timeout;
+    double seconds = !v.empty() && ((v[0] >= '0' && v[0] <= '9') || v[0] == '.') ? std::strtod(v.c_str(), &end) : -1;
+    if (!end || *end != '\0' || !(seconds >= 0.001 && seconds <= 86400)) {
+      *error = "flag --device-timeout: expected seconds, 0.001..86400, got '" + v + "'";
+      return false;
+    }
+    flags->device_timeout_ms = static_cast<uint64_t>(seconds * 1000 + 0.5);
   }
   return true;
 }

@@ -35,10 +35,15 @@ std::vector<Case> AllCases() {
 std::string OneProcessGrid(const Sample& s) { return s.grids.front(); }
 
 // MESHVK_E2E_TOPOLOGY=group runs the sharded programs on device group 0 (ctest
-// does so under the emulated group of 4); default: logical devices.
+// does so under the emulated group of 4), =independent on one VkDevice per
+// physical device, round robin (ctest: the emulation layer's separate groups,
+// with and without external memory, and lavapipe registered twice); default:
+// logical devices.
 meshvk_topology_t ShardedTopology() {
   const char* v = std::getenv("MESHVK_E2E_TOPOLOGY");
-  return v && std::strcmp(v, "group") == 0 ? MESHVK_TOPOLOGY_DEVICE_GROUP : MESHVK_TOPOLOGY_LOGICAL;
+  if (v && std::strcmp(v, "group") == 0) return MESHVK_TOPOLOGY_DEVICE_GROUP;
+  if (v && std::strcmp(v, "independent") == 0) return MESHVK_TOPOLOGY_INDEPENDENT;
+  return MESHVK_TOPOLOGY_LOGICAL;
 }
 
 class SampleTest : public meshvk_test::VulkanTest, public ::testing::WithParamInterface<Case> {};
@@ -54,14 +59,21 @@ TEST_P(SampleTest, MatchesHostLoopsAndTheOneDeviceProgram) {
   std::vector<HostTensor> inputs = sample.make_inputs(kSeed);
   std::vector<HostTensor> expected = sample.reference(inputs);
 
-  // Logical processes share physical device 0 (processes on different
-  // VkDevices would need external memory, not implemented by the runtime).
+  // Logical processes share physical device 0; independent ones are dealt
+  // round robin over all physical devices.
   std::vector<uint32_t> on_device0(processes, 0);
   meshvk_topology_t topology = ShardedTopology();
   meshvk_test::DeviceSet set =
       MakeSet(topology, processes, topology == MESHVK_TOPOLOGY_LOGICAL ? on_device0.data() : nullptr);
   ASSERT_TRUE(set);
   ASSERT_EQ(meshvk_device_set_topology(set.get()), topology);
+  if (topology == MESHVK_TOPOLOGY_INDEPENDENT && processes > 1 &&
+      meshvk_instance_physical_device_count(instance()) > 1) {
+    meshvk_process_info_t p0{}, p1{};
+    ASSERT_EQ(meshvk_device_set_process_info(set.get(), 0, &p0), MESHVK_OK);
+    ASSERT_EQ(meshvk_device_set_process_info(set.get(), 1, &p1), MESHVK_OK);
+    ASSERT_NE(p0.logical_device, p1.logical_device) << "independent processes 0 and 1 share a VkDevice";
+  }
   std::vector<HostTensor> outputs;
   ASSERT_EQ(RunOnce(program->artifact, set.get(), inputs, &outputs), "");
   ASSERT_EQ(outputs.size(), expected.size());

@@ -10,6 +10,7 @@
 #include <map>
 
 #include "errors.h"
+#include "plan_graph.h"
 
 namespace meshvk_py {
 namespace {
@@ -191,7 +192,7 @@ Function LoadedProgram::Get(const std::string& name) const {
 py::list LoadedProgram::Placement() const {
   struct Row {
     meshvk_process_info_t info;
-    uint64_t allocated;
+    uint64_t allocated, staging;
   };
   std::vector<Row> rows;
   {
@@ -201,6 +202,7 @@ py::list LoadedProgram::Placement() const {
         Row row{};
         Check(meshvk_device_set_process_info(set, p, &row.info));
         row.allocated = meshvk_device_set_allocated_bytes(set, p);
+        row.staging = meshvk_device_set_staging_bytes(set, p);
         rows.push_back(row);
       }
     });
@@ -215,6 +217,7 @@ py::list LoadedProgram::Placement() const {
     d["queue_family"] = rows[p].info.queue_family;
     d["queue_index"] = rows[p].info.queue_index;
     d["allocated_bytes"] = rows[p].allocated;
+    d["staging_bytes"] = rows[p].staging;  // host-staged copies between VkDevices
     list.append(d);
   }
   return list;
@@ -231,6 +234,16 @@ py::dict LoadedProgram::Stats() const {
   d["commands"] = stats.command_count;
   d["record_ms"] = stats.record_ns / 1e6;
   return d;
+}
+
+std::string LoadedProgram::PlanGraph(const std::string& function) const {
+  const uint32_t index = program_->artifact()->Signature(function).index;  // raises for an unknown name
+  std::string dot;
+  py::gil_scoped_release release;
+  program_->WithProgram([&](meshvk_program_t*, meshvk_device_set_t* set) {
+    dot = meshvk_run::PlanGraphDot(program_->artifact()->module(), index, set);
+  });
+  return dot;
 }
 
 bool LoadedProgram::closed() const {

@@ -96,7 +96,7 @@ const std::vector<FrontendProgram>& Programs() {
        [](const Tensors& in) { return Tensors{Zip(MatMul(in[0], in[1]), in[2], [](float a, float c) { return a + c; })}; }},
       {"results_and_scalars", {"1", "2"},
        [](std::mt19937* r) {
-         HostTensor s = HostTensor::Zeros({}, MESHVK_ELEMENT_F32);
+         HostTensor s = HostTensor::Zeros({1}, MESHVK_ELEMENT_F32);
          s.f[0] = 1.5f;
          return Tensors{RandomF32({8, 4}, r), s};
        },

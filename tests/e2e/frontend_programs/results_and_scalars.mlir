@@ -1,16 +1,17 @@
-// Several results and a 0-d tensor argument: y = x * s (s a 0-d tensor read
-// through the map (i, j) -> ()) and r[i] = the sum of row i of y.
-// (A full reduction to a 0-d result is refused by the kernel tiler: see
-// tests/e2e/bad_programs/full_reduction_0d.mlir.)
+// Several results and a scalar scale: y = x * s (s a 1-element tensor read
+// through the broadcast map (i, j) -> (0)) and r[i] = the sum of row i of y.
+// A 0-d argument compiles, but the artifact loader refuses the empty shape
+// vector of a 0-d tensor ("misaligned vector"); a full reduction to a 0-d
+// result is refused by the kernel tiler (bad_programs/full_reduction_0d.mlir).
 shard.grid @grid(shape = 2)
-func.func @main(%x: tensor<8x4xf32>, %s: tensor<f32>) -> (tensor<8x4xf32>, tensor<8xf32>) {
+func.func @main(%x: tensor<8x4xf32>, %s: tensor<1xf32>) -> (tensor<8x4xf32>, tensor<8xf32>) {
   %rows = shard.sharding @grid split_axes = [[0]] : !shard.sharding
   %rep = shard.sharding @grid split_axes = [[]] : !shard.sharding
   %x_s = shard.shard %x to %rows annotate_for_users : tensor<8x4xf32>
   %init = tensor.empty() : tensor<8x4xf32>
-  %y = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> ()>, affine_map<(i, j) -> (i, j)>],
+  %y = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (0)>, affine_map<(i, j) -> (i, j)>],
                        iterator_types = ["parallel", "parallel"]}
-      ins(%x_s, %s : tensor<8x4xf32>, tensor<f32>) outs(%init : tensor<8x4xf32>) {
+      ins(%x_s, %s : tensor<8x4xf32>, tensor<1xf32>) outs(%init : tensor<8x4xf32>) {
     ^bb0(%v: f32, %k: f32, %o: f32):
       %m = arith.mulf %v, %k : f32
       linalg.yield %m : f32

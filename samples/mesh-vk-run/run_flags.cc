@@ -59,7 +59,7 @@ const char* RunUsageText() {
          "                   [--output=@c.npy|-]... [--expected_output=SPEC... [--atol=A] [--rtol=R]]\n"
          "                   [--devices=auto|N|group:G|I,J,...] [--topology=auto|group|logical|independent]\n"
          "                   [--validation]\n"
-         "                   [--print-plan] [--benchmark=N] [-v] [--version]\n"
+         "                   [--print-plan] [--benchmark=N] [--rank-axes=A,...] [-v] [--version]\n"
          "  --function=NAME        function to run (default: the only one)\n"
          "  --input=SPEC           a whole (global) input tensor, e.g. 2x3xf32=\"1 2 3 4 5 6\",\n"
          "                         4x4xf16=@a.npy or 16xi32=@a.bin; one per argument, in order\n"
@@ -77,6 +77,8 @@ const char* RunUsageText() {
          "  --validation           enable the Khronos validation layer (also MESHVK_VALIDATION=1)\n"
          "  --print-plan           per process: device, bytes by kind, dispatches, peer bytes\n"
          "  --benchmark=N          run N times after a warm-up; wall and per-phase GPU times\n"
+         "  --rank-axes=A[,B]      under mpirun: the grid axes across MPI ranks (default: the\n"
+         "                         outermost axes whose sizes multiply to the rank count)\n"
          "  PROGRAM.mlir           compiled in-process (needs a build with MESHVK_BUILD_COMPILER=ON)\n"
          "exit codes: 0 ok, 1 results differ from --expected_output, 2 bad input/usage,\n"
          "            3 runtime/device failure\n";
@@ -92,6 +94,7 @@ void AddRunFlags(CLI::App* app, RunFlags* flags, RunFlagValues* values) {
   AddText(app, "--rtol", &values->rtol, &values->rtol_set);
   AddText(app, "--benchmark", &values->benchmark, &values->benchmark_set);
   app->add_flag("--print-plan", flags->print_plan)->disable_flag_override();
+  app->add_option("--rank-axes", flags->rank_axes)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
 }
 
 bool CheckRunFlags(const RunFlagValues& values, RunFlags* flags, std::string* error) {

@@ -23,6 +23,7 @@ struct RunFlags {
   Tolerance tolerance;                   // --atol, --rtol
   bool print_plan = false;               // --print-plan
   uint32_t benchmark = 0;                // --benchmark=N (0: off)
+  std::string rank_axes;                 // --rank-axes=0,1 (under mpirun; "": default)
 };
 
 // The values CLI11 collected as text, checked by CheckRunFlags (so each error

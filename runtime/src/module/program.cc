@@ -15,9 +15,14 @@
 //    VkDevices (no shared semaphores there), the host waits instead, and a
 //    segment still waiting does not hold back the ready ones of its phase;
 //  * copies from another VkDevice read an imported view of the source, or a
-//    landing buffer the host fills once the producer finished (cross_device.h).
+//    landing buffer the host fills once the producer finished (cross_device.h);
+//  * copies from another rank read a landing buffer filled from the transport
+//    before the segment is submitted; the source rank sends once its producer
+//    finished (remote_copies.h). Waits on processes of other ranks are not
+//    recorded: the transport's receive is the dependency.
 // Timeline values grow by phase_count per invoke, so recorded waits stay valid.
 #include <chrono>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <set>
@@ -29,8 +34,10 @@
 #include "meshvk/artifact/builder.h"
 #include "meshvk/command_buffer.h"
 #include "meshvk/module.h"
+#include "meshvk/transport.h"
 #include "module.h"
 #include "plan.h"
+#include "remote_copies.h"
 #include "status.h"
 #include "timestamps.h"
 
@@ -58,6 +65,8 @@ struct Segment {
   size_t timer_index = 0;       // this segment's timestamp pair
   // Bytes the host stages from other VkDevices before this segment runs.
   std::vector<meshvk::module::HostCopy> host_copies;
+  // Bytes received from other ranks before this segment runs.
+  std::vector<meshvk::module::RemoteReceive> remote_receives;
 };
 
 }  // namespace
@@ -82,11 +91,14 @@ struct meshvk_program_s {
   // Imported views and landing buffers of copies between VkDevices.
   std::unique_ptr<meshvk::module::CrossDeviceCopies> cross_device =
       std::make_unique<meshvk::module::CrossDeviceCopies>();
+  // Landing buffers and sends of copies between ranks (meshvk/transport.h).
+  std::unique_ptr<meshvk::module::RemoteCopies> remote = std::make_unique<meshvk::module::RemoteCopies>();
 
   ~meshvk_program_s() {
     for (auto& list : segments)
       for (Segment& s : list) meshvk_command_buffer_release(s.command_buffer);
     cross_device.reset();  // its buffers before the set goes
+    remote.reset();
     timer.Release();  // its query pools live on the set's devices
     for (meshvk_semaphore_t* s : semaphores) meshvk_semaphore_release(s);
     for (meshvk_executable_t* e : executables) meshvk_executable_release(e);
@@ -117,6 +129,10 @@ Status AllocateBuffers(meshvk_program_t* prog) {
       meshvk::module::CrossDeviceCopies::ExportableBuffers(prog->artifact, prog->set);
   for (uint32_t p = 0; p < processes->size(); ++p) {
     const auto* list = processes->Get(p)->buffers();
+    if (!prog->remote->Local(p)) {  // another rank's process: nothing here
+      prog->buffers[p].assign(list ? list->size() : 0, nullptr);
+      continue;
+    }
     std::vector<meshvk_buffer_t*> slots(plan.slot_size[p].size(), nullptr);
     for (uint32_t b = 0; list && b < list->size(); ++b) {
       const mvk::Buffer* desc = list->Get(b);
@@ -164,7 +180,7 @@ Status CreateExecutables(meshvk_program_t* prog) {
 }
 
 Status RecordCommand(meshvk_program_t* prog, meshvk_command_buffer_t* cb, uint32_t f, uint32_t p, uint32_t c,
-                     const mvk::Command* cmd, std::vector<meshvk::module::HostCopy>* host_copies) {
+                     const mvk::Command* cmd, Segment* seg) {
   std::string path = "processes[" + std::to_string(p) + "].commands[" + std::to_string(c) + "]";
   const auto& bufs = prog->buffers[p];
   if (const mvk::Dispatch* d = cmd->op_as_Dispatch()) {
@@ -196,9 +212,15 @@ Status RecordCommand(meshvk_program_t* prog, meshvk_command_buffer_t* cb, uint32
   }
   if (const mvk::Copy* copy = cmd->op_as_Copy()) {
     // From another VkDevice: its imported view, or a landing buffer the host fills.
+    // From another rank: a landing buffer the transport fills.
     meshvk_buffer_t* src = nullptr;
-    MESHVK_RETURN_IF_ERROR(prog->cross_device->SourceFor(
-        f, copy, prog->buffers[copy->src_process()][copy->src_buffer()], path + ".copy", &src, host_copies));
+    if (!prog->remote->Local(copy->src_process())) {
+      MESHVK_RETURN_IF_ERROR(
+          prog->remote->LandingFor(prog->set, f, p, c, copy, path + ".copy", &src, &seg->remote_receives));
+    } else {
+      MESHVK_RETURN_IF_ERROR(prog->cross_device->SourceFor(
+          f, copy, prog->buffers[copy->src_process()][copy->src_buffer()], path + ".copy", &src, &seg->host_copies));
+    }
     meshvk_buffer_t* dst = bufs[copy->dst_buffer()];
     if (!copy->regions() || copy->regions()->size() == 0) {
       return FromC(meshvk_command_buffer_copy(cb, src, copy->src_offset(), dst, copy->dst_offset(), copy->size()),
@@ -230,6 +252,7 @@ Status RecordFunction(meshvk_program_t* prog, uint32_t f) {
   std::vector<Segment>& segments = prog->segments[f];
   for (uint32_t phase = 0; phase < plan.phase_count; ++phase) {
     for (uint32_t p = 0; p < P; ++p) {
+      if (!prog->remote->Local(p)) continue;
       const auto* commands = meshvk::module::StreamOf(prog->artifact, f, p);
       Segment seg;
       seg.process = p;
@@ -247,13 +270,13 @@ Status RecordFunction(meshvk_program_t* prog, uint32_t f) {
         const mvk::Command* cmd = commands->Get(c);
         if (cmd->deps()) {
           for (const mvk::CommandRef* dep : *cmd->deps()) {
-            if (dep->process() == p) continue;
+            if (dep->process() == p || !prog->remote->Local(dep->process())) continue;
             uint32_t dep_phase = plan.phase_of[dep->process()][dep->command()];
             auto it = waits.find(dep->process());
             if (it == waits.end() || it->second < dep_phase) waits[dep->process()] = dep_phase;
           }
         }
-        Status status = RecordCommand(prog, seg.command_buffer, f, p, c, cmd, &seg.host_copies);
+        Status status = RecordCommand(prog, seg.command_buffer, f, p, c, cmd, &seg);
         if (!status.ok()) {
           meshvk_command_buffer_release(seg.command_buffer);
           return status;
@@ -288,7 +311,8 @@ Status Record(meshvk_program_t* prog) {
   return Status();
 }
 
-Status Create(meshvk_module_t* module, meshvk_device_set_t* set, meshvk_program_t* prog) {
+Status Create(meshvk_module_t* module, meshvk_device_set_t* set, const meshvk_program_ranks_t* ranks,
+              meshvk_program_t* prog) {
   prog->module = module;
   meshvk_module_retain(module);
   prog->set = set;
@@ -310,6 +334,7 @@ Status Create(meshvk_module_t* module, meshvk_device_set_t* set, meshvk_program_
     MESHVK_RETURN_IF_ERROR(FromC(meshvk_device_set_process_info(set, p, &info), "process " + std::to_string(p)));
     prog->logical_device.push_back(info.logical_device);
   }
+  MESHVK_RETURN_IF_ERROR(prog->remote->Init(prog->artifact, module->plan, ranks));
   MESHVK_RETURN_IF_ERROR(AllocateBuffers(prog));
   prog->cross_device->Init(set, module->artifact->functions() ? module->artifact->functions()->size() : 0, P);
   MESHVK_RETURN_IF_ERROR(CreateExecutables(prog));
@@ -391,6 +416,7 @@ Status WriteInputs(meshvk_program_t* prog, const mvk::Function* fn, const meshvk
                         static_cast<unsigned long long>(bytes));
     const uint8_t* host = static_cast<const uint8_t*>(info->inputs[i].data);
     for (const mvk::Shard* sh : *t->shards()) {
+      if (!prog->remote->Local(sh->process())) continue;  // another rank writes it
       meshvk_buffer_t* buffer = prog->buffers[sh->process()][sh->buffer()];
       MESHVK_RETURN_IF_ERROR(ForEachShardRun(
           t, sh, elem,
@@ -410,9 +436,35 @@ Status ReadResults(meshvk_program_t* prog, const mvk::Function* fn, const meshvk
     uint32_t elem = meshvk::artifact::ElementSize(static_cast<meshvk::artifact::ElementType>(t->element_type()));
     uint8_t* host = static_cast<uint8_t*>(info->outputs[i].data);
     std::set<std::vector<uint64_t>> done;  // replicas: read each part once
+    size_t part_index = i * 1024;          // result tags: distinct per (result, part)
     for (const mvk::Shard* sh : *t->shards()) {
       std::vector<uint64_t> part(sh->global_offset()->begin(), sh->global_offset()->end());
       if (!done.insert(part).second) continue;
+      meshvk::module::RemoteCopies& remote = *prog->remote;
+      const uint32_t tag = meshvk::module::kResultTagBase + static_cast<uint32_t>(part_index++);
+      if (remote.enabled() && remote.RankOf(sh->process()) != remote.root()) {
+        // Gathered to the root rank: the owner sends the dense shard once.
+        const uint64_t bytes = meshvk::module::ShardBytes(t, sh);
+        std::vector<uint8_t> dense(bytes);
+        if (remote.Local(sh->process())) {
+          MESHVK_RETURN_IF_ERROR(
+              FromC(meshvk_buffer_read(prog->buffers[sh->process()][sh->buffer()], sh->offset(), dense.data(), bytes),
+                    "result " + std::to_string(i) + " shard of process " + std::to_string(sh->process())));
+          MESHVK_RETURN_IF_ERROR(remote.Send(remote.root(), tag, std::move(dense)));
+        } else if (remote.transport()->rank == remote.root()) {
+          MESHVK_RETURN_IF_ERROR(remote.ReceiveInto(remote.RankOf(sh->process()), tag, dense.data(), bytes));
+          MESHVK_RETURN_IF_ERROR(ForEachShardRun(
+              t, sh, elem,
+              [&](uint64_t dev, uint64_t host_off, uint64_t run, uint64_t rows, uint64_t dev_pitch,
+                  uint64_t host_pitch) {
+                for (uint64_t r = 0; r < rows; ++r)
+                  std::memcpy(host + host_off + r * host_pitch, dense.data() + dev - sh->offset() + r * dev_pitch, run);
+                return Status();
+              }));
+        }
+        continue;
+      }
+      if (!remote.Local(sh->process())) continue;  // the root's own shard, on the root
       meshvk_buffer_t* buffer = prog->buffers[sh->process()][sh->buffer()];
       MESHVK_RETURN_IF_ERROR(ForEachShardRun(
           t, sh, elem,
@@ -484,8 +536,10 @@ Status SubmitSegment(meshvk_program_t* prog, const Segment& seg, uint64_t base,
   }
   for (const Wait& w : seg.waits)
     if (!w.host) waits.push_back({prog->semaphores[w.process], base + w.phase + 1});
-  // The producers on other VkDevices have finished: bring their bytes over.
+  // The producers on other VkDevices have finished: bring their bytes over;
+  // bytes from other ranks arrive through the transport.
   MESHVK_RETURN_IF_ERROR(meshvk::module::RunHostCopies(seg.host_copies, timeout_ns));
+  MESHVK_RETURN_IF_ERROR(prog->remote->Receive(seg.remote_receives));
   meshvk_semaphore_value_t signal{prog->semaphores[seg.process], base + seg.phase + 1};
   meshvk_submit_info_t submit{};
   submit.command_buffer = seg.command_buffer;
@@ -510,6 +564,9 @@ Status Submit(meshvk_program_t* prog, uint32_t function, uint64_t timeout_ns) {
   for (size_t begin = 0; begin < segments.size();) {
     size_t end = begin;
     while (end < segments.size() && segments[end].phase == segments[begin].phase) ++end;
+    // Everything other ranks may wait for in this phase goes out first.
+    MESHVK_RETURN_IF_ERROR(prog->remote->SendReady(function, segments[begin].phase, prog->buffers, prog->semaphores,
+                                                   base, timeout_ns));
     std::vector<const Segment*> pending;
     for (size_t i = begin; i < end; ++i) pending.push_back(&segments[i]);
     while (!pending.empty()) {
@@ -532,6 +589,8 @@ Status Submit(meshvk_program_t* prog, uint32_t function, uint64_t timeout_ns) {
     }
     begin = end;
   }
+  MESHVK_RETURN_IF_ERROR(
+      prog->remote->SendReady(function, UINT32_MAX, prog->buffers, prog->semaphores, base, timeout_ns));
   for (uint32_t p = 0; p < prog->semaphores.size(); ++p) {
     if (prog->last_signal[p] == 0) continue;
     MESHVK_RETURN_IF_ERROR(FromC(meshvk_semaphore_wait(prog->semaphores[p], prog->last_signal[p], timeout_ns),
@@ -549,6 +608,7 @@ Status Invoke(meshvk_program_t* prog, const meshvk_invoke_info_t* info) {
   const mvk::Function* fn = functions->Get(info->function);
   MESHVK_RETURN_IF_ERROR(CheckOutputs(fn, info));
   MESHVK_RETURN_IF_ERROR(WriteInputs(prog, fn, info));
+  prog->remote->BeginInvoke(info->function);
   uint64_t timeout = info->timeout_ns ? info->timeout_ns : kDefaultTimeoutNs;
   prog->timings_valid = false;
   MESHVK_RETURN_IF_ERROR(Submit(prog, info->function, timeout));
@@ -562,7 +622,7 @@ Status Invoke(meshvk_program_t* prog, const meshvk_invoke_info_t* info) {
     prog->timings_valid = true;
   }
   if (!(info->flags & MESHVK_INVOKE_KEEP_RESULTS_SHARDED_BIT)) MESHVK_RETURN_IF_ERROR(ReadResults(prog, fn, info));
-  return Status();
+  return prog->remote->FinishInvoke();
 }
 
 }  // namespace
@@ -575,10 +635,28 @@ meshvk_status_t meshvk_program_create(meshvk_module_t* module, meshvk_device_set
   *out_program = nullptr;
   if (!module || !set) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "module or device set is NULL").ToC();
   auto prog = std::make_unique<meshvk_program_s>();
-  Status status = Create(module, set, prog.get());
+  Status status = Create(module, set, nullptr, prog.get());
   if (!status.ok()) return status.ToC();
   *out_program = prog.release();
   return MESHVK_OK;
+}
+
+meshvk_status_t meshvk_program_create_on_ranks(meshvk_module_t* module, meshvk_device_set_t* set,
+                                               const meshvk_program_ranks_t* ranks, meshvk_program_t** out_program) {
+  if (!out_program) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "out_program is NULL").ToC();
+  *out_program = nullptr;
+  if (!module || !set || !ranks)
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "module, device set or ranks is NULL").ToC();
+  auto prog = std::make_unique<meshvk_program_s>();
+  Status status = Create(module, set, ranks, prog.get());
+  if (!status.ok()) return status.ToC();
+  *out_program = prog.release();
+  return MESHVK_OK;
+}
+
+void meshvk_program_transport_bytes(const meshvk_program_t* program, uint64_t* out_sent, uint64_t* out_received) {
+  *out_sent = program ? program->remote->bytes_sent() : 0;
+  *out_received = program ? program->remote->bytes_received() : 0;
 }
 
 void meshvk_program_release(meshvk_program_t* program) {

@@ -12,6 +12,7 @@ packages=(
   libflatbuffers-dev flatbuffers-compiler
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev
+  libopenmpi-dev openmpi-bin
 )
 
 missing=()

@@ -265,6 +265,18 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
   set_info.device_group_index = devices.group >= 0 ? static_cast<uint32_t>(devices.group) : 0;
   set_info.physical_devices = devices.physical_devices.data();
   set_info.physical_device_count = static_cast<uint32_t>(devices.physical_devices.size());
+  // Under mpirun with --devices=I,J: a rank deals ITS processes over the listed
+  // devices (by their order among the rank's processes), whichever grid axes
+  // are rank axes; other ranks' processes get the same devices and no buffers.
+  std::vector<uint32_t> process_devices;
+  if (mpi && !devices.physical_devices.empty() && devices.group < 0 &&
+      set_info.topology != MESHVK_TOPOLOGY_DEVICE_GROUP) {
+    std::vector<uint32_t> next(mpi->size(), 0);
+    for (uint32_t p = 0; p < grid.process_count; ++p)
+      process_devices.push_back(
+          devices.physical_devices[next[layout.process_rank[p]]++ % devices.physical_devices.size()]);
+    set_info.process_devices = process_devices.data();
+  }
   if (meshvk_status_t status = meshvk_device_set_create(r.instance, &set_info, &r.set))
     return Error(kExitDevice, "--devices/--topology: " + Take(status));
   if (Verbosity() >= 1) {

@@ -104,7 +104,7 @@ meshvk_status_t meshvk_buffer_import(meshvk_buffer_t* buffer, uint32_t process,
 meshvk_status_t meshvk_buffer_copy_host_staged(meshvk_buffer_t* src, uint64_t src_offset,
                                                meshvk_buffer_t* dst, uint64_t dst_offset,
                                                uint64_t size, uint64_t timeout_ns);
-#define MESHVK_STAGING_CHUNK_BYTES (4ull << 20)
+#define MESHVK_STAGING_CHUNK_BYTES (1ull << 20)  // 1 MiB: measured best on lavapipe (chunks stay in cache; 4 MiB was 2.7x slower at 64 MiB)
 
 // Per-process allocated bytes (all live buffers of `process`).
 uint64_t meshvk_device_set_allocated_bytes(const meshvk_device_set_t* set,

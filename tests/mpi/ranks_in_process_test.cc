@@ -109,10 +109,10 @@ TEST_P(RanksTest, RankZeroGathersTheHostLoopResult) {
   for (std::thread& t : threads) t.join();
   for (uint32_t r = 0; r < c.ranks; ++r) {
     EXPECT_EQ(errors[r], "") << "rank " << r;
-    uint64_t sent = 0, received = 0;
-    meshvk_program_transport_bytes(programs[r].get(), &sent, &received);
-    EXPECT_EQ(sent, plan_sent[r]) << "rank " << r << " sent";
-    EXPECT_EQ(received, plan_received[r]) << "rank " << r << " received";
+    meshvk_transport_stats_t stats{};
+    meshvk_program_transport_stats(programs[r].get(), &stats);
+    EXPECT_EQ(stats.bytes_sent, plan_sent[r]) << "rank " << r << " sent";
+    EXPECT_EQ(stats.bytes_received, plan_received[r]) << "rank " << r << " received";
   }
   for (size_t i = 0; i < expected.size(); ++i)
     EXPECT_EQ(Compare(outputs[0][i], expected[i], kAtol, kRtol), "") << c.sample << " result " << i;

@@ -66,8 +66,15 @@ meshvk_status_t meshvk_module_rank_bytes(const meshvk_module_t* module, uint32_t
                                          const uint32_t* process_rank, uint32_t rank_count, uint32_t root_rank,
                                          uint64_t* out_sent, uint64_t* out_received);
 
-// Bytes this rank's program handed to the transport in its last invoke.
-void meshvk_program_transport_bytes(const meshvk_program_t* program, uint64_t* out_sent, uint64_t* out_received);
+// What this rank's program did through the transport in its last invoke:
+// bytes handed to send/receive, and host time spent staging those bytes out
+// of / into device memory and in the transport's calls (waits for a local
+// producer excluded; a receive's wait for the peer included).
+typedef struct meshvk_transport_stats_s {
+  uint64_t bytes_sent, bytes_received;
+  uint64_t host_ns;
+} meshvk_transport_stats_t;
+void meshvk_program_transport_stats(const meshvk_program_t* program, meshvk_transport_stats_t* out_stats);
 
 // An in-process transport: `rank_count` endpoints (out_transports[r] for
 // rank r) that pass messages between threads of this process through

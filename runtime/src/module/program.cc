@@ -654,9 +654,12 @@ meshvk_status_t meshvk_program_create_on_ranks(meshvk_module_t* module, meshvk_d
   return MESHVK_OK;
 }
 
-void meshvk_program_transport_bytes(const meshvk_program_t* program, uint64_t* out_sent, uint64_t* out_received) {
-  *out_sent = program ? program->remote->bytes_sent() : 0;
-  *out_received = program ? program->remote->bytes_received() : 0;
+void meshvk_program_transport_stats(const meshvk_program_t* program, meshvk_transport_stats_t* out_stats) {
+  *out_stats = meshvk_transport_stats_t{};
+  if (!program) return;
+  out_stats->bytes_sent = program->remote->bytes_sent();
+  out_stats->bytes_received = program->remote->bytes_received();
+  out_stats->host_ns = program->remote->host_ns();
 }
 
 void meshvk_program_release(meshvk_program_t* program) {

@@ -3,6 +3,7 @@
 #include "remote_copies.h"
 
 #include <algorithm>
+#include <chrono>
 #include <set>
 
 #include "cross_device.h"
@@ -11,6 +12,19 @@
 
 namespace meshvk::module {
 namespace {
+
+// Adds the time since its construction to *total when it goes out of scope.
+class HostTimer {
+ public:
+  explicit HostTimer(uint64_t* total) : total_(total), start_(std::chrono::steady_clock::now()) {}
+  ~HostTimer() {
+    *total_ += std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+ private:
+  uint64_t* total_;
+  std::chrono::steady_clock::time_point start_;
+};
 
 Status FromC(meshvk_status_t status, const std::string& context) {
   if (!status) return Status();
@@ -123,7 +137,7 @@ Status RemoteCopies::LandingFor(meshvk_device_set_t* set, uint32_t function, uin
 void RemoteCopies::BeginInvoke(uint32_t function) {
   invoked_ = function;
   sent_now_.assign(function < outgoing_.size() ? outgoing_[function].size() : 0, false);
-  sent_ = received_ = 0;
+  sent_ = received_ = host_ns_ = 0;
 }
 
 Status RemoteCopies::Send(uint32_t to, uint32_t tag, std::vector<uint8_t> bytes) {
@@ -158,6 +172,7 @@ Status RemoteCopies::SendReady(uint32_t function, uint32_t phase,
     if (o.after_phase >= 0)
       MESHVK_RETURN_IF_ERROR(FromC(meshvk_semaphore_wait(semaphores[o.process], base + o.after_phase + 1, timeout_ns),
                                    what + ": waiting for the producer"));
+    HostTimer timer(&host_ns_);
     std::vector<uint8_t> bytes(o.size);
     MESHVK_RETURN_IF_ERROR(FromC(meshvk_buffer_read(buffers[o.process][o.buffer], o.offset, bytes.data(), o.size),
                                  what + ": staging out"));
@@ -168,6 +183,7 @@ Status RemoteCopies::SendReady(uint32_t function, uint32_t phase,
 }
 
 Status RemoteCopies::Receive(const std::vector<RemoteReceive>& receives) {
+  HostTimer timer(&host_ns_);
   std::vector<uint8_t> bytes;
   for (const RemoteReceive& r : receives) {
     bytes.resize(r.size);
@@ -181,6 +197,7 @@ Status RemoteCopies::Receive(const std::vector<RemoteReceive>& receives) {
 
 Status RemoteCopies::FinishInvoke() {
   if (!enabled()) return Status();
+  HostTimer timer(&host_ns_);
   int code = transport_->wait_sends(transport_->user);
   in_flight_.clear();
   if (code) return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "transport: completing sends failed (code %d)", code);

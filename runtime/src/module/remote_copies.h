@@ -78,6 +78,7 @@ class RemoteCopies {
   Status FinishInvoke();
   uint64_t bytes_sent() const { return sent_; }
   uint64_t bytes_received() const { return received_; }
+  uint64_t host_ns() const { return host_ns_; }
 
  private:
   struct Outgoing {
@@ -97,6 +98,7 @@ class RemoteCopies {
   std::vector<std::vector<uint8_t>> in_flight_;
   std::vector<meshvk_buffer_t*> landings_;  // +1 each
   uint64_t sent_ = 0, received_ = 0;
+  uint64_t host_ns_ = 0;  // staging and transport calls in this invoke
 };
 
 }  // namespace meshvk::module

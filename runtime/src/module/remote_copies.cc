@@ -83,6 +83,7 @@ Status RemoteCopies::Init(const mvk::Artifact* artifact, const Plan& plan, const
   root_ = ranks->root_rank;
   const uint32_t F = artifact->functions() ? artifact->functions()->size() : 0;
   outgoing_.resize(F);
+  send_buffers_.resize(F);
   for (uint32_t f = 0; f < F; ++f) {
     uint32_t tag = 0;
     Status status;
@@ -113,6 +114,7 @@ Status RemoteCopies::Init(const mvk::Artifact* artifact, const Plan& plan, const
       ++tag;
     });
     MESHVK_RETURN_IF_ERROR(status);
+    send_buffers_[f].resize(outgoing_[f].size());
   }
   return Status();
 }
@@ -135,6 +137,9 @@ Status RemoteCopies::LandingFor(meshvk_device_set_t* set, uint32_t function, uin
 }
 
 void RemoteCopies::BeginInvoke(uint32_t function) {
+  // A failed invoke may have left sends in flight from the buffers reused now.
+  if (sends_pending_) transport_->wait_sends(transport_->user);
+  sends_pending_ = false;
   invoked_ = function;
   sent_now_.assign(function < outgoing_.size() ? outgoing_[function].size() : 0, false);
   sent_ = received_ = host_ns_ = 0;
@@ -147,6 +152,7 @@ Status RemoteCopies::Send(uint32_t to, uint32_t tag, std::vector<uint8_t> bytes)
     return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "transport send of %llu bytes to rank %u failed (code %d)",
                       static_cast<unsigned long long>(data.size()), to, code);
   sent_ += data.size();
+  sends_pending_ = true;
   return Status();
 }
 
@@ -173,10 +179,14 @@ Status RemoteCopies::SendReady(uint32_t function, uint32_t phase,
       MESHVK_RETURN_IF_ERROR(FromC(meshvk_semaphore_wait(semaphores[o.process], base + o.after_phase + 1, timeout_ns),
                                    what + ": waiting for the producer"));
     HostTimer timer(&host_ns_);
-    std::vector<uint8_t> bytes(o.size);
+    std::vector<uint8_t>& bytes = send_buffers_[function][i];
+    bytes.resize(o.size);
     MESHVK_RETURN_IF_ERROR(FromC(meshvk_buffer_read(buffers[o.process][o.buffer], o.offset, bytes.data(), o.size),
                                  what + ": staging out"));
-    MESHVK_RETURN_IF_ERROR(Send(o.to_rank, o.tag, std::move(bytes)));
+    if (int code = transport_->send(transport_->user, o.to_rank, o.tag, bytes.data(), o.size))
+      return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: transport send failed (code %d)", what.c_str(), code);
+    sent_ += o.size;
+    sends_pending_ = true;
     sent_now_[i] = true;
   }
   return Status();
@@ -184,7 +194,7 @@ Status RemoteCopies::SendReady(uint32_t function, uint32_t phase,
 
 Status RemoteCopies::Receive(const std::vector<RemoteReceive>& receives) {
   HostTimer timer(&host_ns_);
-  std::vector<uint8_t> bytes;
+  std::vector<uint8_t>& bytes = receive_buffer_;
   for (const RemoteReceive& r : receives) {
     bytes.resize(r.size);
     MESHVK_RETURN_IF_ERROR(ReceiveInto(r.from_rank, r.tag, bytes.data(), r.size));
@@ -200,6 +210,7 @@ Status RemoteCopies::FinishInvoke() {
   HostTimer timer(&host_ns_);
   int code = transport_->wait_sends(transport_->user);
   in_flight_.clear();
+  sends_pending_ = false;
   if (code) return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "transport: completing sends failed (code %d)", code);
   return Status();
 }

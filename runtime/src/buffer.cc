@@ -356,9 +356,4 @@ meshvk_status_t meshvk_buffer_read_strided(meshvk_buffer_t* buffer, uint64_t off
       .ToC();
 }
 
-uint64_t meshvk_device_set_allocated_bytes(const meshvk_device_set_t* set, uint32_t process) {
-  if (!set || process >= set->processes.size()) return 0;
-  return set->allocated_bytes[process].load();
-}
-
 }  // extern "C"

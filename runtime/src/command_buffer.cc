@@ -1,13 +1,13 @@
 // meshvk_command_buffer_t: one process's recorded stream, with barriers
-// derived from buffer hazards, and meshvk_queue_submit.
+// derived from buffer hazards and its own device timing. Submission: queue.cc.
 #include "command_buffer.h"
 
 #include <algorithm>
 #include <cstring>
 
 #include "buffer.h"
+#include "builtin_executables.h"
 #include "executable.h"
-#include "semaphore.h"
 #include "vulkan/vk_status.h"
 
 namespace meshvk {
@@ -15,7 +15,6 @@ namespace {
 
 constexpr uint8_t kRead = 1;
 constexpr uint8_t kWrite = 2;
-constexpr uint32_t kBuiltinWorkgroupSize = 64;  // local_size_x of shaders/*.comp
 constexpr uint32_t kSetsPerPool = 64;
 
 constexpr VkPipelineStageFlags kWorkStages =
@@ -279,22 +278,13 @@ uint32_t BuiltinWorkgroups(const meshvk_command_buffer_t* cb, uint64_t items) {
   return static_cast<uint32_t>(std::max<uint64_t>(1, std::min(groups, limit)));
 }
 
-Status Builtin(meshvk_command_buffer_t* cb, meshvk_builtin_t builtin,
-               meshvk_executable_t** out) {
-  meshvk_status_t status = meshvk_executable_builtin(cb->set, builtin, out);
-  if (!status) return Status();
-  Status copy(meshvk_status_code(status), meshvk_status_message(status));
-  meshvk_status_free(status);
-  return copy;
-}
-
 // Records a 1-D grid-stride built-in over `items` with the given bindings and
 // push block (checked like any caller's dispatch).
 Status DispatchBuiltin(meshvk_command_buffer_t* cb, meshvk_builtin_t builtin,
                        const meshvk_binding_t* bindings, uint32_t binding_count,
                        const void* push, uint32_t push_size, uint64_t items, const char* what) {
   meshvk_executable_t* executable = nullptr;
-  MESHVK_RETURN_IF_ERROR(Builtin(cb, builtin, &executable));
+  MESHVK_RETURN_IF_ERROR(GetBuiltin(cb->set, builtin, &executable));
   meshvk_dispatch_info_t info = {};
   info.executable = executable;
   info.bindings = bindings;
@@ -456,6 +446,56 @@ Status SumF32(meshvk_command_buffer_t* cb, meshvk_buffer_t* const* srcs, uint32_
   return DispatchBuiltin(cb, MESHVK_BUILTIN_SUM_F32, bindings, 9, push, sizeof(push), count, what);
 }
 
+// Every command buffer measures itself where the queue family has timestamps:
+// two queries, reset by the command buffer itself, so a replay needs no
+// host-side reset and the recorded buffer stays immutable. The first is
+// written after the opening barrier, the second before the closing one.
+Status BeginTimestamps(meshvk_command_buffer_t* cb) {
+  LogicalDevice& device = DeviceOf(cb);
+  const PhysicalDevice* physical = device.physical;
+  uint32_t bits = physical->queue_families[device.queue_family].timestampValidBits;
+  if (bits == 0 || physical->properties.limits.timestampPeriod <= 0) return Status();
+  cb->timestamp_mask = bits >= 64 ? ~0ull : ((1ull << bits) - 1);
+  cb->timestamp_period_ns = physical->properties.limits.timestampPeriod;
+  VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+  info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+  info.queryCount = 2;
+  MESHVK_VK_RETURN_IF_ERROR(
+      device.vk.vkCreateQueryPool(device.device, &info, nullptr, &cb->timestamps),
+      cb->set->Where(cb->process) + ": vkCreateQueryPool(timestamps)");
+  device.vk.vkCmdResetQueryPool(cb->command_buffer, cb->timestamps, 0, 2);
+  device.vk.vkCmdWriteTimestamp(cb->command_buffer, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                                cb->timestamps, 0);
+  return Status();
+}
+
+Status DeviceTime(const meshvk_command_buffer_t* cb, uint64_t* out_ns) {
+  const char* what = "meshvk_command_buffer_device_time";
+  if (!cb || !out_ns) {
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: command buffer or out_ns is NULL", what);
+  }
+  *out_ns = 0;
+  if (!cb->timestamps) {
+    return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: %s: the queue family has no timestamps", what,
+                      cb->set->Where(cb->process).c_str());
+  }
+  if (cb->last_submit_value == 0) {
+    return MakeStatus(MESHVK_STATUS_FAILED_PRECONDITION, "%s: %s: never submitted", what,
+                      cb->set->Where(cb->process).c_str());
+  }
+  LogicalDevice& device = DeviceOf(cb);
+  uint64_t values[2] = {0, 0};
+  MESHVK_VK_RETURN_IF_ERROR(
+      device.vk.vkGetQueryPoolResults(device.device, cb->timestamps, 0, 2, sizeof(values), values,
+                                      sizeof(uint64_t),
+                                      VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+      cb->set->Where(cb->process) + ": vkGetQueryPoolResults(timestamps)");
+  const uint64_t mask = cb->timestamp_mask;
+  uint64_t ticks = ((values[1] & mask) - (values[0] & mask)) & mask;
+  *out_ns = static_cast<uint64_t>(ticks * cb->timestamp_period_ns);
+  return Status();
+}
+
 Status Begin(meshvk_command_buffer_t* cb) {
   LogicalDevice& device = DeviceOf(cb);
   const Process& process = cb->set->processes[cb->process];
@@ -487,11 +527,15 @@ Status Begin(meshvk_command_buffer_t* cb) {
   // this very buffer included): the first scope of a barrier reaches back
   // through submission order.
   MemoryBarrier(cb, kWorkStages, kWriteAccess, kWorkStages, kAnyAccess);
-  return Status();
+  return BeginTimestamps(cb);
 }
 
 Status End(meshvk_command_buffer_t* cb) {
   MESHVK_RETURN_IF_ERROR(CheckRecording(cb, "meshvk_command_buffer_end"));
+  if (cb->timestamps) {
+    DeviceOf(cb).vk.vkCmdWriteTimestamp(cb->command_buffer, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
+                                        cb->timestamps, 1);
+  }
   // Device writes become visible to host reads (meshvk_buffer_read) once the
   // submission completes.
   MemoryBarrier(cb, kWorkStages, kWriteAccess, VK_PIPELINE_STAGE_HOST_BIT,
@@ -500,109 +544,6 @@ Status End(meshvk_command_buffer_t* cb) {
   MESHVK_VK_RETURN_IF_ERROR(DeviceOf(cb).vk.vkEndCommandBuffer(cb->command_buffer),
                             cb->set->Where(cb->process) + ": vkEndCommandBuffer");
   cb->ended = true;
-  return Status();
-}
-
-Status CheckSemaphores(const meshvk_device_set_t* set, uint32_t process,
-                       const meshvk_semaphore_value_t* values, uint32_t count,
-                       const char* role) {
-  if (count > 0 && !values) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_queue_submit: %s list is NULL",
-                      role);
-  }
-  for (uint32_t i = 0; i < count; ++i) {
-    const meshvk_semaphore_t* semaphore = values[i].semaphore;
-    if (!semaphore || semaphore->set != set) {
-      return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                        "meshvk_queue_submit: %s %u is NULL or from another device set", role, i);
-    }
-    if (set->processes[semaphore->process].logical_device !=
-        set->processes[process].logical_device) {
-      return MakeStatus(MESHVK_STATUS_UNIMPLEMENTED,
-                        "meshvk_queue_submit: %s: %s semaphore %u lives on the VkDevice of %s; "
-                        "cross-VkDevice semaphores need external semaphores",
-                        set->Where(process).c_str(), role, i,
-                        set->Where(semaphore->process).c_str());
-    }
-  }
-  return Status();
-}
-
-Status Submit(meshvk_device_set_t* set, const meshvk_submit_info_t* info) {
-  if (!set || !info || !info->command_buffer) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                      "meshvk_queue_submit: set, info or command buffer is NULL");
-  }
-  meshvk_command_buffer_t* cb = info->command_buffer;
-  if (cb->set != set) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                      "meshvk_queue_submit: command buffer belongs to another device set");
-  }
-  if (!cb->ended || cb->broken) {
-    return MakeStatus(MESHVK_STATUS_FAILED_PRECONDITION,
-                      "meshvk_queue_submit: %s: the command buffer is %s",
-                      set->Where(cb->process).c_str(),
-                      cb->broken ? "unusable (recording failed)" : "still recording");
-  }
-  MESHVK_RETURN_IF_ERROR(CheckSemaphores(set, cb->process, info->waits, info->wait_count, "wait"));
-  MESHVK_RETURN_IF_ERROR(
-      CheckSemaphores(set, cb->process, info->signals, info->signal_count, "signal"));
-
-  LogicalDevice& device = DeviceOf(cb);
-  const Process& process = set->processes[cb->process];
-  std::vector<VkSemaphore> waits, signals;
-  std::vector<uint64_t> wait_values, signal_values;
-  std::vector<VkPipelineStageFlags> wait_stages;
-  for (uint32_t i = 0; i < info->wait_count; ++i) {
-    waits.push_back(info->waits[i].semaphore->semaphore);
-    wait_values.push_back(info->waits[i].value);
-    wait_stages.push_back(VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
-  }
-  for (uint32_t i = 0; i < info->signal_count; ++i) {
-    signals.push_back(info->signals[i].semaphore->semaphore);
-    signal_values.push_back(info->signals[i].value);
-  }
-  // Last signal: the queue's own timeline, so release can wait for this run.
-  const uint32_t queue_timeline =
-      device.timeline_index(process.queue_index, process.device_index);
-  signals.push_back(device.queue_timelines[queue_timeline]);
-  signal_values.push_back(0);  // filled under the queue lock
-
-  const uint32_t mask = 1u << process.device_index;
-  std::vector<uint32_t> wait_indices(waits.size(), process.device_index);
-  std::vector<uint32_t> signal_indices(signals.size(), process.device_index);
-  VkDeviceGroupSubmitInfo group{VK_STRUCTURE_TYPE_DEVICE_GROUP_SUBMIT_INFO};
-  group.waitSemaphoreCount = static_cast<uint32_t>(waits.size());
-  group.pWaitSemaphoreDeviceIndices = wait_indices.data();
-  group.commandBufferCount = 1;
-  group.pCommandBufferDeviceMasks = &mask;
-  group.signalSemaphoreCount = static_cast<uint32_t>(signals.size());
-  group.pSignalSemaphoreDeviceIndices = signal_indices.data();
-  VkTimelineSemaphoreSubmitInfo timeline{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
-  timeline.pNext = set->is_group() ? &group : nullptr;
-  timeline.waitSemaphoreValueCount = static_cast<uint32_t>(wait_values.size());
-  timeline.pWaitSemaphoreValues = wait_values.data();
-  timeline.signalSemaphoreValueCount = static_cast<uint32_t>(signal_values.size());
-  timeline.pSignalSemaphoreValues = signal_values.data();
-  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-  submit.pNext = &timeline;
-  submit.waitSemaphoreCount = static_cast<uint32_t>(waits.size());
-  submit.pWaitSemaphores = waits.data();
-  submit.pWaitDstStageMask = wait_stages.data();
-  submit.commandBufferCount = 1;
-  submit.pCommandBuffers = &cb->command_buffer;
-  submit.signalSemaphoreCount = static_cast<uint32_t>(signals.size());
-  submit.pSignalSemaphores = signals.data();
-
-  std::lock_guard<std::mutex> lock(device.queue_locks[process.queue_index]);
-  uint64_t value = device.queue_timeline_values[queue_timeline] + 1;
-  signal_values.back() = value;
-  MESHVK_VK_RETURN_IF_ERROR(
-      device.vk.vkQueueSubmit(device.queues[process.queue_index], 1, &submit, VK_NULL_HANDLE),
-      set->Where(cb->process) + ": vkQueueSubmit (queue " +
-          std::to_string(process.queue_index) + ")");
-  device.queue_timeline_values[queue_timeline] = value;
-  cb->last_submit_value = value;
   return Status();
 }
 
@@ -632,6 +573,8 @@ void DestroyCommandBuffer(meshvk_command_buffer_t* cb) {
     device.vk.vkDestroyDescriptorPool(device.device, pool, nullptr);
   }
   if (cb->pool) device.vk.vkDestroyCommandPool(device.device, cb->pool, nullptr);
+  if (cb->timestamps) device.vk.vkDestroyQueryPool(device.device, cb->timestamps, nullptr);
+  DestroyTraceTimestamps(cb);
   for (auto* buffer : cb->buffers) meshvk_buffer_release(buffer);
   for (auto* executable : cb->executables) meshvk_executable_release(executable);
   delete cb;
@@ -714,16 +657,17 @@ meshvk_status_t meshvk_command_buffer_barrier(meshvk_command_buffer_t* cb) {
   return MESHVK_OK;
 }
 
+meshvk_status_t meshvk_command_buffer_device_time(const meshvk_command_buffer_t* cb,
+                                                  uint64_t* out_ns) {
+  return meshvk::DeviceTime(cb, out_ns).ToC();
+}
+
 meshvk_status_t meshvk_command_buffer_end(meshvk_command_buffer_t* cb) {
   Status status = meshvk::End(cb);
   if (!status.ok() && cb && !cb->ended && status.code() != MESHVK_STATUS_FAILED_PRECONDITION) {
     cb->broken = true;
   }
   return status.ToC();
-}
-
-meshvk_status_t meshvk_queue_submit(meshvk_device_set_t* set, const meshvk_submit_info_t* info) {
-  return meshvk::Submit(set, info).ToC();
 }
 
 }  // extern "C"

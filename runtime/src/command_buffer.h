@@ -29,6 +29,20 @@ struct meshvk_command_buffer_s {
   std::unordered_map<const meshvk_buffer_t*, uint8_t> pending;
   // Queue timeline value of the last submission (0: never submitted).
   uint64_t last_submit_value = 0;
+  // Two timestamp queries around the recorded work (null where the queue
+  // family has no timestamps); see meshvk_command_buffer_device_time.
+  VkQueryPool timestamps = VK_NULL_HANDLE;
+  uint64_t timestamp_mask = 0;
+  double timestamp_period_ns = 0;
+  // Trace timestamps (meshvk_command_buffer_write_timestamp), in pools of
+  // kTraceQueriesPerPool queries created as they are needed.
+  std::vector<VkQueryPool> trace_pools;
+  uint32_t trace_timestamp_count = 0;
 };
+
+namespace meshvk {
+// Destroys the trace timestamp pools (command_buffer_timestamps.cc).
+void DestroyTraceTimestamps(meshvk_command_buffer_t* cb);
+}  // namespace meshvk
 
 #endif  // MESHVK_RUNTIME_SRC_COMMAND_BUFFER_H_

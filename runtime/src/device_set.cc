@@ -7,6 +7,7 @@
 
 #include "copy_path.h"
 #include "executable.h"
+#include "host_staging.h"
 #include "vulkan/loader.h"
 #include "vulkan/vk_status.h"
 
@@ -157,6 +158,7 @@ Status CreateLogicalDevice(meshvk_device_set_t* set, const std::vector<uint32_t>
                               name + ": vkCreateSemaphore (queue timeline)");
   }
   MESHVK_RETURN_IF_ERROR(ChooseStorageMemory(set, out));
+  out->staging_rings = new StagingRingCache();
 
   // Peer features for the heap shard buffers live in. vkGetDeviceGroupPeer-
   // MemoryFeatures is only defined for two different devices of the group.
@@ -177,6 +179,8 @@ Status CreateLogicalDevice(meshvk_device_set_t* set, const std::vector<uint32_t>
 void DestroyLogicalDevice(LogicalDevice* device) {
   if (!device->device) return;
   device->vk.vkDeviceWaitIdle(device->device);
+  delete device->staging_rings;  // its rings live on this VkDevice
+  device->staging_rings = nullptr;
   for (VkSemaphore semaphore : device->queue_timelines) {
     if (semaphore) device->vk.vkDestroySemaphore(device->device, semaphore, nullptr);
   }
@@ -622,6 +626,11 @@ meshvk_status_t meshvk_device_set_wait_idle(meshvk_device_set_t* set) {
     if (!status.ok()) return status.ToC();
   }
   return MESHVK_OK;
+}
+
+uint64_t meshvk_device_set_allocated_bytes(const meshvk_device_set_t* set, uint32_t process) {
+  if (!set || process >= set->processes.size()) return 0;
+  return set->allocated_bytes[process].load();
 }
 
 }  // extern "C"

@@ -17,6 +17,8 @@
 
 namespace meshvk {
 
+class StagingRingCache;  // host_staging.h
+
 // One VkDevice of a set: a whole device group, or one physical device that
 // several LOGICAL processes share.
 struct LogicalDevice {
@@ -50,6 +52,7 @@ struct LogicalDevice {
   // Host-visible staging memory held now, and the most held (host_staging.h).
   std::atomic<uint64_t> staging_bytes{0};
   std::atomic<uint64_t> peak_staging_bytes{0};
+  StagingRingCache* staging_rings = nullptr;  // owned; freed before the VkDevice
 
   uint32_t group_size() const { return static_cast<uint32_t>(physical_indices.size()); }
   uint32_t timeline_index(uint32_t queue, uint32_t device_index) const {

@@ -28,6 +28,9 @@ struct meshvk_executable_s {
 };
 
 namespace meshvk {
+// Checks `info` (spirv_check.h, device limits) and creates the pipelines of
+// `executable`, whose `set` is filled in. On failure the caller destroys it.
+Status CreateExecutable(meshvk_executable_t* executable, const meshvk_executable_create_info_t& info);
 // Destroys the Vulkan objects and frees the executable (no set release).
 void DestroyExecutable(meshvk_executable_t* executable);
 }  // namespace meshvk

@@ -58,6 +58,7 @@ StagedBuffer StagedBufferOf(meshvk_buffer_t* buffer) {
   d.staging_bytes = &device.staging_bytes;
   d.peak_staging_bytes = &device.peak_staging_bytes;
   d.where = set->Where(buffer->process);
+  d.cache = device.staging_rings;
   return out;
 }
 
@@ -208,7 +209,46 @@ Status StagingRing::Wait(uint32_t slot, uint64_t timeout_ns) {
   return Status();
 }
 
+Status StagingRingCache::Take(const StagingDevice& device, uint64_t chunk, std::unique_ptr<StagingRing>* out) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (size_t i = 0; i < idle_.size(); ++i) {
+      if (idle_[i]->chunk() >= chunk && idle_[i]->queue() == device.queue) {
+        *out = std::move(idle_[i]);
+        idle_.erase(idle_.begin() + static_cast<long>(i));
+        return Status();
+      }
+    }
+  }
+  // Cached rings are full size, so a later larger transfer can reuse them.
+  return StagingRing::Create(device, std::max<uint64_t>(chunk, MESHVK_STAGING_CHUNK_BYTES), out);
+}
+
+void StagingRingCache::Give(std::unique_ptr<StagingRing> ring) {
+  if (!ring || !ring->idle()) return;  // a failed transfer's ring is freed (its destructor waits)
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (idle_.size() < 2) idle_.push_back(std::move(ring));
+}
+
 namespace {
+
+// A ring for one transfer: from the device's cache when it has one, given
+// back when the transfer ends.
+class RingLease {
+ public:
+  ~RingLease() {
+    if (cache_) cache_->Give(std::move(ring_));
+  }
+  Status Acquire(const StagingDevice& device, uint64_t chunk) {
+    cache_ = device.cache;
+    return cache_ ? cache_->Take(device, chunk, &ring_) : StagingRing::Create(device, chunk, &ring_);
+  }
+  StagingRing* get() const { return ring_.get(); }
+
+ private:
+  StagingRingCache* cache_ = nullptr;
+  std::unique_ptr<StagingRing> ring_;
+};
 
 // One chunked transfer. The source is device memory through `out` (chunk i in
 // slot i % 2) or, without a ring, the host through `read`; the destination is
@@ -273,8 +313,8 @@ Status StageOut(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, uint64_
   StagedBuffer staged = StagedBufferOf(buffer);
   if (staged.mapped) return sink(staged.mapped + offset, size, 0);
   const uint64_t chunk = ChunkFor(chunk_bytes, size);
-  std::unique_ptr<StagingRing> out;
-  MESHVK_RETURN_IF_ERROR(StagingRing::Create(staged.device, chunk, &out));
+  RingLease out;
+  MESHVK_RETURN_IF_ERROR(out.Acquire(staged.device, chunk));
   return Pump(size, chunk, timeout_ns ? timeout_ns : kDefaultTimeoutNs, out.get(), staged.handle,
               offset, nullptr, nullptr, VK_NULL_HANDLE, 0, sink);
 }
@@ -286,8 +326,8 @@ Status StageIn(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, uint64_t
   StagedBuffer staged = StagedBufferOf(buffer);
   if (staged.mapped) return source(staged.mapped + offset, size, 0);
   const uint64_t chunk = ChunkFor(chunk_bytes, size);
-  std::unique_ptr<StagingRing> in;
-  MESHVK_RETURN_IF_ERROR(StagingRing::Create(staged.device, chunk, &in));
+  RingLease in;
+  MESHVK_RETURN_IF_ERROR(in.Acquire(staged.device, chunk));
   return Pump(size, chunk, timeout_ns ? timeout_ns : kDefaultTimeoutNs, nullptr, VK_NULL_HANDLE, 0,
               source, in.get(), staged.handle, offset, nullptr);
 }
@@ -323,9 +363,9 @@ Status CopyHostStaged(meshvk_buffer_t* src, uint64_t src_offset, meshvk_buffer_t
                     });
   }
   const uint64_t chunk = ChunkFor(chunk_bytes, size);
-  std::unique_ptr<StagingRing> out, in;
-  MESHVK_RETURN_IF_ERROR(StagingRing::Create(from.device, chunk, &out));
-  MESHVK_RETURN_IF_ERROR(StagingRing::Create(to.device, chunk, &in));
+  RingLease out, in;
+  MESHVK_RETURN_IF_ERROR(out.Acquire(from.device, chunk));
+  MESHVK_RETURN_IF_ERROR(in.Acquire(to.device, chunk));
   return Pump(size, chunk, timeout_ns ? timeout_ns : kDefaultTimeoutNs, out.get(), from.handle,
               src_offset, nullptr, in.get(), to.handle, dst_offset, nullptr);
 }

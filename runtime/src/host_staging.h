@@ -22,11 +22,14 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "meshvk/buffer.h"
 #include "status.h"
 
 namespace meshvk {
+
+class StagingRingCache;
 
 // The device a staging ring lives on, and the queue its copies go to.
 struct StagingDevice {
@@ -40,6 +43,7 @@ struct StagingDevice {
   std::atomic<uint64_t>* staging_bytes = nullptr;       // optional counters
   std::atomic<uint64_t>* peak_staging_bytes = nullptr;
   std::string where;  // "process 1 (physical device 1 'llvmpipe ...')": error prefix
+  StagingRingCache* cache = nullptr;  // optional: rings kept between transfers
 };
 
 // The staging device of buffer `buffer`'s owner; `mapped`/`handle` describe it.
@@ -67,6 +71,9 @@ class StagingRing {
   // Waits for the slot's submitted copy (nothing to do when none is pending).
   Status Wait(uint32_t slot, uint64_t timeout_ns);
   uint8_t* data(uint32_t slot) const { return mapped_ + slot * chunk_; }
+  uint64_t chunk() const { return chunk_; }
+  VkQueue queue() const { return device_.queue; }
+  bool idle() const { return !pending_[0] && !pending_[1]; }
 
  private:
   explicit StagingRing(const StagingDevice& device) : device_(device) {}
@@ -83,6 +90,25 @@ class StagingRing {
   VkCommandBuffer command_buffers_[2] = {};
   VkFence fences_[2] = {};
   bool pending_[2] = {};
+};
+
+// Idle rings of one device, kept between transfers: creating a ring (memory,
+// command pool, fences) costs more than moving a small shard. At most two
+// stay (one per direction); their memory stays counted as staging bytes.
+// Destroy before the VkDevice.
+class StagingRingCache {
+ public:
+  StagingRingCache() = default;
+  StagingRingCache(const StagingRingCache&) = delete;
+  StagingRingCache& operator=(const StagingRingCache&) = delete;
+  // A ring of at least `chunk` bytes per slot on `device` (cached or new).
+  Status Take(const StagingDevice& device, uint64_t chunk, std::unique_ptr<StagingRing>* out);
+  // Keeps an idle ring for later (or frees it when two are kept already).
+  void Give(std::unique_ptr<StagingRing> ring);
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<StagingRing>> idle_;
 };
 
 // Receives (StageOut) or provides (StageIn) the bytes of one chunk: `at` is the

@@ -122,6 +122,16 @@ bool OutputFiles::CheckPath(const std::string& path, std::string* error) {
 }
 
 bool OutputFiles::Stage(const std::string& path, const HostTensor& tensor, std::string* error) {
+  std::vector<uint8_t> header = MakeNpyHeader(tensor.shape, tensor.type);
+  return StageParts(path, {{header.data(), header.size()}, {tensor.data.data(), tensor.data.size()}}, error);
+}
+
+bool OutputFiles::StageBytes(const std::string& path, const void* data, size_t size, std::string* error) {
+  return StageParts(path, {{static_cast<const uint8_t*>(data), size}}, error);
+}
+
+bool OutputFiles::StageParts(const std::string& path, std::initializer_list<std::pair<const uint8_t*, size_t>> parts,
+                             std::string* error) {
   if (!CheckPath(path, error)) return false;
   InstallHandlersOnce();
   std::string name = path + ".tmp.XXXXXX";
@@ -146,9 +156,9 @@ bool OutputFiles::Stage(const std::string& path, const HostTensor& tensor, std::
     *error = path + ": more than " + std::to_string(kMaxTemporaries) + " output files";
     return false;
   }
-  std::vector<uint8_t> header = MakeNpyHeader(tensor.shape, tensor.type);
-  bool ok = fchmod(fd, CreationMode()) == 0 && WriteAll(fd, header.data(), header.size()) &&
-            WriteAll(fd, tensor.data.data(), tensor.data.size()) && fsync(fd) == 0;
+  bool ok = fchmod(fd, CreationMode()) == 0;
+  for (const auto& [data, size] : parts) ok = ok && WriteAll(fd, data, size);
+  ok = ok && fsync(fd) == 0;
   saved = errno;
   if (close(fd) != 0 && ok) {
     ok = false;

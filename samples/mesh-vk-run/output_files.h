@@ -11,7 +11,11 @@
 #ifndef MESHVK_SAMPLES_MESH_VK_RUN_OUTPUT_FILES_H_
 #define MESHVK_SAMPLES_MESH_VK_RUN_OUTPUT_FILES_H_
 
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tensor_io.h"
@@ -33,11 +37,16 @@ class OutputFiles {
   // Writes `tensor` as .npy to a new temporary next to `path`.
   bool Stage(const std::string& path, const HostTensor& tensor, std::string* error);
 
+  // Writes `size` bytes (a trace, a plan picture) the same way.
+  bool StageBytes(const std::string& path, const void* data, size_t size, std::string* error);
+
   // Renames every staged temporary onto its path. Call once, after every
   // Stage succeeded.
   bool Commit(std::string* error);
 
  private:
+  bool StageParts(const std::string& path, std::initializer_list<std::pair<const uint8_t*, size_t>> parts,
+                  std::string* error);
   struct Staged {
     std::string path;
     std::string temporary;

@@ -29,11 +29,11 @@ void PrintPlan(FILE* out, const meshvk_module_t* module, uint32_t function, cons
   std::fprintf(out, "plan: function '%s', grid %s (peered axes: %s), %u processes, %u phases, %s\n",
                fn.name ? fn.name : "?", shape.c_str(), peered.empty() ? "none" : peered.c_str(), grid.process_count,
                meshvk_module_function_phase_count(module, function), topology);
-  meshvk_process_plan_t total{};
+  meshvk_process_summary_t total{};
   uint64_t total_by_path[MESHVK_COPY_PATH_COUNT] = {};
   for (uint32_t p = 0; p < grid.process_count; ++p) {
-    meshvk_process_plan_t s{};
-    meshvk_status_free(meshvk_module_function_process_plan(module, function, p, &s));
+    meshvk_process_summary_t s{};
+    meshvk_status_free(meshvk_module_function_process_summary(module, function, p, &s));
     std::string device = "-";
     meshvk_process_info_t info{};
     if (set && meshvk_device_set_process_info(set, p, &info) == MESHVK_OK) {

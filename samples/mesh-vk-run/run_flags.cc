@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 
 namespace meshvk_run {
 namespace {
@@ -58,12 +59,16 @@ const char* RunUsageText() {
   return "usage: mesh-vk-run PROGRAM.mvk [--function=NAME] --input=SHAPExTYPE=VALUES|@a.npy|@a.bin ...\n"
          "                   [--output=@c.npy|-]... [--expected_output=SPEC... [--atol=A] [--rtol=R]]\n"
          "                   [--devices=auto|N|group:G|I,J,...] [--topology=auto|group|logical|independent]\n"
-         "                   [--validation]\n"
-         "                   [--print-plan] [--benchmark=N] [--rank-axes=A,...] [-v] [--version]\n"
+         "                   [--validation] [--print-plan] [--plan-graph=F.dot] [--trace=F.json]\n"
+         "                   [--benchmark=N [--benchmark_format=json]] [--rank-axes=A,...]\n"
+         "                   [-v] [--version]\n"
          "  --function=NAME        function to run (default: the only one)\n"
          "  --input=SPEC           a whole (global) input tensor, e.g. 2x3xf32=\"1 2 3 4 5 6\",\n"
-         "                         4x4xf16=@a.npy or 16xi32=@a.bin; one per argument, in order\n"
+         "                         4x4xf16=@a.npy or 16xi32=@a.bin; one per argument, in order;\n"
+         "                         @a.npy takes shape and type from the file, @args.npz gives one\n"
+         "                         argument per array (in order), @args.npz:NAME one array\n"
          "  --output=@file.npy|-   where each result goes (default: print all results)\n"
+         "  --print_max_element_count=N  print at most N elements of a result (default 1024)\n"
          "  --expected_output=SPEC compare each result (numpy.isclose); exit 1 if one differs\n"
          "  --atol=A --rtol=R      tolerances (defaults 1e-8 and 1e-5, like numpy)\n"
          "  --devices=auto|N|group:G  processes: the program's grid (auto), N (a .mvk must\n"
@@ -76,7 +81,13 @@ const char* RunUsageText() {
          "                         staging), auto (default: group, else independent, else one)\n"
          "  --validation           enable the Khronos validation layer (also MESHVK_VALIDATION=1)\n"
          "  --print-plan           per process: device, bytes by kind, dispatches, peer bytes\n"
-         "  --benchmark=N          run N times after a warm-up; wall and per-phase GPU times\n"
+         "  --benchmark=N          run N times after a warm-up: wall, per-phase and per-dispatch\n"
+         "                         GPU times (min/median/max ms), bytes/s, a roofline line per\n"
+         "                         dispatch against the measured copy bandwidth and FMA peak\n"
+         "  --benchmark_format=console|json  json: Google-Benchmark-like fields on stdout\n"
+         "  --trace=FILE.json      Chrome trace-event file (Perfetto): host steps, every command\n"
+         "                         on each process's device timeline, copy flow arrows\n"
+         "  --plan-graph=FILE.dot  the plan as a Graphviz picture (dot -Tsvg FILE.dot)\n"
          "  --rank-axes=A[,B]      under mpirun: the grid axes across MPI ranks (default: the\n"
          "                         outermost axes whose sizes multiply to the rank count)\n"
          "  PROGRAM.mlir           compiled in-process (needs a build with MESHVK_BUILD_COMPILER=ON)\n"
@@ -93,6 +104,10 @@ void AddRunFlags(CLI::App* app, RunFlags* flags, RunFlagValues* values) {
   AddText(app, "--atol", &values->atol, &values->atol_set);
   AddText(app, "--rtol", &values->rtol, &values->rtol_set);
   AddText(app, "--benchmark", &values->benchmark, &values->benchmark_set);
+  AddText(app, "--print_max_element_count", &values->print_max, &values->print_max_set);
+  AddText(app, "--benchmark_format", &values->benchmark_format, &values->benchmark_format_set);
+  AddText(app, "--trace", &values->trace, &values->trace_set);
+  AddText(app, "--plan-graph", &values->plan_graph, &values->plan_graph_set);
   app->add_flag("--print-plan", flags->print_plan)->disable_flag_override();
   app->add_option("--rank-axes", flags->rank_axes)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
 }
@@ -113,6 +128,37 @@ bool CheckRunFlags(const RunFlagValues& values, RunFlags* flags, std::string* er
   if (values.benchmark_set && !ParseCount(values.benchmark, 1000000, &flags->benchmark)) {
     *error = "flag --benchmark: expected a repetition count 1..1000000, got '" + values.benchmark + "'";
     return false;
+  }
+  if (values.benchmark_format_set) {
+    if (values.benchmark_format != "console" && values.benchmark_format != "json") {
+      *error = "flag --benchmark_format: expected console or json, got '" + values.benchmark_format + "'";
+      return false;
+    }
+    flags->benchmark_format = values.benchmark_format;
+  }
+  auto file_flag = [&](bool set, const std::string& value, const char* name, const char* suffix, std::string* out) {
+    if (!set) return true;
+    if (value.empty() || value.size() <= std::strlen(suffix) ||
+        value.compare(value.size() - std::strlen(suffix), std::strlen(suffix), suffix) != 0) {
+      *error = std::string("flag ") + name + ": expected a file name ending in " + suffix + ", got '" + value + "'";
+      return false;
+    }
+    *out = value;
+    return true;
+  };
+  if (!file_flag(values.trace_set, values.trace, "--trace", ".json", &flags->trace) ||
+      !file_flag(values.plan_graph_set, values.plan_graph, "--plan-graph", ".dot", &flags->plan_graph))
+    return false;
+  if (values.print_max_set) {
+    char* end = nullptr;
+    errno = 0;
+    const std::string& v = values.print_max;
+    unsigned long long n = !v.empty() && v[0] >= '0' && v[0] <= '9' ? std::strtoull(v.c_str(), &end, 10) : 0;
+    if (!end || *end != '\0' || errno == ERANGE) {
+      *error = "flag --print_max_element_count: expected a count of elements (0 or more), got '" + v + "'";
+      return false;
+    }
+    flags->print_max_element_count = n;
   }
   return true;
 }

@@ -23,6 +23,10 @@ struct RunFlags {
   Tolerance tolerance;                   // --atol, --rtol
   bool print_plan = false;               // --print-plan
   uint32_t benchmark = 0;                // --benchmark=N (0: off)
+  uint64_t print_max_element_count = 1024;  // --print_max_element_count=N
+  std::string benchmark_format = "console";  // --benchmark_format=console|json
+  std::string trace;                     // --trace=FILE.json ("" = off)
+  std::string plan_graph;                // --plan-graph=FILE.dot ("" = off)
   std::string rank_axes;                 // --rank-axes=0,1 (under mpirun; "": default)
 };
 
@@ -30,8 +34,9 @@ struct RunFlags {
 // is our one line, not CLI11's wording).
 struct RunFlagValues {
   std::vector<std::string> outputs;
-  std::string atol, rtol, benchmark;
-  bool atol_set = false, rtol_set = false, benchmark_set = false;
+  std::string atol, rtol, benchmark, print_max, benchmark_format, trace, plan_graph;
+  bool benchmark_format_set = false, trace_set = false, plan_graph_set = false;
+  bool atol_set = false, rtol_set = false, benchmark_set = false, print_max_set = false;
 };
 
 // Registers the run flags on `app`: plain values go straight into `flags`,

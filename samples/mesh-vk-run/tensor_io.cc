@@ -377,27 +377,39 @@ bool ReadNpy(const std::string& path, HostTensor* out, std::string* error, const
 
 namespace {
 
-void PrintLevel(FILE* out, const HostTensor& t, size_t dim, uint64_t* index) {
+// Prints up to `max` elements; at the first one past it, "..." and the
+// closing brackets (like iree-run-module's --print_max_element_count).
+void PrintLevel(FILE* out, const HostTensor& t, size_t dim, uint64_t* index, uint64_t max, bool* elided) {
   if (dim == t.shape.size()) {
+    if (*index >= max) {
+      std::fputs("...", out);
+      *elided = true;
+      return;
+    }
     double v = t.At((*index)++);
     if (t.type == MESHVK_ELEMENT_I32) std::fprintf(out, "%lld", static_cast<long long>(v));
     else std::fprintf(out, "%.7g", v);
     return;
   }
   std::fputc('[', out);
-  for (uint64_t i = 0; i < t.shape[dim]; ++i) {
+  for (uint64_t i = 0; i < t.shape[dim] && !*elided; ++i) {
     if (i && dim + 1 == t.shape.size()) std::fputc(' ', out);
-    PrintLevel(out, t, dim + 1, index);
+    PrintLevel(out, t, dim + 1, index, max, elided);
   }
   std::fputc(']', out);
 }
 
 }  // namespace
 
-void PrintTensor(FILE* out, const HostTensor& tensor) {
+void PrintTensor(FILE* out, const HostTensor& tensor, uint64_t max_elements) {
   std::fprintf(out, "%s=", TypeString(tensor.shape, tensor.type).c_str());
   uint64_t index = 0;
-  PrintLevel(out, tensor, 0, &index);
+  bool elided = false;
+  PrintLevel(out, tensor, 0, &index, max_elements, &elided);
+  if (elided)
+    std::fprintf(out, " (%llu of %llu elements printed; see --print_max_element_count)",
+                 static_cast<unsigned long long>(max_elements),
+                 static_cast<unsigned long long>(tensor.element_count()));
   std::fputc('\n', out);
 }
 

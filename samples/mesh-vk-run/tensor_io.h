@@ -57,8 +57,9 @@ bool ReadNpy(const std::string& path, HostTensor* out, std::string* error, const
 // error that echoes untrusted input stays one line.
 std::string OneLine(const std::string& text);
 
-// Prints "2x3xf32=[1 2 3][4 5 6]" and a newline.
-void PrintTensor(FILE* out, const HostTensor& tensor);
+// Prints "2x3xf32=[[1 2 3][4 5 6]]" and a newline; past `max_elements`
+// elements, "..." and a note of how many were printed.
+void PrintTensor(FILE* out, const HostTensor& tensor, uint64_t max_elements = UINT64_MAX);
 
 }  // namespace meshvk_run
 

@@ -35,6 +35,16 @@ namespace {
 
 constexpr int kRuns = 5;
 
+// meshvk_program_create_with_info for one rank of a job.
+meshvk_status_t CreateOnRanks(meshvk_module_t* module, meshvk_device_set_t* set, const meshvk_program_ranks_t* ranks,
+                              meshvk_program_t** out) {
+  meshvk_program_create_info_t info{};
+  info.module = module;
+  info.set = set;
+  info.ranks = ranks;
+  return meshvk_program_create_with_info(&info, out);
+}
+
 std::string AllReduceProgram(uint64_t floats) {
   std::string r = std::to_string(floats);
   return "shard.grid @grid(shape = 2)\n"
@@ -110,7 +120,7 @@ bool MeshvkSeconds(meshvk_instance_t* instance, const meshvk_run::MpiSession& mp
   std::unique_ptr<meshvk_device_set_t, void (*)(meshvk_device_set_t*)> set_owner(set, meshvk_device_set_release);
   meshvk_program_ranks_t ranks{mpi.transport(), process_rank.data(), 0};
   meshvk_program_t* program = nullptr;
-  if (!Check(meshvk_program_create_on_ranks(module, set, &ranks, &program), "program")) return false;
+  if (!Check(CreateOnRanks(module, set, &ranks, &program), "program")) return false;
   std::unique_ptr<meshvk_program_t, void (*)(meshvk_program_t*)> program_owner(program, meshvk_program_release);
   std::vector<float> x(input_bytes / sizeof(float), 1.0f);
   meshvk_host_input_t input{x.data(), input_bytes};

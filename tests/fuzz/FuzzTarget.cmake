@@ -1,5 +1,6 @@
-# Defines the fuzz_artifact_loader target (clang only): the verifier, the plan
-# and the builder helpers it uses, compiled with the fuzzer and ASan. Needs
+# Defines the fuzz_artifact_loader target (clang only): the verifier, the
+# schedule, the SPIR-V check (and the status object it reports with) and the
+# builder helpers they use, compiled with the fuzzer and ASan. Needs
 # MESHVK_SOURCE_DIR. Used from both the main build (when it is clang) and the
 # standalone sub-build.
 find_program(MESHVK_FUZZ_FLATC flatc REQUIRED)
@@ -14,14 +15,16 @@ add_custom_command(
 add_executable(fuzz_artifact_loader
   ${MESHVK_SOURCE_DIR}/tests/fuzz/fuzz_artifact_loader.cc
   ${MESHVK_SOURCE_DIR}/runtime/src/module/artifact_verifier.cc
-  ${MESHVK_SOURCE_DIR}/runtime/src/module/spirv_check.cc
-  ${MESHVK_SOURCE_DIR}/runtime/src/module/plan.cc
+  ${MESHVK_SOURCE_DIR}/runtime/src/module/schedule.cc
+  ${MESHVK_SOURCE_DIR}/runtime/src/spirv_check.cc
+  ${MESHVK_SOURCE_DIR}/runtime/src/base/status.cc
   ${MESHVK_SOURCE_DIR}/runtime/artifact/src/builder.cc
   ${MESHVK_SOURCE_DIR}/runtime/artifact/src/integrity.cc
   ${_fuzz_gen}/mvk_generated.h)
 target_include_directories(fuzz_artifact_loader PRIVATE
   ${CMAKE_CURRENT_BINARY_DIR}/fuzz_gen
   ${MESHVK_SOURCE_DIR}/runtime/src/module
+  ${MESHVK_SOURCE_DIR}/runtime/src/base
   ${MESHVK_SOURCE_DIR}/runtime/include
   ${MESHVK_SOURCE_DIR}/runtime/artifact/include)
 target_compile_options(fuzz_artifact_loader PRIVATE -g -O1 -fsanitize=fuzzer,address,undefined

@@ -1,14 +1,14 @@
 // libFuzzer target for the .mvk trust boundary: any byte string must either
 // verify or be refused with a message; never crash, hang or read out of
 // bounds (built with AddressSanitizer). Verified inputs also go through the
-// plan and the device-limit check, which trust the verifier's guarantees.
+// schedule and the device-limit check, which trust the verifier's guarantees.
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "artifact_verifier.h"
-#include "plan.h"
+#include "schedule.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // The runtime verifies its own aligned copy (meshvk_module_load copies).
@@ -19,7 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (artifact != nullptr) __builtin_trap();  // refused files give no artifact
     return 0;
   }
-  meshvk::module::Plan plan = meshvk::module::ComputePlan(artifact);
+  meshvk::module::Schedule schedule = meshvk::module::ComputeSchedule(artifact);
   meshvk_device_limits_t limits{};
   for (int i = 0; i < 3; ++i) {
     limits.max_workgroup_count[i] = 65535;
@@ -30,7 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   limits.max_storage_buffer_range = 1u << 30;
   limits.max_memory_allocation_size = 1ull << 31;
   limits.min_storage_buffer_offset_alignment = 16;
-  for (uint32_t p = 0; p < plan.allocations.size(); ++p)
+  for (uint32_t p = 0; p < schedule.allocations.size(); ++p)
     meshvk::module::VerifyAgainstLimits(artifact, p, limits);
   return 0;
 }

@@ -22,6 +22,16 @@ namespace {
 constexpr uint32_t kSeed = 20261130;
 constexpr double kAtol = 1e-3, kRtol = 1e-4;
 
+// meshvk_program_create_with_info for one rank of a job.
+meshvk_status_t CreateOnRanks(meshvk_module_t* module, meshvk_device_set_t* set, const meshvk_program_ranks_t* ranks,
+                              meshvk_program_t** out) {
+  meshvk_program_create_info_t info{};
+  info.module = module;
+  info.set = set;
+  info.ranks = ranks;
+  return meshvk_program_create_with_info(&info, out);
+}
+
 struct Case {
   std::string sample, grid, name;
   std::vector<uint32_t> process_rank;  // row-major processes -> rank
@@ -85,7 +95,7 @@ TEST_P(RanksTest, RankZeroGathersTheHostLoopResult) {
     ASSERT_TRUE(sets.back());
     meshvk_program_ranks_t ranks{&transports[r], c.process_rank.data(), 0};
     meshvk_program_t* program = nullptr;
-    MESHVK_ASSERT_OK(meshvk_program_create_on_ranks(module.get(), sets.back().get(), &ranks, &program));
+    MESHVK_ASSERT_OK(CreateOnRanks(module.get(), sets.back().get(), &ranks, &program));
     programs.emplace_back(program);
   }
   std::vector<std::vector<HostTensor>> outputs(c.ranks);
@@ -143,7 +153,7 @@ TEST_F(RankFaultsTest, MissingPeerFailsTheReceiveInTime) {
   meshvk_test::DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, 2, on_device0.data());
   meshvk_program_ranks_t ranks{&transports[0], process_rank.data(), 0};
   meshvk_program_t* raw_program = nullptr;
-  MESHVK_ASSERT_OK(meshvk_program_create_on_ranks(module.get(), set.get(), &ranks, &raw_program));
+  MESHVK_ASSERT_OK(CreateOnRanks(module.get(), set.get(), &ranks, &raw_program));
   ProgramPtr program(raw_program);
   const Sample& sample = SampleNamed("matmul_rows");
   std::vector<HostTensor> inputs = sample.make_inputs(kSeed), outputs = sample.reference(inputs);
@@ -177,10 +187,10 @@ TEST_F(RankFaultsTest, BadRankMapsAreRefused) {
   meshvk_program_t* program = nullptr;
   std::vector<uint32_t> all_on_1 = {1, 1}, rank_5 = {0, 5};
   meshvk_program_ranks_t none{&transports[0], all_on_1.data(), 0};
-  EXPECT_TRUE(meshvk_test::HasCode(meshvk_program_create_on_ranks(module.get(), set.get(), &none, &program),
+  EXPECT_TRUE(meshvk_test::HasCode(CreateOnRanks(module.get(), set.get(), &none, &program),
                                    MESHVK_STATUS_INVALID_ARGUMENT, "rank 0 runs no process"));
   meshvk_program_ranks_t bad{&transports[0], rank_5.data(), 0};
-  EXPECT_TRUE(meshvk_test::HasCode(meshvk_program_create_on_ranks(module.get(), set.get(), &bad, &program),
+  EXPECT_TRUE(meshvk_test::HasCode(CreateOnRanks(module.get(), set.get(), &bad, &program),
                                    MESHVK_STATUS_INVALID_ARGUMENT, "process 1 is mapped to rank 5 of 2"));
   EXPECT_EQ(program, nullptr);
 }

@@ -89,10 +89,11 @@ outputs)
   # Two results: the second cannot be written -> the first keeps its old
   # content, and no temporary is left.
   cp a.npy "$out/first.npy"
-  long=$(printf 'x%.0s' {1..250})
+  long=$(printf 'x%.0s' {1..246}).npy  # 250 bytes: its temporary's name is too long
   expect 3 30 "cannot create a temporary file" -- "$runner" add2.mvk "${AB[@]}" --output=@"$out/first.npy" --output=@"$out/$long"
   cmp -s "$out/first.npy" a.npy || fail "first output replaced although the second failed"
-  expect 2 5 "is a directory" -- "$runner" add.mvk "${AB[@]}" --output=@"$out"
+  mkdir "$out/dir.npy"
+  expect 2 5 "dir.npy: is a directory" -- "$runner" add.mvk "${AB[@]}" --output=@"$out/dir.npy"
   expect 2 5 "is also --output\[0\]" -- "$runner" add2.mvk "${AB[@]}" --output=@"$out/same.npy" --output=@"$out/same.npy"
   "$runner" add2.mvk "${AB[@]}" --output=@"$out/r0.npy" --output=@"$out/r1.npy" || fail "two outputs"
   cmp -s "$out/r0.npy" expected_c.npy && cmp -s "$out/r1.npy" expected_c.npy || fail "two outputs: wrong content"
@@ -107,7 +108,7 @@ outputs)
     wait $pid
     echo "[killed: exit $?]"
   fi
-  leftovers=$(ls "$out" | grep -E '\.tmp\.|killed' || true)
+  leftovers=$(ls "$out" | grep -E '\.tmp\.|killed|^x' || true)
   [[ -z $leftovers ]] || fail "left behind: $leftovers"
   ;;
 

@@ -431,3 +431,36 @@ TEST_F(CommandBufferTest, CrossVkDeviceCopyIsUnimplemented) {
 
 }  // namespace
 }  // namespace meshvk_test
+
+namespace meshvk_test {
+namespace {
+
+// Every command buffer times itself where the queue family has timestamps:
+// nothing to read before a submission, a positive time after one that did
+// real work (a fill of 16 MiB).
+TEST_F(CommandBufferTest, DeviceTimeOfTheLastSubmission) {
+  DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, 1);
+  ASSERT_TRUE(set);
+  const uint64_t bytes = 16ull << 20;
+  Buffer buffer = MakeBuffer(set.get(), 0, bytes);
+  CommandBuffer cb = MakeCommandBuffer(set.get(), 0);
+  ASSERT_TRUE(cb);
+  MESHVK_ASSERT_OK(meshvk_command_buffer_fill(cb.get(), buffer.get(), 0, bytes, 7));
+  MESHVK_ASSERT_OK(meshvk_command_buffer_end(cb.get()));
+  uint64_t ns = 1;
+  meshvk_status_t before = meshvk_command_buffer_device_time(cb.get(), &ns);
+  if (meshvk_status_code(before) == MESHVK_STATUS_UNAVAILABLE) {
+    meshvk_status_free(before);
+    GTEST_SKIP() << "the queue family has no timestamp queries";
+  }
+  EXPECT_TRUE(HasCode(before, MESHVK_STATUS_FAILED_PRECONDITION, "never submitted"));
+  EXPECT_EQ(ns, 0u);
+  SubmitAndWait(set.get(), 0, cb.get());
+  MESHVK_ASSERT_OK(meshvk_command_buffer_device_time(cb.get(), &ns));
+  EXPECT_GT(ns, 0u);
+  EXPECT_LT(ns, 60ull * kSecond);
+  EXPECT_TRUE(HasCode(meshvk_command_buffer_device_time(nullptr, &ns), MESHVK_STATUS_INVALID_ARGUMENT));
+}
+
+}  // namespace
+}  // namespace meshvk_test

@@ -71,27 +71,27 @@ TEST_F(ExecutableTest, RejectsSpirvThatDoesNotValidate) {
   truncated.resize(truncated.size() / 2);
   meshvk_executable_create_info_t info = FillInfo(truncated);
   EXPECT_TRUE(HasCode(meshvk_executable_create(set.get(), &info, &raw),
-                      MESHVK_STATUS_INVALID_ARGUMENT, "does not validate"));
+                      MESHVK_STATUS_INVALID_ARGUMENT, "SPIR-V validation failed"));
   EXPECT_EQ(raw, nullptr);
 
   std::vector<uint32_t> bad_magic = FillSpirv();
   bad_magic[0] = 0x12345678;
   info = FillInfo(bad_magic);
   EXPECT_TRUE(HasCode(meshvk_executable_create(set.get(), &info, &raw),
-                      MESHVK_STATUS_INVALID_ARGUMENT, "does not validate"));
+                      MESHVK_STATUS_INVALID_ARGUMENT, "not a SPIR-V module (bad magic number)"));
 
   // An id bound too small: every id in the module is then out of bounds.
   std::vector<uint32_t> bad_bound = FillSpirv();
   bad_bound[3] = 2;
   info = FillInfo(bad_bound);
   EXPECT_TRUE(HasCode(meshvk_executable_create(set.get(), &info, &raw),
-                      MESHVK_STATUS_INVALID_ARGUMENT, "does not validate"));
+                      MESHVK_STATUS_INVALID_ARGUMENT, "SPIR-V validation failed"));
 
   std::vector<uint32_t> words = FillSpirv();
   info = FillInfo(words);
   info.entry_point = "not_main";
   EXPECT_TRUE(HasCode(meshvk_executable_create(set.get(), &info, &raw),
-                      MESHVK_STATUS_INVALID_ARGUMENT, "entry point 'not_main'"));
+                      MESHVK_STATUS_INVALID_ARGUMENT, "entry point named 'not_main'"));
 }
 
 TEST_F(ExecutableTest, RejectsBindingsTheLayoutDoesNotDeclare) {
@@ -139,6 +139,34 @@ TEST_F(ExecutableTest, RejectsBadCreateInfo) {
                       MESHVK_STATUS_INVALID_ARGUMENT));
   EXPECT_TRUE(HasCode(meshvk_executable_create(set.get(), &info, nullptr),
                       MESHVK_STATUS_INVALID_ARGUMENT));
+}
+
+}  // namespace
+}  // namespace meshvk_test
+
+namespace meshvk_test {
+namespace {
+
+// The loader's SPIR-V check needs no device and applies the same rules as
+// meshvk_executable_create.
+TEST(ExecutableCheckSpirv, SameRulesWithoutADevice) {
+  std::vector<uint32_t> words = FillSpirv();
+  meshvk_executable_create_info_t info = FillInfo(words);
+  info.workgroup_size[0] = 64;
+  info.workgroup_size[1] = info.workgroup_size[2] = 1;
+  MESHVK_EXPECT_OK(meshvk_executable_check_spirv(&info, 0));
+  info.workgroup_size[0] = 32;
+  EXPECT_TRUE(HasCode(meshvk_executable_check_spirv(&info, 0), MESHVK_STATUS_INVALID_ARGUMENT,
+                      "has LocalSize 64x1x1 but workgroup_size says 32x1x1"));
+  info.workgroup_size[0] = 64;
+  info.binding_count = 0;  // the fill kernel binds one buffer
+  EXPECT_TRUE(HasCode(meshvk_executable_check_spirv(&info, 0), MESHVK_STATUS_INVALID_ARGUMENT,
+                      "uses set 0 binding 0"));
+  info.binding_count = 1;
+  info.entry_point = "other";
+  EXPECT_TRUE(HasCode(meshvk_executable_check_spirv(&info, 0), MESHVK_STATUS_INVALID_ARGUMENT,
+                      "no GLCompute entry point named 'other'"));
+  EXPECT_TRUE(HasCode(meshvk_executable_check_spirv(nullptr, 0), MESHVK_STATUS_INVALID_ARGUMENT));
 }
 
 }  // namespace

@@ -16,6 +16,9 @@
 #include "meshvk/Codegen/Target.h"
 #include "meshvk/Target/CompileProgram.h"
 #include "meshvk/meshvk.h"
+#include "meshvk/module.h"
+#include "output_files.h"
+#include "plan_graph.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
@@ -52,6 +55,10 @@ llvm::cl::opt<bool> printPlan("print-plan", llvm::cl::cat(toolCategory),
 llvm::cl::opt<std::string> dumpKernels(
     "dump-kernels", llvm::cl::cat(toolCategory), llvm::cl::value_desc("dir"),
     llvm::cl::desc("also write each distinct kernel's SPIR-V and disassembly to DIR (created)"));
+llvm::cl::opt<std::string> planGraph(
+    "plan-graph", llvm::cl::cat(toolCategory), llvm::cl::value_desc("file.dot"),
+    llvm::cl::desc("also write the plan of the (first) function as a Graphviz picture: processes x phases as "
+                   "clusters, dispatches as nodes, copies as edges with bytes and path"));
 llvm::cl::opt<bool> verbose("verbose", llvm::cl::cat(toolCategory),
                             llvm::cl::desc("tell on stderr what the compiler decided (target, grid, sizes)"));
 llvm::cl::alias verboseAlias("v", llvm::cl::desc("alias for --verbose"), llvm::cl::aliasopt(verbose));
@@ -130,6 +137,11 @@ int main(int argc, char** argv) {
     options.keepOperationNotes = opt->getNumOccurrences() > 0;
   if (input.empty()) return Usage("no PROGRAM.mlir given");
   if (output.empty()) return Usage("no output given (-o PROGRAM.mvk)");
+  std::string graph = planGraph;
+  if (planGraph.getNumOccurrences() && graph.empty()) return Usage("--plan-graph needs a file (--plan-graph=FILE.dot)");
+  // Checked before compiling: a bad path is bad usage, not a lost compile.
+  if (std::string why; !graph.empty() && !meshvk_run::OutputFiles::CheckPath(graph, &why))
+    return Usage("--plan-graph: " + why);
 
   std::string error;
   if (!meshvk::target::parseVulkanVersion(vulkan, &options.vulkanVersion, &error))
@@ -180,6 +192,23 @@ int main(int argc, char** argv) {
     std::remove(temporary.c_str());
     std::fprintf(stderr, "mesh-vk-compile: %s: cannot write: %s\n", output.c_str(), std::strerror(errno));
     return kExitUsage;
+  }
+  if (!graph.empty()) {
+    // The picture is drawn from the artifact just written, loaded (and
+    // verified) by the runtime like any .mvk: one writer for both tools.
+    meshvk_module_t* module = nullptr;
+    if (meshvk_status_t status = meshvk_module_load(program.artifact.data(), program.artifact.size(), &module)) {
+      std::fprintf(stderr, "mesh-vk-compile: --plan-graph: %s\n", meshvk_status_message(status));
+      meshvk_status_free(status);
+      return kExitDevice;
+    }
+    std::string why;
+    bool ok = meshvk_run::WritePlanGraph(graph, module, 0, nullptr, &why);
+    meshvk_module_release(module);
+    if (!ok) {
+      std::fprintf(stderr, "mesh-vk-compile: --plan-graph: %s\n", why.c_str());
+      return kExitUsage;
+    }
   }
   if (verbose) {
     std::string shape;

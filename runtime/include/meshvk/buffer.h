@@ -106,10 +106,6 @@ meshvk_status_t meshvk_buffer_copy_host_staged(meshvk_buffer_t* src, uint64_t sr
                                                uint64_t size, uint64_t timeout_ns);
 #define MESHVK_STAGING_CHUNK_BYTES (1ull << 20)  // 1 MiB: measured best on lavapipe (chunks stay in cache; 4 MiB was 2.7x slower at 64 MiB)
 
-// Per-process allocated bytes (all live buffers of `process`).
-uint64_t meshvk_device_set_allocated_bytes(const meshvk_device_set_t* set,
-                                           uint32_t process);
-
 #ifdef __cplusplus
 }  // extern "C"
 #endif

@@ -9,13 +9,13 @@
 // derived from buffer hazards: a command that reads or writes a buffer written
 // earlier in the stream (or writes one read earlier) gets a pipeline barrier
 // first. A recorded buffer can be submitted many times (record once, replay).
-// Not thread-safe: record one command buffer from one thread.
+// Not thread-safe: record one command buffer from one thread. Submission:
+// meshvk/queue.h.
 #ifndef MESHVK_COMMAND_BUFFER_H_
 #define MESHVK_COMMAND_BUFFER_H_
 
 #include "meshvk/buffer.h"
 #include "meshvk/executable.h"
-#include "meshvk/semaphore.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -110,28 +110,41 @@ meshvk_status_t meshvk_command_buffer_barrier(meshvk_command_buffer_t* cb);
 // Ends recording (vkEndCommandBuffer). Further recording: FAILED_PRECONDITION.
 meshvk_status_t meshvk_command_buffer_end(meshvk_command_buffer_t* cb);
 
-typedef struct meshvk_semaphore_value_s {
-  meshvk_semaphore_t* semaphore;
-  uint64_t value;
-} meshvk_semaphore_value_t;
+// Device time in nanoseconds between the start and the end of the command
+// buffer's recorded work in its last submission, from two timestamp queries
+// every command buffer writes where its queue family supports them
+// (vkCmdWriteTimestamp, vkGetQueryPoolResults). Call it once that submission
+// has completed (e.g. after waiting for its signal); it waits for the query
+// results otherwise. UNAVAILABLE without timestamp support;
+// FAILED_PRECONDITION before the first submission.
+meshvk_status_t meshvk_command_buffer_device_time(const meshvk_command_buffer_t* cb,
+                                                  uint64_t* out_ns);
 
-typedef struct meshvk_submit_info_s {
-  meshvk_command_buffer_t* command_buffer;  // ended
-  const meshvk_semaphore_value_t* waits;
-  uint32_t wait_count;
-  const meshvk_semaphore_value_t* signals;
-  uint32_t signal_count;
-} meshvk_submit_info_t;
+// Trace timestamps: where a timestamp is written relative to the recorded work.
+typedef enum meshvk_timestamp_point_e {
+  // VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT: when the next command may start.
+  MESHVK_TIMESTAMP_BEFORE_NEXT = 0,
+  // VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT: when all earlier commands have finished.
+  MESHVK_TIMESTAMP_AFTER_PREVIOUS = 1,
+} meshvk_timestamp_point_t;
 
-// Submits to the command buffer's process queue (vkQueueSubmit with
-// VkTimelineSemaphoreSubmitInfo, and VkDeviceGroupSubmitInfo on a device group
-// with the process's device index for the command buffer and semaphores).
-// Waits happen before any command of the buffer (ALL_COMMANDS). Thread-safe
-// (queues are locked). FAILED_PRECONDITION unless recording has ended;
-// UNIMPLEMENTED for a semaphore on another VkDevice; DEVICE_LOST names the
-// process and device.
-meshvk_status_t meshvk_queue_submit(meshvk_device_set_t* set,
-                                    const meshvk_submit_info_t* info);
+// Records a timestamp query (vkCmdWriteTimestamp) at this point of the stream
+// and returns its index (0, 1, 2, ... per command buffer). The queries live
+// in the command buffer's own pools, reset by the command buffer itself, so a
+// replay needs nothing from the host. Used by traced programs
+// (meshvk/trace.h) around every command. UNAVAILABLE where the queue family
+// has no timestamps; FAILED_PRECONDITION after meshvk_command_buffer_end.
+meshvk_status_t meshvk_command_buffer_write_timestamp(meshvk_command_buffer_t* cb,
+                                                      meshvk_timestamp_point_t point,
+                                                      uint32_t* out_index);
+// The values of the first `count` trace timestamps of the last submission, in
+// nanoseconds of the device's timestamp clock (ticks x timestampPeriod, valid
+// bits masked). Waits for the results (vkGetQueryPoolResults with WAIT).
+// OUT_OF_RANGE when fewer were written; FAILED_PRECONDITION before the first
+// submission.
+meshvk_status_t meshvk_command_buffer_read_timestamps(const meshvk_command_buffer_t* cb,
+                                                      uint64_t* out_ns, uint32_t count);
+
 
 #ifdef __cplusplus
 }  // extern "C"

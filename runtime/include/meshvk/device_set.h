@@ -108,13 +108,17 @@ meshvk_status_t meshvk_device_set_copy_path(const meshvk_device_set_t* set, uint
 
 // Bytes of host-visible staging memory process `process`'s device holds now
 // for host-staged copies and host I/O (not counted in
-// meshvk_device_set_allocated_bytes): at most 2 chunks of
-// MESHVK_STAGING_CHUNK_BYTES per direction while a transfer runs, 0 between
-// transfers.
+// meshvk_device_set_allocated_bytes): the landing buffers of host-staged
+// copies (MESHVK_BUFFER_STAGING_BIT) plus at most two staging rings of 2
+// chunks of MESHVK_STAGING_CHUNK_BYTES, kept between transfers.
 uint64_t meshvk_device_set_staging_bytes(const meshvk_device_set_t* set, uint32_t process);
 // The largest value meshvk_device_set_staging_bytes reached for the device of
 // `process` since the set was created.
 uint64_t meshvk_device_set_peak_staging_bytes(const meshvk_device_set_t* set, uint32_t process);
+// Bytes of device memory allocated for the live buffers of `process`
+// (meshvk_buffer_allocation_size summed); 0 for an out-of-range process.
+uint64_t meshvk_device_set_allocated_bytes(const meshvk_device_set_t* set,
+                                           uint32_t process);
 
 // Waits until all queues of the set are idle (vkDeviceWaitIdle per device).
 meshvk_status_t meshvk_device_set_wait_idle(meshvk_device_set_t* set);

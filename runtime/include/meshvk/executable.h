@@ -26,7 +26,7 @@ typedef struct meshvk_executable_create_info_s {
   const char* entry_point;       // NULL: "main"
   uint32_t binding_count;        // storage buffers at set 0, bindings 0..n-1
   uint32_t push_constant_size;   // bytes, multiple of 4, <= device limit
-  uint32_t workgroup_size[3];    // informational (from the shader); 0 = unknown
+  uint32_t workgroup_size[3];    // the shader's LocalSize (checked); any 0 = unknown
 } meshvk_executable_create_info_t;
 
 // INVALID_ARGUMENT (message = validator output) when the SPIR-V does not
@@ -39,6 +39,16 @@ meshvk_status_t meshvk_executable_create(meshvk_device_set_t* set,
                                          meshvk_executable_t** out_executable);
 void meshvk_executable_retain(meshvk_executable_t* executable);
 void meshvk_executable_release(meshvk_executable_t* executable);
+
+// Checks, without a device, everything meshvk_executable_create checks of the
+// SPIR-V itself: SPIRV-Tools validation for `vulkan_api_version`
+// (VK_API_VERSION_1_1..1_3; 0 means 1.1), a GLCompute entry point named
+// info->entry_point, its literal LocalSize equal to info->workgroup_size (when
+// no entry is 0), and only storage buffers in set 0 below binding_count. The
+// .mvk loader runs it on every executable. INVALID_ARGUMENT with one line
+// saying why. Thread-safe; no Vulkan call.
+meshvk_status_t meshvk_executable_check_spirv(const meshvk_executable_create_info_t* info,
+                                              uint32_t vulkan_api_version);
 
 uint32_t meshvk_executable_binding_count(const meshvk_executable_t* executable);
 uint32_t meshvk_executable_push_constant_size(const meshvk_executable_t* executable);

@@ -9,5 +9,7 @@
 #include "meshvk/executable.h"
 #include "meshvk/semaphore.h"
 #include "meshvk/command_buffer.h"
+#include "meshvk/queue.h"
+#include "meshvk/module.h"
 
 #endif  // MESHVK_MESHVK_H_

@@ -85,9 +85,10 @@ meshvk_status_t meshvk_module_argument_info(const meshvk_module_t* module, uint3
 meshvk_status_t meshvk_module_result_info(const meshvk_module_t* module, uint32_t function,
                                           uint32_t result, meshvk_tensor_info_t* out_info);
 
-// Per-process plan statistics of one function (no device needed), for
-// --print-plan. Allocations are the process's (shared by all functions).
-typedef struct meshvk_process_plan_s {
+// What one process does in one function and what it holds, computed from the
+// artifact without a device (for mesh-vk-run --print-plan). Allocations are
+// the process's (shared by all functions).
+typedef struct meshvk_process_summary_s {
   // Bytes allocated by buffer kind: argument shards, result shards,
   // transients (after reuse slots share memory), constants.
   uint64_t argument_bytes, result_bytes, transient_bytes, constant_bytes;
@@ -95,13 +96,14 @@ typedef struct meshvk_process_plan_s {
   uint64_t peer_bytes_in;    // bytes this process copies in from other processes
   uint64_t local_copy_bytes; // bytes copied between its own buffers
   uint32_t phase_count;      // phases in which this process has commands
-} meshvk_process_plan_t;
-meshvk_status_t meshvk_module_function_process_plan(const meshvk_module_t* module, uint32_t function,
-                                                    uint32_t process, meshvk_process_plan_t* out_plan);
+} meshvk_process_summary_t;
+meshvk_status_t meshvk_module_function_process_summary(const meshvk_module_t* module,
+                                                       uint32_t function, uint32_t process,
+                                                       meshvk_process_summary_t* out_summary);
 // The same summed over all functions (phase_count: the largest); for the
-// usual one-function program, that function's plan.
-meshvk_status_t meshvk_module_process_plan(const meshvk_module_t* module, uint32_t process,
-                                           meshvk_process_plan_t* out_plan);
+// usual one-function program, that function's summary.
+meshvk_status_t meshvk_module_process_summary(const meshvk_module_t* module, uint32_t process,
+                                              meshvk_process_summary_t* out_summary);
 // Number of phases of `function` (stream segments between cross-process
 // waits); 0 for a function without commands or out of range.
 uint32_t meshvk_module_function_phase_count(const meshvk_module_t* module, uint32_t function);

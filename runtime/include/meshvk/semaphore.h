@@ -15,6 +15,12 @@ extern "C" {
 
 typedef struct meshvk_semaphore_s meshvk_semaphore_t;
 
+// A semaphore and a timeline value: what a submission waits for or signals.
+typedef struct meshvk_semaphore_value_s {
+  meshvk_semaphore_t* semaphore;
+  uint64_t value;
+} meshvk_semaphore_value_t;
+
 meshvk_status_t meshvk_semaphore_create(meshvk_device_set_t* set, uint32_t process,
                                         uint64_t initial_value,
                                         meshvk_semaphore_t** out_semaphore);

@@ -19,6 +19,7 @@
 #define MESHVK_TRANSPORT_H_
 
 #include "meshvk/module.h"
+#include "meshvk/trace.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -47,15 +48,13 @@ typedef struct meshvk_program_ranks_s {
   uint32_t root_rank;                   // receives the gathered results
 } meshvk_program_ranks_t;
 
-// meshvk_program_create for the processes of `ranks->transport->rank` only.
-// INVALID_ARGUMENT for a NULL transport/map, a rank out of range or a map that
-// leaves this rank no process. Invoke: every rank calls meshvk_program_invoke
+// Passed as meshvk_program_create_info_t::ranks (meshvk/trace.h) to
+// meshvk_program_create_with_info: the program is created for the processes
+// of `ranks->transport->rank` only. INVALID_ARGUMENT for a NULL transport/map,
+// a rank out of range or a map that leaves this rank no process. Invoke: every rank calls meshvk_program_invoke
 // with the same function and full-size host inputs/outputs; only the shards
 // of local processes are read from the inputs, and only `root_rank`'s outputs
 // receive the whole results (other ranks' outputs are left partly written).
-meshvk_status_t meshvk_program_create_on_ranks(meshvk_module_t* module, meshvk_device_set_t* set,
-                                               const meshvk_program_ranks_t* ranks,
-                                               meshvk_program_t** out_program);
 
 // The plan's bytes between ranks for one invoke of `function` (no device):
 // copies whose source and destination processes sit on different ranks

@@ -72,8 +72,9 @@ VkResult ParseError(const char* text) {
 
 bool IsIntercepted(const std::string& name);
 
+// Never destroyed: the exit handler that writes MESHVK_FAULT_COUNTS reads it.
 const Config& config() {
-  static const Config c = [] {
+  static const Config& c = *new Config([] {
     Config c;
     if (const char* v = std::getenv("MESHVK_FAULT_ENTRY_POINT"); v && *v) {
       c.entry_point = v;
@@ -88,7 +89,7 @@ const Config& config() {
     if (const char* v = std::getenv("MESHVK_FAULT_REPORT")) c.report = v;
     if (const char* v = std::getenv("MESHVK_FAULT_COUNTS")) c.counts = v;
     return c;
-  }();
+  }());
   return c;
 }
 
@@ -145,9 +146,14 @@ void HangForever(const char* name) {
 
 void* Key(const void* dispatchable) { return *static_cast<void* const*>(dispatchable); }
 
+// Next-layer functions are resolved while the instance or device is being
+// created: afterwards the loader's last-layer vkGetInstanceProcAddr returns
+// the application's dispatch (the top of the chain), which would recurse.
 struct InstanceData {
   VkInstance instance = VK_NULL_HANDLE;
   PFN_vkGetInstanceProcAddr gipa = nullptr;
+  PFN_vkEnumeratePhysicalDevices EnumeratePhysicalDevices = nullptr;
+  PFN_vkEnumeratePhysicalDeviceGroups EnumeratePhysicalDeviceGroups = nullptr;
 };
 struct DeviceData {
   VkDevice device = VK_NULL_HANDLE;
@@ -167,8 +173,7 @@ PFN Next(const void* device_handle, const char* name) {
   std::lock_guard<std::mutex> lock(g_mutex);
   DeviceData& d = g_devices.at(Key(device_handle));
   auto it = d.next.find(name);
-  if (it == d.next.end()) it = d.next.emplace(name, d.gdpa(d.device, name)).first;
-  return reinterpret_cast<PFN>(it->second);
+  return it == d.next.end() ? nullptr : reinterpret_cast<PFN>(it->second);
 }
 
 template <typename T>
@@ -179,6 +184,10 @@ T* LayerLink(const void* next, VkStructureType type) {
   }
   return nullptr;
 }
+
+// Every device-level entry point the layer intercepts (core names), defined
+// after the table below.
+extern const char* const kDeviceNames[];
 
 // --- instance-level entry points ---------------------------------------------
 
@@ -197,25 +206,29 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* info, 
   auto create = reinterpret_cast<PFN_vkCreateInstance>(gipa(VK_NULL_HANDLE, "vkCreateInstance"));
   VkResult r = create(info, alloc, out);
   if (r != VK_SUCCESS) return r;
+  InstanceData d{*out, gipa};
+  d.EnumeratePhysicalDevices =
+      reinterpret_cast<PFN_vkEnumeratePhysicalDevices>(gipa(*out, "vkEnumeratePhysicalDevices"));
+  d.EnumeratePhysicalDeviceGroups =
+      reinterpret_cast<PFN_vkEnumeratePhysicalDeviceGroups>(gipa(*out, "vkEnumeratePhysicalDeviceGroups"));
+  if (!d.EnumeratePhysicalDeviceGroups)
+    d.EnumeratePhysicalDeviceGroups =
+        reinterpret_cast<PFN_vkEnumeratePhysicalDeviceGroups>(gipa(*out, "vkEnumeratePhysicalDeviceGroupsKHR"));
   std::lock_guard<std::mutex> lock(g_mutex);
-  g_instances[Key(*out)] = {*out, gipa};
+  g_instances[Key(*out)] = d;
   return VK_SUCCESS;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL EnumeratePhysicalDevices(VkInstance instance, uint32_t* count,
                                                         VkPhysicalDevice* devices) {
   if (VkResult r = Fault("vkEnumeratePhysicalDevices", false)) return r;
-  InstanceData& d = InstanceOf(instance);
-  return reinterpret_cast<PFN_vkEnumeratePhysicalDevices>(d.gipa(d.instance, "vkEnumeratePhysicalDevices"))(
-      instance, count, devices);
+  return InstanceOf(instance).EnumeratePhysicalDevices(instance, count, devices);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL EnumeratePhysicalDeviceGroups(VkInstance instance, uint32_t* count,
                                                              VkPhysicalDeviceGroupProperties* groups) {
   if (VkResult r = Fault("vkEnumeratePhysicalDeviceGroups", false)) return r;
-  InstanceData& d = InstanceOf(instance);
-  return reinterpret_cast<PFN_vkEnumeratePhysicalDeviceGroups>(d.gipa(d.instance, "vkEnumeratePhysicalDeviceGroups"))(
-      instance, count, groups);
+  return InstanceOf(instance).EnumeratePhysicalDeviceGroups(instance, count, groups);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physical, const VkDeviceCreateInfo* info,
@@ -230,11 +243,19 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physical, const VkD
   auto create = reinterpret_cast<PFN_vkCreateDevice>(gipa(inst.instance, "vkCreateDevice"));
   VkResult r = create(physical, info, alloc, out);
   if (r != VK_SUCCESS) return r;
-  std::lock_guard<std::mutex> lock(g_mutex);
-  DeviceData& d = g_devices[Key(*out)];
+  DeviceData d;
   d.device = *out;
   d.gdpa = gdpa;
-  d.next.clear();
+  for (const char* const* n = kDeviceNames; *n; ++n) {
+    const char* name = *n;
+    PFN_vkVoidFunction f = gdpa(*out, name);
+    // A core function may exist only under its KHR name; it is counted and
+    // looked up under the core one.
+    if (!f) f = gdpa(*out, (std::string(name) + "KHR").c_str());
+    d.next[name] = f;
+  }
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_devices[Key(*out)] = std::move(d);
   return VK_SUCCESS;
 }
 
@@ -343,6 +364,12 @@ VKAPI_ATTR VkResult VKAPI_CALL DeviceWaitIdle(VkDevice d) {
   return Next<PFN_vkDeviceWaitIdle>(d, "vkDeviceWaitIdle")(d);
 }
 
+#define FAULT_NAME(name, params, args) "vk" #name,
+const char* const kDeviceNames[] = {FAULT_DEVICE_ENTRIES(FAULT_NAME) "vkQueueSubmit", "vkQueueSubmit2",
+                                    "vkWaitSemaphores", "vkWaitForFences", "vkQueueWaitIdle",
+                                    "vkDeviceWaitIdle", nullptr};
+#undef FAULT_NAME
+
 // --- lookup --------------------------------------------------------------------
 
 struct Entry {
@@ -388,10 +415,14 @@ bool IsIntercepted(const std::string& name) {
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice device, const char* name) {
   if (PFN_vkVoidFunction f = Find(std::begin(kDeviceEntries), std::end(kDeviceEntries), name)) {
     // Only when the next layer has it (an extension the device lacks stays absent).
-    if (std::strcmp(name, "vkGetDeviceProcAddr") == 0 || Next<PFN_vkVoidFunction>(device, name)) return f;
-    return nullptr;
+    if (std::strcmp(name, "vkGetDeviceProcAddr") == 0) return f;
+    std::string core(name);
+    if (core.size() > 3 && core.compare(core.size() - 3, 3, "KHR") == 0) core.resize(core.size() - 3);
+    return Next<PFN_vkVoidFunction>(device, core.c_str()) ? f : nullptr;
   }
-  return Next<PFN_vkVoidFunction>(device, name);
+  std::lock_guard<std::mutex> lock(g_mutex);
+  const DeviceData& d = g_devices.at(Key(device));
+  return d.gdpa(d.device, name);
 }
 
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance instance, const char* name) {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "meshvk/artifact/builder.h"
-#include "spirv_check.h"
+#include "meshvk/executable.h"
 
 namespace meshvk::module {
 namespace {
@@ -146,8 +146,19 @@ class ArtifactChecker {
         return Msg(path, ".push_constant_size: ", x->push_constant_size(),
                    " (must be a multiple of 4, <= ", kMaxPushConstantBytes, ")");
       if (Len(x->spirv()) == 0) return path + ".spirv: empty";
-      std::string e = CheckSpirv(x->spirv()->data(), x->spirv()->size(), x->entry_point()->str(), wg);
-      if (!e.empty()) return path + ".spirv: " + e;
+      // The same SPIR-V rules meshvk_executable_create applies, for Vulkan 1.1.
+      meshvk_executable_create_info_t info{};
+      info.spirv = x->spirv()->data();
+      info.spirv_size = x->spirv()->size() * sizeof(uint32_t);
+      info.entry_point = x->entry_point()->c_str();
+      info.binding_count = Len(x->bindings());
+      info.push_constant_size = x->push_constant_size();
+      for (uint32_t d = 0; d < 3; ++d) info.workgroup_size[d] = wg[d];
+      if (meshvk_status_t status = meshvk_executable_check_spirv(&info, 0)) {
+        std::string e = meshvk_status_message(status);
+        meshvk_status_free(status);
+        return path + ".spirv: " + e;
+      }
     }
     return "";
   }

@@ -6,13 +6,6 @@
 namespace meshvk::module {
 namespace {
 
-Status FromC(meshvk_status_t status, const std::string& context) {
-  if (!status) return Status();
-  Status out(meshvk_status_code(status), context + ": " + meshvk_status_message(status));
-  meshvk_status_free(status);
-  return out;
-}
-
 bool SameVkDevice(const meshvk_device_set_t* set, uint32_t a, uint32_t b) {
   meshvk_process_info_t ia{}, ib{};
   meshvk_status_free(meshvk_device_set_process_info(set, a, &ia));
@@ -148,15 +141,11 @@ Status CrossDeviceCopies::SourceFor(uint32_t function, const mvk::Copy* copy, me
   return Status();
 }
 
-Status RunHostCopies(const std::vector<HostCopy>& copies, uint64_t timeout_ns) {
-  for (const HostCopy& c : copies) {
-    MESHVK_RETURN_IF_ERROR(FromC(
-        meshvk_buffer_copy_host_staged(c.src, c.offset, c.landing, c.offset, c.size, timeout_ns),
-        "host-staged copy of " + std::to_string(c.size) + " bytes from process " +
-            std::to_string(meshvk_buffer_process(c.src)) + " to process " +
-            std::to_string(meshvk_buffer_process(c.landing))));
-  }
-  return Status();
+Status RunHostCopy(const HostCopy& c, uint64_t timeout_ns) {
+  return FromC(meshvk_buffer_copy_host_staged(c.src, c.offset, c.landing, c.offset, c.size, timeout_ns),
+               "host-staged copy of " + std::to_string(c.size) + " bytes from process " +
+                   std::to_string(meshvk_buffer_process(c.src)) + " to process " +
+                   std::to_string(meshvk_buffer_process(c.landing)));
 }
 
 }  // namespace meshvk::module

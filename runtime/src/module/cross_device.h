@@ -80,8 +80,8 @@ class CrossDeviceCopies {
 // a transport between ranks move).
 void SourceSpan(const mvk::Copy* copy, uint64_t* lo, uint64_t* hi);
 
-// Runs the host-staged transfers of one segment (after its producers finished).
-Status RunHostCopies(const std::vector<HostCopy>& copies, uint64_t timeout_ns);
+// Runs one host-staged transfer of a segment (after its producers finished).
+Status RunHostCopy(const HostCopy& copy, uint64_t timeout_ns);
 
 }  // namespace meshvk::module
 

@@ -25,7 +25,7 @@ Status LoadBytes(std::vector<uint8_t> bytes, const std::string& what, meshvk_mod
       meshvk::module::VerifyArtifact(module->bytes.data(), module->bytes.size(), &artifact);
   if (!error.empty()) return MakeStatus(MESHVK_STATUS_DATA_LOSS, "%s%s", what.c_str(), error.c_str());
   module->artifact = artifact;
-  module->plan = meshvk::module::ComputePlan(artifact);
+  module->schedule = meshvk::module::ComputeSchedule(artifact);
   *out = module.release();
   return Status();
 }
@@ -170,53 +170,53 @@ meshvk_status_t meshvk_module_result_info(const meshvk_module_t* module, uint32_
   return TensorInfo(module, function, result, true, out_info);
 }
 
-meshvk_status_t meshvk_module_function_process_plan(const meshvk_module_t* module, uint32_t function,
-                                                    uint32_t process, meshvk_process_plan_t* out_plan) {
-  const meshvk::module::Plan& plan = module->plan;
-  if (function >= plan.functions.size())
+meshvk_status_t meshvk_module_function_process_summary(const meshvk_module_t* module, uint32_t function,
+                                                    uint32_t process, meshvk_process_summary_t* out_summary) {
+  const meshvk::module::Schedule& schedule = module->schedule;
+  if (function >= schedule.functions.size())
     return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "function %u out of range (%zu functions)", function,
-                      plan.functions.size())
+                      schedule.functions.size())
         .ToC();
-  if (process >= plan.allocations.size())
+  if (process >= schedule.allocations.size())
     return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "process %u out of range (%zu processes)", process,
-                      plan.allocations.size())
+                      schedule.allocations.size())
         .ToC();
-  *out_plan = plan.functions[function].processes[process];
-  const meshvk_process_plan_t& bytes = plan.allocations[process];
-  out_plan->argument_bytes = bytes.argument_bytes;
-  out_plan->result_bytes = bytes.result_bytes;
-  out_plan->transient_bytes = bytes.transient_bytes;
-  out_plan->constant_bytes = bytes.constant_bytes;
+  *out_summary = schedule.functions[function].processes[process];
+  const meshvk_process_summary_t& bytes = schedule.allocations[process];
+  out_summary->argument_bytes = bytes.argument_bytes;
+  out_summary->result_bytes = bytes.result_bytes;
+  out_summary->transient_bytes = bytes.transient_bytes;
+  out_summary->constant_bytes = bytes.constant_bytes;
   return MESHVK_OK;
 }
 
-meshvk_status_t meshvk_module_process_plan(const meshvk_module_t* module, uint32_t process,
-                                           meshvk_process_plan_t* out_plan) {
-  const meshvk::module::Plan& plan = module->plan;
-  if (process >= plan.allocations.size())
+meshvk_status_t meshvk_module_process_summary(const meshvk_module_t* module, uint32_t process,
+                                           meshvk_process_summary_t* out_summary) {
+  const meshvk::module::Schedule& schedule = module->schedule;
+  if (process >= schedule.allocations.size())
     return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "process %u out of range (%zu processes)", process,
-                      plan.allocations.size())
+                      schedule.allocations.size())
         .ToC();
-  *out_plan = plan.allocations[process];
-  for (const meshvk::module::FunctionPlan& fn : plan.functions) {
-    const meshvk_process_plan_t& s = fn.processes[process];
-    out_plan->dispatch_count += s.dispatch_count;
-    out_plan->copy_count += s.copy_count;
-    out_plan->fill_count += s.fill_count;
-    out_plan->peer_bytes_in += s.peer_bytes_in;
-    out_plan->local_copy_bytes += s.local_copy_bytes;
-    out_plan->phase_count = std::max(out_plan->phase_count, s.phase_count);
+  *out_summary = schedule.allocations[process];
+  for (const meshvk::module::FunctionSchedule& fn : schedule.functions) {
+    const meshvk_process_summary_t& s = fn.processes[process];
+    out_summary->dispatch_count += s.dispatch_count;
+    out_summary->copy_count += s.copy_count;
+    out_summary->fill_count += s.fill_count;
+    out_summary->peer_bytes_in += s.peer_bytes_in;
+    out_summary->local_copy_bytes += s.local_copy_bytes;
+    out_summary->phase_count = std::max(out_summary->phase_count, s.phase_count);
   }
   return MESHVK_OK;
 }
 
 uint32_t meshvk_module_function_phase_count(const meshvk_module_t* module, uint32_t function) {
-  return function < module->plan.functions.size() ? module->plan.functions[function].phase_count : 0;
+  return function < module->schedule.functions.size() ? module->schedule.functions[function].phase_count : 0;
 }
 
 uint32_t meshvk_module_phase_count(const meshvk_module_t* module) {
   uint32_t phases = 0;
-  for (const auto& fn : module->plan.functions) phases = std::max(phases, fn.phase_count);
+  for (const auto& fn : module->schedule.functions) phases = std::max(phases, fn.phase_count);
   return phases;
 }
 

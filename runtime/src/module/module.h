@@ -1,4 +1,4 @@
-// Internal view of meshvk_module_t: the verified artifact bytes and its plan.
+// Internal view of meshvk_module_t: the verified artifact bytes and its schedule.
 #ifndef MESHVK_RUNTIME_MODULE_MODULE_H_
 #define MESHVK_RUNTIME_MODULE_MODULE_H_
 
@@ -7,13 +7,13 @@
 #include <vector>
 
 #include "meshvk/module.h"
-#include "plan.h"
+#include "schedule.h"
 
 struct meshvk_module_s {
   std::atomic<uint32_t> references{1};
   std::vector<uint8_t> bytes;               // owned copy; artifact points into it
   const meshvk::mvk::Artifact* artifact = nullptr;
-  meshvk::module::Plan plan;
+  meshvk::module::Schedule schedule;
 };
 
 #endif  // MESHVK_RUNTIME_MODULE_MODULE_H_

@@ -31,18 +31,20 @@
 
 #include "artifact_verifier.h"
 #include "cross_device.h"
+#include "invoke_trace.h"
+#include "meshvk/trace.h"
 #include "meshvk/artifact/builder.h"
-#include "meshvk/command_buffer.h"
 #include "meshvk/module.h"
+#include "meshvk/queue.h"
 #include "meshvk/transport.h"
 #include "module.h"
-#include "plan.h"
 #include "remote_copies.h"
+#include "schedule.h"
 #include "status.h"
-#include "timestamps.h"
 
 namespace {
 
+using meshvk::FromC;
 using meshvk::MakeStatus;
 using meshvk::Status;
 namespace mvk = meshvk::mvk;
@@ -62,11 +64,12 @@ struct Segment {
   std::vector<Wait> waits;      // cross-process, deduplicated (max phase per process)
   meshvk_command_buffer_t* command_buffer = nullptr;
   uint32_t command_count = 0;
-  size_t timer_index = 0;       // this segment's timestamp pair
   // Bytes the host stages from other VkDevices before this segment runs.
   std::vector<meshvk::module::HostCopy> host_copies;
   // Bytes received from other ranks before this segment runs.
   std::vector<meshvk::module::RemoteReceive> remote_receives;
+  std::vector<meshvk::module::InvokeTrace::CommandMarks> marks;  // traced programs only
+  uint64_t submitted_ns = 0;                                    // traced programs only
 };
 
 }  // namespace
@@ -85,21 +88,21 @@ struct meshvk_program_s {
   uint64_t record_ns = 0;
   uint32_t command_count = 0;
   uint32_t command_buffer_count = 0;
-  meshvk::module::SegmentTimer timer;
   bool timings_valid = false;
+  bool timestamps_unavailable = false;  // a device has no timestamp queries
   std::vector<meshvk_phase_timing_t> timings;
   // Imported views and landing buffers of copies between VkDevices.
   std::unique_ptr<meshvk::module::CrossDeviceCopies> cross_device =
       std::make_unique<meshvk::module::CrossDeviceCopies>();
   // Landing buffers and sends of copies between ranks (meshvk/transport.h).
   std::unique_ptr<meshvk::module::RemoteCopies> remote = std::make_unique<meshvk::module::RemoteCopies>();
+  std::unique_ptr<meshvk::module::InvokeTrace> trace;  // set: a traced program (meshvk/trace.h)
 
   ~meshvk_program_s() {
     for (auto& list : segments)
       for (Segment& s : list) meshvk_command_buffer_release(s.command_buffer);
     cross_device.reset();  // its buffers before the set goes
     remote.reset();
-    timer.Release();  // its query pools live on the set's devices
     for (meshvk_semaphore_t* s : semaphores) meshvk_semaphore_release(s);
     for (meshvk_executable_t* e : executables) meshvk_executable_release(e);
     for (auto& list : buffers)
@@ -111,17 +114,9 @@ struct meshvk_program_s {
 
 namespace {
 
-// Takes ownership of a C status and turns it into a Status with context.
-Status FromC(meshvk_status_t status, const std::string& context) {
-  if (!status) return Status();
-  Status out(meshvk_status_code(status), context + ": " + meshvk_status_message(status));
-  meshvk_status_free(status);
-  return out;
-}
-
 Status AllocateBuffers(meshvk_program_t* prog) {
   const auto* processes = prog->artifact->processes();
-  const meshvk::module::Plan& plan = prog->module->plan;
+  const meshvk::module::Schedule& schedule = prog->module->schedule;
   prog->buffers.resize(processes->size());
   // Only buffers a copy on another VkDevice reads through external memory
   // are exportable: nothing else pays for it.
@@ -133,7 +128,7 @@ Status AllocateBuffers(meshvk_program_t* prog) {
       prog->buffers[p].assign(list ? list->size() : 0, nullptr);
       continue;
     }
-    std::vector<meshvk_buffer_t*> slots(plan.slot_size[p].size(), nullptr);
+    std::vector<meshvk_buffer_t*> slots(schedule.slot_size[p].size(), nullptr);
     for (uint32_t b = 0; list && b < list->size(); ++b) {
       const mvk::Buffer* desc = list->Get(b);
       meshvk_buffer_t* buffer = nullptr;
@@ -142,7 +137,7 @@ Status AllocateBuffers(meshvk_program_t* prog) {
         buffer = slots[slot];
         meshvk_buffer_retain(buffer);
       } else {
-        uint64_t size = slot >= 0 ? plan.slot_size[p][slot] : desc->size();
+        uint64_t size = slot >= 0 ? schedule.slot_size[p][slot] : desc->size();
         meshvk_buffer_create_info_t info{
             p, size, exportable[p][b] ? static_cast<meshvk_buffer_flags_t>(MESHVK_BUFFER_EXPORTABLE_BIT) : 0u};
         MESHVK_RETURN_IF_ERROR(FromC(meshvk_buffer_create_with_info(prog->set, &info, &buffer),
@@ -246,11 +241,11 @@ Status RecordCommand(meshvk_program_t* prog, meshvk_command_buffer_t* cb, uint32
 }
 
 Status RecordFunction(meshvk_program_t* prog, uint32_t f) {
-  const meshvk::module::FunctionPlan& plan = prog->module->plan.functions[f];
+  const meshvk::module::FunctionSchedule& schedule = prog->module->schedule.functions[f];
   uint32_t P = prog->artifact->processes()->size();
   std::vector<int64_t> previous(P, -1);
   std::vector<Segment>& segments = prog->segments[f];
-  for (uint32_t phase = 0; phase < plan.phase_count; ++phase) {
+  for (uint32_t phase = 0; phase < schedule.phase_count; ++phase) {
     for (uint32_t p = 0; p < P; ++p) {
       if (!prog->remote->Local(p)) continue;
       const auto* commands = meshvk::module::StreamOf(prog->artifact, f, p);
@@ -260,23 +255,23 @@ Status RecordFunction(meshvk_program_t* prog, uint32_t f) {
       seg.previous_phase = previous[p];
       std::map<uint32_t, uint32_t> waits;  // producer process -> max phase
       for (uint32_t c = 0; commands && c < commands->size(); ++c) {
-        if (plan.phase_of[p][c] != phase) continue;
+        if (schedule.phase_of[p][c] != phase) continue;
         if (!seg.command_buffer) {
           MESHVK_RETURN_IF_ERROR(FromC(meshvk_command_buffer_create(prog->set, p, &seg.command_buffer),
                                        "process " + std::to_string(p) + " phase " + std::to_string(phase)));
-          seg.timer_index = prog->command_buffer_count;
-          if (prog->timer.enabled()) prog->timer.Begin(seg.command_buffer, seg.timer_index);
         }
         const mvk::Command* cmd = commands->Get(c);
         if (cmd->deps()) {
           for (const mvk::CommandRef* dep : *cmd->deps()) {
             if (dep->process() == p || !prog->remote->Local(dep->process())) continue;
-            uint32_t dep_phase = plan.phase_of[dep->process()][dep->command()];
+            uint32_t dep_phase = schedule.phase_of[dep->process()][dep->command()];
             auto it = waits.find(dep->process());
             if (it == waits.end() || it->second < dep_phase) waits[dep->process()] = dep_phase;
           }
         }
-        Status status = RecordCommand(prog, seg.command_buffer, f, p, c, cmd, &seg);
+        Status status = prog->trace ? prog->trace->Before(seg.command_buffer, c, &seg.marks) : Status();
+        if (status.ok()) status = RecordCommand(prog, seg.command_buffer, f, p, c, cmd, &seg);
+        if (status.ok() && prog->trace) status = prog->trace->After(seg.command_buffer, &seg.marks);
         if (!status.ok()) {
           meshvk_command_buffer_release(seg.command_buffer);
           return status;
@@ -284,7 +279,6 @@ Status RecordFunction(meshvk_program_t* prog, uint32_t f) {
         ++seg.command_count;
       }
       if (!seg.command_buffer) continue;
-      if (prog->timer.enabled()) prog->timer.End(seg.command_buffer, seg.timer_index);
       Status status = FromC(meshvk_command_buffer_end(seg.command_buffer),
                             "process " + std::to_string(p) + " phase " + std::to_string(phase));
       if (!status.ok()) {
@@ -304,7 +298,7 @@ Status RecordFunction(meshvk_program_t* prog, uint32_t f) {
 
 Status Record(meshvk_program_t* prog) {
   auto start = std::chrono::steady_clock::now();
-  prog->segments.resize(prog->module->plan.functions.size());
+  prog->segments.resize(prog->module->schedule.functions.size());
   for (uint32_t f = 0; f < prog->segments.size(); ++f) MESHVK_RETURN_IF_ERROR(RecordFunction(prog, f));
   prog->record_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                         std::chrono::steady_clock::now() - start).count();
@@ -334,7 +328,7 @@ Status Create(meshvk_module_t* module, meshvk_device_set_t* set, const meshvk_pr
     MESHVK_RETURN_IF_ERROR(FromC(meshvk_device_set_process_info(set, p, &info), "process " + std::to_string(p)));
     prog->logical_device.push_back(info.logical_device);
   }
-  MESHVK_RETURN_IF_ERROR(prog->remote->Init(prog->artifact, module->plan, ranks));
+  MESHVK_RETURN_IF_ERROR(prog->remote->Init(prog->artifact, module->schedule, ranks));
   MESHVK_RETURN_IF_ERROR(AllocateBuffers(prog));
   prog->cross_device->Init(set, module->artifact->functions() ? module->artifact->functions()->size() : 0, P);
   MESHVK_RETURN_IF_ERROR(CreateExecutables(prog));
@@ -344,9 +338,6 @@ Status Create(meshvk_module_t* module, meshvk_device_set_t* set, const meshvk_pr
     prog->semaphores.push_back(sem);
   }
   prog->last_signal.assign(P, 0);
-  uint32_t max_segments = 0;
-  for (const auto& fn : module->plan.functions) max_segments += fn.phase_count * P;
-  MESHVK_RETURN_IF_ERROR(prog->timer.Init(set, max_segments));
   return Record(prog);
 }
 
@@ -511,17 +502,22 @@ Status HostWaitsMet(meshvk_program_t* prog, const Segment& seg, uint64_t base, b
       *met = false;
       return Status();
     }
+    meshvk::module::InvokeTrace* trace = prog->trace.get();
+    uint64_t begin = trace ? meshvk::module::TraceNowNs() : 0;
     MESHVK_RETURN_IF_ERROR(FromC(meshvk_semaphore_wait(prog->semaphores[w.process], value, timeout_ns),
                                  "process " + std::to_string(seg.process) + " waiting for process " +
                                      std::to_string(w.process)));
+    if (trace)
+      trace->Host(MESHVK_TRACE_HOST_WAIT, seg.process, seg.phase, w.process, begin, meshvk::module::TraceNowNs());
   }
   return Status();
 }
 
 // Submits one segment whose host waits are met: device-side waits on its own
 // VkDevice, the host-staged bytes from other VkDevices, then the submit.
-Status SubmitSegment(meshvk_program_t* prog, const Segment& seg, uint64_t base,
+Status SubmitSegment(meshvk_program_t* prog, Segment& seg, uint64_t base,
                      const std::vector<uint64_t>& previous_invoke, uint64_t timeout_ns) {
+  meshvk::module::InvokeTrace* trace = prog->trace.get();
   std::vector<meshvk_semaphore_value_t> waits;
   if (seg.previous_phase >= 0) {
     waits.push_back({prog->semaphores[seg.process], base + seg.previous_phase + 1});
@@ -536,9 +532,15 @@ Status SubmitSegment(meshvk_program_t* prog, const Segment& seg, uint64_t base,
   }
   for (const Wait& w : seg.waits)
     if (!w.host) waits.push_back({prog->semaphores[w.process], base + w.phase + 1});
-  // The producers on other VkDevices have finished: bring their bytes over;
-  // bytes from other ranks arrive through the transport.
-  MESHVK_RETURN_IF_ERROR(meshvk::module::RunHostCopies(seg.host_copies, timeout_ns));
+  // The producers on other VkDevices have finished: bring their bytes over.
+  for (const meshvk::module::HostCopy& copy : seg.host_copies) {
+    uint64_t begin = trace ? meshvk::module::TraceNowNs() : 0;
+    MESHVK_RETURN_IF_ERROR(meshvk::module::RunHostCopy(copy, timeout_ns));
+    if (trace)
+      trace->Host(MESHVK_TRACE_HOST_STAGING, seg.process, seg.phase, meshvk_buffer_process(copy.src), begin,
+                  meshvk::module::TraceNowNs(), copy.size);
+  }
+  // Bytes from other ranks arrive through the transport.
   MESHVK_RETURN_IF_ERROR(prog->remote->Receive(seg.remote_receives));
   meshvk_semaphore_value_t signal{prog->semaphores[seg.process], base + seg.phase + 1};
   meshvk_submit_info_t submit{};
@@ -547,8 +549,12 @@ Status SubmitSegment(meshvk_program_t* prog, const Segment& seg, uint64_t base,
   submit.wait_count = static_cast<uint32_t>(waits.size());
   submit.signals = &signal;
   submit.signal_count = 1;
+  seg.submitted_ns = trace ? meshvk::module::TraceNowNs() : 0;
   MESHVK_RETURN_IF_ERROR(FromC(meshvk_queue_submit(prog->set, &submit),
                                "process " + std::to_string(seg.process) + " phase " + std::to_string(seg.phase)));
+  if (trace)
+    trace->Host(MESHVK_TRACE_SUBMIT, seg.process, seg.phase, MESHVK_TRACE_NONE, seg.submitted_ns,
+                meshvk::module::TraceNowNs());
   prog->last_signal[seg.process] = signal.value;
   return Status();
 }
@@ -560,14 +566,15 @@ Status SubmitSegment(meshvk_program_t* prog, const Segment& seg, uint64_t base,
 Status Submit(meshvk_program_t* prog, uint32_t function, uint64_t timeout_ns) {
   uint64_t base = prog->base;
   const std::vector<uint64_t> previous_invoke = prog->last_signal;
-  const std::vector<Segment>& segments = prog->segments[function];
+  meshvk::module::InvokeTrace* trace = prog->trace.get();
+  std::vector<Segment>& segments = prog->segments[function];
   for (size_t begin = 0; begin < segments.size();) {
     size_t end = begin;
     while (end < segments.size() && segments[end].phase == segments[begin].phase) ++end;
     // Everything other ranks may wait for in this phase goes out first.
     MESHVK_RETURN_IF_ERROR(prog->remote->SendReady(function, segments[begin].phase, prog->buffers, prog->semaphores,
                                                    base, timeout_ns));
-    std::vector<const Segment*> pending;
+    std::vector<Segment*> pending;
     for (size_t i = begin; i < end; ++i) pending.push_back(&segments[i]);
     while (!pending.empty()) {
       bool progressed = false;
@@ -591,13 +598,56 @@ Status Submit(meshvk_program_t* prog, uint32_t function, uint64_t timeout_ns) {
   }
   MESHVK_RETURN_IF_ERROR(
       prog->remote->SendReady(function, UINT32_MAX, prog->buffers, prog->semaphores, base, timeout_ns));
+  uint64_t wait_begin = trace ? meshvk::module::TraceNowNs() : 0;
   for (uint32_t p = 0; p < prog->semaphores.size(); ++p) {
     if (prog->last_signal[p] == 0) continue;
     MESHVK_RETURN_IF_ERROR(FromC(meshvk_semaphore_wait(prog->semaphores[p], prog->last_signal[p], timeout_ns),
                                  "waiting for process " + std::to_string(p)));
   }
-  prog->base += prog->module->plan.functions[function].phase_count;
+  if (trace) {
+    trace->Host(MESHVK_TRACE_WAIT, MESHVK_TRACE_NONE, MESHVK_TRACE_NONE, MESHVK_TRACE_NONE, wait_begin,
+                meshvk::module::TraceNowNs());
+    for (const Segment& seg : prog->segments[function]) {
+      uint32_t waited = seg.waits.empty() ? MESHVK_TRACE_NONE : seg.waits.front().process;
+      MESHVK_RETURN_IF_ERROR(
+          trace->Segment(seg.command_buffer, seg.process, seg.phase, seg.marks, seg.submitted_ns, waited));
+    }
+  }
+  prog->base += prog->module->schedule.functions[function].phase_count;
   return Status();
+}
+
+// Device time of each segment of the invoke that just completed. A device
+// without timestamp queries leaves the timings invalid (not an error).
+Status ReadTimings(meshvk_program_t* prog, uint32_t function) {
+  if (prog->timestamps_unavailable) return Status();
+  prog->timings.clear();
+  for (const Segment& seg : prog->segments[function]) {
+    uint64_t ns = 0;
+    meshvk_status_t status = meshvk_command_buffer_device_time(seg.command_buffer, &ns);
+    if (meshvk_status_code(status) == MESHVK_STATUS_UNAVAILABLE) {
+      meshvk_status_free(status);
+      prog->timestamps_unavailable = true;
+      return Status();
+    }
+    MESHVK_RETURN_IF_ERROR(FromC(status, "timestamps of process " + std::to_string(seg.process) +
+                                             " phase " + std::to_string(seg.phase)));
+    prog->timings.push_back({seg.phase, seg.process, ns});
+  }
+  prog->timings_valid = true;
+  return Status();
+}
+
+uint64_t InputBytes(const meshvk_invoke_info_t* info) {
+  uint64_t bytes = 0;
+  for (uint32_t i = 0; i < info->input_count; ++i) bytes += info->inputs[i].size;
+  return bytes;
+}
+
+uint64_t OutputBytes(const meshvk_invoke_info_t* info) {
+  uint64_t bytes = 0;
+  for (uint32_t i = 0; info->outputs && i < info->output_count; ++i) bytes += info->outputs[i].size;
+  return bytes;
 }
 
 Status Invoke(meshvk_program_t* prog, const meshvk_invoke_info_t* info) {
@@ -607,22 +657,28 @@ Status Invoke(meshvk_program_t* prog, const meshvk_invoke_info_t* info) {
                       functions ? functions->size() : 0);
   const mvk::Function* fn = functions->Get(info->function);
   MESHVK_RETURN_IF_ERROR(CheckOutputs(fn, info));
+  meshvk::module::InvokeTrace* trace = prog->trace.get();
+  if (trace) trace->StartInvoke(info->function);
+  uint64_t step = trace ? meshvk::module::TraceNowNs() : 0;
   MESHVK_RETURN_IF_ERROR(WriteInputs(prog, fn, info));
+  if (trace)
+    trace->Host(MESHVK_TRACE_WRITE_INPUTS, MESHVK_TRACE_NONE, MESHVK_TRACE_NONE, MESHVK_TRACE_NONE, step,
+                meshvk::module::TraceNowNs(), InputBytes(info));
   prog->remote->BeginInvoke(info->function);
   uint64_t timeout = info->timeout_ns ? info->timeout_ns : kDefaultTimeoutNs;
   prog->timings_valid = false;
   MESHVK_RETURN_IF_ERROR(Submit(prog, info->function, timeout));
-  if ((info->flags & MESHVK_INVOKE_TIMESTAMPS_BIT) && prog->timer.enabled()) {
-    prog->timings.clear();
-    for (const Segment& seg : prog->segments[info->function]) {
-      uint64_t ns = 0;
-      MESHVK_RETURN_IF_ERROR(prog->timer.Read(seg.timer_index, &ns));
-      prog->timings.push_back({seg.phase, seg.process, ns});
-    }
-    prog->timings_valid = true;
-  }
+  if (info->flags & MESHVK_INVOKE_TIMESTAMPS_BIT) MESHVK_RETURN_IF_ERROR(ReadTimings(prog, info->function));
+  step = trace ? meshvk::module::TraceNowNs() : 0;
   if (!(info->flags & MESHVK_INVOKE_KEEP_RESULTS_SHARDED_BIT)) MESHVK_RETURN_IF_ERROR(ReadResults(prog, fn, info));
-  return prog->remote->FinishInvoke();
+  MESHVK_RETURN_IF_ERROR(prog->remote->FinishInvoke());
+  if (trace) {
+    if (!(info->flags & MESHVK_INVOKE_KEEP_RESULTS_SHARDED_BIT))
+      trace->Host(MESHVK_TRACE_READ_RESULTS, MESHVK_TRACE_NONE, MESHVK_TRACE_NONE, MESHVK_TRACE_NONE, step,
+                  meshvk::module::TraceNowNs(), OutputBytes(info));
+    trace->FinishInvoke();
+  }
+  return Status();
 }
 
 }  // namespace
@@ -631,24 +687,24 @@ extern "C" {
 
 meshvk_status_t meshvk_program_create(meshvk_module_t* module, meshvk_device_set_t* set,
                                       meshvk_program_t** out_program) {
-  if (!out_program) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "out_program is NULL").ToC();
-  *out_program = nullptr;
-  if (!module || !set) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "module or device set is NULL").ToC();
-  auto prog = std::make_unique<meshvk_program_s>();
-  Status status = Create(module, set, nullptr, prog.get());
-  if (!status.ok()) return status.ToC();
-  *out_program = prog.release();
-  return MESHVK_OK;
+  meshvk_program_create_info_t info{};
+  info.module = module;
+  info.set = set;
+  return meshvk_program_create_with_info(&info, out_program);
 }
 
-meshvk_status_t meshvk_program_create_on_ranks(meshvk_module_t* module, meshvk_device_set_t* set,
-                                               const meshvk_program_ranks_t* ranks, meshvk_program_t** out_program) {
+meshvk_status_t meshvk_program_create_with_info(const meshvk_program_create_info_t* info,
+                                                meshvk_program_t** out_program) {
   if (!out_program) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "out_program is NULL").ToC();
   *out_program = nullptr;
-  if (!module || !set || !ranks)
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "module, device set or ranks is NULL").ToC();
+  if (!info || !info->module || !info->set)
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "module or device set is NULL").ToC();
   auto prog = std::make_unique<meshvk_program_s>();
-  Status status = Create(module, set, ranks, prog.get());
+  if (info->trace_sink) {
+    if (!info->trace_sink->event) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "trace sink without an event function").ToC();
+    prog->trace = std::make_unique<meshvk::module::InvokeTrace>(*info->trace_sink, info->module->artifact);
+  }
+  Status status = Create(info->module, info->set, info->ranks, prog.get());
   if (!status.ok()) return status.ToC();
   *out_program = prog.release();
   return MESHVK_OK;
@@ -703,8 +759,8 @@ meshvk_status_t meshvk_program_phase_timings(const meshvk_program_t* program, me
                                              uint32_t capacity, uint32_t* out_count) {
   if (!program->timings_valid)
     return MakeStatus(MESHVK_STATUS_FAILED_PRECONDITION,
-                      program->timer.enabled() ? "no invoke with MESHVK_INVOKE_TIMESTAMPS_BIT yet"
-                                               : "the devices have no timestamp support")
+                      program->timestamps_unavailable ? "the devices have no timestamp support"
+                                                      : "no invoke with MESHVK_INVOKE_TIMESTAMPS_BIT yet")
         .ToC();
   *out_count = static_cast<uint32_t>(program->timings.size());
   for (uint32_t i = 0; i < capacity && i < program->timings.size(); ++i) out_timings[i] = program->timings[i];

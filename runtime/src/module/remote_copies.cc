@@ -26,13 +26,6 @@ class HostTimer {
   std::chrono::steady_clock::time_point start_;
 };
 
-Status FromC(meshvk_status_t status, const std::string& context) {
-  if (!status) return Status();
-  Status out(meshvk_status_code(status), context + ": " + meshvk_status_message(status));
-  meshvk_status_free(status);
-  return out;
-}
-
 // Calls fn(function, process, command, copy) for each copy between ranks, in
 // tag order.
 template <typename Fn>
@@ -59,7 +52,7 @@ RemoteCopies::~RemoteCopies() {
   for (meshvk_buffer_t* landing : landings_) meshvk_buffer_release(landing);
 }
 
-Status RemoteCopies::Init(const mvk::Artifact* artifact, const Plan& plan, const meshvk_program_ranks_t* ranks) {
+Status RemoteCopies::Init(const mvk::Artifact* artifact, const Schedule& schedule, const meshvk_program_ranks_t* ranks) {
   artifact_ = artifact;
   if (!ranks) return Status();
   const uint32_t P = artifact->processes()->size();
@@ -101,7 +94,7 @@ Status RemoteCopies::Init(const mvk::Artifact* artifact, const Plan& plan, const
         for (uint32_t d = 0; cmd->deps() && d < cmd->deps()->size(); ++d) {
           const mvk::CommandRef* dep = cmd->deps()->Get(d);
           if (dep->process() == src)
-            out.after_phase = std::max<int64_t>(out.after_phase, plan.functions[f].phase_of[src][dep->command()]);
+            out.after_phase = std::max<int64_t>(out.after_phase, schedule.functions[f].phase_of[src][dep->command()]);
         }
         uint64_t lo = 0, hi = 0;
         SourceSpan(copy, &lo, &hi);

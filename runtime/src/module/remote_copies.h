@@ -24,7 +24,7 @@
 #include "meshvk/artifact/mvk_generated.h"
 #include "meshvk/semaphore.h"
 #include "meshvk/transport.h"
-#include "plan.h"
+#include "schedule.h"
 #include "status.h"
 
 namespace meshvk::module {
@@ -50,7 +50,7 @@ class RemoteCopies {
   RemoteCopies& operator=(const RemoteCopies&) = delete;
 
   // Validates the map and numbers the cross-rank copies of every function.
-  Status Init(const mvk::Artifact* artifact, const Plan& plan, const meshvk_program_ranks_t* ranks);
+  Status Init(const mvk::Artifact* artifact, const Schedule& schedule, const meshvk_program_ranks_t* ranks);
   // False for a program on one rank (nothing crosses ranks).
   bool enabled() const { return transport_ != nullptr; }
   bool Local(uint32_t process) const { return !enabled() || rank_of_[process] == transport_->rank; }

@@ -1,10 +1,13 @@
-// Internal status type: the C++ side of meshvk_status_t.
+// Internal status type: the C++ side of meshvk_status_t, and the one bridge
+// between the two (Status::ToC out, FromC in).
 //
 // Inside the runtime every fallible function returns Status (results go
 // through out parameters); only the C API boundary turns a Status into an
-// owned meshvk_status_t. No exceptions are used for errors.
-#ifndef MESHVK_RUNTIME_SRC_STATUS_H_
-#define MESHVK_RUNTIME_SRC_STATUS_H_
+// owned meshvk_status_t. The module layer (src/module/) calls the public C
+// API and turns each meshvk_status_t back with FromC. No exceptions are used
+// for errors. This header is the only internal one the module layer sees.
+#ifndef MESHVK_RUNTIME_SRC_BASE_STATUS_H_
+#define MESHVK_RUNTIME_SRC_BASE_STATUS_H_
 
 #include <string>
 #include <utility>
@@ -41,6 +44,10 @@ class [[nodiscard]] Status {
 Status MakeStatus(meshvk_status_code_t code, const char* format, ...)
     __attribute__((format(printf, 2, 3)));
 
+// Takes ownership of a C status (freeing it) and returns it as a Status whose
+// message is prefixed with `context` ("context: message"); OK for NULL.
+Status FromC(meshvk_status_t status, const std::string& context);
+
 }  // namespace meshvk
 
 #define MESHVK_RETURN_IF_ERROR(expr)          \
@@ -49,4 +56,4 @@ Status MakeStatus(meshvk_status_code_t code, const char* format, ...)
     if (!_meshvk_status.ok()) return _meshvk_status; \
   } while (0)
 
-#endif  // MESHVK_RUNTIME_SRC_STATUS_H_
+#endif  // MESHVK_RUNTIME_SRC_BASE_STATUS_H_

@@ -1,7 +1,7 @@
-// Phases and plan statistics. Phases are computed in a topological order of
+// Phases and per-process summaries. Phases are computed in a topological order of
 // each function's command graph (stream order + deps), which the verifier
 // proved exists.
-#include "plan.h"
+#include "schedule.h"
 
 #include <algorithm>
 
@@ -14,19 +14,26 @@ const flatbuffers::Vector<flatbuffers::Offset<mvk::Command>>* StreamOf(const mvk
   return streams && process < streams->size() ? streams->Get(process)->commands() : nullptr;
 }
 
+uint64_t CopyBytes(const mvk::Copy* copy) {
+  if (!copy->regions() || copy->regions()->size() == 0) return copy->size();
+  uint64_t bytes = 0;
+  for (const mvk::StridedRegion* r : *copy->regions()) bytes += 4ull * r->count().x() * r->count().y() * r->count().z();
+  return bytes;
+}
+
 namespace {
 
-FunctionPlan PlanFunction(const mvk::Artifact* a, uint32_t f) {
-  FunctionPlan plan;
+FunctionSchedule ScheduleFunction(const mvk::Artifact* a, uint32_t f) {
+  FunctionSchedule schedule;
   uint32_t processes = a->processes()->size();
-  plan.phase_of.resize(processes);
-  plan.processes.assign(processes, meshvk_process_plan_t{});
+  schedule.phase_of.resize(processes);
+  schedule.processes.assign(processes, meshvk_process_summary_t{});
   std::vector<uint32_t> next(processes, 0), counts(processes, 0);
   uint32_t remaining = 0;
   for (uint32_t p = 0; p < processes; ++p) {
     const auto* commands = StreamOf(a, f, p);
     counts[p] = commands ? commands->size() : 0;
-    plan.phase_of[p].assign(counts[p], 0);
+    schedule.phase_of[p].assign(counts[p], 0);
     remaining += counts[p];
   }
   // Round-robin over processes, advancing each stream while its next
@@ -38,7 +45,7 @@ FunctionPlan PlanFunction(const mvk::Artifact* a, uint32_t f) {
       while (next[p] < counts[p]) {
         uint32_t c = next[p];
         const mvk::Command* cmd = commands->Get(c);
-        uint32_t phase = c > 0 ? plan.phase_of[p][c - 1] : 0;
+        uint32_t phase = c > 0 ? schedule.phase_of[p][c - 1] : 0;
         bool ready = true;
         if (cmd->deps()) {
           for (const mvk::CommandRef* dep : *cmd->deps()) {
@@ -46,13 +53,13 @@ FunctionPlan PlanFunction(const mvk::Artifact* a, uint32_t f) {
               ready = false;
               break;
             }
-            uint32_t dep_phase = plan.phase_of[dep->process()][dep->command()];
+            uint32_t dep_phase = schedule.phase_of[dep->process()][dep->command()];
             phase = std::max(phase, dep->process() == p ? dep_phase : dep_phase + 1);
           }
         }
         if (!ready) break;
-        plan.phase_of[p][c] = phase;
-        plan.phase_count = std::max(plan.phase_count, phase + 1);
+        schedule.phase_of[p][c] = phase;
+        schedule.phase_count = std::max(schedule.phase_count, phase + 1);
         ++next[p];
         --remaining;
         progressed = true;
@@ -63,39 +70,34 @@ FunctionPlan PlanFunction(const mvk::Artifact* a, uint32_t f) {
 
   for (uint32_t p = 0; p < processes; ++p) {
     const auto* commands = StreamOf(a, f, p);
-    meshvk_process_plan_t& s = plan.processes[p];
-    std::vector<bool> phase_used(plan.phase_count, false);
+    meshvk_process_summary_t& s = schedule.processes[p];
+    std::vector<bool> phase_used(schedule.phase_count, false);
     for (uint32_t c = 0; c < counts[p]; ++c) {
       const mvk::Command* cmd = commands->Get(c);
-      phase_used[plan.phase_of[p][c]] = true;
+      phase_used[schedule.phase_of[p][c]] = true;
       if (cmd->op_type() == mvk::Op::Dispatch) ++s.dispatch_count;
       if (cmd->op_type() == mvk::Op::Fill) ++s.fill_count;
       if (const mvk::Copy* copy = cmd->op_as_Copy()) {
         ++s.copy_count;
-        uint64_t bytes = copy->size();
-        if (copy->regions() && copy->regions()->size() > 0) {
-          bytes = 0;
-          for (const mvk::StridedRegion* r : *copy->regions())
-            bytes += 4ull * r->count().x() * r->count().y() * r->count().z();
-        }
+        uint64_t bytes = CopyBytes(copy);
         (copy->src_process() == p ? s.local_copy_bytes : s.peer_bytes_in) += bytes;
       }
     }
     s.phase_count = static_cast<uint32_t>(std::count(phase_used.begin(), phase_used.end(), true));
   }
-  return plan;
+  return schedule;
 }
 
 }  // namespace
 
-Plan ComputePlan(const mvk::Artifact* a) {
-  Plan plan;
+Schedule ComputeSchedule(const mvk::Artifact* a) {
+  Schedule schedule;
   uint32_t processes = a->processes()->size();
-  plan.slot_size.resize(processes);
-  plan.allocations.assign(processes, meshvk_process_plan_t{});
+  schedule.slot_size.resize(processes);
+  schedule.allocations.assign(processes, meshvk_process_summary_t{});
   for (uint32_t p = 0; p < processes; ++p) {
     const mvk::Process* proc = a->processes()->Get(p);
-    meshvk_process_plan_t& s = plan.allocations[p];
+    meshvk_process_summary_t& s = schedule.allocations[p];
     if (proc->buffers()) {
       for (const mvk::Buffer* b : *proc->buffers()) {
         switch (b->kind()) {
@@ -106,7 +108,7 @@ Plan ComputePlan(const mvk::Artifact* a) {
             if (b->reuse_slot() < 0) {
               s.transient_bytes += b->size();
             } else {
-              auto& slots = plan.slot_size[p];
+              auto& slots = schedule.slot_size[p];
               if (slots.size() <= static_cast<size_t>(b->reuse_slot())) slots.resize(b->reuse_slot() + 1, 0);
               slots[b->reuse_slot()] = std::max(slots[b->reuse_slot()], b->size());
             }
@@ -114,10 +116,10 @@ Plan ComputePlan(const mvk::Artifact* a) {
         }
       }
     }
-    for (uint64_t slot : plan.slot_size[p]) s.transient_bytes += slot;
+    for (uint64_t slot : schedule.slot_size[p]) s.transient_bytes += slot;
   }
-  for (uint32_t f = 0; a->functions() && f < a->functions()->size(); ++f) plan.functions.push_back(PlanFunction(a, f));
-  return plan;
+  for (uint32_t f = 0; a->functions() && f < a->functions()->size(); ++f) schedule.functions.push_back(ScheduleFunction(a, f));
+  return schedule;
 }
 
 }  // namespace meshvk::module

@@ -1,4 +1,5 @@
-// meshvk_status_t: the owned error object of the C API.
+// meshvk_status_t: the owned error object of the C API, and its bridge to
+// the internal Status.
 #include "status.h"
 
 #include <cstdarg>
@@ -36,6 +37,15 @@ Status MakeStatus(meshvk_status_code_t code, const char* format, ...) {
   if (length > 0) std::vsnprintf(message.data(), message.size() + 1, format, args);
   va_end(args);
   return Status(code, std::move(message));
+}
+
+Status FromC(meshvk_status_t status, const std::string& context) {
+  if (!status) return Status();
+  Status out(meshvk_status_code(status),
+             context.empty() ? std::string(meshvk_status_message(status))
+                             : context + ": " + meshvk_status_message(status));
+  meshvk_status_free(status);
+  return out;
 }
 
 }  // namespace meshvk

@@ -120,8 +120,8 @@ TEST(ArtifactVerifier, ModuleQueriesDescribeTheProgram) {
   EXPECT_EQ(x.shape[0], 64u);
   EXPECT_EQ(x.byte_size, 256u);
   EXPECT_EQ(x.split_axis_count[0], 1u);
-  meshvk_process_plan_t plan{};
-  ASSERT_EQ(meshvk_module_process_plan(module, 2, &plan), MESHVK_OK);
+  meshvk_process_summary_t plan{};
+  ASSERT_EQ(meshvk_module_process_summary(module, 2, &plan), MESHVK_OK);
   EXPECT_EQ(plan.copy_count, 4u);
   EXPECT_EQ(plan.fill_count, 1u);
   EXPECT_EQ(plan.peer_bytes_in, 3u * 64u);
@@ -140,8 +140,8 @@ TEST(ArtifactVerifier, TransientsSharingASlotAreCountedOnce) {
   std::vector<uint8_t> bytes = b.Finish();
   meshvk_module_t* module = nullptr;
   ASSERT_EQ(meshvk_module_load(bytes.data(), bytes.size(), &module), MESHVK_OK);
-  meshvk_process_plan_t plan{};
-  ASSERT_EQ(meshvk_module_process_plan(module, 0, &plan), MESHVK_OK);
+  meshvk_process_summary_t plan{};
+  ASSERT_EQ(meshvk_module_process_summary(module, 0, &plan), MESHVK_OK);
   EXPECT_EQ(plan.transient_bytes, 1024u + 128u);
   meshvk_module_release(module);
 }
@@ -273,7 +273,7 @@ TEST(ArtifactVerifier, ExecutableMustMatchItsSpirv) {
   EXPECT_REFUSED(WithKernel([](ExecutableDesc& x) { x.entry_point = "other"; }),
                  "executables[1].spirv: no GLCompute entry point named 'other'");
   EXPECT_REFUSED(WithKernel([](ExecutableDesc& x) { x.workgroup_size[0] = 32; }),
-                 "executables[1].spirv: entry point 'main' has LocalSize 64x1x1 but the artifact says 32x1x1");
+                 "executables[1].spirv: entry point 'main' has LocalSize 64x1x1 but workgroup_size says 32x1x1");
   EXPECT_REFUSED(WithKernel([](ExecutableDesc& x) { x.workgroup_size[1] = 0; }),
                  "executables[1].workgroup_size[1]: 0");
   EXPECT_REFUSED(WithKernel([](ExecutableDesc& x) { x.push_constant_size = 6; }),

@@ -1,0 +1,178 @@
+// SPIR-V checks (see spirv_check.h). The validator catches malformed modules;
+// the scans catch a well-formed module that does not match what its caller
+// says about it (entry point name, workgroup size, bindings), which the
+// validator cannot know and which Vulkan would treat as undefined behaviour.
+#include "spirv_check.h"
+
+#include <spirv-tools/libspirv.hpp>
+
+#include <cstring>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace meshvk {
+namespace {
+
+constexpr uint32_t kMagic = 0x07230203;
+constexpr uint32_t kOpEntryPoint = 15;
+constexpr uint32_t kOpExecutionMode = 16;
+constexpr uint32_t kOpTypePointer = 32;
+constexpr uint32_t kOpVariable = 59;
+constexpr uint32_t kOpDecorate = 71;
+constexpr uint32_t kExecutionModelGLCompute = 5;
+constexpr uint32_t kExecutionModeLocalSize = 17;
+constexpr uint32_t kDecorationBufferBlock = 3;
+constexpr uint32_t kDecorationBinding = 33;
+constexpr uint32_t kDecorationDescriptorSet = 34;
+constexpr uint32_t kStorageUniform = 2;
+constexpr uint32_t kStorageBuffer = 12;
+
+// Reads a SPIR-V literal string starting at words[0], at most `max_words`.
+std::string ReadString(const uint32_t* words, size_t max_words) {
+  std::string out;
+  for (size_t i = 0; i < max_words; ++i) {
+    char bytes[4];
+    std::memcpy(bytes, &words[i], 4);
+    for (char c : bytes) {
+      if (c == '\0') return out;
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+// The SPIR-V environment of a Vulkan version (VK_MAKE_API_VERSION layout), so
+// SPIR-V 1.4+ (valid on Vulkan 1.2+) is not rejected as "too new".
+spv_target_env TargetEnv(uint32_t vulkan_api_version) {
+  uint32_t major = (vulkan_api_version >> 22) & 0x7f, minor = (vulkan_api_version >> 12) & 0x3ff;
+  if (major > 1 || (major == 1 && minor >= 3)) return SPV_ENV_VULKAN_1_3;
+  if (major == 1 && minor == 2) return SPV_ENV_VULKAN_1_2;
+  return SPV_ENV_VULKAN_1_1;
+}
+
+Status Validate(const std::vector<uint32_t>& words, spv_target_env env) {
+  spvtools::SpirvTools tools(env);
+  std::string first;  // one line: the validator's first message carries the reason
+  tools.SetMessageConsumer([&first](spv_message_level_t, const char*, const spv_position_t& position,
+                                    const char* message) {
+    if (!first.empty()) return;
+    first = "word " + std::to_string(position.index) + ": " + message;
+    size_t nl = first.find('\n');
+    if (nl != std::string::npos) first.resize(nl);
+  });
+  if (tools.Validate(words.data(), words.size())) return Status();
+  return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "SPIR-V validation failed (%s): %s",
+                    spvTargetEnvDescription(env), first.c_str());
+}
+
+// LocalSize of entry point `entry_id`, when declared with literals, must be
+// `size`. Execution modes follow all entry points (SPIR-V's logical layout).
+Status CheckLocalSize(const std::vector<uint32_t>& words, uint32_t entry_id, const char* entry_point,
+                      const uint32_t size[3]) {
+  for (size_t i = 5; i < words.size();) {
+    uint32_t count = words[i] >> 16, opcode = words[i] & 0xffff;
+    if (count == 0 || i + count > words.size()) break;
+    if (opcode == kOpExecutionMode && count >= 6 && words[i + 1] == entry_id &&
+        words[i + 2] == kExecutionModeLocalSize &&
+        (words[i + 3] != size[0] || words[i + 4] != size[1] || words[i + 5] != size[2])) {
+      return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
+                        "entry point '%s' has LocalSize %ux%ux%u but workgroup_size says %ux%ux%u",
+                        entry_point, words[i + 3], words[i + 4], words[i + 5], size[0], size[1], size[2]);
+    }
+    i += count;
+  }
+  return Status();
+}
+
+// The layout meshvk creates is fixed: set 0, bindings 0..n-1, all storage
+// buffers. A shader declaring anything else would be a pipeline layout
+// mismatch (undefined behaviour, a validation error).
+Status CheckDescriptorBindings(const std::vector<uint32_t>& words, uint32_t binding_count) {
+  std::unordered_map<uint32_t, uint32_t> binding, descriptor_set, pointee, variable_type, variable_class;
+  std::unordered_set<uint32_t> buffer_blocks;
+  for (size_t i = 5; i < words.size();) {
+    uint32_t count = words[i] >> 16, opcode = words[i] & 0xffff;
+    if (count == 0 || i + count > words.size()) break;
+    if (opcode == kOpDecorate && count >= 3) {
+      uint32_t target = words[i + 1], decoration = words[i + 2];
+      if (decoration == kDecorationBinding && count >= 4) binding[target] = words[i + 3];
+      if (decoration == kDecorationDescriptorSet && count >= 4) descriptor_set[target] = words[i + 3];
+      if (decoration == kDecorationBufferBlock) buffer_blocks.insert(target);
+    } else if (opcode == kOpTypePointer && count >= 4) {
+      pointee[words[i + 1]] = words[i + 3];
+    } else if (opcode == kOpVariable && count >= 4) {
+      variable_type[words[i + 2]] = words[i + 1];
+      variable_class[words[i + 2]] = words[i + 3];
+    }
+    i += count;
+  }
+  for (const auto& [id, number] : binding) {
+    uint32_t set = descriptor_set.count(id) ? descriptor_set[id] : 0;
+    if (set != 0 || number >= binding_count) {
+      return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
+                        "the shader uses set %u binding %u; the executable declares set 0 bindings 0..%d", set,
+                        number, static_cast<int>(binding_count) - 1);
+    }
+    uint32_t storage = variable_class.count(id) ? variable_class[id] : 0;
+    uint32_t block = pointee.count(variable_type[id]) ? pointee[variable_type[id]] : 0;
+    bool is_storage_buffer =
+        storage == kStorageBuffer || (storage == kStorageUniform && buffer_blocks.count(block));
+    if (!is_storage_buffer) {
+      return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
+                        "binding %u is not a storage buffer (storage class %u); meshvk binds only storage buffers",
+                        number, storage);
+    }
+  }
+  return Status();
+}
+
+}  // namespace
+
+bool FindComputeEntryPoint(const uint32_t* words, size_t word_count, const char* name, uint32_t* out_id) {
+  for (size_t i = 5; i < word_count;) {
+    uint32_t count = words[i] >> 16, opcode = words[i] & 0xffff;
+    if (count == 0 || i + count > word_count) return false;
+    if (opcode == kOpEntryPoint && count >= 4 && words[i + 1] == kExecutionModelGLCompute &&
+        ReadString(&words[i + 3], count - 3) == name) {
+      *out_id = words[i + 2];
+      return true;
+    }
+    i += count;
+  }
+  return false;
+}
+
+Status CheckSpirv(const meshvk_executable_create_info_t& info, uint32_t vulkan_api_version) {
+  if (!info.spirv || info.spirv_size == 0 || info.spirv_size % 4 != 0) {
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
+                      "SPIR-V must be a non-empty multiple of 4 bytes (got %zu bytes)", info.spirv_size);
+  }
+  // Copied: the caller's pointer need not be 4-byte aligned.
+  std::vector<uint32_t> words(info.spirv_size / 4);
+  std::memcpy(words.data(), info.spirv, info.spirv_size);
+  if (words.size() < 5 || words[0] != kMagic)
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "not a SPIR-V module (bad magic number)");
+  MESHVK_RETURN_IF_ERROR(Validate(words, TargetEnv(vulkan_api_version)));
+  // The validator accepted the module, so the instruction stream is well formed.
+  const char* entry_point = info.entry_point ? info.entry_point : "main";
+  uint32_t entry_id = 0;
+  if (!FindComputeEntryPoint(words.data(), words.size(), entry_point, &entry_id))
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "no GLCompute entry point named '%s'", entry_point);
+  const uint32_t* size = info.workgroup_size;
+  if (size[0] && size[1] && size[2]) MESHVK_RETURN_IF_ERROR(CheckLocalSize(words, entry_id, entry_point, size));
+  return CheckDescriptorBindings(words, info.binding_count);
+}
+
+}  // namespace meshvk
+
+extern "C" {
+
+meshvk_status_t meshvk_executable_check_spirv(const meshvk_executable_create_info_t* info,
+                                              uint32_t vulkan_api_version) {
+  if (!info) return meshvk::MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_executable_check_spirv: info is NULL").ToC();
+  return meshvk::CheckSpirv(*info, vulkan_api_version).ToC();
+}
+
+}  // extern "C"

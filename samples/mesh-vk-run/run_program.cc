@@ -25,7 +25,7 @@
 #include "tensor_io.h"
 #include "verbose.h"
 #ifdef MESHVK_RUN_HAS_COMPILER
-#include "meshvk/Target/CompileProgram.h"
+#include "meshvk/Artifact/CompileProgram.h"
 #endif
 
 namespace meshvk_run {
@@ -91,8 +91,8 @@ struct EventSinks {
 // Kernels are tiled for physical device 0 of this machine (the device the run
 // uses by default); the lavapipe preset when discovery fails (the run then
 // reports the device error itself).
-meshvk::target::ProgramOptions CompileOptionsForThisMachine() {
-  meshvk::target::ProgramOptions options;
+meshvk::ProgramOptions CompileOptionsForThisMachine() {
+  meshvk::ProgramOptions options;
   options.producer = "mesh-vk-run (in-process compile)";
   meshvk_instance_t* instance = nullptr;
   if (meshvk_status_t status = meshvk_instance_create(nullptr, &instance)) {
@@ -146,9 +146,9 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
     progress.Show("mesh-vk-run: compiling " + path + " ...");
     // Compiled in-process with the same chain as mesh-vk-compile; any error in
     // the program is bad input (exit 2) with the compiler's one-line message.
-    meshvk::target::ProgramOptions options = CompileOptionsForThisMachine();
-    meshvk::target::CompiledProgram compiled;
-    std::string error = meshvk::target::compileProgramFile(path, options, &compiled);
+    meshvk::ProgramOptions options = CompileOptionsForThisMachine();
+    meshvk::CompiledProgram compiled;
+    std::string error = meshvk::compileProgramFile(path, options, &compiled);
     if (!error.empty()) return Error(kExitUsage, error);
     // `--devices=N` on a program over a 1-D grid of another size compiles it
     // for a grid of N (DESIGN.md: `matmul_rows.mlir --devices=2`); shards must
@@ -157,7 +157,7 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
     if (devices.processes != 0 && compiled.gridShape.size() == 1 &&
         compiled.gridShape[0] != static_cast<int64_t>(devices.processes)) {
       options.gridShape = {static_cast<int64_t>(devices.processes)};
-      error = meshvk::target::compileProgramFile(path, options, &compiled);
+      error = meshvk::compileProgramFile(path, options, &compiled);
       if (!error.empty()) return Error(kExitUsage, "--devices=" + std::to_string(devices.processes) + ": " + error);
     }
     progress.Done();

@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "meshvk/Target/CompileProgram.h"
+#include "meshvk/Artifact/CompileProgram.h"
 #include "meshvk/meshvk.h"
 #include "meshvk/module.h"
 #include "meshvk/transport.h"
@@ -100,9 +100,9 @@ bool Check(meshvk_status_t status, const char* what) {
 // Median seconds of the collective through meshvk; *sent: bytes rank 0 sent.
 bool MeshvkSeconds(meshvk_instance_t* instance, const meshvk_run::MpiSession& mpi, const std::string& source,
                    uint64_t input_bytes, double* seconds, uint64_t* sent) {
-  meshvk::target::ProgramOptions options;
-  meshvk::target::CompiledProgram compiled;
-  std::string error = meshvk::target::compileProgramSource(source, "bench.mlir", options, &compiled);
+  meshvk::ProgramOptions options;
+  meshvk::CompiledProgram compiled;
+  std::string error = meshvk::compileProgramSource(source, "bench.mlir", options, &compiled);
   if (!error.empty()) {
     std::fprintf(stderr, "meshvk_mpi_bench: compile: %s\n", error.c_str());
     return false;

@@ -102,7 +102,7 @@ class ConformanceTest : public meshvk_test::VulkanTest, public ::testing::WithPa
 // and each process allocates exactly the plan's bytes.
 TEST_P(ConformanceTest, ShardBuffersAreLocalAndAllocationsEqualThePlan) {
   const Conformance& c = GetParam();
-  const meshvk::target::CompiledProgram* program = nullptr;
+  const meshvk::CompiledProgram* program = nullptr;
   ASSERT_EQ(CompileSample(c.sample, c.grid, &program), "");
   const uint32_t P = ProcessCount(c.grid);
   const mvk::Artifact* a = mvk::GetArtifact(program->artifact.data());
@@ -187,7 +187,7 @@ TEST_P(ConformanceTest, ShardBuffersAreLocalAndAllocationsEqualThePlan) {
 // own process, and move exactly the collective's minimum across devices.
 TEST_P(ConformanceTest, CrossDeviceCopiesArePullsOfTheMinimumBytes) {
   const Conformance& c = GetParam();
-  const meshvk::target::CompiledProgram* program = nullptr;
+  const meshvk::CompiledProgram* program = nullptr;
   ASSERT_EQ(CompileSample(c.sample, c.grid, &program), "");
   const uint32_t P = ProcessCount(c.grid);
   const mvk::Artifact* a = mvk::GetArtifact(program->artifact.data());
@@ -226,7 +226,7 @@ TEST_P(ConformanceTest, CrossDeviceCopiesArePullsOfTheMinimumBytes) {
 // we still allow rounding noise).
 TEST_P(ConformanceTest, ResultsAreTheSameOnEveryTopologyAndMapping) {
   const Conformance& c = GetParam();
-  const meshvk::target::CompiledProgram* program = nullptr;
+  const meshvk::CompiledProgram* program = nullptr;
   ASSERT_EQ(CompileSample(c.sample, c.grid, &program), "");
   const uint32_t P = ProcessCount(c.grid);
   const Sample& sample = SampleNamed(c.sample);
@@ -326,7 +326,7 @@ TEST_F(DeviceGroupTest, ProgramsRunAcrossTheGroupsDevicesThroughPeerMemory) {
     GTEST_SKIP() << "device group 0 has " << D
                  << " physical device(s); group-of-2+ behaviour needs a multi-GPU group "
                     "(ctest runs this again under the emulated device-group layer)";
-  const meshvk::target::CompiledProgram* program = nullptr;
+  const meshvk::CompiledProgram* program = nullptr;
   ASSERT_EQ(CompileSample("mlp_megatron", "4", &program), "");
   const uint32_t P = 4;
   meshvk_test::DeviceSet set = MakeSet(MESHVK_TOPOLOGY_DEVICE_GROUP, P);
@@ -364,7 +364,7 @@ TEST_F(DeviceGroupTest, WithoutPeerMemoryAProgramThatPullsIsRefused) {
     GTEST_SKIP() << "the group's devices share memory (peer features "
                  << meshvk_device_set_peer_features(probe.get(), 0, 1)
                  << "); ctest runs this with MESHVK_EMULATED_PEER_MEMORY_FEATURES=none";
-  const meshvk::target::CompiledProgram* program = nullptr;
+  const meshvk::CompiledProgram* program = nullptr;
   ASSERT_EQ(CompileSample("seed_matmul", "2", &program), "");
   std::vector<HostTensor> outputs;
   std::string error = RunOnce(program->artifact, probe.get(), SampleNamed("seed_matmul").make_inputs(kSeed), &outputs);

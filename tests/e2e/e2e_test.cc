@@ -51,7 +51,7 @@ class SampleTest : public meshvk_test::VulkanTest, public ::testing::WithParamIn
 TEST_P(SampleTest, MatchesHostLoopsAndTheOneDeviceProgram) {
   const Case& c = GetParam();
   const Sample& sample = SampleNamed(c.sample);
-  const meshvk::target::CompiledProgram* program = nullptr;
+  const meshvk::CompiledProgram* program = nullptr;
   ASSERT_EQ(CompileSample(c.sample, c.grid, &program), "");
   uint32_t processes = ProcessCount(c.grid);
   ASSERT_EQ(program->memory.size(), processes);
@@ -81,7 +81,7 @@ TEST_P(SampleTest, MatchesHostLoopsAndTheOneDeviceProgram) {
     EXPECT_EQ(Compare(outputs[r], expected[r], kAtol, kRtol), "") << c.sample << " on " << c.grid << ", result " << r;
 
   // The unsharded program on one device.
-  const meshvk::target::CompiledProgram* single = nullptr;
+  const meshvk::CompiledProgram* single = nullptr;
   ASSERT_EQ(CompileSample(c.sample, OneProcessGrid(sample), &single), "");
   uint32_t device0 = 0;
   meshvk_test::DeviceSet one = MakeSet(MESHVK_TOPOLOGY_LOGICAL, 1, &device0);
@@ -103,9 +103,9 @@ INSTANTIATE_TEST_SUITE_P(Samples, SampleTest, ::testing::ValuesIn(AllCases()),
 class StridedGatherTest : public meshvk_test::VulkanTest, public ::testing::WithParamInterface<std::string> {};
 
 TEST_P(StridedGatherTest, AssemblesTheWholeTensor) {
-  meshvk::target::ProgramOptions options;
-  meshvk::target::CompiledProgram program;
-  ASSERT_EQ(meshvk::target::compileProgramFile(std::string(MESHVK_E2E_PROGRAMS_DIR) + "/" + GetParam() + ".mlir",
+  meshvk::ProgramOptions options;
+  meshvk::CompiledProgram program;
+  ASSERT_EQ(meshvk::compileProgramFile(std::string(MESHVK_E2E_PROGRAMS_DIR) + "/" + GetParam() + ".mlir",
                                                options, &program),
             "");
   std::vector<int64_t> shape = GetParam() == "gather_last_dim_3d" ? std::vector<int64_t>{4, 8, 8}
@@ -129,8 +129,8 @@ INSTANTIATE_TEST_SUITE_P(Programs, StridedGatherTest,
 // The partitioned programs really are partitioned: on P processes each
 // process's argument bytes are below the global bytes of the split arguments.
 TEST(SamplePlans, ShardedArgumentsAreSmallerThanGlobalOnes) {
-  const meshvk::target::CompiledProgram* one = nullptr;
-  const meshvk::target::CompiledProgram* four = nullptr;
+  const meshvk::CompiledProgram* one = nullptr;
+  const meshvk::CompiledProgram* four = nullptr;
   ASSERT_EQ(CompileSample("mlp_megatron", "1", &one), "");
   ASSERT_EQ(CompileSample("mlp_megatron", "4", &four), "");
   // x (32x64) replicated, W1 (64x256) and W2 (256x64) split in 4: per process

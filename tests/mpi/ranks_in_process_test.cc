@@ -65,7 +65,7 @@ class RanksTest : public meshvk_test::VulkanTest, public ::testing::WithParamInt
 TEST_P(RanksTest, RankZeroGathersTheHostLoopResult) {
   const Case& c = GetParam();
   const Sample& sample = SampleNamed(c.sample);
-  const meshvk::target::CompiledProgram* compiled = nullptr;
+  const meshvk::CompiledProgram* compiled = nullptr;
   ASSERT_EQ(CompileSample(c.sample, c.grid, &compiled), "");
   const uint32_t P = ProcessCount(c.grid);
   const std::vector<HostTensor> inputs = sample.make_inputs(kSeed);
@@ -139,7 +139,7 @@ class RankFaultsTest : public meshvk_test::VulkanTest {};
 // A rank whose peer never sends: the receive fails after the transport's
 // timeout with a message naming the rank and bytes (no hang).
 TEST_F(RankFaultsTest, MissingPeerFailsTheReceiveInTime) {
-  const meshvk::target::CompiledProgram* compiled = nullptr;
+  const meshvk::CompiledProgram* compiled = nullptr;
   ASSERT_EQ(CompileSample("matmul_rows", "2", &compiled), "");
   std::vector<meshvk_transport_t> transports(2);
   meshvk_in_process_hub_t* hub = nullptr;
@@ -172,7 +172,7 @@ TEST_F(RankFaultsTest, MissingPeerFailsTheReceiveInTime) {
 
 // A map that leaves this rank nothing, or names a rank that does not exist.
 TEST_F(RankFaultsTest, BadRankMapsAreRefused) {
-  const meshvk::target::CompiledProgram* compiled = nullptr;
+  const meshvk::CompiledProgram* compiled = nullptr;
   ASSERT_EQ(CompileSample("matmul_rows", "2", &compiled), "");
   std::vector<meshvk_transport_t> transports(2);
   meshvk_in_process_hub_t* hub = nullptr;

@@ -1,12 +1,12 @@
 //===- CheckSharding.cpp - reject inputs the partitioner gets wrong -------===//
 //
 // Upstream sharding-propagation / shard-partition assert, crash or silently
-// miscompile on several inputs (FACTS.md). This pass runs first and turns each
+// miscompile on several inputs. This pass runs first and turns each
 // of them into one diagnostic at the offending op.
 //
 //===----------------------------------------------------------------------===//
 #include "ShardingUtils.h"
-#include "meshvk/Passes.h"
+#include "meshvk/Transforms/Passes.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Shard/Interfaces/ShardingInterface.h"
@@ -15,7 +15,7 @@ using namespace mlir;
 
 namespace meshvk {
 #define GEN_PASS_DEF_CHECKSHARDING
-#include "meshvk/Passes.h.inc"
+#include "meshvk/Transforms/Passes.h.inc"
 } // namespace meshvk
 
 namespace {
@@ -52,7 +52,7 @@ LogicalResult checkGrid(shard::GridOp grid) {
 }
 
 /// What the partitioner supports: the sharding interface, and for linalg only
-/// projected-permutation indexing maps with one init (FACTS.md).
+/// projected-permutation indexing maps with one init.
 LogicalResult checkOp(Operation *op) {
   if (isa<shard::ShardDialect>(op->getDialect()) || isa<func::ReturnOp>(op) ||
       !touchesTensors(op))

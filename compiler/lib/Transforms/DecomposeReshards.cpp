@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ShardingUtils.h"
-#include "meshvk/Passes.h"
+#include "meshvk/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -19,7 +19,7 @@ using namespace mlir;
 
 namespace meshvk {
 #define GEN_PASS_DEF_DECOMPOSERESHARDS
-#include "meshvk/Passes.h.inc"
+#include "meshvk/Transforms/Passes.h.inc"
 } // namespace meshvk
 
 namespace {

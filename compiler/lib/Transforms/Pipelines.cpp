@@ -1,5 +1,5 @@
 //===- Pipelines.cpp - meshvk's named pass pipelines ----------------------===//
-#include "meshvk/Passes.h"
+#include "meshvk/Transforms/Passes.h"
 
 #include "mlir/Dialect/Shard/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
@@ -11,7 +11,7 @@ using namespace mlir;
 namespace {
 
 struct PartitionOptions : PassPipelineOptions<PartitionOptions> {
-  // `forward` is not offered: it crashes inside shard-partition (FACTS.md).
+  // `forward` is not offered: it crashes inside shard-partition.
   Option<shard::TraversalOrder> traversal{
       *this, "traversal",
       llvm::cl::desc(

@@ -1,14 +1,14 @@
-// The artifact emitter (see meshvk/Target/ArtifactEmitter.h): walks one plan
+// The artifact emitter (see meshvk/Artifact/ArtifactEmitter.h): walks one plan
 // function in plan order and turns each plan op into builder calls. The plan
 // already fixed every size, offset and reuse; the emitter never re-plans, it
 // refuses what it cannot express (and says which op and why).
-#include "meshvk/Target/ArtifactEmitter.h"
+#include "meshvk/Artifact/ArtifactEmitter.h"
 
 #include <map>
 #include <optional>
 
 #include "meshvk/Codegen/KernelCompiler.h"
-#include "meshvk/MeshVKDialect.h"
+#include "meshvk/Dialect/MeshVKDialect.h"
 #include "meshvk/artifact/builder.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
@@ -16,7 +16,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/DenseMap.h"
 
-namespace meshvk::target {
+namespace meshvk {
 namespace {
 
 using namespace mlir;
@@ -448,4 +448,4 @@ FailureOr<std::vector<uint8_t>> emitArtifact(ModuleOp module, const EmitOptions&
   return emitter.run();
 }
 
-}  // namespace meshvk::target
+}  // namespace meshvk

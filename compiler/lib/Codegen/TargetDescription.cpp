@@ -1,5 +1,5 @@
 // Target presets and the derived workgroup size (no MLIR here: a cheap TU).
-#include "meshvk/Codegen/Target.h"
+#include "meshvk/Codegen/TargetDescription.h"
 
 #include <algorithm>
 

@@ -1,11 +1,11 @@
-// meshvk/Codegen/Target.h — what the kernel code generator needs to know about
+// meshvk/Codegen/TargetDescription.h — what the kernel code generator needs to know about
 // the device that will run the kernels.
 //
 // A plain struct (no MLIR, no Vulkan) so that the runtime, the artifact builder
 // and tests can fill it from VkPhysicalDeviceProperties / Features without
-// linking the compiler. Tile sizes are chosen from these limits (DESIGN.md §2).
-#ifndef MESHVK_CODEGEN_TARGET_H_
-#define MESHVK_CODEGEN_TARGET_H_
+// linking the compiler. Tile sizes are chosen from these limits.
+#ifndef MESHVK_CODEGEN_TARGETDESCRIPTION_H_
+#define MESHVK_CODEGEN_TARGETDESCRIPTION_H_
 
 #include <cstdint>
 #include <string>
@@ -47,7 +47,7 @@ struct TargetDescription {
 };
 
 // Mesa lavapipe 22.3 (llvmpipe): subgroup 8, 1024 invocations, 32 KiB shared
-// memory, shaderFloat16 + storageBuffer16BitAccess. See /work/shared/FACTS.md.
+// memory, shaderFloat16 + storageBuffer16BitAccess.
 TargetDescription lavapipeTarget();
 
 // Named presets: "lavapipe", "generic". Returns false for an unknown name.
@@ -62,4 +62,4 @@ TargetDescription withPresetTuning(TargetDescription device);
 
 }  // namespace meshvk::codegen
 
-#endif  // MESHVK_CODEGEN_TARGET_H_
+#endif  // MESHVK_CODEGEN_TARGETDESCRIPTION_H_

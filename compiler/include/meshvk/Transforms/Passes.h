@@ -1,8 +1,8 @@
 //===- Passes.h - meshvk compiler passes ------------------------*- C++ -*-===//
-#ifndef MESHVK_PASSES_H
-#define MESHVK_PASSES_H
+#ifndef MESHVK_TRANSFORMS_PASSES_H
+#define MESHVK_TRANSFORMS_PASSES_H
 
-#include "meshvk/MeshVKDialect.h"
+#include "meshvk/Dialect/MeshVKDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -15,10 +15,10 @@
 namespace meshvk {
 
 #define GEN_PASS_DECL
-#include "meshvk/Passes.h.inc"
+#include "meshvk/Transforms/Passes.h.inc"
 
 #define GEN_PASS_REGISTRATION
-#include "meshvk/Passes.h.inc"
+#include "meshvk/Transforms/Passes.h.inc"
 
 /// Registers `meshvk-partition` (checks, ABI, decomposition, upstream
 /// propagation + partition, ABI verification), `meshvk-plan` (unroll,
@@ -31,4 +31,4 @@ void buildPlanPipeline(mlir::OpPassManager &pm);
 
 } // namespace meshvk
 
-#endif // MESHVK_PASSES_H
+#endif // MESHVK_TRANSFORMS_PASSES_H

@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MESHVK_PASSES_TD
-#define MESHVK_PASSES_TD
+#ifndef MESHVK_TRANSFORMS_PASSES_TD
+#define MESHVK_TRANSFORMS_PASSES_TD
 
 include "mlir/Pass/PassBase.td"
 
@@ -202,4 +202,4 @@ def PlanAllocations : Pass<"meshvk-plan-allocations", "mlir::ModuleOp"> {
   ];
 }
 
-#endif // MESHVK_PASSES_TD
+#endif // MESHVK_TRANSFORMS_PASSES_TD

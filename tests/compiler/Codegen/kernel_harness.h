@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "meshvk/Codegen/KernelCompiler.h"
-#include "meshvk/Codegen/Target.h"
+#include "meshvk/Codegen/TargetDescription.h"
 #include "meshvk/meshvk.h"
 
 namespace meshvk_codegen_test {

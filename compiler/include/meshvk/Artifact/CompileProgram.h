@@ -1,20 +1,20 @@
-// meshvk/Target/CompileProgram.h — the whole compiler chain behind one call:
+// meshvk/Artifact/CompileProgram.h — the whole compiler chain behind one call:
 // .mlir text -> parse -> (grid override) -> meshvk-compile-plan -> kernel
 // codegen -> .mvk bytes. Used by mesh-vk-compile, by mesh-vk-run to compile
 // in-process, and by the e2e/conformance tests.
 //
 // Only standard C++ types in this header (no MLIR), so a tool that links the
 // runtime can include it without MLIR's include paths mattering.
-#ifndef MESHVK_TARGET_COMPILE_PROGRAM_H_
-#define MESHVK_TARGET_COMPILE_PROGRAM_H_
+#ifndef MESHVK_ARTIFACT_COMPILEPROGRAM_H_
+#define MESHVK_ARTIFACT_COMPILEPROGRAM_H_
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "meshvk/Codegen/Target.h"
+#include "meshvk/Codegen/TargetDescription.h"
 
-namespace meshvk::target {
+namespace meshvk {
 
 struct ProgramOptions {
   // Limits the kernels are tiled for (a preset from codegen::lookupTarget, or
@@ -69,6 +69,6 @@ bool parseGridShape(const std::string& text, std::vector<int64_t>* shape, std::s
 // Parses "1.1", "1.2", "1.3" into 101..103; false (with *error) otherwise.
 bool parseVulkanVersion(const std::string& text, uint32_t* version, std::string* error);
 
-}  // namespace meshvk::target
+}  // namespace meshvk
 
-#endif  // MESHVK_TARGET_COMPILE_PROGRAM_H_
+#endif  // MESHVK_ARTIFACT_COMPILEPROGRAM_H_

@@ -1,6 +1,6 @@
 //===- MeshVKDialect.h - the meshvk plan dialect ----------------*- C++ -*-===//
-#ifndef MESHVK_MESHVKDIALECT_H
-#define MESHVK_MESHVKDIALECT_H
+#ifndef MESHVK_DIALECT_MESHVKDIALECT_H
+#define MESHVK_DIALECT_MESHVKDIALECT_H
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -9,7 +9,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
-#include "meshvk/MeshVKDialect.h.inc"
+#include "meshvk/Dialect/MeshVKDialect.h.inc"
 
 #define GET_OP_CLASSES
 #include "meshvk/MeshVKOps.h.inc"
@@ -28,4 +28,4 @@ inline constexpr llvm::StringLiteral kMemoryAttr = "meshvk.memory";
 inline constexpr llvm::StringLiteral kBufferAttr = "meshvk.buffers";
 } // namespace meshvk
 
-#endif // MESHVK_MESHVKDIALECT_H
+#endif // MESHVK_DIALECT_MESHVKDIALECT_H

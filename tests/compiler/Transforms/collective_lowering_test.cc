@@ -5,8 +5,8 @@
 // on the host. The bytes each process pulls from peers (counted by the
 // interpreter from the copies it runs) must equal the algorithm's minimum,
 // computed here from the shapes; the plan's own report must agree.
-#include "meshvk/MeshVKDialect.h"
-#include "meshvk/Passes.h"
+#include "meshvk/Dialect/MeshVKDialect.h"
+#include "meshvk/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

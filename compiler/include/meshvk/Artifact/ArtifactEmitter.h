@@ -1,4 +1,4 @@
-// meshvk/Target/ArtifactEmitter.h — a meshvk plan module -> a .mvk artifact.
+// meshvk/Artifact/ArtifactEmitter.h — a meshvk plan module -> a .mvk artifact.
 //
 // Input: a module after `meshvk-compile-plan` (compiler/README.md "The plan"):
 // one public `func.func` marked `meshvk.plan` plus its `meshvk.kernel`
@@ -19,19 +19,19 @@
 //     each process keeps its shard) comes from `meshvk.abi`.
 // Errors are emitted at the offending op (emitError) and the result is
 // failure; no partial artifact is returned.
-#ifndef MESHVK_TARGET_ARTIFACT_EMITTER_H_
-#define MESHVK_TARGET_ARTIFACT_EMITTER_H_
+#ifndef MESHVK_ARTIFACT_ARTIFACTEMITTER_H_
+#define MESHVK_ARTIFACT_ARTIFACTEMITTER_H_
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "meshvk/Codegen/KernelCompiler.h"
-#include "meshvk/Codegen/Target.h"
+#include "meshvk/Codegen/TargetDescription.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 
-namespace meshvk::target {
+namespace meshvk {
 
 struct EmitOptions {
   codegen::TargetDescription device;
@@ -47,6 +47,6 @@ struct EmitOptions {
 mlir::FailureOr<std::vector<uint8_t>> emitArtifact(mlir::ModuleOp planModule,
                                                    const EmitOptions& options);
 
-}  // namespace meshvk::target
+}  // namespace meshvk
 
-#endif  // MESHVK_TARGET_ARTIFACT_EMITTER_H_
+#endif  // MESHVK_ARTIFACT_ARTIFACTEMITTER_H_

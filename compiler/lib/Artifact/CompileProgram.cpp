@@ -1,17 +1,17 @@
-// The compiler chain behind one call (see meshvk/Target/CompileProgram.h).
+// The compiler chain behind one call (see meshvk/Artifact/CompileProgram.h).
 // Every diagnostic of every stage lands in one handler; the first error
 // becomes the one-line message, so a caller never sees MLIR's multi-line
 // output or a crash for bad input.
-#include "meshvk/Target/CompileProgram.h"
+#include "meshvk/Artifact/CompileProgram.h"
 
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 
-#include "meshvk/MeshVKDialect.h"
-#include "meshvk/Passes.h"
-#include "meshvk/Target/ArtifactEmitter.h"
+#include "meshvk/Dialect/MeshVKDialect.h"
+#include "meshvk/Transforms/Passes.h"
+#include "meshvk/Artifact/ArtifactEmitter.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -24,7 +24,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/SourceMgr.h"
 
-namespace meshvk::target {
+namespace meshvk {
 namespace {
 
 using namespace mlir;
@@ -227,4 +227,4 @@ std::string compileProgramFile(const std::string& path, const ProgramOptions& op
   return compileProgramSource(text.str(), path, options, out);
 }
 
-}  // namespace meshvk::target
+}  // namespace meshvk

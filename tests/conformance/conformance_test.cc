@@ -265,7 +265,7 @@ TEST_P(ConformanceTest, ResultsAreTheSameOnEveryTopologyAndMapping) {
 // through the host when the pair shares external memory or a group.
 TEST_P(ConformanceTest, CopiesTakeTheirPairsPathAndMoveThePlannedBytes) {
   const Conformance& c = GetParam();
-  const meshvk::target::CompiledProgram* program = nullptr;
+  const meshvk::CompiledProgram* program = nullptr;
   ASSERT_EQ(CompileSample(c.sample, c.grid, &program), "");
   const uint32_t P = ProcessCount(c.grid);
   const mvk::Artifact* a = mvk::GetArtifact(program->artifact.data());
@@ -386,7 +386,7 @@ class ExternalMemoryFaultTest : public meshvk_test::VulkanTest {
 
 TEST_F(ExternalMemoryFaultTest, ARefusedImportFallsBackToHostStaging) {
   if (Mode() != "refuse-import") GTEST_SKIP() << "ctest runs this with MESHVK_EMULATED_EXTERNAL_MEMORY=refuse-import";
-  const meshvk::target::CompiledProgram* program = nullptr;
+  const meshvk::CompiledProgram* program = nullptr;
   ASSERT_EQ(CompileSample("mlp_megatron", "4", &program), "");
   meshvk_test::DeviceSet set = MakeSet(MESHVK_TOPOLOGY_INDEPENDENT, 4);
   ASSERT_TRUE(set);
@@ -412,7 +412,7 @@ TEST_F(ExternalMemoryFaultTest, ARefusedImportFallsBackToHostStaging) {
 
 TEST_F(ExternalMemoryFaultTest, AFailedExportableAllocationNamesTheBufferDeviceAndSize) {
   if (Mode() != "refuse-export") GTEST_SKIP() << "ctest runs this with MESHVK_EMULATED_EXTERNAL_MEMORY=refuse-export";
-  const meshvk::target::CompiledProgram* program = nullptr;
+  const meshvk::CompiledProgram* program = nullptr;
   ASSERT_EQ(CompileSample("mlp_megatron", "4", &program), "");
   meshvk_test::DeviceSet set = MakeSet(MESHVK_TOPOLOGY_INDEPENDENT, 4);
   ASSERT_TRUE(set);

@@ -311,6 +311,33 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
               info.physical_device, info.logical_device, info.device_index, info.queue_family, info.queue_index);
     }
   }
+  if (Verbosity() >= 1) {
+    // What the plan decided per command: the path of each copy (-v) and each
+    // dispatch's kernel and workgroup count (-vv).
+    std::map<std::string, std::pair<uint32_t, uint64_t>> paths;  // path -> (copies, bytes)
+    for (uint32_t p = 0; p < grid.process_count; ++p) {
+      for (uint32_t c = 0; c < meshvk_module_command_count(r.module, function, p); ++c) {
+        meshvk_command_info_t info{};
+        if (meshvk_status_t status = meshvk_module_command_info(r.module, function, p, c, &info)) {
+          meshvk_status_free(status);
+          continue;
+        }
+        if (info.kind == MESHVK_TRACE_COPY) {
+          auto& entry = paths[CopyPathName(r.set, info.peer, p)];
+          ++entry.first;
+          entry.second += info.bytes;
+        } else if (info.kind == MESHVK_TRACE_DISPATCH) {
+          Verbose(2, "process %u command %u: %s, %ux%ux%u workgroups, phase %u, %llu bytes bound, %llu FLOP", p, c,
+                  KernelName(info.name, info.executable).c_str(), info.workgroup_count[0], info.workgroup_count[1],
+                  info.workgroup_count[2], info.phase, static_cast<unsigned long long>(info.bytes),
+                  static_cast<unsigned long long>(info.flops));
+        }
+      }
+    }
+    for (const auto& [name, entry] : paths)
+      Verbose(1, "copies by path: %s: %u copies, %llu bytes", name.c_str(), entry.first,
+              static_cast<unsigned long long>(entry.second));
+  }
   if (!flags.plan_graph.empty()) {
     if (std::string error; !WritePlanGraph(flags.plan_graph, r.module, function, r.set, &error))
       return Error(kExitDevice, "--plan-graph: " + error);

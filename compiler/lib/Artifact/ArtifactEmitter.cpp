@@ -10,7 +10,9 @@
 #include "meshvk/Codegen/KernelCompiler.h"
 #include "meshvk/Dialect/MeshVKDialect.h"
 #include "meshvk/artifact/builder.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -186,11 +188,17 @@ LogicalResult Emitter::buildSignature() {
       for (int64_t d : tensor.getShape()) desc.shape.push_back(static_cast<uint64_t>(d));
       desc.element_type = *elementTypeOf(tensor.getElementType());
       desc.split_axes.assign(tensor.getRank(), {});
-      if (split.size() > static_cast<size_t>(tensor.getRank()))
-        return plan_.emitOpError() << "'" << kAbiAttr << "." << key << "[" << i << "]' splits more dimensions than "
-                                   << tensor;
-      for (auto [d, axes] : llvm::enumerate(split))
+      // Entries past the rank may only be empty: `split_axes = [[]]` on a 0-d
+      // tensor (replicated) is how people write it.
+      for (auto [d, axes] : llvm::enumerate(split)) {
+        if (d >= static_cast<size_t>(tensor.getRank())) {
+          if (!axes.empty())
+            return plan_.emitOpError() << "'" << kAbiAttr << "." << key << "[" << i
+                                       << "]' splits more dimensions than " << tensor;
+          continue;
+        }
         for (int16_t axis : axes.asArrayRef()) desc.split_axes[d].push_back(static_cast<uint32_t>(axis));
+      }
       for (uint32_t p = 0; p < processes_; ++p) {
         size_t index = i * processes_ + p;
         auto offset = dyn_cast<DenseI64ArrayAttr>(offsets[p]);
@@ -342,6 +350,27 @@ LogicalResult Emitter::emitCopy(CopyOp copy) {
   return success();
 }
 
+// Operations a kernel performs, for benchmarks' FLOP/s and roofline: each
+// linalg op's iteration points times the arithmetic ops in its body (matmul:
+// mulf + addf = 2 per point; fill: 0). Ops with dynamic loop bounds count 0.
+static uint64_t kernelOperations(func::FuncOp kernel) {
+  uint64_t total = 0;
+  if (!kernel) return 0;
+  kernel.walk([&](linalg::LinalgOp op) {
+    uint64_t points = 1;
+    for (int64_t range : op.getStaticLoopRanges()) {
+      if (ShapedType::isDynamic(range)) return;
+      points *= static_cast<uint64_t>(range);
+    }
+    uint64_t perPoint = 0;
+    for (Operation& inner : op.getBlock()->without_terminator())
+      if (inner.getDialect() && inner.getDialect()->getNamespace() == "arith" && !isa<arith::ConstantOp>(inner))
+        ++perPoint;
+    total += points * perPoint;
+  });
+  return total;
+}
+
 FailureOr<uint32_t> Emitter::executableFor(LaunchOp launch, const codegen::CompiledKernels& kernels) {
   auto it = kernels.byFunction.find(launch.getKernel().str());
   if (it == kernels.byFunction.end())
@@ -375,6 +404,7 @@ LogicalResult Emitter::emitLaunch(LaunchOp launch, const codegen::CompiledKernel
     return launch.emitOpError() << "kernel needs push constants; the plan has no values for them";
   art::DispatchDesc dispatch;
   dispatch.executable = *executable;
+  dispatch.flops = kernelOperations(module_.lookupSymbol<func::FuncOp>(launch.getKernel()));
   for (int i = 0; i < 3; ++i) dispatch.workgroup_count[i] = kernel.workgroupCount[i];
   std::vector<Value> operands(launch.getInputs().begin(), launch.getInputs().end());
   operands.insert(operands.end(), launch.getResults().begin(), launch.getResults().end());

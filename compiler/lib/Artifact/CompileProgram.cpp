@@ -49,6 +49,52 @@ std::string oneLine(std::string s) {
   return s;
 }
 
+// MLIR's parser and passes recurse once per nesting level with no bound: a
+// few thousand nested `module {` or `[` overflow an 8 MiB stack (segfault,
+// issue #13). Real programs nest about 10 deep; refuse anything deeper than
+// kMaxNesting before parsing. Strings and `//` comments are skipped; `->` is
+// not a closing bracket.
+constexpr int kMaxNesting = 256;
+
+std::string nestingError(const std::string& source, const std::string& bufferName) {
+  int depth = 0, line = 1, column = 0;
+  for (size_t i = 0; i < source.size(); ++i) {
+    char c = source[i];
+    ++column;
+    if (c == '\n') {
+      ++line;
+      column = 0;
+    } else if (c == '"') {
+      for (++i; i < source.size() && source[i] != '"' && source[i] != '\n'; ++i)
+        if (source[i] == '\\') ++i;
+      if (i < source.size() && source[i] == '\n') --i;
+    } else if (c == '/' && i + 1 < source.size() && source[i + 1] == '/') {
+      while (i + 1 < source.size() && source[i + 1] != '\n') ++i;
+    } else if (c == '(' || c == '[' || c == '{' || c == '<') {
+      if (++depth > kMaxNesting)
+        return bufferName + ":" + std::to_string(line) + ":" + std::to_string(column) +
+               ": error: nesting deeper than " + std::to_string(kMaxNesting) +
+               " levels of (, [, { and <; meshvk accepts programs nested at most " + std::to_string(kMaxNesting) +
+               " deep";
+    } else if ((c == ')' || c == ']' || c == '}' || c == '>') && depth > 0 && !(c == '>' && i > 0 && source[i - 1] == '-')) {
+      --depth;
+    }
+  }
+  return "";
+}
+
+// Remembers the first pass that failed, for failures without a diagnostic.
+class NameFailedPass : public PassInstrumentation {
+ public:
+  explicit NameFailedPass(std::string* name) : name_(name) {}
+  void runAfterPassFailed(Pass* pass, Operation*) override {
+    if (name_->empty()) *name_ = pass->getArgument().empty() ? pass->getName().str() : pass->getArgument().str();
+  }
+
+ private:
+  std::string* name_;
+};
+
 // SPIR-V version ceiling of a Vulkan version (Vulkan spec, "Versions").
 uint32_t maxSpirvFor(uint32_t vulkan) { return vulkan >= 103 ? 106 : vulkan == 102 ? 105 : 103; }
 
@@ -94,6 +140,7 @@ std::string compileProgramSource(const std::string& source, const std::string& b
   if (!options.dumpDirectory.empty())
     if (std::error_code ec = llvm::sys::fs::create_directories(options.dumpDirectory))
       return options.dumpDirectory + ": cannot create the kernel dump directory: " + ec.message();
+  if (std::string error = nestingError(source, bufferName); !error.empty()) return error;
   DialectRegistry registry;
   registerAllDialects(registry);
   registerAllExtensions(registry);  // the sharding-interface models of linalg/tensor/arith
@@ -141,7 +188,8 @@ std::string compileProgramSource(const std::string& source, const std::string& b
   // read past the grid's shape there).
   WalkResult axes = module->walk([&](shard::ShardingOp sharding) {
     auto grid = SymbolTable::lookupNearestSymbolFrom<shard::GridOp>(sharding, sharding.getGridAttr());
-    if (!grid) return WalkResult::advance();  // the verifier reports unknown grids
+    // The verifier reports unknown grids, meshvk-check-sharding dynamic ones.
+    if (!grid || llvm::any_of(grid.getShape(), ShapedType::isDynamic)) return WalkResult::advance();
     int64_t rank = grid.getRank();
     for (auto dimAxes : sharding.getSplitAxes())
       for (int16_t axis : dimAxes.asArrayRef())
@@ -155,6 +203,7 @@ std::string compileProgramSource(const std::string& source, const std::string& b
   });
   if (axes.wasInterrupted()) return fail("invalid sharding");
 
+  std::string failedPass;
   PassManager pm(&context);
   pm.enableVerifier(true);
   if (options.applyMlirCommandLineOptions) {
@@ -164,7 +213,12 @@ std::string compileProgramSource(const std::string& source, const std::string& b
   OpPassManager& top = pm;
   buildPartitionPipeline(top);
   buildPlanPipeline(top);
-  if (failed(pm.run(*module))) return fail("compiling the plan failed");
+  pm.addInstrumentation(std::make_unique<NameFailedPass>(&failedPass));
+  // A pass that fails without a diagnostic (upstream shard-partition does, on
+  // ops it cannot partition) is still named, never "failed" alone.
+  if (failed(pm.run(*module)))
+    return fail("compiling the plan failed in pass '" + failedPass +
+                "' without a diagnostic (an op it cannot handle; please report the program)");
 
   // The plan's numbers, for callers that compare the runtime with the plan.
   for (auto f : module->getOps<func::FuncOp>()) {

@@ -83,7 +83,7 @@ func.func @concat(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<8xf32> {
 
 shard.grid @mesh(shape = 2)
 func.func @halo(%a: tensor<8xf32>) -> tensor<8xf32> {
-  // expected-error @+1 {{halo sizes and explicit shard offsets are not supported yet}}
+  // expected-error @+1 {{halo sizes and explicit shard offsets (sharded_dims_offsets) are not supported yet}}
   %s = shard.sharding @mesh split_axes = [[0]] halo_sizes = [1, 1] : !shard.sharding
   %0 = shard.shard %a to %s annotate_for_users : tensor<8xf32>
   return %0 : tensor<8xf32>
@@ -162,4 +162,52 @@ func.func @tosa(%a: tensor<8xf32>) -> tensor<8xf32> {
   // expected-error @+1 {{'tosa.abs' cannot be partitioned: meshvk takes linalg, tensor, arith and math ops on tensors}}
   %0 = tosa.abs %a0 : (tensor<8xf32>) -> tensor<8xf32>
   return %0 : tensor<8xf32>
+}
+
+// -----
+
+// Grids above the documented limit are refused before anything is unrolled
+// (a grid of 65,536 used to be compiled, 4,096 needed over 4 GiB).
+// expected-error @+1 {{grid @huge (shape 65536) has more than 1024 processes; meshvk compiles one plan per process and accepts at most 1024}}
+shard.grid @huge(shape = 65536)
+func.func @huge_grid(%a: tensor<65536xf32>) -> tensor<65536xf32> {
+  %s = shard.sharding @huge split_axes = [[0]] : !shard.sharding
+  %0 = shard.shard %a to %s annotate_for_users : tensor<65536xf32>
+  return %0 : tensor<65536xf32>
+}
+
+// -----
+
+// The product counts, and huge extents do not overflow it.
+// expected-error @+1 {{grid @wide (shape 64x64) has more than 1024 processes}}
+shard.grid @wide(shape = 64x64)
+func.func @wide_grid(%a: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %s = shard.sharding @wide split_axes = [[0], [1]] : !shard.sharding
+  %0 = shard.shard %a to %s annotate_for_users : tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+// A declared but unused grid is not checked (upstream's test files declare a
+// dynamic grid next to the static ones they use).
+shard.grid @unused(shape = ?)
+shard.grid @used(shape = 2)
+// CHECK-LABEL: func.func @unused_dynamic_grid
+func.func @unused_dynamic_grid(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %s = shard.sharding @used split_axes = [[0]] : !shard.sharding
+  %0 = shard.shard %a to %s annotate_for_users : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+// A collective written by the user is refused with what to write instead.
+shard.grid @mesh(shape = 2)
+func.func @user_collective(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %s = shard.sharding @mesh split_axes = [[0]] : !shard.sharding
+  %0 = shard.shard %a to %s annotate_for_users : tensor<8xf32>
+  // expected-error @+1 {{'shard.all_reduce' written in the program is not supported yet: meshvk lowers the collectives shard-partition creates}}
+  %1 = shard.all_reduce %0 on @mesh grid_axes = [0] : tensor<8xf32> -> tensor<8xf32>
+  return %1 : tensor<8xf32>
 }

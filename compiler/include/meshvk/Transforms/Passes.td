@@ -1,9 +1,11 @@
 //===- Passes.td - meshvk compiler passes ------------------------*- tablegen -*-===//
 //
 // Order (pipeline `meshvk-partition` then `meshvk-plan`):
-//   meshvk-check-sharding,
+//   [upstream] tosa-to-linalg-named, tosa-to-linalg, tosa-to-arith,
+//   tosa-to-tensor, convert-elementwise-to-linalg (the input normalisation),
+//   meshvk-normalize-input, meshvk-check-sharding,
 //   [upstream] sharding-propagation{traversal=forward-backward},
-//   meshvk-decompose-reshards, meshvk-record-abi,
+//   meshvk-complete-shardings, meshvk-decompose-reshards, meshvk-record-abi,
 //   [upstream] shard-partition, canonicalize, meshvk-verify-abi,
 //   meshvk-unroll-grid, meshvk-lower-collectives,
 //   meshvk-outline-kernels, meshvk-plan-allocations.
@@ -32,6 +34,82 @@ def CheckSharding : Pass<"meshvk-check-sharding", "mlir::ModuleOp"> {
       %s = shard.sharding @mesh split_axes = [[0]] : !shard.sharding
       %0 = shard.shard %a to %s annotate_for_users : tensor<10x4xf32>
       // error: argument #0 of @f: dimension 0 (size 10) does not divide evenly over grid axes [0] (4 processes)
+    ```
+  }];
+  let dependentDialects = ["mlir::shard::ShardDialect"];
+}
+
+def NormalizeInput : Pass<"meshvk-normalize-input", "mlir::ModuleOp"> {
+  let summary = "Rewrite programs as people write them into what sharding-propagation takes";
+  let description = [{
+    Runs after the tosa and elementwise-to-linalg conversions, before
+    `meshvk-check-sharding`. Rewrites (each works around an upstream
+    propagation/partition failure on inputs people write):
+
+    1. A public function with no `shard` op at all is annotated as replicated
+       on the module's only grid, or on a new `@meshvk_grid(shape = 1)` when
+       the module declares none (modules with several grids are left alone:
+       check-sharding asks for annotations).
+    ```mlir
+    func.func @f(%a: tensor<8xf32>) -> tensor<8xf32> { ... return %0 }
+    // becomes
+    shard.grid @meshvk_grid(shape = 1)
+    func.func @f(%a: tensor<8xf32>) -> tensor<8xf32> {
+      %rep = shard.sharding @meshvk_grid split_axes = [[]] : !shard.sharding
+      %a_s = shard.shard %a to %rep annotate_for_users : tensor<8xf32>
+      ...
+      %r = shard.shard %0 to %rep : tensor<8xf32>
+      return %r : tensor<8xf32>
+    }
+    ```
+    2. A producer annotation written after another use of its value moves up
+       to the value's producer (propagation otherwise reuses it for the
+       earlier use and the IR no longer verifies).
+    3. A `linalg.generic` input read through a constant index of a size-1
+       dimension reads it through a new extent-1 reduction dimension:
+    ```mlir
+    indexing_maps = [(i, j) -> (i, j), (i, j) -> (0, j), (i, j) -> (i, j)]
+    // becomes
+    indexing_maps = [(i, j, k) -> (i, j), (i, j, k) -> (k, j), (i, j, k) -> (i, j)],
+    iterator_types = [parallel, parallel, reduction]
+    ```
+    4. Dead ops are erased; a `tensor.empty` used by several ops is cloned
+       per use.
+    5. A contraction accumulating into a tensor it reads (`outs(%c)` with
+       %c not a tensor.empty or linalg.fill) accumulates into zeros and adds
+       %c with `linalg.add` after; any other op reading such an init is
+       refused (kernels cannot update their inputs in place).
+  }];
+  let dependentDialects = ["mlir::shard::ShardDialect", "mlir::linalg::LinalgDialect"];
+}
+
+def CompleteShardings : Pass<"meshvk-complete-shardings", "mlir::func::FuncOp"> {
+  let summary = "Run ops that sharding-propagation left unannotated replicated";
+  let description = [{
+    Runs after `sharding-propagation`. MLIR 22.1's `shard-partition` segfaults
+    on an op whose tensor operands are not all defined by a users'
+    annotation or whose results are not each used by exactly one producer
+    annotation; propagation leaves such ops when the shardings around them
+    conflict (a matmul whose operands split the contraction over the axis
+    its result is wanted split on; a batch_matmul whose operands split `k`
+    and `n` over the same axis). Each such op gets replicated operands and a
+    replicated result (users reshard from there) and a warning naming the op
+    and the shardings around it. Constants are left as upstream leaves them.
+
+    Before (propagation left the matmul without operand annotations):
+    ```mlir
+    %h2 = shard.shard %h to %cols : tensor<32x256xf32>
+    %y = linalg.matmul ins(%h2, %w2 : ...) outs(%acc : ...) -> tensor<32x64xf32>
+    %y_r = shard.shard %y to %rows : tensor<32x64xf32>
+    ```
+    After:
+    ```mlir
+    %h3 = shard.shard %h2 to %rep annotate_for_users : tensor<32x256xf32>
+    %w3 = shard.shard %w2 to %rep annotate_for_users : tensor<256x64xf32>
+    ...
+    %y = linalg.matmul ins(%h3, %w3 : ...) outs(%acc3 : ...) -> tensor<32x64xf32>
+    %y_p = shard.shard %y to %rep : tensor<32x64xf32>
+    %y_r = shard.shard %y_p to %rows : tensor<32x64xf32>
     ```
   }];
   let dependentDialects = ["mlir::shard::ShardDialect"];
@@ -70,12 +148,16 @@ def VerifyAbi : Pass<"meshvk-verify-abi", "mlir::ModuleOp"> {
 }
 
 def DecomposeReshards : Pass<"meshvk-decompose-reshards", "mlir::func::FuncOp"> {
-  let summary = "Split reshards that change several grid axes into one-axis steps";
+  let summary = "Split every reshard into steps upstream can partition";
   let description = [{
-    Upstream `shard-partition` silently drops a step when one reshard changes the
-    split of more than one grid axis. This pass rewrites such a reshard into a
-    chain in which every step gathers or slices exactly one grid axis (gathers
-    first, then slices, so no step needs more memory than the final layout).
+    Upstream `shard-partition` handles a reshard (two chained `shard.shard`
+    ops) only when it gathers, slices or moves the LAST grid axis of one
+    dimension's split; with more than one change it drops steps silently, and
+    removing a non-last axis (`[[0, 1]]` to `[[1]]`) crashes it. This pass
+    rewrites every reshard into a chain of such single steps: axes already in
+    place stay, a trailing axis moves to another dimension in one all_to_all
+    when that divides evenly, unused axes are sliced in before anything is
+    gathered, and the rest is gathered from the end of each list.
 
     Before:
     ```mlir

@@ -1,6 +1,8 @@
 // meshvk_buffer_t: a shard buffer in memory of its owning process's device.
 #include "buffer.h"
 
+#include "device_wait.h"
+
 #include <cstring>
 #include <vector>
 

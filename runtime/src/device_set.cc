@@ -5,6 +5,7 @@
 #include <cstring>
 #include <map>
 
+#include "device_wait.h"
 #include "copy_path.h"
 #include "executable.h"
 #include "host_staging.h"
@@ -178,7 +179,8 @@ Status CreateLogicalDevice(meshvk_device_set_t* set, const std::vector<uint32_t>
 
 void DestroyLogicalDevice(LogicalDevice* device) {
   if (!device->device) return;
-  device->vk.vkDeviceWaitIdle(device->device);
+  // Bounded, and skipped for a device that stopped answering (device_wait.h).
+  DrainDevice(*device, "device destruction");
   delete device->staging_rings;  // its rings live on this VkDevice
   device->staging_rings = nullptr;
   for (VkSemaphore semaphore : device->queue_timelines) {
@@ -617,12 +619,8 @@ meshvk_status_t meshvk_device_set_wait_idle(meshvk_device_set_t* set) {
         .ToC();
   }
   for (auto& device : set->devices) {
-    // vkDeviceWaitIdle needs every queue of the device externally synchronized.
-    std::vector<std::unique_lock<std::mutex>> locks;
-    for (size_t q = 0; q < device->queues.size(); ++q) locks.emplace_back(device->queue_locks[q]);
-    Status status = meshvk::VkResultToStatus(
-        device->vk.vkDeviceWaitIdle(device->device),
-        set->instance->DeviceName(device->physical_indices[0]) + ": vkDeviceWaitIdle");
+    Status status = meshvk::DrainDevice(*device, set->instance->DeviceName(device->physical_indices[0]) +
+                                                     ": meshvk_device_set_wait_idle");
     if (!status.ok()) return status.ToC();
   }
   return MESHVK_OK;

@@ -54,6 +54,10 @@ struct LogicalDevice {
   std::atomic<uint64_t> peak_staging_bytes{0};
   StagingRingCache* staging_rings = nullptr;  // owned; freed before the VkDevice
 
+  // Set when a wait timed out or reported a lost device (device_wait.h): the
+  // device is never waited on again, so teardown cannot hang on it.
+  std::atomic<bool> unresponsive{false};
+
   uint32_t group_size() const { return static_cast<uint32_t>(physical_indices.size()); }
   uint32_t timeline_index(uint32_t queue, uint32_t device_index) const {
     return queue * group_size() + device_index;

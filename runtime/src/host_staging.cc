@@ -2,6 +2,8 @@
 // host memory (see host_staging.h).
 #include "host_staging.h"
 
+#include "device_wait.h"  // DeviceTimeoutNs: the one bound of device waits
+
 #include <algorithm>
 #include <cstring>
 
@@ -11,7 +13,6 @@
 namespace meshvk {
 namespace {
 
-constexpr uint64_t kDefaultTimeoutNs = 60ull * 1000 * 1000 * 1000;
 
 // A host-visible, host-coherent memory type the staging buffer may use.
 int HostVisibleType(const VkPhysicalDeviceMemoryProperties& memory, uint32_t allowed) {
@@ -128,7 +129,7 @@ StagingRing::~StagingRing() {
   // A pending copy must finish before its command buffer and memory go away
   // (an error here means the device is lost: nothing is running any more).
   for (uint32_t slot = 0; slot < 2; ++slot) {
-    if (pending_[slot]) vk.vkWaitForFences(dev, 1, &fences_[slot], VK_TRUE, kDefaultTimeoutNs);
+    if (pending_[slot]) vk.vkWaitForFences(dev, 1, &fences_[slot], VK_TRUE, DeviceTimeoutNs());
   }
   for (VkFence fence : fences_) {
     if (fence) vk.vkDestroyFence(dev, fence, nullptr);
@@ -315,7 +316,7 @@ Status StageOut(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, uint64_
   const uint64_t chunk = ChunkFor(chunk_bytes, size);
   RingLease out;
   MESHVK_RETURN_IF_ERROR(out.Acquire(staged.device, chunk));
-  return Pump(size, chunk, timeout_ns ? timeout_ns : kDefaultTimeoutNs, out.get(), staged.handle,
+  return Pump(size, chunk, timeout_ns ? timeout_ns : DeviceTimeoutNs(), out.get(), staged.handle,
               offset, nullptr, nullptr, VK_NULL_HANDLE, 0, sink);
 }
 
@@ -328,7 +329,7 @@ Status StageIn(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, uint64_t
   const uint64_t chunk = ChunkFor(chunk_bytes, size);
   RingLease in;
   MESHVK_RETURN_IF_ERROR(in.Acquire(staged.device, chunk));
-  return Pump(size, chunk, timeout_ns ? timeout_ns : kDefaultTimeoutNs, nullptr, VK_NULL_HANDLE, 0,
+  return Pump(size, chunk, timeout_ns ? timeout_ns : DeviceTimeoutNs(), nullptr, VK_NULL_HANDLE, 0,
               source, in.get(), staged.handle, offset, nullptr);
 }
 
@@ -366,7 +367,7 @@ Status CopyHostStaged(meshvk_buffer_t* src, uint64_t src_offset, meshvk_buffer_t
   RingLease out, in;
   MESHVK_RETURN_IF_ERROR(out.Acquire(from.device, chunk));
   MESHVK_RETURN_IF_ERROR(in.Acquire(to.device, chunk));
-  return Pump(size, chunk, timeout_ns ? timeout_ns : kDefaultTimeoutNs, out.get(), from.handle,
+  return Pump(size, chunk, timeout_ns ? timeout_ns : DeviceTimeoutNs(), out.get(), from.handle,
               src_offset, nullptr, in.get(), to.handle, dst_offset, nullptr);
 }
 

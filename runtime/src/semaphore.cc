@@ -1,6 +1,7 @@
 // meshvk_semaphore_t: a timeline VkSemaphore on one VkDevice of the set.
 #include "semaphore.h"
 
+#include "device_wait.h"
 #include "vulkan/vk_status.h"
 
 namespace meshvk {
@@ -87,11 +88,11 @@ meshvk_status_t meshvk_semaphore_wait(meshvk_semaphore_t* semaphore, uint64_t va
   info.semaphoreCount = 1;
   info.pSemaphores = &semaphore->semaphore;
   info.pValues = &value;
-  // VK_TIMEOUT becomes DEADLINE_EXCEEDED in VkResultToStatus.
-  return meshvk::VkResultToStatus(
-             device.vk.vkWaitSemaphores(device.device, &info, timeout_ns),
-             semaphore->set->Where(semaphore->process) + ": vkWaitSemaphores(value " +
-                 std::to_string(value) + ", timeout " + std::to_string(timeout_ns) + " ns)")
+  // Bounded by the device timeout too (device_wait.h); VK_TIMEOUT becomes
+  // DEADLINE_EXCEEDED in VkResultToStatus.
+  return meshvk::WaitSemaphores(device, info, timeout_ns,
+                                semaphore->set->Where(semaphore->process) + ": vkWaitSemaphores(value " +
+                                    std::to_string(value) + ")")
       .ToC();
 }
 

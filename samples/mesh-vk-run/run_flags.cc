@@ -88,6 +88,8 @@ const char* RunUsageText() {
          "  --trace=FILE.json      Chrome trace-event file (Perfetto): host steps, every command\n"
          "                         on each process's device timeline, copy flow arrows\n"
          "  --plan-graph=FILE.dot  the plan as a Graphviz picture (dot -Tsvg FILE.dot)\n"
+         "  --device-timeout=S     bound of every wait on a device, in seconds (default 60,\n"
+         "                         or MESHVK_DEVICE_TIMEOUT_MS); a timeout exits 3\n"
          "  --rank-axes=A[,B]      under mpirun: the grid axes across MPI ranks (default: the\n"
          "                         outermost axes whose sizes multiply to the rank count)\n"
          "  PROGRAM.mlir           compiled in-process (needs a build with MESHVK_BUILD_COMPILER=ON)\n"
@@ -108,6 +110,7 @@ void AddRunFlags(CLI::App* app, RunFlags* flags, RunFlagValues* values) {
   AddText(app, "--benchmark_format", &values->benchmark_format, &values->benchmark_format_set);
   AddText(app, "--trace", &values->trace, &values->trace_set);
   AddText(app, "--plan-graph", &values->plan_graph, &values->plan_graph_set);
+  AddText(app, "--device-timeout", &values->device_timeout, &values->device_timeout_set);
   app->add_flag("--print-plan", flags->print_plan)->disable_flag_override();
   app->add_option("--rank-axes", flags->rank_axes)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
 }
@@ -159,6 +162,16 @@ bool CheckRunFlags(const RunFlagValues& values, RunFlags* flags, std::string* er
       return false;
     }
     flags->print_max_element_count = n;
+  }
+  if (values.device_timeout_set) {
+    char* end = nullptr;
+    const std::string& v = values.device_timeout;
+    double seconds = !v.empty() && ((v[0] >= '0' && v[0] <= '9') || v[0] == '.') ? std::strtod(v.c_str(), &end) : -1;
+    if (!end || *end != '\0' || !(seconds >= 0.001 && seconds <= 86400)) {
+      *error = "flag --device-timeout: expected seconds, 0.001..86400, got '" + v + "'";
+      return false;
+    }
+    flags->device_timeout_ms = static_cast<uint64_t>(seconds * 1000 + 0.5);
   }
   return true;
 }

@@ -27,6 +27,7 @@ struct RunFlags {
   std::string benchmark_format = "console";  // --benchmark_format=console|json
   std::string trace;                     // --trace=FILE.json ("" = off)
   std::string plan_graph;                // --plan-graph=FILE.dot ("" = off)
+  uint64_t device_timeout_ms = 0;        // --device-timeout=S (0: MESHVK_DEVICE_TIMEOUT_MS or 60 s)
   std::string rank_axes;                 // --rank-axes=0,1 (under mpirun; "": default)
 };
 
@@ -34,8 +35,8 @@ struct RunFlags {
 // is our one line, not CLI11's wording).
 struct RunFlagValues {
   std::vector<std::string> outputs;
-  std::string atol, rtol, benchmark, print_max, benchmark_format, trace, plan_graph;
-  bool benchmark_format_set = false, trace_set = false, plan_graph_set = false;
+  std::string atol, rtol, benchmark, print_max, benchmark_format, trace, plan_graph, device_timeout;
+  bool benchmark_format_set = false, trace_set = false, plan_graph_set = false, device_timeout_set = false;
   bool atol_set = false, rtol_set = false, benchmark_set = false, print_max_set = false;
 };
 

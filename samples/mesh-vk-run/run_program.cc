@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <vector>
 
@@ -123,6 +124,8 @@ meshvk::ProgramOptions CompileOptionsForThisMachine() {
 }  // namespace
 
 int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoice& devices, MpiSession* mpi) {
+  // The runtime reads its wait bound from the environment (device_wait.h).
+  if (flags.device_timeout_ms) setenv("MESHVK_DEVICE_TIMEOUT_MS", std::to_string(flags.device_timeout_ms).c_str(), 1);
   if (mpi) g_rank_prefix = "rank " + std::to_string(mpi->rank()) + " of " + std::to_string(mpi->size()) + ": ";
   // Files this run writes besides results: checked before any work, so a bad
   // path is bad usage (exit 2) at once, not a failure after the run.

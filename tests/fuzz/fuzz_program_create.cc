@@ -44,7 +44,9 @@ meshvk_instance_t* Instance() {
 }
 
 meshvk_device_set_t* SetFor(uint32_t processes) {
-  static std::map<uint32_t, meshvk_device_set_t*> sets;
+  // Never destroyed: the sets live as long as the process (LeakSanitizer
+  // would report them once a static map's destructor dropped the pointers).
+  static auto& sets = *new std::map<uint32_t, meshvk_device_set_t*>();
   auto it = sets.find(processes);
   if (it != sets.end()) return it->second;
   meshvk_device_set_create_info_t info{};

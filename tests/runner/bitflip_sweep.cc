@@ -47,7 +47,7 @@ bool ReadAll(const std::string& path, std::vector<uint8_t>* out) {
 enum class Outcome { kRefusedChecksum, kRefusedLoad, kRefusedSignature, kFailedCreate, kFailedInvoke, kSame, kDifferent };
 const char* Name(Outcome o) {
   switch (o) {
-    case Outcome::kRefusedChecksum: return "refused at load (integrity trailer)";
+    case Outcome::kRefusedChecksum: return "refused at load (file identifier or integrity trailer)";
     case Outcome::kRefusedLoad: return "refused at load (verifier)";
     case Outcome::kRefusedSignature: return "refused: signature no longer matches the inputs";
     case Outcome::kFailedCreate: return "failed cleanly at program creation";
@@ -82,7 +82,8 @@ struct Sweep {
     if (meshvk_status_t s = meshvk_module_load(bytes.data(), bytes.size(), &module)) {
       *detail = Take(s);
       bool checksum = detail->find("checksum") != std::string::npos ||
-                      detail->find("integrity trailer") != std::string::npos;
+                      detail->find("integrity trailer") != std::string::npos ||
+                      detail->find("not a .mvk artifact") != std::string::npos;
       return checksum ? Outcome::kRefusedChecksum : Outcome::kRefusedLoad;
     }
     Outcome outcome = RunModule(module, detail);

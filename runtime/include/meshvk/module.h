@@ -151,7 +151,7 @@ typedef struct meshvk_invoke_info_s {
   meshvk_host_output_t* outputs;
   uint32_t output_count;             // the function's result count (or 0 when kept sharded)
   meshvk_invoke_flags_t flags;
-  uint64_t timeout_ns;               // 0: 60 s
+  uint64_t timeout_ns;               // 0: the device timeout (MESHVK_DEVICE_TIMEOUT_MS, default 60 s)
 } meshvk_invoke_info_t;
 
 // Runs `function`: streams each argument shard straight out of the global host

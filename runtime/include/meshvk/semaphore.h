@@ -30,8 +30,10 @@ void meshvk_semaphore_release(meshvk_semaphore_t* semaphore);
 // vkGetSemaphoreCounterValue.
 meshvk_status_t meshvk_semaphore_query(meshvk_semaphore_t* semaphore,
                                        uint64_t* out_value);
-// vkWaitSemaphores; DEADLINE_EXCEEDED after `timeout_ns`, DEVICE_LOST names
-// the device.
+// vkWaitSemaphores; DEADLINE_EXCEEDED after `timeout_ns` (capped by the
+// runtime's device timeout, MESHVK_DEVICE_TIMEOUT_MS, default 60 s), DEVICE_LOST
+// names the device. After a timeout or a lost device the runtime never waits
+// on that device again (these calls fail at once; teardown skips its waits).
 meshvk_status_t meshvk_semaphore_wait(meshvk_semaphore_t* semaphore, uint64_t value,
                                       uint64_t timeout_ns);
 // Host signal (vkSignalSemaphore).

@@ -21,6 +21,7 @@
 #include <string>
 #include <thread>
 #include <unordered_map>
+#include <vector>
 
 #if defined(__GNUC__)
 #define FAULT_EXPORT __attribute__((visibility("default")))
@@ -118,6 +119,8 @@ void WriteCounts() {
   }
 }
 
+void DrainRealDevices();
+
 // Counts the call; returns the error to inject, or VK_SUCCESS to call down.
 // `can_lose_device`: the entry point may return VK_ERROR_DEVICE_LOST, so after
 // an injected device loss it keeps returning it.
@@ -130,7 +133,14 @@ VkResult Fault(const char* name, bool can_lose_device = true) {
   if (can_lose_device && g_device_lost.load()) return VK_ERROR_DEVICE_LOST;
   const Config& c = config();
   if (n != c.call || c.entry_point != name) return VK_SUCCESS;
-  if (c.error == VK_ERROR_DEVICE_LOST) g_device_lost = true;
+  if (c.error == VK_ERROR_DEVICE_LOST) {
+    // A lost device executes nothing more. The real one below may still run
+    // work submitted before the "loss": let it finish, so the application's
+    // teardown (which rightly stops waiting on a lost device) does not free
+    // what the driver still uses.
+    DrainRealDevices();
+    g_device_lost = true;
+  }
   Report(std::string("fault: ") + name + " call " + std::to_string(n) + " -> " + std::to_string(c.error));
   return c.error;
 }
@@ -174,6 +184,19 @@ PFN Next(const void* device_handle, const char* name) {
   DeviceData& d = g_devices.at(Key(device_handle));
   auto it = d.next.find(name);
   return it == d.next.end() ? nullptr : reinterpret_cast<PFN>(it->second);
+}
+
+void DrainRealDevices() {
+  std::vector<std::pair<VkDevice, PFN_vkDeviceWaitIdle>> devices;
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    for (auto& [key, d] : g_devices) {
+      auto it = d.next.find("vkDeviceWaitIdle");
+      if (it != d.next.end() && it->second) devices.push_back({d.device, reinterpret_cast<PFN_vkDeviceWaitIdle>(it->second)});
+    }
+  }
+  if (!g_dropped)
+    for (auto& [device, wait_idle] : devices) wait_idle(device);
 }
 
 template <typename T>

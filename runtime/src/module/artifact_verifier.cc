@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "meshvk/artifact/builder.h"
+#include "meshvk/artifact/integrity.h"
 #include "meshvk/executable.h"
 
 namespace meshvk::module {
@@ -23,6 +24,16 @@ std::string Msg(Args&&... args) {
   std::ostringstream os;
   (os << ... << args);
   return os.str();
+}
+
+// Bytes from the file shown in a message, control characters escaped.
+std::string OneLine(const std::string& text) {
+  std::string out;
+  for (unsigned char c : text) {
+    if (c < 0x20 || c >= 0x7f) out += Msg("\\x", "0123456789abcdef"[c >> 4], "0123456789abcdef"[c & 15]);
+    else out.push_back(static_cast<char>(c));
+  }
+  return out;
 }
 
 // offset + size <= limit without overflow.
@@ -63,7 +74,9 @@ class ArtifactChecker {
   // undefined behaviour (found by the fuzz target). Writers always align them.
   template <typename V>
   static bool Misaligned(const V* v) {
-    return v && reinterpret_cast<uintptr_t>(v->Data()) % 8 != 0;
+    // An empty vector (the shape of a 0-d tensor) has no element to misread;
+    // FlatBuffers aligns its (absent) data only to the length field.
+    return v && v->size() != 0 && reinterpret_cast<uintptr_t>(v->Data()) % 8 != 0;
   }
 
   std::string CheckAlignment() {
@@ -349,6 +362,12 @@ class ArtifactChecker {
       std::string rpath = Msg(path, ".regions[", r, "]");
       const mvk::Dim3& n = reg->count();
       if (n.x() == 0 || n.y() == 0 || n.z() == 0) return rpath + ".count: each must be >= 1";
+      // The strided copy kernel's limit, checked here so that it is bad input
+      // at load rather than a failure at program creation.
+      uint64_t elements = uint64_t(n.x()) * n.y() * n.z();
+      if (elements > kMaxStridedCopyElements)
+        return Msg(rpath, ".count: ", n.x(), "x", n.y(), "x", n.z(), " = ", elements,
+                   " elements, more than the strided copy's limit of 2^31");
       // Extent in words of the region on each side: last element + 1.
       auto extent = [&](const mvk::Dim3& s) {
         return uint64_t(n.x() - 1) * s.x() + uint64_t(n.y() - 1) * s.y() + uint64_t(n.z() - 1) * s.z() + 1;
@@ -563,10 +582,16 @@ void GridIndex(const Vector<uint32_t>* grid_shape, uint32_t process, uint32_t* o
 std::string VerifyArtifact(const uint8_t* data, size_t size, const mvk::Artifact** out_artifact) {
   *out_artifact = nullptr;
   if (size < 8) return Msg("truncated: ", size, " bytes (a .mvk file has at least 8)");
-  if (size >= (size_t(1) << 31)) return "too large: FlatBuffers are limited to 2 GiB";
-  if (!flatbuffers::BufferHasIdentifier(data, artifact::kFileIdentifier))
-    return Msg("not a .mvk artifact: file identifier '", std::string(reinterpret_cast<const char*>(data) + 4, 4),
-               "', expected '", artifact::kFileIdentifier, "'");
+  if (size > kMaxArtifactBytes)
+    return Msg("too large: ", size, " bytes (a .mvk file has at most ", kMaxArtifactBytes, ")");
+  std::string error = CheckFileIdentifier(data, size);
+  if (!error.empty()) return error;
+  // The checksum before anything reads the FlatBuffer: a corrupt file says so,
+  // instead of failing on whichever field the corruption hit (or running).
+  size_t flatbuffer_size = 0;
+  error = artifact::CheckTrailer(data, size, &flatbuffer_size);
+  if (!error.empty()) return error;
+  size = flatbuffer_size;
   // The version first, with a verifier limited to the root table and that one
   // field, so that a file of another version gets the version message.
   {
@@ -592,9 +617,17 @@ std::string VerifyArtifact(const uint8_t* data, size_t size, const mvk::Artifact
   if (!mvk::VerifyArtifactBuffer(verifier))
     return "truncated or corrupt: the FlatBuffers verifier rejected the file";
   const mvk::Artifact* a = mvk::GetArtifact(data);
-  std::string error = ArtifactChecker(a).Check();
+  error = ArtifactChecker(a).Check();
   if (error.empty()) *out_artifact = a;
   return error;
+}
+
+std::string CheckFileIdentifier(const uint8_t* data, size_t size) {
+  if (size < 8) return Msg("truncated: ", size, " bytes (a .mvk file has at least 8)");
+  if (!flatbuffers::BufferHasIdentifier(data, artifact::kFileIdentifier))
+    return Msg("not a .mvk artifact: file identifier '", OneLine(std::string(reinterpret_cast<const char*>(data) + 4, 4)),
+               "', expected '", artifact::kFileIdentifier, "'");
+  return "";
 }
 
 std::string VerifyAgainstLimits(const mvk::Artifact* a, uint32_t p, const meshvk_device_limits_t& limits) {

@@ -19,8 +19,18 @@ inline constexpr uint32_t kMaxProcesses = 4096;
 inline constexpr uint32_t kMaxRank = 8;
 inline constexpr uint32_t kMaxBindings = 32;
 inline constexpr uint32_t kMaxPushConstantBytes = 256;
+// A .mvk file is at most 1 GiB (README.md): the loader checks a file's size
+// against it before reading (FlatBuffers themselves stop at 2 GiB).
+inline constexpr uint64_t kMaxArtifactBytes = uint64_t(1) << 30;
+// A strided copy runs one invocation per element: at most 2^31 of them.
+inline constexpr uint64_t kMaxStridedCopyElements = uint64_t(1) << 31;
 
-// Verifies `data` (FlatBuffer structure, format version, then semantics).
+// The first 8 bytes name a .mvk file ("" or the reason): lets the file loader
+// stop after 8 bytes of something else (/dev/zero).
+std::string CheckFileIdentifier(const uint8_t* data, size_t size);
+
+// Verifies `data` (size and file identifier, the integrity trailer, the
+// FlatBuffer structure, format version, then semantics).
 // Returns "" and sets *out_artifact (pointing into `data`) when valid; else one
 // line "FIELD.PATH: reason" (or a whole-file reason) and *out_artifact = null.
 std::string VerifyArtifact(const uint8_t* data, size_t size, const mvk::Artifact** out_artifact);

@@ -1,6 +1,8 @@
 // meshvk_module_*: loading (through the verifier) and read-only queries.
 #include "module.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -27,6 +29,44 @@ Status LoadBytes(std::vector<uint8_t> bytes, const std::string& what, meshvk_mod
   module->artifact = artifact;
   module->schedule = meshvk::module::ComputeSchedule(artifact);
   *out = module.release();
+  return Status();
+}
+
+// Reads a .mvk file without trusting it: a regular file's size is checked
+// against the 1 GiB limit before anything is read (a sparse 8 GiB file costs
+// nothing); anything else (a pipe, /dev/zero) must start with the file
+// identifier and is read at most one byte past the limit.
+Status ReadBounded(const char* path, std::vector<uint8_t>* out) {
+  using meshvk::module::kMaxArtifactBytes;
+  FILE* file = std::fopen(path, "rb");
+  if (!file) return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: cannot open: %s", path, std::strerror(errno));
+  std::unique_ptr<FILE, int (*)(FILE*)> closer(file, std::fclose);
+  struct stat st {};
+  if (fstat(fileno(file), &st) != 0)
+    return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: cannot read: %s", path, std::strerror(errno));
+  if (S_ISDIR(st.st_mode))
+    return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: cannot read: %s", path, std::strerror(EISDIR));
+  if (S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) > kMaxArtifactBytes)
+    return MakeStatus(MESHVK_STATUS_DATA_LOSS, "%s: %llu bytes, larger than the %llu-byte limit of a .mvk file",
+                      path, static_cast<unsigned long long>(st.st_size),
+                      static_cast<unsigned long long>(kMaxArtifactBytes));
+  if (S_ISREG(st.st_mode)) out->reserve(static_cast<size_t>(st.st_size));
+  uint8_t chunk[1 << 16];
+  size_t n;
+  bool checked_identifier = false;
+  while ((n = std::fread(chunk, 1, sizeof(chunk), file)) > 0) {
+    out->insert(out->end(), chunk, chunk + n);
+    if (!checked_identifier && out->size() >= 8) {
+      checked_identifier = true;
+      std::string error = meshvk::module::CheckFileIdentifier(out->data(), out->size());
+      if (!error.empty()) return MakeStatus(MESHVK_STATUS_DATA_LOSS, "%s: %s", path, error.c_str());
+    }
+    if (out->size() > kMaxArtifactBytes)
+      return MakeStatus(MESHVK_STATUS_DATA_LOSS, "%s: more than the %llu-byte limit of a .mvk file", path,
+                        static_cast<unsigned long long>(kMaxArtifactBytes));
+  }
+  if (std::ferror(file))
+    return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: cannot read: %s", path, std::strerror(errno));
   return Status();
 }
 
@@ -80,21 +120,9 @@ meshvk_status_t meshvk_module_load_file(const char* path, meshvk_module_t** out_
   if (!out_module) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "out_module is NULL").ToC();
   *out_module = nullptr;
   if (!path) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "path is NULL").ToC();
-  FILE* file = std::fopen(path, "rb");
-  if (!file)
-    return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: cannot open: %s", path, std::strerror(errno)).ToC();
   std::vector<uint8_t> bytes;
-  uint8_t chunk[1 << 16];
-  size_t n;
-  while ((n = std::fread(chunk, 1, sizeof(chunk), file)) > 0) {
-    bytes.insert(bytes.end(), chunk, chunk + n);
-    if (bytes.size() > (size_t(1) << 31)) break;  // the verifier refuses it with a message
-  }
-  bool failed = std::ferror(file);
-  int read_errno = errno;
-  std::fclose(file);
-  if (failed)
-    return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: cannot read: %s", path, std::strerror(read_errno)).ToC();
+  Status status = ReadBounded(path, &bytes);
+  if (!status.ok()) return status.ToC();
   return LoadBytes(std::move(bytes), std::string(path) + ": ", out_module).ToC();
 }
 

@@ -49,7 +49,6 @@ using meshvk::MakeStatus;
 using meshvk::Status;
 namespace mvk = meshvk::mvk;
 
-constexpr uint64_t kDefaultTimeoutNs = 60ull * 1000 * 1000 * 1000;
 
 struct Wait {
   uint32_t process;      // whose semaphore
@@ -665,7 +664,9 @@ Status Invoke(meshvk_program_t* prog, const meshvk_invoke_info_t* info) {
     trace->Host(MESHVK_TRACE_WRITE_INPUTS, MESHVK_TRACE_NONE, MESHVK_TRACE_NONE, MESHVK_TRACE_NONE, step,
                 meshvk::module::TraceNowNs(), InputBytes(info));
   prog->remote->BeginInvoke(info->function);
-  uint64_t timeout = info->timeout_ns ? info->timeout_ns : kDefaultTimeoutNs;
+  // 0: as long as the runtime's device timeout allows (every wait is bounded
+  // by MESHVK_DEVICE_TIMEOUT_MS, default 60 s).
+  uint64_t timeout = info->timeout_ns ? info->timeout_ns : UINT64_MAX;
   prog->timings_valid = false;
   MESHVK_RETURN_IF_ERROR(Submit(prog, info->function, timeout));
   if (info->flags & MESHVK_INVOKE_TIMESTAMPS_BIT) MESHVK_RETURN_IF_ERROR(ReadTimings(prog, info->function));

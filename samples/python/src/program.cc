@@ -192,7 +192,7 @@ Function LoadedProgram::Get(const std::string& name) const {
 py::list LoadedProgram::Placement() const {
   struct Row {
     meshvk_process_info_t info;
-    uint64_t allocated;
+    uint64_t allocated, staging;
   };
   std::vector<Row> rows;
   {
@@ -202,6 +202,7 @@ py::list LoadedProgram::Placement() const {
         Row row{};
         Check(meshvk_device_set_process_info(set, p, &row.info));
         row.allocated = meshvk_device_set_allocated_bytes(set, p);
+        row.staging = meshvk_device_set_staging_bytes(set, p);
         rows.push_back(row);
       }
     });
@@ -216,6 +217,7 @@ py::list LoadedProgram::Placement() const {
     d["queue_family"] = rows[p].info.queue_family;
     d["queue_index"] = rows[p].info.queue_index;
     d["allocated_bytes"] = rows[p].allocated;
+    d["staging_bytes"] = rows[p].staging;  // host-staged copies between VkDevices
     list.append(d);
   }
   return list;

@@ -242,7 +242,9 @@ meshvk_topology_t ParseTopology(const std::string& text) {
   if (text == "auto") return MESHVK_TOPOLOGY_AUTO;
   if (text == "group") return MESHVK_TOPOLOGY_DEVICE_GROUP;
   if (text == "logical") return MESHVK_TOPOLOGY_LOGICAL;
-  Raise(MESHVK_STATUS_INVALID_ARGUMENT, "topology: '" + text + "' given, expected 'auto', 'group' or 'logical'");
+  if (text == "independent") return MESHVK_TOPOLOGY_INDEPENDENT;
+  Raise(MESHVK_STATUS_INVALID_ARGUMENT,
+        "topology: '" + text + "' given, expected 'auto', 'group', 'logical' or 'independent'");
 }
 
 int ParseValidation(const py::object& validation) {
@@ -283,8 +285,6 @@ Runtime::Runtime(const py::object& devices, const std::string& topology, const p
     if (choice.process_devices.empty())
       Raise(MESHVK_STATUS_INVALID_ARGUMENT, "devices: an empty list given, expected one device index per process");
     choice.processes = static_cast<uint32_t>(choice.process_devices.size());
-    // A list names physical devices unless a group was asked for.
-    if (choice.topology == MESHVK_TOPOLOGY_AUTO) choice.topology = MESHVK_TOPOLOGY_LOGICAL;
   }
   int level = ParseValidation(validation);
   py::gil_scoped_release release;
@@ -324,13 +324,7 @@ py::object Runtime::process_count() const {
   return core_->choice().processes ? py::int_(core_->choice().processes) : py::object(py::none());
 }
 
-std::string Runtime::topology() const {
-  switch (core_->choice().topology) {
-    case MESHVK_TOPOLOGY_DEVICE_GROUP: return "group";
-    case MESHVK_TOPOLOGY_LOGICAL: return "logical";
-    default: return "auto";
-  }
-}
+std::string Runtime::topology() const { return meshvk_topology_name(core_->choice().topology); }
 
 // Under the core mutex so that a close() on another thread cannot free the
 // instance mid-query (safe with the GIL held: no thread holding that mutex

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "meshvk/artifact/mvk_generated.h"
+#include "meshvk/artifact/integrity.h"
 #include "meshvk/meshvk.h"
 #include "meshvk/module.h"
 #include "programs.h"
@@ -152,11 +153,40 @@ TEST(ArtifactVerifier, TruncatedFiles) {
   std::vector<uint8_t> good = Base().Finish();
   EXPECT_REFUSED(std::vector<uint8_t>(), "truncated: 0 bytes");
   EXPECT_REFUSED(std::vector<uint8_t>(good.begin(), good.begin() + 4), "truncated");
-  for (size_t cut : {good.size() / 2, good.size() - 16, good.size() / 5}) {
+  for (size_t cut : {good.size() / 2, good.size() - 16, good.size() / 5, good.size() - 1}) {
     std::vector<uint8_t> part(good.begin(), good.begin() + cut);
     SCOPED_TRACE(cut);
+    EXPECT_REFUSED(part, "no integrity trailer");  // the end of the file is gone
+    // With a fresh trailer the FlatBuffers verifier sees the cut.
+    // (Cuts inside the trailer leave the whole FlatBuffer: nothing to see.)
+    if (cut >= good.size() - meshvk::artifact::kTrailerSize) continue;
+    meshvk::artifact::Reseal(&part);
     EXPECT_REFUSED(part, "truncated or corrupt");
   }
+}
+
+// The integrity trailer (integrity.h) is checked before anything reads the
+// FlatBuffer: every flipped bit is refused as corruption (issue 13: one bit
+// could load, run and return wrong numbers).
+TEST(ArtifactVerifier, ChecksumIsCheckedFirst) {
+  std::vector<uint8_t> good = Base().Finish();
+  for (size_t bit : {size_t(70), size_t(8 * good.size() / 2 + 3), 8 * good.size() - 1}) {
+    std::vector<uint8_t> bad = good;
+    bad[bit / 8] ^= static_cast<uint8_t>(1u << (bit % 8));
+    SCOPED_TRACE(bit);
+    EXPECT_REFUSED(bad, "checksum mismatch: the file is corrupt");  // FlatBuffer bytes and the checksum itself
+  }
+  std::vector<uint8_t> no_trailer(good.begin(), good.end() - meshvk::artifact::kTrailerSize);
+  EXPECT_REFUSED(no_trailer, "no integrity trailer at the end of the file");
+  std::vector<uint8_t> other = good;
+  other[good.size() - 12] = 9;  // the algorithm field
+  EXPECT_REFUSED(other, "unknown checksum algorithm 9");
+  // Reseal recomputes it: the loader then judges the content.
+  std::vector<uint8_t> resealed = good;
+  resealed[good.size() / 2] ^= 1;
+  meshvk::artifact::Reseal(&resealed);
+  EXPECT_EQ(Load(resealed).find("checksum"), std::string::npos);
+  EXPECT_EQ(Load(good), "");
 }
 
 TEST(ArtifactVerifier, WrongFileIdentifier) {
@@ -383,6 +413,21 @@ TEST(ArtifactVerifier, StridedRegionsInsideBuffers) {
   StridedRegionDesc self = good;  // same buffer, overlapping words
   self.dst_offset_words = 2;
   EXPECT_REFUSED(strided(self, 2), "functions[0].streams[1].commands[1].copy.regions[0]: source and destination ranges overlap");
+  // More elements than the strided copy kernel runs (2^31): refused at load
+  // (exit 2), not at program creation (exit 3). Zero strides keep it inside.
+  StridedRegionDesc huge;
+  huge.count[0] = 2048;
+  huge.count[1] = 1024;
+  huge.count[2] = 1025;
+  EXPECT_REFUSED(strided(huge),
+                 "functions[0].streams[1].commands[1].copy.regions[0].count: 2048x1024x1025 = 2149580800 elements, "
+                 "more than the strided copy's limit of 2^31");
+}
+
+TEST(ArtifactVerifier, SpirvBindingsMustBeInTheDeclaredLayout) {
+  // The kernel uses bindings 0..2; the executable declares only 0..1.
+  EXPECT_REFUSED(WithKernel([](ExecutableDesc& x) { x.writable_bindings = {false, false}; }),
+                 "executables[1].spirv: the shader uses set 0 binding 2; the executable declares set 0 bindings 0..1");
 }
 
 TEST(ArtifactVerifier, CopiesArePullsAcrossPeeredAxesOnly) {
@@ -521,6 +566,7 @@ TEST(ArtifactVerifier, UnionTypeWithoutValue) {
                                   fbb.CreateVector(functions));
   mvk::FinishArtifactBuffer(fbb, root);
   std::vector<uint8_t> bytes(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
+  meshvk::artifact::AppendTrailer(&bytes);
   EXPECT_REFUSED(bytes, "functions[0].streams[0].commands[0].op: missing or unknown operation");
 }
 
@@ -543,6 +589,7 @@ TEST(ArtifactVerifier, MisalignedEightByteVector) {
       std::vector<uint8_t> bad = good;
       uint32_t earlier = u32(field) - 4;
       std::memcpy(&bad[field], &earlier, 4);
+      meshvk::artifact::Reseal(&bad);
       std::string error = Load(bad);
       EXPECT_NE(error.find("misaligned vector (corrupt file)"), std::string::npos) << error;
       ++tried;

@@ -18,8 +18,9 @@ class Runtime(_meshvk.Runtime):
         recompiled for N, as mesh-vk-run --devices=N does), or a list of device
         indices, one per process (physical devices; indices inside the group
         when group= is given or topology="group").
-    topology: "auto" (a device group of 2+ devices if there is one, else
-        logical devices), "group" or "logical".
+    topology: "auto" (a device group covering the chosen devices, else
+        independent VkDevices when 2+ physical devices are chosen or exist, else
+        logical devices), "group", "logical" or "independent".
     group: the device group to use (implies topology="group").
     validation: None (env MESHVK_VALIDATION decides), False, True or "sync";
         messages are collected in validation_messages.

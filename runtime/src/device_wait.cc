@@ -1,0 +1,89 @@
+// Bounded device waits (see device_wait.h).
+#include "device_wait.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <mutex>
+#include <vector>
+
+#include "vulkan/vk_status.h"
+
+namespace meshvk {
+namespace {
+
+Status Unresponsive(const std::string& where) {
+  return MakeStatus(MESHVK_STATUS_DEVICE_LOST,
+                    "%s: not waited on: the device stopped answering earlier (timed out or lost)", where.c_str());
+}
+
+// Converts a wait's result; a timeout or a lost device marks the device.
+Status WaitResult(LogicalDevice& device, VkResult result, const std::string& where) {
+  if (result == VK_TIMEOUT || result == VK_ERROR_DEVICE_LOST) device.unresponsive = true;
+  return VkResultToStatus(result, where);
+}
+
+}  // namespace
+
+uint64_t DeviceTimeoutNs() {
+  static const uint64_t timeout = [] {
+    uint64_t ms = 60000;
+    if (const char* text = std::getenv("MESHVK_DEVICE_TIMEOUT_MS"); text && *text) {
+      char* end = nullptr;
+      unsigned long long v = std::strtoull(text, &end, 10);
+      if (*end == '\0' && v > 0) ms = v;  // anything else keeps the default
+    }
+    return ms * 1000 * 1000;
+  }();
+  return timeout;
+}
+
+Status WaitSemaphores(LogicalDevice& device, const VkSemaphoreWaitInfo& wait, uint64_t timeout_ns,
+                      const std::string& where) {
+  if (device.unresponsive) return Unresponsive(where);
+  uint64_t bound = std::min(timeout_ns, DeviceTimeoutNs());
+  return WaitResult(device, device.vk.vkWaitSemaphores(device.device, &wait, bound),
+                    where + " (timeout " + std::to_string(bound / 1000000) + " ms)");
+}
+
+Status WaitForFence(LogicalDevice& device, VkFence fence, const std::string& where) {
+  if (device.unresponsive) return Unresponsive(where);
+  uint64_t bound = DeviceTimeoutNs();
+  return WaitResult(device, device.vk.vkWaitForFences(device.device, 1, &fence, VK_TRUE, bound),
+                    where + " (timeout " + std::to_string(bound / 1000000) + " ms)");
+}
+
+Status DrainQueue(LogicalDevice& device, uint32_t queue, const std::string& where) {
+  if (device.unresponsive) return Unresponsive(where);
+  std::vector<VkSemaphore> timelines;
+  std::vector<uint64_t> values;
+  {
+    std::lock_guard<std::mutex> lock(device.queue_locks[queue]);
+    for (uint32_t d = 0; d < device.group_size(); ++d) {
+      uint32_t i = device.timeline_index(queue, d);
+      if (i < device.queue_timelines.size() && device.queue_timelines[i] && device.queue_timeline_values[i] > 0) {
+        timelines.push_back(device.queue_timelines[i]);
+        values.push_back(device.queue_timeline_values[i]);
+      }
+    }
+  }
+  if (!timelines.empty()) {
+    VkSemaphoreWaitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+    wait.semaphoreCount = static_cast<uint32_t>(timelines.size());
+    wait.pSemaphores = timelines.data();
+    wait.pValues = values.data();
+    MESHVK_RETURN_IF_ERROR(WaitSemaphores(device, wait, DeviceTimeoutNs(), where + ": vkWaitSemaphores"));
+  }
+  // Everything submitted has finished: this returns promptly.
+  std::lock_guard<std::mutex> lock(device.queue_locks[queue]);
+  return WaitResult(device, device.vk.vkQueueWaitIdle(device.queues[queue]), where + ": vkQueueWaitIdle");
+}
+
+Status DrainDevice(LogicalDevice& device, const std::string& where) {
+  for (uint32_t q = 0; q < device.queues.size(); ++q) MESHVK_RETURN_IF_ERROR(DrainQueue(device, q, where));
+  // vkDeviceWaitIdle needs every queue of the device externally synchronized.
+  std::vector<std::unique_lock<std::mutex>> locks;
+  for (size_t q = 0; q < device.queues.size(); ++q) locks.emplace_back(device.queue_locks[q]);
+  return WaitResult(device, device.vk.vkDeviceWaitIdle(device.device), where + ": vkDeviceWaitIdle");
+}
+
+}  // namespace meshvk

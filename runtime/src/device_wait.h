@@ -1,0 +1,40 @@
+// Every wait of the runtime on a device, bounded (issue 13): a GPU that stops
+// answering must turn into an error naming the device and the operation, and
+// the process must then tear down without waiting on that device again.
+//
+// The bound is MESHVK_DEVICE_TIMEOUT_MS (default 60000 ms; README.md). A wait
+// that times out or reports VK_ERROR_DEVICE_LOST marks the device
+// unresponsive; later waits on it return DEVICE_LOST / DEADLINE_EXCEEDED at
+// once, and teardown (command buffer release, device destruction) skips its
+// drains. vkQueueWaitIdle / vkDeviceWaitIdle have no timeout parameter, so
+// they are only called after a bounded wait on the queue timelines showed
+// the device has finished everything submitted.
+#ifndef MESHVK_RUNTIME_SRC_DEVICE_WAIT_H_
+#define MESHVK_RUNTIME_SRC_DEVICE_WAIT_H_
+
+#include <cstdint>
+#include <string>
+
+#include "device_set.h"
+#include "status.h"
+
+namespace meshvk {
+
+// The bound of every device wait, in ns (MESHVK_DEVICE_TIMEOUT_MS, read once).
+uint64_t DeviceTimeoutNs();
+
+// vkWaitSemaphores for `wait`, at most min(timeout_ns, DeviceTimeoutNs()).
+Status WaitSemaphores(LogicalDevice& device, const VkSemaphoreWaitInfo& wait, uint64_t timeout_ns,
+                      const std::string& where);
+// vkWaitForFences for one fence, at most DeviceTimeoutNs().
+Status WaitForFence(LogicalDevice& device, VkFence fence, const std::string& where);
+// Waits for everything submitted to `queue` (its timelines, bounded), then
+// vkQueueWaitIdle (lavapipe needs it before a command pool is freed: see
+// DestroyCommandBuffer). Skipped on an unresponsive device.
+Status DrainQueue(LogicalDevice& device, uint32_t queue, const std::string& where);
+// DrainQueue for every queue, then vkDeviceWaitIdle with all queues locked.
+Status DrainDevice(LogicalDevice& device, const std::string& where);
+
+}  // namespace meshvk
+
+#endif  // MESHVK_RUNTIME_SRC_DEVICE_WAIT_H_

@@ -13,6 +13,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev zlib1g-dev graphviz python3-numpy
   python3-dev python3-numpy python3-pybind11 pybind11-dev python3-pytest
+  libopenmpi-dev openmpi-bin
 )
 
 missing=()

@@ -3,10 +3,13 @@
 // Exit codes: 0 ok, 1 results differ from --expected_output, 2 bad input/usage,
 // 3 runtime/device failure.
 #include <cstdio>
+#include <memory>
 #include <string>
 
 #include "flags.h"
 #include "list_devices.h"
+#include "mpi_session.h"
+#include "rank_layout.h"
 #include "run_program.h"
 #include "self_check.h"
 #include "verbose.h"
@@ -69,7 +72,27 @@ int main(int argc, char** argv) {
     devices.topology = flags.topology;
     devices.physical_devices = flags.physical_devices;
     devices.validation = flags.validation;
-    return meshvk_run::RunProgram(flags.positional[0], flags.run, devices);
+    // Started by mpirun (or another MPI launcher): one rank of a job.
+    std::unique_ptr<meshvk_run::MpiSession> mpi;
+    if (meshvk_run::LauncherRankCount() > 0) {
+      mpi = meshvk_run::MpiSession::Start(&argc, &argv, &error);
+      if (!mpi) {
+        std::fprintf(stderr, "mesh-vk-run: %s\n", error.c_str());
+        return kExitUsage;
+      }
+    }
+    int code = meshvk_run::RunProgram(flags.positional[0], flags.run, devices, mpi.get());
+    if (mpi) {
+      // A failing rank ends the whole job at once (the others may be blocked
+      // in a receive from it); otherwise every rank exits with the same code.
+      if (code != kExitOk && code != meshvk_run::kExitMismatch) {
+        std::fprintf(stderr, "mesh-vk-run: rank %u of %u failed (exit %d); ending the job\n", mpi->rank(),
+                     mpi->size(), code);
+        mpi->Abort(code);
+      }
+      code = mpi->AgreeExit(code);
+    }
+    return code;
   }
   if (!flags.list_devices && !flags.self_check) {
     std::fprintf(stderr,

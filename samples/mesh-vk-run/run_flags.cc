@@ -60,7 +60,8 @@ const char* RunUsageText() {
          "                   [--output=@c.npy|-]... [--expected_output=SPEC... [--atol=A] [--rtol=R]]\n"
          "                   [--devices=auto|N|group:G|I,J,...] [--topology=auto|group|logical|independent]\n"
          "                   [--validation] [--print-plan] [--plan-graph=F.dot] [--trace=F.json]\n"
-         "                   [--benchmark=N [--benchmark_format=json]] [-v] [--version]\n"
+         "                   [--benchmark=N [--benchmark_format=json]] [--rank-axes=A,...]\n"
+         "                   [-v] [--version]\n"
          "  --function=NAME        function to run (default: the only one)\n"
          "  --input=SPEC           a whole (global) input tensor, e.g. 2x3xf32=\"1 2 3 4 5 6\",\n"
          "                         4x4xf16=@a.npy or 16xi32=@a.bin; one per argument, in order;\n"
@@ -89,6 +90,8 @@ const char* RunUsageText() {
          "  --plan-graph=FILE.dot  the plan as a Graphviz picture (dot -Tsvg FILE.dot)\n"
          "  --device-timeout=S     bound of every wait on a device, in seconds (default 60,\n"
          "                         or MESHVK_DEVICE_TIMEOUT_MS); a timeout exits 3\n"
+         "  --rank-axes=A[,B]      under mpirun: the grid axes across MPI ranks (default: the\n"
+         "                         outermost axes whose sizes multiply to the rank count)\n"
          "  PROGRAM.mlir           compiled in-process (needs a build with MESHVK_BUILD_COMPILER=ON)\n"
          "exit codes: 0 ok, 1 results differ from --expected_output, 2 bad input/usage,\n"
          "            3 runtime/device failure\n";
@@ -109,6 +112,7 @@ void AddRunFlags(CLI::App* app, RunFlags* flags, RunFlagValues* values) {
   AddText(app, "--plan-graph", &values->plan_graph, &values->plan_graph_set);
   AddText(app, "--device-timeout", &values->device_timeout, &values->device_timeout_set);
   app->add_flag("--print-plan", flags->print_plan)->disable_flag_override();
+  app->add_option("--rank-axes", flags->rank_axes)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
 }
 
 bool CheckRunFlags(const RunFlagValues& values, RunFlags* flags, std::string* error) {

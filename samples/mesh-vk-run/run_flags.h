@@ -28,6 +28,7 @@ struct RunFlags {
   std::string trace;                     // --trace=FILE.json ("" = off)
   std::string plan_graph;                // --plan-graph=FILE.dot ("" = off)
   uint64_t device_timeout_ms = 0;        // --device-timeout=S (0: MESHVK_DEVICE_TIMEOUT_MS or 60 s)
+  std::string rank_axes;                 // --rank-axes=0,1 (under mpirun; "": default)
 };
 
 // The values CLI11 collected as text, checked by CheckRunFlags (so each error

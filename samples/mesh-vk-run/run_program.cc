@@ -15,9 +15,12 @@
 #include "benchmark.h"
 #include "copy_path.h"
 #include "meshvk/trace.h"
+#include "meshvk/transport.h"
+#include "mpi_session.h"
 #include "output_files.h"
 #include "plan_graph.h"
 #include "plan_print.h"
+#include "rank_layout.h"
 #include "trace.h"
 #include "tensor_args.h"
 #include "tensor_io.h"
@@ -30,8 +33,11 @@
 namespace meshvk_run {
 namespace {
 
+// "rank 1 of 2: " under mpirun, so a failing rank's line says which it is.
+std::string g_rank_prefix;
+
 int Error(int code, const std::string& message) {
-  std::fprintf(stderr, "mesh-vk-run: %s\n", OneLine(message).c_str());  // one line, whatever it echoes
+  std::fprintf(stderr, "mesh-vk-run: %s%s\n", g_rank_prefix.c_str(), OneLine(message).c_str());  // one line
   return code;
 }
 
@@ -111,9 +117,10 @@ meshvk::ProgramOptions CompileOptionsForThisMachine() {
 
 }  // namespace
 
-int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoice& devices) {
+int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoice& devices, MpiSession* mpi) {
   // The runtime reads its wait bound from the environment (device_wait.h).
   if (flags.device_timeout_ms) setenv("MESHVK_DEVICE_TIMEOUT_MS", std::to_string(flags.device_timeout_ms).c_str(), 1);
+  if (mpi) g_rank_prefix = "rank " + std::to_string(mpi->rank()) + " of " + std::to_string(mpi->size()) + ": ";
   // Files this run writes besides results: checked before any work, so a bad
   // path is bad usage (exit 2) at once, not a failure after the run.
   for (const auto& [flag, file] : {std::pair<const char*, const std::string&>{"--trace", flags.trace},
@@ -253,6 +260,15 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
   if (devices.processes != 0 && devices.processes != grid.process_count)
     return Error(kExitUsage, "--devices=" + std::to_string(devices.processes) + ": " + path + " is compiled for " +
                                  std::to_string(grid.process_count) + " processes");
+  // Under mpirun: which processes this rank runs, refused before any device work.
+  RankLayout layout;
+  if (mpi) {
+    std::string error;
+    if (!ChooseRankLayout(grid, mpi->size(), flags.rank_axes, &layout, &error)) return Error(kExitUsage, error);
+  } else if (!flags.rank_axes.empty()) {
+    return Error(kExitUsage, "flag --rank-axes: only under an MPI launcher (mpirun); this run has one rank");
+  }
+  const bool root = !mpi || mpi->rank() == 0;
 
   meshvk_instance_create_info_t instance_info{};
   instance_info.flags = devices.validation ? MESHVK_INSTANCE_VALIDATION_BIT | MESHVK_INSTANCE_SYNC_VALIDATION_BIT : 0;
@@ -265,6 +281,18 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
   set_info.device_group_index = devices.group >= 0 ? static_cast<uint32_t>(devices.group) : 0;
   set_info.physical_devices = devices.physical_devices.data();
   set_info.physical_device_count = static_cast<uint32_t>(devices.physical_devices.size());
+  // Under mpirun with --devices=I,J: a rank deals ITS processes over the listed
+  // devices (by their order among the rank's processes), whichever grid axes
+  // are rank axes; other ranks' processes get the same devices and no buffers.
+  std::vector<uint32_t> process_devices;
+  if (mpi && !devices.physical_devices.empty() && devices.group < 0 &&
+      set_info.topology != MESHVK_TOPOLOGY_DEVICE_GROUP) {
+    std::vector<uint32_t> next(mpi->size(), 0);
+    for (uint32_t p = 0; p < grid.process_count; ++p)
+      process_devices.push_back(
+          devices.physical_devices[next[layout.process_rank[p]]++ % devices.physical_devices.size()]);
+    set_info.process_devices = process_devices.data();
+  }
   if (meshvk_status_t status = meshvk_device_set_create(r.instance, &set_info, &r.set))
     return Error(kExitDevice, "--devices/--topology: " + Take(status));
   if (Verbosity() >= 1) {
@@ -325,12 +353,36 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
   create.module = r.module;
   create.set = r.set;
   create.trace_sink = tracing || sinks.dispatches ? &sink : nullptr;
+  // Under mpirun: only this rank's processes, bytes between ranks through MPI.
+  meshvk_program_ranks_t ranks{mpi ? mpi->transport() : nullptr, layout.process_rank.data(), 0};
+  create.ranks = mpi ? &ranks : nullptr;
   if (meshvk_status_t status = meshvk_program_create_with_info(&create, &r.program))
     return Error(kExitDevice, path + ": " + Take(status));
   if (tracing) tracing->SetProgram(r.module, function, r.instance, r.set);
   step("create program (allocate, pipelines, record)");
   // After program creation: the plan then includes the bytes by copy path.
-  if (flags.print_plan) PrintPlan(stdout, r.module, function, r.instance, r.set, r.program);
+  if (flags.print_plan && root) PrintPlan(stdout, r.module, function, r.instance, r.set, r.program);
+  std::vector<uint64_t> plan_sent, plan_received;
+  if (mpi) {
+    plan_sent.assign(mpi->size(), 0);
+    plan_received.assign(mpi->size(), 0);
+    if (meshvk_status_t status = meshvk_module_rank_bytes(r.module, function, layout.process_rank.data(), mpi->size(),
+                                                          0, plan_sent.data(), plan_received.data()))
+      return Error(kExitDevice, Take(status));
+    if (flags.print_plan && root) {
+      std::printf("ranks: %u (MPI) over grid %s; results gathered to rank 0\n", mpi->size(),
+                  layout.axes.empty() ? "axes: none" : RankAxesText(grid, layout).c_str());
+      for (uint32_t k = 0; k < mpi->size(); ++k) {
+        std::string processes;
+        for (uint32_t p = 0; p < grid.process_count; ++p)
+          if (layout.process_rank[p] == k) processes += (processes.empty() ? "" : ",") + std::to_string(p);
+        std::printf("rank %u: processes %s, MPI bytes sent %llu, received %llu (plan, per invoke)\n", k,
+                    processes.c_str(), static_cast<unsigned long long>(plan_sent[k]),
+                    static_cast<unsigned long long>(plan_received[k]));
+      }
+      std::fflush(stdout);
+    }
+  }
   // -v: what program creation decided differently from the plan (an import
   // the driver refused: host staging instead), one line each.
   for (uint32_t i = 0; i < meshvk_program_note_count(r.program); ++i)
@@ -365,6 +417,15 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
   invoke.output_count = static_cast<uint32_t>(host_outputs.size());
   if (meshvk_status_t status = meshvk_program_invoke(r.program, &invoke))
     return Error(kExitDevice, path + ": " + Take(status));
+  if (mpi && (flags.print_plan || Verbosity() >= 1)) {
+    // What this rank handed to MPI in the invoke, next to what the plan says.
+    std::printf("rank %u: MPI bytes sent %llu, received %llu (measured at MPI_Isend/MPI_Recv; plan %llu, %llu)\n",
+                mpi->rank(), static_cast<unsigned long long>(mpi->bytes_sent()),
+                static_cast<unsigned long long>(mpi->bytes_received()),
+                static_cast<unsigned long long>(plan_sent[mpi->rank()]),
+                static_cast<unsigned long long>(plan_received[mpi->rank()]));
+    std::fflush(stdout);
+  }
 
   step_start = NowNs();  // the invoke's own steps come from the runtime
   if (flags.benchmark > 0) {
@@ -383,6 +444,12 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
     int code = RunBenchmark(setup);
     if (code != kExitOk) return code;
     step_start = NowNs();
+  }
+
+  if (!root) {  // results, files and the comparison are rank 0's
+    if (devices.validation && meshvk_instance_message_count(r.instance) > 0)
+      return Error(kExitDevice, std::to_string(meshvk_instance_message_count(r.instance)) + " validation message(s)");
+    return kExitOk;
   }
 
   // All output files are written to temporaries and renamed only when every

@@ -27,7 +27,11 @@ struct DeviceChoice {
   bool validation = false;
 };
 
-int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoice& devices);
+class MpiSession;
+// `mpi`: non-null under mpirun; this rank then runs the processes of its
+// coordinates on the rank axes (--rank-axes), and rank 0 prints and writes.
+int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoice& devices,
+               MpiSession* mpi = nullptr);
 
 }  // namespace meshvk_run
 

@@ -74,6 +74,8 @@ typedef struct meshvk_program_create_info_s {
   // Optional: receives the events of every invoke (see above). Copied; the
   // user_data must outlive the program.
   const meshvk_trace_sink_t* trace_sink;
+  // Optional: run only the processes of one rank of a job (meshvk/transport.h).
+  const struct meshvk_program_ranks_s* ranks;
 } meshvk_program_create_info_t;
 
 // meshvk_program_create with options. Without a sink it is exactly

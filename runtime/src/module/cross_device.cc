@@ -20,6 +20,17 @@ meshvk_copy_path_t PathOf(const meshvk_device_set_t* set, uint32_t src, uint32_t
   return info.path;
 }
 
+// Bytes a copy delivers (what --print-plan counts as arriving).
+uint64_t DeliveredBytes(const mvk::Copy* copy) {
+  if (!copy->regions() || copy->regions()->size() == 0) return copy->size();
+  uint64_t words = 0;
+  for (const mvk::StridedRegion* r : *copy->regions())
+    words += uint64_t(r->count().x()) * r->count().y() * r->count().z();
+  return words * 4;
+}
+
+}  // namespace
+
 // Bytes of the source buffer a copy reads: [*lo, *hi).
 void SourceSpan(const mvk::Copy* copy, uint64_t* lo, uint64_t* hi) {
   if (!copy->regions() || copy->regions()->size() == 0) {
@@ -38,17 +49,6 @@ void SourceSpan(const mvk::Copy* copy, uint64_t* lo, uint64_t* hi) {
     *hi = std::max(*hi, (last + 1) * 4);
   }
 }
-
-// Bytes a copy delivers (what --print-plan counts as arriving).
-uint64_t DeliveredBytes(const mvk::Copy* copy) {
-  if (!copy->regions() || copy->regions()->size() == 0) return copy->size();
-  uint64_t words = 0;
-  for (const mvk::StridedRegion* r : *copy->regions())
-    words += uint64_t(r->count().x()) * r->count().y() * r->count().z();
-  return words * 4;
-}
-
-}  // namespace
 
 CrossDeviceCopies::~CrossDeviceCopies() {
   for (auto& [key, view] : views_) meshvk_buffer_release(view);

@@ -15,9 +15,14 @@
 //    VkDevices (no shared semaphores there), the host waits instead, and a
 //    segment still waiting does not hold back the ready ones of its phase;
 //  * copies from another VkDevice read an imported view of the source, or a
-//    landing buffer the host fills once the producer finished (cross_device.h).
+//    landing buffer the host fills once the producer finished (cross_device.h);
+//  * copies from another rank read a landing buffer filled from the transport
+//    before the segment is submitted; the source rank sends once its producer
+//    finished (remote_copies.h). Waits on processes of other ranks are not
+//    recorded: the transport's receive is the dependency.
 // Timeline values grow by phase_count per invoke, so recorded waits stay valid.
 #include <chrono>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <set>
@@ -31,7 +36,9 @@
 #include "meshvk/artifact/builder.h"
 #include "meshvk/module.h"
 #include "meshvk/queue.h"
+#include "meshvk/transport.h"
 #include "module.h"
+#include "remote_copies.h"
 #include "schedule.h"
 #include "status.h"
 
@@ -58,6 +65,8 @@ struct Segment {
   uint32_t command_count = 0;
   // Bytes the host stages from other VkDevices before this segment runs.
   std::vector<meshvk::module::HostCopy> host_copies;
+  // Bytes received from other ranks before this segment runs.
+  std::vector<meshvk::module::RemoteReceive> remote_receives;
   std::vector<meshvk::module::InvokeTrace::CommandMarks> marks;  // traced programs only
   uint64_t submitted_ns = 0;                                    // traced programs only
 };
@@ -84,12 +93,15 @@ struct meshvk_program_s {
   // Imported views and landing buffers of copies between VkDevices.
   std::unique_ptr<meshvk::module::CrossDeviceCopies> cross_device =
       std::make_unique<meshvk::module::CrossDeviceCopies>();
+  // Landing buffers and sends of copies between ranks (meshvk/transport.h).
+  std::unique_ptr<meshvk::module::RemoteCopies> remote = std::make_unique<meshvk::module::RemoteCopies>();
   std::unique_ptr<meshvk::module::InvokeTrace> trace;  // set: a traced program (meshvk/trace.h)
 
   ~meshvk_program_s() {
     for (auto& list : segments)
       for (Segment& s : list) meshvk_command_buffer_release(s.command_buffer);
     cross_device.reset();  // its buffers before the set goes
+    remote.reset();
     for (meshvk_semaphore_t* s : semaphores) meshvk_semaphore_release(s);
     for (meshvk_executable_t* e : executables) meshvk_executable_release(e);
     for (auto& list : buffers)
@@ -111,6 +123,10 @@ Status AllocateBuffers(meshvk_program_t* prog) {
       meshvk::module::CrossDeviceCopies::ExportableBuffers(prog->artifact, prog->set);
   for (uint32_t p = 0; p < processes->size(); ++p) {
     const auto* list = processes->Get(p)->buffers();
+    if (!prog->remote->Local(p)) {  // another rank's process: nothing here
+      prog->buffers[p].assign(list ? list->size() : 0, nullptr);
+      continue;
+    }
     std::vector<meshvk_buffer_t*> slots(schedule.slot_size[p].size(), nullptr);
     for (uint32_t b = 0; list && b < list->size(); ++b) {
       const mvk::Buffer* desc = list->Get(b);
@@ -158,7 +174,7 @@ Status CreateExecutables(meshvk_program_t* prog) {
 }
 
 Status RecordCommand(meshvk_program_t* prog, meshvk_command_buffer_t* cb, uint32_t f, uint32_t p, uint32_t c,
-                     const mvk::Command* cmd, std::vector<meshvk::module::HostCopy>* host_copies) {
+                     const mvk::Command* cmd, Segment* seg) {
   std::string path = "processes[" + std::to_string(p) + "].commands[" + std::to_string(c) + "]";
   const auto& bufs = prog->buffers[p];
   if (const mvk::Dispatch* d = cmd->op_as_Dispatch()) {
@@ -190,9 +206,15 @@ Status RecordCommand(meshvk_program_t* prog, meshvk_command_buffer_t* cb, uint32
   }
   if (const mvk::Copy* copy = cmd->op_as_Copy()) {
     // From another VkDevice: its imported view, or a landing buffer the host fills.
+    // From another rank: a landing buffer the transport fills.
     meshvk_buffer_t* src = nullptr;
-    MESHVK_RETURN_IF_ERROR(prog->cross_device->SourceFor(
-        f, copy, prog->buffers[copy->src_process()][copy->src_buffer()], path + ".copy", &src, host_copies));
+    if (!prog->remote->Local(copy->src_process())) {
+      MESHVK_RETURN_IF_ERROR(
+          prog->remote->LandingFor(prog->set, f, p, c, copy, path + ".copy", &src, &seg->remote_receives));
+    } else {
+      MESHVK_RETURN_IF_ERROR(prog->cross_device->SourceFor(
+          f, copy, prog->buffers[copy->src_process()][copy->src_buffer()], path + ".copy", &src, &seg->host_copies));
+    }
     meshvk_buffer_t* dst = bufs[copy->dst_buffer()];
     if (!copy->regions() || copy->regions()->size() == 0) {
       return FromC(meshvk_command_buffer_copy(cb, src, copy->src_offset(), dst, copy->dst_offset(), copy->size()),
@@ -224,6 +246,7 @@ Status RecordFunction(meshvk_program_t* prog, uint32_t f) {
   std::vector<Segment>& segments = prog->segments[f];
   for (uint32_t phase = 0; phase < schedule.phase_count; ++phase) {
     for (uint32_t p = 0; p < P; ++p) {
+      if (!prog->remote->Local(p)) continue;
       const auto* commands = meshvk::module::StreamOf(prog->artifact, f, p);
       Segment seg;
       seg.process = p;
@@ -239,14 +262,14 @@ Status RecordFunction(meshvk_program_t* prog, uint32_t f) {
         const mvk::Command* cmd = commands->Get(c);
         if (cmd->deps()) {
           for (const mvk::CommandRef* dep : *cmd->deps()) {
-            if (dep->process() == p) continue;
+            if (dep->process() == p || !prog->remote->Local(dep->process())) continue;
             uint32_t dep_phase = schedule.phase_of[dep->process()][dep->command()];
             auto it = waits.find(dep->process());
             if (it == waits.end() || it->second < dep_phase) waits[dep->process()] = dep_phase;
           }
         }
         Status status = prog->trace ? prog->trace->Before(seg.command_buffer, c, &seg.marks) : Status();
-        if (status.ok()) status = RecordCommand(prog, seg.command_buffer, f, p, c, cmd, &seg.host_copies);
+        if (status.ok()) status = RecordCommand(prog, seg.command_buffer, f, p, c, cmd, &seg);
         if (status.ok() && prog->trace) status = prog->trace->After(seg.command_buffer, &seg.marks);
         if (!status.ok()) {
           meshvk_command_buffer_release(seg.command_buffer);
@@ -281,7 +304,8 @@ Status Record(meshvk_program_t* prog) {
   return Status();
 }
 
-Status Create(meshvk_module_t* module, meshvk_device_set_t* set, meshvk_program_t* prog) {
+Status Create(meshvk_module_t* module, meshvk_device_set_t* set, const meshvk_program_ranks_t* ranks,
+              meshvk_program_t* prog) {
   prog->module = module;
   meshvk_module_retain(module);
   prog->set = set;
@@ -303,6 +327,7 @@ Status Create(meshvk_module_t* module, meshvk_device_set_t* set, meshvk_program_
     MESHVK_RETURN_IF_ERROR(FromC(meshvk_device_set_process_info(set, p, &info), "process " + std::to_string(p)));
     prog->logical_device.push_back(info.logical_device);
   }
+  MESHVK_RETURN_IF_ERROR(prog->remote->Init(prog->artifact, module->schedule, ranks));
   MESHVK_RETURN_IF_ERROR(AllocateBuffers(prog));
   prog->cross_device->Init(set, module->artifact->functions() ? module->artifact->functions()->size() : 0, P);
   MESHVK_RETURN_IF_ERROR(CreateExecutables(prog));
@@ -381,6 +406,7 @@ Status WriteInputs(meshvk_program_t* prog, const mvk::Function* fn, const meshvk
                         static_cast<unsigned long long>(bytes));
     const uint8_t* host = static_cast<const uint8_t*>(info->inputs[i].data);
     for (const mvk::Shard* sh : *t->shards()) {
+      if (!prog->remote->Local(sh->process())) continue;  // another rank writes it
       meshvk_buffer_t* buffer = prog->buffers[sh->process()][sh->buffer()];
       MESHVK_RETURN_IF_ERROR(ForEachShardRun(
           t, sh, elem,
@@ -400,9 +426,35 @@ Status ReadResults(meshvk_program_t* prog, const mvk::Function* fn, const meshvk
     uint32_t elem = meshvk::artifact::ElementSize(static_cast<meshvk::artifact::ElementType>(t->element_type()));
     uint8_t* host = static_cast<uint8_t*>(info->outputs[i].data);
     std::set<std::vector<uint64_t>> done;  // replicas: read each part once
+    size_t part_index = i * 1024;          // result tags: distinct per (result, part)
     for (const mvk::Shard* sh : *t->shards()) {
       std::vector<uint64_t> part(sh->global_offset()->begin(), sh->global_offset()->end());
       if (!done.insert(part).second) continue;
+      meshvk::module::RemoteCopies& remote = *prog->remote;
+      const uint32_t tag = meshvk::module::kResultTagBase + static_cast<uint32_t>(part_index++);
+      if (remote.enabled() && remote.RankOf(sh->process()) != remote.root()) {
+        // Gathered to the root rank: the owner sends the dense shard once.
+        const uint64_t bytes = meshvk::module::ShardBytes(t, sh);
+        std::vector<uint8_t> dense(bytes);
+        if (remote.Local(sh->process())) {
+          MESHVK_RETURN_IF_ERROR(
+              FromC(meshvk_buffer_read(prog->buffers[sh->process()][sh->buffer()], sh->offset(), dense.data(), bytes),
+                    "result " + std::to_string(i) + " shard of process " + std::to_string(sh->process())));
+          MESHVK_RETURN_IF_ERROR(remote.Send(remote.root(), tag, std::move(dense)));
+        } else if (remote.transport()->rank == remote.root()) {
+          MESHVK_RETURN_IF_ERROR(remote.ReceiveInto(remote.RankOf(sh->process()), tag, dense.data(), bytes));
+          MESHVK_RETURN_IF_ERROR(ForEachShardRun(
+              t, sh, elem,
+              [&](uint64_t dev, uint64_t host_off, uint64_t run, uint64_t rows, uint64_t dev_pitch,
+                  uint64_t host_pitch) {
+                for (uint64_t r = 0; r < rows; ++r)
+                  std::memcpy(host + host_off + r * host_pitch, dense.data() + dev - sh->offset() + r * dev_pitch, run);
+                return Status();
+              }));
+        }
+        continue;
+      }
+      if (!remote.Local(sh->process())) continue;  // the root's own shard, on the root
       meshvk_buffer_t* buffer = prog->buffers[sh->process()][sh->buffer()];
       MESHVK_RETURN_IF_ERROR(ForEachShardRun(
           t, sh, elem,
@@ -487,6 +539,8 @@ Status SubmitSegment(meshvk_program_t* prog, Segment& seg, uint64_t base,
       trace->Host(MESHVK_TRACE_HOST_STAGING, seg.process, seg.phase, meshvk_buffer_process(copy.src), begin,
                   meshvk::module::TraceNowNs(), copy.size);
   }
+  // Bytes from other ranks arrive through the transport.
+  MESHVK_RETURN_IF_ERROR(prog->remote->Receive(seg.remote_receives));
   meshvk_semaphore_value_t signal{prog->semaphores[seg.process], base + seg.phase + 1};
   meshvk_submit_info_t submit{};
   submit.command_buffer = seg.command_buffer;
@@ -516,6 +570,9 @@ Status Submit(meshvk_program_t* prog, uint32_t function, uint64_t timeout_ns) {
   for (size_t begin = 0; begin < segments.size();) {
     size_t end = begin;
     while (end < segments.size() && segments[end].phase == segments[begin].phase) ++end;
+    // Everything other ranks may wait for in this phase goes out first.
+    MESHVK_RETURN_IF_ERROR(prog->remote->SendReady(function, segments[begin].phase, prog->buffers, prog->semaphores,
+                                                   base, timeout_ns));
     std::vector<Segment*> pending;
     for (size_t i = begin; i < end; ++i) pending.push_back(&segments[i]);
     while (!pending.empty()) {
@@ -538,6 +595,8 @@ Status Submit(meshvk_program_t* prog, uint32_t function, uint64_t timeout_ns) {
     }
     begin = end;
   }
+  MESHVK_RETURN_IF_ERROR(
+      prog->remote->SendReady(function, UINT32_MAX, prog->buffers, prog->semaphores, base, timeout_ns));
   uint64_t wait_begin = trace ? meshvk::module::TraceNowNs() : 0;
   for (uint32_t p = 0; p < prog->semaphores.size(); ++p) {
     if (prog->last_signal[p] == 0) continue;
@@ -604,6 +663,7 @@ Status Invoke(meshvk_program_t* prog, const meshvk_invoke_info_t* info) {
   if (trace)
     trace->Host(MESHVK_TRACE_WRITE_INPUTS, MESHVK_TRACE_NONE, MESHVK_TRACE_NONE, MESHVK_TRACE_NONE, step,
                 meshvk::module::TraceNowNs(), InputBytes(info));
+  prog->remote->BeginInvoke(info->function);
   // 0: as long as the runtime's device timeout allows (every wait is bounded
   // by MESHVK_DEVICE_TIMEOUT_MS, default 60 s).
   uint64_t timeout = info->timeout_ns ? info->timeout_ns : UINT64_MAX;
@@ -612,6 +672,7 @@ Status Invoke(meshvk_program_t* prog, const meshvk_invoke_info_t* info) {
   if (info->flags & MESHVK_INVOKE_TIMESTAMPS_BIT) MESHVK_RETURN_IF_ERROR(ReadTimings(prog, info->function));
   step = trace ? meshvk::module::TraceNowNs() : 0;
   if (!(info->flags & MESHVK_INVOKE_KEEP_RESULTS_SHARDED_BIT)) MESHVK_RETURN_IF_ERROR(ReadResults(prog, fn, info));
+  MESHVK_RETURN_IF_ERROR(prog->remote->FinishInvoke());
   if (trace) {
     if (!(info->flags & MESHVK_INVOKE_KEEP_RESULTS_SHARDED_BIT))
       trace->Host(MESHVK_TRACE_READ_RESULTS, MESHVK_TRACE_NONE, MESHVK_TRACE_NONE, MESHVK_TRACE_NONE, step,
@@ -644,10 +705,18 @@ meshvk_status_t meshvk_program_create_with_info(const meshvk_program_create_info
     if (!info->trace_sink->event) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "trace sink without an event function").ToC();
     prog->trace = std::make_unique<meshvk::module::InvokeTrace>(*info->trace_sink, info->module->artifact);
   }
-  Status status = Create(info->module, info->set, prog.get());
+  Status status = Create(info->module, info->set, info->ranks, prog.get());
   if (!status.ok()) return status.ToC();
   *out_program = prog.release();
   return MESHVK_OK;
+}
+
+void meshvk_program_transport_stats(const meshvk_program_t* program, meshvk_transport_stats_t* out_stats) {
+  *out_stats = meshvk_transport_stats_t{};
+  if (!program) return;
+  out_stats->bytes_sent = program->remote->bytes_sent();
+  out_stats->bytes_received = program->remote->bytes_received();
+  out_stats->host_ns = program->remote->host_ns();
 }
 
 void meshvk_program_release(meshvk_program_t* program) {

@@ -1,0 +1,93 @@
+// meshvk/transport.h — running one program's grid across several ranks
+// (machines, or processes of one machine), with the bytes between ranks
+// carried by a host transport the caller provides.
+//
+// Each rank creates the same module's program with the same process -> rank
+// map; a rank runs only the grid processes mapped to it (buffers, command
+// buffers and submissions of the others are never made). A copy whose source
+// process lives on another rank is carried by the transport: the source rank
+// stages the bytes the copy reads out to host memory once their producer
+// finished (meshvk_buffer_read: the same host staging that copies between
+// VkDevices use) and sends them; the destination rank receives them into a
+// landing buffer (meshvk_buffer_write) before the consuming segment is
+// submitted. Results are gathered to `root_rank`.
+//
+// The runtime has no MPI dependency: mesh-vk-run's MPI transport
+// (samples/mesh-vk-run/mpi_transport.cc) is one implementation; the in-process
+// one below (ranks as threads of one process) is the other.
+#ifndef MESHVK_TRANSPORT_H_
+#define MESHVK_TRANSPORT_H_
+
+#include "meshvk/module.h"
+#include "meshvk/trace.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// Callbacks return 0 on success, any other value on failure (the runtime
+// reports "transport send/receive of N bytes to/from rank R failed (code C)").
+// Ordering: messages between two ranks with the same tag arrive in the order
+// they were sent (MPI's non-overtaking rule).
+typedef struct meshvk_transport_s {
+  void* user;
+  uint32_t rank;        // this rank, < rank_count
+  uint32_t rank_count;
+  // Starts sending `size` bytes to rank `to`; may return before delivery.
+  // `data` stays valid and unchanged until wait_sends returns.
+  int (*send)(void* user, uint32_t to, uint32_t tag, const void* data, uint64_t size);
+  // Receives exactly `size` bytes sent by rank `from` with `tag`; blocks.
+  int (*receive)(void* user, uint32_t from, uint32_t tag, void* data, uint64_t size);
+  // Completes every send started so far (the runtime then frees their data).
+  int (*wait_sends)(void* user);
+} meshvk_transport_t;
+
+typedef struct meshvk_program_ranks_s {
+  const meshvk_transport_t* transport;  // borrowed; must outlive the program
+  const uint32_t* process_rank;         // [grid process count]: the rank running each process
+  uint32_t root_rank;                   // receives the gathered results
+} meshvk_program_ranks_t;
+
+// Passed as meshvk_program_create_info_t::ranks (meshvk/trace.h) to
+// meshvk_program_create_with_info: the program is created for the processes
+// of `ranks->transport->rank` only. INVALID_ARGUMENT for a NULL transport/map,
+// a rank out of range or a map that leaves this rank no process. Invoke: every rank calls meshvk_program_invoke
+// with the same function and full-size host inputs/outputs; only the shards
+// of local processes are read from the inputs, and only `root_rank`'s outputs
+// receive the whole results (other ranks' outputs are left partly written).
+
+// The plan's bytes between ranks for one invoke of `function` (no device):
+// copies whose source and destination processes sit on different ranks
+// (bytes of the source span each copy reads), plus result shards gathered to
+// `root_rank`. out_sent/out_received: [rank_count] each. OUT_OF_RANGE for a
+// bad function; INVALID_ARGUMENT for a rank out of range in the map.
+meshvk_status_t meshvk_module_rank_bytes(const meshvk_module_t* module, uint32_t function,
+                                         const uint32_t* process_rank, uint32_t rank_count, uint32_t root_rank,
+                                         uint64_t* out_sent, uint64_t* out_received);
+
+// What this rank's program did through the transport in its last invoke:
+// bytes handed to send/receive, and host time spent staging those bytes out
+// of / into device memory and in the transport's calls (waits for a local
+// producer excluded; a receive's wait for the peer included).
+typedef struct meshvk_transport_stats_s {
+  uint64_t bytes_sent, bytes_received;
+  uint64_t host_ns;
+} meshvk_transport_stats_t;
+void meshvk_program_transport_stats(const meshvk_program_t* program, meshvk_transport_stats_t* out_stats);
+
+// An in-process transport: `rank_count` endpoints (out_transports[r] for
+// rank r) that pass messages between threads of this process through
+// mailboxes. Sends copy their data. Receives wait at most `timeout_ms`
+// (0: 60 s), then fail. Free with meshvk_transport_in_process_destroy after
+// every program using it is released.
+typedef struct meshvk_in_process_hub_s meshvk_in_process_hub_t;
+meshvk_status_t meshvk_transport_in_process_create(uint32_t rank_count, uint32_t timeout_ms,
+                                                   meshvk_transport_t* out_transports,
+                                                   meshvk_in_process_hub_t** out_hub);
+void meshvk_transport_in_process_destroy(meshvk_in_process_hub_t* hub);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
+
+#endif  // MESHVK_TRANSPORT_H_

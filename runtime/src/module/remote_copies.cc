@@ -1,0 +1,258 @@
+// Copies between processes on different ranks (see remote_copies.h), and the
+// plan's bytes between ranks (meshvk_module_rank_bytes).
+#include "remote_copies.h"
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+
+#include "cross_device.h"
+#include "meshvk/artifact/builder.h"
+#include "module.h"
+
+namespace meshvk::module {
+namespace {
+
+// Adds the time since its construction to *total when it goes out of scope.
+class HostTimer {
+ public:
+  explicit HostTimer(uint64_t* total) : total_(total), start_(std::chrono::steady_clock::now()) {}
+  ~HostTimer() {
+    *total_ += std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+ private:
+  uint64_t* total_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+// Calls fn(function, process, command, copy) for each copy between ranks, in
+// tag order.
+template <typename Fn>
+void ForEachCrossRankCopy(const mvk::Artifact* artifact, uint32_t function, const std::vector<uint32_t>& rank_of,
+                          Fn fn) {
+  for (uint32_t p = 0; p < rank_of.size(); ++p) {
+    const auto* commands = StreamOf(artifact, function, p);
+    for (uint32_t c = 0; commands && c < commands->size(); ++c) {
+      const mvk::Copy* copy = commands->Get(c)->op_as_Copy();
+      if (copy && rank_of[copy->src_process()] != rank_of[p]) fn(p, c, copy);
+    }
+  }
+}
+
+}  // namespace
+
+uint64_t ShardBytes(const mvk::TensorSignature* t, const mvk::Shard* sh) {
+  uint64_t bytes = artifact::ElementSize(static_cast<artifact::ElementType>(t->element_type()));
+  for (uint64_t e : *sh->shape()) bytes *= e;
+  return bytes;
+}
+
+RemoteCopies::~RemoteCopies() {
+  for (meshvk_buffer_t* landing : landings_) meshvk_buffer_release(landing);
+}
+
+Status RemoteCopies::Init(const mvk::Artifact* artifact, const Schedule& schedule, const meshvk_program_ranks_t* ranks) {
+  artifact_ = artifact;
+  if (!ranks) return Status();
+  const uint32_t P = artifact->processes()->size();
+  if (!ranks->transport || !ranks->process_rank || !ranks->transport->send || !ranks->transport->receive ||
+      !ranks->transport->wait_sends)
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "ranks: transport, its callbacks and process_rank are required");
+  const uint32_t R = ranks->transport->rank_count, me = ranks->transport->rank;
+  if (me >= R || ranks->root_rank >= R)
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "ranks: rank %u / root %u out of range (%u ranks)", me,
+                      ranks->root_rank, R);
+  rank_of_.assign(ranks->process_rank, ranks->process_rank + P);
+  bool any = false;
+  for (uint32_t p = 0; p < P; ++p) {
+    if (rank_of_[p] >= R)
+      return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "ranks: process %u is mapped to rank %u of %u", p, rank_of_[p],
+                        R);
+    any |= rank_of_[p] == me;
+  }
+  if (!any) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "ranks: rank %u runs no process of the grid", me);
+  transport_ = ranks->transport;
+  root_ = ranks->root_rank;
+  const uint32_t F = artifact->functions() ? artifact->functions()->size() : 0;
+  outgoing_.resize(F);
+  send_buffers_.resize(F);
+  for (uint32_t f = 0; f < F; ++f) {
+    uint32_t tag = 0;
+    Status status;
+    ForEachCrossRankCopy(artifact, f, rank_of_, [&](uint32_t p, uint32_t c, const mvk::Copy* copy) {
+      if (tag == kResultTagBase && status.ok())
+        status = MakeStatus(MESHVK_STATUS_UNIMPLEMENTED, "function %u has more than %u copies between ranks", f,
+                            kResultTagBase);
+      tags_[{f, p, c}] = tag;
+      const uint32_t src = copy->src_process();
+      if (rank_of_[src] == me) {
+        Outgoing out;
+        out.process = src;
+        out.buffer = copy->src_buffer();
+        const mvk::Command* cmd = StreamOf(artifact, f, p)->Get(c);
+        for (uint32_t d = 0; cmd->deps() && d < cmd->deps()->size(); ++d) {
+          const mvk::CommandRef* dep = cmd->deps()->Get(d);
+          if (dep->process() == src)
+            out.after_phase = std::max<int64_t>(out.after_phase, schedule.functions[f].phase_of[src][dep->command()]);
+        }
+        uint64_t lo = 0, hi = 0;
+        SourceSpan(copy, &lo, &hi);
+        out.offset = lo;
+        out.size = hi - lo;
+        out.to_rank = rank_of_[p];
+        out.tag = tag;
+        outgoing_[f].push_back(out);
+      }
+      ++tag;
+    });
+    MESHVK_RETURN_IF_ERROR(status);
+    send_buffers_[f].resize(outgoing_[f].size());
+  }
+  return Status();
+}
+
+Status RemoteCopies::LandingFor(meshvk_device_set_t* set, uint32_t function, uint32_t process, uint32_t command,
+                                const mvk::Copy* copy, const std::string& path, meshvk_buffer_t** out,
+                                std::vector<RemoteReceive>* receives) {
+  const uint32_t src = copy->src_process();
+  const uint64_t size = artifact_->processes()->Get(src)->buffers()->Get(copy->src_buffer())->size();
+  meshvk_buffer_t* landing = nullptr;
+  meshvk_buffer_create_info_t info{process, size, MESHVK_BUFFER_STAGING_BIT};
+  MESHVK_RETURN_IF_ERROR(FromC(meshvk_buffer_create_with_info(set, &info, &landing),
+                               path + ": landing buffer for bytes from rank " + std::to_string(rank_of_[src])));
+  landings_.push_back(landing);
+  uint64_t lo = 0, hi = 0;
+  SourceSpan(copy, &lo, &hi);
+  receives->push_back(RemoteReceive{landing, lo, hi - lo, rank_of_[src], tags_.at({function, process, command})});
+  *out = landing;
+  return Status();
+}
+
+void RemoteCopies::BeginInvoke(uint32_t function) {
+  // A failed invoke may have left sends in flight from the buffers reused now.
+  if (sends_pending_) transport_->wait_sends(transport_->user);
+  sends_pending_ = false;
+  invoked_ = function;
+  sent_now_.assign(function < outgoing_.size() ? outgoing_[function].size() : 0, false);
+  sent_ = received_ = host_ns_ = 0;
+}
+
+Status RemoteCopies::Send(uint32_t to, uint32_t tag, std::vector<uint8_t> bytes) {
+  in_flight_.push_back(std::move(bytes));
+  const std::vector<uint8_t>& data = in_flight_.back();
+  if (int code = transport_->send(transport_->user, to, tag, data.data(), data.size()))
+    return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "transport send of %llu bytes to rank %u failed (code %d)",
+                      static_cast<unsigned long long>(data.size()), to, code);
+  sent_ += data.size();
+  sends_pending_ = true;
+  return Status();
+}
+
+Status RemoteCopies::ReceiveInto(uint32_t from, uint32_t tag, void* data, uint64_t size) {
+  if (int code = transport_->receive(transport_->user, from, tag, data, size))
+    return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "transport receive of %llu bytes from rank %u failed (code %d)",
+                      static_cast<unsigned long long>(size), from, code);
+  received_ += size;
+  return Status();
+}
+
+Status RemoteCopies::SendReady(uint32_t function, uint32_t phase,
+                               const std::vector<std::vector<meshvk_buffer_t*>>& buffers,
+                               const std::vector<meshvk_semaphore_t*>& semaphores, uint64_t base,
+                               uint64_t timeout_ns) {
+  if (!enabled()) return Status();
+  const std::vector<Outgoing>& list = outgoing_[function];
+  for (size_t i = 0; i < list.size(); ++i) {
+    const Outgoing& o = list[i];
+    if (sent_now_[i] || o.after_phase >= static_cast<int64_t>(phase)) continue;
+    const std::string what = "process " + std::to_string(o.process) + " sending " + std::to_string(o.size) +
+                             " bytes to rank " + std::to_string(o.to_rank);
+    if (o.after_phase >= 0)
+      MESHVK_RETURN_IF_ERROR(FromC(meshvk_semaphore_wait(semaphores[o.process], base + o.after_phase + 1, timeout_ns),
+                                   what + ": waiting for the producer"));
+    HostTimer timer(&host_ns_);
+    std::vector<uint8_t>& bytes = send_buffers_[function][i];
+    bytes.resize(o.size);
+    MESHVK_RETURN_IF_ERROR(FromC(meshvk_buffer_read(buffers[o.process][o.buffer], o.offset, bytes.data(), o.size),
+                                 what + ": staging out"));
+    if (int code = transport_->send(transport_->user, o.to_rank, o.tag, bytes.data(), o.size))
+      return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: transport send failed (code %d)", what.c_str(), code);
+    sent_ += o.size;
+    sends_pending_ = true;
+    sent_now_[i] = true;
+  }
+  return Status();
+}
+
+Status RemoteCopies::Receive(const std::vector<RemoteReceive>& receives) {
+  HostTimer timer(&host_ns_);
+  std::vector<uint8_t>& bytes = receive_buffer_;
+  for (const RemoteReceive& r : receives) {
+    bytes.resize(r.size);
+    MESHVK_RETURN_IF_ERROR(ReceiveInto(r.from_rank, r.tag, bytes.data(), r.size));
+    MESHVK_RETURN_IF_ERROR(FromC(meshvk_buffer_write(r.landing, r.offset, bytes.data(), r.size),
+                                 "staging in " + std::to_string(r.size) + " bytes from rank " +
+                                     std::to_string(r.from_rank)));
+  }
+  return Status();
+}
+
+Status RemoteCopies::FinishInvoke() {
+  if (!enabled()) return Status();
+  HostTimer timer(&host_ns_);
+  int code = transport_->wait_sends(transport_->user);
+  in_flight_.clear();
+  sends_pending_ = false;
+  if (code) return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "transport: completing sends failed (code %d)", code);
+  return Status();
+}
+
+}  // namespace meshvk::module
+
+extern "C" {
+
+meshvk_status_t meshvk_module_rank_bytes(const meshvk_module_t* module, uint32_t function,
+                                         const uint32_t* process_rank, uint32_t rank_count, uint32_t root_rank,
+                                         uint64_t* out_sent, uint64_t* out_received) {
+  using meshvk::MakeStatus;
+  namespace mvk = meshvk::mvk;
+  if (!module || !process_rank || !out_sent || !out_received)
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "module, process_rank or outputs are NULL").ToC();
+  const mvk::Artifact* artifact = module->artifact;
+  if (!artifact->functions() || function >= artifact->functions()->size())
+    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "function %u out of range", function).ToC();
+  const uint32_t P = artifact->processes()->size();
+  std::vector<uint32_t> rank_of(process_rank, process_rank + P);
+  for (uint32_t p = 0; p < P; ++p)
+    if (rank_of[p] >= rank_count)
+      return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "process %u is mapped to rank %u of %u", p, rank_of[p],
+                        rank_count)
+          .ToC();
+  std::fill(out_sent, out_sent + rank_count, 0);
+  std::fill(out_received, out_received + rank_count, 0);
+  meshvk::module::ForEachCrossRankCopy(artifact, function, rank_of,
+                                       [&](uint32_t p, uint32_t, const mvk::Copy* copy) {
+                                         uint64_t lo = 0, hi = 0;
+                                         meshvk::module::SourceSpan(copy, &lo, &hi);
+                                         out_sent[rank_of[copy->src_process()]] += hi - lo;
+                                         out_received[rank_of[p]] += hi - lo;
+                                       });
+  // Results: each distinct part once, from its first shard's rank to the root.
+  const auto* results = artifact->functions()->Get(function)->results();
+  for (uint32_t i = 0; results && i < results->size(); ++i) {
+    const mvk::TensorSignature* t = results->Get(i);
+    std::set<std::vector<uint64_t>> done;
+    for (const mvk::Shard* sh : *t->shards()) {
+      if (!done.insert(std::vector<uint64_t>(sh->global_offset()->begin(), sh->global_offset()->end())).second)
+        continue;
+      const uint32_t owner = rank_of[sh->process()];
+      if (owner == root_rank) continue;
+      out_sent[owner] += meshvk::module::ShardBytes(t, sh);
+      out_received[root_rank] += meshvk::module::ShardBytes(t, sh);
+    }
+  }
+  return MESHVK_OK;
+}
+
+}  // extern "C"

@@ -1,0 +1,111 @@
+// Copies between processes that run on different ranks (meshvk/transport.h),
+// for the executor.
+//
+// Every rank numbers the cross-rank copies of a function the same way (in
+// stream order: process, then command), and that number is the message tag,
+// so sender and receiver agree without talking.
+//  * Destination side: the copy reads a landing buffer on the destination's
+//    device, as large as the source buffer so the recorded offsets stay; the
+//    bytes are received into it before the consuming segment is submitted.
+//  * Source side: once the producing segment finished, the span the copy
+//    reads is staged out to host memory (meshvk_buffer_read) and sent.
+// Deadlock freedom: before submitting phase k a rank sends everything whose
+// producer ran in a phase < k, and a receive in phase k only waits for such a
+// send; sends never block (the transport returns before delivery).
+#ifndef MESHVK_RUNTIME_MODULE_REMOTE_COPIES_H_
+#define MESHVK_RUNTIME_MODULE_REMOTE_COPIES_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "meshvk/artifact/mvk_generated.h"
+#include "meshvk/semaphore.h"
+#include "meshvk/transport.h"
+#include "schedule.h"
+#include "status.h"
+
+namespace meshvk::module {
+
+// Bytes received into a landing buffer before a segment runs.
+struct RemoteReceive {
+  meshvk_buffer_t* landing = nullptr;
+  uint64_t offset = 0, size = 0;
+  uint32_t from_rank = 0, tag = 0;
+};
+
+// Bytes of one result shard (dense in its buffer).
+uint64_t ShardBytes(const mvk::TensorSignature* t, const mvk::Shard* sh);
+
+// Result tags start here; copy tags stay below (MPI guarantees tags up to 32767).
+constexpr uint32_t kResultTagBase = 16384;
+
+class RemoteCopies {
+ public:
+  RemoteCopies() = default;
+  ~RemoteCopies();
+  RemoteCopies(const RemoteCopies&) = delete;
+  RemoteCopies& operator=(const RemoteCopies&) = delete;
+
+  // Validates the map and numbers the cross-rank copies of every function.
+  Status Init(const mvk::Artifact* artifact, const Schedule& schedule, const meshvk_program_ranks_t* ranks);
+  // False for a program on one rank (nothing crosses ranks).
+  bool enabled() const { return transport_ != nullptr; }
+  bool Local(uint32_t process) const { return !enabled() || rank_of_[process] == transport_->rank; }
+  uint32_t RankOf(uint32_t process) const { return enabled() ? rank_of_[process] : 0; }
+  uint32_t root() const { return root_; }
+  const meshvk_transport_t* transport() const { return transport_; }
+
+  // Copy command `command` of process `process` in `function` reads from
+  // another rank: creates its landing buffer on `set` and adds the receive.
+  Status LandingFor(meshvk_device_set_t* set, uint32_t function, uint32_t process, uint32_t command,
+                    const mvk::Copy* copy, const std::string& path, meshvk_buffer_t** out,
+                    std::vector<RemoteReceive>* receives);
+
+  // Sends, in tag order, every outgoing copy of `function` whose producer ran
+  // in a phase < `phase` and that is not sent yet in this invoke; waits on the
+  // host for the producer first. `base`: the invoke's timeline base.
+  Status SendReady(uint32_t function, uint32_t phase, const std::vector<std::vector<meshvk_buffer_t*>>& buffers,
+                   const std::vector<meshvk_semaphore_t*>& semaphores, uint64_t base, uint64_t timeout_ns);
+  Status Receive(const std::vector<RemoteReceive>& receives);
+  // Sends one message (kept alive until FinishInvoke) / receives one.
+  Status Send(uint32_t to, uint32_t tag, std::vector<uint8_t> bytes);
+  Status ReceiveInto(uint32_t from, uint32_t tag, void* data, uint64_t size);
+  void BeginInvoke(uint32_t function);
+  // Completes every send of this invoke and frees their host copies.
+  Status FinishInvoke();
+  uint64_t bytes_sent() const { return sent_; }
+  uint64_t bytes_received() const { return received_; }
+  uint64_t host_ns() const { return host_ns_; }
+
+ private:
+  struct Outgoing {
+    uint32_t process = 0, buffer = 0;
+    int64_t after_phase = -1;  // the producing segment's phase (-1: inputs/constants)
+    uint64_t offset = 0, size = 0;
+    uint32_t to_rank = 0, tag = 0;
+  };
+  const meshvk_transport_t* transport_ = nullptr;
+  const mvk::Artifact* artifact_ = nullptr;
+  std::vector<uint32_t> rank_of_;
+  uint32_t root_ = 0;
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> tags_;  // (function, process, command)
+  std::vector<std::vector<Outgoing>> outgoing_;                        // [function], tag order
+  std::vector<bool> sent_now_;  // [outgoing index of the invoked function]
+  uint32_t invoked_ = UINT32_MAX;
+  std::vector<std::vector<uint8_t>> in_flight_;  // result shards sent in this invoke
+  // Host copies of outgoing copies, kept across invokes ([function][outgoing]):
+  // a fresh multi-MiB allocation per invoke costs page faults and zeroing.
+  std::vector<std::vector<std::vector<uint8_t>>> send_buffers_;
+  std::vector<uint8_t> receive_buffer_;
+  std::vector<meshvk_buffer_t*> landings_;  // +1 each
+  uint64_t sent_ = 0, received_ = 0;
+  uint64_t host_ns_ = 0;  // staging and transport calls in this invoke
+  bool sends_pending_ = false;  // sends not yet completed (an invoke that failed midway)
+};
+
+}  // namespace meshvk::module
+
+#endif  // MESHVK_RUNTIME_MODULE_REMOTE_COPIES_H_

@@ -1,0 +1,80 @@
+// The in-process transport (meshvk/transport.h): ranks are threads of one
+// process, messages go through mailboxes keyed by (from, to, tag). It runs
+// the same executor path as the MPI transport, so tests exercise cross-rank
+// copies without mpirun.
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <algorithm>
+#include <new>
+#include <tuple>
+#include <vector>
+
+#include "meshvk/transport.h"
+#include "status.h"
+
+struct meshvk_in_process_hub_s {
+  std::mutex lock;
+  std::condition_variable arrived;
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::deque<std::vector<uint8_t>>> mailboxes;
+  uint32_t timeout_ms = 60000;
+  struct Endpoint {
+    meshvk_in_process_hub_s* hub;
+    uint32_t rank;
+  };
+  std::vector<Endpoint> endpoints;
+};
+
+namespace {
+
+int Send(void* user, uint32_t to, uint32_t tag, const void* data, uint64_t size) {
+  auto* e = static_cast<meshvk_in_process_hub_s::Endpoint*>(user);
+  const uint8_t* bytes = static_cast<const uint8_t*>(data);
+  std::lock_guard<std::mutex> guard(e->hub->lock);
+  e->hub->mailboxes[{e->rank, to, tag}].emplace_back(bytes, bytes + size);
+  e->hub->arrived.notify_all();
+  return 0;
+}
+
+int Receive(void* user, uint32_t from, uint32_t tag, void* data, uint64_t size) {
+  auto* e = static_cast<meshvk_in_process_hub_s::Endpoint*>(user);
+  meshvk_in_process_hub_s* hub = e->hub;
+  std::unique_lock<std::mutex> guard(hub->lock);
+  auto& box = hub->mailboxes[{from, e->rank, tag}];
+  if (!hub->arrived.wait_for(guard, std::chrono::milliseconds(hub->timeout_ms), [&] { return !box.empty(); }))
+    return 1;  // timed out
+  std::vector<uint8_t> message = std::move(box.front());
+  box.pop_front();
+  if (message.size() != size) return 2;  // the sender and receiver disagree on the size
+  std::copy(message.begin(), message.end(), static_cast<uint8_t*>(data));
+  return 0;
+}
+
+int WaitSends(void*) { return 0; }  // sends copied their data
+
+}  // namespace
+
+extern "C" {
+
+meshvk_status_t meshvk_transport_in_process_create(uint32_t rank_count, uint32_t timeout_ms,
+                                                   meshvk_transport_t* out_transports,
+                                                   meshvk_in_process_hub_t** out_hub) {
+  if (!out_hub || !out_transports || rank_count == 0)
+    return meshvk::MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "need rank_count > 0 and output pointers").ToC();
+  auto* hub = new (std::nothrow) meshvk_in_process_hub_s;
+  if (!hub) return meshvk::MakeStatus(MESHVK_STATUS_RESOURCE_EXHAUSTED, "in-process transport hub").ToC();
+  if (timeout_ms) hub->timeout_ms = timeout_ms;
+  hub->endpoints.resize(rank_count);
+  for (uint32_t r = 0; r < rank_count; ++r) {
+    hub->endpoints[r] = {hub, r};
+    out_transports[r] = meshvk_transport_t{&hub->endpoints[r], r, rank_count, Send, Receive, WaitSends};
+  }
+  *out_hub = hub;
+  return MESHVK_OK;
+}
+
+void meshvk_transport_in_process_destroy(meshvk_in_process_hub_t* hub) { delete hub; }
+
+}  // extern "C"

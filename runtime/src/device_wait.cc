@@ -17,8 +17,12 @@ Status Unresponsive(const std::string& where) {
 }
 
 // Converts a wait's result; a timeout or a lost device marks the device.
-Status WaitResult(LogicalDevice& device, VkResult result, const std::string& where) {
-  if (result == VK_TIMEOUT || result == VK_ERROR_DEVICE_LOST) device.unresponsive = true;
+// `device_bound`: the wait ran for the whole device timeout. Only then does a
+// VK_TIMEOUT mean the device stopped answering; a caller's shorter timeout
+// (meshvk_semaphore_wait(..., 20 ms) on work gated by the host) is its own
+// business and must not make teardown skip its drains.
+Status WaitResult(LogicalDevice& device, VkResult result, const std::string& where, bool device_bound = true) {
+  if ((result == VK_TIMEOUT && device_bound) || result == VK_ERROR_DEVICE_LOST) device.unresponsive = true;
   return VkResultToStatus(result, where);
 }
 
@@ -42,7 +46,7 @@ Status WaitSemaphores(LogicalDevice& device, const VkSemaphoreWaitInfo& wait, ui
   if (device.unresponsive) return Unresponsive(where);
   uint64_t bound = std::min(timeout_ns, DeviceTimeoutNs());
   return WaitResult(device, device.vk.vkWaitSemaphores(device.device, &wait, bound),
-                    where + " (timeout " + std::to_string(bound / 1000000) + " ms)");
+                    where + " (timeout " + std::to_string(bound / 1000000) + " ms)", bound == DeviceTimeoutNs());
 }
 
 Status WaitForFence(LogicalDevice& device, VkFence fence, const std::string& where) {

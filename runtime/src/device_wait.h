@@ -3,7 +3,7 @@
 // the process must then tear down without waiting on that device again.
 //
 // The bound is MESHVK_DEVICE_TIMEOUT_MS (default 60000 ms; README.md). A wait
-// that times out or reports VK_ERROR_DEVICE_LOST marks the device
+// that runs out that bound or reports VK_ERROR_DEVICE_LOST marks the device
 // unresponsive; later waits on it return DEVICE_LOST / DEADLINE_EXCEEDED at
 // once, and teardown (command buffer release, device destruction) skips its
 // drains. vkQueueWaitIdle / vkDeviceWaitIdle have no timeout parameter, so

@@ -53,7 +53,7 @@ shard.grid @g22(shape = 2x2)
 // CHECK-LABEL: func.func @mlp_dp_tp
 // CHECK-SAME: id = 0, kind = "all_reduce", algorithm = "{{[^"]*}}", group_size = 2, pulled_bytes = [4096, 4096, 4096, 4096]
 // CHECK-SAME: id = 1, kind = "all_gather", algorithm = "{{[^"]*}}", group_size = 2, pulled_bytes = [4096, 4096, 4096, 4096]
-// CHECK-SAME: argument_bytes = 36864 : i64, {{.*}}process = 0 : i64, result_bytes = 8192 : i64
+// CHECK-SAME: meshvk.memory = [#meshvk.process_memory<argument_bytes = 36864, result_bytes = 8192,
 // CHECK-NOT: from 2 into %{{.*}} on 1 sizes [16, 64] {{.*}}: tensor<16x64xf32> into tensor<16x64xf32>
 // CHECK: meshvk.copy %{{.*}}[0, 0] from 0 into %{{.*}}[0, 0] on 1 sizes [16, 64] {{.*}}: tensor<16x64xf32> into tensor<16x64xf32>
 func.func @mlp_dp_tp(%x: tensor<32x64xf32>, %w1: tensor<64x128xf32>, %w2: tensor<128x64xf32>) -> tensor<32x64xf32> {

@@ -34,7 +34,9 @@ void DestroyBuffer(meshvk_buffer_t* buffer) {
   if (set) {
     LogicalDevice& device = set->DeviceOf(buffer->process);
     if (buffer->mapped) device.vk.vkUnmapMemory(device.device, buffer->memory);
-    if (buffer->buffer) device.vk.vkDestroyBuffer(device.device, buffer->buffer, nullptr);
+    if (buffer->buffer && !buffer->imported) {
+      device.vk.vkDestroyBuffer(device.device, buffer->buffer, nullptr);
+    }
     if (buffer->memory) {
       device.vk.vkFreeMemory(device.device, buffer->memory, nullptr);
       set->allocated_bytes[buffer->process] -= buffer->allocation_size;
@@ -209,8 +211,8 @@ Status StagedTransfer(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, v
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   MESHVK_VK_RETURN_IF_ERROR(vk.vkBeginCommandBuffer(cb, &begin), where + ": vkBeginCommandBuffer");
   VkBufferCopy region{};
-  region.srcOffset = to_device ? 0 : offset;
-  region.dstOffset = to_device ? offset : 0;
+  region.srcOffset = to_device ? 0 : buffer->base_offset + offset;
+  region.dstOffset = to_device ? buffer->base_offset + offset : 0;
   region.size = size;
   // Earlier device work on the buffer (previous submissions) must finish first.
   VkMemoryBarrier before{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
@@ -242,7 +244,7 @@ Status StagedTransfer(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, v
   submit.commandBufferCount = 1;
   submit.pCommandBuffers = &cb;
   {
-    std::lock_guard<std::mutex> lock(device.queue_locks[owner.queue_index]);
+    QueueLock lock(device, owner.queue_index);
     MESHVK_VK_RETURN_IF_ERROR(
         vk.vkQueueSubmit(device.queues[owner.queue_index], 1, &submit, staging.fence),
         where + ": vkQueueSubmit");

@@ -18,6 +18,10 @@ struct meshvk_buffer_s {
   VkBuffer buffer = VK_NULL_HANDLE;
   VkDeviceMemory memory = VK_NULL_HANDLE;
   void* mapped = nullptr;  // persistent mapping when the memory is host-mappable
+  // An application's VkBuffer (meshvk_buffer_import): its bytes start at
+  // base_offset; neither the buffer nor its memory is meshvk's to destroy.
+  bool imported = false;
+  uint64_t base_offset = 0;
 };
 
 namespace meshvk {

@@ -227,7 +227,7 @@ Status RecordDispatch(meshvk_command_buffer_t* cb, const meshvk_dispatch_info_t&
     for (uint32_t b = 0; b < info.binding_count; ++b) {
       const meshvk_binding_t& binding = info.bindings[b];
       buffers[b].buffer = binding.buffer->buffer;
-      buffers[b].offset = binding.offset;
+      buffers[b].offset = binding.buffer->base_offset + binding.offset;
       buffers[b].range = binding.range ? binding.range : binding.buffer->size - binding.offset;
       writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
       writes[b].dstSet = descriptor_set;
@@ -322,7 +322,8 @@ Status Fill(meshvk_command_buffer_t* cb, meshvk_buffer_t* dst, uint64_t offset, 
   MESHVK_RETURN_IF_ERROR(CheckRange(dst, offset, size, what));
   TrackAccess(cb, {}, {dst});
   Retain(cb, dst);
-  DeviceOf(cb).vk.vkCmdFillBuffer(cb->command_buffer, dst->buffer, offset, size, value);
+  DeviceOf(cb).vk.vkCmdFillBuffer(cb->command_buffer, dst->buffer, dst->base_offset + offset, size,
+                                  value);
   return Status();
 }
 
@@ -349,7 +350,7 @@ Status Copy(meshvk_command_buffer_t* cb, meshvk_buffer_t* src, uint64_t src_offs
   TrackAccess(cb, {src}, {dst});
   Retain(cb, src);
   Retain(cb, dst);
-  VkBufferCopy region{src_offset, dst_offset, size};
+  VkBufferCopy region{src->base_offset + src_offset, dst->base_offset + dst_offset, size};
   DeviceOf(cb).vk.vkCmdCopyBuffer(cb->command_buffer, src->buffer, dst->buffer, 1, &region);
   return Status();
 }
@@ -566,7 +567,7 @@ void DestroyCommandBuffer(meshvk_command_buffer_t* cb) {
     // after the wait crashed its queue thread when 3+ Vulkan processes shared
     // the 2 CPUs (3 of 4 runs of RingTest x15; 0 of 8 with this wait). The
     // spec does not need it; it only costs a queue drain on release.
-    std::lock_guard<std::mutex> lock(device.queue_locks[process.queue_index]);
+    QueueLock lock(device, process.queue_index);
     device.vk.vkQueueWaitIdle(device.queues[process.queue_index]);
   }
   for (VkDescriptorPool pool : cb->descriptor_pools) {

@@ -133,13 +133,36 @@ Status CreateLogicalDevice(meshvk_device_set_t* set, const std::vector<uint32_t>
   LoadDeviceTable(out->device, &out->vk);
 
   out->queues.resize(queue_count);
-  out->queue_locks.reset(new std::mutex[queue_count]);
-  const uint32_t timelines = queue_count * static_cast<uint32_t>(members.size());
-  out->queue_timelines.assign(timelines, VK_NULL_HANDLE);
-  out->queue_timeline_values.assign(timelines, 0);
   for (uint32_t q = 0; q < queue_count; ++q) {
     out->vk.vkGetDeviceQueue(out->device, out->queue_family, q, &out->queues[q]);
   }
+  return SetUpLogicalDevice(set, out);
+}
+
+void DestroyLogicalDevice(LogicalDevice* device) {
+  if (!device->device) return;
+  if (device->owns_device) {
+    device->vk.vkDeviceWaitIdle(device->device);
+  } else {
+    // The application's device: wait only for meshvk's own submissions.
+    WaitForQueueTimelines(*device);
+  }
+  for (VkSemaphore semaphore : device->queue_timelines) {
+    if (semaphore) device->vk.vkDestroySemaphore(device->device, semaphore, nullptr);
+  }
+  if (device->owns_device) device->vk.vkDestroyDevice(device->device, nullptr);
+  device->device = VK_NULL_HANDLE;
+}
+
+}  // namespace
+
+Status SetUpLogicalDevice(meshvk_device_set_t* set, LogicalDevice* out) {
+  const std::string name = set->instance->DeviceName(out->physical_indices[0]);
+  const uint32_t queue_count = static_cast<uint32_t>(out->queues.size());
+  out->queue_locks.reset(new std::mutex[queue_count]);
+  const uint32_t timelines = queue_count * out->group_size();
+  out->queue_timelines.assign(timelines, VK_NULL_HANDLE);
+  out->queue_timeline_values.assign(timelines, 0);
   for (uint32_t q = 0; q < timelines; ++q) {
     VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
     type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
@@ -153,7 +176,7 @@ Status CreateLogicalDevice(meshvk_device_set_t* set, const std::vector<uint32_t>
 
   // Peer features for the heap shard buffers live in. vkGetDeviceGroupPeer-
   // MemoryFeatures is only defined for two different devices of the group.
-  uint32_t d = out->group_size();
+  const uint32_t d = out->group_size();
   out->peer.assign(static_cast<size_t>(d) * d, kAllPeerFeatures);
   for (uint32_t local = 0; local < d; ++local) {
     for (uint32_t remote = 0; remote < d; ++remote) {
@@ -167,15 +190,18 @@ Status CreateLogicalDevice(meshvk_device_set_t* set, const std::vector<uint32_t>
   return Status();
 }
 
-void DestroyLogicalDevice(LogicalDevice* device) {
-  if (!device->device) return;
-  device->vk.vkDeviceWaitIdle(device->device);
-  for (VkSemaphore semaphore : device->queue_timelines) {
-    if (semaphore) device->vk.vkDestroySemaphore(device->device, semaphore, nullptr);
+void WaitForQueueTimelines(LogicalDevice& device) {
+  for (size_t t = 0; t < device.queue_timelines.size(); ++t) {
+    if (!device.queue_timelines[t] || device.queue_timeline_values[t] == 0) continue;
+    VkSemaphoreWaitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+    wait.semaphoreCount = 1;
+    wait.pSemaphores = &device.queue_timelines[t];
+    wait.pValues = &device.queue_timeline_values[t];
+    device.vk.vkWaitSemaphores(device.device, &wait, UINT64_MAX);
   }
-  device->vk.vkDestroyDevice(device->device, nullptr);
-  device->device = VK_NULL_HANDLE;
 }
+
+namespace {
 
 Status CreateGroupSet(const meshvk_device_set_create_info_t& info, meshvk_device_set_t* set) {
   meshvk_instance_t* instance = set->instance;
@@ -423,6 +449,10 @@ meshvk_status_t meshvk_device_set_wait_idle(meshvk_device_set_t* set) {
         .ToC();
   }
   for (auto& device : set->devices) {
+    if (!device->owns_device) {
+      meshvk::WaitForQueueTimelines(*device);  // never idle the application's device
+      continue;
+    }
     // vkDeviceWaitIdle needs every queue of the device externally synchronized.
     std::vector<std::unique_lock<std::mutex>> locks;
     for (size_t q = 0; q < device->queues.size(); ++q) locks.emplace_back(device->queue_locks[q]);

@@ -27,6 +27,9 @@ meshvk_status_t meshvk_semaphore_create(meshvk_device_set_t* set, uint32_t proce
 void meshvk_semaphore_retain(meshvk_semaphore_t* semaphore);
 void meshvk_semaphore_release(meshvk_semaphore_t* semaphore);
 
+// The process whose VkDevice holds the semaphore (UINT32_MAX for NULL).
+uint32_t meshvk_semaphore_process(const meshvk_semaphore_t* semaphore);
+
 // vkGetSemaphoreCounterValue.
 meshvk_status_t meshvk_semaphore_query(meshvk_semaphore_t* semaphore,
                                        uint64_t* out_value);

@@ -26,6 +26,7 @@
 #include "meshvk/module.h"
 #include "meshvk/queue.h"
 #include "module.h"
+#include "program.h"
 #include "schedule.h"
 #include "status.h"
 
@@ -36,54 +37,11 @@ using meshvk::MakeStatus;
 using meshvk::Status;
 namespace mvk = meshvk::mvk;
 
-constexpr uint64_t kDefaultTimeoutNs = 60ull * 1000 * 1000 * 1000;
-
-struct Wait {
-  uint32_t process;      // whose semaphore
-  uint32_t phase;        // the producing segment's phase (value = base + phase + 1)
-  bool host = false;     // different VkDevice: the host waits before submitting
-};
-
-struct Segment {
-  uint32_t process = 0;
-  uint32_t phase = 0;
-  int64_t previous_phase = -1;  // this process's previous segment, or -1
-  std::vector<Wait> waits;      // cross-process, deduplicated (max phase per process)
-  meshvk_command_buffer_t* command_buffer = nullptr;
-  uint32_t command_count = 0;
-};
+using meshvk::module::kDefaultTimeoutNs;
+using meshvk::module::Segment;
+using meshvk::module::Wait;
 
 }  // namespace
-
-struct meshvk_program_s {
-  meshvk_module_t* module = nullptr;
-  meshvk_device_set_t* set = nullptr;
-  const mvk::Artifact* artifact = nullptr;
-  std::vector<std::vector<meshvk_buffer_t*>> buffers;  // [process][buffer], +1 each
-  std::vector<meshvk_executable_t*> executables;
-  std::vector<meshvk_semaphore_t*> semaphores;         // one timeline per process
-  std::vector<uint32_t> logical_device;                // per process
-  std::vector<std::vector<Segment>> segments;          // [function], in phase order
-  std::vector<uint64_t> last_signal;                   // per process, last value signalled
-  uint64_t base = 0;                                   // timeline base of the next invoke
-  uint64_t record_ns = 0;
-  uint32_t command_count = 0;
-  uint32_t command_buffer_count = 0;
-  bool timings_valid = false;
-  bool timestamps_unavailable = false;  // a device has no timestamp queries
-  std::vector<meshvk_phase_timing_t> timings;
-
-  ~meshvk_program_s() {
-    for (auto& list : segments)
-      for (Segment& s : list) meshvk_command_buffer_release(s.command_buffer);
-    for (meshvk_semaphore_t* s : semaphores) meshvk_semaphore_release(s);
-    for (meshvk_executable_t* e : executables) meshvk_executable_release(e);
-    for (auto& list : buffers)
-      for (meshvk_buffer_t* b : list) meshvk_buffer_release(b);
-    if (set) meshvk_device_set_release(set);
-    if (module) meshvk_module_release(module);
-  }
-};
 
 namespace {
 
@@ -406,7 +364,12 @@ Status CheckOutputs(const mvk::Function* fn, const meshvk_invoke_info_t* info) {
   return Status();
 }
 
-Status Submit(meshvk_program_t* prog, uint32_t function, uint64_t timeout_ns) {
+}  // namespace
+
+namespace meshvk::module {
+
+Status SubmitSegments(meshvk_program_t* prog, uint32_t function, uint64_t timeout_ns,
+                      const std::vector<meshvk_semaphore_value_t>& first_waits, bool async) {
   uint64_t base = prog->base;
   const std::vector<uint64_t> previous_invoke = prog->last_signal;
   for (const Segment& seg : prog->segments[function]) {
@@ -421,10 +384,18 @@ Status Submit(meshvk_program_t* prog, uint32_t function, uint64_t timeout_ns) {
       for (uint32_t q = 0; q < prog->semaphores.size(); ++q)
         if (previous_invoke[q] > 0 && prog->logical_device[q] == prog->logical_device[seg.process])
           waits.push_back({prog->semaphores[q], previous_invoke[q]});
+      for (const meshvk_semaphore_value_t& w : first_waits)
+        if (prog->logical_device[meshvk_semaphore_process(w.semaphore)] == prog->logical_device[seg.process])
+          waits.push_back({w.semaphore, w.value});
     }
     for (const Wait& w : seg.waits) {
       uint64_t value = base + w.phase + 1;
       if (w.host) {
+        if (async)
+          return MakeStatus(MESHVK_STATUS_UNIMPLEMENTED,
+                            "process %u waits for process %u on another VkDevice: an asynchronous invoke "
+                            "cannot wait on the host",
+                            seg.process, w.process);
         MESHVK_RETURN_IF_ERROR(FromC(meshvk_semaphore_wait(prog->semaphores[w.process], value, timeout_ns),
                                      "process " + std::to_string(seg.process) + " waiting for process " +
                                          std::to_string(w.process)));
@@ -443,14 +414,31 @@ Status Submit(meshvk_program_t* prog, uint32_t function, uint64_t timeout_ns) {
                                  "process " + std::to_string(seg.process) + " phase " + std::to_string(seg.phase)));
     prog->last_signal[seg.process] = signal.value;
   }
+  prog->base += prog->module->schedule.functions[function].phase_count;
+  if (async) return Status();
   for (uint32_t p = 0; p < prog->semaphores.size(); ++p) {
     if (prog->last_signal[p] == 0) continue;
     MESHVK_RETURN_IF_ERROR(FromC(meshvk_semaphore_wait(prog->semaphores[p], prog->last_signal[p], timeout_ns),
                                  "waiting for process " + std::to_string(p)));
   }
-  prog->base += prog->module->schedule.functions[function].phase_count;
   return Status();
 }
+
+Status WaitForEarlierInvokes(meshvk_program_t* prog, uint64_t timeout_ns) {
+  for (uint32_t p = 0; p < prog->semaphores.size(); ++p) {
+    if (prog->last_signal[p] > 0)
+      MESHVK_RETURN_IF_ERROR(FromC(meshvk_semaphore_wait(prog->semaphores[p], prog->last_signal[p], timeout_ns),
+                                   "waiting for an earlier invoke of process " + std::to_string(p)));
+    if (p < prog->io_value.size() && prog->io_value[p] > 0)
+      MESHVK_RETURN_IF_ERROR(FromC(meshvk_semaphore_wait(prog->io_semaphores[p], prog->io_value[p], timeout_ns),
+                                   "waiting for the copies of an earlier invoke of process " + std::to_string(p)));
+  }
+  return Status();
+}
+
+}  // namespace meshvk::module
+
+namespace {
 
 // Device time of each segment of the invoke that just completed. A device
 // without timestamp queries leaves the timings invalid (not an error).
@@ -480,10 +468,12 @@ Status Invoke(meshvk_program_t* prog, const meshvk_invoke_info_t* info) {
                       functions ? functions->size() : 0);
   const mvk::Function* fn = functions->Get(info->function);
   MESHVK_RETURN_IF_ERROR(CheckOutputs(fn, info));
-  MESHVK_RETURN_IF_ERROR(WriteInputs(prog, fn, info));
   uint64_t timeout = info->timeout_ns ? info->timeout_ns : kDefaultTimeoutNs;
+  // An asynchronous invoke may still be using the buffers the host writes.
+  MESHVK_RETURN_IF_ERROR(meshvk::module::WaitForEarlierInvokes(prog, timeout));
+  MESHVK_RETURN_IF_ERROR(WriteInputs(prog, fn, info));
   prog->timings_valid = false;
-  MESHVK_RETURN_IF_ERROR(Submit(prog, info->function, timeout));
+  MESHVK_RETURN_IF_ERROR(meshvk::module::SubmitSegments(prog, info->function, timeout, {}, false));
   if (info->flags & MESHVK_INVOKE_TIMESTAMPS_BIT) MESHVK_RETURN_IF_ERROR(ReadTimings(prog, info->function));
   if (!(info->flags & MESHVK_INVOKE_KEEP_RESULTS_SHARDED_BIT)) MESHVK_RETURN_IF_ERROR(ReadResults(prog, fn, info));
   return Status();

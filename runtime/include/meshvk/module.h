@@ -15,9 +15,11 @@
 // dependencies, timeline semaphores between them). Each invoke only streams
 // inputs in, replays the recorded work of one function and gathers results.
 //
-// Thread-safety: modules are immutable (any thread); a program must not be
-// invoked from two threads at once. Reference counting: modules are retained
-// by the programs created from them.
+// Threading: modules are immutable (any thread). One program is used by one
+// thread at a time (invoke, invoke_async, result/argument shards, timings);
+// different programs, even on one device set, may be invoked concurrently from
+// different threads (queues are locked). Reference counting: modules are
+// retained by the programs created from them.
 #ifndef MESHVK_MODULE_H_
 #define MESHVK_MODULE_H_
 

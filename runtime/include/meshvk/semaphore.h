@@ -3,7 +3,8 @@
 // A semaphore lives on one VkDevice of the set (the device of `process`) and can
 // be waited on / signalled by every process on that VkDevice (in a device group:
 // every process). Cross-VkDevice semaphores are UNIMPLEMENTED (they need
-// external semaphores, which lavapipe lacks). Thread-safe.
+// external semaphores, which lavapipe lacks). Threading: every call is
+// thread-safe (waits, signals and queries may run concurrently).
 #ifndef MESHVK_SEMAPHORE_H_
 #define MESHVK_SEMAPHORE_H_
 

@@ -575,6 +575,7 @@ void DestroyCommandBuffer(meshvk_command_buffer_t* cb) {
   }
   if (cb->pool) device.vk.vkDestroyCommandPool(device.device, cb->pool, nullptr);
   if (cb->timestamps) device.vk.vkDestroyQueryPool(device.device, cb->timestamps, nullptr);
+  DestroyTraceTimestamps(cb);
   for (auto* buffer : cb->buffers) meshvk_buffer_release(buffer);
   for (auto* executable : cb->executables) meshvk_executable_release(executable);
   delete cb;

@@ -34,6 +34,15 @@ struct meshvk_command_buffer_s {
   VkQueryPool timestamps = VK_NULL_HANDLE;
   uint64_t timestamp_mask = 0;
   double timestamp_period_ns = 0;
+  // Trace timestamps (meshvk_command_buffer_write_timestamp), in pools of
+  // kTraceQueriesPerPool queries created as they are needed.
+  std::vector<VkQueryPool> trace_pools;
+  uint32_t trace_timestamp_count = 0;
 };
+
+namespace meshvk {
+// Destroys the trace timestamp pools (command_buffer_timestamps.cc).
+void DestroyTraceTimestamps(meshvk_command_buffer_t* cb);
+}  // namespace meshvk
 
 #endif  // MESHVK_RUNTIME_SRC_COMMAND_BUFFER_H_

@@ -1,22 +1,20 @@
 // mesh-vk-run flag parsing (see flags.h).
 #include "flags.h"
 
-#include <cerrno>
+#include <CLI/CLI.hpp>
+
 #include <cstdlib>
-#include <cstring>
 #include <string>
+
+#include "cli_errors.h"
+#include "meshvk/meshvk.h"
+
+#ifndef MESHVK_VERSION_STRING
+#define MESHVK_VERSION_STRING "unknown"
+#endif
 
 namespace meshvk_run {
 namespace {
-
-// Splits "--name=value"; a flag without '=' has an empty value and has_value false.
-void SplitFlag(const std::string& arg, std::string* name, std::string* value,
-               bool* has_value) {
-  size_t eq = arg.find('=');
-  *has_value = eq != std::string::npos;
-  *name = arg.substr(0, eq);
-  *value = *has_value ? arg.substr(eq + 1) : std::string();
-}
 
 bool ParseCount(const std::string& text, uint32_t* out) {
   if (text.empty() || text.size() > 9) return false;
@@ -26,6 +24,41 @@ bool ParseCount(const std::string& text, uint32_t* out) {
   unsigned long value = std::strtoul(text.c_str(), nullptr, 10);
   if (value == 0) return false;
   *out = static_cast<uint32_t>(value);
+  return true;
+}
+
+// --devices=auto|N|group:G into flags.
+bool CheckDevices(const std::string& value, Flags* flags, std::string* error) {
+  if (value == "auto") {
+    flags->devices_set = false;
+    flags->device_group = -1;
+  } else if (value.rfind("group:", 0) == 0) {
+    std::string index = value.substr(6);
+    if (index.empty() || index.size() > 4 || index.find_first_not_of("0123456789") != std::string::npos) {
+      *error = "flag --devices: expected group:G with a device group index G, got '" + value + "'";
+      return false;
+    }
+    flags->device_group = std::strtol(index.c_str(), nullptr, 10);
+  } else if (!ParseCount(value, &flags->devices) || flags->devices > 1024) {
+    *error = "flag --devices: expected auto, a process count 1..1024 or group:G, got '" + value + "'";
+    return false;
+  } else {
+    flags->devices_set = true;
+  }
+  return true;
+}
+
+bool CheckTopology(const std::string& value, meshvk_topology_t* topology, std::string* error) {
+  if (value == "auto") {
+    *topology = MESHVK_TOPOLOGY_AUTO;
+  } else if (value == "group") {
+    *topology = MESHVK_TOPOLOGY_DEVICE_GROUP;
+  } else if (value == "logical") {
+    *topology = MESHVK_TOPOLOGY_LOGICAL;
+  } else {
+    *error = "flag --topology: expected auto, group or logical, got '" + value + "'";
+    return false;
+  }
   return true;
 }
 
@@ -41,72 +74,56 @@ const char* UsageText() {
          "  --devices=N      number of processes (default 1, at most 1024)\n"
          "  --topology=T     auto (a group of 2+ devices if any), group or logical\n"
          "  --validation     enable the Khronos validation layer (also MESHVK_VALIDATION=1)\n"
+         "  -v, --verbose    tell on stderr what meshvk decides (-vv: more)\n"
+         "  --version        print the version and exit\n"
+         "  -h, --help       print this text and exit\n"
          "\n";
   return text.c_str();
 }
 
+std::string VersionText() {
+  std::string text = "mesh-vk-run " MESHVK_VERSION_STRING " (meshvk runtime; ";
+#ifdef MESHVK_RUN_HAS_COMPILER
+  text += "compiles .mlir in-process";
+#else
+  text += "runs .mvk only, built without the compiler";
+#endif
+  return text + ")";
+}
+
 bool ParseFlags(int argc, char** argv, Flags* flags, std::string* error) {
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    std::string name, value;
-    bool has_value = false;
-    SplitFlag(arg, &name, &value, &has_value);
-    auto no_value = [&](bool* target) {
-      if (has_value) {
-        *error = "flag " + name + " takes no value (got '" + value + "')";
-        return false;
-      }
-      *target = true;
-      return true;
-    };
-    if (name == "--help" || name == "-h") {
-      if (!no_value(&flags->help)) return false;
-    } else if (name == "--list-devices") {
-      if (!no_value(&flags->list_devices)) return false;
-    } else if (name == "--self-check") {
-      if (!no_value(&flags->self_check)) return false;
-    } else if (name == "--validation") {
-      if (!no_value(&flags->validation)) return false;
-    } else if (name == "--devices") {
-      if (value == "auto") {
-        flags->devices_set = false;
-        flags->device_group = -1;
-      } else if (value.rfind("group:", 0) == 0) {
-        std::string index = value.substr(6);
-        if (index.empty() || index.size() > 4 ||
-            index.find_first_not_of("0123456789") != std::string::npos) {
-          *error = "flag --devices: expected group:G with a device group index G, got '" + value + "'";
-          return false;
-        }
-        flags->device_group = std::strtol(index.c_str(), nullptr, 10);
-      } else if (!has_value || !ParseCount(value, &flags->devices) || flags->devices > 1024) {
-        *error = "flag --devices: expected auto, a process count 1..1024 or group:G, got '" + value + "'";
-        return false;
-      } else {
-        flags->devices_set = true;
-      }
-    } else if (name == "--topology") {
-      if (value == "auto") {
-        flags->topology = MESHVK_TOPOLOGY_AUTO;
-      } else if (value == "group") {
-        flags->topology = MESHVK_TOPOLOGY_DEVICE_GROUP;
-      } else if (value == "logical") {
-        flags->topology = MESHVK_TOPOLOGY_LOGICAL;
-      } else {
-        *error = "flag --topology: expected auto, group or logical, got '" + value + "'";
-        return false;
-      }
-    } else if (FlagResult r = ParseRunFlag(name, value, has_value, &flags->run, error);
-               r != FlagResult::kNotMine) {
-      if (r == FlagResult::kError) return false;
-    } else if (arg.size() > 1 && arg[0] == '-') {
-      *error = "unknown flag '" + arg + "'";
+  CLI::App app{"mesh-vk-run"};
+  app.set_help_flag();  // our own --help text (UsageText), one home for it
+  app.allow_extras();   // leftovers are sorted into "unknown flag" below
+  const auto last = CLI::MultiOptionPolicy::TakeLast;  // a repeated scalar flag: the last one wins
+  app.add_flag("-h,--help", flags->help)->disable_flag_override();
+  app.add_flag("--version", flags->version)->disable_flag_override();
+  app.add_flag("-v,--verbose", flags->verbosity);
+  app.add_flag("--list-devices", flags->list_devices)->disable_flag_override();
+  app.add_flag("--self-check", flags->self_check)->disable_flag_override();
+  app.add_flag("--validation", flags->validation)->disable_flag_override();
+  std::string devices, topology;
+  app.add_option("--devices", devices)->multi_option_policy(last);
+  app.add_option("--topology", topology)->multi_option_policy(last);
+  RunFlagValues run_values;
+  AddRunFlags(&app, &flags->run, &run_values);
+  app.add_option("program", flags->positional);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    *error = DescribeParseError(e, argc, argv);
+    return false;
+  }
+  for (const std::string& extra : app.remaining()) {
+    if (extra.size() > 1 && extra[0] == '-') {
+      *error = "unknown flag '" + extra + "'";
       return false;
-    } else {
-      flags->positional.push_back(arg);
     }
   }
-  return true;
+  if (app.count("--devices") && !CheckDevices(devices, flags, error)) return false;
+  if (app.count("--topology") && !CheckTopology(topology, &flags->topology, error)) return false;
+  return CheckRunFlags(run_values, &flags->run, error);
 }
 
 }  // namespace meshvk_run

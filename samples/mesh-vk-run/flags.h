@@ -1,5 +1,7 @@
-// Command-line flags of mesh-vk-run. Parsing lives here so that main.cc stays
-// a small dispatcher and later flags (--input, --print-plan, ...) have one home.
+// Command-line flags of mesh-vk-run, parsed with CLI11 (Debian libcli11-dev).
+// CLI11 does the lexing (--name=value and --name value, repeated options,
+// counted -vv); the values are checked here afterwards so that every error
+// stays one line that names the flag, the value and what was expected.
 #ifndef MESHVK_SAMPLES_MESH_VK_RUN_FLAGS_H_
 #define MESHVK_SAMPLES_MESH_VK_RUN_FLAGS_H_
 
@@ -14,6 +16,8 @@ namespace meshvk_run {
 
 struct Flags {
   bool help = false;
+  bool version = false;       // --version
+  int verbosity = 0;          // -v/--verbose (repeatable: -vv); see verbose.h
   bool list_devices = false;
   bool self_check = false;
   bool validation = false;
@@ -21,7 +25,7 @@ struct Flags {
   bool devices_set = false;   // --devices=N given (a program's grid must match)
   int64_t device_group = -1;  // --devices=group:G
   meshvk_topology_t topology = MESHVK_TOPOLOGY_AUTO;
-  std::vector<std::string> positional;  // the program file (.mvk; .mlir later)
+  std::vector<std::string> positional;  // the program file (.mvk or .mlir)
   RunFlags run;                          // flags that run a program (run_flags.h)
 };
 
@@ -30,6 +34,8 @@ struct Flags {
 bool ParseFlags(int argc, char** argv, Flags* flags, std::string* error);
 
 const char* UsageText();
+// "mesh-vk-run 0.1.0 (...)": the tool, meshvk's version and what it was built with.
+std::string VersionText();
 
 }  // namespace meshvk_run
 

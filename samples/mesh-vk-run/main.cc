@@ -1,4 +1,4 @@
-// mesh-vk-run: runs meshvk programs (.mvk; .mlir once the compiler is wired in),
+// mesh-vk-run: runs meshvk programs (.mvk, or .mlir compiled in-process),
 // lists devices and runs a built-in self-check on every process of a device set.
 // Exit codes: 0 ok, 1 results differ from --expected_output, 2 bad input/usage,
 // 3 runtime/device failure.
@@ -9,6 +9,7 @@
 #include "list_devices.h"
 #include "run_program.h"
 #include "self_check.h"
+#include "verbose.h"
 #include "meshvk/meshvk.h"
 
 namespace {
@@ -39,6 +40,11 @@ int main(int argc, char** argv) {
     std::fputs(meshvk_run::UsageText(), stdout);
     return kExitOk;
   }
+  if (flags.version) {
+    std::printf("%s\n", meshvk_run::VersionText().c_str());
+    return kExitOk;
+  }
+  meshvk_run::SetVerbosity(flags.verbosity);
   if (flags.positional.size() > 1) {
     std::fprintf(stderr, "mesh-vk-run: one program at a time (got '%s' and '%s')\n",
                  flags.positional[0].c_str(), flags.positional[1].c_str());

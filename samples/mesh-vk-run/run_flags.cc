@@ -1,9 +1,12 @@
 // Program-run flags of mesh-vk-run (see run_flags.h).
 #include "run_flags.h"
 
+#include <CLI/CLI.hpp>
+
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 
 namespace meshvk_run {
 namespace {
@@ -18,17 +21,53 @@ bool ParseTolerance(const std::string& value, double* out) {
   return true;
 }
 
+// A whole decimal count in [1, max]; false for anything else.
+bool ParseCount(const std::string& value, unsigned long max, uint32_t* out) {
+  if (value.empty() || value[0] < '0' || value[0] > '9') return false;
+  char* end = nullptr;
+  errno = 0;
+  unsigned long n = std::strtoul(value.c_str(), &end, 10);
+  if (*end != '\0' || errno == ERANGE || n == 0 || n > max) return false;
+  *out = static_cast<uint32_t>(n);
+  return true;
+}
+
+bool CheckOutput(const std::string& value, std::string* error) {
+  if (value != "-" && (value.empty() || value[0] != '@' || value.size() < 2)) {
+    *error = "flag --output: expected @FILE.npy or -, got '" + value + "'";
+    return false;
+  }
+  if (value != "-" && (value.size() < 5 || value.compare(value.size() - 4, 4, ".npy") != 0)) {
+    *error = "flag --output: '" + value.substr(1) + "' must end in .npy";
+    return false;
+  }
+  return true;
+}
+
+// A scalar option whose text is kept for CheckRunFlags; the last one given wins.
+void AddText(CLI::App* app, const std::string& name, std::string* text, bool* set) {
+  app->add_option_function<std::string>(name, [text, set](const std::string& v) {
+       *text = v;
+       *set = true;
+     })
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+}
+
 }  // namespace
 
 const char* RunUsageText() {
   return "usage: mesh-vk-run PROGRAM.mvk [--function=NAME] --input=SHAPExTYPE=VALUES|@a.npy|@a.bin ...\n"
          "                   [--output=@c.npy|-]... [--expected_output=SPEC... [--atol=A] [--rtol=R]]\n"
          "                   [--devices=auto|N|group:G] [--topology=group|logical] [--validation]\n"
-         "                   [--print-plan] [--benchmark=N]\n"
+         "                   [--print-plan] [--plan-graph=F.dot] [--trace=F.json]\n"
+         "                   [--benchmark=N [--benchmark_format=json]] [-v] [--version]\n"
          "  --function=NAME        function to run (default: the only one)\n"
          "  --input=SPEC           a whole (global) input tensor, e.g. 2x3xf32=\"1 2 3 4 5 6\",\n"
-         "                         4x4xf16=@a.npy or 16xi32=@a.bin; one per argument, in order\n"
+         "                         4x4xf16=@a.npy or 16xi32=@a.bin; one per argument, in order;\n"
+         "                         @a.npy takes shape and type from the file, @args.npz gives one\n"
+         "                         argument per array (in order), @args.npz:NAME one array\n"
          "  --output=@file.npy|-   where each result goes (default: print all results)\n"
+         "  --print_max_element_count=N  print at most N elements of a result (default 1024)\n"
          "  --expected_output=SPEC compare each result (numpy.isclose); exit 1 if one differs\n"
          "  --atol=A --rtol=R      tolerances (defaults 1e-8 and 1e-5, like numpy)\n"
          "  --devices=auto|N|group:G  processes: the program's grid (auto), N (a .mvk must\n"
@@ -38,67 +77,83 @@ const char* RunUsageText() {
          "                         (processes multiplexed on each physical device)\n"
          "  --validation           enable the Khronos validation layer (also MESHVK_VALIDATION=1)\n"
          "  --print-plan           per process: device, bytes by kind, dispatches, peer bytes\n"
-         "  --benchmark=N          run N times after a warm-up; wall and per-phase GPU times\n"
+         "  --benchmark=N          run N times after a warm-up: wall, per-phase and per-dispatch\n"
+         "                         GPU times (min/median/max ms), bytes/s, a roofline line per\n"
+         "                         dispatch against the measured copy bandwidth and FMA peak\n"
+         "  --benchmark_format=console|json  json: Google-Benchmark-like fields on stdout\n"
+         "  --trace=FILE.json      Chrome trace-event file (Perfetto): host steps, every command\n"
+         "                         on each process's device timeline, copy flow arrows\n"
+         "  --plan-graph=FILE.dot  the plan as a Graphviz picture (dot -Tsvg FILE.dot)\n"
          "  PROGRAM.mlir           compiled in-process (needs a build with MESHVK_BUILD_COMPILER=ON)\n"
          "exit codes: 0 ok, 1 results differ from --expected_output, 2 bad input/usage,\n"
          "            3 runtime/device failure\n";
 }
 
-FlagResult ParseRunFlag(const std::string& name, const std::string& value, bool has_value, RunFlags* flags,
-                        std::string* error) {
-  auto need_value = [&]() {
-    if (has_value && !value.empty()) return true;
-    *error = "flag " + name + " needs a value (" + name + "=...)";
-    return false;
-  };
-  if (name == "--function") {
-    if (!need_value()) return FlagResult::kError;
-    flags->function = value;
-  } else if (name == "--input") {
-    if (!has_value) {
-      *error = "flag --input needs a value (--input=SHAPExTYPE=VALUES)";
-      return FlagResult::kError;
-    }
-    flags->inputs.push_back(value);
-  } else if (name == "--output") {
-    if (!need_value()) return FlagResult::kError;
-    if (value != "-" && (value[0] != '@' || value.size() < 2)) {
-      *error = "flag --output: expected @FILE.npy or -, got '" + value + "'";
-      return FlagResult::kError;
-    }
-    if (value != "-" && (value.size() < 5 || value.compare(value.size() - 4, 4, ".npy") != 0)) {
-      *error = "flag --output: '" + value.substr(1) + "' must end in .npy";
-      return FlagResult::kError;
-    }
-    flags->outputs.push_back(value);
-  } else if (name == "--expected_output") {
-    if (!need_value()) return FlagResult::kError;
-    flags->expected.push_back(value);
-  } else if (name == "--atol" || name == "--rtol") {
-    double* target = name == "--atol" ? &flags->tolerance.atol : &flags->tolerance.rtol;
-    if (!has_value || !ParseTolerance(value, target)) {
-      *error = "flag " + name + ": expected a non-negative number, got '" + value + "'";
-      return FlagResult::kError;
-    }
-  } else if (name == "--print-plan") {
-    if (has_value) {
-      *error = "flag --print-plan takes no value (got '" + value + "')";
-      return FlagResult::kError;
-    }
-    flags->print_plan = true;
-  } else if (name == "--benchmark") {
-    char* end = nullptr;
-    unsigned long n = has_value && !value.empty() && value[0] >= '0' && value[0] <= '9'
-                          ? std::strtoul(value.c_str(), &end, 10) : 0;
-    if (!end || *end != '\0' || n == 0 || n > 1000000) {
-      *error = "flag --benchmark: expected a repetition count 1..1000000, got '" + value + "'";
-      return FlagResult::kError;
-    }
-    flags->benchmark = static_cast<uint32_t>(n);
-  } else {
-    return FlagResult::kNotMine;
+void AddRunFlags(CLI::App* app, RunFlags* flags, RunFlagValues* values) {
+  app->add_option("--function", flags->function)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  // One value per occurrence: `--input A PROGRAM` must not swallow the program.
+  app->add_option("--input", flags->inputs)->allow_extra_args(false);
+  app->add_option("--output", values->outputs)->allow_extra_args(false);
+  app->add_option("--expected_output", flags->expected)->allow_extra_args(false);
+  AddText(app, "--atol", &values->atol, &values->atol_set);
+  AddText(app, "--rtol", &values->rtol, &values->rtol_set);
+  AddText(app, "--benchmark", &values->benchmark, &values->benchmark_set);
+  AddText(app, "--print_max_element_count", &values->print_max, &values->print_max_set);
+  AddText(app, "--benchmark_format", &values->benchmark_format, &values->benchmark_format_set);
+  AddText(app, "--trace", &values->trace, &values->trace_set);
+  AddText(app, "--plan-graph", &values->plan_graph, &values->plan_graph_set);
+  app->add_flag("--print-plan", flags->print_plan)->disable_flag_override();
+}
+
+bool CheckRunFlags(const RunFlagValues& values, RunFlags* flags, std::string* error) {
+  for (const std::string& output : values.outputs) {
+    if (!CheckOutput(output, error)) return false;
+    flags->outputs.push_back(output);
   }
-  return FlagResult::kHandled;
+  if (values.atol_set && !ParseTolerance(values.atol, &flags->tolerance.atol)) {
+    *error = "flag --atol: expected a non-negative number, got '" + values.atol + "'";
+    return false;
+  }
+  if (values.rtol_set && !ParseTolerance(values.rtol, &flags->tolerance.rtol)) {
+    *error = "flag --rtol: expected a non-negative number, got '" + values.rtol + "'";
+    return false;
+  }
+  if (values.benchmark_set && !ParseCount(values.benchmark, 1000000, &flags->benchmark)) {
+    *error = "flag --benchmark: expected a repetition count 1..1000000, got '" + values.benchmark + "'";
+    return false;
+  }
+  if (values.benchmark_format_set) {
+    if (values.benchmark_format != "console" && values.benchmark_format != "json") {
+      *error = "flag --benchmark_format: expected console or json, got '" + values.benchmark_format + "'";
+      return false;
+    }
+    flags->benchmark_format = values.benchmark_format;
+  }
+  auto file_flag = [&](bool set, const std::string& value, const char* name, const char* suffix, std::string* out) {
+    if (!set) return true;
+    if (value.empty() || value.size() <= std::strlen(suffix) ||
+        value.compare(value.size() - std::strlen(suffix), std::strlen(suffix), suffix) != 0) {
+      *error = std::string("flag ") + name + ": expected a file name ending in " + suffix + ", got '" + value + "'";
+      return false;
+    }
+    *out = value;
+    return true;
+  };
+  if (!file_flag(values.trace_set, values.trace, "--trace", ".json", &flags->trace) ||
+      !file_flag(values.plan_graph_set, values.plan_graph, "--plan-graph", ".dot", &flags->plan_graph))
+    return false;
+  if (values.print_max_set) {
+    char* end = nullptr;
+    errno = 0;
+    const std::string& v = values.print_max;
+    unsigned long long n = !v.empty() && v[0] >= '0' && v[0] <= '9' ? std::strtoull(v.c_str(), &end, 10) : 0;
+    if (!end || *end != '\0' || errno == ERANGE) {
+      *error = "flag --print_max_element_count: expected a count of elements (0 or more), got '" + v + "'";
+      return false;
+    }
+    flags->print_max_element_count = n;
+  }
+  return true;
 }
 
 }  // namespace meshvk_run

@@ -9,6 +9,10 @@
 
 #include "compare.h"
 
+namespace CLI {
+class App;
+}
+
 namespace meshvk_run {
 
 struct RunFlags {
@@ -19,14 +23,27 @@ struct RunFlags {
   Tolerance tolerance;                   // --atol, --rtol
   bool print_plan = false;               // --print-plan
   uint32_t benchmark = 0;                // --benchmark=N (0: off)
+  uint64_t print_max_element_count = 1024;  // --print_max_element_count=N
+  std::string benchmark_format = "console";  // --benchmark_format=console|json
+  std::string trace;                     // --trace=FILE.json ("" = off)
+  std::string plan_graph;                // --plan-graph=FILE.dot ("" = off)
 };
 
-enum class FlagResult { kHandled, kNotMine, kError };
+// The values CLI11 collected as text, checked by CheckRunFlags (so each error
+// is our one line, not CLI11's wording).
+struct RunFlagValues {
+  std::vector<std::string> outputs;
+  std::string atol, rtol, benchmark, print_max, benchmark_format, trace, plan_graph;
+  bool benchmark_format_set = false, trace_set = false, plan_graph_set = false;
+  bool atol_set = false, rtol_set = false, benchmark_set = false, print_max_set = false;
+};
 
-// Parses one "--name[=value]" if it is a run flag. On kError, *error is one
-// line naming the flag, the value and what was expected.
-FlagResult ParseRunFlag(const std::string& name, const std::string& value, bool has_value,
-                        RunFlags* flags, std::string* error);
+// Registers the run flags on `app`: plain values go straight into `flags`,
+// the ones that need checking into `values`.
+void AddRunFlags(CLI::App* app, RunFlags* flags, RunFlagValues* values);
+// After parsing: checks `values` into `flags`. On failure, *error is one line
+// naming the flag, the value and what was expected.
+bool CheckRunFlags(const RunFlagValues& values, RunFlags* flags, std::string* error);
 
 // Usage lines for these flags.
 const char* RunUsageText();

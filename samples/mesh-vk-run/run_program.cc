@@ -11,8 +11,16 @@
 
 #include "meshvk/meshvk.h"
 #include "meshvk/module.h"
+#include "benchmark.h"
+#include "copy_path.h"
+#include "meshvk/trace.h"
+#include "output_files.h"
+#include "plan_graph.h"
 #include "plan_print.h"
+#include "trace.h"
+#include "tensor_args.h"
 #include "tensor_io.h"
+#include "verbose.h"
 #ifdef MESHVK_RUN_HAS_COMPILER
 #include "meshvk/Target/CompileProgram.h"
 #endif
@@ -21,7 +29,7 @@ namespace meshvk_run {
 namespace {
 
 int Error(int code, const std::string& message) {
-  std::fprintf(stderr, "mesh-vk-run: %s\n", message.c_str());
+  std::fprintf(stderr, "mesh-vk-run: %s\n", OneLine(message).c_str());  // one line, whatever it echoes
   return code;
 }
 
@@ -58,47 +66,20 @@ struct Resources {
   }
 };
 
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-int Benchmark(meshvk_program_t* program, meshvk_invoke_info_t invoke, uint32_t runs) {
-  invoke.flags |= MESHVK_INVOKE_TIMESTAMPS_BIT;
-  std::vector<double> wall_ms;
-  std::map<std::pair<uint32_t, uint32_t>, std::vector<double>> phase_us;  // (phase, process)
-  bool have_timings = true;
-  for (uint32_t r = 0; r < runs; ++r) {
-    auto start = std::chrono::steady_clock::now();
-    if (meshvk_status_t status = meshvk_program_invoke(program, &invoke))
-      return Error(kExitDevice, "benchmark run " + std::to_string(r) + ": " + Take(status));
-    wall_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-    uint32_t count = 0;
-    std::vector<meshvk_phase_timing_t> timings(1024);
-    meshvk_status_t status = meshvk_program_phase_timings(program, timings.data(), 1024, &count);
-    if (status) {
-      if (have_timings) std::fprintf(stderr, "mesh-vk-run: no per-phase GPU times: %s\n", meshvk_status_message(status));
-      meshvk_status_free(status);
-      have_timings = false;
-      continue;
+// Forwards the runtime's trace events to --trace and to --benchmark's
+// per-dispatch times (either may be off).
+struct EventSinks {
+  Trace* trace = nullptr;
+  DispatchTimes* dispatches = nullptr;
+  static void Forward(void* self_pointer, const meshvk_trace_event_t* event) {
+    auto* self = static_cast<EventSinks*>(self_pointer);
+    if (self->trace) {
+      meshvk_trace_sink_t sink = self->trace->Sink();
+      sink.event(sink.user_data, event);
     }
-    for (uint32_t i = 0; i < std::min<uint32_t>(count, 1024); ++i)
-      phase_us[{timings[i].phase, timings[i].process}].push_back(timings[i].device_ns / 1000.0);
+    if (self->dispatches) self->dispatches->OnEvent(*event);
   }
-  meshvk_program_stats_t stats{};
-  meshvk_program_stats(program, &stats);
-  std::printf("benchmark: %u runs after 1 warm-up: wall min %.3f ms, median %.3f ms, max %.3f ms\n", runs,
-              *std::min_element(wall_ms.begin(), wall_ms.end()), Median(wall_ms),
-              *std::max_element(wall_ms.begin(), wall_ms.end()));
-  std::printf("benchmark: %u command buffers, %u commands recorded once in %.3f ms\n", stats.command_buffer_count,
-              stats.command_count, stats.record_ns / 1e6);
-  for (const auto& [key, values] : phase_us)
-    std::printf("benchmark: phase %u process %u: GPU median %.1f us (min %.1f, max %.1f)\n", key.first, key.second,
-                Median(values), *std::min_element(values.begin(), values.end()),
-                *std::max_element(values.begin(), values.end()));
-  return kExitOk;
-}
+};
 
 #ifdef MESHVK_RUN_HAS_COMPILER
 // Kernels are tiled for physical device 0 of this machine (the device the run
@@ -136,9 +117,26 @@ meshvk::target::ProgramOptions CompileOptionsForThisMachine() {
 }  // namespace
 
 int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoice& devices) {
+  // Files this run writes besides results: checked before any work, so a bad
+  // path is bad usage (exit 2) at once, not a failure after the run.
+  for (const auto& [flag, file] : {std::pair<const char*, const std::string&>{"--trace", flags.trace},
+                                   {"--plan-graph", flags.plan_graph}}) {
+    if (std::string error; !file.empty() && !OutputFiles::CheckPath(file, &error))
+      return Error(kExitUsage, std::string(flag) + ": " + error);
+  }
   Resources r;
+  Trace trace;
+  Trace* tracing = flags.trace.empty() ? nullptr : &trace;
+  uint64_t step_start = NowNs();
+  auto step = [&](const char* name, uint64_t bytes = 0) {
+    uint64_t now = NowNs();
+    if (tracing) tracing->HostStep(name, step_start, now, bytes);
+    step_start = now;
+  };
   if (EndsWith(path, ".mlir")) {
 #ifdef MESHVK_RUN_HAS_COMPILER
+    ProgressLine progress;
+    progress.Show("mesh-vk-run: compiling " + path + " ...");
     // Compiled in-process with the same chain as mesh-vk-compile; any error in
     // the program is bad input (exit 2) with the compiler's one-line message.
     meshvk::target::ProgramOptions options = CompileOptionsForThisMachine();
@@ -155,14 +153,21 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
       error = meshvk::target::compileProgramFile(path, options, &compiled);
       if (!error.empty()) return Error(kExitUsage, "--devices=" + std::to_string(devices.processes) + ": " + error);
     }
+    progress.Done();
+    Verbose(1, "compiled %s in-process for device '%s': %zu-byte artifact", path.c_str(), options.device.name.c_str(),
+            compiled.artifact.size());
+    step("compile (in-process)", compiled.artifact.size());
     if (meshvk_status_t status = meshvk_module_load(compiled.artifact.data(), compiled.artifact.size(), &r.module))
       return Error(kExitUsage, path + ": " + Take(status));
+    step("load + verify");
 #else
     return Error(kExitUsage, path + ": compiling .mlir needs the compiler (not built yet: configure with "
                                     "MESHVK_BUILD_COMPILER=ON); pass a compiled .mvk");
 #endif
   } else if (meshvk_status_t status = meshvk_module_load_file(path.c_str(), &r.module)) {
     return Error(kExitUsage, Take(status));
+  } else {
+    step("load + verify");
   }
 
   uint32_t function = 0;
@@ -183,36 +188,69 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
     result_list += (i ? ", " : "") + SignatureString(results[i]);
   }
 
-  if (flags.inputs.size() != fn.argument_count)
-    return Error(kExitUsage, "--input: " + std::to_string(flags.inputs.size()) + " given, function " + fn_name +
-                                 " takes " + std::to_string(fn.argument_count) + " (" + arg_list + ")");
+  // @a.npy / @a.npz values bring their own shape and type (tensor_args.h);
+  // an archive expands into one argument per array.
+  std::vector<TensorArg> input_args, expected_args;
+  if (std::string error; !ExpandTensorArgs(flags.inputs, "--input", &input_args, &error) ||
+                         !ExpandTensorArgs(flags.expected, "--expected_output", &expected_args, &error))
+    return Error(kExitUsage, error);
+  if (input_args.size() != fn.argument_count)
+    return Error(kExitUsage, "--input: " + std::to_string(input_args.size()) + " given" +
+                                 (input_args.size() != flags.inputs.size() ? " (.npz arrays counted one each)" : "") +
+                                 ", function " + fn_name + " takes " + std::to_string(fn.argument_count) + " (" +
+                                 arg_list + ")");
+  // Each spec's shape is checked against the signature before its values
+  // are parsed or its file is read: nothing is allocated from a flag alone.
   std::vector<HostTensor> inputs(fn.argument_count);
   for (uint32_t i = 0; i < fn.argument_count; ++i) {
     std::string error;
-    if (!ParseTensorSpec(flags.inputs[i], &inputs[i], &error))
+    if (input_args[i].loaded) {
+      inputs[i] = std::move(input_args[i].tensor);
+    } else if (!ParseTensorType(input_args[i].spec, &inputs[i], &error)) {
       return Error(kExitUsage, "--input[" + std::to_string(i) + "]: " + error);
+    }
     if (!Matches(inputs[i], args[i]))
       return Error(kExitUsage, "--input[" + std::to_string(i) + "]: " + TypeString(inputs[i].shape, inputs[i].type) +
-                                   " given, argument " + std::to_string(i) + " of " + fn_name + " is " +
+                                   " given" + (input_args[i].origin.empty() ? "" : " (" + input_args[i].origin + ")") +
+                                   ", argument " + std::to_string(i) + " of " + fn_name + " is " +
                                    SignatureString(args[i]));
+    if (!input_args[i].loaded && !ParseTensorSpec(input_args[i].spec, &inputs[i], &error))
+      return Error(kExitUsage, "--input[" + std::to_string(i) + "]: " + error);
   }
   if (!flags.outputs.empty() && flags.outputs.size() != fn.result_count)
     return Error(kExitUsage, "--output: " + std::to_string(flags.outputs.size()) + " given, function " + fn_name +
                                  " returns " + std::to_string(fn.result_count) + " (" + result_list + ")");
-  if (!flags.expected.empty() && flags.expected.size() != fn.result_count)
-    return Error(kExitUsage, "--expected_output: " + std::to_string(flags.expected.size()) + " given, function " +
+  if (!expected_args.empty() && expected_args.size() != fn.result_count)
+    return Error(kExitUsage, "--expected_output: " + std::to_string(expected_args.size()) + " given, function " +
                                  fn_name + " returns " + std::to_string(fn.result_count) + " (" + result_list + ")");
-  std::vector<HostTensor> expected(flags.expected.size());
-  for (size_t i = 0; i < flags.expected.size(); ++i) {
+  std::vector<HostTensor> expected(expected_args.size());
+  for (size_t i = 0; i < expected_args.size(); ++i) {
     std::string error;
-    if (!ParseTensorSpec(flags.expected[i], &expected[i], &error))
+    if (expected_args[i].loaded) {
+      expected[i] = std::move(expected_args[i].tensor);
+    } else if (!ParseTensorType(expected_args[i].spec, &expected[i], &error)) {
       return Error(kExitUsage, "--expected_output[" + std::to_string(i) + "]: " + error);
+    }
     if (!Matches(expected[i], results[i]))
       return Error(kExitUsage, "--expected_output[" + std::to_string(i) + "]: " +
-                                   TypeString(expected[i].shape, expected[i].type) + " given, result " +
-                                   std::to_string(i) + " of " + fn_name + " is " + SignatureString(results[i]));
+                                   TypeString(expected[i].shape, expected[i].type) + " given" +
+                                   (expected_args[i].origin.empty() ? "" : " (" + expected_args[i].origin + ")") +
+                                   ", result " + std::to_string(i) + " of " + fn_name + " is " +
+                                   SignatureString(results[i]));
+    if (!expected_args[i].loaded && !ParseTensorSpec(expected_args[i].spec, &expected[i], &error))
+      return Error(kExitUsage, "--expected_output[" + std::to_string(i) + "]: " + error);
+  }
+  for (size_t i = 0; i < flags.outputs.size(); ++i) {
+    if (flags.outputs[i] == "-") continue;
+    std::string error, path = flags.outputs[i].substr(1);
+    if (!OutputFiles::CheckPath(path, &error)) return Error(kExitUsage, "--output[" + std::to_string(i) + "]: " + error);
+    for (size_t j = 0; j < i; ++j)
+      if (flags.outputs[j] == flags.outputs[i])
+        return Error(kExitUsage, "--output[" + std::to_string(i) + "]: " + path + " is also --output[" +
+                                     std::to_string(j) + "]");
   }
 
+  step("read inputs");
   meshvk_grid_info_t grid{};
   meshvk_module_grid_info(r.module, &grid);
   if (devices.processes != 0 && devices.processes != grid.process_count)
@@ -230,9 +268,44 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
   set_info.device_group_index = devices.group >= 0 ? static_cast<uint32_t>(devices.group) : 0;
   if (meshvk_status_t status = meshvk_device_set_create(r.instance, &set_info, &r.set))
     return Error(kExitDevice, "--devices/--topology: " + Take(status));
+  if (Verbosity() >= 1) {
+    const char* topologies[] = {"auto", "device group", "logical devices"};
+    meshvk_topology_t topology = meshvk_device_set_topology(r.set);
+    Verbose(1, "device set: %s, %u processes, %u phases", topology < 3 ? topologies[topology] : "other",
+            grid.process_count, meshvk_module_function_phase_count(r.module, function));
+    for (uint32_t p = 0; p < grid.process_count; ++p) {
+      meshvk_process_info_t info{};
+      if (meshvk_status_t status = meshvk_device_set_process_info(r.set, p, &info)) {
+        meshvk_status_free(status);
+        continue;
+      }
+      Verbose(1, "process %u: physical device %u, VkDevice %u, device index %u, queue family %u queue %u", p,
+              info.physical_device, info.logical_device, info.device_index, info.queue_family, info.queue_index);
+    }
+  }
   if (flags.print_plan) PrintPlan(stdout, r.module, function, r.instance, r.set);
-  if (meshvk_status_t status = meshvk_program_create(r.module, r.set, &r.program))
+  if (!flags.plan_graph.empty()) {
+    if (std::string error; !WritePlanGraph(flags.plan_graph, r.module, function, r.set, &error))
+      return Error(kExitDevice, "--plan-graph: " + error);
+    Verbose(1, "plan graph written to %s (render: dot -Tsvg %s -o plan.svg)", flags.plan_graph.c_str(),
+            flags.plan_graph.c_str());
+  }
+  step("device set");
+  // Tracing and benchmarks create the program with a trace sink: every
+  // command then carries its own timestamp pair (meshvk/trace.h).
+  DispatchTimes dispatches;
+  EventSinks sinks;
+  sinks.trace = tracing;
+  sinks.dispatches = flags.benchmark > 0 ? &dispatches : nullptr;
+  meshvk_trace_sink_t sink{&EventSinks::Forward, &sinks};
+  meshvk_program_create_info_t create{};
+  create.module = r.module;
+  create.set = r.set;
+  create.trace_sink = tracing || sinks.dispatches ? &sink : nullptr;
+  if (meshvk_status_t status = meshvk_program_create_with_info(&create, &r.program))
     return Error(kExitDevice, path + ": " + Take(status));
+  if (tracing) tracing->SetProgram(r.module, function, r.instance, r.set);
+  step("create program (allocate, pipelines, record)");
 
   std::vector<meshvk_host_input_t> host_inputs;
   for (const HostTensor& t : inputs) host_inputs.push_back({t.data.data(), t.data.size()});
@@ -253,24 +326,52 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
   if (meshvk_status_t status = meshvk_program_invoke(r.program, &invoke))
     return Error(kExitDevice, path + ": " + Take(status));
 
+  step_start = NowNs();  // the invoke's own steps come from the runtime
   if (flags.benchmark > 0) {
-    int code = Benchmark(r.program, invoke, flags.benchmark);
+    BenchmarkSetup setup;
+    setup.program = r.program;
+    setup.invoke = invoke;
+    setup.runs = flags.benchmark;
+    setup.json = flags.benchmark_format == "json";
+    setup.program_path = path;
+    setup.function_name = fn.name;
+    setup.device_name = ProcessTrackName(r.instance, r.set, 0);
+    setup.module = r.module;
+    setup.function = function;
+    setup.set = r.set;
+    setup.dispatches = &dispatches;
+    int code = RunBenchmark(setup);
     if (code != kExitOk) return code;
+    step_start = NowNs();
   }
 
+  // All output files are written to temporaries and renamed only when every
+  // one is written and the run had no validation message (output_files.h).
+  OutputFiles files;
   for (uint32_t i = 0; i < fn.result_count; ++i) {
-    const std::string target = flags.outputs.empty() ? (flags.expected.empty() ? "-" : "") : flags.outputs[i];
+    // With --benchmark_format=json, stdout is the JSON document alone: results
+    // are printed only where --output=- asks for them.
+    const bool json = flags.benchmark > 0 && flags.benchmark_format == "json";
+    const std::string target =
+        flags.outputs.empty() ? (expected.empty() && !json ? "-" : "") : flags.outputs[i];
     if (target == "-") {
-      PrintTensor(stdout, outputs[i]);
+      PrintTensor(stdout, outputs[i], flags.print_max_element_count);
     } else if (!target.empty()) {
       std::string error;
-      if (!WriteNpy(target.substr(1), outputs[i], &error)) return Error(kExitDevice, "--output: " + error);
+      if (!files.Stage(target.substr(1), outputs[i], &error)) return Error(kExitDevice, "--output: " + error);
     }
   }
   std::fflush(stdout);
 
   if (devices.validation && meshvk_instance_message_count(r.instance) > 0)
     return Error(kExitDevice, std::to_string(meshvk_instance_message_count(r.instance)) + " validation message(s)");
+  if (std::string error; !files.Commit(&error)) return Error(kExitDevice, "--output: " + error);
+  step("write outputs");
+  if (tracing) {
+    if (std::string error; !tracing->Write(flags.trace, &error)) return Error(kExitDevice, "--trace: " + error);
+    Verbose(1, "trace written to %s (%zu device events; open it in https://ui.perfetto.dev)", flags.trace.c_str(),
+            tracing->device_event_count());
+  }
 
   int code = kExitOk;
   for (size_t i = 0; i < expected.size(); ++i) {
@@ -279,8 +380,10 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
       std::fprintf(stderr, "mesh-vk-run: result %zu differs from --expected_output[%zu]: %s\n", i, i, report.c_str());
       code = kExitMismatch;
     } else {
-      // The line a newcomer looks for after the README's first command.
-      std::printf("result %zu: ok (matches --expected_output[%zu], atol %g, rtol %g)\n", i, i,
+      // The line a newcomer looks for after the README's first command (on
+      // stderr when stdout carries the benchmark's JSON).
+      std::fprintf(flags.benchmark > 0 && flags.benchmark_format == "json" ? stderr : stdout,
+                   "result %zu: ok (matches --expected_output[%zu], atol %g, rtol %g)\n", i, i,
                   flags.tolerance.atol, flags.tolerance.rtol);
     }
   }

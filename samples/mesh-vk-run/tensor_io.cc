@@ -3,40 +3,76 @@
 // are actually there before it is used.
 #include "tensor_io.h"
 
-#include <unistd.h>
+#include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
 
+#include "npy_header.h"
+
 namespace meshvk_run {
 namespace {
 
-constexpr uint64_t kMaxElements = uint64_t(1) << 32;
-constexpr char kNpyMagic[] = "\x93NUMPY";
-
-bool ReadFile(const std::string& path, std::vector<uint8_t>* out, std::string* error) {
+// Opens `path` for reading and says what it is: only a regular file has a
+// size to check before reading; anything else (a pipe, /dev/zero) is read
+// with a bound instead.
+FILE* OpenInput(const std::string& path, bool* out_regular, uint64_t* out_size, std::string* error) {
   FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) {
     *error = path + ": cannot open: " + std::strerror(errno);
+    return nullptr;
+  }
+  struct stat st {};
+  if (fstat(fileno(f), &st) != 0 || S_ISDIR(st.st_mode)) {
+    *error = path + ": cannot read: " + std::strerror(S_ISDIR(st.st_mode) ? EISDIR : errno);
+    std::fclose(f);
+    return nullptr;
+  }
+  *out_regular = S_ISREG(st.st_mode);
+  *out_size = static_cast<uint64_t>(st.st_size);
+  return f;
+}
+
+// Reads up to `limit` bytes from the current position, growing the buffer
+// only as data arrives (a lying size never reserves memory).
+bool ReadUpTo(FILE* f, const std::string& path, uint64_t limit, std::vector<uint8_t>* out, std::string* error) {
+  uint8_t chunk[1 << 16];
+  while (out->size() < limit) {
+    size_t want = static_cast<size_t>(std::min<uint64_t>(sizeof(chunk), limit - out->size()));
+    size_t n = std::fread(chunk, 1, want, f);
+    out->insert(out->end(), chunk, chunk + n);
+    if (n < want) break;
+  }
+  if (std::ferror(f)) {
+    *error = path + ": read error: " + std::strerror(errno);
     return false;
   }
-  uint8_t chunk[1 << 16];
-  size_t n;
-  while ((n = std::fread(chunk, 1, sizeof(chunk), f)) > 0) {
-    out->insert(out->end(), chunk, chunk + n);
-    if (out->size() > (uint64_t(16) << 30)) {
-      std::fclose(f);
-      *error = path + ": larger than 16 GiB";
-      return false;
-    }
-  }
-  bool bad = std::ferror(f);
-  std::fclose(f);
-  if (bad) *error = path + ": read error";
-  return !bad;
+  return true;
+}
+
+// Reads exactly `want` bytes of array data (the rest of the file) from `f`,
+// which is positioned after `already` bytes. The size check comes first for
+// a regular file (a sparse multi-GiB file is refused without reading it); for
+// anything else at most want + 1 bytes are read.
+bool ReadData(FILE* f, const std::string& path, bool regular, uint64_t file_size, uint64_t already,
+              uint64_t want, const std::string& needs, std::vector<uint8_t>* out, std::string* error) {
+  auto mismatch = [&](uint64_t have, bool more) {
+    // `more`: not a regular file, read stopped one byte past the expected size.
+    *error = more ? path + ": more than " + std::to_string(want) + needs + std::to_string(want)
+                  : path + ": " + std::to_string(have) + needs + std::to_string(want) +
+                        (have < want ? " (truncated)" : " (trailing bytes)");
+    return false;
+  };
+  if (regular && file_size - std::min(file_size, already) != want)
+    return mismatch(file_size - std::min(file_size, already), false);
+  out->clear();
+  if (!ReadUpTo(f, path, want + 1, out, error)) return false;
+  if (out->size() != want) return mismatch(out->size(), out->size() > want);
+  return true;
 }
 
 bool ParseType(const std::string& text, meshvk_element_type_t* out) {
@@ -115,19 +151,6 @@ bool ParseValues(const std::string& text, HostTensor* t, std::string* error) {
   t->data.assign(count * ElementBytes(t->type), 0);
   for (uint64_t k = 0; k < count; ++k) Store(t, k, values.size() == 1 ? values[0] : values[k]);
   return true;
-}
-
-// Finds `'key':` in a .npy header dict and returns the position after it.
-size_t FindKey(const std::string& header, const std::string& key) {
-  for (const char* quote : {"'", "\""}) {
-    std::string pattern = quote + key + quote;
-    size_t at = header.find(pattern);
-    if (at == std::string::npos) continue;
-    at += pattern.size();
-    while (at < header.size() && header[at] == ' ') ++at;
-    if (at < header.size() && header[at] == ':') return at + 1;
-  }
-  return std::string::npos;
 }
 
 }  // namespace
@@ -217,13 +240,13 @@ float HalfToFloat(uint16_t h) {
   return f;
 }
 
-bool ParseTensorSpec(const std::string& spec, HostTensor* out, std::string* error) {
+static bool ParseTensorTypeImpl(const std::string& spec, HostTensor* out, std::string* error) {
   size_t eq = spec.find('=');
   if (eq == std::string::npos) {
     *error = "expected SHAPExTYPE=VALUES, =@file.npy or =@file.bin (e.g. 2x3xf32=@a.npy), got '" + spec + "'";
     return false;
   }
-  std::string type = spec.substr(0, eq), value = spec.substr(eq + 1);
+  std::string type = spec.substr(0, eq);
   *out = HostTensor{};
   std::vector<std::string> parts;
   size_t start = 0;
@@ -237,6 +260,11 @@ bool ParseTensorSpec(const std::string& spec, HostTensor* out, std::string* erro
     *error = "malformed type '" + type + "': element type '" + parts.back() + "' (expected f32, f16 or i32)";
     return false;
   }
+  if (parts.size() - 1 > MESHVK_MAX_RANK) {
+    *error = "shape '" + type + "' has rank " + std::to_string(parts.size() - 1) + " (at most " +
+             std::to_string(MESHVK_MAX_RANK) + ")";
+    return false;
+  }
   uint64_t count = 1;
   for (size_t d = 0; d + 1 < parts.size(); ++d) {
     uint64_t extent = 0;
@@ -245,176 +273,143 @@ bool ParseTensorSpec(const std::string& spec, HostTensor* out, std::string* erro
                "' (expected a positive integer)";
       return false;
     }
-    count *= extent;
-    if (count > kMaxElements) {
+    // Checked: 2^32 x 2^32 must not wrap to 0.
+    if (__builtin_mul_overflow(count, extent, &count) || count > kMaxTensorElements) {
       *error = "shape '" + type + "' has more than 2^32 elements";
       return false;
     }
     out->shape.push_back(extent);
   }
+  return true;
+}
+
+static bool ReadNpyImpl(const std::string& path, HostTensor* out, std::string* error, const HostTensor* expected);
+
+static bool ParseTensorSpecImpl(const std::string& spec, HostTensor* out, std::string* error) {
+  if (!ParseTensorTypeImpl(spec, out, error)) return false;
+  std::string value = spec.substr(spec.find('=') + 1);
   if (value.empty() || value[0] != '@') return ParseValues(value, out, error);
 
   std::string path = value.substr(1);
-  if (path.size() >= 4 && path.compare(path.size() - 4, 4, ".npy") == 0) {
-    HostTensor file;
-    if (!ReadNpy(path, &file, error)) return false;
-    if (file.shape != out->shape || file.type != out->type) {
-      *error = path + " holds " + TypeString(file.shape, file.type) + " but the spec says " +
-               TypeString(out->shape, out->type);
-      return false;
-    }
-    *out = std::move(file);
-    return true;
-  }
-  std::vector<uint8_t> bytes;
-  if (!ReadFile(path, &bytes, error)) return false;
-  uint64_t want = count * ElementBytes(out->type);
-  if (bytes.size() != want) {
-    *error = path + ": " + std::to_string(bytes.size()) + " bytes, " + TypeString(out->shape, out->type) +
-             " needs " + std::to_string(want);
-    return false;
-  }
-  out->data = std::move(bytes);
-  return true;
+  if (path.size() >= 4 && path.compare(path.size() - 4, 4, ".npy") == 0) return ReadNpyImpl(path, out, error, out);
+  bool regular = false;
+  uint64_t file_size = 0;
+  FILE* f = OpenInput(path, &regular, &file_size, error);
+  if (!f) return false;
+  bool ok = ReadData(f, path, regular, file_size, 0, out->element_count() * ElementBytes(out->type),
+                     " bytes, " + TypeString(out->shape, out->type) + " needs ", &out->data, error);
+  std::fclose(f);
+  return ok;
 }
 
-bool ReadNpy(const std::string& path, HostTensor* out, std::string* error) {
-  std::vector<uint8_t> bytes;
-  if (!ReadFile(path, &bytes, error)) return false;
-  auto fail = [&](const std::string& why) {
-    *error = path + ": " + why;
+static bool ReadNpyImpl(const std::string& path, HostTensor* out, std::string* error, const HostTensor* expected) {
+  bool regular = false;
+  uint64_t file_size = 0;
+  FILE* f = OpenInput(path, &regular, &file_size, error);
+  if (!f) return false;
+  auto fail = [&](const std::string& why, const std::string& whole = "") {
+    *error = whole.empty() ? path + ": " + why : whole;
+    std::fclose(f);
     return false;
   };
-  if (bytes.size() < 10 || std::memcmp(bytes.data(), kNpyMagic, 6) != 0)
-    return fail("not a .npy file (missing the \\x93NUMPY magic)");
-  uint8_t major = bytes[6];
-  size_t header_start, header_len;
-  if (major == 1) {
-    header_start = 10;
-    header_len = bytes[8] | (bytes[9] << 8);
-  } else if (major == 2 || major == 3) {
-    if (bytes.size() < 12) return fail("truncated .npy header");
-    header_start = 12;
-    header_len = bytes[8] | (bytes[9] << 8) | (size_t(bytes[10]) << 16) | (size_t(bytes[11]) << 24);
-  } else {
-    return fail("unsupported .npy format version " + std::to_string(major) + " (expected 1, 2 or 3)");
+  // The prefix, then exactly the header it announces (<= 10000 bytes), then
+  // the data: nothing is read or reserved past what the header justifies.
+  std::vector<uint8_t> head;
+  std::string why;
+  if (!ReadUpTo(f, path, kNpyPrefixBytes, &head, error)) return std::fclose(f), false;
+  uint64_t header_length = 0;
+  if (!NpyHeaderLength(head.data(), head.size(), &header_length, &why)) return fail(why);
+  if (header_length > head.size()) {
+    std::vector<uint8_t> rest;
+    if (!ReadUpTo(f, path, header_length - head.size(), &rest, error)) return std::fclose(f), false;
+    head.insert(head.end(), rest.begin(), rest.end());
   }
-  if (header_len > bytes.size() - header_start) return fail("truncated .npy header");
-  std::string header(reinterpret_cast<const char*>(bytes.data() + header_start), header_len);
-
-  size_t at = FindKey(header, "descr");
-  if (at == std::string::npos) return fail("header has no 'descr'");
-  while (at < header.size() && header[at] == ' ') ++at;
-  if (at >= header.size() || (header[at] != '\'' && header[at] != '"')) return fail("header 'descr' is not a string");
-  size_t end = header.find(header[at], at + 1);
-  if (end == std::string::npos) return fail("header 'descr' is not terminated");
-  std::string descr = header.substr(at + 1, end - at - 1);
-  if (descr == "<f4") out->type = MESHVK_ELEMENT_F32;
-  else if (descr == "<f2") out->type = MESHVK_ELEMENT_F16;
-  else if (descr == "<i4") out->type = MESHVK_ELEMENT_I32;
-  else return fail("unsupported dtype '" + descr + "' (expected <f4, <f2 or <i4)");
-
-  at = FindKey(header, "fortran_order");
-  if (at == std::string::npos) return fail("header has no 'fortran_order'");
-  while (at < header.size() && header[at] == ' ') ++at;
-  if (header.compare(at, 4, "True") == 0) return fail("Fortran-order arrays are not supported (save C order)");
-  if (header.compare(at, 5, "False") != 0) return fail("header 'fortran_order' is not True/False");
-
-  at = FindKey(header, "shape");
-  if (at == std::string::npos) return fail("header has no 'shape'");
-  while (at < header.size() && header[at] == ' ') ++at;
-  if (at >= header.size() || header[at] != '(') return fail("header 'shape' is not a tuple");
-  end = header.find(')', at);
-  if (end == std::string::npos) return fail("header 'shape' is not terminated");
-  out->shape.clear();
-  uint64_t count = 1;
-  std::string dims = header.substr(at + 1, end - at - 1);
-  size_t i = 0;
-  while (i < dims.size()) {
-    while (i < dims.size() && (dims[i] == ' ' || dims[i] == ',')) ++i;
-    if (i >= dims.size()) break;
-    size_t j = i;
-    while (j < dims.size() && dims[j] != ',' && dims[j] != ' ') ++j;
-    uint64_t extent = 0;
-    std::string token = dims.substr(i, j - i);
-    if (token == "0") return fail("shape has a zero dimension (empty tensors are not supported)");
-    if (!ParseDim(token, &extent)) return fail("header 'shape' entry '" + token + "' is not a positive integer");
-    count *= extent;
-    if (count > kMaxElements) return fail("shape has more than 2^32 elements");
-    out->shape.push_back(extent);
-    i = j;
-  }
-  if (out->shape.size() > MESHVK_MAX_RANK) return fail("rank > 8");
-  size_t data_start = header_start + header_len;
-  uint64_t want = count * ElementBytes(out->type);
-  if (bytes.size() - data_start != want)
-    return fail(std::to_string(bytes.size() - data_start) + " data bytes, shape " + ShapeString(out->shape) +
-                " of " + ElementName(out->type) + " needs " + std::to_string(want) +
-                (bytes.size() - data_start < want ? " (truncated)" : " (trailing bytes)"));
-  out->data.assign(bytes.begin() + data_start, bytes.end());
+  NpyHeader header;
+  if (!ParseNpyHeader(head.data(), head.size(), &header, &why)) return fail(why);
+  if (expected && (header.shape != expected->shape || header.type != expected->type))
+    return fail("", path + " holds " + TypeString(header.shape, header.type) + " but the spec says " +
+                          TypeString(expected->shape, expected->type));
+  HostTensor t;
+  t.shape = header.shape;
+  t.type = header.type;
+  if (!ReadData(f, path, regular, file_size, header.data_offset, header.data_bytes,
+                " data bytes, shape " + ShapeString(t.shape) + " of " + ElementName(t.type) + " needs ", &t.data,
+                error))
+    return std::fclose(f), false;
+  std::fclose(f);
+  *out = std::move(t);
   return true;
 }
 
-bool WriteNpy(const std::string& path, const HostTensor& tensor, std::string* error) {
-  std::string shape = "(";
-  for (size_t i = 0; i < tensor.shape.size(); ++i) shape += std::to_string(tensor.shape[i]) + (tensor.shape.size() == 1 ? "," : (i + 1 < tensor.shape.size() ? ", " : ""));
-  shape += ")";
-  const char* descr = tensor.type == MESHVK_ELEMENT_F32 ? "<f4" : tensor.type == MESHVK_ELEMENT_F16 ? "<f2" : "<i4";
-  std::string header = std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
-  // Pad so that the data starts on a 64-byte boundary (the format's rule).
-  size_t total = 10 + header.size() + 1;
-  header.append((64 - total % 64) % 64, ' ');
-  header.push_back('\n');
+std::string OneLine(const std::string& text) {
+  std::string out;
+  for (unsigned char c : text) {
+    if (c < 0x20 || c == 0x7f) {
+      char hex[5];
+      std::snprintf(hex, sizeof(hex), "\\x%02x", c);
+      out += hex;
+    } else {
+      out.push_back(static_cast<char>(c));
+    }
+  }
+  return out;
+}
 
-  std::string tmp = path + ".tmp.XXXXXX";
-  std::vector<char> name(tmp.begin(), tmp.end());
-  name.push_back('\0');
-  int fd = mkstemp(name.data());
-  if (fd < 0) {
-    *error = path + ": cannot create a temporary file next to it: " + std::strerror(errno);
-    return false;
-  }
-  FILE* f = fdopen(fd, "wb");
-  uint8_t prefix[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0,
-                        static_cast<uint8_t>(header.size() & 0xff), static_cast<uint8_t>(header.size() >> 8)};
-  bool ok = f && std::fwrite(prefix, 1, 10, f) == 10 && std::fwrite(header.data(), 1, header.size(), f) == header.size() &&
-            std::fwrite(tensor.data.data(), 1, tensor.data.size(), f) == tensor.data.size();
-  int saved = errno;
-  if (f ? std::fclose(f) != 0 : (close(fd), true)) ok = false;
-  if (ok && std::rename(name.data(), path.c_str()) != 0) {
-    saved = errno;
-    ok = false;
-  }
-  if (!ok) {
-    std::remove(name.data());
-    *error = path + ": write failed: " + std::strerror(saved ? saved : EIO);
-  }
+// The public parsers: messages echo specs, paths and header text, which may
+// hold control characters; they leave here as one printable line.
+bool ParseTensorType(const std::string& spec, HostTensor* out, std::string* error) {
+  bool ok = ParseTensorTypeImpl(spec, out, error);
+  if (!ok) *error = OneLine(*error);
+  return ok;
+}
+
+bool ParseTensorSpec(const std::string& spec, HostTensor* out, std::string* error) {
+  bool ok = ParseTensorSpecImpl(spec, out, error);
+  if (!ok) *error = OneLine(*error);
+  return ok;
+}
+
+bool ReadNpy(const std::string& path, HostTensor* out, std::string* error, const HostTensor* expected) {
+  bool ok = ReadNpyImpl(path, out, error, expected);
+  if (!ok) *error = OneLine(*error);
   return ok;
 }
 
 namespace {
 
-void PrintLevel(FILE* out, const HostTensor& t, size_t dim, uint64_t* index) {
+// Prints up to `max` elements; at the first one past it, "..." and the
+// closing brackets (like iree-run-module's --print_max_element_count).
+void PrintLevel(FILE* out, const HostTensor& t, size_t dim, uint64_t* index, uint64_t max, bool* elided) {
   if (dim == t.shape.size()) {
+    if (*index >= max) {
+      std::fputs("...", out);
+      *elided = true;
+      return;
+    }
     double v = t.At((*index)++);
     if (t.type == MESHVK_ELEMENT_I32) std::fprintf(out, "%lld", static_cast<long long>(v));
     else std::fprintf(out, "%.7g", v);
     return;
   }
   std::fputc('[', out);
-  for (uint64_t i = 0; i < t.shape[dim]; ++i) {
+  for (uint64_t i = 0; i < t.shape[dim] && !*elided; ++i) {
     if (i && dim + 1 == t.shape.size()) std::fputc(' ', out);
-    PrintLevel(out, t, dim + 1, index);
+    PrintLevel(out, t, dim + 1, index, max, elided);
   }
   std::fputc(']', out);
 }
 
 }  // namespace
 
-void PrintTensor(FILE* out, const HostTensor& tensor) {
+void PrintTensor(FILE* out, const HostTensor& tensor, uint64_t max_elements) {
   std::fprintf(out, "%s=", TypeString(tensor.shape, tensor.type).c_str());
   uint64_t index = 0;
-  PrintLevel(out, tensor, 0, &index);
+  bool elided = false;
+  PrintLevel(out, tensor, 0, &index, max_elements, &elided);
+  if (elided)
+    std::fprintf(out, " (%llu of %llu elements printed; see --print_max_element_count)",
+                 static_cast<unsigned long long>(max_elements),
+                 static_cast<unsigned long long>(tensor.element_count()));
   std::fputc('\n', out);
 }
 

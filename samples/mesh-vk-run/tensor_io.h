@@ -32,17 +32,34 @@ std::string TypeString(const std::vector<uint64_t>& shape, meshvk_element_type_t
 uint16_t FloatToHalf(float value);
 float HalfToFloat(uint16_t half);
 
+// Limits on one tensor (documented in README.md): at most 2^32 elements
+// (16 GiB of f32), rank <= MESHVK_MAX_RANK. Every count is multiplied with
+// overflow checks before anything is sized from it.
+inline constexpr uint64_t kMaxTensorElements = uint64_t(1) << 32;
+
+// Parses only the SHAPExTYPE part of a spec (before '='): *out gets shape and
+// type, no data, and nothing is read or allocated. Callers check it against
+// the function signature before ParseTensorSpec reserves memory or reads.
+bool ParseTensorType(const std::string& spec, HostTensor* out, std::string* error);
+
 // Parses "SHAPExTYPE=VALUE" where VALUE is numbers separated by spaces or
 // commas, "@file.npy" or "@file.bin". Returns false and a one-line *error.
+// Files are checked before they are read: a regular file's size must match
+// the shape; anything else (a pipe, /dev/zero) is read at most one byte past
+// the expected size.
 bool ParseTensorSpec(const std::string& spec, HostTensor* out, std::string* error);
 
-// Reads a .npy file (format 1.0-3.0, dtypes <f4 <f2 <i4, C order).
-bool ReadNpy(const std::string& path, HostTensor* out, std::string* error);
-// Writes `tensor` to `path` as .npy through a temporary file and a rename, so
-// a failure never leaves a half-written file behind.
-bool WriteNpy(const std::string& path, const HostTensor& tensor, std::string* error);
-// Prints "2x3xf32=[1 2 3][4 5 6]" and a newline.
-void PrintTensor(FILE* out, const HostTensor& tensor);
+// Reads a .npy file (format 1.0-3.0, dtypes <f4 <f2 <i4, C order; the header
+// dict parsed as numpy does, see npy_header.h). With `expected`, a header
+// with another shape or type is refused before any data is read.
+bool ReadNpy(const std::string& path, HostTensor* out, std::string* error, const HostTensor* expected = nullptr);
+// `text` with control characters (newlines included) escaped as \xNN, so an
+// error that echoes untrusted input stays one line.
+std::string OneLine(const std::string& text);
+
+// Prints "2x3xf32=[[1 2 3][4 5 6]]" and a newline; past `max_elements`
+// elements, "..." and a note of how many were printed.
+void PrintTensor(FILE* out, const HostTensor& tensor, uint64_t max_elements = UINT64_MAX);
 
 }  // namespace meshvk_run
 

@@ -1,14 +1,19 @@
 # Runs one command line of a meshvk tool and checks what a user would see:
 #   -DTOOL=<exe> -DARGS=<;-list> -DRC=<exit code> [-DWORKDIR=<dir>]
 #   [-DSTDOUT=<regex>] [-DSTDERR=<regex>] [-DNO_FILE=<path>] [-DSAME_FILE=<a;b>]
+#   [-DSTDIN=<file fed to the tool's stdin>]
 # An error exit (2 or 3) must print exactly one line on stderr; a crash shows
 # up as a signal instead of an exit code and fails. NO_FILE: nothing named
 # <path>* may be left behind (no half-written output).
 if(NOT DEFINED WORKDIR)
   set(WORKDIR .)
 endif()
+set(stdin_args)
+if(DEFINED STDIN)
+  set(stdin_args INPUT_FILE ${STDIN})
+endif()
 execute_process(COMMAND ${TOOL} ${ARGS}
-                WORKING_DIRECTORY ${WORKDIR}
+                WORKING_DIRECTORY ${WORKDIR} ${stdin_args}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 get_filename_component(tool_name "${TOOL}" NAME)
 set(context "command: ${tool_name} ${ARGS}\nexit: ${rc}\nstdout:\n${out}\nstderr:\n${err}")

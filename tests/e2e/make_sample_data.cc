@@ -10,7 +10,7 @@
 #include <string>
 
 #include "samples.h"
-#include "tensor_io.h"
+#include "output_files.h"
 
 namespace {
 

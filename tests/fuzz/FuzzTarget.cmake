@@ -19,6 +19,7 @@ add_executable(fuzz_artifact_loader
   ${MESHVK_SOURCE_DIR}/runtime/src/spirv_check.cc
   ${MESHVK_SOURCE_DIR}/runtime/src/base/status.cc
   ${MESHVK_SOURCE_DIR}/runtime/artifact/src/builder.cc
+  ${MESHVK_SOURCE_DIR}/runtime/artifact/src/integrity.cc
   ${_fuzz_gen}/mvk_generated.h)
 target_include_directories(fuzz_artifact_loader PRIVATE
   ${CMAKE_CURRENT_BINARY_DIR}/fuzz_gen
@@ -30,3 +31,15 @@ target_compile_options(fuzz_artifact_loader PRIVATE -g -O1 -fsanitize=fuzzer,add
                        -fno-sanitize-recover=undefined)
 target_link_options(fuzz_artifact_loader PRIVATE -fsanitize=fuzzer,address,undefined)
 target_link_libraries(fuzz_artifact_loader PRIVATE SPIRV-Tools-static)
+
+# mesh-vk-run's parsers (.npy, .bin, inline specs): no Vulkan, no FlatBuffers.
+add_executable(fuzz_tensor_io
+  ${MESHVK_SOURCE_DIR}/tests/fuzz/fuzz_tensor_io.cc
+  ${MESHVK_SOURCE_DIR}/samples/mesh-vk-run/tensor_io.cc
+  ${MESHVK_SOURCE_DIR}/samples/mesh-vk-run/npy_header.cc)
+target_include_directories(fuzz_tensor_io PRIVATE
+  ${MESHVK_SOURCE_DIR}/samples/mesh-vk-run
+  ${MESHVK_SOURCE_DIR}/runtime/include)
+target_compile_options(fuzz_tensor_io PRIVATE -g -O1 -fsanitize=fuzzer,address,undefined
+                       -fno-sanitize-recover=undefined)
+target_link_options(fuzz_tensor_io PRIVATE -fsanitize=fuzzer,address,undefined)

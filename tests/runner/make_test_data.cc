@@ -7,7 +7,8 @@
 #include <vector>
 
 #include "programs.h"
-#include "tensor_io.h"
+#include "npy_header.h"
+#include "output_files.h"
 
 namespace {
 
@@ -110,5 +111,28 @@ int main(int argc, char** argv) {
   newer.set_format_version(7);
   WriteBytes("newer.mvk", newer.Finish());
   WriteBytes("program.mlir", {'/', '/', '\n'});
+
+  // Two results (c and a copy of c): all-or-nothing output files.
+  {
+    meshvk::artifact::FunctionDesc fn;
+    meshvk::artifact::ArtifactBuilder two = meshvk_test::ElementwiseBuilder({2}, {{0}, {}}, 4, 3, 0.5f, &fn);
+    meshvk::artifact::TensorDesc copy = fn.results[0];
+    for (uint32_t p = 0; p < 2; ++p) {
+      uint32_t d = two.AddBuffer(p, {24, meshvk::artifact::BufferKind::kResultShard});
+      meshvk::artifact::CopyDesc c;
+      c.src_process = p;
+      c.src_buffer = 2;  // c's shard (ElementwiseBuilder: a, b, c)
+      c.dst_buffer = d;
+      c.size = 24;
+      two.AddCopy(p, c, {{p, 0}});
+      copy.shards[p].buffer = d;
+    }
+    fn.results.push_back(copy);
+    two.AddFunction(fn);
+    WriteBytes("add2.mvk", two.Finish());
+  }
+  // The header of an 8 GiB .npy (the test makes it sparse with truncate).
+  std::vector<uint8_t> big = meshvk_run::MakeNpyHeader({65536, 32768}, MESHVK_ELEMENT_F32);
+  WriteBytes("big_header.npy", big);
   return 0;
 }

@@ -3,6 +3,10 @@
 // .npy variants numpy writes (format 1/2/3, 1-D and scalar shapes), and the
 // numpy.isclose rules. The CLI tests cover the same parsers end to end.
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
@@ -12,6 +16,8 @@
 #include <vector>
 
 #include "compare.h"
+#include "npy_header.h"
+#include "output_files.h"
 #include "tensor_io.h"
 
 namespace meshvk_run {
@@ -108,10 +114,143 @@ TEST_F(NpyTest, BrokenHeaders) {
   // Header length past the end of the file.
   std::string path = ::testing::TempDir() + "/long.npy";
   FILE* f = std::fopen(path.c_str(), "wb");
-  std::fwrite("\x93NUMPY\x01\x00\xff\xff{", 1, 11, f);
+  std::fwrite("\x93NUMPY\x01\x00\x00\x01{", 1, 11, f);
   std::fclose(f);
   EXPECT_FALSE(ReadNpy(path, &t, &error));
   EXPECT_NE(error.find("truncated .npy header"), std::string::npos) << error;
+}
+
+// Headers numpy would read differently from a substring search, or not at
+// all: each is refused with its own reason (issue 13).
+TEST_F(NpyTest, HeaderIsParsedAsTheDictNumpyReads) {
+  std::vector<uint8_t> data(8);
+  HostTensor t;
+  std::string error;
+  auto refused = [&](const std::string& name, const std::string& header, const std::string& why) {
+    SCOPED_TRACE(name);
+    EXPECT_FALSE(ReadNpy(Write(name, header, data), &t, &error));
+    EXPECT_NE(error.find(why), std::string::npos) << error;
+  };
+  // Python keeps the last of two equal keys: a substring search took the first.
+  refused("twice.npy", "{'descr': '<f4', 'descr': '<i4', 'fortran_order': False, 'shape': (2,)}",
+          "key 'descr' appears twice");
+  refused("int.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (2)}", "an int, not a tuple");
+  refused("extra.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), 'x': True}",
+          "unexpected key 'x'");
+  refused("hidden.npy", "{'descr': '<f4', 'fortran_order': False, 'note': \"'shape': (2,)\", 'shape': (1, 2)}",
+          "unexpected key 'note'");  // a key inside a string value is no key
+  refused("hex.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (0x2,)}", "entry '0x2'");
+  refused("zeros.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (02,)}", "entry '02'");
+  refused("nested.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': ((2),)}", "entry ''");
+  refused("concat.npy", "{'descr': '<' 'f4', 'fortran_order': False, 'shape': (2,)}", "adjacent strings");
+  refused("comment.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (2,)} # x", "after the dict");
+  refused("fo.npy", "{'descr': '<f4', 'fortran_order': 0, 'shape': (2,)}", "'fortran_order' has an unsupported value");
+  refused("rank.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (1,1,1,1,1,1,1,1,1)}", "rank 9");
+  // 2^32 x 2^32 wraps to 0 in 64 bits: checked.
+  refused("wrap.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296)}",
+          "more than 2^32 elements");
+  // numpy.lib.format refuses headers over 10000 bytes.
+  refused("huge.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (2,)}" + std::string(10000, ' '),
+          "longer than numpy's limit of 10000");
+  // What numpy itself writes, with odd but valid spacing and quotes.
+  data.resize(8);
+  ASSERT_TRUE(ReadNpy(Write("ok.npy", "{ \"shape\" : ( 2 , ) ,'fortran_order':False,'descr':'<f4'}   \n", data),
+                      &t, &error))
+      << error;
+  EXPECT_EQ(t.shape, std::vector<uint64_t>{2});
+}
+
+TEST_F(NpyTest, SizesAreCheckedBeforeReading) {
+  HostTensor t, expected;
+  std::string error;
+  // The spec's type is compared with the header before any data is read.
+  expected.shape = {4, 3};
+  std::string path = Write("other.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (2,)}", {0, 0, 0, 0, 0, 0, 0, 0});
+  EXPECT_FALSE(ReadNpy(path, &t, &error, &expected));
+  EXPECT_NE(error.find("holds 2xf32 but the spec says 4x3xf32"), std::string::npos) << error;
+  // Not a regular file: read at most one byte past the expected size.
+  EXPECT_FALSE(ParseTensorSpec("4x3xf32=@/dev/zero", &t, &error));
+  EXPECT_NE(error.find("/dev/zero: more than 48 bytes"), std::string::npos) << error;
+  EXPECT_FALSE(ReadNpy("/dev/zero", &t, &error));
+  EXPECT_NE(error.find("not a .npy file"), std::string::npos) << error;
+  EXPECT_FALSE(ParseTensorSpec("4x3xf32=@" + ::testing::TempDir(), &t, &error));
+  EXPECT_NE(error.find("Is a directory"), std::string::npos) << error;
+}
+
+TEST(TensorSpec, TypeOnlyAndCheckedCounts) {
+  HostTensor t;
+  std::string error;
+  ASSERT_TRUE(ParseTensorType("65536x65536xf32=1", &t, &error)) << error;  // 2^32: allowed, nothing allocated
+  EXPECT_TRUE(t.data.empty());
+  EXPECT_EQ(t.element_count(), uint64_t(1) << 32);
+  EXPECT_FALSE(ParseTensorType("4294967296x4294967296xf32=1", &t, &error));  // wraps to 0 unchecked
+  EXPECT_NE(error.find("more than 2^32 elements"), std::string::npos) << error;
+  EXPECT_FALSE(ParseTensorType("65536x65536x2xf32=1", &t, &error));
+  EXPECT_FALSE(ParseTensorType("1x1x1x1x1x1x1x1x1xf32=1", &t, &error));
+  EXPECT_NE(error.find("rank 9"), std::string::npos) << error;
+}
+
+TEST(OutputFiles, ModeFollowsTheUmask) {
+  HostTensor t;
+  std::string error;
+  ASSERT_TRUE(ParseTensorSpec("2xf32=1", &t, &error));
+  std::string path = ::testing::TempDir() + "/umask.npy";
+  mode_t old = umask(027);
+  bool ok = WriteNpy(path, t, &error);
+  umask(old);
+  ASSERT_TRUE(ok) << error;
+  struct stat st {};
+  ASSERT_EQ(stat(path.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0640u);
+}
+
+TEST(OutputFiles, NothingIsReplacedUntilEveryFileIsWritten) {
+  HostTensor t;
+  std::string error;
+  ASSERT_TRUE(ParseTensorSpec("2xf32=1", &t, &error));
+  std::string dir = ::testing::TempDir(), first = dir + "/first.npy";
+  ASSERT_TRUE(WriteNpy(first, t, &error)) << error;
+  HostTensor other;
+  ASSERT_TRUE(ParseTensorSpec("3xf32=7", &other, &error));
+  {
+    OutputFiles files;
+    ASSERT_TRUE(files.Stage(first, other, &error)) << error;
+    EXPECT_FALSE(files.Stage(dir + "/" + std::string(250, 'y'), other, &error));  // temporary name too long
+  }
+  HostTensor back;
+  ASSERT_TRUE(ReadNpy(first, &back, &error)) << error;
+  EXPECT_EQ(back.shape, std::vector<uint64_t>{2});  // the old file
+}
+
+TEST(OutputFiles, SigtermRemovesTheTemporaries) {
+  std::string dir = ::testing::TempDir() + "/sigterm";
+  mkdir(dir.c_str(), 0777);
+  pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    HostTensor t;
+    std::string error;
+    OutputFiles files;
+    if (!ParseTensorSpec("2xf32=1", &t, &error) || !files.Stage(dir + "/a.npy", t, &error) ||
+        !files.Stage(dir + "/b.npy", t, &error))
+      _exit(1);
+    kill(getpid(), SIGTERM);
+    _exit(2);  // not reached
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFSIGNALED(status)) << status;
+  EXPECT_EQ(WTERMSIG(status), SIGTERM);
+  std::string listing;
+  for (const char* name : {"a.npy", "b.npy"}) {
+    std::string glob = dir + "/" + name;
+    EXPECT_NE(access(glob.c_str(), F_OK), 0) << glob;
+  }
+  FILE* ls = popen(("ls -A " + dir).c_str(), "r");
+  char buf[256];
+  while (ls && fgets(buf, sizeof(buf), ls)) listing += buf;
+  if (ls) pclose(ls);
+  EXPECT_EQ(listing, "") << "left behind: " << listing;
 }
 
 TEST(TensorSpec, ScalarsAndSeparators) {

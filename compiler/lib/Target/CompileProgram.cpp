@@ -108,7 +108,7 @@ std::string compileProgramSource(const std::string& source, const std::string& b
     // Notes add the expected form; the pass manager's "see current operation"
     // dump of the whole IR does not help a user and is dropped.
     for (const Diagnostic& note : diag.getNotes())
-      if (note.str().rfind("see current operation", 0) != 0) firstError += " (" + oneLine(note.str()) + ")";
+      if (options.keepOperationNotes || note.str().rfind("see current operation", 0) != 0) firstError += " (" + oneLine(note.str()) + ")";
     return success();
   });
   auto fail = [&](const std::string& fallback) {
@@ -157,6 +157,10 @@ std::string compileProgramSource(const std::string& source, const std::string& b
 
   PassManager pm(&context);
   pm.enableVerifier(true);
+  if (options.applyMlirCommandLineOptions) {
+    if (failed(applyPassManagerCLOptions(pm))) return fail("bad --mlir-* pass manager options");
+    applyDefaultTimingPassManagerCLOptions(pm);
+  }
   OpPassManager& top = pm;
   buildPartitionPipeline(top);
   buildPlanPipeline(top);

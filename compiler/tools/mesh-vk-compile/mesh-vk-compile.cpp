@@ -3,32 +3,65 @@
 // (one line on stderr: file:line:col, what, what was expected), 3 device
 // discovery failed (--target-device=auto). The output file is written under a
 // temporary name and renamed, so a failure never leaves a half-written .mvk.
+// Options are LLVM cl options (it is an MLIR tool), MLIR's debugging options
+// included; PROGRAM.mlir may be - (stdin).
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <iostream>
+#include <iterator>
 #include <string>
 #include <vector>
 
 #include "meshvk/Codegen/Target.h"
 #include "meshvk/Target/CompileProgram.h"
 #include "meshvk/meshvk.h"
+#include "meshvk/module.h"
+#include "output_files.h"
+#include "plan_graph.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/Timing.h"
 
 namespace {
 
 constexpr int kExitOk = 0, kExitUsage = 2, kExitDevice = 3;
 
-const char kUsage[] =
-    "usage: mesh-vk-compile PROGRAM.mlir -o PROGRAM.mvk [options]\n"
-    "  -o FILE, --output=FILE     the .mvk artifact to write\n"
-    "  --target-device=NAME       device limits the kernels are tiled for: lavapipe (default),\n"
-    "                             generic, or auto (probe physical device 0 of this machine)\n"
-    "  --vulkan-version=V         target Vulkan version 1.1 (default), 1.2 or 1.3; caps the\n"
-    "                             SPIR-V version of the kernels (1.3, 1.5, 1.6)\n"
-    "  --grid-shape=SHAPE         compile for another grid than the program's shard.grid\n"
-    "                             (e.g. 1, 2, 4, 2x2); shards must still divide evenly\n"
-    "  --print-plan               print per-process bytes and collectives of the plan\n"
-    "  --dump-kernels=DIR         also write each distinct kernel's SPIR-V to DIR/<kernel>.spv\n"
-    "                             and its disassembly to DIR/<kernel>.spvasm (DIR is created)\n";
+// Options live in one category so --help shows them first; MLIR's debugging
+// options (--mlir-print-ir-after-all, --mlir-timing,
+// --mlir-print-op-on-diagnostic, ...) are registered in main.
+llvm::cl::OptionCategory toolCategory("mesh-vk-compile options");
+llvm::cl::opt<std::string> inputFile(llvm::cl::Positional, llvm::cl::desc("PROGRAM.mlir (- reads stdin)"),
+                                     llvm::cl::cat(toolCategory));
+llvm::cl::opt<std::string> outputFile("o", llvm::cl::desc("the .mvk artifact to write"),
+                                      llvm::cl::value_desc("file"), llvm::cl::cat(toolCategory));
+llvm::cl::alias outputAlias("output", llvm::cl::desc("alias for -o"), llvm::cl::aliasopt(outputFile));
+llvm::cl::opt<std::string> targetDevice(
+    "target-device", llvm::cl::init("lavapipe"), llvm::cl::cat(toolCategory),
+    llvm::cl::desc("device limits the kernels are tiled for: lavapipe (default), generic, or auto (probe "
+                   "physical device 0 of this machine)"));
+llvm::cl::opt<std::string> vulkanVersion(
+    "vulkan-version", llvm::cl::init("1.1"), llvm::cl::cat(toolCategory),
+    llvm::cl::desc("target Vulkan version 1.1 (default), 1.2 or 1.3; caps the SPIR-V version of the kernels"));
+llvm::cl::opt<std::string> gridShape(
+    "grid-shape", llvm::cl::cat(toolCategory),
+    llvm::cl::desc("compile for another grid than the program's shard.grid (e.g. 1, 2, 4, 2x2)"));
+llvm::cl::opt<bool> printPlan("print-plan", llvm::cl::cat(toolCategory),
+                              llvm::cl::desc("print per-process bytes and collectives of the plan"));
+llvm::cl::opt<std::string> dumpKernels(
+    "dump-kernels", llvm::cl::cat(toolCategory), llvm::cl::value_desc("dir"),
+    llvm::cl::desc("also write each distinct kernel's SPIR-V and disassembly to DIR (created)"));
+llvm::cl::opt<std::string> planGraph(
+    "plan-graph", llvm::cl::cat(toolCategory), llvm::cl::value_desc("file.dot"),
+    llvm::cl::desc("also write the plan of the (first) function as a Graphviz picture: processes x phases as "
+                   "clusters, dispatches as nodes, copies as edges with bytes and path"));
+llvm::cl::opt<bool> verbose("verbose", llvm::cl::cat(toolCategory),
+                            llvm::cl::desc("tell on stderr what the compiler decided (target, grid, sizes)"));
+llvm::cl::alias verboseAlias("v", llvm::cl::desc("alias for --verbose"), llvm::cl::aliasopt(verbose));
 
 int Usage(const std::string& message) {
   std::fprintf(stderr, "mesh-vk-compile: %s (see --help)\n", message.c_str());
@@ -73,39 +106,42 @@ int ProbeDevice(meshvk::codegen::TargetDescription* out, uint32_t* api_version) 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string input, output, device = "lavapipe", vulkan = "1.1", grid;
-  bool print_plan = false;
-  meshvk::target::ProgramOptions options;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    auto value = [&](const char* name, std::string* into) {
-      std::string prefix = std::string(name) + "=";
-      if (arg.rfind(prefix, 0) != 0) return false;
-      *into = arg.substr(prefix.size());
-      return true;
-    };
-    if (arg == "--help" || arg == "-h") {
-      std::fputs(kUsage, stdout);
-      return kExitOk;
-    } else if (arg == "-o") {
-      if (i + 1 >= argc) return Usage("-o needs a file name");
-      output = argv[++i];
-    } else if (value("--output", &output) || value("--target-device", &device) ||
-               value("--vulkan-version", &vulkan) || value("--grid-shape", &grid)) {
-    } else if (value("--dump-kernels", &options.dumpDirectory)) {
-      if (options.dumpDirectory.empty()) return Usage("--dump-kernels needs a directory (--dump-kernels=DIR)");
-    } else if (arg == "--print-plan") {
-      print_plan = true;
-    } else if (arg.size() > 1 && arg[0] == '-') {
-      return Usage("unknown option '" + arg + "'");
-    } else if (input.empty()) {
-      input = arg;
-    } else {
-      return Usage("one program at a time (got '" + input + "' and '" + arg + "')");
-    }
+  mlir::registerMLIRContextCLOptions();
+  mlir::registerPassManagerCLOptions();
+  mlir::registerDefaultTimingManagerCLOptions();
+  mlir::registerAsmPrinterCLOptions();
+  llvm::cl::SetVersionPrinter([](llvm::raw_ostream& os) {
+    os << "mesh-vk-compile " MESHVK_VERSION_STRING " (meshvk compiler on MLIR " LLVM_VERSION_STRING ")\n";
+  });
+  // cl reports into `errors` and returns false (it would exit(1) with several
+  // lines otherwise): the tool's contract is one line and exit 2.
+  std::string errors;
+  llvm::raw_string_ostream errorStream(errors);
+  if (!llvm::cl::ParseCommandLineOptions(argc, argv, "meshvk compiler: PROGRAM.mlir -> PROGRAM.mvk\n",
+                                         &errorStream)) {
+    errorStream.flush();
+    std::string first = errors.substr(0, errors.find('\n'));
+    if (first.rfind("mesh-vk-compile: ", 0) == 0) first = first.substr(17);
+    if (size_t try_help = first.find(".  Try: "); try_help != std::string::npos) first = first.substr(0, try_help);
+    return Usage(first);
   }
+  std::string input = inputFile, output = outputFile, device = targetDevice, vulkan = vulkanVersion,
+              grid = gridShape;
+  bool print_plan = printPlan;
+  meshvk::target::ProgramOptions options;
+  options.dumpDirectory = dumpKernels;
+  if (dumpKernels.getNumOccurrences() && options.dumpDirectory.empty())
+    return Usage("--dump-kernels needs a directory (--dump-kernels=DIR)");
+  options.applyMlirCommandLineOptions = true;
+  if (auto* opt = llvm::cl::getRegisteredOptions().lookup("mlir-print-op-on-diagnostic"))
+    options.keepOperationNotes = opt->getNumOccurrences() > 0;
   if (input.empty()) return Usage("no PROGRAM.mlir given");
   if (output.empty()) return Usage("no output given (-o PROGRAM.mvk)");
+  std::string graph = planGraph;
+  if (planGraph.getNumOccurrences() && graph.empty()) return Usage("--plan-graph needs a file (--plan-graph=FILE.dot)");
+  // Checked before compiling: a bad path is bad usage, not a lost compile.
+  if (std::string why; !graph.empty() && !meshvk_run::OutputFiles::CheckPath(graph, &why))
+    return Usage("--plan-graph: " + why);
 
   std::string error;
   if (!meshvk::target::parseVulkanVersion(vulkan, &options.vulkanVersion, &error))
@@ -122,8 +158,20 @@ int main(int argc, char** argv) {
     return Usage("--target-device: unknown device '" + device + "' (expected lavapipe, generic or auto)");
   }
 
+  if (verbose)
+    std::fprintf(stderr,
+                 "mesh-vk-compile: target device '%s' (workgroup invocations <= %u, shared memory %u B, subgroup %u), "
+                 "Vulkan %u.%u, grid %s\n",
+                 options.device.name.c_str(), options.device.maxWorkgroupInvocations,
+                 options.device.maxSharedMemoryBytes, options.device.subgroupSize, options.vulkanVersion / 100,
+                 options.vulkanVersion % 100, grid.empty() ? "as written in the program" : grid.c_str());
   meshvk::target::CompiledProgram program;
-  error = meshvk::target::compileProgramFile(input, options, &program);
+  if (input == "-") {  // the program on stdin, named <stdin> in messages
+    std::string source((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+    error = meshvk::target::compileProgramSource(source, "<stdin>", options, &program);
+  } else {
+    error = meshvk::target::compileProgramFile(input, options, &program);
+  }
   if (!error.empty()) {
     std::fprintf(stderr, "mesh-vk-compile: %s\n", error.c_str());
     return kExitUsage;
@@ -144,6 +192,30 @@ int main(int argc, char** argv) {
     std::remove(temporary.c_str());
     std::fprintf(stderr, "mesh-vk-compile: %s: cannot write: %s\n", output.c_str(), std::strerror(errno));
     return kExitUsage;
+  }
+  if (!graph.empty()) {
+    // The picture is drawn from the artifact just written, loaded (and
+    // verified) by the runtime like any .mvk: one writer for both tools.
+    meshvk_module_t* module = nullptr;
+    if (meshvk_status_t status = meshvk_module_load(program.artifact.data(), program.artifact.size(), &module)) {
+      std::fprintf(stderr, "mesh-vk-compile: --plan-graph: %s\n", meshvk_status_message(status));
+      meshvk_status_free(status);
+      return kExitDevice;
+    }
+    std::string why;
+    bool ok = meshvk_run::WritePlanGraph(graph, module, 0, nullptr, &why);
+    meshvk_module_release(module);
+    if (!ok) {
+      std::fprintf(stderr, "mesh-vk-compile: --plan-graph: %s\n", why.c_str());
+      return kExitUsage;
+    }
+  }
+  if (verbose) {
+    std::string shape;
+    for (int64_t e : program.gridShape) shape += (shape.empty() ? "" : "x") + std::to_string(e);
+    std::fprintf(stderr, "mesh-vk-compile: grid %s, %zu processes, %zu collectives, %zu-byte artifact %s\n",
+                 shape.c_str(), program.memory.size(), program.collectives.size(), program.artifact.size(),
+                 output.c_str());
   }
   if (print_plan) {
     std::string shape;

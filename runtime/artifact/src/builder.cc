@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "meshvk/artifact/integrity.h"
 #include "meshvk/artifact/mvk_generated.h"
 
 namespace meshvk::artifact {
@@ -218,7 +219,9 @@ std::vector<uint8_t> ArtifactBuilder::Finish() const {
                                   fbb.CreateVector(processes), fbb.CreateVector(executables),
                                   fbb.CreateVector(functions));
   mvk::FinishArtifactBuffer(fbb, root);
-  return std::vector<uint8_t>(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
+  std::vector<uint8_t> file(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
+  AppendTrailer(&file);  // the checksum the loader checks first (integrity.h)
+  return file;
 }
 
 void ShardOf(const std::vector<uint32_t>& grid_shape,

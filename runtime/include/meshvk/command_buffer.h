@@ -122,6 +122,31 @@ meshvk_status_t meshvk_command_buffer_end(meshvk_command_buffer_t* cb);
 meshvk_status_t meshvk_command_buffer_device_time(const meshvk_command_buffer_t* cb,
                                                   uint64_t* out_ns);
 
+// Trace timestamps: where a timestamp is written relative to the recorded work.
+typedef enum meshvk_timestamp_point_e {
+  // VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT: when the next command may start.
+  MESHVK_TIMESTAMP_BEFORE_NEXT = 0,
+  // VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT: when all earlier commands have finished.
+  MESHVK_TIMESTAMP_AFTER_PREVIOUS = 1,
+} meshvk_timestamp_point_t;
+
+// Records a timestamp query (vkCmdWriteTimestamp) at this point of the stream
+// and returns its index (0, 1, 2, ... per command buffer). The queries live
+// in the command buffer's own pools, reset by the command buffer itself, so a
+// replay needs nothing from the host. Used by traced programs
+// (meshvk/trace.h) around every command. UNAVAILABLE where the queue family
+// has no timestamps; FAILED_PRECONDITION after meshvk_command_buffer_end.
+meshvk_status_t meshvk_command_buffer_write_timestamp(meshvk_command_buffer_t* cb,
+                                                      meshvk_timestamp_point_t point,
+                                                      uint32_t* out_index);
+// The values of the first `count` trace timestamps of the last submission, in
+// nanoseconds of the device's timestamp clock (ticks x timestampPeriod, valid
+// bits masked). Waits for the results (vkGetQueryPoolResults with WAIT).
+// OUT_OF_RANGE when fewer were written; FAILED_PRECONDITION before the first
+// submission.
+meshvk_status_t meshvk_command_buffer_read_timestamps(const meshvk_command_buffer_t* cb,
+                                                      uint64_t* out_ns, uint32_t count);
+
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -22,6 +22,8 @@
 #include <vector>
 
 #include "artifact_verifier.h"
+#include "invoke_trace.h"
+#include "meshvk/trace.h"
 #include "meshvk/artifact/builder.h"
 #include "meshvk/module.h"
 #include "meshvk/queue.h"
@@ -180,7 +182,9 @@ Status RecordFunction(meshvk_program_t* prog, uint32_t f) {
             if (it == waits.end() || it->second < dep_phase) waits[dep->process()] = dep_phase;
           }
         }
-        Status status = RecordCommand(prog, seg.command_buffer, p, c, cmd);
+        Status status = prog->trace ? prog->trace->Before(seg.command_buffer, c, &seg.marks) : Status();
+        if (status.ok()) status = RecordCommand(prog, seg.command_buffer, p, c, cmd);
+        if (status.ok() && prog->trace) status = prog->trace->After(seg.command_buffer, &seg.marks);
         if (!status.ok()) {
           meshvk_command_buffer_release(seg.command_buffer);
           return status;
@@ -372,7 +376,8 @@ Status SubmitSegments(meshvk_program_t* prog, uint32_t function, uint64_t timeou
                       const std::vector<meshvk_semaphore_value_t>& first_waits, bool async) {
   uint64_t base = prog->base;
   const std::vector<uint64_t> previous_invoke = prog->last_signal;
-  for (const Segment& seg : prog->segments[function]) {
+  meshvk::module::InvokeTrace* trace = prog->trace.get();
+  for (Segment& seg : prog->segments[function]) {
     std::vector<meshvk_semaphore_value_t> waits;
     if (seg.previous_phase >= 0) {
       waits.push_back({prog->semaphores[seg.process], base + seg.previous_phase + 1});
@@ -396,9 +401,12 @@ Status SubmitSegments(meshvk_program_t* prog, uint32_t function, uint64_t timeou
                             "process %u waits for process %u on another VkDevice: an asynchronous invoke "
                             "cannot wait on the host",
                             seg.process, w.process);
+        uint64_t begin = trace ? meshvk::module::TraceNowNs() : 0;
         MESHVK_RETURN_IF_ERROR(FromC(meshvk_semaphore_wait(prog->semaphores[w.process], value, timeout_ns),
                                      "process " + std::to_string(seg.process) + " waiting for process " +
                                          std::to_string(w.process)));
+        if (trace)
+          trace->Host(MESHVK_TRACE_HOST_WAIT, seg.process, seg.phase, w.process, begin, meshvk::module::TraceNowNs());
       } else {
         waits.push_back({prog->semaphores[w.process], value});
       }
@@ -410,17 +418,34 @@ Status SubmitSegments(meshvk_program_t* prog, uint32_t function, uint64_t timeou
     submit.wait_count = static_cast<uint32_t>(waits.size());
     submit.signals = &signal;
     submit.signal_count = 1;
+    seg.submitted_ns = trace ? meshvk::module::TraceNowNs() : 0;
     MESHVK_RETURN_IF_ERROR(FromC(meshvk_queue_submit(prog->set, &submit),
                                  "process " + std::to_string(seg.process) + " phase " + std::to_string(seg.phase)));
+    if (trace)
+      trace->Host(MESHVK_TRACE_SUBMIT, seg.process, seg.phase, MESHVK_TRACE_NONE, seg.submitted_ns,
+                  meshvk::module::TraceNowNs());
     prog->last_signal[seg.process] = signal.value;
   }
-  prog->base += prog->module->schedule.functions[function].phase_count;
-  if (async) return Status();
+  if (async) {
+    prog->base += prog->module->schedule.functions[function].phase_count;
+    return Status();
+  }
+  uint64_t wait_begin = trace ? meshvk::module::TraceNowNs() : 0;
   for (uint32_t p = 0; p < prog->semaphores.size(); ++p) {
     if (prog->last_signal[p] == 0) continue;
     MESHVK_RETURN_IF_ERROR(FromC(meshvk_semaphore_wait(prog->semaphores[p], prog->last_signal[p], timeout_ns),
                                  "waiting for process " + std::to_string(p)));
   }
+  if (trace) {
+    trace->Host(MESHVK_TRACE_WAIT, MESHVK_TRACE_NONE, MESHVK_TRACE_NONE, MESHVK_TRACE_NONE, wait_begin,
+                meshvk::module::TraceNowNs());
+    for (const Segment& seg : prog->segments[function]) {
+      uint32_t waited = seg.waits.empty() ? MESHVK_TRACE_NONE : seg.waits.front().process;
+      MESHVK_RETURN_IF_ERROR(
+          trace->Segment(seg.command_buffer, seg.process, seg.phase, seg.marks, seg.submitted_ns, waited));
+    }
+  }
+  prog->base += prog->module->schedule.functions[function].phase_count;
   return Status();
 }
 
@@ -461,6 +486,18 @@ Status ReadTimings(meshvk_program_t* prog, uint32_t function) {
   return Status();
 }
 
+uint64_t InputBytes(const meshvk_invoke_info_t* info) {
+  uint64_t bytes = 0;
+  for (uint32_t i = 0; i < info->input_count; ++i) bytes += info->inputs[i].size;
+  return bytes;
+}
+
+uint64_t OutputBytes(const meshvk_invoke_info_t* info) {
+  uint64_t bytes = 0;
+  for (uint32_t i = 0; info->outputs && i < info->output_count; ++i) bytes += info->outputs[i].size;
+  return bytes;
+}
+
 Status Invoke(meshvk_program_t* prog, const meshvk_invoke_info_t* info) {
   const auto* functions = prog->artifact->functions();
   if (!functions || info->function >= functions->size())
@@ -471,11 +508,24 @@ Status Invoke(meshvk_program_t* prog, const meshvk_invoke_info_t* info) {
   uint64_t timeout = info->timeout_ns ? info->timeout_ns : kDefaultTimeoutNs;
   // An asynchronous invoke may still be using the buffers the host writes.
   MESHVK_RETURN_IF_ERROR(meshvk::module::WaitForEarlierInvokes(prog, timeout));
+  meshvk::module::InvokeTrace* trace = prog->trace.get();
+  if (trace) trace->StartInvoke(info->function);
+  uint64_t step = trace ? meshvk::module::TraceNowNs() : 0;
   MESHVK_RETURN_IF_ERROR(WriteInputs(prog, fn, info));
+  if (trace)
+    trace->Host(MESHVK_TRACE_WRITE_INPUTS, MESHVK_TRACE_NONE, MESHVK_TRACE_NONE, MESHVK_TRACE_NONE, step,
+                meshvk::module::TraceNowNs(), InputBytes(info));
   prog->timings_valid = false;
   MESHVK_RETURN_IF_ERROR(meshvk::module::SubmitSegments(prog, info->function, timeout, {}, false));
   if (info->flags & MESHVK_INVOKE_TIMESTAMPS_BIT) MESHVK_RETURN_IF_ERROR(ReadTimings(prog, info->function));
+  step = trace ? meshvk::module::TraceNowNs() : 0;
   if (!(info->flags & MESHVK_INVOKE_KEEP_RESULTS_SHARDED_BIT)) MESHVK_RETURN_IF_ERROR(ReadResults(prog, fn, info));
+  if (trace) {
+    if (!(info->flags & MESHVK_INVOKE_KEEP_RESULTS_SHARDED_BIT))
+      trace->Host(MESHVK_TRACE_READ_RESULTS, MESHVK_TRACE_NONE, MESHVK_TRACE_NONE, MESHVK_TRACE_NONE, step,
+                  meshvk::module::TraceNowNs(), OutputBytes(info));
+    trace->FinishInvoke();
+  }
   return Status();
 }
 
@@ -485,11 +535,24 @@ extern "C" {
 
 meshvk_status_t meshvk_program_create(meshvk_module_t* module, meshvk_device_set_t* set,
                                       meshvk_program_t** out_program) {
+  meshvk_program_create_info_t info{};
+  info.module = module;
+  info.set = set;
+  return meshvk_program_create_with_info(&info, out_program);
+}
+
+meshvk_status_t meshvk_program_create_with_info(const meshvk_program_create_info_t* info,
+                                                meshvk_program_t** out_program) {
   if (!out_program) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "out_program is NULL").ToC();
   *out_program = nullptr;
-  if (!module || !set) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "module or device set is NULL").ToC();
+  if (!info || !info->module || !info->set)
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "module or device set is NULL").ToC();
   auto prog = std::make_unique<meshvk_program_s>();
-  Status status = Create(module, set, prog.get());
+  if (info->trace_sink) {
+    if (!info->trace_sink->event) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "trace sink without an event function").ToC();
+    prog->trace = std::make_unique<meshvk::module::InvokeTrace>(*info->trace_sink, info->module->artifact);
+  }
+  Status status = Create(info->module, info->set, prog.get());
   if (!status.ok()) return status.ToC();
   *out_program = prog.release();
   return MESHVK_OK;

@@ -5,8 +5,10 @@
 #define MESHVK_RUNTIME_MODULE_PROGRAM_H_
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "invoke_trace.h"
 #include "meshvk/module.h"
 #include "meshvk/queue.h"
 #include "module.h"
@@ -29,6 +31,8 @@ struct Segment {
   std::vector<Wait> waits;      // cross-process, deduplicated (max phase per process)
   meshvk_command_buffer_t* command_buffer = nullptr;
   uint32_t command_count = 0;
+  std::vector<InvokeTrace::CommandMarks> marks;  // traced programs only
+  uint64_t submitted_ns = 0;                     // traced programs only
 };
 
 // Device-side copies between the caller's shard buffers and the program's own
@@ -63,6 +67,7 @@ struct meshvk_program_s {
   bool timings_valid = false;
   bool timestamps_unavailable = false;  // a device has no timestamp queries
   std::vector<meshvk_phase_timing_t> timings;
+  std::unique_ptr<meshvk::module::InvokeTrace> trace;  // set: a traced program (meshvk/trace.h)
   // Async invokes: per process a timeline for the copies in and out
   // (io_value: its last value), the cached copies, and an empty command
   // buffer that joins all processes and signals the caller's semaphores.

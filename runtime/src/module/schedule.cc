@@ -14,6 +14,13 @@ const flatbuffers::Vector<flatbuffers::Offset<mvk::Command>>* StreamOf(const mvk
   return streams && process < streams->size() ? streams->Get(process)->commands() : nullptr;
 }
 
+uint64_t CopyBytes(const mvk::Copy* copy) {
+  if (!copy->regions() || copy->regions()->size() == 0) return copy->size();
+  uint64_t bytes = 0;
+  for (const mvk::StridedRegion* r : *copy->regions()) bytes += 4ull * r->count().x() * r->count().y() * r->count().z();
+  return bytes;
+}
+
 namespace {
 
 FunctionSchedule ScheduleFunction(const mvk::Artifact* a, uint32_t f) {
@@ -72,12 +79,7 @@ FunctionSchedule ScheduleFunction(const mvk::Artifact* a, uint32_t f) {
       if (cmd->op_type() == mvk::Op::Fill) ++s.fill_count;
       if (const mvk::Copy* copy = cmd->op_as_Copy()) {
         ++s.copy_count;
-        uint64_t bytes = copy->size();
-        if (copy->regions() && copy->regions()->size() > 0) {
-          bytes = 0;
-          for (const mvk::StridedRegion* r : *copy->regions())
-            bytes += 4ull * r->count().x() * r->count().y() * r->count().z();
-        }
+        uint64_t bytes = CopyBytes(copy);
         (copy->src_process() == p ? s.local_copy_bytes : s.peer_bytes_in) += bytes;
       }
     }

@@ -38,6 +38,9 @@ struct Schedule {
 const flatbuffers::Vector<flatbuffers::Offset<mvk::Command>>* StreamOf(const mvk::Artifact* artifact,
                                                                        uint32_t function, uint32_t process);
 
+// Payload bytes of a copy (strided regions: their words).
+uint64_t CopyBytes(const mvk::Copy* copy);
+
 // `artifact` must have passed VerifyArtifact (acyclic, indices in range).
 Schedule ComputeSchedule(const mvk::Artifact* artifact);
 

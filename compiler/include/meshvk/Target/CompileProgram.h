@@ -30,6 +30,12 @@ struct ProgramOptions {
   // When set: each deduplicated kernel's SPIR-V and its disassembly are written
   // to <dir>/<kernel>.spv and <dir>/<kernel>.spvasm (the directory is created).
   std::string dumpDirectory;
+  // mesh-vk-compile's MLIR debugging options: apply MLIR's registered
+  // command-line options to the plan pipeline's pass manager
+  // (--mlir-print-ir-*, --mlir-timing), and keep the "see current operation"
+  // note in the error line (--mlir-print-op-on-diagnostic given explicitly).
+  bool applyMlirCommandLineOptions = false;
+  bool keepOperationNotes = false;
 };
 
 // What the plan says, for --print-plan style reports and for tests that compare

@@ -1,0 +1,38 @@
+// Copy paths and process names (see copy_path.h).
+#include "copy_path.h"
+
+namespace meshvk_run {
+
+std::string CopyPathName(const meshvk_device_set_t* set, uint32_t src, uint32_t dst) {
+  if (src == dst) return "local";
+  meshvk_process_info_t a{}, b{};
+  meshvk_status_t sa = meshvk_device_set_process_info(set, src, &a);
+  meshvk_status_t sb = meshvk_device_set_process_info(set, dst, &b);
+  bool ok = !sa && !sb;
+  meshvk_status_free(sa);
+  meshvk_status_free(sb);
+  if (!ok) return "unknown";
+  if (a.logical_device != b.logical_device) return "cross VkDevice";
+  return a.device_index == b.device_index ? "same device" : "group peer";
+}
+
+std::string ProcessTrackName(meshvk_instance_t* instance, const meshvk_device_set_t* set, uint32_t process) {
+  std::string name = "process " + std::to_string(process);
+  meshvk_process_info_t info{};
+  if (meshvk_status_t status = meshvk_device_set_process_info(set, process, &info)) {
+    meshvk_status_free(status);
+    return name;
+  }
+  meshvk_physical_device_info_t device{};
+  std::string device_name = "physical device " + std::to_string(info.physical_device);
+  if (instance) {
+    if (meshvk_status_t status = meshvk_instance_physical_device_info(instance, info.physical_device, &device))
+      meshvk_status_free(status);
+    else
+      device_name = device.name;
+  }
+  return name + " (" + device_name + ", VkDevice " + std::to_string(info.logical_device) + ", device index " +
+         std::to_string(info.device_index) + ")";
+}
+
+}  // namespace meshvk_run

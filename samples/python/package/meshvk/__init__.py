@@ -1,0 +1,22 @@
+"""meshvk: compile and run sharded tensor programs on several Vulkan devices from numpy.
+
+    import numpy as np, meshvk
+    prog = meshvk.compile("samples/programs/mlp_megatron.mlir")   # or MLIR text
+    rt = meshvk.Runtime(devices=4, topology="auto")
+    main = rt.load(prog)["main"]
+    y = main(x, w1, w2)
+
+See samples/python/README.md for the whole API.
+"""
+
+from ._errors import *  # noqa: F401,F403  (the Error hierarchy)
+from ._errors import __all__ as _error_names
+from ._meshvk import Function, LoadedProgram
+from ._meshvk import device_groups, devices
+from ._program import Program, compile
+from ._runtime import Runtime, Shard, ShardedTensor
+
+__version__ = "0.1.0"
+
+__all__ = ["compile", "Program", "Runtime", "LoadedProgram", "Function", "Shard", "ShardedTensor",
+           "devices", "device_groups"] + list(_error_names)

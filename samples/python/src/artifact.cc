@@ -1,0 +1,205 @@
+// See artifact.h.
+#include "artifact.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include <pybind11/stl.h>
+
+#include "errors.h"
+#include "meshvk/artifact/mvk_generated.h"
+#include "spirv-tools/libspirv.hpp"
+
+namespace meshvk_py {
+
+std::shared_ptr<Artifact> Artifact::FromBytes(std::string bytes, const std::string& name) {
+  meshvk_module_t* module = nullptr;
+  Check(meshvk_module_load(bytes.data(), bytes.size(), &module), name + ": ");
+  return std::shared_ptr<Artifact>(new Artifact(std::move(bytes), name, module));
+}
+
+std::shared_ptr<Artifact> Artifact::FromFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) Raise(MESHVK_STATUS_UNAVAILABLE, path + ": cannot read: " + std::strerror(errno));
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  if (in.bad()) Raise(MESHVK_STATUS_UNAVAILABLE, path + ": cannot read: " + std::strerror(errno));
+  return FromBytes(bytes.str(), path);
+}
+
+Artifact::~Artifact() { meshvk_module_release(module_); }
+
+uint32_t Artifact::process_count() const {
+  meshvk_grid_info_t grid{};
+  meshvk_module_grid_info(module_, &grid);
+  return grid.process_count;
+}
+
+std::vector<uint32_t> Artifact::grid_shape() const {
+  meshvk_grid_info_t grid{};
+  meshvk_module_grid_info(module_, &grid);
+  return std::vector<uint32_t>(grid.shape, grid.shape + grid.rank);
+}
+
+std::vector<uint32_t> Artifact::peered_axes() const {
+  meshvk_grid_info_t grid{};
+  meshvk_module_grid_info(module_, &grid);
+  std::vector<uint32_t> axes;
+  for (uint32_t a = 0; a < grid.rank; ++a)
+    if (grid.peered_axes_mask & (1u << a)) axes.push_back(a);
+  return axes;
+}
+
+std::vector<std::string> Artifact::function_names() const {
+  std::vector<std::string> names;
+  for (uint32_t f = 0; f < meshvk_module_function_count(module_); ++f) {
+    meshvk_function_info_t info{};
+    Check(meshvk_module_function_info(module_, f, &info));
+    names.push_back(info.name);
+  }
+  return names;
+}
+
+FunctionSignature Artifact::Signature(const std::string& name) const {
+  FunctionSignature s;
+  Check(meshvk_module_find_function(module_, name.c_str(), &s.index), name_ + ": ");
+  meshvk_function_info_t info{};
+  Check(meshvk_module_function_info(module_, s.index, &info));
+  s.name = info.name;
+  s.arguments.resize(info.argument_count);
+  s.results.resize(info.result_count);
+  for (uint32_t i = 0; i < info.argument_count; ++i)
+    Check(meshvk_module_argument_info(module_, s.index, i, &s.arguments[i]));
+  for (uint32_t i = 0; i < info.result_count; ++i) Check(meshvk_module_result_info(module_, s.index, i, &s.results[i]));
+  return s;
+}
+
+std::vector<ShardPlacement> Artifact::ResultShards(uint32_t function, uint32_t result) const {
+  // The module verified these bytes (indices and shapes) when it was loaded.
+  const auto* artifact = meshvk::mvk::GetArtifact(bytes_.data());
+  const auto* signature = artifact->functions()->Get(function)->results()->Get(result);
+  std::vector<ShardPlacement> shards;
+  for (const meshvk::mvk::Shard* sh : *signature->shards()) {
+    ShardPlacement p;
+    p.process = sh->process();
+    p.global_offset.assign(sh->global_offset()->begin(), sh->global_offset()->end());
+    p.shape.assign(sh->shape()->begin(), sh->shape()->end());
+    shards.push_back(std::move(p));
+  }
+  return shards;
+}
+
+py::dict Artifact::SignatureDict(const std::string& function) const {
+  FunctionSignature s = Signature(function);
+  py::list arguments, results;
+  for (const auto& a : s.arguments) arguments.append(TensorInfoDict(a));
+  for (const auto& r : s.results) results.append(TensorInfoDict(r));
+  py::dict dict;
+  dict["name"] = s.name;
+  dict["arguments"] = arguments;
+  dict["results"] = results;
+  return dict;
+}
+
+namespace {
+
+py::dict ProcessPlanDict(const meshvk_process_summary_t& p) {
+  py::dict d;
+  d["argument_bytes"] = p.argument_bytes;
+  d["result_bytes"] = p.result_bytes;
+  d["transient_bytes"] = p.transient_bytes;
+  d["constant_bytes"] = p.constant_bytes;
+  d["allocated_bytes"] = p.argument_bytes + p.result_bytes + p.transient_bytes + p.constant_bytes;
+  d["dispatches"] = p.dispatch_count;
+  d["copies"] = p.copy_count;
+  d["fills"] = p.fill_count;
+  d["peer_bytes_in"] = p.peer_bytes_in;
+  d["local_copy_bytes"] = p.local_copy_bytes;
+  d["phases"] = p.phase_count;
+  return d;
+}
+
+}  // namespace
+
+py::dict Artifact::PlanDict(const std::string& function) const {
+  FunctionSignature s = Signature(function);
+  meshvk_grid_info_t grid{};
+  meshvk_module_grid_info(module_, &grid);
+  py::list processes;
+  meshvk_process_summary_t total{};
+  for (uint32_t p = 0; p < grid.process_count; ++p) {
+    meshvk_process_summary_t plan{};
+    Check(meshvk_module_function_process_summary(module_, s.index, p, &plan));
+    py::dict d = ProcessPlanDict(plan);
+    d["process"] = p;
+    processes.append(d);
+    total.argument_bytes += plan.argument_bytes;
+    total.result_bytes += plan.result_bytes;
+    total.transient_bytes += plan.transient_bytes;
+    total.constant_bytes += plan.constant_bytes;
+    total.dispatch_count += plan.dispatch_count;
+    total.copy_count += plan.copy_count;
+    total.fill_count += plan.fill_count;
+    total.peer_bytes_in += plan.peer_bytes_in;
+    total.local_copy_bytes += plan.local_copy_bytes;
+  }
+  total.phase_count = meshvk_module_function_phase_count(module_, s.index);
+  py::dict dict;
+  dict["function"] = s.name;
+  dict["grid_shape"] = py::tuple(py::cast(grid_shape()));
+  dict["peered_axes"] = py::cast(peered_axes());
+  dict["process_count"] = grid.process_count;
+  dict["phases"] = total.phase_count;
+  dict["processes"] = processes;
+  dict["total"] = ProcessPlanDict(total);
+  return dict;
+}
+
+py::list Artifact::Kernels() const {
+  const auto* artifact = meshvk::mvk::GetArtifact(bytes_.data());
+  py::list kernels;
+  if (!artifact->executables()) return kernels;
+  spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_1);
+  uint32_t index = 0;
+  for (const meshvk::mvk::Executable* e : *artifact->executables()) {
+    std::vector<uint32_t> words(e->spirv()->begin(), e->spirv()->end());
+    std::string text;
+    if (!tools.Disassemble(words, &text,
+                           SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES | SPV_BINARY_TO_TEXT_OPTION_INDENT))
+      text = "";  // the loader validated it; an older SPIRV-Tools may still not know an opcode
+    py::list writable;
+    if (e->bindings())
+      for (const meshvk::mvk::BindingInfo* b : *e->bindings()) writable.append(b->writable());
+    py::dict k;
+    k["index"] = index++;
+    k["entry_point"] = e->entry_point() ? e->entry_point()->str() : "";
+    k["workgroup_size"] = py::make_tuple(e->workgroup_size()->Get(0), e->workgroup_size()->Get(1),
+                                         e->workgroup_size()->Get(2));
+    k["bindings"] = py::len(writable);
+    k["writable_bindings"] = writable;
+    k["push_constant_size"] = e->push_constant_size();
+    k["spirv"] = py::bytes(reinterpret_cast<const char*>(words.data()), words.size() * sizeof(uint32_t));
+    k["disassembly"] = text;
+    kernels.append(k);
+  }
+  return kernels;
+}
+
+void Artifact::Save(const std::string& path) const {
+  const std::string temp = path + ".tmp";
+  std::FILE* f = std::fopen(temp.c_str(), "wb");
+  if (!f) Raise(MESHVK_STATUS_UNAVAILABLE, path + ": cannot write: " + std::strerror(errno));
+  bool ok = std::fwrite(bytes_.data(), 1, bytes_.size(), f) == bytes_.size();
+  int saved = errno;
+  ok = (std::fclose(f) == 0) && ok;
+  if (!ok || std::rename(temp.c_str(), path.c_str()) != 0) {
+    if (ok) saved = errno;
+    std::remove(temp.c_str());
+    Raise(MESHVK_STATUS_UNAVAILABLE, path + ": cannot write: " + std::strerror(saved));
+  }
+}
+
+}  // namespace meshvk_py

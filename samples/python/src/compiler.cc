@@ -1,0 +1,84 @@
+// meshvk._compiler: the compiler chain in-process, through the same entry
+// point mesh-vk-compile and mesh-vk-run use (meshvk/Target/CompileProgram.h).
+// A separate extension so that `import meshvk` maps libMLIR only when a
+// program is compiled. Errors come back as the compiler's one line; the
+// Python side raises meshvk.CompileError with it.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "meshvk/Codegen/Target.h"
+#include "meshvk/Target/CompileProgram.h"
+
+namespace py = pybind11;
+
+namespace {
+
+// A target from a preset name, or from a probed device's limits (a dict made
+// by meshvk.compile from meshvk.devices(); tuned like its preset, as
+// mesh-vk-compile --target-device=auto does).
+bool TargetFrom(const py::object& target, meshvk::codegen::TargetDescription* out, std::string* error) {
+  if (py::isinstance<py::str>(target)) {
+    std::string name = target.cast<std::string>();
+    if (meshvk::codegen::lookupTarget(name, out)) return true;
+    *error = "target: unknown device '" + name + "' (expected 'lavapipe', 'generic' or 'auto')";
+    return false;
+  }
+  py::dict device = target.cast<py::dict>();
+  py::dict limits = device["limits"].cast<py::dict>();
+  meshvk::codegen::TargetDescription t;
+  t.name = device["name"].cast<std::string>();
+  py::tuple size = limits["max_workgroup_size"].cast<py::tuple>();
+  for (int i = 0; i < 3; ++i) t.maxWorkgroupSize[i] = size[i].cast<uint32_t>();
+  t.maxWorkgroupInvocations = limits["max_workgroup_invocations"].cast<uint32_t>();
+  t.maxSharedMemoryBytes = limits["max_shared_memory_bytes"].cast<uint32_t>();
+  uint32_t subgroup = limits["subgroup_size"].cast<uint32_t>();
+  t.subgroupSize = subgroup ? subgroup : 32;
+  t.maxWorkgroupCount = limits["max_workgroup_count"].cast<py::tuple>()[0].cast<uint32_t>();
+  t.shaderFloat16 = device["float16"].cast<bool>();
+  t.storageBuffer16BitAccess = device["storage_16bit"].cast<bool>();
+  *out = meshvk::codegen::withPresetTuning(t);
+  return true;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_compiler, m) {
+  m.doc() = "meshvk compiler bindings (use meshvk.compile)";
+  // compile(source, name, grid_shape, target, vulkan_version) ->
+  //   (error or "", artifact bytes, grid shape, [per-process memory], [collectives])
+  m.def("compile", [](const std::string& source, const std::string& name, const std::string& grid_shape,
+                      const py::object& target, const std::string& vulkan_version) {
+    meshvk::target::ProgramOptions options;
+    options.producer = "meshvk Python (in-process compile)";
+    std::string error;
+    if (!TargetFrom(target, &options.device, &error)) return py::make_tuple(error, py::none(), py::none(), py::none(), py::none());
+    if (!meshvk::target::parseVulkanVersion(vulkan_version, &options.vulkanVersion, &error))
+      return py::make_tuple("vulkan_version: " + error, py::none(), py::none(), py::none(), py::none());
+    if (!grid_shape.empty() && !meshvk::target::parseGridShape(grid_shape, &options.gridShape, &error))
+      return py::make_tuple("grid_shape: " + error, py::none(), py::none(), py::none(), py::none());
+    meshvk::target::CompiledProgram compiled;
+    {
+      py::gil_scoped_release release;  // compiling takes a while; other threads may run
+      error = meshvk::target::compileProgramSource(source, name, options, &compiled);
+    }
+    if (!error.empty()) return py::make_tuple(error, py::none(), py::none(), py::none(), py::none());
+    py::list memory, collectives;
+    for (const auto& p : compiled.memory) {
+      py::dict d;
+      d["argument_bytes"] = p.argumentBytes;
+      d["result_bytes"] = p.resultBytes;
+      d["transient_bytes"] = p.transientBytes;
+      memory.append(d);
+    }
+    for (const auto& c : compiled.collectives) {
+      py::dict d;
+      d["kind"] = c.kind;
+      d["algorithm"] = c.algorithm;
+      d["group_size"] = c.groupSize;
+      d["pulled_bytes"] = c.pulledBytes;
+      collectives.append(d);
+    }
+    py::bytes artifact(reinterpret_cast<const char*>(compiled.artifact.data()), compiled.artifact.size());
+    return py::make_tuple(std::string(), artifact, py::tuple(py::cast(compiled.gridShape)), memory, collectives);
+  });
+}

@@ -1,0 +1,75 @@
+// meshvk._meshvk: the runtime side of the meshvk Python package, over the
+// public C API (runtime/include/meshvk). The classes here are wrapped by the
+// pure-Python package (meshvk/__init__.py), which is the documented API.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "artifact.h"
+#include "errors.h"
+#include "program.h"
+#include "runtime.h"
+
+namespace py = pybind11;
+using namespace meshvk_py;
+
+PYBIND11_MODULE(_meshvk, m) {
+  m.doc() = "meshvk runtime bindings (use the meshvk package)";
+  RegisterErrorTranslator();
+
+  m.def("devices", [] { return ListDevices(nullptr); },
+        "Physical devices with their limits, queues and heaps (as mesh-vk-run --list-devices).");
+  m.def("device_groups", [] { return ListDeviceGroups(nullptr); },
+        "Device groups with their physical devices and peer-memory matrix per heap.");
+
+  py::class_<Artifact, std::shared_ptr<Artifact>>(m, "Artifact")
+      .def_static("from_bytes", [](const py::bytes& b, const std::string& name) {
+        return Artifact::FromBytes(std::string(b), name);
+      })
+      .def_static("from_file", &Artifact::FromFile)
+      .def_property_readonly("name", &Artifact::name)
+      .def_property_readonly("process_count", &Artifact::process_count)
+      .def_property_readonly("grid_shape", [](const Artifact& a) { return py::tuple(py::cast(a.grid_shape())); })
+      .def_property_readonly("peered_axes", &Artifact::peered_axes)
+      .def_property_readonly("functions", &Artifact::function_names)
+      .def("signature", &Artifact::SignatureDict, py::arg("function") = "")
+      .def("plan", &Artifact::PlanDict, py::arg("function") = "")
+      .def("kernels", &Artifact::Kernels)
+      .def("to_bytes", [](const Artifact& a) { return py::bytes(a.bytes()); })
+      .def("save", &Artifact::Save, py::arg("path"));
+
+  py::class_<Function>(m, "Function")
+      .def("__call__", &Function::Call, py::kw_only(), py::arg("keep_sharded") = false,
+           py::arg("timeout") = py::none())
+      .def("benchmark", &Function::Benchmark, py::kw_only(), py::arg("n") = 20)
+      .def_property_readonly("name", &Function::name)
+      .def_property_readonly("signature", &Function::SignatureDict)
+      .def("__repr__", [](const Function& f) { return "<meshvk.Function '" + f.name() + "'>"; });
+
+  py::class_<LoadedProgram>(m, "LoadedProgram")
+      .def("__getitem__", &LoadedProgram::Get, py::arg("function"))
+      .def("function", &LoadedProgram::Get, py::arg("function") = "")
+      .def_property_readonly("functions", &LoadedProgram::function_names)
+      .def("placement", &LoadedProgram::Placement)
+      .def_property_readonly("stats", &LoadedProgram::Stats)
+      .def("close", &LoadedProgram::Close)
+      .def_property_readonly("closed", &LoadedProgram::closed)
+      .def("__repr__", [](const LoadedProgram& p) {
+        return "<meshvk.LoadedProgram " + p.name() + (p.closed() ? " closed>" : ">");
+      })
+      .def("__enter__", [](py::object self) { return self; })
+      .def("__exit__", [](LoadedProgram& p, py::args) { p.Close(); });
+
+  py::class_<Runtime>(m, "Runtime")
+      .def(py::init<py::object, std::string, py::object, py::object>(), py::arg("devices") = py::none(),
+           py::arg("topology") = "auto", py::arg("group") = py::none(), py::arg("validation") = py::none())
+      .def("_load", [](Runtime& r, const std::shared_ptr<Artifact>& a) { return LoadedProgram(r.Load(a)); })
+      .def("close", &Runtime::Close)
+      .def_property_readonly("closed", &Runtime::closed)
+      .def_property_readonly("process_count", &Runtime::process_count)
+      .def_property_readonly("topology", &Runtime::topology)
+      .def_property_readonly("validation_messages", &Runtime::validation_messages)
+      .def("devices", &Runtime::Devices)
+      .def("device_groups", &Runtime::DeviceGroups)
+      .def("__enter__", [](py::object self) { return self; })
+      .def("__exit__", [](Runtime& r, py::args) { r.Close(); });
+}

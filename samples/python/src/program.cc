@@ -1,0 +1,246 @@
+// See program.h.
+#include "program.h"
+
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+
+#include "errors.h"
+
+namespace meshvk_py {
+namespace {
+
+struct PreparedCall {
+  std::vector<py::array> inputs;  // keep the arrays alive while the GIL is released
+  std::vector<meshvk_host_input_t> host_inputs;
+  meshvk_invoke_info_t invoke{};
+};
+
+PreparedCall Prepare(const FunctionSignature& signature, const py::args& args) {
+  PreparedCall call;
+  call.inputs = CheckInputs(signature, args);
+  for (const py::array& a : call.inputs)
+    call.host_inputs.push_back({a.data(), static_cast<uint64_t>(a.nbytes())});
+  call.invoke.function = signature.index;
+  call.invoke.inputs = call.host_inputs.data();
+  call.invoke.input_count = static_cast<uint32_t>(call.host_inputs.size());
+  return call;
+}
+
+uint64_t TimeoutNs(const py::object& timeout) {
+  if (timeout.is_none()) return 0;
+  double seconds = timeout.cast<double>();
+  if (!(seconds > 0) || !std::isfinite(seconds))
+    Raise(MESHVK_STATUS_INVALID_ARGUMENT, "timeout: " + py::str(timeout).cast<std::string>() +
+                                              " given, expected a positive number of seconds (or None)");
+  return std::max<uint64_t>(1, static_cast<uint64_t>(seconds * 1e9));
+}
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+}  // namespace
+
+void ProgramCore::Close() {
+  std::lock_guard<std::mutex> lock(run_mutex_);
+  meshvk_program_release(program_);  // waits until the devices are idle
+  program_ = nullptr;
+}
+
+void ProgramCore::ThrowClosed() const {
+  Raise(MESHVK_STATUS_FAILED_PRECONDITION,
+        artifact_->name() + ": the program is closed" + (runtime_->closed() ? " (its runtime was closed)" : ""));
+}
+
+py::object Function::Call(const py::args& args, bool keep_sharded, const py::object& timeout) {
+  PreparedCall call = Prepare(signature_, args);
+  call.invoke.timeout_ns = TimeoutNs(timeout);
+  const size_t result_count = signature_.results.size();
+  std::vector<py::array> outputs;
+  std::vector<meshvk_host_output_t> host_outputs;
+  // keep_sharded: one array per (result, shard), shaped like the shard.
+  std::vector<std::vector<ShardPlacement>> placements;
+  std::vector<std::vector<py::array>> shards(result_count);
+  std::vector<std::vector<meshvk_host_output_t>> shard_memory(result_count);  // touched without the GIL
+  if (!keep_sharded) {
+    for (const meshvk_tensor_info_t& info : signature_.results) {
+      outputs.push_back(NewArray(info));
+      host_outputs.push_back({outputs.back().mutable_data(), static_cast<uint64_t>(outputs.back().nbytes())});
+    }
+    call.invoke.outputs = host_outputs.data();
+    call.invoke.output_count = static_cast<uint32_t>(host_outputs.size());
+  } else {
+    call.invoke.flags |= MESHVK_INVOKE_KEEP_RESULTS_SHARDED_BIT;
+    for (uint32_t r = 0; r < result_count; ++r) {
+      placements.push_back(program_->artifact()->ResultShards(signature_.index, r));
+      for (const ShardPlacement& p : placements.back()) {
+        shards[r].push_back(py::array(DtypeOf(signature_.results[r].element_type),
+                                      std::vector<py::ssize_t>(p.shape.begin(), p.shape.end())));
+        shard_memory[r].push_back({shards[r].back().mutable_data(), static_cast<uint64_t>(shards[r].back().nbytes())});
+      }
+    }
+  }
+  {
+    py::gil_scoped_release release;
+    program_->WithProgram([&](meshvk_program_t* program, meshvk_device_set_t*) {
+      Check(meshvk_program_invoke(program, &call.invoke), signature_.name + ": ");
+      // The shards stay valid until the next invoke, which this lock excludes.
+      for (uint32_t r = 0; r < shard_memory.size(); ++r)
+        for (uint32_t s = 0; s < shard_memory[r].size(); ++s) {
+          meshvk_shard_view_t view{};
+          Check(meshvk_program_result_shard(program, signature_.index, r, s, &view));
+          Check(meshvk_buffer_read(view.buffer, view.offset, shard_memory[r][s].data, shard_memory[r][s].size),
+                signature_.name + ": result " + std::to_string(r) + " shard " + std::to_string(s) + ": ");
+        }
+    });
+  }
+  py::list results;
+  if (!keep_sharded) {
+    for (py::array& a : outputs) results.append(a);
+  } else {
+    py::object shard_class = py::module_::import("meshvk._runtime").attr("Shard");
+    py::object tensor_class = py::module_::import("meshvk._runtime").attr("ShardedTensor");
+    for (uint32_t r = 0; r < result_count; ++r) {
+      py::list list;
+      for (uint32_t s = 0; s < shards[r].size(); ++s)
+        list.append(shard_class(placements[r][s].process, py::tuple(py::cast(placements[r][s].global_offset)),
+                                shards[r][s]));
+      py::dict info = TensorInfoDict(signature_.results[r]);
+      results.append(tensor_class(info["shape"], info["dtype"], info["split_axes"], list));
+    }
+  }
+  if (results.size() == 1) return results[0];
+  return py::tuple(results);
+}
+
+py::dict Function::Benchmark(const py::args& args, uint32_t n) {
+  if (n == 0) Raise(MESHVK_STATUS_INVALID_ARGUMENT, "n: 0 given, expected at least 1 run");
+  PreparedCall call = Prepare(signature_, args);
+  std::vector<py::array> outputs;
+  std::vector<meshvk_host_output_t> host_outputs;
+  for (const meshvk_tensor_info_t& info : signature_.results) {
+    outputs.push_back(NewArray(info));
+    host_outputs.push_back({outputs.back().mutable_data(), static_cast<uint64_t>(outputs.back().nbytes())});
+  }
+  call.invoke.outputs = host_outputs.data();
+  call.invoke.output_count = static_cast<uint32_t>(host_outputs.size());
+  std::vector<double> wall_ms;
+  std::map<std::pair<uint32_t, uint32_t>, std::vector<double>> phase_us;  // (phase, process)
+  std::string no_timings;
+  meshvk_program_stats_t stats{};
+  {
+    py::gil_scoped_release release;
+    program_->WithProgram([&](meshvk_program_t* program, meshvk_device_set_t*) {
+      Check(meshvk_program_invoke(program, &call.invoke), signature_.name + ": warm-up run: ");
+      call.invoke.flags |= MESHVK_INVOKE_TIMESTAMPS_BIT;
+      std::vector<meshvk_phase_timing_t> timings(1024);
+      for (uint32_t r = 0; r < n; ++r) {
+        auto start = std::chrono::steady_clock::now();
+        Check(meshvk_program_invoke(program, &call.invoke),
+              signature_.name + ": benchmark run " + std::to_string(r) + ": ");
+        wall_ms.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        uint32_t count = 0;
+        meshvk_status_t status = meshvk_program_phase_timings(program, timings.data(), 1024, &count);
+        if (status) {
+          no_timings = TakeMessage(status);
+          continue;
+        }
+        for (uint32_t i = 0; i < std::min<uint32_t>(count, 1024); ++i)
+          phase_us[{timings[i].phase, timings[i].process}].push_back(timings[i].device_ns / 1000.0);
+      }
+      meshvk_program_stats(program, &stats);
+    });
+  }
+  py::dict wall;
+  wall["min"] = *std::min_element(wall_ms.begin(), wall_ms.end());
+  wall["median"] = Median(wall_ms);
+  wall["max"] = *std::max_element(wall_ms.begin(), wall_ms.end());
+  py::list phases;
+  for (const auto& [key, values] : phase_us) {
+    py::dict p;
+    p["phase"] = key.first;
+    p["process"] = key.second;
+    p["gpu_us_median"] = Median(values);
+    p["gpu_us_min"] = *std::min_element(values.begin(), values.end());
+    p["gpu_us_max"] = *std::max_element(values.begin(), values.end());
+    phases.append(p);
+  }
+  py::dict result;
+  result["runs"] = n;
+  result["wall_ms"] = wall;
+  result["command_buffers"] = stats.command_buffer_count;
+  result["commands"] = stats.command_count;
+  result["record_ms"] = stats.record_ns / 1e6;
+  result["phases"] = phases;
+  if (!no_timings.empty()) result["no_phase_timings"] = no_timings;
+  return result;
+}
+
+Function LoadedProgram::Get(const std::string& name) const {
+  return Function(program_, program_->artifact()->Signature(name));
+}
+
+py::list LoadedProgram::Placement() const {
+  struct Row {
+    meshvk_process_info_t info;
+    uint64_t allocated;
+  };
+  std::vector<Row> rows;
+  {
+    py::gil_scoped_release release;
+    program_->WithProgram([&](meshvk_program_t*, meshvk_device_set_t* set) {
+      for (uint32_t p = 0; p < meshvk_device_set_process_count(set); ++p) {
+        Row row{};
+        Check(meshvk_device_set_process_info(set, p, &row.info));
+        row.allocated = meshvk_device_set_allocated_bytes(set, p);
+        rows.push_back(row);
+      }
+    });
+  }
+  py::list list;
+  for (uint32_t p = 0; p < rows.size(); ++p) {
+    py::dict d;
+    d["process"] = p;
+    d["physical_device"] = rows[p].info.physical_device;
+    d["device_index"] = rows[p].info.device_index;
+    d["logical_device"] = rows[p].info.logical_device;
+    d["queue_family"] = rows[p].info.queue_family;
+    d["queue_index"] = rows[p].info.queue_index;
+    d["allocated_bytes"] = rows[p].allocated;
+    list.append(d);
+  }
+  return list;
+}
+
+py::dict LoadedProgram::Stats() const {
+  meshvk_program_stats_t stats{};
+  {
+    py::gil_scoped_release release;
+    program_->WithProgram([&](meshvk_program_t* program, meshvk_device_set_t*) { meshvk_program_stats(program, &stats); });
+  }
+  py::dict d;
+  d["command_buffers"] = stats.command_buffer_count;
+  d["commands"] = stats.command_count;
+  d["record_ms"] = stats.record_ns / 1e6;
+  return d;
+}
+
+bool LoadedProgram::closed() const {
+  py::gil_scoped_release release;  // waits for a run in progress
+  return program_->closed();
+}
+
+void LoadedProgram::Close() {
+  py::gil_scoped_release release;
+  program_->Close();
+}
+
+}  // namespace meshvk_py

@@ -1,0 +1,101 @@
+// meshvk.LoadedProgram and meshvk.Function: an artifact instantiated on a
+// runtime's device set (meshvk_program_t), and one of its functions, callable
+// with numpy arrays.
+//
+// Threads: the GIL is released while a program runs (inputs streamed in,
+// phases submitted and waited for, results gathered), so other Python threads
+// keep running and two programs run at once. meshvk_program_invoke must not
+// run twice at once on one program: each program has a run mutex, taken only
+// with the GIL released (never wait for a mutex while holding the GIL, so no
+// thread can hold one and wait for the other).
+#ifndef MESHVK_PYTHON_PROGRAM_H_
+#define MESHVK_PYTHON_PROGRAM_H_
+
+#include <pybind11/pybind11.h>
+
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "artifact.h"
+#include "meshvk/module.h"
+#include "runtime.h"
+
+namespace meshvk_py {
+
+namespace py = pybind11;
+
+class ProgramCore {
+ public:
+  ProgramCore(std::shared_ptr<RuntimeCore> runtime, std::shared_ptr<Artifact> artifact, meshvk_device_set_t* set,
+              meshvk_program_t* program)
+      : runtime_(std::move(runtime)), artifact_(std::move(artifact)), set_(set), program_(program) {}
+  ~ProgramCore() { Close(); }
+  // Waits for a run in progress, then releases the program. Idempotent.
+  void Close();
+
+  // Runs `fn` under the run mutex with the program open (FailedPrecondition
+  // when it was closed, directly or through its runtime). Call without the GIL.
+  template <typename Fn>
+  void WithProgram(Fn fn) {
+    std::lock_guard<std::mutex> lock(run_mutex_);
+    if (!program_) ThrowClosed();
+    fn(program_, set_);
+  }
+
+  const std::shared_ptr<Artifact>& artifact() const { return artifact_; }
+  const std::shared_ptr<RuntimeCore>& runtime() const { return runtime_; }
+  bool closed() {
+    std::lock_guard<std::mutex> lock(run_mutex_);
+    return program_ == nullptr;
+  }
+
+ private:
+  [[noreturn]] void ThrowClosed() const;
+  std::shared_ptr<RuntimeCore> runtime_;
+  std::shared_ptr<Artifact> artifact_;
+  std::mutex run_mutex_;
+  meshvk_device_set_t* set_;  // owned by the runtime core; valid while program_ is
+  meshvk_program_t* program_;
+};
+
+class Function {
+ public:
+  Function(std::shared_ptr<ProgramCore> program, FunctionSignature signature)
+      : program_(std::move(program)), signature_(std::move(signature)) {}
+
+  // numpy in, numpy out: one array for one result, a tuple for several. With
+  // keep_sharded, each result is a meshvk.ShardedTensor of per-process arrays
+  // read from the devices. timeout: seconds (None: the runtime's 60 s).
+  py::object Call(const py::args& args, bool keep_sharded, const py::object& timeout);
+  // The numbers of mesh-vk-run --benchmark: one warm-up run, then n runs with
+  // timestamps (wall min/median/max, per-(phase, process) GPU times).
+  py::dict Benchmark(const py::args& args, uint32_t n);
+  const std::string& name() const { return signature_.name; }
+  py::dict SignatureDict() const { return program_->artifact()->SignatureDict(signature_.name); }
+
+ private:
+  std::shared_ptr<ProgramCore> program_;
+  FunctionSignature signature_;
+};
+
+class LoadedProgram {
+ public:
+  explicit LoadedProgram(std::shared_ptr<ProgramCore> program) : program_(std::move(program)) {}
+  Function Get(const std::string& name) const;
+  std::vector<std::string> function_names() const { return program_->artifact()->function_names(); }
+  // Per process: where it runs (physical device, index in the group, which
+  // VkDevice, queue) and the bytes allocated on its device set for it.
+  py::list Placement() const;
+  py::dict Stats() const;
+  void Close();
+  bool closed() const;
+  std::string name() const { return program_->artifact()->name(); }
+
+ private:
+  std::shared_ptr<ProgramCore> program_;
+};
+
+}  // namespace meshvk_py
+
+#endif  // MESHVK_PYTHON_PROGRAM_H_

@@ -1,0 +1,104 @@
+// meshvk.Runtime: a Vulkan instance and the device sets programs run on.
+//
+// Ownership (a tree, no cycles): the Python Runtime and every program loaded
+// on it share one RuntimeCore (std::shared_ptr: Python decides when each
+// object dies); the core knows its programs only weakly. So a program keeps
+// the instance and devices alive after the Runtime object is dropped, and the
+// Vulkan objects go away when the last of them does (or at once on close(),
+// which closes every program first: a `with` block or an explicit close is
+// deterministic, garbage collection frees the same things later).
+//
+// Device sets are created on first use, one per process count: with
+// devices=N every program runs on N processes; with devices=None each program
+// gets a set of its grid's size (like mesh-vk-run without --devices).
+#ifndef MESHVK_PYTHON_RUNTIME_H_
+#define MESHVK_PYTHON_RUNTIME_H_
+
+#include <pybind11/pybind11.h>
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "meshvk/device_set.h"
+
+namespace meshvk_py {
+
+namespace py = pybind11;
+
+class ProgramCore;
+class Artifact;
+
+struct DeviceChoice {
+  uint32_t processes = 0;                 // 0: each program's grid
+  std::vector<uint32_t> process_devices;  // empty: round robin
+  meshvk_topology_t topology = MESHVK_TOPOLOGY_AUTO;
+  uint32_t group = 0;
+};
+
+class RuntimeCore {
+ public:
+  RuntimeCore(const DeviceChoice& choice, int validation);
+  ~RuntimeCore();
+
+  // The device set for `processes` (created on first use). Caller holds mutex().
+  meshvk_device_set_t* SetFor(uint32_t processes);
+  // Releases every program, set and the instance. Idempotent.
+  void Close();
+  void Register(const std::shared_ptr<ProgramCore>& program);
+  // Raises FailedPreconditionError once closed. Caller holds mutex().
+  void CheckOpen() const;
+
+  std::mutex& mutex() { return mutex_; }
+  meshvk_instance_t* instance() const { return instance_; }
+  const DeviceChoice& choice() const { return choice_; }
+  bool closed() const { return instance_ == nullptr; }
+  std::vector<std::string> Messages();
+
+ private:
+  static void OnMessage(meshvk_message_severity_t severity, const char* message, void* user_data);
+
+  std::mutex mutex_;
+  DeviceChoice choice_;
+  meshvk_instance_t* instance_ = nullptr;
+  bool validated_ = false;
+  std::map<uint32_t, meshvk_device_set_t*> sets_;
+  std::vector<std::weak_ptr<ProgramCore>> programs_;
+  std::mutex messages_mutex_;  // the callback runs on whichever thread called Vulkan
+  std::vector<std::string> messages_;
+};
+
+class Runtime {
+ public:
+  // devices: None, an int (process count) or a list of device indices (one
+  // per process: physical devices, or indices in the group when group= is
+  // given or topology="group"). topology: "auto", "group", "logical".
+  // validation: None (env MESHVK_VALIDATION decides), False, True, "sync".
+  Runtime(const py::object& devices, const std::string& topology, const py::object& group,
+          const py::object& validation);
+  ~Runtime();
+
+  std::shared_ptr<ProgramCore> Load(const std::shared_ptr<Artifact>& artifact);
+  void Close();
+  bool closed();
+  py::object process_count() const;
+  std::string topology() const;
+  std::vector<std::string> validation_messages() { return core_->Messages(); }
+  py::list Devices();
+  py::list DeviceGroups();
+
+ private:
+  std::shared_ptr<RuntimeCore> core_;
+};
+
+// Facts of --list-devices as lists of dicts, from a temporary instance
+// (`instance` NULL) or a runtime's.
+py::list ListDevices(meshvk_instance_t* instance);
+py::list ListDeviceGroups(meshvk_instance_t* instance);
+
+}  // namespace meshvk_py
+
+#endif  // MESHVK_PYTHON_RUNTIME_H_

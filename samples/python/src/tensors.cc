@@ -1,0 +1,108 @@
+// See tensors.h.
+#include "tensors.h"
+
+#include <pybind11/stl.h>
+
+#include "errors.h"
+#include "tensor_io.h"  // mesh-vk-run's TypeString: one spelling of a signature
+
+namespace meshvk_py {
+namespace {
+
+// "4x4xf64" for any numpy array, in the CLI's spelling (dtype kinds meshvk
+// does not have still get a readable name: f64, i64, u8, b8, ...).
+std::string ArrayTypeString(const py::array& a) {
+  std::string text;
+  for (py::ssize_t d = 0; d < a.ndim(); ++d) text += std::to_string(a.shape(d)) + "x";
+  py::dtype dt = a.dtype();
+  char kind = dt.kind();
+  std::string name = kind == 'f' ? "f" : kind == 'i' ? "i" : kind == 'u' ? "u" : kind == 'b' ? "b" : kind == 'c' ? "c" : "";
+  if (name.empty()) return text + py::str(static_cast<py::object>(dt)).cast<std::string>();
+  return text + name + std::to_string(dt.itemsize() * 8);
+}
+
+bool SameElementType(const py::dtype& dt, meshvk_element_type_t type) {
+  switch (type) {
+    case MESHVK_ELEMENT_F32: return dt.kind() == 'f' && dt.itemsize() == 4;
+    case MESHVK_ELEMENT_F16: return dt.kind() == 'f' && dt.itemsize() == 2;
+    case MESHVK_ELEMENT_I32: return dt.kind() == 'i' && dt.itemsize() == 4;
+  }
+  return false;
+}
+
+}  // namespace
+
+py::dtype DtypeOf(meshvk_element_type_t type) {
+  switch (type) {
+    case MESHVK_ELEMENT_F32: return py::dtype("float32");
+    case MESHVK_ELEMENT_F16: return py::dtype("float16");
+    case MESHVK_ELEMENT_I32: return py::dtype("int32");
+  }
+  Raise(MESHVK_STATUS_INTERNAL, "unknown element type " + std::to_string(type));
+}
+
+const char* ElementTypeName(meshvk_element_type_t type) { return meshvk_run::ElementName(type); }
+
+std::vector<py::ssize_t> ShapeOf(const meshvk_tensor_info_t& info) {
+  return std::vector<py::ssize_t>(info.shape, info.shape + info.rank);
+}
+
+std::string SignatureString(const meshvk_tensor_info_t& info) {
+  return meshvk_run::TypeString(std::vector<uint64_t>(info.shape, info.shape + info.rank), info.element_type);
+}
+
+py::dict TensorInfoDict(const meshvk_tensor_info_t& info) {
+  py::list split_axes;
+  for (uint32_t d = 0; d < info.rank; ++d) {
+    py::list axes;
+    for (uint32_t a = 0; a < info.split_axis_count[d]; ++a) axes.append(info.split_axes[d][a]);
+    split_axes.append(axes);
+  }
+  py::dict dict;
+  dict["shape"] = py::tuple(py::cast(ShapeOf(info)));
+  dict["dtype"] = ElementTypeName(info.element_type);
+  dict["split_axes"] = split_axes;
+  dict["shard_count"] = info.shard_count;
+  return dict;
+}
+
+std::vector<py::array> CheckInputs(const FunctionSignature& signature, const py::args& args) {
+  const std::string fn = "'" + signature.name + "'";
+  if (args.size() != signature.arguments.size()) {
+    std::string list;
+    for (size_t i = 0; i < signature.arguments.size(); ++i)
+      list += (i ? ", " : "") + SignatureString(signature.arguments[i]);
+    Raise(MESHVK_STATUS_INVALID_ARGUMENT, "inputs: " + std::to_string(args.size()) + " given, function " + fn +
+                                              " takes " + std::to_string(signature.arguments.size()) + " (" + list +
+                                              ")");
+  }
+  std::vector<py::array> arrays;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const meshvk_tensor_info_t& info = signature.arguments[i];
+    const std::string where = "inputs[" + std::to_string(i) + "]: ";
+    if (!py::isinstance<py::array>(args[i]))
+      Raise(MESHVK_STATUS_INVALID_ARGUMENT,
+            where + "a numpy array is expected (argument " + std::to_string(i) + " of " + fn + " is " +
+                SignatureString(info) + "), got " + py::str(py::type::of(args[i]).attr("__name__")).cast<std::string>());
+    py::array a = args[i].cast<py::array>();
+    bool shape_ok = a.ndim() == static_cast<py::ssize_t>(info.rank);
+    for (uint32_t d = 0; shape_ok && d < info.rank; ++d) shape_ok = a.shape(d) == static_cast<py::ssize_t>(info.shape[d]);
+    if (!shape_ok || !SameElementType(a.dtype(), info.element_type))
+      Raise(MESHVK_STATUS_INVALID_ARGUMENT, where + ArrayTypeString(a) + " given, argument " + std::to_string(i) +
+                                                " of " + fn + " is " + SignatureString(info));
+    // The runtime reads dense, aligned, little-endian (= native here) rows.
+    const bool native = a.dtype().attr("isnative").cast<bool>();
+    const int flags = py::detail::array_proxy(a.ptr())->flags;
+    const bool dense = (flags & py::detail::npy_api::NPY_ARRAY_C_CONTIGUOUS_) &&
+                       (flags & py::detail::npy_api::NPY_ARRAY_ALIGNED_);
+    if (!native || !dense)
+      a = py::module_::import("numpy").attr("require")(a, DtypeOf(info.element_type),
+                                                       py::make_tuple("C_CONTIGUOUS", "ALIGNED"));
+    arrays.push_back(a);
+  }
+  return arrays;
+}
+
+py::array NewArray(const meshvk_tensor_info_t& info) { return py::array(DtypeOf(info.element_type), ShapeOf(info)); }
+
+}  // namespace meshvk_py

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Runs meshvk's fuzz targets for a long time (ctest runs each for ~10 s).
+#   scripts/fuzz-long.sh [SECONDS_PER_TARGET] [TARGET...]
+# Default: 3600 s each, every target built in the sanitizer build
+# (build-asan, see scripts/test.sh; MESHVK_ASAN_BUILD_DIR changes it).
+# Corpora grow in $BUILD/tests/fuzz/corpus/<target>/ (kept between runs);
+# crashes are written there as crash-*/leak-*/timeout-* with the input that
+# triggered them. Exit status: non-zero when any target found something.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-3600}
+shift || true
+build=${MESHVK_ASAN_BUILD_DIR:-build-asan}
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+  for t in fuzz_artifact_loader fuzz_tensor_io fuzz_program_create; do
+    for dir in "$build/tests/fuzz" "$build/tests/fuzz/standalone" "${MESHVK_BUILD_DIR:-build}/tests/fuzz/standalone"; do
+      if [ -x "$dir/$t" ]; then targets+=("$dir/$t"); break; fi
+    done
+  done
+fi
+if [ ${#targets[@]} -eq 0 ]; then
+  echo "fuzz-long: no fuzz target built (run scripts/test.sh first)" >&2
+  exit 2
+fi
+source scripts/sanitizer-env.sh
+status=0
+for exe in "${targets[@]}"; do
+  name=$(basename "$exe")
+  corpus="$build/tests/fuzz/corpus/$name"
+  seeds="$build/tests/fuzz/corpus/seed"
+  [ "$name" = fuzz_tensor_io ] && seeds="$build/tests/fuzz/corpus/tensor_seed"
+  mkdir -p "$corpus"
+  echo "== $name: $seconds s, corpus $corpus"
+  "$exe" -max_total_time="$seconds" -rss_limit_mb=4096 -timeout=30 -print_final_stats=1 \
+    -artifact_prefix="$corpus/" "$corpus" "$seeds" || status=1
+done
+exit $status

@@ -1,0 +1,106 @@
+"""meshvk.devices()/device_groups() vs mesh-vk-run --list-devices; Program's plan, kernels, save."""
+import os
+import re
+import subprocess
+
+import numpy as np
+import pytest
+
+import meshvk
+from conftest import SAMPLES, compiled, uniform
+
+MESH_VK_RUN = os.environ.get("MESHVK_RUN")
+
+
+@pytest.mark.skipif(not MESH_VK_RUN, reason="MESHVK_RUN (the mesh-vk-run binary) not set")
+def test_devices_match_list_devices():
+    text = subprocess.run([MESH_VK_RUN, "--list-devices"], check=True, capture_output=True, text=True).stdout
+    devices, groups = meshvk.devices(), meshvk.device_groups()
+    assert int(re.search(r"physical devices: (\d+)", text).group(1)) == len(devices)
+    for d in devices:
+        line = re.search(r"\[%d\] (.*) \((\S+), vendor 0x(\w+) device 0x(\w+), Vulkan ([\d.]+)\)" % d["index"], text)
+        assert line.groups() == (d["name"], d["type"], "%04x" % d["vendor_id"], "%04x" % d["device_id"],
+                                 d["api_version"])
+        assert ("float16 %s" % ("yes" if d["float16"] else "no")) in text
+        assert "invocations <= %d" % d["limits"]["max_workgroup_invocations"] in text
+    assert int(re.search(r"device groups: (\d+)", text).group(1)) == len(groups)
+    for g in groups:
+        members = " ".join(map(str, g["physical_devices"]))
+        assert "group %d: %d device(s): %s," % (g["index"], len(g["physical_devices"]), members) in text
+        for heap in g["peer_memory"]:
+            for local, row in enumerate(heap):
+                assert re.search(r"\n\s+%d %s\n" % (local, " ".join(row)), text)
+
+
+def test_runtime_devices_are_the_module_devices(make_runtime):
+    rt = make_runtime()
+    assert rt.devices() == meshvk.devices()
+    assert rt.process_count is None and rt.topology == "auto"
+
+
+def test_program_facts():
+    prog = compiled("mlp_megatron")
+    assert prog.grid_shape == (4,) and prog.process_count == 4 and prog.functions == ["main"]
+    assert prog.peered_axes == [0]
+    sig = prog.signature()
+    assert [a["shape"] for a in sig["arguments"]] == [(32, 64), (64, 256), (256, 64)]
+    assert sig["arguments"][1]["split_axes"] == [[], [0]] and sig["arguments"][2]["split_axes"] == [[0], []]
+    assert sig["results"][0]["shard_count"] == 4
+    assert "shard.grid" in prog.source
+
+
+def test_kernels_are_spirv_with_disassembly():
+    kernels = compiled("mlp_megatron").kernels
+    # e2e.cli.dump_kernels: the two fill+matmuls share one kernel, the relu, and the all_reduce's sum.
+    assert len(kernels) == 3
+    for k in kernels:
+        words = np.frombuffer(k["spirv"], dtype=np.uint32)
+        assert words[0] == 0x07230203  # SPIR-V magic
+        assert "OpEntryPoint GLCompute" in k["disassembly"]
+        assert k["entry_point"] in k["disassembly"]
+        assert len(k["workgroup_size"]) == 3 and k["bindings"] == len(k["writable_bindings"]) > 0
+
+
+def test_measured_memory_equals_the_plan(make_runtime):
+    prog = compiled("mlp_megatron")
+    loaded = make_runtime(devices=4).load(prog)
+    plan = prog.plan
+    for placed, planned in zip(loaded.placement(), plan["processes"]):
+        assert placed["allocated_bytes"] == planned["allocated_bytes"] == 81920
+
+
+def test_save_and_load_round_trip(make_runtime, tmp_path, rng):
+    prog = compiled("seed_matmul")
+    path = tmp_path / "seed.mvk"
+    prog.save(path)
+    assert path.read_bytes() == prog.to_bytes()
+    assert not list(tmp_path.glob("*.tmp"))
+    loaded = meshvk.Program.load(path)
+    assert loaded.source is None and loaded.plan["collectives"] is None
+    assert loaded.plan["processes"] == prog.plan["processes"]
+    a, b = uniform(rng, (2, 3)), uniform(rng, (3, 2))
+    rt = make_runtime(devices=2)
+    np.testing.assert_allclose(rt.load(loaded)["main"](a, b), a @ b, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(rt.load(str(SAMPLES / "seed_matmul.mlir"))["main"](a, b), a @ b, rtol=1e-5, atol=1e-6)
+    with pytest.raises(meshvk.UnavailableError, match="cannot write"):
+        prog.save(tmp_path / "no" / "such" / "dir.mvk")
+
+
+def test_devices_list_runs_on_those_devices(make_runtime, rng):
+    rt = make_runtime(devices=[0, 0])  # two processes on physical device 0
+    loaded = rt.load(compiled("seed_matmul"))
+    assert [p["physical_device"] for p in loaded.placement()] == [0, 0]
+    a, b = uniform(rng, (2, 3)), uniform(rng, (3, 2))
+    np.testing.assert_allclose(loaded["main"](a, b), a @ b, rtol=1e-5, atol=1e-6)
+    group = make_runtime(devices=[0, 0], group=0)  # device indices inside group 0
+    assert group.topology == "group"
+    np.testing.assert_allclose(group.load(compiled("seed_matmul"))["main"](a, b), a @ b, rtol=1e-5, atol=1e-6)
+
+
+def test_benchmark_has_the_cli_numbers(make_runtime, rng):
+    main = make_runtime(devices=4).load(compiled("mlp_megatron"))["main"]
+    stats = main.benchmark(*[uniform(rng, s) for s in [(32, 64), (64, 256), (256, 64)]], n=5)
+    assert stats["runs"] == 5 and set(stats["wall_ms"]) == {"min", "median", "max"}
+    assert stats["record_ms"] > 0
+    for p in stats["phases"]:
+        assert p["gpu_us_min"] <= p["gpu_us_median"] <= p["gpu_us_max"]

@@ -11,7 +11,7 @@ packages=(
   spirv-tools libshaderc-dev glslc glslang-tools
   libflatbuffers-dev flatbuffers-compiler
   libgtest-dev libgmock-dev libbenchmark-dev
-  libcli11-dev zlib1g-dev
+  libcli11-dev zlib1g-dev graphviz python3-numpy
   python3-dev python3-numpy python3-pybind11 pybind11-dev python3-pytest
 )
 

@@ -63,6 +63,18 @@ Config readConfig() {
     else if (!std::strcmp(v, "1")) c.raceCheck = true;
     else badEnv("MESHVK_EMULATED_RACE_CHECK", v, "0 or 1");
   }
+  if (const char* v = std::getenv("MESHVK_EMULATED_TOPOLOGY"); v && *v) {
+    if (!std::strcmp(v, "group")) c.topology = Topology::kGroup;
+    else if (!std::strcmp(v, "separate")) c.topology = Topology::kSeparate;
+    else badEnv("MESHVK_EMULATED_TOPOLOGY", v, "group or separate");
+  }
+  if (const char* v = std::getenv("MESHVK_EMULATED_EXTERNAL_MEMORY"); v && *v) {
+    if (!std::strcmp(v, "on")) c.externalMemory = ExternalMemory::kOn;
+    else if (!std::strcmp(v, "hidden")) c.externalMemory = ExternalMemory::kHidden;
+    else if (!std::strcmp(v, "refuse-import")) c.externalMemory = ExternalMemory::kRefuseImport;
+    else if (!std::strcmp(v, "refuse-export")) c.externalMemory = ExternalMemory::kRefuseExport;
+    else badEnv("MESHVK_EMULATED_EXTERNAL_MEMORY", v, "on, hidden, refuse-import or refuse-export");
+  }
   return c;
 }
 

@@ -54,7 +54,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice pd, const VkDeviceC
 #undef MESHVK_LOAD
   VkPhysicalDeviceMemoryProperties realMemory;
   e->instance->GetPhysicalDeviceMemoryProperties(e->real, &realMemory);
-  data->memory = buildMemoryLayout(realMemory, config().deviceCount);
+  data->memory = buildMemoryLayout(realMemory, config().groupSize());
   data->scheduler = std::make_unique<Scheduler>(data.get());
   registerDevice(data.release());
   return VK_SUCCESS;
@@ -103,6 +103,12 @@ VKAPI_ATTR VkResult VKAPI_CALL AllocateMemory(VkDevice device, const VkMemoryAll
   DeviceData* d = deviceFromHandle(device);
   const uint32_t type = info->memoryTypeIndex;
   if (type >= d->memory.emulated.memoryTypeCount) fatal("vkAllocateMemory", "got an invalid memoryTypeIndex");
+  const bool imports = findInChain<VkImportMemoryFdInfoKHR>(info->pNext, VK_STRUCTURE_TYPE_IMPORT_MEMORY_FD_INFO_KHR);
+  const bool exports = findInChain<VkExportMemoryAllocateInfo>(info->pNext, VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO);
+  // The fault switches: a driver that refuses a handle it advertised, or that
+  // runs out of exportable memory.
+  if (imports && config().externalMemory == ExternalMemory::kRefuseImport) return VK_ERROR_INVALID_EXTERNAL_HANDLE;
+  if (exports && config().externalMemory == ExternalMemory::kRefuseExport) return VK_ERROR_OUT_OF_DEVICE_MEMORY;
   const uint32_t heap = d->memory.emulated.memoryTypes[type].heapIndex;
   auto mem = std::make_unique<EmulatedMemory>();
   mem->magic = kMemoryMagic;
@@ -113,6 +119,10 @@ VKAPI_ATTR VkResult VKAPI_CALL AllocateMemory(VkDevice device, const VkMemoryAll
   const auto* flags = findInChain<VkMemoryAllocateFlagsInfo>(info->pNext, VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO);
   if (flags && (flags->flags & VK_MEMORY_ALLOCATE_DEVICE_MASK_BIT)) deviceMask = flags->deviceMask;
   mem->instanceMask = mem->multiInstance ? deviceMask & d->allDevicesMask() : 1u;
+  // External memory is one allocation: exporting or importing memory with
+  // several instances has no single fd.
+  if ((imports || exports) && __builtin_popcount(mem->instanceMask) != 1)
+    fatal("vkAllocateMemory", "exports or imports memory with more than one instance (allocate it on one device)");
   {
     std::lock_guard<std::mutex> lock(d->mutex);
     mem->id = d->nextMemoryId++;
@@ -162,6 +172,17 @@ VkDeviceMemory singleInstance(EmulatedMemory* mem) {
   if (__builtin_popcount(mem->instanceMask) != 1) return VK_NULL_HANDLE;
   return mem->real[__builtin_ctz(mem->instanceMask)];
 }
+
+// The fd of the one real allocation behind exported memory.
+VKAPI_ATTR VkResult VKAPI_CALL GetMemoryFdKHR(VkDevice device, const VkMemoryGetFdInfoKHR* info, int* fd) {
+  DeviceData* d = deviceFromHandle(device);
+  if (!d->next.GetMemoryFdKHR) fatal("vkGetMemoryFdKHR", "is not available below the layer");
+  VkMemoryGetFdInfoKHR real = *info;
+  real.memory = singleInstance(emulatedMemory(info->memory, "vkGetMemoryFdKHR"));
+  if (!real.memory) fatal("vkGetMemoryFdKHR", "names memory with more than one instance");
+  return d->next.GetMemoryFdKHR(device, &real, fd);
+}
+MESHVK_INTERCEPT(kDevice, GetMemoryFdKHR)
 
 VKAPI_ATTR VkResult VKAPI_CALL MapMemory(VkDevice device, VkDeviceMemory memory, VkDeviceSize offset,
                                          VkDeviceSize size, VkMemoryMapFlags flags, void** data) {

@@ -49,6 +49,9 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* info, 
   if (!d->GetPhysicalDeviceMemoryProperties2)
     MESHVK_LOAD(GetPhysicalDeviceMemoryProperties2, "vkGetPhysicalDeviceMemoryProperties2KHR")
   MESHVK_LOAD(EnumerateDeviceExtensionProperties, "vkEnumerateDeviceExtensionProperties")
+  MESHVK_LOAD(GetPhysicalDeviceExternalBufferProperties, "vkGetPhysicalDeviceExternalBufferProperties")
+  if (!d->GetPhysicalDeviceExternalBufferProperties)
+    MESHVK_LOAD(GetPhysicalDeviceExternalBufferProperties, "vkGetPhysicalDeviceExternalBufferPropertiesKHR")
   MESHVK_LOAD(CreateDebugUtilsMessengerEXT, "vkCreateDebugUtilsMessengerEXT")
   MESHVK_LOAD(DestroyDebugUtilsMessengerEXT, "vkDestroyDebugUtilsMessengerEXT")
 #undef MESHVK_LOAD
@@ -142,13 +145,18 @@ VKAPI_ATTR VkResult VKAPI_CALL EnumeratePhysicalDeviceGroups(VkInstance instance
   {
     std::lock_guard<std::mutex> lock(d->mutex);
     for (auto& g : d->emulated) {
-      VkPhysicalDeviceGroupProperties p{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GROUP_PROPERTIES};
-      p.physicalDeviceCount = static_cast<uint32_t>(g.second.size());
-      for (uint32_t i = 0; i < p.physicalDeviceCount; ++i)
-        p.physicalDevices[i] = reinterpret_cast<VkPhysicalDevice>(g.second[i].get());
-      // Memory may live on a subset of the group: per-device instances need it.
-      p.subsetAllocation = p.physicalDeviceCount > 1 ? VK_TRUE : VK_FALSE;
-      groups.push_back(p);
+      // Separate: every emulated device is its own group of one, as Mesa shows
+      // every real GPU.
+      const uint32_t size = config().groupSize();
+      for (uint32_t first = 0; first < g.second.size(); first += size) {
+        VkPhysicalDeviceGroupProperties p{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GROUP_PROPERTIES};
+        p.physicalDeviceCount = size;
+        for (uint32_t i = 0; i < size; ++i)
+          p.physicalDevices[i] = reinterpret_cast<VkPhysicalDevice>(g.second[first + i].get());
+        // Memory may live on a subset of the group: per-device instances need it.
+        p.subsetAllocation = size > 1 ? VK_TRUE : VK_FALSE;
+        groups.push_back(p);
+      }
     }
   }
   if (!out) {
@@ -169,6 +177,16 @@ MESHVK_INTERCEPT_ALIAS(kInstance, EnumeratePhysicalDeviceGroups, EnumeratePhysic
 
 // ---- queries that the emulation changes -----------------------------------
 
+bool isExternalSharingExtension(const char* name) {
+  static const char* const kHidden[] = {
+      "VK_KHR_external_memory_fd",     "VK_EXT_external_memory_dma_buf", "VK_EXT_external_memory_host",
+      "VK_KHR_external_semaphore_fd",  "VK_KHR_external_fence_fd",       "VK_KHR_external_memory_win32",
+      "VK_KHR_external_semaphore_win32", "VK_KHR_external_fence_win32"};
+  for (const char* h : kHidden)
+    if (!std::strcmp(name, h)) return true;
+  return false;
+}
+
 void patchName(char* name, const EmulatedPhysicalDevice* e) {
   char suffix[64];
   std::snprintf(suffix, sizeof suffix, " [meshvk emulated %u/%u]", e->index, config().deviceCount);
@@ -188,7 +206,11 @@ VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceProperties2(VkPhysicalDevice pd, VkP
   auto* e = emulatedPhysicalDevice(pd, "vkGetPhysicalDeviceProperties2");
   e->instance->GetPhysicalDeviceProperties2(e->real, p);
   patchName(p->properties.deviceName, e);
-  // Distinct device UUIDs, as distinct GPUs of a group would have.
+  // Distinct device UUIDs, as distinct GPUs of a group would have. Shown
+  // separately they keep the real UUIDs: they are one real device, so memory
+  // exported as an opaque fd from one may be imported into another (the spec
+  // requires matching deviceUUID and driverUUID for that).
+  if (config().topology == Topology::kSeparate) return;
   for (auto* s = reinterpret_cast<VkBaseOutStructure*>(p->pNext); s; s = s->pNext) {
     if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES)
       reinterpret_cast<VkPhysicalDeviceIDProperties*>(s)->deviceUUID[VK_UUID_SIZE - 1] ^= static_cast<uint8_t>(e->index);
@@ -225,7 +247,7 @@ VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceMemoryProperties(VkPhysicalDevice pd
   auto* e = emulatedPhysicalDevice(pd, "vkGetPhysicalDeviceMemoryProperties");
   VkPhysicalDeviceMemoryProperties real;
   e->instance->GetPhysicalDeviceMemoryProperties(e->real, &real);
-  *p = buildMemoryLayout(real, config().deviceCount).emulated;
+  *p = buildMemoryLayout(real, config().groupSize()).emulated;
 }
 MESHVK_INTERCEPT(kPhysicalDevice, GetPhysicalDeviceMemoryProperties)
 
@@ -233,7 +255,7 @@ VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceMemoryProperties2(VkPhysicalDevice p
                                                               VkPhysicalDeviceMemoryProperties2* p) {
   auto* e = emulatedPhysicalDevice(pd, "vkGetPhysicalDeviceMemoryProperties2");
   e->instance->GetPhysicalDeviceMemoryProperties2(e->real, p);
-  p->memoryProperties = buildMemoryLayout(p->memoryProperties, config().deviceCount).emulated;
+  p->memoryProperties = buildMemoryLayout(p->memoryProperties, config().groupSize()).emulated;
   // VK_EXT_memory_budget reports per real heap; the extra host heap reuses heap 0's numbers.
   if (auto* b = const_cast<VkPhysicalDeviceMemoryBudgetPropertiesEXT*>(findInChain<VkPhysicalDeviceMemoryBudgetPropertiesEXT>(
           p->pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT))) {
@@ -251,9 +273,43 @@ VKAPI_ATTR VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(VkPhysicalDevi
     return VK_SUCCESS;
   }
   auto* e = emulatedPhysicalDevice(pd, "vkEnumerateDeviceExtensionProperties");
-  return e->instance->EnumerateDeviceExtensionProperties(e->real, layer, count, props);
+  if (config().externalMemory != ExternalMemory::kHidden)
+    return e->instance->EnumerateDeviceExtensionProperties(e->real, layer, count, props);
+  // Hidden: a device that shares nothing with other VkDevices (no external
+  // memory, semaphore or fence extension).
+  uint32_t realCount = 0;
+  VkResult r = e->instance->EnumerateDeviceExtensionProperties(e->real, layer, &realCount, nullptr);
+  if (r != VK_SUCCESS) return r;
+  std::vector<VkExtensionProperties> all(realCount);
+  r = e->instance->EnumerateDeviceExtensionProperties(e->real, layer, &realCount, all.data());
+  if (r != VK_SUCCESS) return r;
+  all.resize(realCount);
+  std::vector<VkExtensionProperties> kept;
+  for (const VkExtensionProperties& x : all)
+    if (!isExternalSharingExtension(x.extensionName)) kept.push_back(x);
+  return fillArray(kept, count, props);
 }
 MESHVK_INTERCEPT(kPhysicalDevice, EnumerateDeviceExtensionProperties)
+
+// Hidden external memory reports no handle type as exportable or importable;
+// otherwise the driver's answer.
+VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceExternalBufferProperties(VkPhysicalDevice pd,
+                                                                     const VkPhysicalDeviceExternalBufferInfo* info,
+                                                                     VkExternalBufferProperties* props) {
+  auto* e = emulatedPhysicalDevice(pd, "vkGetPhysicalDeviceExternalBufferProperties");
+  if (config().externalMemory == ExternalMemory::kHidden) {
+    props->externalMemoryProperties = {};
+    return;
+  }
+  // The pointer taken at vkCreateInstance: asked for later, the loader hands
+  // out its trampoline, which would send the real handle back to the top.
+  if (!e->instance->GetPhysicalDeviceExternalBufferProperties)
+    fatal("vkGetPhysicalDeviceExternalBufferProperties", "is not available below the layer");
+  e->instance->GetPhysicalDeviceExternalBufferProperties(e->real, info, props);
+}
+MESHVK_INTERCEPT(kPhysicalDevice, GetPhysicalDeviceExternalBufferProperties)
+MESHVK_INTERCEPT_ALIAS(kPhysicalDevice, GetPhysicalDeviceExternalBufferProperties,
+                       GetPhysicalDeviceExternalBufferPropertiesKHR)
 
 // ---- queries forwarded unchanged -------------------------------------------
 

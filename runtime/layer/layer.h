@@ -44,12 +44,25 @@ VkResult createPerDevice(uint32_t deviceCount, Handle* real, Create create, Dest
 
 // ---- configuration (environment, read once) --------------------------------
 enum class ExecutionOrder { kInOrder, kReverse, kShuffle };
+// How the N emulated devices are shown: one device group of N, or N separate
+// groups of one (independent GPUs, as Mesa reports every real GPU).
+enum class Topology { kGroup, kSeparate };
+// What the emulated devices say about sharing memory with other VkDevices:
+// the driver's answer, nothing (no external memory extensions, no handle
+// types), or the extensions advertised but every import (or every exportable
+// allocation) refused, to exercise an application's fallback.
+enum class ExternalMemory { kOn, kHidden, kRefuseImport, kRefuseExport };
 struct Config {
   uint32_t deviceCount = 2;                   // MESHVK_EMULATED_DEVICE_COUNT
   VkPeerMemoryFeatureFlags peerFeatures = 0xF;  // MESHVK_EMULATED_PEER_MEMORY_FEATURES
   ExecutionOrder order = ExecutionOrder::kInOrder;  // MESHVK_EMULATED_EXECUTION_ORDER
   uint64_t shuffleSeed = 1;                   // MESHVK_EMULATED_SHUFFLE_SEED
   bool raceCheck = true;                      // MESHVK_EMULATED_RACE_CHECK
+  Topology topology = Topology::kGroup;       // MESHVK_EMULATED_TOPOLOGY
+  ExternalMemory externalMemory = ExternalMemory::kOn;  // MESHVK_EMULATED_EXTERNAL_MEMORY
+  // Devices one VkDevice can span: N in a group, 1 when shown separately (the
+  // memory layout and UUIDs follow).
+  uint32_t groupSize() const { return topology == Topology::kGroup ? deviceCount : 1; }
 };
 const Config& config();
 // Empty, or the first invalid variable: "NAME='value' is invalid; expected ...".
@@ -75,8 +88,6 @@ const std::string& configError();
   X(vkGetPhysicalDeviceQueueFamilyProperties)       \
   X(vkGetPhysicalDeviceQueueFamilyProperties2)      \
   X(vkGetPhysicalDeviceQueueFamilyProperties2KHR)   \
-  X(vkGetPhysicalDeviceExternalBufferProperties)    \
-  X(vkGetPhysicalDeviceExternalBufferPropertiesKHR) \
   X(vkGetPhysicalDeviceExternalSemaphoreProperties) \
   X(vkGetPhysicalDeviceExternalSemaphorePropertiesKHR) \
   X(vkGetPhysicalDeviceExternalFenceProperties)     \
@@ -117,7 +128,7 @@ enum PdForwardSlot {
   X(CmdEndDebugUtilsLabelEXT) X(CmdInsertDebugUtilsLabelEXT) X(QueueSubmit)    \
   X(QueueWaitIdle) X(DeviceWaitIdle) X(WaitForFences) X(GetFenceStatus)        \
   X(DestroyFence) X(CreateSemaphore) X(DestroySemaphore) X(WaitSemaphores)     \
-  X(GetSemaphoreCounterValue) X(SignalSemaphore) X(GetEventStatus)
+  X(GetSemaphoreCounterValue) X(SignalSemaphore) X(GetEventStatus) X(GetMemoryFdKHR)
 
 struct DeviceDispatch {
   PFN_vkGetDeviceProcAddr GetDeviceProcAddr = nullptr;
@@ -160,6 +171,7 @@ struct InstanceData {
   PFN_vkGetPhysicalDeviceMemoryProperties GetPhysicalDeviceMemoryProperties = nullptr;
   PFN_vkGetPhysicalDeviceMemoryProperties2 GetPhysicalDeviceMemoryProperties2 = nullptr;
   PFN_vkEnumerateDeviceExtensionProperties EnumerateDeviceExtensionProperties = nullptr;
+  PFN_vkGetPhysicalDeviceExternalBufferProperties GetPhysicalDeviceExternalBufferProperties = nullptr;
   PFN_vkCreateDebugUtilsMessengerEXT CreateDebugUtilsMessengerEXT = nullptr;
   PFN_vkDestroyDebugUtilsMessengerEXT DestroyDebugUtilsMessengerEXT = nullptr;
   PFN_vkVoidFunction pdForward[kPdForwardCount] = {};

@@ -224,9 +224,10 @@ meshvk_status_t meshvk_device_set_process_vulkan(const meshvk_device_set_t* set,
   return MESHVK_OK;
 }
 
-meshvk_status_t meshvk_buffer_import(meshvk_device_set_t* set, uint32_t process, VkBuffer buffer,
-                                     VkDeviceSize offset, VkDeviceSize range, meshvk_buffer_t** out_buffer) {
-  const char* what = "meshvk_buffer_import";
+meshvk_status_t meshvk_buffer_import_vulkan(meshvk_device_set_t* set, uint32_t process,
+                                            VkBuffer buffer, VkDeviceSize offset,
+                                            VkDeviceSize range, meshvk_buffer_t** out_buffer) {
+  const char* what = "meshvk_buffer_import_vulkan";
   Status status = meshvk::CheckProcessCreate(set, process, out_buffer, what, "out_buffer");
   if (!status.ok()) return status.ToC();
   if (!buffer || range == 0) {

@@ -4,6 +4,8 @@
 #include <cstring>
 #include <vector>
 
+#include "external_memory.h"
+#include "host_staging.h"
 #include "vulkan/vk_status.h"
 
 namespace meshvk {
@@ -39,31 +41,56 @@ void DestroyBuffer(meshvk_buffer_t* buffer) {
     }
     if (buffer->memory) {
       device.vk.vkFreeMemory(device.device, buffer->memory, nullptr);
-      set->allocated_bytes[buffer->process] -= buffer->allocation_size;
+      if (buffer->staging) {
+        device.staging_bytes -= buffer->allocation_size;
+      } else {
+        set->allocated_bytes[buffer->process] -= buffer->allocation_size;
+      }
     }
   }
+  meshvk_buffer_release(buffer->imported_from);  // after the import is freed
   delete buffer;
   if (set) meshvk_device_set_release(set);
 }
 
+void CountStaging(LogicalDevice& device, uint64_t bytes) {
+  uint64_t now = device.staging_bytes.fetch_add(bytes) + bytes;
+  uint64_t peak = device.peak_staging_bytes.load();
+  while (now > peak && !device.peak_staging_bytes.compare_exchange_weak(peak, now)) {
+  }
+}
+
 // In a device group an allocation without a device mask gets an instance on
 // every device; shard and staging memory exist only on the owner's device.
+// `exports`: the exportable buffer's VkExportMemoryAllocateInfo, or NULL.
 Status AllocateOnOwner(const meshvk_device_set_t& set, const Process& owner,
                        LogicalDevice& device, VkDeviceSize size, uint32_t memory_type,
-                       const std::string& where, VkDeviceMemory* out) {
+                       const std::string& where, const void* exports, VkDeviceMemory* out) {
   VkMemoryAllocateFlagsInfo flags{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
+  flags.pNext = exports;
   flags.flags = VK_MEMORY_ALLOCATE_DEVICE_MASK_BIT;
   flags.deviceMask = 1u << owner.device_index;
   VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-  allocate.pNext = set.is_group() ? &flags : nullptr;
+  allocate.pNext = set.is_group() ? &flags : exports;
   allocate.allocationSize = size;
   allocate.memoryTypeIndex = memory_type;
-  MESHVK_VK_RETURN_IF_ERROR(device.vk.vkAllocateMemory(device.device, &allocate, nullptr, out),
+  VkResult result = device.vk.vkAllocateMemory(device.device, &allocate, nullptr, out);
+  if (result != VK_SUCCESS && exports) {
+    // An exportable allocation can fail where a plain one would not: say so.
+    return MakeStatus(MESHVK_STATUS_RESOURCE_EXHAUSTED,
+                      "%s: vkAllocateMemory(%llu bytes, exportable as %s for another VkDevice): %s",
+                      where.c_str(), static_cast<unsigned long long>(size),
+                      device.export_handle_type == VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT
+                          ? "dma-buf"
+                          : "opaque fd",
+                      VkResultName(result));
+  }
+  MESHVK_VK_RETURN_IF_ERROR(result,
                             where + ": vkAllocateMemory(" + std::to_string(size) + " bytes)");
   return Status();
 }
 
-Status CreateBuffer(meshvk_buffer_t* buffer) {
+Status CreateBuffer(meshvk_buffer_t* buffer, meshvk_buffer_flags_t flags) {
   meshvk_device_set_t* set = buffer->set;
   const uint32_t process = buffer->process;
   LogicalDevice& device = set->DeviceOf(process);
@@ -86,7 +113,16 @@ Status CreateBuffer(meshvk_buffer_t* buffer) {
                       static_cast<unsigned long long>(max_allocation));
   }
 
+  const bool exportable = flags & MESHVK_BUFFER_EXPORTABLE_BIT;
+  if (exportable && !device.export_handle_type) {
+    return MakeStatus(MESHVK_STATUS_UNAVAILABLE,
+                      "%s: a %llu-byte exportable buffer: this device shares no external memory "
+                      "handle type with another VkDevice of the set",
+                      where.c_str(), size);
+  }
+  ExportChain exports(device.export_handle_type);
   VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  info.pNext = exportable ? &exports.buffer : nullptr;
   info.size = buffer->size;
   info.usage = kUsage;
   info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
@@ -107,9 +143,17 @@ Status CreateBuffer(meshvk_buffer_t* buffer) {
   }
 
   MESHVK_RETURN_IF_ERROR(AllocateOnOwner(*set, owner, device, requirements.size,
-                                         device.storage_memory_type, where, &buffer->memory));
+                                         device.storage_memory_type, where,
+                                         exportable ? &exports.allocate : nullptr,
+                                         &buffer->memory));
   buffer->allocation_size = requirements.size;
-  set->allocated_bytes[process] += requirements.size;
+  buffer->export_handle_type = exportable ? device.export_handle_type : 0;
+  buffer->staging = flags & MESHVK_BUFFER_STAGING_BIT;
+  if (buffer->staging) {
+    CountStaging(device, requirements.size);
+  } else {
+    set->allocated_bytes[process] += requirements.size;
+  }
 
   // Every device of the group binds the owner's memory instance: the buffer
   // handle is then also the peer view other devices read through.
@@ -133,126 +177,23 @@ Status CreateBuffer(meshvk_buffer_t* buffer) {
   return Status();
 }
 
-// Host <-> device through a host-visible staging buffer, for memory the host
-// cannot map. Moves bytes [offset, offset + size) of `buffer` to/from `host`
-// and waits for the copy (the caller guarantees the device is not using it).
+// Host <-> device for memory the host cannot map: bytes [offset, offset +
+// size) of `buffer` to/from `host` through the chunked staging rings
+// (host_staging.h); waits for the copies (the caller guarantees the device is
+// not using the range).
 Status StagedTransfer(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, void* host,
                       bool to_device) {
-  meshvk_device_set_t* set = buffer->set;
-  LogicalDevice& device = set->DeviceOf(buffer->process);
-  const Process& owner = set->processes[buffer->process];
-  const std::string where = set->Where(buffer->process) + ": staging " +
-                            std::to_string(size) + " bytes";
-  auto& vk = device.vk;
-  VkDevice dev = device.device;
-
-  struct Staging {
-    LogicalDevice& device;
-    VkBuffer buffer = VK_NULL_HANDLE;
-    VkDeviceMemory memory = VK_NULL_HANDLE;
-    VkCommandPool pool = VK_NULL_HANDLE;
-    VkFence fence = VK_NULL_HANDLE;
-    ~Staging() {
-      if (fence) device.vk.vkDestroyFence(device.device, fence, nullptr);
-      if (pool) device.vk.vkDestroyCommandPool(device.device, pool, nullptr);
-      if (buffer) device.vk.vkDestroyBuffer(device.device, buffer, nullptr);
-      if (memory) device.vk.vkFreeMemory(device.device, memory, nullptr);
-    }
-  } staging{device};
-
-  VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-  info.size = size;
-  info.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-  MESHVK_VK_RETURN_IF_ERROR(vk.vkCreateBuffer(dev, &info, nullptr, &staging.buffer),
-                            where + ": vkCreateBuffer");
-  VkMemoryRequirements requirements;
-  vk.vkGetBufferMemoryRequirements(dev, staging.buffer, &requirements);
-  const VkMemoryPropertyFlags wanted =
-      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-  const VkPhysicalDeviceMemoryProperties& memory = device.physical->memory;
-  int type = -1;
-  for (uint32_t t = 0; t < memory.memoryTypeCount && type < 0; ++t) {
-    if ((requirements.memoryTypeBits & (1u << t)) &&
-        (memory.memoryTypes[t].propertyFlags & wanted) == wanted) {
-      type = static_cast<int>(t);
-    }
-  }
-  if (type < 0) {
-    return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: no host-visible memory type",
-                      where.c_str());
-  }
-  MESHVK_RETURN_IF_ERROR(AllocateOnOwner(*set, owner, device, requirements.size,
-                                         static_cast<uint32_t>(type), where, &staging.memory));
-  MESHVK_VK_RETURN_IF_ERROR(vk.vkBindBufferMemory(dev, staging.buffer, staging.memory, 0),
-                            where + ": vkBindBufferMemory");
-  void* mapped = nullptr;
-  MESHVK_VK_RETURN_IF_ERROR(vk.vkMapMemory(dev, staging.memory, 0, VK_WHOLE_SIZE, 0, &mapped),
-                            where + ": vkMapMemory");
-  if (to_device) std::memcpy(mapped, host, size);
-
-  VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-  pool_info.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
-  pool_info.queueFamilyIndex = device.queue_family;
-  MESHVK_VK_RETURN_IF_ERROR(vk.vkCreateCommandPool(dev, &pool_info, nullptr, &staging.pool),
-                            where + ": vkCreateCommandPool");
-  VkCommandBufferAllocateInfo cb_info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-  cb_info.commandPool = staging.pool;
-  cb_info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  cb_info.commandBufferCount = 1;
-  VkCommandBuffer cb = VK_NULL_HANDLE;
-  MESHVK_VK_RETURN_IF_ERROR(vk.vkAllocateCommandBuffers(dev, &cb_info, &cb),
-                            where + ": vkAllocateCommandBuffers");
-  const uint32_t mask = 1u << owner.device_index;
-  VkDeviceGroupCommandBufferBeginInfo group_begin{
-      VK_STRUCTURE_TYPE_DEVICE_GROUP_COMMAND_BUFFER_BEGIN_INFO};
-  group_begin.deviceMask = mask;
-  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-  begin.pNext = set->is_group() ? &group_begin : nullptr;
-  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  MESHVK_VK_RETURN_IF_ERROR(vk.vkBeginCommandBuffer(cb, &begin), where + ": vkBeginCommandBuffer");
-  VkBufferCopy region{};
-  region.srcOffset = to_device ? 0 : buffer->base_offset + offset;
-  region.dstOffset = to_device ? buffer->base_offset + offset : 0;
-  region.size = size;
-  // Earlier device work on the buffer (previous submissions) must finish first.
-  VkMemoryBarrier before{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-  before.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
-  before.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-  vk.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                          0, 1, &before, 0, nullptr, 0, nullptr);
+  auto* bytes = static_cast<uint8_t*>(host);
   if (to_device) {
-    vk.vkCmdCopyBuffer(cb, staging.buffer, buffer->buffer, 1, &region);
-  } else {
-    vk.vkCmdCopyBuffer(cb, buffer->buffer, staging.buffer, 1, &region);
+    return StageIn(buffer, offset, size, 0, 0, [bytes](uint8_t* chunk, uint64_t n, uint64_t at) {
+      std::memcpy(chunk, bytes + at, n);
+      return Status();
+    });
   }
-  VkMemoryBarrier after{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-  after.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-  after.dstAccessMask = VK_ACCESS_HOST_READ_BIT | VK_ACCESS_MEMORY_READ_BIT;
-  vk.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                          VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1,
-                          &after, 0, nullptr, 0, nullptr);
-  MESHVK_VK_RETURN_IF_ERROR(vk.vkEndCommandBuffer(cb), where + ": vkEndCommandBuffer");
-
-  VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-  MESHVK_VK_RETURN_IF_ERROR(vk.vkCreateFence(dev, &fence_info, nullptr, &staging.fence),
-                            where + ": vkCreateFence");
-  VkDeviceGroupSubmitInfo group_submit{VK_STRUCTURE_TYPE_DEVICE_GROUP_SUBMIT_INFO};
-  group_submit.commandBufferCount = 1;
-  group_submit.pCommandBufferDeviceMasks = &mask;
-  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-  submit.pNext = set->is_group() ? &group_submit : nullptr;
-  submit.commandBufferCount = 1;
-  submit.pCommandBuffers = &cb;
-  {
-    QueueLock lock(device, owner.queue_index);
-    MESHVK_VK_RETURN_IF_ERROR(
-        vk.vkQueueSubmit(device.queues[owner.queue_index], 1, &submit, staging.fence),
-        where + ": vkQueueSubmit");
-  }
-  MESHVK_VK_RETURN_IF_ERROR(vk.vkWaitForFences(dev, 1, &staging.fence, VK_TRUE, UINT64_MAX),
-                            where + ": vkWaitForFences");
-  if (!to_device) std::memcpy(host, mapped, size);
-  return Status();
+  return StageOut(buffer, offset, size, 0, 0, [bytes](const uint8_t* chunk, uint64_t n, uint64_t at) {
+    std::memcpy(bytes + at, chunk, n);
+    return Status();
+  });
 }
 
 Status CheckBuffer(const meshvk_buffer_t* buffer, const void* data, const char* what) {
@@ -331,6 +272,19 @@ extern "C" {
 
 meshvk_status_t meshvk_buffer_create(meshvk_device_set_t* set, uint32_t process, uint64_t size,
                                      meshvk_buffer_t** out_buffer) {
+  meshvk_buffer_create_info_t info{process, size, 0};
+  return meshvk_buffer_create_with_info(set, &info, out_buffer);
+}
+
+meshvk_status_t meshvk_buffer_create_with_info(meshvk_device_set_t* set,
+                                               const meshvk_buffer_create_info_t* info,
+                                               meshvk_buffer_t** out_buffer) {
+  if (!info) {
+    if (out_buffer) *out_buffer = nullptr;
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_buffer_create: info is NULL").ToC();
+  }
+  const uint32_t process = info->process;
+  const uint64_t size = info->size;
   Status status = meshvk::CheckProcessCreate(set, process, out_buffer, "meshvk_buffer_create",
                                              "out_buffer");
   if (!status.ok()) return status.ToC();
@@ -344,7 +298,7 @@ meshvk_status_t meshvk_buffer_create(meshvk_device_set_t* set, uint32_t process,
   buffer->set = set;
   buffer->process = process;
   buffer->size = size;
-  status = meshvk::CreateBuffer(buffer);
+  status = meshvk::CreateBuffer(buffer, info->flags);
   if (!status.ok()) {
     meshvk::DestroyBuffer(buffer);
     return status.ToC();

@@ -18,10 +18,18 @@ struct meshvk_buffer_s {
   VkBuffer buffer = VK_NULL_HANDLE;
   VkDeviceMemory memory = VK_NULL_HANDLE;
   void* mapped = nullptr;  // persistent mapping when the memory is host-mappable
-  // An application's VkBuffer (meshvk_buffer_import): its bytes start at
+  // An application's VkBuffer (meshvk_buffer_import_vulkan): its bytes start at
   // base_offset; neither the buffer nor its memory is meshvk's to destroy.
   bool imported = false;
   uint64_t base_offset = 0;
+  // Exportable memory: the handle type it exports as (0: not exportable).
+  uint32_t export_handle_type = 0;
+  // A view of another VkDevice's buffer (meshvk_buffer_import): that buffer,
+  // retained; the memory here is the import.
+  meshvk_buffer_t* imported_from = nullptr;
+  // Counted in the device's staging bytes instead of the process's allocated
+  // bytes (a host-staging landing buffer).
+  bool staging = false;
 };
 
 namespace meshvk {

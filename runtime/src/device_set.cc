@@ -2,9 +2,12 @@
 #include "device_set.h"
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 
+#include "copy_path.h"
 #include "executable.h"
+#include "host_staging.h"
 #include "vulkan/loader.h"
 #include "vulkan/vk_status.h"
 
@@ -90,7 +93,8 @@ Status ChooseStorageMemory(meshvk_device_set_t* set, LogicalDevice* device) {
 // Creates one VkDevice over `members` (a group when members.size() > 1 or
 // `as_group`) with `queue_count` queues of the first compute family.
 Status CreateLogicalDevice(meshvk_device_set_t* set, const std::vector<uint32_t>& members,
-                           bool as_group, uint32_t queue_count, LogicalDevice* out) {
+                           bool as_group, uint32_t queue_count,
+                           const std::vector<const char*>& extensions, LogicalDevice* out) {
   meshvk_instance_t* instance = set->instance;
   out->physical_indices = members;
   out->physical = &instance->physical_devices[members[0]];
@@ -125,12 +129,16 @@ Status CreateLogicalDevice(meshvk_device_set_t* set, const std::vector<uint32_t>
   create.pNext = &features.features2;
   create.queueCreateInfoCount = 1;
   create.pQueueCreateInfos = &queue_info;
+  create.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+  create.ppEnabledExtensionNames = extensions.data();
   MESHVK_VK_RETURN_IF_ERROR(
       vkCreateDevice(physical.handle, &create, nullptr, &out->device),
       name + ": vkCreateDevice" + (as_group ? " (device group of " +
                                                   std::to_string(members.size()) + ")"
                                             : std::string()));
   LoadDeviceTable(out->device, &out->vk);
+  for (const char* e : extensions)
+    out->external_memory_fd |= !std::strcmp(e, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
 
   out->queues.resize(queue_count);
   for (uint32_t q = 0; q < queue_count; ++q) {
@@ -147,6 +155,8 @@ void DestroyLogicalDevice(LogicalDevice* device) {
     // The application's device: wait only for meshvk's own submissions.
     WaitForQueueTimelines(*device);
   }
+  delete device->staging_rings;  // its rings live on this VkDevice
+  device->staging_rings = nullptr;
   for (VkSemaphore semaphore : device->queue_timelines) {
     if (semaphore) device->vk.vkDestroySemaphore(device->device, semaphore, nullptr);
   }
@@ -173,6 +183,7 @@ Status SetUpLogicalDevice(meshvk_device_set_t* set, LogicalDevice* out) {
                               name + ": vkCreateSemaphore (queue timeline)");
   }
   MESHVK_RETURN_IF_ERROR(ChooseStorageMemory(set, out));
+  out->staging_rings = new StagingRingCache();
 
   // Peer features for the heap shard buffers live in. vkGetDeviceGroupPeer-
   // MemoryFeatures is only defined for two different devices of the group.
@@ -226,7 +237,7 @@ Status CreateGroupSet(const meshvk_device_set_create_info_t& info, meshvk_device
     set->processes[p].logical_device = 0;
   }
   auto device = std::make_unique<LogicalDevice>();
-  Status status = CreateLogicalDevice(set, members, /*as_group=*/true, info.process_count,
+  Status status = CreateLogicalDevice(set, members, /*as_group=*/true, info.process_count, {},
                                       device.get());
   set->devices.push_back(std::move(device));
   MESHVK_RETURN_IF_ERROR(status);
@@ -237,15 +248,21 @@ Status CreateGroupSet(const meshvk_device_set_create_info_t& info, meshvk_device
   return Status();
 }
 
-Status CreateLogicalSet(const meshvk_device_set_create_info_t& info, meshvk_device_set_t* set) {
+// LOGICAL (every process on chosen[0]) or INDEPENDENT (round robin over
+// `chosen`): one VkDevice per physical device used.
+Status CreateLogicalSet(const meshvk_device_set_create_info_t& info,
+                        const std::vector<uint32_t>& chosen, meshvk_device_set_t* set) {
   uint32_t n = static_cast<uint32_t>(set->instance->physical_devices.size());
   if (n == 0) {
     return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "meshvk_device_set_create: no physical device");
   }
+  const bool independent = info.topology == MESHVK_TOPOLOGY_INDEPENDENT;
   // physical device -> processes on it, in process order.
   std::map<uint32_t, std::vector<uint32_t>> users;
   for (uint32_t p = 0; p < info.process_count; ++p) {
-    uint32_t physical = info.process_devices ? info.process_devices[p] : p % n;
+    uint32_t physical = info.process_devices ? info.process_devices[p]
+                        : independent        ? chosen[p % chosen.size()]
+                                             : chosen[0];
     if (physical >= n) {
       return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
                         "meshvk_device_set_create: process %u mapped to physical device %u, "
@@ -254,10 +271,16 @@ Status CreateLogicalSet(const meshvk_device_set_create_info_t& info, meshvk_devi
     }
     users[physical].push_back(p);
   }
+  // Several VkDevices share memory through external memory where they can:
+  // enable the extensions each device has for it.
+  const bool sharing = users.size() > 1;
   for (const auto& [physical, processes] : users) {
     auto device = std::make_unique<LogicalDevice>();
+    std::vector<const char*> extensions;
+    if (sharing) extensions = SharingExtensions(QuerySharing(set->instance, physical));
     Status status = CreateLogicalDevice(set, {physical}, /*as_group=*/false,
-                                        static_cast<uint32_t>(processes.size()), device.get());
+                                        static_cast<uint32_t>(processes.size()), extensions,
+                                        device.get());
     uint32_t logical = static_cast<uint32_t>(set->devices.size());
     uint32_t queues = static_cast<uint32_t>(device->queues.size());
     set->devices.push_back(std::move(device));
@@ -273,6 +296,94 @@ Status CreateLogicalSet(const meshvk_device_set_create_info_t& info, meshvk_devi
   return Status();
 }
 
+// The copy path between every two VkDevices of the set, and the handle type
+// each device's exportable buffers use (opaque fd if any reader takes it).
+void ChoosePairPaths(meshvk_device_set_t* set) {
+  const size_t n = set->devices.size();
+  set->pair_paths.assign(n * n, meshvk_copy_path_info_t{});
+  for (size_t a = 0; a < n; ++a) {
+    for (size_t b = 0; b < n; ++b) {
+      if (a == b) continue;
+      LogicalDevice& src = *set->devices[a];
+      LogicalDevice& dst = *set->devices[b];
+      meshvk_copy_path_info_t& path = set->pair_paths[a * n + b];
+      ChoosePairPath(set->instance, src.physical_indices[0], dst.physical_indices[0], &path);
+      if (path.path == MESHVK_COPY_PATH_EXTERNAL_MEMORY &&
+          (!src.external_memory_fd || !dst.external_memory_fd)) {
+        path.path = MESHVK_COPY_PATH_HOST_STAGING;
+        path.handle_type = 0;
+        SetReason(&path, "VK_KHR_external_memory_fd could not be enabled on both VkDevices");
+      }
+      if (path.path != MESHVK_COPY_PATH_EXTERNAL_MEMORY) continue;
+      if (src.export_handle_type != VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT)
+        src.export_handle_type = path.handle_type;
+    }
+  }
+  // Readers of one device must agree on its handle type: a pair whose
+  // exporter settled on another type than the pair chose goes through the host.
+  for (size_t a = 0; a < n; ++a) {
+    for (size_t b = 0; b < n; ++b) {
+      meshvk_copy_path_info_t& path = set->pair_paths[a * n + b];
+      if (a != b && path.path == MESHVK_COPY_PATH_EXTERNAL_MEMORY &&
+          path.handle_type != set->devices[a]->export_handle_type) {
+        path.path = MESHVK_COPY_PATH_HOST_STAGING;
+        path.handle_type = 0;
+        SetReason(&path, "the source device exports another handle type to its other readers");
+      }
+    }
+  }
+}
+
+// The physical devices a set uses, in dealing order: the caller's list, or
+// every device (without CPU devices such as llvmpipe when a GPU is present:
+// spreading a program onto the CPU next to a GPU is never what was meant).
+Status ChosenDevices(const meshvk_device_set_create_info_t& info, const meshvk_instance_t* instance,
+                     std::vector<uint32_t>* out) {
+  const uint32_t n = static_cast<uint32_t>(instance->physical_devices.size());
+  out->clear();
+  if (info.physical_device_count > 0) {
+    if (!info.physical_devices) {
+      return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
+                        "meshvk_device_set_create: physical_device_count %u with a NULL list",
+                        info.physical_device_count);
+    }
+    for (uint32_t i = 0; i < info.physical_device_count; ++i) {
+      uint32_t d = info.physical_devices[i];
+      if (d >= n) {
+        return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE,
+                          "meshvk_device_set_create: physical device %u of %u", d, n);
+      }
+      if (std::find(out->begin(), out->end(), d) != out->end()) {
+        return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
+                          "meshvk_device_set_create: physical device %u listed twice", d);
+      }
+      out->push_back(d);
+    }
+    return Status();
+  }
+  bool gpu = false;
+  for (uint32_t d = 0; d < n; ++d)
+    gpu |= instance->physical_devices[d].properties.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
+  for (uint32_t d = 0; d < n; ++d) {
+    if (!gpu || instance->physical_devices[d].properties.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU)
+      out->push_back(d);
+  }
+  if (out->empty()) out->push_back(0);
+  return Status();
+}
+
+// The device group holding every device of `chosen` (-1: none), and the
+// process -> device index mapping that deals processes over them.
+int GroupHolding(const meshvk_instance_t* instance, const std::vector<uint32_t>& chosen) {
+  for (size_t g = 0; g < instance->groups.size(); ++g) {
+    const auto& members = instance->groups[g];
+    bool all = true;
+    for (uint32_t d : chosen) all &= std::find(members.begin(), members.end(), d) != members.end();
+    if (all) return static_cast<int>(g);
+  }
+  return -1;
+}
+
 Status CreateSet(const meshvk_device_set_create_info_t& info, meshvk_device_set_t* set) {
   if (info.process_count == 0) {
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
@@ -282,21 +393,57 @@ Status CreateSet(const meshvk_device_set_create_info_t& info, meshvk_device_set_
   set->allocated_bytes.reset(new std::atomic<uint64_t>[info.process_count]);
   for (uint32_t p = 0; p < info.process_count; ++p) set->allocated_bytes[p] = 0;
   meshvk_device_set_create_info_t resolved = info;
+  std::vector<uint32_t> chosen;
+  MESHVK_RETURN_IF_ERROR(ChosenDevices(info, set->instance, &chosen));
+  const bool listed = info.physical_device_count > 0;
+  // Group members dealt in the listed order: process p -> index of
+  // chosen[p % n] in the group.
+  std::vector<uint32_t> group_mapping;
+  auto use_group = [&](int g) {
+    resolved.topology = MESHVK_TOPOLOGY_DEVICE_GROUP;
+    resolved.device_group_index = static_cast<uint32_t>(g);
+    if (!listed || info.process_devices) return;
+    const auto& members = set->instance->groups[g];
+    for (uint32_t p = 0; p < info.process_count; ++p) {
+      uint32_t d = chosen[p % chosen.size()];
+      group_mapping.push_back(
+          static_cast<uint32_t>(std::find(members.begin(), members.end(), d) - members.begin()));
+    }
+    resolved.process_devices = group_mapping.data();
+  };
   switch (info.topology) {
     case MESHVK_TOPOLOGY_AUTO: {
-      resolved.topology = MESHVK_TOPOLOGY_LOGICAL;
-      const auto& groups = set->instance->groups;
-      for (uint32_t g = 0; g < groups.size(); ++g) {
-        if (groups[g].size() >= 2) {
-          resolved.topology = MESHVK_TOPOLOGY_DEVICE_GROUP;
-          resolved.device_group_index = g;
-          break;
-        }
+      // A group of 2+ covering the chosen devices; else independent devices
+      // when there are several; else one device.
+      int g = -1;
+      if (listed) {
+        g = GroupHolding(set->instance, chosen);
+        if (g >= 0 && set->instance->groups[g].size() < 2) g = -1;
+      } else {
+        for (uint32_t i = 0; i < set->instance->groups.size() && g < 0; ++i)
+          if (set->instance->groups[i].size() >= 2) g = static_cast<int>(i);
+      }
+      if (g >= 0) {
+        use_group(g);
+      } else {
+        resolved.topology = chosen.size() > 1 ? MESHVK_TOPOLOGY_INDEPENDENT : MESHVK_TOPOLOGY_LOGICAL;
       }
       break;
     }
     case MESHVK_TOPOLOGY_DEVICE_GROUP:
+      if (listed) {
+        int g = GroupHolding(set->instance, chosen);
+        if (g < 0) {
+          return MakeStatus(MESHVK_STATUS_UNAVAILABLE,
+                            "meshvk_device_set_create: no device group holds all of the %zu "
+                            "listed physical devices",
+                            chosen.size());
+        }
+        use_group(g);
+      }
+      break;
     case MESHVK_TOPOLOGY_LOGICAL:
+    case MESHVK_TOPOLOGY_INDEPENDENT:
       break;
     default:
       return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
@@ -304,7 +451,10 @@ Status CreateSet(const meshvk_device_set_create_info_t& info, meshvk_device_set_
                         static_cast<int>(info.topology));
   }
   set->topology = resolved.topology;
-  return set->is_group() ? CreateGroupSet(resolved, set) : CreateLogicalSet(resolved, set);
+  if (set->is_group()) return CreateGroupSet(resolved, set);
+  MESHVK_RETURN_IF_ERROR(CreateLogicalSet(resolved, chosen, set));
+  ChoosePairPaths(set);
+  return Status();
 }
 
 void DestroySet(meshvk_device_set_t* set) {
@@ -337,6 +487,29 @@ Status meshvk_device_set_s::CheckProcess(uint32_t process, const char* what) con
                     process, processes.size());
 }
 
+meshvk_copy_path_info_t meshvk_device_set_s::CopyPath(uint32_t src, uint32_t dst) const {
+  meshvk_copy_path_info_t out{};
+  const meshvk::Process& s = processes[src];
+  const meshvk::Process& d = processes[dst];
+  if (s.logical_device != d.logical_device) return pair_paths[s.logical_device * devices.size() + d.logical_device];
+  if (s.device_index == d.device_index) {
+    out.path = MESHVK_COPY_PATH_SAME_DEVICE;
+    meshvk::SetReason(&out, s.physical_device == d.physical_device && !is_group()
+                                ? "one VkDevice: the same memory"
+                                : "the same device of the group");
+  } else {
+    out.path = MESHVK_COPY_PATH_GROUP_PEER;
+    meshvk::SetReason(&out, "peer memory of one device group (features 0x" +
+                                [&] {
+                                  char hex[16];
+                                  std::snprintf(hex, sizeof hex, "%x", PeerFeatures(dst, src));
+                                  return std::string(hex);
+                                }() +
+                                ")");
+  }
+  return out;
+}
+
 uint32_t meshvk_device_set_s::PeerFeatures(uint32_t local, uint32_t remote) const {
   if (local >= processes.size() || remote >= processes.size()) return 0;
   const meshvk::Process& l = processes[local];
@@ -351,7 +524,8 @@ Status meshvk_device_set_s::CheckPeerAccess(uint32_t local, uint32_t remote, uin
   if (processes[local].logical_device != processes[remote].logical_device) {
     return MakeStatus(MESHVK_STATUS_UNIMPLEMENTED,
                       "%s: %s cannot reach memory of %s: they are on different VkDevices "
-                      "(external memory is not implemented)",
+                      "(import it with meshvk_buffer_import, or copy it with "
+                      "meshvk_buffer_copy_host_staged)",
                       what, Where(local).c_str(), Where(remote).c_str());
   }
   uint32_t have = PeerFeatures(local, remote);
@@ -395,6 +569,26 @@ void meshvk_device_set_retain(meshvk_device_set_t* set) {
 
 void meshvk_device_set_release(meshvk_device_set_t* set) {
   if (set && set->refs.fetch_sub(1) == 1) meshvk::DestroySet(set);
+}
+
+const char* meshvk_topology_name(meshvk_topology_t topology) {
+  switch (topology) {
+    case MESHVK_TOPOLOGY_AUTO: return "auto";
+    case MESHVK_TOPOLOGY_DEVICE_GROUP: return "group";
+    case MESHVK_TOPOLOGY_LOGICAL: return "logical";
+    case MESHVK_TOPOLOGY_INDEPENDENT: return "independent";
+    default: return "unknown";
+  }
+}
+
+uint64_t meshvk_device_set_staging_bytes(const meshvk_device_set_t* set, uint32_t process) {
+  if (!set || process >= set->processes.size()) return 0;
+  return set->DeviceOf(process).staging_bytes.load();
+}
+
+uint64_t meshvk_device_set_peak_staging_bytes(const meshvk_device_set_t* set, uint32_t process) {
+  if (!set || process >= set->processes.size()) return 0;
+  return set->DeviceOf(process).peak_staging_bytes.load();
 }
 
 meshvk_topology_t meshvk_device_set_topology(const meshvk_device_set_t* set) {

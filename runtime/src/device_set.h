@@ -18,6 +18,8 @@
 
 namespace meshvk {
 
+class StagingRingCache;  // host_staging.h
+
 // One VkDevice of a set: a whole device group, or one physical device that
 // several LOGICAL processes share.
 struct LogicalDevice {
@@ -47,6 +49,15 @@ struct LogicalDevice {
   // waited idle; its queues are shared under the application's lock.
   bool owns_device = true;
   meshvk_queue_lock_t app_queue_lock{};
+  // The external memory handle type this device's exportable shard buffers
+  // use (VkExternalMemoryHandleTypeFlagBits; 0: it shares with no other
+  // VkDevice of the set), and whether VK_KHR_external_memory_fd is enabled.
+  uint32_t export_handle_type = 0;
+  bool external_memory_fd = false;
+  // Host-visible staging memory held now, and the most held (host_staging.h).
+  std::atomic<uint64_t> staging_bytes{0};
+  std::atomic<uint64_t> peak_staging_bytes{0};
+  StagingRingCache* staging_rings = nullptr;  // owned; freed before the VkDevice
 
   uint32_t group_size() const { return static_cast<uint32_t>(physical_indices.size()); }
   uint32_t timeline_index(uint32_t queue, uint32_t device_index) const {
@@ -94,6 +105,9 @@ struct meshvk_device_set_s {
   std::vector<std::unique_ptr<meshvk::LogicalDevice>> devices;
   std::vector<meshvk::Process> processes;
   std::unique_ptr<std::atomic<uint64_t>[]> allocated_bytes;  // per process
+  // pair_paths[src * devices.size() + dst]: how a copy from memory of
+  // VkDevice src into VkDevice dst goes (src != dst; see copy_path.h).
+  std::vector<meshvk_copy_path_info_t> pair_paths;
   std::mutex builtin_mutex;
   meshvk_executable_t* builtins[MESHVK_BUILTIN_COUNT] = {};
 
@@ -108,9 +122,12 @@ struct meshvk_device_set_s {
   meshvk::Status CheckProcess(uint32_t process, const char* what) const;
   // Peer memory features `local` has on memory owned by `remote`.
   uint32_t PeerFeatures(uint32_t local, uint32_t remote) const;
+  // The path of a copy from memory of process `src` into process `dst`.
+  meshvk_copy_path_info_t CopyPath(uint32_t src, uint32_t dst) const;
   // OK when `local` may access `remote`'s memory with all of `required`
-  // (VkPeerMemoryFeatureFlags); UNIMPLEMENTED across VkDevices (no external
-  // memory yet), UNAVAILABLE when the group lacks the peer feature.
+  // (VkPeerMemoryFeatureFlags); UNIMPLEMENTED across VkDevices (they read a
+  // peer through meshvk_buffer_import or meshvk_buffer_copy_host_staged),
+  // UNAVAILABLE when the group lacks the peer feature.
   meshvk::Status CheckPeerAccess(uint32_t local, uint32_t remote, uint32_t required,
                                  const char* what) const;
 };

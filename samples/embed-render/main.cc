@@ -4,7 +4,7 @@
 // graphics pipeline. Every frame meshvk evaluates a neural field (an MLP) over
 // all pixels, the pixels split over P processes, reading the application's
 // coordinate buffer and writing the application's field buffer directly
-// (meshvk_buffer_import + meshvk_program_invoke_async, ordered by the
+// (meshvk_buffer_import_vulkan + meshvk_program_invoke_async, ordered by the
 // application's timeline semaphores); the application's fragment shader then
 // draws that buffer into an offscreen image. Nothing goes through host memory
 // between compute and draw. --round-trip instead runs the host path (results
@@ -511,10 +511,10 @@ int main(int argc, char** argv) {
     Mvk(meshvk_program_argument_shard(program, 0, 0, s, &in), "meshvk_program_argument_shard");
     Mvk(meshvk_program_result_shard(program, 0, 0, s, &out), "meshvk_program_result_shard");
     meshvk_buffer_t *a = nullptr, *b = nullptr;
-    Mvk(meshvk_buffer_import(set, in.process, coord_buffer.buffer, in.global_offset[0] * 8, in.shape[0] * 8, &a),
-        "meshvk_buffer_import");
-    Mvk(meshvk_buffer_import(set, out.process, field.buffer, out.global_offset[0] * 16, out.shape[0] * 16, &b),
-        "meshvk_buffer_import");
+    Mvk(meshvk_buffer_import_vulkan(set, in.process, coord_buffer.buffer, in.global_offset[0] * 8, in.shape[0] * 8, &a),
+        "meshvk_buffer_import_vulkan");
+    Mvk(meshvk_buffer_import_vulkan(set, out.process, field.buffer, out.global_offset[0] * 16, out.shape[0] * 16, &b),
+        "meshvk_buffer_import_vulkan");
     imported.push_back(a);
     imported.push_back(b);
     coord_shards.push_back({a, 0});

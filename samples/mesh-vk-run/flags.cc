@@ -27,8 +27,33 @@ bool ParseCount(const std::string& text, uint32_t* out) {
   return true;
 }
 
-// --devices=auto|N|group:G into flags.
+// --devices=auto|N|group:G|I,J,... into flags. A value with a comma is a list
+// of physical device indices ("2," is the list of one).
 bool CheckDevices(const std::string& value, Flags* flags, std::string* error) {
+  if (value.find(',') != std::string::npos) {
+    flags->physical_devices.clear();
+    size_t start = 0;
+    while (start < value.size()) {
+      size_t comma = value.find(',', start);
+      std::string item = value.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      uint32_t index = 0;
+      // ParseCount takes 1..; index 0 is a device too.
+      if (item == "0") {
+        index = 0;
+      } else if (!ParseCount(item, &index) || index > 1024) {
+        *error = "flag --devices: expected physical device indices like 0,2 (see --list-devices), got '" + value + "'";
+        return false;
+      }
+      flags->physical_devices.push_back(index);
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+    if (flags->physical_devices.empty()) {
+      *error = "flag --devices: expected physical device indices like 0,2 (see --list-devices), got '" + value + "'";
+      return false;
+    }
+    return true;
+  }
   if (value == "auto") {
     flags->devices_set = false;
     flags->device_group = -1;
@@ -55,8 +80,10 @@ bool CheckTopology(const std::string& value, meshvk_topology_t* topology, std::s
     *topology = MESHVK_TOPOLOGY_DEVICE_GROUP;
   } else if (value == "logical") {
     *topology = MESHVK_TOPOLOGY_LOGICAL;
+  } else if (value == "independent") {
+    *topology = MESHVK_TOPOLOGY_INDEPENDENT;
   } else {
-    *error = "flag --topology: expected auto, group or logical, got '" + value + "'";
+    *error = "flag --topology: expected auto, group, logical or independent, got '" + value + "'";
     return false;
   }
   return true;
@@ -66,13 +93,17 @@ bool CheckTopology(const std::string& value, meshvk_topology_t* topology, std::s
 
 const char* UsageText() {
   static const std::string text = std::string(RunUsageText()) +
-  "       mesh-vk-run [--list-devices] [--self-check --devices=N\n"
-         "                   [--topology=auto|group|logical]] [--validation]\n"
+  "       mesh-vk-run [--list-devices] [--self-check --devices=N|I,J,...\n"
+         "                   [--topology=auto|group|logical|independent]] [--validation]\n"
          "  --list-devices   print physical devices, device groups, queue families,\n"
-         "                   limits and the peer-memory feature matrix\n"
+         "                   limits, the peer-memory feature matrix and the copy path\n"
+         "                   between every two devices (and why)\n"
          "  --self-check     dispatch a built-in kernel on every process and verify it\n"
-         "  --devices=N      number of processes (default 1, at most 1024)\n"
-         "  --topology=T     auto (a group of 2+ devices if any), group or logical\n"
+         "  --devices=N      number of processes (default 1, at most 1024); I,J,...:\n"
+         "                   those physical devices (one process each)\n"
+         "  --topology=T     auto (a group covering the devices, else independent\n"
+         "                   devices when there are several), group, logical or\n"
+         "                   independent (one VkDevice per physical device)\n"
          "  --validation     enable the Khronos validation layer (also MESHVK_VALIDATION=1)\n"
          "  -v, --verbose    tell on stderr what meshvk decides (-vv: more)\n"
          "  --version        print the version and exit\n"

@@ -24,6 +24,7 @@ struct Flags {
   uint32_t devices = 1;  // processes for --self-check (--devices=N)
   bool devices_set = false;   // --devices=N given (a program's grid must match)
   int64_t device_group = -1;  // --devices=group:G
+  std::vector<uint32_t> physical_devices;  // --devices=0,2: which physical devices (GPUs)
   meshvk_topology_t topology = MESHVK_TOPOLOGY_AUTO;
   std::vector<std::string> positional;  // the program file (.mvk or .mlir)
   RunFlags run;                          // flags that run a program (run_flags.h)

@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace meshvk_run {
 namespace {
@@ -38,6 +39,55 @@ std::string PeerText(uint32_t flags) {
   if (flags & 0x4) text[2] = 'c';
   if (flags & 0x8) text[3] = 'd';
   return text;
+}
+
+const char* HandleName(uint32_t handle_type) {
+  switch (handle_type) {
+    case 0x1: return "opaque fd";    // VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT
+    case 0x200: return "dma-buf";    // VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT
+    default: return "";
+  }
+}
+
+// For every ordered pair of physical devices, the path a copy between them
+// takes and why: group peer memory inside a device group of 2+, otherwise
+// what meshvk_instance_copy_path decides for separate VkDevices.
+meshvk_status_t ListCopyPaths(meshvk_instance_t* instance, uint32_t count, uint32_t groups,
+                              FILE* out) {
+  if (count < 2) return MESHVK_OK;
+  std::vector<int> group_of(count, -1);
+  auto group = std::make_unique<meshvk_device_group_info_t>();
+  for (uint32_t g = 0; g < groups; ++g) {
+    if (meshvk_status_t status = meshvk_instance_device_group_info(instance, g, group.get())) {
+      return status;
+    }
+    if (group->device_count < 2) continue;
+    for (uint32_t d = 0; d < group->device_count; ++d) {
+      if (group->physical_devices[d] < count) group_of[group->physical_devices[d]] = static_cast<int>(g);
+    }
+  }
+  std::fprintf(out, "copy paths [src -> dst] (a copy is recorded on dst and reads src):\n");
+  for (uint32_t src = 0; src < count; ++src) {
+    for (uint32_t dst = 0; dst < count; ++dst) {
+      if (src == dst) continue;
+      if (group_of[src] >= 0 && group_of[src] == group_of[dst]) {
+        std::fprintf(out, "  %u -> %u: group peer memory (device group %d; see its peer features)\n",
+                     src, dst, group_of[src]);
+      }
+      meshvk_copy_path_info_t path;
+      if (meshvk_status_t status = meshvk_instance_copy_path(instance, src, dst, &path)) return status;
+      const char* prefix = group_of[src] >= 0 && group_of[src] == group_of[dst]
+                               ? "           as independent devices: "
+                               : "";
+      std::fprintf(out, "  %s%u -> %u: %s%s%s%s: %s\n", prefix, src, dst,
+                   meshvk_copy_path_name(path.path), path.handle_type ? " (" : "",
+                   HandleName(path.handle_type), path.handle_type ? ")" : "", path.reason);
+      std::fprintf(out, "  %s        sync: %s\n", prefix,
+                   path.external_semaphores ? "external timeline semaphores available (host waits used)"
+                                            : "no external semaphores: host waits");
+    }
+  }
+  return MESHVK_OK;
 }
 
 }  // namespace
@@ -109,7 +159,7 @@ meshvk_status_t ListDevices(meshvk_instance_t* instance, FILE* out) {
       }
     }
   }
-  return MESHVK_OK;
+  return ListCopyPaths(instance, count, groups, out);
 }
 
 }  // namespace meshvk_run

@@ -67,6 +67,7 @@ int main(int argc, char** argv) {
     devices.processes = flags.devices_set ? flags.devices : 0;
     devices.group = flags.device_group;
     devices.topology = flags.topology;
+    devices.physical_devices = flags.physical_devices;
     devices.validation = flags.validation;
     return meshvk_run::RunProgram(flags.positional[0], flags.run, devices);
   }
@@ -90,8 +91,12 @@ int main(int argc, char** argv) {
   }
   if (flags.self_check && exit_code == kExitOk) {
     std::string mismatch;
-    if (meshvk_status_t status = meshvk_run::SelfCheck(instance, flags.devices, flags.topology,
-                                                       stdout, &mismatch)) {
+    // --devices=0,2: one process per listed device unless a count was given too.
+    const uint32_t processes = !flags.physical_devices.empty() && !flags.devices_set
+                                   ? static_cast<uint32_t>(flags.physical_devices.size())
+                                   : flags.devices;
+    if (meshvk_status_t status = meshvk_run::SelfCheck(instance, processes, flags.topology,
+                                                       flags.physical_devices, stdout, &mismatch)) {
       exit_code = Fail(status);
     } else if (!mismatch.empty()) {
       std::fprintf(stderr, "mesh-vk-run: self-check failed: %s\n", mismatch.c_str());

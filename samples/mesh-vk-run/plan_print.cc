@@ -6,8 +6,16 @@
 
 namespace meshvk_run {
 
+const char* TopologyText(meshvk_topology_t topology) {
+  switch (topology) {
+    case MESHVK_TOPOLOGY_DEVICE_GROUP: return "device group";
+    case MESHVK_TOPOLOGY_INDEPENDENT: return "independent devices";
+    default: return "logical devices";
+  }
+}
+
 void PrintPlan(FILE* out, const meshvk_module_t* module, uint32_t function, const meshvk_instance_t* instance,
-               const meshvk_device_set_t* set) {
+               const meshvk_device_set_t* set, const meshvk_program_t* program) {
   meshvk_grid_info_t grid;
   meshvk_module_grid_info(module, &grid);
   std::string shape, peered;
@@ -15,15 +23,14 @@ void PrintPlan(FILE* out, const meshvk_module_t* module, uint32_t function, cons
     shape += (a ? "x" : "") + std::to_string(grid.shape[a]);
     if (grid.peered_axes_mask & (1u << a)) peered += (peered.empty() ? "" : ",") + std::to_string(a);
   }
-  const char* topology = !set ? "none"
-                         : meshvk_device_set_topology(set) == MESHVK_TOPOLOGY_DEVICE_GROUP ? "device group"
-                                                                                          : "logical devices";
+  const char* topology = !set ? "none" : TopologyText(meshvk_device_set_topology(set));
   meshvk_function_info_t fn{};
   meshvk_status_free(meshvk_module_function_info(module, function, &fn));
   std::fprintf(out, "plan: function '%s', grid %s (peered axes: %s), %u processes, %u phases, %s\n",
                fn.name ? fn.name : "?", shape.c_str(), peered.empty() ? "none" : peered.c_str(), grid.process_count,
                meshvk_module_function_phase_count(module, function), topology);
   meshvk_process_summary_t total{};
+  uint64_t total_by_path[MESHVK_COPY_PATH_COUNT] = {};
   for (uint32_t p = 0; p < grid.process_count; ++p) {
     meshvk_process_summary_t s{};
     meshvk_status_free(meshvk_module_function_process_summary(module, function, p, &s));
@@ -45,6 +52,20 @@ void PrintPlan(FILE* out, const meshvk_module_t* module, uint32_t function, cons
                  static_cast<unsigned long long>(s.constant_bytes), s.dispatch_count, s.copy_count, s.fill_count,
                  s.phase_count, static_cast<unsigned long long>(s.peer_bytes_in),
                  static_cast<unsigned long long>(s.local_copy_bytes));
+    uint64_t by_path[MESHVK_COPY_PATH_COUNT] = {};
+    if (program && meshvk_program_copy_bytes(program, function, p, by_path) == MESHVK_OK) {
+      std::string line;
+      for (uint32_t k = MESHVK_COPY_PATH_SAME_DEVICE; k < MESHVK_COPY_PATH_COUNT; ++k) {
+        if (!by_path[k]) continue;
+        line += (line.empty() ? "" : ", ") + std::to_string(by_path[k]) + " by " +
+                meshvk_copy_path_name(static_cast<meshvk_copy_path_t>(k));
+        total_by_path[k] += by_path[k];
+      }
+      std::fprintf(out, "  bytes copied in: %s\n", line.empty() ? "none" : line.c_str());
+      if (uint64_t staging = meshvk_device_set_staging_bytes(set, p))
+        std::fprintf(out, "  staging: %llu bytes on its device (host-staging landing buffers; not in the plan's bytes)\n",
+                     static_cast<unsigned long long>(staging));
+    }
     total.argument_bytes += s.argument_bytes;
     total.result_bytes += s.result_bytes;
     total.transient_bytes += s.transient_bytes;
@@ -64,6 +85,12 @@ void PrintPlan(FILE* out, const meshvk_module_t* module, uint32_t function, cons
                static_cast<unsigned long long>(total.transient_bytes),
                static_cast<unsigned long long>(total.constant_bytes), total.dispatch_count, total.copy_count,
                total.fill_count, static_cast<unsigned long long>(total.peer_bytes_in));
+  if (!program) return;
+  std::string line;
+  for (uint32_t k = MESHVK_COPY_PATH_SAME_DEVICE; k < MESHVK_COPY_PATH_COUNT; ++k)
+    line += std::string(k > MESHVK_COPY_PATH_SAME_DEVICE ? ", " : "") + std::to_string(total_by_path[k]) + " by " +
+            meshvk_copy_path_name(static_cast<meshvk_copy_path_t>(k));
+  std::fprintf(out, "copies by path: %s\n", line.c_str());
 }
 
 }  // namespace meshvk_run

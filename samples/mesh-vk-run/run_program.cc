@@ -22,7 +22,7 @@
 #include "tensor_io.h"
 #include "verbose.h"
 #ifdef MESHVK_RUN_HAS_COMPILER
-#include "meshvk/Target/CompileProgram.h"
+#include "meshvk/Artifact/CompileProgram.h"
 #endif
 
 namespace meshvk_run {
@@ -85,8 +85,8 @@ struct EventSinks {
 // Kernels are tiled for physical device 0 of this machine (the device the run
 // uses by default); the lavapipe preset when discovery fails (the run then
 // reports the device error itself).
-meshvk::target::ProgramOptions CompileOptionsForThisMachine() {
-  meshvk::target::ProgramOptions options;
+meshvk::ProgramOptions CompileOptionsForThisMachine() {
+  meshvk::ProgramOptions options;
   options.producer = "mesh-vk-run (in-process compile)";
   meshvk_instance_t* instance = nullptr;
   if (meshvk_status_t status = meshvk_instance_create(nullptr, &instance)) {
@@ -139,9 +139,9 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
     progress.Show("mesh-vk-run: compiling " + path + " ...");
     // Compiled in-process with the same chain as mesh-vk-compile; any error in
     // the program is bad input (exit 2) with the compiler's one-line message.
-    meshvk::target::ProgramOptions options = CompileOptionsForThisMachine();
-    meshvk::target::CompiledProgram compiled;
-    std::string error = meshvk::target::compileProgramFile(path, options, &compiled);
+    meshvk::ProgramOptions options = CompileOptionsForThisMachine();
+    meshvk::CompiledProgram compiled;
+    std::string error = meshvk::compileProgramFile(path, options, &compiled);
     if (!error.empty()) return Error(kExitUsage, error);
     // `--devices=N` on a program over a 1-D grid of another size compiles it
     // for a grid of N (DESIGN.md: `matmul_rows.mlir --devices=2`); shards must
@@ -150,7 +150,7 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
     if (devices.processes != 0 && compiled.gridShape.size() == 1 &&
         compiled.gridShape[0] != static_cast<int64_t>(devices.processes)) {
       options.gridShape = {static_cast<int64_t>(devices.processes)};
-      error = meshvk::target::compileProgramFile(path, options, &compiled);
+      error = meshvk::compileProgramFile(path, options, &compiled);
       if (!error.empty()) return Error(kExitUsage, "--devices=" + std::to_string(devices.processes) + ": " + error);
     }
     progress.Done();
@@ -266,12 +266,12 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
   set_info.topology = devices.group >= 0 ? MESHVK_TOPOLOGY_DEVICE_GROUP : devices.topology;
   set_info.process_count = grid.process_count;
   set_info.device_group_index = devices.group >= 0 ? static_cast<uint32_t>(devices.group) : 0;
+  set_info.physical_devices = devices.physical_devices.data();
+  set_info.physical_device_count = static_cast<uint32_t>(devices.physical_devices.size());
   if (meshvk_status_t status = meshvk_device_set_create(r.instance, &set_info, &r.set))
     return Error(kExitDevice, "--devices/--topology: " + Take(status));
   if (Verbosity() >= 1) {
-    const char* topologies[] = {"auto", "device group", "logical devices"};
-    meshvk_topology_t topology = meshvk_device_set_topology(r.set);
-    Verbose(1, "device set: %s, %u processes, %u phases", topology < 3 ? topologies[topology] : "other",
+    Verbose(1, "device set: %s, %u processes, %u phases", TopologyText(meshvk_device_set_topology(r.set)),
             grid.process_count, meshvk_module_function_phase_count(r.module, function));
     for (uint32_t p = 0; p < grid.process_count; ++p) {
       meshvk_process_info_t info{};
@@ -283,7 +283,33 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
               info.physical_device, info.logical_device, info.device_index, info.queue_family, info.queue_index);
     }
   }
-  if (flags.print_plan) PrintPlan(stdout, r.module, function, r.instance, r.set);
+  if (Verbosity() >= 1) {
+    // What the plan decided per command: the path of each copy (-v) and each
+    // dispatch's kernel and workgroup count (-vv).
+    std::map<std::string, std::pair<uint32_t, uint64_t>> paths;  // path -> (copies, bytes)
+    for (uint32_t p = 0; p < grid.process_count; ++p) {
+      for (uint32_t c = 0; c < meshvk_module_command_count(r.module, function, p); ++c) {
+        meshvk_command_info_t info{};
+        if (meshvk_status_t status = meshvk_module_command_info(r.module, function, p, c, &info)) {
+          meshvk_status_free(status);
+          continue;
+        }
+        if (info.kind == MESHVK_TRACE_COPY) {
+          auto& entry = paths[CopyPathName(r.set, info.peer, p)];
+          ++entry.first;
+          entry.second += info.bytes;
+        } else if (info.kind == MESHVK_TRACE_DISPATCH) {
+          Verbose(2, "process %u command %u: %s, %ux%ux%u workgroups, phase %u, %llu bytes bound, %llu FLOP", p, c,
+                  KernelName(info.name, info.executable).c_str(), info.workgroup_count[0], info.workgroup_count[1],
+                  info.workgroup_count[2], info.phase, static_cast<unsigned long long>(info.bytes),
+                  static_cast<unsigned long long>(info.flops));
+        }
+      }
+    }
+    for (const auto& [name, entry] : paths)
+      Verbose(1, "copies by path: %s: %u copies, %llu bytes", name.c_str(), entry.first,
+              static_cast<unsigned long long>(entry.second));
+  }
   if (!flags.plan_graph.empty()) {
     if (std::string error; !WritePlanGraph(flags.plan_graph, r.module, function, r.set, &error))
       return Error(kExitDevice, "--plan-graph: " + error);
@@ -306,6 +332,23 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
     return Error(kExitDevice, path + ": " + Take(status));
   if (tracing) tracing->SetProgram(r.module, function, r.instance, r.set);
   step("create program (allocate, pipelines, record)");
+  // After program creation: the plan then includes the bytes by copy path.
+  if (flags.print_plan) PrintPlan(stdout, r.module, function, r.instance, r.set, r.program);
+  // -v: what program creation decided differently from the plan (an import
+  // the driver refused: host staging instead), one line each.
+  for (uint32_t i = 0; i < meshvk_program_note_count(r.program); ++i)
+    Verbose(1, "%s", meshvk_program_note(r.program, i));
+  // -vv: the path between every two processes on different VkDevices, and why.
+  if (Verbosity() >= 2) {
+    for (uint32_t p = 0; p < grid.process_count; ++p) {
+      for (uint32_t q = 0; q < grid.process_count; ++q) {
+        meshvk_copy_path_info_t path{};
+        if (p == q || meshvk_device_set_copy_path(r.set, q, p, &path) != MESHVK_OK) continue;
+        if (path.path == MESHVK_COPY_PATH_EXTERNAL_MEMORY || path.path == MESHVK_COPY_PATH_HOST_STAGING)
+          Verbose(2, "copies %u -> %u: %s: %s", q, p, meshvk_copy_path_name(path.path), path.reason);
+      }
+    }
+  }
 
   std::vector<meshvk_host_input_t> host_inputs;
   for (const HostTensor& t : inputs) host_inputs.push_back({t.data.data(), t.data.size()});

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "meshvk/device_set.h"
 #include "run_flags.h"
@@ -22,6 +23,7 @@ struct DeviceChoice {
   uint32_t processes = 0;        // --devices=N; 0: the program's grid (auto)
   int64_t group = -1;            // --devices=group:G
   meshvk_topology_t topology = MESHVK_TOPOLOGY_AUTO;
+  std::vector<uint32_t> physical_devices;  // --devices=0,2 (empty: all)
   bool validation = false;
 };
 

@@ -1,6 +1,8 @@
 // mesh-vk-run --self-check (see self_check.h).
 #include "self_check.h"
 
+#include "plan_print.h"
+
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -38,7 +40,13 @@ meshvk_status_t Record(meshvk_device_set_t* set, meshvk_executable_t* fill, uint
   meshvk_status_t status = nullptr;
   if ((status = meshvk_buffer_create(set, p, bytes, &work->a))) return status;
   if ((status = meshvk_buffer_create(set, p, bytes, &work->b))) return status;
-  if ((status = meshvk_buffer_create(set, p, bytes, &work->c))) return status;
+  // c is what the successor pulls: exportable when their path is external memory.
+  const uint32_t next = (p + 1) % meshvk_device_set_process_count(set);
+  meshvk_copy_path_info_t path{};
+  if ((status = meshvk_device_set_copy_path(set, p, next, &path))) return status;
+  meshvk_buffer_create_info_t c_info{p, bytes, 0};
+  if (path.path == MESHVK_COPY_PATH_EXTERNAL_MEMORY) c_info.flags = MESHVK_BUFFER_EXPORTABLE_BIT;
+  if ((status = meshvk_buffer_create_with_info(set, &c_info, &work->c))) return status;
   if ((status = meshvk_semaphore_create(set, p, 0, &work->done))) return status;
   std::vector<float> a(kWords);
   for (uint32_t i = 0; i < kWords; ++i) a[i] = HostA(p, i);
@@ -65,13 +73,70 @@ meshvk_status_t Record(meshvk_device_set_t* set, meshvk_executable_t* fill, uint
   return meshvk_command_buffer_end(work->cb);
 }
 
+// Process p pulls c of its predecessor q by the pair's path into a fresh
+// buffer and compares it with the host's values; one line per pair.
+meshvk_status_t CheckNeighbourPull(meshvk_device_set_t* set, uint32_t p, uint32_t q, meshvk_buffer_t* src,
+                                   FILE* out, std::string* mismatch) {
+  const uint64_t bytes = kWords * sizeof(float);
+  meshvk_copy_path_info_t path{};
+  meshvk_status_t status = nullptr;
+  if ((status = meshvk_device_set_copy_path(set, q, p, &path))) return status;
+  meshvk_buffer_t* dst = nullptr;
+  if ((status = meshvk_buffer_create(set, p, bytes, &dst))) return status;
+  std::unique_ptr<meshvk_buffer_t, void (*)(meshvk_buffer_t*)> dst_owner(dst, meshvk_buffer_release);
+  meshvk_buffer_t* view = nullptr;
+  if (path.path == MESHVK_COPY_PATH_HOST_STAGING) {
+    if ((status = meshvk_buffer_copy_host_staged(src, 0, dst, 0, bytes, kWaitNs))) return status;
+  } else {
+    if (path.path == MESHVK_COPY_PATH_GROUP_PEER && !(meshvk_device_set_peer_features(set, p, q) & 0x1u)) {
+      std::fprintf(out, "process %u <- %u: group peer memory without copy access: not checked\n", p, q);
+      return nullptr;
+    }
+    if (path.path == MESHVK_COPY_PATH_EXTERNAL_MEMORY && (status = meshvk_buffer_import(src, p, &view))) return status;
+    std::unique_ptr<meshvk_buffer_t, void (*)(meshvk_buffer_t*)> view_owner(view, meshvk_buffer_release);
+    meshvk_command_buffer_t* cb = nullptr;
+    if ((status = meshvk_command_buffer_create(set, p, &cb))) return status;
+    std::unique_ptr<meshvk_command_buffer_t, void (*)(meshvk_command_buffer_t*)> cb_owner(
+        cb, meshvk_command_buffer_release);
+    meshvk_semaphore_t* done = nullptr;
+    if ((status = meshvk_semaphore_create(set, p, 0, &done))) return status;
+    std::unique_ptr<meshvk_semaphore_t, void (*)(meshvk_semaphore_t*)> done_owner(done, meshvk_semaphore_release);
+    if ((status = meshvk_command_buffer_copy(cb, view ? view : src, 0, dst, 0, bytes))) return status;
+    if ((status = meshvk_command_buffer_end(cb))) return status;
+    meshvk_semaphore_value_t signal = {done, 1};
+    meshvk_submit_info_t submit = {};
+    submit.command_buffer = cb;
+    submit.signals = &signal;
+    submit.signal_count = 1;
+    if ((status = meshvk_queue_submit(set, &submit))) return status;
+    if ((status = meshvk_semaphore_wait(done, 1, kWaitNs))) return status;
+  }
+  std::vector<float> got(kWords);
+  if ((status = meshvk_buffer_read(dst, 0, got.data(), bytes))) return status;
+  for (uint32_t i = 0; i < kWords; ++i) {
+    float expected = HostA(q, i) + HostB(q);
+    if (got[i] != expected) {
+      *mismatch = "process " + std::to_string(p) + " pulling from process " + std::to_string(q) + " by " +
+                  meshvk_copy_path_name(path.path) + ", word " + std::to_string(i) + ": got " +
+                  std::to_string(got[i]) + ", host computed " + std::to_string(expected);
+      return nullptr;
+    }
+  }
+  std::fprintf(out, "process %u <- %u: %s: %u floats match the host\n", p, q, meshvk_copy_path_name(path.path),
+               kWords);
+  return nullptr;
+}
+
 }  // namespace
 
 meshvk_status_t SelfCheck(meshvk_instance_t* instance, uint32_t processes,
-                          meshvk_topology_t topology, FILE* out, std::string* mismatch) {
+                          meshvk_topology_t topology, const std::vector<uint32_t>& physical_devices,
+                          FILE* out, std::string* mismatch) {
   meshvk_device_set_create_info_t info = {};
   info.topology = topology;
   info.process_count = processes;
+  info.physical_devices = physical_devices.data();
+  info.physical_device_count = static_cast<uint32_t>(physical_devices.size());
   meshvk_device_set_t* set = nullptr;
   if (meshvk_status_t status = meshvk_device_set_create(instance, &info, &set)) return status;
   std::unique_ptr<meshvk_device_set_t, void (*)(meshvk_device_set_t*)> set_owner(
@@ -96,8 +161,7 @@ meshvk_status_t SelfCheck(meshvk_instance_t* instance, uint32_t processes,
     submit.signal_count = 1;
     if (meshvk_status_t status = meshvk_queue_submit(set, &submit)) return status;
   }
-  const char* topology_name =
-      meshvk_device_set_topology(set) == MESHVK_TOPOLOGY_DEVICE_GROUP ? "device group" : "logical";
+  const char* topology_name = TopologyText(meshvk_device_set_topology(set));
   for (uint32_t p = 0; p < processes; ++p) {
     if (meshvk_status_t status = meshvk_semaphore_wait(work[p].done, 1, kWaitNs)) return status;
     std::vector<float> c(kWords);
@@ -128,6 +192,11 @@ meshvk_status_t SelfCheck(meshvk_instance_t* instance, uint32_t processes,
                  "fill + sum_f32 over %u floats match the host\n",
                  p, topology_name, process_info.physical_device, device.name,
                  process_info.device_index, process_info.queue_index, kWords);
+  }
+  for (uint32_t p = 0; processes > 1 && p < processes; ++p) {
+    const uint32_t q = (p + processes - 1) % processes;
+    if (meshvk_status_t status = CheckNeighbourPull(set, p, q, work[q].c, out, mismatch)) return status;
+    if (!mismatch->empty()) return nullptr;
   }
   std::fprintf(out, "self-check: ok\n");
   return nullptr;

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "meshvk/meshvk.h"
 
@@ -16,8 +17,13 @@ namespace meshvk_run {
 // host's a + b. Prints one line per process and "self-check: ok" to `out`.
 // Returns the first runtime error; a wrong value instead sets *mismatch (naming
 // process, index, value and the host's value) and returns NULL.
+// Then every process pulls its predecessor's c by the path the pair of devices
+// takes (same device, group peer memory, external memory, host staging) and
+// checks it, one line per pair. `physical_devices` (may be empty) chooses the
+// physical devices as meshvk_device_set_create_info_t does.
 meshvk_status_t SelfCheck(meshvk_instance_t* instance, uint32_t processes,
-                          meshvk_topology_t topology, FILE* out, std::string* mismatch);
+                          meshvk_topology_t topology, const std::vector<uint32_t>& physical_devices,
+                          FILE* out, std::string* mismatch);
 
 }  // namespace meshvk_run
 

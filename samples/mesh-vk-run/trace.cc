@@ -47,6 +47,7 @@ const char* KindName(meshvk_trace_event_kind_t kind) {
     case MESHVK_TRACE_HOST_WAIT: return "host wait";
     case MESHVK_TRACE_WAIT: return "wait";
     case MESHVK_TRACE_READ_RESULTS: return "read results";
+    case MESHVK_TRACE_HOST_STAGING: return "host staging";
   }
   return "event";
 }
@@ -144,6 +145,9 @@ void Trace::OnEvent(void* self_pointer, const meshvk_trace_event_t* e) {
       break;
     case MESHVK_TRACE_HOST_WAIT:
       s.name = "host wait for process " + std::to_string(e->peer);
+      break;
+    case MESHVK_TRACE_HOST_STAGING:
+      s.name = "host staging " + std::to_string(e->bytes) + " B from process " + std::to_string(e->peer);
       break;
     default:
       s.name = KindName(e->kind);

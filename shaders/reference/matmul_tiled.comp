@@ -1,7 +1,7 @@
 #version 450
 // Best hand-written matmul for lavapipe (llvmpipe runs each invocation as a
 // SIMD lane): a 4x8 register tile per invocation, B and C read/written as
-// vec4, no shared memory (it measured slower on lavapipe, FACTS.md).
+// vec4, no shared memory (it measured slower on lavapipe).
 // Requires N % 8 == 0 and M % 4 == 0. Push: M, N, K.
 layout(local_size_x = 8, local_size_y = 8) in;
 layout(set = 0, binding = 0) readonly buffer A { float a[]; };

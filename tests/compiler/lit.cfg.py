@@ -1,5 +1,5 @@
-# lit configuration for meshvk's compiler tests (tests/compiler/**, including
-# H4's tests/compiler/codegen/). Uses Debian's lit, FileCheck and not.
+# lit configuration for meshvk's compiler tests (tests/compiler/{Dialect,
+# Transforms,Codegen}/*.mlir). Uses Debian's lit, FileCheck and not.
 import os
 
 import lit.formats
@@ -11,10 +11,6 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = getattr(config, "meshvk_obj_root", os.path.dirname(__file__))
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in", "Inputs"]
 
-# mesh-vk-opt in compiler/, H4's private codegen driver in compiler/lib/Codegen/.
-tools_path = os.pathsep.join([config.meshvk_tools_dir,
-                              os.path.join(config.meshvk_tools_dir, "lib", "Codegen"),
-                              config.llvm_tools_dir])
+tools_path = os.pathsep.join([config.meshvk_opt_dir, config.llvm_tools_dir])
 config.environment["PATH"] = os.pathsep.join(
     [tools_path, config.environment.get("PATH", os.environ.get("PATH", ""))])
-config.substitutions.append(("%mesh-vk-opt", os.path.join(config.meshvk_tools_dir, "mesh-vk-opt")))

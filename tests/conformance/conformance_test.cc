@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <numeric>
 
@@ -70,19 +71,23 @@ class ConformanceTest : public meshvk_test::VulkanTest, public ::testing::WithPa
   std::vector<meshvk_topology_t> Topologies() {
     std::vector<meshvk_topology_t> t = {MESHVK_TOPOLOGY_LOGICAL};
     if (meshvk_instance_device_group_count(instance()) > 0) t.push_back(MESHVK_TOPOLOGY_DEVICE_GROUP);
+    // Independent devices: one VkDevice per physical device (lavapipe
+    // registered twice, or the emulation layer's separate groups).
+    if (meshvk_instance_physical_device_count(instance()) > 1) t.push_back(MESHVK_TOPOLOGY_INDEPENDENT);
     return t;
   }
   // Process -> device mappings to try. DEVICE_GROUP: round robin, reversed,
   // neighbours sharing a device, over the group's devices. LOGICAL: every
-  // process on one physical device (the first, then the last): processes on
-  // different VkDevices would need external memory, which the runtime does
-  // not implement yet (it says so: UNIMPLEMENTED).
+  // process on one physical device (the first, then the last). INDEPENDENT:
+  // round robin, reversed and neighbours sharing over the physical devices.
   std::vector<std::vector<uint32_t>> Mappings(meshvk_topology_t topology, uint32_t P) {
     if (topology == MESHVK_TOPOLOGY_LOGICAL) {
       uint32_t last = std::max(1u, meshvk_instance_physical_device_count(instance())) - 1;
       return {std::vector<uint32_t>(P, 0), std::vector<uint32_t>(P, last)};
     }
-    uint32_t D = std::max(1u, Group0Size());
+    uint32_t D = std::max(1u, topology == MESHVK_TOPOLOGY_INDEPENDENT
+                                  ? meshvk_instance_physical_device_count(instance())
+                                  : Group0Size());
     std::vector<uint32_t> forward(P), reverse(P), pairs(P);
     for (uint32_t p = 0; p < P; ++p) {
       forward[p] = p % D;
@@ -97,7 +102,7 @@ class ConformanceTest : public meshvk_test::VulkanTest, public ::testing::WithPa
 // and each process allocates exactly the plan's bytes.
 TEST_P(ConformanceTest, ShardBuffersAreLocalAndAllocationsEqualThePlan) {
   const Conformance& c = GetParam();
-  const meshvk::target::CompiledProgram* program = nullptr;
+  const meshvk::CompiledProgram* program = nullptr;
   ASSERT_EQ(CompileSample(c.sample, c.grid, &program), "");
   const uint32_t P = ProcessCount(c.grid);
   const mvk::Artifact* a = mvk::GetArtifact(program->artifact.data());
@@ -141,6 +146,34 @@ TEST_P(ConformanceTest, ShardBuffersAreLocalAndAllocationsEqualThePlan) {
       EXPECT_EQ(meshvk_device_set_allocated_bytes(set.get(), p) - before[p], planned)
           << "process " << p << " on topology " << topology;
     }
+    // Staging (host-staged landing buffers and staging rings) is counted
+    // apart, and bounded: the landing buffers of the bytes that arrive by
+    // host staging (at most the source buffers' sizes) plus the two rings of
+    // two chunks a device keeps.
+    // Staging is per device: the processes sharing a VkDevice add up.
+    std::map<uint32_t, uint64_t> staged_in;  // VkDevice -> landing bytes
+    for (uint32_t p = 0; p < P; ++p) {
+      meshvk_process_info_t info{};
+      ASSERT_EQ(meshvk_test::StatusText(meshvk_device_set_process_info(set.get(), p, &info)), "");
+      uint64_t& staged = staged_in[info.logical_device];
+      for (const mvk::Command* cmd : *a->functions()->Get(0)->streams()->Get(p)->commands()) {
+        const mvk::Copy* copy = cmd->op_as_Copy();
+        meshvk_copy_path_info_t path{};
+        if (!copy) continue;
+        ASSERT_EQ(meshvk_test::StatusText(meshvk_device_set_copy_path(set.get(), copy->src_process(), p, &path)), "");
+        if (path.path == MESHVK_COPY_PATH_HOST_STAGING)
+          staged += a->processes()->Get(copy->src_process())->buffers()->Get(copy->src_buffer())->size();
+      }
+    }
+    for (uint32_t p = 0; p < P; ++p) {
+      meshvk_process_info_t info{};
+      ASSERT_EQ(meshvk_test::StatusText(meshvk_device_set_process_info(set.get(), p, &info)), "");
+      const uint64_t staged = staged_in[info.logical_device];
+      EXPECT_LE(meshvk_device_set_staging_bytes(set.get(), p), staged + 2 * 2 * MESHVK_STAGING_CHUNK_BYTES)
+          << "process " << p;
+      EXPECT_LE(meshvk_device_set_peak_staging_bytes(set.get(), p), staged + 2 * 2 * MESHVK_STAGING_CHUNK_BYTES)
+          << "process " << p;
+    }
     // Result shards handed out by the runtime are buffers of their owner.
     for (uint32_t s = 0; s < P; ++s) {
       meshvk_shard_view_t view{};
@@ -154,7 +187,7 @@ TEST_P(ConformanceTest, ShardBuffersAreLocalAndAllocationsEqualThePlan) {
 // own process, and move exactly the collective's minimum across devices.
 TEST_P(ConformanceTest, CrossDeviceCopiesArePullsOfTheMinimumBytes) {
   const Conformance& c = GetParam();
-  const meshvk::target::CompiledProgram* program = nullptr;
+  const meshvk::CompiledProgram* program = nullptr;
   ASSERT_EQ(CompileSample(c.sample, c.grid, &program), "");
   const uint32_t P = ProcessCount(c.grid);
   const mvk::Artifact* a = mvk::GetArtifact(program->artifact.data());
@@ -193,7 +226,7 @@ TEST_P(ConformanceTest, CrossDeviceCopiesArePullsOfTheMinimumBytes) {
 // we still allow rounding noise).
 TEST_P(ConformanceTest, ResultsAreTheSameOnEveryTopologyAndMapping) {
   const Conformance& c = GetParam();
-  const meshvk::target::CompiledProgram* program = nullptr;
+  const meshvk::CompiledProgram* program = nullptr;
   ASSERT_EQ(CompileSample(c.sample, c.grid, &program), "");
   const uint32_t P = ProcessCount(c.grid);
   const Sample& sample = SampleNamed(c.sample);
@@ -227,6 +260,56 @@ TEST_P(ConformanceTest, ResultsAreTheSameOnEveryTopologyAndMapping) {
   }
 }
 
+// Bytes that arrive by each path equal the plan's copies, each pair of
+// processes uses the path the device set reports for it, and no copy goes
+// through the host when the pair shares external memory or a group.
+TEST_P(ConformanceTest, CopiesTakeTheirPairsPathAndMoveThePlannedBytes) {
+  const Conformance& c = GetParam();
+  const meshvk::CompiledProgram* program = nullptr;
+  ASSERT_EQ(CompileSample(c.sample, c.grid, &program), "");
+  const uint32_t P = ProcessCount(c.grid);
+  const mvk::Artifact* a = mvk::GetArtifact(program->artifact.data());
+  const Sample& sample = SampleNamed(c.sample);
+  for (meshvk_topology_t topology : Topologies()) {
+    for (const std::vector<uint32_t>& mapping : Mappings(topology, P)) {
+      meshvk_test::DeviceSet set = MakeSet(topology, P, mapping.data());
+      ASSERT_TRUE(set);
+      std::vector<HostTensor> outputs;
+      ProgramPtr prog;
+      ASSERT_EQ(RunOnce(program->artifact, set.get(), sample.make_inputs(kSeed), &outputs, &prog), "");
+      for (uint32_t p = 0; p < P; ++p) {
+        uint64_t expected[MESHVK_COPY_PATH_COUNT] = {};
+        for (const mvk::Command* cmd : *a->functions()->Get(0)->streams()->Get(p)->commands()) {
+          const mvk::Copy* copy = cmd->op_as_Copy();
+          if (!copy) continue;
+          meshvk_copy_path_info_t path{};
+          ASSERT_EQ(meshvk_test::StatusText(meshvk_device_set_copy_path(set.get(), copy->src_process(), p, &path)),
+                    "");
+          expected[path.path] += CopyBytes(copy);
+          meshvk_process_info_t src{}, dst{};
+          ASSERT_EQ(meshvk_test::StatusText(meshvk_device_set_process_info(set.get(), copy->src_process(), &src)), "");
+          ASSERT_EQ(meshvk_test::StatusText(meshvk_device_set_process_info(set.get(), p, &dst)), "");
+          meshvk_copy_path_info_t pair{};
+          if (src.logical_device != dst.logical_device) {
+            ASSERT_EQ(meshvk_test::StatusText(
+                          meshvk_instance_copy_path(instance(), src.physical_device, dst.physical_device, &pair)),
+                      "");
+            EXPECT_EQ(path.path, pair.path) << "the set's path differs from what the drivers allow: " << pair.reason;
+          } else {
+            EXPECT_TRUE(path.path == MESHVK_COPY_PATH_SAME_DEVICE || path.path == MESHVK_COPY_PATH_GROUP_PEER)
+                << "processes on one VkDevice copy " << meshvk_copy_path_name(path.path);
+          }
+        }
+        uint64_t got[MESHVK_COPY_PATH_COUNT] = {};
+        ASSERT_EQ(meshvk_test::StatusText(meshvk_program_copy_bytes(prog.get(), 0, p, got)), "");
+        for (uint32_t k = 0; k < MESHVK_COPY_PATH_COUNT; ++k)
+          EXPECT_EQ(got[k], expected[k]) << "process " << p << ", " << meshvk_copy_path_name(meshvk_copy_path_t(k))
+                                         << ", topology " << topology;
+      }
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Programs, ConformanceTest, ::testing::ValuesIn(Programs()),
                          [](const ::testing::TestParamInfo<Conformance>& info) {
                            return info.param.sample + "_grid" + info.param.grid;
@@ -243,7 +326,7 @@ TEST_F(DeviceGroupTest, ProgramsRunAcrossTheGroupsDevicesThroughPeerMemory) {
     GTEST_SKIP() << "device group 0 has " << D
                  << " physical device(s); group-of-2+ behaviour needs a multi-GPU group "
                     "(ctest runs this again under the emulated device-group layer)";
-  const meshvk::target::CompiledProgram* program = nullptr;
+  const meshvk::CompiledProgram* program = nullptr;
   ASSERT_EQ(CompileSample("mlp_megatron", "4", &program), "");
   const uint32_t P = 4;
   meshvk_test::DeviceSet set = MakeSet(MESHVK_TOPOLOGY_DEVICE_GROUP, P);
@@ -281,12 +364,65 @@ TEST_F(DeviceGroupTest, WithoutPeerMemoryAProgramThatPullsIsRefused) {
     GTEST_SKIP() << "the group's devices share memory (peer features "
                  << meshvk_device_set_peer_features(probe.get(), 0, 1)
                  << "); ctest runs this with MESHVK_EMULATED_PEER_MEMORY_FEATURES=none";
-  const meshvk::target::CompiledProgram* program = nullptr;
+  const meshvk::CompiledProgram* program = nullptr;
   ASSERT_EQ(CompileSample("seed_matmul", "2", &program), "");
   std::vector<HostTensor> outputs;
   std::string error = RunOnce(program->artifact, probe.get(), SampleNamed("seed_matmul").make_inputs(kSeed), &outputs);
   EXPECT_NE(error.find("program_create"), std::string::npos) << error;
   EXPECT_NE(error.find("process 1"), std::string::npos) << error;
+}
+
+// Faults of external memory (the emulation layer's refuse-import and
+// refuse-export switches): a refused import falls back to host staging with
+// one line of explanation and the right result; a refused exportable
+// allocation is an error naming the buffer, the device and the size.
+class ExternalMemoryFaultTest : public meshvk_test::VulkanTest {
+ protected:
+  std::string Mode() {
+    const char* v = std::getenv("MESHVK_EMULATED_EXTERNAL_MEMORY");
+    return v ? v : "";
+  }
+};
+
+TEST_F(ExternalMemoryFaultTest, ARefusedImportFallsBackToHostStaging) {
+  if (Mode() != "refuse-import") GTEST_SKIP() << "ctest runs this with MESHVK_EMULATED_EXTERNAL_MEMORY=refuse-import";
+  const meshvk::CompiledProgram* program = nullptr;
+  ASSERT_EQ(CompileSample("mlp_megatron", "4", &program), "");
+  meshvk_test::DeviceSet set = MakeSet(MESHVK_TOPOLOGY_INDEPENDENT, 4);
+  ASSERT_TRUE(set);
+  meshvk_copy_path_info_t path{};
+  ASSERT_EQ(meshvk_test::StatusText(meshvk_device_set_copy_path(set.get(), 0, 1, &path)), "");
+  ASSERT_EQ(path.path, MESHVK_COPY_PATH_EXTERNAL_MEMORY) << "the devices advertise external memory: " << path.reason;
+  const Sample& sample = SampleNamed("mlp_megatron");
+  std::vector<HostTensor> inputs = sample.make_inputs(kSeed), outputs;
+  ProgramPtr prog;
+  ASSERT_EQ(RunOnce(program->artifact, set.get(), inputs, &outputs, &prog), "");
+  EXPECT_EQ(Compare(outputs[0], sample.reference(inputs)[0], 1e-3, 1e-4), "");
+  ASSERT_GT(meshvk_program_note_count(prog.get()), 0u);
+  std::string note = meshvk_program_note(prog.get(), 0);
+  EXPECT_NE(note.find("falling back to host staging"), std::string::npos) << note;
+  EXPECT_NE(note.find("VK_ERROR_INVALID_EXTERNAL_HANDLE"), std::string::npos) << note;
+  for (uint32_t p = 0; p < 4; ++p) {
+    uint64_t bytes[MESHVK_COPY_PATH_COUNT] = {};
+    ASSERT_EQ(meshvk_test::StatusText(meshvk_program_copy_bytes(prog.get(), 0, p, bytes)), "");
+    EXPECT_EQ(bytes[MESHVK_COPY_PATH_EXTERNAL_MEMORY], 0u) << "process " << p;
+    EXPECT_EQ(bytes[MESHVK_COPY_PATH_HOST_STAGING], 3u * 8192) << "process " << p;
+  }
+}
+
+TEST_F(ExternalMemoryFaultTest, AFailedExportableAllocationNamesTheBufferDeviceAndSize) {
+  if (Mode() != "refuse-export") GTEST_SKIP() << "ctest runs this with MESHVK_EMULATED_EXTERNAL_MEMORY=refuse-export";
+  const meshvk::CompiledProgram* program = nullptr;
+  ASSERT_EQ(CompileSample("mlp_megatron", "4", &program), "");
+  meshvk_test::DeviceSet set = MakeSet(MESHVK_TOPOLOGY_INDEPENDENT, 4);
+  ASSERT_TRUE(set);
+  std::vector<HostTensor> outputs;
+  std::string error =
+      RunOnce(program->artifact, set.get(), SampleNamed("mlp_megatron").make_inputs(kSeed), &outputs);
+  EXPECT_NE(error.find("RESOURCE_EXHAUSTED"), std::string::npos) << error;
+  EXPECT_NE(error.find("processes[0].buffers["), std::string::npos) << error;
+  EXPECT_NE(error.find("physical device"), std::string::npos) << error;
+  EXPECT_NE(error.find("bytes, exportable"), std::string::npos) << error;
 }
 
 }  // namespace

@@ -35,10 +35,15 @@ std::vector<Case> AllCases() {
 std::string OneProcessGrid(const Sample& s) { return s.grids.front(); }
 
 // MESHVK_E2E_TOPOLOGY=group runs the sharded programs on device group 0 (ctest
-// does so under the emulated group of 4); default: logical devices.
+// does so under the emulated group of 4), =independent on one VkDevice per
+// physical device, round robin (ctest: the emulation layer's separate groups,
+// with and without external memory, and lavapipe registered twice); default:
+// logical devices.
 meshvk_topology_t ShardedTopology() {
   const char* v = std::getenv("MESHVK_E2E_TOPOLOGY");
-  return v && std::strcmp(v, "group") == 0 ? MESHVK_TOPOLOGY_DEVICE_GROUP : MESHVK_TOPOLOGY_LOGICAL;
+  if (v && std::strcmp(v, "group") == 0) return MESHVK_TOPOLOGY_DEVICE_GROUP;
+  if (v && std::strcmp(v, "independent") == 0) return MESHVK_TOPOLOGY_INDEPENDENT;
+  return MESHVK_TOPOLOGY_LOGICAL;
 }
 
 class SampleTest : public meshvk_test::VulkanTest, public ::testing::WithParamInterface<Case> {};
@@ -46,7 +51,7 @@ class SampleTest : public meshvk_test::VulkanTest, public ::testing::WithParamIn
 TEST_P(SampleTest, MatchesHostLoopsAndTheOneDeviceProgram) {
   const Case& c = GetParam();
   const Sample& sample = SampleNamed(c.sample);
-  const meshvk::target::CompiledProgram* program = nullptr;
+  const meshvk::CompiledProgram* program = nullptr;
   ASSERT_EQ(CompileSample(c.sample, c.grid, &program), "");
   uint32_t processes = ProcessCount(c.grid);
   ASSERT_EQ(program->memory.size(), processes);
@@ -54,14 +59,21 @@ TEST_P(SampleTest, MatchesHostLoopsAndTheOneDeviceProgram) {
   std::vector<HostTensor> inputs = sample.make_inputs(kSeed);
   std::vector<HostTensor> expected = sample.reference(inputs);
 
-  // Logical processes share physical device 0 (processes on different
-  // VkDevices would need external memory, not implemented by the runtime).
+  // Logical processes share physical device 0; independent ones are dealt
+  // round robin over all physical devices.
   std::vector<uint32_t> on_device0(processes, 0);
   meshvk_topology_t topology = ShardedTopology();
   meshvk_test::DeviceSet set =
       MakeSet(topology, processes, topology == MESHVK_TOPOLOGY_LOGICAL ? on_device0.data() : nullptr);
   ASSERT_TRUE(set);
   ASSERT_EQ(meshvk_device_set_topology(set.get()), topology);
+  if (topology == MESHVK_TOPOLOGY_INDEPENDENT && processes > 1 &&
+      meshvk_instance_physical_device_count(instance()) > 1) {
+    meshvk_process_info_t p0{}, p1{};
+    ASSERT_EQ(meshvk_device_set_process_info(set.get(), 0, &p0), MESHVK_OK);
+    ASSERT_EQ(meshvk_device_set_process_info(set.get(), 1, &p1), MESHVK_OK);
+    ASSERT_NE(p0.logical_device, p1.logical_device) << "independent processes 0 and 1 share a VkDevice";
+  }
   std::vector<HostTensor> outputs;
   ASSERT_EQ(RunOnce(program->artifact, set.get(), inputs, &outputs), "");
   ASSERT_EQ(outputs.size(), expected.size());
@@ -69,7 +81,7 @@ TEST_P(SampleTest, MatchesHostLoopsAndTheOneDeviceProgram) {
     EXPECT_EQ(Compare(outputs[r], expected[r], kAtol, kRtol), "") << c.sample << " on " << c.grid << ", result " << r;
 
   // The unsharded program on one device.
-  const meshvk::target::CompiledProgram* single = nullptr;
+  const meshvk::CompiledProgram* single = nullptr;
   ASSERT_EQ(CompileSample(c.sample, OneProcessGrid(sample), &single), "");
   uint32_t device0 = 0;
   meshvk_test::DeviceSet one = MakeSet(MESHVK_TOPOLOGY_LOGICAL, 1, &device0);
@@ -91,9 +103,9 @@ INSTANTIATE_TEST_SUITE_P(Samples, SampleTest, ::testing::ValuesIn(AllCases()),
 class StridedGatherTest : public meshvk_test::VulkanTest, public ::testing::WithParamInterface<std::string> {};
 
 TEST_P(StridedGatherTest, AssemblesTheWholeTensor) {
-  meshvk::target::ProgramOptions options;
-  meshvk::target::CompiledProgram program;
-  ASSERT_EQ(meshvk::target::compileProgramFile(std::string(MESHVK_E2E_PROGRAMS_DIR) + "/" + GetParam() + ".mlir",
+  meshvk::ProgramOptions options;
+  meshvk::CompiledProgram program;
+  ASSERT_EQ(meshvk::compileProgramFile(std::string(MESHVK_E2E_PROGRAMS_DIR) + "/" + GetParam() + ".mlir",
                                                options, &program),
             "");
   std::vector<int64_t> shape = GetParam() == "gather_last_dim_3d" ? std::vector<int64_t>{4, 8, 8}
@@ -117,8 +129,8 @@ INSTANTIATE_TEST_SUITE_P(Programs, StridedGatherTest,
 // The partitioned programs really are partitioned: on P processes each
 // process's argument bytes are below the global bytes of the split arguments.
 TEST(SamplePlans, ShardedArgumentsAreSmallerThanGlobalOnes) {
-  const meshvk::target::CompiledProgram* one = nullptr;
-  const meshvk::target::CompiledProgram* four = nullptr;
+  const meshvk::CompiledProgram* one = nullptr;
+  const meshvk::CompiledProgram* four = nullptr;
   ASSERT_EQ(CompileSample("mlp_megatron", "1", &one), "");
   ASSERT_EQ(CompileSample("mlp_megatron", "4", &four), "");
   // x (32x64) replicated, W1 (64x256) and W2 (256x64) split in 4: per process

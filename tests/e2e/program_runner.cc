@@ -20,27 +20,27 @@ std::string Take(meshvk_status_t status) {
 uint32_t ProcessCount(const std::string& grid) {
   std::vector<int64_t> shape;
   std::string error;
-  if (!meshvk::target::parseGridShape(grid, &shape, &error)) return 0;
+  if (!meshvk::parseGridShape(grid, &shape, &error)) return 0;
   uint32_t p = 1;
   for (int64_t e : shape) p *= static_cast<uint32_t>(e);
   return p;
 }
 
 std::string CompileSample(const std::string& name, const std::string& grid,
-                          const meshvk::target::CompiledProgram** out) {
+                          const meshvk::CompiledProgram** out) {
   static std::mutex mutex;
-  static std::map<std::pair<std::string, std::string>, std::pair<std::string, meshvk::target::CompiledProgram>>
+  static std::map<std::pair<std::string, std::string>, std::pair<std::string, meshvk::CompiledProgram>>
       cache;
   std::lock_guard<std::mutex> lock(mutex);
   auto key = std::make_pair(name, grid);
   auto it = cache.find(key);
   if (it == cache.end()) {
-    meshvk::target::ProgramOptions options;
+    meshvk::ProgramOptions options;
     options.producer = "meshvk e2e test";
     std::string error;
-    if (!grid.empty() && !meshvk::target::parseGridShape(grid, &options.gridShape, &error)) return error;
-    meshvk::target::CompiledProgram program;
-    error = meshvk::target::compileProgramFile(SamplePath(name), options, &program);
+    if (!grid.empty() && !meshvk::parseGridShape(grid, &options.gridShape, &error)) return error;
+    meshvk::CompiledProgram program;
+    error = meshvk::compileProgramFile(SamplePath(name), options, &program);
     it = cache.emplace(key, std::make_pair(error, std::move(program))).first;
   }
   *out = &it->second.second;

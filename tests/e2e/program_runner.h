@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "meshvk/Target/CompileProgram.h"
+#include "meshvk/Artifact/CompileProgram.h"
 #include "meshvk/meshvk.h"
 #include "meshvk/module.h"
 #include "samples.h"
@@ -18,7 +18,7 @@ namespace meshvk_e2e {
 // lavapipe preset. Cached per (name, grid): many tests share a compile.
 // Returns "" or the compiler's one-line error.
 std::string CompileSample(const std::string& name, const std::string& grid,
-                          const meshvk::target::CompiledProgram** out);
+                          const meshvk::CompiledProgram** out);
 
 struct ModuleDeleter {
   void operator()(meshvk_module_t* m) const { meshvk_module_release(m); }

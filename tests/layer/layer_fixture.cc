@@ -10,6 +10,11 @@ uint32_t expectedDeviceCount() {
   return v && *v ? static_cast<uint32_t>(std::atoi(v)) : 2u;
 }
 
+bool separateTopology() {
+  const char* v = std::getenv("MESHVK_EMULATED_TOPOLOGY");
+  return v && !std::strcmp(v, "separate");
+}
+
 std::string executionOrder() {
   const char* v = std::getenv("MESHVK_EMULATED_EXECUTION_ORDER");
   return v && *v ? v : "in-order";
@@ -73,6 +78,14 @@ void LayerTest::SetUp() {
       members_.assign(g.physicalDevices, g.physicalDevices + g.physicalDeviceCount);
       break;
     }
+  // MESHVK_EMULATED_TOPOLOGY=separate: the N emulated devices are N groups of
+  // one; members_ lists them and device_ is a VkDevice on the first alone.
+  const bool separate = separateTopology();
+  if (separate) {
+    members_.clear();
+    for (auto& g : groups)
+      if (members_.size() < n_ && g.physicalDeviceCount == 1) members_.push_back(g.physicalDevices[0]);
+  }
   ASSERT_EQ(members_.size(), n_) << "no device group of " << n_ << " devices: is the emulation layer active?";
 
   uint32_t familyCount = 0;
@@ -96,7 +109,7 @@ void LayerTest::SetUp() {
   f12.timelineSemaphore = VK_TRUE;
   VkDeviceGroupDeviceCreateInfo group{VK_STRUCTURE_TYPE_DEVICE_GROUP_DEVICE_CREATE_INFO};
   group.pNext = &f12;
-  group.physicalDeviceCount = n_;
+  group.physicalDeviceCount = separate ? 1 : n_;
   group.pPhysicalDevices = members_.data();
   VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
   dci.pNext = &group;

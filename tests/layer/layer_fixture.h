@@ -19,6 +19,7 @@ namespace meshvk_layer_test {
 
 uint32_t expectedDeviceCount();  // MESHVK_EMULATED_DEVICE_COUNT, default 2
 std::string executionOrder();    // MESHVK_EMULATED_EXECUTION_ORDER, default in-order
+bool separateTopology();         // MESHVK_EMULATED_TOPOLOGY=separate: N groups of one
 
 struct Buffer {
   VkBuffer buffer = VK_NULL_HANDLE;

@@ -107,6 +107,8 @@ def test_compile_errors(tmp_path):
         meshvk.compile(str(tmp_path / "missing.mlir"))
     with pytest.raises(meshvk.InvalidArgumentError, match="grid_shape: '0x2' is not a grid shape"):
         meshvk.compile(SAMPLES / "mlp_megatron.mlir", grid_shape=(0, 2))
+    with pytest.raises(meshvk.InvalidArgumentError, match="vulkan_version: '1.x' is not a supported Vulkan version"):
+        meshvk.compile(SAMPLES / "seed_matmul.mlir", vulkan_version="1.x")
     with pytest.raises(meshvk.InvalidArgumentError, match="target: unknown device 'tpu'"):
         meshvk.compile(SAMPLES / "mlp_megatron.mlir", target="tpu")
     with pytest.raises(meshvk.CompileError, match="devices=3: .*error"):
@@ -142,8 +144,3 @@ def test_bad_timeout_and_runs(mlp):
         main(*args, timeout=-1)
     with pytest.raises(meshvk.InvalidArgumentError, match="n: 0 given"):
         main.benchmark(*args, n=0)
-
-
-def test_plan_graph_says_what_is_missing():
-    with pytest.raises(NotImplementedError, match="plan_graph"):
-        compiled("seed_matmul").plan_graph()

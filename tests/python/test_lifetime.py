@@ -34,16 +34,31 @@ def test_repeated_load_run_close_does_not_grow_memory(rng):
     prog = compiled("seed_matmul")
     a, b = uniform(rng, (2, 3)), uniform(rng, (3, 2))
     for close in (True, False):  # explicit close, then the garbage-collection path
-        for _ in range(8):  # warm-up: driver caches, lazily loaded code, malloc arenas
+        for _ in range(6):  # warm-up: driver caches, lazily loaded code, malloc arenas
             run_once(prog, (a, b), close)
         before = rss_kib()
-        for _ in range(20):
+        for _ in range(12):
             np.testing.assert_allclose(run_once(prog, (a, b), close), a @ b, rtol=1e-5, atol=1e-6)
         grown = rss_kib() - before
-        # Measured: ~1.3 MiB growth over the first 10 runtimes after 4 warm-ups,
-        # then flat (+0.06 MiB from 20 to 40); a runtime kept alive costs ~6 MiB,
-        # a program ~1.2 MiB, so one leak per iteration would add 20+ MiB here.
-        assert grown < 2048, "RSS grew by %d KiB over 20 runtimes (close=%s)" % (grown, close)
+        # Measured after 6 warm-ups: +4 to +292 KiB over 12 runtimes (3 runs x 2
+        # modes); a runtime kept alive costs ~6 MiB, a program ~1.2 MiB, so one
+        # leak per iteration would add 14+ MiB here.
+        assert grown < 2048, "RSS grew by %d KiB over 12 runtimes (close=%s)" % (grown, close)
+
+
+def test_rss_measure_sees_a_leak(rng):
+    """Negative control for the test above: three runtimes kept alive exceed its 2 MiB bound."""
+    prog = compiled("seed_matmul")
+    a, b = uniform(rng, (2, 3)), uniform(rng, (3, 2))
+    run_once(prog, (a, b), True)
+    before, kept = rss_kib(), []
+    for _ in range(3):
+        rt = meshvk.Runtime(devices=2)
+        rt.load(prog)["main"](a, b)
+        kept.append(rt)
+    assert rss_kib() - before > 2048
+    for rt in kept:
+        rt.close()
 
 
 def test_function_outlives_its_runtime_object(rng):

@@ -40,3 +40,10 @@ with zipfile.ZipFile(os.path.join(d, "npz_bzip2.npz"), "w", compression=zipfile.
     z.writestr("a.npy", open(os.path.join(d, "a.npy"), "rb").read())
 with zipfile.ZipFile(os.path.join(d, "npz_bad_member.npz"), "w") as z:
     z.writestr("a.npy", b"\x93NUMPY garbage")
+
+# The Megatron MLP sample's three arguments (x 32x64, w1 64x256, w2 256x64).
+rng = np.random.default_rng(16)
+np.savez(os.path.join(d, "mlp.npz"),
+         x=rng.standard_normal((32, 64), dtype=np.float32),
+         w1=rng.standard_normal((64, 256), dtype=np.float32),
+         w2=rng.standard_normal((256, 64), dtype=np.float32))

@@ -12,20 +12,24 @@ using DeviceSetTest = VulkanTest;
 
 class LogicalDeviceSetTest : public VulkanTest, public ::testing::WithParamInterface<uint32_t> {};
 
-TEST_P(LogicalDeviceSetTest, MapsProcessesRoundRobinOverPhysicalDevices) {
+// LOGICAL multiplexes every process onto the first physical device (one
+// VkDevice); INDEPENDENT deals them round robin over the physical devices,
+// one VkDevice each, numbered in first-use order.
+TEST_P(LogicalDeviceSetTest, MapsProcessesOntoPhysicalDevices) {
   const uint32_t processes = GetParam();
   const uint32_t physical = meshvk_instance_physical_device_count(instance());
-  DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, processes);
+  for (meshvk_topology_t topology : {MESHVK_TOPOLOGY_LOGICAL, MESHVK_TOPOLOGY_INDEPENDENT}) {
+  const bool independent = topology == MESHVK_TOPOLOGY_INDEPENDENT;
+  DeviceSet set = MakeSet(topology, processes);
   ASSERT_TRUE(set);
-  EXPECT_EQ(meshvk_device_set_topology(set.get()), MESHVK_TOPOLOGY_LOGICAL);
+  EXPECT_EQ(meshvk_device_set_topology(set.get()), topology);
   EXPECT_EQ(meshvk_device_set_process_count(set.get()), processes);
   for (uint32_t p = 0; p < processes; ++p) {
     meshvk_process_info_t info;
     MESHVK_ASSERT_OK(meshvk_device_set_process_info(set.get(), p, &info));
-    EXPECT_EQ(info.physical_device, p % physical);
+    EXPECT_EQ(info.physical_device, independent ? p % physical : 0u);
     EXPECT_EQ(info.device_index, 0u);
-    // One VkDevice per physical device used, numbered in first-use order.
-    EXPECT_EQ(info.logical_device, p % physical);
+    EXPECT_EQ(info.logical_device, independent ? p % physical : 0u);
     meshvk_physical_device_info_t device;
     MESHVK_ASSERT_OK(meshvk_instance_physical_device_info(instance(), info.physical_device, &device));
     EXPECT_LT(info.queue_family, device.queue_family_count);
@@ -38,9 +42,21 @@ TEST_P(LogicalDeviceSetTest, MapsProcessesRoundRobinOverPhysicalDevices) {
       MESHVK_ASSERT_OK(meshvk_device_set_process_info(set.get(), q, &other));
       uint32_t expected = other.logical_device == info.logical_device ? 0xFu : 0u;
       EXPECT_EQ(meshvk_device_set_peer_features(set.get(), p, q), expected) << p << " -> " << q;
+      // Across VkDevices the set's path is the pair's (external memory or host staging).
+      meshvk_copy_path_info_t path{}, pair{};
+      MESHVK_ASSERT_OK(meshvk_device_set_copy_path(set.get(), q, p, &path));
+      if (other.logical_device == info.logical_device) {
+        EXPECT_EQ(path.path, MESHVK_COPY_PATH_SAME_DEVICE) << q << " -> " << p;
+      } else {
+        MESHVK_ASSERT_OK(meshvk_instance_copy_path(instance(), other.physical_device, info.physical_device, &pair));
+        EXPECT_EQ(path.path, pair.path) << q << " -> " << p << ": " << path.reason;
+        EXPECT_NE(path.path, MESHVK_COPY_PATH_SAME_DEVICE);
+        EXPECT_STRNE(path.reason, "");
+      }
     }
   }
   MESHVK_EXPECT_OK(meshvk_device_set_wait_idle(set.get()));
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Processes, LogicalDeviceSetTest, ::testing::Values(1u, 2u, 4u, 8u));
@@ -88,6 +104,35 @@ TEST_F(DeviceSetTest, GroupTopologyCoversTheWholeGroup) {
   }
 }
 
+// A chosen list of physical devices: processes are dealt over it in order.
+TEST_F(DeviceSetTest, PhysicalDeviceListChoosesTheDevices) {
+  const uint32_t physical = meshvk_instance_physical_device_count(instance());
+  const uint32_t last = physical - 1;
+  meshvk_device_set_create_info_t info{};
+  info.topology = MESHVK_TOPOLOGY_INDEPENDENT;
+  info.process_count = 3;
+  info.physical_devices = &last;
+  info.physical_device_count = 1;
+  meshvk_device_set_t* raw = nullptr;
+  MESHVK_ASSERT_OK(meshvk_device_set_create(instance(), &info, &raw));
+  DeviceSet set(raw);
+  for (uint32_t p = 0; p < 3; ++p) {
+    meshvk_process_info_t process;
+    MESHVK_ASSERT_OK(meshvk_device_set_process_info(set.get(), p, &process));
+    EXPECT_EQ(process.physical_device, last);
+  }
+  const uint32_t twice[2] = {0, 0};
+  info.physical_devices = twice;
+  info.physical_device_count = 2;
+  EXPECT_TRUE(HasCode(meshvk_device_set_create(instance(), &info, &raw), MESHVK_STATUS_INVALID_ARGUMENT,
+                      "listed twice"));
+  const uint32_t missing = physical;
+  info.physical_devices = &missing;
+  info.physical_device_count = 1;
+  EXPECT_TRUE(HasCode(meshvk_device_set_create(instance(), &info, &raw), MESHVK_STATUS_OUT_OF_RANGE,
+                      "physical device"));
+}
+
 TEST_F(DeviceSetTest, AutoPicksAGroupOfTwoOrMoreElseLogical) {
   DeviceSet set = MakeSet(MESHVK_TOPOLOGY_AUTO, 2);
   ASSERT_TRUE(set);
@@ -97,8 +142,11 @@ TEST_F(DeviceSetTest, AutoPicksAGroupOfTwoOrMoreElseLogical) {
     MESHVK_ASSERT_OK(meshvk_instance_device_group_info(instance(), g, group.get()));
     has_big_group |= group->device_count >= 2;
   }
+  const bool several = meshvk_instance_physical_device_count(instance()) > 1;
   EXPECT_EQ(meshvk_device_set_topology(set.get()),
-            has_big_group ? MESHVK_TOPOLOGY_DEVICE_GROUP : MESHVK_TOPOLOGY_LOGICAL);
+            has_big_group ? MESHVK_TOPOLOGY_DEVICE_GROUP
+            : several     ? MESHVK_TOPOLOGY_INDEPENDENT
+                          : MESHVK_TOPOLOGY_LOGICAL);
 }
 
 TEST_F(DeviceSetTest, RejectsImpossibleRequests) {

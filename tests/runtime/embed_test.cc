@@ -284,7 +284,7 @@ TEST_F(EmbedTest, ProgramRunsAsynchronouslyOnTheApplicationsBuffersAndSemaphores
                              : meshvk_program_result_shard(program_, 0, 0, s, &view));
       uint64_t offset = view.global_offset[0] * kCols * 4, range = view.shape[0] * view.shape[1] * 4;
       meshvk_buffer_t* imported = nullptr;
-      ASSERT_MESHVK_OK(meshvk_buffer_import(set_, view.process, app[k], offset, range, &imported));
+      ASSERT_MESHVK_OK(meshvk_buffer_import_vulkan(set_, view.process, app[k], offset, range, &imported));
       t.imported.push_back(imported);
       VkDeviceSize where = 1;
       EXPECT_EQ(meshvk_buffer_vk_buffer(imported, &where), app[k]);
@@ -505,8 +505,8 @@ TEST_F(EmbedTest, BadEmbeddingInputIsRefused) {
   float* host = nullptr;
   VkBuffer buffer = AppBuffer(4096, &host);
   meshvk_buffer_t* imported = nullptr;
-  EXPECT_EQ(CodeOf(meshvk_buffer_import(set_, 0, buffer, 3, 64, &imported)), MESHVK_STATUS_INVALID_ARGUMENT);
-  EXPECT_EQ(CodeOf(meshvk_buffer_import(set_, 1, buffer, 0, 64, &imported)), MESHVK_STATUS_OUT_OF_RANGE);
+  EXPECT_EQ(CodeOf(meshvk_buffer_import_vulkan(set_, 0, buffer, 3, 64, &imported)), MESHVK_STATUS_INVALID_ARGUMENT);
+  EXPECT_EQ(CodeOf(meshvk_buffer_import_vulkan(set_, 1, buffer, 0, 64, &imported)), MESHVK_STATUS_OUT_OF_RANGE);
   EXPECT_EQ(imported, nullptr);
 
   std::vector<uint8_t> bytes = meshvk_test::Elementwise({1}, {{0}, {}}, 4, 4, 1.0f);

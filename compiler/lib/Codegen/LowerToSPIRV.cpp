@@ -15,7 +15,7 @@
 //  * the conversion also carries math (exp, tanh, ...) patterns, which the
 //    upstream pass lacks.
 #include "meshvk/Codegen/Passes.h"
-#include "meshvk/Codegen/Target.h"
+#include "meshvk/Codegen/TargetDescription.h"
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToSPIRV/ArithToSPIRV.h"
 #include "mlir/Conversion/ControlFlowToSPIRV/ControlFlowToSPIRV.h"

@@ -2,7 +2,7 @@
 // functions on buffers that hold one gpu.launch, tiled for workgroups and then
 // for invocations, with every tile loop distributed CYCLICALLY over the ids
 // (grid-stride), so a kernel is correct for any workgroup count the runtime
-// picks (DESIGN.md §2: the runtime may clamp counts to the device limit).
+// picks (the runtime may clamp counts to the device limit).
 //
 // Before (contract, see README.md):
 //   func.func @k(%a: tensor<MxKxf32>, %b: tensor<KxNxf32>) -> tensor<MxNxf32>
@@ -41,7 +41,7 @@
 
 #include "KernelRewrites.h"
 #include "meshvk/Codegen/Passes.h"
-#include "meshvk/Codegen/Target.h"
+#include "meshvk/Codegen/TargetDescription.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -76,7 +76,7 @@ using namespace mlir;
 constexpr llvm::StringLiteral kKernelAttr = "meshvk.kernel";
 constexpr llvm::StringLiteral kNumInputsAttr = "meshvk.num_inputs";
 // Function memory (per invocation) in the numeric memref memory spaces that
-// MLIR's Vulkan storage-class map understands (FACTS.md).
+// MLIR's Vulkan storage-class map understands.
 constexpr int64_t kFunctionMemorySpace = 6;
 // Default workgroup count of a tile loop whose trip count is known only at
 // dispatch (dynamic shapes): grid-stride loops make any count correct; this

@@ -1,5 +1,5 @@
 //===- MeshVKDialect.cpp - the meshvk plan dialect ------------------------===//
-#include "meshvk/MeshVKDialect.h"
+#include "meshvk/Dialect/MeshVKDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -8,7 +8,7 @@
 using namespace mlir;
 using namespace meshvk;
 
-#include "meshvk/MeshVKDialect.cpp.inc"
+#include "meshvk/Dialect/MeshVKDialect.cpp.inc"
 
 void MeshVKDialect::initialize() {
   addOperations<

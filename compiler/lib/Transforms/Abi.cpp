@@ -4,11 +4,11 @@
 // carries a sharding) and before shard-partition (which rewrites signatures to
 // local shard types). meshvk-verify-abi runs after partitioning and checks the
 // partitioned signature against the record: upstream can silently drop a
-// resharding step and change a result's shape (FACTS.md).
+// resharding step and change a result's shape.
 //
 //===----------------------------------------------------------------------===//
 #include "ShardingUtils.h"
-#include "meshvk/Passes.h"
+#include "meshvk/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -17,7 +17,7 @@ using namespace mlir;
 namespace meshvk {
 #define GEN_PASS_DEF_RECORDABI
 #define GEN_PASS_DEF_VERIFYABI
-#include "meshvk/Passes.h.inc"
+#include "meshvk/Transforms/Passes.h.inc"
 } // namespace meshvk
 
 namespace {

@@ -1,12 +1,12 @@
 //===- CheckSharding.cpp - reject inputs the partitioner gets wrong -------===//
 //
 // Upstream sharding-propagation / shard-partition assert, crash or silently
-// miscompile on several inputs (FACTS.md). This pass runs first and turns each
+// miscompile on several inputs. This pass runs first and turns each
 // of them into one diagnostic at the offending op.
 //
 //===----------------------------------------------------------------------===//
 #include "ShardingUtils.h"
-#include "meshvk/Passes.h"
+#include "meshvk/Transforms/Passes.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Shard/Interfaces/ShardingInterface.h"
@@ -15,7 +15,7 @@ using namespace mlir;
 
 namespace meshvk {
 #define GEN_PASS_DEF_CHECKSHARDING
-#include "meshvk/Passes.h.inc"
+#include "meshvk/Transforms/Passes.h.inc"
 } // namespace meshvk
 
 namespace {
@@ -25,6 +25,13 @@ bool touchesTensors(Operation *op) {
   return llvm::any_of(op->getOperandTypes(), isTensor) ||
          llvm::any_of(op->getResultTypes(), isTensor);
 }
+
+/// The most processes a grid may have. The plan holds one copy of the
+/// program per process and a collective among P processes becomes up to
+/// P * (P - 1) copies, so compile time and memory grow with P * program
+/// size and P^2 * collectives (README "Limits" gives measured numbers); the
+/// runtime's artifact verifier accepts 4096 processes.
+constexpr int64_t kMaxGridProcesses = 1024;
 
 LogicalResult checkGrid(shard::GridOp grid) {
   if (llvm::any_of(grid.getShape(), ShapedType::isDynamic)) {
@@ -36,6 +43,22 @@ LogicalResult checkGrid(shard::GridOp grid) {
   if (llvm::any_of(grid.getShape(), [](int64_t s) { return s < 1; }))
     return grid.emitError()
            << "grid @" << grid.getSymName() << " has an axis of size < 1";
+  int64_t processes = 1;
+  std::string shape;
+  for (int64_t s : grid.getShape()) {
+    // Saturating: no overflow for huge extents.
+    processes = s > kMaxGridProcesses
+                    ? kMaxGridProcesses + 1
+                    : std::min<int64_t>(processes * s, kMaxGridProcesses + 1);
+    shape += (shape.empty() ? "" : "x") + std::to_string(s);
+  }
+  if (processes > kMaxGridProcesses)
+    return grid.emitError()
+           << "grid @" << grid.getSymName() << " (shape " << shape
+           << ") has more than " << kMaxGridProcesses
+           << " processes; meshvk compiles one plan per process and accepts "
+              "at most "
+           << kMaxGridProcesses;
   if (Attribute attr = grid->getAttr(meshvk::kPeeredAxesAttr)) {
     auto axes = dyn_cast<DenseI64ArrayAttr>(attr);
     if (!axes)
@@ -52,8 +75,20 @@ LogicalResult checkGrid(shard::GridOp grid) {
 }
 
 /// What the partitioner supports: the sharding interface, and for linalg only
-/// projected-permutation indexing maps with one init (FACTS.md).
+/// projected-permutation indexing maps with one init.
 LogicalResult checkOp(Operation *op) {
+  // Collectives and halo updates written in the input (not made by
+  // shard-partition) are not lowered yet; the annotations express the same
+  // data movement.
+  if (isa<shard::ShardDialect>(op->getDialect()) &&
+      !isa<shard::ShardingOp, shard::ShardOp, shard::GridOp>(op))
+    return op->emitError()
+           << "'" << op->getName()
+           << "' written in the program is not supported yet: meshvk lowers "
+              "the collectives shard-partition creates from shard.shard "
+              "annotations; annotate the tensor with the sharding you want "
+              "instead (e.g. split_axes = [[]] after a split contraction for "
+              "an all-reduce, [[]] after a split for an all-gather)";
   if (isa<shard::ShardDialect>(op->getDialect()) || isa<func::ReturnOp>(op) ||
       !touchesTensors(op))
     return success();
@@ -104,8 +139,13 @@ struct CheckShardingPass : meshvk::impl::CheckShardingBase<CheckShardingPass> {
     ModuleOp module = getOperation();
     SymbolTableCollection symbols;
     bool failed = false;
+    // Only grids the program uses: a module may declare others (upstream's
+    // test files declare a dynamic grid next to static ones).
+    llvm::DenseSet<StringRef> used;
+    module.walk([&](shard::ShardingOp s) { used.insert(s.getGrid()); });
     for (auto grid : module.getOps<shard::GridOp>())
-      failed |= mlir::failed(checkGrid(grid));
+      if (used.contains(grid.getSymName()))
+        failed |= mlir::failed(checkGrid(grid));
 
     for (auto func : module.getOps<func::FuncOp>()) {
       if (func.isExternal() || func->hasAttr(meshvk::kKernelAttr))
@@ -119,8 +159,11 @@ struct CheckShardingPass : meshvk::impl::CheckShardingBase<CheckShardingPass> {
               !sharding.getDynamicHaloSizes().empty() ||
               !sharding.getStaticShardedDimsOffsets().empty() ||
               !sharding.getDynamicShardedDimsOffsets().empty()) {
-            sharding.emitError("halo sizes and explicit shard offsets are "
-                               "not supported yet");
+            sharding.emitError(
+                "halo sizes and explicit shard offsets (sharded_dims_offsets) "
+                "are not supported yet: meshvk splits every dimension into "
+                "equal blocks; drop them (stencils: read the neighbours' "
+                "borders through an explicit replicated slice)");
             failed = true;
           }
         }

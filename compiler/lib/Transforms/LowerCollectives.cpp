@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ShardingUtils.h"
-#include "meshvk/Passes.h"
+#include "meshvk/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -22,7 +22,7 @@ using namespace mlir;
 
 namespace meshvk {
 #define GEN_PASS_DEF_LOWERCOLLECTIVES
-#include "meshvk/Passes.h.inc"
+#include "meshvk/Transforms/Passes.h.inc"
 } // namespace meshvk
 
 namespace {

@@ -8,7 +8,7 @@
 // same computation share one kernel function (compared as printed IR).
 //
 //===----------------------------------------------------------------------===//
-#include "meshvk/Passes.h"
+#include "meshvk/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -21,7 +21,7 @@ using namespace mlir;
 
 namespace meshvk {
 #define GEN_PASS_DEF_OUTLINEKERNELS
-#include "meshvk/Passes.h.inc"
+#include "meshvk/Transforms/Passes.h.inc"
 } // namespace meshvk
 
 namespace {

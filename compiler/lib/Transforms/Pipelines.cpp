@@ -1,6 +1,10 @@
 //===- Pipelines.cpp - meshvk's named pass pipelines ----------------------===//
-#include "meshvk/Passes.h"
+#include "meshvk/Transforms/Passes.h"
 
+#include "mlir/Conversion/TosaToArith/TosaToArith.h"
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
+#include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Shard/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -11,7 +15,7 @@ using namespace mlir;
 namespace {
 
 struct PartitionOptions : PassPipelineOptions<PartitionOptions> {
-  // `forward` is not offered: it crashes inside shard-partition (FACTS.md).
+  // `forward` is not offered: it crashes inside shard-partition.
   Option<shard::TraversalOrder> traversal{
       *this, "traversal",
       llvm::cl::desc(
@@ -26,7 +30,22 @@ struct PartitionOptions : PassPipelineOptions<PartitionOptions> {
                                   "backward only"))};
 };
 
+/// Programs as people write them: tosa ops and arith/math ops on whole
+/// tensors become linalg (what the sharding interfaces and the kernel
+/// generator take); meshvk-normalize-input gives a function without
+/// annotations a grid of one and fixes what propagation trips over.
+void addInputPasses(OpPassManager &pm) {
+  OpPassManager &func = pm.nest<func::FuncOp>();
+  func.addPass(tosa::createTosaToLinalgNamed());
+  func.addPass(tosa::createTosaToLinalg());
+  func.addPass(createTosaToArithPass());
+  func.addPass(createTosaToTensorPass());
+  func.addPass(createConvertElementwiseToLinalgPass());
+  pm.addPass(meshvk::createNormalizeInput());
+}
+
 void addPartitionPasses(OpPassManager &pm, shard::TraversalOrder traversal) {
+  addInputPasses(pm);
   pm.addPass(meshvk::createCheckSharding());
   // forward-backward by default: upstream's default (backward-forward)
   // all-gathers right after a row-split matmul and then runs the elementwise
@@ -36,6 +55,9 @@ void addPartitionPasses(OpPassManager &pm, shard::TraversalOrder traversal) {
   shard::ShardingPropagationOptions propagation;
   propagation.traversal = traversal;
   pm.addNestedPass<func::FuncOp>(shard::createShardingPropagation(propagation));
+  // Ops propagation could not shard consistently run replicated (else
+  // shard-partition segfaults on them).
+  pm.addNestedPass<func::FuncOp>(meshvk::createCompleteShardings());
   // After propagation every reshard is an explicit annotation pair, and every
   // argument carries the sharding shard-partition will give it.
   pm.addNestedPass<func::FuncOp>(meshvk::createDecomposeReshards());

@@ -9,7 +9,7 @@
 // reads is never reused (its bytes stay reserved for the whole program).
 //
 //===----------------------------------------------------------------------===//
-#include "meshvk/Passes.h"
+#include "meshvk/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -19,7 +19,7 @@ using namespace mlir;
 
 namespace meshvk {
 #define GEN_PASS_DEF_PLANALLOCATIONS
-#include "meshvk/Passes.h.inc"
+#include "meshvk/Transforms/Passes.h.inc"
 } // namespace meshvk
 
 namespace {

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ShardingUtils.h"
-#include "meshvk/Passes.h"
+#include "meshvk/Transforms/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
@@ -21,7 +21,7 @@ using namespace mlir;
 
 namespace meshvk {
 #define GEN_PASS_DEF_UNROLLGRID
-#include "meshvk/Passes.h.inc"
+#include "meshvk/Transforms/Passes.h.inc"
 } // namespace meshvk
 
 namespace {

@@ -1,5 +1,5 @@
 // mesh-vk-compile: PROGRAM.mlir -> PROGRAM.mvk (the whole chain of
-// meshvk/Target/CompileProgram.h). Exit codes: 0 ok, 2 bad input or usage
+// meshvk/Artifact/CompileProgram.h). Exit codes: 0 ok, 2 bad input or usage
 // (one line on stderr: file:line:col, what, what was expected), 3 device
 // discovery failed (--target-device=auto). The output file is written under a
 // temporary name and renamed, so a failure never leaves a half-written .mvk.
@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "meshvk/Codegen/Target.h"
-#include "meshvk/Target/CompileProgram.h"
+#include "meshvk/Codegen/TargetDescription.h"
+#include "meshvk/Artifact/CompileProgram.h"
 #include "meshvk/meshvk.h"
 #include "meshvk/module.h"
 #include "output_files.h"
@@ -128,7 +128,7 @@ int main(int argc, char** argv) {
   std::string input = inputFile, output = outputFile, device = targetDevice, vulkan = vulkanVersion,
               grid = gridShape;
   bool print_plan = printPlan;
-  meshvk::target::ProgramOptions options;
+  meshvk::ProgramOptions options;
   options.dumpDirectory = dumpKernels;
   if (dumpKernels.getNumOccurrences() && options.dumpDirectory.empty())
     return Usage("--dump-kernels needs a directory (--dump-kernels=DIR)");
@@ -144,9 +144,9 @@ int main(int argc, char** argv) {
     return Usage("--plan-graph: " + why);
 
   std::string error;
-  if (!meshvk::target::parseVulkanVersion(vulkan, &options.vulkanVersion, &error))
+  if (!meshvk::parseVulkanVersion(vulkan, &options.vulkanVersion, &error))
     return Usage("--vulkan-version: " + error);
-  if (!grid.empty() && !meshvk::target::parseGridShape(grid, &options.gridShape, &error))
+  if (!grid.empty() && !meshvk::parseGridShape(grid, &options.gridShape, &error))
     return Usage("--grid-shape: " + error);
   if (device == "auto") {
     uint32_t api = 0;
@@ -165,12 +165,12 @@ int main(int argc, char** argv) {
                  options.device.name.c_str(), options.device.maxWorkgroupInvocations,
                  options.device.maxSharedMemoryBytes, options.device.subgroupSize, options.vulkanVersion / 100,
                  options.vulkanVersion % 100, grid.empty() ? "as written in the program" : grid.c_str());
-  meshvk::target::CompiledProgram program;
+  meshvk::CompiledProgram program;
   if (input == "-") {  // the program on stdin, named <stdin> in messages
     std::string source((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
-    error = meshvk::target::compileProgramSource(source, "<stdin>", options, &program);
+    error = meshvk::compileProgramSource(source, "<stdin>", options, &program);
   } else {
-    error = meshvk::target::compileProgramFile(input, options, &program);
+    error = meshvk::compileProgramFile(input, options, &program);
   }
   if (!error.empty()) {
     std::fprintf(stderr, "mesh-vk-compile: %s\n", error.c_str());

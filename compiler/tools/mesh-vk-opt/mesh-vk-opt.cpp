@@ -1,12 +1,14 @@
 //===- mesh-vk-opt.cpp - mlir-opt with meshvk's dialect and passes --------===//
 //
 // Every upstream dialect and pass (so `sharding-propagation`,
-// `shard-partition`, `canonicalize` and H4's SPIR-V lowering are at hand), plus
-// meshvk's dialect, passes and named pipelines.
+// `shard-partition`, `canonicalize` and the SPIR-V lowering are at hand), plus
+// meshvk's dialect, passes (partitioning, planning, kernel codegen) and named
+// pipelines.
 //
 //===----------------------------------------------------------------------===//
-#include "meshvk/MeshVKDialect.h"
-#include "meshvk/Passes.h"
+#include "meshvk/Codegen/Passes.h"
+#include "meshvk/Dialect/MeshVKDialect.h"
+#include "meshvk/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -14,17 +16,11 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
-#ifdef MESHVK_HAS_CODEGEN
-#include "meshvk/Codegen/Passes.h"
-#endif
-
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   meshvk::registerMeshVKPasses();
   meshvk::registerMeshVKPipelines();
-#ifdef MESHVK_HAS_CODEGEN
   meshvk::registerCodegenPasses();
-#endif
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

@@ -140,7 +140,7 @@ std::vector<uint8_t> ArtifactBuilder::Finish() const {
         mvk::Dim3 count = ToDim3(c.dispatch.workgroup_count);
         op = mvk::CreateDispatch(fbb, c.dispatch.executable, &count,
                                  fbb.CreateVectorOfStructs(bindings),
-                                 fbb.CreateVector(c.dispatch.push_constants))
+                                 fbb.CreateVector(c.dispatch.push_constants), c.dispatch.flops)
                  .Union();
         op_type = mvk::Op::Dispatch;
         break;

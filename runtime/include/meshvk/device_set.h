@@ -9,6 +9,11 @@
 //    onto them (process p -> physical device p % N unless mapped explicitly),
 //    each with its own buffers, command streams and, where the queue family has
 //    several, its own queue.
+//  * INDEPENDENT: one VkDevice per physical device, each process on its own
+//    device where there are enough (round robin otherwise). Copies between
+//    VkDevices read the source's exported memory (external memory) or go
+//    through host memory (host staging), whichever the pair of drivers allows
+//    (meshvk_device_set_copy_path); waits across VkDevices happen on the host.
 // Layers above do not need to know which one they run on.
 // Reference counted: create returns +1; retain/release are thread-safe.
 // Threading: every query and meshvk_device_set_wait_idle are thread-safe
@@ -31,19 +36,32 @@ extern "C" {
 typedef struct meshvk_device_set_s meshvk_device_set_t;
 
 typedef enum meshvk_topology_e {
-  MESHVK_TOPOLOGY_AUTO = 0,          // a group with 2+ devices if any, else LOGICAL
+  // A device group covering the chosen devices when there is one with 2+
+  // devices, else INDEPENDENT when 2+ physical devices are chosen (or exist),
+  // else LOGICAL.
+  MESHVK_TOPOLOGY_AUTO = 0,
   MESHVK_TOPOLOGY_DEVICE_GROUP = 1,
+  // All processes on the first chosen physical device (one VkDevice).
   MESHVK_TOPOLOGY_LOGICAL = 2,
+  MESHVK_TOPOLOGY_INDEPENDENT = 3,
 } meshvk_topology_t;
+
+// "auto", "group", "logical", "independent".
+const char* meshvk_topology_name(meshvk_topology_t topology);
 
 typedef struct meshvk_device_set_create_info_s {
   meshvk_topology_t topology;
   uint32_t process_count;          // P >= 1
   uint32_t device_group_index;     // DEVICE_GROUP: which group (default 0)
-  // LOGICAL: optional, process_count entries: physical device of process p.
-  // DEVICE_GROUP: optional, process_count entries: device index of process p.
-  // NULL: round robin.
+  // LOGICAL/INDEPENDENT: optional, process_count entries: physical device of
+  // process p. DEVICE_GROUP: optional, process_count entries: device index of
+  // process p. NULL: round robin over the chosen devices.
   const uint32_t* process_devices;
+  // Optional (count 0: all): the physical devices to use, as indices into the
+  // instance's list, in the order processes are dealt to them. DEVICE_GROUP
+  // (and AUTO) use the group holding all of them. Ignored with process_devices.
+  const uint32_t* physical_devices;
+  uint32_t physical_device_count;
 } meshvk_device_set_create_info_t;
 
 // Creates the VkDevice(s), queues and command pools. INVALID_ARGUMENT for P=0
@@ -82,6 +100,24 @@ meshvk_status_t meshvk_device_set_process_limits(const meshvk_device_set_t* set,
 uint32_t meshvk_device_set_peer_features(const meshvk_device_set_t* set,
                                          uint32_t local, uint32_t remote);
 
+// The path a copy from memory of process `src` into memory of process `dst`
+// takes in this set: SAME_DEVICE on one device (LOGICAL processes sharing a
+// VkDevice included), GROUP_PEER inside a device group, and between VkDevices
+// what meshvk_instance_copy_path reports for the two physical devices, or
+// HOST_STAGING when the set could not enable the external-memory extension.
+// OUT_OF_RANGE for a bad process.
+meshvk_status_t meshvk_device_set_copy_path(const meshvk_device_set_t* set, uint32_t src,
+                                            uint32_t dst, meshvk_copy_path_info_t* out_info);
+
+// Bytes of host-visible staging memory process `process`'s device holds now
+// for host-staged copies and host I/O (not counted in
+// meshvk_device_set_allocated_bytes): the landing buffers of host-staged
+// copies (MESHVK_BUFFER_STAGING_BIT) plus at most two staging rings of 2
+// chunks of MESHVK_STAGING_CHUNK_BYTES, kept between transfers.
+uint64_t meshvk_device_set_staging_bytes(const meshvk_device_set_t* set, uint32_t process);
+// The largest value meshvk_device_set_staging_bytes reached for the device of
+// `process` since the set was created.
+uint64_t meshvk_device_set_peak_staging_bytes(const meshvk_device_set_t* set, uint32_t process);
 // Bytes of device memory allocated for the live buffers of `process`
 // (meshvk_buffer_allocation_size summed); 0 for an out-of-range process.
 uint64_t meshvk_device_set_allocated_bytes(const meshvk_device_set_t* set,

@@ -122,6 +122,43 @@ meshvk_status_t meshvk_instance_device_group_info(
     meshvk_instance_t* instance, uint32_t index,
     meshvk_device_group_info_t* out_info);
 
+// ---- copies between devices ------------------------------------------------
+// How bytes owned by one device reach another, fastest first. A copy is always
+// recorded on the destination (a pull); what differs is what it reads from.
+typedef enum meshvk_copy_path_e {
+  MESHVK_COPY_PATH_NONE = 0,             // no path (bad index)
+  MESHVK_COPY_PATH_SAME_DEVICE = 1,      // the same memory: a local copy
+  MESHVK_COPY_PATH_GROUP_PEER = 2,       // a device group's peer memory (one VkDevice)
+  MESHVK_COPY_PATH_EXTERNAL_MEMORY = 3,  // the source's memory exported and imported (fd)
+  MESHVK_COPY_PATH_HOST_STAGING = 4,     // through host memory, chunked and double-buffered
+  MESHVK_COPY_PATH_COUNT = 5,
+} meshvk_copy_path_t;
+
+// "same device", "group peer memory", "external memory", "host staging".
+const char* meshvk_copy_path_name(meshvk_copy_path_t path);
+
+typedef struct meshvk_copy_path_info_s {
+  meshvk_copy_path_t path;
+  // EXTERNAL_MEMORY: the VkExternalMemoryHandleTypeFlagBits used (opaque fd or
+  // dma-buf); 0 otherwise.
+  uint32_t handle_type;
+  // 1 when both devices can share a timeline semaphore through an fd
+  // (VK_KHR_external_semaphore_fd, exportable and importable); the runtime
+  // synchronises on the host otherwise.
+  uint32_t external_semaphores;
+  char reason[MESHVK_MAX_NAME];  // one line: why this path and not a faster one
+} meshvk_copy_path_info_t;
+
+// The path a copy from memory of physical device `src` into memory of physical
+// device `dst` takes when they are separate VkDevices (src == dst: SAME_DEVICE;
+// members of one device group report EXTERNAL_MEMORY or HOST_STAGING too, as
+// they would outside a group: see meshvk_device_set_copy_path for a set). Decided
+// from what the drivers report: VK_KHR_external_memory_fd with opaque fd
+// handles when deviceUUID and driverUUID match, else VK_EXT_external_memory_dma_buf
+// on both, else host staging. OUT_OF_RANGE for a bad index.
+meshvk_status_t meshvk_instance_copy_path(const meshvk_instance_t* instance, uint32_t src,
+                                          uint32_t dst, meshvk_copy_path_info_t* out_info);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif

@@ -265,6 +265,18 @@ typedef struct meshvk_program_stats_s {
 } meshvk_program_stats_t;
 void meshvk_program_stats(const meshvk_program_t* program, meshvk_program_stats_t* out_stats);
 
+// Bytes that arrive at `process` in one invoke of `function`, by the path they
+// take on this program's device set (out_bytes[MESHVK_COPY_PATH_...]): what the
+// plan moves, split by what the devices share; an import the driver refused
+// counts under HOST_STAGING. OUT_OF_RANGE for a bad function or process.
+meshvk_status_t meshvk_program_copy_bytes(const meshvk_program_t* program, uint32_t function,
+                                          uint32_t process, uint64_t out_bytes[MESHVK_COPY_PATH_COUNT]);
+// One-line explanations of what meshvk_program_create decided differently from
+// the plain plan (e.g. "an import the driver refused: host staging instead"),
+// for a --verbose runner. Valid while the program lives.
+uint32_t meshvk_program_note_count(const meshvk_program_t* program);
+const char* meshvk_program_note(const meshvk_program_t* program, uint32_t index);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif

@@ -35,6 +35,9 @@ typedef enum meshvk_trace_event_kind_e {
   MESHVK_TRACE_HOST_WAIT = 6,      // the host waits for `peer` (another VkDevice) before submitting
   MESHVK_TRACE_WAIT = 7,           // the host waits for every process to finish
   MESHVK_TRACE_READ_RESULTS = 8,   // gathering result shards (`bytes`)
+  // The host moves `bytes` from `peer` (another VkDevice that shares no memory)
+  // into a landing buffer before submitting the consumer (host staging).
+  MESHVK_TRACE_HOST_STAGING = 9,
 } meshvk_trace_event_kind_t;
 
 typedef enum meshvk_trace_event_flag_bits_e {

@@ -155,9 +155,9 @@ meshvk_status_t meshvk_device_set_process_vulkan(const meshvk_device_set_t* set,
 // staging copy. The application must order its own use of the bytes against
 // meshvk's with semaphores (meshvk_program_invoke_async). OUT_OF_RANGE /
 // INVALID_ARGUMENT as for meshvk_buffer_create. Retains the set.
-meshvk_status_t meshvk_buffer_import(meshvk_device_set_t* set, uint32_t process, VkBuffer buffer,
-                                     VkDeviceSize offset, VkDeviceSize range,
-                                     meshvk_buffer_t** out_buffer);
+meshvk_status_t meshvk_buffer_import_vulkan(meshvk_device_set_t* set, uint32_t process,
+                                            VkBuffer buffer, VkDeviceSize offset,
+                                            VkDeviceSize range, meshvk_buffer_t** out_buffer);
 // The VkBuffer behind a shard buffer and where its bytes start in it (0 unless
 // imported with an offset). Thread-safe.
 VkBuffer meshvk_buffer_vk_buffer(const meshvk_buffer_t* buffer, VkDeviceSize* out_offset);

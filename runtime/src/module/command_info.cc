@@ -51,6 +51,7 @@ meshvk_status_t meshvk_module_command_info(const meshvk_module_t* module, uint32
     const mvk::Executable* x = module->artifact->executables()->Get(d->executable());
     info.name = x->entry_point()->c_str();
     info.executable = d->executable();
+    info.flops = d->flops();
     const auto* buffers = module->artifact->processes()->Get(process)->buffers();
     for (uint32_t i = 0; d->bindings() && i < d->bindings()->size(); ++i) {
       const mvk::BufferBinding* b = d->bindings()->Get(i);

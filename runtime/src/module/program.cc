@@ -12,7 +12,10 @@
 //    ordered for memory without it);
 //  * across processes: a wait on the producer's semaphore at the value its
 //    producing segment signals; when the two processes live on different
-//    VkDevices (no shared semaphores there), the host waits instead.
+//    VkDevices (no shared semaphores there), the host waits instead, and a
+//    segment still waiting does not hold back the ready ones of its phase;
+//  * copies from another VkDevice read an imported view of the source, or a
+//    landing buffer the host fills once the producer finished (cross_device.h).
 // Timeline values grow by phase_count per invoke, so recorded waits stay valid.
 #include <chrono>
 #include <map>
@@ -22,6 +25,7 @@
 #include <vector>
 
 #include "artifact_verifier.h"
+#include "cross_device.h"
 #include "invoke_trace.h"
 #include "meshvk/trace.h"
 #include "meshvk/artifact/builder.h"
@@ -51,6 +55,10 @@ Status AllocateBuffers(meshvk_program_t* prog) {
   const auto* processes = prog->artifact->processes();
   const meshvk::module::Schedule& schedule = prog->module->schedule;
   prog->buffers.resize(processes->size());
+  // Only buffers a copy on another VkDevice reads through external memory
+  // are exportable: nothing else pays for it.
+  const std::vector<std::vector<bool>> exportable =
+      meshvk::module::CrossDeviceCopies::ExportableBuffers(prog->artifact, prog->set);
   for (uint32_t p = 0; p < processes->size(); ++p) {
     const auto* list = processes->Get(p)->buffers();
     std::vector<meshvk_buffer_t*> slots(schedule.slot_size[p].size(), nullptr);
@@ -63,7 +71,9 @@ Status AllocateBuffers(meshvk_program_t* prog) {
         meshvk_buffer_retain(buffer);
       } else {
         uint64_t size = slot >= 0 ? schedule.slot_size[p][slot] : desc->size();
-        MESHVK_RETURN_IF_ERROR(FromC(meshvk_buffer_create(prog->set, p, size, &buffer),
+        meshvk_buffer_create_info_t info{
+            p, size, exportable[p][b] ? static_cast<meshvk_buffer_flags_t>(MESHVK_BUFFER_EXPORTABLE_BIT) : 0u};
+        MESHVK_RETURN_IF_ERROR(FromC(meshvk_buffer_create_with_info(prog->set, &info, &buffer),
                                      "processes[" + std::to_string(p) + "].buffers[" + std::to_string(b) + "]"));
         if (slot >= 0) slots[slot] = buffer;
       }
@@ -97,8 +107,8 @@ Status CreateExecutables(meshvk_program_t* prog) {
   return Status();
 }
 
-Status RecordCommand(meshvk_program_t* prog, meshvk_command_buffer_t* cb, uint32_t p, uint32_t c,
-                     const mvk::Command* cmd) {
+Status RecordCommand(meshvk_program_t* prog, meshvk_command_buffer_t* cb, uint32_t f, uint32_t p, uint32_t c,
+                     const mvk::Command* cmd, std::vector<meshvk::module::HostCopy>* host_copies) {
   std::string path = "processes[" + std::to_string(p) + "].commands[" + std::to_string(c) + "]";
   const auto& bufs = prog->buffers[p];
   if (const mvk::Dispatch* d = cmd->op_as_Dispatch()) {
@@ -129,7 +139,10 @@ Status RecordCommand(meshvk_program_t* prog, meshvk_command_buffer_t* cb, uint32
     return FromC(meshvk_command_buffer_dispatch(cb, &info), path + ".dispatch");
   }
   if (const mvk::Copy* copy = cmd->op_as_Copy()) {
-    meshvk_buffer_t* src = prog->buffers[copy->src_process()][copy->src_buffer()];
+    // From another VkDevice: its imported view, or a landing buffer the host fills.
+    meshvk_buffer_t* src = nullptr;
+    MESHVK_RETURN_IF_ERROR(prog->cross_device->SourceFor(
+        f, copy, prog->buffers[copy->src_process()][copy->src_buffer()], path + ".copy", &src, host_copies));
     meshvk_buffer_t* dst = bufs[copy->dst_buffer()];
     if (!copy->regions() || copy->regions()->size() == 0) {
       return FromC(meshvk_command_buffer_copy(cb, src, copy->src_offset(), dst, copy->dst_offset(), copy->size()),
@@ -149,8 +162,8 @@ Status RecordCommand(meshvk_program_t* prog, meshvk_command_buffer_t* cb, uint32
     }
     return Status();
   }
-  const mvk::Fill* f = cmd->op_as_Fill();
-  return FromC(meshvk_command_buffer_fill(cb, bufs[f->buffer()], f->offset(), f->size(), f->value()),
+  const mvk::Fill* fill = cmd->op_as_Fill();
+  return FromC(meshvk_command_buffer_fill(cb, bufs[fill->buffer()], fill->offset(), fill->size(), fill->value()),
                path + ".fill");
 }
 
@@ -183,7 +196,7 @@ Status RecordFunction(meshvk_program_t* prog, uint32_t f) {
           }
         }
         Status status = prog->trace ? prog->trace->Before(seg.command_buffer, c, &seg.marks) : Status();
-        if (status.ok()) status = RecordCommand(prog, seg.command_buffer, p, c, cmd);
+        if (status.ok()) status = RecordCommand(prog, seg.command_buffer, f, p, c, cmd, &seg.host_copies);
         if (status.ok() && prog->trace) status = prog->trace->After(seg.command_buffer, &seg.marks);
         if (!status.ok()) {
           meshvk_command_buffer_release(seg.command_buffer);
@@ -241,6 +254,7 @@ Status Create(meshvk_module_t* module, meshvk_device_set_t* set, meshvk_program_
     prog->logical_device.push_back(info.logical_device);
   }
   MESHVK_RETURN_IF_ERROR(AllocateBuffers(prog));
+  prog->cross_device->Init(set, module->artifact->functions() ? module->artifact->functions()->size() : 0, P);
   MESHVK_RETURN_IF_ERROR(CreateExecutables(prog));
   for (uint32_t p = 0; p < P; ++p) {
     meshvk_semaphore_t* sem = nullptr;
@@ -371,60 +385,128 @@ Status CheckOutputs(const mvk::Function* fn, const meshvk_invoke_info_t* info) {
 }  // namespace
 
 namespace meshvk::module {
+namespace {
 
+// Whether the producers `seg` waits for on the host (other VkDevices) have
+// signalled; blocks for the first one that has not when `block`.
+Status HostWaitsMet(meshvk_program_t* prog, const Segment& seg, uint64_t base, bool block, uint64_t timeout_ns,
+                    bool* met) {
+  *met = true;
+  for (const Wait& w : seg.waits) {
+    if (!w.host) continue;
+    const uint64_t value = base + w.phase + 1;
+    uint64_t now = 0;
+    MESHVK_RETURN_IF_ERROR(FromC(meshvk_semaphore_query(prog->semaphores[w.process], &now),
+                                 "process " + std::to_string(seg.process) + " polling process " +
+                                     std::to_string(w.process)));
+    if (now >= value) continue;
+    if (!block) {
+      *met = false;
+      return Status();
+    }
+    InvokeTrace* trace = prog->trace.get();
+    uint64_t begin = trace ? TraceNowNs() : 0;
+    MESHVK_RETURN_IF_ERROR(FromC(meshvk_semaphore_wait(prog->semaphores[w.process], value, timeout_ns),
+                                 "process " + std::to_string(seg.process) + " waiting for process " +
+                                     std::to_string(w.process)));
+    if (trace) trace->Host(MESHVK_TRACE_HOST_WAIT, seg.process, seg.phase, w.process, begin, TraceNowNs());
+  }
+  return Status();
+}
+
+// Submits one segment whose host waits are met: device-side waits on its own
+// VkDevice (for a process's first segment also the caller's `first_waits`
+// there), the host-staged bytes from other VkDevices, then the submit.
+Status SubmitSegment(meshvk_program_t* prog, Segment& seg, uint64_t base, const std::vector<uint64_t>& previous_invoke,
+                     const std::vector<meshvk_semaphore_value_t>& first_waits, uint64_t timeout_ns) {
+  InvokeTrace* trace = prog->trace.get();
+  std::vector<meshvk_semaphore_value_t> waits;
+  if (seg.previous_phase >= 0) {
+    waits.push_back({prog->semaphores[seg.process], base + seg.previous_phase + 1});
+  } else {
+    // A process's first segment: the previous invoke has completed (the
+    // host waited), but a device-side wait on every process of this VkDevice
+    // makes the order explicit, e.g. for a peer that still read this
+    // process's buffers late in the previous invoke.
+    for (uint32_t q = 0; q < prog->semaphores.size(); ++q)
+      if (previous_invoke[q] > 0 && prog->logical_device[q] == prog->logical_device[seg.process])
+        waits.push_back({prog->semaphores[q], previous_invoke[q]});
+    for (const meshvk_semaphore_value_t& w : first_waits)
+      if (prog->logical_device[meshvk_semaphore_process(w.semaphore)] == prog->logical_device[seg.process])
+        waits.push_back({w.semaphore, w.value});
+  }
+  for (const Wait& w : seg.waits)
+    if (!w.host) waits.push_back({prog->semaphores[w.process], base + w.phase + 1});
+  // The producers on other VkDevices have finished: bring their bytes over.
+  for (const HostCopy& copy : seg.host_copies) {
+    uint64_t begin = trace ? TraceNowNs() : 0;
+    MESHVK_RETURN_IF_ERROR(RunHostCopy(copy, timeout_ns));
+    if (trace)
+      trace->Host(MESHVK_TRACE_HOST_STAGING, seg.process, seg.phase, meshvk_buffer_process(copy.src), begin,
+                  TraceNowNs(), copy.size);
+  }
+  meshvk_semaphore_value_t signal{prog->semaphores[seg.process], base + seg.phase + 1};
+  meshvk_submit_info_t submit{};
+  submit.command_buffer = seg.command_buffer;
+  submit.waits = waits.data();
+  submit.wait_count = static_cast<uint32_t>(waits.size());
+  submit.signals = &signal;
+  submit.signal_count = 1;
+  seg.submitted_ns = trace ? TraceNowNs() : 0;
+  MESHVK_RETURN_IF_ERROR(FromC(meshvk_queue_submit(prog->set, &submit),
+                               "process " + std::to_string(seg.process) + " phase " + std::to_string(seg.phase)));
+  if (trace)
+    trace->Host(MESHVK_TRACE_SUBMIT, seg.process, seg.phase, MESHVK_TRACE_NONE, seg.submitted_ns, TraceNowNs());
+  prog->last_signal[seg.process] = signal.value;
+  return Status();
+}
+
+}  // namespace
+
+// Segments go out phase by phase (a segment only depends on earlier phases).
+// Inside a phase, a segment whose producer on another VkDevice is still
+// running does not hold back the others: those whose host waits are met are
+// submitted first, and the host blocks only when none is ready.
 Status SubmitSegments(meshvk_program_t* prog, uint32_t function, uint64_t timeout_ns,
                       const std::vector<meshvk_semaphore_value_t>& first_waits, bool async) {
-  uint64_t base = prog->base;
-  const std::vector<uint64_t> previous_invoke = prog->last_signal;
-  meshvk::module::InvokeTrace* trace = prog->trace.get();
-  for (Segment& seg : prog->segments[function]) {
-    std::vector<meshvk_semaphore_value_t> waits;
-    if (seg.previous_phase >= 0) {
-      waits.push_back({prog->semaphores[seg.process], base + seg.previous_phase + 1});
-    } else {
-      // A process's first segment: the previous invoke has completed (the
-      // host waited), but a device-side wait on every process of this VkDevice
-      // makes the order explicit, e.g. for a peer that still read this
-      // process's buffers late in the previous invoke.
-      for (uint32_t q = 0; q < prog->semaphores.size(); ++q)
-        if (previous_invoke[q] > 0 && prog->logical_device[q] == prog->logical_device[seg.process])
-          waits.push_back({prog->semaphores[q], previous_invoke[q]});
-      for (const meshvk_semaphore_value_t& w : first_waits)
-        if (prog->logical_device[meshvk_semaphore_process(w.semaphore)] == prog->logical_device[seg.process])
-          waits.push_back({w.semaphore, w.value});
-    }
-    for (const Wait& w : seg.waits) {
-      uint64_t value = base + w.phase + 1;
-      if (w.host) {
-        if (async)
+  std::vector<Segment>& segments = prog->segments[function];
+  if (async) {
+    // Refused before anything is submitted, so the timelines stay consistent.
+    for (const Segment& seg : segments)
+      for (const Wait& w : seg.waits)
+        if (w.host)
           return MakeStatus(MESHVK_STATUS_UNIMPLEMENTED,
                             "process %u waits for process %u on another VkDevice: an asynchronous invoke "
                             "cannot wait on the host",
                             seg.process, w.process);
-        uint64_t begin = trace ? meshvk::module::TraceNowNs() : 0;
-        MESHVK_RETURN_IF_ERROR(FromC(meshvk_semaphore_wait(prog->semaphores[w.process], value, timeout_ns),
-                                     "process " + std::to_string(seg.process) + " waiting for process " +
-                                         std::to_string(w.process)));
-        if (trace)
-          trace->Host(MESHVK_TRACE_HOST_WAIT, seg.process, seg.phase, w.process, begin, meshvk::module::TraceNowNs());
-      } else {
-        waits.push_back({prog->semaphores[w.process], value});
+  }
+  uint64_t base = prog->base;
+  const std::vector<uint64_t> previous_invoke = prog->last_signal;
+  InvokeTrace* trace = prog->trace.get();
+  for (size_t begin = 0; begin < segments.size();) {
+    size_t end = begin;
+    while (end < segments.size() && segments[end].phase == segments[begin].phase) ++end;
+    std::vector<Segment*> pending;
+    for (size_t i = begin; i < end; ++i) pending.push_back(&segments[i]);
+    while (!pending.empty()) {
+      bool progressed = false;
+      for (size_t i = 0; i < pending.size();) {
+        bool met = false;
+        MESHVK_RETURN_IF_ERROR(HostWaitsMet(prog, *pending[i], base, false, timeout_ns, &met));
+        if (!met) {
+          ++i;
+          continue;
+        }
+        MESHVK_RETURN_IF_ERROR(SubmitSegment(prog, *pending[i], base, previous_invoke, first_waits, timeout_ns));
+        pending.erase(pending.begin() + static_cast<long>(i));
+        progressed = true;
+      }
+      if (!progressed) {
+        bool met = false;
+        MESHVK_RETURN_IF_ERROR(HostWaitsMet(prog, *pending.front(), base, true, timeout_ns, &met));
       }
     }
-    meshvk_semaphore_value_t signal{prog->semaphores[seg.process], base + seg.phase + 1};
-    meshvk_submit_info_t submit{};
-    submit.command_buffer = seg.command_buffer;
-    submit.waits = waits.data();
-    submit.wait_count = static_cast<uint32_t>(waits.size());
-    submit.signals = &signal;
-    submit.signal_count = 1;
-    seg.submitted_ns = trace ? meshvk::module::TraceNowNs() : 0;
-    MESHVK_RETURN_IF_ERROR(FromC(meshvk_queue_submit(prog->set, &submit),
-                                 "process " + std::to_string(seg.process) + " phase " + std::to_string(seg.phase)));
-    if (trace)
-      trace->Host(MESHVK_TRACE_SUBMIT, seg.process, seg.phase, MESHVK_TRACE_NONE, seg.submitted_ns,
-                  meshvk::module::TraceNowNs());
-    prog->last_signal[seg.process] = signal.value;
+    begin = end;
   }
   if (async) {
     prog->base += prog->module->schedule.functions[function].phase_count;
@@ -605,6 +687,25 @@ meshvk_status_t meshvk_program_phase_timings(const meshvk_program_t* program, me
   *out_count = static_cast<uint32_t>(program->timings.size());
   for (uint32_t i = 0; i < capacity && i < program->timings.size(); ++i) out_timings[i] = program->timings[i];
   return MESHVK_OK;
+}
+
+meshvk_status_t meshvk_program_copy_bytes(const meshvk_program_t* program, uint32_t function, uint32_t process,
+                                          uint64_t out_bytes[MESHVK_COPY_PATH_COUNT]) {
+  if (!program || !out_bytes) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "program or out_bytes is NULL").ToC();
+  if (function >= program->segments.size() || process >= program->buffers.size())
+    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "function %u / process %u out of range", function, process).ToC();
+  const auto& bytes = program->cross_device->BytesIn(function, process);
+  for (uint32_t k = 0; k < MESHVK_COPY_PATH_COUNT; ++k) out_bytes[k] = bytes[k];
+  return MESHVK_OK;
+}
+
+uint32_t meshvk_program_note_count(const meshvk_program_t* program) {
+  return program ? static_cast<uint32_t>(program->cross_device->notes().size()) : 0;
+}
+
+const char* meshvk_program_note(const meshvk_program_t* program, uint32_t index) {
+  if (!program || index >= program->cross_device->notes().size()) return nullptr;
+  return program->cross_device->notes()[index].c_str();
 }
 
 void meshvk_program_stats(const meshvk_program_t* program, meshvk_program_stats_t* out_stats) {

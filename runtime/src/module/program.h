@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "cross_device.h"
 #include "invoke_trace.h"
 #include "meshvk/module.h"
 #include "meshvk/queue.h"
@@ -31,6 +32,8 @@ struct Segment {
   std::vector<Wait> waits;      // cross-process, deduplicated (max phase per process)
   meshvk_command_buffer_t* command_buffer = nullptr;
   uint32_t command_count = 0;
+  // Bytes the host stages from other VkDevices before this segment runs.
+  std::vector<HostCopy> host_copies;
   std::vector<InvokeTrace::CommandMarks> marks;  // traced programs only
   uint64_t submitted_ns = 0;                     // traced programs only
 };
@@ -67,6 +70,9 @@ struct meshvk_program_s {
   bool timings_valid = false;
   bool timestamps_unavailable = false;  // a device has no timestamp queries
   std::vector<meshvk_phase_timing_t> timings;
+  // Imported views and landing buffers of copies between VkDevices.
+  std::unique_ptr<meshvk::module::CrossDeviceCopies> cross_device =
+      std::make_unique<meshvk::module::CrossDeviceCopies>();
   std::unique_ptr<meshvk::module::InvokeTrace> trace;  // set: a traced program (meshvk/trace.h)
   // Async invokes: per process a timeline for the copies in and out
   // (io_value: its last value), the cached copies, and an empty command
@@ -82,6 +88,7 @@ struct meshvk_program_s {
     meshvk_command_buffer_release(join);
     for (auto& list : segments)
       for (meshvk::module::Segment& s : list) meshvk_command_buffer_release(s.command_buffer);
+    cross_device.reset();  // its buffers before the set goes
     for (meshvk_semaphore_t* s : io_semaphores) meshvk_semaphore_release(s);
     for (meshvk_semaphore_t* s : semaphores) meshvk_semaphore_release(s);
     for (meshvk_executable_t* e : executables) meshvk_executable_release(e);
@@ -94,11 +101,13 @@ struct meshvk_program_s {
 
 namespace meshvk::module {
 
-// Submits the recorded segments of `function` in phase order. Each process's
-// first segment also waits for `first_waits` (those on its VkDevice). With
-// `async`, nothing blocks the calling thread: a segment that would need a host
-// wait (processes on different VkDevices) is UNIMPLEMENTED, and the end is not
-// waited for. Advances prog->base.
+// Submits the recorded segments of `function` phase by phase; inside a phase,
+// segments whose producers on other VkDevices are done go first (and their
+// host-staged bytes are brought over before each). Each process's first
+// segment also waits for `first_waits` (those on its VkDevice). With `async`,
+// nothing blocks the calling thread: a function that needs host waits or host
+// copies (processes on different VkDevices) is UNIMPLEMENTED before anything is
+// submitted, and the end is not waited for. Advances prog->base.
 Status SubmitSegments(meshvk_program_t* prog, uint32_t function, uint64_t timeout_ns,
                       const std::vector<meshvk_semaphore_value_t>& first_waits, bool async);
 

@@ -11,6 +11,7 @@
 
 #include "errors.h"
 #include "meshvk/artifact/mvk_generated.h"
+#include "plan_graph.h"  // mesh-vk-run's DOT writer (meshvk_run_views)
 #include "spirv-tools/libspirv.hpp"
 
 namespace meshvk_py {
@@ -186,6 +187,10 @@ py::list Artifact::Kernels() const {
     kernels.append(k);
   }
   return kernels;
+}
+
+std::string Artifact::PlanGraph(const std::string& function, const meshvk_device_set_t* set) const {
+  return meshvk_run::PlanGraphDot(module_, Signature(function).index, set);
 }
 
 void Artifact::Save(const std::string& path) const {

@@ -53,6 +53,10 @@ class Artifact {
   // Each distinct kernel: entry point, workgroup size, bindings, SPIR-V words
   // as bytes and the SPIR-V disassembly (SPIRV-Tools).
   py::list Kernels() const;
+  // The plan of one function as Graphviz DOT (mesh-vk-run --plan-graph's
+  // writer). `set` NULL: copies are "local" or "peer"; a device set names the
+  // path each copy takes on it.
+  std::string PlanGraph(const std::string& function, const meshvk_device_set_t* set) const;
   // Writes the artifact through a temporary file and a rename, so a failure
   // never leaves a half-written file behind.
   void Save(const std::string& path) const;

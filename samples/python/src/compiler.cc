@@ -1,13 +1,13 @@
 // meshvk._compiler: the compiler chain in-process, through the same entry
-// point mesh-vk-compile and mesh-vk-run use (meshvk/Target/CompileProgram.h).
+// point mesh-vk-compile and mesh-vk-run use (meshvk/Artifact/CompileProgram.h).
 // A separate extension so that `import meshvk` maps libMLIR only when a
 // program is compiled. Errors come back as the compiler's one line; the
 // Python side raises meshvk.CompileError with it.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include "meshvk/Codegen/Target.h"
-#include "meshvk/Target/CompileProgram.h"
+#include "meshvk/Codegen/TargetDescription.h"
+#include "meshvk/Artifact/CompileProgram.h"
 
 namespace py = pybind11;
 
@@ -48,18 +48,18 @@ PYBIND11_MODULE(_compiler, m) {
   //   (error or "", artifact bytes, grid shape, [per-process memory], [collectives])
   m.def("compile", [](const std::string& source, const std::string& name, const std::string& grid_shape,
                       const py::object& target, const std::string& vulkan_version) {
-    meshvk::target::ProgramOptions options;
+    meshvk::ProgramOptions options;
     options.producer = "meshvk Python (in-process compile)";
     std::string error;
     if (!TargetFrom(target, &options.device, &error)) return py::make_tuple(error, py::none(), py::none(), py::none(), py::none());
-    if (!meshvk::target::parseVulkanVersion(vulkan_version, &options.vulkanVersion, &error))
+    if (!meshvk::parseVulkanVersion(vulkan_version, &options.vulkanVersion, &error))
       return py::make_tuple("vulkan_version: " + error, py::none(), py::none(), py::none(), py::none());
-    if (!grid_shape.empty() && !meshvk::target::parseGridShape(grid_shape, &options.gridShape, &error))
+    if (!grid_shape.empty() && !meshvk::parseGridShape(grid_shape, &options.gridShape, &error))
       return py::make_tuple("grid_shape: " + error, py::none(), py::none(), py::none(), py::none());
-    meshvk::target::CompiledProgram compiled;
+    meshvk::CompiledProgram compiled;
     {
       py::gil_scoped_release release;  // compiling takes a while; other threads may run
-      error = meshvk::target::compileProgramSource(source, name, options, &compiled);
+      error = meshvk::compileProgramSource(source, name, options, &compiled);
     }
     if (!error.empty()) return py::make_tuple(error, py::none(), py::none(), py::none(), py::none());
     py::list memory, collectives;

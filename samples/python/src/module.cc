@@ -34,6 +34,8 @@ PYBIND11_MODULE(_meshvk, m) {
       .def("signature", &Artifact::SignatureDict, py::arg("function") = "")
       .def("plan", &Artifact::PlanDict, py::arg("function") = "")
       .def("kernels", &Artifact::Kernels)
+      .def("plan_graph", [](const Artifact& a, const std::string& function) { return a.PlanGraph(function, nullptr); },
+           py::arg("function") = "")
       .def("to_bytes", [](const Artifact& a) { return py::bytes(a.bytes()); })
       .def("save", &Artifact::Save, py::arg("path"));
 
@@ -51,6 +53,7 @@ PYBIND11_MODULE(_meshvk, m) {
       .def_property_readonly("functions", &LoadedProgram::function_names)
       .def("placement", &LoadedProgram::Placement)
       .def_property_readonly("stats", &LoadedProgram::Stats)
+      .def("plan_graph", &LoadedProgram::PlanGraph, py::arg("function") = "")
       .def("close", &LoadedProgram::Close)
       .def_property_readonly("closed", &LoadedProgram::closed)
       .def("__repr__", [](const LoadedProgram& p) {

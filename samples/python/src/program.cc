@@ -10,6 +10,7 @@
 #include <map>
 
 #include "errors.h"
+#include "plan_graph.h"
 
 namespace meshvk_py {
 namespace {
@@ -231,6 +232,16 @@ py::dict LoadedProgram::Stats() const {
   d["commands"] = stats.command_count;
   d["record_ms"] = stats.record_ns / 1e6;
   return d;
+}
+
+std::string LoadedProgram::PlanGraph(const std::string& function) const {
+  const uint32_t index = program_->artifact()->Signature(function).index;  // raises for an unknown name
+  std::string dot;
+  py::gil_scoped_release release;
+  program_->WithProgram([&](meshvk_program_t*, meshvk_device_set_t* set) {
+    dot = meshvk_run::PlanGraphDot(program_->artifact()->module(), index, set);
+  });
+  return dot;
 }
 
 bool LoadedProgram::closed() const {

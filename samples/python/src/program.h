@@ -88,6 +88,8 @@ class LoadedProgram {
   // VkDevice, queue) and the bytes allocated on its device set for it.
   py::list Placement() const;
   py::dict Stats() const;
+  // Artifact::PlanGraph on this program's device set.
+  std::string PlanGraph(const std::string& function) const;
   void Close();
   bool closed() const;
   std::string name() const { return program_->artifact()->name(); }

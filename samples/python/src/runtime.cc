@@ -332,12 +332,17 @@ std::string Runtime::topology() const {
   }
 }
 
+// Under the core mutex so that a close() on another thread cannot free the
+// instance mid-query (safe with the GIL held: no thread holding that mutex
+// ever waits for the GIL).
 py::list Runtime::Devices() {
+  std::lock_guard<std::mutex> lock(core_->mutex());
   core_->CheckOpen();
   return ListDevices(core_->instance());
 }
 
 py::list Runtime::DeviceGroups() {
+  std::lock_guard<std::mutex> lock(core_->mutex());
   core_->CheckOpen();
   return ListDeviceGroups(core_->instance());
 }

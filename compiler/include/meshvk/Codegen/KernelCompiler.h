@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "meshvk/Codegen/Target.h"
+#include "meshvk/Codegen/TargetDescription.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 

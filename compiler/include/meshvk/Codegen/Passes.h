@@ -13,7 +13,7 @@
 #include <memory>
 #include <string>
 
-#include "meshvk/Codegen/Target.h"
+#include "meshvk/Codegen/TargetDescription.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {

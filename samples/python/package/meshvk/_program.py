@@ -24,7 +24,9 @@ def _probe_target(vulkan_version):
         raise _errors.UnavailableError("target='auto': no Vulkan physical device found")
     device = devices[0]
     major, minor, _ = (int(part) for part in device["api_version"].split("."))
-    wanted = tuple(int(part) for part in vulkan_version.split(".")) if vulkan_version.count(".") == 1 else None
+    # A malformed version is left to the compiler's own message.
+    parts = vulkan_version.split(".") if isinstance(vulkan_version, str) else []
+    wanted = tuple(int(p) for p in parts) if len(parts) == 2 and all(p.isdigit() for p in parts) else None
     if wanted and wanted[0] * 100 + wanted[1] > major * 100 + minor:
         raise _errors.InvalidArgumentError(
             "vulkan_version=%s: device '%s' supports Vulkan %d.%d" % (vulkan_version, device["name"], major, minor))
@@ -151,11 +153,15 @@ class Program:
     def to_bytes(self):
         return self._artifact.to_bytes()
 
-    def plan_graph(self):
-        """The plan as Graphviz DOT text (processes, phases, copies)."""
-        raise _errors.UnimplementedError(
-            "plan_graph: no DOT writer for plans exists in this build yet "
-            "(it comes with the plan observability work); use Program.plan for the numbers")
+    def plan_graph(self, function=""):
+        """The plan as Graphviz DOT text (mesh-vk-compile/mesh-vk-run --plan-graph's writer).
+
+        Each process is a cluster with its phases inside; dispatches and fills are
+        nodes; each copy is one edge labelled with its bytes. Without devices a copy
+        is "local" or "peer"; LoadedProgram.plan_graph() names the real paths.
+        Render with `dot -Tsvg`.
+        """
+        return self._artifact.plan_graph(function)
 
     @property
     def source(self):

@@ -54,6 +54,7 @@ struct DispatchDesc {
   uint32_t workgroup_count[3] = {1, 1, 1};
   std::vector<BindingDesc> bindings;
   std::vector<uint8_t> push_constants;
+  uint64_t flops = 0;  // operations the dispatch performs (0: not counted)
 };
 
 struct StridedRegionDesc {

@@ -1,0 +1,52 @@
+// meshvk/Artifact/ArtifactEmitter.h — a meshvk plan module -> a .mvk artifact.
+//
+// Input: a module after `meshvk-compile-plan` (compiler/README.md "The plan"):
+// one public `func.func` marked `meshvk.plan` plus its `meshvk.kernel`
+// functions. Output: the FlatBuffers image written with meshvk::artifact's
+// builder (schema runtime/artifact/mvk.fbs):
+//   * per process: one ArgumentShard buffer per plan argument it owns, one
+//     ResultShard buffer per plan result, and ONE Transient buffer (the
+//     process's arena, `transient_bytes` of `meshvk.memory`) that the plan's
+//     byte offsets index into: the plan decided reuse, the emitter only obeys;
+//   * every kernel compiled once with codegen's compileKernels and stored once
+//     (deduplicated by SPIR-V words); a launch becomes a dispatch;
+//   * every meshvk.copy becomes a copy recorded in its destination's stream
+//     (contiguous when the box is, else 32-bit-word strided regions);
+//   * a command depends on the commands of OTHER processes that produced its
+//     operands (the runtime splits phases there); order within a process is the
+//     plan order, hazards there are the runtime's job;
+//   * the function signature (global shape, element type, split axes, where
+//     each process keeps its shard) comes from `meshvk.abi`.
+// Errors are emitted at the offending op (emitError) and the result is
+// failure; no partial artifact is returned.
+#ifndef MESHVK_ARTIFACT_ARTIFACTEMITTER_H_
+#define MESHVK_ARTIFACT_ARTIFACTEMITTER_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "meshvk/Codegen/KernelCompiler.h"
+#include "meshvk/Codegen/TargetDescription.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+namespace meshvk {
+
+struct EmitOptions {
+  codegen::TargetDescription device;
+  // Highest SPIR-V version (major * 100 + minor, e.g. 103 = 1.3) the target
+  // accepts; a kernel whose module header says more is an error.
+  uint32_t maxSpirvVersion = 103;
+  std::string producer = "mesh-vk-compile 0.1";
+  // Passed to codegen::compileKernels: when set, each deduplicated kernel is
+  // also written as <dir>/<kernel>.spv and <dir>/<kernel>.spvasm.
+  codegen::CompileOptions codegen;
+};
+
+mlir::FailureOr<std::vector<uint8_t>> emitArtifact(mlir::ModuleOp planModule,
+                                                   const EmitOptions& options);
+
+}  // namespace meshvk
+
+#endif  // MESHVK_ARTIFACT_ARTIFACTEMITTER_H_

@@ -1,0 +1,74 @@
+// meshvk/Artifact/CompileProgram.h — the whole compiler chain behind one call:
+// .mlir text -> parse -> (grid override) -> meshvk-compile-plan -> kernel
+// codegen -> .mvk bytes. Used by mesh-vk-compile, by mesh-vk-run to compile
+// in-process, and by the e2e/conformance tests.
+//
+// Only standard C++ types in this header (no MLIR), so a tool that links the
+// runtime can include it without MLIR's include paths mattering.
+#ifndef MESHVK_ARTIFACT_COMPILEPROGRAM_H_
+#define MESHVK_ARTIFACT_COMPILEPROGRAM_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "meshvk/Codegen/TargetDescription.h"
+
+namespace meshvk {
+
+struct ProgramOptions {
+  // Limits the kernels are tiled for (a preset from codegen::lookupTarget, or
+  // filled from a real device by the caller).
+  codegen::TargetDescription device = codegen::lavapipeTarget();
+  // Vulkan version of the target, major * 100 + minor: 101, 102 or 103. It caps
+  // the SPIR-V version the kernels may use (1.1 -> 1.3, 1.2 -> 1.5, 1.3 -> 1.6).
+  uint32_t vulkanVersion = 101;
+  // Replaces the shape of the program's (only) shard.grid before partitioning,
+  // e.g. {2, 2}; empty keeps the shape written in the program.
+  std::vector<int64_t> gridShape;
+  std::string producer = "mesh-vk-compile 0.1";
+  // When set: each deduplicated kernel's SPIR-V and its disassembly are written
+  // to <dir>/<kernel>.spv and <dir>/<kernel>.spvasm (the directory is created).
+  std::string dumpDirectory;
+  // mesh-vk-compile's MLIR debugging options: apply MLIR's registered
+  // command-line options to the plan pipeline's pass manager
+  // (--mlir-print-ir-*, --mlir-timing), and keep the "see current operation"
+  // note in the error line (--mlir-print-op-on-diagnostic given explicitly).
+  bool applyMlirCommandLineOptions = false;
+  bool keepOperationNotes = false;
+};
+
+// What the plan says, for --print-plan style reports and for tests that compare
+// the runtime's allocations and copies with the plan.
+struct ProcessMemoryPlan {
+  uint64_t argumentBytes = 0, resultBytes = 0, transientBytes = 0;
+};
+struct CollectivePlan {
+  std::string kind, algorithm;
+  int64_t groupSize = 0;
+  std::vector<int64_t> pulledBytes;  // per process
+};
+struct CompiledProgram {
+  std::vector<uint8_t> artifact;           // the .mvk image
+  std::vector<int64_t> gridShape;          // the grid it was compiled for
+  std::vector<ProcessMemoryPlan> memory;   // per process
+  std::vector<CollectivePlan> collectives;
+};
+
+// Compiles `source` (named `bufferName` in messages). Returns "" on success,
+// else ONE line "NAME:LINE:COL: error: what (expected ...)"; `out` is then left
+// empty. Never aborts on bad input.
+std::string compileProgramSource(const std::string& source, const std::string& bufferName,
+                                 const ProgramOptions& options, CompiledProgram* out);
+// Reads `path` first ("PATH: cannot read: <errno text>" when it cannot).
+std::string compileProgramFile(const std::string& path, const ProgramOptions& options,
+                               CompiledProgram* out);
+
+// Parses "4", "2x2", "1" into a grid shape; false (with *error) otherwise.
+bool parseGridShape(const std::string& text, std::vector<int64_t>* shape, std::string* error);
+// Parses "1.1", "1.2", "1.3" into 101..103; false (with *error) otherwise.
+bool parseVulkanVersion(const std::string& text, uint32_t* version, std::string* error);
+
+}  // namespace meshvk
+
+#endif  // MESHVK_ARTIFACT_COMPILEPROGRAM_H_

@@ -1,0 +1,65 @@
+// meshvk/Codegen/TargetDescription.h — what the kernel code generator needs to know about
+// the device that will run the kernels.
+//
+// A plain struct (no MLIR, no Vulkan) so that the runtime, the artifact builder
+// and tests can fill it from VkPhysicalDeviceProperties / Features without
+// linking the compiler. Tile sizes are chosen from these limits.
+#ifndef MESHVK_CODEGEN_TARGETDESCRIPTION_H_
+#define MESHVK_CODEGEN_TARGETDESCRIPTION_H_
+
+#include <cstdint>
+#include <string>
+
+namespace meshvk::codegen {
+
+struct TargetDescription {
+  std::string name = "generic";
+  // VkPhysicalDeviceLimits::maxComputeWorkGroupSize / Invocations.
+  uint32_t maxWorkgroupSize[3] = {128, 128, 64};
+  uint32_t maxWorkgroupInvocations = 128;
+  // VkPhysicalDeviceLimits::maxComputeSharedMemorySize (bytes).
+  uint32_t maxSharedMemoryBytes = 16384;
+  // VkPhysicalDeviceSubgroupProperties::subgroupSize.
+  uint32_t subgroupSize = 32;
+  // VkPhysicalDeviceLimits::maxComputeWorkGroupCount[0]: the default workgroup
+  // count recorded for a kernel is clamped to it (kernels are grid-stride, so
+  // any count >= 1 is correct).
+  uint32_t maxWorkgroupCount = 65535;
+  // VkPhysicalDeviceShaderFloat16Int8Features::shaderFloat16 and
+  // VkPhysicalDevice16BitStorageFeatures::storageBuffer16BitAccess: both are
+  // needed for f16 kernels.
+  bool shaderFloat16 = false;
+  bool storageBuffer16BitAccess = false;
+  // Invocations per workgroup the tiler aims for (a multiple of subgroupSize,
+  // at most maxWorkgroupInvocations). 0: derive from the limits.
+  uint32_t preferredWorkgroupInvocations = 0;
+  // Per-invocation register tile of a contraction's output (rows x columns).
+  // 0: derive from the target.
+  uint32_t registerTileRows = 0;
+  uint32_t registerTileCols = 0;
+  // Consecutive elements per invocation for elementwise ops whose rows allow
+  // it (a multiple of 4; 4 is the fallback). 0: 4.
+  uint32_t elementwiseElementsPerInvocation = 0;
+
+  bool supportsF16() const { return shaderFloat16 && storageBuffer16BitAccess; }
+  // The workgroup size the tiler uses (resolves the 0 = derive defaults).
+  uint32_t workgroupInvocations() const;
+};
+
+// Mesa lavapipe 22.3 (llvmpipe): subgroup 8, 1024 invocations, 32 KiB shared
+// memory, shaderFloat16 + storageBuffer16BitAccess.
+TargetDescription lavapipeTarget();
+
+// Named presets: "lavapipe", "generic". Returns false for an unknown name.
+bool lookupTarget(const std::string& name, TargetDescription* out);
+
+// For a description filled from a probed device's limits: copies the tuning
+// knobs (preferred workgroup invocations, register tile, elementwise elements
+// per invocation) of the preset measured for that device — lavapipe's when the
+// device name says llvmpipe, else generic's (0 = derive from the limits) — so
+// a probed target is tiled like its preset, never worse. Limits are kept.
+TargetDescription withPresetTuning(TargetDescription device);
+
+}  // namespace meshvk::codegen
+
+#endif  // MESHVK_CODEGEN_TARGETDESCRIPTION_H_

@@ -1,0 +1,287 @@
+//===- Passes.td - meshvk compiler passes ------------------------*- tablegen -*-===//
+//
+// Order (pipeline `meshvk-partition` then `meshvk-plan`):
+//   [upstream] tosa-to-linalg-named, tosa-to-linalg, tosa-to-arith,
+//   tosa-to-tensor, convert-elementwise-to-linalg (the input normalisation),
+//   meshvk-normalize-input, meshvk-check-sharding,
+//   [upstream] sharding-propagation{traversal=forward-backward},
+//   meshvk-complete-shardings, meshvk-decompose-reshards, meshvk-record-abi,
+//   [upstream] shard-partition, canonicalize, meshvk-verify-abi,
+//   meshvk-unroll-grid, meshvk-lower-collectives,
+//   meshvk-outline-kernels, meshvk-plan-allocations.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MESHVK_TRANSFORMS_PASSES_TD
+#define MESHVK_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def CheckSharding : Pass<"meshvk-check-sharding", "mlir::ModuleOp"> {
+  let summary = "Reject inputs the partitioner would crash on or get wrong";
+  let description = [{
+    Runs before `sharding-propagation`. Every failure is one diagnostic at the
+    offending op: a public function argument or result without a `shard.shard`
+    annotation, a grid that is not static, an op the partitioner does not know
+    (no ShardingInterface), and a split that does not divide the dimension
+    (uneven shards: names the tensor, the dimension and the grid axes).
+    The IR is not changed.
+
+    Before (rejected):
+    ```mlir
+    shard.grid @mesh(shape = 4)
+    func.func @f(%a: tensor<10x4xf32>) -> tensor<10x4xf32> {
+      %s = shard.sharding @mesh split_axes = [[0]] : !shard.sharding
+      %0 = shard.shard %a to %s annotate_for_users : tensor<10x4xf32>
+      // error: argument #0 of @f: dimension 0 (size 10) does not divide evenly over grid axes [0] (4 processes)
+    ```
+  }];
+  let dependentDialects = ["mlir::shard::ShardDialect"];
+}
+
+def NormalizeInput : Pass<"meshvk-normalize-input", "mlir::ModuleOp"> {
+  let summary = "Rewrite programs as people write them into what sharding-propagation takes";
+  let description = [{
+    Runs after the tosa and elementwise-to-linalg conversions, before
+    `meshvk-check-sharding`. Rewrites (each works around an upstream
+    propagation/partition failure on inputs people write):
+
+    1. A public function with no `shard` op at all is annotated as replicated
+       on the module's only grid, or on a new `@meshvk_grid(shape = 1)` when
+       the module declares none (modules with several grids are left alone:
+       check-sharding asks for annotations).
+    ```mlir
+    func.func @f(%a: tensor<8xf32>) -> tensor<8xf32> { ... return %0 }
+    // becomes
+    shard.grid @meshvk_grid(shape = 1)
+    func.func @f(%a: tensor<8xf32>) -> tensor<8xf32> {
+      %rep = shard.sharding @meshvk_grid split_axes = [[]] : !shard.sharding
+      %a_s = shard.shard %a to %rep annotate_for_users : tensor<8xf32>
+      ...
+      %r = shard.shard %0 to %rep : tensor<8xf32>
+      return %r : tensor<8xf32>
+    }
+    ```
+    2. A producer annotation written after another use of its value moves up
+       to the value's producer (propagation otherwise reuses it for the
+       earlier use and the IR no longer verifies).
+    3. A `linalg.generic` input read through a constant index of a size-1
+       dimension reads it through a new extent-1 reduction dimension:
+    ```mlir
+    indexing_maps = [(i, j) -> (i, j), (i, j) -> (0, j), (i, j) -> (i, j)]
+    // becomes
+    indexing_maps = [(i, j, k) -> (i, j), (i, j, k) -> (k, j), (i, j, k) -> (i, j)],
+    iterator_types = [parallel, parallel, reduction]
+    ```
+    4. Dead ops are erased; a `tensor.empty` used by several ops is cloned
+       per use.
+    5. A contraction accumulating into a tensor it reads (`outs(%c)` with
+       %c not a tensor.empty or linalg.fill) accumulates into zeros and adds
+       %c with `linalg.add` after; any other op reading such an init is
+       refused (kernels cannot update their inputs in place).
+  }];
+  let dependentDialects = ["mlir::shard::ShardDialect", "mlir::linalg::LinalgDialect"];
+}
+
+def CompleteShardings : Pass<"meshvk-complete-shardings", "mlir::func::FuncOp"> {
+  let summary = "Run ops that sharding-propagation left unannotated replicated";
+  let description = [{
+    Runs after `sharding-propagation`. MLIR 22.1's `shard-partition` segfaults
+    on an op whose tensor operands are not all defined by a users'
+    annotation or whose results are not each used by exactly one producer
+    annotation; propagation leaves such ops when the shardings around them
+    conflict (a matmul whose operands split the contraction over the axis
+    its result is wanted split on; a batch_matmul whose operands split `k`
+    and `n` over the same axis). Each such op gets replicated operands and a
+    replicated result (users reshard from there) and a warning naming the op
+    and the shardings around it. Constants are left as upstream leaves them.
+
+    Before (propagation left the matmul without operand annotations):
+    ```mlir
+    %h2 = shard.shard %h to %cols : tensor<32x256xf32>
+    %y = linalg.matmul ins(%h2, %w2 : ...) outs(%acc : ...) -> tensor<32x64xf32>
+    %y_r = shard.shard %y to %rows : tensor<32x64xf32>
+    ```
+    After:
+    ```mlir
+    %h3 = shard.shard %h2 to %rep annotate_for_users : tensor<32x256xf32>
+    %w3 = shard.shard %w2 to %rep annotate_for_users : tensor<256x64xf32>
+    ...
+    %y = linalg.matmul ins(%h3, %w3 : ...) outs(%acc3 : ...) -> tensor<32x64xf32>
+    %y_p = shard.shard %y to %rep : tensor<32x64xf32>
+    %y_r = shard.shard %y_p to %rows : tensor<32x64xf32>
+    ```
+  }];
+  let dependentDialects = ["mlir::shard::ShardDialect"];
+}
+
+def RecordAbi : Pass<"meshvk-record-abi", "mlir::ModuleOp"> {
+  let summary = "Record each public function's global signature and shardings";
+  let description = [{
+    Runs after `sharding-propagation` (every argument then carries a sharding)
+    and before `shard-partition` (which rewrites signatures to local shard
+    shapes). Also rejects propagated shardings that split a dimension unevenly.
+    Attaches `meshvk.abi` to every public function:
+    ```mlir
+    func.func @f(%a: tensor<8x4xf32>) -> tensor<8x4xf32> attributes {meshvk.abi = {
+      grid = @mesh, grid_shape = array<i64: 2>,
+      args = [{type = tensor<8x4xf32>, split_axes = [[0]],
+               shard_offsets = [array<i64: 0, 0>, array<i64: 4, 0>],
+               shard_shape = array<i64: 4, 4>} ],
+      results = [...]}}
+    ```
+    `shard_offsets[p]` is the first element of process p's shard (p = linear
+    process index, row-major over the grid); every process's shard has the shape
+    `shard_shape`.
+  }];
+  let dependentDialects = ["mlir::shard::ShardDialect"];
+}
+
+def VerifyAbi : Pass<"meshvk-verify-abi", "mlir::ModuleOp"> {
+  let summary = "Check that partitioning kept every public function's global signature";
+  let description = [{
+    Runs after `shard-partition`. Recomputes each argument's and result's local
+    shard type from `meshvk.abi` and compares it with the partitioned signature.
+    A mismatch is the upstream partitioner dropping a resharding step; it is
+    reported as an error instead of silently returning a wrongly shaped result.
+  }];
+}
+
+def DecomposeReshards : Pass<"meshvk-decompose-reshards", "mlir::func::FuncOp"> {
+  let summary = "Split every reshard into steps upstream can partition";
+  let description = [{
+    Upstream `shard-partition` handles a reshard (two chained `shard.shard`
+    ops) only when it gathers, slices or moves the LAST grid axis of one
+    dimension's split; with more than one change it drops steps silently, and
+    removing a non-last axis (`[[0, 1]]` to `[[1]]`) crashes it. This pass
+    rewrites every reshard into a chain of such single steps: axes already in
+    place stay, a trailing axis moves to another dimension in one all_to_all
+    when that divides evenly, unused axes are sliced in before anything is
+    gathered, and the rest is gathered from the end of each list.
+
+    Before:
+    ```mlir
+    %0 = shard.shard %a to %s01 : tensor<8x6xf32>          // [[0], [1]]
+    %1 = shard.shard %0 to %rep annotate_for_users : ...    // [[], []]
+    ```
+    After:
+    ```mlir
+    %0 = shard.shard %a to %s01 : tensor<8x6xf32>
+    %m = shard.sharding @mesh split_axes = [[], [1]] : !shard.sharding
+    %1 = shard.shard %0 to %m annotate_for_users : tensor<8x6xf32>
+    %2 = shard.shard %1 to %m : tensor<8x6xf32>
+    %3 = shard.shard %2 to %rep annotate_for_users : tensor<8x6xf32>
+    ```
+  }];
+  let dependentDialects = ["mlir::shard::ShardDialect"];
+}
+
+def UnrollGrid : Pass<"meshvk-unroll-grid", "mlir::ModuleOp"> {
+  let summary = "Turn each partitioned SPMD function into a per-process plan";
+  let description = [{
+    Clones the body once per process of the static grid, with
+    `shard.process_multi_index` / `process_linear_index` / `grid_shape` folded to
+    constants, so dead `scf.if` branches disappear and each process has its own
+    straight-line ops. Every op is tagged `meshvk.process = p`; every collective
+    gets `meshvk.collective_id` (the same id on all processes' copies of it). The
+    plan function takes and returns every process's shard: argument
+    `i * P + p` is process p's shard of global argument i (same for results).
+
+    Before:
+    ```mlir
+    func.func @f(%a: tensor<4x4xf32>) -> tensor<4x4xf32> {  // grid 2
+      %0 = linalg.exp ins(%a ...) outs(...)
+      return %0
+    ```
+    After:
+    ```mlir
+    func.func @f(%a0: tensor<4x4xf32> {meshvk.process = 0}, %a1: ... {meshvk.process = 1})
+        -> (tensor<4x4xf32>, tensor<4x4xf32>) attributes {meshvk.plan = {...}} {
+      %0 = linalg.exp {meshvk.process = 0} ins(%a0 ...) outs(...)
+      %1 = linalg.exp {meshvk.process = 1} ins(%a1 ...) outs(...)
+      return %0, %1
+    ```
+  }];
+  let dependentDialects = ["::meshvk::MeshVKDialect", "mlir::arith::ArithDialect"];
+}
+
+def LowerCollectives : Pass<"meshvk-lower-collectives", "mlir::ModuleOp"> {
+  let summary = "Lower collectives on peered grid axes to peer copies and local kernels";
+  let description = [{
+    Matches each collective across processes by `meshvk.collective_id` and
+    replaces it with `meshvk.empty` + `meshvk.copy` (pulled by the destination
+    process, never from itself) and, for reductions, a local elementwise
+    reduction kernel. all_reduce picks `direct` (every process pulls the whole
+    partial of each peer) or `reduce_scatter+all_gather` (pulls 2(n-1)/n of the
+    data) by size. The plan function gets `meshvk.collectives`: per collective,
+    its kind, algorithm and the bytes each process pulls. Axes not listed in the
+    grid's `meshvk.peered_memory_axes` are rejected ("not supported yet").
+
+    Before (process 1 of a 2-process all_gather):
+    ```mlir
+    %g1 = shard.all_gather %x1 on @mesh grid_axes = [0] gather_axis = 0
+        {meshvk.process = 1, meshvk.collective_id = 0} : tensor<4x6xf32> -> tensor<8x6xf32>
+    ```
+    After:
+    ```mlir
+    %e = meshvk.empty on 1 : tensor<8x6xf32>
+    %c0 = meshvk.copy %x0[0, 0] from 0 into %e[0, 0] on 1 sizes [4, 6] : ...
+    %g1 = meshvk.copy %x1[0, 0] from 1 into %c0[4, 0] on 1 sizes [4, 6] : ...
+    ```
+  }];
+  let options = [
+    Option<"directAllReduceMaxBytes", "direct-all-reduce-max-bytes", "int64_t",
+           /*default=*/"65536",
+           "all_reduce of at most this many bytes uses the direct algorithm">,
+  ];
+  let dependentDialects = ["::meshvk::MeshVKDialect", "mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect", "mlir::arith::ArithDialect",
+                           "mlir::func::FuncDialect"];
+}
+
+def OutlineKernels : Pass<"meshvk-outline-kernels", "mlir::ModuleOp"> {
+  let summary = "Outline each process's local compute into deduplicated kernel functions";
+  let description = [{
+    Every tensor-producing compute op of a plan (linalg, tensor, math, arith on
+    tensors) becomes a `meshvk.launch` of a private `func.func @kernel_N`
+    marked `meshvk.kernel`. Constants and `tensor.empty` are cloned into the
+    kernel. Kernels whose bodies are identical (typically the same op on every
+    process) are one function.
+
+    Before:
+    ```mlir
+    %0 = linalg.exp {meshvk.process = 0} ins(%a0 : tensor<4xf32>) outs(%e0 : tensor<4xf32>)
+    %1 = linalg.exp {meshvk.process = 1} ins(%a1 : tensor<4xf32>) outs(%e1 : tensor<4xf32>)
+    ```
+    After:
+    ```mlir
+    %0 = meshvk.launch @kernel_0(%a0) on 0 : (tensor<4xf32>) -> tensor<4xf32>
+    %1 = meshvk.launch @kernel_0(%a1) on 1 : (tensor<4xf32>) -> tensor<4xf32>
+    func.func private @kernel_0(%x: tensor<4xf32>) -> tensor<4xf32> attributes {meshvk.kernel}
+    ```
+  }];
+  let dependentDialects = ["::meshvk::MeshVKDialect", "mlir::func::FuncDialect"];
+}
+
+def PlanAllocations : Pass<"meshvk-plan-allocations", "mlir::ModuleOp"> {
+  let summary = "Assign every plan value a buffer on its process (the one place sizes are decided)";
+  let description = [{
+    Sizes come from the value's local (shard) type. Arguments and results are
+    their own buffers (the host fills and reads them); every other value lives
+    in its process's transient arena at an offset, and values whose lifetimes do
+    not overlap share bytes. A copy updates its destination's buffer in place.
+    Values never produced on a process take no memory there.
+
+    After: each plan op gets `meshvk.buffers` (per result: `[kind, offset, bytes]`
+    with kind 0 = argument, 1 = result, 2 = transient), the plan function gets
+    `meshvk.memory`: per process `{argument_bytes, result_bytes,
+    transient_bytes (arena size), transient_unshared_bytes (without reuse),
+    peak_bytes}`.
+  }];
+  let options = [
+    Option<"alignment", "alignment", "int64_t", /*default=*/"256",
+           "byte alignment of every transient offset">,
+  ];
+}
+
+#endif // MESHVK_TRANSFORMS_PASSES_TD

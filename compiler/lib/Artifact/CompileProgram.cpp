@@ -1,0 +1,284 @@
+// The compiler chain behind one call (see meshvk/Artifact/CompileProgram.h).
+// Every diagnostic of every stage lands in one handler; the first error
+// becomes the one-line message, so a caller never sees MLIR's multi-line
+// output or a crash for bad input.
+#include "meshvk/Artifact/CompileProgram.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "meshvk/Dialect/MeshVKDialect.h"
+#include "meshvk/Transforms/Passes.h"
+#include "meshvk/Artifact/ArtifactEmitter.h"
+#include "mlir/Dialect/Shard/IR/ShardOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/SourceMgr.h"
+
+namespace meshvk {
+namespace {
+
+using namespace mlir;
+
+// "file:line:col" of the innermost file location, or "" when there is none.
+std::string locationText(Location loc) {
+  std::string text;
+  loc->walk([&](Location l) {
+    if (auto file = dyn_cast<FileLineColLoc>(l); file && file.getLine() > 0) {
+      text = (file.getFilename().str() + ":" + std::to_string(file.getLine()) + ":" +
+              std::to_string(file.getColumn()));
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return text;
+}
+
+std::string oneLine(std::string s) {
+  for (char& c : s)
+    if (c == '\n' || c == '\r') c = ' ';
+  return s;
+}
+
+// MLIR's parser and passes recurse once per nesting level with no bound: a
+// few thousand nested `module {` or `[` overflow an 8 MiB stack (segfault,
+// issue #13). Real programs nest about 10 deep; refuse anything deeper than
+// kMaxNesting before parsing. Strings and `//` comments are skipped; `->` is
+// not a closing bracket.
+constexpr int kMaxNesting = 256;
+
+std::string nestingError(const std::string& source, const std::string& bufferName) {
+  int depth = 0, line = 1, column = 0;
+  for (size_t i = 0; i < source.size(); ++i) {
+    char c = source[i];
+    ++column;
+    if (c == '\n') {
+      ++line;
+      column = 0;
+    } else if (c == '"') {
+      for (++i; i < source.size() && source[i] != '"' && source[i] != '\n'; ++i)
+        if (source[i] == '\\') ++i;
+      if (i < source.size() && source[i] == '\n') --i;
+    } else if (c == '/' && i + 1 < source.size() && source[i + 1] == '/') {
+      while (i + 1 < source.size() && source[i + 1] != '\n') ++i;
+    } else if (c == '(' || c == '[' || c == '{' || c == '<') {
+      if (++depth > kMaxNesting)
+        return bufferName + ":" + std::to_string(line) + ":" + std::to_string(column) +
+               ": error: nesting deeper than " + std::to_string(kMaxNesting) +
+               " levels of (, [, { and <; meshvk accepts programs nested at most " + std::to_string(kMaxNesting) +
+               " deep";
+    } else if ((c == ')' || c == ']' || c == '}' || c == '>') && depth > 0 && !(c == '>' && i > 0 && source[i - 1] == '-')) {
+      --depth;
+    }
+  }
+  return "";
+}
+
+// Remembers the first pass that failed, for failures without a diagnostic.
+class NameFailedPass : public PassInstrumentation {
+ public:
+  explicit NameFailedPass(std::string* name) : name_(name) {}
+  void runAfterPassFailed(Pass* pass, Operation*) override {
+    if (name_->empty()) *name_ = pass->getArgument().empty() ? pass->getName().str() : pass->getArgument().str();
+  }
+
+ private:
+  std::string* name_;
+};
+
+// SPIR-V version ceiling of a Vulkan version (Vulkan spec, "Versions").
+uint32_t maxSpirvFor(uint32_t vulkan) { return vulkan >= 103 ? 106 : vulkan == 102 ? 105 : 103; }
+
+}  // namespace
+
+bool parseGridShape(const std::string& text, std::vector<int64_t>* shape, std::string* error) {
+  shape->clear();
+  std::stringstream in(text);
+  std::string part;
+  while (std::getline(in, part, 'x')) {
+    char* end = nullptr;
+    errno = 0;
+    long long v = part.empty() ? 0 : std::strtoll(part.c_str(), &end, 10);
+    if (part.empty() || *end != '\0' || errno || v < 1 || v > 1024) {
+      *error = "'" + text + "' is not a grid shape (expected extents 1..1024 joined by 'x', e.g. 4 or 2x2)";
+      return false;
+    }
+    shape->push_back(v);
+  }
+  if (shape->empty() || text.back() == 'x') {
+    *error = "'" + text + "' is not a grid shape (expected extents 1..1024 joined by 'x', e.g. 4 or 2x2)";
+    return false;
+  }
+  return true;
+}
+
+bool parseVulkanVersion(const std::string& text, uint32_t* version, std::string* error) {
+  if (text == "1.1") *version = 101;
+  else if (text == "1.2") *version = 102;
+  else if (text == "1.3") *version = 103;
+  else {
+    *error = "'" + text + "' is not a supported Vulkan version (expected 1.1, 1.2 or 1.3)";
+    return false;
+  }
+  return true;
+}
+
+std::string compileProgramSource(const std::string& source, const std::string& bufferName,
+                                 const ProgramOptions& options, CompiledProgram* out) {
+  *out = CompiledProgram();
+  // A dump directory that cannot be created is the caller's mistake, not the
+  // program's: say so before compiling (and without a program location).
+  if (!options.dumpDirectory.empty())
+    if (std::error_code ec = llvm::sys::fs::create_directories(options.dumpDirectory))
+      return options.dumpDirectory + ": cannot create the kernel dump directory: " + ec.message();
+  if (std::string error = nestingError(source, bufferName); !error.empty()) return error;
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);  // the sharding-interface models of linalg/tensor/arith
+  registry.insert<meshvk::MeshVKDialect>();
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+
+  std::string firstError;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic& diag) {
+    if (diag.getSeverity() != DiagnosticSeverity::Error || !firstError.empty()) return success();
+    std::string where = locationText(diag.getLocation());
+    firstError = (where.empty() ? bufferName : where) + ": error: " + oneLine(diag.str());
+    // Notes add the expected form; the pass manager's "see current operation"
+    // dump of the whole IR does not help a user and is dropped.
+    for (const Diagnostic& note : diag.getNotes())
+      if (options.keepOperationNotes || note.str().rfind("see current operation", 0) != 0) firstError += " (" + oneLine(note.str()) + ")";
+    return success();
+  });
+  auto fail = [&](const std::string& fallback) {
+    *out = CompiledProgram();
+    return firstError.empty() ? bufferName + ": error: " + fallback : firstError;
+  };
+
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(source, bufferName), llvm::SMLoc());
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module) return fail("cannot parse the program");
+
+  bool hasPublicFunction = false;
+  for (auto f : module->getOps<func::FuncOp>()) hasPublicFunction |= f.isPublic() && !f.isExternal();
+  if (!hasPublicFunction)
+    return fail("the program has no public func.func to compile (expected one function whose arguments or "
+                "results carry shard.shard annotations)");
+
+  if (!options.gridShape.empty()) {
+    std::vector<shard::GridOp> grids(module->getOps<shard::GridOp>().begin(), module->getOps<shard::GridOp>().end());
+    if (grids.size() != 1)
+      return fail("a grid shape override needs exactly one shard.grid in the program, found " +
+                  std::to_string(grids.size()));
+    grids[0].setShape(options.gridShape);
+    if (failed(verify(*module))) return fail("the program does not verify on the overridden grid");
+  }
+
+  // Split axes must name axes of their grid. Checked here because nothing
+  // upstream or in meshvk-check-sharding does yet (an out-of-range axis is
+  // read past the grid's shape there).
+  WalkResult axes = module->walk([&](shard::ShardingOp sharding) {
+    auto grid = SymbolTable::lookupNearestSymbolFrom<shard::GridOp>(sharding, sharding.getGridAttr());
+    // The verifier reports unknown grids, meshvk-check-sharding dynamic ones.
+    if (!grid || llvm::any_of(grid.getShape(), ShapedType::isDynamic)) return WalkResult::advance();
+    int64_t rank = grid.getRank();
+    for (auto dimAxes : sharding.getSplitAxes())
+      for (int16_t axis : dimAxes.asArrayRef())
+        if (axis < 0 || axis >= rank) {
+          sharding.emitError() << "sharding splits over grid axis " << axis << ", but @" << grid.getSymName()
+                               << " has " << rank << (rank == 1 ? " axis" : " axes") << " (shape "
+                               << grid.getShape() << ")";
+          return WalkResult::interrupt();
+        }
+    return WalkResult::advance();
+  });
+  if (axes.wasInterrupted()) return fail("invalid sharding");
+
+  std::string failedPass;
+  PassManager pm(&context);
+  pm.enableVerifier(true);
+  if (options.applyMlirCommandLineOptions) {
+    if (failed(applyPassManagerCLOptions(pm))) return fail("bad --mlir-* pass manager options");
+    applyDefaultTimingPassManagerCLOptions(pm);
+  }
+  OpPassManager& top = pm;
+  buildPartitionPipeline(top);
+  buildPlanPipeline(top);
+  pm.addInstrumentation(std::make_unique<NameFailedPass>(&failedPass));
+  // A pass that fails without a diagnostic (upstream shard-partition does, on
+  // ops it cannot partition) is still named, never "failed" alone.
+  if (failed(pm.run(*module)))
+    return fail("compiling the plan failed in pass '" + failedPass +
+                "' without a diagnostic (an op it cannot handle; please report the program)");
+
+  // The plan's numbers, for callers that compare the runtime with the plan.
+  for (auto f : module->getOps<func::FuncOp>()) {
+    auto plan = f->getAttrOfType<DictionaryAttr>(kPlanAttr);
+    if (!plan) continue;
+    if (auto shape = dyn_cast_or_null<DenseI64ArrayAttr>(plan.get("grid_shape")))
+      out->gridShape.assign(shape.asArrayRef().begin(), shape.asArrayRef().end());
+    if (auto memory = f->getAttrOfType<ArrayAttr>(kMemoryAttr)) {
+      out->memory.resize(memory.size());
+      for (Attribute a : memory) {
+        auto d = dyn_cast<DictionaryAttr>(a);
+        auto p = d ? dyn_cast_or_null<IntegerAttr>(d.get("process")) : nullptr;
+        if (!p || p.getInt() < 0 || p.getInt() >= static_cast<int64_t>(memory.size())) continue;
+        auto get = [&](StringRef key) {
+          auto v = dyn_cast_or_null<IntegerAttr>(d.get(key));
+          return v ? static_cast<uint64_t>(v.getInt()) : 0;
+        };
+        out->memory[p.getInt()] = {get("argument_bytes"), get("result_bytes"), get("transient_bytes")};
+      }
+    }
+    if (auto collectives = f->getAttrOfType<ArrayAttr>(kCollectivesAttr)) {
+      for (Attribute a : collectives) {
+        auto d = dyn_cast<DictionaryAttr>(a);
+        if (!d) continue;
+        CollectivePlan c;
+        if (auto s = dyn_cast_or_null<StringAttr>(d.get("kind"))) c.kind = s.str();
+        if (auto s = dyn_cast_or_null<StringAttr>(d.get("algorithm"))) c.algorithm = s.str();
+        if (auto n = dyn_cast_or_null<IntegerAttr>(d.get("group_size"))) c.groupSize = n.getInt();
+        if (auto b = dyn_cast_or_null<DenseI64ArrayAttr>(d.get("pulled_bytes")))
+          c.pulledBytes.assign(b.asArrayRef().begin(), b.asArrayRef().end());
+        out->collectives.push_back(std::move(c));
+      }
+    }
+  }
+
+  EmitOptions emit;
+  emit.device = options.device;
+  emit.maxSpirvVersion = maxSpirvFor(options.vulkanVersion);
+  emit.producer = options.producer;
+  emit.codegen.dumpDirectory = options.dumpDirectory;
+  FailureOr<std::vector<uint8_t>> artifact = emitArtifact(*module, emit);
+  if (failed(artifact)) return fail("emitting the artifact failed");
+  std::vector<int64_t> grid = std::move(out->gridShape);
+  auto memory = std::move(out->memory);
+  auto collectives = std::move(out->collectives);
+  out->artifact = std::move(*artifact);
+  out->gridShape = std::move(grid);
+  out->memory = std::move(memory);
+  out->collectives = std::move(collectives);
+  return "";
+}
+
+std::string compileProgramFile(const std::string& path, const ProgramOptions& options, CompiledProgram* out) {
+  *out = CompiledProgram();
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return path + ": cannot read: " + std::strerror(errno);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return path + ": cannot read: " + std::strerror(errno);
+  return compileProgramSource(text.str(), path, options, out);
+}
+
+}  // namespace meshvk

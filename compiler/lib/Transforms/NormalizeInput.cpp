@@ -1,0 +1,271 @@
+//===- NormalizeInput.cpp - programs as people write them -> propagation --===//
+//
+// Rewrites that turn what users write into what upstream
+// sharding-propagation and shard-partition take without failing:
+//  * a public function without any shard op runs replicated on the module's
+//    grid, or on a new `shard.grid @meshvk_grid(shape = 1)`;
+//  * a producer annotation (`shard.shard %v to %s`, not for users) written
+//    after another use of %v moves up to %v's producer: propagation otherwise
+//    reuses it for the earlier use and breaks dominance;
+//  * a linalg.generic input read through a constant index (a broadcast of a
+//    size-1 dimension, `(i, j) -> (0, j)`) reads it through a new loop
+//    dimension of extent 1 instead (`(i, j, k) -> (k, j)`, k a reduction that
+//    runs once): the sharding interface takes projected permutations only;
+//  * a `tensor.empty` used by several ops is cloned per use (one empty init
+//    shared by ops of different shardings was partitioned to one shard shape);
+//  * dead ops are erased (an unused tensor constant, e.g. tosa.mul's shift,
+//    made shard-partition fail without a diagnostic);
+//  * a contraction (matmul, batch_matmul, ...) that accumulates into a tensor
+//    it reads (`outs(%c)` with %c an argument or another op's result)
+//    accumulates into zeros and adds %c after: kernels cannot update their
+//    inputs in place. Other ops that read such an init are refused.
+//
+//===----------------------------------------------------------------------===//
+#include "ShardingUtils.h"
+#include "meshvk/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+using namespace mlir;
+
+namespace meshvk {
+#define GEN_PASS_DEF_NORMALIZEINPUT
+#include "meshvk/Transforms/Passes.h.inc"
+} // namespace meshvk
+
+namespace {
+
+bool hasAnnotations(func::FuncOp func) {
+  return func
+      .walk([](Operation *op) {
+        return isa<shard::ShardDialect>(op->getDialect())
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+shard::ShardingOp createReplicated(OpBuilder &b, Location loc,
+                                   FlatSymbolRefAttr grid) {
+  return shard::ShardingOp::create(
+      b, loc, grid,
+      ArrayRef<shard::GridAxesAttr>{DenseI16ArrayAttr::get(b.getContext(), {})});
+}
+
+/// Annotates every tensor argument and result of `func` as replicated.
+void annotateReplicated(func::FuncOp func, FlatSymbolRefAttr grid,
+                        OpBuilder &b) {
+  Block &body = func.getBody().front();
+  b.setInsertionPointToStart(&body);
+  shard::ShardingOp replicated = createReplicated(b, func.getLoc(), grid);
+  for (BlockArgument arg : body.getArguments()) {
+    if (!isa<RankedTensorType>(arg.getType()) || arg.use_empty())
+      continue;
+    auto annotated = shard::ShardOp::create(b, arg.getLoc(), arg, replicated,
+                                            /*annotate_for_users=*/true);
+    arg.replaceAllUsesExcept(annotated.getResult(), annotated);
+  }
+  Operation *ret = body.getTerminator();
+  b.setInsertionPoint(ret);
+  for (OpOperand &operand : ret->getOpOperands())
+    if (isa<RankedTensorType>(operand.get().getType()))
+      operand.set(shard::ShardOp::create(b, ret->getLoc(), operand.get(),
+                                         replicated,
+                                         /*annotate_for_users=*/false)
+                      .getResult());
+}
+
+/// Moves producer annotations that follow another use of their value up to
+/// the value's producer.
+void hoistProducerAnnotations(func::FuncOp func) {
+  SmallVector<shard::ShardOp> late;
+  func.walk([&](shard::ShardOp op) {
+    auto result = dyn_cast<OpResult>(op.getSrc());
+    if (op.getAnnotateForUsers() || !result ||
+        result.getOwner()->getBlock() != op->getBlock())
+      return;
+    for (Operation *user : result.getUsers())
+      if (user != op && user->getBlock() == op->getBlock() &&
+          user->isBeforeInBlock(op)) {
+        late.push_back(op);
+        return;
+      }
+  });
+  for (shard::ShardOp op : late) {
+    Operation *producer = op.getSrc().getDefiningOp();
+    auto sharding = op.getSharding().getDefiningOp<shard::ShardingOp>();
+    // Static shardings have no operands and move freely; others stay.
+    if (!sharding || sharding->getNumOperands() != 0 ||
+        sharding->getBlock() != op->getBlock())
+      continue;
+    if (producer->isBeforeInBlock(sharding))
+      sharding->moveAfter(producer);
+    op->moveAfter(sharding->isBeforeInBlock(producer) ? producer
+                                                      : sharding.getOperation());
+  }
+}
+
+/// `(i, j) -> (0, j)` on a 1xN input becomes `(i, j, k) -> (k, j)` with k a
+/// new reduction dimension of extent 1 (the body runs once per (i, j)).
+void rewriteBroadcastMaps(linalg::GenericOp op, OpBuilder &b) {
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  unsigned numDims = op.getNumLoops(), extra = 0;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = maps[input->getOperandNumber()];
+    auto type = dyn_cast<RankedTensorType>(input->get().getType());
+    for (auto [i, expr] : llvm::enumerate(map.getResults())) {
+      auto c = dyn_cast<AffineConstantExpr>(expr);
+      if (!c)
+        continue;
+      if (!type || c.getValue() != 0 || type.getDimSize(i) != 1)
+        return; // not a broadcast: check-sharding names the map
+      ++extra;
+    }
+  }
+  if (extra == 0)
+    return;
+  unsigned next = numDims;
+  SmallVector<AffineMap> rewritten;
+  for (auto [operandNumber, map] : llvm::enumerate(maps)) {
+    SmallVector<AffineExpr> results;
+    bool isInput = operandNumber < op.getNumDpsInputs();
+    for (AffineExpr expr : map.getResults())
+      results.push_back(isInput && isa<AffineConstantExpr>(expr)
+                            ? b.getAffineDimExpr(next++)
+                            : expr);
+    rewritten.push_back(
+        AffineMap::get(numDims + extra, 0, results, op.getContext()));
+  }
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  iterators.append(extra, utils::IteratorType::reduction);
+  b.setInsertionPoint(op);
+  auto replacement = linalg::GenericOp::create(
+      b, op.getLoc(), op.getResultTypes(), op.getInputs(), op.getOutputs(),
+      rewritten, iterators);
+  replacement.getRegion().takeBody(op.getRegion());
+  replacement->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+  op.replaceAllUsesWith(replacement.getResults());
+  op.erase();
+}
+
+/// One `tensor.empty` per use.
+void cloneSharedEmpties(func::FuncOp func, OpBuilder &b) {
+  SmallVector<tensor::EmptyOp> empties;
+  func.walk([&](tensor::EmptyOp op) { empties.push_back(op); });
+  for (tensor::EmptyOp op : empties) {
+    SmallVector<OpOperand *> uses;
+    for (OpOperand &use : op->getUses())
+      uses.push_back(&use);
+    b.setInsertionPoint(op);
+    for (OpOperand *use : llvm::drop_begin(uses))
+      use->set(b.clone(*op)->getResult(0));
+  }
+}
+
+void eraseDeadOps(func::FuncOp func) {
+  for (Block &block : func.getBody())
+    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
+      if (isOpTriviallyDead(&op) && !isa<shard::ShardDialect>(op.getDialect()))
+        op.erase();
+}
+
+/// Whether `init` starts from values nobody wrote before (tensor.empty or a
+/// fill, which the kernel outliner recomputes inside the kernel), looking
+/// through annotations.
+bool isFreshInit(Value init) {
+  Operation *def = init.getDefiningOp();
+  while (auto shardOp = dyn_cast_or_null<shard::ShardOp>(def))
+    def = shardOp.getSrc().getDefiningOp();
+  return isa_and_nonnull<tensor::EmptyOp, linalg::FillOp>(def);
+}
+
+/// `D = contraction(A, B) outs(C)` with C read -> `D = contraction(A, B)
+/// outs(fill(0)) + C`. Other ops reading a non-fresh init are refused.
+LogicalResult rewriteReadInits(func::FuncOp func, OpBuilder &b) {
+  SmallVector<linalg::LinalgOp> ops;
+  func.walk([&](linalg::LinalgOp op) {
+    if (op.hasPureTensorSemantics())
+      ops.push_back(op);
+  });
+  for (linalg::LinalgOp op : ops) {
+    for (OpOperand &init : op.getDpsInitsMutable()) {
+      if (!op.payloadUsesValueFromOperand(&init) || isFreshInit(init.get()))
+        continue;
+      auto type = dyn_cast<RankedTensorType>(init.get().getType());
+      if (!type || !linalg::isaContractionOpInterface(op) ||
+          op->getNumResults() != 1 || !type.hasStaticShape())
+        return op->emitError()
+               << "'" << op->getName() << "' reads its init (outs operand #"
+               << init.getOperandNumber() - op.getNumDpsInputs()
+               << "), which is not a tensor.empty or linalg.fill: meshvk "
+                  "kernels cannot update an input in place; start from a "
+                  "linalg.fill and combine with the old value in a separate "
+                  "elementwise op";
+      Location loc = op.getLoc();
+      Value old = init.get();
+      b.setInsertionPoint(op);
+      Value zero = arith::ConstantOp::create(
+          b, loc, b.getZeroAttr(type.getElementType()));
+      Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                            type.getElementType());
+      init.set(linalg::FillOp::create(b, loc, zero, empty).getResult(0));
+      b.setInsertionPointAfter(op);
+      Value sumInit = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                              type.getElementType());
+      Value product = op->getResult(0);
+      auto sum = linalg::AddOp::create(b, loc, TypeRange{type},
+                                       ValueRange{product, old},
+                                       ValueRange{sumInit});
+      product.replaceAllUsesExcept(sum->getResult(0), sum);
+    }
+  }
+  return success();
+}
+
+struct NormalizeInputPass
+    : meshvk::impl::NormalizeInputBase<NormalizeInputPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    OpBuilder b(module.getContext());
+
+    SmallVector<func::FuncOp> unannotated;
+    for (auto func : module.getOps<func::FuncOp>())
+      if (!func.isExternal() && func.isPublic() &&
+          !func->hasAttr(meshvk::kKernelAttr) && !hasAnnotations(func) &&
+          func.getBody().hasOneBlock())
+        unannotated.push_back(func);
+    auto grids = llvm::to_vector(module.getOps<shard::GridOp>());
+    // With several grids the choice is the user's: check-sharding asks.
+    if (!unannotated.empty() && grids.size() <= 1) {
+      shard::GridOp grid = grids.empty() ? shard::GridOp() : grids.front();
+      if (!grid) {
+        b.setInsertionPointToStart(module.getBody());
+        std::string name = "meshvk_grid";
+        for (int i = 0; SymbolTable::lookupSymbolIn(module, name); ++i)
+          name = "meshvk_grid_" + std::to_string(i);
+        grid = shard::GridOp::create(b, module.getLoc(), StringRef(name),
+                                     ArrayRef<int64_t>{1});
+      }
+      for (func::FuncOp func : unannotated)
+        annotateReplicated(func,
+                           FlatSymbolRefAttr::get(grid.getSymNameAttr()), b);
+    }
+
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (func.isExternal() || func->hasAttr(meshvk::kKernelAttr))
+        continue;
+      eraseDeadOps(func);
+      if (failed(rewriteReadInits(func, b)))
+        return signalPassFailure();
+      cloneSharedEmpties(func, b);
+      hoistProducerAnnotations(func);
+      SmallVector<linalg::GenericOp> generics;
+      func.walk([&](linalg::GenericOp op) { generics.push_back(op); });
+      for (linalg::GenericOp op : generics)
+        rewriteBroadcastMaps(op, b);
+    }
+  }
+};
+
+} // namespace

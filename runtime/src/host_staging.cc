@@ -1,0 +1,389 @@
+// Host staging: chunked, double-buffered transfers between device memory and
+// host memory (see host_staging.h).
+#include "host_staging.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "buffer.h"
+#include "vulkan/vk_status.h"
+
+namespace meshvk {
+namespace {
+
+constexpr uint64_t kDefaultTimeoutNs = 60ull * 1000 * 1000 * 1000;
+
+// A host-visible, host-coherent memory type the staging buffer may use.
+int HostVisibleType(const VkPhysicalDeviceMemoryProperties& memory, uint32_t allowed) {
+  const VkMemoryPropertyFlags wanted =
+      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  // Cached memory first: the host reads staged chunks back.
+  for (uint32_t pass = 0; pass < 2; ++pass) {
+    VkMemoryPropertyFlags want = wanted | (pass == 0 ? VK_MEMORY_PROPERTY_HOST_CACHED_BIT : 0);
+    for (uint32_t t = 0; t < memory.memoryTypeCount; ++t) {
+      if ((allowed & (1u << t)) && (memory.memoryTypes[t].propertyFlags & want) == want) {
+        return static_cast<int>(t);
+      }
+    }
+  }
+  return -1;
+}
+
+void AddStaging(const StagingDevice& device, uint64_t bytes) {
+  if (!device.staging_bytes) return;
+  uint64_t now = device.staging_bytes->fetch_add(bytes) + bytes;
+  if (!device.peak_staging_bytes) return;
+  uint64_t peak = device.peak_staging_bytes->load();
+  while (now > peak && !device.peak_staging_bytes->compare_exchange_weak(peak, now)) {
+  }
+}
+
+}  // namespace
+
+StagedBuffer StagedBufferOf(meshvk_buffer_t* buffer) {
+  meshvk_device_set_t* set = buffer->set;
+  LogicalDevice& device = set->DeviceOf(buffer->process);
+  const Process& owner = set->processes[buffer->process];
+  StagedBuffer out;
+  out.handle = buffer->buffer;
+  out.offset = buffer->base_offset;
+  out.mapped = static_cast<uint8_t*>(buffer->mapped);
+  StagingDevice& d = out.device;
+  d.vk = &device.vk;
+  d.device = device.device;
+  d.queue = device.queues[owner.queue_index];
+  d.queue_lock = &device.queue_locks[owner.queue_index];
+  d.app_queue_lock = device.app_queue_lock;
+  d.queue_family = device.queue_family;
+  d.device_mask = set->is_group() ? 1u << owner.device_index : 0;
+  d.memory = &device.physical->memory;
+  d.staging_bytes = &device.staging_bytes;
+  d.peak_staging_bytes = &device.peak_staging_bytes;
+  d.where = set->Where(buffer->process);
+  d.cache = device.staging_rings;
+  return out;
+}
+
+Status StagingRing::Create(const StagingDevice& device, uint64_t chunk_bytes,
+                           std::unique_ptr<StagingRing>* out) {
+  std::unique_ptr<StagingRing> ring(new StagingRing(device));
+  const auto& vk = *device.vk;
+  const VkDevice dev = device.device;
+  const std::string where = device.where + ": host staging (2 x " + std::to_string(chunk_bytes) +
+                            " bytes)";
+  ring->chunk_ = chunk_bytes;
+  VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  info.size = 2 * chunk_bytes;
+  info.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  MESHVK_VK_RETURN_IF_ERROR(vk.vkCreateBuffer(dev, &info, nullptr, &ring->buffer_),
+                            where + ": vkCreateBuffer");
+  VkMemoryRequirements requirements;
+  vk.vkGetBufferMemoryRequirements(dev, ring->buffer_, &requirements);
+  int type = HostVisibleType(*device.memory, requirements.memoryTypeBits);
+  if (type < 0) {
+    return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: no host-visible memory type", where.c_str());
+  }
+  // In a device group the staging memory exists only on the owner's device.
+  VkMemoryAllocateFlagsInfo flags{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
+  flags.flags = VK_MEMORY_ALLOCATE_DEVICE_MASK_BIT;
+  flags.deviceMask = device.device_mask;
+  VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  allocate.pNext = device.device_mask ? &flags : nullptr;
+  allocate.allocationSize = requirements.size;
+  allocate.memoryTypeIndex = static_cast<uint32_t>(type);
+  MESHVK_VK_RETURN_IF_ERROR(vk.vkAllocateMemory(dev, &allocate, nullptr, &ring->memory_),
+                            where + ": vkAllocateMemory(" + std::to_string(requirements.size) +
+                                " bytes)");
+  ring->counted_ = requirements.size;
+  AddStaging(device, ring->counted_);
+  MESHVK_VK_RETURN_IF_ERROR(vk.vkBindBufferMemory(dev, ring->buffer_, ring->memory_, 0),
+                            where + ": vkBindBufferMemory");
+  void* mapped = nullptr;
+  MESHVK_VK_RETURN_IF_ERROR(vk.vkMapMemory(dev, ring->memory_, 0, VK_WHOLE_SIZE, 0, &mapped),
+                            where + ": vkMapMemory");
+  ring->mapped_ = static_cast<uint8_t*>(mapped);
+
+  VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  pool_info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT |
+                    VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+  pool_info.queueFamilyIndex = device.queue_family;
+  MESHVK_VK_RETURN_IF_ERROR(vk.vkCreateCommandPool(dev, &pool_info, nullptr, &ring->pool_),
+                            where + ": vkCreateCommandPool");
+  VkCommandBufferAllocateInfo cb_info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  cb_info.commandPool = ring->pool_;
+  cb_info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  cb_info.commandBufferCount = 2;
+  MESHVK_VK_RETURN_IF_ERROR(vk.vkAllocateCommandBuffers(dev, &cb_info, ring->command_buffers_),
+                            where + ": vkAllocateCommandBuffers");
+  for (VkFence& fence : ring->fences_) {
+    VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    MESHVK_VK_RETURN_IF_ERROR(vk.vkCreateFence(dev, &fence_info, nullptr, &fence),
+                              where + ": vkCreateFence");
+  }
+  *out = std::move(ring);
+  return Status();
+}
+
+StagingRing::~StagingRing() {
+  const auto& vk = *device_.vk;
+  const VkDevice dev = device_.device;
+  // A pending copy must finish before its command buffer and memory go away
+  // (an error here means the device is lost: nothing is running any more).
+  for (uint32_t slot = 0; slot < 2; ++slot) {
+    if (pending_[slot]) vk.vkWaitForFences(dev, 1, &fences_[slot], VK_TRUE, kDefaultTimeoutNs);
+  }
+  for (VkFence fence : fences_) {
+    if (fence) vk.vkDestroyFence(dev, fence, nullptr);
+  }
+  if (pool_) vk.vkDestroyCommandPool(dev, pool_, nullptr);
+  if (buffer_) vk.vkDestroyBuffer(dev, buffer_, nullptr);
+  if (memory_) vk.vkFreeMemory(dev, memory_, nullptr);
+  if (counted_ && device_.staging_bytes) device_.staging_bytes->fetch_sub(counted_);
+}
+
+Status StagingRing::Submit(uint32_t slot, VkBuffer src, uint64_t src_offset, VkBuffer dst,
+                           uint64_t dst_offset, uint64_t bytes, bool to_device) {
+  const auto& vk = *device_.vk;
+  const std::string where = device_.where + ": host staging chunk of " + std::to_string(bytes) +
+                            " bytes";
+  VkCommandBuffer cb = command_buffers_[slot];
+  MESHVK_VK_RETURN_IF_ERROR(vk.vkResetCommandBuffer(cb, 0), where + ": vkResetCommandBuffer");
+  VkDeviceGroupCommandBufferBeginInfo group_begin{
+      VK_STRUCTURE_TYPE_DEVICE_GROUP_COMMAND_BUFFER_BEGIN_INFO};
+  group_begin.deviceMask = device_.device_mask;
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  begin.pNext = device_.device_mask ? &group_begin : nullptr;
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  MESHVK_VK_RETURN_IF_ERROR(vk.vkBeginCommandBuffer(cb, &begin), where + ": vkBeginCommandBuffer");
+  // Earlier device work on the shard buffer (previous submissions) and the
+  // host's writes into the slot come first.
+  VkMemoryBarrier before{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  before.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT | VK_ACCESS_HOST_WRITE_BIT;
+  before.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+  vk.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT | VK_PIPELINE_STAGE_HOST_BIT,
+                          VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &before, 0, nullptr, 0, nullptr);
+  VkBufferCopy region{src_offset, dst_offset, bytes};
+  vk.vkCmdCopyBuffer(cb, src, dst, 1, &region);
+  // The host reads the slot (device -> host); later device work reads the
+  // shard (host -> device).
+  VkMemoryBarrier after{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  after.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+  after.dstAccessMask = to_device ? VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT
+                                  : VK_ACCESS_HOST_READ_BIT;
+  vk.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                          to_device ? VK_PIPELINE_STAGE_ALL_COMMANDS_BIT : VK_PIPELINE_STAGE_HOST_BIT,
+                          0, 1, &after, 0, nullptr, 0, nullptr);
+  MESHVK_VK_RETURN_IF_ERROR(vk.vkEndCommandBuffer(cb), where + ": vkEndCommandBuffer");
+  MESHVK_VK_RETURN_IF_ERROR(vk.vkResetFences(device_.device, 1, &fences_[slot]),
+                            where + ": vkResetFences");
+  const uint32_t mask = device_.device_mask;
+  VkDeviceGroupSubmitInfo group_submit{VK_STRUCTURE_TYPE_DEVICE_GROUP_SUBMIT_INFO};
+  group_submit.commandBufferCount = 1;
+  group_submit.pCommandBufferDeviceMasks = &mask;
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  submit.pNext = mask ? &group_submit : nullptr;
+  submit.commandBufferCount = 1;
+  submit.pCommandBuffers = &cb;
+  {
+    std::lock_guard<std::mutex> lock(*device_.queue_lock);
+    const meshvk_queue_lock_t& app = device_.app_queue_lock;
+    if (app.lock) app.lock(app.user_data, device_.queue);
+    VkResult result = vk.vkQueueSubmit(device_.queue, 1, &submit, fences_[slot]);
+    if (app.unlock) app.unlock(app.user_data, device_.queue);
+    MESHVK_VK_RETURN_IF_ERROR(result, where + ": vkQueueSubmit");
+  }
+  pending_[slot] = true;
+  return Status();
+}
+
+Status StagingRing::SubmitOut(uint32_t slot, VkBuffer buffer, uint64_t offset, uint64_t bytes) {
+  return Submit(slot, buffer, offset, buffer_, slot * chunk_, bytes, /*to_device=*/false);
+}
+
+Status StagingRing::SubmitIn(uint32_t slot, VkBuffer buffer, uint64_t offset, uint64_t bytes) {
+  return Submit(slot, buffer_, slot * chunk_, buffer, offset, bytes, /*to_device=*/true);
+}
+
+Status StagingRing::Wait(uint32_t slot, uint64_t timeout_ns) {
+  if (!pending_[slot]) return Status();
+  MESHVK_VK_RETURN_IF_ERROR(
+      device_.vk->vkWaitForFences(device_.device, 1, &fences_[slot], VK_TRUE, timeout_ns),
+      device_.where + ": host staging: vkWaitForFences (timeout " + std::to_string(timeout_ns) +
+          " ns)");
+  pending_[slot] = false;
+  return Status();
+}
+
+Status StagingRingCache::Take(const StagingDevice& device, uint64_t chunk, std::unique_ptr<StagingRing>* out) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (size_t i = 0; i < idle_.size(); ++i) {
+      if (idle_[i]->chunk() >= chunk && idle_[i]->queue() == device.queue) {
+        *out = std::move(idle_[i]);
+        idle_.erase(idle_.begin() + static_cast<long>(i));
+        return Status();
+      }
+    }
+  }
+  // Cached rings are full size, so a later larger transfer can reuse them.
+  return StagingRing::Create(device, std::max<uint64_t>(chunk, MESHVK_STAGING_CHUNK_BYTES), out);
+}
+
+void StagingRingCache::Give(std::unique_ptr<StagingRing> ring) {
+  if (!ring || !ring->idle()) return;  // a failed transfer's ring is freed (its destructor waits)
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (idle_.size() < 2) idle_.push_back(std::move(ring));
+}
+
+namespace {
+
+// A ring for one transfer: from the device's cache when it has one, given
+// back when the transfer ends.
+class RingLease {
+ public:
+  ~RingLease() {
+    if (cache_) cache_->Give(std::move(ring_));
+  }
+  Status Acquire(const StagingDevice& device, uint64_t chunk) {
+    cache_ = device.cache;
+    return cache_ ? cache_->Take(device, chunk, &ring_) : StagingRing::Create(device, chunk, &ring_);
+  }
+  StagingRing* get() const { return ring_.get(); }
+
+ private:
+  StagingRingCache* cache_ = nullptr;
+  std::unique_ptr<StagingRing> ring_;
+};
+
+// One chunked transfer. The source is device memory through `out` (chunk i in
+// slot i % 2) or, without a ring, the host through `read`; the destination is
+// device memory through `in` or the host through `write`. While the host
+// moves chunk i, the source device already fills chunk i + 1 and the
+// destination device still drains chunk i - 1.
+Status Pump(uint64_t size, uint64_t chunk, uint64_t timeout, StagingRing* out, VkBuffer src,
+            uint64_t src_offset, const ChunkSource& read, StagingRing* in, VkBuffer dst,
+            uint64_t dst_offset, const ChunkSink& write) {
+  const uint64_t n = (size + chunk - 1) / chunk;
+  auto bytes = [&](uint64_t i) { return std::min(chunk, size - i * chunk); };
+  if (out && n > 0) MESHVK_RETURN_IF_ERROR(out->SubmitOut(0, src, src_offset, bytes(0)));
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint32_t slot = static_cast<uint32_t>(i % 2);
+    if (out && i + 1 < n) {
+      const uint32_t next = 1 - slot;  // chunk i - 1's slot: the host is done with it
+      MESHVK_RETURN_IF_ERROR(out->Wait(next, timeout));
+      MESHVK_RETURN_IF_ERROR(out->SubmitOut(next, src, src_offset + (i + 1) * chunk, bytes(i + 1)));
+    }
+    const uint8_t* from = nullptr;
+    if (out) {
+      MESHVK_RETURN_IF_ERROR(out->Wait(slot, timeout));
+      from = out->data(slot);
+    }
+    if (!in) {
+      MESHVK_RETURN_IF_ERROR(write(from, bytes(i), i * chunk));
+      continue;
+    }
+    MESHVK_RETURN_IF_ERROR(in->Wait(slot, timeout));  // chunk i - 2 has left this slot
+    uint8_t* to = in->data(slot);
+    if (out) {
+      std::memcpy(to, from, bytes(i));
+    } else {
+      MESHVK_RETURN_IF_ERROR(read(to, bytes(i), i * chunk));
+    }
+    MESHVK_RETURN_IF_ERROR(in->SubmitIn(slot, dst, dst_offset + i * chunk, bytes(i)));
+  }
+  if (in) {
+    MESHVK_RETURN_IF_ERROR(in->Wait(0, timeout));
+    MESHVK_RETURN_IF_ERROR(in->Wait(1, timeout));
+  }
+  return Status();
+}
+
+Status CheckStaged(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, const char* what) {
+  if (!buffer) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: buffer is NULL", what);
+  return CheckRange(buffer, offset, size, what);
+}
+
+uint64_t ChunkFor(uint64_t chunk_bytes, uint64_t size) {
+  uint64_t chunk = chunk_bytes ? chunk_bytes : MESHVK_STAGING_CHUNK_BYTES;
+  // Staging for a small transfer is only as large as the transfer.
+  return std::max<uint64_t>(4, std::min(chunk, (size + 3) / 4 * 4));
+}
+
+}  // namespace
+
+Status StageOut(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, uint64_t chunk_bytes,
+                uint64_t timeout_ns, const ChunkSink& sink) {
+  MESHVK_RETURN_IF_ERROR(CheckStaged(buffer, offset, size, "host staging out"));
+  if (size == 0) return Status();
+  StagedBuffer staged = StagedBufferOf(buffer);
+  if (staged.mapped) return sink(staged.mapped + offset, size, 0);
+  const uint64_t chunk = ChunkFor(chunk_bytes, size);
+  RingLease out;
+  MESHVK_RETURN_IF_ERROR(out.Acquire(staged.device, chunk));
+  return Pump(size, chunk, timeout_ns ? timeout_ns : kDefaultTimeoutNs, out.get(), staged.handle,
+              staged.offset + offset, nullptr, nullptr, VK_NULL_HANDLE, 0, sink);
+}
+
+Status StageIn(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, uint64_t chunk_bytes,
+               uint64_t timeout_ns, const ChunkSource& source) {
+  MESHVK_RETURN_IF_ERROR(CheckStaged(buffer, offset, size, "host staging in"));
+  if (size == 0) return Status();
+  StagedBuffer staged = StagedBufferOf(buffer);
+  if (staged.mapped) return source(staged.mapped + offset, size, 0);
+  const uint64_t chunk = ChunkFor(chunk_bytes, size);
+  RingLease in;
+  MESHVK_RETURN_IF_ERROR(in.Acquire(staged.device, chunk));
+  return Pump(size, chunk, timeout_ns ? timeout_ns : kDefaultTimeoutNs, nullptr, VK_NULL_HANDLE, 0,
+              source, in.get(), staged.handle, staged.offset + offset, nullptr);
+}
+
+Status CopyHostStaged(meshvk_buffer_t* src, uint64_t src_offset, meshvk_buffer_t* dst,
+                      uint64_t dst_offset, uint64_t size, uint64_t chunk_bytes,
+                      uint64_t timeout_ns) {
+  const char* what = "meshvk_buffer_copy_host_staged";
+  MESHVK_RETURN_IF_ERROR(CheckStaged(src, src_offset, size, what));
+  MESHVK_RETURN_IF_ERROR(CheckStaged(dst, dst_offset, size, what));
+  if (src->set != dst->set) {
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: the buffers belong to different sets",
+                      what);
+  }
+  if (size == 0) return Status();
+  StagedBuffer from = StagedBufferOf(src);
+  StagedBuffer to = StagedBufferOf(dst);
+  // Mappable ends skip their ring: one memcpy when both are mappable.
+  if (from.mapped) {
+    const uint8_t* bytes = from.mapped + src_offset;
+    return StageIn(dst, dst_offset, size, chunk_bytes, timeout_ns,
+                   [bytes](uint8_t* chunk, uint64_t n, uint64_t at) {
+                     std::memcpy(chunk, bytes + at, n);
+                     return Status();
+                   });
+  }
+  if (to.mapped) {
+    uint8_t* bytes = to.mapped + dst_offset;
+    return StageOut(src, src_offset, size, chunk_bytes, timeout_ns,
+                    [bytes](const uint8_t* chunk, uint64_t n, uint64_t at) {
+                      std::memcpy(bytes + at, chunk, n);
+                      return Status();
+                    });
+  }
+  const uint64_t chunk = ChunkFor(chunk_bytes, size);
+  RingLease out, in;
+  MESHVK_RETURN_IF_ERROR(out.Acquire(from.device, chunk));
+  MESHVK_RETURN_IF_ERROR(in.Acquire(to.device, chunk));
+  return Pump(size, chunk, timeout_ns ? timeout_ns : kDefaultTimeoutNs, out.get(), from.handle,
+              from.offset + src_offset, nullptr, in.get(), to.handle, to.offset + dst_offset,
+              nullptr);
+}
+
+}  // namespace meshvk
+
+extern "C" {
+
+meshvk_status_t meshvk_buffer_copy_host_staged(meshvk_buffer_t* src, uint64_t src_offset,
+                                               meshvk_buffer_t* dst, uint64_t dst_offset,
+                                               uint64_t size, uint64_t timeout_ns) {
+  return meshvk::CopyHostStaged(src, src_offset, dst, dst_offset, size, 0, timeout_ns).ToC();
+}
+
+}  // extern "C"

@@ -1,0 +1,139 @@
+// Host staging: moving shard bytes between device memory and host memory in
+// chunks, through two host-visible staging buffers per device, so that the
+// device fills (or drains) one chunk while the host moves the other.
+//
+// Three users share it: host I/O of buffers the host cannot map
+// (meshvk_buffer_read/write), copies between VkDevices that share no memory
+// (meshvk_buffer_copy_host_staged: device A -> host -> device B, both halves
+// overlapped), and a transport that ships the host side elsewhere (an MPI rank
+// sends each chunk StageOut hands it, and StageIn asks for each chunk it needs).
+//
+// Staging memory is bounded: 2 chunks per ring, a ring per device and direction
+// while a transfer runs, freed when it ends (counted in the device's staging
+// bytes, never in its allocated bytes).
+#ifndef MESHVK_RUNTIME_SRC_HOST_STAGING_H_
+#define MESHVK_RUNTIME_SRC_HOST_STAGING_H_
+
+#include <volk.h>
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "meshvk/buffer.h"
+#include "meshvk/vulkan.h"
+#include "status.h"
+
+namespace meshvk {
+
+class StagingRingCache;
+
+// The device a staging ring lives on, and the queue its copies go to.
+struct StagingDevice {
+  const VolkDeviceTable* vk = nullptr;
+  VkDevice device = VK_NULL_HANDLE;
+  VkQueue queue = VK_NULL_HANDLE;
+  std::mutex* queue_lock = nullptr;  // vkQueueSubmit needs the queue externally synchronized
+  // An application's queue (meshvk/vulkan.h): its lock, taken after queue_lock.
+  meshvk_queue_lock_t app_queue_lock{};
+  uint32_t queue_family = 0;
+  uint32_t device_mask = 0;  // in a device group: the owner's device; 0 otherwise
+  const VkPhysicalDeviceMemoryProperties* memory = nullptr;
+  std::atomic<uint64_t>* staging_bytes = nullptr;       // optional counters
+  std::atomic<uint64_t>* peak_staging_bytes = nullptr;
+  std::string where;  // "process 1 (physical device 1 'llvmpipe ...')": error prefix
+  StagingRingCache* cache = nullptr;  // optional: rings kept between transfers
+};
+
+// The staging device of buffer `buffer`'s owner; `mapped`/`handle` describe it.
+struct StagedBuffer {
+  VkBuffer handle = VK_NULL_HANDLE;
+  // Where the buffer's bytes start in `handle` (an application's VkBuffer,
+  // meshvk_buffer_import_vulkan, starts at its base offset; 0 otherwise).
+  uint64_t offset = 0;
+  uint8_t* mapped = nullptr;  // non-null: the host reads and writes it directly
+  StagingDevice device;
+};
+StagedBuffer StagedBufferOf(meshvk_buffer_t* buffer);
+
+// Two host-visible staging buffers ("slots") on one device, each with its own
+// command buffer and fence.
+class StagingRing {
+ public:
+  static Status Create(const StagingDevice& device, uint64_t chunk_bytes,
+                       std::unique_ptr<StagingRing>* out);
+  ~StagingRing();
+  StagingRing(const StagingRing&) = delete;
+  StagingRing& operator=(const StagingRing&) = delete;
+
+  // Submits a copy of `bytes` from `buffer` at `offset` into slot `slot`
+  // (device -> staging), or from the slot into `buffer` (staging -> device).
+  Status SubmitOut(uint32_t slot, VkBuffer buffer, uint64_t offset, uint64_t bytes);
+  Status SubmitIn(uint32_t slot, VkBuffer buffer, uint64_t offset, uint64_t bytes);
+  // Waits for the slot's submitted copy (nothing to do when none is pending).
+  Status Wait(uint32_t slot, uint64_t timeout_ns);
+  uint8_t* data(uint32_t slot) const { return mapped_ + slot * chunk_; }
+  uint64_t chunk() const { return chunk_; }
+  VkQueue queue() const { return device_.queue; }
+  bool idle() const { return !pending_[0] && !pending_[1]; }
+
+ private:
+  explicit StagingRing(const StagingDevice& device) : device_(device) {}
+  Status Submit(uint32_t slot, VkBuffer src, uint64_t src_offset, VkBuffer dst,
+                uint64_t dst_offset, uint64_t bytes, bool to_device);
+
+  StagingDevice device_;
+  uint64_t chunk_ = 0;
+  uint64_t counted_ = 0;  // bytes added to the staging counter
+  VkBuffer buffer_ = VK_NULL_HANDLE;  // both slots: [0, chunk) and [chunk, 2 chunk)
+  VkDeviceMemory memory_ = VK_NULL_HANDLE;
+  uint8_t* mapped_ = nullptr;
+  VkCommandPool pool_ = VK_NULL_HANDLE;
+  VkCommandBuffer command_buffers_[2] = {};
+  VkFence fences_[2] = {};
+  bool pending_[2] = {};
+};
+
+// Idle rings of one device, kept between transfers: creating a ring (memory,
+// command pool, fences) costs more than moving a small shard. At most two
+// stay (one per direction); their memory stays counted as staging bytes.
+// Destroy before the VkDevice.
+class StagingRingCache {
+ public:
+  StagingRingCache() = default;
+  StagingRingCache(const StagingRingCache&) = delete;
+  StagingRingCache& operator=(const StagingRingCache&) = delete;
+  // A ring of at least `chunk` bytes per slot on `device` (cached or new).
+  Status Take(const StagingDevice& device, uint64_t chunk, std::unique_ptr<StagingRing>* out);
+  // Keeps an idle ring for later (or frees it when two are kept already).
+  void Give(std::unique_ptr<StagingRing> ring);
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<StagingRing>> idle_;
+};
+
+// Receives (StageOut) or provides (StageIn) the bytes of one chunk: `at` is the
+// chunk's offset from the start of the transfer.
+using ChunkSink = std::function<Status(const uint8_t* chunk, uint64_t bytes, uint64_t at)>;
+using ChunkSource = std::function<Status(uint8_t* chunk, uint64_t bytes, uint64_t at)>;
+
+// Device -> host: hands bytes [offset, offset + size) of `buffer` to `sink`,
+// chunk by chunk and in order.
+Status StageOut(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, uint64_t chunk_bytes,
+                uint64_t timeout_ns, const ChunkSink& sink);
+// Host -> device: fills bytes [offset, offset + size) of `buffer` from `source`.
+Status StageIn(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, uint64_t chunk_bytes,
+               uint64_t timeout_ns, const ChunkSource& source);
+// Device -> host -> device between any two buffers (other VkDevices included).
+Status CopyHostStaged(meshvk_buffer_t* src, uint64_t src_offset, meshvk_buffer_t* dst,
+                      uint64_t dst_offset, uint64_t size, uint64_t chunk_bytes,
+                      uint64_t timeout_ns);
+
+}  // namespace meshvk
+
+#endif  // MESHVK_RUNTIME_SRC_HOST_STAGING_H_

@@ -1,0 +1,213 @@
+// RUN: mesh-vk-opt %s -split-input-file -verify-diagnostics --meshvk-check-sharding | FileCheck %s
+// Inputs the upstream partitioner would crash on or miscompile are rejected
+// with one diagnostic each; good inputs pass unchanged.
+
+shard.grid @mesh(shape = 4)
+// CHECK-LABEL: func.func @ok_rows
+func.func @ok_rows(%a: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %s = shard.sharding @mesh split_axes = [[0]] : !shard.sharding
+  // CHECK: shard.shard %{{.*}} annotate_for_users
+  %0 = shard.shard %a to %s annotate_for_users : tensor<8x4xf32>
+  %1 = shard.shard %0 to %s : tensor<8x4xf32>
+  return %1 : tensor<8x4xf32>
+}
+
+// -----
+
+// Uneven shards: 10 rows over 4 processes.
+shard.grid @mesh(shape = 4)
+func.func @uneven(%a: tensor<10x4xf32>) -> tensor<10x4xf32> {
+  %s = shard.sharding @mesh split_axes = [[0]] : !shard.sharding
+  // expected-error @+1 {{argument #0 of @uneven: dimension 0 (size 10) does not divide evenly over grid axes [0] (4 processes)}}
+  %0 = shard.shard %a to %s annotate_for_users : tensor<10x4xf32>
+  return %0 : tensor<10x4xf32>
+}
+
+// -----
+
+// Uneven on a 2x3 grid, dimension 1 split over both axes (6 processes).
+shard.grid @mesh(shape = 2x3)
+func.func @uneven_two_axes(%a: tensor<4x9xf32>) -> tensor<4x9xf32> {
+  %s = shard.sharding @mesh split_axes = [[], [0, 1]] : !shard.sharding
+  // expected-error @+1 {{argument #0 of @uneven_two_axes: dimension 1 (size 9) does not divide evenly over grid axes [0, 1] (6 processes)}}
+  %0 = shard.shard %a to %s annotate_for_users : tensor<4x9xf32>
+  return %0 : tensor<4x9xf32>
+}
+
+// -----
+
+// Missing annotations: nothing says how to split the function.
+shard.grid @mesh(shape = 2)
+// expected-error @+1 {{@no_annotations has no shard annotations}}
+func.func @no_annotations(%a: tensor<8xf32>) -> tensor<8xf32> {
+  return %a : tensor<8xf32>
+}
+
+// -----
+
+// A grid whose size is only known at run time cannot be unrolled.
+// expected-error @+1 {{grid @dyn has a dynamic shape}}
+shard.grid @dyn(shape = 2x?)
+func.func @dynamic_grid(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %s = shard.sharding @dyn split_axes = [[0]] : !shard.sharding
+  %0 = shard.shard %a to %s annotate_for_users : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+// Unsupported op: a convolution's indexing maps are not projected permutations.
+shard.grid @mesh(shape = 2)
+func.func @conv(%a: tensor<16xf32>, %k: tensor<3xf32>) -> tensor<14xf32> {
+  %s = shard.sharding @mesh split_axes = [[0]] : !shard.sharding
+  %a0 = shard.shard %a to %s annotate_for_users : tensor<16xf32>
+  %e = tensor.empty() : tensor<14xf32>
+  // expected-error @+1 {{'linalg.conv_1d' cannot be partitioned: indexing map}}
+  %c = linalg.conv_1d ins(%a0, %k : tensor<16xf32>, tensor<3xf32>) outs(%e : tensor<14xf32>) -> tensor<14xf32>
+  return %c : tensor<14xf32>
+}
+
+// -----
+
+// Unsupported op: no sharding interface at all.
+shard.grid @mesh(shape = 2)
+func.func @concat(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<8xf32> {
+  %s = shard.sharding @mesh split_axes = [[0]] : !shard.sharding
+  %a0 = shard.shard %a to %s annotate_for_users : tensor<4xf32>
+  // expected-error @+1 {{'tensor.concat' cannot be partitioned: it does not implement the shard sharding interface}}
+  %c = tensor.concat dim(0) %a0, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<8xf32>
+  return %c : tensor<8xf32>
+}
+
+// -----
+
+shard.grid @mesh(shape = 2)
+func.func @halo(%a: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{halo sizes and explicit shard offsets (sharded_dims_offsets) are not supported yet}}
+  %s = shard.sharding @mesh split_axes = [[0]] halo_sizes = [1, 1] : !shard.sharding
+  %0 = shard.shard %a to %s annotate_for_users : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+// expected-error @+1 {{meshvk.peered_memory_axes names axis 2 but grid @mesh has 2 axes}}
+shard.grid @mesh(shape = 2x2) {meshvk.peered_memory_axes = array<i64: 0, 2>}
+func.func @bad_peered(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %s = shard.sharding @mesh split_axes = [[0]] : !shard.sharding
+  %0 = shard.shard %a to %s annotate_for_users : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+// Unknown grid: the shard dialect's own verifier names it (no crash).
+shard.grid @mesh(shape = 2)
+func.func @unknown_grid(%a: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{Undefined required grid symbol "nope"}}
+  %s = shard.sharding @nope split_axes = [[0]] : !shard.sharding
+  %0 = shard.shard %a to %s annotate_for_users : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+// Scalar arguments make upstream sharding-propagation fail obscurely.
+shard.grid @mesh(shape = 2)
+func.func @scalar_arg(%a: tensor<8xf32>, %v: f32) -> tensor<8xf32> {
+  %s = shard.sharding @mesh split_axes = [[0]] : !shard.sharding
+  %a0 = shard.shard %a to %s annotate_for_users : tensor<8xf32>
+  // expected-error @+1 {{'linalg.fill' uses scalar function argument #1: upstream sharding-propagation cannot shard scalars}}
+  %f = linalg.fill ins(%v : f32) outs(%a0 : tensor<8xf32>) -> tensor<8xf32>
+  return %f : tensor<8xf32>
+}
+
+// -----
+
+// expected-error @+1 {{grid @empty has an axis of size < 1}}
+shard.grid @empty(shape = 0)
+func.func @zero_grid(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %s = shard.sharding @empty split_axes = [[0]] : !shard.sharding
+  %0 = shard.shard %a to %s annotate_for_users : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+shard.grid @mesh(shape = 2)
+func.func @axis_out_of_range(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %s = shard.sharding @mesh split_axes = [[3]] : !shard.sharding
+  // expected-error @+1 {{split_axes uses grid axis 3 of @mesh (rank 1) out of range or more than once}}
+  %0 = shard.shard %a to %s annotate_for_users : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+shard.grid @mesh(shape = 2)
+func.func @dim_out_of_range(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %s = shard.sharding @mesh split_axes = [[], [0]] : !shard.sharding
+  // expected-error @+1 {{split_axes names tensor dimension 1 but 'tensor<8xf32>' has rank 1}}
+  %0 = shard.shard %a to %s annotate_for_users : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+// Outside the input dialects: tosa propagates shardings but is not partitioned.
+shard.grid @mesh(shape = 2)
+func.func @tosa(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %s = shard.sharding @mesh split_axes = [[0]] : !shard.sharding
+  %a0 = shard.shard %a to %s annotate_for_users : tensor<8xf32>
+  // expected-error @+1 {{'tosa.abs' cannot be partitioned: meshvk takes linalg, tensor, arith and math ops on tensors}}
+  %0 = tosa.abs %a0 : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+// Grids above the documented limit are refused before anything is unrolled
+// (a grid of 65,536 used to be compiled, 4,096 needed over 4 GiB).
+// expected-error @+1 {{grid @huge (shape 65536) has more than 1024 processes; meshvk compiles one plan per process and accepts at most 1024}}
+shard.grid @huge(shape = 65536)
+func.func @huge_grid(%a: tensor<65536xf32>) -> tensor<65536xf32> {
+  %s = shard.sharding @huge split_axes = [[0]] : !shard.sharding
+  %0 = shard.shard %a to %s annotate_for_users : tensor<65536xf32>
+  return %0 : tensor<65536xf32>
+}
+
+// -----
+
+// The product counts, and huge extents do not overflow it.
+// expected-error @+1 {{grid @wide (shape 64x64) has more than 1024 processes}}
+shard.grid @wide(shape = 64x64)
+func.func @wide_grid(%a: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %s = shard.sharding @wide split_axes = [[0], [1]] : !shard.sharding
+  %0 = shard.shard %a to %s annotate_for_users : tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+// A declared but unused grid is not checked (upstream's test files declare a
+// dynamic grid next to the static ones they use).
+shard.grid @unused(shape = ?)
+shard.grid @used(shape = 2)
+// CHECK-LABEL: func.func @unused_dynamic_grid
+func.func @unused_dynamic_grid(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %s = shard.sharding @used split_axes = [[0]] : !shard.sharding
+  %0 = shard.shard %a to %s annotate_for_users : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+// A collective written by the user is refused with what to write instead.
+shard.grid @mesh(shape = 2)
+func.func @user_collective(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %s = shard.sharding @mesh split_axes = [[0]] : !shard.sharding
+  %0 = shard.shard %a to %s annotate_for_users : tensor<8xf32>
+  // expected-error @+1 {{'shard.all_reduce' written in the program is not supported yet: meshvk lowers the collectives shard-partition creates}}
+  %1 = shard.all_reduce %0 on @mesh grid_axes = [0] : tensor<8xf32> -> tensor<8xf32>
+  return %1 : tensor<8xf32>
+}

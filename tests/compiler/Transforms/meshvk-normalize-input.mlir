@@ -1,0 +1,95 @@
+// RUN: mesh-vk-opt %s -split-input-file --meshvk-normalize-input | FileCheck %s
+// A function without shard annotations runs replicated on the module's grid,
+// or on a new grid of one when the module has none.
+
+// CHECK: shard.grid @meshvk_grid(shape = 1)
+// CHECK-LABEL: func.func @plain
+// CHECK: %[[R:.*]] = shard.sharding @meshvk_grid split_axes = {{\[\[}}]]
+// CHECK: %[[A:.*]] = shard.shard %arg0 to %[[R]] annotate_for_users : tensor<8x4xf32>
+// CHECK: %[[B:.*]] = shard.shard %arg1 to %[[R]] annotate_for_users : tensor<f32>
+// CHECK: linalg.exp ins(%[[A]]
+// CHECK: %[[Y:.*]] = shard.shard %{{.*}} to %[[R]] : tensor<8x4xf32>
+// CHECK: %[[Z:.*]] = shard.shard %[[B]] to %[[R]] : tensor<f32>
+// CHECK: return %[[Y]], %[[Z]]
+func.func @plain(%a: tensor<8x4xf32>, %s: tensor<f32>) -> (tensor<8x4xf32>, tensor<f32>) {
+  %e = tensor.empty() : tensor<8x4xf32>
+  %0 = linalg.exp ins(%a : tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %0, %s : tensor<8x4xf32>, tensor<f32>
+}
+
+// -----
+
+// The module's own grid is used; annotated functions are left alone.
+shard.grid @g(shape = 2)
+// CHECK-NOT: @meshvk_grid
+// CHECK-LABEL: func.func @on_declared_grid
+// CHECK: shard.sharding @g split_axes = {{\[\[}}]]
+func.func @on_declared_grid(%a: tensor<8xf32>) -> tensor<8xf32> {
+  return %a : tensor<8xf32>
+}
+// CHECK-LABEL: func.func @annotated
+// CHECK-NEXT: shard.sharding @g split_axes = {{\[\[}}0]]
+func.func @annotated(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %s = shard.sharding @g split_axes = [[0]] : !shard.sharding
+  %0 = shard.shard %a to %s annotate_for_users : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+// No arguments: only the result is annotated.
+// CHECK-LABEL: func.func @no_arguments
+// CHECK: %[[C:.*]] = arith.constant
+// CHECK: shard.shard %[[C]] to %{{.*}} : tensor<4xf32>
+func.func @no_arguments() -> tensor<4xf32> {
+  %c = arith.constant dense<1.0> : tensor<4xf32>
+  return %c : tensor<4xf32>
+}
+
+// -----
+
+// A producer annotation written after another use of its value moves up.
+shard.grid @g(shape = 2)
+// CHECK-LABEL: func.func @late_annotation
+// CHECK: %[[Y:.*]] = linalg.exp
+// CHECK-NEXT: %[[S:.*]] = shard.sharding @g split_axes = {{\[\[}}0]]
+// CHECK-NEXT: %[[YS:.*]] = shard.shard %[[Y]] to %[[S]] : tensor<8x4xf32>
+// CHECK: linalg.reduce ins(%[[Y]]
+// CHECK: return %[[YS]]
+func.func @late_annotation(%x: tensor<8x4xf32>) -> (tensor<8x4xf32>, tensor<8xf32>) {
+  %e = tensor.empty() : tensor<8x4xf32>
+  %y = linalg.exp ins(%x : tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) -> tensor<8x4xf32>
+  %t = tensor.empty() : tensor<8xf32>
+  %r = linalg.reduce ins(%y : tensor<8x4xf32>) outs(%t : tensor<8xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %a = arith.addf %in, %acc : f32
+      linalg.yield %a : f32
+    }
+  %s = shard.sharding @g split_axes = [[0]] : !shard.sharding
+  %y_s = shard.shard %y to %s : tensor<8x4xf32>
+  %r_s = shard.shard %r to %s : tensor<8xf32>
+  return %y_s, %r_s : tensor<8x4xf32>, tensor<8xf32>
+}
+
+// -----
+
+// A broadcast through a constant index reads through an extent-1 reduction dim.
+shard.grid @g(shape = 2)
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-DAG: #[[BC:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
+// CHECK-LABEL: func.func @broadcast_map
+// CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[BC]], #[[ID]]], iterator_types = ["parallel", "parallel", "reduction"]}
+func.func @broadcast_map(%x: tensor<8x4xf32>, %b: tensor<1x4xf32>) -> tensor<8x4xf32> {
+  %s = shard.sharding @g split_axes = [[0]] : !shard.sharding
+  %x_s = shard.shard %x to %s annotate_for_users : tensor<8x4xf32>
+  %e = tensor.empty() : tensor<8x4xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (0, j)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x_s, %b : tensor<8x4xf32>, tensor<1x4xf32>) outs(%e : tensor<8x4xf32>) {
+    ^bb0(%v: f32, %w: f32, %o: f32):
+      %a = arith.addf %v, %w : f32
+      linalg.yield %a : f32
+  } -> tensor<8x4xf32>
+  %y_s = shard.shard %y to %s : tensor<8x4xf32>
+  return %y_s : tensor<8x4xf32>
+}

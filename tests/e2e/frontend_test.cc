@@ -1,0 +1,182 @@
+// Programs as people write them (issues #12 and #13): the programs of
+// tests/e2e/frontend_programs/ compiled for every grid they fit, run on
+// logical devices with validation on, and compared with plain C++ loops
+// written from each program's comment (never from meshvk's output).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "program_runner.h"
+#include "samples.h"
+#include "vulkan_fixture.h"
+
+namespace meshvk_e2e {
+namespace {
+
+using Shape = std::vector<int64_t>;
+using Tensors = std::vector<HostTensor>;
+
+HostTensor RandomF32(Shape shape, std::mt19937* rng) {
+  HostTensor t = HostTensor::Zeros(std::move(shape), MESHVK_ELEMENT_F32);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  for (float& v : t.f) v = u(*rng);
+  return t;
+}
+
+HostTensor Map(HostTensor t, float (*f)(float)) {
+  for (float& v : t.f) v = f(v);
+  return t;
+}
+
+HostTensor Zip(const HostTensor& a, const HostTensor& b, float (*f)(float, float)) {
+  HostTensor c = a;
+  for (size_t e = 0; e < c.f.size(); ++e) c.f[e] = f(a.f[e], b.f[e]);
+  return c;
+}
+
+HostTensor BatchMatMul(const HostTensor& a, const HostTensor& b) {
+  const int64_t batch = a.shape[0], m = a.shape[1], k = a.shape[2], n = b.shape[2];
+  HostTensor c = HostTensor::Zeros({batch, m, n}, MESHVK_ELEMENT_F32);
+  for (int64_t p = 0; p < batch; ++p)
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double sum = 0;
+        for (int64_t l = 0; l < k; ++l) sum += double(a.f[(p * m + i) * k + l]) * double(b.f[(p * k + l) * n + j]);
+        c.f[(p * m + i) * n + j] = static_cast<float>(sum);
+      }
+  return c;
+}
+
+float Relu(float v) { return v > 0.0f ? v : 0.0f; }
+
+struct FrontendProgram {
+  std::string name;                  // tests/e2e/frontend_programs/<name>.mlir
+  std::vector<std::string> grids;    // "" = as written
+  Tensors (*inputs)(std::mt19937*);
+  Tensors (*reference)(const Tensors&);
+};
+
+const std::vector<FrontendProgram>& Programs() {
+  static const std::vector<FrontendProgram> programs = {
+      {"mlp_result_rows", {"1", "2", "4"},
+       [](std::mt19937* r) { return Tensors{RandomF32({32, 64}, r), RandomF32({64, 256}, r), RandomF32({256, 64}, r)}; },
+       [](const Tensors& in) { return Tensors{MatMul(Map(MatMul(in[0], in[1]), Relu), in[2])}; }},
+      {"batch_matmul_last_dim", {"1", "2", "4"},
+       [](std::mt19937* r) { return Tensors{RandomF32({8, 32, 64}, r), RandomF32({8, 64, 48}, r)}; },
+       [](const Tensors& in) { return Tensors{BatchMatMul(in[0], in[1])}; }},
+      {"two_axes_replicated", {"2x2", "1x2", "2x1"},
+       [](std::mt19937* r) {
+         HostTensor a = HostTensor::Zeros({8, 6}, MESHVK_ELEMENT_I32);
+         for (int32_t& v : a.i) v = static_cast<int32_t>((*r)() % 200001) - 100000;
+         return Tensors{a};
+       },
+       [](const Tensors& in) {
+         HostTensor d = in[0];
+         for (int32_t& v : d.i) v *= 3;
+         return Tensors{d};
+       }},
+      {"unannotated", {""},
+       [](std::mt19937* r) { return Tensors{RandomF32({16, 32}, r), RandomF32({32, 8}, r)}; },
+       [](const Tensors& in) { return Tensors{Map(MatMul(in[0], in[1]), Relu)}; }},
+      {"elementwise_tensors", {"1", "2", "4"},
+       [](std::mt19937* r) { return Tensors{RandomF32({16, 8}, r), RandomF32({16, 8}, r)}; },
+       [](const Tensors& in) {
+         return Tensors{Zip(in[0], in[1], [](float a, float b) { return std::exp(a * b) - a; })};
+       }},
+      {"tosa_elementwise", {"1", "2", "4"},
+       [](std::mt19937* r) { return Tensors{RandomF32({16, 8}, r), RandomF32({16, 8}, r)}; },
+       [](const Tensors& in) {
+         HostTensor y = Zip(in[0], in[1], [](float a, float b) { return a / (1.0f + std::exp(-(a + b))); });
+         HostTensor z = Zip(y, in[1], [](float a, float b) { return a > b ? a : b; });
+         return Tensors{y, z};
+       }},
+      {"accumulate_into_argument", {"1", "2", "4"},
+       [](std::mt19937* r) { return Tensors{RandomF32({16, 32}, r), RandomF32({32, 8}, r), RandomF32({16, 8}, r)}; },
+       [](const Tensors& in) { return Tensors{Zip(MatMul(in[0], in[1]), in[2], [](float a, float c) { return a + c; })}; }},
+      {"results_and_scalars", {"1", "2"},
+       [](std::mt19937* r) {
+         HostTensor s = HostTensor::Zeros({}, MESHVK_ELEMENT_F32);
+         s.f[0] = 1.5f;
+         return Tensors{RandomF32({8, 4}, r), s};
+       },
+       [](const Tensors& in) {
+         HostTensor y = in[0];
+         for (float& v : y.f) v *= in[1].f[0];
+         HostTensor rows = HostTensor::Zeros({8}, MESHVK_ELEMENT_F32);
+         for (int64_t i = 0; i < 8; ++i) {
+           double sum = 0;
+           for (int64_t j = 0; j < 4; ++j) sum += y.f[i * 4 + j];
+           rows.f[i] = static_cast<float>(sum);
+         }
+         return Tensors{y, rows};
+       }},
+      {"no_arguments", {"1", "2"}, [](std::mt19937*) { return Tensors{}; },
+       [](const Tensors&) {
+         HostTensor y = HostTensor::Zeros({16, 8}, MESHVK_ELEMENT_F32);
+         for (float& v : y.f) v = std::exp(0.5f);
+         return Tensors{y};
+       }},
+      {"broadcast_map", {"1", "2", "4"},
+       [](std::mt19937* r) { return Tensors{RandomF32({16, 8}, r), RandomF32({1, 8}, r)}; },
+       [](const Tensors& in) {
+         HostTensor y = in[0];
+         for (size_t e = 0; e < y.f.size(); ++e) y.f[e] += in[1].f[e % 8];
+         return Tensors{y};
+       }},
+  };
+  return programs;
+}
+
+struct Case {
+  std::string program, grid;
+};
+
+std::vector<Case> AllCases() {
+  std::vector<Case> cases;
+  for (const FrontendProgram& p : Programs())
+    for (const std::string& g : p.grids) cases.push_back({p.name, g});
+  return cases;
+}
+
+void PrintTo(const Case& c, std::ostream* os) { *os << c.program << " on " << (c.grid.empty() ? "its grid" : c.grid); }
+
+class FrontendTest : public meshvk_test::VulkanTest, public ::testing::WithParamInterface<Case> {};
+
+TEST_P(FrontendTest, MatchesHostLoops) {
+  const Case& c = GetParam();
+  const FrontendProgram* program = nullptr;
+  for (const FrontendProgram& p : Programs())
+    if (p.name == c.program) program = &p;
+  ASSERT_NE(program, nullptr);
+  meshvk::ProgramOptions options;
+  options.producer = "meshvk frontend test";
+  std::string error;
+  if (!c.grid.empty()) ASSERT_TRUE(meshvk::parseGridShape(c.grid, &options.gridShape, &error)) << error;
+  meshvk::CompiledProgram compiled;
+  ASSERT_EQ(meshvk::compileProgramFile(std::string(MESHVK_FRONTEND_PROGRAMS_DIR) + "/" + c.program + ".mlir",
+                                               options, &compiled),
+            "");
+  const uint32_t processes = static_cast<uint32_t>(compiled.memory.size());
+  ASSERT_EQ(processes, c.grid.empty() ? 1u : ProcessCount(c.grid));
+
+  std::mt19937 rng(20261130);
+  Tensors inputs = program->inputs(&rng);
+  Tensors expected = program->reference(inputs);
+  std::vector<uint32_t> on_device0(processes, 0);
+  meshvk_test::DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, processes, on_device0.data());
+  ASSERT_TRUE(set);
+  Tensors outputs;
+  ASSERT_EQ(RunOnce(compiled.artifact, set.get(), inputs, &outputs), "");
+  ASSERT_EQ(outputs.size(), expected.size());
+  for (size_t r = 0; r < outputs.size(); ++r)
+    EXPECT_EQ(Compare(outputs[r], expected[r], 1e-3, 1e-4), "") << c.program << " on " << c.grid << ", result " << r;
+}
+
+INSTANTIATE_TEST_SUITE_P(Programs, FrontendTest, ::testing::ValuesIn(AllCases()),
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                           return info.param.program + "_grid" + (info.param.grid.empty() ? "asis" : info.param.grid);
+                         });
+
+}  // namespace
+}  // namespace meshvk_e2e

@@ -1,0 +1,141 @@
+// Copies between VkDevices of an INDEPENDENT set: the per-pair path, exported
+// and imported buffers, host-staged copies (chunked, with bounded staging), and
+// the errors. Needs two physical devices (ctest runs these under lavapipe
+// registered twice and under the emulation layer's separate groups); skipped
+// with the reason otherwise. Expected bytes come from the host's own pattern.
+#include <numeric>
+#include <vector>
+
+#include "vulkan_fixture.h"
+
+namespace meshvk_test {
+namespace {
+
+class CrossDeviceTest : public VulkanTest {
+ protected:
+  void SetUp() override {
+    VulkanTest::SetUp();
+    if (meshvk_instance_physical_device_count(instance()) < 2)
+      GTEST_SKIP() << "needs 2+ physical devices (lavapipe registered twice, or the emulation layer with "
+                      "MESHVK_EMULATED_TOPOLOGY=separate); this machine has "
+                   << meshvk_instance_physical_device_count(instance());
+    set_ = MakeSet(MESHVK_TOPOLOGY_INDEPENDENT, 2);
+    ASSERT_TRUE(set_);
+    MESHVK_ASSERT_OK(meshvk_device_set_copy_path(set_.get(), 0, 1, &path_));
+  }
+
+  void TearDown() override {
+    set_.reset();  // before the fixture's instance goes
+    VulkanTest::TearDown();
+  }
+
+  Buffer Make(uint32_t process, uint64_t bytes, meshvk_buffer_flags_t flags) {
+    meshvk_buffer_create_info_t info{process, bytes, flags};
+    meshvk_buffer_t* raw = nullptr;
+    MESHVK_EXPECT_OK(meshvk_buffer_create_with_info(set_.get(), &info, &raw));
+    return Buffer(raw);
+  }
+
+  static std::vector<uint32_t> Pattern(size_t words, uint32_t seed) {
+    std::vector<uint32_t> v(words);
+    for (size_t i = 0; i < words; ++i) v[i] = static_cast<uint32_t>(i * 2654435761u + seed);
+    return v;
+  }
+
+  DeviceSet set_;
+  meshvk_copy_path_info_t path_{};
+};
+
+TEST_F(CrossDeviceTest, ProcessesLiveOnTwoVkDevicesWithThePairsPath) {
+  meshvk_process_info_t a{}, b{};
+  MESHVK_ASSERT_OK(meshvk_device_set_process_info(set_.get(), 0, &a));
+  MESHVK_ASSERT_OK(meshvk_device_set_process_info(set_.get(), 1, &b));
+  EXPECT_NE(a.logical_device, b.logical_device);
+  EXPECT_NE(a.physical_device, b.physical_device);
+  meshvk_copy_path_info_t pair{};
+  MESHVK_ASSERT_OK(meshvk_instance_copy_path(instance(), a.physical_device, b.physical_device, &pair));
+  EXPECT_EQ(path_.path, pair.path) << pair.reason;
+  EXPECT_TRUE(path_.path == MESHVK_COPY_PATH_EXTERNAL_MEMORY || path_.path == MESHVK_COPY_PATH_HOST_STAGING)
+      << meshvk_copy_path_name(path_.path);
+  EXPECT_STRNE(path_.reason, "");
+  meshvk_copy_path_info_t self{};
+  MESHVK_ASSERT_OK(meshvk_instance_copy_path(instance(), a.physical_device, a.physical_device, &self));
+  EXPECT_EQ(self.path, MESHVK_COPY_PATH_SAME_DEVICE);
+  EXPECT_TRUE(HasCode(meshvk_device_set_copy_path(set_.get(), 0, 2, &pair), MESHVK_STATUS_OUT_OF_RANGE, "process 2"));
+}
+
+// Process 1 pulls process 0's exported buffer through its imported view, in
+// its own command buffer, after process 0's work finished (host wait).
+TEST_F(CrossDeviceTest, AnImportedViewIsCopiedOnTheDestination) {
+  if (path_.path != MESHVK_COPY_PATH_EXTERNAL_MEMORY) GTEST_SKIP() << "no external memory: " << path_.reason;
+  const size_t words = 3000;
+  Buffer src = Make(0, words * 4, MESHVK_BUFFER_EXPORTABLE_BIT);
+  Buffer dst = Make(1, words * 4, 0);
+  ASSERT_TRUE(src && dst);
+  std::vector<uint32_t> host = Pattern(words, 7);
+  MESHVK_ASSERT_OK(meshvk_buffer_write(src.get(), 0, host.data(), words * 4));
+  meshvk_buffer_t* raw = nullptr;
+  MESHVK_ASSERT_OK(meshvk_buffer_import(src.get(), 1, &raw));
+  Buffer view(raw);
+  EXPECT_EQ(meshvk_buffer_process(view.get()), 1u);
+  EXPECT_EQ(meshvk_buffer_allocation_size(view.get()), 0u) << "the import allocates nothing";
+  CommandBuffer cb = MakeCommandBuffer(set_.get(), 1);
+  MESHVK_ASSERT_OK(meshvk_command_buffer_copy(cb.get(), view.get(), 4, dst.get(), 0, (words - 1) * 4));
+  MESHVK_ASSERT_OK(meshvk_command_buffer_end(cb.get()));
+  SubmitAndWait(set_.get(), 1, cb.get());
+  std::vector<uint32_t> got = ReadWords(dst.get());
+  for (size_t i = 0; i + 1 < words; ++i) ASSERT_EQ(got[i], host[i + 1]) << "word " << i;
+
+  // A buffer that was not created exportable cannot be imported; nor can a
+  // process import what its own VkDevice already holds.
+  Buffer plain = Make(0, 64, 0);
+  EXPECT_TRUE(HasCode(meshvk_buffer_import(plain.get(), 1, &raw), MESHVK_STATUS_FAILED_PRECONDITION, "exportable"));
+  EXPECT_EQ(raw, nullptr);
+  EXPECT_TRUE(HasCode(meshvk_buffer_import(src.get(), 0, &raw), MESHVK_STATUS_INVALID_ARGUMENT, "use the buffer"));
+}
+
+// Host staging between the two devices, at sizes below, at and above one
+// chunk (and odd), with offsets; staging is counted apart and released.
+TEST_F(CrossDeviceTest, HostStagedCopiesMoveExactlyTheRange) {
+  const uint64_t allocated0 = meshvk_device_set_allocated_bytes(set_.get(), 0);
+  for (uint64_t bytes : {uint64_t{4}, uint64_t{4096 + 12}, uint64_t{MESHVK_STAGING_CHUNK_BYTES},
+                         uint64_t{2 * MESHVK_STAGING_CHUNK_BYTES + 4 * 333}}) {
+    const size_t words = bytes / 4 + 2;
+    Buffer src = Make(0, words * 4, 0);
+    Buffer dst = Make(1, words * 4, 0);
+    ASSERT_TRUE(src && dst);
+    std::vector<uint32_t> a = Pattern(words, 1), b = Pattern(words, 99);
+    MESHVK_ASSERT_OK(meshvk_buffer_write(src.get(), 0, a.data(), words * 4));
+    MESHVK_ASSERT_OK(meshvk_buffer_write(dst.get(), 0, b.data(), words * 4));
+    MESHVK_ASSERT_OK(meshvk_buffer_copy_host_staged(src.get(), 4, dst.get(), 8, bytes - 4, 0));
+    std::vector<uint32_t> got = ReadWords(dst.get());
+    for (size_t i = 0; i < words; ++i) {
+      uint32_t expected = (i >= 2 && i < 2 + (bytes - 4) / 4) ? a[i - 1] : b[i];
+      ASSERT_EQ(got[i], expected) << bytes << " bytes, word " << i;
+    }
+    // At most the two rings a device keeps between transfers (2 chunks each).
+    EXPECT_LE(meshvk_device_set_staging_bytes(set_.get(), 0), 4 * MESHVK_STAGING_CHUNK_BYTES + 8192);
+    EXPECT_LE(meshvk_device_set_staging_bytes(set_.get(), 1), 4 * MESHVK_STAGING_CHUNK_BYTES + 8192);
+  }
+  // Never the transfer's size (the largest here is 2 chunks and more).
+  EXPECT_LE(meshvk_device_set_peak_staging_bytes(set_.get(), 1), 4 * MESHVK_STAGING_CHUNK_BYTES + 8192);
+  EXPECT_EQ(meshvk_device_set_allocated_bytes(set_.get(), 0), allocated0) << "staging is not in allocated bytes";
+  Buffer small = Make(0, 64, 0), other = Make(1, 64, 0);
+  EXPECT_TRUE(HasCode(meshvk_buffer_copy_host_staged(small.get(), 32, other.get(), 0, 64, 0),
+                      MESHVK_STATUS_OUT_OF_RANGE, "leave a buffer"));
+}
+
+// A staging buffer (a landing buffer) is counted in staging bytes, not in
+// the process's allocated bytes.
+TEST_F(CrossDeviceTest, StagingBuffersAreCountedApart) {
+  const uint64_t before = meshvk_device_set_allocated_bytes(set_.get(), 1);
+  Buffer landing = Make(1, 1 << 16, MESHVK_BUFFER_STAGING_BIT);
+  ASSERT_TRUE(landing);
+  EXPECT_EQ(meshvk_device_set_allocated_bytes(set_.get(), 1), before);
+  EXPECT_GE(meshvk_device_set_staging_bytes(set_.get(), 1), uint64_t{1} << 16);
+  landing.reset();
+  EXPECT_EQ(meshvk_device_set_staging_bytes(set_.get(), 1), 0u);
+}
+
+}  // namespace
+}  // namespace meshvk_test

@@ -38,7 +38,9 @@ void DestroyBuffer(meshvk_buffer_t* buffer) {
   if (set) {
     LogicalDevice& device = set->DeviceOf(buffer->process);
     if (buffer->mapped) device.vk.vkUnmapMemory(device.device, buffer->memory);
-    if (buffer->buffer) device.vk.vkDestroyBuffer(device.device, buffer->buffer, nullptr);
+    if (buffer->buffer && !buffer->imported) {
+      device.vk.vkDestroyBuffer(device.device, buffer->buffer, nullptr);
+    }
     if (buffer->memory) {
       device.vk.vkFreeMemory(device.device, buffer->memory, nullptr);
       if (buffer->staging) {

@@ -18,6 +18,10 @@ struct meshvk_buffer_s {
   VkBuffer buffer = VK_NULL_HANDLE;
   VkDeviceMemory memory = VK_NULL_HANDLE;
   void* mapped = nullptr;  // persistent mapping when the memory is host-mappable
+  // An application's VkBuffer (meshvk_buffer_import_vulkan): its bytes start at
+  // base_offset; neither the buffer nor its memory is meshvk's to destroy.
+  bool imported = false;
+  uint64_t base_offset = 0;
   // Exportable memory: the handle type it exports as (0: not exportable).
   uint32_t export_handle_type = 0;
   // A view of another VkDevice's buffer (meshvk_buffer_import): that buffer,

@@ -229,7 +229,7 @@ Status RecordDispatch(meshvk_command_buffer_t* cb, const meshvk_dispatch_info_t&
     for (uint32_t b = 0; b < info.binding_count; ++b) {
       const meshvk_binding_t& binding = info.bindings[b];
       buffers[b].buffer = binding.buffer->buffer;
-      buffers[b].offset = binding.offset;
+      buffers[b].offset = binding.buffer->base_offset + binding.offset;
       buffers[b].range = binding.range ? binding.range : binding.buffer->size - binding.offset;
       writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
       writes[b].dstSet = descriptor_set;
@@ -324,7 +324,8 @@ Status Fill(meshvk_command_buffer_t* cb, meshvk_buffer_t* dst, uint64_t offset, 
   MESHVK_RETURN_IF_ERROR(CheckRange(dst, offset, size, what));
   TrackAccess(cb, {}, {dst});
   Retain(cb, dst);
-  DeviceOf(cb).vk.vkCmdFillBuffer(cb->command_buffer, dst->buffer, offset, size, value);
+  DeviceOf(cb).vk.vkCmdFillBuffer(cb->command_buffer, dst->buffer, dst->base_offset + offset, size,
+                                  value);
   return Status();
 }
 
@@ -351,7 +352,7 @@ Status Copy(meshvk_command_buffer_t* cb, meshvk_buffer_t* src, uint64_t src_offs
   TrackAccess(cb, {src}, {dst});
   Retain(cb, src);
   Retain(cb, dst);
-  VkBufferCopy region{src_offset, dst_offset, size};
+  VkBufferCopy region{src->base_offset + src_offset, dst->base_offset + dst_offset, size};
   DeviceOf(cb).vk.vkCmdCopyBuffer(cb->command_buffer, src->buffer, dst->buffer, 1, &region);
   return Status();
 }

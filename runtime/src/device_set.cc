@@ -142,13 +142,35 @@ Status CreateLogicalDevice(meshvk_device_set_t* set, const std::vector<uint32_t>
     out->external_memory_fd |= !std::strcmp(e, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
 
   out->queues.resize(queue_count);
-  out->queue_locks.reset(new std::mutex[queue_count]);
-  const uint32_t timelines = queue_count * static_cast<uint32_t>(members.size());
-  out->queue_timelines.assign(timelines, VK_NULL_HANDLE);
-  out->queue_timeline_values.assign(timelines, 0);
   for (uint32_t q = 0; q < queue_count; ++q) {
     out->vk.vkGetDeviceQueue(out->device, out->queue_family, q, &out->queues[q]);
   }
+  return SetUpLogicalDevice(set, out);
+}
+
+void DestroyLogicalDevice(LogicalDevice* device) {
+  if (!device->device) return;
+  // Bounded, skipped for a device that stopped answering, and only meshvk's
+  // own submissions on an application's device (device_wait.h).
+  DrainDevice(*device, "device destruction");
+  delete device->staging_rings;  // its rings live on this VkDevice
+  device->staging_rings = nullptr;
+  for (VkSemaphore semaphore : device->queue_timelines) {
+    if (semaphore) device->vk.vkDestroySemaphore(device->device, semaphore, nullptr);
+  }
+  if (device->owns_device) device->vk.vkDestroyDevice(device->device, nullptr);
+  device->device = VK_NULL_HANDLE;
+}
+
+}  // namespace
+
+Status SetUpLogicalDevice(meshvk_device_set_t* set, LogicalDevice* out) {
+  const std::string name = set->instance->DeviceName(out->physical_indices[0]);
+  const uint32_t queue_count = static_cast<uint32_t>(out->queues.size());
+  out->queue_locks.reset(new std::mutex[queue_count]);
+  const uint32_t timelines = queue_count * out->group_size();
+  out->queue_timelines.assign(timelines, VK_NULL_HANDLE);
+  out->queue_timeline_values.assign(timelines, 0);
   for (uint32_t q = 0; q < timelines; ++q) {
     VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
     type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
@@ -163,7 +185,7 @@ Status CreateLogicalDevice(meshvk_device_set_t* set, const std::vector<uint32_t>
 
   // Peer features for the heap shard buffers live in. vkGetDeviceGroupPeer-
   // MemoryFeatures is only defined for two different devices of the group.
-  uint32_t d = out->group_size();
+  const uint32_t d = out->group_size();
   out->peer.assign(static_cast<size_t>(d) * d, kAllPeerFeatures);
   for (uint32_t local = 0; local < d; ++local) {
     for (uint32_t remote = 0; remote < d; ++remote) {
@@ -177,18 +199,7 @@ Status CreateLogicalDevice(meshvk_device_set_t* set, const std::vector<uint32_t>
   return Status();
 }
 
-void DestroyLogicalDevice(LogicalDevice* device) {
-  if (!device->device) return;
-  // Bounded, and skipped for a device that stopped answering (device_wait.h).
-  DrainDevice(*device, "device destruction");
-  delete device->staging_rings;  // its rings live on this VkDevice
-  device->staging_rings = nullptr;
-  for (VkSemaphore semaphore : device->queue_timelines) {
-    if (semaphore) device->vk.vkDestroySemaphore(device->device, semaphore, nullptr);
-  }
-  device->vk.vkDestroyDevice(device->device, nullptr);
-  device->device = VK_NULL_HANDLE;
-}
+namespace {
 
 Status CreateGroupSet(const meshvk_device_set_create_info_t& info, meshvk_device_set_t* set) {
   meshvk_instance_t* instance = set->instance;

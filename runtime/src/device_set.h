@@ -13,6 +13,7 @@
 #include "instance.h"
 #include "meshvk/device_set.h"
 #include "meshvk/executable.h"
+#include "meshvk/vulkan.h"
 #include "status.h"
 
 namespace meshvk {
@@ -44,6 +45,10 @@ struct LogicalDevice {
   bool storage_host_mappable = false;  // HOST_VISIBLE | HOST_COHERENT
   // peer[(local * D) + remote] for storage_heap: VkPeerMemoryFeatureFlags.
   std::vector<uint32_t> peer;
+  // False for an application's VkDevice (meshvk/vulkan.h): never destroyed or
+  // waited idle; its queues are shared under the application's lock.
+  bool owns_device = true;
+  meshvk_queue_lock_t app_queue_lock{};
   // The external memory handle type this device's exportable shard buffers
   // use (VkExternalMemoryHandleTypeFlagBits; 0: it shares with no other
   // VkDevice of the set), and whether VK_KHR_external_memory_fd is enabled.
@@ -62,6 +67,30 @@ struct LogicalDevice {
   uint32_t timeline_index(uint32_t queue, uint32_t device_index) const {
     return queue * group_size() + device_index;
   }
+};
+
+// Holds queue `queue` of `device` for one vkQueueSubmit/vkQueueWaitIdle:
+// meshvk's own mutex, then the application's lock for a shared queue.
+class QueueLock {
+ public:
+  QueueLock(LogicalDevice& device, uint32_t queue)
+      : device_(device), queue_(queue), lock_(device.queue_locks[queue]) {
+    if (device_.app_queue_lock.lock) {
+      device_.app_queue_lock.lock(device_.app_queue_lock.user_data, device_.queues[queue_]);
+    }
+  }
+  ~QueueLock() {
+    if (device_.app_queue_lock.unlock) {
+      device_.app_queue_lock.unlock(device_.app_queue_lock.user_data, device_.queues[queue_]);
+    }
+  }
+  QueueLock(const QueueLock&) = delete;
+  QueueLock& operator=(const QueueLock&) = delete;
+
+ private:
+  LogicalDevice& device_;
+  uint32_t queue_;
+  std::lock_guard<std::mutex> lock_;
 };
 
 struct Process {
@@ -108,6 +137,11 @@ struct meshvk_device_set_s {
 };
 
 namespace meshvk {
+
+// Given device, physical, physical_indices, api_version, queue_family, queues
+// and vk: creates the queue timelines, picks the storage memory type and reads
+// the peer features. Shared by created and adopted devices.
+Status SetUpLogicalDevice(meshvk_device_set_t* set, LogicalDevice* device);
 
 // The arguments every per-process create shares (`what` names the API,
 // `out_name` its out parameter). Clears *out first: a failed create leaves

@@ -77,13 +77,17 @@ Status DrainQueue(LogicalDevice& device, uint32_t queue, const std::string& wher
     wait.pValues = values.data();
     MESHVK_RETURN_IF_ERROR(WaitSemaphores(device, wait, DeviceTimeoutNs(), where + ": vkWaitSemaphores"));
   }
+  // An application's queue (meshvk/vulkan.h) is never idle-waited: that
+  // would wait for the application's own work too.
+  if (!device.owns_device) return Status();
   // Everything submitted has finished: this returns promptly.
-  std::lock_guard<std::mutex> lock(device.queue_locks[queue]);
+  QueueLock lock(device, queue);
   return WaitResult(device, device.vk.vkQueueWaitIdle(device.queues[queue]), where + ": vkQueueWaitIdle");
 }
 
 Status DrainDevice(LogicalDevice& device, const std::string& where) {
   for (uint32_t q = 0; q < device.queues.size(); ++q) MESHVK_RETURN_IF_ERROR(DrainQueue(device, q, where));
+  if (!device.owns_device) return Status();  // meshvk's own submissions only
   // vkDeviceWaitIdle needs every queue of the device externally synchronized.
   std::vector<std::unique_lock<std::mutex>> locks;
   for (size_t q = 0; q < device.queues.size(); ++q) locks.emplace_back(device.queue_locks[q]);

@@ -30,9 +30,11 @@ Status WaitSemaphores(LogicalDevice& device, const VkSemaphoreWaitInfo& wait, ui
 Status WaitForFence(LogicalDevice& device, VkFence fence, const std::string& where);
 // Waits for everything submitted to `queue` (its timelines, bounded), then
 // vkQueueWaitIdle (lavapipe needs it before a command pool is freed: see
-// DestroyCommandBuffer). Skipped on an unresponsive device.
+// DestroyCommandBuffer). Skipped on an unresponsive device; on an
+// application's device (meshvk/vulkan.h) only meshvk's timelines are waited.
 Status DrainQueue(LogicalDevice& device, uint32_t queue, const std::string& where);
-// DrainQueue for every queue, then vkDeviceWaitIdle with all queues locked.
+// DrainQueue for every queue, then vkDeviceWaitIdle with all queues locked
+// (not on an application's device).
 Status DrainDevice(LogicalDevice& device, const std::string& where);
 
 }  // namespace meshvk

@@ -47,12 +47,14 @@ StagedBuffer StagedBufferOf(meshvk_buffer_t* buffer) {
   const Process& owner = set->processes[buffer->process];
   StagedBuffer out;
   out.handle = buffer->buffer;
+  out.offset = buffer->base_offset;
   out.mapped = static_cast<uint8_t*>(buffer->mapped);
   StagingDevice& d = out.device;
   d.vk = &device.vk;
   d.device = device.device;
   d.queue = device.queues[owner.queue_index];
   d.queue_lock = &device.queue_locks[owner.queue_index];
+  d.app_queue_lock = device.app_queue_lock;
   d.queue_family = device.queue_family;
   d.device_mask = set->is_group() ? 1u << owner.device_index : 0;
   d.memory = &device.physical->memory;
@@ -185,8 +187,11 @@ Status StagingRing::Submit(uint32_t slot, VkBuffer src, uint64_t src_offset, VkB
   submit.pCommandBuffers = &cb;
   {
     std::lock_guard<std::mutex> lock(*device_.queue_lock);
-    MESHVK_VK_RETURN_IF_ERROR(vk.vkQueueSubmit(device_.queue, 1, &submit, fences_[slot]),
-                              where + ": vkQueueSubmit");
+    const meshvk_queue_lock_t& app = device_.app_queue_lock;
+    if (app.lock) app.lock(app.user_data, device_.queue);
+    VkResult result = vk.vkQueueSubmit(device_.queue, 1, &submit, fences_[slot]);
+    if (app.unlock) app.unlock(app.user_data, device_.queue);
+    MESHVK_VK_RETURN_IF_ERROR(result, where + ": vkQueueSubmit");
   }
   pending_[slot] = true;
   return Status();
@@ -317,7 +322,7 @@ Status StageOut(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, uint64_
   RingLease out;
   MESHVK_RETURN_IF_ERROR(out.Acquire(staged.device, chunk));
   return Pump(size, chunk, timeout_ns ? timeout_ns : DeviceTimeoutNs(), out.get(), staged.handle,
-              offset, nullptr, nullptr, VK_NULL_HANDLE, 0, sink);
+              staged.offset + offset, nullptr, nullptr, VK_NULL_HANDLE, 0, sink);
 }
 
 Status StageIn(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, uint64_t chunk_bytes,
@@ -330,7 +335,7 @@ Status StageIn(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, uint64_t
   RingLease in;
   MESHVK_RETURN_IF_ERROR(in.Acquire(staged.device, chunk));
   return Pump(size, chunk, timeout_ns ? timeout_ns : DeviceTimeoutNs(), nullptr, VK_NULL_HANDLE, 0,
-              source, in.get(), staged.handle, offset, nullptr);
+              source, in.get(), staged.handle, staged.offset + offset, nullptr);
 }
 
 Status CopyHostStaged(meshvk_buffer_t* src, uint64_t src_offset, meshvk_buffer_t* dst,
@@ -368,7 +373,8 @@ Status CopyHostStaged(meshvk_buffer_t* src, uint64_t src_offset, meshvk_buffer_t
   MESHVK_RETURN_IF_ERROR(out.Acquire(from.device, chunk));
   MESHVK_RETURN_IF_ERROR(in.Acquire(to.device, chunk));
   return Pump(size, chunk, timeout_ns ? timeout_ns : DeviceTimeoutNs(), out.get(), from.handle,
-              src_offset, nullptr, in.get(), to.handle, dst_offset, nullptr);
+              from.offset + src_offset, nullptr, in.get(), to.handle, to.offset + dst_offset,
+              nullptr);
 }
 
 }  // namespace meshvk

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "meshvk/buffer.h"
+#include "meshvk/vulkan.h"
 #include "status.h"
 
 namespace meshvk {
@@ -37,6 +38,8 @@ struct StagingDevice {
   VkDevice device = VK_NULL_HANDLE;
   VkQueue queue = VK_NULL_HANDLE;
   std::mutex* queue_lock = nullptr;  // vkQueueSubmit needs the queue externally synchronized
+  // An application's queue (meshvk/vulkan.h): its lock, taken after queue_lock.
+  meshvk_queue_lock_t app_queue_lock{};
   uint32_t queue_family = 0;
   uint32_t device_mask = 0;  // in a device group: the owner's device; 0 otherwise
   const VkPhysicalDeviceMemoryProperties* memory = nullptr;
@@ -49,6 +52,9 @@ struct StagingDevice {
 // The staging device of buffer `buffer`'s owner; `mapped`/`handle` describe it.
 struct StagedBuffer {
   VkBuffer handle = VK_NULL_HANDLE;
+  // Where the buffer's bytes start in `handle` (an application's VkBuffer,
+  // meshvk_buffer_import_vulkan, starts at its base offset; 0 otherwise).
+  uint64_t offset = 0;
   uint8_t* mapped = nullptr;  // non-null: the host reads and writes it directly
   StagingDevice device;
 };

@@ -317,6 +317,9 @@ Status QueryGroupInfo(meshvk_instance_t* instance, uint32_t index,
 }
 
 }  // namespace
+
+Status DiscoverDevices(meshvk_instance_t* instance) { return Discover(instance); }
+
 }  // namespace meshvk
 
 std::string meshvk_instance_s::DeviceName(uint32_t physical_index) const {
@@ -355,7 +358,7 @@ void meshvk_instance_release(meshvk_instance_t* instance) {
   if (instance->messenger) {
     vkDestroyDebugUtilsMessengerEXT(instance->instance, instance->messenger, nullptr);
   }
-  if (instance->instance) vkDestroyInstance(instance->instance, nullptr);
+  if (instance->instance && instance->owns_instance) vkDestroyInstance(instance->instance, nullptr);
   delete instance;
 }
 

@@ -36,6 +36,7 @@ uint32_t FindComputeQueueFamily(const PhysicalDevice& device);
 
 struct meshvk_instance_s {
   VkInstance instance = VK_NULL_HANDLE;
+  bool owns_instance = true;  // false: the application's (meshvk/vulkan.h)
   VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
   uint32_t api_version = 0;
   bool validation = false;
@@ -52,5 +53,11 @@ struct meshvk_instance_s {
   // "physical device 0 'llvmpipe (LLVM 15.0.6, 256 bits)'"
   std::string DeviceName(uint32_t physical_index) const;
 };
+
+namespace meshvk {
+// Enumerates the physical devices and groups of instance->instance (whose
+// instance functions are loaded) into the instance.
+Status DiscoverDevices(meshvk_instance_t* instance);
+}  // namespace meshvk
 
 #endif  // MESHVK_RUNTIME_SRC_INSTANCE_H_

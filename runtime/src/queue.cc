@@ -104,7 +104,7 @@ Status Submit(meshvk_device_set_t* set, const meshvk_submit_info_t* info) {
   submit.signalSemaphoreCount = static_cast<uint32_t>(signals.size());
   submit.pSignalSemaphores = signals.data();
 
-  std::lock_guard<std::mutex> lock(device.queue_locks[process.queue_index]);
+  QueueLock lock(device, process.queue_index);
   uint64_t value = device.queue_timeline_values[queue_timeline] + 1;
   signal_values.back() = value;
   MESHVK_VK_RETURN_IF_ERROR(

@@ -9,7 +9,7 @@ namespace {
 
 void DestroySemaphore(meshvk_semaphore_t* semaphore) {
   meshvk_device_set_t* set = semaphore->set;
-  if (semaphore->semaphore) {
+  if (semaphore->semaphore && !semaphore->imported) {
     LogicalDevice& device = set->DeviceOf(semaphore->process);
     device.vk.vkDestroySemaphore(device.device, semaphore->semaphore, nullptr);
   }
@@ -119,6 +119,10 @@ meshvk_status_t meshvk_semaphore_signal(meshvk_semaphore_t* semaphore, uint64_t 
                                   semaphore->set->Where(semaphore->process) +
                                       ": vkSignalSemaphore")
       .ToC();
+}
+
+uint32_t meshvk_semaphore_process(const meshvk_semaphore_t* semaphore) {
+  return semaphore ? semaphore->process : UINT32_MAX;
 }
 
 }  // extern "C"

@@ -14,6 +14,7 @@ struct meshvk_semaphore_s {
   meshvk_device_set_t* set = nullptr;  // retained
   uint32_t process = 0;                // whose VkDevice holds it
   VkSemaphore semaphore = VK_NULL_HANDLE;
+  bool imported = false;  // an application's semaphore: not destroyed
 };
 
 #endif  // MESHVK_RUNTIME_SRC_SEMAPHORE_H_

@@ -4,6 +4,8 @@
 // validator cannot know and which Vulkan would treat as undefined behaviour.
 #include "spirv_check.h"
 
+#include "meshvk/vulkan.h"
+
 #include <spirv-tools/libspirv.hpp>
 
 #include <cstring>
@@ -173,6 +175,56 @@ meshvk_status_t meshvk_executable_check_spirv(const meshvk_executable_create_inf
                                               uint32_t vulkan_api_version) {
   if (!info) return meshvk::MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_executable_check_spirv: info is NULL").ToC();
   return meshvk::CheckSpirv(*info, vulkan_api_version).ToC();
+}
+
+}  // extern "C"
+
+namespace meshvk {
+namespace {
+
+// OpCapability -> the Vulkan feature that enables it (SPIR-V spec, Vulkan
+// spec appendix "SPIR-V capabilities").
+void AddCapability(uint32_t capability, meshvk_shader_features_t* out) {
+  switch (capability) {
+    case 9: out->shader_float16 = 1; break;    // Float16
+    case 10: out->shader_float64 = 1; break;   // Float64
+    case 11: out->shader_int64 = 1; break;     // Int64
+    case 22: out->shader_int16 = 1; break;     // Int16
+    case 39: out->shader_int8 = 1; break;      // Int8
+    case 4433:                                 // StorageBuffer16BitAccess
+    case 4434:                                 // UniformAndStorageBuffer16BitAccess
+      out->storage_buffer_16bit_access = 1;
+      break;
+    case 4448:                                 // StorageBuffer8BitAccess
+    case 4449:                                 // UniformAndStorageBuffer8BitAccess
+      out->storage_buffer_8bit_access = 1;
+      break;
+    case 5345: out->vulkan_memory_model = 1; break;  // VulkanMemoryModel
+    default: break;
+  }
+}
+
+}  // namespace
+}  // namespace meshvk
+
+extern "C" {
+
+meshvk_status_t meshvk_executable_spirv_features(const uint32_t* spirv, size_t size,
+                                                 meshvk_shader_features_t* out) {
+  constexpr uint32_t kOpCapability = 17;
+  if (!spirv || !out || size < 20 || size % 4 != 0 || spirv[0] != meshvk::kMagic) {
+    return meshvk::MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
+                              "meshvk_executable_spirv_features: not a SPIR-V module (or out is NULL)")
+        .ToC();
+  }
+  const size_t words = size / 4;
+  for (size_t i = 5; i < words;) {
+    uint32_t count = spirv[i] >> 16, opcode = spirv[i] & 0xffff;
+    if (count == 0 || i + count > words) break;
+    if (opcode == kOpCapability && count >= 2) meshvk::AddCapability(spirv[i + 1], out);
+    i += count;
+  }
+  return MESHVK_OK;
 }
 
 }  // extern "C"

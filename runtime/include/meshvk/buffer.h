@@ -5,8 +5,10 @@
 // VkBindBufferMemoryDeviceGroupInfo so that every device of the group sees the
 // owner's instance: the buffer is its own peer view (a device that must read it
 // uses the same handle; peer features are checked when a copy or dispatch is
-// recorded). Not thread-safe per buffer: do not write/read one buffer
-// concurrently; different buffers are independent.
+// recorded).
+// Threading: create/retain/release and the size queries are thread-safe.
+// Host read/write of ONE buffer must not run concurrently with each other or
+// with device work on it; different buffers are independent.
 #ifndef MESHVK_BUFFER_H_
 #define MESHVK_BUFFER_H_
 

@@ -9,8 +9,10 @@
 // derived from buffer hazards: a command that reads or writes a buffer written
 // earlier in the stream (or writes one read earlier) gets a pipeline barrier
 // first. A recorded buffer can be submitted many times (record once, replay).
-// Not thread-safe: record one command buffer from one thread. Submission:
-// meshvk/queue.h.
+// Threading: record one command buffer from one thread at a time; different
+// command buffers (even of one process) may be recorded concurrently.
+// Submitting (meshvk/queue.h) is thread-safe; release must not race with a
+// submit of the same command buffer.
 #ifndef MESHVK_COMMAND_BUFFER_H_
 #define MESHVK_COMMAND_BUFFER_H_
 

@@ -16,6 +16,9 @@
 //    (meshvk_device_set_copy_path); waits across VkDevices happen on the host.
 // Layers above do not need to know which one they run on.
 // Reference counted: create returns +1; retain/release are thread-safe.
+// Threading: every query and meshvk_device_set_wait_idle are thread-safe
+// (queues are locked); objects created on one set from several threads are
+// independent.
 // Buffers, executables, semaphores and command buffers retain their set. The
 // instance is not retained: it must outlive every set created from it.
 // All devices need Vulkan 1.2 with timeline semaphores (UNAVAILABLE otherwise);

@@ -50,6 +50,24 @@ void meshvk_executable_release(meshvk_executable_t* executable);
 meshvk_status_t meshvk_executable_check_spirv(const meshvk_executable_create_info_t* info,
                                               uint32_t vulkan_api_version);
 
+// Shader capabilities a module's (or one executable's) SPIR-V declares, as the
+// Vulkan features that enable them. 1 = needed.
+typedef struct meshvk_shader_features_s {
+  uint32_t shader_float16;               // VkPhysicalDeviceVulkan12Features
+  uint32_t shader_int8;                  // VkPhysicalDeviceVulkan12Features
+  uint32_t storage_buffer_8bit_access;   // VkPhysicalDeviceVulkan12Features
+  uint32_t vulkan_memory_model;          // VkPhysicalDeviceVulkan12Features
+  uint32_t storage_buffer_16bit_access;  // VkPhysicalDevice16BitStorageFeatures
+  uint32_t shader_int16;                 // VkPhysicalDeviceFeatures
+  uint32_t shader_int64;                 // VkPhysicalDeviceFeatures
+  uint32_t shader_float64;               // VkPhysicalDeviceFeatures
+} meshvk_shader_features_t;
+
+// ORs into *out the features SPIR-V `spirv` (size bytes) declares through
+// OpCapability. INVALID_ARGUMENT when it is not SPIR-V. No device needed.
+meshvk_status_t meshvk_executable_spirv_features(const uint32_t* spirv, size_t size,
+                                                 meshvk_shader_features_t* out);
+
 uint32_t meshvk_executable_binding_count(const meshvk_executable_t* executable);
 uint32_t meshvk_executable_push_constant_size(const meshvk_executable_t* executable);
 

@@ -1,7 +1,7 @@
 // meshvk/instance.h — the Vulkan instance and device discovery.
 //
 // An instance loads Vulkan (through volk), optionally with the Khronos validation
-// layer, and enumerates physical devices and device groups. Thread-safety: the
+// layer, and enumerates physical devices and device groups. Threading: the
 // query functions may be called concurrently; create/release must not race with
 // other uses of the same instance.
 #ifndef MESHVK_INSTANCE_H_

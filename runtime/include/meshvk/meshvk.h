@@ -2,6 +2,7 @@
 #ifndef MESHVK_MESHVK_H_
 #define MESHVK_MESHVK_H_
 
+#include "meshvk/version.h"
 #include "meshvk/status.h"
 #include "meshvk/instance.h"
 #include "meshvk/device_set.h"

@@ -15,14 +15,18 @@
 // dependencies, timeline semaphores between them). Each invoke only streams
 // inputs in, replays the recorded work of one function and gathers results.
 //
-// Thread-safety: modules are immutable (any thread); a program must not be
-// invoked from two threads at once. Reference counting: modules are retained
-// by the programs created from them.
+// Threading: modules are immutable (any thread). One program is used by one
+// thread at a time (invoke, invoke_async, result/argument shards, timings);
+// different programs, even on one device set, may be invoked concurrently from
+// different threads (queues are locked). Reference counting: modules are
+// retained by the programs created from them.
 #ifndef MESHVK_MODULE_H_
 #define MESHVK_MODULE_H_
 
 #include "meshvk/buffer.h"
 #include "meshvk/device_set.h"
+#include "meshvk/executable.h"
+#include "meshvk/semaphore.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -110,6 +114,12 @@ uint32_t meshvk_module_function_phase_count(const meshvk_module_t* module, uint3
 // The largest phase count of any function.
 uint32_t meshvk_module_phase_count(const meshvk_module_t* module);
 
+// ORs into *out the shader features every executable of the module declares
+// (meshvk_executable_spirv_features), for meshvk_vulkan_requirements: what an
+// application must enable on a VkDevice it hands to meshvk for this module.
+meshvk_status_t meshvk_module_shader_features(const meshvk_module_t* module,
+                                              meshvk_shader_features_t* out);
+
 // Instantiates `module` on `set` (whose process count must equal the grid's):
 // checks the module against each device's limits (workgroup counts and sizes,
 // push constants, binding alignment/ranges, allocation sizes) BEFORE any
@@ -175,6 +185,65 @@ typedef struct meshvk_shard_view_s {
 meshvk_status_t meshvk_program_result_shard(const meshvk_program_t* program, uint32_t function,
                                             uint32_t result, uint32_t shard,
                                             meshvk_shard_view_t* out_view);
+
+// An argument shard's place in the program's own buffers (the buffer an
+// application may also fill itself, e.g. through meshvk_buffer_vk_buffer, and
+// then invoke asynchronously with `arguments` NULL). Numbered like the
+// argument's shards (meshvk_tensor_info_t::shard_count); `buffer` borrowed.
+meshvk_status_t meshvk_program_argument_shard(const meshvk_program_t* program, uint32_t function,
+                                              uint32_t argument, uint32_t shard,
+                                              meshvk_shard_view_t* out_view);
+
+// One shard of a device-resident tensor: bytes at `offset` of `buffer`, laid
+// out like the program's shard (dense row-major, the shard's shape).
+typedef struct meshvk_shard_buffer_s {
+  meshvk_buffer_t* buffer;  // NULL: skip this shard (e.g. a replica)
+  uint64_t offset;
+} meshvk_shard_buffer_t;
+
+// A tensor held in shard buffers: one entry per shard of the argument or
+// result, in shard order (meshvk_program_argument_shard / _result_shard).
+typedef struct meshvk_device_tensor_s {
+  const meshvk_shard_buffer_t* shards;
+  uint32_t shard_count;
+} meshvk_device_tensor_t;
+
+typedef struct meshvk_async_invoke_info_s {
+  uint32_t function;
+  // argument_count entries, or NULL: the arguments are already in the
+  // program's own argument shards. Shard s of an argument is copied on the
+  // device into the program's shard, recorded on the shard's process (its
+  // buffer must be that process's or reachable from it).
+  const meshvk_device_tensor_t* arguments;
+  uint32_t argument_count;
+  // result_count entries, or NULL: results stay in the program's result
+  // shards. Shard s is copied out on the device by the shard's process, so its
+  // buffer must be that process's.
+  const meshvk_device_tensor_t* results;
+  uint32_t result_count;
+  // Timeline semaphores (the application's, through meshvk_semaphore_import,
+  // or meshvk's) that must reach their values before meshvk touches any
+  // argument or the program's buffers, and that meshvk signals once every
+  // result is written.
+  const meshvk_semaphore_value_t* waits;
+  uint32_t wait_count;
+  const meshvk_semaphore_value_t* signals;
+  uint32_t signal_count;
+} meshvk_async_invoke_info_t;
+
+// Runs `function` on device-resident tensors without blocking the calling
+// thread: submits the copies in, the recorded phases, the copies out and a
+// final submission that signals `signals`, each ordered by timeline
+// semaphores, and returns. Nothing passes through host memory. The copies are
+// recorded once per distinct set of shard buffers (changing the buffers
+// releases the previous copies, which waits for their last use). Later
+// invokes (async or not) are ordered after this one on the device; a
+// host-tensor invoke waits for it first. UNIMPLEMENTED when the program's
+// processes span several VkDevices (that needs host waits); INVALID_ARGUMENT
+// for counts, shard counts or semaphores of another set; OUT_OF_RANGE for a
+// shard that does not fit its buffer. Not thread-safe per program (as invoke).
+meshvk_status_t meshvk_program_invoke_async(meshvk_program_t* program,
+                                            const meshvk_async_invoke_info_t* info);
 
 typedef struct meshvk_phase_timing_s {
   uint32_t phase;

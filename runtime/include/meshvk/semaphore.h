@@ -3,7 +3,8 @@
 // A semaphore lives on one VkDevice of the set (the device of `process`) and can
 // be waited on / signalled by every process on that VkDevice (in a device group:
 // every process). Cross-VkDevice semaphores are UNIMPLEMENTED (they need
-// external semaphores, which lavapipe lacks). Thread-safe.
+// external semaphores, which lavapipe lacks). Threading: every call is
+// thread-safe (waits, signals and queries may run concurrently).
 #ifndef MESHVK_SEMAPHORE_H_
 #define MESHVK_SEMAPHORE_H_
 
@@ -26,6 +27,9 @@ meshvk_status_t meshvk_semaphore_create(meshvk_device_set_t* set, uint32_t proce
                                         meshvk_semaphore_t** out_semaphore);
 void meshvk_semaphore_retain(meshvk_semaphore_t* semaphore);
 void meshvk_semaphore_release(meshvk_semaphore_t* semaphore);
+
+// The process whose VkDevice holds the semaphore (UINT32_MAX for NULL).
+uint32_t meshvk_semaphore_process(const meshvk_semaphore_t* semaphore);
 
 // vkGetSemaphoreCounterValue.
 meshvk_status_t meshvk_semaphore_query(meshvk_semaphore_t* semaphore,

@@ -16,6 +16,7 @@
 
 namespace {
 
+using meshvk::FromC;
 using meshvk::MakeStatus;
 using meshvk::Status;
 
@@ -246,6 +247,22 @@ uint32_t meshvk_module_phase_count(const meshvk_module_t* module) {
   uint32_t phases = 0;
   for (const auto& fn : module->schedule.functions) phases = std::max(phases, fn.phase_count);
   return phases;
+}
+
+}  // extern "C"
+
+extern "C" {
+
+meshvk_status_t meshvk_module_shader_features(const meshvk_module_t* module, meshvk_shader_features_t* out) {
+  if (!module || !out)
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_module_shader_features: module or out is NULL").ToC();
+  const auto* executables = module->artifact->executables();
+  for (uint32_t i = 0; executables && i < executables->size(); ++i) {
+    const auto* spirv = executables->Get(i)->spirv();
+    meshvk_status_t status = meshvk_executable_spirv_features(spirv->data(), spirv->size() * sizeof(uint32_t), out);
+    if (status) return FromC(status, "executables[" + std::to_string(i) + "]").ToC();
+  }
+  return MESHVK_OK;
 }
 
 }  // extern "C"

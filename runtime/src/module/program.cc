@@ -38,6 +38,7 @@
 #include "meshvk/queue.h"
 #include "meshvk/transport.h"
 #include "module.h"
+#include "program.h"
 #include "remote_copies.h"
 #include "schedule.h"
 #include "status.h"
@@ -49,67 +50,10 @@ using meshvk::MakeStatus;
 using meshvk::Status;
 namespace mvk = meshvk::mvk;
 
-
-struct Wait {
-  uint32_t process;      // whose semaphore
-  uint32_t phase;        // the producing segment's phase (value = base + phase + 1)
-  bool host = false;     // different VkDevice: the host waits before submitting
-};
-
-struct Segment {
-  uint32_t process = 0;
-  uint32_t phase = 0;
-  int64_t previous_phase = -1;  // this process's previous segment, or -1
-  std::vector<Wait> waits;      // cross-process, deduplicated (max phase per process)
-  meshvk_command_buffer_t* command_buffer = nullptr;
-  uint32_t command_count = 0;
-  // Bytes the host stages from other VkDevices before this segment runs.
-  std::vector<meshvk::module::HostCopy> host_copies;
-  // Bytes received from other ranks before this segment runs.
-  std::vector<meshvk::module::RemoteReceive> remote_receives;
-  std::vector<meshvk::module::InvokeTrace::CommandMarks> marks;  // traced programs only
-  uint64_t submitted_ns = 0;                                    // traced programs only
-};
+using meshvk::module::Segment;
+using meshvk::module::Wait;
 
 }  // namespace
-
-struct meshvk_program_s {
-  meshvk_module_t* module = nullptr;
-  meshvk_device_set_t* set = nullptr;
-  const mvk::Artifact* artifact = nullptr;
-  std::vector<std::vector<meshvk_buffer_t*>> buffers;  // [process][buffer], +1 each
-  std::vector<meshvk_executable_t*> executables;
-  std::vector<meshvk_semaphore_t*> semaphores;         // one timeline per process
-  std::vector<uint32_t> logical_device;                // per process
-  std::vector<std::vector<Segment>> segments;          // [function], in phase order
-  std::vector<uint64_t> last_signal;                   // per process, last value signalled
-  uint64_t base = 0;                                   // timeline base of the next invoke
-  uint64_t record_ns = 0;
-  uint32_t command_count = 0;
-  uint32_t command_buffer_count = 0;
-  bool timings_valid = false;
-  bool timestamps_unavailable = false;  // a device has no timestamp queries
-  std::vector<meshvk_phase_timing_t> timings;
-  // Imported views and landing buffers of copies between VkDevices.
-  std::unique_ptr<meshvk::module::CrossDeviceCopies> cross_device =
-      std::make_unique<meshvk::module::CrossDeviceCopies>();
-  // Landing buffers and sends of copies between ranks (meshvk/transport.h).
-  std::unique_ptr<meshvk::module::RemoteCopies> remote = std::make_unique<meshvk::module::RemoteCopies>();
-  std::unique_ptr<meshvk::module::InvokeTrace> trace;  // set: a traced program (meshvk/trace.h)
-
-  ~meshvk_program_s() {
-    for (auto& list : segments)
-      for (Segment& s : list) meshvk_command_buffer_release(s.command_buffer);
-    cross_device.reset();  // its buffers before the set goes
-    remote.reset();
-    for (meshvk_semaphore_t* s : semaphores) meshvk_semaphore_release(s);
-    for (meshvk_executable_t* e : executables) meshvk_executable_release(e);
-    for (auto& list : buffers)
-      for (meshvk_buffer_t* b : list) meshvk_buffer_release(b);
-    if (set) meshvk_device_set_release(set);
-    if (module) meshvk_module_release(module);
-  }
-};
 
 namespace {
 
@@ -484,6 +428,11 @@ Status CheckOutputs(const mvk::Function* fn, const meshvk_invoke_info_t* info) {
   return Status();
 }
 
+}  // namespace
+
+namespace meshvk::module {
+namespace {
+
 // Whether the producers `seg` waits for on the host (other VkDevices) have
 // signalled; blocks for the first one that has not when `block`.
 Status HostWaitsMet(meshvk_program_t* prog, const Segment& seg, uint64_t base, bool block, uint64_t timeout_ns,
@@ -501,22 +450,22 @@ Status HostWaitsMet(meshvk_program_t* prog, const Segment& seg, uint64_t base, b
       *met = false;
       return Status();
     }
-    meshvk::module::InvokeTrace* trace = prog->trace.get();
-    uint64_t begin = trace ? meshvk::module::TraceNowNs() : 0;
+    InvokeTrace* trace = prog->trace.get();
+    uint64_t begin = trace ? TraceNowNs() : 0;
     MESHVK_RETURN_IF_ERROR(FromC(meshvk_semaphore_wait(prog->semaphores[w.process], value, timeout_ns),
                                  "process " + std::to_string(seg.process) + " waiting for process " +
                                      std::to_string(w.process)));
-    if (trace)
-      trace->Host(MESHVK_TRACE_HOST_WAIT, seg.process, seg.phase, w.process, begin, meshvk::module::TraceNowNs());
+    if (trace) trace->Host(MESHVK_TRACE_HOST_WAIT, seg.process, seg.phase, w.process, begin, TraceNowNs());
   }
   return Status();
 }
 
 // Submits one segment whose host waits are met: device-side waits on its own
-// VkDevice, the host-staged bytes from other VkDevices, then the submit.
-Status SubmitSegment(meshvk_program_t* prog, Segment& seg, uint64_t base,
-                     const std::vector<uint64_t>& previous_invoke, uint64_t timeout_ns) {
-  meshvk::module::InvokeTrace* trace = prog->trace.get();
+// VkDevice (for a process's first segment also the caller's `first_waits`
+// there), the host-staged bytes from other VkDevices, then the submit.
+Status SubmitSegment(meshvk_program_t* prog, Segment& seg, uint64_t base, const std::vector<uint64_t>& previous_invoke,
+                     const std::vector<meshvk_semaphore_value_t>& first_waits, uint64_t timeout_ns) {
+  InvokeTrace* trace = prog->trace.get();
   std::vector<meshvk_semaphore_value_t> waits;
   if (seg.previous_phase >= 0) {
     waits.push_back({prog->semaphores[seg.process], base + seg.previous_phase + 1});
@@ -528,16 +477,19 @@ Status SubmitSegment(meshvk_program_t* prog, Segment& seg, uint64_t base,
     for (uint32_t q = 0; q < prog->semaphores.size(); ++q)
       if (previous_invoke[q] > 0 && prog->logical_device[q] == prog->logical_device[seg.process])
         waits.push_back({prog->semaphores[q], previous_invoke[q]});
+    for (const meshvk_semaphore_value_t& w : first_waits)
+      if (prog->logical_device[meshvk_semaphore_process(w.semaphore)] == prog->logical_device[seg.process])
+        waits.push_back({w.semaphore, w.value});
   }
   for (const Wait& w : seg.waits)
     if (!w.host) waits.push_back({prog->semaphores[w.process], base + w.phase + 1});
   // The producers on other VkDevices have finished: bring their bytes over.
-  for (const meshvk::module::HostCopy& copy : seg.host_copies) {
-    uint64_t begin = trace ? meshvk::module::TraceNowNs() : 0;
-    MESHVK_RETURN_IF_ERROR(meshvk::module::RunHostCopy(copy, timeout_ns));
+  for (const HostCopy& copy : seg.host_copies) {
+    uint64_t begin = trace ? TraceNowNs() : 0;
+    MESHVK_RETURN_IF_ERROR(RunHostCopy(copy, timeout_ns));
     if (trace)
       trace->Host(MESHVK_TRACE_HOST_STAGING, seg.process, seg.phase, meshvk_buffer_process(copy.src), begin,
-                  meshvk::module::TraceNowNs(), copy.size);
+                  TraceNowNs(), copy.size);
   }
   // Bytes from other ranks arrive through the transport.
   MESHVK_RETURN_IF_ERROR(prog->remote->Receive(seg.remote_receives));
@@ -548,25 +500,37 @@ Status SubmitSegment(meshvk_program_t* prog, Segment& seg, uint64_t base,
   submit.wait_count = static_cast<uint32_t>(waits.size());
   submit.signals = &signal;
   submit.signal_count = 1;
-  seg.submitted_ns = trace ? meshvk::module::TraceNowNs() : 0;
+  seg.submitted_ns = trace ? TraceNowNs() : 0;
   MESHVK_RETURN_IF_ERROR(FromC(meshvk_queue_submit(prog->set, &submit),
                                "process " + std::to_string(seg.process) + " phase " + std::to_string(seg.phase)));
   if (trace)
-    trace->Host(MESHVK_TRACE_SUBMIT, seg.process, seg.phase, MESHVK_TRACE_NONE, seg.submitted_ns,
-                meshvk::module::TraceNowNs());
+    trace->Host(MESHVK_TRACE_SUBMIT, seg.process, seg.phase, MESHVK_TRACE_NONE, seg.submitted_ns, TraceNowNs());
   prog->last_signal[seg.process] = signal.value;
   return Status();
 }
+
+}  // namespace
 
 // Segments go out phase by phase (a segment only depends on earlier phases).
 // Inside a phase, a segment whose producer on another VkDevice is still
 // running does not hold back the others: those whose host waits are met are
 // submitted first, and the host blocks only when none is ready.
-Status Submit(meshvk_program_t* prog, uint32_t function, uint64_t timeout_ns) {
+Status SubmitSegments(meshvk_program_t* prog, uint32_t function, uint64_t timeout_ns,
+                      const std::vector<meshvk_semaphore_value_t>& first_waits, bool async) {
+  std::vector<Segment>& segments = prog->segments[function];
+  if (async) {
+    // Refused before anything is submitted, so the timelines stay consistent.
+    for (const Segment& seg : segments)
+      for (const Wait& w : seg.waits)
+        if (w.host)
+          return MakeStatus(MESHVK_STATUS_UNIMPLEMENTED,
+                            "process %u waits for process %u on another VkDevice: an asynchronous invoke "
+                            "cannot wait on the host",
+                            seg.process, w.process);
+  }
   uint64_t base = prog->base;
   const std::vector<uint64_t> previous_invoke = prog->last_signal;
-  meshvk::module::InvokeTrace* trace = prog->trace.get();
-  std::vector<Segment>& segments = prog->segments[function];
+  InvokeTrace* trace = prog->trace.get();
   for (size_t begin = 0; begin < segments.size();) {
     size_t end = begin;
     while (end < segments.size() && segments[end].phase == segments[begin].phase) ++end;
@@ -584,7 +548,7 @@ Status Submit(meshvk_program_t* prog, uint32_t function, uint64_t timeout_ns) {
           ++i;
           continue;
         }
-        MESHVK_RETURN_IF_ERROR(SubmitSegment(prog, *pending[i], base, previous_invoke, timeout_ns));
+        MESHVK_RETURN_IF_ERROR(SubmitSegment(prog, *pending[i], base, previous_invoke, first_waits, timeout_ns));
         pending.erase(pending.begin() + static_cast<long>(i));
         progressed = true;
       }
@@ -597,6 +561,10 @@ Status Submit(meshvk_program_t* prog, uint32_t function, uint64_t timeout_ns) {
   }
   MESHVK_RETURN_IF_ERROR(
       prog->remote->SendReady(function, UINT32_MAX, prog->buffers, prog->semaphores, base, timeout_ns));
+  if (async) {
+    prog->base += prog->module->schedule.functions[function].phase_count;
+    return Status();
+  }
   uint64_t wait_begin = trace ? meshvk::module::TraceNowNs() : 0;
   for (uint32_t p = 0; p < prog->semaphores.size(); ++p) {
     if (prog->last_signal[p] == 0) continue;
@@ -615,6 +583,22 @@ Status Submit(meshvk_program_t* prog, uint32_t function, uint64_t timeout_ns) {
   prog->base += prog->module->schedule.functions[function].phase_count;
   return Status();
 }
+
+Status WaitForEarlierInvokes(meshvk_program_t* prog, uint64_t timeout_ns) {
+  for (uint32_t p = 0; p < prog->semaphores.size(); ++p) {
+    if (prog->last_signal[p] > 0)
+      MESHVK_RETURN_IF_ERROR(FromC(meshvk_semaphore_wait(prog->semaphores[p], prog->last_signal[p], timeout_ns),
+                                   "waiting for an earlier invoke of process " + std::to_string(p)));
+    if (p < prog->io_value.size() && prog->io_value[p] > 0)
+      MESHVK_RETURN_IF_ERROR(FromC(meshvk_semaphore_wait(prog->io_semaphores[p], prog->io_value[p], timeout_ns),
+                                   "waiting for the copies of an earlier invoke of process " + std::to_string(p)));
+  }
+  return Status();
+}
+
+}  // namespace meshvk::module
+
+namespace {
 
 // Device time of each segment of the invoke that just completed. A device
 // without timestamp queries leaves the timings invalid (not an error).
@@ -656,6 +640,11 @@ Status Invoke(meshvk_program_t* prog, const meshvk_invoke_info_t* info) {
                       functions ? functions->size() : 0);
   const mvk::Function* fn = functions->Get(info->function);
   MESHVK_RETURN_IF_ERROR(CheckOutputs(fn, info));
+  // 0: as long as the runtime's device timeout allows (every wait is bounded
+  // by MESHVK_DEVICE_TIMEOUT_MS, default 60 s).
+  uint64_t timeout = info->timeout_ns ? info->timeout_ns : UINT64_MAX;
+  // An asynchronous invoke may still be using the buffers the host writes.
+  MESHVK_RETURN_IF_ERROR(meshvk::module::WaitForEarlierInvokes(prog, timeout));
   meshvk::module::InvokeTrace* trace = prog->trace.get();
   if (trace) trace->StartInvoke(info->function);
   uint64_t step = trace ? meshvk::module::TraceNowNs() : 0;
@@ -664,11 +653,8 @@ Status Invoke(meshvk_program_t* prog, const meshvk_invoke_info_t* info) {
     trace->Host(MESHVK_TRACE_WRITE_INPUTS, MESHVK_TRACE_NONE, MESHVK_TRACE_NONE, MESHVK_TRACE_NONE, step,
                 meshvk::module::TraceNowNs(), InputBytes(info));
   prog->remote->BeginInvoke(info->function);
-  // 0: as long as the runtime's device timeout allows (every wait is bounded
-  // by MESHVK_DEVICE_TIMEOUT_MS, default 60 s).
-  uint64_t timeout = info->timeout_ns ? info->timeout_ns : UINT64_MAX;
   prog->timings_valid = false;
-  MESHVK_RETURN_IF_ERROR(Submit(prog, info->function, timeout));
+  MESHVK_RETURN_IF_ERROR(meshvk::module::SubmitSegments(prog, info->function, timeout, {}, false));
   if (info->flags & MESHVK_INVOKE_TIMESTAMPS_BIT) MESHVK_RETURN_IF_ERROR(ReadTimings(prog, info->function));
   step = trace ? meshvk::module::TraceNowNs() : 0;
   if (!(info->flags & MESHVK_INVOKE_KEEP_RESULTS_SHARDED_BIT)) MESHVK_RETURN_IF_ERROR(ReadResults(prog, fn, info));

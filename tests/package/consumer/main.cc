@@ -17,6 +17,10 @@ bool Ok(meshvk_status_t status, const char* what) {
 }  // namespace
 
 int main() {
+  if (meshvk_version() != MESHVK_VERSION) {
+    std::fprintf(stderr, "consumer: library version 0x%x, headers 0x%x\n", meshvk_version(), MESHVK_VERSION);
+    return 1;
+  }
   meshvk_instance_t* instance = nullptr;
   if (!Ok(meshvk_instance_create(nullptr, &instance), "instance")) return 1;
   meshvk_device_set_create_info_t set_info = {};

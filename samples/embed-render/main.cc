@@ -1,0 +1,623 @@
+// embed-render: a small Vulkan application that embeds meshvk.
+//
+// The application owns its instance, device, queue, buffers, image and
+// graphics pipeline. Every frame meshvk evaluates a neural field (an MLP) over
+// all pixels, the pixels split over P processes, reading the application's
+// coordinate buffer and writing the application's field buffer directly
+// (meshvk_buffer_import_vulkan + meshvk_program_invoke_async, ordered by the
+// application's timeline semaphores); the application's fragment shader then
+// draws that buffer into an offscreen image. Nothing goes through host memory
+// between compute and draw. --round-trip instead runs the host path (results
+// read back to the host, then uploaded) to measure what that costs.
+//
+//   embed-render [--width=W] [--height=H] [--processes=P] [--frames=F]
+//                [--round-trip] [--validation] [--check] [--out=image.png]
+//
+// Exit codes: 0 ok, 1 --check found a pixel off by more than the tolerance,
+// 2 bad usage, 3 Vulkan/meshvk failure (or a validation message).
+#include <png.h>
+#include <vulkan/vulkan.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "embed_render_shaders.h"
+#include "meshvk/meshvk.h"
+#include "meshvk/vulkan.h"
+#include "neural_field.h"
+
+namespace {
+
+constexpr uint64_t kSecond = 1000ull * 1000 * 1000;
+constexpr int kTolerance = 2;  // 8-bit levels: exp/FMA differences between GPU and host
+
+struct Options {
+  uint32_t width = 256, height = 256, processes = 4, frames = 10;
+  bool round_trip = false, validation = false, check = false;
+  std::string out;
+};
+
+[[noreturn]] void Fail(int code, const std::string& message) {
+  std::fprintf(stderr, "embed-render: %s\n", message.c_str());
+  std::exit(code);
+}
+void Vk(VkResult result, const char* what) {
+  if (result != VK_SUCCESS) Fail(3, std::string(what) + " failed: VkResult " + std::to_string(result));
+}
+void Mvk(meshvk_status_t status, const char* what) {
+  if (!status) return;
+  std::string text = std::string(what) + ": " + meshvk_status_message(status);
+  meshvk_status_free(status);
+  Fail(3, text);
+}
+
+Options Parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto number = [&](const char* flag, uint32_t* out) {
+      std::string prefix = std::string(flag) + "=";
+      if (arg.rfind(prefix, 0) != 0) return false;
+      char* end = nullptr;
+      unsigned long v = std::strtoul(arg.c_str() + prefix.size(), &end, 10);
+      if (*end || v == 0 || v > 8192) Fail(2, std::string(flag) + ": expected 1..8192, got '" + arg.substr(prefix.size()) + "'");
+      *out = static_cast<uint32_t>(v);
+      return true;
+    };
+    if (number("--width", &o.width) || number("--height", &o.height) || number("--processes", &o.processes) ||
+        number("--frames", &o.frames)) continue;
+    if (arg == "--round-trip") o.round_trip = true;
+    else if (arg == "--validation") o.validation = true;
+    else if (arg == "--check") o.check = true;
+    else if (arg.rfind("--out=", 0) == 0) o.out = arg.substr(6);
+    else Fail(2, "unknown flag '" + arg + "' (see the comment at the top of main.cc or samples/embed-render/README.md)");
+  }
+  if ((uint64_t{o.width} * o.height) % o.processes != 0)
+    Fail(2, "--processes=" + std::to_string(o.processes) + " must divide width*height");
+  return o;
+}
+
+uint32_t g_messages = 0;
+VKAPI_ATTR VkBool32 VKAPI_CALL OnMessage(VkDebugUtilsMessageSeverityFlagBitsEXT, VkDebugUtilsMessageTypeFlagsEXT,
+                                         const VkDebugUtilsMessengerCallbackDataEXT* data, void*) {
+  std::fprintf(stderr, "embed-render: validation: %s\n", data && data->pMessage ? data->pMessage : "?");
+  ++g_messages;
+  return VK_FALSE;
+}
+
+// The application's Vulkan objects.
+struct App {
+  VkInstance instance = VK_NULL_HANDLE;
+  VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+  VkPhysicalDevice physical = VK_NULL_HANDLE;
+  VkPhysicalDeviceMemoryProperties memory{};
+  uint32_t family = 0;
+  VkDevice device = VK_NULL_HANDLE;
+  VkQueue queue = VK_NULL_HANDLE;
+
+  struct Buffer {
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    void* mapped = nullptr;
+  };
+  Buffer NewBuffer(uint64_t bytes, VkBufferUsageFlags usage, bool map) {
+    Buffer b;
+    VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    info.size = bytes;
+    info.usage = usage;
+    Vk(vkCreateBuffer(device, &info, nullptr, &b.buffer), "vkCreateBuffer");
+    VkMemoryRequirements needs;
+    vkGetBufferMemoryRequirements(device, b.buffer, &needs);
+    b.memory = Allocate(needs, map ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
+                                   : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    Vk(vkBindBufferMemory(device, b.buffer, b.memory, 0), "vkBindBufferMemory");
+    if (map) Vk(vkMapMemory(device, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped), "vkMapMemory");
+    return b;
+  }
+  VkDeviceMemory Allocate(const VkMemoryRequirements& needs, VkMemoryPropertyFlags want) {
+    for (uint32_t t = 0; t < memory.memoryTypeCount; ++t) {
+      if ((needs.memoryTypeBits & (1u << t)) && (memory.memoryTypes[t].propertyFlags & want) == want) {
+        VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+        allocate.allocationSize = needs.size;
+        allocate.memoryTypeIndex = t;
+        VkDeviceMemory out = VK_NULL_HANDLE;
+        Vk(vkAllocateMemory(device, &allocate, nullptr, &out), "vkAllocateMemory");
+        return out;
+      }
+    }
+    Fail(3, "no memory type with the properties needed");
+  }
+  void Free(Buffer& b) {
+    vkDestroyBuffer(device, b.buffer, nullptr);
+    vkFreeMemory(device, b.memory, nullptr);
+  }
+  VkSemaphore Timeline() {
+    VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
+    type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+    VkSemaphoreCreateInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+    info.pNext = &type;
+    VkSemaphore s = VK_NULL_HANDLE;
+    Vk(vkCreateSemaphore(device, &info, nullptr, &s), "vkCreateSemaphore");
+    return s;
+  }
+  void Wait(VkSemaphore s, uint64_t value) {
+    VkSemaphoreWaitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+    wait.semaphoreCount = 1;
+    wait.pSemaphores = &s;
+    wait.pValues = &value;
+    Vk(vkWaitSemaphores(device, &wait, 60 * kSecond), "vkWaitSemaphores");
+  }
+  VkShaderModule Shader(const uint32_t* words, size_t count) {
+    VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    info.codeSize = count * 4;
+    info.pCode = words;
+    VkShaderModule m = VK_NULL_HANDLE;
+    Vk(vkCreateShaderModule(device, &info, nullptr, &m), "vkCreateShaderModule");
+    return m;
+  }
+};
+
+void CreateDevice(App& app, const Options& o, const meshvk_vulkan_requirements_t& needs) {
+  VkApplicationInfo info{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  info.pApplicationName = "embed-render";
+  info.apiVersion = needs.api_version;
+  const char* layer = "VK_LAYER_KHRONOS_validation";
+  const char* extensions[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME, VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME};
+  VkDebugUtilsMessengerCreateInfoEXT messenger{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+  messenger.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+  messenger.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+  messenger.pfnUserCallback = OnMessage;
+  VkValidationFeatureEnableEXT sync = VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT;
+  VkValidationFeaturesEXT features{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
+  features.enabledValidationFeatureCount = 1;
+  features.pEnabledValidationFeatures = &sync;
+  features.pNext = &messenger;
+  VkInstanceCreateInfo create{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  create.pApplicationInfo = &info;
+  if (o.validation) {
+    create.pNext = &features;
+    create.enabledLayerCount = 1;
+    create.ppEnabledLayerNames = &layer;
+    create.enabledExtensionCount = 2;
+    create.ppEnabledExtensionNames = extensions;
+  }
+  Vk(vkCreateInstance(&create, nullptr, &app.instance), "vkCreateInstance");
+  if (o.validation) {
+    auto make = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+        vkGetInstanceProcAddr(app.instance, "vkCreateDebugUtilsMessengerEXT"));
+    Vk(make(app.instance, &messenger, nullptr, &app.messenger), "vkCreateDebugUtilsMessengerEXT");
+  }
+  uint32_t count = 1;
+  VkResult result = vkEnumeratePhysicalDevices(app.instance, &count, &app.physical);
+  if ((result != VK_SUCCESS && result != VK_INCOMPLETE) || count == 0) Fail(3, "no Vulkan physical device");
+  vkGetPhysicalDeviceMemoryProperties(app.physical, &app.memory);
+  uint32_t families = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(app.physical, &families, nullptr);
+  std::vector<VkQueueFamilyProperties> family(families);
+  vkGetPhysicalDeviceQueueFamilyProperties(app.physical, &families, family.data());
+  const VkQueueFlags wanted = needs.queue_flags | VK_QUEUE_GRAPHICS_BIT;
+  app.family = UINT32_MAX;
+  for (uint32_t f = 0; f < families && app.family == UINT32_MAX; ++f)
+    if ((family[f].queueFlags & wanted) == wanted) app.family = f;
+  if (app.family == UINT32_MAX) Fail(3, "no queue family with graphics, compute and transfer");
+  float priority = 1.0f;
+  VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  queue.queueFamilyIndex = app.family;
+  queue.queueCount = 1;
+  queue.pQueuePriorities = &priority;
+  VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  v12.timelineSemaphore = needs.timeline_semaphore;
+  VkDeviceCreateInfo device{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  device.pNext = &v12;
+  device.queueCreateInfoCount = 1;
+  device.pQueueCreateInfos = &queue;
+  Vk(vkCreateDevice(app.physical, &device, nullptr, &app.device), "vkCreateDevice");
+  vkGetDeviceQueue(app.device, app.family, 0, &app.queue);
+}
+
+// The application's drawing: an offscreen RGBA8 image, a pipeline whose
+// fragment shader reads the field buffer, and a readback buffer for the PNG.
+struct Renderer {
+  VkImage image = VK_NULL_HANDLE;
+  VkDeviceMemory image_memory = VK_NULL_HANDLE;
+  VkImageView view = VK_NULL_HANDLE;
+  VkRenderPass pass = VK_NULL_HANDLE;
+  VkFramebuffer framebuffer = VK_NULL_HANDLE;
+  VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+  VkDescriptorPool pool = VK_NULL_HANDLE;
+  VkPipelineLayout layout = VK_NULL_HANDLE;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  VkCommandPool command_pool = VK_NULL_HANDLE;
+  VkCommandBuffer commands = VK_NULL_HANDLE;
+  App::Buffer readback;
+
+  void Create(App& app, uint32_t width, uint32_t height, VkBuffer field) {
+    VkDevice d = app.device;
+    VkImageCreateInfo image_info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+    image_info.imageType = VK_IMAGE_TYPE_2D;
+    image_info.format = VK_FORMAT_R8G8B8A8_UNORM;
+    image_info.extent = {width, height, 1};
+    image_info.mipLevels = image_info.arrayLayers = 1;
+    image_info.samples = VK_SAMPLE_COUNT_1_BIT;
+    image_info.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+    Vk(vkCreateImage(d, &image_info, nullptr, &image), "vkCreateImage");
+    VkMemoryRequirements needs;
+    vkGetImageMemoryRequirements(d, image, &needs);
+    image_memory = app.Allocate(needs, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    Vk(vkBindImageMemory(d, image, image_memory, 0), "vkBindImageMemory");
+    VkImageViewCreateInfo view_info{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+    view_info.image = image;
+    view_info.viewType = VK_IMAGE_VIEW_TYPE_2D;
+    view_info.format = image_info.format;
+    view_info.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    Vk(vkCreateImageView(d, &view_info, nullptr, &view), "vkCreateImageView");
+
+    VkAttachmentDescription color{};
+    color.format = image_info.format;
+    color.samples = VK_SAMPLE_COUNT_1_BIT;
+    color.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+    color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    color.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+    color.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+    color.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    color.finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+    VkAttachmentReference ref{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+    VkSubpassDescription subpass{};
+    subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+    subpass.colorAttachmentCount = 1;
+    subpass.pColorAttachments = &ref;
+    // The previous frame's copy reads the image before this frame clears it;
+    // this frame's copy reads it after the pass.
+    VkSubpassDependency deps[2] = {};
+    deps[0].srcSubpass = VK_SUBPASS_EXTERNAL;
+    deps[0].dstSubpass = 0;
+    deps[0].srcStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT;
+    deps[0].srcAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+    deps[0].dstStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
+    deps[0].dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
+    deps[1].srcSubpass = 0;
+    deps[1].dstSubpass = VK_SUBPASS_EXTERNAL;
+    deps[1].srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
+    deps[1].srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
+    deps[1].dstStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT;
+    deps[1].dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+    VkRenderPassCreateInfo pass_info{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
+    pass_info.attachmentCount = 1;
+    pass_info.pAttachments = &color;
+    pass_info.subpassCount = 1;
+    pass_info.pSubpasses = &subpass;
+    pass_info.dependencyCount = 2;
+    pass_info.pDependencies = deps;
+    Vk(vkCreateRenderPass(d, &pass_info, nullptr, &pass), "vkCreateRenderPass");
+    VkFramebufferCreateInfo fb{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
+    fb.renderPass = pass;
+    fb.attachmentCount = 1;
+    fb.pAttachments = &view;
+    fb.width = width;
+    fb.height = height;
+    fb.layers = 1;
+    Vk(vkCreateFramebuffer(d, &fb, nullptr, &framebuffer), "vkCreateFramebuffer");
+
+    VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr};
+    VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    set_info.bindingCount = 1;
+    set_info.pBindings = &binding;
+    Vk(vkCreateDescriptorSetLayout(d, &set_info, nullptr, &set_layout), "vkCreateDescriptorSetLayout");
+    VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1};
+    VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    pool_info.maxSets = 1;
+    pool_info.poolSizeCount = 1;
+    pool_info.pPoolSizes = &size;
+    Vk(vkCreateDescriptorPool(d, &pool_info, nullptr, &pool), "vkCreateDescriptorPool");
+    VkDescriptorSetAllocateInfo allocate{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    allocate.descriptorPool = pool;
+    allocate.descriptorSetCount = 1;
+    allocate.pSetLayouts = &set_layout;
+    VkDescriptorSet set = VK_NULL_HANDLE;
+    Vk(vkAllocateDescriptorSets(d, &allocate, &set), "vkAllocateDescriptorSets");
+    VkDescriptorBufferInfo buffer_info{field, 0, VK_WHOLE_SIZE};
+    VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    write.dstSet = set;
+    write.descriptorCount = 1;
+    write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    write.pBufferInfo = &buffer_info;
+    vkUpdateDescriptorSets(d, 1, &write, 0, nullptr);
+
+    VkPushConstantRange push{VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4};
+    VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    layout_info.setLayoutCount = 1;
+    layout_info.pSetLayouts = &set_layout;
+    layout_info.pushConstantRangeCount = 1;
+    layout_info.pPushConstantRanges = &push;
+    Vk(vkCreatePipelineLayout(d, &layout_info, nullptr, &layout), "vkCreatePipelineLayout");
+    CreatePipeline(app, width, height);
+
+    VkCommandPoolCreateInfo command_pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    command_pool_info.queueFamilyIndex = app.family;
+    Vk(vkCreateCommandPool(d, &command_pool_info, nullptr, &command_pool), "vkCreateCommandPool");
+    VkCommandBufferAllocateInfo cb_info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    cb_info.commandPool = command_pool;
+    cb_info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    cb_info.commandBufferCount = 1;
+    Vk(vkAllocateCommandBuffers(d, &cb_info, &commands), "vkAllocateCommandBuffers");
+    readback = app.NewBuffer(uint64_t{width} * height * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
+
+    // Recorded once: draw, then copy the image into the readback buffer. The
+    // next frame is submitted while this one may still be pending.
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    begin.flags = VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT;
+    Vk(vkBeginCommandBuffer(commands, &begin), "vkBeginCommandBuffer");
+    VkClearValue clear{};
+    VkRenderPassBeginInfo pass_begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
+    pass_begin.renderPass = pass;
+    pass_begin.framebuffer = framebuffer;
+    pass_begin.renderArea = {{0, 0}, {width, height}};
+    pass_begin.clearValueCount = 1;
+    pass_begin.pClearValues = &clear;
+    vkCmdBeginRenderPass(commands, &pass_begin, VK_SUBPASS_CONTENTS_INLINE);
+    vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+    vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &set, 0, nullptr);
+    vkCmdPushConstants(commands, layout, VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4, &width);
+    vkCmdDraw(commands, 3, 1, 0, 0);
+    vkCmdEndRenderPass(commands);
+    VkBufferImageCopy region{};
+    region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    region.imageExtent = {width, height, 1};
+    vkCmdCopyImageToBuffer(commands, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback.buffer, 1, &region);
+    VkMemoryBarrier to_host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    to_host.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0,
+                         nullptr, 0, nullptr);
+    Vk(vkEndCommandBuffer(commands), "vkEndCommandBuffer");
+  }
+
+  void CreatePipeline(App& app, uint32_t width, uint32_t height) {
+    namespace shaders = embed_render::shaders;
+    VkShaderModule vert = app.Shader(shaders::draw_vert, shaders::draw_vert_word_count);
+    VkShaderModule frag = app.Shader(shaders::draw_frag, shaders::draw_frag_word_count);
+    VkPipelineShaderStageCreateInfo stages[2] = {{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO},
+                                                 {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO}};
+    stages[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
+    stages[0].module = vert;
+    stages[0].pName = "main";
+    stages[1].stage = VK_SHADER_STAGE_FRAGMENT_BIT;
+    stages[1].module = frag;
+    stages[1].pName = "main";
+    VkPipelineVertexInputStateCreateInfo vertex{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+    VkPipelineInputAssemblyStateCreateInfo assembly{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+    assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+    VkViewport viewport{0, 0, float(width), float(height), 0, 1};
+    VkRect2D scissor{{0, 0}, {width, height}};
+    VkPipelineViewportStateCreateInfo viewports{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
+    viewports.viewportCount = viewports.scissorCount = 1;
+    viewports.pViewports = &viewport;
+    viewports.pScissors = &scissor;
+    VkPipelineRasterizationStateCreateInfo raster{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
+    raster.polygonMode = VK_POLYGON_MODE_FILL;
+    raster.cullMode = VK_CULL_MODE_NONE;
+    raster.lineWidth = 1.0f;
+    VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
+    multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+    VkPipelineColorBlendAttachmentState blend{};
+    blend.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT |
+                           VK_COLOR_COMPONENT_A_BIT;
+    VkPipelineColorBlendStateCreateInfo blending{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+    blending.attachmentCount = 1;
+    blending.pAttachments = &blend;
+    VkGraphicsPipelineCreateInfo info{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
+    info.stageCount = 2;
+    info.pStages = stages;
+    info.pVertexInputState = &vertex;
+    info.pInputAssemblyState = &assembly;
+    info.pViewportState = &viewports;
+    info.pRasterizationState = &raster;
+    info.pMultisampleState = &multisample;
+    info.pColorBlendState = &blending;
+    info.layout = layout;
+    info.renderPass = pass;
+    Vk(vkCreateGraphicsPipelines(app.device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline),
+       "vkCreateGraphicsPipelines");
+    vkDestroyShaderModule(app.device, vert, nullptr);
+    vkDestroyShaderModule(app.device, frag, nullptr);
+  }
+
+  void Destroy(App& app) {
+    VkDevice d = app.device;
+    app.Free(readback);
+    vkDestroyCommandPool(d, command_pool, nullptr);
+    vkDestroyPipeline(d, pipeline, nullptr);
+    vkDestroyPipelineLayout(d, layout, nullptr);
+    vkDestroyDescriptorPool(d, pool, nullptr);
+    vkDestroyDescriptorSetLayout(d, set_layout, nullptr);
+    vkDestroyFramebuffer(d, framebuffer, nullptr);
+    vkDestroyRenderPass(d, pass, nullptr);
+    vkDestroyImageView(d, view, nullptr);
+    vkDestroyImage(d, image, nullptr);
+    vkFreeMemory(d, image_memory, nullptr);
+  }
+};
+
+// PNG through a temporary file and a rename: no half-written image on failure.
+void WritePng(const std::string& path, const std::vector<uint8_t>& rgba, uint32_t width, uint32_t height) {
+  png_image image{};
+  image.version = PNG_IMAGE_VERSION;
+  image.width = width;
+  image.height = height;
+  image.format = PNG_FORMAT_RGBA;
+  std::string temporary = path + ".tmp";
+  if (!png_image_write_to_file(&image, temporary.c_str(), 0, rgba.data(), 0, nullptr)) {
+    std::remove(temporary.c_str());
+    Fail(3, path + ": cannot write PNG: " + image.message);
+  }
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    std::remove(temporary.c_str());
+    Fail(3, path + ": cannot write: " + std::strerror(errno));
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options o = Parse(argc, argv);
+  const uint64_t pixels = uint64_t{o.width} * o.height;
+  const std::vector<float> weights = embed_render::FieldWeights();
+  std::vector<uint8_t> program_bytes = embed_render::FieldProgram(o.width, o.height, o.processes, weights);
+
+  // What meshvk needs, asked before the application creates its device.
+  meshvk_module_t* module = nullptr;
+  Mvk(meshvk_module_load(program_bytes.data(), program_bytes.size(), &module), "meshvk_module_load");
+  meshvk_shader_features_t shader{};
+  Mvk(meshvk_module_shader_features(module, &shader), "meshvk_module_shader_features");
+  meshvk_vulkan_requirements_t needs{};
+  Mvk(meshvk_vulkan_requirements(MESHVK_TOPOLOGY_LOGICAL, &shader, &needs), "meshvk_vulkan_requirements");
+  App app;
+  CreateDevice(app, o, needs);
+
+  // meshvk on the application's objects: P logical processes on its device.
+  meshvk_instance_adopt_info_t adopt{app.instance, vkGetInstanceProcAddr, needs.api_version};
+  meshvk_instance_t* instance = nullptr;
+  Mvk(meshvk_instance_create_from_vulkan(&adopt, &instance), "meshvk_instance_create_from_vulkan");
+  meshvk_adopted_device_t device{&app.physical, 1, app.device, needs.api_version, app.family, &app.queue, 1};
+  meshvk_device_set_adopt_info_t set_info{};
+  set_info.process_count = o.processes;
+  set_info.devices = &device;
+  set_info.device_count = 1;  // single-threaded app: no queue lock needed
+  meshvk_device_set_t* set = nullptr;
+  Mvk(meshvk_device_set_create_from_vulkan(instance, &set_info, &set), "meshvk_device_set_create_from_vulkan");
+  meshvk_program_t* program = nullptr;
+  Mvk(meshvk_program_create(module, set, &program), "meshvk_program_create");
+  meshvk_module_release(module);
+
+  // The application's buffers: pixel coordinates (written once) and the field.
+  const VkBufferUsageFlags usage =
+      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  std::vector<float> coords = embed_render::PixelCoordinates(o.width, o.height);
+  App::Buffer coord_buffer = app.NewBuffer(pixels * 8, usage, true);
+  std::memcpy(coord_buffer.mapped, coords.data(), pixels * 8);
+  // The field lives in device-local memory the host never maps in the device
+  // path (in --round-trip it must be host-visible to upload into it).
+  App::Buffer field = app.NewBuffer(pixels * 16, usage, o.round_trip);
+  std::vector<meshvk_buffer_t*> imported;
+  std::vector<meshvk_shard_buffer_t> coord_shards, field_shards;
+  for (uint32_t s = 0; s < o.processes; ++s) {
+    meshvk_shard_view_t in{}, out{};
+    Mvk(meshvk_program_argument_shard(program, 0, 0, s, &in), "meshvk_program_argument_shard");
+    Mvk(meshvk_program_result_shard(program, 0, 0, s, &out), "meshvk_program_result_shard");
+    meshvk_buffer_t *a = nullptr, *b = nullptr;
+    Mvk(meshvk_buffer_import_vulkan(set, in.process, coord_buffer.buffer, in.global_offset[0] * 8, in.shape[0] * 8, &a),
+        "meshvk_buffer_import_vulkan");
+    Mvk(meshvk_buffer_import_vulkan(set, out.process, field.buffer, out.global_offset[0] * 16, out.shape[0] * 16, &b),
+        "meshvk_buffer_import_vulkan");
+    imported.push_back(a);
+    imported.push_back(b);
+    coord_shards.push_back({a, 0});
+    field_shards.push_back({b, 0});
+  }
+  meshvk_device_tensor_t arguments{coord_shards.data(), o.processes}, results{field_shards.data(), o.processes};
+
+  Renderer renderer;
+  renderer.Create(app, o.width, o.height, field.buffer);
+  VkSemaphore field_done = app.Timeline(), render_done = app.Timeline();
+  meshvk_semaphore_t *meshvk_field_done = nullptr, *meshvk_render_done = nullptr;
+  Mvk(meshvk_semaphore_import(set, 0, field_done, &meshvk_field_done), "meshvk_semaphore_import");
+  Mvk(meshvk_semaphore_import(set, 0, render_done, &meshvk_render_done), "meshvk_semaphore_import");
+
+  std::vector<float> host_field(pixels * 4);
+  auto start = std::chrono::steady_clock::now();
+  for (uint64_t frame = 1; frame <= o.frames; ++frame) {
+    VkPipelineStageFlags draw_stage = VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT;
+    VkTimelineSemaphoreSubmitInfo timeline{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+    VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    submit.pNext = &timeline;
+    submit.commandBufferCount = 1;
+    submit.pCommandBuffers = &renderer.commands;
+    submit.signalSemaphoreCount = 1;
+    submit.pSignalSemaphores = &render_done;
+    timeline.signalSemaphoreValueCount = 1;
+    timeline.pSignalSemaphoreValues = &frame;
+    if (!o.round_trip) {
+      // GPU only: meshvk waits until the previous frame's draw has read the
+      // field, computes into the application's buffer, signals field_done;
+      // the draw waits for it. The host does not wait inside the loop.
+      meshvk_semaphore_value_t previous{meshvk_render_done, frame - 1}, done{meshvk_field_done, frame};
+      meshvk_async_invoke_info_t run{};
+      run.arguments = &arguments;
+      run.argument_count = 1;
+      run.results = &results;
+      run.result_count = 1;
+      run.waits = &previous;
+      run.wait_count = frame > 1 ? 1 : 0;
+      run.signals = &done;
+      run.signal_count = 1;
+      Mvk(meshvk_program_invoke_async(program, &run), "meshvk_program_invoke_async");
+      submit.waitSemaphoreCount = 1;
+      submit.pWaitSemaphores = &field_done;
+      submit.pWaitDstStageMask = &draw_stage;
+      timeline.waitSemaphoreValueCount = 1;
+      timeline.pWaitSemaphoreValues = &frame;
+    } else {
+      // Host round trip: inputs from and results to host memory, then an
+      // upload into the field buffer once the previous draw is done with it.
+      meshvk_host_input_t input{coords.data(), pixels * 8};
+      meshvk_host_output_t output{host_field.data(), pixels * 16};
+      meshvk_invoke_info_t run{};
+      run.inputs = &input;
+      run.input_count = 1;
+      run.outputs = &output;
+      run.output_count = 1;
+      Mvk(meshvk_program_invoke(program, &run), "meshvk_program_invoke");
+      if (frame > 1) app.Wait(render_done, frame - 1);
+      std::memcpy(field.mapped, host_field.data(), pixels * 16);
+    }
+    Vk(vkQueueSubmit(app.queue, 1, &submit, VK_NULL_HANDLE), "vkQueueSubmit");
+  }
+  app.Wait(render_done, o.frames);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("embed-render: %ux%u pixels, %u processes, %u frames, %s: %.2f ms per frame\n", o.width, o.height,
+              o.processes, o.frames, o.round_trip ? "host round trip" : "device only", 1000.0 * seconds / o.frames);
+
+  std::vector<uint8_t> image(static_cast<const uint8_t*>(renderer.readback.mapped),
+                             static_cast<const uint8_t*>(renderer.readback.mapped) + pixels * 4);
+  int status = 0;
+  if (o.check) {
+    std::vector<uint8_t> expected = embed_render::HostImage(o.width, o.height, weights);
+    int worst = 0;
+    size_t off = 0;
+    for (size_t i = 0; i < image.size(); ++i) {
+      int diff = std::abs(int(image[i]) - int(expected[i]));
+      if (diff > kTolerance) ++off;
+      worst = std::max(worst, diff);
+    }
+    std::printf("embed-render: check: %zu of %zu channels off by more than %d (largest difference %d)\n", off,
+                image.size(), kTolerance, worst);
+    if (off) status = 1;
+  }
+  if (!o.out.empty()) WritePng(o.out, image, o.width, o.height);
+
+  meshvk_semaphore_release(meshvk_field_done);
+  meshvk_semaphore_release(meshvk_render_done);
+  for (meshvk_buffer_t* b : imported) meshvk_buffer_release(b);
+  meshvk_program_release(program);
+  meshvk_device_set_release(set);
+  meshvk_instance_release(instance);
+  renderer.Destroy(app);
+  app.Free(coord_buffer);
+  app.Free(field);
+  vkDestroySemaphore(app.device, field_done, nullptr);
+  vkDestroySemaphore(app.device, render_done, nullptr);
+  vkDestroyDevice(app.device, nullptr);
+  if (app.messenger) {
+    reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+        vkGetInstanceProcAddr(app.instance, "vkDestroyDebugUtilsMessengerEXT"))(app.instance, app.messenger, nullptr);
+  }
+  vkDestroyInstance(app.instance, nullptr);
+  if (g_messages) Fail(3, std::to_string(g_messages) + " validation message(s)");
+  return status;
+}

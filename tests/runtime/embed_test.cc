@@ -1,0 +1,559 @@
+// meshvk/vulkan.h: meshvk inside an application that owns Vulkan. The test is
+// the application: it creates its own instance (validation + synchronization
+// validation, any message fails), device, queue, buffers and timeline
+// semaphores with the Vulkan loader directly, hands them to meshvk, and checks
+// results against host arithmetic. It links the shared runtime, as an
+// embedder would (the static library's volk globals would shadow the loader's
+// vk* functions).
+#include <gtest/gtest.h>
+#include <vulkan/vulkan.h>
+
+#include <atomic>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "meshvk/meshvk.h"
+#include "meshvk/vulkan.h"
+#include "programs.h"
+
+namespace {
+
+constexpr uint64_t kSecond = 1000ull * 1000 * 1000;
+
+std::string Text(meshvk_status_t status) {
+  if (!status) return "";
+  std::string text = std::string(meshvk_status_code_name(meshvk_status_code(status))) + ": " +
+                     meshvk_status_message(status);
+  meshvk_status_free(status);
+  return text;
+}
+#define EXPECT_MESHVK_OK(expr) EXPECT_EQ(Text(expr), "")
+#define ASSERT_MESHVK_OK(expr) ASSERT_EQ(Text(expr), "")
+#define ASSERT_VK_OK(expr) ASSERT_EQ((expr), VK_SUCCESS)
+
+meshvk_status_code_t CodeOf(meshvk_status_t status) {
+  meshvk_status_code_t code = meshvk_status_code(status);
+  meshvk_status_free(status);
+  return code;
+}
+
+// The application: its own Vulkan objects, and a mutex for the one queue it
+// shares with meshvk.
+class EmbedTest : public ::testing::Test {
+ protected:
+  static VKAPI_ATTR VkBool32 VKAPI_CALL OnMessage(VkDebugUtilsMessageSeverityFlagBitsEXT,
+                                                  VkDebugUtilsMessageTypeFlagsEXT,
+                                                  const VkDebugUtilsMessengerCallbackDataEXT* data,
+                                                  void* self) {
+    auto* test = static_cast<EmbedTest*>(self);
+    std::lock_guard<std::mutex> lock(test->messages_mutex_);
+    test->messages_.push_back(data && data->pMessage ? data->pMessage : "(no message)");
+    return VK_FALSE;
+  }
+  static void LockQueue(void* self, VkQueue) { static_cast<EmbedTest*>(self)->queue_mutex_.lock(); }
+  static void UnlockQueue(void* self, VkQueue) { static_cast<EmbedTest*>(self)->queue_mutex_.unlock(); }
+
+  void SetUp() override {
+    meshvk_vulkan_requirements_t needs{};
+    ASSERT_MESHVK_OK(meshvk_vulkan_requirements(MESHVK_TOPOLOGY_LOGICAL, nullptr, &needs));
+    VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+    app.pApplicationName = "meshvk_embed_tests";
+    app.apiVersion = needs.api_version;
+    const char* layer = "VK_LAYER_KHRONOS_validation";
+    const char* extensions[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME, VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME};
+    VkDebugUtilsMessengerCreateInfoEXT messenger{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+    messenger.messageSeverity =
+        VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    messenger.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                            VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+    messenger.pfnUserCallback = &EmbedTest::OnMessage;
+    messenger.pUserData = this;
+    VkValidationFeatureEnableEXT sync = VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT;
+    VkValidationFeaturesEXT features{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
+    features.enabledValidationFeatureCount = 1;
+    features.pEnabledValidationFeatures = &sync;
+    features.pNext = &messenger;
+    VkInstanceCreateInfo create{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+    create.pNext = &features;
+    create.pApplicationInfo = &app;
+    create.enabledLayerCount = 1;
+    create.ppEnabledLayerNames = &layer;
+    create.enabledExtensionCount = 2;
+    create.ppEnabledExtensionNames = extensions;
+    ASSERT_VK_OK(vkCreateInstance(&create, nullptr, &instance_));
+    auto create_messenger = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+        vkGetInstanceProcAddr(instance_, "vkCreateDebugUtilsMessengerEXT"));
+    ASSERT_VK_OK(create_messenger(instance_, &messenger, nullptr, &messenger_));
+
+    uint32_t count = 1;
+    VkResult result = vkEnumeratePhysicalDevices(instance_, &count, &physical_);
+    ASSERT_TRUE(result == VK_SUCCESS || result == VK_INCOMPLETE);
+    ASSERT_EQ(count, 1u);
+    uint32_t families = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(physical_, &families, nullptr);
+    std::vector<VkQueueFamilyProperties> family(families);
+    vkGetPhysicalDeviceQueueFamilyProperties(physical_, &families, family.data());
+    family_ = UINT32_MAX;
+    for (uint32_t f = 0; f < families && family_ == UINT32_MAX; ++f)
+      if ((family[f].queueFlags & needs.queue_flags) == needs.queue_flags) family_ = f;
+    ASSERT_NE(family_, UINT32_MAX);
+
+    float priority = 1.0f;
+    VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+    queue.queueFamilyIndex = family_;
+    queue.queueCount = 1;
+    queue.pQueuePriorities = &priority;
+    VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    v12.timelineSemaphore = needs.timeline_semaphore;
+    VkDeviceCreateInfo device{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+    device.pNext = &v12;
+    device.queueCreateInfoCount = 1;
+    device.pQueueCreateInfos = &queue;
+    ASSERT_VK_OK(vkCreateDevice(physical_, &device, nullptr, &device_));
+    vkGetDeviceQueue(device_, family_, 0, &queue_);
+  }
+
+  void TearDown() override {
+    // meshvk objects are gone by now; everything below is the application's
+    // and must still be alive (meshvk destroyed nothing of it) and must be
+    // the only objects left (meshvk leaked nothing: the layer reports leaks).
+    for (auto& [buffer, memory] : buffers_) {
+      vkDestroyBuffer(device_, buffer, nullptr);
+      vkFreeMemory(device_, memory, nullptr);
+    }
+    for (VkSemaphore s : semaphores_) vkDestroySemaphore(device_, s, nullptr);
+    if (device_) vkDestroyDevice(device_, nullptr);
+    if (messenger_) {
+      auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+          vkGetInstanceProcAddr(instance_, "vkDestroyDebugUtilsMessengerEXT"));
+      destroy(instance_, messenger_, nullptr);
+    }
+    if (instance_) vkDestroyInstance(instance_, nullptr);
+    for (const std::string& message : messages_) ADD_FAILURE() << "validation: " << message;
+  }
+
+  // meshvk on the application's objects: P processes on its one device.
+  void Adopt(uint32_t processes) {
+    meshvk_instance_adopt_info_t instance{};
+    instance.instance = instance_;
+    instance.get_instance_proc_addr = vkGetInstanceProcAddr;
+    instance.api_version = VK_API_VERSION_1_2;
+    ASSERT_MESHVK_OK(meshvk_instance_create_from_vulkan(&instance, &meshvk_instance_));
+    meshvk_adopted_device_t device{};
+    device.physical_devices = &physical_;
+    device.physical_device_count = 1;
+    device.device = device_;
+    device.api_version = VK_API_VERSION_1_2;
+    device.queue_family = family_;
+    device.queues = &queue_;
+    device.queue_count = 1;
+    meshvk_device_set_adopt_info_t info{};
+    info.process_count = processes;
+    info.devices = &device;
+    info.device_count = 1;
+    info.queue_lock = {&EmbedTest::LockQueue, &EmbedTest::UnlockQueue, this};
+    ASSERT_MESHVK_OK(meshvk_device_set_create_from_vulkan(meshvk_instance_, &info, &set_));
+  }
+  void ReleaseMeshvk() {
+    meshvk_program_release(program_);
+    program_ = nullptr;
+    meshvk_device_set_release(set_);
+    set_ = nullptr;
+    meshvk_instance_release(meshvk_instance_);
+    meshvk_instance_ = nullptr;
+  }
+
+  // A host-visible storage buffer of the application's; returns its mapping.
+  VkBuffer AppBuffer(uint64_t bytes, float** mapped) {
+    VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    info.size = bytes;
+    info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                 VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    VkBuffer buffer = VK_NULL_HANDLE;
+    EXPECT_EQ(vkCreateBuffer(device_, &info, nullptr, &buffer), VK_SUCCESS);
+    VkMemoryRequirements needs;
+    vkGetBufferMemoryRequirements(device_, buffer, &needs);
+    VkPhysicalDeviceMemoryProperties memory;
+    vkGetPhysicalDeviceMemoryProperties(physical_, &memory);
+    const VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    uint32_t type = 0;
+    while (type < memory.memoryTypeCount &&
+           !((needs.memoryTypeBits & (1u << type)) && (memory.memoryTypes[type].propertyFlags & want) == want))
+      ++type;
+    VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    allocate.allocationSize = needs.size;
+    allocate.memoryTypeIndex = type;
+    VkDeviceMemory bound = VK_NULL_HANDLE;
+    EXPECT_EQ(vkAllocateMemory(device_, &allocate, nullptr, &bound), VK_SUCCESS);
+    EXPECT_EQ(vkBindBufferMemory(device_, buffer, bound, 0), VK_SUCCESS);
+    EXPECT_EQ(vkMapMemory(device_, bound, 0, VK_WHOLE_SIZE, 0, reinterpret_cast<void**>(mapped)), VK_SUCCESS);
+    buffers_.push_back({buffer, bound});
+    return buffer;
+  }
+  VkSemaphore AppTimeline() {
+    VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
+    type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+    VkSemaphoreCreateInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+    info.pNext = &type;
+    VkSemaphore semaphore = VK_NULL_HANDLE;
+    EXPECT_EQ(vkCreateSemaphore(device_, &info, nullptr, &semaphore), VK_SUCCESS);
+    semaphores_.push_back(semaphore);
+    return semaphore;
+  }
+  uint64_t Counter(VkSemaphore semaphore) {
+    uint64_t value = 0;
+    EXPECT_EQ(vkGetSemaphoreCounterValue(device_, semaphore, &value), VK_SUCCESS);
+    return value;
+  }
+  bool Wait(VkSemaphore semaphore, uint64_t value) {
+    VkSemaphoreWaitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+    wait.semaphoreCount = 1;
+    wait.pSemaphores = &semaphore;
+    wait.pValues = &value;
+    return vkWaitSemaphores(device_, &wait, 60 * kSecond) == VK_SUCCESS;
+  }
+  void HostSignal(VkSemaphore semaphore, uint64_t value) {
+    VkSemaphoreSignalInfo signal{VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
+    signal.semaphore = semaphore;
+    signal.value = value;
+    EXPECT_EQ(vkSignalSemaphore(device_, &signal), VK_SUCCESS);
+  }
+
+  VkInstance instance_ = VK_NULL_HANDLE;
+  VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
+  VkPhysicalDevice physical_ = VK_NULL_HANDLE;
+  VkDevice device_ = VK_NULL_HANDLE;
+  uint32_t family_ = 0;
+  VkQueue queue_ = VK_NULL_HANDLE;
+  std::mutex queue_mutex_;
+  std::vector<std::pair<VkBuffer, VkDeviceMemory>> buffers_;
+  std::vector<VkSemaphore> semaphores_;
+  std::mutex messages_mutex_;
+  std::vector<std::string> messages_;
+  meshvk_instance_t* meshvk_instance_ = nullptr;
+  meshvk_device_set_t* set_ = nullptr;
+  meshvk_program_t* program_ = nullptr;
+};
+
+// c = a + scale * b, rows split over P processes, run on the application's
+// buffers: arguments and result imported shard by shard (one VkBuffer each,
+// the shards at their row offsets), ordered by the application's timeline
+// semaphores, nothing through meshvk's host path.
+struct AppTensors {
+  VkBuffer a, b, c;
+  float *host_a, *host_b, *host_c;
+  std::vector<meshvk_buffer_t*> imported;
+  std::vector<meshvk_shard_buffer_t> shards[3];
+  meshvk_device_tensor_t arguments[2], results[1];
+  ~AppTensors() {
+    for (meshvk_buffer_t* b : imported) meshvk_buffer_release(b);
+  }
+};
+
+constexpr uint32_t kRows = 64, kCols = 32;
+constexpr float kScale = 0.5f;
+
+TEST_F(EmbedTest, ProgramRunsAsynchronouslyOnTheApplicationsBuffersAndSemaphores) {
+  const uint32_t P = 2;
+  Adopt(P);
+  ASSERT_TRUE(set_);
+  std::vector<uint8_t> bytes = meshvk_test::Elementwise({P}, {{0}, {}}, kRows, kCols, kScale);
+  meshvk_module_t* module = nullptr;
+  ASSERT_MESHVK_OK(meshvk_module_load(bytes.data(), bytes.size(), &module));
+  ASSERT_MESHVK_OK(meshvk_program_create(module, set_, &program_));
+  meshvk_module_release(module);
+
+  AppTensors t;
+  const uint64_t total = uint64_t{kRows} * kCols * 4;
+  t.a = AppBuffer(total, &t.host_a);
+  t.b = AppBuffer(total, &t.host_b);
+  t.c = AppBuffer(total, &t.host_c);
+  for (uint32_t i = 0; i < kRows * kCols; ++i) {
+    t.host_a[i] = 0.25f * i;
+    t.host_b[i] = 3.0f - 0.125f * i;
+    t.host_c[i] = -1.0f;
+  }
+  VkBuffer app[3] = {t.a, t.b, t.c};
+  for (uint32_t k = 0; k < 3; ++k) {
+    for (uint32_t s = 0; s < P; ++s) {
+      meshvk_shard_view_t view{};
+      ASSERT_MESHVK_OK(k < 2 ? meshvk_program_argument_shard(program_, 0, k, s, &view)
+                             : meshvk_program_result_shard(program_, 0, 0, s, &view));
+      uint64_t offset = view.global_offset[0] * kCols * 4, range = view.shape[0] * view.shape[1] * 4;
+      meshvk_buffer_t* imported = nullptr;
+      ASSERT_MESHVK_OK(meshvk_buffer_import_vulkan(set_, view.process, app[k], offset, range, &imported));
+      t.imported.push_back(imported);
+      VkDeviceSize where = 1;
+      EXPECT_EQ(meshvk_buffer_vk_buffer(imported, &where), app[k]);
+      EXPECT_EQ(where, offset);
+      t.shards[k].push_back({imported, 0});
+    }
+  }
+  t.arguments[0] = {t.shards[0].data(), P};
+  t.arguments[1] = {t.shards[1].data(), P};
+  t.results[0] = {t.shards[2].data(), P};
+
+  VkSemaphore ready = AppTimeline(), done = AppTimeline();
+  meshvk_semaphore_t *meshvk_ready = nullptr, *meshvk_done = nullptr;
+  ASSERT_MESHVK_OK(meshvk_semaphore_import(set_, 0, ready, &meshvk_ready));
+  ASSERT_MESHVK_OK(meshvk_semaphore_import(set_, 0, done, &meshvk_done));
+  EXPECT_EQ(meshvk_semaphore_vk_semaphore(meshvk_done), done);
+
+  for (uint64_t frame = 1; frame <= 3; ++frame) {
+    meshvk_semaphore_value_t wait{meshvk_ready, frame}, signal{meshvk_done, frame};
+    meshvk_async_invoke_info_t info{};
+    info.function = 0;
+    info.arguments = t.arguments;
+    info.argument_count = 2;
+    info.results = t.results;
+    info.result_count = 1;
+    info.waits = &wait;
+    info.wait_count = 1;
+    info.signals = &signal;
+    info.signal_count = 1;
+    // `ready` is not signalled yet: a blocking invoke would never return.
+    ASSERT_MESHVK_OK(meshvk_program_invoke_async(program_, &info));
+    EXPECT_EQ(Counter(done), frame - 1) << "the program ran before the application's semaphore";
+    for (uint32_t i = 0; i < kRows * kCols; ++i) t.host_b[i] = 3.0f - 0.125f * i + frame;
+    HostSignal(ready, frame);
+    ASSERT_TRUE(Wait(done, frame));
+    for (uint32_t i = 0; i < kRows * kCols; ++i) {
+      float expected = 0.25f * i + kScale * (3.0f - 0.125f * i + frame);
+      ASSERT_FLOAT_EQ(t.host_c[i], expected) << "frame " << frame << " element " << i;
+    }
+  }
+  // The host-tensor invoke still works after async ones (and waits for them).
+  std::vector<float> a(kRows * kCols, 1.0f), b(kRows * kCols, 2.0f), c(kRows * kCols, 0.0f);
+  meshvk_host_input_t inputs[2] = {{a.data(), total}, {b.data(), total}};
+  meshvk_host_output_t output{c.data(), total};
+  meshvk_invoke_info_t host{};
+  host.inputs = inputs;
+  host.input_count = 2;
+  host.outputs = &output;
+  host.output_count = 1;
+  ASSERT_MESHVK_OK(meshvk_program_invoke(program_, &host));
+  EXPECT_FLOAT_EQ(c[17], 1.0f + kScale * 2.0f);
+
+  meshvk_semaphore_release(meshvk_ready);
+  meshvk_semaphore_release(meshvk_done);
+  t.imported.clear();
+  for (uint32_t k = 0; k < 3; ++k)
+    for (auto& s : t.shards[k]) meshvk_buffer_release(s.buffer);
+  ReleaseMeshvk();
+  // The application's device, buffers and semaphores are still its own.
+  EXPECT_EQ(vkDeviceWaitIdle(device_), VK_SUCCESS);
+  EXPECT_EQ(Counter(done), 3u);
+}
+
+// The application keeps submitting its own work to the queue it shares with
+// meshvk from another thread (taking the same lock meshvk takes through
+// meshvk_queue_lock_t) while the program runs, host and async invokes mixed.
+// The validation layer's thread-safety checks report unsynchronized queue use.
+TEST_F(EmbedTest, ProgramRunsWhileTheApplicationSubmitsOnTheSameQueue) {
+  const uint32_t P = 2;
+  Adopt(P);
+  ASSERT_TRUE(set_);
+  std::vector<uint8_t> bytes = meshvk_test::Elementwise({P}, {{0}, {}}, kRows, kCols, kScale);
+  meshvk_module_t* module = nullptr;
+  ASSERT_MESHVK_OK(meshvk_module_load(bytes.data(), bytes.size(), &module));
+  ASSERT_MESHVK_OK(meshvk_program_create(module, set_, &program_));
+  meshvk_module_release(module);
+
+  float* scratch_host = nullptr;
+  VkBuffer scratch = AppBuffer(1 << 20, &scratch_host);
+  VkSemaphore app_timeline = AppTimeline();
+  VkCommandPool pool = VK_NULL_HANDLE;
+  VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  pool_info.queueFamilyIndex = family_;
+  ASSERT_VK_OK(vkCreateCommandPool(device_, &pool_info, nullptr, &pool));
+  VkCommandBuffer cb = VK_NULL_HANDLE;
+  VkCommandBufferAllocateInfo allocate{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  allocate.commandPool = pool;
+  allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  allocate.commandBufferCount = 1;
+  ASSERT_VK_OK(vkAllocateCommandBuffers(device_, &allocate, &cb));
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  begin.flags = VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT;
+  ASSERT_VK_OK(vkBeginCommandBuffer(cb, &begin));
+  vkCmdFillBuffer(cb, scratch, 0, 1 << 20, 0x3f800000u);  // 1.0f
+  ASSERT_VK_OK(vkEndCommandBuffer(cb));
+
+  std::atomic<bool> stop{false};
+  std::atomic<uint64_t> submitted{0};
+  std::thread app_thread([&] {
+    for (uint64_t value = 1; !stop.load() || value <= 20; ++value) {
+      // At most 8 of its own submissions in flight.
+      if (value > 8 && !Wait(app_timeline, value - 8)) {
+        ADD_FAILURE() << "the application's work did not finish";
+        return;
+      }
+      VkTimelineSemaphoreSubmitInfo timeline{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+      uint64_t wait_value = value - 1;
+      timeline.waitSemaphoreValueCount = 1;
+      timeline.pWaitSemaphoreValues = &wait_value;
+      timeline.signalSemaphoreValueCount = 1;
+      timeline.pSignalSemaphoreValues = &value;
+      VkPipelineStageFlags stage = VK_PIPELINE_STAGE_TRANSFER_BIT;
+      VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+      submit.pNext = &timeline;
+      submit.waitSemaphoreCount = 1;  // orders the fills among themselves
+      submit.pWaitSemaphores = &app_timeline;
+      submit.pWaitDstStageMask = &stage;
+      submit.commandBufferCount = 1;
+      submit.pCommandBuffers = &cb;
+      submit.signalSemaphoreCount = 1;
+      submit.pSignalSemaphores = &app_timeline;
+      VkResult result;
+      {
+        std::lock_guard<std::mutex> lock(queue_mutex_);
+        result = vkQueueSubmit(queue_, 1, &submit, VK_NULL_HANDLE);
+      }
+      if (result != VK_SUCCESS) {
+        ADD_FAILURE() << "vkQueueSubmit: " << result;
+        return;
+      }
+      submitted = value;
+    }
+  });
+
+  std::vector<float> a(kRows * kCols), b(kRows * kCols), c(kRows * kCols);
+  const uint64_t total = a.size() * 4;
+  for (uint32_t round = 0; round < 12; ++round) {
+    for (uint32_t i = 0; i < a.size(); ++i) {
+      a[i] = float(i % 97) + round;
+      b[i] = float(i % 13);
+    }
+    meshvk_host_input_t inputs[2] = {{a.data(), total}, {b.data(), total}};
+    meshvk_host_output_t output{c.data(), total};
+    meshvk_invoke_info_t host{};
+    host.inputs = inputs;
+    host.input_count = 2;
+    host.outputs = &output;
+    host.output_count = 1;
+    ASSERT_MESHVK_OK(meshvk_program_invoke(program_, &host));
+    for (uint32_t i = 0; i < a.size(); ++i) ASSERT_FLOAT_EQ(c[i], a[i] + kScale * b[i]) << "round " << round;
+    // And an async one on the program's own buffers (results left there).
+    meshvk_async_invoke_info_t async{};
+    ASSERT_MESHVK_OK(meshvk_program_invoke_async(program_, &async));
+  }
+  stop = true;
+  app_thread.join();
+  ASSERT_TRUE(Wait(app_timeline, submitted.load()));
+  EXPECT_GE(submitted.load(), 20u);
+  EXPECT_EQ(scratch_host[12345], 1.0f);
+  ReleaseMeshvk();
+  vkDestroyCommandPool(device_, pool, nullptr);
+}
+
+TEST_F(EmbedTest, NativeHandlesAreTheApplications) {
+  Adopt(3);
+  ASSERT_TRUE(set_);
+  EXPECT_EQ(meshvk_instance_vk_instance(meshvk_instance_), instance_);
+  EXPECT_EQ(meshvk_device_set_topology(set_), MESHVK_TOPOLOGY_LOGICAL);
+  for (uint32_t p = 0; p < 3; ++p) {
+    meshvk_process_vulkan_t native{};
+    ASSERT_MESHVK_OK(meshvk_device_set_process_vulkan(set_, p, &native));
+    EXPECT_EQ(native.device, device_);
+    EXPECT_EQ(native.queue, queue_);
+    EXPECT_EQ(native.physical_device, physical_);
+    EXPECT_EQ(native.queue_family, family_);
+  }
+  meshvk_process_vulkan_t native{};
+  EXPECT_EQ(CodeOf(meshvk_device_set_process_vulkan(set_, 3, &native)), MESHVK_STATUS_OUT_OF_RANGE);
+  // meshvk's own buffers and semaphores have handles on the application's device too.
+  meshvk_buffer_t* own = nullptr;
+  ASSERT_MESHVK_OK(meshvk_buffer_create(set_, 1, 256, &own));
+  VkDeviceSize offset = 7;
+  EXPECT_NE(meshvk_buffer_vk_buffer(own, &offset), VK_NULL_HANDLE);
+  EXPECT_EQ(offset, 0u);
+  meshvk_semaphore_t* semaphore = nullptr;
+  ASSERT_MESHVK_OK(meshvk_semaphore_create(set_, 2, 5, &semaphore));
+  uint64_t value = 0;
+  EXPECT_EQ(vkGetSemaphoreCounterValue(device_, meshvk_semaphore_vk_semaphore(semaphore), &value), VK_SUCCESS);
+  EXPECT_EQ(value, 5u);
+  meshvk_semaphore_release(semaphore);
+  meshvk_buffer_release(own);
+  ReleaseMeshvk();
+}
+
+TEST_F(EmbedTest, BadEmbeddingInputIsRefused) {
+  Adopt(1);
+  ASSERT_TRUE(set_);
+  meshvk_device_set_t* other = nullptr;
+  meshvk_adopted_device_t device{};
+  meshvk_device_set_adopt_info_t info{};
+  info.process_count = 1;
+  info.devices = &device;
+  info.device_count = 1;
+  EXPECT_EQ(CodeOf(meshvk_device_set_create_from_vulkan(meshvk_instance_, &info, &other)),
+            MESHVK_STATUS_INVALID_ARGUMENT);  // no device
+  EXPECT_EQ(other, nullptr);
+  VkPhysicalDevice stranger = reinterpret_cast<VkPhysicalDevice>(uintptr_t{0x1234});
+  device = {&stranger, 1, device_, VK_API_VERSION_1_2, family_, &queue_, 1};
+  EXPECT_EQ(CodeOf(meshvk_device_set_create_from_vulkan(meshvk_instance_, &info, &other)),
+            MESHVK_STATUS_INVALID_ARGUMENT);  // not the instance's physical device
+  device = {&physical_, 1, device_, VK_API_VERSION_1_1, family_, &queue_, 1};
+  EXPECT_EQ(CodeOf(meshvk_device_set_create_from_vulkan(meshvk_instance_, &info, &other)),
+            MESHVK_STATUS_UNAVAILABLE);  // below 1.2
+  info.queue_lock.lock = &EmbedTest::LockQueue;  // unlock missing
+  device.api_version = VK_API_VERSION_1_2;
+  EXPECT_EQ(CodeOf(meshvk_device_set_create_from_vulkan(meshvk_instance_, &info, &other)),
+            MESHVK_STATUS_INVALID_ARGUMENT);
+  float* host = nullptr;
+  VkBuffer buffer = AppBuffer(4096, &host);
+  meshvk_buffer_t* imported = nullptr;
+  EXPECT_EQ(CodeOf(meshvk_buffer_import_vulkan(set_, 0, buffer, 3, 64, &imported)), MESHVK_STATUS_INVALID_ARGUMENT);
+  EXPECT_EQ(CodeOf(meshvk_buffer_import_vulkan(set_, 1, buffer, 0, 64, &imported)), MESHVK_STATUS_OUT_OF_RANGE);
+  EXPECT_EQ(imported, nullptr);
+
+  std::vector<uint8_t> bytes = meshvk_test::Elementwise({1}, {{0}, {}}, 4, 4, 1.0f);
+  meshvk_module_t* module = nullptr;
+  ASSERT_MESHVK_OK(meshvk_module_load(bytes.data(), bytes.size(), &module));
+  ASSERT_MESHVK_OK(meshvk_program_create(module, set_, &program_));
+  meshvk_module_release(module);
+  meshvk_async_invoke_info_t async{};
+  meshvk_device_tensor_t one{};
+  async.arguments = &one;
+  async.argument_count = 1;  // the function takes 2
+  EXPECT_EQ(CodeOf(meshvk_program_invoke_async(program_, &async)), MESHVK_STATUS_INVALID_ARGUMENT);
+  meshvk_device_tensor_t two[2] = {};
+  async.arguments = two;
+  async.argument_count = 2;  // with 0 shard buffers each; the tensors have 1 shard
+  EXPECT_EQ(CodeOf(meshvk_program_invoke_async(program_, &async)), MESHVK_STATUS_INVALID_ARGUMENT);
+  ReleaseMeshvk();
+}
+
+// What an application must enable, before it creates its device.
+TEST(EmbedRequirements, VersionFeaturesAndShaderCapabilities) {
+  EXPECT_EQ(meshvk_version(), MESHVK_VERSION);
+  meshvk_vulkan_requirements_t needs{};
+  ASSERT_MESHVK_OK(meshvk_vulkan_requirements(MESHVK_TOPOLOGY_DEVICE_GROUP, nullptr, &needs));
+  EXPECT_EQ(needs.api_version, VK_API_VERSION_1_2);
+  EXPECT_EQ(needs.timeline_semaphore, 1u);
+  EXPECT_EQ(needs.device_extension_count, 0u);
+  EXPECT_EQ(needs.queue_flags & VK_QUEUE_COMPUTE_BIT, unsigned{VK_QUEUE_COMPUTE_BIT});
+  EXPECT_EQ(CodeOf(meshvk_vulkan_requirements(static_cast<meshvk_topology_t>(9), nullptr, &needs)),
+            MESHVK_STATUS_INVALID_ARGUMENT);
+  // A module header and OpCapability Shader, Float16, Int64, StorageBuffer16BitAccess.
+  const uint32_t spirv[] = {0x07230203, 0x00010300, 0, 10, 0,      (2u << 16) | 17, 1, (2u << 16) | 17, 9,
+                            (2u << 16) | 17, 11, (2u << 16) | 17, 4433};
+  meshvk_shader_features_t features{};
+  ASSERT_MESHVK_OK(meshvk_executable_spirv_features(spirv, sizeof(spirv), &features));
+  EXPECT_EQ(features.shader_float16, 1u);
+  EXPECT_EQ(features.shader_int64, 1u);
+  EXPECT_EQ(features.storage_buffer_16bit_access, 1u);
+  EXPECT_EQ(features.shader_int8, 0u);
+  // The elementwise test module's kernel (GLSL scaled_add) needs none of them.
+  std::vector<uint8_t> bytes = meshvk_test::Elementwise({2}, {{0}, {}}, 8, 8, 1.0f);
+  meshvk_module_t* module = nullptr;
+  ASSERT_MESHVK_OK(meshvk_module_load(bytes.data(), bytes.size(), &module));
+  meshvk_shader_features_t module_features{};
+  ASSERT_MESHVK_OK(meshvk_module_shader_features(module, &module_features));
+  EXPECT_EQ(module_features.shader_float16 + module_features.shader_int64 + module_features.shader_int8, 0u);
+  meshvk_module_release(module);
+}
+
+}  // namespace

@@ -151,6 +151,14 @@ Status AllocateDescriptorSet(meshvk_command_buffer_t* cb, const meshvk_executabl
   return Status();
 }
 
+// Bytes a binding covers: its range, or for range 0 the rest of the buffer
+// from its offset (0 at or past the end, refused by CheckDispatch). The one
+// place the core resolves range 0.
+uint64_t BindingRange(const meshvk_binding_t& binding) {
+  if (binding.range) return binding.range;
+  return binding.offset < binding.buffer->size ? binding.buffer->size - binding.offset : 0;
+}
+
 Status CheckDispatch(const meshvk_command_buffer_t* cb, const meshvk_dispatch_info_t& info,
                      const char* what) {
   const meshvk_executable_t* executable = info.executable;
@@ -194,15 +202,12 @@ Status CheckDispatch(const meshvk_command_buffer_t* cb, const meshvk_dispatch_in
                         static_cast<unsigned long long>(binding.offset),
                         static_cast<unsigned long long>(limits.minStorageBufferOffsetAlignment));
     }
-    uint64_t range = binding.range;
+    uint64_t range = BindingRange(binding);
     if (range == 0) {
-      if (binding.offset >= binding.buffer->size) {
-        return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE,
-                          "%s: binding %u offset %llu is at or past the end of %llu bytes",
-                          what, b, static_cast<unsigned long long>(binding.offset),
-                          static_cast<unsigned long long>(binding.buffer->size));
-      }
-      range = binding.buffer->size - binding.offset;
+      return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE,
+                        "%s: binding %u offset %llu is at or past the end of %llu bytes", what, b,
+                        static_cast<unsigned long long>(binding.offset),
+                        static_cast<unsigned long long>(binding.buffer->size));
     }
     MESHVK_RETURN_IF_ERROR(
         CheckRange(binding.buffer, binding.offset, range, (std::string(what) + ": " + role).c_str()));
@@ -230,7 +235,7 @@ Status RecordDispatch(meshvk_command_buffer_t* cb, const meshvk_dispatch_info_t&
       const meshvk_binding_t& binding = info.bindings[b];
       buffers[b].buffer = binding.buffer->buffer;
       buffers[b].offset = binding.buffer->base_offset + binding.offset;
-      buffers[b].range = binding.range ? binding.range : binding.buffer->size - binding.offset;
+      buffers[b].range = BindingRange(binding);
       writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
       writes[b].dstSet = descriptor_set;
       writes[b].dstBinding = b;

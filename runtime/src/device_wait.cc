@@ -77,10 +77,9 @@ Status DrainQueue(LogicalDevice& device, uint32_t queue, const std::string& wher
     wait.pValues = values.data();
     MESHVK_RETURN_IF_ERROR(WaitSemaphores(device, wait, DeviceTimeoutNs(), where + ": vkWaitSemaphores"));
   }
-  // An application's queue (meshvk/vulkan.h) is never idle-waited: that
-  // would wait for the application's own work too.
-  if (!device.owns_device) return Status();
-  // Everything submitted has finished: this returns promptly.
+  // Everything meshvk submitted has finished, so this returns promptly (on an
+  // application's queue it also waits for the application's work queued so
+  // far, under its lock: lavapipe needs the drain before a pool is freed).
   QueueLock lock(device, queue);
   return WaitResult(device, device.vk.vkQueueWaitIdle(device.queues[queue]), where + ": vkQueueWaitIdle");
 }

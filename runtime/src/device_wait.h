@@ -30,8 +30,8 @@ Status WaitSemaphores(LogicalDevice& device, const VkSemaphoreWaitInfo& wait, ui
 Status WaitForFence(LogicalDevice& device, VkFence fence, const std::string& where);
 // Waits for everything submitted to `queue` (its timelines, bounded), then
 // vkQueueWaitIdle (lavapipe needs it before a command pool is freed: see
-// DestroyCommandBuffer). Skipped on an unresponsive device; on an
-// application's device (meshvk/vulkan.h) only meshvk's timelines are waited.
+// DestroyCommandBuffer; on an application's queue under its lock). Skipped
+// on an unresponsive device.
 Status DrainQueue(LogicalDevice& device, uint32_t queue, const std::string& where);
 // DrainQueue for every queue, then vkDeviceWaitIdle with all queues locked
 // (not on an application's device).

@@ -13,6 +13,7 @@
 #include "meshvk/artifact/builder.h"
 #include "meshvk/artifact/integrity.h"
 #include "meshvk/executable.h"
+#include "schedule.h"
 
 namespace meshvk::module {
 namespace {
@@ -283,7 +284,7 @@ class ArtifactChecker {
                    Len(a_->processes()->Get(p)->buffers()), " buffers)");
       if (b->offset() % 4 != 0 || b->range() % 4 != 0)
         return Msg(bpath, ": offset ", b->offset(), " and range ", b->range(), " must be multiples of 4");
-      uint64_t range = b->range() ? b->range() : (b->offset() < buf->size() ? buf->size() - b->offset() : 0);
+      uint64_t range = BindingBytes(b, buf->size());
       if (range == 0 || !Inside(b->offset(), range, buf->size()))
         return Msg(bpath, ": bytes [", b->offset(), ", ", b->offset(), "+", range, ") leave buffer ",
                    b->buffer(), " of process ", p, " (", buf->size(), " bytes)");
@@ -295,7 +296,7 @@ class ArtifactChecker {
         const mvk::BufferBinding* o = d->bindings()->Get(j);
         if (o->buffer() != b->buffer()) continue;
         const mvk::Buffer* obuf = BufferAt(p, o->buffer());
-        uint64_t orange = o->range() ? o->range() : obuf->size() - std::min(o->offset(), obuf->size());
+        uint64_t orange = BindingBytes(o, obuf->size());
         bool written = x->bindings()->Get(i)->writable() || x->bindings()->Get(j)->writable();
         if (written && Overlap(b->offset(), range, o->offset(), orange))
           return Msg(bpath, ": overlaps bindings[", j, "] in buffer ", b->buffer(),
@@ -665,8 +666,7 @@ std::string VerifyAgainstLimits(const mvk::Artifact* a, uint32_t p, const meshvk
                  " > the device's maxPushConstantsSize ", limits.max_push_constants_bytes);
     for (uint32_t i = 0; i < Len(d->bindings()); ++i) {
       const mvk::BufferBinding* b = d->bindings()->Get(i);
-      uint64_t size = proc->buffers()->Get(b->buffer())->size();
-      uint64_t range = b->range() ? b->range() : size - b->offset();
+      uint64_t range = BindingBytes(b, proc->buffers()->Get(b->buffer())->size());
       if (limits.min_storage_buffer_offset_alignment &&
           b->offset() % limits.min_storage_buffer_offset_alignment != 0)
         return Msg(path, ".bindings[", i, "].offset: ", b->offset(),

@@ -55,7 +55,7 @@ meshvk_status_t meshvk_module_command_info(const meshvk_module_t* module, uint32
     const auto* buffers = module->artifact->processes()->Get(process)->buffers();
     for (uint32_t i = 0; d->bindings() && i < d->bindings()->size(); ++i) {
       const mvk::BufferBinding* b = d->bindings()->Get(i);
-      info.bytes += b->range() ? b->range() : buffers->Get(b->buffer())->size() - b->offset();
+      info.bytes += meshvk::module::BindingBytes(b, buffers->Get(b->buffer())->size());
     }
     info.workgroup_count[0] = d->workgroup_count()->x();
     info.workgroup_count[1] = d->workgroup_count()->y();

@@ -131,9 +131,8 @@ Status RecordCommand(meshvk_program_t* prog, meshvk_command_buffer_t* cb, uint32
       binding.offset = b->offset();
       // 0 means "to the end" of the artifact's buffer, which may be smaller
       // than a reuse slot's shared allocation: make it explicit.
-      binding.range = b->range() ? b->range()
-                                 : prog->artifact->processes()->Get(p)->buffers()->Get(b->buffer())->size() -
-                                       b->offset();
+      binding.range =
+          meshvk::module::BindingBytes(b, prog->artifact->processes()->Get(p)->buffers()->Get(b->buffer())->size());
       binding.writes = x->bindings()->Get(i)->writable() ? 1 : 0;
       bindings.push_back(binding);
     }

@@ -21,6 +21,11 @@ uint64_t CopyBytes(const mvk::Copy* copy) {
   return bytes;
 }
 
+uint64_t BindingBytes(const mvk::BufferBinding* binding, uint64_t buffer_size) {
+  if (binding->range()) return binding->range();
+  return binding->offset() < buffer_size ? buffer_size - binding->offset() : 0;
+}
+
 namespace {
 
 FunctionSchedule ScheduleFunction(const mvk::Artifact* a, uint32_t f) {

@@ -41,6 +41,11 @@ const flatbuffers::Vector<flatbuffers::Offset<mvk::Command>>* StreamOf(const mvk
 // Payload bytes of a copy (strided regions: their words).
 uint64_t CopyBytes(const mvk::Copy* copy);
 
+// Bytes a dispatch binding covers in a buffer of `buffer_size` bytes: its
+// range, or, for range 0, the rest of the buffer from its offset (0 when the
+// offset is at or past the end). The one place range 0 is resolved.
+uint64_t BindingBytes(const mvk::BufferBinding* binding, uint64_t buffer_size);
+
 // `artifact` must have passed VerifyArtifact (acyclic, indices in range).
 Schedule ComputeSchedule(const mvk::Artifact* artifact);
 

@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build ccache pkg-config python3
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev clang-format-22
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
   libvulkan-dev libvulkan-volk-dev mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
   spirv-tools libshaderc-dev glslc glslang-tools

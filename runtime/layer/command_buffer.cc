@@ -21,8 +21,8 @@ DeviceDispatch& next(EmulatedCommandBuffer* cb) { return cb->device->next; }
 
 // Records one buffer access by device `dev`, checking that the device has a
 // memory instance there and, for a peer instance, the peer-memory feature.
-void recordAccess(EmulatedCommandBuffer* cb, uint32_t dev, EmulatedBuffer* buf, VkDeviceSize offset,
-                  VkDeviceSize size, bool write, bool generic, const char* command) {
+void recordAccess(EmulatedCommandBuffer* cb, uint32_t dev, EmulatedBuffer* buf, VkDeviceSize offset, VkDeviceSize size,
+                  bool write, bool generic, const char* command) {
   if (!buf) return;
   const BufferBinding& b = buf->binding[dev];
   if (!b.bound) return;  // the validation layer above reports unbound buffers
@@ -30,22 +30,21 @@ void recordAccess(EmulatedCommandBuffer* cb, uint32_t dev, EmulatedBuffer* buf, 
   InstanceData* inst = cb->device->instance;
   if (b.instance == UINT32_MAX) {
     std::ostringstream m;
-    m << command << " on device " << dev << " uses a buffer bound to memory that has no instance on device "
-      << dev << " (allocated with a device mask without it)";
+    m << command << " on device " << dev << " uses a buffer bound to memory that has no instance on device " << dev
+      << " (allocated with a device mask without it)";
     report(inst, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, "MESHVK-missing-memory-instance", m.str());
     return;
   }
   if (b.memory->multiInstance && b.instance != dev) {
-    VkPeerMemoryFeatureFlags need = generic ? (write ? VK_PEER_MEMORY_FEATURE_GENERIC_DST_BIT
-                                                     : VK_PEER_MEMORY_FEATURE_GENERIC_SRC_BIT)
-                                            : (write ? VK_PEER_MEMORY_FEATURE_COPY_DST_BIT
-                                                     : VK_PEER_MEMORY_FEATURE_COPY_SRC_BIT);
+    VkPeerMemoryFeatureFlags need =
+        generic ? (write ? VK_PEER_MEMORY_FEATURE_GENERIC_DST_BIT : VK_PEER_MEMORY_FEATURE_GENERIC_SRC_BIT)
+                : (write ? VK_PEER_MEMORY_FEATURE_COPY_DST_BIT : VK_PEER_MEMORY_FEATURE_COPY_SRC_BIT);
     if (!(config().peerFeatures & need)) {
       std::ostringstream m;
       m << command << " on device " << dev << (write ? " writes" : " reads") << " memory instance " << b.instance
         << " (a peer) but the emulated group's peer memory features lack "
-        << (need == VK_PEER_MEMORY_FEATURE_COPY_SRC_BIT    ? "VK_PEER_MEMORY_FEATURE_COPY_SRC_BIT"
-            : need == VK_PEER_MEMORY_FEATURE_COPY_DST_BIT  ? "VK_PEER_MEMORY_FEATURE_COPY_DST_BIT"
+        << (need == VK_PEER_MEMORY_FEATURE_COPY_SRC_BIT      ? "VK_PEER_MEMORY_FEATURE_COPY_SRC_BIT"
+            : need == VK_PEER_MEMORY_FEATURE_COPY_DST_BIT    ? "VK_PEER_MEMORY_FEATURE_COPY_DST_BIT"
             : need == VK_PEER_MEMORY_FEATURE_GENERIC_SRC_BIT ? "VK_PEER_MEMORY_FEATURE_GENERIC_SRC_BIT"
                                                              : "VK_PEER_MEMORY_FEATURE_GENERIC_DST_BIT");
       report(inst, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, "MESHVK-peer-memory-feature", m.str());
@@ -77,7 +76,8 @@ void recordDispatch(EmulatedCommandBuffer* cb, uint32_t dev, const char* command
     if (layout)
       for (auto& [binding, tc] : layout->bindings) {
         if (binding >= ba.binding) break;
-        if (tc.first == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC || tc.first == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC)
+        if (tc.first == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC ||
+            tc.first == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC)
           dynamicIndex += tc.second;
       }
     for (const BufferDescriptor& desc : *slots) {
@@ -86,8 +86,8 @@ void recordDispatch(EmulatedCommandBuffer* cb, uint32_t dev, const char* command
                            desc.type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC;
       if (dynamic && dynamicOffsets && dynamicIndex < dynamicOffsets->size()) offset += (*dynamicOffsets)[dynamicIndex];
       if (dynamic) ++dynamicIndex;
-      const bool storage = desc.type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER ||
-                           desc.type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC;
+      const bool storage =
+          desc.type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER || desc.type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC;
       VkDeviceSize size = desc.range;
       if (size == VK_WHOLE_SIZE && desc.buffer) size = offset < desc.buffer->size ? desc.buffer->size - offset : 0;
       if (ba.read || !storage) recordAccess(cb, dev, desc.buffer, offset, size, false, true, command);
@@ -318,11 +318,11 @@ VKAPI_ATTR void VKAPI_CALL CmdPushDescriptorSetWithTemplateKHR(VkCommandBuffer h
 }
 MESHVK_INTERCEPT(kDevice, CmdPushDescriptorSetWithTemplateKHR)
 
-VKAPI_ATTR void VKAPI_CALL CmdPushConstants(VkCommandBuffer handle, VkPipelineLayout layout,
-                                            VkShaderStageFlags stages, uint32_t offset, uint32_t size,
-                                            const void* values) {
+VKAPI_ATTR void VKAPI_CALL CmdPushConstants(VkCommandBuffer handle, VkPipelineLayout layout, VkShaderStageFlags stages,
+                                            uint32_t offset, uint32_t size, const void* values) {
   EmulatedCommandBuffer* cb = emulatedCommandBuffer(handle, "vkCmdPushConstants");
-  forEachDevice(cb, [&](uint32_t, VkCommandBuffer r) { next(cb).CmdPushConstants(r, layout, stages, offset, size, values); });
+  forEachDevice(
+      cb, [&](uint32_t, VkCommandBuffer r) { next(cb).CmdPushConstants(r, layout, stages, offset, size, values); });
 }
 MESHVK_INTERCEPT(kDevice, CmdPushConstants)
 
@@ -428,9 +428,9 @@ std::vector<VkBufferMemoryBarrier> realBarriers(uint32_t d, uint32_t count, cons
 
 VKAPI_ATTR void VKAPI_CALL CmdPipelineBarrier(VkCommandBuffer handle, VkPipelineStageFlags srcStages,
                                               VkPipelineStageFlags dstStages, VkDependencyFlags flags,
-                                              uint32_t memoryCount, const VkMemoryBarrier* memory,
-                                              uint32_t bufferCount, const VkBufferMemoryBarrier* buffers,
-                                              uint32_t imageCount, const VkImageMemoryBarrier* images) {
+                                              uint32_t memoryCount, const VkMemoryBarrier* memory, uint32_t bufferCount,
+                                              const VkBufferMemoryBarrier* buffers, uint32_t imageCount,
+                                              const VkImageMemoryBarrier* images) {
   const char* fn = "vkCmdPipelineBarrier";
   EmulatedCommandBuffer* cb = emulatedCommandBuffer(handle, fn);
   // VK_DEPENDENCY_DEVICE_GROUP_BIT would make the barrier cross devices; one
@@ -587,8 +587,8 @@ VKAPI_ATTR void VKAPI_CALL CmdEndQuery(VkCommandBuffer handle, VkQueryPool pool,
 }
 MESHVK_INTERCEPT(kDevice, CmdEndQuery)
 
-VKAPI_ATTR void VKAPI_CALL CmdCopyQueryPoolResults(VkCommandBuffer handle, VkQueryPool pool, uint32_t first,
-                                                   uint32_t n, VkBuffer dst, VkDeviceSize offset, VkDeviceSize stride,
+VKAPI_ATTR void VKAPI_CALL CmdCopyQueryPoolResults(VkCommandBuffer handle, VkQueryPool pool, uint32_t first, uint32_t n,
+                                                   VkBuffer dst, VkDeviceSize offset, VkDeviceSize stride,
                                                    VkQueryResultFlags flags) {
   const char* fn = "vkCmdCopyQueryPoolResults";
   EmulatedCommandBuffer* cb = emulatedCommandBuffer(handle, fn);

@@ -37,21 +37,30 @@ Config readConfig() {
       std::stringstream ss(v);
       std::string item;
       while (std::getline(ss, item, ',')) {
-        if (item == "copy_src") c.peerFeatures |= VK_PEER_MEMORY_FEATURE_COPY_SRC_BIT;
-        else if (item == "copy_dst") c.peerFeatures |= VK_PEER_MEMORY_FEATURE_COPY_DST_BIT;
-        else if (item == "generic_src") c.peerFeatures |= VK_PEER_MEMORY_FEATURE_GENERIC_SRC_BIT;
-        else if (item == "generic_dst") c.peerFeatures |= VK_PEER_MEMORY_FEATURE_GENERIC_DST_BIT;
-        else if (item == "none") {}
-        else badEnv("MESHVK_EMULATED_PEER_MEMORY_FEATURES", v,
-                    "a bitmask 0..15 or a comma list of copy_src,copy_dst,generic_src,generic_dst,none");
+        if (item == "copy_src")
+          c.peerFeatures |= VK_PEER_MEMORY_FEATURE_COPY_SRC_BIT;
+        else if (item == "copy_dst")
+          c.peerFeatures |= VK_PEER_MEMORY_FEATURE_COPY_DST_BIT;
+        else if (item == "generic_src")
+          c.peerFeatures |= VK_PEER_MEMORY_FEATURE_GENERIC_SRC_BIT;
+        else if (item == "generic_dst")
+          c.peerFeatures |= VK_PEER_MEMORY_FEATURE_GENERIC_DST_BIT;
+        else if (item == "none") {
+        } else
+          badEnv("MESHVK_EMULATED_PEER_MEMORY_FEATURES", v,
+                 "a bitmask 0..15 or a comma list of copy_src,copy_dst,generic_src,generic_dst,none");
       }
     }
   }
   if (const char* v = std::getenv("MESHVK_EMULATED_EXECUTION_ORDER"); v && *v) {
-    if (!std::strcmp(v, "in-order")) c.order = ExecutionOrder::kInOrder;
-    else if (!std::strcmp(v, "reverse")) c.order = ExecutionOrder::kReverse;
-    else if (!std::strcmp(v, "shuffle")) c.order = ExecutionOrder::kShuffle;
-    else badEnv("MESHVK_EMULATED_EXECUTION_ORDER", v, "in-order, reverse or shuffle");
+    if (!std::strcmp(v, "in-order"))
+      c.order = ExecutionOrder::kInOrder;
+    else if (!std::strcmp(v, "reverse"))
+      c.order = ExecutionOrder::kReverse;
+    else if (!std::strcmp(v, "shuffle"))
+      c.order = ExecutionOrder::kShuffle;
+    else
+      badEnv("MESHVK_EMULATED_EXECUTION_ORDER", v, "in-order, reverse or shuffle");
   }
   if (const char* v = std::getenv("MESHVK_EMULATED_SHUFFLE_SEED"); v && *v) {
     char* end = nullptr;
@@ -59,21 +68,32 @@ Config readConfig() {
     if (*end) badEnv("MESHVK_EMULATED_SHUFFLE_SEED", v, "an unsigned integer");
   }
   if (const char* v = std::getenv("MESHVK_EMULATED_RACE_CHECK"); v && *v) {
-    if (!std::strcmp(v, "0")) c.raceCheck = false;
-    else if (!std::strcmp(v, "1")) c.raceCheck = true;
-    else badEnv("MESHVK_EMULATED_RACE_CHECK", v, "0 or 1");
+    if (!std::strcmp(v, "0"))
+      c.raceCheck = false;
+    else if (!std::strcmp(v, "1"))
+      c.raceCheck = true;
+    else
+      badEnv("MESHVK_EMULATED_RACE_CHECK", v, "0 or 1");
   }
   if (const char* v = std::getenv("MESHVK_EMULATED_TOPOLOGY"); v && *v) {
-    if (!std::strcmp(v, "group")) c.topology = Topology::kGroup;
-    else if (!std::strcmp(v, "separate")) c.topology = Topology::kSeparate;
-    else badEnv("MESHVK_EMULATED_TOPOLOGY", v, "group or separate");
+    if (!std::strcmp(v, "group"))
+      c.topology = Topology::kGroup;
+    else if (!std::strcmp(v, "separate"))
+      c.topology = Topology::kSeparate;
+    else
+      badEnv("MESHVK_EMULATED_TOPOLOGY", v, "group or separate");
   }
   if (const char* v = std::getenv("MESHVK_EMULATED_EXTERNAL_MEMORY"); v && *v) {
-    if (!std::strcmp(v, "on")) c.externalMemory = ExternalMemory::kOn;
-    else if (!std::strcmp(v, "hidden")) c.externalMemory = ExternalMemory::kHidden;
-    else if (!std::strcmp(v, "refuse-import")) c.externalMemory = ExternalMemory::kRefuseImport;
-    else if (!std::strcmp(v, "refuse-export")) c.externalMemory = ExternalMemory::kRefuseExport;
-    else badEnv("MESHVK_EMULATED_EXTERNAL_MEMORY", v, "on, hidden, refuse-import or refuse-export");
+    if (!std::strcmp(v, "on"))
+      c.externalMemory = ExternalMemory::kOn;
+    else if (!std::strcmp(v, "hidden"))
+      c.externalMemory = ExternalMemory::kHidden;
+    else if (!std::strcmp(v, "refuse-import"))
+      c.externalMemory = ExternalMemory::kRefuseImport;
+    else if (!std::strcmp(v, "refuse-export"))
+      c.externalMemory = ExternalMemory::kRefuseExport;
+    else
+      badEnv("MESHVK_EMULATED_EXTERNAL_MEMORY", v, "on, hidden, refuse-import or refuse-export");
   }
   return c;
 }
@@ -145,11 +165,11 @@ EmulatedPhysicalDevice* emulatedPhysicalDevice(VkPhysicalDevice handle, const ch
   return e;
 }
 
-#define MESHVK_CHECKED_CAST(Type, Handle, Magic, what)                                 \
-  Type* emulated##Type##Of(Handle h, const char* function) {                         \
-    auto* p = reinterpret_cast<Type*>(h);                                            \
+#define MESHVK_CHECKED_CAST(Type, Handle, Magic, what)                                            \
+  Type* emulated##Type##Of(Handle h, const char* function) {                                      \
+    auto* p = reinterpret_cast<Type*>(h);                                                         \
     if (!p || p->magic != Magic) fatal(function, "received a " what " the layer did not create"); \
-    return p;                                                                        \
+    return p;                                                                                     \
   }
 namespace {
 MESHVK_CHECKED_CAST(EmulatedCommandBuffer, VkCommandBuffer, kCommandBufferMagic, "VkCommandBuffer")
@@ -158,11 +178,17 @@ MESHVK_CHECKED_CAST(EmulatedBuffer, VkBuffer, kBufferMagic, "VkBuffer")
 MESHVK_CHECKED_CAST(EmulatedDescriptorSet, VkDescriptorSet, kDescriptorSetMagic, "VkDescriptorSet")
 MESHVK_CHECKED_CAST(EmulatedDescriptorPool, VkDescriptorPool, kDescriptorPoolMagic, "VkDescriptorPool")
 }  // namespace
-EmulatedCommandBuffer* emulatedCommandBuffer(VkCommandBuffer h, const char* f) { return emulatedEmulatedCommandBufferOf(h, f); }
+EmulatedCommandBuffer* emulatedCommandBuffer(VkCommandBuffer h, const char* f) {
+  return emulatedEmulatedCommandBufferOf(h, f);
+}
 EmulatedMemory* emulatedMemory(VkDeviceMemory h, const char* f) { return emulatedEmulatedMemoryOf(h, f); }
 EmulatedBuffer* emulatedBuffer(VkBuffer h, const char* f) { return emulatedEmulatedBufferOf(h, f); }
-EmulatedDescriptorSet* emulatedDescriptorSet(VkDescriptorSet h, const char* f) { return emulatedEmulatedDescriptorSetOf(h, f); }
-EmulatedDescriptorPool* emulatedDescriptorPool(VkDescriptorPool h, const char* f) { return emulatedEmulatedDescriptorPoolOf(h, f); }
+EmulatedDescriptorSet* emulatedDescriptorSet(VkDescriptorSet h, const char* f) {
+  return emulatedEmulatedDescriptorSetOf(h, f);
+}
+EmulatedDescriptorPool* emulatedDescriptorPool(VkDescriptorPool h, const char* f) {
+  return emulatedEmulatedDescriptorPoolOf(h, f);
+}
 
 ChainUnlink::ChainUnlink(const void* owner, VkStructureType sType) {
   auto* prev = reinterpret_cast<VkBaseOutStructure*>(const_cast<void*>(owner));

@@ -193,8 +193,9 @@ VKAPI_ATTR VkResult VKAPI_CALL FreeDescriptorSets(VkDevice device, VkDescriptorP
 }
 MESHVK_INTERCEPT(kDevice, FreeDescriptorSets)
 
-VKAPI_ATTR void VKAPI_CALL UpdateDescriptorSets(VkDevice device, uint32_t writeCount, const VkWriteDescriptorSet* writes,
-                                                uint32_t copyCount, const VkCopyDescriptorSet* copies) {
+VKAPI_ATTR void VKAPI_CALL UpdateDescriptorSets(VkDevice device, uint32_t writeCount,
+                                                const VkWriteDescriptorSet* writes, uint32_t copyCount,
+                                                const VkCopyDescriptorSet* copies) {
   DeviceData* d = deviceFromHandle(device);
   const char* fn = "vkUpdateDescriptorSets";
   for (uint32_t dev = 0; dev < d->deviceCount; ++dev) {
@@ -221,7 +222,8 @@ VKAPI_ATTR void VKAPI_CALL UpdateDescriptorSets(VkDevice device, uint32_t writeC
       auto& slots = dst->buffers[c.dstBinding];
       if (slots.size() <= c.dstArrayElement + k) slots.resize(c.dstArrayElement + k + 1);
       BufferDescriptor desc;
-      if (it != src->buffers.end() && c.srcArrayElement + k < it->second.size()) desc = it->second[c.srcArrayElement + k];
+      if (it != src->buffers.end() && c.srcArrayElement + k < it->second.size())
+        desc = it->second[c.srcArrayElement + k];
       slots[c.dstArrayElement + k] = desc;
     }
   }
@@ -246,7 +248,7 @@ size_t templateDataSize(const std::vector<VkDescriptorUpdateTemplateEntry>& entr
   size_t size = 0;
   for (const auto& e : entries) {
     if (!e.descriptorCount) continue;
-    size_t element = isBufferDescriptor(e.descriptorType) ? sizeof(VkDescriptorBufferInfo)
+    size_t element = isBufferDescriptor(e.descriptorType)                          ? sizeof(VkDescriptorBufferInfo)
                      : e.descriptorType == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK ? 1
                      : e.descriptorType == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER ||
                              e.descriptorType == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER
@@ -286,8 +288,8 @@ void recordTemplateWrites(const DescriptorSetLayoutInfo* layout,
     if (!isBufferDescriptor(e.descriptorType)) continue;
     std::vector<VkDescriptorBufferInfo> infos(e.descriptorCount);
     for (uint32_t i = 0; i < e.descriptorCount; ++i)
-      infos[i] = *reinterpret_cast<const VkDescriptorBufferInfo*>(static_cast<const uint8_t*>(data) + e.offset +
-                                                                  i * e.stride);
+      infos[i] =
+          *reinterpret_cast<const VkDescriptorBufferInfo*>(static_cast<const uint8_t*>(data) + e.offset + i * e.stride);
     VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
     w.dstBinding = e.dstBinding;
     w.dstArrayElement = e.dstArrayElement;

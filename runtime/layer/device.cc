@@ -21,8 +21,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice pd, const VkDeviceC
   auto data = std::make_unique<DeviceData>();
   data->instance = e->instance;
   data->realPhysical = e->real;
-  if (auto* group = findInChain<VkDeviceGroupDeviceCreateInfo>(info->pNext,
-                                                               VK_STRUCTURE_TYPE_DEVICE_GROUP_DEVICE_CREATE_INFO);
+  if (auto* group =
+          findInChain<VkDeviceGroupDeviceCreateInfo>(info->pNext, VK_STRUCTURE_TYPE_DEVICE_GROUP_DEVICE_CREATE_INFO);
       group && group->physicalDeviceCount > 0) {
     if (group->physicalDeviceCount > kMaxDevices) fatal("vkCreateDevice", "got more than 8 physical devices");
     data->deviceCount = group->physicalDeviceCount;
@@ -47,8 +47,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice pd, const VkDeviceC
   if (r != VK_SUCCESS) return r;
   data->device = *out;
   data->next.GetDeviceProcAddr = gdpa;
-#define MESHVK_LOAD(name)                                                                                   \
-  data->next.name = reinterpret_cast<PFN_vk##name>(gdpa(*out, "vk" #name));                                 \
+#define MESHVK_LOAD(name)                                                   \
+  data->next.name = reinterpret_cast<PFN_vk##name>(gdpa(*out, "vk" #name)); \
   if (!data->next.name) data->next.name = reinterpret_cast<PFN_vk##name>(gdpa(*out, "vk" #name "KHR"));
   MESHVK_DEVICE_NEXT(MESHVK_LOAD)
 #undef MESHVK_LOAD
@@ -104,7 +104,8 @@ VKAPI_ATTR VkResult VKAPI_CALL AllocateMemory(VkDevice device, const VkMemoryAll
   const uint32_t type = info->memoryTypeIndex;
   if (type >= d->memory.emulated.memoryTypeCount) fatal("vkAllocateMemory", "got an invalid memoryTypeIndex");
   const bool imports = findInChain<VkImportMemoryFdInfoKHR>(info->pNext, VK_STRUCTURE_TYPE_IMPORT_MEMORY_FD_INFO_KHR);
-  const bool exports = findInChain<VkExportMemoryAllocateInfo>(info->pNext, VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO);
+  const bool exports =
+      findInChain<VkExportMemoryAllocateInfo>(info->pNext, VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO);
   // The fault switches: a driver that refuses a handle it advertised, or that
   // runs out of exportable memory.
   if (imports && config().externalMemory == ExternalMemory::kRefuseImport) return VK_ERROR_INVALID_EXTERNAL_HANDLE;
@@ -184,8 +185,8 @@ VKAPI_ATTR VkResult VKAPI_CALL GetMemoryFdKHR(VkDevice device, const VkMemoryGet
 }
 MESHVK_INTERCEPT(kDevice, GetMemoryFdKHR)
 
-VKAPI_ATTR VkResult VKAPI_CALL MapMemory(VkDevice device, VkDeviceMemory memory, VkDeviceSize offset,
-                                         VkDeviceSize size, VkMemoryMapFlags flags, void** data) {
+VKAPI_ATTR VkResult VKAPI_CALL MapMemory(VkDevice device, VkDeviceMemory memory, VkDeviceSize offset, VkDeviceSize size,
+                                         VkMemoryMapFlags flags, void** data) {
   DeviceData* d = deviceFromHandle(device);
   EmulatedMemory* mem = emulatedMemory(memory, "vkMapMemory");
   VkDeviceMemory real = singleInstance(mem);
@@ -251,8 +252,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateBuffer(VkDevice device, const VkBufferCreat
   buf->magic = kBufferMagic;
   buf->size = info->size;
   VkResult r = createPerDevice(
-      d->deviceCount, buf->real,
-      [&](VkBuffer* real) { return d->next.CreateBuffer(device, info, alloc, real); },
+      d->deviceCount, buf->real, [&](VkBuffer* real) { return d->next.CreateBuffer(device, info, alloc, real); },
       [&](VkBuffer real) { d->next.DestroyBuffer(device, real, alloc); });
   if (r != VK_SUCCESS) return r;
   *out = reinterpret_cast<VkBuffer>(buf.release());
@@ -322,7 +322,8 @@ VKAPI_ATTR void VKAPI_CALL GetImageMemoryRequirements2(VkDevice device, const Vk
 MESHVK_INTERCEPT(kDevice, GetImageMemoryRequirements2)
 MESHVK_INTERCEPT_ALIAS(kDevice, GetImageMemoryRequirements2, GetImageMemoryRequirements2KHR)
 
-VKAPI_ATTR void VKAPI_CALL GetDeviceImageMemoryRequirements(VkDevice device, const VkDeviceImageMemoryRequirements* info,
+VKAPI_ATTR void VKAPI_CALL GetDeviceImageMemoryRequirements(VkDevice device,
+                                                            const VkDeviceImageMemoryRequirements* info,
                                                             VkMemoryRequirements2* req) {
   DeviceData* d = deviceFromHandle(device);
   auto fn = reinterpret_cast<PFN_vkGetDeviceImageMemoryRequirements>(

@@ -28,32 +28,60 @@ Registry& registry() {
 // (they take only the real VkDevice/VkQueue and real non-dispatchable objects),
 // so the layer returns the next layer's function unchanged.
 const char* const kPassThroughDevice[] = {
-    "vkGetDeviceQueue", "vkGetDeviceQueue2",
-    "vkCreateFence", "vkResetFences",
-    "vkCreateEvent", "vkDestroyEvent", "vkSetEvent", "vkResetEvent",
-    "vkCreateQueryPool", "vkDestroyQueryPool", "vkResetQueryPool",
+    "vkGetDeviceQueue",
+    "vkGetDeviceQueue2",
+    "vkCreateFence",
+    "vkResetFences",
+    "vkCreateEvent",
+    "vkDestroyEvent",
+    "vkSetEvent",
+    "vkResetEvent",
+    "vkCreateQueryPool",
+    "vkDestroyQueryPool",
+    "vkResetQueryPool",
     "vkResetQueryPoolEXT",
-    "vkCreatePipelineLayout", "vkDestroyPipelineLayout",
-    "vkCreatePipelineCache", "vkDestroyPipelineCache", "vkGetPipelineCacheData",
+    "vkCreatePipelineLayout",
+    "vkDestroyPipelineLayout",
+    "vkCreatePipelineCache",
+    "vkDestroyPipelineCache",
+    "vkGetPipelineCacheData",
     "vkMergePipelineCaches",
-    "vkGetDescriptorSetLayoutSupport", "vkGetDescriptorSetLayoutSupportKHR",
-    "vkCreateSampler", "vkDestroySampler",
-    "vkCreateCommandPool", "vkTrimCommandPool", "vkTrimCommandPoolKHR",
-    "vkQueueBeginDebugUtilsLabelEXT", "vkQueueEndDebugUtilsLabelEXT",
+    "vkGetDescriptorSetLayoutSupport",
+    "vkGetDescriptorSetLayoutSupportKHR",
+    "vkCreateSampler",
+    "vkDestroySampler",
+    "vkCreateCommandPool",
+    "vkTrimCommandPool",
+    "vkTrimCommandPoolKHR",
+    "vkQueueBeginDebugUtilsLabelEXT",
+    "vkQueueEndDebugUtilsLabelEXT",
     "vkQueueInsertDebugUtilsLabelEXT",
     "vkGetDeviceProcAddr",
     // Images and graphics objects are not emulated per device, but creating
     // them involves no emulated handle (binding image memory or recording a
     // draw does, and aborts).
-    "vkCreateImage", "vkDestroyImage", "vkGetImageSubresourceLayout",
-    "vkGetImageSparseMemoryRequirements", "vkGetImageSparseMemoryRequirements2",
-    "vkGetImageSparseMemoryRequirements2KHR", "vkGetDeviceImageSparseMemoryRequirements",
+    "vkCreateImage",
+    "vkDestroyImage",
+    "vkGetImageSubresourceLayout",
+    "vkGetImageSparseMemoryRequirements",
+    "vkGetImageSparseMemoryRequirements2",
+    "vkGetImageSparseMemoryRequirements2KHR",
+    "vkGetDeviceImageSparseMemoryRequirements",
     "vkGetDeviceImageSparseMemoryRequirementsKHR",
-    "vkCreateImageView", "vkDestroyImageView",
-    "vkCreateGraphicsPipelines", "vkCreateRenderPass", "vkCreateRenderPass2", "vkCreateRenderPass2KHR",
-    "vkDestroyRenderPass", "vkCreateFramebuffer", "vkDestroyFramebuffer", "vkGetRenderAreaGranularity",
-    "vkCreateSamplerYcbcrConversion", "vkCreateSamplerYcbcrConversionKHR",
-    "vkDestroySamplerYcbcrConversion", "vkDestroySamplerYcbcrConversionKHR",
+    "vkCreateImageView",
+    "vkDestroyImageView",
+    "vkCreateGraphicsPipelines",
+    "vkCreateRenderPass",
+    "vkCreateRenderPass2",
+    "vkCreateRenderPass2KHR",
+    "vkDestroyRenderPass",
+    "vkCreateFramebuffer",
+    "vkDestroyFramebuffer",
+    "vkGetRenderAreaGranularity",
+    "vkCreateSamplerYcbcrConversion",
+    "vkCreateSamplerYcbcrConversionKHR",
+    "vkDestroySamplerYcbcrConversion",
+    "vkDestroySamplerYcbcrConversionKHR",
 };
 
 // Abort stubs: one function per slot, each knowing its slot's name. Arguments
@@ -87,10 +115,8 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice device, cons
 
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance instance, const char* name) {
   if (!name) return nullptr;
-  if (!std::strcmp(name, "vkGetInstanceProcAddr"))
-    return reinterpret_cast<PFN_vkVoidFunction>(&GetInstanceProcAddr);
-  if (!std::strcmp(name, "vkGetDeviceProcAddr"))
-    return reinterpret_cast<PFN_vkVoidFunction>(&GetDeviceProcAddr);
+  if (!std::strcmp(name, "vkGetInstanceProcAddr")) return reinterpret_cast<PFN_vkVoidFunction>(&GetInstanceProcAddr);
+  if (!std::strcmp(name, "vkGetDeviceProcAddr")) return reinterpret_cast<PFN_vkVoidFunction>(&GetDeviceProcAddr);
   if (auto fn = findEntryPoint(EntryKind::kInstance, name)) return fn;
   if (auto fn = findEntryPoint(EntryKind::kPhysicalDevice, name)) return fn;
   if (auto fn = findEntryPoint(EntryKind::kDevice, name)) return fn;
@@ -114,8 +140,7 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetPhysicalDeviceProcAddr(VkInstance in
 
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice device, const char* name) {
   if (!name) return nullptr;
-  if (!std::strcmp(name, "vkGetDeviceProcAddr"))
-    return reinterpret_cast<PFN_vkVoidFunction>(&GetDeviceProcAddr);
+  if (!std::strcmp(name, "vkGetDeviceProcAddr")) return reinterpret_cast<PFN_vkVoidFunction>(&GetDeviceProcAddr);
   DeviceData* data = deviceFromHandle(device);
   if (!data) return nullptr;
   PFN_vkVoidFunction next = data->next.GetDeviceProcAddr(device, name);

@@ -14,8 +14,7 @@ std::unordered_map<void*, InstanceData*> gInstances;  // loader dispatch key -> 
 
 VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* info, const VkAllocationCallbacks* alloc,
                                               VkInstance* out) {
-  auto* link =
-      nextLayerLink<VkLayerInstanceCreateInfo>(info->pNext, VK_STRUCTURE_TYPE_LOADER_INSTANCE_CREATE_INFO);
+  auto* link = nextLayerLink<VkLayerInstanceCreateInfo>(info->pNext, VK_STRUCTURE_TYPE_LOADER_INSTANCE_CREATE_INFO);
   if (!link) return VK_ERROR_INITIALIZATION_FAILED;
   PFN_vkGetInstanceProcAddr nextGipa = link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
   PFN_GetPhysicalDeviceProcAddr nextGpdpa = link->u.pLayerInfo->pfnNextGetPhysicalDeviceProcAddr;
@@ -37,7 +36,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* info, 
   MESHVK_LOAD(DestroyInstance, "vkDestroyInstance")
   MESHVK_LOAD(EnumeratePhysicalDevices, "vkEnumeratePhysicalDevices")
   MESHVK_LOAD(EnumeratePhysicalDeviceGroups, "vkEnumeratePhysicalDeviceGroups")
-  if (!d->EnumeratePhysicalDeviceGroups) MESHVK_LOAD(EnumeratePhysicalDeviceGroups, "vkEnumeratePhysicalDeviceGroupsKHR")
+  if (!d->EnumeratePhysicalDeviceGroups)
+    MESHVK_LOAD(EnumeratePhysicalDeviceGroups, "vkEnumeratePhysicalDeviceGroupsKHR")
   MESHVK_LOAD(GetPhysicalDeviceProperties, "vkGetPhysicalDeviceProperties")
   MESHVK_LOAD(GetPhysicalDeviceProperties2, "vkGetPhysicalDeviceProperties2")
   if (!d->GetPhysicalDeviceProperties2) MESHVK_LOAD(GetPhysicalDeviceProperties2, "vkGetPhysicalDeviceProperties2KHR")
@@ -178,10 +178,10 @@ MESHVK_INTERCEPT_ALIAS(kInstance, EnumeratePhysicalDeviceGroups, EnumeratePhysic
 // ---- queries that the emulation changes -----------------------------------
 
 bool isExternalSharingExtension(const char* name) {
-  static const char* const kHidden[] = {
-      "VK_KHR_external_memory_fd",     "VK_EXT_external_memory_dma_buf", "VK_EXT_external_memory_host",
-      "VK_KHR_external_semaphore_fd",  "VK_KHR_external_fence_fd",       "VK_KHR_external_memory_win32",
-      "VK_KHR_external_semaphore_win32", "VK_KHR_external_fence_win32"};
+  static const char* const kHidden[] = {"VK_KHR_external_memory_fd",       "VK_EXT_external_memory_dma_buf",
+                                        "VK_EXT_external_memory_host",     "VK_KHR_external_semaphore_fd",
+                                        "VK_KHR_external_fence_fd",        "VK_KHR_external_memory_win32",
+                                        "VK_KHR_external_semaphore_win32", "VK_KHR_external_fence_win32"};
   for (const char* h : kHidden)
     if (!std::strcmp(name, h)) return true;
   return false;
@@ -213,7 +213,8 @@ VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceProperties2(VkPhysicalDevice pd, VkP
   if (config().topology == Topology::kSeparate) return;
   for (auto* s = reinterpret_cast<VkBaseOutStructure*>(p->pNext); s; s = s->pNext) {
     if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES)
-      reinterpret_cast<VkPhysicalDeviceIDProperties*>(s)->deviceUUID[VK_UUID_SIZE - 1] ^= static_cast<uint8_t>(e->index);
+      reinterpret_cast<VkPhysicalDeviceIDProperties*>(s)->deviceUUID[VK_UUID_SIZE - 1] ^=
+          static_cast<uint8_t>(e->index);
     if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES)
       reinterpret_cast<VkPhysicalDeviceVulkan11Properties*>(s)->deviceUUID[VK_UUID_SIZE - 1] ^=
           static_cast<uint8_t>(e->index);
@@ -257,8 +258,9 @@ VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceMemoryProperties2(VkPhysicalDevice p
   e->instance->GetPhysicalDeviceMemoryProperties2(e->real, p);
   p->memoryProperties = buildMemoryLayout(p->memoryProperties, config().groupSize()).emulated;
   // VK_EXT_memory_budget reports per real heap; the extra host heap reuses heap 0's numbers.
-  if (auto* b = const_cast<VkPhysicalDeviceMemoryBudgetPropertiesEXT*>(findInChain<VkPhysicalDeviceMemoryBudgetPropertiesEXT>(
-          p->pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT))) {
+  if (auto* b =
+          const_cast<VkPhysicalDeviceMemoryBudgetPropertiesEXT*>(findInChain<VkPhysicalDeviceMemoryBudgetPropertiesEXT>(
+              p->pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT))) {
     for (uint32_t h = 1; h < p->memoryProperties.memoryHeapCount; ++h)
       if (!b->heapBudget[h]) b->heapBudget[h] = b->heapBudget[0], b->heapUsage[h] = b->heapUsage[0];
   }
@@ -325,9 +327,9 @@ struct PdForward<R(VKAPI_PTR*)(VkPhysicalDevice, A...)> {
     return fn(e->real, args...);
   }
 };
-#define MESHVK_FORWARD(name)                                                                    \
-  static const EntryPointRegistrar meshvk_fwd_##name(                                           \
-      EntryKind::kPhysicalDevice, #name,                                                        \
+#define MESHVK_FORWARD(name)                          \
+  static const EntryPointRegistrar meshvk_fwd_##name( \
+      EntryKind::kPhysicalDevice, #name,              \
       reinterpret_cast<PFN_vkVoidFunction>(&PdForward<PFN_##name>::template call<kPd_##name>));
 MESHVK_PD_FORWARDS(MESHVK_FORWARD)
 #undef MESHVK_FORWARD

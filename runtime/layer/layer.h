@@ -53,12 +53,12 @@ enum class Topology { kGroup, kSeparate };
 // allocation) refused, to exercise an application's fallback.
 enum class ExternalMemory { kOn, kHidden, kRefuseImport, kRefuseExport };
 struct Config {
-  uint32_t deviceCount = 2;                   // MESHVK_EMULATED_DEVICE_COUNT
-  VkPeerMemoryFeatureFlags peerFeatures = 0xF;  // MESHVK_EMULATED_PEER_MEMORY_FEATURES
-  ExecutionOrder order = ExecutionOrder::kInOrder;  // MESHVK_EMULATED_EXECUTION_ORDER
-  uint64_t shuffleSeed = 1;                   // MESHVK_EMULATED_SHUFFLE_SEED
-  bool raceCheck = true;                      // MESHVK_EMULATED_RACE_CHECK
-  Topology topology = Topology::kGroup;       // MESHVK_EMULATED_TOPOLOGY
+  uint32_t deviceCount = 2;                             // MESHVK_EMULATED_DEVICE_COUNT
+  VkPeerMemoryFeatureFlags peerFeatures = 0xF;          // MESHVK_EMULATED_PEER_MEMORY_FEATURES
+  ExecutionOrder order = ExecutionOrder::kInOrder;      // MESHVK_EMULATED_EXECUTION_ORDER
+  uint64_t shuffleSeed = 1;                             // MESHVK_EMULATED_SHUFFLE_SEED
+  bool raceCheck = true;                                // MESHVK_EMULATED_RACE_CHECK
+  Topology topology = Topology::kGroup;                 // MESHVK_EMULATED_TOPOLOGY
   ExternalMemory externalMemory = ExternalMemory::kOn;  // MESHVK_EMULATED_EXTERNAL_MEMORY
   // Devices one VkDevice can span: N in a group, 1 when shown separately (the
   // memory layout and UUIDs follow).
@@ -75,60 +75,115 @@ const std::string& configError();
 
 // ---- dispatch tables ------------------------------------------------------
 // Physical-device queries forwarded unchanged (only the handle is swapped).
-#define MESHVK_PD_FORWARDS(X)                       \
-  X(vkGetPhysicalDeviceFormatProperties)            \
-  X(vkGetPhysicalDeviceFormatProperties2)           \
-  X(vkGetPhysicalDeviceFormatProperties2KHR)        \
-  X(vkGetPhysicalDeviceImageFormatProperties)       \
-  X(vkGetPhysicalDeviceImageFormatProperties2)      \
-  X(vkGetPhysicalDeviceImageFormatProperties2KHR)   \
-  X(vkGetPhysicalDeviceSparseImageFormatProperties) \
-  X(vkGetPhysicalDeviceSparseImageFormatProperties2) \
+#define MESHVK_PD_FORWARDS(X)                           \
+  X(vkGetPhysicalDeviceFormatProperties)                \
+  X(vkGetPhysicalDeviceFormatProperties2)               \
+  X(vkGetPhysicalDeviceFormatProperties2KHR)            \
+  X(vkGetPhysicalDeviceImageFormatProperties)           \
+  X(vkGetPhysicalDeviceImageFormatProperties2)          \
+  X(vkGetPhysicalDeviceImageFormatProperties2KHR)       \
+  X(vkGetPhysicalDeviceSparseImageFormatProperties)     \
+  X(vkGetPhysicalDeviceSparseImageFormatProperties2)    \
   X(vkGetPhysicalDeviceSparseImageFormatProperties2KHR) \
-  X(vkGetPhysicalDeviceQueueFamilyProperties)       \
-  X(vkGetPhysicalDeviceQueueFamilyProperties2)      \
-  X(vkGetPhysicalDeviceQueueFamilyProperties2KHR)   \
-  X(vkGetPhysicalDeviceExternalSemaphoreProperties) \
-  X(vkGetPhysicalDeviceExternalSemaphorePropertiesKHR) \
-  X(vkGetPhysicalDeviceExternalFenceProperties)     \
-  X(vkGetPhysicalDeviceExternalFencePropertiesKHR)  \
-  X(vkGetPhysicalDeviceToolProperties)              \
-  X(vkGetPhysicalDeviceToolPropertiesEXT)           \
+  X(vkGetPhysicalDeviceQueueFamilyProperties)           \
+  X(vkGetPhysicalDeviceQueueFamilyProperties2)          \
+  X(vkGetPhysicalDeviceQueueFamilyProperties2KHR)       \
+  X(vkGetPhysicalDeviceExternalSemaphoreProperties)     \
+  X(vkGetPhysicalDeviceExternalSemaphorePropertiesKHR)  \
+  X(vkGetPhysicalDeviceExternalFenceProperties)         \
+  X(vkGetPhysicalDeviceExternalFencePropertiesKHR)      \
+  X(vkGetPhysicalDeviceToolProperties)                  \
+  X(vkGetPhysicalDeviceToolPropertiesEXT)               \
   X(vkEnumerateDeviceLayerProperties)
 
 enum PdForwardSlot {
 #define MESHVK_SLOT(name) kPd_##name,
   MESHVK_PD_FORWARDS(MESHVK_SLOT)
 #undef MESHVK_SLOT
-  kPdForwardCount
+      kPdForwardCount
 };
 
 // Device-level functions the layer calls on the real device.
-#define MESHVK_DEVICE_NEXT(X)                                                  \
-  X(DestroyDevice) X(GetDeviceQueue) X(AllocateMemory) X(FreeMemory)           \
-  X(MapMemory) X(UnmapMemory) X(FlushMappedMemoryRanges)                       \
-  X(InvalidateMappedMemoryRanges) X(GetDeviceMemoryCommitment) X(CreateBuffer) \
-  X(DestroyBuffer) X(GetBufferMemoryRequirements)                              \
-  X(GetBufferMemoryRequirements2) X(GetDeviceBufferMemoryRequirements)         \
-  X(BindBufferMemory) X(CreateDescriptorPool) X(DestroyDescriptorPool)         \
-  X(ResetDescriptorPool) X(AllocateDescriptorSets) X(FreeDescriptorSets)       \
-  X(UpdateDescriptorSets) X(CreateDescriptorSetLayout)                         \
-  X(DestroyDescriptorSetLayout) X(CreateShaderModule) X(DestroyShaderModule)   \
-  X(CreateComputePipelines) X(DestroyPipeline) X(AllocateCommandBuffers)       \
-  X(FreeCommandBuffers) X(ResetCommandPool) X(DestroyCommandPool)              \
-  X(BeginCommandBuffer) X(EndCommandBuffer) X(ResetCommandBuffer)              \
-  X(CmdBindPipeline) X(CmdBindDescriptorSets) X(CmdPushConstants)              \
-  X(CmdDispatch) X(CmdDispatchBase) X(CmdDispatchIndirect) X(CmdCopyBuffer)    \
-  X(CmdCopyBuffer2) X(CmdFillBuffer) X(CmdUpdateBuffer) X(CmdPipelineBarrier)  \
-  X(CmdPipelineBarrier2) X(CmdExecuteCommands) X(CmdResetQueryPool)            \
-  X(CmdWriteTimestamp) X(CmdWriteTimestamp2) X(CmdBeginQuery) X(CmdEndQuery)   \
-  X(CmdCopyQueryPoolResults) X(CmdSetEvent) X(CmdResetEvent) X(CmdWaitEvents)  \
-  X(CmdSetEvent2) X(CmdResetEvent2) X(CmdWaitEvents2)                          \
-  X(CmdPushDescriptorSetKHR) X(CmdBeginDebugUtilsLabelEXT)                     \
-  X(CmdEndDebugUtilsLabelEXT) X(CmdInsertDebugUtilsLabelEXT) X(QueueSubmit)    \
-  X(QueueWaitIdle) X(DeviceWaitIdle) X(WaitForFences) X(GetFenceStatus)        \
-  X(DestroyFence) X(CreateSemaphore) X(DestroySemaphore) X(WaitSemaphores)     \
-  X(GetSemaphoreCounterValue) X(SignalSemaphore) X(GetEventStatus) X(GetMemoryFdKHR)
+// One entry per line: clang-format cannot lay out X-macro lists.
+// clang-format off
+#define MESHVK_DEVICE_NEXT(X) \
+  X(DestroyDevice) \
+  X(GetDeviceQueue) \
+  X(AllocateMemory) \
+  X(FreeMemory) \
+  X(MapMemory) \
+  X(UnmapMemory) \
+  X(FlushMappedMemoryRanges) \
+  X(InvalidateMappedMemoryRanges) \
+  X(GetDeviceMemoryCommitment) \
+  X(CreateBuffer) \
+  X(DestroyBuffer) \
+  X(GetBufferMemoryRequirements) \
+  X(GetBufferMemoryRequirements2) \
+  X(GetDeviceBufferMemoryRequirements) \
+  X(BindBufferMemory) \
+  X(CreateDescriptorPool) \
+  X(DestroyDescriptorPool) \
+  X(ResetDescriptorPool) \
+  X(AllocateDescriptorSets) \
+  X(FreeDescriptorSets) \
+  X(UpdateDescriptorSets) \
+  X(CreateDescriptorSetLayout) \
+  X(DestroyDescriptorSetLayout) \
+  X(CreateShaderModule) \
+  X(DestroyShaderModule) \
+  X(CreateComputePipelines) \
+  X(DestroyPipeline) \
+  X(AllocateCommandBuffers) \
+  X(FreeCommandBuffers) \
+  X(ResetCommandPool) \
+  X(DestroyCommandPool) \
+  X(BeginCommandBuffer) \
+  X(EndCommandBuffer) \
+  X(ResetCommandBuffer) \
+  X(CmdBindPipeline) \
+  X(CmdBindDescriptorSets) \
+  X(CmdPushConstants) \
+  X(CmdDispatch) \
+  X(CmdDispatchBase) \
+  X(CmdDispatchIndirect) \
+  X(CmdCopyBuffer) \
+  X(CmdCopyBuffer2) \
+  X(CmdFillBuffer) \
+  X(CmdUpdateBuffer) \
+  X(CmdPipelineBarrier) \
+  X(CmdPipelineBarrier2) \
+  X(CmdExecuteCommands) \
+  X(CmdResetQueryPool) \
+  X(CmdWriteTimestamp) \
+  X(CmdWriteTimestamp2) \
+  X(CmdBeginQuery) \
+  X(CmdEndQuery) \
+  X(CmdCopyQueryPoolResults) \
+  X(CmdSetEvent) \
+  X(CmdResetEvent) \
+  X(CmdWaitEvents) \
+  X(CmdSetEvent2) \
+  X(CmdResetEvent2) \
+  X(CmdWaitEvents2) \
+  X(CmdPushDescriptorSetKHR) \
+  X(CmdBeginDebugUtilsLabelEXT) \
+  X(CmdEndDebugUtilsLabelEXT) \
+  X(CmdInsertDebugUtilsLabelEXT) \
+  X(QueueSubmit) \
+  X(QueueWaitIdle) \
+  X(DeviceWaitIdle) \
+  X(WaitForFences) \
+  X(GetFenceStatus) \
+  X(DestroyFence) \
+  X(CreateSemaphore) \
+  X(DestroySemaphore) \
+  X(WaitSemaphores) \
+  X(GetSemaphoreCounterValue) \
+  X(SignalSemaphore) \
+  X(GetEventStatus) \
+  X(GetMemoryFdKHR)
+// clang-format on
 
 struct DeviceDispatch {
   PFN_vkGetDeviceProcAddr GetDeviceProcAddr = nullptr;
@@ -197,8 +252,8 @@ EmulatedPhysicalDevice* emulatedPhysicalDevice(VkPhysicalDevice handle, const ch
 
 // Sends a message to every VK_EXT_debug_utils messenger of the instance (and to
 // stderr when none listens).
-void report(InstanceData* instance, VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-            const char* messageId, const std::string& message);
+void report(InstanceData* instance, VkDebugUtilsMessageSeverityFlagBitsEXT severity, const char* messageId,
+            const std::string& message);
 
 // ---- device ---------------------------------------------------------------
 struct DeviceData;
@@ -373,12 +428,12 @@ enum class EntryKind { kInstance, kPhysicalDevice, kDevice };
 struct EntryPointRegistrar {
   EntryPointRegistrar(EntryKind kind, const char* name, PFN_vkVoidFunction fn);
 };
-#define MESHVK_INTERCEPT(kind, fn)                                       \
-  static const ::meshvk_layer::EntryPointRegistrar meshvk_reg_##fn(      \
-      ::meshvk_layer::EntryKind::kind, "vk" #fn, reinterpret_cast<PFN_vkVoidFunction>(&fn));
-#define MESHVK_INTERCEPT_ALIAS(kind, fn, alias)                          \
-  static const ::meshvk_layer::EntryPointRegistrar meshvk_reg_##alias(   \
-      ::meshvk_layer::EntryKind::kind, "vk" #alias, reinterpret_cast<PFN_vkVoidFunction>(&fn));
+#define MESHVK_INTERCEPT(kind, fn)                                                                            \
+  static const ::meshvk_layer::EntryPointRegistrar meshvk_reg_##fn(::meshvk_layer::EntryKind::kind, "vk" #fn, \
+                                                                   reinterpret_cast<PFN_vkVoidFunction>(&fn));
+#define MESHVK_INTERCEPT_ALIAS(kind, fn, alias)                                                                     \
+  static const ::meshvk_layer::EntryPointRegistrar meshvk_reg_##alias(::meshvk_layer::EntryKind::kind, "vk" #alias, \
+                                                                      reinterpret_cast<PFN_vkVoidFunction>(&fn));
 PFN_vkVoidFunction findEntryPoint(EntryKind kind, const char* name);
 bool isPassThroughDeviceEntryPoint(const char* name);
 PFN_vkVoidFunction abortingStub(const char* name);

@@ -17,8 +17,8 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit(VkQueue queue, uint32_t count, const 
     // execute on device index zero (the spec's rule, which a group-unaware
     // application relies on).
     const auto* group = findInChain<VkDeviceGroupSubmitInfo>(s.pNext, VK_STRUCTURE_TYPE_DEVICE_GROUP_SUBMIT_INFO);
-    const auto* tl = findInChain<VkTimelineSemaphoreSubmitInfo>(s.pNext,
-                                                               VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
+    const auto* tl =
+        findInChain<VkTimelineSemaphoreSubmitInfo>(s.pNext, VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
     Batch& b = batches[i];
     for (uint32_t k = 0; k < s.waitSemaphoreCount; ++k) {
       SemaphoreOp op{s.pWaitSemaphores[k], 0, s.pWaitDstStageMask[k], 0};
@@ -29,7 +29,8 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit(VkQueue queue, uint32_t count, const 
     }
     for (uint32_t k = 0; k < s.commandBufferCount; ++k) {
       SubmittedCommandBuffer c{emulatedCommandBuffer(s.pCommandBuffers[k], fn), 1u};
-      if (group && k < group->commandBufferCount) c.deviceMask = group->pCommandBufferDeviceMasks[k] & d->allDevicesMask();
+      if (group && k < group->commandBufferCount)
+        c.deviceMask = group->pCommandBufferDeviceMasks[k] & d->allDevicesMask();
       b.commandBuffers.push_back(c);
     }
     for (uint32_t k = 0; k < s.signalSemaphoreCount; ++k) {
@@ -45,7 +46,8 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit(VkQueue queue, uint32_t count, const 
 }
 MESHVK_INTERCEPT(kDevice, QueueSubmit)
 
-VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit2(VkQueue queue, uint32_t count, const VkSubmitInfo2* submits, VkFence fence) {
+VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit2(VkQueue queue, uint32_t count, const VkSubmitInfo2* submits,
+                                            VkFence fence) {
   const char* fn = "vkQueueSubmit2";
   DeviceData* d = deviceFromQueue(queue);
   std::vector<Batch> batches(count);
@@ -135,7 +137,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateSemaphore(VkDevice device, const VkSemaphor
 }
 MESHVK_INTERCEPT(kDevice, CreateSemaphore)
 
-VKAPI_ATTR void VKAPI_CALL DestroySemaphore(VkDevice device, VkSemaphore semaphore, const VkAllocationCallbacks* alloc) {
+VKAPI_ATTR void VKAPI_CALL DestroySemaphore(VkDevice device, VkSemaphore semaphore,
+                                            const VkAllocationCallbacks* alloc) {
   DeviceData* d = deviceFromHandle(device);
   if (semaphore) d->scheduler->semaphoreDestroyed(semaphore);
   d->next.DestroySemaphore(device, semaphore, alloc);

@@ -23,11 +23,11 @@ void RaceDetector::check(InstanceData* instance, const WorkDescription& work, co
       auto key = std::make_tuple(r.seq, work.seq, a.memoryId, a.instance);
       if (!reported_.insert(key).second) continue;
       std::ostringstream m;
-      m << "cross-device race on memory instance " << a.instance << " of VkDeviceMemory #" << a.memoryId
-        << ": " << a.command << " on device " << work.device << " (submission " << work.submission << ", batch "
-        << work.batch << ") " << (a.write ? "writes" : "reads") << " bytes [" << begin << ", " << end << "), which "
-        << r.command << " on device " << r.device << " (submission " << r.submission << ", batch " << r.batch
-        << ") " << (r.write ? "writes" : "reads") << " at [" << r.begin << ", " << r.end
+      m << "cross-device race on memory instance " << a.instance << " of VkDeviceMemory #" << a.memoryId << ": "
+        << a.command << " on device " << work.device << " (submission " << work.submission << ", batch " << work.batch
+        << ") " << (a.write ? "writes" : "reads") << " bytes [" << begin << ", " << end << "), which " << r.command
+        << " on device " << r.device << " (submission " << r.submission << ", batch " << r.batch << ") "
+        << (r.write ? "writes" : "reads") << " at [" << r.begin << ", " << r.end
         << "); no semaphore or fence chain orders the two. A real device group may run them in either order.";
       report(instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, "MESHVK-cross-device-race", m.str());
     }
@@ -41,8 +41,8 @@ void RaceDetector::check(InstanceData* instance, const WorkDescription& work, co
                     records.end());
     }
     if (records.size() >= kMaxRecordsPerInstance) records.erase(records.begin());
-    records.push_back({begin, end, a.write, work.device, clock[work.device], work.seq, work.submission, work.batch,
-                       a.command});
+    records.push_back(
+        {begin, end, a.write, work.device, clock[work.device], work.seq, work.submission, work.batch, a.command});
   }
 }
 

@@ -1,9 +1,9 @@
 #include "scheduler.h"
 
 #include <algorithm>
-#include <sstream>
 #include <cstdio>
 #include <cstdlib>
+#include <sstream>
 
 namespace meshvk_layer {
 
@@ -17,10 +17,10 @@ struct Scheduler::Item {
   std::vector<VkCommandBuffer> commandBuffers;
   std::vector<Access> accesses;
   std::vector<SemaphoreOp> waits, signals;
-  std::vector<ItemPtr> deps;  // emitted before this item
+  std::vector<ItemPtr> deps;                                 // emitted before this item
   std::vector<std::pair<VkSemaphore, uint64_t>> unresolved;  // timeline waits with no signal known yet
-  ItemPtr prev;  // previous item on the same device
-  VectorClock clock{};  // host knowledge at submission, completed at emission
+  ItemPtr prev;                                              // previous item on the same device
+  VectorClock clock{};                                       // host knowledge at submission, completed at emission
   bool emitted = false;
 };
 
@@ -164,7 +164,8 @@ VkResult Scheduler::emit(Item& item) {
     std::fprintf(stderr, "[meshvk layer] emit seq %llu %s device %u:", (unsigned long long)item.seq,
                  item.isFence ? "fence" : "work", item.device);
     for (auto& w : item.waits) std::fprintf(stderr, " wait %p=%llu", (void*)w.semaphore, (unsigned long long)w.value);
-    for (auto& s : item.signals) std::fprintf(stderr, " signal %p=%llu", (void*)s.semaphore, (unsigned long long)s.value);
+    for (auto& s : item.signals)
+      std::fprintf(stderr, " signal %p=%llu", (void*)s.semaphore, (unsigned long long)s.value);
     std::fprintf(stderr, " cbs %zu\n", item.commandBuffers.size());
   }
   for (auto& d : item.deps) join(item.clock, d->clock);
@@ -189,8 +190,9 @@ VkResult Scheduler::emit(Item& item) {
   for (auto& w : item.waits) {
     waitSems.push_back(w.semaphore);
     // Stages beyond the 32-bit legacy set (or none) become ALL_COMMANDS: stricter, never weaker.
-    waitStages.push_back(w.stages && w.stages <= 0xFFFFFFFFull ? static_cast<VkPipelineStageFlags>(w.stages)
-                                                                : static_cast<VkPipelineStageFlags>(VK_PIPELINE_STAGE_ALL_COMMANDS_BIT));
+    waitStages.push_back(w.stages && w.stages <= 0xFFFFFFFFull
+                             ? static_cast<VkPipelineStageFlags>(w.stages)
+                             : static_cast<VkPipelineStageFlags>(VK_PIPELINE_STAGE_ALL_COMMANDS_BIT));
     waitValues.push_back(w.value);
     timeline |= semaphore(w.semaphore).timeline;
   }
@@ -248,9 +250,14 @@ VkResult Scheduler::flush() {
     if (candidates.empty()) break;
     size_t pick = candidates.front();  // pending_ is in submission order
     switch (config().order) {
-      case ExecutionOrder::kInOrder: break;
-      case ExecutionOrder::kReverse: pick = candidates.back(); break;
-      case ExecutionOrder::kShuffle: pick = candidates[rng_() % candidates.size()]; break;
+      case ExecutionOrder::kInOrder:
+        break;
+      case ExecutionOrder::kReverse:
+        pick = candidates.back();
+        break;
+      case ExecutionOrder::kShuffle:
+        pick = candidates[rng_() % candidates.size()];
+        break;
     }
     ItemPtr item = pending_[pick];
     pending_.erase(pending_.begin() + static_cast<long>(pick));

@@ -20,8 +20,7 @@ namespace {
 
 Status AdoptInstance(const meshvk_instance_adopt_info_t& info, meshvk_instance_t* out) {
   if (!info.instance) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                      "meshvk_instance_create_from_vulkan: instance is NULL");
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_instance_create_from_vulkan: instance is NULL");
   }
   if (info.api_version < VK_API_VERSION_1_2) {
     return MakeStatus(MESHVK_STATUS_UNAVAILABLE,
@@ -54,10 +53,9 @@ uint32_t PhysicalIndex(const meshvk_instance_t* instance, VkPhysicalDevice handl
 Status AdoptDevice(meshvk_device_set_t* set, const meshvk_adopted_device_t& app, uint32_t index,
                    const meshvk_queue_lock_t& queue_lock, LogicalDevice* out) {
   const std::string what = "meshvk_device_set_create_from_vulkan: devices[" + std::to_string(index) + "]";
-  if (!app.device || !app.physical_devices || app.physical_device_count == 0 || !app.queues ||
-      app.queue_count == 0) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                      "%s: device, physical_devices and queues must be given", what.c_str());
+  if (!app.device || !app.physical_devices || app.physical_device_count == 0 || !app.queues || app.queue_count == 0) {
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: device, physical_devices and queues must be given",
+                      what.c_str());
   }
   for (uint32_t m = 0; m < app.physical_device_count; ++m) {
     uint32_t physical = PhysicalIndex(set->instance, app.physical_devices[m]);
@@ -97,8 +95,7 @@ Status AdoptSet(const meshvk_device_set_adopt_info_t& info, meshvk_device_set_t*
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: process_count and devices must be >= 1", what);
   }
   if (!info.queue_lock.lock != !info.queue_lock.unlock) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: queue_lock needs both lock and unlock (or neither)",
-                      what);
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: queue_lock needs both lock and unlock (or neither)", what);
   }
   bool group = info.device_count == 1 && info.devices[0].physical_device_count > 1;
   for (uint32_t d = 0; d < info.device_count && info.device_count > 1; ++d) {
@@ -121,8 +118,8 @@ Status AdoptSet(const meshvk_device_set_adopt_info_t& info, meshvk_device_set_t*
   for (uint32_t p = 0; p < info.process_count; ++p) {
     uint32_t d = info.process_devices ? info.process_devices[p] : p % info.device_count;
     if (d >= info.device_count) {
-      return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: process %u mapped to device %u, there are %u", what,
-                        p, d, info.device_count);
+      return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: process %u mapped to device %u, there are %u", what, p, d,
+                        info.device_count);
     }
     const LogicalDevice& device = *set->devices[d];
     Process& process = set->processes[p];
@@ -164,8 +161,7 @@ VkInstance meshvk_instance_vk_instance(const meshvk_instance_t* instance) {
   return instance ? instance->instance : VK_NULL_HANDLE;
 }
 
-meshvk_status_t meshvk_vulkan_requirements(meshvk_topology_t topology,
-                                           const meshvk_shader_features_t* shader_features,
+meshvk_status_t meshvk_vulkan_requirements(meshvk_topology_t topology, const meshvk_shader_features_t* shader_features,
                                            meshvk_vulkan_requirements_t* out) {
   if (!out) {
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_vulkan_requirements: out is NULL").ToC();
@@ -209,8 +205,7 @@ meshvk_status_t meshvk_device_set_create_from_vulkan(meshvk_instance_t* instance
 meshvk_status_t meshvk_device_set_process_vulkan(const meshvk_device_set_t* set, uint32_t process,
                                                  meshvk_process_vulkan_t* out) {
   if (!set || !out) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_device_set_process_vulkan: set or out is NULL")
-        .ToC();
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_device_set_process_vulkan: set or out is NULL").ToC();
   }
   Status status = set->CheckProcess(process, "meshvk_device_set_process_vulkan");
   if (!status.ok()) return status.ToC();
@@ -224,9 +219,8 @@ meshvk_status_t meshvk_device_set_process_vulkan(const meshvk_device_set_t* set,
   return MESHVK_OK;
 }
 
-meshvk_status_t meshvk_buffer_import_vulkan(meshvk_device_set_t* set, uint32_t process,
-                                            VkBuffer buffer, VkDeviceSize offset,
-                                            VkDeviceSize range, meshvk_buffer_t** out_buffer) {
+meshvk_status_t meshvk_buffer_import_vulkan(meshvk_device_set_t* set, uint32_t process, VkBuffer buffer,
+                                            VkDeviceSize offset, VkDeviceSize range, meshvk_buffer_t** out_buffer) {
   const char* what = "meshvk_buffer_import_vulkan";
   Status status = meshvk::CheckProcessCreate(set, process, out_buffer, what, "out_buffer");
   if (!status.ok()) return status.ToC();

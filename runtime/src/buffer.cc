@@ -1,37 +1,33 @@
 // meshvk_buffer_t: a shard buffer in memory of its owning process's device.
 #include "buffer.h"
 
-#include "device_wait.h"
-
 #include <cstring>
 #include <vector>
 
+#include "device_wait.h"
 #include "external_memory.h"
 #include "host_staging.h"
 #include "vulkan/vk_status.h"
 
 namespace meshvk {
 
-Status CheckRange(const meshvk_buffer_t* buffer, uint64_t offset, uint64_t size,
-                  const char* what) {
+Status CheckRange(const meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, const char* what) {
   // Written so that offset + size cannot overflow.
   if (offset > buffer->size || size > buffer->size - offset) {
     return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE,
                       "%s: bytes [%llu, %llu + %llu) leave a buffer of %llu bytes owned by "
                       "process %u",
-                      what, static_cast<unsigned long long>(offset),
-                      static_cast<unsigned long long>(offset),
-                      static_cast<unsigned long long>(size),
-                      static_cast<unsigned long long>(buffer->size), buffer->process);
+                      what, static_cast<unsigned long long>(offset), static_cast<unsigned long long>(offset),
+                      static_cast<unsigned long long>(size), static_cast<unsigned long long>(buffer->size),
+                      buffer->process);
   }
   return Status();
 }
 
 namespace {
 
-constexpr VkBufferUsageFlags kUsage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
-                                      VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-                                      VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+constexpr VkBufferUsageFlags kUsage =
+    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
 
 void DestroyBuffer(meshvk_buffer_t* buffer) {
   meshvk_device_set_t* set = buffer->set;
@@ -65,9 +61,8 @@ void CountStaging(LogicalDevice& device, uint64_t bytes) {
 // In a device group an allocation without a device mask gets an instance on
 // every device; shard and staging memory exist only on the owner's device.
 // `exports`: the exportable buffer's VkExportMemoryAllocateInfo, or NULL.
-Status AllocateOnOwner(const meshvk_device_set_t& set, const Process& owner,
-                       LogicalDevice& device, VkDeviceSize size, uint32_t memory_type,
-                       const std::string& where, const void* exports, VkDeviceMemory* out) {
+Status AllocateOnOwner(const meshvk_device_set_t& set, const Process& owner, LogicalDevice& device, VkDeviceSize size,
+                       uint32_t memory_type, const std::string& where, const void* exports, VkDeviceMemory* out) {
   VkMemoryAllocateFlagsInfo flags{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
   flags.pNext = exports;
   flags.flags = VK_MEMORY_ALLOCATE_DEVICE_MASK_BIT;
@@ -79,16 +74,13 @@ Status AllocateOnOwner(const meshvk_device_set_t& set, const Process& owner,
   VkResult result = device.vk.vkAllocateMemory(device.device, &allocate, nullptr, out);
   if (result != VK_SUCCESS && exports) {
     // An exportable allocation can fail where a plain one would not: say so.
-    return MakeStatus(MESHVK_STATUS_RESOURCE_EXHAUSTED,
-                      "%s: vkAllocateMemory(%llu bytes, exportable as %s for another VkDevice): %s",
-                      where.c_str(), static_cast<unsigned long long>(size),
-                      device.export_handle_type == VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT
-                          ? "dma-buf"
-                          : "opaque fd",
-                      VkResultName(result));
+    return MakeStatus(
+        MESHVK_STATUS_RESOURCE_EXHAUSTED, "%s: vkAllocateMemory(%llu bytes, exportable as %s for another VkDevice): %s",
+        where.c_str(), static_cast<unsigned long long>(size),
+        device.export_handle_type == VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT ? "dma-buf" : "opaque fd",
+        VkResultName(result));
   }
-  MESHVK_VK_RETURN_IF_ERROR(result,
-                            where + ": vkAllocateMemory(" + std::to_string(size) + " bytes)");
+  MESHVK_VK_RETURN_IF_ERROR(result, where + ": vkAllocateMemory(" + std::to_string(size) + " bytes)");
   return Status();
 }
 
@@ -110,8 +102,7 @@ Status CreateBuffer(meshvk_buffer_t* buffer, meshvk_buffer_flags_t flags) {
     return MakeStatus(MESHVK_STATUS_RESOURCE_EXHAUSTED,
                       "%s: vkAllocateMemory(%llu bytes): larger than the device allows "
                       "(heap %u has %llu bytes, maxMemoryAllocationSize %llu)",
-                      where.c_str(), size, device.storage_heap,
-                      static_cast<unsigned long long>(heap_size),
+                      where.c_str(), size, device.storage_heap, static_cast<unsigned long long>(heap_size),
                       static_cast<unsigned long long>(max_allocation));
   }
 
@@ -128,26 +119,22 @@ Status CreateBuffer(meshvk_buffer_t* buffer, meshvk_buffer_flags_t flags) {
   info.size = buffer->size;
   info.usage = kUsage;
   info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-  MESHVK_VK_RETURN_IF_ERROR(device.vk.vkCreateBuffer(device.device, &info, nullptr,
-                                                     &buffer->buffer),
+  MESHVK_VK_RETURN_IF_ERROR(device.vk.vkCreateBuffer(device.device, &info, nullptr, &buffer->buffer),
                             where + ": vkCreateBuffer(" + std::to_string(size) + " bytes)");
   VkMemoryRequirements requirements;
   device.vk.vkGetBufferMemoryRequirements(device.device, buffer->buffer, &requirements);
   if (!(requirements.memoryTypeBits & (1u << device.storage_memory_type))) {
-    return MakeStatus(MESHVK_STATUS_INTERNAL,
-                      "%s: vkGetBufferMemoryRequirements: memory type %u not allowed",
+    return MakeStatus(MESHVK_STATUS_INTERNAL, "%s: vkGetBufferMemoryRequirements: memory type %u not allowed",
                       where.c_str(), device.storage_memory_type);
   }
   if (requirements.size > heap_size || requirements.size > max_allocation) {
     return MakeStatus(MESHVK_STATUS_RESOURCE_EXHAUSTED,
-                      "%s: vkAllocateMemory(%llu bytes): larger than the device allows",
-                      where.c_str(), static_cast<unsigned long long>(requirements.size));
+                      "%s: vkAllocateMemory(%llu bytes): larger than the device allows", where.c_str(),
+                      static_cast<unsigned long long>(requirements.size));
   }
 
-  MESHVK_RETURN_IF_ERROR(AllocateOnOwner(*set, owner, device, requirements.size,
-                                         device.storage_memory_type, where,
-                                         exportable ? &exports.allocate : nullptr,
-                                         &buffer->memory));
+  MESHVK_RETURN_IF_ERROR(AllocateOnOwner(*set, owner, device, requirements.size, device.storage_memory_type, where,
+                                         exportable ? &exports.allocate : nullptr, &buffer->memory));
   buffer->allocation_size = requirements.size;
   buffer->export_handle_type = exportable ? device.export_handle_type : 0;
   buffer->staging = flags & MESHVK_BUFFER_STAGING_BIT;
@@ -160,8 +147,7 @@ Status CreateBuffer(meshvk_buffer_t* buffer, meshvk_buffer_flags_t flags) {
   // Every device of the group binds the owner's memory instance: the buffer
   // handle is then also the peer view other devices read through.
   std::vector<uint32_t> device_indices(device.group_size(), owner.device_index);
-  VkBindBufferMemoryDeviceGroupInfo group_bind{
-      VK_STRUCTURE_TYPE_BIND_BUFFER_MEMORY_DEVICE_GROUP_INFO};
+  VkBindBufferMemoryDeviceGroupInfo group_bind{VK_STRUCTURE_TYPE_BIND_BUFFER_MEMORY_DEVICE_GROUP_INFO};
   group_bind.deviceIndexCount = static_cast<uint32_t>(device_indices.size());
   group_bind.pDeviceIndices = device_indices.data();
   VkBindBufferMemoryInfo bind{VK_STRUCTURE_TYPE_BIND_BUFFER_MEMORY_INFO};
@@ -169,12 +155,11 @@ Status CreateBuffer(meshvk_buffer_t* buffer, meshvk_buffer_flags_t flags) {
   bind.buffer = buffer->buffer;
   bind.memory = buffer->memory;
   bind.memoryOffset = 0;
-  MESHVK_VK_RETURN_IF_ERROR(device.vk.vkBindBufferMemory2(device.device, 1, &bind),
-                            where + ": vkBindBufferMemory2");
+  MESHVK_VK_RETURN_IF_ERROR(device.vk.vkBindBufferMemory2(device.device, 1, &bind), where + ": vkBindBufferMemory2");
   if (device.storage_host_mappable) {
-    MESHVK_VK_RETURN_IF_ERROR(device.vk.vkMapMemory(device.device, buffer->memory, 0,
-                                                    VK_WHOLE_SIZE, 0, &buffer->mapped),
-                              where + ": vkMapMemory");
+    MESHVK_VK_RETURN_IF_ERROR(
+        device.vk.vkMapMemory(device.device, buffer->memory, 0, VK_WHOLE_SIZE, 0, &buffer->mapped),
+        where + ": vkMapMemory");
   }
   return Status();
 }
@@ -183,8 +168,7 @@ Status CreateBuffer(meshvk_buffer_t* buffer, meshvk_buffer_flags_t flags) {
 // size) of `buffer` to/from `host` through the chunked staging rings
 // (host_staging.h); waits for the copies (the caller guarantees the device is
 // not using the range).
-Status StagedTransfer(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, void* host,
-                      bool to_device) {
+Status StagedTransfer(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, void* host, bool to_device) {
   auto* bytes = static_cast<uint8_t*>(host);
   if (to_device) {
     return StageIn(buffer, offset, size, 0, 0, [bytes](uint8_t* chunk, uint64_t n, uint64_t at) {
@@ -206,21 +190,19 @@ Status CheckBuffer(const meshvk_buffer_t* buffer, const void* data, const char* 
 }
 
 // Covered byte span of a strided access, or OUT_OF_RANGE.
-Status StridedSpan(const meshvk_buffer_t* buffer, uint64_t offset, uint64_t pitch,
-                   uint64_t row_bytes, uint64_t rows, uint64_t* span, const char* what) {
+Status StridedSpan(const meshvk_buffer_t* buffer, uint64_t offset, uint64_t pitch, uint64_t row_bytes, uint64_t rows,
+                   uint64_t* span, const char* what) {
   *span = 0;
   if (rows == 0 || row_bytes == 0) return Status();
   if (rows > 1 && pitch < row_bytes) {
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                      "%s: pitch %llu is smaller than a row of %llu bytes (rows would overlap)",
-                      what, static_cast<unsigned long long>(pitch),
-                      static_cast<unsigned long long>(row_bytes));
+                      "%s: pitch %llu is smaller than a row of %llu bytes (rows would overlap)", what,
+                      static_cast<unsigned long long>(pitch), static_cast<unsigned long long>(row_bytes));
   }
   // (rows - 1) * pitch + row_bytes, without overflow.
   if (rows - 1 > 0 && pitch > (UINT64_MAX - row_bytes) / (rows - 1)) {
     return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "%s: %llu rows of pitch %llu overflow", what,
-                      static_cast<unsigned long long>(rows),
-                      static_cast<unsigned long long>(pitch));
+                      static_cast<unsigned long long>(rows), static_cast<unsigned long long>(pitch));
   }
   *span = (rows - 1) * pitch + row_bytes;
   return CheckRange(buffer, offset, *span, what);
@@ -230,9 +212,8 @@ Status StridedSpan(const meshvk_buffer_t* buffer, uint64_t offset, uint64_t pitc
 // `host_pitch`. Mapped memory is accessed row by row; otherwise the covered
 // span goes through one staging transfer (read first when writing, so bytes
 // between rows keep their values).
-Status StridedAccess(meshvk_buffer_t* buffer, uint64_t offset, uint64_t device_pitch,
-                     uint8_t* host, uint64_t host_pitch, uint64_t row_bytes, uint64_t rows,
-                     bool to_device, const char* what) {
+Status StridedAccess(meshvk_buffer_t* buffer, uint64_t offset, uint64_t device_pitch, uint8_t* host,
+                     uint64_t host_pitch, uint64_t row_bytes, uint64_t rows, bool to_device, const char* what) {
   MESHVK_RETURN_IF_ERROR(CheckBuffer(buffer, host, what));
   uint64_t span = 0;
   MESHVK_RETURN_IF_ERROR(StridedSpan(buffer, offset, device_pitch, row_bytes, rows, &span, what));
@@ -278,8 +259,7 @@ meshvk_status_t meshvk_buffer_create(meshvk_device_set_t* set, uint32_t process,
   return meshvk_buffer_create_with_info(set, &info, out_buffer);
 }
 
-meshvk_status_t meshvk_buffer_create_with_info(meshvk_device_set_t* set,
-                                               const meshvk_buffer_create_info_t* info,
+meshvk_status_t meshvk_buffer_create_with_info(meshvk_device_set_t* set, const meshvk_buffer_create_info_t* info,
                                                meshvk_buffer_t** out_buffer) {
   if (!info) {
     if (out_buffer) *out_buffer = nullptr;
@@ -287,8 +267,7 @@ meshvk_status_t meshvk_buffer_create_with_info(meshvk_device_set_t* set,
   }
   const uint32_t process = info->process;
   const uint64_t size = info->size;
-  Status status = meshvk::CheckProcessCreate(set, process, out_buffer, "meshvk_buffer_create",
-                                             "out_buffer");
+  Status status = meshvk::CheckProcessCreate(set, process, out_buffer, "meshvk_buffer_create", "out_buffer");
   if (!status.ok()) return status.ToC();
   if (size == 0) {
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_buffer_create: %s: size is 0",
@@ -319,44 +298,33 @@ void meshvk_buffer_release(meshvk_buffer_t* buffer) {
 
 uint64_t meshvk_buffer_size(const meshvk_buffer_t* buffer) { return buffer ? buffer->size : 0; }
 
-uint32_t meshvk_buffer_process(const meshvk_buffer_t* buffer) {
-  return buffer ? buffer->process : 0;
-}
+uint32_t meshvk_buffer_process(const meshvk_buffer_t* buffer) { return buffer ? buffer->process : 0; }
 
-uint64_t meshvk_buffer_allocation_size(const meshvk_buffer_t* buffer) {
-  return buffer ? buffer->allocation_size : 0;
-}
+uint64_t meshvk_buffer_allocation_size(const meshvk_buffer_t* buffer) { return buffer ? buffer->allocation_size : 0; }
 
-meshvk_status_t meshvk_buffer_write(meshvk_buffer_t* buffer, uint64_t offset, const void* data,
-                                    uint64_t size) {
-  return meshvk::StridedAccess(buffer, offset, size, static_cast<uint8_t*>(const_cast<void*>(data)),
-                               size, size, 1, true, "meshvk_buffer_write")
+meshvk_status_t meshvk_buffer_write(meshvk_buffer_t* buffer, uint64_t offset, const void* data, uint64_t size) {
+  return meshvk::StridedAccess(buffer, offset, size, static_cast<uint8_t*>(const_cast<void*>(data)), size, size, 1,
+                               true, "meshvk_buffer_write")
       .ToC();
 }
 
-meshvk_status_t meshvk_buffer_read(meshvk_buffer_t* buffer, uint64_t offset, void* out_data,
-                                   uint64_t size) {
-  return meshvk::StridedAccess(buffer, offset, size, static_cast<uint8_t*>(out_data), size, size,
-                               1, false, "meshvk_buffer_read")
+meshvk_status_t meshvk_buffer_read(meshvk_buffer_t* buffer, uint64_t offset, void* out_data, uint64_t size) {
+  return meshvk::StridedAccess(buffer, offset, size, static_cast<uint8_t*>(out_data), size, size, 1, false,
+                               "meshvk_buffer_read")
       .ToC();
 }
 
-meshvk_status_t meshvk_buffer_write_strided(meshvk_buffer_t* buffer, uint64_t offset,
-                                            uint64_t dst_pitch, const void* data,
-                                            uint64_t src_pitch, uint64_t row_bytes,
-                                            uint64_t rows) {
-  return meshvk::StridedAccess(buffer, offset, dst_pitch,
-                               static_cast<uint8_t*>(const_cast<void*>(data)), src_pitch,
+meshvk_status_t meshvk_buffer_write_strided(meshvk_buffer_t* buffer, uint64_t offset, uint64_t dst_pitch,
+                                            const void* data, uint64_t src_pitch, uint64_t row_bytes, uint64_t rows) {
+  return meshvk::StridedAccess(buffer, offset, dst_pitch, static_cast<uint8_t*>(const_cast<void*>(data)), src_pitch,
                                row_bytes, rows, true, "meshvk_buffer_write_strided")
       .ToC();
 }
 
-meshvk_status_t meshvk_buffer_read_strided(meshvk_buffer_t* buffer, uint64_t offset,
-                                           uint64_t src_pitch, void* out_data,
-                                           uint64_t dst_pitch, uint64_t row_bytes,
-                                           uint64_t rows) {
-  return meshvk::StridedAccess(buffer, offset, src_pitch, static_cast<uint8_t*>(out_data),
-                               dst_pitch, row_bytes, rows, false, "meshvk_buffer_read_strided")
+meshvk_status_t meshvk_buffer_read_strided(meshvk_buffer_t* buffer, uint64_t offset, uint64_t src_pitch, void* out_data,
+                                           uint64_t dst_pitch, uint64_t row_bytes, uint64_t rows) {
+  return meshvk::StridedAccess(buffer, offset, src_pitch, static_cast<uint8_t*>(out_data), dst_pitch, row_bytes, rows,
+                               false, "meshvk_buffer_read_strided")
       .ToC();
 }
 

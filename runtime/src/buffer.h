@@ -34,8 +34,7 @@ struct meshvk_buffer_s {
 
 namespace meshvk {
 // OUT_OF_RANGE unless [offset, offset + size) lies inside `buffer`.
-Status CheckRange(const meshvk_buffer_t* buffer, uint64_t offset, uint64_t size,
-                  const char* what);
+Status CheckRange(const meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, const char* what);
 }  // namespace meshvk
 
 #endif  // MESHVK_RUNTIME_SRC_BUFFER_H_

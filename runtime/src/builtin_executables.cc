@@ -75,8 +75,7 @@ extern "C" {
 meshvk_status_t meshvk_executable_builtin(meshvk_device_set_t* set, meshvk_builtin_t builtin,
                                           meshvk_executable_t** out_executable) {
   if (!out_executable) {
-    return meshvk::MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                              "meshvk_executable_builtin: out_executable is NULL")
+    return meshvk::MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_executable_builtin: out_executable is NULL")
         .ToC();
   }
   *out_executable = nullptr;

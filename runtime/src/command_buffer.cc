@@ -2,13 +2,12 @@
 // derived from buffer hazards and its own device timing. Submission: queue.cc.
 #include "command_buffer.h"
 
-#include "device_wait.h"
-
 #include <algorithm>
 #include <cstring>
 
 #include "buffer.h"
 #include "builtin_executables.h"
+#include "device_wait.h"
 #include "executable.h"
 #include "vulkan/vk_status.h"
 
@@ -19,22 +18,20 @@ constexpr uint8_t kRead = 1;
 constexpr uint8_t kWrite = 2;
 constexpr uint32_t kSetsPerPool = 64;
 
-constexpr VkPipelineStageFlags kWorkStages =
-    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+constexpr VkPipelineStageFlags kWorkStages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
 constexpr VkAccessFlags kWriteAccess = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-constexpr VkAccessFlags kAnyAccess = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
-                                     VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+constexpr VkAccessFlags kAnyAccess =
+    VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
 
 LogicalDevice& DeviceOf(const meshvk_command_buffer_t* cb) { return cb->set->DeviceOf(cb->process); }
 
-void MemoryBarrier(meshvk_command_buffer_t* cb, VkPipelineStageFlags src_stages,
-                   VkAccessFlags src_access, VkPipelineStageFlags dst_stages,
-                   VkAccessFlags dst_access) {
+void MemoryBarrier(meshvk_command_buffer_t* cb, VkPipelineStageFlags src_stages, VkAccessFlags src_access,
+                   VkPipelineStageFlags dst_stages, VkAccessFlags dst_access) {
   VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   barrier.srcAccessMask = src_access;
   barrier.dstAccessMask = dst_access;
-  DeviceOf(cb).vk.vkCmdPipelineBarrier(cb->command_buffer, src_stages, dst_stages, 0, 1, &barrier,
-                                       0, nullptr, 0, nullptr);
+  DeviceOf(cb).vk.vkCmdPipelineBarrier(cb->command_buffer, src_stages, dst_stages, 0, 1, &barrier, 0, nullptr, 0,
+                                       nullptr);
 }
 
 // Records that the next command reads `reads` and writes `writes`, first
@@ -66,8 +63,7 @@ void Retain(meshvk_command_buffer_t* cb, meshvk_buffer_t* buffer) {
 }
 
 void Retain(meshvk_command_buffer_t* cb, meshvk_executable_t* executable) {
-  if (std::find(cb->executables.begin(), cb->executables.end(), executable) !=
-      cb->executables.end()) {
+  if (std::find(cb->executables.begin(), cb->executables.end(), executable) != cb->executables.end()) {
     return;
   }
   meshvk_executable_retain(executable);
@@ -78,8 +74,8 @@ Status CheckRecording(const meshvk_command_buffer_t* cb, const char* what) {
   if (!cb) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: command buffer is NULL", what);
   if (cb->broken) {
     return MakeStatus(MESHVK_STATUS_FAILED_PRECONDITION,
-                      "%s: %s: an earlier recording call failed; the command buffer is unusable",
-                      what, cb->set->Where(cb->process).c_str());
+                      "%s: %s: an earlier recording call failed; the command buffer is unusable", what,
+                      cb->set->Where(cb->process).c_str());
   }
   if (cb->ended) {
     return MakeStatus(MESHVK_STATUS_FAILED_PRECONDITION,
@@ -89,27 +85,25 @@ Status CheckRecording(const meshvk_command_buffer_t* cb, const char* what) {
   return Status();
 }
 
-Status CheckSameSet(const meshvk_command_buffer_t* cb, const meshvk_buffer_t* buffer,
-                    const char* what, const char* role) {
+Status CheckSameSet(const meshvk_command_buffer_t* cb, const meshvk_buffer_t* buffer, const char* what,
+                    const char* role) {
   if (!buffer) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: %s buffer is NULL", what, role);
   if (buffer->set != cb->set) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                      "%s: %s buffer belongs to another device set", what, role);
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: %s buffer belongs to another device set", what, role);
   }
   return Status();
 }
 
 // A buffer this process uses: from the same set, reachable with `required`
 // peer features when another process owns it.
-Status CheckBufferUse(const meshvk_command_buffer_t* cb, const meshvk_buffer_t* buffer,
-                      uint32_t required, const char* what, const char* role) {
+Status CheckBufferUse(const meshvk_command_buffer_t* cb, const meshvk_buffer_t* buffer, uint32_t required,
+                      const char* what, const char* role) {
   MESHVK_RETURN_IF_ERROR(CheckSameSet(cb, buffer, what, role));
   if (buffer->process == cb->process) return Status();
   return cb->set->CheckPeerAccess(cb->process, buffer->process, required, what);
 }
 
-Status CheckOwnBuffer(const meshvk_command_buffer_t* cb, const meshvk_buffer_t* buffer,
-                      const char* what) {
+Status CheckOwnBuffer(const meshvk_command_buffer_t* cb, const meshvk_buffer_t* buffer, const char* what) {
   MESHVK_RETURN_IF_ERROR(CheckSameSet(cb, buffer, what, "destination"));
   if (buffer->process != cb->process) {
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
@@ -120,21 +114,18 @@ Status CheckOwnBuffer(const meshvk_command_buffer_t* cb, const meshvk_buffer_t* 
   return Status();
 }
 
-Status AllocateDescriptorSet(meshvk_command_buffer_t* cb, const meshvk_executable_t* executable,
-                             VkDescriptorSet* out) {
+Status AllocateDescriptorSet(meshvk_command_buffer_t* cb, const meshvk_executable_t* executable, VkDescriptorSet* out) {
   LogicalDevice& device = DeviceOf(cb);
   const uint32_t needed = std::max(1u, executable->binding_count);
   if (cb->pool_sets_left == 0 || cb->pool_descriptors_left < needed) {
-    VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                              std::max(needed, 16u) * kSetsPerPool};
+    VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, std::max(needed, 16u) * kSetsPerPool};
     VkDescriptorPoolCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     info.maxSets = kSetsPerPool;
     info.poolSizeCount = 1;
     info.pPoolSizes = &size;
     VkDescriptorPool pool = VK_NULL_HANDLE;
-    MESHVK_VK_RETURN_IF_ERROR(
-        device.vk.vkCreateDescriptorPool(device.device, &info, nullptr, &pool),
-        cb->set->Where(cb->process) + ": vkCreateDescriptorPool");
+    MESHVK_VK_RETURN_IF_ERROR(device.vk.vkCreateDescriptorPool(device.device, &info, nullptr, &pool),
+                              cb->set->Where(cb->process) + ": vkCreateDescriptorPool");
     cb->descriptor_pools.push_back(pool);
     cb->pool_sets_left = kSetsPerPool;
     cb->pool_descriptors_left = size.descriptorCount;
@@ -159,24 +150,19 @@ uint64_t BindingRange(const meshvk_binding_t& binding) {
   return binding.offset < binding.buffer->size ? binding.buffer->size - binding.offset : 0;
 }
 
-Status CheckDispatch(const meshvk_command_buffer_t* cb, const meshvk_dispatch_info_t& info,
-                     const char* what) {
+Status CheckDispatch(const meshvk_command_buffer_t* cb, const meshvk_dispatch_info_t& info, const char* what) {
   const meshvk_executable_t* executable = info.executable;
   if (!executable) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: executable is NULL", what);
   if (executable->set != cb->set) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                      "%s: executable belongs to another device set", what);
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: executable belongs to another device set", what);
   }
-  if (info.binding_count != executable->binding_count ||
-      (info.binding_count > 0 && !info.bindings)) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                      "%s: %u binding(s) given, the executable has %u", what, info.binding_count,
-                      executable->binding_count);
+  if (info.binding_count != executable->binding_count || (info.binding_count > 0 && !info.bindings)) {
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: %u binding(s) given, the executable has %u", what,
+                      info.binding_count, executable->binding_count);
   }
   if (info.push_constant_size != executable->push_constant_size ||
       (info.push_constant_size > 0 && !info.push_constants)) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                      "%s: %u push constant bytes given, the executable takes %u", what,
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: %u push constant bytes given, the executable takes %u", what,
                       info.push_constant_size, executable->push_constant_size);
   }
   const VkPhysicalDeviceLimits& limits = DeviceOf(cb).physical->properties.limits;
@@ -186,35 +172,32 @@ Status CheckDispatch(const meshvk_command_buffer_t* cb, const meshvk_dispatch_in
       return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE,
                         "%s: %s: workgroup count %u (base %u) in dimension %d, the device "
                         "allows 1..%u",
-                        what, cb->set->Where(cb->process).c_str(), info.workgroup_count[d],
-                        info.workgroup_base[d], d, limits.maxComputeWorkGroupCount[d]);
+                        what, cb->set->Where(cb->process).c_str(), info.workgroup_count[d], info.workgroup_base[d], d,
+                        limits.maxComputeWorkGroupCount[d]);
     }
   }
   for (uint32_t b = 0; b < info.binding_count; ++b) {
     const meshvk_binding_t& binding = info.bindings[b];
-    uint32_t required = VK_PEER_MEMORY_FEATURE_GENERIC_SRC_BIT |
-                        (binding.writes ? VK_PEER_MEMORY_FEATURE_GENERIC_DST_BIT : 0);
+    uint32_t required =
+        VK_PEER_MEMORY_FEATURE_GENERIC_SRC_BIT | (binding.writes ? VK_PEER_MEMORY_FEATURE_GENERIC_DST_BIT : 0);
     std::string role = "binding " + std::to_string(b);
     MESHVK_RETURN_IF_ERROR(CheckBufferUse(cb, binding.buffer, required, what, role.c_str()));
     if (binding.offset % limits.minStorageBufferOffsetAlignment != 0) {
-      return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                        "%s: binding %u offset %llu is not a multiple of %llu", what, b,
+      return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: binding %u offset %llu is not a multiple of %llu", what, b,
                         static_cast<unsigned long long>(binding.offset),
                         static_cast<unsigned long long>(limits.minStorageBufferOffsetAlignment));
     }
     uint64_t range = BindingRange(binding);
     if (range == 0) {
-      return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE,
-                        "%s: binding %u offset %llu is at or past the end of %llu bytes", what, b,
-                        static_cast<unsigned long long>(binding.offset),
+      return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "%s: binding %u offset %llu is at or past the end of %llu bytes",
+                        what, b, static_cast<unsigned long long>(binding.offset),
                         static_cast<unsigned long long>(binding.buffer->size));
     }
     MESHVK_RETURN_IF_ERROR(
         CheckRange(binding.buffer, binding.offset, range, (std::string(what) + ": " + role).c_str()));
     if (range > limits.maxStorageBufferRange) {
-      return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE,
-                        "%s: binding %u range %llu bytes exceeds maxStorageBufferRange %u", what,
-                        b, static_cast<unsigned long long>(range), limits.maxStorageBufferRange);
+      return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "%s: binding %u range %llu bytes exceeds maxStorageBufferRange %u",
+                        what, b, static_cast<unsigned long long>(range), limits.maxStorageBufferRange);
     }
   }
   return Status();
@@ -243,8 +226,7 @@ Status RecordDispatch(meshvk_command_buffer_t* cb, const meshvk_dispatch_info_t&
       writes[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
       writes[b].pBufferInfo = &buffers[b];
     }
-    device.vk.vkUpdateDescriptorSets(device.device, info.binding_count, writes.data(), 0,
-                                     nullptr);
+    device.vk.vkUpdateDescriptorSets(device.device, info.binding_count, writes.data(), 0, nullptr);
   }
   std::vector<const meshvk_buffer_t*> reads, written;
   for (uint32_t b = 0; b < info.binding_count; ++b) {
@@ -259,8 +241,8 @@ Status RecordDispatch(meshvk_command_buffer_t* cb, const meshvk_dispatch_info_t&
   const auto& objects = executable->per_device[d];
   device.vk.vkCmdBindPipeline(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, objects.pipeline);
   if (descriptor_set) {
-    device.vk.vkCmdBindDescriptorSets(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE,
-                                      objects.layout, 0, 1, &descriptor_set, 0, nullptr);
+    device.vk.vkCmdBindDescriptorSets(command_buffer, VK_PIPELINE_BIND_POINT_COMPUTE, objects.layout, 0, 1,
+                                      &descriptor_set, 0, nullptr);
   }
   if (info.push_constant_size > 0) {
     device.vk.vkCmdPushConstants(command_buffer, objects.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
@@ -269,8 +251,7 @@ Status RecordDispatch(meshvk_command_buffer_t* cb, const meshvk_dispatch_info_t&
   const uint32_t* base = info.workgroup_base;
   const uint32_t* count = info.workgroup_count;
   if (base[0] || base[1] || base[2]) {
-    device.vk.vkCmdDispatchBase(command_buffer, base[0], base[1], base[2], count[0], count[1],
-                                count[2]);
+    device.vk.vkCmdDispatchBase(command_buffer, base[0], base[1], base[2], count[0], count[1], count[2]);
   } else {
     device.vk.vkCmdDispatch(command_buffer, count[0], count[1], count[2]);
   }
@@ -287,9 +268,8 @@ uint32_t BuiltinWorkgroups(const meshvk_command_buffer_t* cb, uint64_t items) {
 
 // Records a 1-D grid-stride built-in over `items` with the given bindings and
 // push block (checked like any caller's dispatch).
-Status DispatchBuiltin(meshvk_command_buffer_t* cb, meshvk_builtin_t builtin,
-                       const meshvk_binding_t* bindings, uint32_t binding_count,
-                       const void* push, uint32_t push_size, uint64_t items, const char* what) {
+Status DispatchBuiltin(meshvk_command_buffer_t* cb, meshvk_builtin_t builtin, const meshvk_binding_t* bindings,
+                       uint32_t binding_count, const void* push, uint32_t push_size, uint64_t items, const char* what) {
   meshvk_executable_t* executable = nullptr;
   MESHVK_RETURN_IF_ERROR(GetBuiltin(cb->set, builtin, &executable));
   meshvk_dispatch_info_t info = {};
@@ -308,51 +288,42 @@ Status DispatchBuiltin(meshvk_command_buffer_t* cb, meshvk_builtin_t builtin,
 
 // Marks the command buffer unusable when a Vulkan call failed mid-recording.
 Status Recorded(meshvk_command_buffer_t* cb, Status status) {
-  if (!status.ok() && status.code() != MESHVK_STATUS_INVALID_ARGUMENT &&
-      status.code() != MESHVK_STATUS_OUT_OF_RANGE) {
+  if (!status.ok() && status.code() != MESHVK_STATUS_INVALID_ARGUMENT && status.code() != MESHVK_STATUS_OUT_OF_RANGE) {
     cb->broken = true;
   }
   return status;
 }
 
-Status Fill(meshvk_command_buffer_t* cb, meshvk_buffer_t* dst, uint64_t offset, uint64_t size,
-            uint32_t value) {
+Status Fill(meshvk_command_buffer_t* cb, meshvk_buffer_t* dst, uint64_t offset, uint64_t size, uint32_t value) {
   const char* what = "meshvk_command_buffer_fill";
   MESHVK_RETURN_IF_ERROR(CheckRecording(cb, what));
   MESHVK_RETURN_IF_ERROR(CheckOwnBuffer(cb, dst, what));
   if (size == 0 || size % 4 != 0 || offset % 4 != 0) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                      "%s: offset %llu and size %llu must be multiples of 4, size > 0", what,
-                      static_cast<unsigned long long>(offset),
-                      static_cast<unsigned long long>(size));
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: offset %llu and size %llu must be multiples of 4, size > 0",
+                      what, static_cast<unsigned long long>(offset), static_cast<unsigned long long>(size));
   }
   MESHVK_RETURN_IF_ERROR(CheckRange(dst, offset, size, what));
   TrackAccess(cb, {}, {dst});
   Retain(cb, dst);
-  DeviceOf(cb).vk.vkCmdFillBuffer(cb->command_buffer, dst->buffer, dst->base_offset + offset, size,
-                                  value);
+  DeviceOf(cb).vk.vkCmdFillBuffer(cb->command_buffer, dst->buffer, dst->base_offset + offset, size, value);
   return Status();
 }
 
-Status Copy(meshvk_command_buffer_t* cb, meshvk_buffer_t* src, uint64_t src_offset,
-            meshvk_buffer_t* dst, uint64_t dst_offset, uint64_t size) {
+Status Copy(meshvk_command_buffer_t* cb, meshvk_buffer_t* src, uint64_t src_offset, meshvk_buffer_t* dst,
+            uint64_t dst_offset, uint64_t size) {
   const char* what = "meshvk_command_buffer_copy";
   MESHVK_RETURN_IF_ERROR(CheckRecording(cb, what));
   MESHVK_RETURN_IF_ERROR(CheckOwnBuffer(cb, dst, what));
-  MESHVK_RETURN_IF_ERROR(
-      CheckBufferUse(cb, src, VK_PEER_MEMORY_FEATURE_COPY_SRC_BIT, what, "source"));
+  MESHVK_RETURN_IF_ERROR(CheckBufferUse(cb, src, VK_PEER_MEMORY_FEATURE_COPY_SRC_BIT, what, "source"));
   if (size == 0) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: size is 0", what);
   MESHVK_RETURN_IF_ERROR(CheckRange(src, src_offset, size, "meshvk_command_buffer_copy source"));
-  MESHVK_RETURN_IF_ERROR(
-      CheckRange(dst, dst_offset, size, "meshvk_command_buffer_copy destination"));
+  MESHVK_RETURN_IF_ERROR(CheckRange(dst, dst_offset, size, "meshvk_command_buffer_copy destination"));
   if (src == dst && src_offset < dst_offset + size && dst_offset < src_offset + size) {
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
                       "%s: source [%llu, +%llu) and destination [%llu, +%llu) overlap in one "
                       "buffer",
-                      what, static_cast<unsigned long long>(src_offset),
-                      static_cast<unsigned long long>(size),
-                      static_cast<unsigned long long>(dst_offset),
-                      static_cast<unsigned long long>(size));
+                      what, static_cast<unsigned long long>(src_offset), static_cast<unsigned long long>(size),
+                      static_cast<unsigned long long>(dst_offset), static_cast<unsigned long long>(size));
   }
   TrackAccess(cb, {src}, {dst});
   Retain(cb, src);
@@ -377,13 +348,11 @@ Status CopyStrided(meshvk_command_buffer_t* cb, meshvk_buffer_t* src, meshvk_buf
   MESHVK_RETURN_IF_ERROR(CheckRecording(cb, what));
   if (!region) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: region is NULL", what);
   MESHVK_RETURN_IF_ERROR(CheckOwnBuffer(cb, dst, what));
-  MESHVK_RETURN_IF_ERROR(
-      CheckBufferUse(cb, src, VK_PEER_MEMORY_FEATURE_GENERIC_SRC_BIT, what, "source"));
+  MESHVK_RETURN_IF_ERROR(CheckBufferUse(cb, src, VK_PEER_MEMORY_FEATURE_GENERIC_SRC_BIT, what, "source"));
   uint64_t total = 1;
   for (int d = 0; d < 3; ++d) {
     if (region->count[d] == 0) {
-      return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                        "%s: count[%d] is 0 (use 1 for unused dimensions)", what, d);
+      return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: count[%d] is 0 (use 1 for unused dimensions)", what, d);
     }
     total *= region->count[d];
   }
@@ -399,23 +368,20 @@ Status CopyStrided(meshvk_command_buffer_t* cb, meshvk_buffer_t* src, meshvk_buf
   MESHVK_RETURN_IF_ERROR(RegionLastWord(*region, false, &dst_last));
   if (src_last >= src_words || dst_last >= dst_words) {
     bool src_side = src_last >= src_words;
-    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE,
-                      "%s: %s word %llu is outside the %llu addressable words of its buffer "
-                      "(process %u)",
-                      what, src_side ? "source" : "destination",
-                      static_cast<unsigned long long>(src_side ? src_last : dst_last),
-                      static_cast<unsigned long long>(src_side ? src_words : dst_words),
-                      src_side ? src->process : dst->process);
+    return MakeStatus(
+        MESHVK_STATUS_OUT_OF_RANGE,
+        "%s: %s word %llu is outside the %llu addressable words of its buffer "
+        "(process %u)",
+        what, src_side ? "source" : "destination", static_cast<unsigned long long>(src_side ? src_last : dst_last),
+        static_cast<unsigned long long>(src_side ? src_words : dst_words), src_side ? src->process : dst->process);
   }
-  if (src == dst && region->src_offset_words <= dst_last &&
-      region->dst_offset_words <= src_last) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                      "%s: source words [%llu, %llu] and destination words [%llu, %llu] overlap "
-                      "in one buffer",
-                      what, static_cast<unsigned long long>(region->src_offset_words),
-                      static_cast<unsigned long long>(src_last),
-                      static_cast<unsigned long long>(region->dst_offset_words),
-                      static_cast<unsigned long long>(dst_last));
+  if (src == dst && region->src_offset_words <= dst_last && region->dst_offset_words <= src_last) {
+    return MakeStatus(
+        MESHVK_STATUS_INVALID_ARGUMENT,
+        "%s: source words [%llu, %llu] and destination words [%llu, %llu] overlap "
+        "in one buffer",
+        what, static_cast<unsigned long long>(region->src_offset_words), static_cast<unsigned long long>(src_last),
+        static_cast<unsigned long long>(region->dst_offset_words), static_cast<unsigned long long>(dst_last));
   }
   // The layout of the push block in shaders/strided_copy.comp; the offsets
   // fit 32 bits because they are below maxStorageBufferRange / 4.
@@ -427,17 +393,15 @@ Status CopyStrided(meshvk_command_buffer_t* cb, meshvk_buffer_t* src, meshvk_buf
     push[8 + d] = region->dst_stride[d];
   }
   meshvk_binding_t bindings[2] = {{src, 0, src_words * 4, 0}, {dst, 0, dst_words * 4, 1}};
-  return DispatchBuiltin(cb, MESHVK_BUILTIN_STRIDED_COPY, bindings, 2, push, sizeof(push), total,
-                         what);
+  return DispatchBuiltin(cb, MESHVK_BUILTIN_STRIDED_COPY, bindings, 2, push, sizeof(push), total, what);
 }
 
-Status SumF32(meshvk_command_buffer_t* cb, meshvk_buffer_t* const* srcs, uint32_t src_count,
-              meshvk_buffer_t* dst, uint64_t count) {
+Status SumF32(meshvk_command_buffer_t* cb, meshvk_buffer_t* const* srcs, uint32_t src_count, meshvk_buffer_t* dst,
+              uint64_t count) {
   const char* what = "meshvk_command_buffer_sum_f32";
   MESHVK_RETURN_IF_ERROR(CheckRecording(cb, what));
   if (!srcs || src_count < 1 || src_count > 8) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: %u sources, expected 1..8", what,
-                      src_count);
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: %u sources, expected 1..8", what, src_count);
   }
   if (count == 0 || count > UINT32_MAX) {
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: count %llu, expected 1..2^32-1", what,
@@ -468,12 +432,10 @@ Status BeginTimestamps(meshvk_command_buffer_t* cb) {
   VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
   info.queryType = VK_QUERY_TYPE_TIMESTAMP;
   info.queryCount = 2;
-  MESHVK_VK_RETURN_IF_ERROR(
-      device.vk.vkCreateQueryPool(device.device, &info, nullptr, &cb->timestamps),
-      cb->set->Where(cb->process) + ": vkCreateQueryPool(timestamps)");
+  MESHVK_VK_RETURN_IF_ERROR(device.vk.vkCreateQueryPool(device.device, &info, nullptr, &cb->timestamps),
+                            cb->set->Where(cb->process) + ": vkCreateQueryPool(timestamps)");
   device.vk.vkCmdResetQueryPool(cb->command_buffer, cb->timestamps, 0, 2);
-  device.vk.vkCmdWriteTimestamp(cb->command_buffer, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
-                                cb->timestamps, 0);
+  device.vk.vkCmdWriteTimestamp(cb->command_buffer, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, cb->timestamps, 0);
   return Status();
 }
 
@@ -494,8 +456,7 @@ Status DeviceTime(const meshvk_command_buffer_t* cb, uint64_t* out_ns) {
   LogicalDevice& device = DeviceOf(cb);
   uint64_t values[2] = {0, 0};
   MESHVK_VK_RETURN_IF_ERROR(
-      device.vk.vkGetQueryPoolResults(device.device, cb->timestamps, 0, 2, sizeof(values), values,
-                                      sizeof(uint64_t),
+      device.vk.vkGetQueryPoolResults(device.device, cb->timestamps, 0, 2, sizeof(values), values, sizeof(uint64_t),
                                       VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
       cb->set->Where(cb->process) + ": vkGetQueryPoolResults(timestamps)");
   const uint64_t mask = cb->timestamp_mask;
@@ -510,19 +471,16 @@ Status Begin(meshvk_command_buffer_t* cb) {
   const std::string where = cb->set->Where(cb->process);
   VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
   pool_info.queueFamilyIndex = device.queue_family;
-  MESHVK_VK_RETURN_IF_ERROR(device.vk.vkCreateCommandPool(device.device, &pool_info, nullptr,
-                                                          &cb->pool),
+  MESHVK_VK_RETURN_IF_ERROR(device.vk.vkCreateCommandPool(device.device, &pool_info, nullptr, &cb->pool),
                             where + ": vkCreateCommandPool");
   VkCommandBufferAllocateInfo allocate{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
   allocate.commandPool = cb->pool;
   allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
   allocate.commandBufferCount = 1;
-  MESHVK_VK_RETURN_IF_ERROR(
-      device.vk.vkAllocateCommandBuffers(device.device, &allocate, &cb->command_buffer),
-      where + ": vkAllocateCommandBuffers");
+  MESHVK_VK_RETURN_IF_ERROR(device.vk.vkAllocateCommandBuffers(device.device, &allocate, &cb->command_buffer),
+                            where + ": vkAllocateCommandBuffers");
   const uint32_t mask = 1u << process.device_index;
-  VkDeviceGroupCommandBufferBeginInfo group_begin{
-      VK_STRUCTURE_TYPE_DEVICE_GROUP_COMMAND_BUFFER_BEGIN_INFO};
+  VkDeviceGroupCommandBufferBeginInfo group_begin{VK_STRUCTURE_TYPE_DEVICE_GROUP_COMMAND_BUFFER_BEGIN_INFO};
   group_begin.deviceMask = mask;
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   begin.pNext = cb->set->is_group() ? &group_begin : nullptr;
@@ -541,13 +499,11 @@ Status Begin(meshvk_command_buffer_t* cb) {
 Status End(meshvk_command_buffer_t* cb) {
   MESHVK_RETURN_IF_ERROR(CheckRecording(cb, "meshvk_command_buffer_end"));
   if (cb->timestamps) {
-    DeviceOf(cb).vk.vkCmdWriteTimestamp(cb->command_buffer, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
-                                        cb->timestamps, 1);
+    DeviceOf(cb).vk.vkCmdWriteTimestamp(cb->command_buffer, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, cb->timestamps, 1);
   }
   // Device writes become visible to host reads (meshvk_buffer_read) once the
   // submission completes.
-  MemoryBarrier(cb, kWorkStages, kWriteAccess, VK_PIPELINE_STAGE_HOST_BIT,
-                VK_ACCESS_HOST_READ_BIT);
+  MemoryBarrier(cb, kWorkStages, kWriteAccess, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
   cb->pending.clear();
   MESHVK_VK_RETURN_IF_ERROR(DeviceOf(cb).vk.vkEndCommandBuffer(cb->command_buffer),
                             cb->set->Where(cb->process) + ": vkEndCommandBuffer");
@@ -562,8 +518,7 @@ void DestroyCommandBuffer(meshvk_command_buffer_t* cb) {
     // Destroying a pending command buffer is undefined: wait for the last
     // submission (an error here means the device is lost; nothing to wait for).
     const Process& process = set->processes[cb->process];
-    VkSemaphore timeline =
-        device.queue_timelines[device.timeline_index(process.queue_index, process.device_index)];
+    VkSemaphore timeline = device.queue_timelines[device.timeline_index(process.queue_index, process.device_index)];
     VkSemaphoreWaitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
     wait.semaphoreCount = 1;
     wait.pSemaphores = &timeline;
@@ -602,8 +557,8 @@ extern "C" {
 
 meshvk_status_t meshvk_command_buffer_create(meshvk_device_set_t* set, uint32_t process,
                                              meshvk_command_buffer_t** out_command_buffer) {
-  Status status = meshvk::CheckProcessCreate(set, process, out_command_buffer,
-                                             "meshvk_command_buffer_create", "out_command_buffer");
+  Status status = meshvk::CheckProcessCreate(set, process, out_command_buffer, "meshvk_command_buffer_create",
+                                             "out_command_buffer");
   if (!status.ok()) return status.ToC();
   auto* cb = new meshvk_command_buffer_t();
   meshvk_device_set_retain(set);
@@ -622,26 +577,23 @@ void meshvk_command_buffer_release(meshvk_command_buffer_t* command_buffer) {
   if (command_buffer) meshvk::DestroyCommandBuffer(command_buffer);
 }
 
-meshvk_status_t meshvk_command_buffer_fill(meshvk_command_buffer_t* cb, meshvk_buffer_t* dst,
-                                           uint64_t offset, uint64_t size, uint32_t value) {
+meshvk_status_t meshvk_command_buffer_fill(meshvk_command_buffer_t* cb, meshvk_buffer_t* dst, uint64_t offset,
+                                           uint64_t size, uint32_t value) {
   return meshvk::Fill(cb, dst, offset, size, value).ToC();
 }
 
-meshvk_status_t meshvk_command_buffer_copy(meshvk_command_buffer_t* cb, meshvk_buffer_t* src,
-                                           uint64_t src_offset, meshvk_buffer_t* dst,
-                                           uint64_t dst_offset, uint64_t size) {
+meshvk_status_t meshvk_command_buffer_copy(meshvk_command_buffer_t* cb, meshvk_buffer_t* src, uint64_t src_offset,
+                                           meshvk_buffer_t* dst, uint64_t dst_offset, uint64_t size) {
   return meshvk::Copy(cb, src, src_offset, dst, dst_offset, size).ToC();
 }
 
-meshvk_status_t meshvk_command_buffer_copy_strided(meshvk_command_buffer_t* cb,
-                                                   meshvk_buffer_t* src, meshvk_buffer_t* dst,
-                                                   const meshvk_strided_region_t* region) {
+meshvk_status_t meshvk_command_buffer_copy_strided(meshvk_command_buffer_t* cb, meshvk_buffer_t* src,
+                                                   meshvk_buffer_t* dst, const meshvk_strided_region_t* region) {
   Status status = meshvk::CopyStrided(cb, src, dst, region);
   return (cb ? meshvk::Recorded(cb, std::move(status)) : std::move(status)).ToC();
 }
 
-meshvk_status_t meshvk_command_buffer_dispatch(meshvk_command_buffer_t* cb,
-                                               const meshvk_dispatch_info_t* info) {
+meshvk_status_t meshvk_command_buffer_dispatch(meshvk_command_buffer_t* cb, const meshvk_dispatch_info_t* info) {
   const char* what = "meshvk_command_buffer_dispatch";
   Status status = meshvk::CheckRecording(cb, what);
   if (status.ok() && !info) {
@@ -652,9 +604,8 @@ meshvk_status_t meshvk_command_buffer_dispatch(meshvk_command_buffer_t* cb,
   return status.ToC();
 }
 
-meshvk_status_t meshvk_command_buffer_sum_f32(meshvk_command_buffer_t* cb,
-                                              meshvk_buffer_t* const* srcs, uint32_t src_count,
-                                              meshvk_buffer_t* dst, uint64_t count) {
+meshvk_status_t meshvk_command_buffer_sum_f32(meshvk_command_buffer_t* cb, meshvk_buffer_t* const* srcs,
+                                              uint32_t src_count, meshvk_buffer_t* dst, uint64_t count) {
   Status status = meshvk::SumF32(cb, srcs, src_count, dst, count);
   return (cb ? meshvk::Recorded(cb, std::move(status)) : std::move(status)).ToC();
 }
@@ -662,14 +613,12 @@ meshvk_status_t meshvk_command_buffer_sum_f32(meshvk_command_buffer_t* cb,
 meshvk_status_t meshvk_command_buffer_barrier(meshvk_command_buffer_t* cb) {
   Status status = meshvk::CheckRecording(cb, "meshvk_command_buffer_barrier");
   if (!status.ok()) return status.ToC();
-  meshvk::MemoryBarrier(cb, meshvk::kWorkStages, meshvk::kWriteAccess, meshvk::kWorkStages,
-                        meshvk::kAnyAccess);
+  meshvk::MemoryBarrier(cb, meshvk::kWorkStages, meshvk::kWriteAccess, meshvk::kWorkStages, meshvk::kAnyAccess);
   cb->pending.clear();
   return MESHVK_OK;
 }
 
-meshvk_status_t meshvk_command_buffer_device_time(const meshvk_command_buffer_t* cb,
-                                                  uint64_t* out_ns) {
+meshvk_status_t meshvk_command_buffer_device_time(const meshvk_command_buffer_t* cb, uint64_t* out_ns) {
   return meshvk::DeviceTime(cb, out_ns).ToC();
 }
 

@@ -15,7 +15,8 @@ LogicalDevice& DeviceOf(const meshvk_command_buffer_t* cb) { return cb->set->Dev
 
 Status WriteTimestamp(meshvk_command_buffer_t* cb, meshvk_timestamp_point_t point, uint32_t* out_index) {
   const char* what = "meshvk_command_buffer_write_timestamp";
-  if (!cb || !out_index) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: command buffer or out_index is NULL", what);
+  if (!cb || !out_index)
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: command buffer or out_index is NULL", what);
   if (cb->ended) return MakeStatus(MESHVK_STATUS_FAILED_PRECONDITION, "%s: recording has ended", what);
   LogicalDevice& device = DeviceOf(cb);
   if (device.physical->queue_families[device.queue_family].timestampValidBits == 0)

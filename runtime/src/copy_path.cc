@@ -8,26 +8,24 @@
 namespace meshvk {
 namespace {
 
-constexpr VkBufferUsageFlags kShardUsage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
-                                           VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-                                           VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+constexpr VkBufferUsageFlags kShardUsage =
+    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
 
-void QueryBufferHandle(VkPhysicalDevice device, VkExternalMemoryHandleTypeFlagBits type,
-                       bool* exportable, bool* importable) {
+void QueryBufferHandle(VkPhysicalDevice device, VkExternalMemoryHandleTypeFlagBits type, bool* exportable,
+                       bool* importable) {
   VkPhysicalDeviceExternalBufferInfo info{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_BUFFER_INFO};
   info.usage = kShardUsage;
   info.handleType = type;
   VkExternalBufferProperties props{VK_STRUCTURE_TYPE_EXTERNAL_BUFFER_PROPERTIES};
   vkGetPhysicalDeviceExternalBufferProperties(device, &info, &props);
-  const VkExternalMemoryFeatureFlags features =
-      props.externalMemoryProperties.externalMemoryFeatures;
+  const VkExternalMemoryFeatureFlags features = props.externalMemoryProperties.externalMemoryFeatures;
   *exportable = features & VK_EXTERNAL_MEMORY_FEATURE_EXPORTABLE_BIT;
   *importable = features & VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT;
 }
 
 std::string Short(const meshvk_instance_t* instance, uint32_t physical) {
-  return "device " + std::to_string(physical) + " ('" +
-         instance->physical_devices[physical].properties.deviceName + "')";
+  return "device " + std::to_string(physical) + " ('" + instance->physical_devices[physical].properties.deviceName +
+         "')";
 }
 
 }  // namespace
@@ -41,12 +39,9 @@ SharingCapabilities QuerySharing(const meshvk_instance_t* instance, uint32_t phy
   if (count) vkEnumerateDeviceExtensionProperties(device, nullptr, &count, extensions.data());
   extensions.resize(count);
   for (const VkExtensionProperties& e : extensions) {
-    if (!std::strcmp(e.extensionName, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME))
-      caps.memory_fd_extension = true;
-    if (!std::strcmp(e.extensionName, VK_EXT_EXTERNAL_MEMORY_DMA_BUF_EXTENSION_NAME))
-      caps.dma_buf_extension = true;
-    if (!std::strcmp(e.extensionName, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME))
-      caps.semaphore_fd_extension = true;
+    if (!std::strcmp(e.extensionName, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME)) caps.memory_fd_extension = true;
+    if (!std::strcmp(e.extensionName, VK_EXT_EXTERNAL_MEMORY_DMA_BUF_EXTENSION_NAME)) caps.dma_buf_extension = true;
+    if (!std::strcmp(e.extensionName, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME)) caps.semaphore_fd_extension = true;
   }
   if (caps.memory_fd_extension) {
     QueryBufferHandle(device, VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT, &caps.opaque_fd_export,
@@ -59,14 +54,13 @@ SharingCapabilities QuerySharing(const meshvk_instance_t* instance, uint32_t phy
   if (caps.semaphore_fd_extension) {
     VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
     type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
-    VkPhysicalDeviceExternalSemaphoreInfo info{
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_SEMAPHORE_INFO};
+    VkPhysicalDeviceExternalSemaphoreInfo info{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_SEMAPHORE_INFO};
     info.pNext = &type;
     info.handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
     VkExternalSemaphoreProperties props{VK_STRUCTURE_TYPE_EXTERNAL_SEMAPHORE_PROPERTIES};
     vkGetPhysicalDeviceExternalSemaphoreProperties(device, &info, &props);
-    const VkExternalSemaphoreFeatureFlags both = VK_EXTERNAL_SEMAPHORE_FEATURE_EXPORTABLE_BIT |
-                                                 VK_EXTERNAL_SEMAPHORE_FEATURE_IMPORTABLE_BIT;
+    const VkExternalSemaphoreFeatureFlags both =
+        VK_EXTERNAL_SEMAPHORE_FEATURE_EXPORTABLE_BIT | VK_EXTERNAL_SEMAPHORE_FEATURE_IMPORTABLE_BIT;
     caps.timeline_fd = (props.externalSemaphoreFeatures & both) == both;
   }
   VkPhysicalDeviceIDProperties ids{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
@@ -82,8 +76,7 @@ void SetReason(meshvk_copy_path_info_t* out, const std::string& text) {
   std::snprintf(out->reason, sizeof out->reason, "%s", text.c_str());
 }
 
-void ChoosePairPath(const meshvk_instance_t* instance, uint32_t src, uint32_t dst,
-                    meshvk_copy_path_info_t* out) {
+void ChoosePairPath(const meshvk_instance_t* instance, uint32_t src, uint32_t dst, meshvk_copy_path_info_t* out) {
   *out = meshvk_copy_path_info_t{};
   if (src == dst) {
     out->path = MESHVK_COPY_PATH_SAME_DEVICE;
@@ -101,8 +94,7 @@ void ChoosePairPath(const meshvk_instance_t* instance, uint32_t src, uint32_t ds
   if (from.opaque_fd_export && to.opaque_fd_import && same_uuids) {
     out->path = MESHVK_COPY_PATH_EXTERNAL_MEMORY;
     out->handle_type = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
-    SetReason(out, "opaque fd: deviceUUID and driverUUID match, " + a + " exports and " + b +
-                       " imports it");
+    SetReason(out, "opaque fd: deviceUUID and driverUUID match, " + a + " exports and " + b + " imports it");
     return;
   }
   if (from.dma_buf_export && to.dma_buf_import) {
@@ -130,8 +122,7 @@ void ChoosePairPath(const meshvk_instance_t* instance, uint32_t src, uint32_t ds
 std::vector<const char*> SharingExtensions(const SharingCapabilities& caps) {
   std::vector<const char*> out;
   if (caps.memory_fd_extension) out.push_back(VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
-  if (caps.memory_fd_extension && caps.dma_buf_extension)
-    out.push_back(VK_EXT_EXTERNAL_MEMORY_DMA_BUF_EXTENSION_NAME);
+  if (caps.memory_fd_extension && caps.dma_buf_extension) out.push_back(VK_EXT_EXTERNAL_MEMORY_DMA_BUF_EXTENSION_NAME);
   return out;
 }
 
@@ -141,38 +132,40 @@ extern "C" {
 
 const char* meshvk_copy_path_name(meshvk_copy_path_t path) {
   switch (path) {
-    case MESHVK_COPY_PATH_SAME_DEVICE: return "same device";
-    case MESHVK_COPY_PATH_GROUP_PEER: return "group peer memory";
-    case MESHVK_COPY_PATH_EXTERNAL_MEMORY: return "external memory";
-    case MESHVK_COPY_PATH_HOST_STAGING: return "host staging";
-    default: return "none";
+    case MESHVK_COPY_PATH_SAME_DEVICE:
+      return "same device";
+    case MESHVK_COPY_PATH_GROUP_PEER:
+      return "group peer memory";
+    case MESHVK_COPY_PATH_EXTERNAL_MEMORY:
+      return "external memory";
+    case MESHVK_COPY_PATH_HOST_STAGING:
+      return "host staging";
+    default:
+      return "none";
   }
 }
 
-meshvk_status_t meshvk_instance_copy_path(const meshvk_instance_t* instance, uint32_t src,
-                                          uint32_t dst, meshvk_copy_path_info_t* out_info) {
+meshvk_status_t meshvk_instance_copy_path(const meshvk_instance_t* instance, uint32_t src, uint32_t dst,
+                                          meshvk_copy_path_info_t* out_info) {
   if (!instance || !out_info) {
-    return meshvk::MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                              "meshvk_instance_copy_path: instance or out_info is NULL")
+    return meshvk::MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_instance_copy_path: instance or out_info is NULL")
         .ToC();
   }
   *out_info = meshvk_copy_path_info_t{};
   const size_t n = instance->physical_devices.size();
   if (src >= n || dst >= n) {
-    return meshvk::MakeStatus(MESHVK_STATUS_OUT_OF_RANGE,
-                              "meshvk_instance_copy_path: devices %u -> %u, there are %zu", src,
-                              dst, n)
+    return meshvk::MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "meshvk_instance_copy_path: devices %u -> %u, there are %zu",
+                              src, dst, n)
         .ToC();
   }
   meshvk::ChoosePairPath(instance, src, dst, out_info);
   return MESHVK_OK;
 }
 
-meshvk_status_t meshvk_device_set_copy_path(const meshvk_device_set_t* set, uint32_t src,
-                                            uint32_t dst, meshvk_copy_path_info_t* out_info) {
+meshvk_status_t meshvk_device_set_copy_path(const meshvk_device_set_t* set, uint32_t src, uint32_t dst,
+                                            meshvk_copy_path_info_t* out_info) {
   if (!set || !out_info) {
-    return meshvk::MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                              "meshvk_device_set_copy_path: set or out_info is NULL")
+    return meshvk::MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_device_set_copy_path: set or out_info is NULL")
         .ToC();
   }
   *out_info = meshvk_copy_path_info_t{};

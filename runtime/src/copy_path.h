@@ -33,8 +33,7 @@ SharingCapabilities QuerySharing(const meshvk_instance_t* instance, uint32_t phy
 
 // The path and reason for a copy from physical device `src` into `dst` when
 // they are separate VkDevices (fills `out`).
-void ChoosePairPath(const meshvk_instance_t* instance, uint32_t src, uint32_t dst,
-                    meshvk_copy_path_info_t* out);
+void ChoosePairPath(const meshvk_instance_t* instance, uint32_t src, uint32_t dst, meshvk_copy_path_info_t* out);
 
 // The device extensions a VkDevice on `physical` enables so that its memory can
 // be exported or imported (only those the device has), and the handle types

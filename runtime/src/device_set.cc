@@ -5,8 +5,8 @@
 #include <cstring>
 #include <map>
 
-#include "device_wait.h"
 #include "copy_path.h"
+#include "device_wait.h"
 #include "executable.h"
 #include "host_staging.h"
 #include "vulkan/loader.h"
@@ -15,19 +15,16 @@
 namespace meshvk {
 namespace {
 
-constexpr uint32_t kAllPeerFeatures =
-    VK_PEER_MEMORY_FEATURE_COPY_SRC_BIT | VK_PEER_MEMORY_FEATURE_COPY_DST_BIT |
-    VK_PEER_MEMORY_FEATURE_GENERIC_SRC_BIT | VK_PEER_MEMORY_FEATURE_GENERIC_DST_BIT;
+constexpr uint32_t kAllPeerFeatures = VK_PEER_MEMORY_FEATURE_COPY_SRC_BIT | VK_PEER_MEMORY_FEATURE_COPY_DST_BIT |
+                                      VK_PEER_MEMORY_FEATURE_GENERIC_SRC_BIT | VK_PEER_MEMORY_FEATURE_GENERIC_DST_BIT;
 
 // Features shaders may need: the compiler emits int64/float16/8-bit storage
 // when the program uses those types, so enable whatever the device has.
 // Timeline semaphores are required (cross-process ordering).
 struct EnabledFeatures {
   VkPhysicalDeviceFeatures2 features2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
-  VkPhysicalDevice16BitStorageFeatures storage16{
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
-  VkPhysicalDeviceVulkan12Features vulkan12{
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  VkPhysicalDevice16BitStorageFeatures storage16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
+  VkPhysicalDeviceVulkan12Features vulkan12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
 
   explicit EnabledFeatures(const PhysicalDevice& device) {
     features2.pNext = &storage16;
@@ -37,14 +34,12 @@ struct EnabledFeatures {
     f.shaderInt16 = device.features.shaderInt16;
     f.shaderFloat64 = device.features.shaderFloat64;
     storage16.storageBuffer16BitAccess = device.storage16.storageBuffer16BitAccess;
-    storage16.uniformAndStorageBuffer16BitAccess =
-        device.storage16.uniformAndStorageBuffer16BitAccess;
+    storage16.uniformAndStorageBuffer16BitAccess = device.storage16.uniformAndStorageBuffer16BitAccess;
     storage16.storagePushConstant16 = device.storage16.storagePushConstant16;
     vulkan12.shaderFloat16 = device.vulkan12.shaderFloat16;
     vulkan12.shaderInt8 = device.vulkan12.shaderInt8;
     vulkan12.storageBuffer8BitAccess = device.vulkan12.storageBuffer8BitAccess;
-    vulkan12.uniformAndStorageBuffer8BitAccess =
-        device.vulkan12.uniformAndStorageBuffer8BitAccess;
+    vulkan12.uniformAndStorageBuffer8BitAccess = device.vulkan12.uniformAndStorageBuffer8BitAccess;
     vulkan12.storagePushConstant8 = device.vulkan12.storagePushConstant8;
     vulkan12.vulkanMemoryModel = device.vulkan12.vulkanMemoryModel;
     vulkan12.vulkanMemoryModelDeviceScope = device.vulkan12.vulkanMemoryModelDeviceScope;
@@ -57,12 +52,11 @@ struct EnabledFeatures {
 Status ChooseStorageMemory(meshvk_device_set_t* set, LogicalDevice* device) {
   VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   info.size = 4;
-  info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-               VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   VkBuffer probe = VK_NULL_HANDLE;
-  MESHVK_VK_RETURN_IF_ERROR(device->vk.vkCreateBuffer(device->device, &info, nullptr, &probe),
-                            set->instance->DeviceName(device->physical_indices[0]) +
-                                ": vkCreateBuffer (memory type probe)");
+  MESHVK_VK_RETURN_IF_ERROR(
+      device->vk.vkCreateBuffer(device->device, &info, nullptr, &probe),
+      set->instance->DeviceName(device->physical_indices[0]) + ": vkCreateBuffer (memory type probe)");
   VkMemoryRequirements requirements;
   device->vk.vkGetBufferMemoryRequirements(device->device, probe, &requirements);
   device->vk.vkDestroyBuffer(device->device, probe, nullptr);
@@ -71,8 +65,7 @@ Status ChooseStorageMemory(meshvk_device_set_t* set, LogicalDevice* device) {
   for (uint32_t pass = 0; pass < 2 && chosen < 0; ++pass) {
     VkMemoryPropertyFlags wanted = pass == 0 ? VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT : 0;
     for (uint32_t t = 0; t < memory.memoryTypeCount; ++t) {
-      if ((requirements.memoryTypeBits & (1u << t)) &&
-          (memory.memoryTypes[t].propertyFlags & wanted) == wanted) {
+      if ((requirements.memoryTypeBits & (1u << t)) && (memory.memoryTypes[t].propertyFlags & wanted) == wanted) {
         chosen = static_cast<int>(t);
         break;
       }
@@ -84,18 +77,15 @@ Status ChooseStorageMemory(meshvk_device_set_t* set, LogicalDevice* device) {
   }
   device->storage_memory_type = static_cast<uint32_t>(chosen);
   device->storage_heap = memory.memoryTypes[chosen].heapIndex;
-  const VkMemoryPropertyFlags mappable =
-      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-  device->storage_host_mappable =
-      (memory.memoryTypes[chosen].propertyFlags & mappable) == mappable;
+  const VkMemoryPropertyFlags mappable = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  device->storage_host_mappable = (memory.memoryTypes[chosen].propertyFlags & mappable) == mappable;
   return Status();
 }
 
 // Creates one VkDevice over `members` (a group when members.size() > 1 or
 // `as_group`) with `queue_count` queues of the first compute family.
-Status CreateLogicalDevice(meshvk_device_set_t* set, const std::vector<uint32_t>& members,
-                           bool as_group, uint32_t queue_count,
-                           const std::vector<const char*>& extensions, LogicalDevice* out) {
+Status CreateLogicalDevice(meshvk_device_set_t* set, const std::vector<uint32_t>& members, bool as_group,
+                           uint32_t queue_count, const std::vector<const char*>& extensions, LogicalDevice* out) {
   meshvk_instance_t* instance = set->instance;
   out->physical_indices = members;
   out->physical = &instance->physical_devices[members[0]];
@@ -103,15 +93,13 @@ Status CreateLogicalDevice(meshvk_device_set_t* set, const std::vector<uint32_t>
   std::string name = instance->DeviceName(members[0]);
   out->api_version = std::min(instance->api_version, physical.properties.apiVersion);
   if (out->api_version < VK_API_VERSION_1_2 || !physical.vulkan12.timelineSemaphore) {
-    return MakeStatus(MESHVK_STATUS_UNAVAILABLE,
-                      "%s: meshvk needs Vulkan 1.2 with timeline semaphores", name.c_str());
+    return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: meshvk needs Vulkan 1.2 with timeline semaphores", name.c_str());
   }
   out->queue_family = FindComputeQueueFamily(physical);
   if (out->queue_family == UINT32_MAX) {
     return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: no compute queue family", name.c_str());
   }
-  queue_count = std::max(1u, std::min(queue_count,
-                                      physical.queue_families[out->queue_family].queueCount));
+  queue_count = std::max(1u, std::min(queue_count, physical.queue_families[out->queue_family].queueCount));
   std::vector<float> priorities(queue_count, 1.0f);
   VkDeviceQueueCreateInfo queue_info{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
   queue_info.queueFamilyIndex = out->queue_family;
@@ -134,12 +122,10 @@ Status CreateLogicalDevice(meshvk_device_set_t* set, const std::vector<uint32_t>
   create.ppEnabledExtensionNames = extensions.data();
   MESHVK_VK_RETURN_IF_ERROR(
       vkCreateDevice(physical.handle, &create, nullptr, &out->device),
-      name + ": vkCreateDevice" + (as_group ? " (device group of " +
-                                                  std::to_string(members.size()) + ")"
-                                            : std::string()));
+      name + ": vkCreateDevice" +
+          (as_group ? " (device group of " + std::to_string(members.size()) + ")" : std::string()));
   LoadDeviceTable(out->device, &out->vk);
-  for (const char* e : extensions)
-    out->external_memory_fd |= !std::strcmp(e, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
+  for (const char* e : extensions) out->external_memory_fd |= !std::strcmp(e, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
 
   out->queues.resize(queue_count);
   for (uint32_t q = 0; q < queue_count; ++q) {
@@ -176,8 +162,7 @@ Status SetUpLogicalDevice(meshvk_device_set_t* set, LogicalDevice* out) {
     type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
     VkSemaphoreCreateInfo semaphore{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
     semaphore.pNext = &type;
-    MESHVK_VK_RETURN_IF_ERROR(out->vk.vkCreateSemaphore(out->device, &semaphore, nullptr,
-                                                        &out->queue_timelines[q]),
+    MESHVK_VK_RETURN_IF_ERROR(out->vk.vkCreateSemaphore(out->device, &semaphore, nullptr, &out->queue_timelines[q]),
                               name + ": vkCreateSemaphore (queue timeline)");
   }
   MESHVK_RETURN_IF_ERROR(ChooseStorageMemory(set, out));
@@ -191,8 +176,7 @@ Status SetUpLogicalDevice(meshvk_device_set_t* set, LogicalDevice* out) {
     for (uint32_t remote = 0; remote < d; ++remote) {
       if (local == remote) continue;
       VkPeerMemoryFeatureFlags flags = 0;
-      out->vk.vkGetDeviceGroupPeerMemoryFeatures(out->device, out->storage_heap, local, remote,
-                                                 &flags);
+      out->vk.vkGetDeviceGroupPeerMemoryFeatures(out->device, out->storage_heap, local, remote, &flags);
       out->peer[local * d + remote] = flags;
     }
   }
@@ -205,8 +189,7 @@ Status CreateGroupSet(const meshvk_device_set_create_info_t& info, meshvk_device
   meshvk_instance_t* instance = set->instance;
   uint32_t group = info.device_group_index;
   if (group >= instance->groups.size()) {
-    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE,
-                      "meshvk_device_set_create: device group %u of %zu", group,
+    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "meshvk_device_set_create: device group %u of %zu", group,
                       instance->groups.size());
   }
   const std::vector<uint32_t>& members = instance->groups[group];
@@ -224,8 +207,7 @@ Status CreateGroupSet(const meshvk_device_set_create_info_t& info, meshvk_device
     set->processes[p].logical_device = 0;
   }
   auto device = std::make_unique<LogicalDevice>();
-  Status status = CreateLogicalDevice(set, members, /*as_group=*/true, info.process_count, {},
-                                      device.get());
+  Status status = CreateLogicalDevice(set, members, /*as_group=*/true, info.process_count, {}, device.get());
   set->devices.push_back(std::move(device));
   MESHVK_RETURN_IF_ERROR(status);
   // Queues of one VkDevice are shared by all devices of the group (a submit
@@ -237,8 +219,8 @@ Status CreateGroupSet(const meshvk_device_set_create_info_t& info, meshvk_device
 
 // LOGICAL (every process on chosen[0]) or INDEPENDENT (round robin over
 // `chosen`): one VkDevice per physical device used.
-Status CreateLogicalSet(const meshvk_device_set_create_info_t& info,
-                        const std::vector<uint32_t>& chosen, meshvk_device_set_t* set) {
+Status CreateLogicalSet(const meshvk_device_set_create_info_t& info, const std::vector<uint32_t>& chosen,
+                        meshvk_device_set_t* set) {
   uint32_t n = static_cast<uint32_t>(set->instance->physical_devices.size());
   if (n == 0) {
     return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "meshvk_device_set_create: no physical device");
@@ -265,9 +247,8 @@ Status CreateLogicalSet(const meshvk_device_set_create_info_t& info,
     auto device = std::make_unique<LogicalDevice>();
     std::vector<const char*> extensions;
     if (sharing) extensions = SharingExtensions(QuerySharing(set->instance, physical));
-    Status status = CreateLogicalDevice(set, {physical}, /*as_group=*/false,
-                                        static_cast<uint32_t>(processes.size()), extensions,
-                                        device.get());
+    Status status = CreateLogicalDevice(set, {physical}, /*as_group=*/false, static_cast<uint32_t>(processes.size()),
+                                        extensions, device.get());
     uint32_t logical = static_cast<uint32_t>(set->devices.size());
     uint32_t queues = static_cast<uint32_t>(device->queues.size());
     set->devices.push_back(std::move(device));
@@ -295,8 +276,7 @@ void ChoosePairPaths(meshvk_device_set_t* set) {
       LogicalDevice& dst = *set->devices[b];
       meshvk_copy_path_info_t& path = set->pair_paths[a * n + b];
       ChoosePairPath(set->instance, src.physical_indices[0], dst.physical_indices[0], &path);
-      if (path.path == MESHVK_COPY_PATH_EXTERNAL_MEMORY &&
-          (!src.external_memory_fd || !dst.external_memory_fd)) {
+      if (path.path == MESHVK_COPY_PATH_EXTERNAL_MEMORY && (!src.external_memory_fd || !dst.external_memory_fd)) {
         path.path = MESHVK_COPY_PATH_HOST_STAGING;
         path.handle_type = 0;
         SetReason(&path, "VK_KHR_external_memory_fd could not be enabled on both VkDevices");
@@ -337,12 +317,11 @@ Status ChosenDevices(const meshvk_device_set_create_info_t& info, const meshvk_i
     for (uint32_t i = 0; i < info.physical_device_count; ++i) {
       uint32_t d = info.physical_devices[i];
       if (d >= n) {
-        return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE,
-                          "meshvk_device_set_create: physical device %u of %u", d, n);
+        return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "meshvk_device_set_create: physical device %u of %u", d, n);
       }
       if (std::find(out->begin(), out->end(), d) != out->end()) {
-        return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                          "meshvk_device_set_create: physical device %u listed twice", d);
+        return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_device_set_create: physical device %u listed twice",
+                          d);
       }
       out->push_back(d);
     }
@@ -352,8 +331,7 @@ Status ChosenDevices(const meshvk_device_set_create_info_t& info, const meshvk_i
   for (uint32_t d = 0; d < n; ++d)
     gpu |= instance->physical_devices[d].properties.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
   for (uint32_t d = 0; d < n; ++d) {
-    if (!gpu || instance->physical_devices[d].properties.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU)
-      out->push_back(d);
+    if (!gpu || instance->physical_devices[d].properties.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU) out->push_back(d);
   }
   if (out->empty()) out->push_back(0);
   return Status();
@@ -373,8 +351,7 @@ int GroupHolding(const meshvk_instance_t* instance, const std::vector<uint32_t>&
 
 Status CreateSet(const meshvk_device_set_create_info_t& info, meshvk_device_set_t* set) {
   if (info.process_count == 0) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                      "meshvk_device_set_create: process_count must be >= 1");
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_device_set_create: process_count must be >= 1");
   }
   set->processes.resize(info.process_count);
   set->allocated_bytes.reset(new std::atomic<uint64_t>[info.process_count]);
@@ -393,8 +370,7 @@ Status CreateSet(const meshvk_device_set_create_info_t& info, meshvk_device_set_
     const auto& members = set->instance->groups[g];
     for (uint32_t p = 0; p < info.process_count; ++p) {
       uint32_t d = chosen[p % chosen.size()];
-      group_mapping.push_back(
-          static_cast<uint32_t>(std::find(members.begin(), members.end(), d) - members.begin()));
+      group_mapping.push_back(static_cast<uint32_t>(std::find(members.begin(), members.end(), d) - members.begin()));
     }
     resolved.process_devices = group_mapping.data();
   };
@@ -433,8 +409,7 @@ Status CreateSet(const meshvk_device_set_create_info_t& info, meshvk_device_set_
     case MESHVK_TOPOLOGY_INDEPENDENT:
       break;
     default:
-      return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                        "meshvk_device_set_create: unknown topology %d",
+      return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_device_set_create: unknown topology %d",
                         static_cast<int>(info.topology));
   }
   set->topology = resolved.topology;
@@ -462,16 +437,15 @@ using meshvk::Status;
 std::string meshvk_device_set_s::Where(uint32_t process) const {
   if (process >= processes.size()) return "process " + std::to_string(process);
   const meshvk::Process& p = processes[process];
-  std::string text = "process " + std::to_string(process) + " (" +
-                     instance->DeviceName(p.physical_device);
+  std::string text = "process " + std::to_string(process) + " (" + instance->DeviceName(p.physical_device);
   if (is_group()) text += ", device index " + std::to_string(p.device_index);
   return text + ")";
 }
 
 Status meshvk_device_set_s::CheckProcess(uint32_t process, const char* what) const {
   if (process < processes.size()) return Status();
-  return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "%s: process %u, the device set has %zu", what,
-                    process, processes.size());
+  return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "%s: process %u, the device set has %zu", what, process,
+                    processes.size());
 }
 
 meshvk_copy_path_info_t meshvk_device_set_s::CopyPath(uint32_t src, uint32_t dst) const {
@@ -481,18 +455,16 @@ meshvk_copy_path_info_t meshvk_device_set_s::CopyPath(uint32_t src, uint32_t dst
   if (s.logical_device != d.logical_device) return pair_paths[s.logical_device * devices.size() + d.logical_device];
   if (s.device_index == d.device_index) {
     out.path = MESHVK_COPY_PATH_SAME_DEVICE;
-    meshvk::SetReason(&out, s.physical_device == d.physical_device && !is_group()
-                                ? "one VkDevice: the same memory"
-                                : "the same device of the group");
+    meshvk::SetReason(&out, s.physical_device == d.physical_device && !is_group() ? "one VkDevice: the same memory"
+                                                                                  : "the same device of the group");
   } else {
     out.path = MESHVK_COPY_PATH_GROUP_PEER;
-    meshvk::SetReason(&out, "peer memory of one device group (features 0x" +
-                                [&] {
-                                  char hex[16];
-                                  std::snprintf(hex, sizeof hex, "%x", PeerFeatures(dst, src));
-                                  return std::string(hex);
-                                }() +
-                                ")");
+    meshvk::SetReason(
+        &out, "peer memory of one device group (features 0x" + [&] {
+          char hex[16];
+          std::snprintf(hex, sizeof hex, "%x", PeerFeatures(dst, src));
+          return std::string(hex);
+        }() + ")");
   }
   return out;
 }
@@ -517,8 +489,7 @@ Status meshvk_device_set_s::CheckPeerAccess(uint32_t local, uint32_t remote, uin
   }
   uint32_t have = PeerFeatures(local, remote);
   if ((have & required) != required) {
-    return MakeStatus(MESHVK_STATUS_UNAVAILABLE,
-                      "%s: %s lacks peer memory features 0x%x on memory of %s (has 0x%x)",
+    return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: %s lacks peer memory features 0x%x on memory of %s (has 0x%x)",
                       what, Where(local).c_str(), required, Where(remote).c_str(), have);
   }
   return Status();
@@ -526,18 +497,14 @@ Status meshvk_device_set_s::CheckPeerAccess(uint32_t local, uint32_t remote, uin
 
 extern "C" {
 
-meshvk_status_t meshvk_device_set_create(meshvk_instance_t* instance,
-                                         const meshvk_device_set_create_info_t* info,
+meshvk_status_t meshvk_device_set_create(meshvk_instance_t* instance, const meshvk_device_set_create_info_t* info,
                                          meshvk_device_set_t** out_set) {
   if (!out_set) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_device_set_create: out_set is NULL")
-        .ToC();
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_device_set_create: out_set is NULL").ToC();
   }
   *out_set = nullptr;
   if (!instance || !info) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                      "meshvk_device_set_create: instance or info is NULL")
-        .ToC();
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_device_set_create: instance or info is NULL").ToC();
   }
   auto* set = new meshvk_device_set_t();
   set->instance = instance;
@@ -560,11 +527,16 @@ void meshvk_device_set_release(meshvk_device_set_t* set) {
 
 const char* meshvk_topology_name(meshvk_topology_t topology) {
   switch (topology) {
-    case MESHVK_TOPOLOGY_AUTO: return "auto";
-    case MESHVK_TOPOLOGY_DEVICE_GROUP: return "group";
-    case MESHVK_TOPOLOGY_LOGICAL: return "logical";
-    case MESHVK_TOPOLOGY_INDEPENDENT: return "independent";
-    default: return "unknown";
+    case MESHVK_TOPOLOGY_AUTO:
+      return "auto";
+    case MESHVK_TOPOLOGY_DEVICE_GROUP:
+      return "group";
+    case MESHVK_TOPOLOGY_LOGICAL:
+      return "logical";
+    case MESHVK_TOPOLOGY_INDEPENDENT:
+      return "independent";
+    default:
+      return "unknown";
   }
 }
 
@@ -589,9 +561,7 @@ uint32_t meshvk_device_set_process_count(const meshvk_device_set_t* set) {
 meshvk_status_t meshvk_device_set_process_info(const meshvk_device_set_t* set, uint32_t process,
                                                meshvk_process_info_t* out_info) {
   if (!set || !out_info) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                      "meshvk_device_set_process_info: set or out_info is NULL")
-        .ToC();
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_device_set_process_info: set or out_info is NULL").ToC();
   }
   Status status = set->CheckProcess(process, "meshvk_device_set_process_info");
   if (!status.ok()) return status.ToC();
@@ -604,34 +574,29 @@ meshvk_status_t meshvk_device_set_process_info(const meshvk_device_set_t* set, u
   return MESHVK_OK;
 }
 
-meshvk_status_t meshvk_device_set_process_limits(const meshvk_device_set_t* set,
-                                                 uint32_t process,
+meshvk_status_t meshvk_device_set_process_limits(const meshvk_device_set_t* set, uint32_t process,
                                                  meshvk_device_limits_t* out_limits) {
   if (!set || !out_limits) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                      "meshvk_device_set_process_limits: set or out_limits is NULL")
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_device_set_process_limits: set or out_limits is NULL")
         .ToC();
   }
   Status status = set->CheckProcess(process, "meshvk_device_set_process_limits");
   if (!status.ok()) return status.ToC();
-  *out_limits =
-      set->instance->physical_devices[set->processes[process].physical_device].info.limits;
+  *out_limits = set->instance->physical_devices[set->processes[process].physical_device].info.limits;
   return MESHVK_OK;
 }
 
-uint32_t meshvk_device_set_peer_features(const meshvk_device_set_t* set, uint32_t local,
-                                         uint32_t remote) {
+uint32_t meshvk_device_set_peer_features(const meshvk_device_set_t* set, uint32_t local, uint32_t remote) {
   return set ? set->PeerFeatures(local, remote) : 0;
 }
 
 meshvk_status_t meshvk_device_set_wait_idle(meshvk_device_set_t* set) {
   if (!set) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_device_set_wait_idle: set is NULL")
-        .ToC();
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_device_set_wait_idle: set is NULL").ToC();
   }
   for (auto& device : set->devices) {
-    Status status = meshvk::DrainDevice(*device, set->instance->DeviceName(device->physical_indices[0]) +
-                                                     ": meshvk_device_set_wait_idle");
+    Status status = meshvk::DrainDevice(
+        *device, set->instance->DeviceName(device->physical_indices[0]) + ": meshvk_device_set_wait_idle");
     if (!status.ok()) return status.ToC();
   }
   return MESHVK_OK;

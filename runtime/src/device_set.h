@@ -24,8 +24,8 @@ class StagingRingCache;  // host_staging.h
 // several LOGICAL processes share.
 struct LogicalDevice {
   VkDevice device = VK_NULL_HANDLE;
-  VolkDeviceTable vk{};  // this device's entry points (one table per VkDevice)
-  std::vector<uint32_t> physical_indices;  // group members; one for LOGICAL
+  VolkDeviceTable vk{};                      // this device's entry points (one table per VkDevice)
+  std::vector<uint32_t> physical_indices;    // group members; one for LOGICAL
   const PhysicalDevice* physical = nullptr;  // first member: limits, memory types
   uint32_t api_version = 0;
   uint32_t queue_family = 0;
@@ -64,17 +64,14 @@ struct LogicalDevice {
   std::atomic<bool> unresponsive{false};
 
   uint32_t group_size() const { return static_cast<uint32_t>(physical_indices.size()); }
-  uint32_t timeline_index(uint32_t queue, uint32_t device_index) const {
-    return queue * group_size() + device_index;
-  }
+  uint32_t timeline_index(uint32_t queue, uint32_t device_index) const { return queue * group_size() + device_index; }
 };
 
 // Holds queue `queue` of `device` for one vkQueueSubmit/vkQueueWaitIdle:
 // meshvk's own mutex, then the application's lock for a shared queue.
 class QueueLock {
  public:
-  QueueLock(LogicalDevice& device, uint32_t queue)
-      : device_(device), queue_(queue), lock_(device.queue_locks[queue]) {
+  QueueLock(LogicalDevice& device, uint32_t queue) : device_(device), queue_(queue), lock_(device.queue_locks[queue]) {
     if (device_.app_queue_lock.lock) {
       device_.app_queue_lock.lock(device_.app_queue_lock.user_data, device_.queues[queue_]);
     }
@@ -116,9 +113,7 @@ struct meshvk_device_set_s {
   meshvk_executable_t* builtins[MESHVK_BUILTIN_COUNT] = {};
 
   bool is_group() const { return topology == MESHVK_TOPOLOGY_DEVICE_GROUP; }
-  meshvk::LogicalDevice& DeviceOf(uint32_t process) const {
-    return *devices[processes[process].logical_device];
-  }
+  meshvk::LogicalDevice& DeviceOf(uint32_t process) const { return *devices[processes[process].logical_device]; }
   // "process 2 (physical device 0 'llvmpipe ...', device index 0)": the prefix
   // of every error about work of that process.
   std::string Where(uint32_t process) const;
@@ -132,8 +127,7 @@ struct meshvk_device_set_s {
   // (VkPeerMemoryFeatureFlags); UNIMPLEMENTED across VkDevices (they read a
   // peer through meshvk_buffer_import or meshvk_buffer_copy_host_staged),
   // UNAVAILABLE when the group lacks the peer feature.
-  meshvk::Status CheckPeerAccess(uint32_t local, uint32_t remote, uint32_t required,
-                                 const char* what) const;
+  meshvk::Status CheckPeerAccess(uint32_t local, uint32_t remote, uint32_t required, const char* what) const;
 };
 
 namespace meshvk {
@@ -147,8 +141,8 @@ Status SetUpLogicalDevice(meshvk_device_set_t* set, LogicalDevice* device);
 // `out_name` its out parameter). Clears *out first: a failed create leaves
 // NULL behind, as the public headers promise.
 template <typename T>
-Status CheckProcessCreate(const meshvk_device_set_t* set, uint32_t process, T** out,
-                          const char* what, const char* out_name) {
+Status CheckProcessCreate(const meshvk_device_set_t* set, uint32_t process, T** out, const char* what,
+                          const char* out_name) {
   if (!out) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: %s is NULL", what, out_name);
   *out = nullptr;
   if (!set) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: set is NULL", what);

@@ -30,16 +30,14 @@ void DestroyExecutable(meshvk_executable_t* executable) {
 
 namespace {
 
-Status CreatePipelines(meshvk_executable_t* executable, const std::vector<uint32_t>& words,
-                       const char* entry_point) {
+Status CreatePipelines(meshvk_executable_t* executable, const std::vector<uint32_t>& words, const char* entry_point) {
   meshvk_device_set_t* set = executable->set;
   executable->per_device.resize(set->devices.size());
   for (size_t d = 0; d < set->devices.size(); ++d) {
     LogicalDevice& device = *set->devices[d];
     auto& vk = device.vk;
     auto& objects = executable->per_device[d];
-    std::string where = set->instance->DeviceName(device.physical_indices[0]) +
-                        ": meshvk_executable_create: ";
+    std::string where = set->instance->DeviceName(device.physical_indices[0]) + ": meshvk_executable_create: ";
 
     std::vector<VkDescriptorSetLayoutBinding> bindings(executable->binding_count);
     for (uint32_t b = 0; b < executable->binding_count; ++b) {
@@ -49,13 +47,11 @@ Status CreatePipelines(meshvk_executable_t* executable, const std::vector<uint32
       bindings[b].descriptorCount = 1;
       bindings[b].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
     }
-    VkDescriptorSetLayoutCreateInfo set_layout{
-        VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    VkDescriptorSetLayoutCreateInfo set_layout{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
     set_layout.bindingCount = executable->binding_count;
     set_layout.pBindings = bindings.data();
-    MESHVK_VK_RETURN_IF_ERROR(
-        vk.vkCreateDescriptorSetLayout(device.device, &set_layout, nullptr, &objects.set_layout),
-        where + "vkCreateDescriptorSetLayout");
+    MESHVK_VK_RETURN_IF_ERROR(vk.vkCreateDescriptorSetLayout(device.device, &set_layout, nullptr, &objects.set_layout),
+                              where + "vkCreateDescriptorSetLayout");
 
     VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, executable->push_constant_size};
     VkPipelineLayoutCreateInfo layout{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
@@ -63,16 +59,14 @@ Status CreatePipelines(meshvk_executable_t* executable, const std::vector<uint32
     layout.pSetLayouts = &objects.set_layout;
     layout.pushConstantRangeCount = executable->push_constant_size ? 1 : 0;
     layout.pPushConstantRanges = &push;
-    MESHVK_VK_RETURN_IF_ERROR(
-        vk.vkCreatePipelineLayout(device.device, &layout, nullptr, &objects.layout),
-        where + "vkCreatePipelineLayout");
+    MESHVK_VK_RETURN_IF_ERROR(vk.vkCreatePipelineLayout(device.device, &layout, nullptr, &objects.layout),
+                              where + "vkCreatePipelineLayout");
 
     VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     module_info.codeSize = words.size() * sizeof(uint32_t);
     module_info.pCode = words.data();
     VkShaderModule module = VK_NULL_HANDLE;
-    MESHVK_VK_RETURN_IF_ERROR(vk.vkCreateShaderModule(device.device, &module_info, nullptr,
-                                                      &module),
+    MESHVK_VK_RETURN_IF_ERROR(vk.vkCreateShaderModule(device.device, &module_info, nullptr, &module),
                               where + "vkCreateShaderModule");
     VkComputePipelineCreateInfo pipeline{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
     // DISPATCH_BASE on every pipeline: vkCmdDispatchBase with a nonzero base
@@ -83,8 +77,8 @@ Status CreatePipelines(meshvk_executable_t* executable, const std::vector<uint32
     pipeline.stage.module = module;
     pipeline.stage.pName = entry_point;
     pipeline.layout = objects.layout;
-    VkResult result = vk.vkCreateComputePipelines(device.device, VK_NULL_HANDLE, 1, &pipeline,
-                                                  nullptr, &objects.pipeline);
+    VkResult result =
+        vk.vkCreateComputePipelines(device.device, VK_NULL_HANDLE, 1, &pipeline, nullptr, &objects.pipeline);
     vk.vkDestroyShaderModule(device.device, module, nullptr);
     MESHVK_VK_RETURN_IF_ERROR(result, where + "vkCreateComputePipelines");
   }
@@ -100,16 +94,13 @@ Status CheckCreateInfo(const meshvk_device_set_t* set, const meshvk_executable_c
   for (const auto& device : set->devices) {
     const VkPhysicalDeviceLimits& limits = device->physical->properties.limits;
     if (info.push_constant_size > limits.maxPushConstantsSize) {
-      return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE,
-                        "meshvk_executable_create: %u push constant bytes, %s allows %u",
-                        info.push_constant_size,
-                        set->instance->DeviceName(device->physical_indices[0]).c_str(),
+      return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "meshvk_executable_create: %u push constant bytes, %s allows %u",
+                        info.push_constant_size, set->instance->DeviceName(device->physical_indices[0]).c_str(),
                         limits.maxPushConstantsSize);
     }
     if (info.binding_count > limits.maxPerStageDescriptorStorageBuffers) {
       return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE,
-                        "meshvk_executable_create: %u storage buffer bindings, %s allows %u",
-                        info.binding_count,
+                        "meshvk_executable_create: %u storage buffer bindings, %s allows %u", info.binding_count,
                         set->instance->DeviceName(device->physical_indices[0]).c_str(),
                         limits.maxPerStageDescriptorStorageBuffers);
     }
@@ -119,15 +110,13 @@ Status CheckCreateInfo(const meshvk_device_set_t* set, const meshvk_executable_c
 
 }  // namespace
 
-Status CreateExecutable(meshvk_executable_t* executable,
-                        const meshvk_executable_create_info_t& info) {
+Status CreateExecutable(meshvk_executable_t* executable, const meshvk_executable_create_info_t& info) {
   MESHVK_RETURN_IF_ERROR(CheckCreateInfo(executable->set, info));
   // The lowest Vulkan version of the set's devices decides the SPIR-V
   // environment, so SPIR-V 1.4+ (valid on Vulkan 1.2+) is not rejected.
   uint32_t api = VK_API_VERSION_1_3;
   for (const auto& device : executable->set->devices) api = std::min(api, device->api_version);
-  MESHVK_RETURN_IF_ERROR(
-      CheckSpirv(info, api).WithContext("meshvk_executable_create"));
+  MESHVK_RETURN_IF_ERROR(CheckSpirv(info, api).WithContext("meshvk_executable_create"));
   // Copied: the caller's pointer need not be 4-byte aligned.
   std::vector<uint32_t> words(info.spirv_size / 4);
   std::memcpy(words.data(), info.spirv, info.spirv_size);
@@ -145,19 +134,14 @@ using meshvk::Status;
 
 extern "C" {
 
-meshvk_status_t meshvk_executable_create(meshvk_device_set_t* set,
-                                         const meshvk_executable_create_info_t* info,
+meshvk_status_t meshvk_executable_create(meshvk_device_set_t* set, const meshvk_executable_create_info_t* info,
                                          meshvk_executable_t** out_executable) {
   if (!out_executable) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                      "meshvk_executable_create: out_executable is NULL")
-        .ToC();
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_executable_create: out_executable is NULL").ToC();
   }
   *out_executable = nullptr;
   if (!set || !info) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                      "meshvk_executable_create: set or info is NULL")
-        .ToC();
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_executable_create: set or info is NULL").ToC();
   }
   auto* executable = new meshvk_executable_t();
   executable->set = set;

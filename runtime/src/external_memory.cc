@@ -17,16 +17,14 @@ Status ImportBuffer(meshvk_buffer_t* exported, meshvk_buffer_t* view) {
                             set->Where(exported->process);
   const auto type = static_cast<VkExternalMemoryHandleTypeFlagBits>(exported->export_handle_type);
   if (!source.vk.vkGetMemoryFdKHR || !target.vk.vkGetMemoryFdKHR) {
-    return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: VK_KHR_external_memory_fd is not enabled",
-                      where.c_str());
+    return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: VK_KHR_external_memory_fd is not enabled", where.c_str());
   }
   VkExternalMemoryBufferCreateInfo external{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO};
   external.handleTypes = type;
   VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   info.pNext = &external;
   info.size = exported->size;
-  info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-               VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   MESHVK_VK_RETURN_IF_ERROR(target.vk.vkCreateBuffer(target.device, &info, nullptr, &view->buffer),
                             where + ": vkCreateBuffer");
   VkMemoryRequirements requirements;
@@ -36,8 +34,7 @@ Status ImportBuffer(meshvk_buffer_t* exported, meshvk_buffer_t* view) {
   VkMemoryGetFdInfoKHR get{VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR};
   get.memory = exported->memory;
   get.handleType = type;
-  MESHVK_VK_RETURN_IF_ERROR(source.vk.vkGetMemoryFdKHR(source.device, &get, &fd),
-                            where + ": vkGetMemoryFdKHR");
+  MESHVK_VK_RETURN_IF_ERROR(source.vk.vkGetMemoryFdKHR(source.device, &get, &fd), where + ": vkGetMemoryFdKHR");
   uint32_t allowed = requirements.memoryTypeBits;
   if (type == VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT && target.vk.vkGetMemoryFdPropertiesKHR) {
     VkMemoryFdPropertiesKHR props{VK_STRUCTURE_TYPE_MEMORY_FD_PROPERTIES_KHR};
@@ -46,8 +43,7 @@ Status ImportBuffer(meshvk_buffer_t* exported, meshvk_buffer_t* view) {
   }
   if (!(allowed & (1u << target.storage_memory_type))) {
     close(fd);
-    return MakeStatus(MESHVK_STATUS_UNAVAILABLE,
-                      "%s: the imported memory cannot use memory type %u (allowed 0x%x)",
+    return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: the imported memory cannot use memory type %u (allowed 0x%x)",
                       where.c_str(), target.storage_memory_type, allowed);
   }
   // An opaque fd is imported with the exporter's exact allocation size.
@@ -61,14 +57,12 @@ Status ImportBuffer(meshvk_buffer_t* exported, meshvk_buffer_t* view) {
   VkResult result = target.vk.vkAllocateMemory(target.device, &allocate, nullptr, &view->memory);
   if (result != VK_SUCCESS) {
     close(fd);  // a successful import owns the fd; a failed one leaves it to us
-    return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: vkAllocateMemory(import %s) refused: %s",
-                      where.c_str(),
+    return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: vkAllocateMemory(import %s) refused: %s", where.c_str(),
                       type == VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT ? "dma-buf" : "opaque fd",
                       VkResultName(result));
   }
-  MESHVK_VK_RETURN_IF_ERROR(
-      target.vk.vkBindBufferMemory(target.device, view->buffer, view->memory, 0),
-      where + ": vkBindBufferMemory");
+  MESHVK_VK_RETURN_IF_ERROR(target.vk.vkBindBufferMemory(target.device, view->buffer, view->memory, 0),
+                            where + ": vkBindBufferMemory");
   view->allocation_size = 0;  // the exporter's memory: counted on its device
   return Status();
 }
@@ -77,8 +71,7 @@ Status ImportBuffer(meshvk_buffer_t* exported, meshvk_buffer_t* view) {
 
 extern "C" {
 
-meshvk_status_t meshvk_buffer_import(meshvk_buffer_t* buffer, uint32_t process,
-                                     meshvk_buffer_t** out_view) {
+meshvk_status_t meshvk_buffer_import(meshvk_buffer_t* buffer, uint32_t process, meshvk_buffer_t** out_view) {
   using meshvk::MakeStatus;
   const char* what = "meshvk_buffer_import";
   if (!out_view) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: out_view is NULL", what).ToC();
@@ -89,15 +82,13 @@ meshvk_status_t meshvk_buffer_import(meshvk_buffer_t* buffer, uint32_t process,
   if (!status.ok()) return status.ToC();
   if (set->processes[process].logical_device == set->processes[buffer->process].logical_device) {
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                      "%s: %s shares the VkDevice of the buffer's owner %s: use the buffer itself",
-                      what, set->Where(process).c_str(), set->Where(buffer->process).c_str())
+                      "%s: %s shares the VkDevice of the buffer's owner %s: use the buffer itself", what,
+                      set->Where(process).c_str(), set->Where(buffer->process).c_str())
         .ToC();
   }
   if (!buffer->export_handle_type) {
-    return MakeStatus(MESHVK_STATUS_FAILED_PRECONDITION,
-                      "%s: the %llu-byte buffer of %s was not created exportable", what,
-                      static_cast<unsigned long long>(buffer->size),
-                      set->Where(buffer->process).c_str())
+    return MakeStatus(MESHVK_STATUS_FAILED_PRECONDITION, "%s: the %llu-byte buffer of %s was not created exportable",
+                      what, static_cast<unsigned long long>(buffer->size), set->Where(buffer->process).c_str())
         .ToC();
   }
   auto* view = new meshvk_buffer_t();

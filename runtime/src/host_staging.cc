@@ -2,22 +2,19 @@
 // host memory (see host_staging.h).
 #include "host_staging.h"
 
-#include "device_wait.h"  // DeviceTimeoutNs: the one bound of device waits
-
 #include <algorithm>
 #include <cstring>
 
 #include "buffer.h"
+#include "device_wait.h"  // DeviceTimeoutNs: the one bound of device waits
 #include "vulkan/vk_status.h"
 
 namespace meshvk {
 namespace {
 
-
 // A host-visible, host-coherent memory type the staging buffer may use.
 int HostVisibleType(const VkPhysicalDeviceMemoryProperties& memory, uint32_t allowed) {
-  const VkMemoryPropertyFlags wanted =
-      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  const VkMemoryPropertyFlags wanted = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
   // Cached memory first: the host reads staged chunks back.
   for (uint32_t pass = 0; pass < 2; ++pass) {
     VkMemoryPropertyFlags want = wanted | (pass == 0 ? VK_MEMORY_PROPERTY_HOST_CACHED_BIT : 0);
@@ -65,19 +62,16 @@ StagedBuffer StagedBufferOf(meshvk_buffer_t* buffer) {
   return out;
 }
 
-Status StagingRing::Create(const StagingDevice& device, uint64_t chunk_bytes,
-                           std::unique_ptr<StagingRing>* out) {
+Status StagingRing::Create(const StagingDevice& device, uint64_t chunk_bytes, std::unique_ptr<StagingRing>* out) {
   std::unique_ptr<StagingRing> ring(new StagingRing(device));
   const auto& vk = *device.vk;
   const VkDevice dev = device.device;
-  const std::string where = device.where + ": host staging (2 x " + std::to_string(chunk_bytes) +
-                            " bytes)";
+  const std::string where = device.where + ": host staging (2 x " + std::to_string(chunk_bytes) + " bytes)";
   ring->chunk_ = chunk_bytes;
   VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   info.size = 2 * chunk_bytes;
   info.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-  MESHVK_VK_RETURN_IF_ERROR(vk.vkCreateBuffer(dev, &info, nullptr, &ring->buffer_),
-                            where + ": vkCreateBuffer");
+  MESHVK_VK_RETURN_IF_ERROR(vk.vkCreateBuffer(dev, &info, nullptr, &ring->buffer_), where + ": vkCreateBuffer");
   VkMemoryRequirements requirements;
   vk.vkGetBufferMemoryRequirements(dev, ring->buffer_, &requirements);
   int type = HostVisibleType(*device.memory, requirements.memoryTypeBits);
@@ -93,20 +87,17 @@ Status StagingRing::Create(const StagingDevice& device, uint64_t chunk_bytes,
   allocate.allocationSize = requirements.size;
   allocate.memoryTypeIndex = static_cast<uint32_t>(type);
   MESHVK_VK_RETURN_IF_ERROR(vk.vkAllocateMemory(dev, &allocate, nullptr, &ring->memory_),
-                            where + ": vkAllocateMemory(" + std::to_string(requirements.size) +
-                                " bytes)");
+                            where + ": vkAllocateMemory(" + std::to_string(requirements.size) + " bytes)");
   ring->counted_ = requirements.size;
   AddStaging(device, ring->counted_);
   MESHVK_VK_RETURN_IF_ERROR(vk.vkBindBufferMemory(dev, ring->buffer_, ring->memory_, 0),
                             where + ": vkBindBufferMemory");
   void* mapped = nullptr;
-  MESHVK_VK_RETURN_IF_ERROR(vk.vkMapMemory(dev, ring->memory_, 0, VK_WHOLE_SIZE, 0, &mapped),
-                            where + ": vkMapMemory");
+  MESHVK_VK_RETURN_IF_ERROR(vk.vkMapMemory(dev, ring->memory_, 0, VK_WHOLE_SIZE, 0, &mapped), where + ": vkMapMemory");
   ring->mapped_ = static_cast<uint8_t*>(mapped);
 
   VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-  pool_info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT |
-                    VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+  pool_info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT | VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
   pool_info.queueFamilyIndex = device.queue_family;
   MESHVK_VK_RETURN_IF_ERROR(vk.vkCreateCommandPool(dev, &pool_info, nullptr, &ring->pool_),
                             where + ": vkCreateCommandPool");
@@ -118,8 +109,7 @@ Status StagingRing::Create(const StagingDevice& device, uint64_t chunk_bytes,
                             where + ": vkAllocateCommandBuffers");
   for (VkFence& fence : ring->fences_) {
     VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    MESHVK_VK_RETURN_IF_ERROR(vk.vkCreateFence(dev, &fence_info, nullptr, &fence),
-                              where + ": vkCreateFence");
+    MESHVK_VK_RETURN_IF_ERROR(vk.vkCreateFence(dev, &fence_info, nullptr, &fence), where + ": vkCreateFence");
   }
   *out = std::move(ring);
   return Status();
@@ -142,15 +132,13 @@ StagingRing::~StagingRing() {
   if (counted_ && device_.staging_bytes) device_.staging_bytes->fetch_sub(counted_);
 }
 
-Status StagingRing::Submit(uint32_t slot, VkBuffer src, uint64_t src_offset, VkBuffer dst,
-                           uint64_t dst_offset, uint64_t bytes, bool to_device) {
+Status StagingRing::Submit(uint32_t slot, VkBuffer src, uint64_t src_offset, VkBuffer dst, uint64_t dst_offset,
+                           uint64_t bytes, bool to_device) {
   const auto& vk = *device_.vk;
-  const std::string where = device_.where + ": host staging chunk of " + std::to_string(bytes) +
-                            " bytes";
+  const std::string where = device_.where + ": host staging chunk of " + std::to_string(bytes) + " bytes";
   VkCommandBuffer cb = command_buffers_[slot];
   MESHVK_VK_RETURN_IF_ERROR(vk.vkResetCommandBuffer(cb, 0), where + ": vkResetCommandBuffer");
-  VkDeviceGroupCommandBufferBeginInfo group_begin{
-      VK_STRUCTURE_TYPE_DEVICE_GROUP_COMMAND_BUFFER_BEGIN_INFO};
+  VkDeviceGroupCommandBufferBeginInfo group_begin{VK_STRUCTURE_TYPE_DEVICE_GROUP_COMMAND_BUFFER_BEGIN_INFO};
   group_begin.deviceMask = device_.device_mask;
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   begin.pNext = device_.device_mask ? &group_begin : nullptr;
@@ -169,14 +157,12 @@ Status StagingRing::Submit(uint32_t slot, VkBuffer src, uint64_t src_offset, VkB
   // shard (host -> device).
   VkMemoryBarrier after{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   after.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-  after.dstAccessMask = to_device ? VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT
-                                  : VK_ACCESS_HOST_READ_BIT;
+  after.dstAccessMask = to_device ? VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT : VK_ACCESS_HOST_READ_BIT;
   vk.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                          to_device ? VK_PIPELINE_STAGE_ALL_COMMANDS_BIT : VK_PIPELINE_STAGE_HOST_BIT,
-                          0, 1, &after, 0, nullptr, 0, nullptr);
+                          to_device ? VK_PIPELINE_STAGE_ALL_COMMANDS_BIT : VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &after, 0,
+                          nullptr, 0, nullptr);
   MESHVK_VK_RETURN_IF_ERROR(vk.vkEndCommandBuffer(cb), where + ": vkEndCommandBuffer");
-  MESHVK_VK_RETURN_IF_ERROR(vk.vkResetFences(device_.device, 1, &fences_[slot]),
-                            where + ": vkResetFences");
+  MESHVK_VK_RETURN_IF_ERROR(vk.vkResetFences(device_.device, 1, &fences_[slot]), where + ": vkResetFences");
   const uint32_t mask = device_.device_mask;
   VkDeviceGroupSubmitInfo group_submit{VK_STRUCTURE_TYPE_DEVICE_GROUP_SUBMIT_INFO};
   group_submit.commandBufferCount = 1;
@@ -209,8 +195,7 @@ Status StagingRing::Wait(uint32_t slot, uint64_t timeout_ns) {
   if (!pending_[slot]) return Status();
   MESHVK_VK_RETURN_IF_ERROR(
       device_.vk->vkWaitForFences(device_.device, 1, &fences_[slot], VK_TRUE, timeout_ns),
-      device_.where + ": host staging: vkWaitForFences (timeout " + std::to_string(timeout_ns) +
-          " ns)");
+      device_.where + ": host staging: vkWaitForFences (timeout " + std::to_string(timeout_ns) + " ns)");
   pending_[slot] = false;
   return Status();
 }
@@ -261,9 +246,8 @@ class RingLease {
 // device memory through `in` or the host through `write`. While the host
 // moves chunk i, the source device already fills chunk i + 1 and the
 // destination device still drains chunk i - 1.
-Status Pump(uint64_t size, uint64_t chunk, uint64_t timeout, StagingRing* out, VkBuffer src,
-            uint64_t src_offset, const ChunkSource& read, StagingRing* in, VkBuffer dst,
-            uint64_t dst_offset, const ChunkSink& write) {
+Status Pump(uint64_t size, uint64_t chunk, uint64_t timeout, StagingRing* out, VkBuffer src, uint64_t src_offset,
+            const ChunkSource& read, StagingRing* in, VkBuffer dst, uint64_t dst_offset, const ChunkSink& write) {
   const uint64_t n = (size + chunk - 1) / chunk;
   auto bytes = [&](uint64_t i) { return std::min(chunk, size - i * chunk); };
   if (out && n > 0) MESHVK_RETURN_IF_ERROR(out->SubmitOut(0, src, src_offset, bytes(0)));
@@ -312,8 +296,8 @@ uint64_t ChunkFor(uint64_t chunk_bytes, uint64_t size) {
 
 }  // namespace
 
-Status StageOut(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, uint64_t chunk_bytes,
-                uint64_t timeout_ns, const ChunkSink& sink) {
+Status StageOut(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, uint64_t chunk_bytes, uint64_t timeout_ns,
+                const ChunkSink& sink) {
   MESHVK_RETURN_IF_ERROR(CheckStaged(buffer, offset, size, "host staging out"));
   if (size == 0) return Status();
   StagedBuffer staged = StagedBufferOf(buffer);
@@ -325,8 +309,8 @@ Status StageOut(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, uint64_
               staged.offset + offset, nullptr, nullptr, VK_NULL_HANDLE, 0, sink);
 }
 
-Status StageIn(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, uint64_t chunk_bytes,
-               uint64_t timeout_ns, const ChunkSource& source) {
+Status StageIn(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, uint64_t chunk_bytes, uint64_t timeout_ns,
+               const ChunkSource& source) {
   MESHVK_RETURN_IF_ERROR(CheckStaged(buffer, offset, size, "host staging in"));
   if (size == 0) return Status();
   StagedBuffer staged = StagedBufferOf(buffer);
@@ -334,19 +318,17 @@ Status StageIn(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, uint64_t
   const uint64_t chunk = ChunkFor(chunk_bytes, size);
   RingLease in;
   MESHVK_RETURN_IF_ERROR(in.Acquire(staged.device, chunk));
-  return Pump(size, chunk, timeout_ns ? timeout_ns : DeviceTimeoutNs(), nullptr, VK_NULL_HANDLE, 0,
-              source, in.get(), staged.handle, staged.offset + offset, nullptr);
+  return Pump(size, chunk, timeout_ns ? timeout_ns : DeviceTimeoutNs(), nullptr, VK_NULL_HANDLE, 0, source, in.get(),
+              staged.handle, staged.offset + offset, nullptr);
 }
 
-Status CopyHostStaged(meshvk_buffer_t* src, uint64_t src_offset, meshvk_buffer_t* dst,
-                      uint64_t dst_offset, uint64_t size, uint64_t chunk_bytes,
-                      uint64_t timeout_ns) {
+Status CopyHostStaged(meshvk_buffer_t* src, uint64_t src_offset, meshvk_buffer_t* dst, uint64_t dst_offset,
+                      uint64_t size, uint64_t chunk_bytes, uint64_t timeout_ns) {
   const char* what = "meshvk_buffer_copy_host_staged";
   MESHVK_RETURN_IF_ERROR(CheckStaged(src, src_offset, size, what));
   MESHVK_RETURN_IF_ERROR(CheckStaged(dst, dst_offset, size, what));
   if (src->set != dst->set) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: the buffers belong to different sets",
-                      what);
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: the buffers belong to different sets", what);
   }
   if (size == 0) return Status();
   StagedBuffer from = StagedBufferOf(src);
@@ -354,11 +336,10 @@ Status CopyHostStaged(meshvk_buffer_t* src, uint64_t src_offset, meshvk_buffer_t
   // Mappable ends skip their ring: one memcpy when both are mappable.
   if (from.mapped) {
     const uint8_t* bytes = from.mapped + src_offset;
-    return StageIn(dst, dst_offset, size, chunk_bytes, timeout_ns,
-                   [bytes](uint8_t* chunk, uint64_t n, uint64_t at) {
-                     std::memcpy(chunk, bytes + at, n);
-                     return Status();
-                   });
+    return StageIn(dst, dst_offset, size, chunk_bytes, timeout_ns, [bytes](uint8_t* chunk, uint64_t n, uint64_t at) {
+      std::memcpy(chunk, bytes + at, n);
+      return Status();
+    });
   }
   if (to.mapped) {
     uint8_t* bytes = to.mapped + dst_offset;
@@ -373,17 +354,15 @@ Status CopyHostStaged(meshvk_buffer_t* src, uint64_t src_offset, meshvk_buffer_t
   MESHVK_RETURN_IF_ERROR(out.Acquire(from.device, chunk));
   MESHVK_RETURN_IF_ERROR(in.Acquire(to.device, chunk));
   return Pump(size, chunk, timeout_ns ? timeout_ns : DeviceTimeoutNs(), out.get(), from.handle,
-              from.offset + src_offset, nullptr, in.get(), to.handle, to.offset + dst_offset,
-              nullptr);
+              from.offset + src_offset, nullptr, in.get(), to.handle, to.offset + dst_offset, nullptr);
 }
 
 }  // namespace meshvk
 
 extern "C" {
 
-meshvk_status_t meshvk_buffer_copy_host_staged(meshvk_buffer_t* src, uint64_t src_offset,
-                                               meshvk_buffer_t* dst, uint64_t dst_offset,
-                                               uint64_t size, uint64_t timeout_ns) {
+meshvk_status_t meshvk_buffer_copy_host_staged(meshvk_buffer_t* src, uint64_t src_offset, meshvk_buffer_t* dst,
+                                               uint64_t dst_offset, uint64_t size, uint64_t timeout_ns) {
   return meshvk::CopyHostStaged(src, src_offset, dst, dst_offset, size, 0, timeout_ns).ToC();
 }
 

@@ -43,9 +43,9 @@ struct StagingDevice {
   uint32_t queue_family = 0;
   uint32_t device_mask = 0;  // in a device group: the owner's device; 0 otherwise
   const VkPhysicalDeviceMemoryProperties* memory = nullptr;
-  std::atomic<uint64_t>* staging_bytes = nullptr;       // optional counters
+  std::atomic<uint64_t>* staging_bytes = nullptr;  // optional counters
   std::atomic<uint64_t>* peak_staging_bytes = nullptr;
-  std::string where;  // "process 1 (physical device 1 'llvmpipe ...')": error prefix
+  std::string where;                  // "process 1 (physical device 1 'llvmpipe ...')": error prefix
   StagingRingCache* cache = nullptr;  // optional: rings kept between transfers
 };
 
@@ -64,8 +64,7 @@ StagedBuffer StagedBufferOf(meshvk_buffer_t* buffer);
 // command buffer and fence.
 class StagingRing {
  public:
-  static Status Create(const StagingDevice& device, uint64_t chunk_bytes,
-                       std::unique_ptr<StagingRing>* out);
+  static Status Create(const StagingDevice& device, uint64_t chunk_bytes, std::unique_ptr<StagingRing>* out);
   ~StagingRing();
   StagingRing(const StagingRing&) = delete;
   StagingRing& operator=(const StagingRing&) = delete;
@@ -83,12 +82,12 @@ class StagingRing {
 
  private:
   explicit StagingRing(const StagingDevice& device) : device_(device) {}
-  Status Submit(uint32_t slot, VkBuffer src, uint64_t src_offset, VkBuffer dst,
-                uint64_t dst_offset, uint64_t bytes, bool to_device);
+  Status Submit(uint32_t slot, VkBuffer src, uint64_t src_offset, VkBuffer dst, uint64_t dst_offset, uint64_t bytes,
+                bool to_device);
 
   StagingDevice device_;
   uint64_t chunk_ = 0;
-  uint64_t counted_ = 0;  // bytes added to the staging counter
+  uint64_t counted_ = 0;              // bytes added to the staging counter
   VkBuffer buffer_ = VK_NULL_HANDLE;  // both slots: [0, chunk) and [chunk, 2 chunk)
   VkDeviceMemory memory_ = VK_NULL_HANDLE;
   uint8_t* mapped_ = nullptr;
@@ -124,15 +123,14 @@ using ChunkSource = std::function<Status(uint8_t* chunk, uint64_t bytes, uint64_
 
 // Device -> host: hands bytes [offset, offset + size) of `buffer` to `sink`,
 // chunk by chunk and in order.
-Status StageOut(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, uint64_t chunk_bytes,
-                uint64_t timeout_ns, const ChunkSink& sink);
+Status StageOut(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, uint64_t chunk_bytes, uint64_t timeout_ns,
+                const ChunkSink& sink);
 // Host -> device: fills bytes [offset, offset + size) of `buffer` from `source`.
-Status StageIn(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, uint64_t chunk_bytes,
-               uint64_t timeout_ns, const ChunkSource& source);
+Status StageIn(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, uint64_t chunk_bytes, uint64_t timeout_ns,
+               const ChunkSource& source);
 // Device -> host -> device between any two buffers (other VkDevices included).
-Status CopyHostStaged(meshvk_buffer_t* src, uint64_t src_offset, meshvk_buffer_t* dst,
-                      uint64_t dst_offset, uint64_t size, uint64_t chunk_bytes,
-                      uint64_t timeout_ns);
+Status CopyHostStaged(meshvk_buffer_t* src, uint64_t src_offset, meshvk_buffer_t* dst, uint64_t dst_offset,
+                      uint64_t size, uint64_t chunk_bytes, uint64_t timeout_ns);
 
 }  // namespace meshvk
 

@@ -22,32 +22,29 @@ namespace {
 
 constexpr const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
 
-VKAPI_ATTR VkBool32 VKAPI_CALL OnDebugMessage(
-    VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT types,
-    const VkDebugUtilsMessengerCallbackDataEXT* data, void* user_data) {
+VKAPI_ATTR VkBool32 VKAPI_CALL OnDebugMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                              VkDebugUtilsMessageTypeFlagsEXT types,
+                                              const VkDebugUtilsMessengerCallbackDataEXT* data, void* user_data) {
   // GENERAL warnings are the loader's chatter (e.g. "env var VK_INSTANCE_LAYERS
   // defined"), not findings about this program's use of Vulkan; loader errors
   // and every validation/performance message are reported.
   const VkDebugUtilsMessageTypeFlagsEXT findings =
-      VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
-      VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+      VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
   if (!(types & findings) && !(severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)) {
     return VK_FALSE;
   }
   auto* instance = static_cast<meshvk_instance_t*>(user_data);
-  meshvk_message_severity_t level =
-      (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) ? MESHVK_MESSAGE_ERROR
-      : (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT)
-          ? MESHVK_MESSAGE_WARNING
-          : MESHVK_MESSAGE_INFO;
+  meshvk_message_severity_t level = (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) ? MESHVK_MESSAGE_ERROR
+                                    : (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT)
+                                        ? MESHVK_MESSAGE_WARNING
+                                        : MESHVK_MESSAGE_INFO;
   if (level == MESHVK_MESSAGE_INFO) return VK_FALSE;
   instance->message_count.fetch_add(1);
   const char* text = data && data->pMessage ? data->pMessage : "(no message)";
   if (instance->callback) {
     instance->callback(level, text, instance->callback_user_data);
   } else {
-    std::fprintf(stderr, "meshvk validation %s: %s\n",
-                 level == MESHVK_MESSAGE_ERROR ? "error" : "warning", text);
+    std::fprintf(stderr, "meshvk validation %s: %s\n", level == MESHVK_MESSAGE_ERROR ? "error" : "warning", text);
   }
   // VK_FALSE: the call proceeds as it would without the layer.
   return VK_FALSE;
@@ -75,8 +72,7 @@ meshvk_instance_flags_t FlagsFromEnvironment() {
   return MESHVK_INSTANCE_VALIDATION_BIT;
 }
 
-void QueryPhysicalDevice(VkPhysicalDevice handle, uint32_t instance_api,
-                         PhysicalDevice* out) {
+void QueryPhysicalDevice(VkPhysicalDevice handle, uint32_t instance_api, PhysicalDevice* out) {
   out->handle = handle;
   out->subgroup.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES;
   out->maintenance3.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES;
@@ -101,8 +97,7 @@ void QueryPhysicalDevice(VkPhysicalDevice handle, uint32_t instance_api,
   uint32_t family_count = 0;
   vkGetPhysicalDeviceQueueFamilyProperties(handle, &family_count, nullptr);
   out->queue_families.resize(family_count);
-  vkGetPhysicalDeviceQueueFamilyProperties(handle, &family_count,
-                                           out->queue_families.data());
+  vkGetPhysicalDeviceQueueFamilyProperties(handle, &family_count, out->queue_families.data());
 
   meshvk_physical_device_info_t& info = out->info;
   std::snprintf(info.name, sizeof(info.name), "%s", out->properties.deviceName);
@@ -143,9 +138,8 @@ Status Discover(meshvk_instance_t* instance) {
   MESHVK_VK_RETURN_IF_ERROR(vkEnumeratePhysicalDevices(instance->instance, &count, nullptr),
                             "vkEnumeratePhysicalDevices");
   std::vector<VkPhysicalDevice> handles(count);
-  MESHVK_VK_RETURN_IF_ERROR(
-      vkEnumeratePhysicalDevices(instance->instance, &count, handles.data()),
-      "vkEnumeratePhysicalDevices");
+  MESHVK_VK_RETURN_IF_ERROR(vkEnumeratePhysicalDevices(instance->instance, &count, handles.data()),
+                            "vkEnumeratePhysicalDevices");
   handles.resize(count);
   instance->physical_devices.resize(count);
   for (uint32_t i = 0; i < count; ++i) {
@@ -153,14 +147,12 @@ Status Discover(meshvk_instance_t* instance) {
   }
 
   uint32_t group_count = 0;
-  MESHVK_VK_RETURN_IF_ERROR(
-      vkEnumeratePhysicalDeviceGroups(instance->instance, &group_count, nullptr),
-      "vkEnumeratePhysicalDeviceGroups");
-  std::vector<VkPhysicalDeviceGroupProperties> groups(
-      group_count, {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GROUP_PROPERTIES});
-  MESHVK_VK_RETURN_IF_ERROR(
-      vkEnumeratePhysicalDeviceGroups(instance->instance, &group_count, groups.data()),
-      "vkEnumeratePhysicalDeviceGroups");
+  MESHVK_VK_RETURN_IF_ERROR(vkEnumeratePhysicalDeviceGroups(instance->instance, &group_count, nullptr),
+                            "vkEnumeratePhysicalDeviceGroups");
+  std::vector<VkPhysicalDeviceGroupProperties> groups(group_count,
+                                                      {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GROUP_PROPERTIES});
+  MESHVK_VK_RETURN_IF_ERROR(vkEnumeratePhysicalDeviceGroups(instance->instance, &group_count, groups.data()),
+                            "vkEnumeratePhysicalDeviceGroups");
   groups.resize(group_count);
   for (const auto& group : groups) {
     std::vector<uint32_t> members;
@@ -185,10 +177,8 @@ Status CreateInstance(const meshvk_instance_create_info_t* info, meshvk_instance
   MESHVK_RETURN_IF_ERROR(LoadVulkanLoader());
   uint32_t loader_version = volkGetInstanceVersion();
   if (loader_version < VK_API_VERSION_1_1) {
-    return MakeStatus(MESHVK_STATUS_UNAVAILABLE,
-                      "vkCreateInstance: the Vulkan loader supports %u.%u, meshvk needs 1.1",
-                      VK_API_VERSION_MAJOR(loader_version),
-                      VK_API_VERSION_MINOR(loader_version));
+    return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "vkCreateInstance: the Vulkan loader supports %u.%u, meshvk needs 1.1",
+                      VK_API_VERSION_MAJOR(loader_version), VK_API_VERSION_MINOR(loader_version));
   }
   out->api_version = std::min<uint32_t>(loader_version, VK_API_VERSION_1_3);
 
@@ -221,17 +211,15 @@ Status CreateInstance(const meshvk_instance_create_info_t* info, meshvk_instance
 
   // Chained into vkCreateInstance too, so messages from instance creation and
   // destruction reach the callback.
-  VkDebugUtilsMessengerCreateInfoEXT messenger_info{
-      VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-  messenger_info.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
-                                   VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+  VkDebugUtilsMessengerCreateInfoEXT messenger_info{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+  messenger_info.messageSeverity =
+      VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
   messenger_info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
                                VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
                                VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
   messenger_info.pfnUserCallback = OnDebugMessage;
   messenger_info.pUserData = out;
-  VkValidationFeatureEnableEXT sync_feature =
-      VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT;
+  VkValidationFeatureEnableEXT sync_feature = VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT;
   VkValidationFeaturesEXT validation_features{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
   validation_features.enabledValidationFeatureCount = 1;
   validation_features.pEnabledValidationFeatures = &sync_feature;
@@ -248,30 +236,25 @@ Status CreateInstance(const meshvk_instance_create_info_t* info, meshvk_instance
   } else if (out->validation) {
     create.pNext = &messenger_info;
   }
-  MESHVK_VK_RETURN_IF_ERROR(vkCreateInstance(&create, nullptr, &out->instance),
-                            "vkCreateInstance");
+  MESHVK_VK_RETURN_IF_ERROR(vkCreateInstance(&create, nullptr, &out->instance), "vkCreateInstance");
   LoadInstanceFunctions(out->instance);
   if (out->validation) {
-    MESHVK_VK_RETURN_IF_ERROR(vkCreateDebugUtilsMessengerEXT(out->instance, &messenger_info,
-                                                             nullptr, &out->messenger),
+    MESHVK_VK_RETURN_IF_ERROR(vkCreateDebugUtilsMessengerEXT(out->instance, &messenger_info, nullptr, &out->messenger),
                               "vkCreateDebugUtilsMessengerEXT");
   }
   return Discover(out);
 }
 
 // Peer features need a VkDevice over the group; a size-1 group has no peers.
-Status QueryGroupInfo(meshvk_instance_t* instance, uint32_t index,
-                      meshvk_device_group_info_t* out) {
+Status QueryGroupInfo(meshvk_instance_t* instance, uint32_t index, meshvk_device_group_info_t* out) {
   const std::vector<uint32_t>& members = instance->groups[index];
   out->device_count = static_cast<uint32_t>(members.size());
   for (uint32_t i = 0; i < members.size(); ++i) out->physical_devices[i] = members[i];
   out->subset_allocation = instance->group_subset_allocation[index];
   const PhysicalDevice& first = instance->physical_devices[members[0]];
   out->heap_count = std::min<uint32_t>(first.memory.memoryHeapCount, MESHVK_MAX_HEAPS);
-  const uint32_t all = VK_PEER_MEMORY_FEATURE_COPY_SRC_BIT |
-                       VK_PEER_MEMORY_FEATURE_COPY_DST_BIT |
-                       VK_PEER_MEMORY_FEATURE_GENERIC_SRC_BIT |
-                       VK_PEER_MEMORY_FEATURE_GENERIC_DST_BIT;
+  const uint32_t all = VK_PEER_MEMORY_FEATURE_COPY_SRC_BIT | VK_PEER_MEMORY_FEATURE_COPY_DST_BIT |
+                       VK_PEER_MEMORY_FEATURE_GENERIC_SRC_BIT | VK_PEER_MEMORY_FEATURE_GENERIC_DST_BIT;
   for (uint32_t heap = 0; heap < out->heap_count; ++heap) {
     for (uint32_t d = 0; d < members.size(); ++d) out->peer_memory_features[heap][d][d] = all;
   }
@@ -279,8 +262,7 @@ Status QueryGroupInfo(meshvk_instance_t* instance, uint32_t index,
 
   uint32_t family = FindComputeQueueFamily(first);
   if (family == UINT32_MAX) {
-    return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "device group %u: no compute queue family",
-                      index);
+    return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "device group %u: no compute queue family", index);
   }
   std::vector<VkPhysicalDevice> handles;
   for (uint32_t m : members) handles.push_back(instance->physical_devices[m].handle);
@@ -297,9 +279,8 @@ Status QueryGroupInfo(meshvk_instance_t* instance, uint32_t index,
   create.queueCreateInfoCount = 1;
   create.pQueueCreateInfos = &queue;
   VkDevice device = VK_NULL_HANDLE;
-  MESHVK_VK_RETURN_IF_ERROR(
-      vkCreateDevice(handles[0], &create, nullptr, &device),
-      "device group " + std::to_string(index) + ": vkCreateDevice (peer feature query)");
+  MESHVK_VK_RETURN_IF_ERROR(vkCreateDevice(handles[0], &create, nullptr, &device),
+                            "device group " + std::to_string(index) + ": vkCreateDevice (peer feature query)");
   VolkDeviceTable table;
   LoadDeviceTable(device, &table);
   for (uint32_t heap = 0; heap < out->heap_count; ++heap) {
@@ -335,12 +316,9 @@ using meshvk::Status;
 
 extern "C" {
 
-meshvk_status_t meshvk_instance_create(const meshvk_instance_create_info_t* info,
-                                       meshvk_instance_t** out_instance) {
+meshvk_status_t meshvk_instance_create(const meshvk_instance_create_info_t* info, meshvk_instance_t** out_instance) {
   if (!out_instance) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                      "meshvk_instance_create: out_instance is NULL")
-        .ToC();
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_instance_create: out_instance is NULL").ToC();
   }
   *out_instance = nullptr;
   auto instance = std::make_unique<meshvk_instance_t>();
@@ -370,8 +348,7 @@ uint32_t meshvk_instance_physical_device_count(const meshvk_instance_t* instance
   return instance ? static_cast<uint32_t>(instance->physical_devices.size()) : 0;
 }
 
-meshvk_status_t meshvk_instance_physical_device_info(const meshvk_instance_t* instance,
-                                                     uint32_t index,
+meshvk_status_t meshvk_instance_physical_device_info(const meshvk_instance_t* instance, uint32_t index,
                                                      meshvk_physical_device_info_t* out_info) {
   if (!instance || !out_info) {
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
@@ -379,8 +356,7 @@ meshvk_status_t meshvk_instance_physical_device_info(const meshvk_instance_t* in
         .ToC();
   }
   if (index >= instance->physical_devices.size()) {
-    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE,
-                      "meshvk_instance_physical_device_info: physical device %u of %zu",
+    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "meshvk_instance_physical_device_info: physical device %u of %zu",
                       index, instance->physical_devices.size())
         .ToC();
   }
@@ -392,17 +368,14 @@ uint32_t meshvk_instance_device_group_count(const meshvk_instance_t* instance) {
   return instance ? static_cast<uint32_t>(instance->groups.size()) : 0;
 }
 
-meshvk_status_t meshvk_instance_device_group_info(meshvk_instance_t* instance,
-                                                  uint32_t index,
+meshvk_status_t meshvk_instance_device_group_info(meshvk_instance_t* instance, uint32_t index,
                                                   meshvk_device_group_info_t* out_info) {
   if (!instance || !out_info) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                      "meshvk_instance_device_group_info: instance or out_info is NULL")
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_instance_device_group_info: instance or out_info is NULL")
         .ToC();
   }
   if (index >= instance->groups.size()) {
-    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE,
-                      "meshvk_instance_device_group_info: device group %u of %zu", index,
+    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "meshvk_instance_device_group_info: device group %u of %zu", index,
                       instance->groups.size())
         .ToC();
   }

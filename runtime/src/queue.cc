@@ -1,38 +1,35 @@
 // meshvk_queue_submit: a recorded command buffer onto its process's queue,
 // with timeline waits/signals, and the queue's own timeline that lets a
 // command buffer be released only after its last submission finished.
+#include "meshvk/queue.h"
+
 #include <mutex>
 #include <string>
 #include <vector>
 
 #include "command_buffer.h"
-#include "meshvk/queue.h"
 #include "semaphore.h"
 #include "vulkan/vk_status.h"
 
 namespace meshvk {
 namespace {
 
-Status CheckSemaphores(const meshvk_device_set_t* set, uint32_t process,
-                       const meshvk_semaphore_value_t* values, uint32_t count,
-                       const char* role) {
+Status CheckSemaphores(const meshvk_device_set_t* set, uint32_t process, const meshvk_semaphore_value_t* values,
+                       uint32_t count, const char* role) {
   if (count > 0 && !values) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_queue_submit: %s list is NULL",
-                      role);
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_queue_submit: %s list is NULL", role);
   }
   for (uint32_t i = 0; i < count; ++i) {
     const meshvk_semaphore_t* semaphore = values[i].semaphore;
     if (!semaphore || semaphore->set != set) {
-      return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                        "meshvk_queue_submit: %s %u is NULL or from another device set", role, i);
+      return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_queue_submit: %s %u is NULL or from another device set",
+                        role, i);
     }
-    if (set->processes[semaphore->process].logical_device !=
-        set->processes[process].logical_device) {
+    if (set->processes[semaphore->process].logical_device != set->processes[process].logical_device) {
       return MakeStatus(MESHVK_STATUS_UNIMPLEMENTED,
                         "meshvk_queue_submit: %s: %s semaphore %u lives on the VkDevice of %s; "
                         "cross-VkDevice semaphores need external semaphores",
-                        set->Where(process).c_str(), role, i,
-                        set->Where(semaphore->process).c_str());
+                        set->Where(process).c_str(), role, i, set->Where(semaphore->process).c_str());
     }
   }
   return Status();
@@ -40,8 +37,7 @@ Status CheckSemaphores(const meshvk_device_set_t* set, uint32_t process,
 
 Status Submit(meshvk_device_set_t* set, const meshvk_submit_info_t* info) {
   if (!set || !info || !info->command_buffer) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                      "meshvk_queue_submit: set, info or command buffer is NULL");
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_queue_submit: set, info or command buffer is NULL");
   }
   meshvk_command_buffer_t* cb = info->command_buffer;
   if (cb->set != set) {
@@ -49,14 +45,11 @@ Status Submit(meshvk_device_set_t* set, const meshvk_submit_info_t* info) {
                       "meshvk_queue_submit: command buffer belongs to another device set");
   }
   if (!cb->ended || cb->broken) {
-    return MakeStatus(MESHVK_STATUS_FAILED_PRECONDITION,
-                      "meshvk_queue_submit: %s: the command buffer is %s",
-                      set->Where(cb->process).c_str(),
-                      cb->broken ? "unusable (recording failed)" : "still recording");
+    return MakeStatus(MESHVK_STATUS_FAILED_PRECONDITION, "meshvk_queue_submit: %s: the command buffer is %s",
+                      set->Where(cb->process).c_str(), cb->broken ? "unusable (recording failed)" : "still recording");
   }
   MESHVK_RETURN_IF_ERROR(CheckSemaphores(set, cb->process, info->waits, info->wait_count, "wait"));
-  MESHVK_RETURN_IF_ERROR(
-      CheckSemaphores(set, cb->process, info->signals, info->signal_count, "signal"));
+  MESHVK_RETURN_IF_ERROR(CheckSemaphores(set, cb->process, info->signals, info->signal_count, "signal"));
 
   LogicalDevice& device = set->DeviceOf(cb->process);
   const Process& process = set->processes[cb->process];
@@ -73,8 +66,7 @@ Status Submit(meshvk_device_set_t* set, const meshvk_submit_info_t* info) {
     signal_values.push_back(info->signals[i].value);
   }
   // Last signal: the queue's own timeline, so release can wait for this run.
-  const uint32_t queue_timeline =
-      device.timeline_index(process.queue_index, process.device_index);
+  const uint32_t queue_timeline = device.timeline_index(process.queue_index, process.device_index);
   signals.push_back(device.queue_timelines[queue_timeline]);
   signal_values.push_back(0);  // filled under the queue lock
 
@@ -109,8 +101,7 @@ Status Submit(meshvk_device_set_t* set, const meshvk_submit_info_t* info) {
   signal_values.back() = value;
   MESHVK_VK_RETURN_IF_ERROR(
       device.vk.vkQueueSubmit(device.queues[process.queue_index], 1, &submit, VK_NULL_HANDLE),
-      set->Where(cb->process) + ": vkQueueSubmit (queue " +
-          std::to_string(process.queue_index) + ")");
+      set->Where(cb->process) + ": vkQueueSubmit (queue " + std::to_string(process.queue_index) + ")");
   device.queue_timeline_values[queue_timeline] = value;
   cb->last_submit_value = value;
   return Status();

@@ -30,11 +30,9 @@ using meshvk::Status;
 
 extern "C" {
 
-meshvk_status_t meshvk_semaphore_create(meshvk_device_set_t* set, uint32_t process,
-                                        uint64_t initial_value,
+meshvk_status_t meshvk_semaphore_create(meshvk_device_set_t* set, uint32_t process, uint64_t initial_value,
                                         meshvk_semaphore_t** out_semaphore) {
-  Status status = meshvk::CheckProcessCreate(set, process, out_semaphore,
-                                             "meshvk_semaphore_create", "out_semaphore");
+  Status status = meshvk::CheckProcessCreate(set, process, out_semaphore, "meshvk_semaphore_create", "out_semaphore");
   if (!status.ok()) return status.ToC();
   meshvk::LogicalDevice& device = set->DeviceOf(process);
   VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
@@ -43,9 +41,8 @@ meshvk_status_t meshvk_semaphore_create(meshvk_device_set_t* set, uint32_t proce
   VkSemaphoreCreateInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
   info.pNext = &type;
   VkSemaphore handle = VK_NULL_HANDLE;
-  status = meshvk::VkResultToStatus(
-      device.vk.vkCreateSemaphore(device.device, &info, nullptr, &handle),
-      set->Where(process) + ": vkCreateSemaphore(timeline)");
+  status = meshvk::VkResultToStatus(device.vk.vkCreateSemaphore(device.device, &info, nullptr, &handle),
+                                    set->Where(process) + ": vkCreateSemaphore(timeline)");
   if (!status.ok()) return status.ToC();
   auto* semaphore = new meshvk_semaphore_t();
   meshvk_device_set_retain(set);
@@ -68,19 +65,15 @@ meshvk_status_t meshvk_semaphore_query(meshvk_semaphore_t* semaphore, uint64_t* 
   Status status = meshvk::CheckSemaphore(semaphore, "meshvk_semaphore_query");
   if (!status.ok()) return status.ToC();
   if (!out_value) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_semaphore_query: out_value is NULL")
-        .ToC();
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_semaphore_query: out_value is NULL").ToC();
   }
   meshvk::LogicalDevice& device = semaphore->set->DeviceOf(semaphore->process);
-  return meshvk::VkResultToStatus(
-             device.vk.vkGetSemaphoreCounterValue(device.device, semaphore->semaphore,
-                                                  out_value),
-             semaphore->set->Where(semaphore->process) + ": vkGetSemaphoreCounterValue")
+  return meshvk::VkResultToStatus(device.vk.vkGetSemaphoreCounterValue(device.device, semaphore->semaphore, out_value),
+                                  semaphore->set->Where(semaphore->process) + ": vkGetSemaphoreCounterValue")
       .ToC();
 }
 
-meshvk_status_t meshvk_semaphore_wait(meshvk_semaphore_t* semaphore, uint64_t value,
-                                      uint64_t timeout_ns) {
+meshvk_status_t meshvk_semaphore_wait(meshvk_semaphore_t* semaphore, uint64_t value, uint64_t timeout_ns) {
   Status status = meshvk::CheckSemaphore(semaphore, "meshvk_semaphore_wait");
   if (!status.ok()) return status.ToC();
   meshvk::LogicalDevice& device = semaphore->set->DeviceOf(semaphore->process);
@@ -90,9 +83,9 @@ meshvk_status_t meshvk_semaphore_wait(meshvk_semaphore_t* semaphore, uint64_t va
   info.pValues = &value;
   // Bounded by the device timeout too (device_wait.h); VK_TIMEOUT becomes
   // DEADLINE_EXCEEDED in VkResultToStatus.
-  return meshvk::WaitSemaphores(device, info, timeout_ns,
-                                semaphore->set->Where(semaphore->process) + ": vkWaitSemaphores(value " +
-                                    std::to_string(value) + ")")
+  return meshvk::WaitSemaphores(
+             device, info, timeout_ns,
+             semaphore->set->Where(semaphore->process) + ": vkWaitSemaphores(value " + std::to_string(value) + ")")
       .ToC();
 }
 
@@ -107,8 +100,7 @@ meshvk_status_t meshvk_semaphore_signal(meshvk_semaphore_t* semaphore, uint64_t 
   if (value <= current) {
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
                       "meshvk_semaphore_signal: %s: value %llu is not above the current %llu",
-                      semaphore->set->Where(semaphore->process).c_str(),
-                      static_cast<unsigned long long>(value),
+                      semaphore->set->Where(semaphore->process).c_str(), static_cast<unsigned long long>(value),
                       static_cast<unsigned long long>(current))
         .ToC();
   }
@@ -116,8 +108,7 @@ meshvk_status_t meshvk_semaphore_signal(meshvk_semaphore_t* semaphore, uint64_t 
   info.semaphore = semaphore->semaphore;
   info.value = value;
   return meshvk::VkResultToStatus(device.vk.vkSignalSemaphore(device.device, &info),
-                                  semaphore->set->Where(semaphore->process) +
-                                      ": vkSignalSemaphore")
+                                  semaphore->set->Where(semaphore->process) + ": vkSignalSemaphore")
       .ToC();
 }
 

@@ -4,15 +4,14 @@
 // validator cannot know and which Vulkan would treat as undefined behaviour.
 #include "spirv_check.h"
 
-#include "meshvk/vulkan.h"
-
-#include <spirv-tools/libspirv.hpp>
-
 #include <cstring>
+#include <spirv-tools/libspirv.hpp>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
+
+#include "meshvk/vulkan.h"
 
 namespace meshvk {
 namespace {
@@ -57,16 +56,16 @@ spv_target_env TargetEnv(uint32_t vulkan_api_version) {
 Status Validate(const std::vector<uint32_t>& words, spv_target_env env) {
   spvtools::SpirvTools tools(env);
   std::string first;  // one line: the validator's first message carries the reason
-  tools.SetMessageConsumer([&first](spv_message_level_t, const char*, const spv_position_t& position,
-                                    const char* message) {
-    if (!first.empty()) return;
-    first = "word " + std::to_string(position.index) + ": " + message;
-    size_t nl = first.find('\n');
-    if (nl != std::string::npos) first.resize(nl);
-  });
+  tools.SetMessageConsumer(
+      [&first](spv_message_level_t, const char*, const spv_position_t& position, const char* message) {
+        if (!first.empty()) return;
+        first = "word " + std::to_string(position.index) + ": " + message;
+        size_t nl = first.find('\n');
+        if (nl != std::string::npos) first.resize(nl);
+      });
   if (tools.Validate(words.data(), words.size())) return Status();
-  return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "SPIR-V validation failed (%s): %s",
-                    spvTargetEnvDescription(env), first.c_str());
+  return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "SPIR-V validation failed (%s): %s", spvTargetEnvDescription(env),
+                    first.c_str());
 }
 
 // LocalSize of entry point `entry_id`, when declared with literals, must be
@@ -80,8 +79,8 @@ Status CheckLocalSize(const std::vector<uint32_t>& words, uint32_t entry_id, con
         words[i + 2] == kExecutionModeLocalSize &&
         (words[i + 3] != size[0] || words[i + 4] != size[1] || words[i + 5] != size[2])) {
       return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                        "entry point '%s' has LocalSize %ux%ux%u but workgroup_size says %ux%ux%u",
-                        entry_point, words[i + 3], words[i + 4], words[i + 5], size[0], size[1], size[2]);
+                        "entry point '%s' has LocalSize %ux%ux%u but workgroup_size says %ux%ux%u", entry_point,
+                        words[i + 3], words[i + 4], words[i + 5], size[0], size[1], size[2]);
     }
     i += count;
   }
@@ -114,13 +113,12 @@ Status CheckDescriptorBindings(const std::vector<uint32_t>& words, uint32_t bind
     uint32_t set = descriptor_set.count(id) ? descriptor_set[id] : 0;
     if (set != 0 || number >= binding_count) {
       return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                        "the shader uses set %u binding %u; the executable declares set 0 bindings 0..%d", set,
-                        number, static_cast<int>(binding_count) - 1);
+                        "the shader uses set %u binding %u; the executable declares set 0 bindings 0..%d", set, number,
+                        static_cast<int>(binding_count) - 1);
     }
     uint32_t storage = variable_class.count(id) ? variable_class[id] : 0;
     uint32_t block = pointee.count(variable_type[id]) ? pointee[variable_type[id]] : 0;
-    bool is_storage_buffer =
-        storage == kStorageBuffer || (storage == kStorageUniform && buffer_blocks.count(block));
+    bool is_storage_buffer = storage == kStorageBuffer || (storage == kStorageUniform && buffer_blocks.count(block));
     if (!is_storage_buffer) {
       return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
                         "binding %u is not a storage buffer (storage class %u); meshvk binds only storage buffers",
@@ -148,8 +146,8 @@ bool FindComputeEntryPoint(const uint32_t* words, size_t word_count, const char*
 
 Status CheckSpirv(const meshvk_executable_create_info_t& info, uint32_t vulkan_api_version) {
   if (!info.spirv || info.spirv_size == 0 || info.spirv_size % 4 != 0) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                      "SPIR-V must be a non-empty multiple of 4 bytes (got %zu bytes)", info.spirv_size);
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "SPIR-V must be a non-empty multiple of 4 bytes (got %zu bytes)",
+                      info.spirv_size);
   }
   // Copied: the caller's pointer need not be 4-byte aligned.
   std::vector<uint32_t> words(info.spirv_size / 4);
@@ -173,7 +171,8 @@ extern "C" {
 
 meshvk_status_t meshvk_executable_check_spirv(const meshvk_executable_create_info_t* info,
                                               uint32_t vulkan_api_version) {
-  if (!info) return meshvk::MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_executable_check_spirv: info is NULL").ToC();
+  if (!info)
+    return meshvk::MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_executable_check_spirv: info is NULL").ToC();
   return meshvk::CheckSpirv(*info, vulkan_api_version).ToC();
 }
 
@@ -186,21 +185,34 @@ namespace {
 // spec appendix "SPIR-V capabilities").
 void AddCapability(uint32_t capability, meshvk_shader_features_t* out) {
   switch (capability) {
-    case 9: out->shader_float16 = 1; break;    // Float16
-    case 10: out->shader_float64 = 1; break;   // Float64
-    case 11: out->shader_int64 = 1; break;     // Int64
-    case 22: out->shader_int16 = 1; break;     // Int16
-    case 39: out->shader_int8 = 1; break;      // Int8
-    case 4433:                                 // StorageBuffer16BitAccess
-    case 4434:                                 // UniformAndStorageBuffer16BitAccess
+    case 9:
+      out->shader_float16 = 1;
+      break;  // Float16
+    case 10:
+      out->shader_float64 = 1;
+      break;  // Float64
+    case 11:
+      out->shader_int64 = 1;
+      break;  // Int64
+    case 22:
+      out->shader_int16 = 1;
+      break;  // Int16
+    case 39:
+      out->shader_int8 = 1;
+      break;    // Int8
+    case 4433:  // StorageBuffer16BitAccess
+    case 4434:  // UniformAndStorageBuffer16BitAccess
       out->storage_buffer_16bit_access = 1;
       break;
-    case 4448:                                 // StorageBuffer8BitAccess
-    case 4449:                                 // UniformAndStorageBuffer8BitAccess
+    case 4448:  // StorageBuffer8BitAccess
+    case 4449:  // UniformAndStorageBuffer8BitAccess
       out->storage_buffer_8bit_access = 1;
       break;
-    case 5345: out->vulkan_memory_model = 1; break;  // VulkanMemoryModel
-    default: break;
+    case 5345:
+      out->vulkan_memory_model = 1;
+      break;  // VulkanMemoryModel
+    default:
+      break;
   }
 }
 
@@ -209,8 +221,7 @@ void AddCapability(uint32_t capability, meshvk_shader_features_t* out) {
 
 extern "C" {
 
-meshvk_status_t meshvk_executable_spirv_features(const uint32_t* spirv, size_t size,
-                                                 meshvk_shader_features_t* out) {
+meshvk_status_t meshvk_executable_spirv_features(const uint32_t* spirv, size_t size, meshvk_shader_features_t* out) {
   constexpr uint32_t kOpCapability = 17;
   if (!spirv || !out || size < 20 || size % 4 != 0 || spirv[0] != meshvk::kMagic) {
     return meshvk::MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,

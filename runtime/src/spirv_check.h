@@ -24,8 +24,7 @@ Status CheckSpirv(const meshvk_executable_create_info_t& info, uint32_t vulkan_a
 
 // Finds the GLCompute OpEntryPoint named `name` in a well-formed module and
 // sets *out_id to its function id.
-bool FindComputeEntryPoint(const uint32_t* words, size_t word_count, const char* name,
-                           uint32_t* out_id);
+bool FindComputeEntryPoint(const uint32_t* words, size_t word_count, const char* name, uint32_t* out_id);
 
 }  // namespace meshvk
 

@@ -66,17 +66,24 @@ Options Parse(int argc, char** argv) {
       if (arg.rfind(prefix, 0) != 0) return false;
       char* end = nullptr;
       unsigned long v = std::strtoul(arg.c_str() + prefix.size(), &end, 10);
-      if (*end || v == 0 || v > 8192) Fail(2, std::string(flag) + ": expected 1..8192, got '" + arg.substr(prefix.size()) + "'");
+      if (*end || v == 0 || v > 8192)
+        Fail(2, std::string(flag) + ": expected 1..8192, got '" + arg.substr(prefix.size()) + "'");
       *out = static_cast<uint32_t>(v);
       return true;
     };
     if (number("--width", &o.width) || number("--height", &o.height) || number("--processes", &o.processes) ||
-        number("--frames", &o.frames)) continue;
-    if (arg == "--round-trip") o.round_trip = true;
-    else if (arg == "--validation") o.validation = true;
-    else if (arg == "--check") o.check = true;
-    else if (arg.rfind("--out=", 0) == 0) o.out = arg.substr(6);
-    else Fail(2, "unknown flag '" + arg + "' (see the comment at the top of main.cc or samples/embed-render/README.md)");
+        number("--frames", &o.frames))
+      continue;
+    if (arg == "--round-trip")
+      o.round_trip = true;
+    else if (arg == "--validation")
+      o.validation = true;
+    else if (arg == "--check")
+      o.check = true;
+    else if (arg.rfind("--out=", 0) == 0)
+      o.out = arg.substr(6);
+    else
+      Fail(2, "unknown flag '" + arg + "' (see the comment at the top of main.cc or samples/embed-render/README.md)");
   }
   if ((uint64_t{o.width} * o.height) % o.processes != 0)
     Fail(2, "--processes=" + std::to_string(o.processes) + " must divide width*height");
@@ -170,8 +177,10 @@ void CreateDevice(App& app, const Options& o, const meshvk_vulkan_requirements_t
   const char* layer = "VK_LAYER_KHRONOS_validation";
   const char* extensions[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME, VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME};
   VkDebugUtilsMessengerCreateInfoEXT messenger{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-  messenger.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-  messenger.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+  messenger.messageSeverity =
+      VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+  messenger.messageType =
+      VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
   messenger.pfnUserCallback = OnMessage;
   VkValidationFeatureEnableEXT sync = VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT;
   VkValidationFeaturesEXT features{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
@@ -304,7 +313,8 @@ struct Renderer {
     fb.layers = 1;
     Vk(vkCreateFramebuffer(d, &fb, nullptr, &framebuffer), "vkCreateFramebuffer");
 
-    VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr};
+    VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_FRAGMENT_BIT,
+                                         nullptr};
     VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
     set_info.bindingCount = 1;
     set_info.pBindings = &binding;
@@ -406,8 +416,8 @@ struct Renderer {
     VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
     multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
     VkPipelineColorBlendAttachmentState blend{};
-    blend.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT |
-                           VK_COLOR_COMPONENT_A_BIT;
+    blend.colorWriteMask =
+        VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
     VkPipelineColorBlendStateCreateInfo blending{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
     blending.attachmentCount = 1;
     blending.pAttachments = &blend;

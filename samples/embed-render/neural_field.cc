@@ -23,10 +23,10 @@ float Uniform(uint32_t* state, float scale) {
 std::vector<float> FieldWeights() {
   uint32_t state = 2026;
   std::vector<float> w;
-  for (int i = 0; i < 2 * kHidden; ++i) w.push_back(Uniform(&state, 6.0f));   // W1
-  for (int i = 0; i < kHidden; ++i) w.push_back(Uniform(&state, 3.0f));       // b1
-  for (int i = 0; i < 3 * kHidden; ++i) w.push_back(Uniform(&state, 1.2f));   // W2
-  for (int i = 0; i < 3; ++i) w.push_back(Uniform(&state, 0.5f));             // b2
+  for (int i = 0; i < 2 * kHidden; ++i) w.push_back(Uniform(&state, 6.0f));  // W1
+  for (int i = 0; i < kHidden; ++i) w.push_back(Uniform(&state, 3.0f));      // b1
+  for (int i = 0; i < 3 * kHidden; ++i) w.push_back(Uniform(&state, 1.2f));  // W2
+  for (int i = 0; i < 3; ++i) w.push_back(Uniform(&state, 0.5f));            // b2
   return w;
 }
 

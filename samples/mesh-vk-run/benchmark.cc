@@ -58,8 +58,8 @@ std::string Number(double v) {
 
 // One measured series (ms) with its counters, in both output formats.
 struct Series {
-  std::string name;                 // e.g. "main/phase_0/process_1/gpu"
-  std::string label;                // the text line's subject
+  std::string name;   // e.g. "main/phase_0/process_1/gpu"
+  std::string label;  // the text line's subject
   Summary ms;
   std::vector<std::pair<std::string, double>> counters;  // JSON user counters
 };
@@ -207,7 +207,8 @@ int RunBenchmark(const BenchmarkSetup& setup) {
   for (const auto& [key, values] : phase_ms)
     series.push_back({base + "/phase_" + std::to_string(key.first) + "/process_" + std::to_string(key.second) + "/gpu",
                       "phase " + std::to_string(key.first) + " process " + std::to_string(key.second) + ": GPU",
-                      Summarize(values), {}});
+                      Summarize(values),
+                      {}});
   std::vector<std::string> roofline;
   if (setup.dispatches) {
     for (const auto& [key, times] : setup.dispatches->series()) {
@@ -220,10 +221,13 @@ int RunBenchmark(const BenchmarkSetup& setup) {
       std::vector<double> ms;
       for (double ns : times.ns) ms.push_back(ns / 1e6);
       Summary s = Summarize(ms);
-      std::string who = KernelName(info.name, info.executable) + " process " + std::to_string(process) + " command " + std::to_string(command);
-      Series row{base + "/" + KernelName(info.name, info.executable) + "/process_" + std::to_string(process) + "/command_" +
-                     std::to_string(command) + "/gpu",
-                 "dispatch " + who + ": GPU", s, {}};
+      std::string who = KernelName(info.name, info.executable) + " process " + std::to_string(process) + " command " +
+                        std::to_string(command);
+      Series row{base + "/" + KernelName(info.name, info.executable) + "/process_" + std::to_string(process) +
+                     "/command_" + std::to_string(command) + "/gpu",
+                 "dispatch " + who + ": GPU",
+                 s,
+                 {}};
       double seconds = s.median / 1e3;
       row.counters.push_back({"bytes", static_cast<double>(info.bytes)});
       if (seconds > 0) row.counters.push_back({"bytes_per_second", info.bytes / seconds});
@@ -247,9 +251,8 @@ int RunBenchmark(const BenchmarkSetup& setup) {
                         "%.4f ms at %.2f GB/s, %.4f ms at %.2f GFLOP/s); %.1f%% of roofline",
                         who.c_str(), s.median, static_cast<unsigned long long>(info.bytes),
                         static_cast<unsigned long long>(info.flops), intensity, bound_ms,
-                        memory_ms >= compute_ms ? "bandwidth" : "compute", memory_ms,
-                        roofs.copy_bytes_per_second / 1e9, compute_ms, roofs.fma_flops_per_second / 1e9,
-                        100.0 * bound_ms / s.median);
+                        memory_ms >= compute_ms ? "bandwidth" : "compute", memory_ms, roofs.copy_bytes_per_second / 1e9,
+                        compute_ms, roofs.fma_flops_per_second / 1e9, 100.0 * bound_ms / s.median);
         } else {
           std::snprintf(line, sizeof(line),
                         "%s: %.3f ms measured; %llu B bound: roof %.4f ms at %.2f GB/s (FLOPs not in the "
@@ -277,9 +280,12 @@ int RunBenchmark(const BenchmarkSetup& setup) {
     std::string extra;
     for (const auto& [key, v] : s.counters) {
       char buf[96];
-      if (key == "bytes_per_second") std::snprintf(buf, sizeof(buf), ", %.3f GB/s", v / 1e9);
-      else if (key == "flops_per_second") std::snprintf(buf, sizeof(buf), ", %.3f GFLOP/s", v / 1e9);
-      else continue;
+      if (key == "bytes_per_second")
+        std::snprintf(buf, sizeof(buf), ", %.3f GB/s", v / 1e9);
+      else if (key == "flops_per_second")
+        std::snprintf(buf, sizeof(buf), ", %.3f GFLOP/s", v / 1e9);
+      else
+        continue;
       extra += buf;
     }
     std::printf("benchmark: %s median %.3f ms (min %.3f, max %.3f)%s\n", s.label.c_str(), s.ms.median, s.ms.min,

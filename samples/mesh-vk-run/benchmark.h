@@ -42,7 +42,7 @@ struct BenchmarkSetup {
   meshvk_program_t* program = nullptr;
   meshvk_invoke_info_t invoke{};
   uint32_t runs = 0;
-  bool json = false;                 // --benchmark_format=json
+  bool json = false;  // --benchmark_format=json
   std::string program_path, function_name, device_name;
   const meshvk_module_t* module = nullptr;
   uint32_t function = 0;

@@ -5,7 +5,6 @@
 #define MESHVK_SAMPLES_MESH_VK_RUN_CLI_ERRORS_H_
 
 #include <CLI/Error.hpp>
-
 #include <string>
 
 namespace meshvk_run {

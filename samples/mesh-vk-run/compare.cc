@@ -6,8 +6,7 @@
 
 namespace meshvk_run {
 
-bool TensorsClose(const HostTensor& actual, const HostTensor& expected, const Tolerance& tol,
-                  std::string* report) {
+bool TensorsClose(const HostTensor& actual, const HostTensor& expected, const Tolerance& tol, std::string* report) {
   if (actual.shape != expected.shape || actual.type != expected.type) {
     *report = "result is " + TypeString(actual.shape, actual.type) + ", expected " +
               TypeString(expected.shape, expected.type);
@@ -16,9 +15,8 @@ bool TensorsClose(const HostTensor& actual, const HostTensor& expected, const To
   uint64_t count = actual.element_count(), bad = 0, first = 0;
   for (uint64_t i = 0; i < count; ++i) {
     double a = actual.At(i), e = expected.At(i);
-    bool close = std::isfinite(e) || std::isfinite(a)
-                     ? std::fabs(a - e) <= tol.atol + tol.rtol * std::fabs(e)
-                     : (std::isinf(a) && a == e);  // inf == inf of the same sign
+    bool close = std::isfinite(e) || std::isfinite(a) ? std::fabs(a - e) <= tol.atol + tol.rtol * std::fabs(e)
+                                                      : (std::isinf(a) && a == e);  // inf == inf of the same sign
     if (std::isinf(e) && a == e) close = true;
     if (!close) {
       if (bad == 0) first = i;
@@ -27,7 +25,8 @@ bool TensorsClose(const HostTensor& actual, const HostTensor& expected, const To
   }
   if (bad == 0) return true;
   char line[256];
-  std::snprintf(line, sizeof(line), "%llu of %llu elements differ; first at flat index %llu: got %.9g, expected %.9g (atol %g, rtol %g)",
+  std::snprintf(line, sizeof(line),
+                "%llu of %llu elements differ; first at flat index %llu: got %.9g, expected %.9g (atol %g, rtol %g)",
                 static_cast<unsigned long long>(bad), static_cast<unsigned long long>(count),
                 static_cast<unsigned long long>(first), actual.At(first), expected.At(first), tol.atol, tol.rtol);
   *report = line;

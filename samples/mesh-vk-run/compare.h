@@ -19,8 +19,7 @@ struct Tolerance {
 // True when every element is close. Otherwise *report is one line: how many
 // elements differ, the first one's index, actual and expected values. A
 // shape/type mismatch is a difference too.
-bool TensorsClose(const HostTensor& actual, const HostTensor& expected, const Tolerance& tol,
-                  std::string* report);
+bool TensorsClose(const HostTensor& actual, const HostTensor& expected, const Tolerance& tol, std::string* report);
 
 }  // namespace meshvk_run
 

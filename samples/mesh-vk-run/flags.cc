@@ -2,7 +2,6 @@
 #include "flags.h"
 
 #include <CLI/CLI.hpp>
-
 #include <cstdlib>
 #include <string>
 
@@ -93,22 +92,22 @@ bool CheckTopology(const std::string& value, meshvk_topology_t* topology, std::s
 
 const char* UsageText() {
   static const std::string text = std::string(RunUsageText()) +
-  "       mesh-vk-run [--list-devices] [--self-check --devices=N|I,J,...\n"
-         "                   [--topology=auto|group|logical|independent]] [--validation]\n"
-         "  --list-devices   print physical devices, device groups, queue families,\n"
-         "                   limits, the peer-memory feature matrix and the copy path\n"
-         "                   between every two devices (and why)\n"
-         "  --self-check     dispatch a built-in kernel on every process and verify it\n"
-         "  --devices=N      number of processes (default 1, at most 1024); I,J,...:\n"
-         "                   those physical devices (one process each)\n"
-         "  --topology=T     auto (a group covering the devices, else independent\n"
-         "                   devices when there are several), group, logical or\n"
-         "                   independent (one VkDevice per physical device)\n"
-         "  --validation     enable the Khronos validation layer (also MESHVK_VALIDATION=1)\n"
-         "  -v, --verbose    tell on stderr what meshvk decides (-vv: more)\n"
-         "  --version        print the version and exit\n"
-         "  -h, --help       print this text and exit\n"
-         "\n";
+                                  "       mesh-vk-run [--list-devices] [--self-check --devices=N|I,J,...\n"
+                                  "                   [--topology=auto|group|logical|independent]] [--validation]\n"
+                                  "  --list-devices   print physical devices, device groups, queue families,\n"
+                                  "                   limits, the peer-memory feature matrix and the copy path\n"
+                                  "                   between every two devices (and why)\n"
+                                  "  --self-check     dispatch a built-in kernel on every process and verify it\n"
+                                  "  --devices=N      number of processes (default 1, at most 1024); I,J,...:\n"
+                                  "                   those physical devices (one process each)\n"
+                                  "  --topology=T     auto (a group covering the devices, else independent\n"
+                                  "                   devices when there are several), group, logical or\n"
+                                  "                   independent (one VkDevice per physical device)\n"
+                                  "  --validation     enable the Khronos validation layer (also MESHVK_VALIDATION=1)\n"
+                                  "  -v, --verbose    tell on stderr what meshvk decides (-vv: more)\n"
+                                  "  --version        print the version and exit\n"
+                                  "  -h, --help       print this text and exit\n"
+                                  "\n";
   return text.c_str();
 }
 
@@ -124,8 +123,8 @@ std::string VersionText() {
 
 bool ParseFlags(int argc, char** argv, Flags* flags, std::string* error) {
   CLI::App app{"mesh-vk-run"};
-  app.set_help_flag();  // our own --help text (UsageText), one home for it
-  app.allow_extras();   // leftovers are sorted into "unknown flag" below
+  app.set_help_flag();                                 // our own --help text (UsageText), one home for it
+  app.allow_extras();                                  // leftovers are sorted into "unknown flag" below
   const auto last = CLI::MultiOptionPolicy::TakeLast;  // a repeated scalar flag: the last one wins
   app.add_flag("-h,--help", flags->help)->disable_flag_override();
   app.add_flag("--version", flags->version)->disable_flag_override();

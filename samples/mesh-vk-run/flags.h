@@ -16,18 +16,18 @@ namespace meshvk_run {
 
 struct Flags {
   bool help = false;
-  bool version = false;       // --version
-  int verbosity = 0;          // -v/--verbose (repeatable: -vv); see verbose.h
+  bool version = false;  // --version
+  int verbosity = 0;     // -v/--verbose (repeatable: -vv); see verbose.h
   bool list_devices = false;
   bool self_check = false;
   bool validation = false;
-  uint32_t devices = 1;  // processes for --self-check (--devices=N)
-  bool devices_set = false;   // --devices=N given (a program's grid must match)
-  int64_t device_group = -1;  // --devices=group:G
+  uint32_t devices = 1;                    // processes for --self-check (--devices=N)
+  bool devices_set = false;                // --devices=N given (a program's grid must match)
+  int64_t device_group = -1;               // --devices=group:G
   std::vector<uint32_t> physical_devices;  // --devices=0,2: which physical devices (GPUs)
   meshvk_topology_t topology = MESHVK_TOPOLOGY_AUTO;
   std::vector<std::string> positional;  // the program file (.mvk or .mlir)
-  RunFlags run;                          // flags that run a program (run_flags.h)
+  RunFlags run;                         // flags that run a program (run_flags.h)
 };
 
 // Parses argv[1..]. On error returns false and sets *error to one line that

@@ -10,11 +10,16 @@ namespace {
 
 const char* DeviceTypeName(uint32_t type) {
   switch (type) {
-    case 1: return "integrated-gpu";
-    case 2: return "discrete-gpu";
-    case 3: return "virtual-gpu";
-    case 4: return "cpu";
-    default: return "other";
+    case 1:
+      return "integrated-gpu";
+    case 2:
+      return "discrete-gpu";
+    case 3:
+      return "virtual-gpu";
+    case 4:
+      return "cpu";
+    default:
+      return "other";
   }
 }
 
@@ -43,17 +48,19 @@ std::string PeerText(uint32_t flags) {
 
 const char* HandleName(uint32_t handle_type) {
   switch (handle_type) {
-    case 0x1: return "opaque fd";    // VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT
-    case 0x200: return "dma-buf";    // VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT
-    default: return "";
+    case 0x1:
+      return "opaque fd";  // VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT
+    case 0x200:
+      return "dma-buf";  // VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT
+    default:
+      return "";
   }
 }
 
 // For every ordered pair of physical devices, the path a copy between them
 // takes and why: group peer memory inside a device group of 2+, otherwise
 // what meshvk_instance_copy_path decides for separate VkDevices.
-meshvk_status_t ListCopyPaths(meshvk_instance_t* instance, uint32_t count, uint32_t groups,
-                              FILE* out) {
+meshvk_status_t ListCopyPaths(meshvk_instance_t* instance, uint32_t count, uint32_t groups, FILE* out) {
   if (count < 2) return MESHVK_OK;
   std::vector<int> group_of(count, -1);
   auto group = std::make_unique<meshvk_device_group_info_t>();
@@ -71,17 +78,16 @@ meshvk_status_t ListCopyPaths(meshvk_instance_t* instance, uint32_t count, uint3
     for (uint32_t dst = 0; dst < count; ++dst) {
       if (src == dst) continue;
       if (group_of[src] >= 0 && group_of[src] == group_of[dst]) {
-        std::fprintf(out, "  %u -> %u: group peer memory (device group %d; see its peer features)\n",
-                     src, dst, group_of[src]);
+        std::fprintf(out, "  %u -> %u: group peer memory (device group %d; see its peer features)\n", src, dst,
+                     group_of[src]);
       }
       meshvk_copy_path_info_t path;
       if (meshvk_status_t status = meshvk_instance_copy_path(instance, src, dst, &path)) return status;
-      const char* prefix = group_of[src] >= 0 && group_of[src] == group_of[dst]
-                               ? "           as independent devices: "
-                               : "";
-      std::fprintf(out, "  %s%u -> %u: %s%s%s%s: %s\n", prefix, src, dst,
-                   meshvk_copy_path_name(path.path), path.handle_type ? " (" : "",
-                   HandleName(path.handle_type), path.handle_type ? ")" : "", path.reason);
+      const char* prefix =
+          group_of[src] >= 0 && group_of[src] == group_of[dst] ? "           as independent devices: " : "";
+      std::fprintf(out, "  %s%u -> %u: %s%s%s%s: %s\n", prefix, src, dst, meshvk_copy_path_name(path.path),
+                   path.handle_type ? " (" : "", HandleName(path.handle_type), path.handle_type ? ")" : "",
+                   path.reason);
       std::fprintf(out, "  %s        sync: %s\n", prefix,
                    path.external_semaphores ? "external timeline semaphores available (host waits used)"
                                             : "no external semaphores: host waits");
@@ -101,31 +107,26 @@ meshvk_status_t ListDevices(meshvk_instance_t* instance, FILE* out) {
       return status;
     }
     const meshvk_device_limits_t& l = info.limits;
-    std::fprintf(out, "  [%u] %s (%s, vendor 0x%04x device 0x%04x, Vulkan %u.%u.%u)\n", i,
-                 info.name, DeviceTypeName(info.device_type), info.vendor_id, info.device_id,
-                 info.api_version >> 22, (info.api_version >> 12) & 0x3ff,
-                 info.api_version & 0xfff);
+    std::fprintf(out, "  [%u] %s (%s, vendor 0x%04x device 0x%04x, Vulkan %u.%u.%u)\n", i, info.name,
+                 DeviceTypeName(info.device_type), info.vendor_id, info.device_id, info.api_version >> 22,
+                 (info.api_version >> 12) & 0x3ff, info.api_version & 0xfff);
     std::fprintf(out, "      workgroup size <= %ux%ux%u, invocations <= %u, count <= %ux%ux%u\n",
-                 l.max_workgroup_size[0], l.max_workgroup_size[1], l.max_workgroup_size[2],
-                 l.max_workgroup_invocations, l.max_workgroup_count[0],
-                 l.max_workgroup_count[1], l.max_workgroup_count[2]);
+                 l.max_workgroup_size[0], l.max_workgroup_size[1], l.max_workgroup_size[2], l.max_workgroup_invocations,
+                 l.max_workgroup_count[0], l.max_workgroup_count[1], l.max_workgroup_count[2]);
     std::fprintf(out,
                  "      shared memory %u B, subgroup %u, push constants %u B, storage range "
                  "%u B, allocation <= %llu B, storage offset alignment %llu\n",
-                 l.max_shared_memory_bytes, l.subgroup_size, l.max_push_constants_bytes,
-                 l.max_storage_buffer_range,
+                 l.max_shared_memory_bytes, l.subgroup_size, l.max_push_constants_bytes, l.max_storage_buffer_range,
                  static_cast<unsigned long long>(l.max_memory_allocation_size),
                  static_cast<unsigned long long>(l.min_storage_buffer_offset_alignment));
     std::fprintf(out, "      float16 %s, 16-bit storage %s\n", info.shader_float16 ? "yes" : "no",
                  info.storage_buffer_16bit ? "yes" : "no");
     for (uint32_t q = 0; q < info.queue_family_count; ++q) {
-      std::fprintf(out, "      queue family %u: %u queue(s), %s\n", q,
-                   info.queue_families[q].queue_count,
+      std::fprintf(out, "      queue family %u: %u queue(s), %s\n", q, info.queue_families[q].queue_count,
                    QueueFlagsText(info.queue_families[q].queue_flags).c_str());
     }
     for (uint32_t h = 0; h < info.heap_count; ++h) {
-      std::fprintf(out, "      heap %u: %llu MiB%s\n", h,
-                   static_cast<unsigned long long>(info.heap_sizes[h] >> 20),
+      std::fprintf(out, "      heap %u: %llu MiB%s\n", h, static_cast<unsigned long long>(info.heap_sizes[h] >> 20),
                    (info.heap_flags[h] & 0x1) ? " device-local" : "");
     }
   }

@@ -8,12 +8,12 @@
 
 #include "flags.h"
 #include "list_devices.h"
+#include "meshvk/meshvk.h"
 #include "mpi_session.h"
 #include "rank_layout.h"
 #include "run_program.h"
 #include "self_check.h"
 #include "verbose.h"
-#include "meshvk/meshvk.h"
 
 namespace {
 
@@ -22,8 +22,7 @@ using meshvk_run::kExitOk;
 using meshvk_run::kExitUsage;
 
 int Fail(meshvk_status_t status) {
-  std::fprintf(stderr, "mesh-vk-run: %s: %s\n",
-               meshvk_status_code_name(meshvk_status_code(status)),
+  std::fprintf(stderr, "mesh-vk-run: %s: %s\n", meshvk_status_code_name(meshvk_status_code(status)),
                meshvk_status_message(status));
   meshvk_status_free(status);
   return kExitDevice;
@@ -49,14 +48,13 @@ int main(int argc, char** argv) {
   }
   meshvk_run::SetVerbosity(flags.verbosity);
   if (flags.positional.size() > 1) {
-    std::fprintf(stderr, "mesh-vk-run: one program at a time (got '%s' and '%s')\n",
-                 flags.positional[0].c_str(), flags.positional[1].c_str());
+    std::fprintf(stderr, "mesh-vk-run: one program at a time (got '%s' and '%s')\n", flags.positional[0].c_str(),
+                 flags.positional[1].c_str());
     return kExitUsage;
   }
   if (flags.positional.size() == 1) {
     if (flags.self_check) {
-      std::fprintf(stderr, "mesh-vk-run: --self-check does not take a program ('%s')\n",
-                   flags.positional[0].c_str());
+      std::fprintf(stderr, "mesh-vk-run: --self-check does not take a program ('%s')\n", flags.positional[0].c_str());
       return kExitUsage;
     }
     if (flags.list_devices) {  // list first, then run: both were asked for
@@ -86,8 +84,8 @@ int main(int argc, char** argv) {
       // A failing rank ends the whole job at once (the others may be blocked
       // in a receive from it); otherwise every rank exits with the same code.
       if (code != kExitOk && code != meshvk_run::kExitMismatch) {
-        std::fprintf(stderr, "mesh-vk-run: rank %u of %u failed (exit %d); ending the job\n", mpi->rank(),
-                     mpi->size(), code);
+        std::fprintf(stderr, "mesh-vk-run: rank %u of %u failed (exit %d); ending the job\n", mpi->rank(), mpi->size(),
+                     code);
         mpi->Abort(code);
       }
       code = mpi->AgreeExit(code);
@@ -95,8 +93,7 @@ int main(int argc, char** argv) {
     return code;
   }
   if (!flags.list_devices && !flags.self_check) {
-    std::fprintf(stderr,
-                 "mesh-vk-run: nothing to do (give PROGRAM.mvk, --list-devices or --self-check; see --help)\n");
+    std::fprintf(stderr, "mesh-vk-run: nothing to do (give PROGRAM.mvk, --list-devices or --self-check; see --help)\n");
     return kExitUsage;
   }
 
@@ -118,8 +115,8 @@ int main(int argc, char** argv) {
     const uint32_t processes = !flags.physical_devices.empty() && !flags.devices_set
                                    ? static_cast<uint32_t>(flags.physical_devices.size())
                                    : flags.devices;
-    if (meshvk_status_t status = meshvk_run::SelfCheck(instance, processes, flags.topology,
-                                                       flags.physical_devices, stdout, &mismatch)) {
+    if (meshvk_status_t status =
+            meshvk_run::SelfCheck(instance, processes, flags.topology, flags.physical_devices, stdout, &mismatch)) {
       exit_code = Fail(status);
     } else if (!mismatch.empty()) {
       std::fprintf(stderr, "mesh-vk-run: self-check failed: %s\n", mismatch.c_str());

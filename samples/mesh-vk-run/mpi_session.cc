@@ -32,8 +32,8 @@ std::unique_ptr<MpiSession> MpiSession::Start(int* argc, char*** argv, std::stri
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   session->requests_ = std::make_shared<std::vector<MPI_Request>>();
-  session->transport_ = meshvk_transport_t{session.get(), static_cast<uint32_t>(rank), static_cast<uint32_t>(size),
-                                           &MpiSession::Send, &MpiSession::Receive, &MpiSession::WaitSends};
+  session->transport_ = meshvk_transport_t{session.get(),     static_cast<uint32_t>(rank), static_cast<uint32_t>(size),
+                                           &MpiSession::Send, &MpiSession::Receive,        &MpiSession::WaitSends};
   return session;
 }
 
@@ -90,8 +90,9 @@ int MpiSession::AgreeExit(int code) {
 #else  // !MESHVK_RUN_HAS_MPI
 
 std::unique_ptr<MpiSession> MpiSession::Start(int*, char***, std::string* error) {
-  *error = "started by an MPI launcher, but this mesh-vk-run was built without MPI (install libopenmpi-dev and "
-           "reconfigure)";
+  *error =
+      "started by an MPI launcher, but this mesh-vk-run was built without MPI (install libopenmpi-dev and "
+      "reconfigure)";
   return nullptr;
 }
 MpiSession::~MpiSession() = default;

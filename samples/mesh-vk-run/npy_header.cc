@@ -28,9 +28,9 @@ class DictReader {
 
   struct Value {
     enum Kind { kString, kBool, kTuple } kind = kString;
-    std::string text;              // kString
-    bool flag = false;             // kBool
-    std::vector<uint64_t> items;   // kTuple
+    std::string text;             // kString
+    bool flag = false;            // kBool
+    std::vector<uint64_t> items;  // kTuple
   };
 
   // Reads the whole dict into `keys`/`values` (in order, duplicates kept so
@@ -83,7 +83,8 @@ class DictReader {
     char quote = s_[i_++];
     size_t start = i_;
     while (i_ < s_.size() && s_[i_] != quote) {
-      if (s_[i_] == '\\' || s_[i_] == '\n') return Fail("header: escapes and line breaks in strings are not supported", error);
+      if (s_[i_] == '\\' || s_[i_] == '\n')
+        return Fail("header: escapes and line breaks in strings are not supported", error);
       ++i_;
     }
     if (i_ >= s_.size()) return Fail("header: unterminated string", error);
@@ -208,10 +209,10 @@ bool ParseNpyHeader(const uint8_t* bytes, size_t size, NpyHeader* out, std::stri
   const DictReader::Value* fortran = nullptr;
   const DictReader::Value* shape = nullptr;
   for (size_t k = 0; k < keys.size(); ++k) {
-    const DictReader::Value** slot = keys[k] == "descr" ? &descr
+    const DictReader::Value** slot = keys[k] == "descr"           ? &descr
                                      : keys[k] == "fortran_order" ? &fortran
-                                     : keys[k] == "shape" ? &shape
-                                                          : nullptr;
+                                     : keys[k] == "shape"         ? &shape
+                                                                  : nullptr;
     if (!slot) {
       *error = "header has an unexpected key '" + keys[k] + "' (numpy allows only descr, fortran_order, shape)";
       return false;
@@ -232,9 +233,12 @@ bool ParseNpyHeader(const uint8_t* bytes, size_t size, NpyHeader* out, std::stri
     *error = "header 'descr' is not a string";
     return false;
   }
-  if (descr->text == "<f4") out->type = MESHVK_ELEMENT_F32;
-  else if (descr->text == "<f2") out->type = MESHVK_ELEMENT_F16;
-  else if (descr->text == "<i4") out->type = MESHVK_ELEMENT_I32;
+  if (descr->text == "<f4")
+    out->type = MESHVK_ELEMENT_F32;
+  else if (descr->text == "<f2")
+    out->type = MESHVK_ELEMENT_F16;
+  else if (descr->text == "<i4")
+    out->type = MESHVK_ELEMENT_I32;
   else {
     *error = "unsupported dtype '" + descr->text + "' (expected <f4, <f2 or <i4)";
     return false;
@@ -252,8 +256,8 @@ bool ParseNpyHeader(const uint8_t* bytes, size_t size, NpyHeader* out, std::stri
     return false;
   }
   if (shape->items.size() > MESHVK_MAX_RANK) {
-    *error = "shape has rank " + std::to_string(shape->items.size()) + " (at most " +
-             std::to_string(MESHVK_MAX_RANK) + ")";
+    *error =
+        "shape has rank " + std::to_string(shape->items.size()) + " (at most " + std::to_string(MESHVK_MAX_RANK) + ")";
     return false;
   }
   uint64_t count = 1;
@@ -284,7 +288,15 @@ std::vector<uint8_t> MakeNpyHeader(const std::vector<uint64_t>& shape, meshvk_el
   size_t total = 10 + dict.size() + 1;
   dict.append((64 - total % 64) % 64, ' ');
   dict.push_back('\n');
-  std::vector<uint8_t> header = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, static_cast<uint8_t>(dict.size() & 0xff),
+  std::vector<uint8_t> header = {0x93,
+                                 'N',
+                                 'U',
+                                 'M',
+                                 'P',
+                                 'Y',
+                                 1,
+                                 0,
+                                 static_cast<uint8_t>(dict.size() & 0xff),
                                  static_cast<uint8_t>(dict.size() >> 8)};
   header.insert(header.end(), dict.begin(), dict.end());
   return header;

@@ -25,8 +25,8 @@ inline constexpr size_t kNpyPrefixBytes = 12;
 struct NpyHeader {
   std::vector<uint64_t> shape;  // () is a scalar
   meshvk_element_type_t type = MESHVK_ELEMENT_F32;
-  uint64_t data_offset = 0;     // where the array data starts in the file
-  uint64_t data_bytes = 0;      // element count x element size (checked)
+  uint64_t data_offset = 0;  // where the array data starts in the file
+  uint64_t data_bytes = 0;   // element count x element size (checked)
 };
 
 // Bytes of the whole header (prefix + dict) from the first `size` bytes of a

@@ -41,8 +41,7 @@ uint32_t Crc32(const uint8_t* data, size_t size) {
   return crc ^ 0xffffffffu;
 }
 
-bool Inflate(const uint8_t* in, uint64_t in_size, uint64_t out_size, std::vector<uint8_t>* out,
-             std::string* why) {
+bool Inflate(const uint8_t* in, uint64_t in_size, uint64_t out_size, std::vector<uint8_t>* out, std::string* why) {
 #ifdef MESHVK_RUN_HAS_ZLIB
   out->assign(out_size, 0);
   z_stream s{};
@@ -58,7 +57,7 @@ bool Inflate(const uint8_t* in, uint64_t in_size, uint64_t out_size, std::vector
   uint64_t produced = s.total_out;
   inflateEnd(&s);
   if (rc != Z_STREAM_END || produced != out_size) {
-    *why = rc == Z_DATA_ERROR ? "corrupt deflate data"
+    *why = rc == Z_DATA_ERROR                ? "corrupt deflate data"
            : rc == Z_BUF_ERROR || rc == Z_OK ? "deflate data does not match the declared size"
                                              : "inflate failed";
     return false;
@@ -139,7 +138,8 @@ bool ReadNpz(const std::string& path, std::vector<NpzMember>* out, std::string* 
     uint64_t packed = U32(&zip[at + 20]), unpacked = U32(&zip[at + 24]);
     uint16_t name_len = U16(&zip[at + 28]), extra_len = U16(&zip[at + 30]), comment_len = U16(&zip[at + 32]);
     uint64_t local = U32(&zip[at + 42]);
-    if (size - at - 46 < uint64_t(name_len) + extra_len + comment_len) return fail(entry + ": corrupt central directory");
+    if (size - at - 46 < uint64_t(name_len) + extra_len + comment_len)
+      return fail(entry + ": corrupt central directory");
     std::string name(reinterpret_cast<const char*>(&zip[at + 46]), name_len);
     entry = "member '" + name + "'";
     // zip64 extra field: the 0xffffffff fields, in this order.
@@ -160,14 +160,12 @@ bool ReadNpz(const std::string& path, std::vector<NpzMember>* out, std::string* 
     if (flags & 1) return fail(entry + ": encrypted members are not supported");
     if (method != 0 && method != 8)
       return fail(entry + ": compression method " + std::to_string(method) + " (expected stored or deflate)");
-    if (name.size() < 5 || name.compare(name.size() - 4, 4, ".npy") != 0)
-      return fail(entry + ": not a .npy member");
+    if (name.size() < 5 || name.compare(name.size() - 4, 4, ".npy") != 0) return fail(entry + ": not a .npy member");
     if (local > size || size - local < 30 || U32(&zip[local]) != kLocalHeader)
       return fail(entry + ": corrupt local header");
     uint64_t data = local + 30 + U16(&zip[local + 26]) + U16(&zip[local + 28]);
     if (data > size || size - data < packed) return fail(entry + ": truncated (data runs past the end of the file)");
-    if (unpacked > kMaxArchiveBytes || (method == 0 && packed != unpacked))
-      return fail(entry + ": corrupt sizes");
+    if (unpacked > kMaxArchiveBytes || (method == 0 && packed != unpacked)) return fail(entry + ": corrupt sizes");
     if (method == 8 && (packed > 0xffffffffu || unpacked > 0xffffffffu))
       return fail(entry + ": deflated member larger than 4 GiB (save it with numpy.savez)");
     NpzMember member;

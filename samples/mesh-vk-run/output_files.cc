@@ -37,7 +37,7 @@ void RemoveTemporariesAndReraise(int sig) {
 void InstallHandlersOnce() {
   static std::once_flag once;
   std::call_once(once, [] {
-    struct sigaction action {};
+    struct sigaction action{};
     action.sa_handler = RemoveTemporariesAndReraise;
     sigemptyset(&action.sa_mask);
     for (int i = 0; i < 2; ++i) sigaction(kSignals[i], &action, &g_previous[i]);
@@ -103,7 +103,7 @@ OutputFiles::~OutputFiles() {
 }
 
 bool OutputFiles::CheckPath(const std::string& path, std::string* error) {
-  struct stat st {};
+  struct stat st{};
   if (path.empty() || path.back() == '/') {
     *error = "'" + path + "' is not a file name";
     return false;

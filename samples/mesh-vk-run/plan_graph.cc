@@ -17,9 +17,12 @@ std::string Node(uint32_t process, uint32_t command) {
 
 std::string Bytes(uint64_t bytes) {
   char buf[48];
-  if (bytes >= (1u << 20)) std::snprintf(buf, sizeof(buf), "%.1f MiB", bytes / 1048576.0);
-  else if (bytes >= 1024) std::snprintf(buf, sizeof(buf), "%.1f KiB", bytes / 1024.0);
-  else std::snprintf(buf, sizeof(buf), "%llu B", static_cast<unsigned long long>(bytes));
+  if (bytes >= (1u << 20))
+    std::snprintf(buf, sizeof(buf), "%.1f MiB", bytes / 1048576.0);
+  else if (bytes >= 1024)
+    std::snprintf(buf, sizeof(buf), "%.1f KiB", bytes / 1024.0);
+  else
+    std::snprintf(buf, sizeof(buf), "%llu B", static_cast<unsigned long long>(bytes));
   return buf;
 }
 
@@ -138,7 +141,8 @@ std::string PlanGraphDot(const meshvk_module_t* module, uint32_t function, const
       out += "    " + previous + " -> " + Node(p, c) + " [class=\"order\", style=dotted, color=\"#9aa0a6\"];\n";
       previous = Node(p, c);
     }
-    out += "    " + previous + " -> p" + std::to_string(p) + "_out [class=\"order\", style=dotted, color=\"#9aa0a6\"];\n";
+    out +=
+        "    " + previous + " -> p" + std::to_string(p) + "_out [class=\"order\", style=dotted, color=\"#9aa0a6\"];\n";
     out += "  }\n";
   }
   for (uint32_t p = 0; p < processes; ++p) {
@@ -149,13 +153,14 @@ std::string PlanGraphDot(const meshvk_module_t* module, uint32_t function, const
       std::string path = set ? CopyPathName(set, src, p) : (src == p ? "local" : "peer");
       CommandRef producer, consumer;
       FindCopyEnds(module, function, p, c, &producer, &consumer);
-      std::string from = producer.valid() ? Node(producer.process, producer.command) : "p" + std::to_string(src) + "_in";
+      std::string from =
+          producer.valid() ? Node(producer.process, producer.command) : "p" + std::to_string(src) + "_in";
       std::string to = consumer.valid() ? Node(consumer.process, consumer.command) : "p" + std::to_string(p) + "_out";
-      out += "  " + from + " -> " + to + " [class=\"copy\", label=\"" +
-             Bytes(info.bytes) + "\\n" + path + "\", tooltip=\"copy #" + std::to_string(c) + " of process " +
-             std::to_string(p) + ": " + std::to_string(info.bytes) + " bytes from process " + std::to_string(src) +
-             " (" + path + "), phase " + std::to_string(info.phase) + "\", bytes=" + std::to_string(info.bytes) +
-             ", color=\"" + (src == p ? "#5f6368" : "#d93025") + "\"];\n";
+      out += "  " + from + " -> " + to + " [class=\"copy\", label=\"" + Bytes(info.bytes) + "\\n" + path +
+             "\", tooltip=\"copy #" + std::to_string(c) + " of process " + std::to_string(p) + ": " +
+             std::to_string(info.bytes) + " bytes from process " + std::to_string(src) + " (" + path + "), phase " +
+             std::to_string(info.phase) + "\", bytes=" + std::to_string(info.bytes) + ", color=\"" +
+             (src == p ? "#5f6368" : "#d93025") + "\"];\n";
     }
   }
   out += "}\n";

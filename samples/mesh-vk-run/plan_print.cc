@@ -8,9 +8,12 @@ namespace meshvk_run {
 
 const char* TopologyText(meshvk_topology_t topology) {
   switch (topology) {
-    case MESHVK_TOPOLOGY_DEVICE_GROUP: return "device group";
-    case MESHVK_TOPOLOGY_INDEPENDENT: return "independent devices";
-    default: return "logical devices";
+    case MESHVK_TOPOLOGY_DEVICE_GROUP:
+      return "device group";
+    case MESHVK_TOPOLOGY_INDEPENDENT:
+      return "independent devices";
+    default:
+      return "logical devices";
   }
 }
 
@@ -44,14 +47,14 @@ void PrintPlan(FILE* out, const meshvk_module_t* module, uint32_t function, cons
       device += " (device index " + std::to_string(info.device_index) + ", VkDevice " +
                 std::to_string(info.logical_device) + ")";
     }
-    std::fprintf(out,
-                 "process %u: %s\n  bytes: %llu argument, %llu result, %llu transient, %llu constant\n"
-                 "  %u dispatches, %u copies, %u fills in %u phases; %llu bytes in from peers, %llu bytes local copies\n",
-                 p, device.c_str(), static_cast<unsigned long long>(s.argument_bytes),
-                 static_cast<unsigned long long>(s.result_bytes), static_cast<unsigned long long>(s.transient_bytes),
-                 static_cast<unsigned long long>(s.constant_bytes), s.dispatch_count, s.copy_count, s.fill_count,
-                 s.phase_count, static_cast<unsigned long long>(s.peer_bytes_in),
-                 static_cast<unsigned long long>(s.local_copy_bytes));
+    std::fprintf(
+        out,
+        "process %u: %s\n  bytes: %llu argument, %llu result, %llu transient, %llu constant\n"
+        "  %u dispatches, %u copies, %u fills in %u phases; %llu bytes in from peers, %llu bytes local copies\n",
+        p, device.c_str(), static_cast<unsigned long long>(s.argument_bytes),
+        static_cast<unsigned long long>(s.result_bytes), static_cast<unsigned long long>(s.transient_bytes),
+        static_cast<unsigned long long>(s.constant_bytes), s.dispatch_count, s.copy_count, s.fill_count, s.phase_count,
+        static_cast<unsigned long long>(s.peer_bytes_in), static_cast<unsigned long long>(s.local_copy_bytes));
     uint64_t by_path[MESHVK_COPY_PATH_COUNT] = {};
     if (program && meshvk_program_copy_bytes(program, function, p, by_path) == MESHVK_OK) {
       std::string line;
@@ -63,7 +66,8 @@ void PrintPlan(FILE* out, const meshvk_module_t* module, uint32_t function, cons
       }
       std::fprintf(out, "  bytes copied in: %s\n", line.empty() ? "none" : line.c_str());
       if (uint64_t staging = meshvk_device_set_staging_bytes(set, p))
-        std::fprintf(out, "  staging: %llu bytes on its device (host-staging landing buffers; not in the plan's bytes)\n",
+        std::fprintf(out,
+                     "  staging: %llu bytes on its device (host-staging landing buffers; not in the plan's bytes)\n",
                      static_cast<unsigned long long>(staging));
     }
     total.argument_bytes += s.argument_bytes;

@@ -12,8 +12,8 @@ namespace meshvk_run {
 namespace {
 
 constexpr uint64_t kWaitNs = 60ull * 1000 * 1000 * 1000;
-constexpr uint64_t kCopyBytes = 64ull << 20;     // 64 MiB
-constexpr uint32_t kFmaWorkgroups = 256;         // x 64 invocations
+constexpr uint64_t kCopyBytes = 64ull << 20;  // 64 MiB
+constexpr uint32_t kFmaWorkgroups = 256;      // x 64 invocations
 constexpr uint32_t kFmaIterations = 4096;
 constexpr int kRepeats = 3;
 

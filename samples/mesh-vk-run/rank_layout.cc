@@ -14,8 +14,8 @@ uint32_t LauncherRankCount() {
   return 0;
 }
 
-bool ChooseRankLayout(const meshvk_grid_info_t& grid, uint32_t rank_count, const std::string& flag,
-                      RankLayout* out, std::string* error) {
+bool ChooseRankLayout(const meshvk_grid_info_t& grid, uint32_t rank_count, const std::string& flag, RankLayout* out,
+                      std::string* error) {
   std::string shape;
   for (uint32_t a = 0; a < grid.rank; ++a) shape += (a ? "x" : "") + std::to_string(grid.shape[a]);
   out->axes.clear();
@@ -38,8 +38,8 @@ bool ChooseRankLayout(const meshvk_grid_info_t& grid, uint32_t rank_count, const
       char* end = nullptr;
       unsigned long axis = std::strtoul(item.c_str(), &end, 10);
       if (item.empty() || *end || axis >= grid.rank || (!out->axes.empty() && axis <= out->axes.back())) {
-        *error = "flag --rank-axes: expected ascending grid axes below " + std::to_string(grid.rank) +
-                 " (the " + shape + " grid), got '" + flag + "'";
+        *error = "flag --rank-axes: expected ascending grid axes below " + std::to_string(grid.rank) + " (the " +
+                 shape + " grid), got '" + flag + "'";
         return false;
       }
       out->axes.push_back(static_cast<uint32_t>(axis));

@@ -29,8 +29,8 @@ uint32_t LauncherRankCount();
 // `flag`: "" (default: the outermost axes whose product is rank_count) or a
 // comma list of axes ("0", "1", "0,1"). False with a one-line *error when the
 // axes do not exist or their product is not rank_count.
-bool ChooseRankLayout(const meshvk_grid_info_t& grid, uint32_t rank_count, const std::string& flag,
-                      RankLayout* out, std::string* error);
+bool ChooseRankLayout(const meshvk_grid_info_t& grid, uint32_t rank_count, const std::string& flag, RankLayout* out,
+                      std::string* error);
 
 // "axis 0 (size 2)" style text of the rank axes, for --print-plan.
 std::string RankAxesText(const meshvk_grid_info_t& grid, const RankLayout& layout);

@@ -2,7 +2,6 @@
 #include "run_flags.h"
 
 #include <CLI/CLI.hpp>
-
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -46,10 +45,11 @@ bool CheckOutput(const std::string& value, std::string* error) {
 
 // A scalar option whose text is kept for CheckRunFlags; the last one given wins.
 void AddText(CLI::App* app, const std::string& name, std::string* text, bool* set) {
-  app->add_option_function<std::string>(name, [text, set](const std::string& v) {
-       *text = v;
-       *set = true;
-     })
+  app->add_option_function<std::string>(name,
+                                        [text, set](const std::string& v) {
+                                          *text = v;
+                                          *set = true;
+                                        })
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
 }
 

@@ -16,19 +16,19 @@ class App;
 namespace meshvk_run {
 
 struct RunFlags {
-  std::string function;                  // --function=NAME ("" = the only one)
-  std::vector<std::string> inputs;       // --input=SPEC, in argument order
-  std::vector<std::string> outputs;      // --output=@file.npy or -, in result order
-  std::vector<std::string> expected;     // --expected_output=SPEC, in result order
-  Tolerance tolerance;                   // --atol, --rtol
-  bool print_plan = false;               // --print-plan
-  uint32_t benchmark = 0;                // --benchmark=N (0: off)
-  uint64_t print_max_element_count = 1024;  // --print_max_element_count=N
+  std::string function;                      // --function=NAME ("" = the only one)
+  std::vector<std::string> inputs;           // --input=SPEC, in argument order
+  std::vector<std::string> outputs;          // --output=@file.npy or -, in result order
+  std::vector<std::string> expected;         // --expected_output=SPEC, in result order
+  Tolerance tolerance;                       // --atol, --rtol
+  bool print_plan = false;                   // --print-plan
+  uint32_t benchmark = 0;                    // --benchmark=N (0: off)
+  uint64_t print_max_element_count = 1024;   // --print_max_element_count=N
   std::string benchmark_format = "console";  // --benchmark_format=console|json
-  std::string trace;                     // --trace=FILE.json ("" = off)
-  std::string plan_graph;                // --plan-graph=FILE.dot ("" = off)
-  uint64_t device_timeout_ms = 0;        // --device-timeout=S (0: MESHVK_DEVICE_TIMEOUT_MS or 60 s)
-  std::string rank_axes;                 // --rank-axes=0,1 (under mpirun; "": default)
+  std::string trace;                         // --trace=FILE.json ("" = off)
+  std::string plan_graph;                    // --plan-graph=FILE.dot ("" = off)
+  uint64_t device_timeout_ms = 0;            // --device-timeout=S (0: MESHVK_DEVICE_TIMEOUT_MS or 60 s)
+  std::string rank_axes;                     // --rank-axes=0,1 (under mpirun; "": default)
 };
 
 // The values CLI11 collected as text, checked by CheckRunFlags (so each error

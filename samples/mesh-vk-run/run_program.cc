@@ -10,10 +10,10 @@
 #include <map>
 #include <vector>
 
-#include "meshvk/meshvk.h"
-#include "meshvk/module.h"
 #include "benchmark.h"
 #include "copy_path.h"
+#include "meshvk/meshvk.h"
+#include "meshvk/module.h"
 #include "meshvk/trace.h"
 #include "meshvk/transport.h"
 #include "mpi_session.h"
@@ -21,9 +21,9 @@
 #include "plan_graph.h"
 #include "plan_print.h"
 #include "rank_layout.h"
-#include "trace.h"
 #include "tensor_args.h"
 #include "tensor_io.h"
+#include "trace.h"
 #include "verbose.h"
 #ifdef MESHVK_RUN_HAS_COMPILER
 #include "meshvk/Artifact/CompileProgram.h"
@@ -123,8 +123,8 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
   if (mpi) g_rank_prefix = "rank " + std::to_string(mpi->rank()) + " of " + std::to_string(mpi->size()) + ": ";
   // Files this run writes besides results: checked before any work, so a bad
   // path is bad usage (exit 2) at once, not a failure after the run.
-  for (const auto& [flag, file] : {std::pair<const char*, const std::string&>{"--trace", flags.trace},
-                                   {"--plan-graph", flags.plan_graph}}) {
+  for (const auto& [flag, file] :
+       {std::pair<const char*, const std::string&>{"--trace", flags.trace}, {"--plan-graph", flags.plan_graph}}) {
     if (std::string error; !file.empty() && !OutputFiles::CheckPath(file, &error))
       return Error(kExitUsage, std::string(flag) + ": " + error);
   }
@@ -165,8 +165,9 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
       return Error(kExitUsage, path + ": " + Take(status));
     step("load + verify");
 #else
-    return Error(kExitUsage, path + ": compiling .mlir needs the compiler (not built yet: configure with "
-                                    "MESHVK_BUILD_COMPILER=ON); pass a compiled .mvk");
+    return Error(kExitUsage, path +
+                                 ": compiling .mlir needs the compiler (not built yet: configure with "
+                                 "MESHVK_BUILD_COMPILER=ON); pass a compiled .mvk");
 #endif
   } else if (meshvk_status_t status = meshvk_module_load_file(path.c_str(), &r.module)) {
     return Error(kExitUsage, Take(status));
@@ -236,22 +237,22 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
       return Error(kExitUsage, "--expected_output[" + std::to_string(i) + "]: " + error);
     }
     if (!Matches(expected[i], results[i]))
-      return Error(kExitUsage, "--expected_output[" + std::to_string(i) + "]: " +
-                                   TypeString(expected[i].shape, expected[i].type) + " given" +
-                                   (expected_args[i].origin.empty() ? "" : " (" + expected_args[i].origin + ")") +
-                                   ", result " + std::to_string(i) + " of " + fn_name + " is " +
-                                   SignatureString(results[i]));
+      return Error(kExitUsage,
+                   "--expected_output[" + std::to_string(i) + "]: " + TypeString(expected[i].shape, expected[i].type) +
+                       " given" + (expected_args[i].origin.empty() ? "" : " (" + expected_args[i].origin + ")") +
+                       ", result " + std::to_string(i) + " of " + fn_name + " is " + SignatureString(results[i]));
     if (!expected_args[i].loaded && !ParseTensorSpec(expected_args[i].spec, &expected[i], &error))
       return Error(kExitUsage, "--expected_output[" + std::to_string(i) + "]: " + error);
   }
   for (size_t i = 0; i < flags.outputs.size(); ++i) {
     if (flags.outputs[i] == "-") continue;
     std::string error, path = flags.outputs[i].substr(1);
-    if (!OutputFiles::CheckPath(path, &error)) return Error(kExitUsage, "--output[" + std::to_string(i) + "]: " + error);
+    if (!OutputFiles::CheckPath(path, &error))
+      return Error(kExitUsage, "--output[" + std::to_string(i) + "]: " + error);
     for (size_t j = 0; j < i; ++j)
       if (flags.outputs[j] == flags.outputs[i])
-        return Error(kExitUsage, "--output[" + std::to_string(i) + "]: " + path + " is also --output[" +
-                                     std::to_string(j) + "]");
+        return Error(kExitUsage,
+                     "--output[" + std::to_string(i) + "]: " + path + " is also --output[" + std::to_string(j) + "]");
   }
 
   step("read inputs");
@@ -459,8 +460,7 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
     // With --benchmark_format=json, stdout is the JSON document alone: results
     // are printed only where --output=- asks for them.
     const bool json = flags.benchmark > 0 && flags.benchmark_format == "json";
-    const std::string target =
-        flags.outputs.empty() ? (expected.empty() && !json ? "-" : "") : flags.outputs[i];
+    const std::string target = flags.outputs.empty() ? (expected.empty() && !json ? "-" : "") : flags.outputs[i];
     if (target == "-") {
       PrintTensor(stdout, outputs[i], flags.print_max_element_count);
     } else if (!target.empty()) {
@@ -490,8 +490,8 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
       // The line a newcomer looks for after the README's first command (on
       // stderr when stdout carries the benchmark's JSON).
       std::fprintf(flags.benchmark > 0 && flags.benchmark_format == "json" ? stderr : stdout,
-                   "result %zu: ok (matches --expected_output[%zu], atol %g, rtol %g)\n", i, i,
-                  flags.tolerance.atol, flags.tolerance.rtol);
+                   "result %zu: ok (matches --expected_output[%zu], atol %g, rtol %g)\n", i, i, flags.tolerance.atol,
+                   flags.tolerance.rtol);
     }
   }
   return code;

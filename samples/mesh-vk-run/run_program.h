@@ -20,8 +20,8 @@ inline constexpr int kExitUsage = 2;
 inline constexpr int kExitDevice = 3;
 
 struct DeviceChoice {
-  uint32_t processes = 0;        // --devices=N; 0: the program's grid (auto)
-  int64_t group = -1;            // --devices=group:G
+  uint32_t processes = 0;  // --devices=N; 0: the program's grid (auto)
+  int64_t group = -1;      // --devices=group:G
   meshvk_topology_t topology = MESHVK_TOPOLOGY_AUTO;
   std::vector<uint32_t> physical_devices;  // --devices=0,2 (empty: all)
   bool validation = false;
@@ -30,8 +30,7 @@ struct DeviceChoice {
 class MpiSession;
 // `mpi`: non-null under mpirun; this rank then runs the processes of its
 // coordinates on the rank axes (--rank-axes), and rank 0 prints and writes.
-int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoice& devices,
-               MpiSession* mpi = nullptr);
+int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoice& devices, MpiSession* mpi = nullptr);
 
 }  // namespace meshvk_run
 

@@ -1,13 +1,13 @@
 // mesh-vk-run --self-check (see self_check.h).
 #include "self_check.h"
 
-#include "plan_print.h"
-
 #include <cmath>
 #include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "plan_print.h"
 
 namespace meshvk_run {
 namespace {
@@ -34,8 +34,7 @@ struct ProcessWork {
 float HostA(uint32_t process, uint32_t i) { return 0.5f * static_cast<float>(i) - process; }
 float HostB(uint32_t process) { return static_cast<float>(process + 1) * 0.25f; }
 
-meshvk_status_t Record(meshvk_device_set_t* set, meshvk_executable_t* fill, uint32_t p,
-                       ProcessWork* work) {
+meshvk_status_t Record(meshvk_device_set_t* set, meshvk_executable_t* fill, uint32_t p, ProcessWork* work) {
   const uint64_t bytes = kWords * sizeof(float);
   meshvk_status_t status = nullptr;
   if ((status = meshvk_buffer_create(set, p, bytes, &work->a))) return status;
@@ -75,8 +74,8 @@ meshvk_status_t Record(meshvk_device_set_t* set, meshvk_executable_t* fill, uint
 
 // Process p pulls c of its predecessor q by the pair's path into a fresh
 // buffer and compares it with the host's values; one line per pair.
-meshvk_status_t CheckNeighbourPull(meshvk_device_set_t* set, uint32_t p, uint32_t q, meshvk_buffer_t* src,
-                                   FILE* out, std::string* mismatch) {
+meshvk_status_t CheckNeighbourPull(meshvk_device_set_t* set, uint32_t p, uint32_t q, meshvk_buffer_t* src, FILE* out,
+                                   std::string* mismatch) {
   const uint64_t bytes = kWords * sizeof(float);
   meshvk_copy_path_info_t path{};
   meshvk_status_t status = nullptr;
@@ -117,21 +116,19 @@ meshvk_status_t CheckNeighbourPull(meshvk_device_set_t* set, uint32_t p, uint32_
     float expected = HostA(q, i) + HostB(q);
     if (got[i] != expected) {
       *mismatch = "process " + std::to_string(p) + " pulling from process " + std::to_string(q) + " by " +
-                  meshvk_copy_path_name(path.path) + ", word " + std::to_string(i) + ": got " +
-                  std::to_string(got[i]) + ", host computed " + std::to_string(expected);
+                  meshvk_copy_path_name(path.path) + ", word " + std::to_string(i) + ": got " + std::to_string(got[i]) +
+                  ", host computed " + std::to_string(expected);
       return nullptr;
     }
   }
-  std::fprintf(out, "process %u <- %u: %s: %u floats match the host\n", p, q, meshvk_copy_path_name(path.path),
-               kWords);
+  std::fprintf(out, "process %u <- %u: %s: %u floats match the host\n", p, q, meshvk_copy_path_name(path.path), kWords);
   return nullptr;
 }
 
 }  // namespace
 
-meshvk_status_t SelfCheck(meshvk_instance_t* instance, uint32_t processes,
-                          meshvk_topology_t topology, const std::vector<uint32_t>& physical_devices,
-                          FILE* out, std::string* mismatch) {
+meshvk_status_t SelfCheck(meshvk_instance_t* instance, uint32_t processes, meshvk_topology_t topology,
+                          const std::vector<uint32_t>& physical_devices, FILE* out, std::string* mismatch) {
   meshvk_device_set_create_info_t info = {};
   info.topology = topology;
   info.process_count = processes;
@@ -139,14 +136,12 @@ meshvk_status_t SelfCheck(meshvk_instance_t* instance, uint32_t processes,
   info.physical_device_count = static_cast<uint32_t>(physical_devices.size());
   meshvk_device_set_t* set = nullptr;
   if (meshvk_status_t status = meshvk_device_set_create(instance, &info, &set)) return status;
-  std::unique_ptr<meshvk_device_set_t, void (*)(meshvk_device_set_t*)> set_owner(
-      set, meshvk_device_set_release);
+  std::unique_ptr<meshvk_device_set_t, void (*)(meshvk_device_set_t*)> set_owner(set, meshvk_device_set_release);
   meshvk_executable_t* fill = nullptr;
   if (meshvk_status_t status = meshvk_executable_builtin(set, MESHVK_BUILTIN_FILL, &fill)) {
     return status;
   }
-  std::unique_ptr<meshvk_executable_t, void (*)(meshvk_executable_t*)> fill_owner(
-      fill, meshvk_executable_release);
+  std::unique_ptr<meshvk_executable_t, void (*)(meshvk_executable_t*)> fill_owner(fill, meshvk_executable_release);
 
   std::vector<ProcessWork> work(processes);
   for (uint32_t p = 0; p < processes; ++p) {
@@ -165,16 +160,14 @@ meshvk_status_t SelfCheck(meshvk_instance_t* instance, uint32_t processes,
   for (uint32_t p = 0; p < processes; ++p) {
     if (meshvk_status_t status = meshvk_semaphore_wait(work[p].done, 1, kWaitNs)) return status;
     std::vector<float> c(kWords);
-    if (meshvk_status_t status =
-            meshvk_buffer_read(work[p].c, 0, c.data(), kWords * sizeof(float))) {
+    if (meshvk_status_t status = meshvk_buffer_read(work[p].c, 0, c.data(), kWords * sizeof(float))) {
       return status;
     }
     for (uint32_t i = 0; i < kWords; ++i) {
       float expected = HostA(p, i) + HostB(p);
       if (c[i] != expected) {
-        *mismatch = "process " + std::to_string(p) + " word " + std::to_string(i) +
-                    ": got " + std::to_string(c[i]) + ", host computed " +
-                    std::to_string(expected);
+        *mismatch = "process " + std::to_string(p) + " word " + std::to_string(i) + ": got " + std::to_string(c[i]) +
+                    ", host computed " + std::to_string(expected);
         return nullptr;
       }
     }
@@ -190,8 +183,8 @@ meshvk_status_t SelfCheck(meshvk_instance_t* instance, uint32_t processes,
     std::fprintf(out,
                  "process %u: %s, physical device %u '%s', device index %u, queue %u: "
                  "fill + sum_f32 over %u floats match the host\n",
-                 p, topology_name, process_info.physical_device, device.name,
-                 process_info.device_index, process_info.queue_index, kWords);
+                 p, topology_name, process_info.physical_device, device.name, process_info.device_index,
+                 process_info.queue_index, kWords);
   }
   for (uint32_t p = 0; processes > 1 && p < processes; ++p) {
     const uint32_t q = (p + processes - 1) % processes;

@@ -21,9 +21,8 @@ namespace meshvk_run {
 // takes (same device, group peer memory, external memory, host staging) and
 // checks it, one line per pair. `physical_devices` (may be empty) chooses the
 // physical devices as meshvk_device_set_create_info_t does.
-meshvk_status_t SelfCheck(meshvk_instance_t* instance, uint32_t processes,
-                          meshvk_topology_t topology, const std::vector<uint32_t>& physical_devices,
-                          FILE* out, std::string* mismatch);
+meshvk_status_t SelfCheck(meshvk_instance_t* instance, uint32_t processes, meshvk_topology_t topology,
+                          const std::vector<uint32_t>& physical_devices, FILE* out, std::string* mismatch);
 
 }  // namespace meshvk_run
 

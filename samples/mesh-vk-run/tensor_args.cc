@@ -91,7 +91,8 @@ bool ExpandTensorArgs(const std::vector<std::string>& values, const std::string&
         return false;
       }
     } else {
-      *error = where + "'" + value + "': a file without a SHAPExTYPE= spec must be .npy or .npz "
+      *error = where + "'" + value +
+               "': a file without a SHAPExTYPE= spec must be .npy or .npz "
                "(e.g. @a.npy, @args.npz, @args.npz:x; a .bin needs 4x4xf32=@a.bin)";
       return false;
     }

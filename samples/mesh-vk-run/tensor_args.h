@@ -16,10 +16,10 @@
 namespace meshvk_run {
 
 struct TensorArg {
-  std::string spec;     // a SHAPExTYPE=... spec still to parse; empty when `loaded`
+  std::string spec;  // a SHAPExTYPE=... spec still to parse; empty when `loaded`
   bool loaded = false;
-  HostTensor tensor;    // when loaded
-  std::string origin;   // "b.npz:w1" for messages; empty for specs
+  HostTensor tensor;   // when loaded
+  std::string origin;  // "b.npz:w1" for messages; empty for specs
 };
 
 // Expands `values` (one flag value each) into arguments. On failure, false and

@@ -26,7 +26,7 @@ FILE* OpenInput(const std::string& path, bool* out_regular, uint64_t* out_size, 
     *error = path + ": cannot open: " + std::strerror(errno);
     return nullptr;
   }
-  struct stat st {};
+  struct stat st{};
   if (fstat(fileno(f), &st) != 0 || S_ISDIR(st.st_mode)) {
     *error = path + ": cannot read: " + std::strerror(S_ISDIR(st.st_mode) ? EISDIR : errno);
     std::fclose(f);
@@ -58,8 +58,8 @@ bool ReadUpTo(FILE* f, const std::string& path, uint64_t limit, std::vector<uint
 // which is positioned after `already` bytes. The size check comes first for
 // a regular file (a sparse multi-GiB file is refused without reading it); for
 // anything else at most want + 1 bytes are read.
-bool ReadData(FILE* f, const std::string& path, bool regular, uint64_t file_size, uint64_t already,
-              uint64_t want, const std::string& needs, std::vector<uint8_t>* out, std::string* error) {
+bool ReadData(FILE* f, const std::string& path, bool regular, uint64_t file_size, uint64_t already, uint64_t want,
+              const std::string& needs, std::vector<uint8_t>* out, std::string* error) {
   auto mismatch = [&](uint64_t have, bool more) {
     // `more`: not a regular file, read stopped one byte past the expected size.
     *error = more ? path + ": more than " + std::to_string(want) + needs + std::to_string(want)
@@ -76,10 +76,14 @@ bool ReadData(FILE* f, const std::string& path, bool regular, uint64_t file_size
 }
 
 bool ParseType(const std::string& text, meshvk_element_type_t* out) {
-  if (text == "f32") *out = MESHVK_ELEMENT_F32;
-  else if (text == "f16") *out = MESHVK_ELEMENT_F16;
-  else if (text == "i32") *out = MESHVK_ELEMENT_I32;
-  else return false;
+  if (text == "f32")
+    *out = MESHVK_ELEMENT_F32;
+  else if (text == "f16")
+    *out = MESHVK_ELEMENT_F16;
+  else if (text == "i32")
+    *out = MESHVK_ELEMENT_I32;
+  else
+    return false;
   return true;
 }
 
@@ -182,9 +186,12 @@ uint32_t ElementBytes(meshvk_element_type_t type) { return type == MESHVK_ELEMEN
 
 const char* ElementName(meshvk_element_type_t type) {
   switch (type) {
-    case MESHVK_ELEMENT_F32: return "f32";
-    case MESHVK_ELEMENT_F16: return "f16";
-    case MESHVK_ELEMENT_I32: return "i32";
+    case MESHVK_ELEMENT_F32:
+      return "f32";
+    case MESHVK_ELEMENT_F16:
+      return "f16";
+    case MESHVK_ELEMENT_I32:
+      return "i32";
   }
   return "?";
 }
@@ -204,7 +211,7 @@ uint16_t FloatToHalf(float value) {
   if (exp == 0xff) return static_cast<uint16_t>(sign | 0x7c00 | (mant ? 0x200 : 0));  // inf / nan
   int32_t e = static_cast<int32_t>(exp) - 127 + 15;
   if (e >= 31) return static_cast<uint16_t>(sign | 0x7c00);  // overflow -> inf
-  if (e <= 0) {                                               // subnormal or zero
+  if (e <= 0) {                                              // subnormal or zero
     if (e < -10) return static_cast<uint16_t>(sign);
     mant |= 0x800000;
     uint32_t shift = static_cast<uint32_t>(14 - e);
@@ -227,7 +234,10 @@ float HalfToFloat(uint16_t h) {
       x = sign;
     } else {  // subnormal: normalise
       int e = -1;
-      do { ++e; mant <<= 1; } while (!(mant & 0x400));
+      do {
+        ++e;
+        mant <<= 1;
+      } while (!(mant & 0x400));
       x = sign | (static_cast<uint32_t>(127 - 15 - e) << 23) | ((mant & 0x3ff) << 13);
     }
   } else if (exp == 31) {
@@ -328,7 +338,7 @@ static bool ReadNpyImpl(const std::string& path, HostTensor* out, std::string* e
   if (!ParseNpyHeader(head.data(), head.size(), &header, &why)) return fail(why);
   if (expected && (header.shape != expected->shape || header.type != expected->type))
     return fail("", path + " holds " + TypeString(header.shape, header.type) + " but the spec says " +
-                          TypeString(expected->shape, expected->type));
+                        TypeString(expected->shape, expected->type));
   HostTensor t;
   t.shape = header.shape;
   t.type = header.type;
@@ -387,8 +397,10 @@ void PrintLevel(FILE* out, const HostTensor& t, size_t dim, uint64_t* index, uin
       return;
     }
     double v = t.At((*index)++);
-    if (t.type == MESHVK_ELEMENT_I32) std::fprintf(out, "%lld", static_cast<long long>(v));
-    else std::fprintf(out, "%.7g", v);
+    if (t.type == MESHVK_ELEMENT_I32)
+      std::fprintf(out, "%lld", static_cast<long long>(v));
+    else
+      std::fprintf(out, "%.7g", v);
     return;
   }
   std::fputc('[', out);

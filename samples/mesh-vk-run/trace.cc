@@ -6,8 +6,8 @@
 #include <cstdio>
 
 #include "copy_path.h"
-#include "plan_graph.h"
 #include "output_files.h"
+#include "plan_graph.h"
 
 namespace meshvk_run {
 namespace {
@@ -38,16 +38,26 @@ std::string Micros(uint64_t ns) {
 
 const char* KindName(meshvk_trace_event_kind_t kind) {
   switch (kind) {
-    case MESHVK_TRACE_DISPATCH: return "dispatch";
-    case MESHVK_TRACE_COPY: return "copy";
-    case MESHVK_TRACE_FILL: return "fill";
-    case MESHVK_TRACE_SEMAPHORE_WAIT: return "semaphore wait";
-    case MESHVK_TRACE_WRITE_INPUTS: return "write inputs";
-    case MESHVK_TRACE_SUBMIT: return "submit";
-    case MESHVK_TRACE_HOST_WAIT: return "host wait";
-    case MESHVK_TRACE_WAIT: return "wait";
-    case MESHVK_TRACE_READ_RESULTS: return "read results";
-    case MESHVK_TRACE_HOST_STAGING: return "host staging";
+    case MESHVK_TRACE_DISPATCH:
+      return "dispatch";
+    case MESHVK_TRACE_COPY:
+      return "copy";
+    case MESHVK_TRACE_FILL:
+      return "fill";
+    case MESHVK_TRACE_SEMAPHORE_WAIT:
+      return "semaphore wait";
+    case MESHVK_TRACE_WRITE_INPUTS:
+      return "write inputs";
+    case MESHVK_TRACE_SUBMIT:
+      return "submit";
+    case MESHVK_TRACE_HOST_WAIT:
+      return "host wait";
+    case MESHVK_TRACE_WAIT:
+      return "wait";
+    case MESHVK_TRACE_READ_RESULTS:
+      return "read results";
+    case MESHVK_TRACE_HOST_STAGING:
+      return "host staging";
   }
   return "event";
 }
@@ -118,9 +128,9 @@ void Trace::OnEvent(void* self_pointer, const meshvk_trace_event_t* e) {
   switch (e->kind) {
     case MESHVK_TRACE_DISPATCH: {
       meshvk_command_info_t info{};
-      meshvk_status_t status = self->module_ ? meshvk_module_command_info(self->module_, self->function_, e->process,
-                                                                          e->command, &info)
-                                             : nullptr;
+      meshvk_status_t status =
+          self->module_ ? meshvk_module_command_info(self->module_, self->function_, e->process, e->command, &info)
+                        : nullptr;
       s.name = status || !self->module_ ? std::string(e->name ? e->name : "dispatch")
                                         : KernelName(info.name, info.executable);
       meshvk_status_free(status);
@@ -163,9 +173,10 @@ std::string Trace::Json() const {
   if (origin == UINT64_MAX) origin = 0;
   std::string out = "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n";
   auto meta = [&](uint32_t pid, int64_t tid, const char* what, const std::string& name, bool last = false) {
-    out += "{\"ph\":\"M\",\"name\":\"" + std::string(what) + "\",\"cat\":\"__metadata\",\"pid\":" +
-           std::to_string(pid) + ",\"tid\":" + std::to_string(tid < 0 ? 0 : tid) + ",\"ts\":0,\"args\":{\"name\":\"" +
-           Escape(name) + "\"}}" + (last ? "" : ",\n");
+    out += "{\"ph\":\"M\",\"name\":\"" + std::string(what) +
+           "\",\"cat\":\"__metadata\",\"pid\":" + std::to_string(pid) +
+           ",\"tid\":" + std::to_string(tid < 0 ? 0 : tid) + ",\"ts\":0,\"args\":{\"name\":\"" + Escape(name) + "\"}}" +
+           (last ? "" : ",\n");
   };
   meta(kHostPid, -1, "process_name", "mesh-vk-run (host)");
   meta(kHostPid, kToolTid, "thread_name", "mesh-vk-run: compile, load, create, files");
@@ -177,20 +188,21 @@ std::string Trace::Json() const {
            ",\"tid\":0,\"ts\":0,\"args\":{\"sort_index\":" + std::to_string(1 + p) + "}},\n";
   }
   for (const Span& s : spans_) {
-    out += "{\"ph\":\"X\",\"name\":\"" + Escape(s.name) + "\",\"cat\":\"" + s.cat + "\",\"pid\":" +
-           std::to_string(s.pid) + ",\"tid\":" + std::to_string(s.tid) + ",\"ts\":" + Micros(s.begin_ns - origin) +
-           ",\"dur\":" + Micros(s.end_ns - s.begin_ns) + ",\"args\":{" + s.args + "}},\n";
+    out += "{\"ph\":\"X\",\"name\":\"" + Escape(s.name) + "\",\"cat\":\"" + s.cat +
+           "\",\"pid\":" + std::to_string(s.pid) + ",\"tid\":" + std::to_string(s.tid) +
+           ",\"ts\":" + Micros(s.begin_ns - origin) + ",\"dur\":" + Micros(s.end_ns - s.begin_ns) + ",\"args\":{" +
+           s.args + "}},\n";
   }
   // Flow arrows: producer -> copy -> consumer, within one invoke.
   uint64_t flow_id = 1;
   auto flow = [&](const Span& from, const Span& to, const std::string& name) {
     std::string id = std::to_string(flow_id++);
-    out += "{\"ph\":\"s\",\"name\":\"" + name + "\",\"cat\":\"flow\",\"id\":" + id + ",\"pid\":" +
-           std::to_string(from.pid) + ",\"tid\":" + std::to_string(from.tid) + ",\"ts\":" +
-           Micros(from.begin_ns - origin) + "},\n";
-    out += "{\"ph\":\"f\",\"bp\":\"e\",\"name\":\"" + name + "\",\"cat\":\"flow\",\"id\":" + id + ",\"pid\":" +
-           std::to_string(to.pid) + ",\"tid\":" + std::to_string(to.tid) + ",\"ts\":" +
-           Micros(to.begin_ns - origin) + "},\n";
+    out += "{\"ph\":\"s\",\"name\":\"" + name + "\",\"cat\":\"flow\",\"id\":" + id +
+           ",\"pid\":" + std::to_string(from.pid) + ",\"tid\":" + std::to_string(from.tid) +
+           ",\"ts\":" + Micros(from.begin_ns - origin) + "},\n";
+    out += "{\"ph\":\"f\",\"bp\":\"e\",\"name\":\"" + name + "\",\"cat\":\"flow\",\"id\":" + id +
+           ",\"pid\":" + std::to_string(to.pid) + ",\"tid\":" + std::to_string(to.tid) +
+           ",\"ts\":" + Micros(to.begin_ns - origin) + "},\n";
   };
   if (module_) {
     // Each copy: an arrow from its producer into it, one from it to its consumer.
@@ -210,8 +222,9 @@ std::string Trace::Json() const {
     }
   }
   // A last metadata record closes the list without a trailing comma.
-  out += "{\"ph\":\"M\",\"name\":\"process_labels\",\"cat\":\"__metadata\",\"pid\":0,\"tid\":0,\"ts\":0,"
-         "\"args\":{\"labels\":\"meshvk\"}}\n";
+  out +=
+      "{\"ph\":\"M\",\"name\":\"process_labels\",\"cat\":\"__metadata\",\"pid\":0,\"tid\":0,\"ts\":0,"
+      "\"args\":{\"labels\":\"meshvk\"}}\n";
   out += "]}\n";
   return out;
 }

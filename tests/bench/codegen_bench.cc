@@ -45,9 +45,7 @@ std::unique_ptr<Buffer> Upload(const std::vector<float>& v) {
   return b;
 }
 
-std::unique_ptr<Buffer> Empty(size_t floats) {
-  return std::make_unique<Buffer>(TheDevice(), floats * 4);
-}
+std::unique_ptr<Buffer> Empty(size_t floats) { return std::make_unique<Buffer>(TheDevice(), floats * 4); }
 
 // Compiles one kernel (cached per MLIR text).
 const meshvk::codegen::CompiledKernel* Generated(const std::string& mlir, std::string* error) {
@@ -75,8 +73,7 @@ const meshvk::codegen::CompiledKernel* Generated(const std::string& mlir, std::s
 // Best of `reps` runs, the same count for every variant of one benchmark (the
 // device is a CPU shared with the host; the best run is the least disturbed).
 double BestSeconds(Kernel& k, const std::vector<Buffer*>& bufs, const std::vector<bool>& writes,
-                   std::array<uint32_t, 3> count, const void* push, uint32_t push_size, int reps,
-                   std::string* error) {
+                   std::array<uint32_t, 3> count, const void* push, uint32_t push_size, int reps, std::string* error) {
   double best = 1e30;
   for (int r = 0; r < reps; ++r) {
     double s = 0;
@@ -112,7 +109,8 @@ struct Variant {
 // fractions of copy bandwidth compare runs made under the same host load.
 struct CopyProbe {
   explicit CopyProbe(uint32_t vec4s)
-      : count(vec4s), src(Upload(RandomFloats(uint64_t(vec4s) * 4, 1))),
+      : count(vec4s),
+        src(Upload(RandomFloats(uint64_t(vec4s) * 4, 1))),
         dst(Empty(uint64_t(vec4s) * 4)),
         kernel(TheDevice(), ref::copy_vec4, ref::copy_vec4_word_count, 2, 4),
         bufs{src.get(), dst.get()} {}
@@ -125,15 +123,14 @@ struct CopyProbe {
   std::vector<bool> writes{false, true};
 };
 
-std::vector<double> Interleaved(const std::vector<Variant>& variants,
-                                const std::vector<Buffer*>& bufs, const std::vector<bool>& writes,
-                                int reps, std::string* error) {
+std::vector<double> Interleaved(const std::vector<Variant>& variants, const std::vector<Buffer*>& bufs,
+                                const std::vector<bool>& writes, int reps, std::string* error) {
   std::vector<double> best(variants.size(), 1e30);
   for (int r = 0; r < reps; ++r)
     for (size_t v = 0; v < variants.size(); ++v) {
       double s = BestSeconds(*variants[v].kernel, variants[v].bufs ? *variants[v].bufs : bufs,
-                             variants[v].writes ? *variants[v].writes : writes, variants[v].count,
-                             variants[v].push, variants[v].push_size, 1, error);
+                             variants[v].writes ? *variants[v].writes : writes, variants[v].count, variants[v].push,
+                             variants[v].push_size, 1, error);
       if (!error->empty()) return best;
       best[v] = std::min(best[v], s);
     }
@@ -143,8 +140,8 @@ std::vector<double> Interleaved(const std::vector<Variant>& variants,
 // The counters every kernel benchmark reports: the generated kernel's rate
 // (`work` units per second, in billions, named `unit`), the two reference
 // kernels' rates, and how many times faster the generated one is.
-void ReportVsReferences(benchmark::State& state, const std::string& unit, double work,
-                        double genS, double naiveS, double handwrittenS) {
+void ReportVsReferences(benchmark::State& state, const std::string& unit, double work, double genS, double naiveS,
+                        double handwrittenS) {
   state.counters[unit] = work / genS / 1e9;
   state.counters["naive_" + unit] = work / naiveS / 1e9;
   state.counters["handwritten_" + unit] = work / handwrittenS / 1e9;
@@ -166,8 +163,7 @@ double CopyBandwidthGBs() {
     auto dst = Empty(count * 4);
     Kernel k(TheDevice(), ref::copy_vec4, ref::copy_vec4_word_count, 2, 4);
     std::string err;
-    double s = BestSeconds(k, {src.get(), dst.get()}, {false, true}, Grid1D(count / 64), &count, 4,
-                           3, &err);
+    double s = BestSeconds(k, {src.get(), dst.get()}, {false, true}, Grid1D(count / 64), &count, 4, 3, &err);
     return err.empty() && s > 0 ? 2.0 * count * 16 / s / 1e9 : 0.0;
   }();
   return gbs;
@@ -182,15 +178,13 @@ BENCHMARK(BM_CopyBandwidth)->UseManualTime()->Iterations(1)->Unit(benchmark::kMi
 
 std::string MatmulMlir(int64_t M, int64_t N, int64_t K) {
   std::ostringstream m;
-  auto t = [](int64_t a, int64_t b) {
-    return "tensor<" + std::to_string(a) + "x" + std::to_string(b) + "xf32>";
-  };
+  auto t = [](int64_t a, int64_t b) { return "tensor<" + std::to_string(a) + "x" + std::to_string(b) + "xf32>"; };
   m << "func.func @matmul(%a: " << t(M, K) << ", %b: " << t(K, N) << ") -> " << t(M, N)
     << " attributes {meshvk.kernel} {\n  %z = arith.constant 0.0 : f32\n"
     << "  %e = tensor.empty() : " << t(M, N) << "\n"
     << "  %f = linalg.fill ins(%z : f32) outs(%e : " << t(M, N) << ") -> " << t(M, N) << "\n"
-    << "  %r = linalg.matmul ins(%a, %b : " << t(M, K) << ", " << t(K, N) << ") outs(%f : "
-    << t(M, N) << ") -> " << t(M, N) << "\n  return %r : " << t(M, N) << "\n}\n";
+    << "  %r = linalg.matmul ins(%a, %b : " << t(M, K) << ", " << t(K, N) << ") outs(%f : " << t(M, N) << ") -> "
+    << t(M, N) << "\n  return %r : " << t(M, N) << "\n}\n";
   return m.str();
 }
 
@@ -212,11 +206,11 @@ void BM_Matmul(benchmark::State& state) {
   const int reps = M * N * K >= (int64_t(1) << 30) ? 2 : 3;
   double genS = 0, naiveS = 0, tiledS = 0;
   for (auto _ : state) {
-    std::vector<double> t = Interleaved(
-        {{&gk, gen->workgroupCount, nullptr, 0},
-         {&naive, {static_cast<uint32_t>((N + 7) / 8), static_cast<uint32_t>((M + 7) / 8), 1}, push, 12},
-         {&tiled, {static_cast<uint32_t>(N / 64), static_cast<uint32_t>(M / 32), 1}, push, 12}},
-        bufs, writes, reps, &err);
+    std::vector<double> t =
+        Interleaved({{&gk, gen->workgroupCount, nullptr, 0},
+                     {&naive, {static_cast<uint32_t>((N + 7) / 8), static_cast<uint32_t>((M + 7) / 8), 1}, push, 12},
+                     {&tiled, {static_cast<uint32_t>(N / 64), static_cast<uint32_t>(M / 32), 1}, push, 12}},
+                    bufs, writes, reps, &err);
     if (!err.empty()) return state.SkipWithError(err.c_str());
     genS = t[0];
     naiveS = t[1];
@@ -296,11 +290,7 @@ void BM_ElementwiseChain(benchmark::State& state) {
   ReportVsReferences(state, "GB/s", bytes, genS, naiveS, vecS);
   ReportVsCopy(state, bytes / genS / 1e9, copyGBs);
 }
-BENCHMARK(BM_ElementwiseChain)
-    ->Args({4096, 4096})
-    ->UseManualTime()
-    ->Iterations(1)
-    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ElementwiseChain)->Args({4096, 4096})->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
 
 std::string ReduceRowsMlir(int64_t M, int64_t N) {
   std::string T = "tensor<" + std::to_string(M) + "x" + std::to_string(N) + "xf32>";
@@ -351,11 +341,7 @@ void BM_ReduceRows(benchmark::State& state) {
   // with the copy's read+write rate as the issue asks ("of copy bandwidth").
   ReportVsCopy(state, bytes / genS / 1e9, copyGBs);
 }
-BENCHMARK(BM_ReduceRows)
-    ->Args({4096, 4096})
-    ->UseManualTime()
-    ->Iterations(1)
-    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ReduceRows)->Args({4096, 4096})->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -11,12 +11,12 @@
 //     MESHVK_EMULATED_TOPOLOGY=separate build/tests/bench/meshvk_copy_bench
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -29,9 +29,7 @@ const char* kLavapipeIcd = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
 
 // Two copies of lavapipe's ICD file unless the environment already chose.
 void RegisterTwoDevices() {
-  if (std::getenv("VK_DRIVER_FILES") || std::getenv("VK_ICD_FILENAMES") ||
-      std::getenv("VK_INSTANCE_LAYERS"))
-    return;
+  if (std::getenv("VK_DRIVER_FILES") || std::getenv("VK_ICD_FILENAMES") || std::getenv("VK_INSTANCE_LAYERS")) return;
   std::ifstream in(kLavapipeIcd);
   if (!in) return;
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -218,7 +216,8 @@ void BM_ExternalMemory(benchmark::State& state) {
     // shared memfd) from the cost of crossing devices.
     meshvk_buffer_t* local_exportable = Make(1, bytes, true);
     if (local_exportable && best > 0) {
-      double exportable = DeviceCopySecondsOnce(1, local_exportable, dst, bytes, std::max<uint64_t>(5, state.iterations()));
+      double exportable =
+          DeviceCopySecondsOnce(1, local_exportable, dst, bytes, std::max<uint64_t>(5, state.iterations()));
       state.counters["vs_same_device_exportable_src"] = exportable / best;
     }
     meshvk_buffer_release(local_exportable);

@@ -48,34 +48,60 @@ meshvk_status_t CreateOnRanks(meshvk_module_t* module, meshvk_device_set_t* set,
 std::string AllReduceProgram(uint64_t floats) {
   std::string r = std::to_string(floats);
   return "shard.grid @grid(shape = 2)\n"
-         "func.func @main(%x: tensor<2x" + r + "xf32>) -> tensor<" + r + "xf32> {\n"
+         "func.func @main(%x: tensor<2x" +
+         r + "xf32>) -> tensor<" + r +
+         "xf32> {\n"
          "  %rows = shard.sharding @grid split_axes = [[0]] : !shard.sharding\n"
          "  %rep = shard.sharding @grid split_axes = [[]] : !shard.sharding\n"
-         "  %x_s = shard.shard %x to %rows annotate_for_users : tensor<2x" + r + "xf32>\n"
+         "  %x_s = shard.shard %x to %rows annotate_for_users : tensor<2x" +
+         r +
+         "xf32>\n"
          "  %zero = arith.constant 0.0 : f32\n"
-         "  %init = tensor.empty() : tensor<" + r + "xf32>\n"
-         "  %acc = linalg.fill ins(%zero : f32) outs(%init : tensor<" + r + "xf32>) -> tensor<" + r + "xf32>\n"
-         "  %s = linalg.reduce ins(%x_s : tensor<2x" + r + "xf32>) outs(%acc : tensor<" + r + "xf32>) dimensions = [0]\n"
+         "  %init = tensor.empty() : tensor<" +
+         r +
+         "xf32>\n"
+         "  %acc = linalg.fill ins(%zero : f32) outs(%init : tensor<" +
+         r + "xf32>) -> tensor<" + r +
+         "xf32>\n"
+         "  %s = linalg.reduce ins(%x_s : tensor<2x" +
+         r + "xf32>) outs(%acc : tensor<" + r +
+         "xf32>) dimensions = [0]\n"
          "    (%in: f32, %out: f32) {\n"
          "      %sum = arith.addf %in, %out : f32\n"
          "      linalg.yield %sum : f32\n"
          "    }\n"
-         "  %s_r = shard.shard %s to %rep : tensor<" + r + "xf32>\n"
-         "  return %s_r : tensor<" + r + "xf32>\n"
+         "  %s_r = shard.shard %s to %rep : tensor<" +
+         r +
+         "xf32>\n"
+         "  return %s_r : tensor<" +
+         r +
+         "xf32>\n"
          "}\n";
 }
 
 std::string AllGatherProgram(uint64_t floats) {
   std::string n = std::to_string(floats);
   return "shard.grid @grid(shape = 2)\n"
-         "func.func @main(%x: tensor<" + n + "xf32>) -> tensor<" + n + "xf32> {\n"
+         "func.func @main(%x: tensor<" +
+         n + "xf32>) -> tensor<" + n +
+         "xf32> {\n"
          "  %half = shard.sharding @grid split_axes = [[0]] : !shard.sharding\n"
          "  %rep = shard.sharding @grid split_axes = [[]] : !shard.sharding\n"
-         "  %x_s = shard.shard %x to %half annotate_for_users : tensor<" + n + "xf32>\n"
-         "  %init = tensor.empty() : tensor<" + n + "xf32>\n"
-         "  %y = linalg.map { arith.negf } ins(%x_s : tensor<" + n + "xf32>) outs(%init : tensor<" + n + "xf32>)\n"
-         "  %y_r = shard.shard %y to %rep : tensor<" + n + "xf32>\n"
-         "  return %y_r : tensor<" + n + "xf32>\n"
+         "  %x_s = shard.shard %x to %half annotate_for_users : tensor<" +
+         n +
+         "xf32>\n"
+         "  %init = tensor.empty() : tensor<" +
+         n +
+         "xf32>\n"
+         "  %y = linalg.map { arith.negf } ins(%x_s : tensor<" +
+         n + "xf32>) outs(%init : tensor<" + n +
+         "xf32>)\n"
+         "  %y_r = shard.shard %y to %rep : tensor<" +
+         n +
+         "xf32>\n"
+         "  return %y_r : tensor<" +
+         n +
+         "xf32>\n"
          "}\n";
 }
 
@@ -177,8 +203,8 @@ int main(int argc, char** argv) {
   if (!Check(meshvk_instance_create(nullptr, &instance), "instance")) mpi->Abort(3);
   const bool root = mpi->rank() == 0;
   if (root)
-    std::printf("%-10s %8s %14s %14s %14s %8s %16s\n", "collective", "MiB", "meshvk ms", "MPI ms", "MPI GB/s",
-                "ratio", "meshvk sent/rank");
+    std::printf("%-10s %8s %14s %14s %14s %8s %16s\n", "collective", "MiB", "meshvk ms", "MPI ms", "MPI GB/s", "ratio",
+                "meshvk sent/rank");
   for (const char* kind : {"all_reduce", "all_gather"}) {
     for (uint64_t m : mib) {
       const uint64_t bytes = m << 20, floats = bytes / sizeof(float);

@@ -85,9 +85,8 @@ class ConformanceTest : public meshvk_test::VulkanTest, public ::testing::WithPa
       uint32_t last = std::max(1u, meshvk_instance_physical_device_count(instance())) - 1;
       return {std::vector<uint32_t>(P, 0), std::vector<uint32_t>(P, last)};
     }
-    uint32_t D = std::max(1u, topology == MESHVK_TOPOLOGY_INDEPENDENT
-                                  ? meshvk_instance_physical_device_count(instance())
-                                  : Group0Size());
+    uint32_t D = std::max(
+        1u, topology == MESHVK_TOPOLOGY_INDEPENDENT ? meshvk_instance_physical_device_count(instance()) : Group0Size());
     std::vector<uint32_t> forward(P), reverse(P), pairs(P);
     for (uint32_t p = 0; p < P; ++p) {
       forward[p] = p % D;
@@ -207,8 +206,7 @@ TEST_P(ConformanceTest, CrossDeviceCopiesArePullsOfTheMinimumBytes) {
       }
     }
   meshvk_module_t* raw = nullptr;
-  ASSERT_EQ(meshvk_test::StatusText(meshvk_module_load(program->artifact.data(), program->artifact.size(), &raw)),
-            "");
+  ASSERT_EQ(meshvk_test::StatusText(meshvk_module_load(program->artifact.data(), program->artifact.size(), &raw)), "");
   ModulePtr module(raw);
   for (uint32_t p = 0; p < P; ++p) {
     EXPECT_EQ(pulled[p], c.min_peer_bytes_per_process) << "process " << p;
@@ -243,8 +241,10 @@ TEST_P(ConformanceTest, ResultsAreTheSameOnEveryTopologyAndMapping) {
       for (uint32_t p = 0; p < P; ++p) {
         meshvk_process_info_t info{};
         ASSERT_EQ(meshvk_test::StatusText(meshvk_device_set_process_info(set.get(), p, &info)), "");
-        if (topology == MESHVK_TOPOLOGY_DEVICE_GROUP) EXPECT_EQ(info.device_index, (*mapping)[p]);
-        else EXPECT_EQ(info.physical_device, (*mapping)[p]);
+        if (topology == MESHVK_TOPOLOGY_DEVICE_GROUP)
+          EXPECT_EQ(info.device_index, (*mapping)[p]);
+        else
+          EXPECT_EQ(info.physical_device, (*mapping)[p]);
       }
       std::vector<HostTensor> outputs;
       ASSERT_EQ(RunOnce(program->artifact, set.get(), inputs, &outputs), "");
@@ -283,8 +283,7 @@ TEST_P(ConformanceTest, CopiesTakeTheirPairsPathAndMoveThePlannedBytes) {
           const mvk::Copy* copy = cmd->op_as_Copy();
           if (!copy) continue;
           meshvk_copy_path_info_t path{};
-          ASSERT_EQ(meshvk_test::StatusText(meshvk_device_set_copy_path(set.get(), copy->src_process(), p, &path)),
-                    "");
+          ASSERT_EQ(meshvk_test::StatusText(meshvk_device_set_copy_path(set.get(), copy->src_process(), p, &path)), "");
           expected[path.path] += CopyBytes(copy);
           meshvk_process_info_t src{}, dst{};
           ASSERT_EQ(meshvk_test::StatusText(meshvk_device_set_process_info(set.get(), copy->src_process(), &src)), "");
@@ -417,8 +416,7 @@ TEST_F(ExternalMemoryFaultTest, AFailedExportableAllocationNamesTheBufferDeviceA
   meshvk_test::DeviceSet set = MakeSet(MESHVK_TOPOLOGY_INDEPENDENT, 4);
   ASSERT_TRUE(set);
   std::vector<HostTensor> outputs;
-  std::string error =
-      RunOnce(program->artifact, set.get(), SampleNamed("mlp_megatron").make_inputs(kSeed), &outputs);
+  std::string error = RunOnce(program->artifact, set.get(), SampleNamed("mlp_megatron").make_inputs(kSeed), &outputs);
   EXPECT_NE(error.find("RESOURCE_EXHAUSTED"), std::string::npos) << error;
   EXPECT_NE(error.find("processes[0].buffers["), std::string::npos) << error;
   EXPECT_NE(error.find("physical device"), std::string::npos) << error;

@@ -105,11 +105,11 @@ class StridedGatherTest : public meshvk_test::VulkanTest, public ::testing::With
 TEST_P(StridedGatherTest, AssemblesTheWholeTensor) {
   meshvk::ProgramOptions options;
   meshvk::CompiledProgram program;
-  ASSERT_EQ(meshvk::compileProgramFile(std::string(MESHVK_E2E_PROGRAMS_DIR) + "/" + GetParam() + ".mlir",
-                                               options, &program),
-            "");
-  std::vector<int64_t> shape = GetParam() == "gather_last_dim_3d" ? std::vector<int64_t>{4, 8, 8}
-                                                                  : std::vector<int64_t>{2, 3, 4, 8};
+  ASSERT_EQ(
+      meshvk::compileProgramFile(std::string(MESHVK_E2E_PROGRAMS_DIR) + "/" + GetParam() + ".mlir", options, &program),
+      "");
+  std::vector<int64_t> shape =
+      GetParam() == "gather_last_dim_3d" ? std::vector<int64_t>{4, 8, 8} : std::vector<int64_t>{2, 3, 4, 8};
   HostTensor a = HostTensor::Zeros(shape, MESHVK_ELEMENT_I32), b = a, expected = a;
   for (int64_t e = 0; e < a.elements(); ++e) {
     a.i[e] = static_cast<int32_t>(e * 7919 % 100003);
@@ -123,8 +123,7 @@ TEST_P(StridedGatherTest, AssemblesTheWholeTensor) {
   EXPECT_EQ(Compare(outputs[0], expected, 0, 0), "");
 }
 
-INSTANTIATE_TEST_SUITE_P(Programs, StridedGatherTest,
-                         ::testing::Values("gather_last_dim_3d", "gather_last_dim_4d"));
+INSTANTIATE_TEST_SUITE_P(Programs, StridedGatherTest, ::testing::Values("gather_last_dim_3d", "gather_last_dim_4d"));
 
 // The partitioned programs really are partitioned: on P processes each
 // process's argument bytes are below the global bytes of the split arguments.

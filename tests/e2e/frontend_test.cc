@@ -51,21 +51,26 @@ HostTensor BatchMatMul(const HostTensor& a, const HostTensor& b) {
 float Relu(float v) { return v > 0.0f ? v : 0.0f; }
 
 struct FrontendProgram {
-  std::string name;                  // tests/e2e/frontend_programs/<name>.mlir
-  std::vector<std::string> grids;    // "" = as written
+  std::string name;                // tests/e2e/frontend_programs/<name>.mlir
+  std::vector<std::string> grids;  // "" = as written
   Tensors (*inputs)(std::mt19937*);
   Tensors (*reference)(const Tensors&);
 };
 
 const std::vector<FrontendProgram>& Programs() {
   static const std::vector<FrontendProgram> programs = {
-      {"mlp_result_rows", {"1", "2", "4"},
-       [](std::mt19937* r) { return Tensors{RandomF32({32, 64}, r), RandomF32({64, 256}, r), RandomF32({256, 64}, r)}; },
+      {"mlp_result_rows",
+       {"1", "2", "4"},
+       [](std::mt19937* r) {
+         return Tensors{RandomF32({32, 64}, r), RandomF32({64, 256}, r), RandomF32({256, 64}, r)};
+       },
        [](const Tensors& in) { return Tensors{MatMul(Map(MatMul(in[0], in[1]), Relu), in[2])}; }},
-      {"batch_matmul_last_dim", {"1", "2", "4"},
+      {"batch_matmul_last_dim",
+       {"1", "2", "4"},
        [](std::mt19937* r) { return Tensors{RandomF32({8, 32, 64}, r), RandomF32({8, 64, 48}, r)}; },
        [](const Tensors& in) { return Tensors{BatchMatMul(in[0], in[1])}; }},
-      {"two_axes_replicated", {"2x2", "1x2", "2x1"},
+      {"two_axes_replicated",
+       {"2x2", "1x2", "2x1"},
        [](std::mt19937* r) {
          HostTensor a = HostTensor::Zeros({8, 6}, MESHVK_ELEMENT_I32);
          for (int32_t& v : a.i) v = static_cast<int32_t>((*r)() % 200001) - 100000;
@@ -76,25 +81,32 @@ const std::vector<FrontendProgram>& Programs() {
          for (int32_t& v : d.i) v *= 3;
          return Tensors{d};
        }},
-      {"unannotated", {""},
+      {"unannotated",
+       {""},
        [](std::mt19937* r) { return Tensors{RandomF32({16, 32}, r), RandomF32({32, 8}, r)}; },
        [](const Tensors& in) { return Tensors{Map(MatMul(in[0], in[1]), Relu)}; }},
-      {"elementwise_tensors", {"1", "2", "4"},
+      {"elementwise_tensors",
+       {"1", "2", "4"},
        [](std::mt19937* r) { return Tensors{RandomF32({16, 8}, r), RandomF32({16, 8}, r)}; },
        [](const Tensors& in) {
          return Tensors{Zip(in[0], in[1], [](float a, float b) { return std::exp(a * b) - a; })};
        }},
-      {"tosa_elementwise", {"1", "2", "4"},
+      {"tosa_elementwise",
+       {"1", "2", "4"},
        [](std::mt19937* r) { return Tensors{RandomF32({16, 8}, r), RandomF32({16, 8}, r)}; },
        [](const Tensors& in) {
          HostTensor y = Zip(in[0], in[1], [](float a, float b) { return a / (1.0f + std::exp(-(a + b))); });
          HostTensor z = Zip(y, in[1], [](float a, float b) { return a > b ? a : b; });
          return Tensors{y, z};
        }},
-      {"accumulate_into_argument", {"1", "2", "4"},
+      {"accumulate_into_argument",
+       {"1", "2", "4"},
        [](std::mt19937* r) { return Tensors{RandomF32({16, 32}, r), RandomF32({32, 8}, r), RandomF32({16, 8}, r)}; },
-       [](const Tensors& in) { return Tensors{Zip(MatMul(in[0], in[1]), in[2], [](float a, float c) { return a + c; })}; }},
-      {"results_and_scalars", {"1", "2"},
+       [](const Tensors& in) {
+         return Tensors{Zip(MatMul(in[0], in[1]), in[2], [](float a, float c) { return a + c; })};
+       }},
+      {"results_and_scalars",
+       {"1", "2"},
        [](std::mt19937* r) {
          HostTensor s = HostTensor::Zeros({1}, MESHVK_ELEMENT_F32);
          s.f[0] = 1.5f;
@@ -111,13 +123,16 @@ const std::vector<FrontendProgram>& Programs() {
          }
          return Tensors{y, rows};
        }},
-      {"no_arguments", {"1", "2"}, [](std::mt19937*) { return Tensors{}; },
+      {"no_arguments",
+       {"1", "2"},
+       [](std::mt19937*) { return Tensors{}; },
        [](const Tensors&) {
          HostTensor y = HostTensor::Zeros({16, 8}, MESHVK_ELEMENT_F32);
          for (float& v : y.f) v = std::exp(0.5f);
          return Tensors{y};
        }},
-      {"broadcast_map", {"1", "2", "4"},
+      {"broadcast_map",
+       {"1", "2", "4"},
        [](std::mt19937* r) { return Tensors{RandomF32({16, 8}, r), RandomF32({1, 8}, r)}; },
        [](const Tensors& in) {
          HostTensor y = in[0];
@@ -154,8 +169,8 @@ TEST_P(FrontendTest, MatchesHostLoops) {
   std::string error;
   if (!c.grid.empty()) ASSERT_TRUE(meshvk::parseGridShape(c.grid, &options.gridShape, &error)) << error;
   meshvk::CompiledProgram compiled;
-  ASSERT_EQ(meshvk::compileProgramFile(std::string(MESHVK_FRONTEND_PROGRAMS_DIR) + "/" + c.program + ".mlir",
-                                               options, &compiled),
+  ASSERT_EQ(meshvk::compileProgramFile(std::string(MESHVK_FRONTEND_PROGRAMS_DIR) + "/" + c.program + ".mlir", options,
+                                       &compiled),
             "");
   const uint32_t processes = static_cast<uint32_t>(compiled.memory.size());
   ASSERT_EQ(processes, c.grid.empty() ? 1u : ProcessCount(c.grid));

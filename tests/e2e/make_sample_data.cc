@@ -9,8 +9,8 @@
 #include <cstring>
 #include <string>
 
-#include "samples.h"
 #include "output_files.h"
+#include "samples.h"
 
 namespace {
 

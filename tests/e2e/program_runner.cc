@@ -9,8 +9,8 @@ namespace {
 
 std::string Take(meshvk_status_t status) {
   if (!status) return "";
-  std::string text = std::string(meshvk_status_code_name(meshvk_status_code(status))) + ": " +
-                     meshvk_status_message(status);
+  std::string text =
+      std::string(meshvk_status_code_name(meshvk_status_code(status))) + ": " + meshvk_status_message(status);
   meshvk_status_free(status);
   return text;
 }
@@ -26,11 +26,9 @@ uint32_t ProcessCount(const std::string& grid) {
   return p;
 }
 
-std::string CompileSample(const std::string& name, const std::string& grid,
-                          const meshvk::CompiledProgram** out) {
+std::string CompileSample(const std::string& name, const std::string& grid, const meshvk::CompiledProgram** out) {
   static std::mutex mutex;
-  static std::map<std::pair<std::string, std::string>, std::pair<std::string, meshvk::CompiledProgram>>
-      cache;
+  static std::map<std::pair<std::string, std::string>, std::pair<std::string, meshvk::CompiledProgram>> cache;
   std::lock_guard<std::mutex> lock(mutex);
   auto key = std::make_pair(name, grid);
   auto it = cache.find(key);
@@ -48,8 +46,8 @@ std::string CompileSample(const std::string& name, const std::string& grid,
 }
 
 std::string RunOnce(const std::vector<uint8_t>& artifact, meshvk_device_set_t* set,
-                    const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs,
-                    ProgramPtr* program_out, ModulePtr* module_out) {
+                    const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs, ProgramPtr* program_out,
+                    ModulePtr* module_out) {
   meshvk_module_t* raw_module = nullptr;
   if (std::string e = Take(meshvk_module_load(artifact.data(), artifact.size(), &raw_module)); !e.empty())
     return "load: " + e;
@@ -61,8 +59,7 @@ std::string RunOnce(const std::vector<uint8_t>& artifact, meshvk_device_set_t* s
   for (uint32_t r = 0; r < fn.result_count; ++r) {
     meshvk_tensor_info_t info{};
     if (std::string e = Take(meshvk_module_result_info(module.get(), 0, r, &info)); !e.empty()) return e;
-    outputs->push_back(HostTensor::Zeros(std::vector<int64_t>(info.shape, info.shape + info.rank),
-                                         info.element_type));
+    outputs->push_back(HostTensor::Zeros(std::vector<int64_t>(info.shape, info.shape + info.rank), info.element_type));
   }
   meshvk_program_t* raw_program = nullptr;
   if (std::string e = Take(meshvk_program_create(module.get(), set, &raw_program)); !e.empty())

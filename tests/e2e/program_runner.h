@@ -17,8 +17,7 @@ namespace meshvk_e2e {
 // Compiles samples/programs/<name>.mlir for `grid` ("" = as written) with the
 // lavapipe preset. Cached per (name, grid): many tests share a compile.
 // Returns "" or the compiler's one-line error.
-std::string CompileSample(const std::string& name, const std::string& grid,
-                          const meshvk::CompiledProgram** out);
+std::string CompileSample(const std::string& name, const std::string& grid, const meshvk::CompiledProgram** out);
 
 struct ModuleDeleter {
   void operator()(meshvk_module_t* m) const { meshvk_module_release(m); }

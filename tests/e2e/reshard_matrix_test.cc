@@ -57,9 +57,8 @@ std::string ProgramFor(const Split& source, const std::vector<Split>& targets) {
   os << ") {\n  %src = shard.sharding @grid split_axes = " << SplitText(source) << " : !shard.sharding\n"
      << "  %a0 = shard.shard %a to %src : tensor<8x8xi32>\n";
   for (size_t t = 0; t < targets.size(); ++t)
-    os << "  %s" << t << " = shard.sharding @grid split_axes = " << SplitText(targets[t])
-       << " : !shard.sharding\n  %r" << t << " = shard.shard %a0 to %s" << t
-       << " annotate_for_users : tensor<8x8xi32>\n";
+    os << "  %s" << t << " = shard.sharding @grid split_axes = " << SplitText(targets[t]) << " : !shard.sharding\n  %r"
+       << t << " = shard.shard %a0 to %s" << t << " annotate_for_users : tensor<8x8xi32>\n";
   os << "  return ";
   for (size_t t = 0; t < targets.size(); ++t) os << (t ? ", " : "") << "%r" << t;
   os << " : ";
@@ -91,8 +90,7 @@ TEST_P(ReshardMatrixTest, EveryTargetGathersToTheInput) {
   ASSERT_EQ(RunOnce(program.artifact, set.get(), {a}, &outputs), "") << "source " << SplitText(source);
   ASSERT_EQ(outputs.size(), shardings.size());
   for (size_t t = 0; t < shardings.size(); ++t)
-    EXPECT_EQ(Compare(outputs[t], a, 0, 0), "")
-        << "reshard " << SplitText(source) << " -> " << SplitText(shardings[t]);
+    EXPECT_EQ(Compare(outputs[t], a, 0, 0), "") << "reshard " << SplitText(source) << " -> " << SplitText(shardings[t]);
 }
 
 INSTANTIATE_TEST_SUITE_P(Sources, ReshardMatrixTest, ::testing::Range(0, 49));

@@ -73,7 +73,8 @@ HostTensor MatMul(const HostTensor& a, const HostTensor& b) {
 
 const std::vector<Sample>& Samples() {
   static const std::vector<Sample> samples = {
-      {"seed_matmul", [](uint32_t s) { return RandomAll(s, Shape{2, 3}, Shape{3, 2}); },
+      {"seed_matmul",
+       [](uint32_t s) { return RandomAll(s, Shape{2, 3}, Shape{3, 2}); },
        [](const std::vector<HostTensor>& in) { return std::vector<HostTensor>{MatMul(in[0], in[1])}; },
        // 2 rows: a grid of 4 would split them unevenly.
        {"1", "2", "2x2"}},
@@ -146,9 +147,7 @@ const Sample& SampleNamed(const std::string& name) {
   throw std::invalid_argument("no sample named " + name);
 }
 
-std::string SamplePath(const std::string& name) {
-  return std::string(MESHVK_SAMPLES_DIR) + "/" + name + ".mlir";
-}
+std::string SamplePath(const std::string& name) { return std::string(MESHVK_SAMPLES_DIR) + "/" + name + ".mlir"; }
 
 std::string Compare(const HostTensor& actual, const HostTensor& expected, double atol, double rtol) {
   if (actual.shape != expected.shape || actual.type != expected.type) return "shape or type differs";

@@ -29,10 +29,10 @@ struct HostTensor {
 };
 
 struct Sample {
-  std::string name;                     // file stem in samples/programs
+  std::string name;  // file stem in samples/programs
   std::vector<HostTensor> (*make_inputs)(uint32_t seed);
   std::vector<HostTensor> (*reference)(const std::vector<HostTensor>& inputs);
-  std::vector<std::string> grids;       // grid shapes the program allows ("1", "2x2", ...)
+  std::vector<std::string> grids;  // grid shapes the program allows ("1", "2x2", ...)
 };
 
 const std::vector<Sample>& Samples();

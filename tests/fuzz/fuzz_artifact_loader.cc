@@ -35,7 +35,7 @@ void Check(std::vector<uint8_t> bytes) {
   const meshvk::mvk::Artifact* artifact = nullptr;
   std::string error = meshvk::module::VerifyArtifact(bytes.data(), bytes.size(), &artifact);
   if (!error.empty()) {
-    if (artifact != nullptr) __builtin_trap();  // refused files give no artifact
+    if (artifact != nullptr) __builtin_trap();                    // refused files give no artifact
     if (error.find('\n') != std::string::npos) __builtin_trap();  // one line
     return;
   }
@@ -50,8 +50,7 @@ void Check(std::vector<uint8_t> bytes) {
   limits.max_storage_buffer_range = 1u << 30;
   limits.max_memory_allocation_size = 1ull << 31;
   limits.min_storage_buffer_offset_alignment = 16;
-  for (uint32_t p = 0; p < schedule.allocations.size(); ++p)
-    meshvk::module::VerifyAgainstLimits(artifact, p, limits);
+  for (uint32_t p = 0; p < schedule.allocations.size(); ++p) meshvk::module::VerifyAgainstLimits(artifact, p, limits);
 }
 
 }  // namespace

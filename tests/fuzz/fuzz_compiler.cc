@@ -40,7 +40,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 #ifdef MESHVK_FUZZ_COMPILER_MAIN
 namespace {
 
-const char* const kSplits[] = {"[[]]",       "[[0]]",     "[[], [0]]", "[[1]]",  "[[0, 1]]", "[[1, 0]]",
+const char* const kSplits[] = {"[[]]",       "[[0]]",      "[[], [0]]", "[[1]]", "[[0, 1]]",      "[[1, 0]]",
                                "[[0], [1]]", "[[1], [0]]", "[[], [1]]", "[[2]]", "[[], [], [0]]", "[[0], [], [1]]"};
 const char* const kNumbers[] = {"0", "1", "2", "3", "4", "5", "7", "8", "10", "16", "64", "1023", "65536", "-1"};
 const char* const kTypes[] = {"f32", "f16", "i32", "f64", "i8", "index"};
@@ -77,7 +77,8 @@ std::string Mutate(std::string s, std::mt19937* rng) {
     case 3: {  // a number becomes another
       std::vector<size_t> digits;
       for (size_t i = 0; i < s.size(); ++i)
-        if (std::isdigit(static_cast<unsigned char>(s[i])) && (i == 0 || !std::isalnum(static_cast<unsigned char>(s[i - 1]))))
+        if (std::isdigit(static_cast<unsigned char>(s[i])) &&
+            (i == 0 || !std::isalnum(static_cast<unsigned char>(s[i - 1]))))
           digits.push_back(i);
       if (digits.empty()) break;
       size_t at = digits[pick(digits.size())], end = at;

@@ -63,13 +63,13 @@ int main(int argc, char** argv) {
   for (auto& [name, bytes] : seeds) name += ".mvk";
   if (argc == 3) dirs.push_back({argv[2], &tensor_seeds});
   for (const auto& [dir, list] : dirs)
-  for (const auto& [name, bytes] : *list) {
-    std::string path = dir + "/" + name;
-    FILE* f = std::fopen(path.c_str(), "wb");
-    if (!f || std::fwrite(bytes.data(), 1, bytes.size(), f) != bytes.size() || std::fclose(f) != 0) {
-      std::fprintf(stderr, "fuzz_make_corpus: cannot write %s\n", path.c_str());
-      return 1;
+    for (const auto& [name, bytes] : *list) {
+      std::string path = dir + "/" + name;
+      FILE* f = std::fopen(path.c_str(), "wb");
+      if (!f || std::fwrite(bytes.data(), 1, bytes.size(), f) != bytes.size() || std::fclose(f) != 0) {
+        std::fprintf(stderr, "fuzz_make_corpus: cannot write %s\n", path.c_str());
+        return 1;
+      }
     }
-  }
   return 0;
 }

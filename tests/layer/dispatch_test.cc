@@ -54,8 +54,7 @@ TEST_F(Dispatch, DescriptorUpdateTemplateBindsEachDevicesBuffer) {
   Buffer out = deviceBuffer(kWords * 4);
   Buffer host = hostBuffer(kWords * 4 * n_);
   Pipeline p = computePipeline(meshvk_layer_test_spirv::tag, meshvk_layer_test_spirv::tag_word_count, 1, 8);
-  VkDescriptorUpdateTemplateEntry entry{0, 0, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 0,
-                                        sizeof(VkDescriptorBufferInfo)};
+  VkDescriptorUpdateTemplateEntry entry{0, 0, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 0, sizeof(VkDescriptorBufferInfo)};
   VkDescriptorUpdateTemplateCreateInfo tci{VK_STRUCTURE_TYPE_DESCRIPTOR_UPDATE_TEMPLATE_CREATE_INFO};
   tci.descriptorUpdateEntryCount = 1;
   tci.pDescriptorUpdateEntries = &entry;

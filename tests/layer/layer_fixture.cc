@@ -168,8 +168,8 @@ uint32_t LayerTest::memoryType(VkMemoryPropertyFlags required, VkMemoryPropertyF
 static VkBuffer makeBuffer(VkDevice device, VkDeviceSize size, VkBufferUsageFlags extra = 0) {
   VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   bci.size = size;
-  bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-              VK_BUFFER_USAGE_TRANSFER_DST_BIT | extra;
+  bci.usage =
+      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | extra;
   VkBuffer b = VK_NULL_HANDLE;
   EXPECT_EQ(vkCreateBuffer(device, &bci, nullptr, &b), VK_SUCCESS);
   return b;
@@ -181,8 +181,8 @@ Buffer LayerTest::deviceBuffer(VkDeviceSize size, uint32_t deviceMask) {
   b.buffer = makeBuffer(device_, size);
   VkMemoryRequirements req;
   vkGetBufferMemoryRequirements(device_, b.buffer, &req);
-  uint32_t type = memoryType(VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT,
-                             req.memoryTypeBits);
+  uint32_t type =
+      memoryType(VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT, req.memoryTypeBits);
   EXPECT_NE(type, UINT32_MAX) << "no device-local, not host-visible memory type";
   VkMemoryAllocateFlagsInfo flags{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
   flags.flags = VK_MEMORY_ALLOCATE_DEVICE_MASK_BIT;
@@ -312,8 +312,13 @@ LayerTest::Pipeline LayerTest::computePipeline(const uint32_t* words, size_t wor
   EXPECT_EQ(vkCreatePipelineLayout(device_, &plci, nullptr, &p.layout), VK_SUCCESS);
   VkComputePipelineCreateInfo cpci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
   cpci.flags = flags;
-  cpci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT,
-                p.module, "main", nullptr};
+  cpci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                nullptr,
+                0,
+                VK_SHADER_STAGE_COMPUTE_BIT,
+                p.module,
+                "main",
+                nullptr};
   cpci.layout = p.layout;
   EXPECT_EQ(vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &cpci, nullptr, &p.pipeline), VK_SUCCESS);
   VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 8 * bindings};

@@ -72,8 +72,7 @@ TEST_F(Memory, PeerViewCopiesAnotherDevicesInstance) {
   endCommands(read);
   submitAndWait(read);
   for (uint32_t d = 0; d < n_; ++d)
-    for (VkDeviceSize i = 0; i < kWords; ++i)
-      ASSERT_EQ(words(host, d * kBytes)[i], 1000 + next[d]) << "device " << d;
+    for (VkDeviceSize i = 0; i < kWords; ++i) ASSERT_EQ(words(host, d * kBytes)[i], 1000 + next[d]) << "device " << d;
   destroy(host);
   destroy(peer);
   destroy(x);
@@ -184,7 +183,8 @@ TEST_F(Memory, MappingMultiInstanceMemoryIsInvalid) {
   void* data = nullptr;
   EXPECT_NE(vkMapMemory(device_, memory, 0, VK_WHOLE_SIZE, 0, &data), VK_SUCCESS);
   bool reported = false;
-  for (const std::string& m : takeValidationMessages()) reported |= m.find("VUID-vkMapMemory-memory-00683") != std::string::npos;
+  for (const std::string& m : takeValidationMessages())
+    reported |= m.find("VUID-vkMapMemory-memory-00683") != std::string::npos;
   EXPECT_TRUE(reported);
   takeLayerMessages("MESHVK-map-multi-instance");  // if the validation layer called down anyway
   // Allocated on one device, the same type maps.

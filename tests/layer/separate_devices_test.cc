@@ -202,8 +202,8 @@ TEST_F(Separate, ExportedMemoryIsReadOnAnotherDevice) {
       b.vkCmdCopyBuffer(cb, viewB, hostB, 1, &region);
       VkMemoryBarrier toHost{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_TRANSFER_WRITE_BIT,
                              VK_ACCESS_HOST_READ_BIT};
-      b.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &toHost, 0,
-                             nullptr, 0, nullptr);
+      b.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &toHost, 0, nullptr,
+                             0, nullptr);
     });
     void* mapped = nullptr;
     ASSERT_EQ(b.vkMapMemory(devB, hostMem, 0, size, 0, &mapped), VK_SUCCESS);

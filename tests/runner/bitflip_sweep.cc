@@ -44,16 +44,31 @@ bool ReadAll(const std::string& path, std::vector<uint8_t>* out) {
   return true;
 }
 
-enum class Outcome { kRefusedChecksum, kRefusedLoad, kRefusedSignature, kFailedCreate, kFailedInvoke, kSame, kDifferent };
+enum class Outcome {
+  kRefusedChecksum,
+  kRefusedLoad,
+  kRefusedSignature,
+  kFailedCreate,
+  kFailedInvoke,
+  kSame,
+  kDifferent
+};
 const char* Name(Outcome o) {
   switch (o) {
-    case Outcome::kRefusedChecksum: return "refused at load (file identifier or integrity trailer)";
-    case Outcome::kRefusedLoad: return "refused at load (verifier)";
-    case Outcome::kRefusedSignature: return "refused: signature no longer matches the inputs";
-    case Outcome::kFailedCreate: return "failed cleanly at program creation";
-    case Outcome::kFailedInvoke: return "failed cleanly at invoke";
-    case Outcome::kSame: return "ran, same answer";
-    case Outcome::kDifferent: return "ran, different answer";
+    case Outcome::kRefusedChecksum:
+      return "refused at load (file identifier or integrity trailer)";
+    case Outcome::kRefusedLoad:
+      return "refused at load (verifier)";
+    case Outcome::kRefusedSignature:
+      return "refused: signature no longer matches the inputs";
+    case Outcome::kFailedCreate:
+      return "failed cleanly at program creation";
+    case Outcome::kFailedInvoke:
+      return "failed cleanly at invoke";
+    case Outcome::kSame:
+      return "ran, same answer";
+    case Outcome::kDifferent:
+      return "ran, different answer";
   }
   return "?";
 }

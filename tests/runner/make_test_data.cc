@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "programs.h"
 #include "npy_header.h"
 #include "output_files.h"
+#include "programs.h"
 
 namespace {
 

@@ -2,6 +2,8 @@
 // compare.cc): half-float conversion against hand-computed bit patterns,
 // .npy variants numpy writes (format 1/2/3, 1-D and scalar shapes), and the
 // numpy.isclose rules. The CLI tests cover the same parsers end to end.
+#include "tensor_io.h"
+
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -18,7 +20,6 @@
 #include "compare.h"
 #include "npy_header.h"
 #include "output_files.h"
-#include "tensor_io.h"
 
 namespace meshvk_run {
 namespace {
@@ -30,11 +31,11 @@ TEST(Half, KnownBitPatterns) {
   EXPECT_EQ(FloatToHalf(1.0f), 0x3c00);
   EXPECT_EQ(FloatToHalf(-2.0f), 0xc000);
   EXPECT_EQ(FloatToHalf(0.5f), 0x3800);
-  EXPECT_EQ(FloatToHalf(65504.0f), 0x7bff);                 // largest finite
-  EXPECT_EQ(FloatToHalf(65520.0f), 0x7c00);                 // rounds up to inf
-  EXPECT_EQ(FloatToHalf(std::ldexp(1.0f, -24)), 0x0001);    // smallest subnormal
-  EXPECT_EQ(FloatToHalf(std::ldexp(1.0f, -14)), 0x0400);    // smallest normal
-  EXPECT_EQ(FloatToHalf(1.0f + std::ldexp(1.0f, -11)), 0x3c00);  // tie -> even
+  EXPECT_EQ(FloatToHalf(65504.0f), 0x7bff);                          // largest finite
+  EXPECT_EQ(FloatToHalf(65520.0f), 0x7c00);                          // rounds up to inf
+  EXPECT_EQ(FloatToHalf(std::ldexp(1.0f, -24)), 0x0001);             // smallest subnormal
+  EXPECT_EQ(FloatToHalf(std::ldexp(1.0f, -14)), 0x0400);             // smallest normal
+  EXPECT_EQ(FloatToHalf(1.0f + std::ldexp(1.0f, -11)), 0x3c00);      // tie -> even
   EXPECT_EQ(FloatToHalf(1.0f + 3 * std::ldexp(1.0f, -11)), 0x3c02);  // tie -> even (up)
   EXPECT_EQ(FloatToHalf(std::numeric_limits<float>::infinity()), 0x7c00);
   EXPECT_EQ(FloatToHalf(std::nanf("")) & 0x7c00, 0x7c00);
@@ -74,8 +75,7 @@ TEST_F(NpyTest, FormatsAndShapesNumpyWrites) {
   for (int i = 0; i < 5; ++i) std::memcpy(&five[4 * i], &one, 4);
   HostTensor t;
   std::string error;
-  ASSERT_TRUE(ReadNpy(Write("v1.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (5,), }\n", five), &t,
-                      &error))
+  ASSERT_TRUE(ReadNpy(Write("v1.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (5,), }\n", five), &t, &error))
       << error;
   EXPECT_EQ(t.shape, std::vector<uint64_t>{5});
   EXPECT_EQ(t.At(4), 1.0);
@@ -102,14 +102,13 @@ TEST_F(NpyTest, BrokenHeaders) {
   EXPECT_NE(error.find("header has no 'descr'"), std::string::npos) << error;
   EXPECT_FALSE(ReadNpy(Write("be.npy", "{'descr': '>f4', 'fortran_order': False, 'shape': (2,)}", data), &t, &error));
   EXPECT_NE(error.find("unsupported dtype '>f4'"), std::string::npos) << error;
-  EXPECT_FALSE(ReadNpy(Write("zero.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (0, 2)}", data), &t,
-                       &error));
+  EXPECT_FALSE(
+      ReadNpy(Write("zero.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (0, 2)}", data), &t, &error));
   EXPECT_NE(error.find("zero dimension"), std::string::npos) << error;
-  EXPECT_FALSE(ReadNpy(Write("open.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (2,", data), &t,
-                       &error));
+  EXPECT_FALSE(ReadNpy(Write("open.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (2,", data), &t, &error));
   EXPECT_NE(error.find("'shape' is not terminated"), std::string::npos) << error;
-  EXPECT_FALSE(ReadNpy(Write("trail.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (1,)}", data), &t,
-                       &error));
+  EXPECT_FALSE(
+      ReadNpy(Write("trail.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (1,)}", data), &t, &error));
   EXPECT_NE(error.find("8 data bytes, shape 1 of f32 needs 4 (trailing bytes)"), std::string::npos) << error;
   // Header length past the end of the file.
   std::string path = ::testing::TempDir() + "/long.npy";
@@ -135,8 +134,7 @@ TEST_F(NpyTest, HeaderIsParsedAsTheDictNumpyReads) {
   refused("twice.npy", "{'descr': '<f4', 'descr': '<i4', 'fortran_order': False, 'shape': (2,)}",
           "key 'descr' appears twice");
   refused("int.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (2)}", "an int, not a tuple");
-  refused("extra.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), 'x': True}",
-          "unexpected key 'x'");
+  refused("extra.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), 'x': True}", "unexpected key 'x'");
   refused("hidden.npy", "{'descr': '<f4', 'fortran_order': False, 'note': \"'shape': (2,)\", 'shape': (1, 2)}",
           "unexpected key 'note'");  // a key inside a string value is no key
   refused("hex.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (0x2,)}", "entry '0x2'");
@@ -154,8 +152,8 @@ TEST_F(NpyTest, HeaderIsParsedAsTheDictNumpyReads) {
           "longer than numpy's limit of 10000");
   // What numpy itself writes, with odd but valid spacing and quotes.
   data.resize(8);
-  ASSERT_TRUE(ReadNpy(Write("ok.npy", "{ \"shape\" : ( 2 , ) ,'fortran_order':False,'descr':'<f4'}   \n", data),
-                      &t, &error))
+  ASSERT_TRUE(
+      ReadNpy(Write("ok.npy", "{ \"shape\" : ( 2 , ) ,'fortran_order':False,'descr':'<f4'}   \n", data), &t, &error))
       << error;
   EXPECT_EQ(t.shape, std::vector<uint64_t>{2});
 }
@@ -165,7 +163,8 @@ TEST_F(NpyTest, SizesAreCheckedBeforeReading) {
   std::string error;
   // The spec's type is compared with the header before any data is read.
   expected.shape = {4, 3};
-  std::string path = Write("other.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (2,)}", {0, 0, 0, 0, 0, 0, 0, 0});
+  std::string path =
+      Write("other.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (2,)}", {0, 0, 0, 0, 0, 0, 0, 0});
   EXPECT_FALSE(ReadNpy(path, &t, &error, &expected));
   EXPECT_NE(error.find("holds 2xf32 but the spec says 4x3xf32"), std::string::npos) << error;
   // Not a regular file: read at most one byte past the expected size.
@@ -199,7 +198,7 @@ TEST(OutputFiles, ModeFollowsTheUmask) {
   bool ok = WriteNpy(path, t, &error);
   umask(old);
   ASSERT_TRUE(ok) << error;
-  struct stat st {};
+  struct stat st{};
   ASSERT_EQ(stat(path.c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0640u);
 }

@@ -45,9 +45,8 @@ TEST_F(BufferTest, StridedIoMovesRowsOfAHostTensor) {
   ASSERT_TRUE(shard);
   std::vector<uint32_t> sentinel(rows * pitch, 0xDEADBEEFu);
   MESHVK_ASSERT_OK(meshvk_buffer_write(shard.get(), 0, sentinel.data(), sentinel.size() * 4));
-  MESHVK_ASSERT_OK(meshvk_buffer_write_strided(shard.get(), 0, pitch * 4,
-                                               &host[1 * host_cols + 2], host_cols * 4,
-                                               cols * 4, rows));
+  MESHVK_ASSERT_OK(
+      meshvk_buffer_write_strided(shard.get(), 0, pitch * 4, &host[1 * host_cols + 2], host_cols * 4, cols * 4, rows));
   std::vector<uint32_t> device = ReadWords(shard.get());
   for (uint32_t r = 0; r < rows; ++r) {
     for (uint32_t c = 0; c < pitch; ++c) {
@@ -57,8 +56,7 @@ TEST_F(BufferTest, StridedIoMovesRowsOfAHostTensor) {
   }
   // And back into a zeroed host tensor at the same place.
   std::vector<uint32_t> gathered(6 * host_cols, 0);
-  MESHVK_ASSERT_OK(meshvk_buffer_read_strided(shard.get(), 0, pitch * 4,
-                                              &gathered[1 * host_cols + 2], host_cols * 4,
+  MESHVK_ASSERT_OK(meshvk_buffer_read_strided(shard.get(), 0, pitch * 4, &gathered[1 * host_cols + 2], host_cols * 4,
                                               cols * 4, rows));
   for (uint32_t i = 0; i < gathered.size(); ++i) {
     uint32_t r = i / host_cols, c = i % host_cols;
@@ -78,8 +76,7 @@ TEST_F(BufferTest, AllocatedBytesFollowLiveBuffersPerProcess) {
   EXPECT_EQ(meshvk_device_set_allocated_bytes(set.get(), 0), expected);
   EXPECT_EQ(meshvk_device_set_allocated_bytes(set.get(), 1), 0u) << "never on other processes";
   a.reset();
-  EXPECT_EQ(meshvk_device_set_allocated_bytes(set.get(), 0),
-            meshvk_buffer_allocation_size(b.get()));
+  EXPECT_EQ(meshvk_device_set_allocated_bytes(set.get(), 0), meshvk_buffer_allocation_size(b.get()));
 }
 
 TEST_F(BufferTest, BuffersKeepTheirSetAlive) {
@@ -95,29 +92,23 @@ TEST_F(BufferTest, RejectsBadArguments) {
   DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, 2);
   ASSERT_TRUE(set);
   meshvk_buffer_t* raw = reinterpret_cast<meshvk_buffer_t*>(0x1);
-  EXPECT_TRUE(HasCode(meshvk_buffer_create(set.get(), 2, 64, &raw), MESHVK_STATUS_OUT_OF_RANGE,
-                      "process 2"));
+  EXPECT_TRUE(HasCode(meshvk_buffer_create(set.get(), 2, 64, &raw), MESHVK_STATUS_OUT_OF_RANGE, "process 2"));
   EXPECT_EQ(raw, nullptr);
-  EXPECT_TRUE(HasCode(meshvk_buffer_create(set.get(), 0, 0, &raw), MESHVK_STATUS_INVALID_ARGUMENT,
-                      "size is 0"));
+  EXPECT_TRUE(HasCode(meshvk_buffer_create(set.get(), 0, 0, &raw), MESHVK_STATUS_INVALID_ARGUMENT, "size is 0"));
   EXPECT_TRUE(HasCode(meshvk_buffer_create(nullptr, 0, 64, &raw), MESHVK_STATUS_INVALID_ARGUMENT));
 
   Buffer buffer = MakeBuffer(set.get(), 0, 64);
   ASSERT_TRUE(buffer);
   uint8_t data[128] = {};
-  EXPECT_TRUE(HasCode(meshvk_buffer_write(buffer.get(), 60, data, 8), MESHVK_STATUS_OUT_OF_RANGE,
-                      "64 bytes"));
+  EXPECT_TRUE(HasCode(meshvk_buffer_write(buffer.get(), 60, data, 8), MESHVK_STATUS_OUT_OF_RANGE, "64 bytes"));
   EXPECT_TRUE(HasCode(meshvk_buffer_read(buffer.get(), 0, data, 65), MESHVK_STATUS_OUT_OF_RANGE));
-  EXPECT_TRUE(HasCode(meshvk_buffer_read(buffer.get(), UINT64_MAX, data, 2),
-                      MESHVK_STATUS_OUT_OF_RANGE));
-  EXPECT_TRUE(HasCode(meshvk_buffer_write(buffer.get(), 0, nullptr, 4),
-                      MESHVK_STATUS_INVALID_ARGUMENT));
+  EXPECT_TRUE(HasCode(meshvk_buffer_read(buffer.get(), UINT64_MAX, data, 2), MESHVK_STATUS_OUT_OF_RANGE));
+  EXPECT_TRUE(HasCode(meshvk_buffer_write(buffer.get(), 0, nullptr, 4), MESHVK_STATUS_INVALID_ARGUMENT));
   EXPECT_TRUE(HasCode(meshvk_buffer_write(nullptr, 0, data, 4), MESHVK_STATUS_INVALID_ARGUMENT));
   // Strided: rows that overlap on the device, and a last row past the end.
-  EXPECT_TRUE(HasCode(meshvk_buffer_write_strided(buffer.get(), 0, 4, data, 8, 8, 2),
-                      MESHVK_STATUS_INVALID_ARGUMENT, "pitch"));
-  EXPECT_TRUE(HasCode(meshvk_buffer_read_strided(buffer.get(), 0, 32, data, 16, 16, 3),
-                      MESHVK_STATUS_OUT_OF_RANGE));
+  EXPECT_TRUE(
+      HasCode(meshvk_buffer_write_strided(buffer.get(), 0, 4, data, 8, 8, 2), MESHVK_STATUS_INVALID_ARGUMENT, "pitch"));
+  EXPECT_TRUE(HasCode(meshvk_buffer_read_strided(buffer.get(), 0, 32, data, 16, 16, 3), MESHVK_STATUS_OUT_OF_RANGE));
   EXPECT_TRUE(HasCode(meshvk_buffer_read_strided(buffer.get(), 0, UINT64_MAX / 2, data, 16, 16, 3),
                       MESHVK_STATUS_OUT_OF_RANGE));
 }
@@ -127,8 +118,8 @@ TEST_F(BufferTest, TooLargeAllocationIsResourceExhaustedNamingDeviceAndSize) {
   ASSERT_TRUE(set);
   meshvk_buffer_t* raw = nullptr;
   const uint64_t huge = 1ull << 50;
-  EXPECT_TRUE(HasCode(meshvk_buffer_create(set.get(), 0, huge, &raw),
-                      MESHVK_STATUS_RESOURCE_EXHAUSTED, "1125899906842624 bytes"));
+  EXPECT_TRUE(HasCode(meshvk_buffer_create(set.get(), 0, huge, &raw), MESHVK_STATUS_RESOURCE_EXHAUSTED,
+                      "1125899906842624 bytes"));
   EXPECT_EQ(raw, nullptr);
   meshvk_status_t status = meshvk_buffer_create(set.get(), 0, huge, &raw);
   std::string message = meshvk_status_message(status);

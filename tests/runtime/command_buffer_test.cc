@@ -21,8 +21,8 @@ uint32_t Bits(float value) {
 // Host value of element i of process p's input shard.
 float HostInput(uint32_t p, uint32_t i) { return 0.25f * static_cast<float>(i) + 10.0f * p; }
 
-meshvk_dispatch_info_t FillDispatch(meshvk_executable_t* fill, meshvk_binding_t* binding,
-                                    const uint32_t* push, uint32_t workgroups) {
+meshvk_dispatch_info_t FillDispatch(meshvk_executable_t* fill, meshvk_binding_t* binding, const uint32_t* push,
+                                    uint32_t workgroups) {
   meshvk_dispatch_info_t info = {};
   info.executable = fill;
   info.bindings = binding;
@@ -92,13 +92,11 @@ TEST_P(RingTest, FillComputeRingCopyGather) {
     meshvk_command_buffer_t* cb = pull[p].get();
     ASSERT_TRUE(cb);
     if (meshvk_device_set_peer_features(set.get(), p, from) & 0x1u) {
-      MESHVK_ASSERT_OK(meshvk_command_buffer_copy(cb, result[from].get(), 0, ring[p].get(), 0,
-                                                  bytes));
+      MESHVK_ASSERT_OK(meshvk_command_buffer_copy(cb, result[from].get(), 0, ring[p].get(), 0, bytes));
     } else {
       // Different VkDevices (several physical devices): the runtime says so;
       // this hop goes through the host instead.
-      EXPECT_TRUE(HasCode(meshvk_command_buffer_copy(cb, result[from].get(), 0, ring[p].get(), 0,
-                                                     bytes),
+      EXPECT_TRUE(HasCode(meshvk_command_buffer_copy(cb, result[from].get(), 0, ring[p].get(), 0, bytes),
                           MESHVK_STATUS_UNIMPLEMENTED, "different VkDevices"));
       MESHVK_ASSERT_OK(meshvk_semaphore_wait(phase[from].get(), 1, 60 * kSecond));
       std::vector<uint8_t> staged(bytes);
@@ -285,34 +283,28 @@ TEST_F(CommandBufferTest, BadRecordingCallsReturnErrorsAndLeaveTheBufferUsable) 
   meshvk_command_buffer_t* c = cb.get();
 
   meshvk_command_buffer_t* raw = reinterpret_cast<meshvk_command_buffer_t*>(0x1);
-  EXPECT_TRUE(HasCode(meshvk_command_buffer_create(set.get(), 2, &raw),
-                      MESHVK_STATUS_OUT_OF_RANGE, "process 2"));
+  EXPECT_TRUE(HasCode(meshvk_command_buffer_create(set.get(), 2, &raw), MESHVK_STATUS_OUT_OF_RANGE, "process 2"));
   EXPECT_EQ(raw, nullptr);
-  EXPECT_TRUE(HasCode(meshvk_command_buffer_create(nullptr, 0, &raw),
-                      MESHVK_STATUS_INVALID_ARGUMENT));
-  EXPECT_TRUE(HasCode(meshvk_command_buffer_fill(nullptr, a.get(), 0, 4, 0),
-                      MESHVK_STATUS_INVALID_ARGUMENT));
-  EXPECT_TRUE(HasCode(meshvk_command_buffer_fill(c, nullptr, 0, 4, 0),
-                      MESHVK_STATUS_INVALID_ARGUMENT));
-  EXPECT_TRUE(HasCode(meshvk_command_buffer_fill(c, a.get(), 2, 4, 0),
-                      MESHVK_STATUS_INVALID_ARGUMENT, "multiples of 4"));
-  EXPECT_TRUE(HasCode(meshvk_command_buffer_fill(c, a.get(), 0, 260, 0),
-                      MESHVK_STATUS_OUT_OF_RANGE));
-  EXPECT_TRUE(HasCode(meshvk_command_buffer_fill(c, theirs.get(), 0, 4, 0),
-                      MESHVK_STATUS_INVALID_ARGUMENT, "belongs to process 1"));
+  EXPECT_TRUE(HasCode(meshvk_command_buffer_create(nullptr, 0, &raw), MESHVK_STATUS_INVALID_ARGUMENT));
+  EXPECT_TRUE(HasCode(meshvk_command_buffer_fill(nullptr, a.get(), 0, 4, 0), MESHVK_STATUS_INVALID_ARGUMENT));
+  EXPECT_TRUE(HasCode(meshvk_command_buffer_fill(c, nullptr, 0, 4, 0), MESHVK_STATUS_INVALID_ARGUMENT));
+  EXPECT_TRUE(
+      HasCode(meshvk_command_buffer_fill(c, a.get(), 2, 4, 0), MESHVK_STATUS_INVALID_ARGUMENT, "multiples of 4"));
+  EXPECT_TRUE(HasCode(meshvk_command_buffer_fill(c, a.get(), 0, 260, 0), MESHVK_STATUS_OUT_OF_RANGE));
+  EXPECT_TRUE(HasCode(meshvk_command_buffer_fill(c, theirs.get(), 0, 4, 0), MESHVK_STATUS_INVALID_ARGUMENT,
+                      "belongs to process 1"));
   // Copies: past the end, overlapping, into another process, across sets.
-  EXPECT_TRUE(HasCode(meshvk_command_buffer_copy(c, a.get(), 200, b.get(), 0, 100),
-                      MESHVK_STATUS_OUT_OF_RANGE, "source"));
-  EXPECT_TRUE(HasCode(meshvk_command_buffer_copy(c, a.get(), 0, b.get(), 250, 8),
-                      MESHVK_STATUS_OUT_OF_RANGE, "destination"));
-  EXPECT_TRUE(HasCode(meshvk_command_buffer_copy(c, a.get(), 0, a.get(), 64, 128),
-                      MESHVK_STATUS_INVALID_ARGUMENT, "overlap"));
-  EXPECT_TRUE(HasCode(meshvk_command_buffer_copy(c, a.get(), 0, theirs.get(), 0, 8),
-                      MESHVK_STATUS_INVALID_ARGUMENT, "pull"));
-  EXPECT_TRUE(HasCode(meshvk_command_buffer_copy(c, foreign.get(), 0, a.get(), 0, 8),
-                      MESHVK_STATUS_INVALID_ARGUMENT, "another device set"));
-  EXPECT_TRUE(HasCode(meshvk_command_buffer_copy(c, a.get(), 0, b.get(), 0, 0),
-                      MESHVK_STATUS_INVALID_ARGUMENT));
+  EXPECT_TRUE(
+      HasCode(meshvk_command_buffer_copy(c, a.get(), 200, b.get(), 0, 100), MESHVK_STATUS_OUT_OF_RANGE, "source"));
+  EXPECT_TRUE(
+      HasCode(meshvk_command_buffer_copy(c, a.get(), 0, b.get(), 250, 8), MESHVK_STATUS_OUT_OF_RANGE, "destination"));
+  EXPECT_TRUE(
+      HasCode(meshvk_command_buffer_copy(c, a.get(), 0, a.get(), 64, 128), MESHVK_STATUS_INVALID_ARGUMENT, "overlap"));
+  EXPECT_TRUE(
+      HasCode(meshvk_command_buffer_copy(c, a.get(), 0, theirs.get(), 0, 8), MESHVK_STATUS_INVALID_ARGUMENT, "pull"));
+  EXPECT_TRUE(HasCode(meshvk_command_buffer_copy(c, foreign.get(), 0, a.get(), 0, 8), MESHVK_STATUS_INVALID_ARGUMENT,
+                      "another device set"));
+  EXPECT_TRUE(HasCode(meshvk_command_buffer_copy(c, a.get(), 0, b.get(), 0, 0), MESHVK_STATUS_INVALID_ARGUMENT));
   // Dispatches: workgroup counts, bindings, push constants.
   meshvk_binding_t binding = {a.get(), 0, 0, 1};
   uint32_t push[3] = {0, 32, 1};
@@ -320,8 +312,7 @@ TEST_F(CommandBufferTest, BadRecordingCallsReturnErrorsAndLeaveTheBufferUsable) 
   meshvk_device_limits_t limits;
   MESHVK_ASSERT_OK(meshvk_device_set_process_limits(set.get(), 0, &limits));
   dispatch.workgroup_count[0] = limits.max_workgroup_count[0] + 1;
-  EXPECT_TRUE(HasCode(meshvk_command_buffer_dispatch(c, &dispatch), MESHVK_STATUS_OUT_OF_RANGE,
-                      "workgroup count"));
+  EXPECT_TRUE(HasCode(meshvk_command_buffer_dispatch(c, &dispatch), MESHVK_STATUS_OUT_OF_RANGE, "workgroup count"));
   dispatch.workgroup_count[0] = 0;
   EXPECT_TRUE(HasCode(meshvk_command_buffer_dispatch(c, &dispatch), MESHVK_STATUS_OUT_OF_RANGE));
   dispatch.workgroup_count[0] = 1;
@@ -329,27 +320,23 @@ TEST_F(CommandBufferTest, BadRecordingCallsReturnErrorsAndLeaveTheBufferUsable) 
   EXPECT_TRUE(HasCode(meshvk_command_buffer_dispatch(c, &dispatch), MESHVK_STATUS_OUT_OF_RANGE));
   dispatch.workgroup_base[0] = 0;
   dispatch.binding_count = 2;
-  EXPECT_TRUE(HasCode(meshvk_command_buffer_dispatch(c, &dispatch),
-                      MESHVK_STATUS_INVALID_ARGUMENT, "binding"));
+  EXPECT_TRUE(HasCode(meshvk_command_buffer_dispatch(c, &dispatch), MESHVK_STATUS_INVALID_ARGUMENT, "binding"));
   dispatch.binding_count = 1;
   dispatch.push_constant_size = 8;
-  EXPECT_TRUE(HasCode(meshvk_command_buffer_dispatch(c, &dispatch),
-                      MESHVK_STATUS_INVALID_ARGUMENT, "push constant"));
+  EXPECT_TRUE(HasCode(meshvk_command_buffer_dispatch(c, &dispatch), MESHVK_STATUS_INVALID_ARGUMENT, "push constant"));
   dispatch.push_constant_size = 12;
   binding.offset = 4;
-  EXPECT_TRUE(HasCode(meshvk_command_buffer_dispatch(c, &dispatch),
-                      MESHVK_STATUS_INVALID_ARGUMENT, "multiple of"));
+  EXPECT_TRUE(HasCode(meshvk_command_buffer_dispatch(c, &dispatch), MESHVK_STATUS_INVALID_ARGUMENT, "multiple of"));
   binding.offset = 0;
   binding.range = 512;
   EXPECT_TRUE(HasCode(meshvk_command_buffer_dispatch(c, &dispatch), MESHVK_STATUS_OUT_OF_RANGE));
   binding.range = 0;
   binding.buffer = foreign.get();
-  EXPECT_TRUE(HasCode(meshvk_command_buffer_dispatch(c, &dispatch),
-                      MESHVK_STATUS_INVALID_ARGUMENT, "another device set"));
+  EXPECT_TRUE(
+      HasCode(meshvk_command_buffer_dispatch(c, &dispatch), MESHVK_STATUS_INVALID_ARGUMENT, "another device set"));
   binding.buffer = a.get();
   dispatch.executable = nullptr;
-  EXPECT_TRUE(HasCode(meshvk_command_buffer_dispatch(c, &dispatch),
-                      MESHVK_STATUS_INVALID_ARGUMENT));
+  EXPECT_TRUE(HasCode(meshvk_command_buffer_dispatch(c, &dispatch), MESHVK_STATUS_INVALID_ARGUMENT));
   EXPECT_TRUE(HasCode(meshvk_command_buffer_dispatch(c, nullptr), MESHVK_STATUS_INVALID_ARGUMENT));
   dispatch.executable = fill.get();
   // Strided copy and sum.
@@ -357,30 +344,27 @@ TEST_F(CommandBufferTest, BadRecordingCallsReturnErrorsAndLeaveTheBufferUsable) 
   region.count[0] = 65;
   region.count[1] = region.count[2] = 1;
   region.src_stride[0] = region.dst_stride[0] = 1;
-  EXPECT_TRUE(HasCode(meshvk_command_buffer_copy_strided(c, a.get(), b.get(), &region),
-                      MESHVK_STATUS_OUT_OF_RANGE, "source word 64"));
+  EXPECT_TRUE(HasCode(meshvk_command_buffer_copy_strided(c, a.get(), b.get(), &region), MESHVK_STATUS_OUT_OF_RANGE,
+                      "source word 64"));
   region.count[0] = 8;
   region.count[1] = 0;
-  EXPECT_TRUE(HasCode(meshvk_command_buffer_copy_strided(c, a.get(), b.get(), &region),
-                      MESHVK_STATUS_INVALID_ARGUMENT, "count[1]"));
+  EXPECT_TRUE(HasCode(meshvk_command_buffer_copy_strided(c, a.get(), b.get(), &region), MESHVK_STATUS_INVALID_ARGUMENT,
+                      "count[1]"));
   region.count[1] = 1;
   region.dst_offset_words = 4;
-  EXPECT_TRUE(HasCode(meshvk_command_buffer_copy_strided(c, a.get(), a.get(), &region),
-                      MESHVK_STATUS_INVALID_ARGUMENT, "overlap"));
-  EXPECT_TRUE(HasCode(meshvk_command_buffer_copy_strided(c, a.get(), b.get(), nullptr),
-                      MESHVK_STATUS_INVALID_ARGUMENT));
+  EXPECT_TRUE(HasCode(meshvk_command_buffer_copy_strided(c, a.get(), a.get(), &region), MESHVK_STATUS_INVALID_ARGUMENT,
+                      "overlap"));
+  EXPECT_TRUE(
+      HasCode(meshvk_command_buffer_copy_strided(c, a.get(), b.get(), nullptr), MESHVK_STATUS_INVALID_ARGUMENT));
   std::vector<meshvk_buffer_t*> nine(9, a.get());
-  EXPECT_TRUE(HasCode(meshvk_command_buffer_sum_f32(c, nine.data(), 9, b.get(), 64),
-                      MESHVK_STATUS_INVALID_ARGUMENT, "1..8"));
-  EXPECT_TRUE(HasCode(meshvk_command_buffer_sum_f32(c, nine.data(), 2, b.get(), 65),
-                      MESHVK_STATUS_OUT_OF_RANGE));
+  EXPECT_TRUE(
+      HasCode(meshvk_command_buffer_sum_f32(c, nine.data(), 9, b.get(), 64), MESHVK_STATUS_INVALID_ARGUMENT, "1..8"));
+  EXPECT_TRUE(HasCode(meshvk_command_buffer_sum_f32(c, nine.data(), 2, b.get(), 65), MESHVK_STATUS_OUT_OF_RANGE));
   // Submitting while still recording.
   meshvk_submit_info_t submit = {};
   submit.command_buffer = c;
-  EXPECT_TRUE(HasCode(meshvk_queue_submit(set.get(), &submit), MESHVK_STATUS_FAILED_PRECONDITION,
-                      "still recording"));
-  EXPECT_TRUE(HasCode(meshvk_queue_submit(other_set.get(), &submit),
-                      MESHVK_STATUS_INVALID_ARGUMENT));
+  EXPECT_TRUE(HasCode(meshvk_queue_submit(set.get(), &submit), MESHVK_STATUS_FAILED_PRECONDITION, "still recording"));
+  EXPECT_TRUE(HasCode(meshvk_queue_submit(other_set.get(), &submit), MESHVK_STATUS_INVALID_ARGUMENT));
   EXPECT_TRUE(HasCode(meshvk_queue_submit(set.get(), nullptr), MESHVK_STATUS_INVALID_ARGUMENT));
 
   // After all that, the command buffer still records and runs correctly.
@@ -389,8 +373,7 @@ TEST_F(CommandBufferTest, BadRecordingCallsReturnErrorsAndLeaveTheBufferUsable) 
   MESHVK_ASSERT_OK(meshvk_command_buffer_barrier(c));
   MESHVK_ASSERT_OK(meshvk_command_buffer_dispatch(c, &dispatch));  // words 0..31 = 1
   MESHVK_ASSERT_OK(meshvk_command_buffer_end(c));
-  EXPECT_TRUE(HasCode(meshvk_command_buffer_fill(c, a.get(), 0, 4, 0),
-                      MESHVK_STATUS_FAILED_PRECONDITION, "ended"));
+  EXPECT_TRUE(HasCode(meshvk_command_buffer_fill(c, a.get(), 0, 4, 0), MESHVK_STATUS_FAILED_PRECONDITION, "ended"));
   EXPECT_TRUE(HasCode(meshvk_command_buffer_end(c), MESHVK_STATUS_FAILED_PRECONDITION));
   SubmitAndWait(set.get(), 0, c);
   std::vector<uint32_t> words = ReadWords(a.get());
@@ -413,8 +396,8 @@ TEST_F(CommandBufferTest, CrossVkDeviceCopyIsUnimplemented) {
   Buffer dst = MakeBuffer(set.get(), 0, 64);
   CommandBuffer cb = MakeCommandBuffer(set.get(), 0);
   ASSERT_TRUE(src && dst && cb);
-  EXPECT_TRUE(HasCode(meshvk_command_buffer_copy(cb.get(), src.get(), 0, dst.get(), 0, 64),
-                      MESHVK_STATUS_UNIMPLEMENTED, "different VkDevices"));
+  EXPECT_TRUE(HasCode(meshvk_command_buffer_copy(cb.get(), src.get(), 0, dst.get(), 0, 64), MESHVK_STATUS_UNIMPLEMENTED,
+                      "different VkDevices"));
   // Nor can a submit on process 0 wait for a semaphore living on process 1's VkDevice.
   meshvk_semaphore_t* raw = nullptr;
   MESHVK_ASSERT_OK(meshvk_semaphore_create(set.get(), 1, 0, &raw));
@@ -425,8 +408,8 @@ TEST_F(CommandBufferTest, CrossVkDeviceCopyIsUnimplemented) {
   submit.command_buffer = cb.get();
   submit.waits = &wait;
   submit.wait_count = 1;
-  EXPECT_TRUE(HasCode(meshvk_queue_submit(set.get(), &submit), MESHVK_STATUS_UNIMPLEMENTED,
-                      "cross-VkDevice semaphores"));
+  EXPECT_TRUE(
+      HasCode(meshvk_queue_submit(set.get(), &submit), MESHVK_STATUS_UNIMPLEMENTED, "cross-VkDevice semaphores"));
 }
 
 }  // namespace

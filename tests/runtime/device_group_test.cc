@@ -47,10 +47,8 @@ TEST_F(DeviceGroupTest, DispatchBaseOnEveryDeviceOfTheGroup) {
     done.emplace_back(raw);
     ASSERT_TRUE(buffers[p] && cbs[p] && fill);
     // Memory is allocated for the owner only.
-    EXPECT_EQ(meshvk_device_set_allocated_bytes(set.get(), p),
-              meshvk_buffer_allocation_size(buffers[p].get()));
-    MESHVK_ASSERT_OK(meshvk_command_buffer_fill(cbs[p].get(), buffers[p].get(), 0, n * 4,
-                                                0xEEEEEEEEu));
+    EXPECT_EQ(meshvk_device_set_allocated_bytes(set.get(), p), meshvk_buffer_allocation_size(buffers[p].get()));
+    MESHVK_ASSERT_OK(meshvk_command_buffer_fill(cbs[p].get(), buffers[p].get(), 0, n * 4, 0xEEEEEEEEu));
     // Base 2, count 3: the kernel's global ids start at 2 * 64, so words
     // below 128 keep the sentinel and the grid-stride loop covers the rest.
     meshvk_binding_t binding = {buffers[p].get(), 0, 0, 1};
@@ -125,8 +123,7 @@ TEST_F(DeviceGroupTest, PeerRingAcrossTheGroup) {
     pull.push_back(MakeCommandBuffer(set.get(), p));
     ASSERT_TRUE(pull[p]);
     const bool can_copy = meshvk_device_set_peer_features(set.get(), p, from) & 0x1u;
-    meshvk_status_t status =
-        meshvk_command_buffer_copy(pull[p].get(), result[from].get(), 0, ring[p].get(), 0, n * 4);
+    meshvk_status_t status = meshvk_command_buffer_copy(pull[p].get(), result[from].get(), 0, ring[p].get(), 0, n * 4);
     if (can_copy) {
       MESHVK_ASSERT_OK(status);
       pulled[p] = true;
@@ -198,8 +195,7 @@ TEST_F(DeviceGroupTest, PeerDispatchReadsAnotherDevicesShard) {
   SubmitAndWait(set.get(), 1, cb.get());
   std::vector<float> got = ReadFloats(sum.get());
   for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(got[i], a[i] + b[i]) << i;
-  EXPECT_EQ(meshvk_device_set_allocated_bytes(set.get(), 0),
-            meshvk_buffer_allocation_size(remote.get()));
+  EXPECT_EQ(meshvk_device_set_allocated_bytes(set.get(), 0), meshvk_buffer_allocation_size(remote.get()));
 }
 
 TEST_F(DeviceGroupTest, MissingPeerFeatureIsUnavailable) {
@@ -224,8 +220,8 @@ TEST_F(DeviceGroupTest, MissingPeerFeatureIsUnavailable) {
   dispatch.push_constants = push;
   dispatch.push_constant_size = sizeof(push);
   dispatch.workgroup_count[0] = dispatch.workgroup_count[1] = dispatch.workgroup_count[2] = 1;
-  EXPECT_TRUE(HasCode(meshvk_command_buffer_dispatch(cb.get(), &dispatch),
-                      MESHVK_STATUS_UNAVAILABLE, "peer memory features"));
+  EXPECT_TRUE(
+      HasCode(meshvk_command_buffer_dispatch(cb.get(), &dispatch), MESHVK_STATUS_UNAVAILABLE, "peer memory features"));
 }
 
 }  // namespace

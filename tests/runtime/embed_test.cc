@@ -25,8 +25,8 @@ constexpr uint64_t kSecond = 1000ull * 1000 * 1000;
 
 std::string Text(meshvk_status_t status) {
   if (!status) return "";
-  std::string text = std::string(meshvk_status_code_name(meshvk_status_code(status))) + ": " +
-                     meshvk_status_message(status);
+  std::string text =
+      std::string(meshvk_status_code_name(meshvk_status_code(status))) + ": " + meshvk_status_message(status);
   meshvk_status_free(status);
   return text;
 }
@@ -46,8 +46,7 @@ class EmbedTest : public ::testing::Test {
  protected:
   static VKAPI_ATTR VkBool32 VKAPI_CALL OnMessage(VkDebugUtilsMessageSeverityFlagBitsEXT,
                                                   VkDebugUtilsMessageTypeFlagsEXT,
-                                                  const VkDebugUtilsMessengerCallbackDataEXT* data,
-                                                  void* self) {
+                                                  const VkDebugUtilsMessengerCallbackDataEXT* data, void* self) {
     auto* test = static_cast<EmbedTest*>(self);
     std::lock_guard<std::mutex> lock(test->messages_mutex_);
     test->messages_.push_back(data && data->pMessage ? data->pMessage : "(no message)");
@@ -67,8 +66,8 @@ class EmbedTest : public ::testing::Test {
     VkDebugUtilsMessengerCreateInfoEXT messenger{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
     messenger.messageSeverity =
         VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-    messenger.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
-                            VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+    messenger.messageType =
+        VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
     messenger.pfnUserCallback = &EmbedTest::OnMessage;
     messenger.pUserData = this;
     VkValidationFeatureEnableEXT sync = VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT;
@@ -170,8 +169,8 @@ class EmbedTest : public ::testing::Test {
   VkBuffer AppBuffer(uint64_t bytes, float** mapped) {
     VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
     info.size = bytes;
-    info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-                 VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    info.usage =
+        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
     VkBuffer buffer = VK_NULL_HANDLE;
     EXPECT_EQ(vkCreateBuffer(device_, &info, nullptr, &buffer), VK_SUCCESS);
     VkMemoryRequirements needs;
@@ -497,7 +496,7 @@ TEST_F(EmbedTest, BadEmbeddingInputIsRefused) {
             MESHVK_STATUS_INVALID_ARGUMENT);  // not the instance's physical device
   device = {&physical_, 1, device_, VK_API_VERSION_1_1, family_, &queue_, 1};
   EXPECT_EQ(CodeOf(meshvk_device_set_create_from_vulkan(meshvk_instance_, &info, &other)),
-            MESHVK_STATUS_UNAVAILABLE);  // below 1.2
+            MESHVK_STATUS_UNAVAILABLE);          // below 1.2
   info.queue_lock.lock = &EmbedTest::LockQueue;  // unlock missing
   device.api_version = VK_API_VERSION_1_2;
   EXPECT_EQ(CodeOf(meshvk_device_set_create_from_vulkan(meshvk_instance_, &info, &other)),
@@ -538,8 +537,9 @@ TEST(EmbedRequirements, VersionFeaturesAndShaderCapabilities) {
   EXPECT_EQ(CodeOf(meshvk_vulkan_requirements(static_cast<meshvk_topology_t>(9), nullptr, &needs)),
             MESHVK_STATUS_INVALID_ARGUMENT);
   // A module header and OpCapability Shader, Float16, Int64, StorageBuffer16BitAccess.
-  const uint32_t spirv[] = {0x07230203, 0x00010300, 0, 10, 0,      (2u << 16) | 17, 1, (2u << 16) | 17, 9,
-                            (2u << 16) | 17, 11, (2u << 16) | 17, 4433};
+  const uint32_t spirv[] = {
+      0x07230203, 0x00010300,      0,   10, 0, (2u << 16) | 17, 1, (2u << 16) | 17, 9, (2u << 16) | 17,
+      11,         (2u << 16) | 17, 4433};
   meshvk_shader_features_t features{};
   ASSERT_MESHVK_OK(meshvk_executable_spirv_features(spirv, sizeof(spirv), &features));
   EXPECT_EQ(features.shader_float16, 1u);

@@ -52,8 +52,7 @@ TEST_F(ExecutableTest, BuiltinsAreCachedAndDescribeTheirLayout) {
   EXPECT_EQ(meshvk_executable_binding_count(sum.get()), 9u);
   EXPECT_EQ(meshvk_executable_push_constant_size(sum.get()), 8u);
   meshvk_executable_t* raw = nullptr;
-  EXPECT_TRUE(HasCode(meshvk_executable_builtin(set.get(), MESHVK_BUILTIN_COUNT, &raw),
-                      MESHVK_STATUS_OUT_OF_RANGE));
+  EXPECT_TRUE(HasCode(meshvk_executable_builtin(set.get(), MESHVK_BUILTIN_COUNT, &raw), MESHVK_STATUS_OUT_OF_RANGE));
   // A built-in reference keeps the set alive after the caller drops it.
   set.reset();
   fill.reset();
@@ -70,28 +69,28 @@ TEST_F(ExecutableTest, RejectsSpirvThatDoesNotValidate) {
   std::vector<uint32_t> truncated = FillSpirv();
   truncated.resize(truncated.size() / 2);
   meshvk_executable_create_info_t info = FillInfo(truncated);
-  EXPECT_TRUE(HasCode(meshvk_executable_create(set.get(), &info, &raw),
-                      MESHVK_STATUS_INVALID_ARGUMENT, "SPIR-V validation failed"));
+  EXPECT_TRUE(HasCode(meshvk_executable_create(set.get(), &info, &raw), MESHVK_STATUS_INVALID_ARGUMENT,
+                      "SPIR-V validation failed"));
   EXPECT_EQ(raw, nullptr);
 
   std::vector<uint32_t> bad_magic = FillSpirv();
   bad_magic[0] = 0x12345678;
   info = FillInfo(bad_magic);
-  EXPECT_TRUE(HasCode(meshvk_executable_create(set.get(), &info, &raw),
-                      MESHVK_STATUS_INVALID_ARGUMENT, "not a SPIR-V module (bad magic number)"));
+  EXPECT_TRUE(HasCode(meshvk_executable_create(set.get(), &info, &raw), MESHVK_STATUS_INVALID_ARGUMENT,
+                      "not a SPIR-V module (bad magic number)"));
 
   // An id bound too small: every id in the module is then out of bounds.
   std::vector<uint32_t> bad_bound = FillSpirv();
   bad_bound[3] = 2;
   info = FillInfo(bad_bound);
-  EXPECT_TRUE(HasCode(meshvk_executable_create(set.get(), &info, &raw),
-                      MESHVK_STATUS_INVALID_ARGUMENT, "SPIR-V validation failed"));
+  EXPECT_TRUE(HasCode(meshvk_executable_create(set.get(), &info, &raw), MESHVK_STATUS_INVALID_ARGUMENT,
+                      "SPIR-V validation failed"));
 
   std::vector<uint32_t> words = FillSpirv();
   info = FillInfo(words);
   info.entry_point = "not_main";
-  EXPECT_TRUE(HasCode(meshvk_executable_create(set.get(), &info, &raw),
-                      MESHVK_STATUS_INVALID_ARGUMENT, "entry point named 'not_main'"));
+  EXPECT_TRUE(HasCode(meshvk_executable_create(set.get(), &info, &raw), MESHVK_STATUS_INVALID_ARGUMENT,
+                      "entry point named 'not_main'"));
 }
 
 TEST_F(ExecutableTest, RejectsBindingsTheLayoutDoesNotDeclare) {
@@ -106,8 +105,8 @@ TEST_F(ExecutableTest, RejectsBindingsTheLayoutDoesNotDeclare) {
   info.binding_count = 3;
   info.push_constant_size = 8;
   meshvk_executable_t* raw = nullptr;
-  EXPECT_TRUE(HasCode(meshvk_executable_create(set.get(), &info, &raw),
-                      MESHVK_STATUS_INVALID_ARGUMENT, "bindings 0..2"));
+  EXPECT_TRUE(
+      HasCode(meshvk_executable_create(set.get(), &info, &raw), MESHVK_STATUS_INVALID_ARGUMENT, "bindings 0..2"));
   info.binding_count = 9;
   MESHVK_ASSERT_OK(meshvk_executable_create(set.get(), &info, &raw));
   meshvk_executable_release(raw);
@@ -120,25 +119,21 @@ TEST_F(ExecutableTest, RejectsBadCreateInfo) {
   std::vector<uint32_t> words = FillSpirv();
   meshvk_executable_create_info_t info = FillInfo(words);
   info.spirv_size = 6;
-  EXPECT_TRUE(HasCode(meshvk_executable_create(set.get(), &info, &raw),
-                      MESHVK_STATUS_INVALID_ARGUMENT, "multiple of 4"));
+  EXPECT_TRUE(
+      HasCode(meshvk_executable_create(set.get(), &info, &raw), MESHVK_STATUS_INVALID_ARGUMENT, "multiple of 4"));
   info = FillInfo(words);
   info.spirv = nullptr;
-  EXPECT_TRUE(HasCode(meshvk_executable_create(set.get(), &info, &raw),
-                      MESHVK_STATUS_INVALID_ARGUMENT));
+  EXPECT_TRUE(HasCode(meshvk_executable_create(set.get(), &info, &raw), MESHVK_STATUS_INVALID_ARGUMENT));
   info = FillInfo(words);
   info.push_constant_size = 6;
-  EXPECT_TRUE(HasCode(meshvk_executable_create(set.get(), &info, &raw),
-                      MESHVK_STATUS_INVALID_ARGUMENT, "push_constant_size"));
+  EXPECT_TRUE(
+      HasCode(meshvk_executable_create(set.get(), &info, &raw), MESHVK_STATUS_INVALID_ARGUMENT, "push_constant_size"));
   info.push_constant_size = 1u << 20;
-  EXPECT_TRUE(HasCode(meshvk_executable_create(set.get(), &info, &raw),
-                      MESHVK_STATUS_OUT_OF_RANGE, "push constant bytes"));
-  EXPECT_TRUE(HasCode(meshvk_executable_create(set.get(), nullptr, &raw),
-                      MESHVK_STATUS_INVALID_ARGUMENT));
-  EXPECT_TRUE(HasCode(meshvk_executable_create(nullptr, &info, &raw),
-                      MESHVK_STATUS_INVALID_ARGUMENT));
-  EXPECT_TRUE(HasCode(meshvk_executable_create(set.get(), &info, nullptr),
-                      MESHVK_STATUS_INVALID_ARGUMENT));
+  EXPECT_TRUE(
+      HasCode(meshvk_executable_create(set.get(), &info, &raw), MESHVK_STATUS_OUT_OF_RANGE, "push constant bytes"));
+  EXPECT_TRUE(HasCode(meshvk_executable_create(set.get(), nullptr, &raw), MESHVK_STATUS_INVALID_ARGUMENT));
+  EXPECT_TRUE(HasCode(meshvk_executable_create(nullptr, &info, &raw), MESHVK_STATUS_INVALID_ARGUMENT));
+  EXPECT_TRUE(HasCode(meshvk_executable_create(set.get(), &info, nullptr), MESHVK_STATUS_INVALID_ARGUMENT));
 }
 
 }  // namespace
@@ -160,8 +155,7 @@ TEST(ExecutableCheckSpirv, SameRulesWithoutADevice) {
                       "has LocalSize 64x1x1 but workgroup_size says 32x1x1"));
   info.workgroup_size[0] = 64;
   info.binding_count = 0;  // the fill kernel binds one buffer
-  EXPECT_TRUE(HasCode(meshvk_executable_check_spirv(&info, 0), MESHVK_STATUS_INVALID_ARGUMENT,
-                      "uses set 0 binding 0"));
+  EXPECT_TRUE(HasCode(meshvk_executable_check_spirv(&info, 0), MESHVK_STATUS_INVALID_ARGUMENT, "uses set 0 binding 0"));
   info.binding_count = 1;
   info.entry_point = "other";
   EXPECT_TRUE(HasCode(meshvk_executable_check_spirv(&info, 0), MESHVK_STATUS_INVALID_ARGUMENT,

@@ -35,10 +35,9 @@ TEST_F(InstanceTest, EnumeratesPhysicalDevicesWithLimits) {
 TEST_F(InstanceTest, PhysicalDeviceQueriesRejectBadArguments) {
   meshvk_physical_device_info_t info;
   uint32_t count = meshvk_instance_physical_device_count(instance());
-  EXPECT_TRUE(HasCode(meshvk_instance_physical_device_info(instance(), count, &info),
-                      MESHVK_STATUS_OUT_OF_RANGE, "physical device"));
-  EXPECT_TRUE(HasCode(meshvk_instance_physical_device_info(instance(), 0, nullptr),
-                      MESHVK_STATUS_INVALID_ARGUMENT));
+  EXPECT_TRUE(HasCode(meshvk_instance_physical_device_info(instance(), count, &info), MESHVK_STATUS_OUT_OF_RANGE,
+                      "physical device"));
+  EXPECT_TRUE(HasCode(meshvk_instance_physical_device_info(instance(), 0, nullptr), MESHVK_STATUS_INVALID_ARGUMENT));
   EXPECT_EQ(meshvk_instance_physical_device_count(nullptr), 0u);
   EXPECT_TRUE(HasCode(meshvk_instance_create(nullptr, nullptr), MESHVK_STATUS_INVALID_ARGUMENT));
 }
@@ -58,8 +57,8 @@ TEST_F(InstanceTest, DeviceGroupsHaveAPeerMatrix) {
       }
     }
   }
-  EXPECT_TRUE(HasCode(meshvk_instance_device_group_info(instance(), groups, info.get()),
-                      MESHVK_STATUS_OUT_OF_RANGE, "device group"));
+  EXPECT_TRUE(HasCode(meshvk_instance_device_group_info(instance(), groups, info.get()), MESHVK_STATUS_OUT_OF_RANGE,
+                      "device group"));
 }
 
 TEST_F(InstanceTest, ValidationLayerReportsMisuse) {

@@ -28,8 +28,7 @@ TEST_F(SemaphoreTest, HostSignalAndQuery) {
   MESHVK_ASSERT_OK(meshvk_semaphore_query(semaphore.get(), &value));
   EXPECT_EQ(value, 9u);
   MESHVK_EXPECT_OK(meshvk_semaphore_wait(semaphore.get(), 9, 0));
-  EXPECT_TRUE(HasCode(meshvk_semaphore_signal(semaphore.get(), 9), MESHVK_STATUS_INVALID_ARGUMENT,
-                      "not above"));
+  EXPECT_TRUE(HasCode(meshvk_semaphore_signal(semaphore.get(), 9), MESHVK_STATUS_INVALID_ARGUMENT, "not above"));
 }
 
 TEST_F(SemaphoreTest, WaitTimesOutWithDeadlineExceeded) {
@@ -37,8 +36,8 @@ TEST_F(SemaphoreTest, WaitTimesOutWithDeadlineExceeded) {
   ASSERT_TRUE(set);
   Semaphore semaphore = MakeSemaphore(set.get(), 0, 0);
   ASSERT_TRUE(semaphore);
-  EXPECT_TRUE(HasCode(meshvk_semaphore_wait(semaphore.get(), 1, 1000 * 1000),
-                      MESHVK_STATUS_DEADLINE_EXCEEDED, "process 0"));
+  EXPECT_TRUE(
+      HasCode(meshvk_semaphore_wait(semaphore.get(), 1, 1000 * 1000), MESHVK_STATUS_DEADLINE_EXCEEDED, "process 0"));
 }
 
 TEST_F(SemaphoreTest, DeviceWorkWaitsForAHostSignal) {
@@ -63,8 +62,7 @@ TEST_F(SemaphoreTest, DeviceWorkWaitsForAHostSignal) {
   submit.signal_count = 1;
   MESHVK_ASSERT_OK(meshvk_queue_submit(set.get(), &submit));
   // The device cannot run ahead of the gate.
-  EXPECT_TRUE(HasCode(meshvk_semaphore_wait(done.get(), 1, 20 * 1000 * 1000),
-                      MESHVK_STATUS_DEADLINE_EXCEEDED));
+  EXPECT_TRUE(HasCode(meshvk_semaphore_wait(done.get(), 1, 20 * 1000 * 1000), MESHVK_STATUS_DEADLINE_EXCEEDED));
   MESHVK_ASSERT_OK(meshvk_semaphore_signal(gate.get(), 1));
   MESHVK_ASSERT_OK(meshvk_semaphore_wait(done.get(), 1, 60 * kSecond));
   for (uint32_t word : ReadWords(buffer.get())) ASSERT_EQ(word, 0x01020304u);
@@ -74,19 +72,16 @@ TEST_F(SemaphoreTest, RejectsBadArguments) {
   DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, 1);
   ASSERT_TRUE(set);
   meshvk_semaphore_t* raw = reinterpret_cast<meshvk_semaphore_t*>(0x1);
-  EXPECT_TRUE(HasCode(meshvk_semaphore_create(set.get(), 1, 0, &raw), MESHVK_STATUS_OUT_OF_RANGE,
-                      "process 1"));
+  EXPECT_TRUE(HasCode(meshvk_semaphore_create(set.get(), 1, 0, &raw), MESHVK_STATUS_OUT_OF_RANGE, "process 1"));
   EXPECT_EQ(raw, nullptr);
-  EXPECT_TRUE(HasCode(meshvk_semaphore_create(nullptr, 0, 0, &raw),
-                      MESHVK_STATUS_INVALID_ARGUMENT));
+  EXPECT_TRUE(HasCode(meshvk_semaphore_create(nullptr, 0, 0, &raw), MESHVK_STATUS_INVALID_ARGUMENT));
   uint64_t value;
   EXPECT_TRUE(HasCode(meshvk_semaphore_query(nullptr, &value), MESHVK_STATUS_INVALID_ARGUMENT));
   EXPECT_TRUE(HasCode(meshvk_semaphore_wait(nullptr, 1, 0), MESHVK_STATUS_INVALID_ARGUMENT));
   EXPECT_TRUE(HasCode(meshvk_semaphore_signal(nullptr, 1), MESHVK_STATUS_INVALID_ARGUMENT));
   Semaphore semaphore = MakeSemaphore(set.get(), 0, 0);
   ASSERT_TRUE(semaphore);
-  EXPECT_TRUE(HasCode(meshvk_semaphore_query(semaphore.get(), nullptr),
-                      MESHVK_STATUS_INVALID_ARGUMENT, "out_value"));
+  EXPECT_TRUE(HasCode(meshvk_semaphore_query(semaphore.get(), nullptr), MESHVK_STATUS_INVALID_ARGUMENT, "out_value"));
 }
 
 }  // namespace

@@ -1,9 +1,8 @@
 // VkResult -> status conversion, the one place Vulkan codes become meshvk's.
-#include <volk.h>
+#include "vulkan/vk_status.h"
 
 #include <gtest/gtest.h>
-
-#include "vulkan/vk_status.h"
+#include <volk.h>
 
 namespace meshvk {
 namespace {
@@ -28,8 +27,7 @@ TEST(VkStatusTest, MapsResultsToCodesAndNamesTheOperation) {
   for (const Case& c : cases) {
     Status status = VkResultToStatus(c.result, "process 3 (physical device 1): vkQueueSubmit");
     EXPECT_EQ(status.code(), c.code) << VkResultName(c.result);
-    EXPECT_EQ(status.message(), std::string("process 3 (physical device 1): vkQueueSubmit: ") +
-                                    VkResultName(c.result));
+    EXPECT_EQ(status.message(), std::string("process 3 (physical device 1): vkQueueSubmit: ") + VkResultName(c.result));
   }
 }
 

@@ -7,25 +7,22 @@ namespace meshvk_test {
 
 std::string StatusText(meshvk_status_t status) {
   if (!status) return "";
-  std::string text = std::string(meshvk_status_code_name(meshvk_status_code(status))) + ": " +
-                     meshvk_status_message(status);
+  std::string text =
+      std::string(meshvk_status_code_name(meshvk_status_code(status))) + ": " + meshvk_status_message(status);
   meshvk_status_free(status);
   return text;
 }
 
-::testing::AssertionResult HasCode(meshvk_status_t status, meshvk_status_code_t code,
-                                   const std::string& needle) {
+::testing::AssertionResult HasCode(meshvk_status_t status, meshvk_status_code_t code, const std::string& needle) {
   meshvk_status_code_t got = meshvk_status_code(status);
   std::string message = meshvk_status_message(status);
   meshvk_status_free(status);
   if (got != code) {
-    return ::testing::AssertionFailure()
-           << "expected " << meshvk_status_code_name(code) << ", got "
-           << meshvk_status_code_name(got) << " (" << message << ")";
+    return ::testing::AssertionFailure() << "expected " << meshvk_status_code_name(code) << ", got "
+                                         << meshvk_status_code_name(got) << " (" << message << ")";
   }
   if (message.find(needle) == std::string::npos) {
-    return ::testing::AssertionFailure()
-           << "message '" << message << "' does not contain '" << needle << "'";
+    return ::testing::AssertionFailure() << "message '" << message << "' does not contain '" << needle << "'";
   }
   return ::testing::AssertionSuccess();
 }
@@ -33,8 +30,7 @@ std::string StatusText(meshvk_status_t status) {
 void VulkanTest::OnMessage(meshvk_message_severity_t severity, const char* message, void* self) {
   auto* test = static_cast<VulkanTest*>(self);
   std::lock_guard<std::mutex> lock(test->mutex_);
-  test->messages_.push_back(std::string(severity == MESHVK_MESSAGE_ERROR ? "error: " : "warning: ") +
-                            message);
+  test->messages_.push_back(std::string(severity == MESHVK_MESSAGE_ERROR ? "error: " : "warning: ") + message);
 }
 
 void VulkanTest::SetUp() {
@@ -56,8 +52,7 @@ void VulkanTest::TearDown() {
   for (const auto& message : messages_) ADD_FAILURE() << "validation " << message;
 }
 
-DeviceSet VulkanTest::MakeSet(meshvk_topology_t topology, uint32_t processes,
-                              const uint32_t* process_devices) {
+DeviceSet VulkanTest::MakeSet(meshvk_topology_t topology, uint32_t processes, const uint32_t* process_devices) {
   meshvk_device_set_create_info_t info = {};
   info.topology = topology;
   info.process_count = processes;
@@ -92,8 +87,7 @@ std::vector<std::string> VulkanTest::TakeMessages() {
   return taken;
 }
 
-void VulkanTest::SubmitAndWait(meshvk_device_set_t* set, uint32_t process,
-                               meshvk_command_buffer_t* cb) {
+void VulkanTest::SubmitAndWait(meshvk_device_set_t* set, uint32_t process, meshvk_command_buffer_t* cb) {
   meshvk_semaphore_t* raw = nullptr;
   MESHVK_ASSERT_OK(meshvk_semaphore_create(set, process, 0, &raw));
   Semaphore done(raw);

@@ -23,8 +23,7 @@ std::string StatusText(meshvk_status_t status);
 #define MESHVK_ASSERT_OK(expr) ASSERT_EQ(::meshvk_test::StatusText(expr), "")
 
 // Consumes `status`; checks its code and that its message contains `needle`.
-::testing::AssertionResult HasCode(meshvk_status_t status, meshvk_status_code_t code,
-                                   const std::string& needle = "");
+::testing::AssertionResult HasCode(meshvk_status_t status, meshvk_status_code_t code, const std::string& needle = "");
 
 // Owning handles for test code.
 template <typename T, void (*Release)(T*)>
@@ -32,15 +31,12 @@ struct Releaser {
   void operator()(T* p) const { Release(p); }
 };
 using Instance = std::unique_ptr<meshvk_instance_t, Releaser<meshvk_instance_t, meshvk_instance_release>>;
-using DeviceSet =
-    std::unique_ptr<meshvk_device_set_t, Releaser<meshvk_device_set_t, meshvk_device_set_release>>;
+using DeviceSet = std::unique_ptr<meshvk_device_set_t, Releaser<meshvk_device_set_t, meshvk_device_set_release>>;
 using Buffer = std::unique_ptr<meshvk_buffer_t, Releaser<meshvk_buffer_t, meshvk_buffer_release>>;
-using Executable =
-    std::unique_ptr<meshvk_executable_t, Releaser<meshvk_executable_t, meshvk_executable_release>>;
-using CommandBuffer = std::unique_ptr<meshvk_command_buffer_t,
-                                      Releaser<meshvk_command_buffer_t, meshvk_command_buffer_release>>;
-using Semaphore =
-    std::unique_ptr<meshvk_semaphore_t, Releaser<meshvk_semaphore_t, meshvk_semaphore_release>>;
+using Executable = std::unique_ptr<meshvk_executable_t, Releaser<meshvk_executable_t, meshvk_executable_release>>;
+using CommandBuffer =
+    std::unique_ptr<meshvk_command_buffer_t, Releaser<meshvk_command_buffer_t, meshvk_command_buffer_release>>;
+using Semaphore = std::unique_ptr<meshvk_semaphore_t, Releaser<meshvk_semaphore_t, meshvk_semaphore_release>>;
 
 class VulkanTest : public ::testing::Test {
  protected:
@@ -48,8 +44,7 @@ class VulkanTest : public ::testing::Test {
   void TearDown() override;
 
   // A device set of `processes` processes; fails the test on error.
-  DeviceSet MakeSet(meshvk_topology_t topology, uint32_t processes,
-                    const uint32_t* process_devices = nullptr);
+  DeviceSet MakeSet(meshvk_topology_t topology, uint32_t processes, const uint32_t* process_devices = nullptr);
   Buffer MakeBuffer(meshvk_device_set_t* set, uint32_t process, uint64_t bytes);
   Executable Builtin(meshvk_device_set_t* set, meshvk_builtin_t builtin);
   CommandBuffer MakeCommandBuffer(meshvk_device_set_t* set, uint32_t process);

@@ -44,8 +44,9 @@ std::string locationText(Location loc) {
 }
 
 std::string oneLine(std::string s) {
-  for (char& c : s)
-    if (c == '\n' || c == '\r') c = ' ';
+  for (char &c : s)
+    if (c == '\n' || c == '\r')
+      c = ' ';
   return s;
 }
 
@@ -56,7 +57,7 @@ std::string oneLine(std::string s) {
 // not a closing bracket.
 constexpr int kMaxNesting = 256;
 
-std::string nestingError(const std::string& source, const std::string& bufferName) {
+std::string nestingError(const std::string &source, const std::string &bufferName) {
   int depth = 0, line = 1, column = 0;
   for (size_t i = 0; i < source.size(); ++i) {
     char c = source[i];
@@ -66,17 +67,21 @@ std::string nestingError(const std::string& source, const std::string& bufferNam
       column = 0;
     } else if (c == '"') {
       for (++i; i < source.size() && source[i] != '"' && source[i] != '\n'; ++i)
-        if (source[i] == '\\') ++i;
-      if (i < source.size() && source[i] == '\n') --i;
+        if (source[i] == '\\')
+          ++i;
+      if (i < source.size() && source[i] == '\n')
+        --i;
     } else if (c == '/' && i + 1 < source.size() && source[i + 1] == '/') {
-      while (i + 1 < source.size() && source[i + 1] != '\n') ++i;
+      while (i + 1 < source.size() && source[i + 1] != '\n')
+        ++i;
     } else if (c == '(' || c == '[' || c == '{' || c == '<') {
       if (++depth > kMaxNesting)
         return bufferName + ":" + std::to_string(line) + ":" + std::to_string(column) +
                ": error: nesting deeper than " + std::to_string(kMaxNesting) +
-               " levels of (, [, { and <; meshvk accepts programs nested at most " + std::to_string(kMaxNesting) +
-               " deep";
-    } else if ((c == ')' || c == ']' || c == '}' || c == '>') && depth > 0 && !(c == '>' && i > 0 && source[i - 1] == '-')) {
+               " levels of (, [, { and <; meshvk accepts programs nested at most " +
+               std::to_string(kMaxNesting) + " deep";
+    } else if ((c == ')' || c == ']' || c == '}' || c == '>') && depth > 0 &&
+               !(c == '>' && i > 0 && source[i - 1] == '-')) {
       --depth;
     }
   }
@@ -85,46 +90,52 @@ std::string nestingError(const std::string& source, const std::string& bufferNam
 
 // Remembers the first pass that failed, for failures without a diagnostic.
 class NameFailedPass : public PassInstrumentation {
- public:
-  explicit NameFailedPass(std::string* name) : name_(name) {}
-  void runAfterPassFailed(Pass* pass, Operation*) override {
-    if (name_->empty()) *name_ = pass->getArgument().empty() ? pass->getName().str() : pass->getArgument().str();
+public:
+  explicit NameFailedPass(std::string *name) : name_(name) {}
+  void runAfterPassFailed(Pass *pass, Operation *) override {
+    if (name_->empty())
+      *name_ = pass->getArgument().empty() ? pass->getName().str() : pass->getArgument().str();
   }
 
- private:
-  std::string* name_;
+private:
+  std::string *name_;
 };
 
 // SPIR-V version ceiling of a Vulkan version (Vulkan spec, "Versions").
 uint32_t maxSpirvFor(uint32_t vulkan) { return vulkan >= 103 ? 106 : vulkan == 102 ? 105 : 103; }
 
-}  // namespace
+} // namespace
 
-bool parseGridShape(const std::string& text, std::vector<int64_t>* shape, std::string* error) {
+bool parseGridShape(const std::string &text, std::vector<int64_t> *shape, std::string *error) {
   shape->clear();
   std::stringstream in(text);
   std::string part;
   while (std::getline(in, part, 'x')) {
-    char* end = nullptr;
+    char *end = nullptr;
     errno = 0;
     long long v = part.empty() ? 0 : std::strtoll(part.c_str(), &end, 10);
     if (part.empty() || *end != '\0' || errno || v < 1 || v > 1024) {
-      *error = "'" + text + "' is not a grid shape (expected extents 1..1024 joined by 'x', e.g. 4 or 2x2)";
+      *error = "'" + text +
+               "' is not a grid shape (expected extents 1..1024 joined by 'x', e.g. 4 or 2x2)";
       return false;
     }
     shape->push_back(v);
   }
   if (shape->empty() || text.back() == 'x') {
-    *error = "'" + text + "' is not a grid shape (expected extents 1..1024 joined by 'x', e.g. 4 or 2x2)";
+    *error = "'" + text +
+             "' is not a grid shape (expected extents 1..1024 joined by 'x', e.g. 4 or 2x2)";
     return false;
   }
   return true;
 }
 
-bool parseVulkanVersion(const std::string& text, uint32_t* version, std::string* error) {
-  if (text == "1.1") *version = 101;
-  else if (text == "1.2") *version = 102;
-  else if (text == "1.3") *version = 103;
+bool parseVulkanVersion(const std::string &text, uint32_t *version, std::string *error) {
+  if (text == "1.1")
+    *version = 101;
+  else if (text == "1.2")
+    *version = 102;
+  else if (text == "1.3")
+    *version = 103;
   else {
     *error = "'" + text + "' is not a supported Vulkan version (expected 1.1, 1.2 or 1.3)";
     return false;
@@ -132,65 +143,75 @@ bool parseVulkanVersion(const std::string& text, uint32_t* version, std::string*
   return true;
 }
 
-std::string compileProgramSource(const std::string& source, const std::string& bufferName,
-                                 const ProgramOptions& options, CompiledProgram* out) {
+std::string compileProgramSource(const std::string &source, const std::string &bufferName,
+                                 const ProgramOptions &options, CompiledProgram *out) {
   *out = CompiledProgram();
   // A dump directory that cannot be created is the caller's mistake, not the
   // program's: say so before compiling (and without a program location).
   if (!options.dumpDirectory.empty())
     if (std::error_code ec = llvm::sys::fs::create_directories(options.dumpDirectory))
       return options.dumpDirectory + ": cannot create the kernel dump directory: " + ec.message();
-  if (std::string error = nestingError(source, bufferName); !error.empty()) return error;
+  if (std::string error = nestingError(source, bufferName); !error.empty())
+    return error;
   DialectRegistry registry;
   registerAllDialects(registry);
-  registerAllExtensions(registry);  // the sharding-interface models of linalg/tensor/arith
+  registerAllExtensions(registry); // the sharding-interface models of linalg/tensor/arith
   registry.insert<meshvk::MeshVKDialect>();
   MLIRContext context(registry, MLIRContext::Threading::DISABLED);
 
   std::string firstError;
-  ScopedDiagnosticHandler handler(&context, [&](Diagnostic& diag) {
-    if (diag.getSeverity() != DiagnosticSeverity::Error || !firstError.empty()) return success();
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    if (diag.getSeverity() != DiagnosticSeverity::Error || !firstError.empty())
+      return success();
     std::string where = locationText(diag.getLocation());
     firstError = (where.empty() ? bufferName : where) + ": error: " + oneLine(diag.str());
     // Notes add the expected form; the pass manager's "see current operation"
     // dump of the whole IR does not help a user and is dropped.
-    for (const Diagnostic& note : diag.getNotes())
-      if (options.keepOperationNotes || note.str().rfind("see current operation", 0) != 0) firstError += " (" + oneLine(note.str()) + ")";
+    for (const Diagnostic &note : diag.getNotes())
+      if (options.keepOperationNotes || note.str().rfind("see current operation", 0) != 0)
+        firstError += " (" + oneLine(note.str()) + ")";
     return success();
   });
-  auto fail = [&](const std::string& fallback) {
+  auto fail = [&](const std::string &fallback) {
     *out = CompiledProgram();
     return firstError.empty() ? bufferName + ": error: " + fallback : firstError;
   };
 
   llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(source, bufferName), llvm::SMLoc());
+  sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(source, bufferName),
+                               llvm::SMLoc());
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module) return fail("cannot parse the program");
+  if (!module)
+    return fail("cannot parse the program");
 
   bool hasPublicFunction = false;
-  for (auto f : module->getOps<func::FuncOp>()) hasPublicFunction |= f.isPublic() && !f.isExternal();
+  for (auto f : module->getOps<func::FuncOp>())
+    hasPublicFunction |= f.isPublic() && !f.isExternal();
   if (!hasPublicFunction)
-    return fail("the program has no public func.func to compile (expected one function whose arguments or "
-                "results carry shard.shard annotations)");
+    return fail(
+        "the program has no public func.func to compile (expected one function whose arguments or "
+        "results carry shard.shard annotations)");
 
   if (!options.gridShape.empty()) {
-    std::vector<shard::GridOp> grids(module->getOps<shard::GridOp>().begin(), module->getOps<shard::GridOp>().end());
+    std::vector<shard::GridOp> grids(module->getOps<shard::GridOp>().begin(),
+                                     module->getOps<shard::GridOp>().end());
     if (grids.size() != 1)
       return fail("a grid shape override needs exactly one shard.grid in the program, found " +
                   std::to_string(grids.size()));
     grids[0].setShape(options.gridShape);
-    if (failed(verify(*module))) return fail("the program does not verify on the overridden grid");
+    if (failed(verify(*module)))
+      return fail("the program does not verify on the overridden grid");
   }
 
   std::string failedPass;
   PassManager pm(&context);
   pm.enableVerifier(true);
   if (options.applyMlirCommandLineOptions) {
-    if (failed(applyPassManagerCLOptions(pm))) return fail("bad --mlir-* pass manager options");
+    if (failed(applyPassManagerCLOptions(pm)))
+      return fail("bad --mlir-* pass manager options");
     applyDefaultTimingPassManagerCLOptions(pm);
   }
-  OpPassManager& top = pm;
+  OpPassManager &top = pm;
   buildPartitionPipeline(top);
   buildPlanPipeline(top);
   pm.addInstrumentation(std::make_unique<NameFailedPass>(&failedPass));
@@ -203,7 +224,8 @@ std::string compileProgramSource(const std::string& source, const std::string& b
   // The plan's numbers, for callers that compare the runtime with the plan.
   for (auto f : module->getOps<func::FuncOp>()) {
     PlanAttr plan = getPlan(f);
-    if (!plan) continue;
+    if (!plan)
+      continue;
     ArrayRef<int64_t> shape = plan.getGridShape().asArrayRef();
     out->gridShape.assign(shape.begin(), shape.end());
     if (ArrayAttr memory = MeshVKDialect::MemoryAttrHelper(&context).getAttr(f))
@@ -225,7 +247,8 @@ std::string compileProgramSource(const std::string& source, const std::string& b
   emit.producer = options.producer;
   emit.codegen.dumpDirectory = options.dumpDirectory;
   FailureOr<std::vector<uint8_t>> artifact = emitArtifact(*module, emit);
-  if (failed(artifact)) return fail("emitting the artifact failed");
+  if (failed(artifact))
+    return fail("emitting the artifact failed");
   std::vector<int64_t> grid = std::move(out->gridShape);
   auto memory = std::move(out->memory);
   auto collectives = std::move(out->collectives);
@@ -236,14 +259,17 @@ std::string compileProgramSource(const std::string& source, const std::string& b
   return "";
 }
 
-std::string compileProgramFile(const std::string& path, const ProgramOptions& options, CompiledProgram* out) {
+std::string compileProgramFile(const std::string &path, const ProgramOptions &options,
+                               CompiledProgram *out) {
   *out = CompiledProgram();
   std::ifstream in(path, std::ios::binary);
-  if (!in) return path + ": cannot read: " + std::strerror(errno);
+  if (!in)
+    return path + ": cannot read: " + std::strerror(errno);
   std::stringstream text;
   text << in.rdbuf();
-  if (in.bad()) return path + ": cannot read: " + std::strerror(errno);
+  if (in.bad())
+    return path + ": cannot read: " + std::strerror(errno);
   return compileProgramSource(text.str(), path, options, out);
 }
 
-}  // namespace meshvk
+} // namespace meshvk

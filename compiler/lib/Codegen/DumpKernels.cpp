@@ -25,19 +25,22 @@ std::string kernelNameOf(spirv::ModuleOp m) {
   llvm::StringRef s(name);
   s.consume_front("__spv__");
   s.consume_back("_kernel");
-  s.consume_back(kLoweredSuffix);  // see wrapKernel: the tensor function is still referenced
+  s.consume_back(kLoweredSuffix); // see wrapKernel: the tensor function is still referenced
   return s.str();
 }
 
-LogicalResult writeFileAtomically(const std::string& path, const void* data, size_t size) {
+LogicalResult writeFileAtomically(const std::string &path, const void *data, size_t size) {
   std::string tmp = path + ".tmp";
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return failure();
-    out.write(static_cast<const char*>(data), static_cast<std::streamsize>(size));
-    if (!out) return failure();
+    if (!out)
+      return failure();
+    out.write(static_cast<const char *>(data), static_cast<std::streamsize>(size));
+    if (!out)
+      return failure();
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) return failure();
+  if (std::rename(tmp.c_str(), path.c_str()) != 0)
+    return failure();
   return success();
 }
 
@@ -51,19 +54,22 @@ struct DumpKernelsPass : impl::DumpKernelsBase<DumpKernelsPass> {
     }
     WalkResult r = getOperation().walk([&](spirv::ModuleOp m) {
       SmallVector<uint32_t> words;
-      if (failed(spirv::serialize(m, words))) return WalkResult::interrupt();
+      if (failed(spirv::serialize(m, words)))
+        return WalkResult::interrupt();
       std::vector<uint32_t> w(words.begin(), words.end());
-      if (failed(dumpKernel(m, directory, kernelNameOf(m), w))) return WalkResult::interrupt();
+      if (failed(dumpKernel(m, directory, kernelNameOf(m), w)))
+        return WalkResult::interrupt();
       return WalkResult::advance();
     });
-    if (r.wasInterrupted()) signalPassFailure();
+    if (r.wasInterrupted())
+      signalPassFailure();
   }
 };
 
-}  // namespace
+} // namespace
 
-LogicalResult dumpKernel(Operation* at, const std::string& dir, const std::string& name,
-                         const std::vector<uint32_t>& words) {
+LogicalResult dumpKernel(Operation *at, const std::string &dir, const std::string &name,
+                         const std::vector<uint32_t> &words) {
   if (std::error_code ec = llvm::sys::fs::create_directories(dir))
     return at->emitError() << "cannot create dump directory '" << dir << "': " << ec.message();
   std::string base = dir + "/" + name;
@@ -74,4 +80,4 @@ LogicalResult dumpKernel(Operation* at, const std::string& dir, const std::strin
   return success();
 }
 
-}  // namespace meshvk::codegen
+} // namespace meshvk::codegen

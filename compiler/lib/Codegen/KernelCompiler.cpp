@@ -40,13 +40,12 @@
 
 namespace meshvk {
 
-void registerCodegenDialects(mlir::DialectRegistry& registry) {
+void registerCodegenDialects(mlir::DialectRegistry &registry) {
   using namespace mlir;
   registry.insert<affine::AffineDialect, arith::ArithDialect, bufferization::BufferizationDialect,
-                  cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
-                  linalg::LinalgDialect, math::MathDialect, memref::MemRefDialect,
-                  scf::SCFDialect, spirv::SPIRVDialect, tensor::TensorDialect,
-                  vector::VectorDialect, MeshVKDialect>();
+                  cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect, linalg::LinalgDialect,
+                  math::MathDialect, memref::MemRefDialect, scf::SCFDialect, spirv::SPIRVDialect,
+                  tensor::TensorDialect, vector::VectorDialect, MeshVKDialect>();
   affine::registerValueBoundsOpInterfaceExternalModels(registry);
   arith::registerValueBoundsOpInterfaceExternalModels(registry);
   arith::registerBufferizableOpInterfaceExternalModels(registry);
@@ -74,16 +73,17 @@ std::string elementTypeName(Type t) {
   return s;
 }
 
-}  // namespace
+} // namespace
 
-void buildCodegenPipeline(mlir::OpPassManager& pm, const TargetDescription& target,
-                          const std::string& dumpDirectory) {
+void buildCodegenPipeline(mlir::OpPassManager &pm, const TargetDescription &target,
+                          const std::string &dumpDirectory) {
   pm.addPass(createTileAndDistributePass(target));
   pm.addPass(createLowerKernelsToSPIRVPass(target));
-  if (!dumpDirectory.empty()) pm.addPass(createDumpKernels(DumpKernelsOptions{dumpDirectory}));
+  if (!dumpDirectory.empty())
+    pm.addPass(createDumpKernels(DumpKernelsOptions{dumpDirectory}));
 }
 
-std::string disassembleSPIRV(const std::vector<uint32_t>& words) {
+std::string disassembleSPIRV(const std::vector<uint32_t> &words) {
   spv_context ctx = spvContextCreate(SPV_ENV_VULKAN_1_1);
   spv_text text = nullptr;
   spv_diagnostic diag = nullptr;
@@ -101,7 +101,7 @@ std::string disassembleSPIRV(const std::vector<uint32_t>& words) {
   return out;
 }
 
-std::string validateSPIRV(const std::vector<uint32_t>& words) {
+std::string validateSPIRV(const std::vector<uint32_t> &words) {
   spv_context ctx = spvContextCreate(SPV_ENV_VULKAN_1_1);
   spv_const_binary_t binary{words.data(), words.size()};
   spv_diagnostic diag = nullptr;
@@ -114,10 +114,10 @@ std::string validateSPIRV(const std::vector<uint32_t>& words) {
 }
 
 mlir::FailureOr<CompiledKernels> compileKernels(mlir::ModuleOp input,
-                                                const TargetDescription& target,
-                                                const CompileOptions& options) {
+                                                const TargetDescription &target,
+                                                const CompileOptions &options) {
   using namespace mlir;
-  MLIRContext* ctx = input.getContext();
+  MLIRContext *ctx = input.getContext();
   DialectRegistry registry;
   registerCodegenDialects(registry);
   ctx->appendDialectRegistry(registry);
@@ -136,20 +136,23 @@ mlir::FailureOr<CompiledKernels> compileKernels(mlir::ModuleOp input,
       if (isKernel(f)) {
         auto clone = cast<func::FuncOp>(b.clone(*f));
         clone.setPublic();
-        SmallVector<Type>& types = declaredTypes[f.getName().str()];
+        SmallVector<Type> &types = declaredTypes[f.getName().str()];
         llvm::append_range(types, f.getArgumentTypes());
         llvm::append_range(types, f.getResultTypes());
       }
   }
-  if (module->getBody()->empty()) return CompiledKernels{};
+  if (module->getBody()->empty())
+    return CompiledKernels{};
   PassManager pm(ctx);
   buildCodegenPipeline(pm, target);
-  if (failed(pm.run(*module))) return failure();
+  if (failed(pm.run(*module)))
+    return failure();
 
   CompiledKernels result;
   std::map<std::vector<uint32_t>, size_t> byWords;
   WalkResult r = module->walk([&](func::FuncOp host) {
-    if (!isKernel(host)) return WalkResult::advance();
+    if (!isKernel(host))
+      return WalkResult::advance();
     gpu::LaunchFuncOp launch;
     host.walk([&](gpu::LaunchFuncOp l) { launch = l; });
     if (!launch) {
@@ -177,7 +180,9 @@ mlir::FailureOr<CompiledKernels> compileKernels(mlir::ModuleOp input,
     CompiledKernel k;
     k.functions.push_back(host.getName().str());
     k.spirv = w;
-    auto constant = [](Value v) { return static_cast<uint32_t>(getConstantIntValue(v).value_or(1)); };
+    auto constant = [](Value v) {
+      return static_cast<uint32_t>(getConstantIntValue(v).value_or(1));
+    };
     k.workgroupSize = {constant(launch.getBlockSizeX()), constant(launch.getBlockSizeY()),
                        constant(launch.getBlockSizeZ())};
     k.workgroupCount = {constant(launch.getGridSizeX()), constant(launch.getGridSizeY()),
@@ -189,23 +194,25 @@ mlir::FailureOr<CompiledKernels> compileKernels(mlir::ModuleOp input,
     if (auto it = declaredTypes.find(host.getName().str()); it != declaredTypes.end())
       kernelTypes = it->second;
     for (auto [i, t] : llvm::enumerate(host.getArgumentTypes())) {
-      if (host.getArgAttr(i, aliasOf.getName())) continue;  // vec4 view, same binding
-      if (host.getArgAttr(i, pushConstants.getName())) continue;  // sizes, not a buffer
+      if (host.getArgAttr(i, aliasOf.getName()))
+        continue; // vec4 view, same binding
+      if (host.getArgAttr(i, pushConstants.getName()))
+        continue; // sizes, not a buffer
       auto mt = cast<MemRefType>(t);
       KernelBinding b;
       b.binding = static_cast<uint32_t>(i);
       b.writes = static_cast<int64_t>(i) >= numInputs;
       // A flattened dynamic buffer (memref<?xT>): its shape is the kernel's.
-      auto declared = dyn_cast<RankedTensorType>(
-          i < kernelTypes.size() ? kernelTypes[i] : Type());
+      auto declared = dyn_cast<RankedTensorType>(i < kernelTypes.size() ? kernelTypes[i] : Type());
       ArrayRef<int64_t> shape = declared ? declared.getShape() : mt.getShape();
-      for (int64_t d : shape) b.shape.push_back(ShapedType::isDynamic(d) ? -1 : d);
+      for (int64_t d : shape)
+        b.shape.push_back(ShapedType::isDynamic(d) ? -1 : d);
       b.elementType = elementTypeName(mt.getElementType());
-      b.sizeBytes = (declared ? declared.hasStaticShape() : mt.hasStaticShape())
-                        ? static_cast<uint64_t>(declared ? declared.getNumElements()
-                                                         : mt.getNumElements()) *
-                              ((mt.getElementTypeBitWidth() + 7) / 8)
-                        : 0;
+      b.sizeBytes =
+          (declared ? declared.hasStaticShape() : mt.hasStaticShape())
+              ? static_cast<uint64_t>(declared ? declared.getNumElements() : mt.getNumElements()) *
+                    ((mt.getElementTypeBitWidth() + 7) / 8)
+              : 0;
       k.bindings.push_back(std::move(b));
     }
     if (DenseI64ArrayAttr dims = pushConstantDims.getAttr(host)) {
@@ -224,17 +231,20 @@ mlir::FailureOr<CompiledKernels> compileKernels(mlir::ModuleOp input,
     result.kernels.push_back(std::move(k));
     return WalkResult::advance();
   });
-  if (r.wasInterrupted()) return failure();
+  if (r.wasInterrupted())
+    return failure();
   return result;
 }
 
-}  // namespace codegen
+} // namespace codegen
 
 void registerCodegenPasses() {
   codegen::registerMeshVKCodegenPasses();
   static mlir::PassPipelineRegistration<> pipeline(
       "meshvk-codegen", "meshvk kernels -> tiled, distributed spirv.modules (lavapipe target)",
-      [](mlir::OpPassManager& pm) { codegen::buildCodegenPipeline(pm, codegen::lavapipeTarget()); });
+      [](mlir::OpPassManager &pm) {
+        codegen::buildCodegenPipeline(pm, codegen::lavapipeTarget());
+      });
 }
 
-}  // namespace meshvk
+} // namespace meshvk

@@ -33,13 +33,16 @@ constexpr llvm::StringLiteral kLoweredSuffix = "_lowered";
 
 // The target a codegen pass runs for: the description it was created with,
 // else the preset its `target` option names (one error for an unknown name).
-inline mlir::FailureOr<TargetDescription> passTarget(mlir::Operation* at,
-                                                     const std::optional<TargetDescription>& fixed,
-                                                     const std::string& presetName) {
+inline mlir::FailureOr<TargetDescription> passTarget(mlir::Operation *at,
+                                                     const std::optional<TargetDescription> &fixed,
+                                                     const std::string &presetName) {
   TargetDescription target;
-  if (fixed) return *fixed;
-  if (lookupTarget(presetName, &target)) return target;
-  return at->emitError() << "unknown codegen target '" << presetName << "'; expected lavapipe or generic";
+  if (fixed)
+    return *fixed;
+  if (lookupTarget(presetName, &target))
+    return target;
+  return at->emitError() << "unknown codegen target '" << presetName
+                         << "'; expected lavapipe or generic";
 }
 
 // --- WrapKernel.cpp (steps 1-2) ---
@@ -58,7 +61,8 @@ void inheritUnknownLocations(mlir::func::FuncOp f);
 // --- TileKernel.cpp (steps 3, 4, 6) ---
 // Tiles every result's root op to workgroups and invocations (scf.forall);
 // `*invocations` is the workgroup size the tiles need.
-mlir::LogicalResult tileRoots(mlir::func::FuncOp f, const TargetDescription& target, int64_t* invocations);
+mlir::LogicalResult tileRoots(mlir::func::FuncOp f, const TargetDescription &target,
+                              int64_t *invocations);
 // Dynamic-size temporaries get a static upper bound.
 mlir::LogicalResult boundTemporaries(mlir::func::FuncOp f);
 // One-shot bufferization, temporaries in Function memory.
@@ -67,14 +71,16 @@ mlir::LogicalResult bufferize(mlir::func::FuncOp f);
 mlir::LogicalResult allocationsToPrivateVariables(mlir::func::FuncOp f, mlir::gpu::LaunchOp launch);
 // A mapped scf.forall on buffers becomes a cyclic (grid-stride) loop over the
 // linearised tile index (an scf.if when it provably fits `invocations`).
-mlir::LogicalResult distributeCyclically(mlir::IRRewriter& rw, mlir::scf::ForallOp forall, int64_t invocations);
+mlir::LogicalResult distributeCyclically(mlir::IRRewriter &rw, mlir::scf::ForallOp forall,
+                                         int64_t invocations);
 
 // --- RegisterTiles.cpp (step 5) ---
 // A memref linalg op with reduction loops whose parallel loops are at most
 // `caps` long: full tiles become unrolled accumulators carried through the
 // reduction loops (loads deduplicated); ragged tiles keep the generic op
 // (lowered to loops later). Ops it does not apply to are left unchanged.
-mlir::LogicalResult registerTile(mlir::IRRewriter& rw, mlir::linalg::LinalgOp op, llvm::ArrayRef<int64_t> caps);
+mlir::LogicalResult registerTile(mlir::IRRewriter &rw, mlir::linalg::LinalgOp op,
+                                 llvm::ArrayRef<int64_t> caps);
 
 // --- VectorAccess.cpp (step 8) ---
 // Gives buffers of `f` whose rows are a multiple of 4 elements a vec4 view
@@ -89,9 +95,9 @@ mlir::LogicalResult passSizesAsPushConstants(mlir::func::FuncOp f, mlir::gpu::La
 
 // --- DumpKernels.cpp ---
 // Writes <dir>/<name>.spv and <dir>/<name>.spvasm (each atomically).
-mlir::LogicalResult dumpKernel(mlir::Operation* at, const std::string& dir, const std::string& name,
-                               const std::vector<uint32_t>& words);
+mlir::LogicalResult dumpKernel(mlir::Operation *at, const std::string &dir, const std::string &name,
+                               const std::vector<uint32_t> &words);
 
-}  // namespace meshvk::codegen
+} // namespace meshvk::codegen
 
-#endif  // MESHVK_LIB_CODEGEN_KERNELLOWERING_H_
+#endif // MESHVK_LIB_CODEGEN_KERNELLOWERING_H_

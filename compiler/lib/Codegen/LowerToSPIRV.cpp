@@ -51,35 +51,34 @@ namespace {
 
 using namespace mlir;
 
-spirv::TargetEnvAttr makeTargetEnv(MLIRContext* ctx, const TargetDescription& t) {
+spirv::TargetEnvAttr makeTargetEnv(MLIRContext *ctx, const TargetDescription &t) {
   std::string caps = "Shader, GroupNonUniform";
   std::string exts = "SPV_KHR_storage_buffer_storage_class";
   if (t.supportsF16()) {
     caps += ", Float16, StorageBuffer16BitAccess";
     exts += ", SPV_KHR_16bit_storage";
   }
-  std::string text = "#spirv.target_env<#spirv.vce<v1.3, [" + caps + "], [" + exts +
-                     "]>, #spirv.resource_limits<max_compute_shared_memory_size = " +
-                     std::to_string(t.maxSharedMemoryBytes) +
-                     ", max_compute_workgroup_invocations = " +
-                     std::to_string(t.maxWorkgroupInvocations) + ", max_compute_workgroup_size = [" +
-                     std::to_string(t.maxWorkgroupSize[0]) + ", " +
-                     std::to_string(t.maxWorkgroupSize[1]) + ", " +
-                     std::to_string(t.maxWorkgroupSize[2]) +
-                     "], subgroup_size = " + std::to_string(t.subgroupSize) + ">>";
+  std::string text =
+      "#spirv.target_env<#spirv.vce<v1.3, [" + caps + "], [" + exts +
+      "]>, #spirv.resource_limits<max_compute_shared_memory_size = " +
+      std::to_string(t.maxSharedMemoryBytes) +
+      ", max_compute_workgroup_invocations = " + std::to_string(t.maxWorkgroupInvocations) +
+      ", max_compute_workgroup_size = [" + std::to_string(t.maxWorkgroupSize[0]) + ", " +
+      std::to_string(t.maxWorkgroupSize[1]) + ", " + std::to_string(t.maxWorkgroupSize[2]) +
+      "], subgroup_size = " + std::to_string(t.subgroupSize) + ">>";
   return cast<spirv::TargetEnvAttr>(parseAttribute(text, ctx));
 }
 
 // Upstream GPUToSPIRVPass, plus math patterns and numeric memory spaces.
 LogicalResult convertGPUModulesToSPIRV(ModuleOp module) {
-  MLIRContext* ctx = module.getContext();
-  SmallVector<Operation*> clones;
+  MLIRContext *ctx = module.getContext();
+  SmallVector<Operation *> clones;
   OpBuilder builder(ctx);
   module.walk([&](gpu::GPUModuleOp m) {
     builder.setInsertionPoint(m);
     clones.push_back(builder.clone(*m));
   });
-  for (Operation* gm : clones) {
+  for (Operation *gm : clones) {
     {
       spirv::MemorySpaceToStorageClassConverter converter(
           spirv::mapMemorySpaceToVulkanStorageClass);
@@ -99,36 +98,40 @@ LogicalResult convertGPUModulesToSPIRV(ModuleOp module) {
     populateMemRefToSPIRVPatterns(typeConverter, patterns);
     populateFuncToSPIRVPatterns(typeConverter, patterns);
     populateVectorToSPIRVPatterns(typeConverter, patterns);
-    if (failed(applyFullConversion(gm, *target, std::move(patterns)))) return failure();
+    if (failed(applyFullConversion(gm, *target, std::move(patterns))))
+      return failure();
   }
   return success();
 }
 
 struct LowerKernelsToSPIRVPass : impl::LowerKernelsToSPIRVBase<LowerKernelsToSPIRVPass> {
   using LowerKernelsToSPIRVBase::LowerKernelsToSPIRVBase;
-  explicit LowerKernelsToSPIRVPass(const TargetDescription& t) : fixedTarget(t) {}
+  explicit LowerKernelsToSPIRVPass(const TargetDescription &t) : fixedTarget(t) {}
 
-  void getDependentDialects(DialectRegistry& registry) const override {
+  void getDependentDialects(DialectRegistry &registry) const override {
     registerCodegenDialects(registry);
   }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    MLIRContext* ctx = &getContext();
+    MLIRContext *ctx = &getContext();
     FailureOr<TargetDescription> target = passTarget(module, fixedTarget, targetName);
-    if (failed(target)) return signalPassFailure();
+    if (failed(target))
+      return signalPassFailure();
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(), UnitAttr::get(ctx));
     {
       OpPassManager pm("builtin.module");
       pm.addNestedPass<func::FuncOp>(createGpuLaunchSinkIndexComputationsPass());
       pm.addPass(createGpuKernelOutliningPass());
-      if (failed(runPipeline(pm, module))) return signalPassFailure();
+      if (failed(runPipeline(pm, module)))
+        return signalPassFailure();
     }
     spirv::TargetEnvAttr env = makeTargetEnv(ctx, *target);
     MeshVKDialect::AliasOfAttrHelper aliasOf(ctx);
     WalkResult r = module.walk([&](gpu::LaunchFuncOp launch) {
       auto host = launch->getParentOfType<func::FuncOp>();
-      auto kernel = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(launch, launch.getKernel());
+      auto kernel =
+          SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(launch, launch.getKernel());
       auto gm = kernel->getParentOfType<gpu::GPUModuleOp>();
       for (auto [i, operand] : llvm::enumerate(launch.getKernelOperands())) {
         auto arg = dyn_cast<BlockArgument>(operand);
@@ -157,39 +160,44 @@ struct LowerKernelsToSPIRVPass : impl::LowerKernelsToSPIRVBase<LowerKernelsToSPI
       }
       kernel->setAttr(spirv::getEntryPointABIAttrName(), spirv::getEntryPointABIAttr(ctx, wg));
       SymbolTable::setSymbolName(kernel, "main");
-      launch.setKernelAttr(SymbolRefAttr::get(gm.getNameAttr(),
-                                              {FlatSymbolRefAttr::get(ctx, "main")}));
+      launch.setKernelAttr(
+          SymbolRefAttr::get(gm.getNameAttr(), {FlatSymbolRefAttr::get(ctx, "main")}));
       gm->setAttr(spirv::getTargetEnvAttrName(), env);
       return WalkResult::advance();
     });
-    if (r.wasInterrupted()) return signalPassFailure();
+    if (r.wasInterrupted())
+      return signalPassFailure();
     {
       OpPassManager pm("builtin.module");
-      auto& g = pm.nest<gpu::GPUModuleOp>();
+      auto &g = pm.nest<gpu::GPUModuleOp>();
       g.addPass(memref::createFoldMemRefAliasOpsPass());
       g.addPass(createLowerAffinePass());
       g.addPass(createCanonicalizerPass());
       g.addPass(createCSEPass());
-      if (failed(runPipeline(pm, module))) return signalPassFailure();
+      if (failed(runPipeline(pm, module)))
+        return signalPassFailure();
     }
     // A full conversion that fails has reported the op it could not legalize
     // (at the user's op, see inheritUnknownLocations); a second, module-level
     // error would only hide that place from -verify-diagnostics.
-    if (failed(convertGPUModulesToSPIRV(module))) return signalPassFailure();
+    if (failed(convertGPUModulesToSPIRV(module)))
+      return signalPassFailure();
     {
       OpPassManager pm("builtin.module");
-      auto& s = pm.nest<spirv::ModuleOp>();
+      auto &s = pm.nest<spirv::ModuleOp>();
       s.addPass(spirv::createSPIRVLowerABIAttributesPass());
       s.addPass(spirv::createSPIRVUpdateVCEPass());
       s.addPass(createCanonicalizerPass());
-      if (failed(runPipeline(pm, module))) return signalPassFailure();
+      if (failed(runPipeline(pm, module)))
+        return signalPassFailure();
     }
     // The sizes of dynamically shaped buffers (meshvk.push_constants, memory
     // space 7) became a PushConstant variable; the ABI lowering gave it the
     // descriptor decorations of a buffer, which Vulkan forbids there.
     module.walk([](spirv::GlobalVariableOp var) {
       auto ptr = dyn_cast<spirv::PointerType>(var.getType());
-      if (!ptr || ptr.getStorageClass() != spirv::StorageClass::PushConstant) return;
+      if (!ptr || ptr.getStorageClass() != spirv::StorageClass::PushConstant)
+        return;
       var->removeAttr(var.getDescriptorSetAttrName());
       var->removeAttr(var.getBindingAttrName());
     });
@@ -198,10 +206,10 @@ struct LowerKernelsToSPIRVPass : impl::LowerKernelsToSPIRVBase<LowerKernelsToSPI
   std::optional<TargetDescription> fixedTarget;
 };
 
-}  // namespace
+} // namespace
 
-std::unique_ptr<mlir::Pass> createLowerKernelsToSPIRVPass(const TargetDescription& target) {
+std::unique_ptr<mlir::Pass> createLowerKernelsToSPIRVPass(const TargetDescription &target) {
   return std::make_unique<LowerKernelsToSPIRVPass>(target);
 }
 
-}  // namespace meshvk::codegen
+} // namespace meshvk::codegen

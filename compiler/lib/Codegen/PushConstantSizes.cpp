@@ -47,12 +47,13 @@ using namespace mlir;
 // so every loop is bounded by the runtime sizes.
 // ---------------------------------------------------------------------------
 LogicalResult passSizesAsPushConstants(func::FuncOp f, gpu::LaunchOp launch) {
-  MLIRContext* ctx = f.getContext();
-  SmallVector<int64_t> words;  // (binding, dim) pairs
+  MLIRContext *ctx = f.getContext();
+  SmallVector<int64_t> words; // (binding, dim) pairs
   SmallVector<unsigned> dynamicArgs;
   for (BlockArgument arg : f.getArguments()) {
     auto mt = dyn_cast<MemRefType>(arg.getType());
-    if (!mt || mt.hasStaticShape()) continue;
+    if (!mt || mt.hasStaticShape())
+      continue;
     dynamicArgs.push_back(arg.getArgNumber());
     for (unsigned d = 0; d < mt.getRank(); ++d)
       if (mt.isDynamicDim(d)) {
@@ -60,17 +61,19 @@ LogicalResult passSizesAsPushConstants(func::FuncOp f, gpu::LaunchOp launch) {
         words.push_back(d);
       }
   }
-  if (dynamicArgs.empty()) return success();
+  if (dynamicArgs.empty())
+    return success();
   Location loc = f.getLoc();
   int64_t numWords = static_cast<int64_t>(words.size() / 2);
   auto pcType = MemRefType::get({numWords}, IntegerType::get(ctx, 32), MemRefLayoutAttrInterface{},
                                 IntegerAttr::get(IntegerType::get(ctx, 64), 7));
   unsigned pcIndex = f.getNumArguments();
-  if (failed(f.insertArgument(pcIndex, pcType,
-                              DictionaryAttr::get(ctx, {NamedAttribute(
-                                                           MeshVKDialect::PushConstantsAttrHelper(ctx).getName(),
-                                                           UnitAttr::get(ctx))}),
-                              loc)))
+  if (failed(f.insertArgument(
+          pcIndex, pcType,
+          DictionaryAttr::get(ctx,
+                              {NamedAttribute(MeshVKDialect::PushConstantsAttrHelper(ctx).getName(),
+                                              UnitAttr::get(ctx))}),
+          loc)))
     return f.emitError("cannot add the push-constant argument");
   MeshVKDialect::PushConstantDimsAttrHelper(ctx).setAttr(f, DenseI64ArrayAttr::get(ctx, words));
   Value pc = f.getArgument(pcIndex);
@@ -91,24 +94,23 @@ LogicalResult passSizesAsPushConstants(func::FuncOp f, gpu::LaunchOp launch) {
       // (Re)set each time: the op the builder pointed at may have been erased.
       b.setInsertionPointToStart(&launch.getBody().front());
       for (unsigned d = 0; d < mt.getRank(); ++d)
-        sizes.push_back(mt.isDynamicDim(d) ? dims[{i, d}]
-                                           : arith::ConstantIndexOp::create(b, loc, mt.getDimSize(d))
-                                                 .getResult());
+        sizes.push_back(mt.isDynamicDim(d)
+                            ? dims[{i, d}]
+                            : arith::ConstantIndexOp::create(b, loc, mt.getDimSize(d)).getResult());
     }
-    SmallVector<Operation*> users(arg.getUsers().begin(), arg.getUsers().end());
-    for (Operation* u : users)
-      if (!launch->isProperAncestor(u) ||
-          !isa<memref::LoadOp, memref::StoreOp, memref::DimOp>(u))
+    SmallVector<Operation *> users(arg.getUsers().begin(), arg.getUsers().end());
+    for (Operation *u : users)
+      if (!launch->isProperAncestor(u) || !isa<memref::LoadOp, memref::StoreOp, memref::DimOp>(u))
         return u->emitError() << "dynamically shaped buffer " << i
                               << " is used by an op the push-constant rewrite does not know";
     arg.setType(MemRefType::get({ShapedType::kDynamic}, mt.getElementType()));
-    auto linearize = [&](OpBuilder& ob, Location l, ValueRange idx) {
+    auto linearize = [&](OpBuilder &ob, Location l, ValueRange idx) {
       Value lin = idx.empty() ? arith::ConstantIndexOp::create(ob, l, 0).getResult() : idx[0];
       for (unsigned d = 1; d < idx.size(); ++d)
         lin = arith::AddIOp::create(ob, l, arith::MulIOp::create(ob, l, lin, sizes[d]), idx[d]);
       return lin;
     };
-    for (Operation* u : users) {
+    for (Operation *u : users) {
       OpBuilder ub(u);
       if (auto ld = dyn_cast<memref::LoadOp>(u)) {
         Value lin = linearize(ub, ld.getLoc(), ld.getIndices());
@@ -120,7 +122,8 @@ LogicalResult passSizesAsPushConstants(func::FuncOp f, gpu::LaunchOp launch) {
       } else {
         auto dim = cast<memref::DimOp>(u);
         std::optional<int64_t> d = dim.getConstantIndex();
-        if (!d) return dim.emitError("memref.dim with a non-constant index");
+        if (!d)
+          return dim.emitError("memref.dim with a non-constant index");
         dim.getResult().replaceAllUsesWith(sizes[*d]);
       }
       u->erase();
@@ -130,4 +133,4 @@ LogicalResult passSizesAsPushConstants(func::FuncOp f, gpu::LaunchOp launch) {
   return success();
 }
 
-}  // namespace meshvk::codegen
+} // namespace meshvk::codegen

@@ -23,22 +23,26 @@ using namespace mlir;
 // loops are at most `caps` long is rewritten, for full tiles, into unrolled
 // accumulators carried through the reduction loops (loads deduplicated), and
 // keeps the generic loop nest for ragged tiles.
-LogicalResult registerTile(IRRewriter& rw, linalg::LinalgOp op, ArrayRef<int64_t> caps) {
-  if (op.getNumDpsInits() != 1 || !op.hasPureBufferSemantics()) return success();
-  for (Operation& inner : op.getBlock()->without_terminator())
-    if (inner.getNumRegions() != 0) return success();
+LogicalResult registerTile(IRRewriter &rw, linalg::LinalgOp op, ArrayRef<int64_t> caps) {
+  if (op.getNumDpsInits() != 1 || !op.hasPureBufferSemantics())
+    return success();
+  for (Operation &inner : op.getBlock()->without_terminator())
+    if (inner.getNumRegions() != 0)
+      return success();
   unsigned n = op.getNumLoops();
   auto iters = op.getIteratorTypesArray();
-  OpOperand* init = op.getDpsInitOperand(0);
+  OpOperand *init = op.getDpsInitOperand(0);
   AffineMap outMap = op.getMatchingIndexingMap(init);
   for (AffineExpr e : outMap.getResults()) {
     auto d = dyn_cast<AffineDimExpr>(e);
-    if (!d || !linalg::isParallelIterator(iters[d.getPosition()])) return success();
+    if (!d || !linalg::isParallelIterator(iters[d.getPosition()]))
+      return success();
   }
   // The fill that initialises the accumulator, if it is the last write before.
   linalg::FillOp fill;
-  for (Operation* prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
-    if (isPure(prev)) continue;
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    if (isPure(prev))
+      continue;
     fill = dyn_cast<linalg::FillOp>(prev);
     break;
   }
@@ -46,7 +50,8 @@ LogicalResult registerTile(IRRewriter& rw, linalg::LinalgOp op, ArrayRef<int64_t
   rw.setInsertionPoint(op);
   SmallVector<Range> ranges = op.createLoopRanges(rw, loc);
   SmallVector<Value> sizes;
-  for (Range& r : ranges) sizes.push_back(getValueOrCreateConstantIndexOp(rw, loc, r.size));
+  for (Range &r : ranges)
+    sizes.push_back(getValueOrCreateConstantIndexOp(rw, loc, r.size));
   Value full = arith::ConstantIntOp::create(rw, loc, 1, 1);
   SmallVector<unsigned> parallel, reduction;
   for (unsigned d = 0; d < n; ++d) {
@@ -62,7 +67,7 @@ LogicalResult registerTile(IRRewriter& rw, linalg::LinalgOp op, ArrayRef<int64_t
   auto ifOp = scf::IfOp::create(rw, loc, full, /*withElseRegion=*/true);
   // Ragged tile: the original op, lowered to loops later.
   rw.setInsertionPointToStart(ifOp.elseBlock());
-  Operation* slow = rw.clone(*op.getOperation());
+  Operation *slow = rw.clone(*op.getOperation());
   MeshVKDialect::RegisterTileAttrHelper(rw.getContext()).removeAttr(slow);
 
   rw.setInsertionPointToStart(ifOp.thenBlock());
@@ -70,25 +75,28 @@ LogicalResult registerTile(IRRewriter& rw, linalg::LinalgOp op, ArrayRef<int64_t
   SmallVector<SmallVector<int64_t>> points(1);
   for (unsigned d : parallel) {
     SmallVector<SmallVector<int64_t>> next;
-    for (auto& pnt : points)
+    for (auto &pnt : points)
       for (int64_t i = 0; i < caps[d]; ++i) {
         next.push_back(pnt);
         next.back().push_back(i);
       }
     points = std::move(next);
   }
-  MLIRContext* ctx = op.getContext();
+  MLIRContext *ctx = op.getContext();
   auto constIdx = [&](int64_t v) -> Value { return arith::ConstantIndexOp::create(rw, loc, v); };
   // Index of `map` at point `pnt` with reduction ivs `ivs`.
   auto indicesAt = [&](AffineMap map, ArrayRef<int64_t> pnt, ArrayRef<Value> ivs,
-                       SmallVector<AffineExpr>* key) {
+                       SmallVector<AffineExpr> *key) {
     SmallVector<AffineExpr> repl(n);
-    for (auto [i, d] : llvm::enumerate(parallel)) repl[d] = getAffineConstantExpr(pnt[i], ctx);
-    for (auto [i, d] : llvm::enumerate(reduction)) repl[d] = getAffineDimExpr(i, ctx);
+    for (auto [i, d] : llvm::enumerate(parallel))
+      repl[d] = getAffineConstantExpr(pnt[i], ctx);
+    for (auto [i, d] : llvm::enumerate(reduction))
+      repl[d] = getAffineDimExpr(i, ctx);
     SmallVector<Value> idx;
     for (AffineExpr e : map.getResults()) {
       AffineExpr s = simplifyAffineExpr(e.replaceDims(repl), reduction.size(), 0);
-      if (key) key->push_back(s);
+      if (key)
+        key->push_back(s);
       if (auto c = dyn_cast<AffineConstantExpr>(s)) {
         idx.push_back(constIdx(c.getValue()));
       } else {
@@ -114,31 +122,31 @@ LogicalResult registerTile(IRRewriter& rw, linalg::LinalgOp op, ArrayRef<int64_t
     Type et = getElementTypeOrSelf(outBuf.getType());
     unread = arith::ConstantOp::create(rw, loc, cast<TypedAttr>(rw.getZeroAttr(et)));
   }
-  for (auto& pnt : points)
-    accs.push_back(fill     ? fill.getDpsInputOperand(0)->get()
-                   : unread ? unread
-                            : memref::LoadOp::create(rw, loc, outBuf,
-                                                     indicesAt(outMap, pnt, {}, nullptr))
-                                  .getResult());
+  for (auto &pnt : points)
+    accs.push_back(
+        fill     ? fill.getDpsInputOperand(0)->get()
+        : unread ? unread
+                 : memref::LoadOp::create(rw, loc, outBuf, indicesAt(outMap, pnt, {}, nullptr))
+                       .getResult());
 
   // Builds the body for the innermost reduction iteration.
   auto computeBody = [&](ArrayRef<Value> ivs, ArrayRef<Value> in) {
-    std::map<std::pair<unsigned, SmallVector<const void*>>, Value> loaded;
+    std::map<std::pair<unsigned, SmallVector<const void *>>, Value> loaded;
     SmallVector<Value> out;
-    Block* body = op.getBlock();
+    Block *body = op.getBlock();
     for (auto [pi, pnt] : llvm::enumerate(points)) {
       IRMapping map;
-      for (OpOperand* input : op.getDpsInputOperands()) {
+      for (OpOperand *input : op.getDpsInputOperands()) {
         Value arg = body->getArgument(input->getOperandNumber());
         if (!isa<MemRefType>(input->get().getType())) {
           map.map(arg, input->get());
           continue;
         }
         SmallVector<AffineExpr> key;
-        SmallVector<Value> idx =
-            indicesAt(op.getMatchingIndexingMap(input), pnt, ivs, &key);
-        SmallVector<const void*> k;
-        for (AffineExpr e : key) k.push_back(e.getAsOpaquePointer());
+        SmallVector<Value> idx = indicesAt(op.getMatchingIndexingMap(input), pnt, ivs, &key);
+        SmallVector<const void *> k;
+        for (AffineExpr e : key)
+          k.push_back(e.getAsOpaquePointer());
         auto it = loaded.find({input->getOperandNumber(), k});
         if (it == loaded.end()) {
           Value v = memref::LoadOp::create(rw, loc, input->get(), idx);
@@ -147,7 +155,7 @@ LogicalResult registerTile(IRRewriter& rw, linalg::LinalgOp op, ArrayRef<int64_t
         map.map(arg, it->second);
       }
       map.map(body->getArgument(op.getNumDpsInputs()), in[pi]);
-      for (Operation& inner : body->without_terminator()) {
+      for (Operation &inner : body->without_terminator()) {
         if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
           unsigned d = index.getDim();
           auto pit = llvm::find(parallel, d);
@@ -166,7 +174,8 @@ LogicalResult registerTile(IRRewriter& rw, linalg::LinalgOp op, ArrayRef<int64_t
   // Nested reduction loops carrying the accumulators.
   std::function<SmallVector<Value>(unsigned, SmallVector<Value>, SmallVector<Value>)> build =
       [&](unsigned level, SmallVector<Value> ivs, SmallVector<Value> in) -> SmallVector<Value> {
-    if (level == reduction.size()) return computeBody(ivs, in);
+    if (level == reduction.size())
+      return computeBody(ivs, in);
     // The innermost reduction loop is unrolled by 4 when its length allows:
     // four consecutive, aligned elements per operand become one vec4 load.
     std::optional<int64_t> len = getConstantIntValue(sizes[reduction[level]]);
@@ -180,7 +189,8 @@ LogicalResult registerTile(IRRewriter& rw, linalg::LinalgOp op, ArrayRef<int64_t
     for (int64_t u = 0; u < unroll; ++u) {
       SmallVector<Value> nextIvs = ivs;
       Value iv = loop.getInductionVar();
-      if (u) iv = arith::AddIOp::create(rw, loc, iv, constIdx(u));
+      if (u)
+        iv = arith::AddIOp::create(rw, loc, iv, constIdx(u));
       nextIvs.push_back(iv);
       res = build(level + 1, nextIvs, res);
     }
@@ -194,4 +204,4 @@ LogicalResult registerTile(IRRewriter& rw, linalg::LinalgOp op, ArrayRef<int64_t
   return success();
 }
 
-}  // namespace meshvk::codegen
+} // namespace meshvk::codegen

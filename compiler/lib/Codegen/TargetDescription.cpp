@@ -42,7 +42,7 @@ TargetDescription lavapipeTarget() {
   return t;
 }
 
-bool lookupTarget(const std::string& name, TargetDescription* out) {
+bool lookupTarget(const std::string &name, TargetDescription *out) {
   if (name == "lavapipe") {
     *out = lavapipeTarget();
     return true;
@@ -54,13 +54,14 @@ bool lookupTarget(const std::string& name, TargetDescription* out) {
   return false;
 }
 
-TargetDescription targetForDevice(const DeviceProperties& device) {
+TargetDescription targetForDevice(const DeviceProperties &device) {
   // Mesa's lavapipe reports "llvmpipe (LLVM <version>, <bits> bits)".
   bool lavapipe = device.name.find("llvmpipe") != std::string::npos;
   TargetDescription t = lavapipe ? lavapipeTarget() : TargetDescription();
   t.name = device.name;
   auto reported = [](uint32_t value, uint32_t preset) { return value ? value : preset; };
-  for (int i = 0; i < 3; ++i) t.maxWorkgroupSize[i] = reported(device.maxWorkgroupSize[i], t.maxWorkgroupSize[i]);
+  for (int i = 0; i < 3; ++i)
+    t.maxWorkgroupSize[i] = reported(device.maxWorkgroupSize[i], t.maxWorkgroupSize[i]);
   t.maxWorkgroupCount = reported(device.maxWorkgroupCount[0], t.maxWorkgroupCount);
   t.maxWorkgroupInvocations = reported(device.maxWorkgroupInvocations, t.maxWorkgroupInvocations);
   t.maxSharedMemoryBytes = reported(device.maxSharedMemoryBytes, t.maxSharedMemoryBytes);
@@ -70,4 +71,4 @@ TargetDescription targetForDevice(const DeviceProperties& device) {
   return t;
 }
 
-}  // namespace meshvk::codegen
+} // namespace meshvk::codegen

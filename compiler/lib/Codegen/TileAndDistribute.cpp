@@ -76,17 +76,21 @@ gpu::LaunchOp findLaunch(func::FuncOp f) {
   return launch;
 }
 
-LogicalResult lowerKernel(func::FuncOp f, const TargetDescription& target) {
-  MLIRContext* ctx = f.getContext();
-  if (failed(constantsToFills(f))) return failure();
-  if (failed(simplifyOnTensors(f))) return f.emitError("simplification did not converge");
+LogicalResult lowerKernel(func::FuncOp f, const TargetDescription &target) {
+  MLIRContext *ctx = f.getContext();
+  if (failed(constantsToFills(f)))
+    return failure();
+  if (failed(simplifyOnTensors(f)))
+    return f.emitError("simplification did not converge");
   ensureTileableRoots(f);
   IRRewriter rw(ctx);
   if (failed(bufferization::eliminateEmptyTensors(rw, f)))
     return f.emitError("empty tensor elimination failed");
   int64_t invocations = 1;
-  if (failed(tileRoots(f, target, &invocations))) return failure();
-  if (failed(simplifyOnTensors(f))) return f.emitError("simplification did not converge");
+  if (failed(tileRoots(f, target, &invocations)))
+    return failure();
+  if (failed(simplifyOnTensors(f)))
+    return f.emitError("simplification did not converge");
   // Tiling gives ops whose output is never read a fresh tensor.empty tile;
   // eliminating it again writes those tiles straight into the output.
   if (failed(bufferization::eliminateEmptyTensors(rw, f)))
@@ -102,41 +106,51 @@ LogicalResult lowerKernel(func::FuncOp f, const TargetDescription& target) {
     }
     return WalkResult::advance();
   });
-  if (stray.wasInterrupted()) return failure();
-  if (failed(boundTemporaries(f))) return failure();
-  if (failed(bufferize(f))) return failure();
-  if (failed(allocationsToPrivateVariables(f, findLaunch(f)))) return failure();
+  if (stray.wasInterrupted())
+    return failure();
+  if (failed(boundTemporaries(f)))
+    return failure();
+  if (failed(bufferize(f)))
+    return failure();
+  if (failed(allocationsToPrivateVariables(f, findLaunch(f))))
+    return failure();
 
   SmallVector<linalg::LinalgOp> regTiles;
   MeshVKDialect::RegisterTileAttrHelper registerTileCaps(ctx);
   f.walk([&](linalg::LinalgOp op) {
-    if (registerTileCaps.isAttrPresent(op)) regTiles.push_back(op);
+    if (registerTileCaps.isAttrPresent(op))
+      regTiles.push_back(op);
   });
   for (linalg::LinalgOp op : regTiles) {
     DenseI64ArrayAttr caps = registerTileCaps.getAttr(op);
-    if (failed(registerTile(rw, op, caps.asArrayRef()))) return failure();
+    if (failed(registerTile(rw, op, caps.asArrayRef())))
+      return failure();
   }
 
   // Workgroup count: one workgroup per tile, clamped to the device limit.
   int64_t tiles = 1;
   SmallVector<scf::ForallOp> foralls;
-  f.walk([&](scf::ForallOp fa) { foralls.push_back(fa); });  // post-order: inner first
+  f.walk([&](scf::ForallOp fa) { foralls.push_back(fa); }); // post-order: inner first
   for (scf::ForallOp fa : foralls) {
     std::optional<ArrayAttr> mapping = fa.getMapping();
     bool threads = mapping && !mapping->empty() && isa<gpu::GPUThreadMappingAttr>((*mapping)[0]);
     if (!threads) {
       int64_t t = 1;
       bool unknown = false;
-      for (auto [lb, ub, st] : llvm::zip(fa.getMixedLowerBound(), fa.getMixedUpperBound(),
-                                         fa.getMixedStep())) {
+      for (auto [lb, ub, st] :
+           llvm::zip(fa.getMixedLowerBound(), fa.getMixedUpperBound(), fa.getMixedStep())) {
         auto l = getConstantIntValue(lb), u = getConstantIntValue(ub), s = getConstantIntValue(st);
-        if (l && u && s) t *= ceilDiv(*u - *l, *s);
-        else unknown = true;
+        if (l && u && s)
+          t *= ceilDiv(*u - *l, *s);
+        else
+          unknown = true;
       }
-      if (unknown) t = kDynamicWorkgroupCount;
+      if (unknown)
+        t = kDynamicWorkgroupCount;
       tiles = std::max(tiles, t);
     }
-    if (failed(distributeCyclically(rw, fa, invocations))) return failure();
+    if (failed(distributeCyclically(rw, fa, invocations)))
+      return failure();
   }
   tiles = std::max<int64_t>(1, std::min<int64_t>(tiles, target.maxWorkgroupCount));
   gpu::LaunchOp launch = findLaunch(f);
@@ -150,7 +164,8 @@ LogicalResult lowerKernel(func::FuncOp f, const TargetDescription& target) {
     // of the tile that was computed in place): canonicalization (trivial
     // subviews fold away) and CSE make both views one value.
     RewritePatternSet canon(ctx);
-    for (Dialect* d : ctx->getLoadedDialects()) d->getCanonicalizationPatterns(canon);
+    for (Dialect *d : ctx->getLoadedDialects())
+      d->getCanonicalizationPatterns(canon);
     for (RegisteredOperationName op : ctx->getRegisteredOperations())
       op.getCanonicalizationPatterns(canon, ctx);
     (void)applyPatternsGreedily(f, std::move(canon));
@@ -158,20 +173,24 @@ LogicalResult lowerKernel(func::FuncOp f, const TargetDescription& target) {
     eliminateCommonSubExpressions(rw, dom, f);
     SmallVector<linalg::CopyOp> copies;
     f.walk([&](linalg::CopyOp c) {
-      if (c.getDpsInputOperand(0)->get() == c.getDpsInitOperand(0)->get()) copies.push_back(c);
+      if (c.getDpsInputOperand(0)->get() == c.getDpsInitOperand(0)->get())
+        copies.push_back(c);
     });
-    for (auto c : copies) rw.eraseOp(c);
+    for (auto c : copies)
+      rw.eraseOp(c);
   }
   SmallVector<linalg::LinalgOp> rest;
   f.walk([&](linalg::LinalgOp op) { rest.push_back(op); });
   for (linalg::LinalgOp op : rest) {
     rw.setInsertionPoint(op);
-    if (failed(linalg::linalgOpToLoops(rw, op))) return op->emitError("lowering to loops failed");
+    if (failed(linalg::linalgOpToLoops(rw, op)))
+      return op->emitError("lowering to loops failed");
     rw.eraseOp(op);
   }
   RewritePatternSet patterns(ctx);
   memref::populateFoldMemRefAliasOpPatterns(patterns);
-  for (Dialect* d : ctx->getLoadedDialects()) d->getCanonicalizationPatterns(patterns);
+  for (Dialect *d : ctx->getLoadedDialects())
+    d->getCanonicalizationPatterns(patterns);
   for (RegisteredOperationName op : ctx->getRegisteredOperations())
     op.getCanonicalizationPatterns(patterns, ctx);
   (void)applyPatternsGreedily(f, std::move(patterns));
@@ -186,34 +205,38 @@ LogicalResult lowerKernel(func::FuncOp f, const TargetDescription& target) {
 
 struct TileAndDistributePass : impl::TileAndDistributeBase<TileAndDistributePass> {
   using TileAndDistributeBase::TileAndDistributeBase;
-  explicit TileAndDistributePass(const TargetDescription& t) : fixedTarget(t) {}
+  explicit TileAndDistributePass(const TargetDescription &t) : fixedTarget(t) {}
 
-  void getDependentDialects(DialectRegistry& registry) const override {
+  void getDependentDialects(DialectRegistry &registry) const override {
     registerCodegenDialects(registry);
   }
 
   void runOnOperation() override {
     FailureOr<TargetDescription> preset = passTarget(getOperation(), fixedTarget, targetName);
-    if (failed(preset)) return signalPassFailure();
+    if (failed(preset))
+      return signalPassFailure();
     TargetDescription target = *preset;
-    if (workgroupInvocations) target.preferredWorkgroupInvocations = workgroupInvocations;
-    MLIRContext* ctx = &getContext();
+    if (workgroupInvocations)
+      target.preferredWorkgroupInvocations = workgroupInvocations;
+    MLIRContext *ctx = &getContext();
     SmallVector<func::FuncOp> kernels;
     getOperation().walk([&](func::FuncOp f) {
       if (isKernel(f) && !MeshVKDialect::NumInputsAttrHelper(ctx).isAttrPresent(f) &&
-          !SymbolTable::lookupNearestSymbolFrom(f, StringAttr::get(f.getContext(),
-                                                                   f.getName() + kLoweredSuffix)))
+          !SymbolTable::lookupNearestSymbolFrom(
+              f, StringAttr::get(f.getContext(), f.getName() + kLoweredSuffix)))
         kernels.push_back(f);
     });
     for (func::FuncOp f : kernels) {
       if (!target.supportsF16()) {
         bool usesF16 = false;
-        f.walk([&](Operation* op) {
+        f.walk([&](Operation *op) {
           for (Type t : op->getResultTypes())
-            if (getElementTypeOrSelf(t).isF16()) usesF16 = true;
+            if (getElementTypeOrSelf(t).isF16())
+              usesF16 = true;
         });
         for (Type t : f.getArgumentTypes())
-          if (getElementTypeOrSelf(t).isF16()) usesF16 = true;
+          if (getElementTypeOrSelf(t).isF16())
+            usesF16 = true;
         if (usesF16) {
           f.emitError() << "kernel uses f16 but target '" << target.name
                         << "' lacks shaderFloat16 + storageBuffer16BitAccess";
@@ -223,17 +246,18 @@ struct TileAndDistributePass : impl::TileAndDistributeBase<TileAndDistributePass
       inheritUnknownLocations(f);
       bool referenced = !SymbolTable::symbolKnownUseEmpty(f, getOperation());
       FailureOr<func::FuncOp> nf = wrapKernel(f, referenced);
-      if (failed(nf) || failed(lowerKernel(*nf, target))) return signalPassFailure();
+      if (failed(nf) || failed(lowerKernel(*nf, target)))
+        return signalPassFailure();
     }
   }
 
   std::optional<TargetDescription> fixedTarget;
 };
 
-}  // namespace
+} // namespace
 
-std::unique_ptr<mlir::Pass> createTileAndDistributePass(const TargetDescription& target) {
+std::unique_ptr<mlir::Pass> createTileAndDistributePass(const TargetDescription &target) {
   return std::make_unique<TileAndDistributePass>(target);
 }
 
-}  // namespace meshvk::codegen
+} // namespace meshvk::codegen

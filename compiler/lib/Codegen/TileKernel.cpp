@@ -47,7 +47,8 @@ constexpr int64_t kMaxRegisterTileOutputs = 64;
 
 int64_t nextPowerOf2(int64_t v) {
   int64_t p = 1;
-  while (p < v) p <<= 1;
+  while (p < v)
+    p <<= 1;
   return p;
 }
 
@@ -55,22 +56,24 @@ int64_t nextPowerOf2(int64_t v) {
 // 3. Tile sizes from the target.
 // ---------------------------------------------------------------------------
 struct TilePlan {
-  SmallVector<int64_t> workgroupTile;  // per loop; 0 = not tiled
-  SmallVector<int64_t> threadTile;     // per loop; 0 = not tiled
-  SmallVector<int64_t> registerTile;   // per loop (parallel caps) or empty
+  SmallVector<int64_t> workgroupTile; // per loop; 0 = not tiled
+  SmallVector<int64_t> threadTile;    // per loop; 0 = not tiled
+  SmallVector<int64_t> registerTile;  // per loop (parallel caps) or empty
   int64_t invocations = 1;
 };
 
-FailureOr<TilePlan> planTiles(linalg::LinalgOp op, const TargetDescription& target) {
+FailureOr<TilePlan> planTiles(linalg::LinalgOp op, const TargetDescription &target) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   auto iters = op.getIteratorTypesArray();
   unsigned n = op.getNumLoops();
-  if (op.getNumDpsInits() < 1) return op->emitError("op has no outputs");
+  if (op.getNumDpsInits() < 1)
+    return op->emitError("op has no outputs");
   AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-  SmallVector<unsigned> outDims;  // loop dims of the output, outermost first
+  SmallVector<unsigned> outDims; // loop dims of the output, outermost first
   for (AffineExpr e : outMap.getResults())
     if (auto d = dyn_cast<AffineDimExpr>(e))
-      if (linalg::isParallelIterator(iters[d.getPosition()])) outDims.push_back(d.getPosition());
+      if (linalg::isParallelIterator(iters[d.getPosition()]))
+        outDims.push_back(d.getPosition());
   if (outDims.empty())
     return op->emitError("reduction to a 0-d result is not supported by the kernel tiler; "
                          "expected at least one parallel dimension in the output");
@@ -111,8 +114,10 @@ FailureOr<TilePlan> planTiles(linalg::LinalgOp op, const TargetDescription& targ
     int64_t v = 1;
     if (numReductions == 0 && !ShapedType::isDynamic(ranges[dn])) {
       int64_t wide = std::max<int64_t>(4, target.elementwiseElementsPerInvocation);
-      if (ranges[dn] % wide == 0) v = wide;
-      else if (ranges[dn] % 4 == 0) v = 4;
+      if (ranges[dn] % wide == 0)
+        v = wide;
+      else if (ranges[dn] % 4 == 0)
+        v = 4;
     }
     p.threadTile[dn] = v;
     int64_t tn = std::min(T, nextPowerOf2(ceilDiv(size(dn), v)));
@@ -128,21 +133,24 @@ FailureOr<TilePlan> planTiles(linalg::LinalgOp op, const TargetDescription& targ
   if (numReductions > 0 || p.threadTile[dn] > 1) {
     int64_t outputs = 1;
     for (unsigned d = 0; d < n; ++d)
-      if (linalg::isParallelIterator(iters[d])) outputs *= p.threadTile[d];
+      if (linalg::isParallelIterator(iters[d]))
+        outputs *= p.threadTile[d];
     if (outputs <= kMaxRegisterTileOutputs) {
       p.registerTile.assign(n, 0);
       for (unsigned d = 0; d < n; ++d)
-        if (linalg::isParallelIterator(iters[d])) p.registerTile[d] = p.threadTile[d];
+        if (linalg::isParallelIterator(iters[d]))
+          p.registerTile[d] = p.threadTile[d];
     }
   }
   return p;
 }
 
-SmallVector<Attribute> mappingFor(MLIRContext* ctx, ArrayRef<int64_t> tiles, bool threads) {
+SmallVector<Attribute> mappingFor(MLIRContext *ctx, ArrayRef<int64_t> tiles, bool threads) {
   SmallVector<Attribute> mapping;
   int id = 0;
   for (int64_t t : tiles) {
-    if (t == 0) continue;
+    if (t == 0)
+      continue;
     auto m = static_cast<gpu::MappingId>(static_cast<int>(gpu::MappingId::LinearDim0) + id++);
     if (threads)
       mapping.push_back(gpu::GPUThreadMappingAttr::get(ctx, m));
@@ -152,7 +160,7 @@ SmallVector<Attribute> mappingFor(MLIRContext* ctx, ArrayRef<int64_t> tiles, boo
   return mapping;
 }
 
-FailureOr<scf::SCFTileAndFuseResult> tileAndFuse(RewriterBase& rw, TilingInterface op,
+FailureOr<scf::SCFTileAndFuseResult> tileAndFuse(RewriterBase &rw, TilingInterface op,
                                                  ArrayRef<int64_t> tiles, bool threads) {
   scf::SCFTilingOptions tiling;
   tiling.setTileSizes(getAsIndexOpFoldResult(op->getContext(), tiles));
@@ -163,36 +171,42 @@ FailureOr<scf::SCFTileAndFuseResult> tileAndFuse(RewriterBase& rw, TilingInterfa
   rw.setInsertionPoint(op);
   FailureOr<scf::SCFTileAndFuseResult> res =
       scf::tileConsumerAndFuseProducersUsingSCF(rw, op, options);
-  if (failed(res)) return op->emitError("tiling failed"), failure();
+  if (failed(res))
+    return op->emitError("tiling failed"), failure();
   for (OpResult r : op->getResults()) {
     Value repl = res->replacements.lookup(r);
-    if (repl) rw.replaceAllUsesWith(r, repl);
+    if (repl)
+      rw.replaceAllUsesWith(r, repl);
   }
   return res;
 }
 
-}  // namespace
+} // namespace
 
-LogicalResult tileRoots(func::FuncOp f, const TargetDescription& target, int64_t* invocations) {
+LogicalResult tileRoots(func::FuncOp f, const TargetDescription &target, int64_t *invocations) {
   SmallVector<bufferization::MaterializeInDestinationOp> outs;
   f.walk([&](bufferization::MaterializeInDestinationOp m) { outs.push_back(m); });
   IRRewriter rw(f.getContext());
   *invocations = 1;
   for (auto m : outs) {
     auto root = m.getSource().getDefiningOp<linalg::LinalgOp>();
-    if (!root) return m.emitError("kernel result is not computed by a linalg op");
+    if (!root)
+      return m.emitError("kernel result is not computed by a linalg op");
     FailureOr<TilePlan> plan = planTiles(root, target);
-    if (failed(plan)) return failure();
+    if (failed(plan))
+      return failure();
     *invocations = std::max(*invocations, plan->invocations);
     auto wg = tileAndFuse(rw, cast<TilingInterface>(root.getOperation()), plan->workgroupTile,
                           /*threads=*/false);
-    if (failed(wg)) return failure();
+    if (failed(wg))
+      return failure();
     auto tiledRoot = cast<TilingInterface>(wg->tiledAndFusedOps.front());
     auto th = tileAndFuse(rw, tiledRoot, plan->threadTile, /*threads=*/true);
-    if (failed(th)) return failure();
+    if (failed(th))
+      return failure();
     if (!plan->registerTile.empty())
-      MeshVKDialect::RegisterTileAttrHelper(rw.getContext()).setAttr(th->tiledAndFusedOps.front(),
-                                            rw.getDenseI64ArrayAttr(plan->registerTile));
+      MeshVKDialect::RegisterTileAttrHelper(rw.getContext())
+          .setAttr(th->tiledAndFusedOps.front(), rw.getDenseI64ArrayAttr(plan->registerTile));
   }
   return success();
 }
@@ -202,7 +216,8 @@ LogicalResult tileRoots(func::FuncOp f, const TargetDescription& target, int64_t
 LogicalResult boundTemporaries(func::FuncOp f) {
   SmallVector<tensor::EmptyOp> empties;
   f.walk([&](tensor::EmptyOp e) {
-    if (!e.getType().hasStaticShape()) empties.push_back(e);
+    if (!e.getType().hasStaticShape())
+      empties.push_back(e);
   });
   for (tensor::EmptyOp e : empties) {
     OpBuilder b(e);
@@ -220,8 +235,8 @@ LogicalResult boundTemporaries(func::FuncOp f) {
     Value big = tensor::EmptyOp::create(b, e.getLoc(), shape, e.getType().getElementType());
     SmallVector<OpFoldResult> zeros(shape.size(), b.getIndexAttr(0));
     SmallVector<OpFoldResult> ones(shape.size(), b.getIndexAttr(1));
-    Value slice = tensor::ExtractSliceOp::create(b, e.getLoc(), e.getType(), big, zeros, sizes,
-                                                 ones);
+    Value slice =
+        tensor::ExtractSliceOp::create(b, e.getLoc(), e.getType(), big, zeros, sizes, ones);
     e.replaceAllUsesWith(slice);
     e.erase();
   }
@@ -229,10 +244,10 @@ LogicalResult boundTemporaries(func::FuncOp f) {
 }
 
 LogicalResult bufferize(func::FuncOp f) {
-  MLIRContext* ctx = f.getContext();
+  MLIRContext *ctx = f.getContext();
   bufferization::OneShotBufferizationOptions options;
   options.bufferizeFunctionBoundaries = false;
-  options.memCpyFn = [](OpBuilder& b, Location loc, Value from, Value to) {
+  options.memCpyFn = [](OpBuilder &b, Location loc, Value from, Value to) {
     linalg::CopyOp::create(b, loc, from, to);
     return success();
   };
@@ -251,7 +266,8 @@ LogicalResult allocationsToPrivateVariables(func::FuncOp f, gpu::LaunchOp launch
   f.walk([&](memref::AllocOp a) { allocs.push_back(a); });
   SmallVector<memref::DeallocOp> deallocs;
   f.walk([&](memref::DeallocOp d) { deallocs.push_back(d); });
-  for (auto d : deallocs) d.erase();
+  for (auto d : deallocs)
+    d.erase();
   OpBuilder b(f.getContext());
   for (memref::AllocOp a : allocs) {
     // (Re)set each time: the previous insertion point may be an erased alloc.
@@ -267,7 +283,6 @@ LogicalResult allocationsToPrivateVariables(func::FuncOp f, gpu::LaunchOp launch
   return success();
 }
 
-
 // ---------------------------------------------------------------------------
 // 6. scf.forall (buffers, mapped to #gpu.block / #gpu.thread) -> cyclic loop:
 //   for %t = id to prod(tripcounts) step count { ivs = delinearize(%t) ... }
@@ -275,7 +290,7 @@ LogicalResult allocationsToPrivateVariables(func::FuncOp f, gpu::LaunchOp launch
 // `invocations` is the workgroup size: when a thread loop provably has at most
 // that many iterations, each invocation runs at most one, and the loop becomes
 // an `if` (llvmpipe runs loops with per-lane masks; an if is cheaper).
-LogicalResult distributeCyclically(IRRewriter& rw, scf::ForallOp forall, int64_t invocations) {
+LogicalResult distributeCyclically(IRRewriter &rw, scf::ForallOp forall, int64_t invocations) {
   if (!forall.getOutputs().empty())
     return forall.emitError("scf.forall still has tensor outputs after bufferization");
   std::optional<ArrayAttr> mapping = forall.getMapping();
@@ -320,8 +335,8 @@ LogicalResult distributeCyclically(IRRewriter& rw, scf::ForallOp forall, int64_t
     maxTotal *= ceilDiv(std::max<int64_t>(*span, 0), *step);
   }
   single = single && maxTotal <= invocations;
-  Block* bodyBlock;
-  Operation* terminator;
+  Block *bodyBlock;
+  Operation *terminator;
   Value linear;
   if (single) {
     Value inRange = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::ult, id, total);
@@ -340,16 +355,16 @@ LogicalResult distributeCyclically(IRRewriter& rw, scf::ForallOp forall, int64_t
   Value rest = linear;
   for (int d = static_cast<int>(lbs.size()) - 1; d >= 0; --d) {
     Value idx = d == 0 ? rest : arith::RemUIOp::create(rw, loc, rest, trips[d]).getResult();
-    if (d > 0) rest = arith::DivUIOp::create(rw, loc, rest, trips[d]);
+    if (d > 0)
+      rest = arith::DivUIOp::create(rw, loc, rest, trips[d]);
     Value scaled = arith::MulIOp::create(rw, loc, idx, steps[d]);
     ivs[d] = arith::AddIOp::create(rw, loc, lbs[d], scaled);
   }
-  Block* body = forall.getBody();
+  Block *body = forall.getBody();
   rw.eraseOp(body->getTerminator());
   rw.inlineBlockBefore(body, terminator, ivs);
   rw.eraseOp(forall);
   return success();
 }
 
-
-}  // namespace meshvk::codegen
+} // namespace meshvk::codegen

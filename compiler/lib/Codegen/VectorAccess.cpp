@@ -30,8 +30,10 @@ using namespace mlir;
 bool isMultipleOf4(Value v, int depth = 0);
 
 bool exprMultipleOf4(AffineExpr e, unsigned numDims, ValueRange operands, int depth) {
-  if (auto c = dyn_cast<AffineConstantExpr>(e)) return c.getValue() % 4 == 0;
-  if (auto d = dyn_cast<AffineDimExpr>(e)) return isMultipleOf4(operands[d.getPosition()], depth + 1);
+  if (auto c = dyn_cast<AffineConstantExpr>(e))
+    return c.getValue() % 4 == 0;
+  if (auto d = dyn_cast<AffineDimExpr>(e))
+    return isMultipleOf4(operands[d.getPosition()], depth + 1);
   if (auto sym = dyn_cast<AffineSymbolExpr>(e))
     return isMultipleOf4(operands[numDims + sym.getPosition()], depth + 1);
   auto bin = cast<AffineBinaryOpExpr>(e);
@@ -45,8 +47,10 @@ bool exprMultipleOf4(AffineExpr e, unsigned numDims, ValueRange operands, int de
 }
 
 bool isMultipleOf4(Value v, int depth) {
-  if (depth > 12) return false;
-  if (std::optional<int64_t> c = getConstantIntValue(v)) return *c % 4 == 0;
+  if (depth > 12)
+    return false;
+  if (std::optional<int64_t> c = getConstantIntValue(v))
+    return *c % 4 == 0;
   if (auto mul = v.getDefiningOp<arith::MulIOp>())
     return isMultipleOf4(mul.getLhs(), depth + 1) || isMultipleOf4(mul.getRhs(), depth + 1);
   if (auto add = v.getDefiningOp<arith::AddIOp>())
@@ -70,7 +74,7 @@ struct SplitIndex {
 };
 
 SplitIndex splitIndex(Value v) {
-  MLIRContext* ctx = v.getContext();
+  MLIRContext *ctx = v.getContext();
   SplitIndex r;
   // Keys compare maps, so every base is written over symbols only.
   r.base = AffineMap::get(0, 1, getAffineSymbolExpr(0, ctx));
@@ -85,8 +89,10 @@ SplitIndex splitIndex(Value v) {
     AffineMap m = apply.getAffineMap();
     unsigned nd = m.getNumDims(), ns = m.getNumSymbols();
     SmallVector<AffineExpr> dimRepl, symRepl;
-    for (unsigned i = 0; i < nd; ++i) dimRepl.push_back(getAffineSymbolExpr(ns + i, ctx));
-    for (unsigned i = 0; i < ns; ++i) symRepl.push_back(getAffineSymbolExpr(i, ctx));
+    for (unsigned i = 0; i < nd; ++i)
+      dimRepl.push_back(getAffineSymbolExpr(ns + i, ctx));
+    for (unsigned i = 0; i < ns; ++i)
+      symRepl.push_back(getAffineSymbolExpr(i, ctx));
     AffineExpr e = m.getResult(0).replaceDimsAndSymbols(dimRepl, symRepl);
     if (auto bin = dyn_cast<AffineBinaryOpExpr>(e); bin && bin.getKind() == AffineExprKind::Add)
       if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS())) {
@@ -107,58 +113,64 @@ SplitIndex splitIndex(Value v) {
   return r;
 }
 
-using AccessKey = std::vector<const void*>;
+using AccessKey = std::vector<const void *>;
 
-AccessKey keyOf(ValueRange leading, const SplitIndex& last) {
+AccessKey keyOf(ValueRange leading, const SplitIndex &last) {
   AccessKey k;
-  for (Value v : leading) k.push_back(v.getAsOpaquePointer());
+  for (Value v : leading)
+    k.push_back(v.getAsOpaquePointer());
   k.push_back(nullptr);
   k.push_back(last.base.getAsOpaquePointer());
-  for (Value v : last.operands) k.push_back(v.getAsOpaquePointer());
+  for (Value v : last.operands)
+    k.push_back(v.getAsOpaquePointer());
   return k;
 }
 
-}  // namespace
+} // namespace
 
 void vectorizeBuffers(func::FuncOp f) {
-  MLIRContext* ctx = f.getContext();
+  MLIRContext *ctx = f.getContext();
   IRRewriter rw(ctx);
   unsigned numOriginal = f.getNumArguments();
   for (unsigned i = 0; i < numOriginal; ++i) {
     BlockArgument arg = f.getArgument(i);
     auto type = dyn_cast<MemRefType>(arg.getType());
-    if (!type || type.getRank() == 0 || !type.hasStaticShape() ||
-        type.getShape().back() % 4 != 0 || type.getElementTypeBitWidth() != 32 ||
-        !type.getLayout().isIdentity())
+    if (!type || type.getRank() == 0 || !type.hasStaticShape() || type.getShape().back() % 4 != 0 ||
+        type.getElementTypeBitWidth() != 32 || !type.getLayout().isIdentity())
       continue;
     SmallVector<memref::LoadOp> loads;
     SmallVector<memref::StoreOp> stores;
     bool other = false;
-    for (Operation* user : arg.getUsers()) {
-      if (auto l = dyn_cast<memref::LoadOp>(user)) loads.push_back(l);
+    for (Operation *user : arg.getUsers()) {
+      if (auto l = dyn_cast<memref::LoadOp>(user))
+        loads.push_back(l);
       else if (auto st = dyn_cast<memref::StoreOp>(user); st && st.getMemRef() == arg)
         stores.push_back(st);
-      else if (!isa<gpu::LaunchOp>(user)) other = true;
+      else if (!isa<gpu::LaunchOp>(user))
+        other = true;
     }
     // Uses inside the launch body are what matter (the launch itself does not
     // take the buffers as operands; they are captured).
-    if (other || (!loads.empty() && !stores.empty())) continue;
+    if (other || (!loads.empty() && !stores.empty()))
+      continue;
     Value vecView;
     auto getView = [&]() {
-      if (vecView) return vecView;
+      if (vecView)
+        return vecView;
       SmallVector<int64_t> shape(type.getShape().begin(), type.getShape().end());
       shape.back() /= 4;
       auto vt = MemRefType::get(shape, VectorType::get({4}, type.getElementType()));
       unsigned idx = f.getNumArguments();
-      (void)f.insertArgument(idx, vt,
-                             DictionaryAttr::get(ctx, {NamedAttribute(
-                                                          MeshVKDialect::AliasOfAttrHelper(ctx).getName(),
-                                                          IntegerAttr::get(IntegerType::get(ctx, 64), i))}),
-                             arg.getLoc());
+      (void)f.insertArgument(
+          idx, vt,
+          DictionaryAttr::get(ctx,
+                              {NamedAttribute(MeshVKDialect::AliasOfAttrHelper(ctx).getName(),
+                                              IntegerAttr::get(IntegerType::get(ctx, 64), i))}),
+          arg.getLoc());
       vecView = f.getArgument(idx);
       return vecView;
     };
-    auto vecIndex = [&](OpBuilder& b, Location loc, ValueRange leading, const SplitIndex& s,
+    auto vecIndex = [&](OpBuilder &b, Location loc, ValueRange leading, const SplitIndex &s,
                         int64_t offset) {
       SmallVector<Value> idx(leading.begin(), leading.end());
       // Indices are never negative: a shift, not floordiv's sign fix-ups.
@@ -170,33 +182,41 @@ void vectorizeBuffers(func::FuncOp f) {
       return idx;
     };
     // Group by block + key + offset.
-    std::map<std::pair<Block*, AccessKey>, std::map<int64_t, Operation*>> groups;
-    std::map<std::pair<Block*, AccessKey>, SplitIndex> splits;
-    auto collect = [&](Operation* op, ValueRange indices) {
+    std::map<std::pair<Block *, AccessKey>, std::map<int64_t, Operation *>> groups;
+    std::map<std::pair<Block *, AccessKey>, SplitIndex> splits;
+    auto collect = [&](Operation *op, ValueRange indices) {
       SplitIndex s = splitIndex(indices.back());
       auto key = std::make_pair(op->getBlock(), keyOf(indices.drop_back(), s));
       groups[key][s.offset] = op;
       splits.emplace(key, s);
     };
-    for (auto l : loads) collect(l, l.getIndices());
-    for (auto st : stores) collect(st, st.getIndices());
-    for (auto& [key, byOffset] : groups) {
-      const SplitIndex& s = splits.at(key);
-      if (!exprMultipleOf4(s.base.getResult(0), s.base.getNumDims(), s.operands, 0)) continue;
-      for (auto& [offset, first] : byOffset) {
-        if (offset % 4 != 0 || !first) continue;
-        SmallVector<Operation*> members;
+    for (auto l : loads)
+      collect(l, l.getIndices());
+    for (auto st : stores)
+      collect(st, st.getIndices());
+    for (auto &[key, byOffset] : groups) {
+      const SplitIndex &s = splits.at(key);
+      if (!exprMultipleOf4(s.base.getResult(0), s.base.getNumDims(), s.operands, 0))
+        continue;
+      for (auto &[offset, first] : byOffset) {
+        if (offset % 4 != 0 || !first)
+          continue;
+        SmallVector<Operation *> members;
         for (int64_t k = 0; k < 4; ++k) {
           auto it = byOffset.find(offset + k);
-          if (it == byOffset.end() || !it->second) break;
+          if (it == byOffset.end() || !it->second)
+            break;
           members.push_back(it->second);
         }
-        if (members.size() != 4) continue;
-        Operation* earliest = members[0];
-        Operation* latest = members[0];
-        for (Operation* m : members) {
-          if (m->isBeforeInBlock(earliest)) earliest = m;
-          if (latest->isBeforeInBlock(m)) latest = m;
+        if (members.size() != 4)
+          continue;
+        Operation *earliest = members[0];
+        Operation *latest = members[0];
+        for (Operation *m : members) {
+          if (m->isBeforeInBlock(earliest))
+            earliest = m;
+          if (latest->isBeforeInBlock(m))
+            latest = m;
         }
         Location loc = first->getLoc();
         if (auto l0 = dyn_cast<memref::LoadOp>(members[0])) {
@@ -211,17 +231,20 @@ void vectorizeBuffers(func::FuncOp f) {
           auto s0 = cast<memref::StoreOp>(members[0]);
           rw.setInsertionPoint(latest);
           SmallVector<Value> elems;
-          for (Operation* m : members) elems.push_back(cast<memref::StoreOp>(m).getValueToStore());
+          for (Operation *m : members)
+            elems.push_back(cast<memref::StoreOp>(m).getValueToStore());
           auto vt = VectorType::get({4}, type.getElementType());
           Value v = vector::FromElementsOp::create(rw, loc, vt, elems);
           SmallVector<Value> idx = vecIndex(rw, loc, s0.getIndices().drop_back(), s, offset);
           memref::StoreOp::create(rw, loc, v, getView(), idx);
-          for (Operation* m : members) rw.eraseOp(m);
+          for (Operation *m : members)
+            rw.eraseOp(m);
         }
-        for (int64_t k = 0; k < 4; ++k) byOffset[offset + k] = nullptr;
+        for (int64_t k = 0; k < 4; ++k)
+          byOffset[offset + k] = nullptr;
       }
     }
   }
 }
 
-}  // namespace meshvk::codegen
+} // namespace meshvk::codegen

@@ -48,23 +48,32 @@ namespace {
 // ---------------------------------------------------------------------------
 struct ElementwiseInPlace : OpRewritePattern<linalg::GenericOp> {
   using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(linalg::GenericOp op, PatternRewriter& rw) const override {
-    if (op.getNumDpsInits() != 1 || !op.hasPureTensorSemantics()) return failure();
-    if (op.getNumParallelLoops() != op.getNumLoops()) return failure();
-    OpOperand* init = op.getDpsInitOperand(0);
-    if (!init->get().getDefiningOp<tensor::EmptyOp>()) return failure();
-    if (op.payloadUsesValueFromOperand(init)) return failure();
-    if (!op.getMatchingIndexingMap(init).isIdentity()) return failure();
-    for (OpOperand* in : op.getDpsInputOperands()) {
+  LogicalResult matchAndRewrite(linalg::GenericOp op, PatternRewriter &rw) const override {
+    if (op.getNumDpsInits() != 1 || !op.hasPureTensorSemantics())
+      return failure();
+    if (op.getNumParallelLoops() != op.getNumLoops())
+      return failure();
+    OpOperand *init = op.getDpsInitOperand(0);
+    if (!init->get().getDefiningOp<tensor::EmptyOp>())
+      return failure();
+    if (op.payloadUsesValueFromOperand(init))
+      return failure();
+    if (!op.getMatchingIndexingMap(init).isIdentity())
+      return failure();
+    for (OpOperand *in : op.getDpsInputOperands()) {
       Value v = in->get();
-      if (v.getType() != init->get().getType() || !v.hasOneUse()) continue;
-      if (!op.getMatchingIndexingMap(in).isIdentity()) continue;
-      if (!isa_and_nonnull<linalg::LinalgOp>(v.getDefiningOp())) continue;
+      if (v.getType() != init->get().getType() || !v.hasOneUse())
+        continue;
+      if (!op.getMatchingIndexingMap(in).isIdentity())
+        continue;
+      if (!isa_and_nonnull<linalg::LinalgOp>(v.getDefiningOp()))
+        continue;
       unsigned idx = in->getOperandNumber();
       SmallVector<Value> inputs;
       SmallVector<AffineMap> maps;
-      for (OpOperand* other : op.getDpsInputOperands()) {
-        if (other == in) continue;
+      for (OpOperand *other : op.getDpsInputOperands()) {
+        if (other == in)
+          continue;
         inputs.push_back(other->get());
         maps.push_back(op.getMatchingIndexingMap(other));
       }
@@ -72,7 +81,7 @@ struct ElementwiseInPlace : OpRewritePattern<linalg::GenericOp> {
       auto newOp = linalg::GenericOp::create(rw, op.getLoc(), op->getResultTypes(), inputs,
                                              ValueRange{v}, maps, op.getIteratorTypesArray());
       rw.inlineRegionBefore(op.getRegion(), newOp.getRegion(), newOp.getRegion().end());
-      Block& blk = newOp.getRegion().front();
+      Block &blk = newOp.getRegion().front();
       // The old output block argument is unused: it becomes the in-place one.
       rw.replaceAllUsesWith(blk.getArgument(idx), blk.getArgument(op.getNumDpsInputs()));
       blk.eraseArgument(idx);
@@ -92,9 +101,10 @@ struct ElementwiseInPlace : OpRewritePattern<linalg::GenericOp> {
 // plan), it stays as is and the buffer function is added as <name>_lowered.
 
 FailureOr<func::FuncOp> wrapKernel(func::FuncOp f, bool keepOriginal) {
-  MLIRContext* ctx = f.getContext();
+  MLIRContext *ctx = f.getContext();
   Location loc = f.getLoc();
-  if (f.isExternal()) return f.emitError("meshvk.kernel function has no body");
+  if (f.isExternal())
+    return f.emitError("meshvk.kernel function has no body");
   if (!f.getBody().hasOneBlock())
     return f.emitError("meshvk.kernel body must be a single block (no control flow)");
   FunctionType ft = f.getFunctionType();
@@ -110,13 +120,16 @@ FailureOr<func::FuncOp> wrapKernel(func::FuncOp f, bool keepOriginal) {
   };
   for (auto [i, t] : llvm::enumerate(ft.getInputs())) {
     FailureOr<Type> b = toBuffer(t, "argument", i);
-    if (failed(b)) return failure();
+    if (failed(b))
+      return failure();
     bufferTypes.push_back(*b);
   }
-  if (ft.getNumResults() == 0) return f.emitError("meshvk.kernel has no results");
+  if (ft.getNumResults() == 0)
+    return f.emitError("meshvk.kernel has no results");
   for (auto [i, t] : llvm::enumerate(ft.getResults())) {
     FailureOr<Type> b = toBuffer(t, "result", i);
-    if (failed(b)) return failure();
+    if (failed(b))
+      return failure();
     bufferTypes.push_back(*b);
   }
 
@@ -129,13 +142,13 @@ FailureOr<func::FuncOp> wrapKernel(func::FuncOp f, bool keepOriginal) {
   auto nf = func::FuncOp::create(b, loc, name, FunctionType::get(ctx, bufferTypes, {}));
   MeshVKDialect::KernelAttrHelper(ctx).setAttr(nf, UnitAttr::get(ctx));
   MeshVKDialect::NumInputsAttrHelper(ctx).setAttr(nf, b.getI64IntegerAttr(ft.getNumInputs()));
-  Block* entry = nf.addEntryBlock();
+  Block *entry = nf.addEntryBlock();
   b.setInsertionPointToStart(entry);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   auto launch = gpu::LaunchOp::create(b, loc, one, one, one, one, one, one);
   func::ReturnOp::create(b, loc);
 
-  Block& body = launch.getBody().front();
+  Block &body = launch.getBody().front();
   b.setInsertionPointToStart(&body);
   IRMapping map;
   for (unsigned i = 0; i < ft.getNumInputs(); ++i) {
@@ -143,16 +156,18 @@ FailureOr<func::FuncOp> wrapKernel(func::FuncOp f, bool keepOriginal) {
                                                 /*restrict=*/true, /*writable=*/false);
     map.map(f.getArgument(i), t);
   }
-  Block& old = f.getBody().front();
-  for (Operation& op : old.without_terminator()) b.clone(op, map);
-  Operation* ret = old.getTerminator();
+  Block &old = f.getBody().front();
+  for (Operation &op : old.without_terminator())
+    b.clone(op, map);
+  Operation *ret = old.getTerminator();
   for (unsigned j = 0; j < ft.getNumResults(); ++j) {
     bufferization::MaterializeInDestinationOp::create(
         b, loc, TypeRange{}, map.lookupOrDefault(ret->getOperand(j)),
         entry->getArgument(ft.getNumInputs() + j), /*restrict=*/true, /*writable=*/true);
   }
   gpu::TerminatorOp::create(b, loc);
-  if (!keepOriginal) f.erase();
+  if (!keepOriginal)
+    f.erase();
   return nf;
 }
 
@@ -161,7 +176,8 @@ FailureOr<func::FuncOp> wrapKernel(func::FuncOp f, bool keepOriginal) {
 LogicalResult constantsToFills(func::FuncOp f) {
   SmallVector<arith::ConstantOp> constants;
   f.walk([&](arith::ConstantOp c) {
-    if (isa<RankedTensorType>(c.getType())) constants.push_back(c);
+    if (isa<RankedTensorType>(c.getType()))
+      constants.push_back(c);
   });
   for (arith::ConstantOp c : constants) {
     auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
@@ -180,14 +196,15 @@ LogicalResult constantsToFills(func::FuncOp f) {
 }
 
 LogicalResult simplifyOnTensors(func::FuncOp f) {
-  MLIRContext* ctx = f.getContext();
+  MLIRContext *ctx = f.getContext();
   RewritePatternSet patterns(ctx);
-  linalg::populateElementwiseOpsFusionPatterns(patterns, [](OpOperand* operand) {
-    Operation* producer = operand->get().getDefiningOp();
+  linalg::populateElementwiseOpsFusionPatterns(patterns, [](OpOperand *operand) {
+    Operation *producer = operand->get().getDefiningOp();
     return producer && producer->hasOneUse();
   });
   patterns.add<ElementwiseInPlace>(ctx);
-  for (Dialect* d : ctx->getLoadedDialects()) d->getCanonicalizationPatterns(patterns);
+  for (Dialect *d : ctx->getLoadedDialects())
+    d->getCanonicalizationPatterns(patterns);
   for (RegisteredOperationName op : ctx->getRegisteredOperations())
     op.getCanonicalizationPatterns(patterns, ctx);
   return applyPatternsGreedily(f, std::move(patterns));
@@ -202,7 +219,8 @@ void ensureTileableRoots(func::FuncOp f) {
   for (auto m : outs) {
     Value src = m.getSource();
     // A linalg op used only by this output is computed in place into it.
-    if (isa_and_nonnull<linalg::LinalgOp>(src.getDefiningOp()) && src.hasOneUse()) continue;
+    if (isa_and_nonnull<linalg::LinalgOp>(src.getDefiningOp()) && src.hasOneUse())
+      continue;
     OpBuilder b(m);
     auto tt = cast<RankedTensorType>(src.getType());
     Value empty = tensor::EmptyOp::create(b, m.getLoc(), tt.getShape(), tt.getElementType());
@@ -217,15 +235,16 @@ void ensureTileableRoots(func::FuncOp f) {
 // location takes its parent op's: the kernel's ops were cloned from the user's
 // program with their locations, so diagnostics point at the user's op.
 void inheritUnknownLocations(func::FuncOp f) {
-  f.walk<WalkOrder::PreOrder>([](Operation* op) {
+  f.walk<WalkOrder::PreOrder>([](Operation *op) {
     if (isa<UnknownLoc>(op->getLoc()))
-      if (Operation* parent = op->getParentOp()) op->setLoc(parent->getLoc());
-    for (Region& region : op->getRegions())
-      for (Block& block : region)
+      if (Operation *parent = op->getParentOp())
+        op->setLoc(parent->getLoc());
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
         for (BlockArgument arg : block.getArguments())
-          if (isa<UnknownLoc>(arg.getLoc())) arg.setLoc(op->getLoc());
+          if (isa<UnknownLoc>(arg.getLoc()))
+            arg.setLoc(op->getLoc());
   });
 }
 
-
-}  // namespace meshvk::codegen
+} // namespace meshvk::codegen

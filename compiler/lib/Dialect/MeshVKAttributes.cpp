@@ -62,10 +62,8 @@ LogicalResult verifyNonNegative(function_ref<InFlightDiagnostic()> emitError,
 // ValueAbiAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult ValueAbiAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                   Type globalType,
-                                   shard::GridAxesArrayAttr splitAxes,
-                                   DenseI64ArrayAttr shardShape,
+LogicalResult ValueAbiAttr::verify(function_ref<InFlightDiagnostic()> emitError, Type globalType,
+                                   shard::GridAxesArrayAttr splitAxes, DenseI64ArrayAttr shardShape,
                                    ArrayAttr shardOffsets) {
   auto type = dyn_cast<RankedTensorType>(globalType);
   if (!type) {
@@ -85,11 +83,10 @@ LogicalResult ValueAbiAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   while (splitDims > 0 && splitAxes.getAxes()[splitDims - 1].empty())
     --splitDims;
   if (splitDims > rank)
-    return emitError() << "split_axes names " << splitDims
-                       << " dimensions but " << type << " has rank " << rank;
+    return emitError() << "split_axes names " << splitDims << " dimensions but " << type
+                       << " has rank " << rank;
   if (shardShape.size() != rank)
-    return emitError() << "shard_shape has rank " << shardShape.size()
-                       << ", expected " << rank;
+    return emitError() << "shard_shape has rank " << shardShape.size() << ", expected " << rank;
   for (int64_t d = 0; d < rank; ++d)
     if (shardShape[d] < 0 || shardShape[d] > type.getDimSize(d))
       return emitError() << "shard_shape[" << d << "] = " << shardShape[d]
@@ -99,12 +96,12 @@ LogicalResult ValueAbiAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   for (auto [p, entry] : llvm::enumerate(shardOffsets)) {
     auto offset = dyn_cast<DenseI64ArrayAttr>(entry);
     if (!offset || offset.size() != rank)
-      return emitError() << "shard_offsets[" << p << "] must be an array of "
-                         << rank << " offsets, got " << entry;
+      return emitError() << "shard_offsets[" << p << "] must be an array of " << rank
+                         << " offsets, got " << entry;
     for (int64_t d = 0; d < rank; ++d)
       if (offset[d] < 0 || offset[d] + shardShape[d] > type.getDimSize(d))
-        return emitError() << "the shard of process " << p
-                           << " leaves dimension " << d << " of " << type;
+        return emitError() << "the shard of process " << p << " leaves dimension " << d << " of "
+                           << type;
   }
   return success();
 }
@@ -113,8 +110,7 @@ Type ValueAbiAttr::getShardType() const {
   auto tensor = dyn_cast<RankedTensorType>(getType());
   if (!tensor)
     return getType();
-  return RankedTensorType::get(getShardShape().asArrayRef(),
-                               tensor.getElementType());
+  return RankedTensorType::get(getShardShape().asArrayRef(), tensor.getElementType());
 }
 
 ArrayRef<int64_t> ValueAbiAttr::getShardOffset(int64_t p) const {
@@ -125,10 +121,8 @@ ArrayRef<int64_t> ValueAbiAttr::getShardOffset(int64_t p) const {
 // AbiAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult AbiAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                              FlatSymbolRefAttr grid,
-                              DenseI64ArrayAttr gridShape, ArrayAttr args,
-                              ArrayAttr results) {
+LogicalResult AbiAttr::verify(function_ref<InFlightDiagnostic()> emitError, FlatSymbolRefAttr grid,
+                              DenseI64ArrayAttr gridShape, ArrayAttr args, ArrayAttr results) {
   if (failed(verifyGridShape(emitError, gridShape.asArrayRef())))
     return failure();
   int64_t processes = product(gridShape.asArrayRef());
@@ -137,60 +131,48 @@ LogicalResult AbiAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     for (auto [i, entry] : llvm::enumerate(list)) {
       auto tensor = dyn_cast<ValueAbiAttr>(entry);
       if (!tensor)
-        return emitError() << what << "[" << i
-                           << "] must be a #meshvk.value_abi, got " << entry;
+        return emitError() << what << "[" << i << "] must be a #meshvk.value_abi, got " << entry;
       if (!tensor.getShardOffsets())
         continue; // a non-tensor
       if ((int64_t)tensor.getShardOffsets().size() != processes)
-        return emitError() << what << "[" << i << "] has "
-                           << tensor.getShardOffsets().size()
-                           << " shard offsets for " << processes
-                           << " processes";
+        return emitError() << what << "[" << i << "] has " << tensor.getShardOffsets().size()
+                           << " shard offsets for " << processes << " processes";
       for (shard::GridAxesAttr axes : tensor.getSplitAxes().getAxes())
         for (int16_t axis : axes.asArrayRef())
           if (axis < 0 || axis >= (int64_t)gridShape.size())
-            return emitError() << what << "[" << i << "] splits over grid axis "
-                               << axis << " of a grid with "
-                               << gridShape.size() << " axes";
+            return emitError() << what << "[" << i << "] splits over grid axis " << axis
+                               << " of a grid with " << gridShape.size() << " axes";
     }
   return success();
 }
 
-int64_t AbiAttr::getProcessCount() const {
-  return product(getGridShape().asArrayRef());
-}
+int64_t AbiAttr::getProcessCount() const { return product(getGridShape().asArrayRef()); }
 
 //===----------------------------------------------------------------------===//
 // PlanAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                               FlatSymbolRefAttr grid,
-                               DenseI64ArrayAttr gridShape,
-                               DenseI64ArrayAttr peeredAxes) {
+LogicalResult PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError, FlatSymbolRefAttr grid,
+                               DenseI64ArrayAttr gridShape, DenseI64ArrayAttr peeredAxes) {
   if (failed(verifyGridShape(emitError, gridShape.asArrayRef())))
     return failure();
   llvm::SmallSet<int64_t, 4> seen;
   for (int64_t axis : peeredAxes.asArrayRef())
-    if (axis < 0 || axis >= (int64_t)gridShape.size() ||
-        !seen.insert(axis).second)
-      return emitError() << "peered axis " << axis << " is out of range [0, "
-                         << gridShape.size() << ") or repeated";
+    if (axis < 0 || axis >= (int64_t)gridShape.size() || !seen.insert(axis).second)
+      return emitError() << "peered axis " << axis << " is out of range [0, " << gridShape.size()
+                         << ") or repeated";
   return success();
 }
 
-int64_t PlanAttr::getProcessCount() const {
-  return product(getGridShape().asArrayRef());
-}
+int64_t PlanAttr::getProcessCount() const { return product(getGridShape().asArrayRef()); }
 
 //===----------------------------------------------------------------------===//
 // CollectiveAttr, ProcessMemoryAttr, BufferAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-CollectiveAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t id,
-                       StringRef kind, StringRef algorithm, int64_t groupSize,
-                       DenseI64ArrayAttr pulledBytes) {
+LogicalResult CollectiveAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t id,
+                                     StringRef kind, StringRef algorithm, int64_t groupSize,
+                                     DenseI64ArrayAttr pulledBytes) {
   if (failed(verifyNonNegative(emitError, {{"id", id}})))
     return failure();
   if (groupSize < 1)
@@ -201,21 +183,17 @@ CollectiveAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t id,
   return success();
 }
 
-LogicalResult
-ProcessMemoryAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                          int64_t argumentBytes, int64_t resultBytes,
-                          int64_t transientBytes,
-                          int64_t transientUnsharedBytes) {
-  return verifyNonNegative(
-      emitError, {{"argument_bytes", argumentBytes},
-                  {"result_bytes", resultBytes},
-                  {"transient_bytes", transientBytes},
-                  {"transient_unshared_bytes", transientUnsharedBytes}});
+LogicalResult ProcessMemoryAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                        int64_t argumentBytes, int64_t resultBytes,
+                                        int64_t transientBytes, int64_t transientUnsharedBytes) {
+  return verifyNonNegative(emitError, {{"argument_bytes", argumentBytes},
+                                       {"result_bytes", resultBytes},
+                                       {"transient_bytes", transientBytes},
+                                       {"transient_unshared_bytes", transientUnsharedBytes}});
 }
 
-LogicalResult BufferAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                 BufferKind kind, int64_t index,
-                                 int64_t bytes) {
+LogicalResult BufferAttr::verify(function_ref<InFlightDiagnostic()> emitError, BufferKind kind,
+                                 int64_t index, int64_t bytes) {
   return verifyNonNegative(emitError, {{"index", index}, {"bytes", bytes}});
 }
 
@@ -227,8 +205,8 @@ namespace {
 
 /// One message for every misplaced or mistyped contract attribute.
 LogicalResult misplaced(Operation *op, NamedAttribute attr, StringRef what) {
-  return op->emitError() << "'" << attr.getName().strref() << "' must be "
-                         << what << ", got " << attr.getValue();
+  return op->emitError() << "'" << attr.getName().strref() << "' must be " << what << ", got "
+                         << attr.getValue();
 }
 
 template <typename T>
@@ -239,14 +217,12 @@ bool allOf(Attribute value) {
 
 bool isNonNegativeInteger(Attribute value) {
   auto integer = dyn_cast<IntegerAttr>(value);
-  return integer && integer.getType().isSignlessInteger(64) &&
-         integer.getInt() >= 0;
+  return integer && integer.getType().isSignlessInteger(64) && integer.getInt() >= 0;
 }
 
 } // namespace
 
-LogicalResult MeshVKDialect::verifyOperationAttribute(Operation *op,
-                                                      NamedAttribute attr) {
+LogicalResult MeshVKDialect::verifyOperationAttribute(Operation *op, NamedAttribute attr) {
   StringRef name = attr.getName().strref();
   Attribute value = attr.getValue();
   bool isFunction = isa<FunctionOpInterface>(op);
@@ -258,22 +234,17 @@ LogicalResult MeshVKDialect::verifyOperationAttribute(Operation *op,
     llvm::SmallSet<int64_t, 4> seen;
     for (int64_t axis : axes.asArrayRef())
       if (axis < 0 || axis >= grid.getRank() || !seen.insert(axis).second)
-        return op->emitError()
-               << name << " names axis " << axis << " but grid @"
-               << grid.getSymName() << " has " << grid.getRank()
-               << " axes (each axis at most once)";
+        return op->emitError() << name << " names axis " << axis << " but grid @"
+                               << grid.getSymName() << " has " << grid.getRank()
+                               << " axes (each axis at most once)";
     return success();
   }
   // `ok`: the value has the right type and stands where it may.
-  auto expect = [&](bool ok, StringRef what) {
-    return ok ? success() : misplaced(op, attr, what);
-  };
+  auto expect = [&](bool ok, StringRef what) { return ok ? success() : misplaced(op, attr, what); };
   if (name == AbiAttrHelper::getNameStr())
-    return expect(isFunction && isa<AbiAttr>(value),
-                  "a #meshvk.abi on a function");
+    return expect(isFunction && isa<AbiAttr>(value), "a #meshvk.abi on a function");
   if (name == PlanAttrHelper::getNameStr())
-    return expect(isFunction && isa<PlanAttr>(value),
-                  "a #meshvk.plan on a function");
+    return expect(isFunction && isa<PlanAttr>(value), "a #meshvk.plan on a function");
   if (name == CollectivesAttrHelper::getNameStr())
     return expect(isFunction && allOf<CollectiveAttr>(value),
                   "a list of #meshvk.collective on a function");
@@ -281,26 +252,21 @@ LogicalResult MeshVKDialect::verifyOperationAttribute(Operation *op,
     return expect(isFunction && allOf<ProcessMemoryAttr>(value),
                   "a list of #meshvk.process_memory on a function");
   if (name == KernelAttrHelper::getNameStr())
-    return expect(isFunction && isa<UnitAttr>(value),
-                  "a unit attribute on a function");
+    return expect(isFunction && isa<UnitAttr>(value), "a unit attribute on a function");
   if (name == NumInputsAttrHelper::getNameStr())
-    return expect(isFunction && isNonNegativeInteger(value),
-                  "an i64 >= 0 on a function");
+    return expect(isFunction && isNonNegativeInteger(value), "an i64 >= 0 on a function");
   if (name == PushConstantDimsAttrHelper::getNameStr())
     return expect(isFunction && isa<DenseI64ArrayAttr>(value),
                   "an array<i64: binding, dim, ...> on a function");
-  if (name == ProcessAttrHelper::getNameStr() ||
-      name == CollectiveIdAttrHelper::getNameStr())
+  if (name == ProcessAttrHelper::getNameStr() || name == CollectiveIdAttrHelper::getNameStr())
     return expect(isNonNegativeInteger(value), "an i64 >= 0");
   if (name == RegisterTileAttrHelper::getNameStr())
-    return expect(isa<DenseI64ArrayAttr>(value),
-                  "an array<i64: ...> of per-loop caps");
+    return expect(isa<DenseI64ArrayAttr>(value), "an array<i64: ...> of per-loop caps");
   if (name == BuffersAttrHelper::getNameStr()) {
     if (!allOf<BufferAttr>(value))
       return misplaced(op, attr, "a list of #meshvk.buffer");
     if (cast<ArrayAttr>(value).size() != op->getNumResults())
-      return op->emitError() << "'" << name << "' has "
-                             << cast<ArrayAttr>(value).size()
+      return op->emitError() << "'" << name << "' has " << cast<ArrayAttr>(value).size()
                              << " entries for " << op->getNumResults()
                              << " results (one buffer per result)";
     return success();
@@ -311,31 +277,23 @@ LogicalResult MeshVKDialect::verifyOperationAttribute(Operation *op,
 
 /// Function arguments carry meshvk.process (plan), meshvk.alias_of and
 /// meshvk.push_constants (codegen); results only meshvk.process.
-static LogicalResult verifyValueAttribute(Operation *op, NamedAttribute attr,
-                                          bool argument) {
+static LogicalResult verifyValueAttribute(Operation *op, NamedAttribute attr, bool argument) {
   StringRef name = attr.getName().strref();
   if (name == MeshVKDialect::ProcessAttrHelper::getNameStr() ||
       (argument && name == MeshVKDialect::AliasOfAttrHelper::getNameStr()))
-    return isNonNegativeInteger(attr.getValue())
-               ? success()
-               : misplaced(op, attr, "an i64 >= 0");
+    return isNonNegativeInteger(attr.getValue()) ? success() : misplaced(op, attr, "an i64 >= 0");
   if (argument && name == MeshVKDialect::PushConstantsAttrHelper::getNameStr())
-    return isa<UnitAttr>(attr.getValue())
-               ? success()
-               : misplaced(op, attr, "a unit attribute");
-  return op->emitError() << "unknown meshvk "
-                         << (argument ? "argument" : "result")
+    return isa<UnitAttr>(attr.getValue()) ? success() : misplaced(op, attr, "a unit attribute");
+  return op->emitError() << "unknown meshvk " << (argument ? "argument" : "result")
                          << " attribute '" << name << "'";
 }
 
-LogicalResult MeshVKDialect::verifyRegionArgAttribute(Operation *op, unsigned,
-                                                      unsigned,
+LogicalResult MeshVKDialect::verifyRegionArgAttribute(Operation *op, unsigned, unsigned,
                                                       NamedAttribute attr) {
   return verifyValueAttribute(op, attr, /*argument=*/true);
 }
 
-LogicalResult MeshVKDialect::verifyRegionResultAttribute(Operation *op,
-                                                         unsigned, unsigned,
+LogicalResult MeshVKDialect::verifyRegionResultAttribute(Operation *op, unsigned, unsigned,
                                                          NamedAttribute attr) {
   return verifyValueAttribute(op, attr, /*argument=*/false);
 }
@@ -368,6 +326,5 @@ AbiAttr meshvk::getAbi(Operation *func) {
 }
 
 bool meshvk::isKernel(Operation *func) {
-  return MeshVKDialect::KernelAttrHelper(func->getContext())
-      .isAttrPresent(func);
+  return MeshVKDialect::KernelAttrHelper(func->getContext()).isAttrPresent(func);
 }

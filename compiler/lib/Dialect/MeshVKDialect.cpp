@@ -35,20 +35,15 @@ LogicalResult CopyOp::verify() {
   auto dest = cast<RankedTensorType>(getDest().getType());
   int64_t rank = source.getRank();
   if (dest.getRank() != rank || (int64_t)getSizes().size() != rank ||
-      (int64_t)getSourceOffsets().size() != rank ||
-      (int64_t)getDestOffsets().size() != rank)
-    return emitOpError("source, dest, offsets and sizes must all have rank ")
-           << rank;
+      (int64_t)getSourceOffsets().size() != rank || (int64_t)getDestOffsets().size() != rank)
+    return emitOpError("source, dest, offsets and sizes must all have rank ") << rank;
   for (int64_t d = 0; d < rank; ++d) {
     int64_t size = getSizes()[d];
     if (size < 0)
       return emitOpError("negative size in dimension ") << d;
-    if (getSourceOffsets()[d] < 0 ||
-        getSourceOffsets()[d] + size > source.getDimSize(d))
-      return emitOpError("source box leaves the source tensor in dimension ")
-             << d;
-    if (getDestOffsets()[d] < 0 ||
-        getDestOffsets()[d] + size > dest.getDimSize(d))
+    if (getSourceOffsets()[d] < 0 || getSourceOffsets()[d] + size > source.getDimSize(d))
+      return emitOpError("source box leaves the source tensor in dimension ") << d;
+    if (getDestOffsets()[d] < 0 || getDestOffsets()[d] + size > dest.getDimSize(d))
       return emitOpError("dest box leaves the dest tensor in dimension ") << d;
   }
   if (getSourceProcess() < 0 || getDestProcess() < 0)
@@ -61,19 +56,16 @@ LogicalResult CopyOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
-  auto kernel =
-      symbolTable.lookupNearestSymbolFrom<func::FuncOp>(*this, getKernelAttr());
+  auto kernel = symbolTable.lookupNearestSymbolFrom<func::FuncOp>(*this, getKernelAttr());
   if (!kernel)
     return emitOpError("kernel '") << getKernel() << "' is not a func.func";
   if (!isKernel(kernel))
     return emitOpError("function '")
-           << getKernel() << "' is not marked "
-           << MeshVKDialect::KernelAttrHelper::getNameStr();
+           << getKernel() << "' is not marked " << MeshVKDialect::KernelAttrHelper::getNameStr();
   FunctionType type = kernel.getFunctionType();
   if (TypeRange(type.getInputs()) != TypeRange(getInputs().getTypes()) ||
       TypeRange(type.getResults()) != TypeRange(getResults().getTypes()))
-    return emitOpError("operand/result types do not match kernel type ")
-           << type;
+    return emitOpError("operand/result types do not match kernel type ") << type;
   return success();
 }
 

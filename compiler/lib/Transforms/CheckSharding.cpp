@@ -41,34 +41,29 @@ LogicalResult checkGrid(shard::GridOp grid) {
                                "axis size to be static";
   }
   if (llvm::any_of(grid.getShape(), [](int64_t s) { return s < 1; }))
-    return grid.emitError()
-           << "grid @" << grid.getSymName() << " has an axis of size < 1";
+    return grid.emitError() << "grid @" << grid.getSymName() << " has an axis of size < 1";
   int64_t processes = 1;
   std::string shape;
   for (int64_t s : grid.getShape()) {
     // Saturating: no overflow for huge extents.
-    processes = s > kMaxGridProcesses
-                    ? kMaxGridProcesses + 1
-                    : std::min<int64_t>(processes * s, kMaxGridProcesses + 1);
+    processes = s > kMaxGridProcesses ? kMaxGridProcesses + 1
+                                      : std::min<int64_t>(processes * s, kMaxGridProcesses + 1);
     shape += (shape.empty() ? "" : "x") + std::to_string(s);
   }
   if (processes > kMaxGridProcesses)
-    return grid.emitError()
-           << "grid @" << grid.getSymName() << " (shape " << shape
-           << ") has more than " << kMaxGridProcesses
-           << " processes; meshvk compiles one plan per process and accepts "
-              "at most "
-           << kMaxGridProcesses;
+    return grid.emitError() << "grid @" << grid.getSymName() << " (shape " << shape
+                            << ") has more than " << kMaxGridProcesses
+                            << " processes; meshvk compiles one plan per process and accepts "
+                               "at most "
+                            << kMaxGridProcesses;
   return success();
 }
 
 /// Split axes must name axes of their grid, each once (the shard dialect's
 /// verifier checks neither; everything after this pass indexes the grid's
 /// shape with them).
-LogicalResult checkSplitAxes(shard::ShardingOp sharding,
-                             SymbolTableCollection &symbols) {
-  shard::GridOp grid =
-      shard::getGridOrNull(sharding, sharding.getGridAttr(), symbols);
+LogicalResult checkSplitAxes(shard::ShardingOp sharding, SymbolTableCollection &symbols) {
+  shard::GridOp grid = shard::getGridOrNull(sharding, sharding.getGridAttr(), symbols);
   if (!grid)
     return success(); // the sharding op's own verifier names the unknown grid
   int64_t rank = grid.getRank();
@@ -77,14 +72,12 @@ LogicalResult checkSplitAxes(shard::ShardingOp sharding,
     for (int16_t axis : dimAxes.asArrayRef()) {
       if (axis < 0 || axis >= rank)
         return sharding.emitError()
-               << "sharding splits over grid axis " << axis << ", but @"
-               << grid.getSymName() << " has " << rank
-               << (rank == 1 ? " axis" : " axes") << " (shape "
+               << "sharding splits over grid axis " << axis << ", but @" << grid.getSymName()
+               << " has " << rank << (rank == 1 ? " axis" : " axes") << " (shape "
                << grid.getShape() << ")";
       if (!seen.insert(axis).second)
-        return sharding.emitError()
-               << "sharding splits over grid axis " << axis << " of @"
-               << grid.getSymName() << " more than once";
+        return sharding.emitError() << "sharding splits over grid axis " << axis << " of @"
+                                    << grid.getSymName() << " more than once";
     }
   return success();
 }
@@ -97,54 +90,45 @@ LogicalResult checkOp(Operation *op) {
   // data movement.
   if (isa<shard::ShardDialect>(op->getDialect()) &&
       !isa<shard::ShardingOp, shard::ShardOp, shard::GridOp>(op))
-    return op->emitError()
-           << "'" << op->getName()
-           << "' written in the program is not supported yet: meshvk lowers "
-              "the collectives shard-partition creates from shard.shard "
-              "annotations; annotate the tensor with the sharding you want "
-              "instead (e.g. split_axes = [[]] after a split contraction for "
-              "an all-reduce, [[]] after a split for an all-gather)";
-  if (isa<shard::ShardDialect>(op->getDialect()) || isa<func::ReturnOp>(op) ||
-      !touchesTensors(op))
+    return op->emitError() << "'" << op->getName()
+                           << "' written in the program is not supported yet: meshvk lowers "
+                              "the collectives shard-partition creates from shard.shard "
+                              "annotations; annotate the tensor with the sharding you want "
+                              "instead (e.g. split_axes = [[]] after a split contraction for "
+                              "an all-reduce, [[]] after a split for an all-gather)";
+  if (isa<shard::ShardDialect>(op->getDialect()) || isa<func::ReturnOp>(op) || !touchesTensors(op))
     return success();
   for (Value operand : op->getOperands())
     if (auto arg = dyn_cast<BlockArgument>(operand))
-      if (!isa<TensorType>(arg.getType()) &&
-          isa<func::FuncOp>(arg.getOwner()->getParentOp()))
-        return op->emitError()
-               << "'" << op->getName() << "' uses scalar function argument #"
-               << arg.getArgNumber()
-               << ": upstream sharding-propagation cannot shard scalars; pass "
-                  "it as a tensor<1x...> or make it a constant";
+      if (!isa<TensorType>(arg.getType()) && isa<func::FuncOp>(arg.getOwner()->getParentOp()))
+        return op->emitError() << "'" << op->getName() << "' uses scalar function argument #"
+                               << arg.getArgNumber()
+                               << ": upstream sharding-propagation cannot shard scalars; pass "
+                                  "it as a tensor<1x...> or make it a constant";
   // meshvk's input is linalg/tensor/arith/math; other dialects may implement
   // the sharding interface for propagation without being partitioned
   // (tosa.matmul is left whole by shard-partition).
-  if (!isa<linalg::LinalgDialect, tensor::TensorDialect, arith::ArithDialect,
-           math::MathDialect>(op->getDialect()))
-    return op->emitError()
-           << "'" << op->getName()
-           << "' cannot be partitioned: meshvk takes linalg, tensor, arith "
-              "and math ops on tensors";
+  if (!isa<linalg::LinalgDialect, tensor::TensorDialect, arith::ArithDialect, math::MathDialect>(
+          op->getDialect()))
+    return op->emitError() << "'" << op->getName()
+                           << "' cannot be partitioned: meshvk takes linalg, tensor, arith "
+                              "and math ops on tensors";
   if (!isa<shard::ShardingInterface>(op))
-    return op->emitError()
-           << "'" << op->getName()
-           << "' cannot be partitioned: it does not implement the shard "
-              "sharding interface (supported: linalg ops with projected-"
-              "permutation maps, tensor.empty, elementwise ops)";
+    return op->emitError() << "'" << op->getName()
+                           << "' cannot be partitioned: it does not implement the shard "
+                              "sharding interface (supported: linalg ops with projected-"
+                              "permutation maps, tensor.empty, elementwise ops)";
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
     if (linalgOp.getNumDpsInits() != 1)
-      return op->emitError()
-             << "'" << op->getName() << "' cannot be partitioned: it has "
-             << linalgOp.getNumDpsInits()
-             << " outputs, the partitioner handles one";
+      return op->emitError() << "'" << op->getName() << "' cannot be partitioned: it has "
+                             << linalgOp.getNumDpsInits()
+                             << " outputs, the partitioner handles one";
     for (AffineMap map : linalgOp.getIndexingMapsArray())
       if (!map.isProjectedPermutation())
-        return op->emitError()
-               << "'" << op->getName()
-               << "' cannot be partitioned: indexing map "
-               << AffineMapAttr::get(map)
-               << " is not a projected permutation (convolutions and "
-                  "strided accesses are not supported yet)";
+        return op->emitError() << "'" << op->getName() << "' cannot be partitioned: indexing map "
+                               << AffineMapAttr::get(map)
+                               << " is not a projected permutation (convolutions and "
+                                  "strided accesses are not supported yet)";
   }
   return success();
 }
@@ -163,9 +147,8 @@ struct CheckShardingPass : meshvk::impl::CheckShardingBase<CheckShardingPass> {
         failed |= mlir::failed(checkGrid(grid));
     // First, so that no check below reads a grid axis that does not exist.
     WalkResult axes = module.walk([&](shard::ShardingOp sharding) {
-      return mlir::failed(checkSplitAxes(sharding, symbols))
-                 ? WalkResult::interrupt()
-                 : WalkResult::advance();
+      return mlir::failed(checkSplitAxes(sharding, symbols)) ? WalkResult::interrupt()
+                                                             : WalkResult::advance();
     });
     if (axes.wasInterrupted())
       return signalPassFailure();
@@ -178,15 +161,13 @@ struct CheckShardingPass : meshvk::impl::CheckShardingBase<CheckShardingPass> {
         failed |= mlir::failed(checkOp(op));
         if (auto sharding = dyn_cast<shard::ShardingOp>(op)) {
           annotated = true;
-          if (!sharding.getStaticHaloSizes().empty() ||
-              !sharding.getDynamicHaloSizes().empty() ||
+          if (!sharding.getStaticHaloSizes().empty() || !sharding.getDynamicHaloSizes().empty() ||
               !sharding.getStaticShardedDimsOffsets().empty() ||
               !sharding.getDynamicShardedDimsOffsets().empty()) {
-            sharding.emitError(
-                "halo sizes and explicit shard offsets (sharded_dims_offsets) "
-                "are not supported yet: meshvk splits every dimension into "
-                "equal blocks; drop them (stencils: read the neighbours' "
-                "borders through an explicit replicated slice)");
+            sharding.emitError("halo sizes and explicit shard offsets (sharded_dims_offsets) "
+                               "are not supported yet: meshvk splits every dimension into "
+                               "equal blocks; drop them (stencils: read the neighbours' "
+                               "borders through an explicit replicated slice)");
             failed = true;
           }
         }
@@ -200,38 +181,31 @@ struct CheckShardingPass : meshvk::impl::CheckShardingBase<CheckShardingPass> {
           failed = true;
           return;
         }
-        shard::GridOp grid =
-            shard::getGridOrNull(sharding, sharding.getGridAttr(), symbols);
+        shard::GridOp grid = shard::getGridOrNull(sharding, sharding.getGridAttr(), symbols);
         if (!grid)
           return; // the sharding op's own verifier names the unknown grid
         auto type = dyn_cast<RankedTensorType>(shardOp.getType());
         if (!type || !type.hasStaticShape()) {
-          shardOp.emitError("meshvk needs statically shaped tensors, got ")
-              << shardOp.getType();
+          shardOp.emitError("meshvk needs statically shaped tensors, got ") << shardOp.getType();
           failed = true;
           return;
         }
         // Split axes name only tensor dimensions that exist (the shard
         // dialect's verifier does not check it).
-        for (auto [dim, axes] :
-             llvm::enumerate(sharding.getSplitAxes().getAxes())) {
+        for (auto [dim, axes] : llvm::enumerate(sharding.getSplitAxes().getAxes())) {
           if (!axes.asArrayRef().empty() && (int64_t)dim >= type.getRank()) {
-            shardOp.emitError()
-                << "split_axes names tensor dimension " << dim << " but "
-                << shardOp.getType() << " has rank " << type.getRank();
+            shardOp.emitError() << "split_axes names tensor dimension " << dim << " but "
+                                << shardOp.getType() << " has rank " << type.getRank();
             failed = true;
             return;
           }
         }
         failed |= mlir::failed(meshvk::checkEvenSplit(
-            shardOp, shardOp.getSrc(), type, grid.getShape(),
-            sharding.getSplitAxes().getAxes()));
+            shardOp, shardOp.getSrc(), type, grid.getShape(), sharding.getSplitAxes().getAxes()));
       });
       bool hasTensors =
-          llvm::any_of(func.getArgumentTypes(),
-                       [](Type t) { return isa<TensorType>(t); }) ||
-          llvm::any_of(func.getResultTypes(),
-                       [](Type t) { return isa<TensorType>(t); });
+          llvm::any_of(func.getArgumentTypes(), [](Type t) { return isa<TensorType>(t); }) ||
+          llvm::any_of(func.getResultTypes(), [](Type t) { return isa<TensorType>(t); });
       if (hasTensors && !annotated && func.isPublic()) {
         func.emitError() << "@" << func.getSymName()
                          << " has no shard annotations: annotate at least "

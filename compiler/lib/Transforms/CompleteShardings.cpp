@@ -37,10 +37,9 @@ bool needsSharding(Type type) {
 
 bool isReplicated(shard::ShardOp op) {
   shard::ShardingOp sharding = meshvk::shardingOpOf(op);
-  return sharding && llvm::all_of(sharding.getSplitAxes().getAxes(),
-                                  [](shard::GridAxesAttr axes) {
-                                    return axes.asArrayRef().empty();
-                                  });
+  return sharding && llvm::all_of(sharding.getSplitAxes().getAxes(), [](shard::GridAxesAttr axes) {
+           return axes.asArrayRef().empty();
+         });
 }
 
 /// Why shard-partition could not partition `op` as annotated, or "" when it
@@ -53,18 +52,15 @@ std::string missingSharding(Operation *op) {
       continue;
     auto shardOp = operand.get().getDefiningOp<shard::ShardOp>();
     if (!shardOp || !shardOp.getAnnotateForUsers())
-      return "operand #" + std::to_string(operand.getOperandNumber()) +
-             " has no sharding";
+      return "operand #" + std::to_string(operand.getOperandNumber()) + " has no sharding";
   }
   for (OpResult result : op->getResults()) {
     if (!needsSharding(result.getType()))
       continue;
-    auto user = result.hasOneUse()
-                    ? dyn_cast<shard::ShardOp>(*result.user_begin())
-                    : shard::ShardOp();
+    auto user =
+        result.hasOneUse() ? dyn_cast<shard::ShardOp>(*result.user_begin()) : shard::ShardOp();
     if (!user || user.getAnnotateForUsers())
-      return "result #" + std::to_string(result.getResultNumber()) +
-             " has no sharding";
+      return "result #" + std::to_string(result.getResultNumber()) + " has no sharding";
   }
   return "";
 }
@@ -77,12 +73,11 @@ void printSplit(llvm::raw_ostream &os, shard::ShardOp shardOp) {
     return;
   }
   os << "[";
-  llvm::interleaveComma(s.getSplitAxes().getAxes(), os,
-                        [&](shard::GridAxesAttr axes) {
-                          os << "[";
-                          llvm::interleaveComma(axes.asArrayRef(), os);
-                          os << "]";
-                        });
+  llvm::interleaveComma(s.getSplitAxes().getAxes(), os, [&](shard::GridAxesAttr axes) {
+    os << "[";
+    llvm::interleaveComma(axes.asArrayRef(), os);
+    os << "]";
+  });
   os << "]";
 }
 
@@ -96,9 +91,8 @@ std::string describeShardings(Operation *op) {
     if (isa<RankedTensorType>(v.getType()))
       tensors.push_back(v);
   os << "operands ";
-  llvm::interleaveComma(tensors, os, [&](Value v) {
-    printSplit(os, v.getDefiningOp<shard::ShardOp>());
-  });
+  llvm::interleaveComma(tensors, os,
+                        [&](Value v) { printSplit(os, v.getDefiningOp<shard::ShardOp>()); });
   os << "; results ";
   llvm::interleaveComma(op->getResults(), os, [&](OpResult r) {
     shard::ShardOp user;
@@ -143,8 +137,7 @@ void annotateArgumentsOnce(func::FuncOp func, OpBuilder &b) {
   }
 }
 
-struct CompleteShardingsPass
-    : meshvk::impl::CompleteShardingsBase<CompleteShardingsPass> {
+struct CompleteShardingsPass : meshvk::impl::CompleteShardingsBase<CompleteShardingsPass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     if (!func.isExternal() && func.getBody().hasOneBlock()) {
@@ -166,8 +159,7 @@ struct CompleteShardingsPass
     // agree on the tensor between them.
     SmallVector<std::pair<Operation *, std::string>> incomplete;
     for (Operation &op : func.getBody().front()) {
-      if (isa<shard::ShardDialect>(op.getDialect()) ||
-          op.hasTrait<OpTrait::IsTerminator>())
+      if (isa<shard::ShardDialect>(op.getDialect()) || op.hasTrait<OpTrait::IsTerminator>())
         continue;
       std::string why = missingSharding(&op);
       if (!why.empty())
@@ -180,25 +172,22 @@ struct CompleteShardingsPass
     b.setInsertionPointAfter(any);
     auto replicated = shard::ShardingOp::create(
         b, any.getLoc(), any.getGridAttr(),
-        ArrayRef<shard::GridAxesAttr>{
-            DenseI16ArrayAttr::get(func.getContext(), {})});
+        ArrayRef<shard::GridAxesAttr>{DenseI16ArrayAttr::get(func.getContext(), {})});
     for (auto &[op, why] : incomplete) {
       // Ops that read no tensor (tensor.empty, fills of a constant) cost
       // nothing replicated: no warning for them.
-      if (llvm::any_of(op->getOperandTypes(),
-                       [](Type t) { return isa<RankedTensorType>(t); }))
+      if (llvm::any_of(op->getOperandTypes(), [](Type t) { return isa<RankedTensorType>(t); }))
         op->emitWarning() << "'" << op->getName()
-                        << "' runs replicated on every process: "
-                           "sharding-propagation found no consistent "
-                           "sharding for it ("
-                        << why << "; " << describeShardings(op) << ")";
+                          << "' runs replicated on every process: "
+                             "sharding-propagation found no consistent "
+                             "sharding for it ("
+                          << why << "; " << describeShardings(op) << ")";
       replicate(op, replicated, b);
     }
     for (auto &[op, why] : incomplete) {
       std::string still = missingSharding(op);
       if (!still.empty()) {
-        op->emitError() << "'" << op->getName()
-                        << "' cannot be partitioned: " << still;
+        op->emitError() << "'" << op->getName() << "' cannot be partitioned: " << still;
         return signalPassFailure();
       }
     }
@@ -206,8 +195,7 @@ struct CompleteShardingsPass
 
   /// Reads every tensor operand replicated and produces every result
   /// replicated; users reshard from there.
-  static void replicate(Operation *op, shard::ShardingOp replicated,
-                        OpBuilder &b) {
+  static void replicate(Operation *op, shard::ShardingOp replicated, OpBuilder &b) {
     Location loc = op->getLoc();
     for (OpOperand &operand : op->getOpOperands()) {
       Value value = operand.get();
@@ -249,8 +237,7 @@ struct CompleteShardingsPass
           continue;
         }
         b.setInsertionPoint(use.getOwner());
-        use.set(shard::ShardOp::create(b, loc, produced.getResult(),
-                                       replicated,
+        use.set(shard::ShardOp::create(b, loc, produced.getResult(), replicated,
                                        /*annotate_for_users=*/true)
                     .getResult());
       }

@@ -63,8 +63,7 @@ size_t commonPrefix(ArrayRef<int16_t> a, ArrayRef<int16_t> b) {
 }
 
 bool usesAxis(const SplitAxes &layout, int16_t axis) {
-  return llvm::any_of(layout,
-                      [&](const auto &list) { return llvm::is_contained(list, axis); });
+  return llvm::any_of(layout, [&](const auto &list) { return llvm::is_contained(list, axis); });
 }
 
 } // namespace
@@ -73,20 +72,17 @@ bool usesAxis(const SplitAxes &layout, int16_t axis) {
 /// last entry is `to`), each one upstream pattern away from the previous one.
 /// Empty when from == to.
 static SmallVector<SplitAxes> planReshard(SplitAxes layout, const SplitAxes &goal,
-                                          ArrayRef<int64_t> shape,
-                                          ArrayRef<int64_t> gridShape) {
+                                          ArrayRef<int64_t> shape, ArrayRef<int64_t> gridShape) {
   auto divides = [&](const SplitAxes &axes, size_t dim) {
     int64_t n = 1;
     for (int16_t a : axes[dim])
       n *= gridShape[a];
-    return dim >= shape.size() || ShapedType::isDynamic(shape[dim]) ||
-           shape[dim] % n == 0;
+    return dim >= shape.size() || ShapedType::isDynamic(shape[dim]) || shape[dim] % n == 0;
   };
   SmallVector<SplitAxes> steps;
   // Each step places an axis for good or removes one: 2 steps per grid axis
   // bound it (the guard only protects against a planning bug).
-  for (size_t guard = 0; layout != goal && guard < 4 * gridShape.size() + 4;
-       ++guard) {
+  for (size_t guard = 0; layout != goal && guard < 4 * gridShape.size() + 4; ++guard) {
     bool stepped = false;
     // 1. Move a trailing misplaced axis to where the target wants it next.
     for (size_t d = 0; d < layout.size() && !stepped; ++d) {
@@ -95,8 +91,7 @@ static SmallVector<SplitAxes> planReshard(SplitAxes layout, const SplitAxes &goa
       int16_t axis = layout[d].back();
       for (size_t e = 0; e < layout.size() && !stepped; ++e) {
         if (e == d || commonPrefix(layout[e], goal[e]) != layout[e].size() ||
-            layout[e].size() >= goal[e].size() ||
-            goal[e][layout[e].size()] != axis)
+            layout[e].size() >= goal[e].size() || goal[e][layout[e].size()] != axis)
           continue;
         SplitAxes next = layout;
         next[d].pop_back();
@@ -115,8 +110,7 @@ static SmallVector<SplitAxes> planReshard(SplitAxes layout, const SplitAxes &goa
     // 2. Slice in an axis the current layout does not use.
     for (size_t e = 0; e < layout.size() && !stepped; ++e) {
       if (commonPrefix(layout[e], goal[e]) != layout[e].size() ||
-          layout[e].size() >= goal[e].size() ||
-          usesAxis(layout, goal[e][layout[e].size()]))
+          layout[e].size() >= goal[e].size() || usesAxis(layout, goal[e][layout[e].size()]))
         continue;
       layout[e].push_back(goal[e][layout[e].size()]);
       stepped = true;
@@ -137,8 +131,7 @@ static SmallVector<SplitAxes> planReshard(SplitAxes layout, const SplitAxes &goa
 
 namespace {
 
-struct DecomposeReshardsPass
-    : meshvk::impl::DecomposeReshardsBase<DecomposeReshardsPass> {
+struct DecomposeReshardsPass : meshvk::impl::DecomposeReshardsBase<DecomposeReshardsPass> {
   void runOnOperation() override {
     SmallVector<shard::ShardOp> targets;
     getOperation().walk([&](shard::ShardOp op) { targets.push_back(op); });
@@ -158,17 +151,14 @@ struct DecomposeReshardsPass
     auto type = dyn_cast<RankedTensorType>(target.getType());
     if (!from || !to || !type || from.getGridAttr() != to.getGridAttr() ||
         !from.getStaticHaloSizes().empty() || !to.getStaticHaloSizes().empty() ||
-        !from.getStaticShardedDimsOffsets().empty() ||
-        !to.getStaticShardedDimsOffsets().empty())
+        !from.getStaticShardedDimsOffsets().empty() || !to.getStaticShardedDimsOffsets().empty())
       return; // check-sharding refuses halos, offsets and mixed grids
-    auto gridOp = SymbolTable::lookupNearestSymbolFrom<shard::GridOp>(
-        target, from.getGridAttr());
+    auto gridOp = SymbolTable::lookupNearestSymbolFrom<shard::GridOp>(target, from.getGridAttr());
     if (!gridOp)
       return;
     ArrayRef<int64_t> gridShape = gridOp.getShape();
-    size_t rank = std::max<size_t>(
-        type.getRank(), std::max(from.getSplitAxes().size(),
-                                 to.getSplitAxes().size()));
+    size_t rank = std::max<size_t>(type.getRank(),
+                                   std::max(from.getSplitAxes().size(), to.getSplitAxes().size()));
     SplitAxes cur = toVector(from.getSplitAxes(), rank);
     SplitAxes goal = toVector(to.getSplitAxes(), rank);
     for (const SplitAxes *axes : {&cur, &goal})
@@ -178,11 +168,10 @@ struct DecomposeReshardsPass
             return; // check-sharding names the bad axis
     if (cur == goal)
       return;
-    SmallVector<SplitAxes> layouts =
-        planReshard(cur, goal, type.getShape(), gridShape);
+    SmallVector<SplitAxes> layouts = planReshard(cur, goal, type.getShape(), gridShape);
     if (layouts.empty() || layouts.back() != goal) {
-      target.emitError() << "cannot reshard " << describeLayout(cur)
-                         << " to " << describeLayout(goal)
+      target.emitError() << "cannot reshard " << describeLayout(cur) << " to "
+                         << describeLayout(goal)
                          << " in single grid-axis steps; reshard through "
                             "split_axes = [[]] (replicated) explicitly";
       return signalPassFailure();
@@ -193,12 +182,12 @@ struct DecomposeReshardsPass
     MLIRContext *ctx = target.getContext();
     Value prev = source.getResult();
     for (const SplitAxes &next : layouts) {
-      auto sharding = shard::ShardingOp::create(
-          b, target.getLoc(), from.getGridAttr(), toAttr(ctx, next).getAxes());
+      auto sharding = shard::ShardingOp::create(b, target.getLoc(), from.getGridAttr(),
+                                                toAttr(ctx, next).getAxes());
       auto users = shard::ShardOp::create(b, target.getLoc(), prev, sharding,
                                           /*annotate_for_users=*/true);
-      prev = shard::ShardOp::create(b, target.getLoc(), users.getResult(),
-                                    sharding, /*annotate_for_users=*/false)
+      prev = shard::ShardOp::create(b, target.getLoc(), users.getResult(), sharding,
+                                    /*annotate_for_users=*/false)
                  .getResult();
     }
     target.getSrcMutable().assign(prev);

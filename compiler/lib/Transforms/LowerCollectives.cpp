@@ -64,8 +64,7 @@ int64_t bytesOf(RankedTensorType type) {
 /// Builds the plan ops of one collective and counts what each process pulls.
 class Lowering {
 public:
-  Lowering(OpBuilder &b, Location loc, int64_t processes)
-      : b(b), loc(loc), pulled(processes, 0) {}
+  Lowering(OpBuilder &b, Location loc, int64_t processes) : b(b), loc(loc), pulled(processes, 0) {}
 
   Value empty(int64_t p, RankedTensorType type) {
     return meshvk::EmptyOp::create(b, loc, type, b.getI64IntegerAttr(p));
@@ -73,13 +72,12 @@ public:
 
   /// Copies the box (`srcOffsets`, `sizes`) of `src` on `from` into `dest` on
   /// `to` at `destOffsets`; pulls when `from != to`.
-  Value copy(Value src, int64_t from, Value dest, int64_t to,
-             ArrayRef<int64_t> srcOffsets, ArrayRef<int64_t> destOffsets,
-             ArrayRef<int64_t> sizes) {
-    auto op = meshvk::CopyOp::create(
-        b, loc, dest.getType(), src, b.getI64IntegerAttr(from), dest,
-        b.getI64IntegerAttr(to), b.getDenseI64ArrayAttr(srcOffsets),
-        b.getDenseI64ArrayAttr(destOffsets), b.getDenseI64ArrayAttr(sizes));
+  Value copy(Value src, int64_t from, Value dest, int64_t to, ArrayRef<int64_t> srcOffsets,
+             ArrayRef<int64_t> destOffsets, ArrayRef<int64_t> sizes) {
+    auto op =
+        meshvk::CopyOp::create(b, loc, dest.getType(), src, b.getI64IntegerAttr(from), dest,
+                               b.getI64IntegerAttr(to), b.getDenseI64ArrayAttr(srcOffsets),
+                               b.getDenseI64ArrayAttr(destOffsets), b.getDenseI64ArrayAttr(sizes));
     if (from != to)
       pulled[to] += op.getByteCount();
     return op.getResult();
@@ -107,16 +105,14 @@ public:
     case shard::ReductionKind::Product:
       break;
     default:
-      return at->emitError("reduction <")
-             << shard::stringifyReductionKind(kind)
-             << "> is not supported yet (sum, max, min, product are)";
+      return at->emitError("reduction <") << shard::stringifyReductionKind(kind)
+                                          << "> is not supported yet (sum, max, min, product are)";
     }
     auto init = tensor::EmptyOp::create(b, loc, type.getShape(), elem);
     meshvk::setProcess(init, p);
     AffineMap id = b.getMultiDimIdentityMap(type.getRank());
     SmallVector<AffineMap> maps(inputs.size() + 1, id);
-    SmallVector<utils::IteratorType> iterators(type.getRank(),
-                                               utils::IteratorType::parallel);
+    SmallVector<utils::IteratorType> iterators(type.getRank(), utils::IteratorType::parallel);
     auto generic = linalg::GenericOp::create(
         b, loc, TypeRange{type}, inputs, ValueRange{init}, maps, iterators,
         [&](OpBuilder &nb, Location l, ValueRange args) {
@@ -172,8 +168,7 @@ std::optional<shard::ReductionKind> combinerKind(Value partial) {
   return std::nullopt;
 }
 
-struct LowerCollectivesPass
-    : meshvk::impl::LowerCollectivesBase<LowerCollectivesPass> {
+struct LowerCollectivesPass : meshvk::impl::LowerCollectivesBase<LowerCollectivesPass> {
   using LowerCollectivesBase::LowerCollectivesBase;
 
   void runOnOperation() override {
@@ -208,15 +203,13 @@ struct LowerCollectivesPass
       for (Operation *op : ops) {
         int64_t p = meshvk::getProcess(op);
         if (p < 0 || p >= processes || perProcess[p])
-          return op->emitError(
-              "collective is not on each process exactly once");
+          return op->emitError("collective is not on each process exactly once");
         perProcess[p] = op;
       }
       if (llvm::is_contained(perProcess, nullptr))
         return first->emitError("collective is missing on some processes");
       auto axesAttr = first->getAttrOfType<DenseI16ArrayAttr>("grid_axes");
-      ArrayRef<int16_t> axes =
-          axesAttr ? axesAttr.asArrayRef() : ArrayRef<int16_t>();
+      ArrayRef<int16_t> axes = axesAttr ? axesAttr.asArrayRef() : ArrayRef<int16_t>();
       if (first->getNumOperands() < 1 || first->getNumResults() != 1 ||
           !isa<RankedTensorType>(first->getOperand(0).getType()) ||
           !isa<RankedTensorType>(first->getResult(0).getType()))
@@ -224,24 +217,21 @@ struct LowerCollectivesPass
       for (int16_t axis : axes)
         if (!llvm::is_contained(peered, axis))
           return first->emitError("'")
-                 << first->getName() << "' over grid axis " << axis << " of "
-                 << info.getGrid()
+                 << first->getName() << "' over grid axis " << axis << " of " << info.getGrid()
                  << ", whose devices do not share memory (not in "
-                 << meshvk::MeshVKDialect::PeeredMemoryAxesAttrHelper::
-                        getNameStr()
+                 << meshvk::MeshVKDialect::PeeredMemoryAxesAttrHelper::getNameStr()
                  << "): not supported yet (needs message passing)";
 
       OpBuilder b(first);
       Lowering lowering(b, first->getLoc(), processes);
-      FailureOr<std::string> algorithm =
-          lowerOne(lowering, perProcess, gridShape, axes);
+      FailureOr<std::string> algorithm = lowerOne(lowering, perProcess, gridShape, axes);
       if (failed(algorithm))
         return failure();
       for (Operation *op : perProcess)
         op->erase();
-      report.push_back(meshvk::CollectiveAttr::get(
-          b.getContext(), id, kindName, *algorithm, groupSize,
-          b.getDenseI64ArrayAttr(lowering.pulled)));
+      report.push_back(meshvk::CollectiveAttr::get(b.getContext(), id, kindName, *algorithm,
+                                                   groupSize,
+                                                   b.getDenseI64ArrayAttr(lowering.pulled)));
     }
     Builder b(plan.getContext());
     meshvk::MeshVKDialect::CollectivesAttrHelper(b.getContext())
@@ -254,8 +244,7 @@ struct LowerCollectivesPass
 
   /// Lowers one collective (its op on every process); returns the algorithm.
   FailureOr<std::string> lowerOne(Lowering &l, ArrayRef<Operation *> ops,
-                                  ArrayRef<int64_t> gridShape,
-                                  ArrayRef<int16_t> axes) {
+                                  ArrayRef<int64_t> gridShape, ArrayRef<int16_t> axes) {
     Operation *op0 = ops.front();
     kindName = op0->getName().stripDialect().str();
     int64_t processes = ops.size();
@@ -287,8 +276,7 @@ struct LowerCollectivesPass
         Group g = groupOf(p, gridShape, axes);
         SmallVector<int64_t> at(rank, 0);
         at[axis] = g.rank * outType.getDimSize(axis);
-        results[p] = l.copy(input(p), p, l.empty(p, outType), p, at, zero,
-                            outType.getShape());
+        results[p] = l.copy(input(p), p, l.empty(p, outType), p, at, zero, outType.getShape());
       }
     } else if (auto a2a = dyn_cast<shard::AllToAllOp>(op0)) {
       int64_t split = a2a.getSplitAxis().getSExtValue();
@@ -311,16 +299,14 @@ struct LowerCollectivesPass
         return op0->emitError("broadcast with a dynamic root is not supported");
       ArrayRef<int64_t> root = bcast.getRoot();
       if (root.size() != axes.size())
-        return op0->emitError(
-            "broadcast root must have one index per grid axis");
+        return op0->emitError("broadcast root must have one index per grid axis");
       for (auto [i, axis] : llvm::enumerate(axes))
         if (root[i] < 0 || root[i] >= gridShape[axis])
           return op0->emitError("broadcast root index ")
                  << root[i] << " is outside grid axis " << axis;
       int64_t rootIndex = 0;
       for (auto [i, axis] : llvm::enumerate(axes))
-        rootIndex =
-            rootIndex * gridShape[axis] + (i < root.size() ? root[i] : 0);
+        rootIndex = rootIndex * gridShape[axis] + (i < root.size() ? root[i] : 0);
       for (int64_t p = 0; p < processes; ++p) {
         Group g = groupOf(p, gridShape, axes);
         int64_t q = g.members[rootIndex];
@@ -338,8 +324,7 @@ struct LowerCollectivesPass
         if (shift.getRotate())
           c = ((c % size) + size) % size;
         if (c < 0 || c >= size) {
-          results[p] =
-              input(p); // no source: the result is undefined; keep ours
+          results[p] = input(p); // no source: the result is undefined; keep ours
           continue;
         }
         multi[axis] = c;
@@ -351,12 +336,11 @@ struct LowerCollectivesPass
     } else if (isa<shard::AllReduceOp, shard::ReduceScatterOp>(op0)) {
       if (inType.getElementType() != outType.getElementType())
         return op0->emitError("accumulating in ")
-               << outType.getElementType() << " instead of "
-               << inType.getElementType() << " is not supported yet";
-      shard::ReductionKind kind =
-          isa<shard::AllReduceOp>(op0)
-              ? cast<shard::AllReduceOp>(op0).getReduction()
-              : cast<shard::ReduceScatterOp>(op0).getReduction();
+               << outType.getElementType() << " instead of " << inType.getElementType()
+               << " is not supported yet";
+      shard::ReductionKind kind = isa<shard::AllReduceOp>(op0)
+                                      ? cast<shard::AllReduceOp>(op0).getReduction()
+                                      : cast<shard::ReduceScatterOp>(op0).getReduction();
       // Upstream marks reductions it does not classify (e.g. arith.maxnumf)
       // `generic`; the combiner of the op producing the partials tells.
       if (kind == shard::ReductionKind::Generic)
@@ -373,8 +357,7 @@ struct LowerCollectivesPass
             cut = d;
         // Direct: n-1 whole partials, one reduction. Reduce-scatter +
         // all-gather: 2(n-1)/n of the data, two phases. Equal bytes at n = 2.
-        direct = cut < 0 || groupSize <= 2 ||
-                 bytesOf(inType) <= directAllReduceMaxBytes;
+        direct = cut < 0 || groupSize <= 2 || bytesOf(inType) <= directAllReduceMaxBytes;
       }
       if (direct) {
         for (int64_t p = 0; p < processes; ++p) {
@@ -383,9 +366,8 @@ struct LowerCollectivesPass
           for (int64_t q : g.members)
             if (q != p)
               partials.push_back(l.pullWhole(input(q), q, p));
-          FailureOr<Value> sum = partials.size() == 1
-                                     ? FailureOr<Value>(input(p))
-                                     : l.reduce(op0, p, partials, kind);
+          FailureOr<Value> sum =
+              partials.size() == 1 ? FailureOr<Value>(input(p)) : l.reduce(op0, p, partials, kind);
           if (failed(sum))
             return failure();
           results[p] = *sum;
@@ -402,15 +384,12 @@ struct LowerCollectivesPass
           SmallVector<int64_t> from(rank, 0);
           from[cut] = g.rank * chunk[cut];
           SmallVector<Value> partials;
-          partials.push_back(
-              l.copy(input(p), p, l.empty(p, chunkType), p, from, zero, chunk));
+          partials.push_back(l.copy(input(p), p, l.empty(p, chunkType), p, from, zero, chunk));
           for (int64_t q : g.members)
             if (q != p)
-              partials.push_back(l.copy(input(q), q, l.empty(p, chunkType), p,
-                                        from, zero, chunk));
-          FailureOr<Value> sum = partials.size() == 1
-                                     ? FailureOr<Value>(partials.front())
-                                     : l.reduce(op0, p, partials, kind);
+              partials.push_back(l.copy(input(q), q, l.empty(p, chunkType), p, from, zero, chunk));
+          FailureOr<Value> sum = partials.size() == 1 ? FailureOr<Value>(partials.front())
+                                                      : l.reduce(op0, p, partials, kind);
           if (failed(sum))
             return failure();
           reduced[p] = *sum;
@@ -434,11 +413,10 @@ struct LowerCollectivesPass
         }
       }
     } else {
-      return op0->emitError("'")
-             << op0->getName()
-             << "' is not supported yet on peered axes (all_gather, "
-                "all_reduce, all_slice, all_to_all, reduce_scatter, "
-                "broadcast and shift are)";
+      return op0->emitError("'") << op0->getName()
+                                 << "' is not supported yet on peered axes (all_gather, "
+                                    "all_reduce, all_slice, all_to_all, reduce_scatter, "
+                                    "broadcast and shift are)";
     }
     for (int64_t p = 0; p < processes; ++p)
       ops[p]->getResult(0).replaceAllUsesWith(results[p]);

@@ -39,23 +39,19 @@ namespace {
 bool hasAnnotations(func::FuncOp func) {
   return func
       .walk([](Operation *op) {
-        return isa<shard::ShardDialect>(op->getDialect())
-                   ? WalkResult::interrupt()
-                   : WalkResult::advance();
+        return isa<shard::ShardDialect>(op->getDialect()) ? WalkResult::interrupt()
+                                                          : WalkResult::advance();
       })
       .wasInterrupted();
 }
 
-shard::ShardingOp createReplicated(OpBuilder &b, Location loc,
-                                   FlatSymbolRefAttr grid) {
+shard::ShardingOp createReplicated(OpBuilder &b, Location loc, FlatSymbolRefAttr grid) {
   return shard::ShardingOp::create(
-      b, loc, grid,
-      ArrayRef<shard::GridAxesAttr>{DenseI16ArrayAttr::get(b.getContext(), {})});
+      b, loc, grid, ArrayRef<shard::GridAxesAttr>{DenseI16ArrayAttr::get(b.getContext(), {})});
 }
 
 /// Annotates every tensor argument and result of `func` as replicated.
-void annotateReplicated(func::FuncOp func, FlatSymbolRefAttr grid,
-                        OpBuilder &b) {
+void annotateReplicated(func::FuncOp func, FlatSymbolRefAttr grid, OpBuilder &b) {
   Block &body = func.getBody().front();
   b.setInsertionPointToStart(&body);
   shard::ShardingOp replicated = createReplicated(b, func.getLoc(), grid);
@@ -70,8 +66,7 @@ void annotateReplicated(func::FuncOp func, FlatSymbolRefAttr grid,
   b.setInsertionPoint(ret);
   for (OpOperand &operand : ret->getOpOperands())
     if (isa<RankedTensorType>(operand.get().getType()))
-      operand.set(shard::ShardOp::create(b, ret->getLoc(), operand.get(),
-                                         replicated,
+      operand.set(shard::ShardOp::create(b, ret->getLoc(), operand.get(), replicated,
                                          /*annotate_for_users=*/false)
                       .getResult());
 }
@@ -82,12 +77,10 @@ void hoistProducerAnnotations(func::FuncOp func) {
   SmallVector<shard::ShardOp> late;
   func.walk([&](shard::ShardOp op) {
     auto result = dyn_cast<OpResult>(op.getSrc());
-    if (op.getAnnotateForUsers() || !result ||
-        result.getOwner()->getBlock() != op->getBlock())
+    if (op.getAnnotateForUsers() || !result || result.getOwner()->getBlock() != op->getBlock())
       return;
     for (Operation *user : result.getUsers())
-      if (user != op && user->getBlock() == op->getBlock() &&
-          user->isBeforeInBlock(op)) {
+      if (user != op && user->getBlock() == op->getBlock() && user->isBeforeInBlock(op)) {
         late.push_back(op);
         return;
       }
@@ -96,13 +89,11 @@ void hoistProducerAnnotations(func::FuncOp func) {
     Operation *producer = op.getSrc().getDefiningOp();
     auto sharding = op.getSharding().getDefiningOp<shard::ShardingOp>();
     // Static shardings have no operands and move freely; others stay.
-    if (!sharding || sharding->getNumOperands() != 0 ||
-        sharding->getBlock() != op->getBlock())
+    if (!sharding || sharding->getNumOperands() != 0 || sharding->getBlock() != op->getBlock())
       continue;
     if (producer->isBeforeInBlock(sharding))
       sharding->moveAfter(producer);
-    op->moveAfter(sharding->isBeforeInBlock(producer) ? producer
-                                                      : sharding.getOperation());
+    op->moveAfter(sharding->isBeforeInBlock(producer) ? producer : sharding.getOperation());
   }
 }
 
@@ -131,18 +122,15 @@ void rewriteBroadcastMaps(linalg::GenericOp op, OpBuilder &b) {
     SmallVector<AffineExpr> results;
     bool isInput = operandNumber < op.getNumDpsInputs();
     for (AffineExpr expr : map.getResults())
-      results.push_back(isInput && isa<AffineConstantExpr>(expr)
-                            ? b.getAffineDimExpr(next++)
-                            : expr);
-    rewritten.push_back(
-        AffineMap::get(numDims + extra, 0, results, op.getContext()));
+      results.push_back(isInput && isa<AffineConstantExpr>(expr) ? b.getAffineDimExpr(next++)
+                                                                 : expr);
+    rewritten.push_back(AffineMap::get(numDims + extra, 0, results, op.getContext()));
   }
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   iterators.append(extra, utils::IteratorType::reduction);
   b.setInsertionPoint(op);
-  auto replacement = linalg::GenericOp::create(
-      b, op.getLoc(), op.getResultTypes(), op.getInputs(), op.getOutputs(),
-      rewritten, iterators);
+  auto replacement = linalg::GenericOp::create(b, op.getLoc(), op.getResultTypes(), op.getInputs(),
+                                               op.getOutputs(), rewritten, iterators);
   replacement.getRegion().takeBody(op.getRegion());
   replacement->setDiscardableAttrs(op->getDiscardableAttrDictionary());
   op.replaceAllUsesWith(replacement.getResults());
@@ -193,29 +181,24 @@ LogicalResult rewriteReadInits(func::FuncOp func, OpBuilder &b) {
       if (!op.payloadUsesValueFromOperand(&init) || isFreshInit(init.get()))
         continue;
       auto type = dyn_cast<RankedTensorType>(init.get().getType());
-      if (!type || !linalg::isaContractionOpInterface(op) ||
-          op->getNumResults() != 1 || !type.hasStaticShape())
-        return op->emitError()
-               << "'" << op->getName() << "' reads its init (outs operand #"
-               << init.getOperandNumber() - op.getNumDpsInputs()
-               << "), which is not a tensor.empty or linalg.fill: meshvk "
-                  "kernels cannot update an input in place; start from a "
-                  "linalg.fill and combine with the old value in a separate "
-                  "elementwise op";
+      if (!type || !linalg::isaContractionOpInterface(op) || op->getNumResults() != 1 ||
+          !type.hasStaticShape())
+        return op->emitError() << "'" << op->getName() << "' reads its init (outs operand #"
+                               << init.getOperandNumber() - op.getNumDpsInputs()
+                               << "), which is not a tensor.empty or linalg.fill: meshvk "
+                                  "kernels cannot update an input in place; start from a "
+                                  "linalg.fill and combine with the old value in a separate "
+                                  "elementwise op";
       Location loc = op.getLoc();
       Value old = init.get();
       b.setInsertionPoint(op);
-      Value zero = arith::ConstantOp::create(
-          b, loc, b.getZeroAttr(type.getElementType()));
-      Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
-                                            type.getElementType());
+      Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
+      Value empty = tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
       init.set(linalg::FillOp::create(b, loc, zero, empty).getResult(0));
       b.setInsertionPointAfter(op);
-      Value sumInit = tensor::EmptyOp::create(b, loc, type.getShape(),
-                                              type.getElementType());
+      Value sumInit = tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
       Value product = op->getResult(0);
-      auto sum = linalg::AddOp::create(b, loc, TypeRange{type},
-                                       ValueRange{product, old},
+      auto sum = linalg::AddOp::create(b, loc, TypeRange{type}, ValueRange{product, old},
                                        ValueRange{sumInit});
       product.replaceAllUsesExcept(sum->getResult(0), sum);
     }
@@ -223,17 +206,15 @@ LogicalResult rewriteReadInits(func::FuncOp func, OpBuilder &b) {
   return success();
 }
 
-struct NormalizeInputPass
-    : meshvk::impl::NormalizeInputBase<NormalizeInputPass> {
+struct NormalizeInputPass : meshvk::impl::NormalizeInputBase<NormalizeInputPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     OpBuilder b(module.getContext());
 
     SmallVector<func::FuncOp> unannotated;
     for (auto func : module.getOps<func::FuncOp>())
-      if (!func.isExternal() && func.isPublic() &&
-          !meshvk::isKernel(func) && !hasAnnotations(func) &&
-          func.getBody().hasOneBlock())
+      if (!func.isExternal() && func.isPublic() && !meshvk::isKernel(func) &&
+          !hasAnnotations(func) && func.getBody().hasOneBlock())
         unannotated.push_back(func);
     auto grids = llvm::to_vector(module.getOps<shard::GridOp>());
     // With several grids the choice is the user's: check-sharding asks.
@@ -244,12 +225,10 @@ struct NormalizeInputPass
         std::string name = "meshvk_grid";
         for (int i = 0; SymbolTable::lookupSymbolIn(module, name); ++i)
           name = "meshvk_grid_" + std::to_string(i);
-        grid = shard::GridOp::create(b, module.getLoc(), StringRef(name),
-                                     ArrayRef<int64_t>{1});
+        grid = shard::GridOp::create(b, module.getLoc(), StringRef(name), ArrayRef<int64_t>{1});
       }
       for (func::FuncOp func : unannotated)
-        annotateReplicated(func,
-                           FlatSymbolRefAttr::get(grid.getSymNameAttr()), b);
+        annotateReplicated(func, FlatSymbolRefAttr::get(grid.getSymNameAttr()), b);
     }
 
     for (auto func : module.getOps<func::FuncOp>()) {

@@ -27,10 +27,8 @@ namespace meshvk {
 namespace {
 
 bool isFree(Operation *op) {
-  return op &&
-         (op->hasTrait<OpTrait::ConstantLike>() || isa<tensor::EmptyOp>(op));
+  return op && (op->hasTrait<OpTrait::ConstantLike>() || isa<tensor::EmptyOp>(op));
 }
-
 
 /// A fill consumed only by compute ops of its own process is recomputed inside
 /// each consumer's kernel (it is cheap) instead of becoming a buffer.
@@ -38,14 +36,12 @@ bool fusesIntoItsUsers(Operation *op) {
   if (!isa<linalg::FillOp>(op) || op->use_empty())
     return false;
   return llvm::all_of(op->getUsers(), [&](Operation *user) {
-    return !isa<meshvk::MeshVKDialect>(user->getDialect()) &&
-           !isa<func::ReturnOp>(user) &&
+    return !isa<meshvk::MeshVKDialect>(user->getDialect()) && !isa<func::ReturnOp>(user) &&
            meshvk::getProcess(user) == meshvk::getProcess(op);
   });
 }
 
-struct OutlineKernelsPass
-    : meshvk::impl::OutlineKernelsBase<OutlineKernelsPass> {
+struct OutlineKernelsPass : meshvk::impl::OutlineKernelsBase<OutlineKernelsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     for (auto func : module.getOps<func::FuncOp>())
@@ -74,13 +70,12 @@ struct OutlineKernelsPass
         compute.push_back(&op);
         continue;
       }
-      if (isFree(&op) || isa<meshvk::MeshVKDialect>(op.getDialect()) ||
-          isa<func::ReturnOp>(op) || fusesIntoItsUsers(&op))
+      if (isFree(&op) || isa<meshvk::MeshVKDialect>(op.getDialect()) || isa<func::ReturnOp>(op) ||
+          fusesIntoItsUsers(&op))
         continue;
       if (meshvk::getProcess(&op) < 0)
         return op.emitError("plan op without a ")
-               << meshvk::MeshVKDialect::ProcessAttrHelper::getNameStr()
-               << " (not unrolled?)";
+               << meshvk::MeshVKDialect::ProcessAttrHelper::getNameStr() << " (not unrolled?)";
       if (!llvm::all_of(op.getResultTypes(),
                         [](Type t) {
                           auto tensor = dyn_cast<RankedTensorType>(t);
@@ -96,8 +91,7 @@ struct OutlineKernelsPass
       if (failed(outlineOne(plan, op)))
         return failure();
     // Drop what the kernels absorbed (fused fills, unused constants/empties).
-    for (Operation &op :
-         llvm::make_early_inc_range(llvm::reverse(plan.getBody().front())))
+    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(plan.getBody().front())))
       if (op.use_empty() && (isFree(&op) || isa<linalg::FillOp>(op)))
         op.erase();
     return success();
@@ -127,8 +121,7 @@ struct OutlineKernelsPass
         for (Value a : above)
           materialize(a);
         Operation *clone = b.clone(*def, map);
-        clone->walk(
-            [&](Operation *nested) { nested->removeAttr(processTag.getName()); });
+        clone->walk([&](Operation *nested) { nested->removeAttr(processTag.getName()); });
         return;
       }
       if (!isa<RankedTensorType>(v.getType())) {
@@ -149,13 +142,11 @@ struct OutlineKernelsPass
     if (failedMaterialize)
       return failure();
     Operation *clone = b.clone(*op, map);
-    clone->walk(
-        [&](Operation *nested) { nested->removeAttr(processTag.getName()); });
+    clone->walk([&](Operation *nested) { nested->removeAttr(processTag.getName()); });
     func::ReturnOp::create(b, op->getLoc(), clone->getResults());
 
     // Deduplicate: the same body (printed generically) is the same kernel.
-    auto kernelType =
-        FunctionType::get(ctx, body->getArgumentTypes(), op->getResultTypes());
+    auto kernelType = FunctionType::get(ctx, body->getArgumentTypes(), op->getResultTypes());
     OpBuilder moduleBuilder(plan);
     moduleBuilder.setInsertionPointAfter(plan);
     auto candidate = func::FuncOp::create(op->getLoc(), "kernel", kernelType);
@@ -163,9 +154,7 @@ struct OutlineKernelsPass
     std::string key;
     {
       llvm::raw_string_ostream os(key);
-      candidate.print(
-          os, OpPrintingFlags().printGenericOpForm().elideLargeElementsAttrs(
-                  1 << 30));
+      candidate.print(os, OpPrintingFlags().printGenericOpForm().elideLargeElementsAttrs(1 << 30));
     }
     StringAttr name;
     auto it = kernels.find(key);
@@ -180,19 +169,17 @@ struct OutlineKernelsPass
       } while (SymbolTable::lookupSymbolIn(module, name));
       candidate.setSymName(name);
       candidate.setPrivate();
-      meshvk::MeshVKDialect::KernelAttrHelper(ctx).setAttr(candidate,
-                                                          UnitAttr::get(ctx));
+      meshvk::MeshVKDialect::KernelAttrHelper(ctx).setAttr(candidate, UnitAttr::get(ctx));
       moduleBuilder.getBlock()->getOperations().insert(
-          std::next(Block::iterator(lastKernel ? lastKernel.getOperation()
-                                               : plan.getOperation())),
+          std::next(Block::iterator(lastKernel ? lastKernel.getOperation() : plan.getOperation())),
           candidate);
       lastKernel = candidate;
       kernels[key] = name;
     }
     OpBuilder at(op);
-    auto launch = meshvk::LaunchOp::create(
-        at, op->getLoc(), op->getResultTypes(), FlatSymbolRefAttr::get(name),
-        at.getI64IntegerAttr(process), inputs);
+    auto launch = meshvk::LaunchOp::create(at, op->getLoc(), op->getResultTypes(),
+                                           FlatSymbolRefAttr::get(name),
+                                           at.getI64IntegerAttr(process), inputs);
     op->replaceAllUsesWith(launch.getResults());
     op->erase();
     return success();

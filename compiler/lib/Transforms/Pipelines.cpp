@@ -18,16 +18,14 @@ struct PartitionOptions : PassPipelineOptions<PartitionOptions> {
   // `forward` is not offered: it crashes inside shard-partition.
   Option<shard::TraversalOrder> traversal{
       *this, "traversal",
-      llvm::cl::desc(
-          "sharding-propagation traversal (default forward-backward: "
-          "keeps elementwise chains after a split matmul sharded)"),
+      llvm::cl::desc("sharding-propagation traversal (default forward-backward: "
+                     "keeps elementwise chains after a split matmul sharded)"),
       llvm::cl::init(shard::TraversalOrder::ForwardBackward),
-      llvm::cl::values(clEnumValN(shard::TraversalOrder::ForwardBackward,
-                                  "forward-backward", "forward then backward"),
-                       clEnumValN(shard::TraversalOrder::BackwardForward,
-                                  "backward-forward", "upstream's default"),
-                       clEnumValN(shard::TraversalOrder::Backward, "backward",
-                                  "backward only"))};
+      llvm::cl::values(clEnumValN(shard::TraversalOrder::ForwardBackward, "forward-backward",
+                                  "forward then backward"),
+                       clEnumValN(shard::TraversalOrder::BackwardForward, "backward-forward",
+                                  "upstream's default"),
+                       clEnumValN(shard::TraversalOrder::Backward, "backward", "backward only"))};
 };
 
 /// Programs as people write them: tosa ops and arith/math ops on whole
@@ -84,13 +82,11 @@ void meshvk::buildPlanPipeline(OpPassManager &pm) {
 
 void meshvk::registerMeshVKPipelines() {
   PassPipelineRegistration<PartitionOptions>(
-      "meshvk-partition",
-      "Check shardings, record the ABI, partition with upstream Shard passes",
+      "meshvk-partition", "Check shardings, record the ABI, partition with upstream Shard passes",
       [](OpPassManager &pm, const PartitionOptions &options) {
         addPartitionPasses(pm, options.traversal);
       });
-  PassPipelineRegistration<>("meshvk-plan",
-                             "Partitioned SPMD functions -> per-process plans",
+  PassPipelineRegistration<>("meshvk-plan", "Partitioned SPMD functions -> per-process plans",
                              buildPlanPipeline);
   PassPipelineRegistration<PartitionOptions>(
       "meshvk-compile-plan", "meshvk-partition followed by meshvk-plan",

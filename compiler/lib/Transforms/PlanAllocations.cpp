@@ -41,8 +41,7 @@ int64_t bytesOf(Type type) {
   return tensor.getNumElements() * ((tensor.getElementTypeBitWidth() + 7) / 8);
 }
 
-struct PlanAllocationsPass
-    : meshvk::impl::PlanAllocationsBase<PlanAllocationsPass> {
+struct PlanAllocationsPass : meshvk::impl::PlanAllocationsBase<PlanAllocationsPass> {
   using PlanAllocationsBase::PlanAllocationsBase;
 
   void runOnOperation() override {
@@ -60,13 +59,10 @@ struct PlanAllocationsPass
     if (!ret)
       return plan.emitError("a plan must end in func.return");
     for (Type t : plan.getFunctionType().getInputs())
-      if (!isa<RankedTensorType>(t) ||
-          !cast<RankedTensorType>(t).hasStaticShape())
-        return plan.emitError("plan arguments must be static tensors, got ")
-               << t;
+      if (!isa<RankedTensorType>(t) || !cast<RankedTensorType>(t).hasStaticShape())
+        return plan.emitError("plan arguments must be static tensors, got ") << t;
     for (Type t : plan.getFunctionType().getResults())
-      if (!isa<RankedTensorType>(t) ||
-          !cast<RankedTensorType>(t).hasStaticShape())
+      if (!isa<RankedTensorType>(t) || !cast<RankedTensorType>(t).hasStaticShape())
         return plan.emitError("plan results must be static tensors, got ") << t;
     if (ret.getNumOperands() % processes || plan.getNumArguments() % processes)
       return plan.emitError("plan signature is not per-process");
@@ -82,13 +78,11 @@ struct PlanAllocationsPass
         continue;
       auto type = cast<RankedTensorType>(v.getType());
       SmallVector<int64_t> zero(type.getRank(), 0);
-      Value dest = meshvk::EmptyOp::create(b, ret.getLoc(), type,
-                                           b.getI64IntegerAttr(p));
-      operand.set(meshvk::CopyOp::create(
-          b, ret.getLoc(), type, v, b.getI64IntegerAttr(p), dest,
-          b.getI64IntegerAttr(p), b.getDenseI64ArrayAttr(zero),
-          b.getDenseI64ArrayAttr(zero),
-          b.getDenseI64ArrayAttr(type.getShape())));
+      Value dest = meshvk::EmptyOp::create(b, ret.getLoc(), type, b.getI64IntegerAttr(p));
+      operand.set(meshvk::CopyOp::create(b, ret.getLoc(), type, v, b.getI64IntegerAttr(p), dest,
+                                         b.getI64IntegerAttr(p), b.getDenseI64ArrayAttr(zero),
+                                         b.getDenseI64ArrayAttr(zero),
+                                         b.getDenseI64ArrayAttr(type.getShape())));
     }
 
     // Buffers and which buffer each value lives in.
@@ -125,9 +119,8 @@ struct PlanAllocationsPass
       }
       if (!isa<meshvk::EmptyOp, meshvk::LaunchOp>(op))
         continue;
-      int64_t p = isa<meshvk::EmptyOp>(op)
-                      ? cast<meshvk::EmptyOp>(op).getProcess()
-                      : cast<meshvk::LaunchOp>(op).getProcess();
+      int64_t p = isa<meshvk::EmptyOp>(op) ? cast<meshvk::EmptyOp>(op).getProcess()
+                                           : cast<meshvk::LaunchOp>(op).getProcess();
       for (Value result : op.getResults()) {
         Buffer buf;
         buf.process = p;
@@ -168,21 +161,19 @@ struct PlanAllocationsPass
     for (OpOperand &operand : ret->getOpOperands()) {
       auto it = bufferOf.find(operand.get());
       if (it == bufferOf.end())
-        return ret.emitError("result #")
-               << operand.getOperandNumber() << " has no buffer";
+        return ret.emitError("result #") << operand.getOperandNumber() << " has no buffer";
       Buffer &buf = buffers[it->second];
       int64_t p = operand.getOperandNumber() % processes;
       if (buf.process != p)
-        return ret.emitError("result #")
-               << operand.getOperandNumber() << " belongs to process " << p
-               << " but is computed on process " << buf.process;
+        return ret.emitError("result #") << operand.getOperandNumber() << " belongs to process "
+                                         << p << " but is computed on process " << buf.process;
       buf.kind = BufferKind::Result;
       buf.index = operand.getOperandNumber();
     }
 
     // First-fit placement of transients in each process's arena.
-    SmallVector<int64_t> arena(processes, 0), unshared(processes, 0),
-        argBytes(processes, 0), resultBytes(processes, 0);
+    SmallVector<int64_t> arena(processes, 0), unshared(processes, 0), argBytes(processes, 0),
+        resultBytes(processes, 0);
     std::vector<int64_t> placed;
     for (auto [id, buf] : llvm::enumerate(buffers)) {
       if (buf.kind == BufferKind::Argument) {
@@ -223,18 +214,16 @@ struct PlanAllocationsPass
       SmallVector<Attribute> entries;
       for (Value result : op.getResults()) {
         const Buffer &buf = buffers[bufferOf[result]];
-        entries.push_back(meshvk::BufferAttr::get(ab.getContext(), buf.kind,
-                                                  buf.index, buf.bytes));
+        entries.push_back(meshvk::BufferAttr::get(ab.getContext(), buf.kind, buf.index, buf.bytes));
       }
       meshvk::MeshVKDialect::BuffersAttrHelper(ab.getContext())
           .setAttr(&op, ab.getArrayAttr(entries));
     }
     SmallVector<Attribute> memory;
     for (int64_t p = 0; p < processes; ++p)
-      memory.push_back(meshvk::ProcessMemoryAttr::get(
-          ab.getContext(), argBytes[p], resultBytes[p], arena[p], unshared[p]));
-    meshvk::MeshVKDialect::MemoryAttrHelper(ab.getContext())
-        .setAttr(plan, ab.getArrayAttr(memory));
+      memory.push_back(meshvk::ProcessMemoryAttr::get(ab.getContext(), argBytes[p], resultBytes[p],
+                                                      arena[p], unshared[p]));
+    meshvk::MeshVKDialect::MemoryAttrHelper(ab.getContext()).setAttr(plan, ab.getArrayAttr(memory));
     return success();
   }
 

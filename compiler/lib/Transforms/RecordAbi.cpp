@@ -37,26 +37,23 @@ meshvk::ValueAbiAttr describe(Builder &b, Type type, shard::ShardingOp sharding,
                               ArrayRef<int64_t> gridShape) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor)
-    return meshvk::ValueAbiAttr::get(b.getContext(), type, nullptr, nullptr,
-                                     nullptr);
+    return meshvk::ValueAbiAttr::get(b.getContext(), type, nullptr, nullptr, nullptr);
   ArrayRef<shard::GridAxesAttr> splitAxes;
   if (sharding)
     splitAxes = sharding.getSplitAxes().getAxes();
-  SmallVector<int64_t> counts =
-      meshvk::splitCounts(gridShape, splitAxes, tensor.getRank());
+  SmallVector<int64_t> counts = meshvk::splitCounts(gridShape, splitAxes, tensor.getRank());
   SmallVector<int64_t> local(tensor.getShape());
   for (auto [size, count] : llvm::zip(local, counts))
     size /= count;
   SmallVector<Attribute> offsets;
   for (int64_t p = 0, e = meshvk::gridSize(gridShape); p < e; ++p)
-    offsets.push_back(b.getDenseI64ArrayAttr(
-        meshvk::shardOffsets(tensor.getShape(), gridShape, splitAxes, p)));
+    offsets.push_back(
+        b.getDenseI64ArrayAttr(meshvk::shardOffsets(tensor.getShape(), gridShape, splitAxes, p)));
   return meshvk::ValueAbiAttr::get(
       b.getContext(), tensor,
       sharding ? sharding.getSplitAxesAttr()
-               : shard::GridAxesArrayAttr::get(
-                     b.getContext(), {shard::GridAxesAttr::get(b.getContext(),
-                                                               {})}),
+               : shard::GridAxesArrayAttr::get(b.getContext(),
+                                               {shard::GridAxesAttr::get(b.getContext(), {})}),
       b.getDenseI64ArrayAttr(local), b.getArrayAttr(offsets));
 }
 
@@ -65,8 +62,7 @@ struct RecordAbiPass : meshvk::impl::RecordAbiBase<RecordAbiPass> {
     SymbolTableCollection symbols;
     bool failed = false;
     for (auto func : getOperation().getOps<func::FuncOp>()) {
-      if (func.isExternal() || !func.isPublic() ||
-          meshvk::isKernel(func))
+      if (func.isExternal() || !func.isPublic() || meshvk::isKernel(func))
         continue;
       if (mlir::failed(record(func, symbols)))
         failed = true;
@@ -79,17 +75,15 @@ struct RecordAbiPass : meshvk::impl::RecordAbiBase<RecordAbiPass> {
     // One grid per function: the plan is unrolled over it.
     shard::GridOp grid;
     WalkResult walk = func.walk([&](shard::ShardingOp sharding) {
-      shard::GridOp g =
-          shard::getGridOrNull(sharding, sharding.getGridAttr(), symbols);
+      shard::GridOp g = shard::getGridOrNull(sharding, sharding.getGridAttr(), symbols);
       if (!g) {
         sharding.emitError("unknown grid @") << sharding.getGrid();
         return WalkResult::interrupt();
       }
       if (grid && g != grid) {
-        sharding.emitError("@")
-            << func.getSymName() << " uses grids @" << grid.getSymName()
-            << " and @" << g.getSymName()
-            << "; one function must run on one grid";
+        sharding.emitError("@") << func.getSymName() << " uses grids @" << grid.getSymName()
+                                << " and @" << g.getSymName()
+                                << "; one function must run on one grid";
         return WalkResult::interrupt();
       }
       grid = g;
@@ -98,8 +92,7 @@ struct RecordAbiPass : meshvk::impl::RecordAbiBase<RecordAbiPass> {
     if (walk.wasInterrupted())
       return failure();
     if (!grid)
-      return func.emitError()
-             << "@" << func.getSymName() << " has no shard annotations";
+      return func.emitError() << "@" << func.getSymName() << " has no shard annotations";
     ArrayRef<int64_t> gridShape = grid.getShape();
     Builder b(func.getContext());
 
@@ -107,15 +100,13 @@ struct RecordAbiPass : meshvk::impl::RecordAbiBase<RecordAbiPass> {
     for (BlockArgument arg : func.getArguments()) {
       FailureOr<shard::ShardingOp> sharding = argumentSharding(arg);
       if (isa<RankedTensorType>(arg.getType()) && mlir::failed(sharding))
-        return func.emitError()
-               << "argument #" << arg.getArgNumber() << " of @"
-               << func.getSymName()
-               << " has no sharding, and none could be propagated to it: "
-                  "annotate it with shard.shard";
+        return func.emitError() << "argument #" << arg.getArgNumber() << " of @"
+                                << func.getSymName()
+                                << " has no sharding, and none could be propagated to it: "
+                                   "annotate it with shard.shard";
       shard::ShardingOp s = mlir::succeeded(sharding) ? *sharding : nullptr;
-      if (s && mlir::failed(meshvk::checkEvenSplit(
-                   func, arg, cast<ShapedType>(arg.getType()), gridShape,
-                   s.getSplitAxes().getAxes())))
+      if (s && mlir::failed(meshvk::checkEvenSplit(func, arg, cast<ShapedType>(arg.getType()),
+                                                   gridShape, s.getSplitAxes().getAxes())))
         return failure();
       args.push_back(describe(b, arg.getType(), s, gridShape));
     }
@@ -128,10 +119,9 @@ struct RecordAbiPass : meshvk::impl::RecordAbiBase<RecordAbiPass> {
       auto shardOp = value.getDefiningOp<shard::ShardOp>();
       shard::ShardingOp s = shardOp ? meshvk::shardingOpOf(shardOp) : nullptr;
       if (isa<RankedTensorType>(value.getType()) && !s)
-        return ret.emitError()
-               << "result #" << i << " of @" << func.getSymName()
-               << " has no sharding: annotate the returned "
-                  "value with shard.shard";
+        return ret.emitError() << "result #" << i << " of @" << func.getSymName()
+                               << " has no sharding: annotate the returned "
+                                  "value with shard.shard";
       results.push_back(describe(b, value.getType(), s, gridShape));
     }
     // Every propagated annotation must split evenly too.
@@ -139,8 +129,7 @@ struct RecordAbiPass : meshvk::impl::RecordAbiBase<RecordAbiPass> {
       shard::ShardingOp s = meshvk::shardingOpOf(shardOp);
       auto type = dyn_cast<ShapedType>(shardOp.getType());
       if (s && type &&
-          mlir::failed(meshvk::checkEvenSplit(shardOp, shardOp.getSrc(), type,
-                                              gridShape,
+          mlir::failed(meshvk::checkEvenSplit(shardOp, shardOp.getSrc(), type, gridShape,
                                               s.getSplitAxes().getAxes())))
         return WalkResult::interrupt();
       return WalkResult::advance();
@@ -149,11 +138,10 @@ struct RecordAbiPass : meshvk::impl::RecordAbiBase<RecordAbiPass> {
       return failure();
 
     meshvk::MeshVKDialect::AbiAttrHelper(func.getContext())
-        .setAttr(func, meshvk::AbiAttr::get(
-                           func.getContext(),
-                           FlatSymbolRefAttr::get(grid.getSymNameAttr()),
-                           b.getDenseI64ArrayAttr(gridShape),
-                           b.getArrayAttr(args), b.getArrayAttr(results)));
+        .setAttr(func, meshvk::AbiAttr::get(func.getContext(),
+                                            FlatSymbolRefAttr::get(grid.getSymNameAttr()),
+                                            b.getDenseI64ArrayAttr(gridShape), b.getArrayAttr(args),
+                                            b.getArrayAttr(results)));
     return success();
   }
 };

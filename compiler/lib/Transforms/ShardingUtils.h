@@ -17,9 +17,9 @@
 namespace meshvk {
 
 /// The process count along each tensor dimension, from the split axes.
-inline llvm::SmallVector<int64_t>
-splitCounts(llvm::ArrayRef<int64_t> gridShape,
-            llvm::ArrayRef<mlir::shard::GridAxesAttr> splitAxes, int64_t rank) {
+inline llvm::SmallVector<int64_t> splitCounts(llvm::ArrayRef<int64_t> gridShape,
+                                              llvm::ArrayRef<mlir::shard::GridAxesAttr> splitAxes,
+                                              int64_t rank) {
   llvm::SmallVector<int64_t> counts(rank, 1);
   for (auto [dim, axes] : llvm::enumerate(splitAxes)) {
     if ((int64_t)dim >= rank)
@@ -32,8 +32,7 @@ splitCounts(llvm::ArrayRef<int64_t> gridShape,
 }
 
 /// Row-major multi-index of linear process `p` on `gridShape`.
-inline llvm::SmallVector<int64_t>
-processMultiIndex(llvm::ArrayRef<int64_t> gridShape, int64_t p) {
+inline llvm::SmallVector<int64_t> processMultiIndex(llvm::ArrayRef<int64_t> gridShape, int64_t p) {
   llvm::SmallVector<int64_t> index(gridShape.size());
   for (int64_t a = (int64_t)gridShape.size() - 1; a >= 0; --a) {
     index[a] = p % gridShape[a];
@@ -52,12 +51,12 @@ inline int64_t gridSize(llvm::ArrayRef<int64_t> gridShape) {
 /// First element of process `p`'s shard. Dimension d split over grid axes
 /// [a0, a1, ...] is cut into prod(size(a_i)) equal blocks, a0 most significant
 /// (upstream shard dialect convention).
-inline llvm::SmallVector<int64_t>
-shardOffsets(llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int64_t> gridShape,
-             llvm::ArrayRef<mlir::shard::GridAxesAttr> splitAxes, int64_t p) {
+inline llvm::SmallVector<int64_t> shardOffsets(llvm::ArrayRef<int64_t> shape,
+                                               llvm::ArrayRef<int64_t> gridShape,
+                                               llvm::ArrayRef<mlir::shard::GridAxesAttr> splitAxes,
+                                               int64_t p) {
   llvm::SmallVector<int64_t> multi = processMultiIndex(gridShape, p);
-  llvm::SmallVector<int64_t> counts =
-      splitCounts(gridShape, splitAxes, shape.size());
+  llvm::SmallVector<int64_t> counts = splitCounts(gridShape, splitAxes, shape.size());
   llvm::SmallVector<int64_t> offsets(shape.size(), 0);
   for (auto [dim, axes] : llvm::enumerate(splitAxes)) {
     if (dim >= shape.size())
@@ -76,8 +75,7 @@ inline std::string describeTensor(mlir::Value value) {
   std::string text;
   llvm::raw_string_ostream os(text);
   if (auto arg = llvm::dyn_cast<mlir::BlockArgument>(value)) {
-    auto func =
-        llvm::dyn_cast<mlir::func::FuncOp>(arg.getOwner()->getParentOp());
+    auto func = llvm::dyn_cast<mlir::func::FuncOp>(arg.getOwner()->getParentOp());
     os << "argument #" << arg.getArgNumber();
     if (func)
       os << " of @" << func.getSymName();
@@ -97,22 +95,17 @@ inline std::string describeTensor(mlir::Value value) {
 
 /// Checks that every split dimension of `type` divides evenly. The error names
 /// the tensor, the dimension, its size, the grid axes and the process count.
-inline mlir::LogicalResult
-checkEvenSplit(mlir::Operation *at, mlir::Value tensor, mlir::ShapedType type,
-               llvm::ArrayRef<int64_t> gridShape,
-               llvm::ArrayRef<mlir::shard::GridAxesAttr> splitAxes) {
-  llvm::SmallVector<int64_t> counts =
-      splitCounts(gridShape, splitAxes, type.getRank());
+inline mlir::LogicalResult checkEvenSplit(mlir::Operation *at, mlir::Value tensor,
+                                          mlir::ShapedType type, llvm::ArrayRef<int64_t> gridShape,
+                                          llvm::ArrayRef<mlir::shard::GridAxesAttr> splitAxes) {
+  llvm::SmallVector<int64_t> counts = splitCounts(gridShape, splitAxes, type.getRank());
   for (int64_t d = 0; d < type.getRank(); ++d) {
     int64_t size = type.getDimSize(d);
-    if (counts[d] <= 1 || mlir::ShapedType::isDynamic(size) ||
-        size % counts[d] == 0)
+    if (counts[d] <= 1 || mlir::ShapedType::isDynamic(size) || size % counts[d] == 0)
       continue;
-    auto diag = at->emitError()
-                << describeTensor(tensor) << ": dimension " << d << " (size "
-                << size << ") does not divide evenly over grid axes [";
-    llvm::interleaveComma(splitAxes[d].asArrayRef(), diag,
-                          [&](int16_t a) { diag << a; });
+    auto diag = at->emitError() << describeTensor(tensor) << ": dimension " << d << " (size "
+                                << size << ") does not divide evenly over grid axes [";
+    llvm::interleaveComma(splitAxes[d].asArrayRef(), diag, [&](int16_t a) { diag << a; });
     diag << "] (" << counts[d]
          << " processes); uneven shards are not supported yet, pad the "
             "dimension to a multiple of "

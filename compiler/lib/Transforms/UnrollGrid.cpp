@@ -27,16 +27,15 @@ namespace meshvk {
 namespace {
 
 bool isCollective(Operation *op) {
-  return isa<shard::AllGatherOp, shard::AllReduceOp, shard::AllSliceOp,
-             shard::AllToAllOp, shard::BroadcastOp, shard::GatherOp,
-             shard::ReduceOp, shard::ReduceScatterOp, shard::ScatterOp,
-             shard::SendOp, shard::RecvOp, shard::ShiftOp, shard::UpdateHaloOp>(
+  return isa<shard::AllGatherOp, shard::AllReduceOp, shard::AllSliceOp, shard::AllToAllOp,
+             shard::BroadcastOp, shard::GatherOp, shard::ReduceOp, shard::ReduceScatterOp,
+             shard::ScatterOp, shard::SendOp, shard::RecvOp, shard::ShiftOp, shard::UpdateHaloOp>(
       op);
 }
 
 /// The constants that replace a process-index query on process `p`.
-SmallVector<Value> constantsFor(Operation *op, ArrayRef<int64_t> multi,
-                                int64_t p, ArrayRef<int64_t> gridShape) {
+SmallVector<Value> constantsFor(Operation *op, ArrayRef<int64_t> multi, int64_t p,
+                                ArrayRef<int64_t> gridShape) {
   SmallVector<int64_t> values;
   if (auto multiOp = dyn_cast<shard::ProcessMultiIndexOp>(op)) {
     ArrayRef<int16_t> axes = multiOp.getAxes();
@@ -76,11 +75,9 @@ struct UnrollGridPass : meshvk::impl::UnrollGridBase<UnrollGridPass> {
     DenseI64ArrayAttr gridShapeAttr = abi.getGridShape();
     FlatSymbolRefAttr gridRef = abi.getGrid();
     ArrayRef<int64_t> gridShape = gridShapeAttr.asArrayRef();
-    auto gridOp =
-        SymbolTable::lookupNearestSymbolFrom<shard::GridOp>(spmd, gridRef);
+    auto gridOp = SymbolTable::lookupNearestSymbolFrom<shard::GridOp>(spmd, gridRef);
     if (!gridOp || gridOp.getShape() != gridShape)
-      return spmd.emitError(
-                 meshvk::MeshVKDialect::AbiAttrHelper::getNameStr())
+      return spmd.emitError(meshvk::MeshVKDialect::AbiAttrHelper::getNameStr())
              << " names grid " << gridRef << " with shape " << gridShapeAttr
              << ", which is not a static shard.grid of this module";
     int64_t processes = abi.getProcessCount();
@@ -88,8 +85,7 @@ struct UnrollGridPass : meshvk::impl::UnrollGridBase<UnrollGridPass> {
     // later reader of the plan (all axes unless the grid says otherwise).
     SmallVector<int64_t> peered;
     if (DenseI64ArrayAttr axes =
-            meshvk::MeshVKDialect::PeeredMemoryAxesAttrHelper(&getContext())
-                .getAttr(gridOp))
+            meshvk::MeshVKDialect::PeeredMemoryAxesAttrHelper(&getContext()).getAttr(gridOp))
       peered.assign(axes.asArrayRef().begin(), axes.asArrayRef().end());
     else
       for (int64_t a = 0; a < (int64_t)gridShape.size(); ++a)
@@ -100,9 +96,8 @@ struct UnrollGridPass : meshvk::impl::UnrollGridBase<UnrollGridPass> {
     // Reject what a plan cannot express before touching anything.
     int64_t nextCollective = 0;
     WalkResult bad = spmd.walk([&](Operation *op) {
-      if (isa<shard::NeighborsLinearIndicesOp, shard::ShardOp,
-              shard::ShardingOp, shard::ShardShapeOp, shard::GetShardingOp>(
-              op)) {
+      if (isa<shard::NeighborsLinearIndicesOp, shard::ShardOp, shard::ShardingOp,
+              shard::ShardShapeOp, shard::GetShardingOp>(op)) {
         op->emitError("'") << op->getName()
                            << "' is left after partitioning; meshvk cannot "
                               "unroll it into per-process plans";
@@ -114,8 +109,8 @@ struct UnrollGridPass : meshvk::impl::UnrollGridBase<UnrollGridPass> {
           return WalkResult::interrupt();
         }
         meshvk::MeshVKDialect::CollectiveIdAttrHelper(op->getContext())
-            .setAttr(op, IntegerAttr::get(IntegerType::get(op->getContext(), 64),
-                                          nextCollective++));
+            .setAttr(op,
+                     IntegerAttr::get(IntegerType::get(op->getContext(), 64), nextCollective++));
       }
       return WalkResult::advance();
     });
@@ -131,14 +126,12 @@ struct UnrollGridPass : meshvk::impl::UnrollGridBase<UnrollGridPass> {
     for (Type t : spmdType.getInputs())
       for (int64_t p = 0; p < processes; ++p) {
         inputs.push_back(t);
-        argAttrs.push_back(
-            b.getDictionaryAttr(meshvk::processEntry(b.getContext(), p)));
+        argAttrs.push_back(b.getDictionaryAttr(meshvk::processEntry(b.getContext(), p)));
       }
     for (Type t : spmdType.getResults())
       for (int64_t p = 0; p < processes; ++p) {
         results.push_back(t);
-        resultAttrs.push_back(
-            b.getDictionaryAttr(meshvk::processEntry(b.getContext(), p)));
+        resultAttrs.push_back(b.getDictionaryAttr(meshvk::processEntry(b.getContext(), p)));
       }
 
     OpBuilder builder(spmd);
@@ -147,8 +140,7 @@ struct UnrollGridPass : meshvk::impl::UnrollGridBase<UnrollGridPass> {
     plan.setVisibility(spmd.getVisibility());
     meshvk::MeshVKDialect::AbiAttrHelper(b.getContext()).setAttr(plan, abi);
     meshvk::MeshVKDialect::PlanAttrHelper(b.getContext())
-        .setAttr(plan, meshvk::PlanAttr::get(b.getContext(), gridRef,
-                                             gridShapeAttr,
+        .setAttr(plan, meshvk::PlanAttr::get(b.getContext(), gridRef, gridShapeAttr,
                                              b.getDenseI64ArrayAttr(peered)));
     plan.setAllArgAttrs(argAttrs);
     plan.setAllResultAttrs(resultAttrs);
@@ -158,8 +150,7 @@ struct UnrollGridPass : meshvk::impl::UnrollGridBase<UnrollGridPass> {
     // Clone op by op, all processes at each step: every process's copy of a
     // collective is then adjacent to the others, after all of their inputs, so
     // the collective lowering can read any process's operand where it stands.
-    auto spmdReturn =
-        dyn_cast<func::ReturnOp>(spmd.getBody().front().getTerminator());
+    auto spmdReturn = dyn_cast<func::ReturnOp>(spmd.getBody().front().getTerminator());
     if (!spmdReturn)
       return spmd.emitError("the function must end in func.return");
     SmallVector<IRMapping> maps(processes);
@@ -175,13 +166,12 @@ struct UnrollGridPass : meshvk::impl::UnrollGridBase<UnrollGridPass> {
         SmallVector<Operation *> indexOps;
         clone->walk([&](Operation *nested) {
           meshvk::setProcess(nested, p);
-          if (isa<shard::ProcessMultiIndexOp, shard::ProcessLinearIndexOp,
-                  shard::GridShapeOp>(nested))
+          if (isa<shard::ProcessMultiIndexOp, shard::ProcessLinearIndexOp, shard::GridShapeOp>(
+                  nested))
             indexOps.push_back(nested);
         });
         for (Operation *indexOp : indexOps) {
-          SmallVector<Value> constants =
-              constantsFor(indexOp, multis[p], p, gridShape);
+          SmallVector<Value> constants = constantsFor(indexOp, multis[p], p, gridShape);
           if (indexOp == clone)
             for (auto [from, to] : llvm::zip(op.getResults(), constants))
               maps[p].map(from, to);

@@ -38,15 +38,13 @@ struct VerifyAbiPass : meshvk::impl::VerifyAbiBase<VerifyAbiPass> {
           Type expected = tensor.getShardType();
           if (expected == actual[i])
             continue;
-          func.emitError()
-              << "partitioning broke the signature of @" << func.getSymName()
-              << ": " << what << " #" << i << " should be the local shard "
-              << expected << " of the global "
-              << TypeAttr::get(tensor.getType()) << " split "
-              << tensor.getSplitAxes() << " but is " << actual[i]
-              << " (upstream shard-partition did not partition it as "
-                 "annotated: a dropped resharding step, or an op it cannot "
-                 "partition)";
+          func.emitError() << "partitioning broke the signature of @" << func.getSymName() << ": "
+                           << what << " #" << i << " should be the local shard " << expected
+                           << " of the global " << TypeAttr::get(tensor.getType()) << " split "
+                           << tensor.getSplitAxes() << " but is " << actual[i]
+                           << " (upstream shard-partition did not partition it as "
+                              "annotated: a dropped resharding step, or an op it cannot "
+                              "partition)";
           failed = true;
         }
       };

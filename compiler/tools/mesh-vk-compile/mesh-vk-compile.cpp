@@ -35,44 +35,53 @@ constexpr int kExitOk = 0, kExitUsage = 2, kExitDevice = 3;
 // options (--mlir-print-ir-after-all, --mlir-timing,
 // --mlir-print-op-on-diagnostic, ...) are registered in main.
 llvm::cl::OptionCategory toolCategory("mesh-vk-compile options");
-llvm::cl::opt<std::string> inputFile(llvm::cl::Positional, llvm::cl::desc("PROGRAM.mlir (- reads stdin)"),
+llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
+                                     llvm::cl::desc("PROGRAM.mlir (- reads stdin)"),
                                      llvm::cl::cat(toolCategory));
 llvm::cl::opt<std::string> outputFile("o", llvm::cl::desc("the .mvk artifact to write"),
                                       llvm::cl::value_desc("file"), llvm::cl::cat(toolCategory));
-llvm::cl::alias outputAlias("output", llvm::cl::desc("alias for -o"), llvm::cl::aliasopt(outputFile));
+llvm::cl::alias outputAlias("output", llvm::cl::desc("alias for -o"),
+                            llvm::cl::aliasopt(outputFile));
 llvm::cl::opt<std::string> targetDevice(
     "target-device", llvm::cl::init("lavapipe"), llvm::cl::cat(toolCategory),
-    llvm::cl::desc("device limits the kernels are tiled for: lavapipe (default), generic, or auto (probe "
-                   "physical device 0 of this machine)"));
+    llvm::cl::desc(
+        "device limits the kernels are tiled for: lavapipe (default), generic, or auto (probe "
+        "physical device 0 of this machine)"));
 llvm::cl::opt<std::string> vulkanVersion(
     "vulkan-version", llvm::cl::init("1.1"), llvm::cl::cat(toolCategory),
-    llvm::cl::desc("target Vulkan version 1.1 (default), 1.2 or 1.3; caps the SPIR-V version of the kernels"));
+    llvm::cl::desc(
+        "target Vulkan version 1.1 (default), 1.2 or 1.3; caps the SPIR-V version of the kernels"));
 llvm::cl::opt<std::string> gridShape(
     "grid-shape", llvm::cl::cat(toolCategory),
     llvm::cl::desc("compile for another grid than the program's shard.grid (e.g. 1, 2, 4, 2x2)"));
-llvm::cl::opt<bool> printPlan("print-plan", llvm::cl::cat(toolCategory),
-                              llvm::cl::desc("print per-process bytes and collectives of the plan"));
+llvm::cl::opt<bool>
+    printPlan("print-plan", llvm::cl::cat(toolCategory),
+              llvm::cl::desc("print per-process bytes and collectives of the plan"));
 llvm::cl::opt<std::string> dumpKernels(
     "dump-kernels", llvm::cl::cat(toolCategory), llvm::cl::value_desc("dir"),
     llvm::cl::desc("also write each distinct kernel's SPIR-V and disassembly to DIR (created)"));
 llvm::cl::opt<std::string> planGraph(
     "plan-graph", llvm::cl::cat(toolCategory), llvm::cl::value_desc("file.dot"),
-    llvm::cl::desc("also write the plan of the (first) function as a Graphviz picture: processes x phases as "
-                   "clusters, dispatches as nodes, copies as edges with bytes and path"));
-llvm::cl::opt<bool> verbose("verbose", llvm::cl::cat(toolCategory),
-                            llvm::cl::desc("tell on stderr what the compiler decided (target, grid, sizes)"));
-llvm::cl::alias verboseAlias("v", llvm::cl::desc("alias for --verbose"), llvm::cl::aliasopt(verbose));
+    llvm::cl::desc(
+        "also write the plan of the (first) function as a Graphviz picture: processes x phases as "
+        "clusters, dispatches as nodes, copies as edges with bytes and path"));
+llvm::cl::opt<bool>
+    verbose("verbose", llvm::cl::cat(toolCategory),
+            llvm::cl::desc("tell on stderr what the compiler decided (target, grid, sizes)"));
+llvm::cl::alias verboseAlias("v", llvm::cl::desc("alias for --verbose"),
+                             llvm::cl::aliasopt(verbose));
 
-int Usage(const std::string& message) {
+int Usage(const std::string &message) {
   std::fprintf(stderr, "mesh-vk-compile: %s (see --help)\n", message.c_str());
   return kExitUsage;
 }
 
 // Fills `out` from physical device 0 through the runtime's discovery.
-int ProbeDevice(meshvk::codegen::TargetDescription* out, uint32_t* api_version) {
-  meshvk_instance_t* instance = nullptr;
+int ProbeDevice(meshvk::codegen::TargetDescription *out, uint32_t *api_version) {
+  meshvk_instance_t *instance = nullptr;
   if (meshvk_status_t status = meshvk_instance_create(nullptr, &instance)) {
-    std::fprintf(stderr, "mesh-vk-compile: --target-device=auto: %s\n", meshvk_status_message(status));
+    std::fprintf(stderr, "mesh-vk-compile: --target-device=auto: %s\n",
+                 meshvk_status_message(status));
     meshvk_status_free(status);
     return kExitDevice;
   }
@@ -95,26 +104,29 @@ int ProbeDevice(meshvk::codegen::TargetDescription* out, uint32_t* api_version) 
   return kExitOk;
 }
 
-}  // namespace
+} // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char **argv) {
   mlir::registerMLIRContextCLOptions();
   mlir::registerPassManagerCLOptions();
   mlir::registerDefaultTimingManagerCLOptions();
   mlir::registerAsmPrinterCLOptions();
-  llvm::cl::SetVersionPrinter([](llvm::raw_ostream& os) {
-    os << "mesh-vk-compile " MESHVK_VERSION_STRING " (meshvk compiler on MLIR " LLVM_VERSION_STRING ")\n";
+  llvm::cl::SetVersionPrinter([](llvm::raw_ostream &os) {
+    os << "mesh-vk-compile " MESHVK_VERSION_STRING " (meshvk compiler on MLIR " LLVM_VERSION_STRING
+          ")\n";
   });
   // cl reports into `errors` and returns false (it would exit(1) with several
   // lines otherwise): the tool's contract is one line and exit 2.
   std::string errors;
   llvm::raw_string_ostream errorStream(errors);
-  if (!llvm::cl::ParseCommandLineOptions(argc, argv, "meshvk compiler: PROGRAM.mlir -> PROGRAM.mvk\n",
-                                         &errorStream)) {
+  if (!llvm::cl::ParseCommandLineOptions(
+          argc, argv, "meshvk compiler: PROGRAM.mlir -> PROGRAM.mvk\n", &errorStream)) {
     errorStream.flush();
     std::string first = errors.substr(0, errors.find('\n'));
-    if (first.rfind("mesh-vk-compile: ", 0) == 0) first = first.substr(17);
-    if (size_t try_help = first.find(".  Try: "); try_help != std::string::npos) first = first.substr(0, try_help);
+    if (first.rfind("mesh-vk-compile: ", 0) == 0)
+      first = first.substr(17);
+    if (size_t try_help = first.find(".  Try: "); try_help != std::string::npos)
+      first = first.substr(0, try_help);
     return Usage(first);
   }
   std::string input = inputFile, output = outputFile, device = targetDevice, vulkan = vulkanVersion,
@@ -125,12 +137,15 @@ int main(int argc, char** argv) {
   if (dumpKernels.getNumOccurrences() && options.dumpDirectory.empty())
     return Usage("--dump-kernels needs a directory (--dump-kernels=DIR)");
   options.applyMlirCommandLineOptions = true;
-  if (auto* opt = llvm::cl::getRegisteredOptions().lookup("mlir-print-op-on-diagnostic"))
+  if (auto *opt = llvm::cl::getRegisteredOptions().lookup("mlir-print-op-on-diagnostic"))
     options.keepOperationNotes = opt->getNumOccurrences() > 0;
-  if (input.empty()) return Usage("no PROGRAM.mlir given");
-  if (output.empty()) return Usage("no output given (-o PROGRAM.mvk)");
+  if (input.empty())
+    return Usage("no PROGRAM.mlir given");
+  if (output.empty())
+    return Usage("no output given (-o PROGRAM.mvk)");
   std::string graph = planGraph;
-  if (planGraph.getNumOccurrences() && graph.empty()) return Usage("--plan-graph needs a file (--plan-graph=FILE.dot)");
+  if (planGraph.getNumOccurrences() && graph.empty())
+    return Usage("--plan-graph needs a file (--plan-graph=FILE.dot)");
   // Checked before compiling: a bad path is bad usage, not a lost compile.
   if (std::string why; !graph.empty() && !meshvk_run::OutputFiles::CheckPath(graph, &why))
     return Usage("--plan-graph: " + why);
@@ -142,24 +157,30 @@ int main(int argc, char** argv) {
     return Usage("--grid-shape: " + error);
   if (device == "auto") {
     uint32_t api = 0;
-    if (int code = ProbeDevice(&options.device, &api)) return code;
+    if (int code = ProbeDevice(&options.device, &api))
+      return code;
     if (api < options.vulkanVersion)
-      return Usage("--vulkan-version=" + vulkan + ": device '" + options.device.name + "' supports Vulkan " +
-                   std::to_string(api / 100) + "." + std::to_string(api % 100));
+      return Usage("--vulkan-version=" + vulkan + ": device '" + options.device.name +
+                   "' supports Vulkan " + std::to_string(api / 100) + "." +
+                   std::to_string(api % 100));
   } else if (!meshvk::codegen::lookupTarget(device, &options.device)) {
-    return Usage("--target-device: unknown device '" + device + "' (expected lavapipe, generic or auto)");
+    return Usage("--target-device: unknown device '" + device +
+                 "' (expected lavapipe, generic or auto)");
   }
 
   if (verbose)
     std::fprintf(stderr,
-                 "mesh-vk-compile: target device '%s' (workgroup invocations <= %u, shared memory %u B, subgroup %u), "
+                 "mesh-vk-compile: target device '%s' (workgroup invocations <= %u, shared memory "
+                 "%u B, subgroup %u), "
                  "Vulkan %u.%u, grid %s\n",
                  options.device.name.c_str(), options.device.maxWorkgroupInvocations,
-                 options.device.maxSharedMemoryBytes, options.device.subgroupSize, options.vulkanVersion / 100,
-                 options.vulkanVersion % 100, grid.empty() ? "as written in the program" : grid.c_str());
+                 options.device.maxSharedMemoryBytes, options.device.subgroupSize,
+                 options.vulkanVersion / 100, options.vulkanVersion % 100,
+                 grid.empty() ? "as written in the program" : grid.c_str());
   meshvk::CompiledProgram program;
-  if (input == "-") {  // the program on stdin, named <stdin> in messages
-    std::string source((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+  if (input == "-") { // the program on stdin, named <stdin> in messages
+    std::string source((std::istreambuf_iterator<char>(std::cin)),
+                       std::istreambuf_iterator<char>());
     error = meshvk::compileProgramSource(source, "<stdin>", options, &program);
   } else {
     error = meshvk::compileProgramFile(input, options, &program);
@@ -171,25 +192,28 @@ int main(int argc, char** argv) {
   std::string temporary = output + ".partial";
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char*>(program.artifact.data()),
+    out.write(reinterpret_cast<const char *>(program.artifact.data()),
               static_cast<std::streamsize>(program.artifact.size()));
     out.close();
     if (!out) {
       std::remove(temporary.c_str());
-      std::fprintf(stderr, "mesh-vk-compile: %s: cannot write: %s\n", output.c_str(), std::strerror(errno));
+      std::fprintf(stderr, "mesh-vk-compile: %s: cannot write: %s\n", output.c_str(),
+                   std::strerror(errno));
       return kExitUsage;
     }
   }
   if (std::rename(temporary.c_str(), output.c_str()) != 0) {
     std::remove(temporary.c_str());
-    std::fprintf(stderr, "mesh-vk-compile: %s: cannot write: %s\n", output.c_str(), std::strerror(errno));
+    std::fprintf(stderr, "mesh-vk-compile: %s: cannot write: %s\n", output.c_str(),
+                 std::strerror(errno));
     return kExitUsage;
   }
   if (!graph.empty()) {
     // The picture is drawn from the artifact just written, loaded (and
     // verified) by the runtime like any .mvk: one writer for both tools.
-    meshvk_module_t* module = nullptr;
-    if (meshvk_status_t status = meshvk_module_load(program.artifact.data(), program.artifact.size(), &module)) {
+    meshvk_module_t *module = nullptr;
+    if (meshvk_status_t status =
+            meshvk_module_load(program.artifact.data(), program.artifact.size(), &module)) {
       std::fprintf(stderr, "mesh-vk-compile: --plan-graph: %s\n", meshvk_status_message(status));
       meshvk_status_free(status);
       return kExitDevice;
@@ -204,26 +228,30 @@ int main(int argc, char** argv) {
   }
   if (verbose) {
     std::string shape;
-    for (int64_t e : program.gridShape) shape += (shape.empty() ? "" : "x") + std::to_string(e);
-    std::fprintf(stderr, "mesh-vk-compile: grid %s, %zu processes, %zu collectives, %zu-byte artifact %s\n",
-                 shape.c_str(), program.memory.size(), program.collectives.size(), program.artifact.size(),
-                 output.c_str());
+    for (int64_t e : program.gridShape)
+      shape += (shape.empty() ? "" : "x") + std::to_string(e);
+    std::fprintf(stderr,
+                 "mesh-vk-compile: grid %s, %zu processes, %zu collectives, %zu-byte artifact %s\n",
+                 shape.c_str(), program.memory.size(), program.collectives.size(),
+                 program.artifact.size(), output.c_str());
   }
   if (print_plan) {
     std::string shape;
-    for (int64_t e : program.gridShape) shape += (shape.empty() ? "" : "x") + std::to_string(e);
-    std::printf("grid %s, %zu processes, %zu bytes written to %s\n", shape.c_str(), program.memory.size(),
-                program.artifact.size(), output.c_str());
+    for (int64_t e : program.gridShape)
+      shape += (shape.empty() ? "" : "x") + std::to_string(e);
+    std::printf("grid %s, %zu processes, %zu bytes written to %s\n", shape.c_str(),
+                program.memory.size(), program.artifact.size(), output.c_str());
     for (size_t p = 0; p < program.memory.size(); ++p)
       std::printf("process %zu: arguments %llu B, results %llu B, transients %llu B\n", p,
                   (unsigned long long)program.memory[p].argumentBytes,
                   (unsigned long long)program.memory[p].resultBytes,
                   (unsigned long long)program.memory[p].transientBytes);
-    for (const auto& c : program.collectives) {
+    for (const auto &c : program.collectives) {
       long long total = 0;
-      for (int64_t b : c.pulledBytes) total += b;
-      std::printf("collective %s (%s, group of %lld): %lld bytes pulled across devices\n", c.kind.c_str(),
-                  c.algorithm.c_str(), (long long)c.groupSize, total);
+      for (int64_t b : c.pulledBytes)
+        total += b;
+      std::printf("collective %s (%s, group of %lld): %lld bytes pulled across devices\n",
+                  c.kind.c_str(), c.algorithm.c_str(), (long long)c.groupSize, total);
     }
   }
   return kExitOk;

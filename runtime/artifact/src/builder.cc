@@ -12,24 +12,29 @@ namespace meshvk::artifact {
 
 uint32_t ElementSize(ElementType type) {
   switch (type) {
-    case ElementType::kF32: return 4;
-    case ElementType::kF16: return 2;
-    case ElementType::kI32: return 4;
+    case ElementType::kF32:
+      return 4;
+    case ElementType::kF16:
+      return 2;
+    case ElementType::kI32:
+      return 4;
   }
   return 0;
 }
 
 const char* ElementTypeName(ElementType type) {
   switch (type) {
-    case ElementType::kF32: return "f32";
-    case ElementType::kF16: return "f16";
-    case ElementType::kI32: return "i32";
+    case ElementType::kF32:
+      return "f32";
+    case ElementType::kF16:
+      return "f16";
+    case ElementType::kI32:
+      return "i32";
   }
   return "?";
 }
 
-ArtifactBuilder::ArtifactBuilder(std::vector<uint32_t> grid_shape,
-                                 std::vector<uint32_t> peered_axes)
+ArtifactBuilder::ArtifactBuilder(std::vector<uint32_t> grid_shape, std::vector<uint32_t> peered_axes)
     : grid_shape_(std::move(grid_shape)), peered_axes_(std::move(peered_axes)) {
   uint64_t count = 1;
   for (uint32_t extent : grid_shape_) count *= extent;
@@ -47,10 +52,8 @@ uint32_t ArtifactBuilder::AddExecutable(ExecutableDesc executable) {
   for (size_t i = 0; i < executables_.size(); ++i) {
     const ExecutableDesc& e = executables_[i];
     if (e.spirv == executable.spirv && e.entry_point == executable.entry_point &&
-        e.writable_bindings == executable.writable_bindings &&
-        e.push_constant_size == executable.push_constant_size &&
-        e.workgroup_size[0] == executable.workgroup_size[0] &&
-        e.workgroup_size[1] == executable.workgroup_size[1] &&
+        e.writable_bindings == executable.writable_bindings && e.push_constant_size == executable.push_constant_size &&
+        e.workgroup_size[0] == executable.workgroup_size[0] && e.workgroup_size[1] == executable.workgroup_size[1] &&
         e.workgroup_size[2] == executable.workgroup_size[2]) {
       return static_cast<uint32_t>(i);
     }
@@ -66,20 +69,17 @@ CommandRef ArtifactBuilder::Append(uint32_t process, Command command) {
   return CommandRef{process, static_cast<uint32_t>(pending_[process].size() - 1)};
 }
 
-CommandRef ArtifactBuilder::AddDispatch(uint32_t process, DispatchDesc dispatch,
-                                        std::vector<CommandRef> deps) {
+CommandRef ArtifactBuilder::AddDispatch(uint32_t process, DispatchDesc dispatch, std::vector<CommandRef> deps) {
   Command c{Command::Kind::kDispatch, std::move(dispatch), {}, {}, 0, std::move(deps)};
   return Append(process, std::move(c));
 }
 
-CommandRef ArtifactBuilder::AddCopy(uint32_t dst_process, CopyDesc copy,
-                                    std::vector<CommandRef> deps) {
+CommandRef ArtifactBuilder::AddCopy(uint32_t dst_process, CopyDesc copy, std::vector<CommandRef> deps) {
   Command c{Command::Kind::kCopy, {}, std::move(copy), {}, 0, std::move(deps)};
   return Append(dst_process, std::move(c));
 }
 
-CommandRef ArtifactBuilder::AddFill(uint32_t process, FillDesc fill,
-                                    std::vector<CommandRef> deps) {
+CommandRef ArtifactBuilder::AddFill(uint32_t process, FillDesc fill, std::vector<CommandRef> deps) {
   Command c{Command::Kind::kFill, {}, {}, std::move(fill), 0, std::move(deps)};
   return Append(process, std::move(c));
 }
@@ -95,20 +95,17 @@ namespace {
 
 mvk::Dim3 ToDim3(const uint32_t v[3]) { return mvk::Dim3(v[0], v[1], v[2]); }
 
-flatbuffers::Offset<mvk::TensorSignature> BuildTensor(flatbuffers::FlatBufferBuilder& fbb,
-                                                      const TensorDesc& t) {
+flatbuffers::Offset<mvk::TensorSignature> BuildTensor(flatbuffers::FlatBufferBuilder& fbb, const TensorDesc& t) {
   std::vector<flatbuffers::Offset<mvk::SplitAxes>> split;
   for (const auto& axes : t.split_axes) {
     split.push_back(mvk::CreateSplitAxes(fbb, fbb.CreateVector(axes)));
   }
   std::vector<flatbuffers::Offset<mvk::Shard>> shards;
   for (const ShardDesc& s : t.shards) {
-    shards.push_back(mvk::CreateShard(fbb, s.process, s.buffer, s.offset,
-                                      fbb.CreateVector(s.global_offset),
+    shards.push_back(mvk::CreateShard(fbb, s.process, s.buffer, s.offset, fbb.CreateVector(s.global_offset),
                                       fbb.CreateVector(s.shape)));
   }
-  return mvk::CreateTensorSignature(fbb, fbb.CreateVector(t.shape),
-                                    static_cast<mvk::ElementType>(t.element_type),
+  return mvk::CreateTensorSignature(fbb, fbb.CreateVector(t.shape), static_cast<mvk::ElementType>(t.element_type),
                                     fbb.CreateVector(split), fbb.CreateVector(shards));
 }
 
@@ -122,8 +119,7 @@ std::vector<uint8_t> ArtifactBuilder::Finish() const {
     std::vector<flatbuffers::Offset<mvk::Buffer>> buffers;
     for (const BufferDesc& b : list) {
       auto data = b.initial_data.empty() ? 0 : fbb.CreateVector(b.initial_data);
-      buffers.push_back(mvk::CreateBuffer(fbb, b.size, static_cast<mvk::BufferKind>(b.kind),
-                                          b.reuse_slot, data));
+      buffers.push_back(mvk::CreateBuffer(fbb, b.size, static_cast<mvk::BufferKind>(b.kind), b.reuse_slot, data));
     }
     processes.push_back(mvk::CreateProcess(fbb, fbb.CreateVector(buffers)));
   }
@@ -138,8 +134,7 @@ std::vector<uint8_t> ArtifactBuilder::Finish() const {
           bindings.emplace_back(b.buffer, b.offset, b.range);
         }
         mvk::Dim3 count = ToDim3(c.dispatch.workgroup_count);
-        op = mvk::CreateDispatch(fbb, c.dispatch.executable, &count,
-                                 fbb.CreateVectorOfStructs(bindings),
+        op = mvk::CreateDispatch(fbb, c.dispatch.executable, &count, fbb.CreateVectorOfStructs(bindings),
                                  fbb.CreateVector(c.dispatch.push_constants), c.dispatch.flops)
                  .Union();
         op_type = mvk::Op::Dispatch;
@@ -148,22 +143,19 @@ std::vector<uint8_t> ArtifactBuilder::Finish() const {
       case Command::Kind::kCopy: {
         std::vector<mvk::StridedRegion> regions;
         for (const StridedRegionDesc& r : c.copy.regions) {
-          regions.emplace_back(r.src_offset_words, r.dst_offset_words, ToDim3(r.count),
-                               ToDim3(r.src_stride), ToDim3(r.dst_stride));
+          regions.emplace_back(r.src_offset_words, r.dst_offset_words, ToDim3(r.count), ToDim3(r.src_stride),
+                               ToDim3(r.dst_stride));
         }
-        uint32_t dst_process = copy_dst_override_ >= 0
-                                   ? static_cast<uint32_t>(copy_dst_override_)
-                                   : c.dst_process;
-        op = mvk::CreateCopy(fbb, c.copy.src_process, c.copy.src_buffer, c.copy.src_offset,
-                             dst_process, c.copy.dst_buffer, c.copy.dst_offset, c.copy.size,
+        uint32_t dst_process = copy_dst_override_ >= 0 ? static_cast<uint32_t>(copy_dst_override_) : c.dst_process;
+        op = mvk::CreateCopy(fbb, c.copy.src_process, c.copy.src_buffer, c.copy.src_offset, dst_process,
+                             c.copy.dst_buffer, c.copy.dst_offset, c.copy.size,
                              regions.empty() ? 0 : fbb.CreateVectorOfStructs(regions))
                  .Union();
         op_type = mvk::Op::Copy;
         break;
       }
       case Command::Kind::kFill:
-        op = mvk::CreateFill(fbb, c.fill.buffer, c.fill.offset, c.fill.size, c.fill.value)
-                 .Union();
+        op = mvk::CreateFill(fbb, c.fill.buffer, c.fill.offset, c.fill.size, c.fill.value).Union();
         op_type = mvk::Op::Fill;
         break;
     }
@@ -177,8 +169,7 @@ std::vector<uint8_t> ArtifactBuilder::Finish() const {
   if (!all_streams.empty()) {
     Streams& last = all_streams.back();
     if (last.size() < pending_.size()) last.resize(pending_.size());
-    for (size_t p = 0; p < pending_.size(); ++p)
-      last[p].insert(last[p].end(), pending_[p].begin(), pending_[p].end());
+    for (size_t p = 0; p < pending_.size(); ++p) last[p].insert(last[p].end(), pending_[p].begin(), pending_[p].end());
   }
   std::vector<flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<mvk::CommandStream>>>> streams_of;
   for (const Streams& streams : all_streams) {
@@ -198,8 +189,7 @@ std::vector<uint8_t> ArtifactBuilder::Finish() const {
     std::vector<flatbuffers::Offset<mvk::BindingInfo>> bindings;
     for (bool w : e.writable_bindings) bindings.push_back(mvk::CreateBindingInfo(fbb, w));
     std::vector<uint32_t> wg(e.workgroup_size, e.workgroup_size + 3);
-    executables.push_back(mvk::CreateExecutable(fbb, fbb.CreateVector(e.spirv),
-                                                fbb.CreateString(e.entry_point),
+    executables.push_back(mvk::CreateExecutable(fbb, fbb.CreateVector(e.spirv), fbb.CreateString(e.entry_point),
                                                 fbb.CreateVector(wg), fbb.CreateVector(bindings),
                                                 e.push_constant_size));
   }
@@ -213,21 +203,19 @@ std::vector<uint8_t> ArtifactBuilder::Finish() const {
                                             fbb.CreateVector(results), streams_of[functions.size()]));
   }
 
-  auto grid = mvk::CreateGrid(fbb, fbb.CreateVector(grid_shape_), fbb.CreateVector(peered_axes_),
-                              mvk::Placement::RoundRobin);
-  auto root = mvk::CreateArtifact(fbb, format_version_, fbb.CreateString(producer_), grid,
-                                  fbb.CreateVector(processes), fbb.CreateVector(executables),
-                                  fbb.CreateVector(functions));
+  auto grid =
+      mvk::CreateGrid(fbb, fbb.CreateVector(grid_shape_), fbb.CreateVector(peered_axes_), mvk::Placement::RoundRobin);
+  auto root = mvk::CreateArtifact(fbb, format_version_, fbb.CreateString(producer_), grid, fbb.CreateVector(processes),
+                                  fbb.CreateVector(executables), fbb.CreateVector(functions));
   mvk::FinishArtifactBuffer(fbb, root);
   std::vector<uint8_t> file(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
   AppendTrailer(&file);  // the checksum the loader checks first (integrity.h)
   return file;
 }
 
-void ShardOf(const std::vector<uint32_t>& grid_shape,
-             const std::vector<std::vector<uint32_t>>& split_axes,
-             const std::vector<uint64_t>& global_shape, uint32_t process,
-             std::vector<uint64_t>* global_offset, std::vector<uint64_t>* shard_shape) {
+void ShardOf(const std::vector<uint32_t>& grid_shape, const std::vector<std::vector<uint32_t>>& split_axes,
+             const std::vector<uint64_t>& global_shape, uint32_t process, std::vector<uint64_t>* global_offset,
+             std::vector<uint64_t>* shard_shape) {
   // Row-major multi-index of `process` in the grid.
   std::vector<uint32_t> index(grid_shape.size(), 0);
   uint32_t rest = process;

@@ -45,8 +45,7 @@ void AppendTrailer(std::vector<uint8_t>* flatbuffer) {
 }
 
 void Reseal(std::vector<uint8_t>* file) {
-  if (file->size() >= kTrailerSize &&
-      std::memcmp(file->data() + file->size() - kTrailerSize, kTrailerMagic, 4) == 0)
+  if (file->size() >= kTrailerSize && std::memcmp(file->data() + file->size() - kTrailerSize, kTrailerMagic, 4) == 0)
     file->resize(file->size() - kTrailerSize);
   AppendTrailer(file);
 }
@@ -64,8 +63,8 @@ std::string CheckTrailer(const uint8_t* data, size_t size, size_t* out_flatbuffe
            "checksum: recompile the program)";
   if (GetU32(t + 4) != kChecksumFnv1a64) {
     std::ostringstream os;
-    os << "integrity trailer: unknown checksum algorithm " << GetU32(t + 4) << " (expected "
-       << kChecksumFnv1a64 << ", FNV-1a 64)";
+    os << "integrity trailer: unknown checksum algorithm " << GetU32(t + 4) << " (expected " << kChecksumFnv1a64
+       << ", FNV-1a 64)";
     return os.str();
   }
   uint64_t stored = GetU64(t + 8), computed = Fnv1a64(data, size - 8);

@@ -25,8 +25,8 @@ typedef struct meshvk_buffer_s meshvk_buffer_t;
 // (checked on the host first against the heap size and
 // maxMemoryAllocationSize); OUT_OF_RANGE for a bad process; INVALID_ARGUMENT
 // for size 0. Contents are undefined until written. Retains the set.
-meshvk_status_t meshvk_buffer_create(meshvk_device_set_t* set, uint32_t process,
-                                     uint64_t size, meshvk_buffer_t** out_buffer);
+meshvk_status_t meshvk_buffer_create(meshvk_device_set_t* set, uint32_t process, uint64_t size,
+                                     meshvk_buffer_t** out_buffer);
 void meshvk_buffer_retain(meshvk_buffer_t* buffer);
 void meshvk_buffer_release(meshvk_buffer_t* buffer);
 
@@ -41,23 +41,17 @@ uint64_t meshvk_buffer_allocation_size(const meshvk_buffer_t* buffer);
 // writes are visible once the submission that made them has completed, e.g.
 // after meshvk_semaphore_wait). OUT_OF_RANGE when the range leaves the buffer,
 // INVALID_ARGUMENT for NULL buffer/data.
-meshvk_status_t meshvk_buffer_write(meshvk_buffer_t* buffer, uint64_t offset,
-                                    const void* data, uint64_t size);
+meshvk_status_t meshvk_buffer_write(meshvk_buffer_t* buffer, uint64_t offset, const void* data, uint64_t size);
 // Device -> host, like meshvk_buffer_write.
-meshvk_status_t meshvk_buffer_read(meshvk_buffer_t* buffer, uint64_t offset,
-                                   void* out_data, uint64_t size);
+meshvk_status_t meshvk_buffer_read(meshvk_buffer_t* buffer, uint64_t offset, void* out_data, uint64_t size);
 // Host strided write: writes `rows` runs of `row_bytes`, reading `data` with
 // `src_pitch` and writing at `offset + r * dst_pitch`. Lets a caller stream a
 // shard straight out of a whole host tensor with no staging copy.
 // INVALID_ARGUMENT when rows would overlap (rows > 1 and dst_pitch < row_bytes).
-meshvk_status_t meshvk_buffer_write_strided(meshvk_buffer_t* buffer, uint64_t offset,
-                                            uint64_t dst_pitch, const void* data,
-                                            uint64_t src_pitch, uint64_t row_bytes,
-                                            uint64_t rows);
-meshvk_status_t meshvk_buffer_read_strided(meshvk_buffer_t* buffer, uint64_t offset,
-                                           uint64_t src_pitch, void* out_data,
-                                           uint64_t dst_pitch, uint64_t row_bytes,
-                                           uint64_t rows);
+meshvk_status_t meshvk_buffer_write_strided(meshvk_buffer_t* buffer, uint64_t offset, uint64_t dst_pitch,
+                                            const void* data, uint64_t src_pitch, uint64_t row_bytes, uint64_t rows);
+meshvk_status_t meshvk_buffer_read_strided(meshvk_buffer_t* buffer, uint64_t offset, uint64_t src_pitch, void* out_data,
+                                           uint64_t dst_pitch, uint64_t row_bytes, uint64_t rows);
 
 // ---- buffers that other VkDevices read ------------------------------------
 typedef enum meshvk_buffer_flag_bits_e {
@@ -80,8 +74,7 @@ typedef struct meshvk_buffer_create_info_s {
 // meshvk_buffer_create with flags. EXPORTABLE on a set whose devices share no
 // external memory handle type is UNAVAILABLE; an exportable allocation the
 // driver refuses is RESOURCE_EXHAUSTED naming the process, device and size.
-meshvk_status_t meshvk_buffer_create_with_info(meshvk_device_set_t* set,
-                                               const meshvk_buffer_create_info_t* info,
+meshvk_status_t meshvk_buffer_create_with_info(meshvk_device_set_t* set, const meshvk_buffer_create_info_t* info,
                                                meshvk_buffer_t** out_buffer);
 
 // A view of exportable `buffer` owned by `process` (on another VkDevice of the
@@ -92,8 +85,7 @@ meshvk_status_t meshvk_buffer_create_with_info(meshvk_device_set_t* set,
 // driver refuses the import (the caller may fall back to
 // meshvk_buffer_copy_host_staged), INVALID_ARGUMENT when `process` shares
 // `buffer`'s VkDevice (use the buffer itself).
-meshvk_status_t meshvk_buffer_import(meshvk_buffer_t* buffer, uint32_t process,
-                                     meshvk_buffer_t** out_view);
+meshvk_status_t meshvk_buffer_import(meshvk_buffer_t* buffer, uint32_t process, meshvk_buffer_t** out_view);
 
 // Copies `size` bytes from `src` to `dst` through host memory and waits:
 // device -> host-visible staging -> host -> staging -> device, in chunks of
@@ -103,10 +95,10 @@ meshvk_status_t meshvk_buffer_import(meshvk_buffer_t* buffer, uint32_t process,
 // Works between any two buffers of a set (other VkDevices included). Neither
 // device may be using the ranges (wait for the producer first).
 // DEADLINE_EXCEEDED after `timeout_ns` (0: 60 s) on any device wait.
-meshvk_status_t meshvk_buffer_copy_host_staged(meshvk_buffer_t* src, uint64_t src_offset,
-                                               meshvk_buffer_t* dst, uint64_t dst_offset,
-                                               uint64_t size, uint64_t timeout_ns);
-#define MESHVK_STAGING_CHUNK_BYTES (1ull << 20)  // 1 MiB: measured best on lavapipe (chunks stay in cache; 4 MiB was 2.7x slower at 64 MiB)
+meshvk_status_t meshvk_buffer_copy_host_staged(meshvk_buffer_t* src, uint64_t src_offset, meshvk_buffer_t* dst,
+                                               uint64_t dst_offset, uint64_t size, uint64_t timeout_ns);
+#define MESHVK_STAGING_CHUNK_BYTES \
+  (1ull << 20)  // 1 MiB: measured best on lavapipe (chunks stay in cache; 4 MiB was 2.7x slower at 64 MiB)
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -32,24 +32,20 @@ typedef struct meshvk_command_buffer_s meshvk_command_buffer_t;
 // with one that makes device writes visible to the host. Retains the set and,
 // until release, every buffer and executable it records. Release waits for
 // the last submission of the command buffer to finish.
-meshvk_status_t meshvk_command_buffer_create(meshvk_device_set_t* set,
-                                             uint32_t process,
+meshvk_status_t meshvk_command_buffer_create(meshvk_device_set_t* set, uint32_t process,
                                              meshvk_command_buffer_t** out_command_buffer);
 void meshvk_command_buffer_release(meshvk_command_buffer_t* command_buffer);
 
 // vkCmdFillBuffer: `size` bytes (multiple of 4) at `offset` set to `value`.
-meshvk_status_t meshvk_command_buffer_fill(meshvk_command_buffer_t* cb,
-                                           meshvk_buffer_t* dst, uint64_t offset,
+meshvk_status_t meshvk_command_buffer_fill(meshvk_command_buffer_t* cb, meshvk_buffer_t* dst, uint64_t offset,
                                            uint64_t size, uint32_t value);
 
 // vkCmdCopyBuffer from `src` (any reachable process) into `dst` (this process).
 // OUT_OF_RANGE when either range leaves its buffer; INVALID_ARGUMENT when dst
 // is not this process's buffer or the ranges overlap in one buffer;
 // UNAVAILABLE when the peer lacks VK_PEER_MEMORY_FEATURE_COPY_SRC_BIT.
-meshvk_status_t meshvk_command_buffer_copy(meshvk_command_buffer_t* cb,
-                                           meshvk_buffer_t* src, uint64_t src_offset,
-                                           meshvk_buffer_t* dst, uint64_t dst_offset,
-                                           uint64_t size);
+meshvk_status_t meshvk_command_buffer_copy(meshvk_command_buffer_t* cb, meshvk_buffer_t* src, uint64_t src_offset,
+                                           meshvk_buffer_t* dst, uint64_t dst_offset, uint64_t size);
 
 // A region of 32-bit words, up to 3-D: element (i, j, k) for i < count[0],
 // j < count[1], k < count[2] at word offset base + i*stride[0] + j*stride[1]
@@ -68,10 +64,8 @@ typedef struct meshvk_strided_region_s {
 // source may be a peer's buffer (needs GENERIC_SRC peer feature).
 // OUT_OF_RANGE for words outside a buffer, INVALID_ARGUMENT for a zero count
 // or overlapping source and destination words in one buffer.
-meshvk_status_t meshvk_command_buffer_copy_strided(meshvk_command_buffer_t* cb,
-                                                   meshvk_buffer_t* src,
-                                                   meshvk_buffer_t* dst,
-                                                   const meshvk_strided_region_t* region);
+meshvk_status_t meshvk_command_buffer_copy_strided(meshvk_command_buffer_t* cb, meshvk_buffer_t* src,
+                                                   meshvk_buffer_t* dst, const meshvk_strided_region_t* region);
 
 typedef struct meshvk_binding_s {
   meshvk_buffer_t* buffer;
@@ -84,26 +78,23 @@ typedef struct meshvk_dispatch_info_s {
   meshvk_executable_t* executable;
   const meshvk_binding_t* bindings;  // executable's binding_count entries
   uint32_t binding_count;
-  const void* push_constants;        // executable's push_constant_size bytes
+  const void* push_constants;  // executable's push_constant_size bytes
   uint32_t push_constant_size;
-  uint32_t workgroup_count[3];       // each >= 1 and <= the device limit
-  uint32_t workgroup_base[3];        // vkCmdDispatchBase when nonzero
+  uint32_t workgroup_count[3];  // each >= 1 and <= the device limit
+  uint32_t workgroup_base[3];   // vkCmdDispatchBase when nonzero
 } meshvk_dispatch_info_t;
 
 // Records a dispatch. OUT_OF_RANGE for counts past maxComputeWorkGroupCount or
 // binding ranges past their buffers; INVALID_ARGUMENT for a count/size mismatch.
-meshvk_status_t meshvk_command_buffer_dispatch(meshvk_command_buffer_t* cb,
-                                               const meshvk_dispatch_info_t* info);
+meshvk_status_t meshvk_command_buffer_dispatch(meshvk_command_buffer_t* cb, const meshvk_dispatch_info_t* info);
 
 // Elementwise f32 sum of `src_count` (1..8) buffers of `count` floats into
 // `dst` with the built-in sum kernel (the local step of an all-reduce),
 // summed in source order. `dst` (this process's) may also be a source.
 // Sources may be peers' buffers (GENERIC_SRC). OUT_OF_RANGE when a buffer
 // holds fewer than `count` floats.
-meshvk_status_t meshvk_command_buffer_sum_f32(meshvk_command_buffer_t* cb,
-                                              meshvk_buffer_t* const* srcs,
-                                              uint32_t src_count, meshvk_buffer_t* dst,
-                                              uint64_t count);
+meshvk_status_t meshvk_command_buffer_sum_f32(meshvk_command_buffer_t* cb, meshvk_buffer_t* const* srcs,
+                                              uint32_t src_count, meshvk_buffer_t* dst, uint64_t count);
 
 // Full memory barrier (compute + transfer), for callers that need one beyond
 // what hazard tracking inserts.
@@ -119,8 +110,7 @@ meshvk_status_t meshvk_command_buffer_end(meshvk_command_buffer_t* cb);
 // has completed (e.g. after waiting for its signal); it waits for the query
 // results otherwise. UNAVAILABLE without timestamp support;
 // FAILED_PRECONDITION before the first submission.
-meshvk_status_t meshvk_command_buffer_device_time(const meshvk_command_buffer_t* cb,
-                                                  uint64_t* out_ns);
+meshvk_status_t meshvk_command_buffer_device_time(const meshvk_command_buffer_t* cb, uint64_t* out_ns);
 
 // Trace timestamps: where a timestamp is written relative to the recorded work.
 typedef enum meshvk_timestamp_point_e {
@@ -136,17 +126,15 @@ typedef enum meshvk_timestamp_point_e {
 // replay needs nothing from the host. Used by traced programs
 // (meshvk/trace.h) around every command. UNAVAILABLE where the queue family
 // has no timestamps; FAILED_PRECONDITION after meshvk_command_buffer_end.
-meshvk_status_t meshvk_command_buffer_write_timestamp(meshvk_command_buffer_t* cb,
-                                                      meshvk_timestamp_point_t point,
+meshvk_status_t meshvk_command_buffer_write_timestamp(meshvk_command_buffer_t* cb, meshvk_timestamp_point_t point,
                                                       uint32_t* out_index);
 // The values of the first `count` trace timestamps of the last submission, in
 // nanoseconds of the device's timestamp clock (ticks x timestampPeriod, valid
 // bits masked). Waits for the results (vkGetQueryPoolResults with WAIT).
 // OUT_OF_RANGE when fewer were written; FAILED_PRECONDITION before the first
 // submission.
-meshvk_status_t meshvk_command_buffer_read_timestamps(const meshvk_command_buffer_t* cb,
-                                                      uint64_t* out_ns, uint32_t count);
-
+meshvk_status_t meshvk_command_buffer_read_timestamps(const meshvk_command_buffer_t* cb, uint64_t* out_ns,
+                                                      uint32_t count);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -51,8 +51,8 @@ const char* meshvk_topology_name(meshvk_topology_t topology);
 
 typedef struct meshvk_device_set_create_info_s {
   meshvk_topology_t topology;
-  uint32_t process_count;          // P >= 1
-  uint32_t device_group_index;     // DEVICE_GROUP: which group (default 0)
+  uint32_t process_count;       // P >= 1
+  uint32_t device_group_index;  // DEVICE_GROUP: which group (default 0)
   // LOGICAL/INDEPENDENT: optional, process_count entries: physical device of
   // process p. DEVICE_GROUP: optional, process_count entries: device index of
   // process p. NULL: round robin over the chosen devices.
@@ -67,8 +67,7 @@ typedef struct meshvk_device_set_create_info_s {
 // Creates the VkDevice(s), queues and command pools. INVALID_ARGUMENT for P=0
 // or a bad mapping, OUT_OF_RANGE for a group/device index past the count,
 // UNAVAILABLE when the topology is impossible here. *out_set NULL on failure.
-meshvk_status_t meshvk_device_set_create(meshvk_instance_t* instance,
-                                         const meshvk_device_set_create_info_t* info,
+meshvk_status_t meshvk_device_set_create(meshvk_instance_t* instance, const meshvk_device_set_create_info_t* info,
                                          meshvk_device_set_t** out_set);
 void meshvk_device_set_retain(meshvk_device_set_t* set);
 void meshvk_device_set_release(meshvk_device_set_t* set);
@@ -77,19 +76,17 @@ meshvk_topology_t meshvk_device_set_topology(const meshvk_device_set_t* set);
 uint32_t meshvk_device_set_process_count(const meshvk_device_set_t* set);
 
 typedef struct meshvk_process_info_s {
-  uint32_t physical_device;   // index into the instance's physical devices
-  uint32_t device_index;      // index within the device group (0 for LOGICAL)
-  uint32_t logical_device;    // which VkDevice of the set (0..n-1)
+  uint32_t physical_device;  // index into the instance's physical devices
+  uint32_t device_index;     // index within the device group (0 for LOGICAL)
+  uint32_t logical_device;   // which VkDevice of the set (0..n-1)
   uint32_t queue_family;
   uint32_t queue_index;
 } meshvk_process_info_t;
 
-meshvk_status_t meshvk_device_set_process_info(const meshvk_device_set_t* set,
-                                               uint32_t process,
+meshvk_status_t meshvk_device_set_process_info(const meshvk_device_set_t* set, uint32_t process,
                                                meshvk_process_info_t* out_info);
 // Limits of the device process `process` runs on (for codegen / verification).
-meshvk_status_t meshvk_device_set_process_limits(const meshvk_device_set_t* set,
-                                                 uint32_t process,
+meshvk_status_t meshvk_device_set_process_limits(const meshvk_device_set_t* set, uint32_t process,
                                                  meshvk_device_limits_t* out_limits);
 // Peer memory features (VkPeerMemoryFeatureFlags) for `local` process reading
 // or writing memory owned by `remote` process, for the heap shard buffers are
@@ -97,8 +94,7 @@ meshvk_status_t meshvk_device_set_process_limits(const meshvk_device_set_t* set,
 // share memory: all bits. Processes on different VkDevices: 0 (copies between
 // them return UNIMPLEMENTED until external memory is supported). Out-of-range
 // processes: 0.
-uint32_t meshvk_device_set_peer_features(const meshvk_device_set_t* set,
-                                         uint32_t local, uint32_t remote);
+uint32_t meshvk_device_set_peer_features(const meshvk_device_set_t* set, uint32_t local, uint32_t remote);
 
 // The path a copy from memory of process `src` into memory of process `dst`
 // takes in this set: SAME_DEVICE on one device (LOGICAL processes sharing a
@@ -106,8 +102,8 @@ uint32_t meshvk_device_set_peer_features(const meshvk_device_set_t* set,
 // what meshvk_instance_copy_path reports for the two physical devices, or
 // HOST_STAGING when the set could not enable the external-memory extension.
 // OUT_OF_RANGE for a bad process.
-meshvk_status_t meshvk_device_set_copy_path(const meshvk_device_set_t* set, uint32_t src,
-                                            uint32_t dst, meshvk_copy_path_info_t* out_info);
+meshvk_status_t meshvk_device_set_copy_path(const meshvk_device_set_t* set, uint32_t src, uint32_t dst,
+                                            meshvk_copy_path_info_t* out_info);
 
 // Bytes of host-visible staging memory process `process`'s device holds now
 // for host-staged copies and host I/O (not counted in
@@ -120,8 +116,7 @@ uint64_t meshvk_device_set_staging_bytes(const meshvk_device_set_t* set, uint32_
 uint64_t meshvk_device_set_peak_staging_bytes(const meshvk_device_set_t* set, uint32_t process);
 // Bytes of device memory allocated for the live buffers of `process`
 // (meshvk_buffer_allocation_size summed); 0 for an out-of-range process.
-uint64_t meshvk_device_set_allocated_bytes(const meshvk_device_set_t* set,
-                                           uint32_t process);
+uint64_t meshvk_device_set_allocated_bytes(const meshvk_device_set_t* set, uint32_t process);
 
 // Waits until all queues of the set are idle (vkDeviceWaitIdle per device).
 meshvk_status_t meshvk_device_set_wait_idle(meshvk_device_set_t* set);

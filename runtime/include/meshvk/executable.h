@@ -22,11 +22,11 @@ typedef struct meshvk_executable_s meshvk_executable_t;
 
 typedef struct meshvk_executable_create_info_s {
   const uint32_t* spirv;
-  size_t spirv_size;             // in bytes, a multiple of 4
-  const char* entry_point;       // NULL: "main"
-  uint32_t binding_count;        // storage buffers at set 0, bindings 0..n-1
-  uint32_t push_constant_size;   // bytes, multiple of 4, <= device limit
-  uint32_t workgroup_size[3];    // the shader's LocalSize (checked); any 0 = unknown
+  size_t spirv_size;            // in bytes, a multiple of 4
+  const char* entry_point;      // NULL: "main"
+  uint32_t binding_count;       // storage buffers at set 0, bindings 0..n-1
+  uint32_t push_constant_size;  // bytes, multiple of 4, <= device limit
+  uint32_t workgroup_size[3];   // the shader's LocalSize (checked); any 0 = unknown
 } meshvk_executable_create_info_t;
 
 // INVALID_ARGUMENT (message = validator output) when the SPIR-V does not
@@ -34,8 +34,7 @@ typedef struct meshvk_executable_create_info_s {
 // multiple of 4; OUT_OF_RANGE for push constants or bindings past the device
 // limits; INTERNAL for pipeline creation failure. The executable retains the
 // set.
-meshvk_status_t meshvk_executable_create(meshvk_device_set_t* set,
-                                         const meshvk_executable_create_info_t* info,
+meshvk_status_t meshvk_executable_create(meshvk_device_set_t* set, const meshvk_executable_create_info_t* info,
                                          meshvk_executable_t** out_executable);
 void meshvk_executable_retain(meshvk_executable_t* executable);
 void meshvk_executable_release(meshvk_executable_t* executable);
@@ -47,8 +46,7 @@ void meshvk_executable_release(meshvk_executable_t* executable);
 // no entry is 0), and only storage buffers in set 0 below binding_count. The
 // .mvk loader runs it on every executable. INVALID_ARGUMENT with one line
 // saying why. Thread-safe; no Vulkan call.
-meshvk_status_t meshvk_executable_check_spirv(const meshvk_executable_create_info_t* info,
-                                              uint32_t vulkan_api_version);
+meshvk_status_t meshvk_executable_check_spirv(const meshvk_executable_create_info_t* info, uint32_t vulkan_api_version);
 
 // Shader capabilities a module's (or one executable's) SPIR-V declares, as the
 // Vulkan features that enable them. 1 = needed.
@@ -65,8 +63,7 @@ typedef struct meshvk_shader_features_s {
 
 // ORs into *out the features SPIR-V `spirv` (size bytes) declares through
 // OpCapability. INVALID_ARGUMENT when it is not SPIR-V. No device needed.
-meshvk_status_t meshvk_executable_spirv_features(const uint32_t* spirv, size_t size,
-                                                 meshvk_shader_features_t* out);
+meshvk_status_t meshvk_executable_spirv_features(const uint32_t* spirv, size_t size, meshvk_shader_features_t* out);
 
 uint32_t meshvk_executable_binding_count(const meshvk_executable_t* executable);
 uint32_t meshvk_executable_push_constant_size(const meshvk_executable_t* executable);
@@ -88,8 +85,7 @@ typedef enum meshvk_builtin_e {
 // also keeps the set alive). OUT_OF_RANGE for an unknown built-in. All
 // built-ins use workgroups of 64 invocations along x and grid-stride loops,
 // so any workgroup count covers the whole range.
-meshvk_status_t meshvk_executable_builtin(meshvk_device_set_t* set,
-                                          meshvk_builtin_t builtin,
+meshvk_status_t meshvk_executable_builtin(meshvk_device_set_t* set, meshvk_builtin_t builtin,
                                           meshvk_executable_t** out_executable);
 
 #ifdef __cplusplus

@@ -39,22 +39,20 @@ typedef enum meshvk_message_severity_e {
 // error severity: validation and performance messages, and errors of any type.
 // The loader's general warnings (e.g. about VK_INSTANCE_LAYERS being set) are
 // not passed on. Called on the thread that made the Vulkan call.
-typedef void (*meshvk_message_callback_t)(meshvk_message_severity_t severity,
-                                          const char* message, void* user_data);
+typedef void (*meshvk_message_callback_t)(meshvk_message_severity_t severity, const char* message, void* user_data);
 
 typedef struct meshvk_instance_create_info_s {
   meshvk_instance_flags_t flags;
   meshvk_message_callback_t message_callback;  // NULL: print to stderr
   void* message_user_data;
-  const char* application_name;                // may be NULL
+  const char* application_name;  // may be NULL
 } meshvk_instance_create_info_t;
 
 // Creates an instance (vkCreateInstance, Vulkan 1.1+ required). `info` may be
 // NULL for defaults. Returns UNAVAILABLE when no Vulkan loader/driver is found
 // or validation was requested and the layer is missing. *out_instance is NULL
 // on failure.
-meshvk_status_t meshvk_instance_create(const meshvk_instance_create_info_t* info,
-                                       meshvk_instance_t** out_instance);
+meshvk_status_t meshvk_instance_create(const meshvk_instance_create_info_t* info, meshvk_instance_t** out_instance);
 void meshvk_instance_release(meshvk_instance_t* instance);
 
 // Number of validation messages (warning or error) seen since creation.
@@ -85,8 +83,8 @@ typedef struct meshvk_physical_device_info_s {
   uint32_t device_type;  // VkPhysicalDeviceType
   uint32_t api_version;
   float timestamp_period_ns;
-  uint32_t shader_float16;           // 1 if shaderFloat16 is supported
-  uint32_t storage_buffer_16bit;     // 1 if storageBuffer16BitAccess
+  uint32_t shader_float16;        // 1 if shaderFloat16 is supported
+  uint32_t storage_buffer_16bit;  // 1 if storageBuffer16BitAccess
   uint32_t queue_family_count;
   meshvk_queue_family_info_t queue_families[MESHVK_MAX_QUEUE_FAMILIES];
   uint32_t heap_count;
@@ -97,9 +95,8 @@ typedef struct meshvk_physical_device_info_s {
 
 uint32_t meshvk_instance_physical_device_count(const meshvk_instance_t* instance);
 // Fills `out_info` for physical device `index` (OUT_OF_RANGE past the count).
-meshvk_status_t meshvk_instance_physical_device_info(
-    const meshvk_instance_t* instance, uint32_t index,
-    meshvk_physical_device_info_t* out_info);
+meshvk_status_t meshvk_instance_physical_device_info(const meshvk_instance_t* instance, uint32_t index,
+                                                     meshvk_physical_device_info_t* out_info);
 
 typedef struct meshvk_device_group_info_s {
   uint32_t device_count;
@@ -110,17 +107,15 @@ typedef struct meshvk_device_group_info_s {
   // peer_memory_features[heap][local][remote]: VkPeerMemoryFeatureFlags from
   // vkGetDeviceGroupPeerMemoryFeatures; local == remote reports all bits.
   // Filled for local, remote < device_count. Large (64 KiB): heap-allocate.
-  uint32_t peer_memory_features[MESHVK_MAX_HEAPS][MESHVK_MAX_GROUP_DEVICES]
-                               [MESHVK_MAX_GROUP_DEVICES];
+  uint32_t peer_memory_features[MESHVK_MAX_HEAPS][MESHVK_MAX_GROUP_DEVICES][MESHVK_MAX_GROUP_DEVICES];
 } meshvk_device_group_info_t;
 
 uint32_t meshvk_instance_device_group_count(const meshvk_instance_t* instance);
 // Fills `out_info` for device group `index`. Creates a temporary VkDevice over
 // the group to query peer memory features (vkGetDeviceGroupPeerMemoryFeatures
 // needs a device); the result is cached.
-meshvk_status_t meshvk_instance_device_group_info(
-    meshvk_instance_t* instance, uint32_t index,
-    meshvk_device_group_info_t* out_info);
+meshvk_status_t meshvk_instance_device_group_info(meshvk_instance_t* instance, uint32_t index,
+                                                  meshvk_device_group_info_t* out_info);
 
 // ---- copies between devices ------------------------------------------------
 // How bytes owned by one device reach another, fastest first. A copy is always
@@ -156,8 +151,8 @@ typedef struct meshvk_copy_path_info_s {
 // from what the drivers report: VK_KHR_external_memory_fd with opaque fd
 // handles when deviceUUID and driverUUID match, else VK_EXT_external_memory_dma_buf
 // on both, else host staging. OUT_OF_RANGE for a bad index.
-meshvk_status_t meshvk_instance_copy_path(const meshvk_instance_t* instance, uint32_t src,
-                                          uint32_t dst, meshvk_copy_path_info_t* out_info);
+meshvk_status_t meshvk_instance_copy_path(const meshvk_instance_t* instance, uint32_t src, uint32_t dst,
+                                          meshvk_copy_path_info_t* out_info);
 
 #ifdef __cplusplus
 }  // extern "C"

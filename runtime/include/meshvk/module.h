@@ -63,8 +63,7 @@ void meshvk_module_grid_info(const meshvk_module_t* module, meshvk_grid_info_t* 
 uint32_t meshvk_module_function_count(const meshvk_module_t* module);
 // Finds a function by name. NULL or "" picks the only function (INVALID_ARGUMENT
 // when there are several: the message lists them). OUT_OF_RANGE when absent.
-meshvk_status_t meshvk_module_find_function(const meshvk_module_t* module, const char* name,
-                                            uint32_t* out_function);
+meshvk_status_t meshvk_module_find_function(const meshvk_module_t* module, const char* name, uint32_t* out_function);
 
 typedef struct meshvk_function_info_s {
   const char* name;  // owned by the module
@@ -77,17 +76,17 @@ meshvk_status_t meshvk_module_function_info(const meshvk_module_t* module, uint3
 // A global tensor of a function signature and its sharding.
 typedef struct meshvk_tensor_info_s {
   uint32_t rank;
-  uint64_t shape[MESHVK_MAX_RANK];       // global shape
+  uint64_t shape[MESHVK_MAX_RANK];  // global shape
   meshvk_element_type_t element_type;
-  uint64_t byte_size;                    // product(shape) * element size
+  uint64_t byte_size;  // product(shape) * element size
   uint32_t split_axis_count[MESHVK_MAX_RANK];
   uint32_t split_axes[MESHVK_MAX_RANK][MESHVK_MAX_RANK];  // grid axes per dimension
-  uint32_t shard_count;                  // processes holding a shard (or replica)
+  uint32_t shard_count;                                   // processes holding a shard (or replica)
 } meshvk_tensor_info_t;
-meshvk_status_t meshvk_module_argument_info(const meshvk_module_t* module, uint32_t function,
-                                            uint32_t argument, meshvk_tensor_info_t* out_info);
-meshvk_status_t meshvk_module_result_info(const meshvk_module_t* module, uint32_t function,
-                                          uint32_t result, meshvk_tensor_info_t* out_info);
+meshvk_status_t meshvk_module_argument_info(const meshvk_module_t* module, uint32_t function, uint32_t argument,
+                                            meshvk_tensor_info_t* out_info);
+meshvk_status_t meshvk_module_result_info(const meshvk_module_t* module, uint32_t function, uint32_t result,
+                                          meshvk_tensor_info_t* out_info);
 
 // What one process does in one function and what it holds, computed from the
 // artifact without a device (for mesh-vk-run --print-plan). Allocations are
@@ -97,13 +96,12 @@ typedef struct meshvk_process_summary_s {
   // transients (after reuse slots share memory), constants.
   uint64_t argument_bytes, result_bytes, transient_bytes, constant_bytes;
   uint32_t dispatch_count, copy_count, fill_count;
-  uint64_t peer_bytes_in;    // bytes this process copies in from other processes
-  uint64_t local_copy_bytes; // bytes copied between its own buffers
-  uint32_t phase_count;      // phases in which this process has commands
+  uint64_t peer_bytes_in;     // bytes this process copies in from other processes
+  uint64_t local_copy_bytes;  // bytes copied between its own buffers
+  uint32_t phase_count;       // phases in which this process has commands
 } meshvk_process_summary_t;
-meshvk_status_t meshvk_module_function_process_summary(const meshvk_module_t* module,
-                                                       uint32_t function, uint32_t process,
-                                                       meshvk_process_summary_t* out_summary);
+meshvk_status_t meshvk_module_function_process_summary(const meshvk_module_t* module, uint32_t function,
+                                                       uint32_t process, meshvk_process_summary_t* out_summary);
 // The same summed over all functions (phase_count: the largest); for the
 // usual one-function program, that function's summary.
 meshvk_status_t meshvk_module_process_summary(const meshvk_module_t* module, uint32_t process,
@@ -117,8 +115,7 @@ uint32_t meshvk_module_phase_count(const meshvk_module_t* module);
 // ORs into *out the shader features every executable of the module declares
 // (meshvk_executable_spirv_features), for meshvk_vulkan_requirements: what an
 // application must enable on a VkDevice it hands to meshvk for this module.
-meshvk_status_t meshvk_module_shader_features(const meshvk_module_t* module,
-                                              meshvk_shader_features_t* out);
+meshvk_status_t meshvk_module_shader_features(const meshvk_module_t* module, meshvk_shader_features_t* out);
 
 // Instantiates `module` on `set` (whose process count must equal the grid's):
 // checks the module against each device's limits (workgroup counts and sizes,
@@ -140,8 +137,8 @@ typedef struct meshvk_host_input_s {
 } meshvk_host_input_t;
 
 typedef struct meshvk_host_output_s {
-  void* data;        // receives the whole global tensor
-  uint64_t size;     // bytes; must equal the result's byte_size
+  void* data;     // receives the whole global tensor
+  uint64_t size;  // bytes; must equal the result's byte_size
 } meshvk_host_output_t;
 
 typedef enum meshvk_invoke_flag_bits_e {
@@ -157,11 +154,11 @@ typedef uint32_t meshvk_invoke_flags_t;
 typedef struct meshvk_invoke_info_s {
   uint32_t function;
   const meshvk_host_input_t* inputs;
-  uint32_t input_count;              // the function's argument count
+  uint32_t input_count;  // the function's argument count
   meshvk_host_output_t* outputs;
-  uint32_t output_count;             // the function's result count (or 0 when kept sharded)
+  uint32_t output_count;  // the function's result count (or 0 when kept sharded)
   meshvk_invoke_flags_t flags;
-  uint64_t timeout_ns;               // 0: the device timeout (MESHVK_DEVICE_TIMEOUT_MS, default 60 s)
+  uint64_t timeout_ns;  // 0: the device timeout (MESHVK_DEVICE_TIMEOUT_MS, default 60 s)
 } meshvk_invoke_info_t;
 
 // Runs `function`: streams each argument shard straight out of the global host
@@ -177,22 +174,20 @@ meshvk_status_t meshvk_program_invoke(meshvk_program_t* program, const meshvk_in
 typedef struct meshvk_shard_view_s {
   uint32_t process;
   meshvk_buffer_t* buffer;
-  uint64_t offset;                        // bytes into buffer
+  uint64_t offset;  // bytes into buffer
   uint32_t rank;
   uint64_t global_offset[MESHVK_MAX_RANK];  // elements, per dimension
   uint64_t shape[MESHVK_MAX_RANK];
 } meshvk_shard_view_t;
-meshvk_status_t meshvk_program_result_shard(const meshvk_program_t* program, uint32_t function,
-                                            uint32_t result, uint32_t shard,
-                                            meshvk_shard_view_t* out_view);
+meshvk_status_t meshvk_program_result_shard(const meshvk_program_t* program, uint32_t function, uint32_t result,
+                                            uint32_t shard, meshvk_shard_view_t* out_view);
 
 // An argument shard's place in the program's own buffers (the buffer an
 // application may also fill itself, e.g. through meshvk_buffer_vk_buffer, and
 // then invoke asynchronously with `arguments` NULL). Numbered like the
 // argument's shards (meshvk_tensor_info_t::shard_count); `buffer` borrowed.
-meshvk_status_t meshvk_program_argument_shard(const meshvk_program_t* program, uint32_t function,
-                                              uint32_t argument, uint32_t shard,
-                                              meshvk_shard_view_t* out_view);
+meshvk_status_t meshvk_program_argument_shard(const meshvk_program_t* program, uint32_t function, uint32_t argument,
+                                              uint32_t shard, meshvk_shard_view_t* out_view);
 
 // One shard of a device-resident tensor: bytes at `offset` of `buffer`, laid
 // out like the program's shard (dense row-major, the shard's shape).
@@ -242,8 +237,7 @@ typedef struct meshvk_async_invoke_info_s {
 // processes span several VkDevices (that needs host waits); INVALID_ARGUMENT
 // for counts, shard counts or semaphores of another set; OUT_OF_RANGE for a
 // shard that does not fit its buffer. Not thread-safe per program (as invoke).
-meshvk_status_t meshvk_program_invoke_async(meshvk_program_t* program,
-                                            const meshvk_async_invoke_info_t* info);
+meshvk_status_t meshvk_program_invoke_async(meshvk_program_t* program, const meshvk_async_invoke_info_t* info);
 
 typedef struct meshvk_phase_timing_s {
   uint32_t phase;
@@ -253,9 +247,8 @@ typedef struct meshvk_phase_timing_s {
 // Timings of the last invoke made with MESHVK_INVOKE_TIMESTAMPS_BIT: one entry
 // per recorded (process, phase), in phase order. Writes at most `capacity`
 // entries and the total into *out_count. FAILED_PRECONDITION when none exist.
-meshvk_status_t meshvk_program_phase_timings(const meshvk_program_t* program,
-                                             meshvk_phase_timing_t* out_timings, uint32_t capacity,
-                                             uint32_t* out_count);
+meshvk_status_t meshvk_program_phase_timings(const meshvk_program_t* program, meshvk_phase_timing_t* out_timings,
+                                             uint32_t capacity, uint32_t* out_count);
 
 // Number of command buffers recorded and commands they hold (for benchmarks).
 typedef struct meshvk_program_stats_s {
@@ -269,8 +262,8 @@ void meshvk_program_stats(const meshvk_program_t* program, meshvk_program_stats_
 // take on this program's device set (out_bytes[MESHVK_COPY_PATH_...]): what the
 // plan moves, split by what the devices share; an import the driver refused
 // counts under HOST_STAGING. OUT_OF_RANGE for a bad function or process.
-meshvk_status_t meshvk_program_copy_bytes(const meshvk_program_t* program, uint32_t function,
-                                          uint32_t process, uint64_t out_bytes[MESHVK_COPY_PATH_COUNT]);
+meshvk_status_t meshvk_program_copy_bytes(const meshvk_program_t* program, uint32_t function, uint32_t process,
+                                          uint64_t out_bytes[MESHVK_COPY_PATH_COUNT]);
 // One-line explanations of what meshvk_program_create decided differently from
 // the plain plan (e.g. "an import the driver refused: host staging instead"),
 // for a --verbose runner. Valid while the program lives.

@@ -29,9 +29,7 @@ typedef struct meshvk_submit_info_s {
 // (queues are locked). FAILED_PRECONDITION unless recording has ended;
 // UNIMPLEMENTED for a semaphore on another VkDevice; DEVICE_LOST names the
 // process and device.
-meshvk_status_t meshvk_queue_submit(meshvk_device_set_t* set,
-                                    const meshvk_submit_info_t* info);
-
+meshvk_status_t meshvk_queue_submit(meshvk_device_set_t* set, const meshvk_submit_info_t* info);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -22,8 +22,7 @@ typedef struct meshvk_semaphore_value_s {
   uint64_t value;
 } meshvk_semaphore_value_t;
 
-meshvk_status_t meshvk_semaphore_create(meshvk_device_set_t* set, uint32_t process,
-                                        uint64_t initial_value,
+meshvk_status_t meshvk_semaphore_create(meshvk_device_set_t* set, uint32_t process, uint64_t initial_value,
                                         meshvk_semaphore_t** out_semaphore);
 void meshvk_semaphore_retain(meshvk_semaphore_t* semaphore);
 void meshvk_semaphore_release(meshvk_semaphore_t* semaphore);
@@ -32,14 +31,12 @@ void meshvk_semaphore_release(meshvk_semaphore_t* semaphore);
 uint32_t meshvk_semaphore_process(const meshvk_semaphore_t* semaphore);
 
 // vkGetSemaphoreCounterValue.
-meshvk_status_t meshvk_semaphore_query(meshvk_semaphore_t* semaphore,
-                                       uint64_t* out_value);
+meshvk_status_t meshvk_semaphore_query(meshvk_semaphore_t* semaphore, uint64_t* out_value);
 // vkWaitSemaphores; DEADLINE_EXCEEDED after `timeout_ns` (capped by the
 // runtime's device timeout, MESHVK_DEVICE_TIMEOUT_MS, default 60 s), DEVICE_LOST
 // names the device. After a timeout or a lost device the runtime never waits
 // on that device again (these calls fail at once; teardown skips its waits).
-meshvk_status_t meshvk_semaphore_wait(meshvk_semaphore_t* semaphore, uint64_t value,
-                                      uint64_t timeout_ns);
+meshvk_status_t meshvk_semaphore_wait(meshvk_semaphore_t* semaphore, uint64_t value, uint64_t timeout_ns);
 // Host signal (vkSignalSemaphore).
 meshvk_status_t meshvk_semaphore_signal(meshvk_semaphore_t* semaphore, uint64_t value);
 

@@ -23,18 +23,18 @@ extern "C" {
 
 typedef enum meshvk_trace_event_kind_e {
   // Device events: one command of a process's stream.
-  MESHVK_TRACE_DISPATCH = 0,   // `name`: the kernel's entry point
-  MESHVK_TRACE_COPY = 1,       // `bytes`, `peer`: the source process
-  MESHVK_TRACE_FILL = 2,       // `bytes`
+  MESHVK_TRACE_DISPATCH = 0,  // `name`: the kernel's entry point
+  MESHVK_TRACE_COPY = 1,      // `bytes`, `peer`: the source process
+  MESHVK_TRACE_FILL = 2,      // `bytes`
   // Device wait: a segment that waits for another process's semaphore, from
   // its submission until its first command starts. `peer`: a process waited for.
   MESHVK_TRACE_SEMAPHORE_WAIT = 3,
   // Host events of one invoke.
-  MESHVK_TRACE_WRITE_INPUTS = 4,   // streaming argument shards in (`bytes`)
-  MESHVK_TRACE_SUBMIT = 5,         // one segment's queue submission
-  MESHVK_TRACE_HOST_WAIT = 6,      // the host waits for `peer` (another VkDevice) before submitting
-  MESHVK_TRACE_WAIT = 7,           // the host waits for every process to finish
-  MESHVK_TRACE_READ_RESULTS = 8,   // gathering result shards (`bytes`)
+  MESHVK_TRACE_WRITE_INPUTS = 4,  // streaming argument shards in (`bytes`)
+  MESHVK_TRACE_SUBMIT = 5,        // one segment's queue submission
+  MESHVK_TRACE_HOST_WAIT = 6,     // the host waits for `peer` (another VkDevice) before submitting
+  MESHVK_TRACE_WAIT = 7,          // the host waits for every process to finish
+  MESHVK_TRACE_READ_RESULTS = 8,  // gathering result shards (`bytes`)
   // The host moves `bytes` from `peer` (another VkDevice that shares no memory)
   // into a landing buffer before submitting the consumer (host staging).
   MESHVK_TRACE_HOST_STAGING = 9,
@@ -48,17 +48,17 @@ typedef enum meshvk_trace_event_flag_bits_e {
 
 typedef struct meshvk_trace_event_s {
   meshvk_trace_event_kind_t kind;
-  uint32_t flags;      // meshvk_trace_event_flag_bits_t
-  uint64_t invoke;     // 0 for the program's first invoke, then 1, 2, ...
+  uint32_t flags;   // meshvk_trace_event_flag_bits_t
+  uint64_t invoke;  // 0 for the program's first invoke, then 1, 2, ...
   uint32_t function;
-  uint32_t process;    // the process whose stream holds the command, or whose segment is submitted/waits
-  uint32_t phase;      // MESHVK_TRACE_NONE for host events of the whole invoke
-  uint32_t command;    // index in the process's command stream (device events), else MESHVK_TRACE_NONE
-  uint32_t peer;       // see the kinds; MESHVK_TRACE_NONE otherwise
-  uint64_t begin_ns;   // host steady clock
+  uint32_t process;   // the process whose stream holds the command, or whose segment is submitted/waits
+  uint32_t phase;     // MESHVK_TRACE_NONE for host events of the whole invoke
+  uint32_t command;   // index in the process's command stream (device events), else MESHVK_TRACE_NONE
+  uint32_t peer;      // see the kinds; MESHVK_TRACE_NONE otherwise
+  uint64_t begin_ns;  // host steady clock
   uint64_t end_ns;
   uint64_t bytes;
-  const char* name;    // dispatches: the kernel entry point (owned by the module); else NULL
+  const char* name;  // dispatches: the kernel entry point (owned by the module); else NULL
 } meshvk_trace_event_t;
 
 typedef void (*meshvk_trace_event_fn_t)(void* user_data, const meshvk_trace_event_t* event);
@@ -96,15 +96,15 @@ typedef struct meshvk_command_info_s {
   const char* name;                // dispatches: entry point; else NULL
   uint32_t executable;             // dispatches: the artifact's executable index (kernel_<index>)
   uint32_t dependency_count;
-  uint32_t workgroup_count[3];     // dispatches
-  uint64_t flops;                  // dispatches: FLOPs the artifact records; 0 when it does not say
+  uint32_t workgroup_count[3];  // dispatches
+  uint64_t flops;               // dispatches: FLOPs the artifact records; 0 when it does not say
 } meshvk_command_info_t;
 // OUT_OF_RANGE for an index out of range.
 meshvk_status_t meshvk_module_command_info(const meshvk_module_t* module, uint32_t function, uint32_t process,
                                            uint32_t command, meshvk_command_info_t* out_info);
-meshvk_status_t meshvk_module_command_dependency(const meshvk_module_t* module, uint32_t function,
-                                                 uint32_t process, uint32_t command, uint32_t index,
-                                                 uint32_t* out_process, uint32_t* out_command);
+meshvk_status_t meshvk_module_command_dependency(const meshvk_module_t* module, uint32_t function, uint32_t process,
+                                                 uint32_t command, uint32_t index, uint32_t* out_process,
+                                                 uint32_t* out_command);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -31,7 +31,7 @@ extern "C" {
 // they were sent (MPI's non-overtaking rule).
 typedef struct meshvk_transport_s {
   void* user;
-  uint32_t rank;        // this rank, < rank_count
+  uint32_t rank;  // this rank, < rank_count
   uint32_t rank_count;
   // Starts sending `size` bytes to rank `to`; may return before delivery.
   // `data` stays valid and unchanged until wait_sends returns.
@@ -61,9 +61,9 @@ typedef struct meshvk_program_ranks_s {
 // (bytes of the source span each copy reads), plus result shards gathered to
 // `root_rank`. out_sent/out_received: [rank_count] each. OUT_OF_RANGE for a
 // bad function; INVALID_ARGUMENT for a rank out of range in the map.
-meshvk_status_t meshvk_module_rank_bytes(const meshvk_module_t* module, uint32_t function,
-                                         const uint32_t* process_rank, uint32_t rank_count, uint32_t root_rank,
-                                         uint64_t* out_sent, uint64_t* out_received);
+meshvk_status_t meshvk_module_rank_bytes(const meshvk_module_t* module, uint32_t function, const uint32_t* process_rank,
+                                         uint32_t rank_count, uint32_t root_rank, uint64_t* out_sent,
+                                         uint64_t* out_received);
 
 // What this rank's program did through the transport in its last invoke:
 // bytes handed to send/receive, and host time spent staging those bytes out

@@ -41,9 +41,9 @@ extern "C" {
 // --- instance ----------------------------------------------------------------
 
 typedef struct meshvk_instance_adopt_info_s {
-  VkInstance instance;                           // the application's, not destroyed
+  VkInstance instance;                               // the application's, not destroyed
   PFN_vkGetInstanceProcAddr get_instance_proc_addr;  // NULL: the system loader's
-  uint32_t api_version;  // VkApplicationInfo::apiVersion it was created with (>= 1.2)
+  uint32_t api_version;                              // VkApplicationInfo::apiVersion it was created with (>= 1.2)
 } meshvk_instance_adopt_info_t;
 
 // Wraps the application's instance: enumerates its physical devices and groups
@@ -63,12 +63,12 @@ VkInstance meshvk_instance_vk_instance(const meshvk_instance_t* instance);
 #define MESHVK_MAX_REQUIRED_EXTENSIONS 8
 
 typedef struct meshvk_vulkan_requirements_s {
-  uint32_t api_version;           // minimum instance and device API version
+  uint32_t api_version;  // minimum instance and device API version
   uint32_t device_extension_count;
   const char* device_extensions[MESHVK_MAX_REQUIRED_EXTENSIONS];  // static strings
-  uint32_t timeline_semaphore;    // VkPhysicalDeviceVulkan12Features (always 1)
-  uint32_t queue_flags;           // VkQueueFlags the queues given to meshvk need
-  meshvk_shader_features_t shader;  // from `shader_features`, as given
+  uint32_t timeline_semaphore;                                    // VkPhysicalDeviceVulkan12Features (always 1)
+  uint32_t queue_flags;                                           // VkQueueFlags the queues given to meshvk need
+  meshvk_shader_features_t shader;                                // from `shader_features`, as given
 } meshvk_vulkan_requirements_t;
 
 // What an application must enable when it creates the VkInstance/VkDevice it
@@ -77,8 +77,7 @@ typedef struct meshvk_vulkan_requirements_s {
 // meshvk_module_shader_features; NULL: the built-ins only), and for
 // MESHVK_TOPOLOGY_DEVICE_GROUP nothing beyond core 1.1 device groups. Call it
 // before creating the device. Thread-safe.
-meshvk_status_t meshvk_vulkan_requirements(meshvk_topology_t topology,
-                                           const meshvk_shader_features_t* shader_features,
+meshvk_status_t meshvk_vulkan_requirements(meshvk_topology_t topology, const meshvk_shader_features_t* shader_features,
                                            meshvk_vulkan_requirements_t* out);
 
 // --- device set ---------------------------------------------------------------
@@ -100,17 +99,17 @@ typedef struct meshvk_adopted_device_s {
   // instance's (meshvk_instance_physical_device_info).
   const VkPhysicalDevice* physical_devices;
   uint32_t physical_device_count;
-  VkDevice device;                 // not destroyed
-  uint32_t api_version;            // the device's effective API version (>= 1.2)
-  uint32_t queue_family;           // must support compute and transfer
-  const VkQueue* queues;           // from vkGetDeviceQueue on queue_family
-  uint32_t queue_count;            // >= 1
+  VkDevice device;        // not destroyed
+  uint32_t api_version;   // the device's effective API version (>= 1.2)
+  uint32_t queue_family;  // must support compute and transfer
+  const VkQueue* queues;  // from vkGetDeviceQueue on queue_family
+  uint32_t queue_count;   // >= 1
 } meshvk_adopted_device_t;
 
 typedef struct meshvk_device_set_adopt_info_s {
-  uint32_t process_count;          // P >= 1
+  uint32_t process_count;  // P >= 1
   const meshvk_adopted_device_t* devices;
-  uint32_t device_count;           // >= 1
+  uint32_t device_count;  // >= 1
   // process_count entries: which adopted device process p runs on (and, for a
   // device over a group, process p's device index is p % group size). NULL:
   // round robin over the devices.
@@ -139,7 +138,7 @@ typedef struct meshvk_process_vulkan_s {
   VkDevice device;
   VkQueue queue;
   uint32_t queue_family;
-  uint32_t device_mask;            // device group: 1 << device index; else 1
+  uint32_t device_mask;  // device group: 1 << device index; else 1
 } meshvk_process_vulkan_t;
 meshvk_status_t meshvk_device_set_process_vulkan(const meshvk_device_set_t* set, uint32_t process,
                                                  meshvk_process_vulkan_t* out);
@@ -155,9 +154,8 @@ meshvk_status_t meshvk_device_set_process_vulkan(const meshvk_device_set_t* set,
 // staging copy. The application must order its own use of the bytes against
 // meshvk's with semaphores (meshvk_program_invoke_async). OUT_OF_RANGE /
 // INVALID_ARGUMENT as for meshvk_buffer_create. Retains the set.
-meshvk_status_t meshvk_buffer_import_vulkan(meshvk_device_set_t* set, uint32_t process,
-                                            VkBuffer buffer, VkDeviceSize offset,
-                                            VkDeviceSize range, meshvk_buffer_t** out_buffer);
+meshvk_status_t meshvk_buffer_import_vulkan(meshvk_device_set_t* set, uint32_t process, VkBuffer buffer,
+                                            VkDeviceSize offset, VkDeviceSize range, meshvk_buffer_t** out_buffer);
 // The VkBuffer behind a shard buffer and where its bytes start in it (0 unless
 // imported with an offset). Thread-safe.
 VkBuffer meshvk_buffer_vk_buffer(const meshvk_buffer_t* buffer, VkDeviceSize* out_offset);
@@ -166,8 +164,8 @@ VkBuffer meshvk_buffer_vk_buffer(const meshvk_buffer_t* buffer, VkDeviceSize* ou
 
 // Wraps the application's timeline VkSemaphore (created on the VkDevice of
 // `process`) so meshvk can wait on and signal it. Not destroyed on release.
-meshvk_status_t meshvk_semaphore_import(meshvk_device_set_t* set, uint32_t process,
-                                        VkSemaphore semaphore, meshvk_semaphore_t** out_semaphore);
+meshvk_status_t meshvk_semaphore_import(meshvk_device_set_t* set, uint32_t process, VkSemaphore semaphore,
+                                        meshvk_semaphore_t** out_semaphore);
 // The timeline VkSemaphore behind a meshvk semaphore. Thread-safe.
 VkSemaphore meshvk_semaphore_vk_semaphore(const meshvk_semaphore_t* semaphore);
 

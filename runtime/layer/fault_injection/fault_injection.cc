@@ -34,12 +34,12 @@ namespace {
 // --- configuration -----------------------------------------------------------
 
 struct Config {
-  std::string entry_point;          // MESHVK_FAULT_ENTRY_POINT
-  uint64_t call = 1;                // MESHVK_FAULT_CALL: 1-based, counted over the process
+  std::string entry_point;                         // MESHVK_FAULT_ENTRY_POINT
+  uint64_t call = 1;                               // MESHVK_FAULT_CALL: 1-based, counted over the process
   VkResult error = VK_ERROR_OUT_OF_DEVICE_MEMORY;  // MESHVK_FAULT_ERROR
-  uint64_t drop_submit = 0;         // MESHVK_FAULT_DROP_SUBMIT: drop the Nth and later submissions
-  std::string report;               // MESHVK_FAULT_REPORT: append a line when a fault fires
-  std::string counts;               // MESHVK_FAULT_COUNTS: write per-entry-point call counts at exit
+  uint64_t drop_submit = 0;                        // MESHVK_FAULT_DROP_SUBMIT: drop the Nth and later submissions
+  std::string report;                              // MESHVK_FAULT_REPORT: append a line when a fault fires
+  std::string counts;                              // MESHVK_FAULT_COUNTS: write per-entry-point call counts at exit
 };
 
 [[noreturn]] void Misconfigured(const std::string& why) {
@@ -97,10 +97,10 @@ const Config& config() {
 // --- state -------------------------------------------------------------------
 
 std::mutex g_mutex;
-std::map<std::string, uint64_t> g_calls;     // entry point -> calls so far
-std::atomic<bool> g_device_lost{false};      // sticky, like a real lost device
+std::map<std::string, uint64_t> g_calls;  // entry point -> calls so far
+std::atomic<bool> g_device_lost{false};   // sticky, like a real lost device
 std::atomic<uint64_t> g_submits{0};
-std::atomic<bool> g_dropped{false};          // a submission was dropped: queues never drain
+std::atomic<bool> g_dropped{false};  // a submission was dropped: queues never drain
 
 void Report(const std::string& line) {
   if (config().report.empty()) return;
@@ -114,7 +114,8 @@ void WriteCounts() {
   if (config().counts.empty()) return;
   std::lock_guard<std::mutex> lock(g_mutex);
   if (FILE* f = std::fopen(config().counts.c_str(), "w")) {
-    for (const auto& [name, n] : g_calls) std::fprintf(f, "%s %llu\n", name.c_str(), static_cast<unsigned long long>(n));
+    for (const auto& [name, n] : g_calls)
+      std::fprintf(f, "%s %llu\n", name.c_str(), static_cast<unsigned long long>(n));
     std::fclose(f);
   }
 }
@@ -192,7 +193,8 @@ void DrainRealDevices() {
     std::lock_guard<std::mutex> lock(g_mutex);
     for (auto& [key, d] : g_devices) {
       auto it = d.next.find("vkDeviceWaitIdle");
-      if (it != d.next.end() && it->second) devices.push_back({d.device, reinterpret_cast<PFN_vkDeviceWaitIdle>(it->second)});
+      if (it != d.next.end() && it->second)
+        devices.push_back({d.device, reinterpret_cast<PFN_vkDeviceWaitIdle>(it->second)});
     }
   }
   if (!g_dropped)
@@ -287,53 +289,54 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physical, const VkD
 // VkResult-returning device-level call the runtime makes. The first parameter
 // is the dispatchable handle (VkDevice, VkQueue or VkCommandBuffer share the
 // device's dispatch key).
-#define FAULT_DEVICE_ENTRIES(X)                                                                                     \
-  X(AllocateMemory, (VkDevice d, const VkMemoryAllocateInfo* a, const VkAllocationCallbacks* c, VkDeviceMemory* o), \
-    (d, a, c, o))                                                                                                   \
-  X(CreateBuffer, (VkDevice d, const VkBufferCreateInfo* a, const VkAllocationCallbacks* c, VkBuffer* o), (d, a, c, o)) \
-  X(BindBufferMemory, (VkDevice d, VkBuffer b, VkDeviceMemory m, VkDeviceSize off), (d, b, m, off))                 \
-  X(BindBufferMemory2, (VkDevice d, uint32_t n, const VkBindBufferMemoryInfo* i), (d, n, i))                         \
-  X(MapMemory, (VkDevice d, VkDeviceMemory m, VkDeviceSize off, VkDeviceSize size, VkMemoryMapFlags f, void** p),   \
-    (d, m, off, size, f, p))                                                                                        \
-  X(CreateShaderModule,                                                                                             \
-    (VkDevice d, const VkShaderModuleCreateInfo* a, const VkAllocationCallbacks* c, VkShaderModule* o), (d, a, c, o)) \
-  X(CreateDescriptorSetLayout,                                                                                      \
-    (VkDevice d, const VkDescriptorSetLayoutCreateInfo* a, const VkAllocationCallbacks* c, VkDescriptorSetLayout* o), \
-    (d, a, c, o))                                                                                                   \
-  X(CreatePipelineLayout,                                                                                           \
-    (VkDevice d, const VkPipelineLayoutCreateInfo* a, const VkAllocationCallbacks* c, VkPipelineLayout* o),         \
-    (d, a, c, o))                                                                                                   \
-  X(CreateComputePipelines,                                                                                         \
-    (VkDevice d, VkPipelineCache pc, uint32_t n, const VkComputePipelineCreateInfo* a,                              \
-     const VkAllocationCallbacks* c, VkPipeline* o),                                                                \
-    (d, pc, n, a, c, o))                                                                                            \
-  X(CreateDescriptorPool,                                                                                           \
-    (VkDevice d, const VkDescriptorPoolCreateInfo* a, const VkAllocationCallbacks* c, VkDescriptorPool* o),         \
-    (d, a, c, o))                                                                                                   \
-  X(AllocateDescriptorSets, (VkDevice d, const VkDescriptorSetAllocateInfo* a, VkDescriptorSet* o), (d, a, o))       \
-  X(CreateCommandPool,                                                                                              \
-    (VkDevice d, const VkCommandPoolCreateInfo* a, const VkAllocationCallbacks* c, VkCommandPool* o), (d, a, c, o))  \
-  X(AllocateCommandBuffers, (VkDevice d, const VkCommandBufferAllocateInfo* a, VkCommandBuffer* o), (d, a, o))       \
-  X(BeginCommandBuffer, (VkCommandBuffer d, const VkCommandBufferBeginInfo* a), (d, a))                             \
-  X(EndCommandBuffer, (VkCommandBuffer d), (d))                                                                     \
-  X(CreateSemaphore, (VkDevice d, const VkSemaphoreCreateInfo* a, const VkAllocationCallbacks* c, VkSemaphore* o),  \
-    (d, a, c, o))                                                                                                   \
-  X(CreateFence, (VkDevice d, const VkFenceCreateInfo* a, const VkAllocationCallbacks* c, VkFence* o), (d, a, c, o)) \
-  X(CreateQueryPool, (VkDevice d, const VkQueryPoolCreateInfo* a, const VkAllocationCallbacks* c, VkQueryPool* o),  \
-    (d, a, c, o))                                                                                                   \
-  X(GetQueryPoolResults,                                                                                            \
-    (VkDevice d, VkQueryPool q, uint32_t first, uint32_t n, size_t size, void* data, VkDeviceSize stride,           \
-     VkQueryResultFlags f),                                                                                         \
-    (d, q, first, n, size, data, stride, f))                                                                        \
-  X(GetSemaphoreCounterValue, (VkDevice d, VkSemaphore s, uint64_t* v), (d, s, v))                                   \
-  X(SignalSemaphore, (VkDevice d, const VkSemaphoreSignalInfo* i), (d, i))                                           \
-  X(GetFenceStatus, (VkDevice d, VkFence f), (d, f))                                                                \
+#define FAULT_DEVICE_ENTRIES(X)                                                                                        \
+  X(AllocateMemory, (VkDevice d, const VkMemoryAllocateInfo* a, const VkAllocationCallbacks* c, VkDeviceMemory* o),    \
+    (d, a, c, o))                                                                                                      \
+  X(CreateBuffer, (VkDevice d, const VkBufferCreateInfo* a, const VkAllocationCallbacks* c, VkBuffer* o),              \
+    (d, a, c, o))                                                                                                      \
+  X(BindBufferMemory, (VkDevice d, VkBuffer b, VkDeviceMemory m, VkDeviceSize off), (d, b, m, off))                    \
+  X(BindBufferMemory2, (VkDevice d, uint32_t n, const VkBindBufferMemoryInfo* i), (d, n, i))                           \
+  X(MapMemory, (VkDevice d, VkDeviceMemory m, VkDeviceSize off, VkDeviceSize size, VkMemoryMapFlags f, void** p),      \
+    (d, m, off, size, f, p))                                                                                           \
+  X(CreateShaderModule,                                                                                                \
+    (VkDevice d, const VkShaderModuleCreateInfo* a, const VkAllocationCallbacks* c, VkShaderModule* o), (d, a, c, o))  \
+  X(CreateDescriptorSetLayout,                                                                                         \
+    (VkDevice d, const VkDescriptorSetLayoutCreateInfo* a, const VkAllocationCallbacks* c, VkDescriptorSetLayout* o),  \
+    (d, a, c, o))                                                                                                      \
+  X(CreatePipelineLayout,                                                                                              \
+    (VkDevice d, const VkPipelineLayoutCreateInfo* a, const VkAllocationCallbacks* c, VkPipelineLayout* o),            \
+    (d, a, c, o))                                                                                                      \
+  X(CreateComputePipelines,                                                                                            \
+    (VkDevice d, VkPipelineCache pc, uint32_t n, const VkComputePipelineCreateInfo* a, const VkAllocationCallbacks* c, \
+     VkPipeline* o),                                                                                                   \
+    (d, pc, n, a, c, o))                                                                                               \
+  X(CreateDescriptorPool,                                                                                              \
+    (VkDevice d, const VkDescriptorPoolCreateInfo* a, const VkAllocationCallbacks* c, VkDescriptorPool* o),            \
+    (d, a, c, o))                                                                                                      \
+  X(AllocateDescriptorSets, (VkDevice d, const VkDescriptorSetAllocateInfo* a, VkDescriptorSet* o), (d, a, o))         \
+  X(CreateCommandPool,                                                                                                 \
+    (VkDevice d, const VkCommandPoolCreateInfo* a, const VkAllocationCallbacks* c, VkCommandPool* o), (d, a, c, o))    \
+  X(AllocateCommandBuffers, (VkDevice d, const VkCommandBufferAllocateInfo* a, VkCommandBuffer* o), (d, a, o))         \
+  X(BeginCommandBuffer, (VkCommandBuffer d, const VkCommandBufferBeginInfo* a), (d, a))                                \
+  X(EndCommandBuffer, (VkCommandBuffer d), (d))                                                                        \
+  X(CreateSemaphore, (VkDevice d, const VkSemaphoreCreateInfo* a, const VkAllocationCallbacks* c, VkSemaphore* o),     \
+    (d, a, c, o))                                                                                                      \
+  X(CreateFence, (VkDevice d, const VkFenceCreateInfo* a, const VkAllocationCallbacks* c, VkFence* o), (d, a, c, o))   \
+  X(CreateQueryPool, (VkDevice d, const VkQueryPoolCreateInfo* a, const VkAllocationCallbacks* c, VkQueryPool* o),     \
+    (d, a, c, o))                                                                                                      \
+  X(GetQueryPoolResults,                                                                                               \
+    (VkDevice d, VkQueryPool q, uint32_t first, uint32_t n, size_t size, void* data, VkDeviceSize stride,              \
+     VkQueryResultFlags f),                                                                                            \
+    (d, q, first, n, size, data, stride, f))                                                                           \
+  X(GetSemaphoreCounterValue, (VkDevice d, VkSemaphore s, uint64_t* v), (d, s, v))                                     \
+  X(SignalSemaphore, (VkDevice d, const VkSemaphoreSignalInfo* i), (d, i))                                             \
+  X(GetFenceStatus, (VkDevice d, VkFence f), (d, f))                                                                   \
   X(ResetFences, (VkDevice d, uint32_t n, const VkFence* f), (d, n, f))
 
-#define FAULT_DEFINE(name, params, args)                                                            \
-  VKAPI_ATTR VkResult VKAPI_CALL name params {                                                      \
-    if (VkResult r = Fault("vk" #name)) return r;                                                   \
-    return Next<PFN_vk##name>(d, "vk" #name) args;                                                  \
+#define FAULT_DEFINE(name, params, args)           \
+  VKAPI_ATTR VkResult VKAPI_CALL name params {     \
+    if (VkResult r = Fault("vk" #name)) return r;  \
+    return Next<PFN_vk##name>(d, "vk" #name) args; \
   }
 FAULT_DEVICE_ENTRIES(FAULT_DEFINE)
 #undef FAULT_DEFINE
@@ -368,8 +371,7 @@ VKAPI_ATTR VkResult VKAPI_CALL WaitSemaphores(VkDevice d, const VkSemaphoreWaitI
   return Next<PFN_vkWaitSemaphores>(d, "vkWaitSemaphores")(d, i, timeout);
 }
 
-VKAPI_ATTR VkResult VKAPI_CALL WaitForFences(VkDevice d, uint32_t n, const VkFence* f, VkBool32 all,
-                                             uint64_t timeout) {
+VKAPI_ATTR VkResult VKAPI_CALL WaitForFences(VkDevice d, uint32_t n, const VkFence* f, VkBool32 all, uint64_t timeout) {
   if (VkResult r = Fault("vkWaitForFences")) return r;
   if (g_dropped && timeout == UINT64_MAX) HangForever("vkWaitForFences(UINT64_MAX)");
   return Next<PFN_vkWaitForFences>(d, "vkWaitForFences")(d, n, f, all, timeout);
@@ -388,9 +390,13 @@ VKAPI_ATTR VkResult VKAPI_CALL DeviceWaitIdle(VkDevice d) {
 }
 
 #define FAULT_NAME(name, params, args) "vk" #name,
-const char* const kDeviceNames[] = {FAULT_DEVICE_ENTRIES(FAULT_NAME) "vkQueueSubmit", "vkQueueSubmit2",
-                                    "vkWaitSemaphores", "vkWaitForFences", "vkQueueWaitIdle",
-                                    "vkDeviceWaitIdle", nullptr};
+const char* const kDeviceNames[] = {FAULT_DEVICE_ENTRIES(FAULT_NAME) "vkQueueSubmit",
+                                    "vkQueueSubmit2",
+                                    "vkWaitSemaphores",
+                                    "vkWaitForFences",
+                                    "vkQueueWaitIdle",
+                                    "vkDeviceWaitIdle",
+                                    nullptr};
 #undef FAULT_NAME
 
 // --- lookup --------------------------------------------------------------------
@@ -401,8 +407,7 @@ struct Entry {
 };
 #define FAULT_ENTRY(name, params, args) {"vk" #name, reinterpret_cast<PFN_vkVoidFunction>(&name)},
 const Entry kDeviceEntries[] = {
-    FAULT_DEVICE_ENTRIES(FAULT_ENTRY)
-    {"vkQueueSubmit", reinterpret_cast<PFN_vkVoidFunction>(&QueueSubmit)},
+    FAULT_DEVICE_ENTRIES(FAULT_ENTRY){"vkQueueSubmit", reinterpret_cast<PFN_vkVoidFunction>(&QueueSubmit)},
     {"vkQueueSubmit2", reinterpret_cast<PFN_vkVoidFunction>(&QueueSubmit2)},
     {"vkQueueSubmit2KHR", reinterpret_cast<PFN_vkVoidFunction>(&QueueSubmit2)},
     {"vkWaitSemaphores", reinterpret_cast<PFN_vkVoidFunction>(&WaitSemaphores)},

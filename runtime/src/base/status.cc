@@ -13,8 +13,7 @@ struct meshvk_status_s {
 
 namespace {
 // Returned when allocating a status fails: a NULL status would read as OK.
-meshvk_status_s g_out_of_memory{MESHVK_STATUS_RESOURCE_EXHAUSTED,
-                                "out of host memory while reporting an error"};
+meshvk_status_s g_out_of_memory{MESHVK_STATUS_RESOURCE_EXHAUSTED, "out of host memory while reporting an error"};
 }  // namespace
 
 namespace meshvk {
@@ -41,9 +40,8 @@ Status MakeStatus(meshvk_status_code_t code, const char* format, ...) {
 
 Status FromC(meshvk_status_t status, const std::string& context) {
   if (!status) return Status();
-  Status out(meshvk_status_code(status),
-             context.empty() ? std::string(meshvk_status_message(status))
-                             : context + ": " + meshvk_status_message(status));
+  Status out(meshvk_status_code(status), context.empty() ? std::string(meshvk_status_message(status))
+                                                         : context + ": " + meshvk_status_message(status));
   meshvk_status_free(status);
   return out;
 }
@@ -52,27 +50,34 @@ Status FromC(meshvk_status_t status, const std::string& context) {
 
 extern "C" {
 
-meshvk_status_code_t meshvk_status_code(meshvk_status_t status) {
-  return status ? status->code : MESHVK_STATUS_OK;
-}
+meshvk_status_code_t meshvk_status_code(meshvk_status_t status) { return status ? status->code : MESHVK_STATUS_OK; }
 
-const char* meshvk_status_message(meshvk_status_t status) {
-  return status ? status->message.c_str() : "";
-}
+const char* meshvk_status_message(meshvk_status_t status) { return status ? status->message.c_str() : ""; }
 
 const char* meshvk_status_code_name(meshvk_status_code_t code) {
   switch (code) {
-    case MESHVK_STATUS_OK: return "OK";
-    case MESHVK_STATUS_INVALID_ARGUMENT: return "INVALID_ARGUMENT";
-    case MESHVK_STATUS_OUT_OF_RANGE: return "OUT_OF_RANGE";
-    case MESHVK_STATUS_FAILED_PRECONDITION: return "FAILED_PRECONDITION";
-    case MESHVK_STATUS_RESOURCE_EXHAUSTED: return "RESOURCE_EXHAUSTED";
-    case MESHVK_STATUS_UNAVAILABLE: return "UNAVAILABLE";
-    case MESHVK_STATUS_UNIMPLEMENTED: return "UNIMPLEMENTED";
-    case MESHVK_STATUS_DEADLINE_EXCEEDED: return "DEADLINE_EXCEEDED";
-    case MESHVK_STATUS_DEVICE_LOST: return "DEVICE_LOST";
-    case MESHVK_STATUS_DATA_LOSS: return "DATA_LOSS";
-    case MESHVK_STATUS_INTERNAL: return "INTERNAL";
+    case MESHVK_STATUS_OK:
+      return "OK";
+    case MESHVK_STATUS_INVALID_ARGUMENT:
+      return "INVALID_ARGUMENT";
+    case MESHVK_STATUS_OUT_OF_RANGE:
+      return "OUT_OF_RANGE";
+    case MESHVK_STATUS_FAILED_PRECONDITION:
+      return "FAILED_PRECONDITION";
+    case MESHVK_STATUS_RESOURCE_EXHAUSTED:
+      return "RESOURCE_EXHAUSTED";
+    case MESHVK_STATUS_UNAVAILABLE:
+      return "UNAVAILABLE";
+    case MESHVK_STATUS_UNIMPLEMENTED:
+      return "UNIMPLEMENTED";
+    case MESHVK_STATUS_DEADLINE_EXCEEDED:
+      return "DEADLINE_EXCEEDED";
+    case MESHVK_STATUS_DEVICE_LOST:
+      return "DEVICE_LOST";
+    case MESHVK_STATUS_DATA_LOSS:
+      return "DATA_LOSS";
+    case MESHVK_STATUS_INTERNAL:
+      return "INTERNAL";
   }
   return "UNKNOWN";
 }

@@ -19,8 +19,7 @@ namespace meshvk {
 class [[nodiscard]] Status {
  public:
   Status() = default;  // OK
-  Status(meshvk_status_code_t code, std::string message)
-      : code_(code), message_(std::move(message)) {}
+  Status(meshvk_status_code_t code, std::string message) : code_(code), message_(std::move(message)) {}
 
   bool ok() const { return code_ == MESHVK_STATUS_OK; }
   meshvk_status_code_t code() const { return code_; }
@@ -41,8 +40,7 @@ class [[nodiscard]] Status {
 };
 
 // printf-style constructor for error statuses.
-Status MakeStatus(meshvk_status_code_t code, const char* format, ...)
-    __attribute__((format(printf, 2, 3)));
+Status MakeStatus(meshvk_status_code_t code, const char* format, ...) __attribute__((format(printf, 2, 3)));
 
 // Takes ownership of a C status (freeing it) and returns it as a Status whose
 // message is prefixed with `context` ("context: message"); OK for NULL.
@@ -50,9 +48,9 @@ Status FromC(meshvk_status_t status, const std::string& context);
 
 }  // namespace meshvk
 
-#define MESHVK_RETURN_IF_ERROR(expr)          \
-  do {                                        \
-    ::meshvk::Status _meshvk_status = (expr); \
+#define MESHVK_RETURN_IF_ERROR(expr)                 \
+  do {                                               \
+    ::meshvk::Status _meshvk_status = (expr);        \
     if (!_meshvk_status.ok()) return _meshvk_status; \
   } while (0)
 

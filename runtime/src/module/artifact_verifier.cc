@@ -31,20 +31,18 @@ std::string Msg(Args&&... args) {
 std::string OneLine(const std::string& text) {
   std::string out;
   for (unsigned char c : text) {
-    if (c < 0x20 || c >= 0x7f) out += Msg("\\x", "0123456789abcdef"[c >> 4], "0123456789abcdef"[c & 15]);
-    else out.push_back(static_cast<char>(c));
+    if (c < 0x20 || c >= 0x7f)
+      out += Msg("\\x", "0123456789abcdef"[c >> 4], "0123456789abcdef"[c & 15]);
+    else
+      out.push_back(static_cast<char>(c));
   }
   return out;
 }
 
 // offset + size <= limit without overflow.
-bool Inside(uint64_t offset, uint64_t size, uint64_t limit) {
-  return offset <= limit && size <= limit - offset;
-}
+bool Inside(uint64_t offset, uint64_t size, uint64_t limit) { return offset <= limit && size <= limit - offset; }
 
-bool Overlap(uint64_t a, uint64_t a_size, uint64_t b, uint64_t b_size) {
-  return a < b + b_size && b < a + a_size;
-}
+bool Overlap(uint64_t a, uint64_t a_size, uint64_t b, uint64_t b_size) { return a < b + b_size && b < a + a_size; }
 
 template <typename T>
 uint32_t Len(const Vector<T>* v) {
@@ -80,17 +78,17 @@ class ArtifactChecker {
 
   std::string CheckAlignment() {
     for (uint32_t f = 0; f < Len(a_->functions()); ++f)
-    for (uint32_t p = 0; p < Len(a_->functions()->Get(f)->streams()); ++p) {
-      const auto* commands = a_->functions()->Get(f)->streams()->Get(p)->commands();
-      for (uint32_t c = 0; c < Len(commands); ++c) {
-        const mvk::Command* cmd = commands->Get(c);
-        std::string path = Msg("functions[", f, "].streams[", p, "].commands[", c, "]");
-        if (const mvk::Dispatch* d = cmd->op_as_Dispatch(); d && Misaligned(d->bindings()))
-          return path + ".dispatch.bindings: misaligned vector (corrupt file)";
-        if (const mvk::Copy* cp = cmd->op_as_Copy(); cp && Misaligned(cp->regions()))
-          return path + ".copy.regions: misaligned vector (corrupt file)";
+      for (uint32_t p = 0; p < Len(a_->functions()->Get(f)->streams()); ++p) {
+        const auto* commands = a_->functions()->Get(f)->streams()->Get(p)->commands();
+        for (uint32_t c = 0; c < Len(commands); ++c) {
+          const mvk::Command* cmd = commands->Get(c);
+          std::string path = Msg("functions[", f, "].streams[", p, "].commands[", c, "]");
+          if (const mvk::Dispatch* d = cmd->op_as_Dispatch(); d && Misaligned(d->bindings()))
+            return path + ".dispatch.bindings: misaligned vector (corrupt file)";
+          if (const mvk::Copy* cp = cmd->op_as_Copy(); cp && Misaligned(cp->regions()))
+            return path + ".copy.regions: misaligned vector (corrupt file)";
+        }
       }
-    }
     for (uint32_t f = 0; f < Len(a_->functions()); ++f) {
       const mvk::Function* fn = a_->functions()->Get(f);
       for (int result = 0; result < 2; ++result) {
@@ -127,8 +125,7 @@ class ArtifactChecker {
     for (uint32_t i = 0; i < Len(grid->peered_axes()); ++i) {
       uint32_t axis = grid->peered_axes()->Get(i);
       if (axis >= grid->shape()->size())
-        return Msg("grid.peered_axes[", i, "]: axis ", axis, " out of range (grid rank ",
-                   grid->shape()->size(), ")");
+        return Msg("grid.peered_axes[", i, "]: axis ", axis, " out of range (grid rank ", grid->shape()->size(), ")");
       if (!seen.insert(axis).second) return Msg("grid.peered_axes[", i, "]: axis ", axis, " repeated");
       peered_.push_back(axis);
     }
@@ -229,15 +226,14 @@ class ArtifactChecker {
     return b < Len(proc->buffers()) ? proc->buffers()->Get(b) : nullptr;
   }
 
-  std::string BufferRangeError(const std::string& path, uint32_t p, uint32_t b, uint64_t offset,
-                               uint64_t size) {
+  std::string BufferRangeError(const std::string& path, uint32_t p, uint32_t b, uint64_t offset, uint64_t size) {
     const mvk::Buffer* buf = BufferAt(p, b);
     if (!buf)
-      return Msg(path, ".buffer: ", b, " out of range (process ", p, " has ",
-                 Len(a_->processes()->Get(p)->buffers()), " buffers)");
+      return Msg(path, ".buffer: ", b, " out of range (process ", p, " has ", Len(a_->processes()->Get(p)->buffers()),
+                 " buffers)");
     if (!Inside(offset, size, buf->size()))
-      return Msg(path, ": bytes [", offset, ", ", offset, "+", size, ") leave buffer ", b, " of process ",
-                 p, " (", buf->size(), " bytes)");
+      return Msg(path, ": bytes [", offset, ", ", offset, "+", size, ") leave buffer ", b, " of process ", p, " (",
+                 buf->size(), " bytes)");
     return "";
   }
 
@@ -246,12 +242,11 @@ class ArtifactChecker {
     for (uint32_t d = 0; d < Len(cmd->deps()); ++d) {
       const mvk::CommandRef* dep = cmd->deps()->Get(d);
       if (dep->process() >= process_count_)
-        return Msg(path, ".deps[", d, "].process: ", dep->process(), " out of range (", process_count_,
-                   " processes)");
+        return Msg(path, ".deps[", d, "].process: ", dep->process(), " out of range (", process_count_, " processes)");
       uint32_t n = Len(Commands(function_, dep->process()));
       if (dep->command() >= n)
-        return Msg(path, ".deps[", d, "].command: ", dep->command(), " out of range (process ",
-                   dep->process(), " has ", n, " commands)");
+        return Msg(path, ".deps[", d, "].command: ", dep->command(), " out of range (process ", dep->process(), " has ",
+                   n, " commands)");
     }
     // A union can carry a type with no value (found by the fuzz target).
     if (const mvk::Dispatch* d = cmd->op_as_Dispatch()) return CheckDispatch(path + ".dispatch", p, d);
@@ -262,19 +257,18 @@ class ArtifactChecker {
 
   std::string CheckDispatch(const std::string& path, uint32_t p, const mvk::Dispatch* d) {
     if (d->executable() >= Len(a_->executables()))
-      return Msg(path, ".executable: ", d->executable(), " out of range (", Len(a_->executables()),
-                 " executables)");
+      return Msg(path, ".executable: ", d->executable(), " out of range (", Len(a_->executables()), " executables)");
     const mvk::Executable* x = a_->executables()->Get(d->executable());
     if (!d->workgroup_count()) return path + ".workgroup_count: missing";
     const mvk::Dim3* n = d->workgroup_count();
     if (n->x() == 0 || n->y() == 0 || n->z() == 0)
       return Msg(path, ".workgroup_count: ", n->x(), "x", n->y(), "x", n->z(), " (each must be >= 1)");
     if (Len(d->bindings()) != Len(x->bindings()))
-      return Msg(path, ".bindings: ", Len(d->bindings()), " bindings, executable ", d->executable(),
-                 " has ", Len(x->bindings()));
+      return Msg(path, ".bindings: ", Len(d->bindings()), " bindings, executable ", d->executable(), " has ",
+                 Len(x->bindings()));
     if (Len(d->push_constants()) != x->push_constant_size())
-      return Msg(path, ".push_constants: ", Len(d->push_constants()), " bytes, executable ",
-                 d->executable(), " takes ", x->push_constant_size());
+      return Msg(path, ".push_constants: ", Len(d->push_constants()), " bytes, executable ", d->executable(), " takes ",
+                 x->push_constant_size());
     for (uint32_t i = 0; i < Len(d->bindings()); ++i) {
       const mvk::BufferBinding* b = d->bindings()->Get(i);
       std::string bpath = Msg(path, ".bindings[", i, "]");
@@ -286,8 +280,8 @@ class ArtifactChecker {
         return Msg(bpath, ": offset ", b->offset(), " and range ", b->range(), " must be multiples of 4");
       uint64_t range = BindingBytes(b, buf->size());
       if (range == 0 || !Inside(b->offset(), range, buf->size()))
-        return Msg(bpath, ": bytes [", b->offset(), ", ", b->offset(), "+", range, ") leave buffer ",
-                   b->buffer(), " of process ", p, " (", buf->size(), " bytes)");
+        return Msg(bpath, ": bytes [", b->offset(), ", ", b->offset(), "+", range, ") leave buffer ", b->buffer(),
+                   " of process ", p, " (", buf->size(), " bytes)");
       if (x->bindings()->Get(i)->writable() && buf->kind() == mvk::BufferKind::Constant)
         return Msg(bpath, ": the kernel writes it but buffer ", b->buffer(), " is a constant (read-only)");
       // A written range aliasing another binding of the same dispatch is a data
@@ -299,8 +293,7 @@ class ArtifactChecker {
         uint64_t orange = BindingBytes(o, obuf->size());
         bool written = x->bindings()->Get(i)->writable() || x->bindings()->Get(j)->writable();
         if (written && Overlap(b->offset(), range, o->offset(), orange))
-          return Msg(bpath, ": overlaps bindings[", j, "] in buffer ", b->buffer(),
-                     " and one of them is written");
+          return Msg(bpath, ": overlaps bindings[", j, "] in buffer ", b->buffer(), " and one of them is written");
       }
     }
     return "";
@@ -314,8 +307,8 @@ class ArtifactChecker {
     GridIndex(shape, to, ib.data());
     for (uint32_t axis = 0; axis < shape->size(); ++axis) {
       if (ia[axis] != ib[axis] && std::find(peered_.begin(), peered_.end(), axis) == peered_.end())
-        return Msg(path, ".src_process: process ", from, " and process ", to, " differ along grid axis ",
-                   axis, ", which is not peered (copies need peer memory)");
+        return Msg(path, ".src_process: process ", from, " and process ", to, " differ along grid axis ", axis,
+                   ", which is not peered (copies need peer memory)");
     }
     return "";
   }
@@ -332,8 +325,8 @@ class ArtifactChecker {
     }
     const mvk::Buffer* src = BufferAt(c->src_process(), c->src_buffer());
     if (!src)
-      return Msg(path, ".src_buffer: ", c->src_buffer(), " out of range (process ", c->src_process(),
-                 " has ", Len(a_->processes()->Get(c->src_process())->buffers()), " buffers)");
+      return Msg(path, ".src_buffer: ", c->src_buffer(), " out of range (process ", c->src_process(), " has ",
+                 Len(a_->processes()->Get(c->src_process())->buffers()), " buffers)");
     const mvk::Buffer* dst = BufferAt(p, c->dst_buffer());
     if (!dst)
       return Msg(path, ".dst_buffer: ", c->dst_buffer(), " out of range (process ", p, " has ",
@@ -344,9 +337,8 @@ class ArtifactChecker {
     if (Len(c->regions()) == 0) {
       if (c->size() == 0) return path + ".size: 0 (must be > 0)";
       if (!Inside(c->src_offset(), c->size(), src->size()))
-        return Msg(path, ": source bytes [", c->src_offset(), ", ", c->src_offset(), "+", c->size(),
-                   ") leave buffer ", c->src_buffer(), " of process ", c->src_process(), " (",
-                   src->size(), " bytes)");
+        return Msg(path, ": source bytes [", c->src_offset(), ", ", c->src_offset(), "+", c->size(), ") leave buffer ",
+                   c->src_buffer(), " of process ", c->src_process(), " (", src->size(), " bytes)");
       if (!Inside(c->dst_offset(), c->size(), dst->size()))
         return Msg(path, ": destination bytes [", c->dst_offset(), ", ", c->dst_offset(), "+", c->size(),
                    ") leave buffer ", c->dst_buffer(), " of process ", p, " (", dst->size(), " bytes)");
@@ -379,8 +371,8 @@ class ArtifactChecker {
         return Msg(rpath, ": source words [", src_start, ", ", src_start, "+", src_words, ") leave buffer ",
                    c->src_buffer(), " of process ", c->src_process(), " (", src->size() / 4, " words)");
       if (!Inside(dst_start, dst_words, dst->size() / 4))
-        return Msg(rpath, ": destination words [", dst_start, ", ", dst_start, "+", dst_words,
-                   ") leave buffer ", c->dst_buffer(), " of process ", p, " (", dst->size() / 4, " words)");
+        return Msg(rpath, ": destination words [", dst_start, ", ", dst_start, "+", dst_words, ") leave buffer ",
+                   c->dst_buffer(), " of process ", p, " (", dst->size() / 4, " words)");
       if (same && Overlap(src_start, src_words, dst_start, dst_words))
         return Msg(rpath, ": source and destination ranges overlap in buffer ", c->dst_buffer());
     }
@@ -389,8 +381,7 @@ class ArtifactChecker {
 
   std::string CheckFill(const std::string& path, uint32_t p, const mvk::Fill* f) {
     if (f->size() == 0 || f->size() % 4 != 0 || f->offset() % 4 != 0)
-      return Msg(path, ": offset ", f->offset(), " and size ", f->size(),
-                 " must be multiples of 4 and size > 0");
+      return Msg(path, ": offset ", f->offset(), " and size ", f->size(), " must be multiples of 4 and size > 0");
     std::string e = BufferRangeError(path, p, f->buffer(), f->offset(), f->size());
     if (e.empty() && BufferAt(p, f->buffer())->kind() == mvk::BufferKind::Constant)
       return Msg(path, ".buffer: buffer ", f->buffer(), " is a constant (read-only)");
@@ -410,7 +401,10 @@ class ArtifactChecker {
       const auto* commands = Commands(f, p);
       for (uint32_t c = 0; c < Len(commands); ++c) {
         uint32_t node = base[p] + c;
-        if (c > 0) { successors[node - 1].push_back(node); ++indegree[node]; }
+        if (c > 0) {
+          successors[node - 1].push_back(node);
+          ++indegree[node];
+        }
         for (uint32_t d = 0; d < Len(commands->Get(c)->deps()); ++d) {
           const mvk::CommandRef* dep = commands->Get(c)->deps()->Get(d);
           successors[base[dep->process()] + dep->command()].push_back(node);
@@ -506,8 +500,8 @@ class ArtifactChecker {
       for (uint32_t d = 0; d < rank; ++d) {
         if (sh->shape()->Get(d) != want_shape[d] || sh->global_offset()->Get(d) != want_offset[d])
           return Msg(spath, ": dimension ", d, " is offset ", sh->global_offset()->Get(d), " size ",
-                     sh->shape()->Get(d), ", the sharding puts process ", sh->process(), " at offset ",
-                     want_offset[d], " size ", want_shape[d]);
+                     sh->shape()->Get(d), ", the sharding puts process ", sh->process(), " at offset ", want_offset[d],
+                     " size ", want_shape[d]);
         shard_elements *= want_shape[d];
       }
       if (sh->offset() % elem != 0)
@@ -518,8 +512,7 @@ class ArtifactChecker {
       covered.insert(want_offset);
     }
     if (covered.size() != total_parts)
-      return Msg(path, ".shards: cover ", covered.size(), " of the ", total_parts,
-                 " shards the sharding defines");
+      return Msg(path, ".shards: cover ", covered.size(), " of the ", total_parts, " shards the sharding defines");
     return "";
   }
 
@@ -529,8 +522,7 @@ class ArtifactChecker {
       const mvk::Function* fn = a_->functions()->Get(f);
       std::string path = Msg("functions[", f, "]");
       if (!fn->name() || fn->name()->size() == 0) return path + ".name: missing";
-      if (!names.insert(fn->name()->str()).second)
-        return Msg(path, ".name: '", fn->name()->str(), "' defined twice");
+      if (!names.insert(fn->name()->str()).second) return Msg(path, ".name: '", fn->name()->str(), "' defined twice");
       for (uint32_t i = 0; i < Len(fn->arguments()); ++i) {
         std::string e = CheckTensor(Msg(path, ".arguments[", i, "]"), fn->arguments()->Get(i), false);
         if (!e.empty()) return e;
@@ -598,8 +590,7 @@ std::string VerifyArtifact(const uint8_t* data, size_t size, const mvk::Artifact
     if (flatbuffers::ReadScalar<flatbuffers::uoffset_t>(data) > size - 4)
       return "truncated or corrupt: root table offset out of range";
     const auto* root = flatbuffers::GetRoot<flatbuffers::Table>(data);
-    if (!root->VerifyTableStart(v) ||
-        !root->VerifyField<uint32_t>(v, mvk::Artifact::VT_FORMAT_VERSION, 4))
+    if (!root->VerifyTableStart(v) || !root->VerifyField<uint32_t>(v, mvk::Artifact::VT_FORMAT_VERSION, 4))
       return "truncated or corrupt: cannot read the format version";
     uint32_t version = root->GetField<uint32_t>(mvk::Artifact::VT_FORMAT_VERSION, 0);
     if (version < artifact::kFormatVersion)
@@ -613,8 +604,7 @@ std::string VerifyArtifact(const uint8_t* data, size_t size, const mvk::Artifact
   options.max_depth = 16;
   options.max_tables = 16 * 1000 * 1000;
   flatbuffers::Verifier verifier(data, size, options);
-  if (!mvk::VerifyArtifactBuffer(verifier))
-    return "truncated or corrupt: the FlatBuffers verifier rejected the file";
+  if (!mvk::VerifyArtifactBuffer(verifier)) return "truncated or corrupt: the FlatBuffers verifier rejected the file";
   const mvk::Artifact* a = mvk::GetArtifact(data);
   error = ArtifactChecker(a).Check();
   if (error.empty()) *out_artifact = a;
@@ -624,8 +614,9 @@ std::string VerifyArtifact(const uint8_t* data, size_t size, const mvk::Artifact
 std::string CheckFileIdentifier(const uint8_t* data, size_t size) {
   if (size < 8) return Msg("truncated: ", size, " bytes (a .mvk file has at least 8)");
   if (!flatbuffers::BufferHasIdentifier(data, artifact::kFileIdentifier))
-    return Msg("not a .mvk artifact: file identifier '", OneLine(std::string(reinterpret_cast<const char*>(data) + 4, 4)),
-               "', expected '", artifact::kFileIdentifier, "'");
+    return Msg("not a .mvk artifact: file identifier '",
+               OneLine(std::string(reinterpret_cast<const char*>(data) + 4, 4)), "', expected '",
+               artifact::kFileIdentifier, "'");
   return "";
 }
 
@@ -638,45 +629,44 @@ std::string VerifyAgainstLimits(const mvk::Artifact* a, uint32_t p, const meshvk
                  limits.max_memory_allocation_size);
   }
   for (uint32_t f = 0; f < Len(a->functions()); ++f) {
-  const auto* streams = a->functions()->Get(f)->streams();
-  const auto* commands = streams && p < streams->size() ? streams->Get(p)->commands() : nullptr;
-  for (uint32_t c = 0; c < Len(commands); ++c) {
-    const mvk::Dispatch* d = commands->Get(c)->op_as_Dispatch();
-    if (!d) continue;
-    std::string path = Msg("functions[", f, "].streams[", p, "].commands[", c, "].dispatch");
-    const mvk::Executable* x = a->executables()->Get(d->executable());
-    const mvk::Dim3* n = d->workgroup_count();
-    uint32_t count[3] = {n->x(), n->y(), n->z()};
-    uint64_t invocations = 1;
-    for (int i = 0; i < 3; ++i) {
-      if (count[i] > limits.max_workgroup_count[i])
-        return Msg(path, ".workgroup_count[", i, "]: ", count[i], " > the device's maxComputeWorkGroupCount ",
-                   limits.max_workgroup_count[i]);
-      uint32_t wg = x->workgroup_size()->Get(i);
-      if (wg > limits.max_workgroup_size[i])
-        return Msg("executables[", d->executable(), "].workgroup_size[", i, "]: ", wg,
-                   " > the device's maxComputeWorkGroupSize ", limits.max_workgroup_size[i]);
-      invocations *= wg;
+    const auto* streams = a->functions()->Get(f)->streams();
+    const auto* commands = streams && p < streams->size() ? streams->Get(p)->commands() : nullptr;
+    for (uint32_t c = 0; c < Len(commands); ++c) {
+      const mvk::Dispatch* d = commands->Get(c)->op_as_Dispatch();
+      if (!d) continue;
+      std::string path = Msg("functions[", f, "].streams[", p, "].commands[", c, "].dispatch");
+      const mvk::Executable* x = a->executables()->Get(d->executable());
+      const mvk::Dim3* n = d->workgroup_count();
+      uint32_t count[3] = {n->x(), n->y(), n->z()};
+      uint64_t invocations = 1;
+      for (int i = 0; i < 3; ++i) {
+        if (count[i] > limits.max_workgroup_count[i])
+          return Msg(path, ".workgroup_count[", i, "]: ", count[i], " > the device's maxComputeWorkGroupCount ",
+                     limits.max_workgroup_count[i]);
+        uint32_t wg = x->workgroup_size()->Get(i);
+        if (wg > limits.max_workgroup_size[i])
+          return Msg("executables[", d->executable(), "].workgroup_size[", i, "]: ", wg,
+                     " > the device's maxComputeWorkGroupSize ", limits.max_workgroup_size[i]);
+        invocations *= wg;
+      }
+      if (invocations > limits.max_workgroup_invocations)
+        return Msg("executables[", d->executable(), "].workgroup_size: ", invocations,
+                   " invocations > the device's maxComputeWorkGroupInvocations ", limits.max_workgroup_invocations);
+      if (x->push_constant_size() > limits.max_push_constants_bytes)
+        return Msg("executables[", d->executable(), "].push_constant_size: ", x->push_constant_size(),
+                   " > the device's maxPushConstantsSize ", limits.max_push_constants_bytes);
+      for (uint32_t i = 0; i < Len(d->bindings()); ++i) {
+        const mvk::BufferBinding* b = d->bindings()->Get(i);
+        uint64_t range = BindingBytes(b, proc->buffers()->Get(b->buffer())->size());
+        if (limits.min_storage_buffer_offset_alignment && b->offset() % limits.min_storage_buffer_offset_alignment != 0)
+          return Msg(path, ".bindings[", i, "].offset: ", b->offset(),
+                     " not a multiple of the device's minStorageBufferOffsetAlignment ",
+                     limits.min_storage_buffer_offset_alignment);
+        if (limits.max_storage_buffer_range && range > limits.max_storage_buffer_range)
+          return Msg(path, ".bindings[", i, "].range: ", range, " > the device's maxStorageBufferRange ",
+                     limits.max_storage_buffer_range);
+      }
     }
-    if (invocations > limits.max_workgroup_invocations)
-      return Msg("executables[", d->executable(), "].workgroup_size: ", invocations,
-                 " invocations > the device's maxComputeWorkGroupInvocations ", limits.max_workgroup_invocations);
-    if (x->push_constant_size() > limits.max_push_constants_bytes)
-      return Msg("executables[", d->executable(), "].push_constant_size: ", x->push_constant_size(),
-                 " > the device's maxPushConstantsSize ", limits.max_push_constants_bytes);
-    for (uint32_t i = 0; i < Len(d->bindings()); ++i) {
-      const mvk::BufferBinding* b = d->bindings()->Get(i);
-      uint64_t range = BindingBytes(b, proc->buffers()->Get(b->buffer())->size());
-      if (limits.min_storage_buffer_offset_alignment &&
-          b->offset() % limits.min_storage_buffer_offset_alignment != 0)
-        return Msg(path, ".bindings[", i, "].offset: ", b->offset(),
-                   " not a multiple of the device's minStorageBufferOffsetAlignment ",
-                   limits.min_storage_buffer_offset_alignment);
-      if (limits.max_storage_buffer_range && range > limits.max_storage_buffer_range)
-        return Msg(path, ".bindings[", i, "].range: ", range, " > the device's maxStorageBufferRange ",
-                   limits.max_storage_buffer_range);
-    }
-  }
   }
   return "";
 }

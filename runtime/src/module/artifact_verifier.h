@@ -38,8 +38,7 @@ std::string VerifyArtifact(const uint8_t* data, size_t size, const mvk::Artifact
 // Checks a verified artifact against the limits of the device that
 // `process` runs on (workgroup counts/sizes, push constants, binding ranges and
 // alignment, buffer sizes). Returns "" or "FIELD.PATH: reason".
-std::string VerifyAgainstLimits(const mvk::Artifact* artifact, uint32_t process,
-                                const meshvk_device_limits_t& limits);
+std::string VerifyAgainstLimits(const mvk::Artifact* artifact, uint32_t process, const meshvk_device_limits_t& limits);
 
 // Row-major multi-index of `process` in the grid.
 void GridIndex(const flatbuffers::Vector<uint32_t>* grid_shape, uint32_t process,

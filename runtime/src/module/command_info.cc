@@ -20,9 +20,9 @@ const mvk::Command* Find(const meshvk_module_t* module, uint32_t function, uint3
   *status = nullptr;
   const auto* commands = module ? meshvk::module::StreamOf(module->artifact, function, process) : nullptr;
   if (!commands || command >= commands->size()) {
-    *status = MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "function %u process %u has no command %u", function, process,
-                         command)
-                  .ToC();
+    *status =
+        MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "function %u process %u has no command %u", function, process, command)
+            .ToC();
     return nullptr;
   }
   return commands->Get(command);

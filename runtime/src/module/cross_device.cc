@@ -43,8 +43,7 @@ void SourceSpan(const mvk::Copy* copy, uint64_t* lo, uint64_t* hi) {
   for (const mvk::StridedRegion* r : *copy->regions()) {
     const mvk::Dim3 n = r->count(), s = r->src_stride();
     uint64_t first = copy->src_offset() / 4 + r->src_offset_words();
-    uint64_t last = first + uint64_t(n.x() - 1) * s.x() + uint64_t(n.y() - 1) * s.y() +
-                    uint64_t(n.z() - 1) * s.z();
+    uint64_t last = first + uint64_t(n.x() - 1) * s.x() + uint64_t(n.y() - 1) * s.y() + uint64_t(n.z() - 1) * s.z();
     *lo = std::min(*lo, first * 4);
     *hi = std::max(*hi, (last + 1) * 4);
   }
@@ -110,8 +109,7 @@ Status CrossDeviceCopies::SourceFor(uint32_t function, const mvk::Copy* copy, me
       if (status && meshvk_status_code(status) == MESHVK_STATUS_UNAVAILABLE) {
         // The driver advertised the handle type but refused this import: the
         // bytes go through the host instead (slower, never wrong).
-        notes_.push_back(path + ": " + meshvk_status_message(status) +
-                         "; falling back to host staging");
+        notes_.push_back(path + ": " + meshvk_status_message(status) + "; falling back to host staging");
         meshvk_status_free(status);
         refused_[key] = true;
       } else {
@@ -130,8 +128,8 @@ Status CrossDeviceCopies::SourceFor(uint32_t function, const mvk::Copy* copy, me
   // reads moves.
   meshvk_buffer_t* landing = nullptr;
   meshvk_buffer_create_info_t info{to, meshvk_buffer_size(src), MESHVK_BUFFER_STAGING_BIT};
-  MESHVK_RETURN_IF_ERROR(FromC(meshvk_buffer_create_with_info(set_, &info, &landing),
-                               path + ": host staging landing buffer"));
+  MESHVK_RETURN_IF_ERROR(
+      FromC(meshvk_buffer_create_with_info(set_, &info, &landing), path + ": host staging landing buffer"));
   landings_.push_back(landing);
   uint64_t lo = 0, hi = 0;
   SourceSpan(copy, &lo, &hi);

@@ -53,13 +53,11 @@ class CrossDeviceCopies {
   // its destination process) reads from, given the source buffer `src`. Adds
   // a HostCopy to `host_copies` when the bytes come through the host, and
   // counts the copy's bytes under its path.
-  Status SourceFor(uint32_t function, const mvk::Copy* copy, meshvk_buffer_t* src,
-                   const std::string& path, meshvk_buffer_t** out,
-                   std::vector<HostCopy>* host_copies);
+  Status SourceFor(uint32_t function, const mvk::Copy* copy, meshvk_buffer_t* src, const std::string& path,
+                   meshvk_buffer_t** out, std::vector<HostCopy>* host_copies);
 
   // Bytes that arrive at `process` in one invoke of `function`, by path.
-  const std::array<uint64_t, MESHVK_COPY_PATH_COUNT>& BytesIn(uint32_t function,
-                                                              uint32_t process) const {
+  const std::array<uint64_t, MESHVK_COPY_PATH_COUNT>& BytesIn(uint32_t function, uint32_t process) const {
     return bytes_[function][process];
   }
   // One-line explanations of decisions worth knowing (a refused import).

@@ -22,8 +22,7 @@ using meshvk::MakeStatus;
 using meshvk::Status;
 namespace mvk = meshvk::mvk;
 
-const mvk::TensorSignature* Signature(const meshvk_program_t* prog, uint32_t function, uint32_t index,
-                                      bool result) {
+const mvk::TensorSignature* Signature(const meshvk_program_t* prog, uint32_t function, uint32_t index, bool result) {
   const auto* functions = prog->artifact->functions();
   if (!functions || function >= functions->size()) return nullptr;
   const auto* list = result ? functions->Get(function)->results() : functions->Get(function)->arguments();
@@ -50,8 +49,8 @@ std::vector<const void*> CopyKey(uint32_t function, const meshvk_device_tensor_t
 
 // Records, per process, the device copies between the caller's shard buffers
 // and the program's (into the program for arguments, out of it for results).
-Status RecordCopies(meshvk_program_t* prog, uint32_t function, const meshvk_device_tensor_t* tensors,
-                    uint32_t count, bool results, meshvk::module::ShardCopies* out) {
+Status RecordCopies(meshvk_program_t* prog, uint32_t function, const meshvk_device_tensor_t* tensors, uint32_t count,
+                    bool results, meshvk::module::ShardCopies* out) {
   const char* kind = results ? "result" : "argument";
   uint32_t P = static_cast<uint32_t>(prog->buffers.size());
   out->Clear();
@@ -60,8 +59,8 @@ Status RecordCopies(meshvk_program_t* prog, uint32_t function, const meshvk_devi
     const mvk::TensorSignature* t = Signature(prog, function, i, results);
     uint32_t shards = t->shards() ? t->shards()->size() : 0;
     if (tensors[i].shard_count != shards || (shards && !tensors[i].shards))
-      return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s %u: %u shard buffers given, the tensor has %u shards",
-                        kind, i, tensors[i].shard_count, shards);
+      return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s %u: %u shard buffers given, the tensor has %u shards", kind,
+                        i, tensors[i].shard_count, shards);
     for (uint32_t s = 0; s < shards; ++s) {
       const meshvk_shard_buffer_t& given = tensors[i].shards[s];
       if (!given.buffer) continue;
@@ -72,10 +71,9 @@ Status RecordCopies(meshvk_program_t* prog, uint32_t function, const meshvk_devi
       if (!cb) MESHVK_RETURN_IF_ERROR(FromC(meshvk_command_buffer_create(prog->set, p, &cb), where));
       meshvk_buffer_t* own = prog->buffers[p][sh->buffer()];
       uint64_t bytes = ShardBytes(t, sh);
-      meshvk_status_t status = results ? meshvk_command_buffer_copy(cb, own, sh->offset(), given.buffer,
-                                                                    given.offset, bytes)
-                                       : meshvk_command_buffer_copy(cb, given.buffer, given.offset, own,
-                                                                    sh->offset(), bytes);
+      meshvk_status_t status =
+          results ? meshvk_command_buffer_copy(cb, own, sh->offset(), given.buffer, given.offset, bytes)
+                  : meshvk_command_buffer_copy(cb, given.buffer, given.offset, own, sh->offset(), bytes);
       MESHVK_RETURN_IF_ERROR(FromC(status, where));
     }
   }
@@ -139,11 +137,11 @@ Status InvokeAsync(meshvk_program_t* prog, const meshvk_async_invoke_info_t* inf
   uint32_t arguments = fn->arguments() ? fn->arguments()->size() : 0;
   uint32_t results = fn->results() ? fn->results()->size() : 0;
   if (info->arguments && info->argument_count != arguments)
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "function '%s' takes %u arguments, got %u",
-                      fn->name()->c_str(), arguments, info->argument_count);
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "function '%s' takes %u arguments, got %u", fn->name()->c_str(),
+                      arguments, info->argument_count);
   if (info->results && info->result_count != results)
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "function '%s' returns %u results, got %u",
-                      fn->name()->c_str(), results, info->result_count);
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "function '%s' returns %u results, got %u", fn->name()->c_str(),
+                      results, info->result_count);
   if ((info->wait_count && !info->waits) || (info->signal_count && !info->signals))
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "waits or signals is NULL");
   MESHVK_RETURN_IF_ERROR(Prepare(prog));
@@ -172,8 +170,8 @@ Status InvokeAsync(meshvk_program_t* prog, const meshvk_async_invoke_info_t* inf
     for (uint32_t p = 0; p < P; ++p) {
       if (!prog->copies_in.per_process[p]) continue;
       meshvk_semaphore_value_t signal{prog->io_semaphores[p], prog->io_value[p] + 1};
-      MESHVK_RETURN_IF_ERROR(Submit(prog, prog->copies_in.per_process[p], waits, &signal, 1,
-                                    "copies in of process " + std::to_string(p)));
+      MESHVK_RETURN_IF_ERROR(
+          Submit(prog, prog->copies_in.per_process[p], waits, &signal, 1, "copies in of process " + std::to_string(p)));
       prog->io_value[p] = signal.value;
     }
   }
@@ -221,8 +219,7 @@ meshvk_status_t meshvk_program_argument_shard(const meshvk_program_t* program, u
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_program_argument_shard: program or out_view is NULL")
         .ToC();
   const mvk::TensorSignature* t = Signature(program, function, argument, false);
-  if (!t)
-    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "function %u has no argument %u", function, argument).ToC();
+  if (!t) return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "function %u has no argument %u", function, argument).ToC();
   uint32_t shards = t->shards() ? t->shards()->size() : 0;
   if (shard >= shards)
     return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "shard %u out of range (%u shards)", shard, shards).ToC();

@@ -8,9 +8,9 @@
 namespace meshvk::module {
 
 uint64_t TraceNowNs() {
-  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                   std::chrono::steady_clock::now().time_since_epoch())
-                                   .count());
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+          .count());
 }
 
 InvokeTrace::InvokeTrace(const meshvk_trace_sink_t& sink, const mvk::Artifact* artifact)

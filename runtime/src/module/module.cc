@@ -24,8 +24,7 @@ Status LoadBytes(std::vector<uint8_t> bytes, const std::string& what, meshvk_mod
   auto module = std::make_unique<meshvk_module_s>();
   module->bytes = std::move(bytes);
   const meshvk::mvk::Artifact* artifact = nullptr;
-  std::string error =
-      meshvk::module::VerifyArtifact(module->bytes.data(), module->bytes.size(), &artifact);
+  std::string error = meshvk::module::VerifyArtifact(module->bytes.data(), module->bytes.size(), &artifact);
   if (!error.empty()) return MakeStatus(MESHVK_STATUS_DATA_LOSS, "%s%s", what.c_str(), error.c_str());
   module->artifact = artifact;
   module->schedule = meshvk::module::ComputeSchedule(artifact);
@@ -42,15 +41,14 @@ Status ReadBounded(const char* path, std::vector<uint8_t>* out) {
   FILE* file = std::fopen(path, "rb");
   if (!file) return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: cannot open: %s", path, std::strerror(errno));
   std::unique_ptr<FILE, int (*)(FILE*)> closer(file, std::fclose);
-  struct stat st {};
+  struct stat st{};
   if (fstat(fileno(file), &st) != 0)
     return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: cannot read: %s", path, std::strerror(errno));
   if (S_ISDIR(st.st_mode))
     return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: cannot read: %s", path, std::strerror(EISDIR));
   if (S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) > kMaxArtifactBytes)
-    return MakeStatus(MESHVK_STATUS_DATA_LOSS, "%s: %llu bytes, larger than the %llu-byte limit of a .mvk file",
-                      path, static_cast<unsigned long long>(st.st_size),
-                      static_cast<unsigned long long>(kMaxArtifactBytes));
+    return MakeStatus(MESHVK_STATUS_DATA_LOSS, "%s: %llu bytes, larger than the %llu-byte limit of a .mvk file", path,
+                      static_cast<unsigned long long>(st.st_size), static_cast<unsigned long long>(kMaxArtifactBytes));
   if (S_ISREG(st.st_mode)) out->reserve(static_cast<size_t>(st.st_size));
   uint8_t chunk[1 << 16];
   size_t n;
@@ -71,8 +69,7 @@ Status ReadBounded(const char* path, std::vector<uint8_t>* out) {
   return Status();
 }
 
-const meshvk::mvk::TensorSignature* Tensor(const meshvk_module_t* m, uint32_t function, uint32_t index,
-                                           bool result) {
+const meshvk::mvk::TensorSignature* Tensor(const meshvk_module_t* m, uint32_t function, uint32_t index, bool result) {
   if (!m || !m->artifact->functions() || function >= m->artifact->functions()->size()) return nullptr;
   const meshvk::mvk::Function* fn = m->artifact->functions()->Get(function);
   const auto* list = result ? fn->results() : fn->arguments();
@@ -85,8 +82,8 @@ meshvk_status_t TensorInfo(const meshvk_module_t* m, uint32_t function, uint32_t
   if (!out) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "out_info is NULL").ToC();
   const meshvk::mvk::TensorSignature* t = Tensor(m, function, index, result);
   if (!t)
-    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "function %u has no %s %u", function,
-                      result ? "result" : "argument", index)
+    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "function %u has no %s %u", function, result ? "result" : "argument",
+                      index)
         .ToC();
   *out = meshvk_tensor_info_t{};
   out->rank = t->shape() ? t->shape()->size() : 0;
@@ -152,8 +149,7 @@ uint32_t meshvk_module_function_count(const meshvk_module_t* module) {
   return module->artifact->functions() ? module->artifact->functions()->size() : 0;
 }
 
-meshvk_status_t meshvk_module_find_function(const meshvk_module_t* module, const char* name,
-                                            uint32_t* out_function) {
+meshvk_status_t meshvk_module_find_function(const meshvk_module_t* module, const char* name, uint32_t* out_function) {
   uint32_t count = meshvk_module_function_count(module);
   std::string names;
   for (uint32_t f = 0; f < count; ++f) {
@@ -189,18 +185,18 @@ meshvk_status_t meshvk_module_function_info(const meshvk_module_t* module, uint3
   return MESHVK_OK;
 }
 
-meshvk_status_t meshvk_module_argument_info(const meshvk_module_t* module, uint32_t function,
-                                            uint32_t argument, meshvk_tensor_info_t* out_info) {
+meshvk_status_t meshvk_module_argument_info(const meshvk_module_t* module, uint32_t function, uint32_t argument,
+                                            meshvk_tensor_info_t* out_info) {
   return TensorInfo(module, function, argument, false, out_info);
 }
 
-meshvk_status_t meshvk_module_result_info(const meshvk_module_t* module, uint32_t function,
-                                          uint32_t result, meshvk_tensor_info_t* out_info) {
+meshvk_status_t meshvk_module_result_info(const meshvk_module_t* module, uint32_t function, uint32_t result,
+                                          meshvk_tensor_info_t* out_info) {
   return TensorInfo(module, function, result, true, out_info);
 }
 
 meshvk_status_t meshvk_module_function_process_summary(const meshvk_module_t* module, uint32_t function,
-                                                    uint32_t process, meshvk_process_summary_t* out_summary) {
+                                                       uint32_t process, meshvk_process_summary_t* out_summary) {
   const meshvk::module::Schedule& schedule = module->schedule;
   if (function >= schedule.functions.size())
     return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "function %u out of range (%zu functions)", function,
@@ -220,7 +216,7 @@ meshvk_status_t meshvk_module_function_process_summary(const meshvk_module_t* mo
 }
 
 meshvk_status_t meshvk_module_process_summary(const meshvk_module_t* module, uint32_t process,
-                                           meshvk_process_summary_t* out_summary) {
+                                              meshvk_process_summary_t* out_summary) {
   const meshvk::module::Schedule& schedule = module->schedule;
   if (process >= schedule.allocations.size())
     return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "process %u out of range (%zu processes)", process,

@@ -11,7 +11,7 @@
 
 struct meshvk_module_s {
   std::atomic<uint32_t> references{1};
-  std::vector<uint8_t> bytes;               // owned copy; artifact points into it
+  std::vector<uint8_t> bytes;  // owned copy; artifact points into it
   const meshvk::mvk::Artifact* artifact = nullptr;
   meshvk::module::Schedule schedule;
 };

@@ -21,6 +21,8 @@
 //    finished (remote_copies.h). Waits on processes of other ranks are not
 //    recorded: the transport's receive is the dependency.
 // Timeline values grow by phase_count per invoke, so recorded waits stay valid.
+#include "program.h"
+
 #include <chrono>
 #include <cstring>
 #include <map>
@@ -32,13 +34,12 @@
 #include "artifact_verifier.h"
 #include "cross_device.h"
 #include "invoke_trace.h"
-#include "meshvk/trace.h"
 #include "meshvk/artifact/builder.h"
 #include "meshvk/module.h"
 #include "meshvk/queue.h"
+#include "meshvk/trace.h"
 #include "meshvk/transport.h"
 #include "module.h"
-#include "program.h"
 #include "remote_copies.h"
 #include "schedule.h"
 #include "status.h"
@@ -89,9 +90,9 @@ Status AllocateBuffers(meshvk_program_t* prog) {
       }
       prog->buffers[p].push_back(buffer);
       if (desc->kind() == mvk::BufferKind::Constant) {
-        MESHVK_RETURN_IF_ERROR(FromC(
-            meshvk_buffer_write(buffer, 0, desc->initial_data()->data(), desc->initial_data()->size()),
-            "processes[" + std::to_string(p) + "].buffers[" + std::to_string(b) + "] constant data"));
+        MESHVK_RETURN_IF_ERROR(
+            FromC(meshvk_buffer_write(buffer, 0, desc->initial_data()->data(), desc->initial_data()->size()),
+                  "processes[" + std::to_string(p) + "].buffers[" + std::to_string(b) + "] constant data"));
       }
     }
   }
@@ -110,8 +111,8 @@ Status CreateExecutables(meshvk_program_t* prog) {
     info.push_constant_size = x->push_constant_size();
     for (int d = 0; d < 3; ++d) info.workgroup_size[d] = x->workgroup_size()->Get(d);
     meshvk_executable_t* exe = nullptr;
-    MESHVK_RETURN_IF_ERROR(FromC(meshvk_executable_create(prog->set, &info, &exe),
-                                 "executables[" + std::to_string(i) + "]"));
+    MESHVK_RETURN_IF_ERROR(
+        FromC(meshvk_executable_create(prog->set, &info, &exe), "executables[" + std::to_string(i) + "]"));
     prog->executables.push_back(exe);
   }
   return Status();
@@ -169,9 +170,15 @@ Status RecordCommand(meshvk_program_t* prog, meshvk_command_buffer_t* cb, uint32
       region.src_offset_words = copy->src_offset() / 4 + reg->src_offset_words();
       region.dst_offset_words = copy->dst_offset() / 4 + reg->dst_offset_words();
       const mvk::Dim3 n = reg->count(), s = reg->src_stride(), t = reg->dst_stride();
-      region.count[0] = n.x(); region.count[1] = n.y(); region.count[2] = n.z();
-      region.src_stride[0] = s.x(); region.src_stride[1] = s.y(); region.src_stride[2] = s.z();
-      region.dst_stride[0] = t.x(); region.dst_stride[1] = t.y(); region.dst_stride[2] = t.z();
+      region.count[0] = n.x();
+      region.count[1] = n.y();
+      region.count[2] = n.z();
+      region.src_stride[0] = s.x();
+      region.src_stride[1] = s.y();
+      region.src_stride[2] = s.z();
+      region.dst_stride[0] = t.x();
+      region.dst_stride[1] = t.y();
+      region.dst_stride[2] = t.z();
       MESHVK_RETURN_IF_ERROR(FromC(meshvk_command_buffer_copy_strided(cb, src, dst, &region),
                                    path + ".copy.regions[" + std::to_string(r) + "]"));
     }
@@ -242,8 +249,8 @@ Status Record(meshvk_program_t* prog) {
   auto start = std::chrono::steady_clock::now();
   prog->segments.resize(prog->module->schedule.functions.size());
   for (uint32_t f = 0; f < prog->segments.size(); ++f) MESHVK_RETURN_IF_ERROR(RecordFunction(prog, f));
-  prog->record_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                        std::chrono::steady_clock::now() - start).count();
+  prog->record_ns =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
   return Status();
 }
 
@@ -257,13 +264,12 @@ Status Create(meshvk_module_t* module, meshvk_device_set_t* set, const meshvk_pr
   uint32_t P = prog->artifact->processes()->size();
   uint32_t set_processes = meshvk_device_set_process_count(set);
   if (set_processes != P)
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                      "the program's grid has %u processes but the device set has %u", P, set_processes);
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "the program's grid has %u processes but the device set has %u",
+                      P, set_processes);
   // Device limits first: nothing is allocated for a program a device cannot run.
   for (uint32_t p = 0; p < P; ++p) {
     meshvk_device_limits_t limits{};
-    MESHVK_RETURN_IF_ERROR(FromC(meshvk_device_set_process_limits(set, p, &limits),
-                                 "process " + std::to_string(p)));
+    MESHVK_RETURN_IF_ERROR(FromC(meshvk_device_set_process_limits(set, p, &limits), "process " + std::to_string(p)));
     std::string error = meshvk::module::VerifyAgainstLimits(prog->artifact, p, limits);
     if (!error.empty()) return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "%s", error.c_str());
     meshvk_process_info_t info{};
@@ -343,10 +349,11 @@ Status WriteInputs(meshvk_program_t* prog, const mvk::Function* fn, const meshvk
     uint32_t elem = meshvk::artifact::ElementSize(static_cast<meshvk::artifact::ElementType>(t->element_type()));
     uint64_t bytes = HostBytes(t);
     if (!info->inputs[i].data || info->inputs[i].size != bytes)
-      return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "input %u of '%s': %llu bytes given, the %s tensor needs %llu",
-                        i, fn->name()->c_str(), static_cast<unsigned long long>(info->inputs[i].size),
-                        meshvk::artifact::ElementTypeName(static_cast<meshvk::artifact::ElementType>(t->element_type())),
-                        static_cast<unsigned long long>(bytes));
+      return MakeStatus(
+          MESHVK_STATUS_INVALID_ARGUMENT, "input %u of '%s': %llu bytes given, the %s tensor needs %llu", i,
+          fn->name()->c_str(), static_cast<unsigned long long>(info->inputs[i].size),
+          meshvk::artifact::ElementTypeName(static_cast<meshvk::artifact::ElementType>(t->element_type())),
+          static_cast<unsigned long long>(bytes));
     const uint8_t* host = static_cast<const uint8_t*>(info->inputs[i].data);
     for (const mvk::Shard* sh : *t->shards()) {
       if (!prog->remote->Local(sh->process())) continue;  // another rank writes it
@@ -420,8 +427,8 @@ Status CheckOutputs(const mvk::Function* fn, const meshvk_invoke_info_t* info) {
     const mvk::TensorSignature* t = fn->results()->Get(i);
     uint64_t bytes = HostBytes(t);
     if (!info->outputs[i].data || info->outputs[i].size != bytes)
-      return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "output %u of '%s': %llu bytes given, the result needs %llu",
-                        i, fn->name()->c_str(), static_cast<unsigned long long>(info->outputs[i].size),
+      return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "output %u of '%s': %llu bytes given, the result needs %llu", i,
+                        fn->name()->c_str(), static_cast<unsigned long long>(info->outputs[i].size),
                         static_cast<unsigned long long>(bytes));
   }
   return Status();
@@ -441,9 +448,9 @@ Status HostWaitsMet(meshvk_program_t* prog, const Segment& seg, uint64_t base, b
     if (!w.host) continue;
     const uint64_t value = base + w.phase + 1;
     uint64_t now = 0;
-    MESHVK_RETURN_IF_ERROR(FromC(meshvk_semaphore_query(prog->semaphores[w.process], &now),
-                                 "process " + std::to_string(seg.process) + " polling process " +
-                                     std::to_string(w.process)));
+    MESHVK_RETURN_IF_ERROR(
+        FromC(meshvk_semaphore_query(prog->semaphores[w.process], &now),
+              "process " + std::to_string(seg.process) + " polling process " + std::to_string(w.process)));
     if (now >= value) continue;
     if (!block) {
       *met = false;
@@ -451,9 +458,9 @@ Status HostWaitsMet(meshvk_program_t* prog, const Segment& seg, uint64_t base, b
     }
     InvokeTrace* trace = prog->trace.get();
     uint64_t begin = trace ? TraceNowNs() : 0;
-    MESHVK_RETURN_IF_ERROR(FromC(meshvk_semaphore_wait(prog->semaphores[w.process], value, timeout_ns),
-                                 "process " + std::to_string(seg.process) + " waiting for process " +
-                                     std::to_string(w.process)));
+    MESHVK_RETURN_IF_ERROR(
+        FromC(meshvk_semaphore_wait(prog->semaphores[w.process], value, timeout_ns),
+              "process " + std::to_string(seg.process) + " waiting for process " + std::to_string(w.process)));
     if (trace) trace->Host(MESHVK_TRACE_HOST_WAIT, seg.process, seg.phase, w.process, begin, TraceNowNs());
   }
   return Status();
@@ -534,8 +541,8 @@ Status SubmitSegments(meshvk_program_t* prog, uint32_t function, uint64_t timeou
     size_t end = begin;
     while (end < segments.size() && segments[end].phase == segments[begin].phase) ++end;
     // Everything other ranks may wait for in this phase goes out first.
-    MESHVK_RETURN_IF_ERROR(prog->remote->SendReady(function, segments[begin].phase, prog->buffers, prog->semaphores,
-                                                   base, timeout_ns));
+    MESHVK_RETURN_IF_ERROR(
+        prog->remote->SendReady(function, segments[begin].phase, prog->buffers, prog->semaphores, base, timeout_ns));
     std::vector<Segment*> pending;
     for (size_t i = begin; i < end; ++i) pending.push_back(&segments[i]);
     while (!pending.empty()) {
@@ -612,8 +619,8 @@ Status ReadTimings(meshvk_program_t* prog, uint32_t function) {
       prog->timestamps_unavailable = true;
       return Status();
     }
-    MESHVK_RETURN_IF_ERROR(FromC(status, "timestamps of process " + std::to_string(seg.process) +
-                                             " phase " + std::to_string(seg.phase)));
+    MESHVK_RETURN_IF_ERROR(
+        FromC(status, "timestamps of process " + std::to_string(seg.process) + " phase " + std::to_string(seg.phase)));
     prog->timings.push_back({seg.phase, seg.process, ns});
   }
   prog->timings_valid = true;
@@ -687,7 +694,8 @@ meshvk_status_t meshvk_program_create_with_info(const meshvk_program_create_info
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "module or device set is NULL").ToC();
   auto prog = std::make_unique<meshvk_program_s>();
   if (info->trace_sink) {
-    if (!info->trace_sink->event) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "trace sink without an event function").ToC();
+    if (!info->trace_sink->event)
+      return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "trace sink without an event function").ToC();
     prog->trace = std::make_unique<meshvk::module::InvokeTrace>(*info->trace_sink, info->module->artifact);
   }
   Status status = Create(info->module, info->set, info->ranks, prog.get());
@@ -744,9 +752,9 @@ meshvk_status_t meshvk_program_result_shard(const meshvk_program_t* program, uin
 meshvk_status_t meshvk_program_phase_timings(const meshvk_program_t* program, meshvk_phase_timing_t* out_timings,
                                              uint32_t capacity, uint32_t* out_count) {
   if (!program->timings_valid)
-    return MakeStatus(MESHVK_STATUS_FAILED_PRECONDITION,
-                      program->timestamps_unavailable ? "the devices have no timestamp support"
-                                                      : "no invoke with MESHVK_INVOKE_TIMESTAMPS_BIT yet")
+    return MakeStatus(MESHVK_STATUS_FAILED_PRECONDITION, program->timestamps_unavailable
+                                                             ? "the devices have no timestamp support"
+                                                             : "no invoke with MESHVK_INVOKE_TIMESTAMPS_BIT yet")
         .ToC();
   *out_count = static_cast<uint32_t>(program->timings.size());
   for (uint32_t i = 0; i < capacity && i < program->timings.size(); ++i) out_timings[i] = program->timings[i];

@@ -10,19 +10,18 @@
 
 #include "cross_device.h"
 #include "invoke_trace.h"
-#include "remote_copies.h"
 #include "meshvk/module.h"
 #include "meshvk/queue.h"
 #include "module.h"
+#include "remote_copies.h"
 #include "status.h"
 
 namespace meshvk::module {
 
-
 struct Wait {
-  uint32_t process;      // whose semaphore
-  uint32_t phase;        // the producing segment's phase (value = base + phase + 1)
-  bool host = false;     // different VkDevice: the host waits before submitting
+  uint32_t process;   // whose semaphore
+  uint32_t phase;     // the producing segment's phase (value = base + phase + 1)
+  bool host = false;  // different VkDevice: the host waits before submitting
 };
 
 struct Segment {
@@ -43,8 +42,8 @@ struct Segment {
 // Device-side copies between the caller's shard buffers and the program's own
 // (async invokes), recorded once per distinct set of caller buffers.
 struct ShardCopies {
-  std::vector<const void*> key;                          // function + buffers + offsets
-  std::vector<meshvk_command_buffer_t*> per_process;     // null: nothing to copy
+  std::vector<const void*> key;                       // function + buffers + offsets
+  std::vector<meshvk_command_buffer_t*> per_process;  // null: nothing to copy
   ~ShardCopies() { Clear(); }
   void Clear() {
     for (meshvk_command_buffer_t* cb : per_process) meshvk_command_buffer_release(cb);
@@ -61,11 +60,11 @@ struct meshvk_program_s {
   const meshvk::mvk::Artifact* artifact = nullptr;
   std::vector<std::vector<meshvk_buffer_t*>> buffers;  // [process][buffer], +1 each
   std::vector<meshvk_executable_t*> executables;
-  std::vector<meshvk_semaphore_t*> semaphores;         // one timeline per process
-  std::vector<uint32_t> logical_device;                // per process
+  std::vector<meshvk_semaphore_t*> semaphores;                 // one timeline per process
+  std::vector<uint32_t> logical_device;                        // per process
   std::vector<std::vector<meshvk::module::Segment>> segments;  // [function], in phase order
-  std::vector<uint64_t> last_signal;                   // per process, last value signalled
-  uint64_t base = 0;                                   // timeline base of the next invoke
+  std::vector<uint64_t> last_signal;                           // per process, last value signalled
+  uint64_t base = 0;                                           // timeline base of the next invoke
   uint64_t record_ns = 0;
   uint32_t command_count = 0;
   uint32_t command_buffer_count = 0;

@@ -52,7 +52,8 @@ RemoteCopies::~RemoteCopies() {
   for (meshvk_buffer_t* landing : landings_) meshvk_buffer_release(landing);
 }
 
-Status RemoteCopies::Init(const mvk::Artifact* artifact, const Schedule& schedule, const meshvk_program_ranks_t* ranks) {
+Status RemoteCopies::Init(const mvk::Artifact* artifact, const Schedule& schedule,
+                          const meshvk_program_ranks_t* ranks) {
   artifact_ = artifact;
   if (!ranks) return Status();
   const uint32_t P = artifact->processes()->size();
@@ -159,8 +160,7 @@ Status RemoteCopies::ReceiveInto(uint32_t from, uint32_t tag, void* data, uint64
 
 Status RemoteCopies::SendReady(uint32_t function, uint32_t phase,
                                const std::vector<std::vector<meshvk_buffer_t*>>& buffers,
-                               const std::vector<meshvk_semaphore_t*>& semaphores, uint64_t base,
-                               uint64_t timeout_ns) {
+                               const std::vector<meshvk_semaphore_t*>& semaphores, uint64_t base, uint64_t timeout_ns) {
   if (!enabled()) return Status();
   const std::vector<Outgoing>& list = outgoing_[function];
   for (size_t i = 0; i < list.size(); ++i) {
@@ -191,9 +191,9 @@ Status RemoteCopies::Receive(const std::vector<RemoteReceive>& receives) {
   for (const RemoteReceive& r : receives) {
     bytes.resize(r.size);
     MESHVK_RETURN_IF_ERROR(ReceiveInto(r.from_rank, r.tag, bytes.data(), r.size));
-    MESHVK_RETURN_IF_ERROR(FromC(meshvk_buffer_write(r.landing, r.offset, bytes.data(), r.size),
-                                 "staging in " + std::to_string(r.size) + " bytes from rank " +
-                                     std::to_string(r.from_rank)));
+    MESHVK_RETURN_IF_ERROR(
+        FromC(meshvk_buffer_write(r.landing, r.offset, bytes.data(), r.size),
+              "staging in " + std::to_string(r.size) + " bytes from rank " + std::to_string(r.from_rank)));
   }
   return Status();
 }
@@ -212,9 +212,9 @@ Status RemoteCopies::FinishInvoke() {
 
 extern "C" {
 
-meshvk_status_t meshvk_module_rank_bytes(const meshvk_module_t* module, uint32_t function,
-                                         const uint32_t* process_rank, uint32_t rank_count, uint32_t root_rank,
-                                         uint64_t* out_sent, uint64_t* out_received) {
+meshvk_status_t meshvk_module_rank_bytes(const meshvk_module_t* module, uint32_t function, const uint32_t* process_rank,
+                                         uint32_t rank_count, uint32_t root_rank, uint64_t* out_sent,
+                                         uint64_t* out_received) {
   using meshvk::MakeStatus;
   namespace mvk = meshvk::mvk;
   if (!module || !process_rank || !out_sent || !out_received)
@@ -231,13 +231,12 @@ meshvk_status_t meshvk_module_rank_bytes(const meshvk_module_t* module, uint32_t
           .ToC();
   std::fill(out_sent, out_sent + rank_count, 0);
   std::fill(out_received, out_received + rank_count, 0);
-  meshvk::module::ForEachCrossRankCopy(artifact, function, rank_of,
-                                       [&](uint32_t p, uint32_t, const mvk::Copy* copy) {
-                                         uint64_t lo = 0, hi = 0;
-                                         meshvk::module::SourceSpan(copy, &lo, &hi);
-                                         out_sent[rank_of[copy->src_process()]] += hi - lo;
-                                         out_received[rank_of[p]] += hi - lo;
-                                       });
+  meshvk::module::ForEachCrossRankCopy(artifact, function, rank_of, [&](uint32_t p, uint32_t, const mvk::Copy* copy) {
+    uint64_t lo = 0, hi = 0;
+    meshvk::module::SourceSpan(copy, &lo, &hi);
+    out_sent[rank_of[copy->src_process()]] += hi - lo;
+    out_received[rank_of[p]] += hi - lo;
+  });
   // Results: each distinct part once, from its first shard's rank to the root.
   const auto* results = artifact->functions()->Get(function)->results();
   for (uint32_t i = 0; results && i < results->size(); ++i) {

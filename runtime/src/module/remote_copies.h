@@ -93,7 +93,7 @@ class RemoteCopies {
   uint32_t root_ = 0;
   std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> tags_;  // (function, process, command)
   std::vector<std::vector<Outgoing>> outgoing_;                        // [function], tag order
-  std::vector<bool> sent_now_;  // [outgoing index of the invoked function]
+  std::vector<bool> sent_now_;                                         // [outgoing index of the invoked function]
   uint32_t invoked_ = UINT32_MAX;
   std::vector<std::vector<uint8_t>> in_flight_;  // result shards sent in this invoke
   // Host copies of outgoing copies, kept across invokes ([function][outgoing]):
@@ -102,7 +102,7 @@ class RemoteCopies {
   std::vector<uint8_t> receive_buffer_;
   std::vector<meshvk_buffer_t*> landings_;  // +1 each
   uint64_t sent_ = 0, received_ = 0;
-  uint64_t host_ns_ = 0;  // staging and transport calls in this invoke
+  uint64_t host_ns_ = 0;        // staging and transport calls in this invoke
   bool sends_pending_ = false;  // sends not yet completed (an invoke that failed midway)
 };
 

@@ -106,9 +106,15 @@ Schedule ComputeSchedule(const mvk::Artifact* a) {
     if (proc->buffers()) {
       for (const mvk::Buffer* b : *proc->buffers()) {
         switch (b->kind()) {
-          case mvk::BufferKind::ArgumentShard: s.argument_bytes += b->size(); break;
-          case mvk::BufferKind::ResultShard: s.result_bytes += b->size(); break;
-          case mvk::BufferKind::Constant: s.constant_bytes += b->size(); break;
+          case mvk::BufferKind::ArgumentShard:
+            s.argument_bytes += b->size();
+            break;
+          case mvk::BufferKind::ResultShard:
+            s.result_bytes += b->size();
+            break;
+          case mvk::BufferKind::Constant:
+            s.constant_bytes += b->size();
+            break;
           case mvk::BufferKind::Transient:
             if (b->reuse_slot() < 0) {
               s.transient_bytes += b->size();
@@ -123,7 +129,8 @@ Schedule ComputeSchedule(const mvk::Artifact* a) {
     }
     for (uint64_t slot : schedule.slot_size[p]) s.transient_bytes += slot;
   }
-  for (uint32_t f = 0; a->functions() && f < a->functions()->size(); ++f) schedule.functions.push_back(ScheduleFunction(a, f));
+  for (uint32_t f = 0; a->functions() && f < a->functions()->size(); ++f)
+    schedule.functions.push_back(ScheduleFunction(a, f));
   return schedule;
 }
 

@@ -35,8 +35,8 @@ struct Schedule {
 };
 
 // Commands of process p in function f of a verified artifact (null: none).
-const flatbuffers::Vector<flatbuffers::Offset<mvk::Command>>* StreamOf(const mvk::Artifact* artifact,
-                                                                       uint32_t function, uint32_t process);
+const flatbuffers::Vector<flatbuffers::Offset<mvk::Command>>* StreamOf(const mvk::Artifact* artifact, uint32_t function,
+                                                                       uint32_t process);
 
 // Payload bytes of a copy (strided regions: their words).
 uint64_t CopyBytes(const mvk::Copy* copy);

@@ -2,12 +2,12 @@
 // process, messages go through mailboxes keyed by (from, to, tag). It runs
 // the same executor path as the MPI transport, so tests exercise cross-rank
 // copies without mpirun.
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <map>
 #include <mutex>
-#include <algorithm>
 #include <new>
 #include <tuple>
 #include <vector>

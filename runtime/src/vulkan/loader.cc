@@ -12,8 +12,7 @@ Status LoadVulkanLoader() {
   static VkResult result = VK_ERROR_INITIALIZATION_FAILED;
   std::call_once(once, [] { result = volkInitialize(); });
   if (result != VK_SUCCESS) {
-    return MakeStatus(MESHVK_STATUS_UNAVAILABLE,
-                      "volkInitialize: no Vulkan loader (libvulkan.so.1) found");
+    return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "volkInitialize: no Vulkan loader (libvulkan.so.1) found");
   }
   return Status();
 }
@@ -24,8 +23,6 @@ void LoadInstanceFunctions(VkInstance instance) {
   volkLoadInstanceOnly(instance);
 }
 
-void LoadDeviceTable(VkDevice device, VolkDeviceTable* table) {
-  volkLoadDeviceTable(table, device);
-}
+void LoadDeviceTable(VkDevice device, VolkDeviceTable* table) { volkLoadDeviceTable(table, device); }
 
 }  // namespace meshvk

@@ -26,14 +26,13 @@ Status VkResultToStatus(VkResult result, const std::string& where);
 
 // Returns from the enclosing function when a Vulkan call fails; `where` says
 // which process/device and which call ("process 1 (device 0): vkCreateBuffer").
-#define MESHVK_VK_RETURN_IF_ERROR(call, where)                        \
-  do {                                                                \
-    VkResult _meshvk_vk_result = (call);                              \
-    if (_meshvk_vk_result != VK_SUCCESS) {                            \
-      ::meshvk::Status _meshvk_status =                               \
-          ::meshvk::VkResultToStatus(_meshvk_vk_result, (where));     \
-      if (!_meshvk_status.ok()) return _meshvk_status;                \
-    }                                                                 \
+#define MESHVK_VK_RETURN_IF_ERROR(call, where)                                                  \
+  do {                                                                                          \
+    VkResult _meshvk_vk_result = (call);                                                        \
+    if (_meshvk_vk_result != VK_SUCCESS) {                                                      \
+      ::meshvk::Status _meshvk_status = ::meshvk::VkResultToStatus(_meshvk_vk_result, (where)); \
+      if (!_meshvk_status.ok()) return _meshvk_status;                                          \
+    }                                                                                           \
   } while (0)
 
 #endif  // MESHVK_RUNTIME_SRC_VULKAN_VK_STATUS_H_

@@ -1,13 +1,13 @@
 // See artifact.h.
 #include "artifact.h"
 
+#include <pybind11/stl.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
-
-#include <pybind11/stl.h>
 
 #include "errors.h"
 #include "meshvk/artifact/mvk_generated.h"
@@ -168,8 +168,7 @@ py::list Artifact::Kernels() const {
   for (const meshvk::mvk::Executable* e : *artifact->executables()) {
     std::vector<uint32_t> words(e->spirv()->begin(), e->spirv()->end());
     std::string text;
-    if (!tools.Disassemble(words, &text,
-                           SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES | SPV_BINARY_TO_TEXT_OPTION_INDENT))
+    if (!tools.Disassemble(words, &text, SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES | SPV_BINARY_TO_TEXT_OPTION_INDENT))
       text = "";  // the loader validated it; an older SPIRV-Tools may still not know an opcode
     py::list writable;
     if (e->bindings())
@@ -177,8 +176,8 @@ py::list Artifact::Kernels() const {
     py::dict k;
     k["index"] = index++;
     k["entry_point"] = e->entry_point() ? e->entry_point()->str() : "";
-    k["workgroup_size"] = py::make_tuple(e->workgroup_size()->Get(0), e->workgroup_size()->Get(1),
-                                         e->workgroup_size()->Get(2));
+    k["workgroup_size"] =
+        py::make_tuple(e->workgroup_size()->Get(0), e->workgroup_size()->Get(1), e->workgroup_size()->Get(2));
     k["bindings"] = py::len(writable);
     k["writable_bindings"] = writable;
     k["push_constant_size"] = e->push_constant_size();

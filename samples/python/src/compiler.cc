@@ -6,8 +6,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include "meshvk/Codegen/TargetDescription.h"
 #include "meshvk/Artifact/CompileProgram.h"
+#include "meshvk/Codegen/TargetDescription.h"
 
 namespace py = pybind11;
 
@@ -54,7 +54,8 @@ PYBIND11_MODULE(_compiler, m) {
     meshvk::ProgramOptions options;
     options.producer = "meshvk Python (in-process compile)";
     std::string error;
-    if (!TargetFrom(target, &options.device, &error)) return py::make_tuple(error, py::none(), py::none(), py::none(), py::none());
+    if (!TargetFrom(target, &options.device, &error))
+      return py::make_tuple(error, py::none(), py::none(), py::none(), py::none());
     if (!meshvk::parseVulkanVersion(vulkan_version, &options.vulkanVersion, &error))
       return py::make_tuple("vulkan_version: " + error, py::none(), py::none(), py::none(), py::none());
     if (!grid_shape.empty() && !meshvk::parseGridShape(grid_shape, &options.gridShape, &error))

@@ -16,15 +16,16 @@ PYBIND11_MODULE(_meshvk, m) {
   m.doc() = "meshvk runtime bindings (use the meshvk package)";
   RegisterErrorTranslator();
 
-  m.def("devices", [] { return ListDevices(nullptr); },
-        "Physical devices with their limits, queues and heaps (as mesh-vk-run --list-devices).");
-  m.def("device_groups", [] { return ListDeviceGroups(nullptr); },
-        "Device groups with their physical devices and peer-memory matrix per heap.");
+  m.def(
+      "devices", [] { return ListDevices(nullptr); },
+      "Physical devices with their limits, queues and heaps (as mesh-vk-run --list-devices).");
+  m.def(
+      "device_groups", [] { return ListDeviceGroups(nullptr); },
+      "Device groups with their physical devices and peer-memory matrix per heap.");
 
   py::class_<Artifact, std::shared_ptr<Artifact>>(m, "Artifact")
-      .def_static("from_bytes", [](const py::bytes& b, const std::string& name) {
-        return Artifact::FromBytes(std::string(b), name);
-      })
+      .def_static("from_bytes",
+                  [](const py::bytes& b, const std::string& name) { return Artifact::FromBytes(std::string(b), name); })
       .def_static("from_file", &Artifact::FromFile)
       .def_property_readonly("name", &Artifact::name)
       .def_property_readonly("process_count", &Artifact::process_count)
@@ -34,14 +35,14 @@ PYBIND11_MODULE(_meshvk, m) {
       .def("signature", &Artifact::SignatureDict, py::arg("function") = "")
       .def("plan", &Artifact::PlanDict, py::arg("function") = "")
       .def("kernels", &Artifact::Kernels)
-      .def("plan_graph", [](const Artifact& a, const std::string& function) { return a.PlanGraph(function, nullptr); },
-           py::arg("function") = "")
+      .def(
+          "plan_graph", [](const Artifact& a, const std::string& function) { return a.PlanGraph(function, nullptr); },
+          py::arg("function") = "")
       .def("to_bytes", [](const Artifact& a) { return py::bytes(a.bytes()); })
       .def("save", &Artifact::Save, py::arg("path"));
 
   py::class_<Function>(m, "Function")
-      .def("__call__", &Function::Call, py::kw_only(), py::arg("keep_sharded") = false,
-           py::arg("timeout") = py::none())
+      .def("__call__", &Function::Call, py::kw_only(), py::arg("keep_sharded") = false, py::arg("timeout") = py::none())
       .def("benchmark", &Function::Benchmark, py::kw_only(), py::arg("n") = 20)
       .def_property_readonly("name", &Function::name)
       .def_property_readonly("signature", &Function::SignatureDict)
@@ -56,9 +57,8 @@ PYBIND11_MODULE(_meshvk, m) {
       .def("plan_graph", &LoadedProgram::PlanGraph, py::arg("function") = "")
       .def("close", &LoadedProgram::Close)
       .def_property_readonly("closed", &LoadedProgram::closed)
-      .def("__repr__", [](const LoadedProgram& p) {
-        return "<meshvk.LoadedProgram " + p.name() + (p.closed() ? " closed>" : ">");
-      })
+      .def("__repr__",
+           [](const LoadedProgram& p) { return "<meshvk.LoadedProgram " + p.name() + (p.closed() ? " closed>" : ">"); })
       .def("__enter__", [](py::object self) { return self; })
       .def("__exit__", [](LoadedProgram& p, py::args) { p.Close(); });
 

@@ -24,8 +24,7 @@ struct PreparedCall {
 PreparedCall Prepare(const FunctionSignature& signature, const py::args& args) {
   PreparedCall call;
   call.inputs = CheckInputs(signature, args);
-  for (const py::array& a : call.inputs)
-    call.host_inputs.push_back({a.data(), static_cast<uint64_t>(a.nbytes())});
+  for (const py::array& a : call.inputs) call.host_inputs.push_back({a.data(), static_cast<uint64_t>(a.nbytes())});
   call.invoke.function = signature.index;
   call.invoke.inputs = call.host_inputs.data();
   call.invoke.input_count = static_cast<uint32_t>(call.host_inputs.size());
@@ -111,8 +110,8 @@ py::object Function::Call(const py::args& args, bool keep_sharded, const py::obj
     for (uint32_t r = 0; r < result_count; ++r) {
       py::list list;
       for (uint32_t s = 0; s < shards[r].size(); ++s)
-        list.append(shard_class(placements[r][s].process, py::tuple(py::cast(placements[r][s].global_offset)),
-                                shards[r][s]));
+        list.append(
+            shard_class(placements[r][s].process, py::tuple(py::cast(placements[r][s].global_offset)), shards[r][s]));
       py::dict info = TensorInfoDict(signature_.results[r]);
       results.append(tensor_class(info["shape"], info["dtype"], info["split_axes"], list));
     }
@@ -146,8 +145,7 @@ py::dict Function::Benchmark(const py::args& args, uint32_t n) {
         auto start = std::chrono::steady_clock::now();
         Check(meshvk_program_invoke(program, &call.invoke),
               signature_.name + ": benchmark run " + std::to_string(r) + ": ");
-        wall_ms.push_back(
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        wall_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
         uint32_t count = 0;
         meshvk_status_t status = meshvk_program_phase_timings(program, timings.data(), 1024, &count);
         if (status) {
@@ -227,7 +225,8 @@ py::dict LoadedProgram::Stats() const {
   meshvk_program_stats_t stats{};
   {
     py::gil_scoped_release release;
-    program_->WithProgram([&](meshvk_program_t* program, meshvk_device_set_t*) { meshvk_program_stats(program, &stats); });
+    program_->WithProgram(
+        [&](meshvk_program_t* program, meshvk_device_set_t*) { meshvk_program_stats(program, &stats); });
   }
   py::dict d;
   d["command_buffers"] = stats.command_buffer_count;

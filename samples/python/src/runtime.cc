@@ -16,11 +16,16 @@ namespace {
 
 const char* DeviceTypeName(uint32_t type) {
   switch (type) {
-    case 1: return "integrated-gpu";
-    case 2: return "discrete-gpu";
-    case 3: return "virtual-gpu";
-    case 4: return "cpu";
-    default: return "other";
+    case 1:
+      return "integrated-gpu";
+    case 2:
+      return "discrete-gpu";
+    case 3:
+      return "virtual-gpu";
+    case 4:
+      return "cpu";
+    default:
+      return "other";
   }
 }
 
@@ -103,8 +108,10 @@ py::list ListDevices(meshvk_instance_t* instance) {
     Check(meshvk_instance_physical_device_info(instance, i, &info));
     const meshvk_device_limits_t& l = info.limits;
     py::dict limits;
-    limits["max_workgroup_size"] = py::make_tuple(l.max_workgroup_size[0], l.max_workgroup_size[1], l.max_workgroup_size[2]);
-    limits["max_workgroup_count"] = py::make_tuple(l.max_workgroup_count[0], l.max_workgroup_count[1], l.max_workgroup_count[2]);
+    limits["max_workgroup_size"] =
+        py::make_tuple(l.max_workgroup_size[0], l.max_workgroup_size[1], l.max_workgroup_size[2]);
+    limits["max_workgroup_count"] =
+        py::make_tuple(l.max_workgroup_count[0], l.max_workgroup_count[1], l.max_workgroup_count[2]);
     limits["max_workgroup_invocations"] = l.max_workgroup_invocations;
     limits["max_shared_memory_bytes"] = l.max_shared_memory_bytes;
     limits["subgroup_size"] = l.subgroup_size;
@@ -251,8 +258,8 @@ int ParseValidation(const py::object& validation) {
   if (validation.is_none()) return 0;  // the instance still honours MESHVK_VALIDATION
   if (py::isinstance<py::str>(validation)) {
     if (validation.cast<std::string>() == "sync") return 2;
-    Raise(MESHVK_STATUS_INVALID_ARGUMENT, "validation: '" + validation.cast<std::string>() +
-                                              "' given, expected None, False, True or 'sync'");
+    Raise(MESHVK_STATUS_INVALID_ARGUMENT,
+          "validation: '" + validation.cast<std::string>() + "' given, expected None, False, True or 'sync'");
   }
   return validation.cast<bool>() ? 1 : 0;
 }

@@ -16,16 +16,24 @@ std::string ArrayTypeString(const py::array& a) {
   for (py::ssize_t d = 0; d < a.ndim(); ++d) text += std::to_string(a.shape(d)) + "x";
   py::dtype dt = a.dtype();
   char kind = dt.kind();
-  std::string name = kind == 'f' ? "f" : kind == 'i' ? "i" : kind == 'u' ? "u" : kind == 'b' ? "b" : kind == 'c' ? "c" : "";
+  std::string name = kind == 'f'   ? "f"
+                     : kind == 'i' ? "i"
+                     : kind == 'u' ? "u"
+                     : kind == 'b' ? "b"
+                     : kind == 'c' ? "c"
+                                   : "";
   if (name.empty()) return text + py::str(static_cast<py::object>(dt)).cast<std::string>();
   return text + name + std::to_string(dt.itemsize() * 8);
 }
 
 bool SameElementType(const py::dtype& dt, meshvk_element_type_t type) {
   switch (type) {
-    case MESHVK_ELEMENT_F32: return dt.kind() == 'f' && dt.itemsize() == 4;
-    case MESHVK_ELEMENT_F16: return dt.kind() == 'f' && dt.itemsize() == 2;
-    case MESHVK_ELEMENT_I32: return dt.kind() == 'i' && dt.itemsize() == 4;
+    case MESHVK_ELEMENT_F32:
+      return dt.kind() == 'f' && dt.itemsize() == 4;
+    case MESHVK_ELEMENT_F16:
+      return dt.kind() == 'f' && dt.itemsize() == 2;
+    case MESHVK_ELEMENT_I32:
+      return dt.kind() == 'i' && dt.itemsize() == 4;
   }
   return false;
 }
@@ -34,9 +42,12 @@ bool SameElementType(const py::dtype& dt, meshvk_element_type_t type) {
 
 py::dtype DtypeOf(meshvk_element_type_t type) {
   switch (type) {
-    case MESHVK_ELEMENT_F32: return py::dtype("float32");
-    case MESHVK_ELEMENT_F16: return py::dtype("float16");
-    case MESHVK_ELEMENT_I32: return py::dtype("int32");
+    case MESHVK_ELEMENT_F32:
+      return py::dtype("float32");
+    case MESHVK_ELEMENT_F16:
+      return py::dtype("float16");
+    case MESHVK_ELEMENT_I32:
+      return py::dtype("int32");
   }
   Raise(MESHVK_STATUS_INTERNAL, "unknown element type " + std::to_string(type));
 }
@@ -81,20 +92,21 @@ std::vector<py::array> CheckInputs(const FunctionSignature& signature, const py:
     const meshvk_tensor_info_t& info = signature.arguments[i];
     const std::string where = "inputs[" + std::to_string(i) + "]: ";
     if (!py::isinstance<py::array>(args[i]))
-      Raise(MESHVK_STATUS_INVALID_ARGUMENT,
-            where + "a numpy array is expected (argument " + std::to_string(i) + " of " + fn + " is " +
-                SignatureString(info) + "), got " + py::str(py::type::of(args[i]).attr("__name__")).cast<std::string>());
+      Raise(MESHVK_STATUS_INVALID_ARGUMENT, where + "a numpy array is expected (argument " + std::to_string(i) +
+                                                " of " + fn + " is " + SignatureString(info) + "), got " +
+                                                py::str(py::type::of(args[i]).attr("__name__")).cast<std::string>());
     py::array a = args[i].cast<py::array>();
     bool shape_ok = a.ndim() == static_cast<py::ssize_t>(info.rank);
-    for (uint32_t d = 0; shape_ok && d < info.rank; ++d) shape_ok = a.shape(d) == static_cast<py::ssize_t>(info.shape[d]);
+    for (uint32_t d = 0; shape_ok && d < info.rank; ++d)
+      shape_ok = a.shape(d) == static_cast<py::ssize_t>(info.shape[d]);
     if (!shape_ok || !SameElementType(a.dtype(), info.element_type))
       Raise(MESHVK_STATUS_INVALID_ARGUMENT, where + ArrayTypeString(a) + " given, argument " + std::to_string(i) +
                                                 " of " + fn + " is " + SignatureString(info));
     // The runtime reads dense, aligned, little-endian (= native here) rows.
     const bool native = a.dtype().attr("isnative").cast<bool>();
     const int flags = py::detail::array_proxy(a.ptr())->flags;
-    const bool dense = (flags & py::detail::npy_api::NPY_ARRAY_C_CONTIGUOUS_) &&
-                       (flags & py::detail::npy_api::NPY_ARRAY_ALIGNED_);
+    const bool dense =
+        (flags & py::detail::npy_api::NPY_ARRAY_C_CONTIGUOUS_) && (flags & py::detail::npy_api::NPY_ARRAY_ALIGNED_);
     if (!native || !dense)
       a = py::module_::import("numpy").attr("require")(a, DtypeOf(info.element_type),
                                                        py::make_tuple("C_CONTIGUOUS", "ALIGNED"));

@@ -146,7 +146,7 @@ TEST(CompilerApi, ProbedTargetGetsItsPresetTuning) {
   EXPECT_EQ(tuned.registerTileCols, preset.registerTileCols);
   EXPECT_EQ(tuned.elementwiseElementsPerInvocation, preset.elementwiseElementsPerInvocation);
   EXPECT_EQ(tuned.preferredWorkgroupInvocations, preset.preferredWorkgroupInvocations);
-  EXPECT_EQ(tuned.maxWorkgroupInvocations, 512u);  // limits are the device's
+  EXPECT_EQ(tuned.maxWorkgroupInvocations, 512u);                      // limits are the device's
   EXPECT_EQ(tuned.maxSharedMemoryBytes, preset.maxSharedMemoryBytes);  // not reported: the preset's
   EXPECT_EQ(tuned.name, probed.name);
 
@@ -201,22 +201,22 @@ TEST_P(CompilerApiBadInput, OneClearError) {
 
 INSTANTIATE_TEST_SUITE_P(
     Errors, CompilerApiBadInput,
-    ::testing::Values(
-        BadInput{"syntax", "func.func @k(%a: tensor<4xf32>) -> tensor<4xf32> {", "parse error"},
-        BadInput{"unranked",
-                 "func.func @k(%a: tensor<*xf32>) -> tensor<4xf32> attributes {meshvk.kernel} {\n"
-                 "  %e = tensor.empty() : tensor<4xf32>\n  return %e : tensor<4xf32>\n}\n",
-                 "expected a ranked tensor"},
-        BadInput{"scalar_result",
-                 "func.func @k(%a: f32) -> f32 attributes {meshvk.kernel} {\n"
-                 "  return %a : f32\n}\n",
-                 "argument 0 has type 'f32'"},
-        BadInput{"declaration", "func.func private @k(tensor<4xf32>) -> tensor<4xf32> attributes {meshvk.kernel}\n",
-                 "meshvk.kernel function has no body"},
-        BadInput{"dense_constant",
-                 "func.func @k() -> tensor<2xi32> attributes {meshvk.kernel} {\n"
-                 "  %c = arith.constant dense<[1, 2]> : tensor<2xi32>\n  return %c : tensor<2xi32>\n}\n",
-                 "non-splat tensor constant"}),
+    ::testing::Values(BadInput{"syntax", "func.func @k(%a: tensor<4xf32>) -> tensor<4xf32> {", "parse error"},
+                      BadInput{"unranked",
+                               "func.func @k(%a: tensor<*xf32>) -> tensor<4xf32> attributes {meshvk.kernel} {\n"
+                               "  %e = tensor.empty() : tensor<4xf32>\n  return %e : tensor<4xf32>\n}\n",
+                               "expected a ranked tensor"},
+                      BadInput{"scalar_result",
+                               "func.func @k(%a: f32) -> f32 attributes {meshvk.kernel} {\n"
+                               "  return %a : f32\n}\n",
+                               "argument 0 has type 'f32'"},
+                      BadInput{"declaration",
+                               "func.func private @k(tensor<4xf32>) -> tensor<4xf32> attributes {meshvk.kernel}\n",
+                               "meshvk.kernel function has no body"},
+                      BadInput{"dense_constant",
+                               "func.func @k() -> tensor<2xi32> attributes {meshvk.kernel} {\n"
+                               "  %c = arith.constant dense<[1, 2]> : tensor<2xi32>\n  return %c : tensor<2xi32>\n}\n",
+                               "non-splat tensor constant"}),
     [](const ::testing::TestParamInfo<BadInput>& info) { return std::string(info.param.name); });
 
 TEST(CompilerApi, SplatConstantBecomesAFill) {

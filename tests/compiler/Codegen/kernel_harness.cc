@@ -18,8 +18,8 @@ namespace meshvk_codegen_test {
 
 std::string StatusText(meshvk_status_t status) {
   if (status == MESHVK_OK) return "";
-  std::string text = std::string(meshvk_status_code_name(meshvk_status_code(status))) + ": " +
-                     meshvk_status_message(status);
+  std::string text =
+      std::string(meshvk_status_code_name(meshvk_status_code(status))) + ": " + meshvk_status_message(status);
   meshvk_status_free(status);
   return text;
 }
@@ -37,11 +37,9 @@ std::string CompileMlir(const std::string& mlir, const meshvk::codegen::TargetDe
     for (mlir::Diagnostic& note : d.getNotes()) os << "  note: " << note << "\n";
     return mlir::success();
   });
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceString<mlir::ModuleOp>(mlir, &context);
+  mlir::OwningOpRef<mlir::ModuleOp> module = mlir::parseSourceString<mlir::ModuleOp>(mlir, &context);
   if (!module) return "parse error: " + diagnostics;
-  mlir::FailureOr<meshvk::codegen::CompiledKernels> compiled =
-      meshvk::codegen::compileKernels(*module, target);
+  mlir::FailureOr<meshvk::codegen::CompiledKernels> compiled = meshvk::codegen::compileKernels(*module, target);
   if (mlir::failed(compiled)) return diagnostics.empty() ? "compile failed" : diagnostics;
   *out = std::move(*compiled);
   return "";
@@ -121,8 +119,7 @@ Kernel::Kernel(Device& device, const meshvk::codegen::CompiledKernel& compiled)
   error_ = StatusText(meshvk_executable_create(device.set(), &info, &executable_));
 }
 
-Kernel::Kernel(Device& device, const uint32_t* words, size_t word_count, uint32_t bindings,
-               uint32_t push_constant_size)
+Kernel::Kernel(Device& device, const uint32_t* words, size_t word_count, uint32_t bindings, uint32_t push_constant_size)
     : device_(device), bindings_(bindings) {
   meshvk_executable_create_info_t info = {};
   info.spirv = words;
@@ -138,8 +135,8 @@ Kernel::~Kernel() {
 }
 
 std::string Kernel::Run(const std::vector<Buffer*>& buffers, const std::vector<bool>& writes,
-                        std::array<uint32_t, 3> workgroup_count, const void* push,
-                        uint32_t push_size, int repeat, double* seconds) {
+                        std::array<uint32_t, 3> workgroup_count, const void* push, uint32_t push_size, int repeat,
+                        double* seconds) {
   if (!error_.empty()) return error_;
   std::vector<meshvk_binding_t> bindings(buffers.size());
   for (size_t i = 0; i < buffers.size(); ++i) {
@@ -157,8 +154,7 @@ std::string Kernel::Run(const std::vector<Buffer*>& buffers, const std::vector<b
   dispatch.push_constants = push;
   dispatch.push_constant_size = push_size;
   for (int i = 0; i < 3; ++i) dispatch.workgroup_count[i] = workgroup_count[i];
-  for (int r = 0; r < repeat && err.empty(); ++r)
-    err = StatusText(meshvk_command_buffer_dispatch(cb, &dispatch));
+  for (int r = 0; r < repeat && err.empty(); ++r) err = StatusText(meshvk_command_buffer_dispatch(cb, &dispatch));
   if (err.empty()) err = StatusText(meshvk_command_buffer_end(cb));
   meshvk_semaphore_t* done = nullptr;
   if (err.empty()) err = StatusText(meshvk_semaphore_create(device_.set(), 0, 0, &done));

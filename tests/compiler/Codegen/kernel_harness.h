@@ -67,8 +67,7 @@ class Kernel {
   // `compiled`).
   Kernel(Device& device, const meshvk::codegen::CompiledKernel& compiled);
   // From hand-written SPIR-V.
-  Kernel(Device& device, const uint32_t* words, size_t word_count, uint32_t bindings,
-         uint32_t push_constant_size);
+  Kernel(Device& device, const uint32_t* words, size_t word_count, uint32_t bindings, uint32_t push_constant_size);
   ~Kernel();
   Kernel(const Kernel&) = delete;
   Kernel& operator=(const Kernel&) = delete;
@@ -79,8 +78,8 @@ class Kernel {
   // tracking), submits, waits. `seconds` (optional) gets the wall time of the
   // submit + wait. `writes[i]` marks written bindings.
   std::string Run(const std::vector<Buffer*>& buffers, const std::vector<bool>& writes,
-                  std::array<uint32_t, 3> workgroup_count, const void* push = nullptr,
-                  uint32_t push_size = 0, int repeat = 1, double* seconds = nullptr);
+                  std::array<uint32_t, 3> workgroup_count, const void* push = nullptr, uint32_t push_size = 0,
+                  int repeat = 1, double* seconds = nullptr);
 
  private:
   Device& device_;

@@ -118,8 +118,7 @@ struct Case {
 // ---- op generators: MLIR text + host reference ----------------------------
 
 // C[M,N] = sum_k A * B with optional transposes (A as KxM, B as NxK).
-Case Matmul(const std::string& name, DType t, int64_t M, int64_t N, int64_t K, bool transA,
-            bool transB) {
+Case Matmul(const std::string& name, DType t, int64_t M, int64_t N, int64_t K, bool transA, bool transB) {
   Case c;
   c.name = name;
   Tensor a = Random(t, transA ? std::vector<int64_t>{K, M} : std::vector<int64_t>{M, K}, 1);
@@ -136,16 +135,15 @@ Case Matmul(const std::string& name, DType t, int64_t M, int64_t N, int64_t K, b
   std::string maps;
   if (transA || transB) {
     maps = std::string(" indexing_maps = [") +
-           (transA ? "affine_map<(m, n, k) -> (k, m)>" : "affine_map<(m, n, k) -> (m, k)>") +
-           ", " + (transB ? "affine_map<(m, n, k) -> (n, k)>" : "affine_map<(m, n, k) -> (k, n)>") +
+           (transA ? "affine_map<(m, n, k) -> (k, m)>" : "affine_map<(m, n, k) -> (m, k)>") + ", " +
+           (transB ? "affine_map<(m, n, k) -> (n, k)>" : "affine_map<(m, n, k) -> (k, n)>") +
            ", affine_map<(m, n, k) -> (m, n)>]";
   }
   m << "func.func @k(%a: " << a.mlir() << ", %b: " << b.mlir() << ") -> " << out.mlir()
     << " attributes {meshvk.kernel} {\n"
     << "  %z = " << Zero(t) << "\n"
     << "  %e = tensor.empty() : " << out.mlir() << "\n"
-    << "  %f = linalg.fill ins(%z : " << Name(t) << ") outs(%e : " << out.mlir() << ") -> "
-    << out.mlir() << "\n"
+    << "  %f = linalg.fill ins(%z : " << Name(t) << ") outs(%e : " << out.mlir() << ") -> " << out.mlir() << "\n"
     << "  %r = linalg.matmul" << maps << " ins(%a, %b : " << a.mlir() << ", " << b.mlir()
     << ") outs(%f : " << out.mlir() << ") -> " << out.mlir() << "\n"
     << "  return %r : " << out.mlir() << "\n}\n";
@@ -165,18 +163,16 @@ Case BatchMatmul(const std::string& name, DType t, int64_t B, int64_t M, int64_t
     for (int64_t i = 0; i < M; ++i)
       for (int64_t j = 0; j < N; ++j) {
         double s = 0;
-        for (int64_t k = 0; k < K; ++k)
-          s += a.values[(p * M + i) * K + k] * b.values[(p * K + k) * N + j];
+        for (int64_t k = 0; k < K; ++k) s += a.values[(p * M + i) * K + k] * b.values[(p * K + k) * N + j];
         out.values[(p * M + i) * N + j] = s;
       }
   std::ostringstream m;
   m << "func.func @k(%a: " << a.mlir() << ", %b: " << b.mlir() << ") -> " << out.mlir()
     << " attributes {meshvk.kernel} {\n"
     << "  %z = " << Zero(t) << "\n  %e = tensor.empty() : " << out.mlir() << "\n"
-    << "  %f = linalg.fill ins(%z : " << Name(t) << ") outs(%e : " << out.mlir() << ") -> "
-    << out.mlir() << "\n"
-    << "  %r = linalg.batch_matmul ins(%a, %b : " << a.mlir() << ", " << b.mlir()
-    << ") outs(%f : " << out.mlir() << ") -> " << out.mlir() << "\n"
+    << "  %f = linalg.fill ins(%z : " << Name(t) << ") outs(%e : " << out.mlir() << ") -> " << out.mlir() << "\n"
+    << "  %r = linalg.batch_matmul ins(%a, %b : " << a.mlir() << ", " << b.mlir() << ") outs(%f : " << out.mlir()
+    << ") -> " << out.mlir() << "\n"
     << "  return %r : " << out.mlir() << "\n}\n";
   c.mlir = m.str();
   c.inputs = {a, b};
@@ -197,27 +193,26 @@ Case MatmulBiasRelu(const std::string& name, DType t, int64_t M, int64_t N, int6
     }
   std::string T = out.mlir(), e = Name(t);
   std::ostringstream m;
-  m << "func.func @k(%a: " << c.inputs[0].mlir() << ", %b: " << c.inputs[1].mlir()
-    << ", %bias: " << bias.mlir() << ") -> " << T << " attributes {meshvk.kernel} {\n"
+  m << "func.func @k(%a: " << c.inputs[0].mlir() << ", %b: " << c.inputs[1].mlir() << ", %bias: " << bias.mlir()
+    << ") -> " << T << " attributes {meshvk.kernel} {\n"
     << "  %z = " << Zero(t) << "\n  %e = tensor.empty() : " << T << "\n"
     << "  %f = linalg.fill ins(%z : " << e << ") outs(%e : " << T << ") -> " << T << "\n"
-    << "  %mm = linalg.matmul ins(%a, %b : " << c.inputs[0].mlir() << ", " << c.inputs[1].mlir()
-    << ") outs(%f : " << T << ") -> " << T << "\n"
+    << "  %mm = linalg.matmul ins(%a, %b : " << c.inputs[0].mlir() << ", " << c.inputs[1].mlir() << ") outs(%f : " << T
+    << ") -> " << T << "\n"
     << "  %e2 = tensor.empty() : " << T << "\n"
     << "  %biased = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, "
        "affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = "
        "[\"parallel\", \"parallel\"]} ins(%mm, %bias : "
     << T << ", " << bias.mlir() << ") outs(%e2 : " << T << ") {\n"
     << "  ^bb0(%x: " << e << ", %y: " << e << ", %o: " << e << "):\n"
-    << "    %s = " << Add(t) << " %x, %y : " << e << "\n    linalg.yield %s : " << e << "\n  } -> "
-    << T << "\n"
+    << "    %s = " << Add(t) << " %x, %y : " << e << "\n    linalg.yield %s : " << e << "\n  } -> " << T << "\n"
     << "  %e3 = tensor.empty() : " << T << "\n"
     << "  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) "
        "-> (i, j)>], iterator_types = [\"parallel\", \"parallel\"]} ins(%biased : "
     << T << ") outs(%e3 : " << T << ") {\n"
     << "  ^bb0(%x: " << e << ", %o: " << e << "):\n"
-    << "    %zz = " << Zero(t) << "\n    %s = " << Max(t) << " %x, %zz : " << e
-    << "\n    linalg.yield %s : " << e << "\n  } -> " << T << "\n"
+    << "    %zz = " << Zero(t) << "\n    %s = " << Max(t) << " %x, %zz : " << e << "\n    linalg.yield %s : " << e
+    << "\n  } -> " << T << "\n"
     << "  return %r : " << T << "\n}\n";
   c.mlir = m.str();
   c.inputs.push_back(bias);
@@ -239,27 +234,25 @@ Case ElementwiseChain(const std::string& name, DType t, int64_t M, int64_t N) {
       out.values[i * N + j] = useTanh ? std::tanh(v) : (v > 0 ? v : 0);
     }
   std::string T = out.mlir(), e = Name(t);
-  auto generic = [&](const std::string& res, const std::string& ins, const std::string& types,
-                     const std::string& maps, const std::string& args, const std::string& body) {
+  auto generic = [&](const std::string& res, const std::string& ins, const std::string& types, const std::string& maps,
+                     const std::string& args, const std::string& body) {
     std::ostringstream g;
     g << "  %" << res << "_init = tensor.empty() : " << T << "\n"
       << "  %" << res << " = linalg.generic {indexing_maps = [" << maps
-      << ", affine_map<(i, j) -> (i, j)>], iterator_types = [\"parallel\", \"parallel\"]} ins("
-      << ins << " : " << types << ") outs(%" << res << "_init : " << T << ") {\n"
+      << ", affine_map<(i, j) -> (i, j)>], iterator_types = [\"parallel\", \"parallel\"]} ins(" << ins << " : " << types
+      << ") outs(%" << res << "_init : " << T << ") {\n"
       << "  ^bb0(" << args << ", %o: " << e << "):\n"
       << body << "  } -> " << T << "\n";
     return g.str();
   };
   std::ostringstream m;
-  m << "func.func @k(%a: " << T << ", %row: " << row.mlir() << ", %col: " << col.mlir() << ") -> "
-    << T << " attributes {meshvk.kernel} {\n"
-    << generic("scaled", "%a, %row", T + ", " + row.mlir(),
-               "affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>",
+  m << "func.func @k(%a: " << T << ", %row: " << row.mlir() << ", %col: " << col.mlir() << ") -> " << T
+    << " attributes {meshvk.kernel} {\n"
+    << generic("scaled", "%a, %row", T + ", " + row.mlir(), "affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>",
                "%x: " + e + ", %y: " + e,
                "    %s = " + Mul(t) + " %x, %y : " + e + "\n    linalg.yield %s : " + e + "\n")
     << generic("shifted", "%scaled, %col", T + ", " + col.mlir(),
-               "affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>",
-               "%x: " + e + ", %y: " + e,
+               "affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>", "%x: " + e + ", %y: " + e,
                "    %s = " + Add(t) + " %x, %y : " + e + "\n    linalg.yield %s : " + e + "\n")
     << generic("r", "%shifted", T, "affine_map<(i, j) -> (i, j)>", "%x: " + e,
                useTanh ? "    %s = math.tanh %x : " + e + "\n    linalg.yield %s : " + e + "\n"
@@ -295,16 +288,14 @@ Case Reduce(const std::string& name, DType t, std::vector<int64_t> shape, int64_
       out.values[o * inner + i] = s;
     }
   std::string e = Name(t);
-  std::string init = max ? (t == DType::I32 ? "arith.constant -2147483648 : i32"
-                                            : "arith.constant -6.0e4 : " + e)
-                         : Zero(t);
+  std::string init =
+      max ? (t == DType::I32 ? "arith.constant -2147483648 : i32" : "arith.constant -6.0e4 : " + e) : Zero(t);
   std::ostringstream m;
   m << "func.func @k(%a: " << a.mlir() << ") -> " << out.mlir() << " attributes {meshvk.kernel} {\n"
     << "  %z = " << init << "\n  %e = tensor.empty() : " << out.mlir() << "\n"
-    << "  %f = linalg.fill ins(%z : " << e << ") outs(%e : " << out.mlir() << ") -> "
-    << out.mlir() << "\n"
-    << "  %r = linalg.reduce ins(%a : " << a.mlir() << ") outs(%f : " << out.mlir()
-    << ") dimensions = [" << dim << "]\n"
+    << "  %f = linalg.fill ins(%z : " << e << ") outs(%e : " << out.mlir() << ") -> " << out.mlir() << "\n"
+    << "  %r = linalg.reduce ins(%a : " << a.mlir() << ") outs(%f : " << out.mlir() << ") dimensions = [" << dim
+    << "]\n"
     << "    (%x: " << e << ", %acc: " << e << ") {\n"
     << "      %s = " << (max ? Max(t) : Add(t)) << " %x, %acc : " << e << "\n"
     << "      linalg.yield %s : " << e << "\n    }\n"
@@ -316,8 +307,7 @@ Case Reduce(const std::string& name, DType t, std::vector<int64_t> shape, int64_
   return c;
 }
 
-Case Transpose(const std::string& name, DType t, std::vector<int64_t> shape,
-               std::vector<int64_t> perm) {
+Case Transpose(const std::string& name, DType t, std::vector<int64_t> shape, std::vector<int64_t> perm) {
   Case c;
   c.name = name;
   Tensor a = Random(t, shape, 10);
@@ -341,8 +331,8 @@ Case Transpose(const std::string& name, DType t, std::vector<int64_t> shape,
   std::ostringstream m;
   m << "func.func @k(%a: " << a.mlir() << ") -> " << out.mlir() << " attributes {meshvk.kernel} {\n"
     << "  %e = tensor.empty() : " << out.mlir() << "\n"
-    << "  %r = linalg.transpose ins(%a : " << a.mlir() << ") outs(%e : " << out.mlir()
-    << ") permutation = [" << ps << "]\n"
+    << "  %r = linalg.transpose ins(%a : " << a.mlir() << ") outs(%e : " << out.mlir() << ") permutation = [" << ps
+    << "]\n"
     << "  return %r : " << out.mlir() << "\n}\n";
   c.mlir = m.str();
   c.inputs = {a};
@@ -370,8 +360,8 @@ Case Fill(const std::string& name, DType t, std::vector<int64_t> shape) {
 }
 
 // out = a[r0 : r0 + R : rs, c0 : c0 + C] (a strided slice copy).
-Case Slice(const std::string& name, DType t, int64_t M, int64_t N, int64_t r0, int64_t c0,
-           int64_t R, int64_t C, int64_t rs) {
+Case Slice(const std::string& name, DType t, int64_t M, int64_t N, int64_t r0, int64_t c0, int64_t R, int64_t C,
+           int64_t rs) {
   Case c;
   c.name = name;
   Tensor a = Random(t, {M, N}, 11);
@@ -380,8 +370,8 @@ Case Slice(const std::string& name, DType t, int64_t M, int64_t N, int64_t r0, i
     for (int64_t j = 0; j < C; ++j) out.values[i * C + j] = a.values[(r0 + i * rs) * N + c0 + j];
   std::ostringstream m;
   m << "func.func @k(%a: " << a.mlir() << ") -> " << out.mlir() << " attributes {meshvk.kernel} {\n"
-    << "  %r = tensor.extract_slice %a[" << r0 << ", " << c0 << "] [" << R << ", " << C << "] ["
-    << rs << ", 1] : " << a.mlir() << " to " << out.mlir() << "\n"
+    << "  %r = tensor.extract_slice %a[" << r0 << ", " << c0 << "] [" << R << ", " << C << "] [" << rs
+    << ", 1] : " << a.mlir() << " to " << out.mlir() << "\n"
     << "  return %r : " << out.mlir() << "\n}\n";
   c.mlir = m.str();
   c.inputs = {a};
@@ -439,18 +429,17 @@ Case TwoOutputs(const std::string& name, DType t, int64_t M, int64_t N) {
     }
   std::string e = Name(t);
   std::ostringstream m;
-  m << "func.func @k(%a: " << a.mlir() << ", %b: " << b.mlir() << ") -> (" << sum.mlir() << ", "
-    << tr.mlir() << ") attributes {meshvk.kernel} {\n"
+  m << "func.func @k(%a: " << a.mlir() << ", %b: " << b.mlir() << ") -> (" << sum.mlir() << ", " << tr.mlir()
+    << ") attributes {meshvk.kernel} {\n"
     << "  %e = tensor.empty() : " << sum.mlir() << "\n"
     << "  %s = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> "
        "(j)>, affine_map<(i, j) -> (i, j)>], iterator_types = [\"parallel\", \"parallel\"]} ins(%a, "
        "%b : "
     << a.mlir() << ", " << b.mlir() << ") outs(%e : " << sum.mlir() << ") {\n"
-    << "  ^bb0(%x: " << e << ", %y: " << e << ", %o: " << e << "):\n    %v = " << Add(t)
-    << " %x, %y : " << e << "\n    linalg.yield %v : " << e << "\n  } -> " << sum.mlir() << "\n"
+    << "  ^bb0(%x: " << e << ", %y: " << e << ", %o: " << e << "):\n    %v = " << Add(t) << " %x, %y : " << e
+    << "\n    linalg.yield %v : " << e << "\n  } -> " << sum.mlir() << "\n"
     << "  %e2 = tensor.empty() : " << tr.mlir() << "\n"
-    << "  %t = linalg.transpose ins(%a : " << a.mlir() << ") outs(%e2 : " << tr.mlir()
-    << ") permutation = [1, 0]\n"
+    << "  %t = linalg.transpose ins(%a : " << a.mlir() << ") outs(%e2 : " << tr.mlir() << ") permutation = [1, 0]\n"
     << "  return %s, %t : " << sum.mlir() << ", " << tr.mlir() << "\n}\n";
   c.mlir = m.str();
   c.inputs = {a, b};
@@ -573,8 +562,8 @@ TEST_P(KernelTest, MatchesHostReference) {
       double want = c.outputs[o].values[i];
       double tol = c.tolerance * std::max(1.0, std::fabs(want));
       if (!(std::fabs(got.values[i] - want) <= tol)) {
-        ADD_FAILURE() << c.name << " output " << o << " element " << i << ": got "
-                      << got.values[i] << ", want " << want;
+        ADD_FAILURE() << c.name << " output " << o << " element " << i << ": got " << got.values[i] << ", want "
+                      << want;
         ++bad;
       }
     }
@@ -616,8 +605,8 @@ DynamicCase DynamicElementwise() {
       "    %t = math.tanh %q : f32\n    linalg.yield %t : f32\n"
       "  } -> tensor<?x?xf32>\n  return %r : tensor<?x?xf32>\n}\n";
   c.make = [](int64_t M, int64_t N, int64_t, std::vector<Tensor>* in, std::vector<Tensor>* out) {
-    Tensor a = Random(DType::F32, {M, N}, 21), row = Random(DType::F32, {N}, 22),
-           col = Random(DType::F32, {M}, 23), r = Zeros(DType::F32, {M, N});
+    Tensor a = Random(DType::F32, {M, N}, 21), row = Random(DType::F32, {N}, 22), col = Random(DType::F32, {M}, 23),
+           r = Zeros(DType::F32, {M, N});
     for (int64_t i = 0; i < M; ++i)
       for (int64_t j = 0; j < N; ++j)
         r.values[i * N + j] = std::tanh(a.values[i * N + j] * row.values[j] + col.values[i]);
@@ -641,8 +630,7 @@ DynamicCase DynamicMatmul() {
       "  %r = linalg.matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%f : "
       "tensor<?x?xf32>) -> tensor<?x?xf32>\n  return %r : tensor<?x?xf32>\n}\n";
   c.make = [](int64_t M, int64_t N, int64_t K, std::vector<Tensor>* in, std::vector<Tensor>* out) {
-    Tensor a = Random(DType::F32, {M, K}, 24), b = Random(DType::F32, {K, N}, 25),
-           r = Zeros(DType::F32, {M, N});
+    Tensor a = Random(DType::F32, {M, K}, 24), b = Random(DType::F32, {K, N}, 25), r = Zeros(DType::F32, {M, N});
     for (int64_t i = 0; i < M; ++i)
       for (int64_t j = 0; j < N; ++j) {
         double s = 0;
@@ -699,11 +687,14 @@ TEST_P(DynamicKernelTest, OneKernelMatchesHostReferenceAtEverySize) {
   ASSERT_EQ(kernel.error(), "");
   // (m, n, k): tiny, odd, large-ish; with the recorded (default) workgroup
   // count and with fewer workgroups than tiles (grid-stride loops).
-  struct Size { int64_t m, n, k; uint32_t workgroups; };
-  for (Size sz : {Size{1, 1, 1, 0}, Size{37, 53, 29, 0}, Size{3, 130, 7, 0},
-                  Size{300, 517, 65, 0}, Size{37, 53, 29, 2}}) {
-    SCOPED_TRACE(std::to_string(sz.m) + "x" + std::to_string(sz.n) + "x" + std::to_string(sz.k) +
-                 " workgroups " + std::to_string(sz.workgroups));
+  struct Size {
+    int64_t m, n, k;
+    uint32_t workgroups;
+  };
+  for (Size sz :
+       {Size{1, 1, 1, 0}, Size{37, 53, 29, 0}, Size{3, 130, 7, 0}, Size{300, 517, 65, 0}, Size{37, 53, 29, 2}}) {
+    SCOPED_TRACE(std::to_string(sz.m) + "x" + std::to_string(sz.n) + "x" + std::to_string(sz.k) + " workgroups " +
+                 std::to_string(sz.workgroups));
     std::vector<Tensor> inputs, outputs;
     c.make(sz.m, sz.n, sz.k, &inputs, &outputs);
     ASSERT_EQ(k.bindings.size(), inputs.size() + outputs.size());
@@ -722,8 +713,7 @@ TEST_P(DynamicKernelTest, OneKernelMatchesHostReferenceAtEverySize) {
     std::vector<bool> writes;
     for (const Tensor* t : byBinding) {
       bool out = raw.size() >= inputs.size();
-      std::vector<uint8_t> bytes =
-          out ? std::vector<uint8_t>(t->count() * Bytes(t->type), 0x7f) : t->bytes();
+      std::vector<uint8_t> bytes = out ? std::vector<uint8_t>(t->count() * Bytes(t->type), 0x7f) : t->bytes();
       buffers.push_back(std::make_unique<Buffer>(device, bytes.size()));
       ASSERT_EQ(buffers.back()->Write(bytes.data(), bytes.size()), "");
       raw.push_back(buffers.back().get());
@@ -741,8 +731,8 @@ TEST_P(DynamicKernelTest, OneKernelMatchesHostReferenceAtEverySize) {
       for (int64_t i = 0; i < got.count() && bad < 5; ++i) {
         double want = outputs[o].values[i];
         if (!(std::fabs(got.values[i] - want) <= c.tolerance * std::max(1.0, std::fabs(want)))) {
-          ADD_FAILURE() << c.name << " output " << o << " element " << i << ": got "
-                        << got.values[i] << ", want " << want;
+          ADD_FAILURE() << c.name << " output " << o << " element " << i << ": got " << got.values[i] << ", want "
+                        << want;
           ++bad;
         }
       }
@@ -753,9 +743,7 @@ TEST_P(DynamicKernelTest, OneKernelMatchesHostReferenceAtEverySize) {
 
 INSTANTIATE_TEST_SUITE_P(Dynamic, DynamicKernelTest,
                          ::testing::Values(DynamicElementwise(), DynamicMatmul(), DynamicRowSum()),
-                         [](const ::testing::TestParamInfo<DynamicCase>& info) {
-                           return info.param.name;
-                         });
+                         [](const ::testing::TestParamInfo<DynamicCase>& info) { return info.param.name; });
 
 }  // namespace
 }  // namespace meshvk_codegen_test

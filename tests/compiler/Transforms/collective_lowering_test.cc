@@ -5,9 +5,16 @@
 // on the host. The bytes each process pulls from peers (counted by the
 // interpreter from the copies it runs) must equal the algorithm's minimum,
 // computed here from the shapes; the plan's own report must agree.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
 #include "meshvk/Dialect/MeshVKDialect.h"
 #include "meshvk/Transforms/Passes.h"
-
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -19,14 +26,6 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 
-#include <gtest/gtest.h>
-
-#include <cmath>
-#include <functional>
-#include <map>
-#include <string>
-#include <vector>
-
 namespace {
 
 using Shape = std::vector<int64_t>;
@@ -36,20 +35,18 @@ struct Tensor {
   std::vector<double> data;
   int64_t size() const {
     int64_t n = 1;
-    for (int64_t s : shape)
-      n *= s;
+    for (int64_t s : shape) n *= s;
     return n;
   }
 };
 
-int64_t product(const Shape &s) {
+int64_t product(const Shape& s) {
   int64_t n = 1;
-  for (int64_t v : s)
-    n *= v;
+  for (int64_t v : s) n *= v;
   return n;
 }
 
-Shape multiIndex(const Shape &grid, int64_t p) {
+Shape multiIndex(const Shape& grid, int64_t p) {
   Shape m(grid.size());
   for (int64_t a = (int64_t)grid.size() - 1; a >= 0; --a) {
     m[a] = p % grid[a];
@@ -58,21 +55,18 @@ Shape multiIndex(const Shape &grid, int64_t p) {
   return m;
 }
 
-int64_t linear(const Shape &grid, const Shape &m) {
+int64_t linear(const Shape& grid, const Shape& m) {
   int64_t p = 0;
-  for (size_t a = 0; a < grid.size(); ++a)
-    p = p * grid[a] + m[a];
+  for (size_t a = 0; a < grid.size(); ++a) p = p * grid[a] + m[a];
   return p;
 }
 
 /// Group members of process p over `axes` (first listed axis most
 /// significant) and p's index in the group.
-std::pair<std::vector<int64_t>, int64_t> group(const Shape &grid,
-                                               const Shape &axes, int64_t p) {
+std::pair<std::vector<int64_t>, int64_t> group(const Shape& grid, const Shape& axes, int64_t p) {
   Shape m = multiIndex(grid, p);
   int64_t n = 1;
-  for (int64_t a : axes)
-    n *= grid[a];
+  for (int64_t a : axes) n *= grid[a];
   std::vector<int64_t> members;
   int64_t rank = -1;
   for (int64_t k = 0; k < n; ++k) {
@@ -83,15 +77,13 @@ std::pair<std::vector<int64_t>, int64_t> group(const Shape &grid,
       rest /= grid[axes[i]];
     }
     members.push_back(linear(grid, q));
-    if (members.back() == p)
-      rank = k;
+    if (members.back() == p) rank = k;
   }
   return {members, rank};
 }
 
 // Row-major box copy between host tensors.
-void copyBox(const Tensor &src, const Shape &srcOff, Tensor &dst,
-             const Shape &dstOff, const Shape &sizes) {
+void copyBox(const Tensor& src, const Shape& srcOff, Tensor& dst, const Shape& dstOff, const Shape& sizes) {
   int64_t n = product(sizes);
   size_t rank = sizes.size();
   for (int64_t i = 0; i < n; ++i) {
@@ -110,7 +102,7 @@ void copyBox(const Tensor &src, const Shape &srcOff, Tensor &dst,
   }
 }
 
-Tensor slice(const Tensor &t, int64_t dim, int64_t offset, int64_t size) {
+Tensor slice(const Tensor& t, int64_t dim, int64_t offset, int64_t size) {
   Tensor out{t.shape, {}};
   out.shape[dim] = size;
   out.data.assign(out.size(), 0);
@@ -120,14 +112,13 @@ Tensor slice(const Tensor &t, int64_t dim, int64_t offset, int64_t size) {
   return out;
 }
 
-Tensor concat(const std::vector<Tensor> &parts, int64_t dim) {
+Tensor concat(const std::vector<Tensor>& parts, int64_t dim) {
   Tensor out{parts[0].shape, {}};
   out.shape[dim] = 0;
-  for (const Tensor &p : parts)
-    out.shape[dim] += p.shape[dim];
+  for (const Tensor& p : parts) out.shape[dim] += p.shape[dim];
   out.data.assign(out.size(), 0);
   int64_t at = 0;
-  for (const Tensor &p : parts) {
+  for (const Tensor& p : parts) {
     Shape from(p.shape.size(), 0), to(p.shape.size(), 0);
     to[dim] = at;
     copyBox(p, from, out, to, p.shape);
@@ -140,23 +131,22 @@ enum class Kind { Sum, Max, Min, Product };
 
 double combine(Kind k, double a, double b) {
   switch (k) {
-  case Kind::Sum:
-    return a + b;
-  case Kind::Max:
-    return std::max(a, b);
-  case Kind::Min:
-    return std::min(a, b);
-  case Kind::Product:
-    return a * b;
+    case Kind::Sum:
+      return a + b;
+    case Kind::Max:
+      return std::max(a, b);
+    case Kind::Min:
+      return std::min(a, b);
+    case Kind::Product:
+      return a * b;
   }
   return 0;
 }
 
-Tensor reduceAll(const std::vector<Tensor> &parts, Kind k) {
+Tensor reduceAll(const std::vector<Tensor>& parts, Kind k) {
   Tensor out = parts[0];
   for (size_t i = 1; i < parts.size(); ++i)
-    for (size_t e = 0; e < out.data.size(); ++e)
-      out.data[e] = combine(k, out.data[e], parts[i].data[e]);
+    for (size_t e = 0; e < out.data.size(); ++e) out.data[e] = combine(k, out.data[e], parts[i].data[e]);
   return out;
 }
 
@@ -171,33 +161,28 @@ struct Interpreter {
   static Tensor fresh(mlir::Type type) {
     auto t = mlir::cast<mlir::RankedTensorType>(type);
     Tensor out{Shape(t.getShape().begin(), t.getShape().end()), {}};
-    out.data.assign(out.size(), NAN); // unwritten elements stay NaN
+    out.data.assign(out.size(), NAN);  // unwritten elements stay NaN
     return out;
   }
 
-  double scalar(mlir::Operation &op, llvm::DenseMap<mlir::Value, double> &env) {
+  double scalar(mlir::Operation& op, llvm::DenseMap<mlir::Value, double>& env) {
     auto get = [&](unsigned i) { return env.at(op.getOperand(i)); };
-    if (mlir::isa<mlir::arith::AddFOp, mlir::arith::AddIOp>(op))
-      return get(0) + get(1);
-    if (mlir::isa<mlir::arith::MulFOp, mlir::arith::MulIOp>(op))
-      return get(0) * get(1);
-    if (mlir::isa<mlir::arith::MaxNumFOp, mlir::arith::MaxSIOp>(op))
-      return std::max(get(0), get(1));
-    if (mlir::isa<mlir::arith::MinNumFOp, mlir::arith::MinSIOp>(op))
-      return std::min(get(0), get(1));
-    error = "unexpected op in a reduction kernel: " +
-            op.getName().getStringRef().str();
+    if (mlir::isa<mlir::arith::AddFOp, mlir::arith::AddIOp>(op)) return get(0) + get(1);
+    if (mlir::isa<mlir::arith::MulFOp, mlir::arith::MulIOp>(op)) return get(0) * get(1);
+    if (mlir::isa<mlir::arith::MaxNumFOp, mlir::arith::MaxSIOp>(op)) return std::max(get(0), get(1));
+    if (mlir::isa<mlir::arith::MinNumFOp, mlir::arith::MinSIOp>(op)) return std::min(get(0), get(1));
+    error = "unexpected op in a reduction kernel: " + op.getName().getStringRef().str();
     return 0;
   }
 
-  bool run(mlir::func::FuncOp plan, int64_t processes,
-           const std::vector<Tensor> &inputs, std::vector<Tensor> &results) {
+  bool run(mlir::func::FuncOp plan, int64_t processes, const std::vector<Tensor>& inputs,
+           std::vector<Tensor>& results) {
     pulled.assign(processes, 0);
     for (auto arg : plan.getArguments()) {
       values[arg] = inputs[arg.getArgNumber()];
       processOf[arg] = arg.getArgNumber() % processes;
     }
-    for (mlir::Operation &op : plan.getBody().front()) {
+    for (mlir::Operation& op : plan.getBody().front()) {
       if (auto empty = mlir::dyn_cast<meshvk::EmptyOp>(op)) {
         values[empty] = fresh(empty.getType());
         processOf[empty] = empty.getProcess();
@@ -210,23 +195,17 @@ struct Interpreter {
           return false;
         }
         Tensor dest = values.at(copy.getDest());
-        copyBox(
-            values.at(copy.getSource()),
-            Shape(copy.getSourceOffsets().begin(),
-                  copy.getSourceOffsets().end()),
-            dest,
-            Shape(copy.getDestOffsets().begin(), copy.getDestOffsets().end()),
-            Shape(copy.getSizes().begin(), copy.getSizes().end()));
+        copyBox(values.at(copy.getSource()), Shape(copy.getSourceOffsets().begin(), copy.getSourceOffsets().end()),
+                dest, Shape(copy.getDestOffsets().begin(), copy.getDestOffsets().end()),
+                Shape(copy.getSizes().begin(), copy.getSizes().end()));
         if (copy.getSourceProcess() != copy.getDestProcess())
-          pulled[copy.getDestProcess()] +=
-              product(Shape(copy.getSizes().begin(), copy.getSizes().end())) *
-              4;
+          pulled[copy.getDestProcess()] += product(Shape(copy.getSizes().begin(), copy.getSizes().end())) * 4;
         values[copy] = dest;
         processOf[copy] = copy.getDestProcess();
       } else if (auto generic = mlir::dyn_cast<mlir::linalg::GenericOp>(op)) {
         int64_t p = meshvk::getProcess(&op);
         Tensor out = fresh(generic.getResult(0).getType());
-        mlir::Block &body = generic.getRegion().front();
+        mlir::Block& body = generic.getRegion().front();
         for (int64_t e = 0; e < out.size(); ++e) {
           llvm::DenseMap<mlir::Value, double> env;
           for (auto [i, input] : llvm::enumerate(generic.getInputs())) {
@@ -236,8 +215,7 @@ struct Interpreter {
             }
             env[body.getArgument(i)] = values.at(input).data[e];
           }
-          for (mlir::Operation &inner : body.without_terminator())
-            env[inner.getResult(0)] = scalar(inner, env);
+          for (mlir::Operation& inner : body.without_terminator()) env[inner.getResult(0)] = scalar(inner, env);
           out.data[e] = env.at(body.getTerminator()->getOperand(0));
         }
         values[generic.getResult(0)] = out;
@@ -254,24 +232,21 @@ struct Interpreter {
         error = "unexpected plan op " + op.getName().getStringRef().str();
         return false;
       }
-      if (!error.empty())
-        return false;
+      if (!error.empty()) return false;
     }
     return true;
   }
 };
 
-std::string shapeText(const Shape &s) {
+std::string shapeText(const Shape& s) {
   std::string text;
-  for (int64_t v : s)
-    text += std::to_string(v) + "x";
+  for (int64_t v : s) text += std::to_string(v) + "x";
   return text;
 }
 
-std::string axesText(const Shape &axes) {
+std::string axesText(const Shape& axes) {
   std::string text = "[";
-  for (size_t i = 0; i < axes.size(); ++i)
-    text += (i ? ", " : "") + std::to_string(axes[i]);
+  for (size_t i = 0; i < axes.size(); ++i) text += (i ? ", " : "") + std::to_string(axes[i]);
   return text + "]";
 }
 
@@ -279,41 +254,34 @@ struct Case {
   std::string name;
   Shape grid;
   Shape axes;
-  std::string op; // the collective, `%x` in, result type given by outShape
+  std::string op;  // the collective, `%x` in, result type given by outShape
   Shape inShape, outShape;
   /// Process p's expected result, from the definition.
-  std::function<Tensor(const std::vector<Tensor> &, int64_t)> expected;
+  std::function<Tensor(const std::vector<Tensor>&, int64_t)> expected;
   /// Minimum bytes process p pulls.
   std::function<int64_t(int64_t)> minPulled;
   int64_t directAllReduceMaxBytes = 65536;
-  bool functionalType = false; // `: (in) -> out` (broadcast's syntax)
+  bool functionalType = false;  // `: (in) -> out` (broadcast's syntax)
 };
 
-void runCase(const Case &c) {
+void runCase(const Case& c) {
   SCOPED_TRACE(c.name);
-  std::string text =
-      "shard.grid @g(shape = " +
-      shapeText(c.grid).substr(0, shapeText(c.grid).size() - 1) +
-      ")\nfunc.func @f(%x: tensor<" + shapeText(c.inShape) +
-      "f32>) -> tensor<" + shapeText(c.outShape) +
-      "f32> attributes {meshvk.abi = #meshvk.abi<grid = @g, grid_shape = [";
-  for (size_t i = 0; i < c.grid.size(); ++i)
-    text += (i ? ", " : "") + std::to_string(c.grid[i]);
+  std::string text = "shard.grid @g(shape = " + shapeText(c.grid).substr(0, shapeText(c.grid).size() - 1) +
+                     ")\nfunc.func @f(%x: tensor<" + shapeText(c.inShape) + "f32>) -> tensor<" + shapeText(c.outShape) +
+                     "f32> attributes {meshvk.abi = #meshvk.abi<grid = @g, grid_shape = [";
+  for (size_t i = 0; i < c.grid.size(); ++i) text += (i ? ", " : "") + std::to_string(c.grid[i]);
   std::string in = "tensor<" + shapeText(c.inShape) + "f32>";
   std::string out = "tensor<" + shapeText(c.outShape) + "f32>";
   text += "], args = [], results = []>} {\n  %0 = " + c.op + " : " +
-          (c.functionalType ? "(" + in + ") -> " + out : in + " -> " + out) +
-          "\n  return %0 : " + out + "\n}\n";
+          (c.functionalType ? "(" + in + ") -> " + out : in + " -> " + out) + "\n  return %0 : " + out + "\n}\n";
 
   mlir::DialectRegistry registry;
-  registry.insert<mlir::func::FuncDialect, mlir::arith::ArithDialect,
-                  mlir::linalg::LinalgDialect, mlir::tensor::TensorDialect,
-                  mlir::scf::SCFDialect, mlir::shard::ShardDialect,
-                  meshvk::MeshVKDialect>();
+  registry
+      .insert<mlir::func::FuncDialect, mlir::arith::ArithDialect, mlir::linalg::LinalgDialect,
+              mlir::tensor::TensorDialect, mlir::scf::SCFDialect, mlir::shard::ShardDialect, meshvk::MeshVKDialect>();
   mlir::MLIRContext ctx(registry);
   ctx.loadAllAvailableDialects();
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceString<mlir::ModuleOp>(text, &ctx);
+  mlir::OwningOpRef<mlir::ModuleOp> module = mlir::parseSourceString<mlir::ModuleOp>(text, &ctx);
   ASSERT_TRUE(module) << text;
   mlir::PassManager pm(&ctx);
   pm.addPass(meshvk::createUnrollGrid());
@@ -330,7 +298,7 @@ void runCase(const Case &c) {
     Tensor t{c.inShape, {}};
     for (int64_t e = 0; e < t.size(); ++e) {
       seed = seed * 1664525u + 1013904223u;
-      t.data.push_back((double)((seed >> 16) % 9) - 4.0); // exact in f32
+      t.data.push_back((double)((seed >> 16) % 9) - 4.0);  // exact in f32
     }
     inputs.push_back(t);
   }
@@ -339,59 +307,51 @@ void runCase(const Case &c) {
   ASSERT_TRUE(interp.run(plan, processes, inputs, results)) << interp.error;
   ASSERT_EQ((int64_t)results.size(), processes);
 
-  mlir::ArrayAttr report =
-      meshvk::MeshVKDialect::CollectivesAttrHelper(&ctx).getAttr(plan);
+  mlir::ArrayAttr report = meshvk::MeshVKDialect::CollectivesAttrHelper(&ctx).getAttr(plan);
   ASSERT_TRUE(report && report.size() == 1);
-  mlir::DenseI64ArrayAttr reported =
-      mlir::cast<meshvk::CollectiveAttr>(report[0]).getPulledBytes();
+  mlir::DenseI64ArrayAttr reported = mlir::cast<meshvk::CollectiveAttr>(report[0]).getPulledBytes();
   for (int64_t p = 0; p < processes; ++p) {
     SCOPED_TRACE("process " + std::to_string(p));
     Tensor want = c.expected(inputs, p);
     ASSERT_EQ(results[p].shape, want.shape);
-    for (int64_t e = 0; e < want.size(); ++e)
-      ASSERT_EQ(results[p].data[e], want.data[e]) << "element " << e;
+    for (int64_t e = 0; e < want.size(); ++e) ASSERT_EQ(results[p].data[e], want.data[e]) << "element " << e;
     EXPECT_EQ(interp.pulled[p], c.minPulled(p));
     EXPECT_EQ(reported[p], interp.pulled[p]);
   }
 }
 
-int64_t groupSize(const Shape &grid, const Shape &axes) {
+int64_t groupSize(const Shape& grid, const Shape& axes) {
   int64_t n = 1;
-  for (int64_t a : axes)
-    n *= grid[a];
+  for (int64_t a : axes) n *= grid[a];
   return n;
 }
 
 // The grids and axis sets every collective is checked on.
 const std::vector<std::pair<Shape, Shape>> kTopologies = {
-    {{2}, {0}},    {{3}, {0}},       {{4}, {0}},
-    {{2, 2}, {0}}, {{2, 2}, {1}},    {{2, 2}, {0, 1}},
-    {{2, 3}, {1}}, {{2, 3}, {0, 1}}, {{3, 2}, {1, 0}},
+    {{2}, {0}},       {{3}, {0}},    {{4}, {0}},       {{2, 2}, {0}},    {{2, 2}, {1}},
+    {{2, 2}, {0, 1}}, {{2, 3}, {1}}, {{2, 3}, {0, 1}}, {{3, 2}, {1, 0}},
 };
 
-const Shape kIn = {12, 6}; // divisible by every group size used (2, 3, 4, 6)
+const Shape kIn = {12, 6};  // divisible by every group size used (2, 3, 4, 6)
 constexpr int64_t kInBytes = 12 * 6 * 4;
 
-std::string name(const std::string &what, const Shape &grid,
-                 const Shape &axes) {
+std::string name(const std::string& what, const Shape& grid, const Shape& axes) {
   return what + " grid " + shapeText(grid) + " axes " + axesText(axes);
 }
 
 TEST(CollectiveLowering, AllGather) {
-  for (auto &[grid, axes] : kTopologies) {
+  for (auto& [grid, axes] : kTopologies) {
     int64_t n = groupSize(grid, axes);
     Shape gridCopy = grid, axesCopy = axes;
     runCase({name("all_gather", grid, axes),
              grid,
              axes,
-             "shard.all_gather %x on @g grid_axes = " + axesText(axes) +
-                 " gather_axis = 1",
+             "shard.all_gather %x on @g grid_axes = " + axesText(axes) + " gather_axis = 1",
              kIn,
              {12, 6 * n},
-             [=](const std::vector<Tensor> &in, int64_t p) {
+             [=](const std::vector<Tensor>& in, int64_t p) {
                std::vector<Tensor> parts;
-               for (int64_t q : group(gridCopy, axesCopy, p).first)
-                 parts.push_back(in[q]);
+               for (int64_t q : group(gridCopy, axesCopy, p).first) parts.push_back(in[q]);
                return concat(parts, 1);
              },
              [=](int64_t) { return (n - 1) * kInBytes; }});
@@ -399,17 +359,16 @@ TEST(CollectiveLowering, AllGather) {
 }
 
 TEST(CollectiveLowering, AllSlice) {
-  for (auto &[grid, axes] : kTopologies) {
+  for (auto& [grid, axes] : kTopologies) {
     int64_t n = groupSize(grid, axes);
     Shape gridCopy = grid, axesCopy = axes;
     runCase({name("all_slice", grid, axes),
              grid,
              axes,
-             "shard.all_slice %x on @g grid_axes = " + axesText(axes) +
-                 " slice_axis = 0",
+             "shard.all_slice %x on @g grid_axes = " + axesText(axes) + " slice_axis = 0",
              kIn,
              {12 / n, 6},
-             [=](const std::vector<Tensor> &in, int64_t p) {
+             [=](const std::vector<Tensor>& in, int64_t p) {
                int64_t r = group(gridCopy, axesCopy, p).second;
                return slice(in[p], 0, r * (12 / n), 12 / n);
              },
@@ -418,22 +377,20 @@ TEST(CollectiveLowering, AllSlice) {
 }
 
 TEST(CollectiveLowering, AllToAll) {
-  for (auto &[grid, axes] : kTopologies) {
+  for (auto& [grid, axes] : kTopologies) {
     int64_t n = groupSize(grid, axes);
     Shape gridCopy = grid, axesCopy = axes;
     // Split the 12 rows, concatenate along the 6 columns.
     runCase({name("all_to_all", grid, axes),
              grid,
              axes,
-             "shard.all_to_all %x on @g grid_axes = " + axesText(axes) +
-                 " split_axis = 0 concat_axis = 1",
+             "shard.all_to_all %x on @g grid_axes = " + axesText(axes) + " split_axis = 0 concat_axis = 1",
              kIn,
              {12 / n, 6 * n},
-             [=](const std::vector<Tensor> &in, int64_t p) {
+             [=](const std::vector<Tensor>& in, int64_t p) {
                auto [members, r] = group(gridCopy, axesCopy, p);
                std::vector<Tensor> parts;
-               for (int64_t q : members)
-                 parts.push_back(slice(in[q], 0, r * (12 / n), 12 / n));
+               for (int64_t q : members) parts.push_back(slice(in[q], 0, r * (12 / n), 12 / n));
                return concat(parts, 1);
              },
              [=](int64_t) { return (n - 1) * kInBytes / n; }});
@@ -442,12 +399,9 @@ TEST(CollectiveLowering, AllToAll) {
 
 TEST(CollectiveLowering, AllReduceDirectAndReduceScatterAllGather) {
   const std::vector<std::pair<std::string, Kind>> kinds = {
-      {"sum", Kind::Sum},
-      {"max", Kind::Max},
-      {"min", Kind::Min},
-      {"product", Kind::Product}};
-  for (auto &[grid, axes] : kTopologies)
-    for (auto &[kindName, kind] : kinds)
+      {"sum", Kind::Sum}, {"max", Kind::Max}, {"min", Kind::Min}, {"product", Kind::Product}};
+  for (auto& [grid, axes] : kTopologies)
+    for (auto& [kindName, kind] : kinds)
       for (int64_t threshold : {int64_t(65536), int64_t(0)}) {
         int64_t n = groupSize(grid, axes);
         Shape gridCopy = grid, axesCopy = axes;
@@ -455,81 +409,62 @@ TEST(CollectiveLowering, AllReduceDirectAndReduceScatterAllGather) {
         // Reduce-scatter + all-gather is chosen above the threshold when the
         // group has more than 2 processes (12 rows divide by every n here).
         bool twoPhase = threshold == 0 && n > 2;
-        Case c{
-            name("all_reduce " + kindName + (twoPhase ? " rs+ag" : " direct"),
-                 grid, axes),
-            grid,
-            axes,
-            "shard.all_reduce %x on @g grid_axes = " + axesText(axes) +
-                " reduction = " + kindName,
-            kIn,
-            kIn,
-            [=](const std::vector<Tensor> &in, int64_t p) {
-              std::vector<Tensor> parts;
-              for (int64_t q : group(gridCopy, axesCopy, p).first)
-                parts.push_back(in[q]);
-              return reduceAll(parts, k);
-            },
-            [=](int64_t) {
-              return twoPhase ? 2 * (n - 1) * kInBytes / n : (n - 1) * kInBytes;
-            },
-            threshold};
+        Case c{name("all_reduce " + kindName + (twoPhase ? " rs+ag" : " direct"), grid, axes),
+               grid,
+               axes,
+               "shard.all_reduce %x on @g grid_axes = " + axesText(axes) + " reduction = " + kindName,
+               kIn,
+               kIn,
+               [=](const std::vector<Tensor>& in, int64_t p) {
+                 std::vector<Tensor> parts;
+                 for (int64_t q : group(gridCopy, axesCopy, p).first) parts.push_back(in[q]);
+                 return reduceAll(parts, k);
+               },
+               [=](int64_t) { return twoPhase ? 2 * (n - 1) * kInBytes / n : (n - 1) * kInBytes; },
+               threshold};
         runCase(c);
       }
 }
 
 TEST(CollectiveLowering, ReduceScatter) {
-  for (auto &[grid, axes] : kTopologies) {
+  for (auto& [grid, axes] : kTopologies) {
     int64_t n = groupSize(grid, axes);
     Shape gridCopy = grid, axesCopy = axes;
     runCase({name("reduce_scatter", grid, axes),
              grid,
              axes,
-             "shard.reduce_scatter %x on @g grid_axes = " + axesText(axes) +
-                 " scatter_axis = 0",
+             "shard.reduce_scatter %x on @g grid_axes = " + axesText(axes) + " scatter_axis = 0",
              kIn,
              {12 / n, 6},
-             [=](const std::vector<Tensor> &in, int64_t p) {
+             [=](const std::vector<Tensor>& in, int64_t p) {
                auto [members, r] = group(gridCopy, axesCopy, p);
                std::vector<Tensor> parts;
-               for (int64_t q : members)
-                 parts.push_back(in[q]);
-               return slice(reduceAll(parts, Kind::Sum), 0, r * (12 / n),
-                            12 / n);
+               for (int64_t q : members) parts.push_back(in[q]);
+               return slice(reduceAll(parts, Kind::Sum), 0, r * (12 / n), 12 / n);
              },
              [=](int64_t) { return (n - 1) * kInBytes / n; }});
   }
 }
 
 TEST(CollectiveLowering, Broadcast) {
-  for (auto &[grid, axes] : kTopologies) {
+  for (auto& [grid, axes] : kTopologies) {
     Shape gridCopy = grid, axesCopy = axes;
     // Root: the last process of each group (in-group multi-index = sizes-1).
     std::string root = "[";
-    for (size_t i = 0; i < axes.size(); ++i)
-      root += (i ? ", " : "") + std::to_string(grid[axes[i]] - 1);
+    for (size_t i = 0; i < axes.size(); ++i) root += (i ? ", " : "") + std::to_string(grid[axes[i]] - 1);
     root += "]";
     int64_t rootRank = groupSize(grid, axes) - 1;
     runCase({name("broadcast", grid, axes), grid, axes,
-             "shard.broadcast %x on @g grid_axes = " + axesText(axes) +
-                 " root = " + root,
-             kIn, kIn,
-             [=](const std::vector<Tensor> &in, int64_t p) {
-               return in[group(gridCopy, axesCopy, p).first[rootRank]];
-             },
-             [=](int64_t p) {
-               return group(gridCopy, axesCopy, p).second == rootRank
-                          ? int64_t(0)
-                          : kInBytes;
-             },
-             65536, /*functionalType=*/true});
+             "shard.broadcast %x on @g grid_axes = " + axesText(axes) + " root = " + root, kIn, kIn,
+             [=](const std::vector<Tensor>& in, int64_t p) { return in[group(gridCopy, axesCopy, p).first[rootRank]]; },
+             [=](int64_t p) { return group(gridCopy, axesCopy, p).second == rootRank ? int64_t(0) : kInBytes; }, 65536,
+             /*functionalType=*/true});
   }
 }
 
 TEST(CollectiveLowering, Shift) {
-  for (auto &[grid, axes] : kTopologies) {
-    if (axes.size() != 1)
-      continue;
+  for (auto& [grid, axes] : kTopologies) {
+    if (axes.size() != 1) continue;
     int64_t axis = axes[0];
     Shape gridCopy = grid;
     for (bool rotate : {true, false})
@@ -540,22 +475,17 @@ TEST(CollectiveLowering, Shift) {
           Shape m = multiIndex(gridCopy, p);
           int64_t size = gridCopy[axis];
           int64_t c = m[axis] - offset;
-          if (rotate)
-            c = ((c % size) + size) % size;
-          if (c < 0 || c >= size)
-            return -1;
+          if (rotate) c = ((c % size) + size) % size;
+          if (c < 0 || c >= size) return -1;
           m[axis] = c;
           return linear(gridCopy, m);
         };
-        runCase({name(std::string("shift ") + (rotate ? "rotate " : "") +
-                          std::to_string(offset),
-                      grid, axes),
-                 grid, axes,
-                 "shard.shift %x on @g grid_axes = " + axesText(axes) +
-                     " shift_axis = " + std::to_string(axis) + " offset = " +
-                     std::to_string(offset) + (rotate ? " rotate" : ""),
+        runCase({name(std::string("shift ") + (rotate ? "rotate " : "") + std::to_string(offset), grid, axes), grid,
+                 axes,
+                 "shard.shift %x on @g grid_axes = " + axesText(axes) + " shift_axis = " + std::to_string(axis) +
+                     " offset = " + std::to_string(offset) + (rotate ? " rotate" : ""),
                  kIn, kIn,
-                 [=](const std::vector<Tensor> &in, int64_t p) {
+                 [=](const std::vector<Tensor>& in, int64_t p) {
                    int64_t q = source(p);
                    return in[q < 0 ? p : q];
                  },
@@ -567,4 +497,4 @@ TEST(CollectiveLowering, Shift) {
   }
 }
 
-} // namespace
+}  // namespace

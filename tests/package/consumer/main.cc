@@ -8,8 +8,7 @@
 namespace {
 bool Ok(meshvk_status_t status, const char* what) {
   if (!status) return true;
-  std::fprintf(stderr, "consumer: %s: %s: %s\n", what,
-               meshvk_status_code_name(meshvk_status_code(status)),
+  std::fprintf(stderr, "consumer: %s: %s: %s\n", what, meshvk_status_code_name(meshvk_status_code(status)),
                meshvk_status_message(status));
   meshvk_status_free(status);
   return false;
@@ -52,8 +51,8 @@ int main() {
     submit.command_buffer = cb;
     submit.signals = &signal;
     submit.signal_count = 1;
-    ok = Ok(meshvk_command_buffer_dispatch(cb, &dispatch), "dispatch") &&
-         Ok(meshvk_command_buffer_end(cb), "end") && Ok(meshvk_queue_submit(set, &submit), "submit") &&
+    ok = Ok(meshvk_command_buffer_dispatch(cb, &dispatch), "dispatch") && Ok(meshvk_command_buffer_end(cb), "end") &&
+         Ok(meshvk_queue_submit(set, &submit), "submit") &&
          Ok(meshvk_semaphore_wait(done, 1, 60ull * 1000 * 1000 * 1000), "wait");
   }
   std::vector<uint32_t> words(n);

@@ -99,20 +99,22 @@ int main(int argc, char** argv) {
   std::printf("program create: %.3f ms total (buffers, pipelines, recording)\n", create_s * 1e3);
   std::printf("record (host, once per program; 5 programs): %u commands: median %.2f us/dispatch (min %.2f)\n",
               stats.command_count, record_us, record_us_list[0]);
-  std::printf("replay (invoke wall: write %llu B, submit, execute on the device, wait, read): median %.3f ms = "
-              "%.2f us/dispatch\n",
-              static_cast<unsigned long long>(n * 4), replay_ms[replay_ms.size() / 2], replay_us);
+  std::printf(
+      "replay (invoke wall: write %llu B, submit, execute on the device, wait, read): median %.3f ms = "
+      "%.2f us/dispatch\n",
+      static_cast<unsigned long long>(n * 4), replay_ms[replay_ms.size() / 2], replay_us);
   if (!device_ms.empty())
     if (!device_ms.empty())
-    std::printf("  of which device time (timestamps): median %.3f ms = %.2f us/dispatch; host side of a replay "
-                "(write, submit, wait, read): median %.3f ms = %.3f us/dispatch\n",
-                device_ms[device_ms.size() / 2], device_ms[device_ms.size() / 2] * 1e3 / dispatches,
-                replay_ms[replay_ms.size() / 2] - device_ms[device_ms.size() / 2],
-                (replay_ms[replay_ms.size() / 2] - device_ms[device_ms.size() / 2]) * 1e3 / dispatches);
+      std::printf(
+          "  of which device time (timestamps): median %.3f ms = %.2f us/dispatch; host side of a replay "
+          "(write, submit, wait, read): median %.3f ms = %.3f us/dispatch\n",
+          device_ms[device_ms.size() / 2], device_ms[device_ms.size() / 2] * 1e3 / dispatches,
+          replay_ms[replay_ms.size() / 2] - device_ms[device_ms.size() / 2],
+          (replay_ms[replay_ms.size() / 2] - device_ms[device_ms.size() / 2]) * 1e3 / dispatches);
   if (!device_ms.empty()) {
     double replay_host_us = (replay_ms[replay_ms.size() / 2] - device_ms[device_ms.size() / 2]) * 1e3 / dispatches;
-    std::printf("host cost per dispatch: record %.2f us once vs replay %.3f us per invoke (%.0fx cheaper)\n",
-                record_us, replay_host_us, record_us / replay_host_us);
+    std::printf("host cost per dispatch: record %.2f us once vs replay %.3f us per invoke (%.0fx cheaper)\n", record_us,
+                replay_host_us, record_us / replay_host_us);
   }
   std::printf("result check z[0] = %g (expected %g)\n", z[0], 1.0 + dispatches);
   meshvk_program_release(program);

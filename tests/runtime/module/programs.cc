@@ -45,8 +45,8 @@ TensorDesc Tensor(const std::vector<uint64_t>& shape, const std::vector<std::vec
 }  // namespace
 
 ArtifactBuilder ElementwiseBuilder(const std::vector<uint32_t>& grid_shape,
-                                   const std::vector<std::vector<uint32_t>>& split_axes, uint64_t rows,
-                                   uint64_t cols, float scale, FunctionDesc* function) {
+                                   const std::vector<std::vector<uint32_t>>& split_axes, uint64_t rows, uint64_t cols,
+                                   float scale, FunctionDesc* function) {
   ArtifactBuilder b(grid_shape);
   uint32_t kernel = b.AddExecutable(ScaledAddKernel());
   std::vector<uint64_t> global = {rows, cols};
@@ -69,8 +69,10 @@ ArtifactBuilder ElementwiseBuilder(const std::vector<uint32_t>& grid_shape,
     c.shards.push_back({p, bc, 0, offset, shape});
   }
   FunctionDesc main{"main", {a, bt}, {c}};
-  if (function) *function = main;
-  else b.AddFunction(main);
+  if (function)
+    *function = main;
+  else
+    b.AddFunction(main);
   return b;
 }
 

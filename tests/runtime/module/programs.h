@@ -22,8 +22,8 @@ meshvk::artifact::ArtifactBuilder ElementwiseBuilder(const std::vector<uint32_t>
                                                      uint64_t rows, uint64_t cols, float scale,
                                                      meshvk::artifact::FunctionDesc* function = nullptr);
 std::vector<uint8_t> Elementwise(const std::vector<uint32_t>& grid_shape,
-                                 const std::vector<std::vector<uint32_t>>& split_axes, uint64_t rows,
-                                 uint64_t cols, float scale);
+                                 const std::vector<std::vector<uint32_t>>& split_axes, uint64_t rows, uint64_t cols,
+                                 float scale);
 
 // all_gather(x) -> y: x is f32[P*n] (or i32/f16; n*element size must be a
 // multiple of 4) split over a peered 1-D grid of P; y is

@@ -3,6 +3,8 @@
 // invoke's submission and its end on the host clock), the host steps, and
 // semaphore waits; meshvk_module_command_info describes the same commands.
 // Expected counts come from how the test programs are built (programs.h).
+#include "meshvk/trace.h"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -10,7 +12,6 @@
 #include <vector>
 
 #include "meshvk/module.h"
-#include "meshvk/trace.h"
 #include "programs.h"
 #include "vulkan_fixture.h"
 
@@ -26,9 +27,9 @@ struct Recorder {
 };
 
 uint64_t Now() {
-  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                   std::chrono::steady_clock::now().time_since_epoch())
-                                   .count());
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+          .count());
 }
 
 class TraceTest : public VulkanTest {};
@@ -88,8 +89,10 @@ TEST_F(TraceTest, RingAllGatherOnFourProcesses) {
     EXPECT_GE(e.begin_ns, start);
     EXPECT_LE(e.end_ns, end);
     EXPECT_EQ(e.flags & MESHVK_TRACE_SHIFTED_BIT, 0u) << "lavapipe timestamps are on the host's steady clock";
-    if (e.kind <= MESHVK_TRACE_FILL) device[e.invoke][e.process].push_back(e);
-    else if (e.kind != MESHVK_TRACE_SEMAPHORE_WAIT) ++host[e.kind];
+    if (e.kind <= MESHVK_TRACE_FILL)
+      device[e.invoke][e.process].push_back(e);
+    else if (e.kind != MESHVK_TRACE_SEMAPHORE_WAIT)
+      ++host[e.kind];
   }
   ASSERT_EQ(device.size(), 2u);
   for (const auto& [invoke_index, processes] : device) {

@@ -7,13 +7,13 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <iterator>
 #include <functional>
+#include <iterator>
 #include <string>
 #include <vector>
 
-#include "meshvk/artifact/mvk_generated.h"
 #include "meshvk/artifact/integrity.h"
+#include "meshvk/artifact/mvk_generated.h"
 #include "meshvk/meshvk.h"
 #include "meshvk/module.h"
 #include "programs.h"
@@ -32,17 +32,17 @@ std::string Load(const std::vector<uint8_t>& bytes) {
     return "";
   }
   EXPECT_EQ(module, nullptr);
-  std::string text = std::string(meshvk_status_code_name(meshvk_status_code(status))) + ": " +
-                     meshvk_status_message(status);
+  std::string text =
+      std::string(meshvk_status_code_name(meshvk_status_code(status))) + ": " + meshvk_status_message(status);
   meshvk_status_free(status);
   return text;
 }
 
-#define EXPECT_REFUSED(bytes, needle)                                    \
-  do {                                                                   \
-    std::string _error = Load(bytes);                                    \
-    EXPECT_NE(_error.find("DATA_LOSS: "), std::string::npos) << _error;   \
-    EXPECT_NE(_error.find(needle), std::string::npos) << _error;         \
+#define EXPECT_REFUSED(bytes, needle)                                   \
+  do {                                                                  \
+    std::string _error = Load(bytes);                                   \
+    EXPECT_NE(_error.find("DATA_LOSS: "), std::string::npos) << _error; \
+    EXPECT_NE(_error.find(needle), std::string::npos) << _error;        \
   } while (0)
 
 // The valid base: c = a + 2 b on 4x8 f32, rows split over a grid of 2.
@@ -219,8 +219,7 @@ TEST(ArtifactVerifier, MissingFile) {
   meshvk_status_t status = meshvk_module_load_file("/nonexistent/dir/p.mvk", &module);
   ASSERT_NE(status, MESHVK_OK);
   EXPECT_EQ(meshvk_status_code(status), MESHVK_STATUS_UNAVAILABLE);
-  EXPECT_NE(std::string(meshvk_status_message(status)).find("/nonexistent/dir/p.mvk: cannot open"),
-            std::string::npos);
+  EXPECT_NE(std::string(meshvk_status_message(status)).find("/nonexistent/dir/p.mvk: cannot open"), std::string::npos);
   meshvk_status_free(status);
 }
 
@@ -264,12 +263,13 @@ TEST(ArtifactVerifier, ConstantsAreReadOnly) {
               b.AddDispatch(1, d);
             })),
             "");
-  EXPECT_REFUSED(with_constant([](ArtifactBuilder& b, uint32_t k) {
-                   DispatchDesc d = GoodDispatch();
-                   d.bindings[2].buffer = k;
-                   b.AddDispatch(1, d);
-                 }),
-                 "functions[0].streams[1].commands[1].dispatch.bindings[2]: the kernel writes it but buffer 3 is a constant");
+  EXPECT_REFUSED(
+      with_constant([](ArtifactBuilder& b, uint32_t k) {
+        DispatchDesc d = GoodDispatch();
+        d.bindings[2].buffer = k;
+        b.AddDispatch(1, d);
+      }),
+      "functions[0].streams[1].commands[1].dispatch.bindings[2]: the kernel writes it but buffer 3 is a constant");
   EXPECT_REFUSED(with_constant([](ArtifactBuilder& b, uint32_t k) {
                    CopyDesc c = LocalCopy();
                    c.dst_buffer = k;
@@ -304,8 +304,7 @@ TEST(ArtifactVerifier, ExecutableMustMatchItsSpirv) {
                  "executables[1].spirv: no GLCompute entry point named 'other'");
   EXPECT_REFUSED(WithKernel([](ExecutableDesc& x) { x.workgroup_size[0] = 32; }),
                  "executables[1].spirv: entry point 'main' has LocalSize 64x1x1 but workgroup_size says 32x1x1");
-  EXPECT_REFUSED(WithKernel([](ExecutableDesc& x) { x.workgroup_size[1] = 0; }),
-                 "executables[1].workgroup_size[1]: 0");
+  EXPECT_REFUSED(WithKernel([](ExecutableDesc& x) { x.workgroup_size[1] = 0; }), "executables[1].workgroup_size[1]: 0");
   EXPECT_REFUSED(WithKernel([](ExecutableDesc& x) { x.push_constant_size = 6; }),
                  "executables[1].push_constant_size: 6 (must be a multiple of 4");
   EXPECT_REFUSED(WithKernel([](ExecutableDesc& x) { x.entry_point = ""; }), "executables[1].entry_point: missing");
@@ -316,8 +315,9 @@ TEST(ArtifactVerifier, ExecutableMustMatchItsSpirv) {
 TEST(ArtifactVerifier, DispatchIndicesInRange) {
   EXPECT_REFUSED(WithDispatch([](DispatchDesc& d) { d.executable = 5; }),
                  "functions[0].streams[1].commands[1].dispatch.executable: 5 out of range (1 executables)");
-  EXPECT_REFUSED(WithDispatch([](DispatchDesc& d) { d.bindings[1].buffer = 9; }),
-                 "functions[0].streams[1].commands[1].dispatch.bindings[1].buffer: 9 out of range (process 1 has 3 buffers)");
+  EXPECT_REFUSED(
+      WithDispatch([](DispatchDesc& d) { d.bindings[1].buffer = 9; }),
+      "functions[0].streams[1].commands[1].dispatch.bindings[1].buffer: 9 out of range (process 1 has 3 buffers)");
 }
 
 TEST(ArtifactVerifier, DispatchShapeRules) {
@@ -332,16 +332,19 @@ TEST(ArtifactVerifier, DispatchShapeRules) {
 TEST(ArtifactVerifier, BindingRangesInsideBuffers) {
   // Shards are 2x8 f32 = 64 bytes.
   EXPECT_REFUSED(WithDispatch([](DispatchDesc& d) { d.bindings[0].range = 128; }),
-                 "functions[0].streams[1].commands[1].dispatch.bindings[0]: bytes [0, 0+128) leave buffer 0 of process 1 (64 bytes)");
+                 "functions[0].streams[1].commands[1].dispatch.bindings[0]: bytes [0, 0+128) leave buffer 0 of process "
+                 "1 (64 bytes)");
   EXPECT_REFUSED(WithDispatch([](DispatchDesc& d) { d.bindings[2].offset = 64; }),
                  "functions[0].streams[1].commands[1].dispatch.bindings[2]: bytes [64, 64+0) leave buffer 2");
-  EXPECT_REFUSED(WithDispatch([](DispatchDesc& d) { d.bindings[0] = {0, 2, 8}; }),
-                 "functions[0].streams[1].commands[1].dispatch.bindings[0]: offset 2 and range 8 must be multiples of 4");
+  EXPECT_REFUSED(
+      WithDispatch([](DispatchDesc& d) { d.bindings[0] = {0, 2, 8}; }),
+      "functions[0].streams[1].commands[1].dispatch.bindings[0]: offset 2 and range 8 must be multiples of 4");
 }
 
 TEST(ArtifactVerifier, OverlappingWrittenBindings) {
   EXPECT_REFUSED(WithDispatch([](DispatchDesc& d) { d.bindings[2] = {0, 32, 32}; }),
-                 "functions[0].streams[1].commands[1].dispatch.bindings[2]: overlaps bindings[0] in buffer 0 and one of them is written");
+                 "functions[0].streams[1].commands[1].dispatch.bindings[2]: overlaps bindings[0] in buffer 0 and one "
+                 "of them is written");
   // Two read-only bindings may alias.
   EXPECT_EQ(Load(WithDispatch([](DispatchDesc& d) { d.bindings[1] = {0, 0, 0}; })), "");
   // Disjoint halves of one buffer may be read and written.
@@ -364,10 +367,12 @@ TEST(ArtifactVerifier, CopyIndicesInRange) {
 }
 
 TEST(ArtifactVerifier, CopyRangesInsideBuffers) {
-  EXPECT_REFUSED(WithCopy([](CopyDesc& c) { c.src_offset = 32; }),
-                 "functions[0].streams[1].commands[1].copy: source bytes [32, 32+64) leave buffer 0 of process 1 (64 bytes)");
-  EXPECT_REFUSED(WithCopy([](CopyDesc& c) { c.dst_offset = 4; }),
-                 "functions[0].streams[1].commands[1].copy: destination bytes [4, 4+64) leave buffer 2 of process 1 (64 bytes)");
+  EXPECT_REFUSED(
+      WithCopy([](CopyDesc& c) { c.src_offset = 32; }),
+      "functions[0].streams[1].commands[1].copy: source bytes [32, 32+64) leave buffer 0 of process 1 (64 bytes)");
+  EXPECT_REFUSED(
+      WithCopy([](CopyDesc& c) { c.dst_offset = 4; }),
+      "functions[0].streams[1].commands[1].copy: destination bytes [4, 4+64) leave buffer 2 of process 1 (64 bytes)");
   EXPECT_REFUSED(WithCopy([](CopyDesc& c) { c.size = 0; }), "functions[0].streams[1].commands[1].copy.size: 0");
   EXPECT_REFUSED(WithCopy([](CopyDesc& c) { c.src_offset = ~0ull - 8; }), "leave buffer 0");  // no overflow
 }
@@ -406,13 +411,15 @@ TEST(ArtifactVerifier, StridedRegionsInsideBuffers) {
   StridedRegionDesc far = good;
   far.src_offset_words = 6;  // last element at 6 + 3 + 8 = 17 > 15
   EXPECT_REFUSED(strided(far),
-                 "functions[0].streams[1].commands[1].copy.regions[0]: source words [6, 6+12) leave buffer 0 of process 1 (16 words)");
+                 "functions[0].streams[1].commands[1].copy.regions[0]: source words [6, 6+12) leave buffer 0 of "
+                 "process 1 (16 words)");
   StridedRegionDesc zero = good;
   zero.count[2] = 0;
   EXPECT_REFUSED(strided(zero), "functions[0].streams[1].commands[1].copy.regions[0].count: each must be >= 1");
   StridedRegionDesc self = good;  // same buffer, overlapping words
   self.dst_offset_words = 2;
-  EXPECT_REFUSED(strided(self, 2), "functions[0].streams[1].commands[1].copy.regions[0]: source and destination ranges overlap");
+  EXPECT_REFUSED(strided(self, 2),
+                 "functions[0].streams[1].commands[1].copy.regions[0]: source and destination ranges overlap");
   // More elements than the strided copy kernel runs (2^31): refused at load
   // (exit 2), not at program creation (exit 3). Zero strides keep it inside.
   StridedRegionDesc huge;
@@ -434,10 +441,12 @@ TEST(ArtifactVerifier, CopiesArePullsAcrossPeeredAxesOnly) {
   ArtifactBuilder push = Base();
   push.set_copy_dst_process_override(0);
   push.AddCopy(1, LocalCopy());
-  EXPECT_REFUSED(push.Finish(), "functions[0].streams[1].commands[1].copy.dst_process: 0 but the copy is in process 1's stream");
+  EXPECT_REFUSED(push.Finish(),
+                 "functions[0].streams[1].commands[1].copy.dst_process: 0 but the copy is in process 1's stream");
   // The base grid has no peered axis: a copy from process 0 into 1 cannot be done.
   EXPECT_REFUSED(WithCopy([](CopyDesc& c) { c.src_process = 0; }),
-                 "functions[0].streams[1].commands[1].copy.src_process: process 0 and process 1 differ along grid axis 0, which is not peered");
+                 "functions[0].streams[1].commands[1].copy.src_process: process 0 and process 1 differ along grid axis "
+                 "0, which is not peered");
 }
 
 // --- fills -------------------------------------------------------------------
@@ -449,8 +458,10 @@ TEST(ArtifactVerifier, FillRules) {
     return b.Finish();
   };
   EXPECT_EQ(Load(with_fill({2, 0, 64, 0})), "");
-  EXPECT_REFUSED(with_fill({2, 0, 68, 0}), "functions[0].streams[0].commands[1].fill: bytes [0, 0+68) leave buffer 2 of process 0");
-  EXPECT_REFUSED(with_fill({2, 2, 4, 0}), "functions[0].streams[0].commands[1].fill: offset 2 and size 4 must be multiples of 4");
+  EXPECT_REFUSED(with_fill({2, 0, 68, 0}),
+                 "functions[0].streams[0].commands[1].fill: bytes [0, 0+68) leave buffer 2 of process 0");
+  EXPECT_REFUSED(with_fill({2, 2, 4, 0}),
+                 "functions[0].streams[0].commands[1].fill: offset 2 and size 4 must be multiples of 4");
   EXPECT_REFUSED(with_fill({5, 0, 4, 0}), "functions[0].streams[0].commands[1].fill.buffer: 5 out of range");
 }
 
@@ -462,7 +473,8 @@ TEST(ArtifactVerifier, DependencyIndicesInRange) {
   EXPECT_REFUSED(b.Finish(), "functions[0].streams[0].commands[1].deps[0].process: 3 out of range (2 processes)");
   ArtifactBuilder c = Base();
   c.AddFill(0, {2, 0, 4, 0}, {{1, 5}});
-  EXPECT_REFUSED(c.Finish(), "functions[0].streams[0].commands[1].deps[0].command: 5 out of range (process 1 has 1 commands)");
+  EXPECT_REFUSED(c.Finish(),
+                 "functions[0].streams[0].commands[1].deps[0].command: 5 out of range (process 1 has 1 commands)");
 }
 
 TEST(ArtifactVerifier, CyclicDependencies) {
@@ -488,9 +500,11 @@ TEST(ArtifactVerifier, CyclicDependencies) {
 
 TEST(ArtifactVerifier, ShardMustMatchTheSharding) {
   EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.arguments[0].shards[1].shape = {4, 8}; }),
-                 "functions[0].arguments[0].shards[1]: dimension 0 is offset 2 size 4, the sharding puts process 1 at offset 2 size 2");
+                 "functions[0].arguments[0].shards[1]: dimension 0 is offset 2 size 4, the sharding puts process 1 at "
+                 "offset 2 size 2");
   EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.results[0].shards[0].global_offset = {2, 0}; }),
-                 "functions[0].results[0].shards[0]: dimension 0 is offset 2 size 2, the sharding puts process 0 at offset 0 size 2");
+                 "functions[0].results[0].shards[0]: dimension 0 is offset 2 size 2, the sharding puts process 0 at "
+                 "offset 0 size 2");
   EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.arguments[1].shards[0].shape = {2}; }),
                  "functions[0].arguments[1].shards[0]: shape/global_offset have 1/2 entries, tensor rank is 2");
 }
@@ -503,8 +517,9 @@ TEST(ArtifactVerifier, ShardsMustCoverTheTensor) {
 }
 
 TEST(ArtifactVerifier, SplitRules) {
-  EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.arguments[0].shape = {5, 8}; }),
-                 "functions[0].arguments[0].split_axes[0]: dimension 0 of extent 5 does not split evenly into 2 shards");
+  EXPECT_REFUSED(
+      WithFunction([](FunctionDesc& f) { f.arguments[0].shape = {5, 8}; }),
+      "functions[0].arguments[0].split_axes[0]: dimension 0 of extent 5 does not split evenly into 2 shards");
   EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.arguments[0].split_axes = {{0}, {0}}; }),
                  "functions[0].arguments[0].split_axes[1].axes[0]: grid axis 0 used twice");
   EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.arguments[0].split_axes = {{1}, {}}; }),
@@ -562,8 +577,8 @@ TEST(ArtifactVerifier, UnionTypeWithoutValue) {
   std::vector<flatbuffers::Offset<mvk::Process>> processes = {mvk::CreateProcess(fbb)};
   std::vector<uint32_t> shape = {1};
   auto grid = mvk::CreateGrid(fbb, fbb.CreateVector(shape));
-  auto root = mvk::CreateArtifact(fbb, kFormatVersion, 0, grid, fbb.CreateVector(processes), 0,
-                                  fbb.CreateVector(functions));
+  auto root =
+      mvk::CreateArtifact(fbb, kFormatVersion, 0, grid, fbb.CreateVector(processes), 0, fbb.CreateVector(functions));
   mvk::FinishArtifactBuffer(fbb, root);
   std::vector<uint8_t> bytes(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
   meshvk::artifact::AppendTrailer(&bytes);

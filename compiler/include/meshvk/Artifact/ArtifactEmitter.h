@@ -45,8 +45,8 @@ struct EmitOptions {
 };
 
 mlir::FailureOr<std::vector<uint8_t>> emitArtifact(mlir::ModuleOp planModule,
-                                                   const EmitOptions& options);
+                                                   const EmitOptions &options);
 
-}  // namespace meshvk
+} // namespace meshvk
 
-#endif  // MESHVK_ARTIFACT_ARTIFACTEMITTER_H_
+#endif // MESHVK_ARTIFACT_ARTIFACTEMITTER_H_

@@ -46,29 +46,29 @@ struct ProcessMemoryPlan {
 struct CollectivePlan {
   std::string kind, algorithm;
   int64_t groupSize = 0;
-  std::vector<int64_t> pulledBytes;  // per process
+  std::vector<int64_t> pulledBytes; // per process
 };
 struct CompiledProgram {
-  std::vector<uint8_t> artifact;           // the .mvk image
-  std::vector<int64_t> gridShape;          // the grid it was compiled for
-  std::vector<ProcessMemoryPlan> memory;   // per process
+  std::vector<uint8_t> artifact;         // the .mvk image
+  std::vector<int64_t> gridShape;        // the grid it was compiled for
+  std::vector<ProcessMemoryPlan> memory; // per process
   std::vector<CollectivePlan> collectives;
 };
 
 // Compiles `source` (named `bufferName` in messages). Returns "" on success,
 // else ONE line "NAME:LINE:COL: error: what (expected ...)"; `out` is then left
 // empty. Never aborts on bad input.
-std::string compileProgramSource(const std::string& source, const std::string& bufferName,
-                                 const ProgramOptions& options, CompiledProgram* out);
+std::string compileProgramSource(const std::string &source, const std::string &bufferName,
+                                 const ProgramOptions &options, CompiledProgram *out);
 // Reads `path` first ("PATH: cannot read: <errno text>" when it cannot).
-std::string compileProgramFile(const std::string& path, const ProgramOptions& options,
-                               CompiledProgram* out);
+std::string compileProgramFile(const std::string &path, const ProgramOptions &options,
+                               CompiledProgram *out);
 
 // Parses "4", "2x2", "1" into a grid shape; false (with *error) otherwise.
-bool parseGridShape(const std::string& text, std::vector<int64_t>* shape, std::string* error);
+bool parseGridShape(const std::string &text, std::vector<int64_t> *shape, std::string *error);
 // Parses "1.1", "1.2", "1.3" into 101..103; false (with *error) otherwise.
-bool parseVulkanVersion(const std::string& text, uint32_t* version, std::string* error);
+bool parseVulkanVersion(const std::string &text, uint32_t *version, std::string *error);
 
-}  // namespace meshvk
+} // namespace meshvk
 
-#endif  // MESHVK_ARTIFACT_COMPILEPROGRAM_H_
+#endif // MESHVK_ARTIFACT_COMPILEPROGRAM_H_

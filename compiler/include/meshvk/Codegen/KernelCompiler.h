@@ -31,11 +31,11 @@
 namespace meshvk::codegen {
 
 struct KernelBinding {
-  uint32_t binding = 0;      // in descriptor set 0
-  bool writes = false;       // a result (outputs are written, inputs only read)
-  std::vector<int64_t> shape;  // -1 = dynamic (size from a push constant)
-  std::string elementType;   // "f32", "f16", "i32", ...
-  uint64_t sizeBytes = 0;    // 0 when the shape is dynamic (known at dispatch)
+  uint32_t binding = 0;       // in descriptor set 0
+  bool writes = false;        // a result (outputs are written, inputs only read)
+  std::vector<int64_t> shape; // -1 = dynamic (size from a push constant)
+  std::string elementType;    // "f32", "f16", "i32", ...
+  uint64_t sizeBytes = 0;     // 0 when the shape is dynamic (known at dispatch)
 };
 
 // One 32-bit push-constant word: the runtime size of dim `dim` of the buffer
@@ -49,39 +49,39 @@ struct PushConstantWord {
 };
 
 struct CompiledKernel {
-  std::vector<std::string> functions;  // kernel funcs that compiled to this SPIR-V
-  std::vector<uint32_t> spirv;         // serialized spirv.module
+  std::vector<std::string> functions; // kernel funcs that compiled to this SPIR-V
+  std::vector<uint32_t> spirv;        // serialized spirv.module
   std::string entryPoint = "main";
   std::array<uint32_t, 3> workgroupSize = {1, 1, 1};
-  std::array<uint32_t, 3> workgroupCount = {1, 1, 1};  // default (one per tile)
-  std::vector<KernelBinding> bindings;  // inputs, then outputs
-  uint32_t pushConstantSize = 0;        // bytes; 4 per dynamic dim, 0 if static
-  std::vector<PushConstantWord> pushConstants;  // the layout of those bytes
+  std::array<uint32_t, 3> workgroupCount = {1, 1, 1}; // default (one per tile)
+  std::vector<KernelBinding> bindings;                // inputs, then outputs
+  uint32_t pushConstantSize = 0;                      // bytes; 4 per dynamic dim, 0 if static
+  std::vector<PushConstantWord> pushConstants;        // the layout of those bytes
 };
 
 struct CompiledKernels {
-  std::vector<CompiledKernel> kernels;  // deduplicated by SPIR-V words
-  std::map<std::string, size_t> byFunction;  // kernel func name -> index
+  std::vector<CompiledKernel> kernels;      // deduplicated by SPIR-V words
+  std::map<std::string, size_t> byFunction; // kernel func name -> index
 };
 
 struct CompileOptions {
-  std::string dumpDirectory;  // when set: <dir>/<kernel>.spv and .spvasm
+  std::string dumpDirectory; // when set: <dir>/<kernel>.spv and .spvasm
 };
 
 // Compiles every `meshvk.kernel` function of `module` (the module is not
 // modified; a clone is lowered). Errors are reported through the context's
 // diagnostic handler at the offending op; returns failure then.
 mlir::FailureOr<CompiledKernels> compileKernels(mlir::ModuleOp module,
-                                                const TargetDescription& target,
-                                                const CompileOptions& options = {});
+                                                const TargetDescription &target,
+                                                const CompileOptions &options = {});
 
 // SPIR-V disassembly (SPIRV-Tools) of one kernel, for dumps and messages.
-std::string disassembleSPIRV(const std::vector<uint32_t>& words);
+std::string disassembleSPIRV(const std::vector<uint32_t> &words);
 
 // Runs the SPIRV-Tools validator (Vulkan 1.1 environment). Returns "" when
 // valid, else the validator's message.
-std::string validateSPIRV(const std::vector<uint32_t>& words);
+std::string validateSPIRV(const std::vector<uint32_t> &words);
 
-}  // namespace meshvk::codegen
+} // namespace meshvk::codegen
 
-#endif  // MESHVK_CODEGEN_KERNEL_COMPILER_H_
+#endif // MESHVK_CODEGEN_KERNEL_COMPILER_H_

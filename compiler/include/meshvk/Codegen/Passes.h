@@ -12,7 +12,7 @@
 namespace mlir {
 class DialectRegistry;
 class OpPassManager;
-}  // namespace mlir
+} // namespace mlir
 
 namespace meshvk {
 
@@ -22,7 +22,7 @@ void registerCodegenPasses();
 
 // Dialects and external interface models (bufferization, tiling, value
 // bounds, SPIR-V target) the codegen passes need.
-void registerCodegenDialects(mlir::DialectRegistry& registry);
+void registerCodegenDialects(mlir::DialectRegistry &registry);
 
 namespace codegen {
 
@@ -31,18 +31,18 @@ namespace codegen {
 
 // The passes for a given target description (the registered passes take a
 // preset name instead).
-std::unique_ptr<mlir::Pass> createTileAndDistributePass(const TargetDescription& target);
-std::unique_ptr<mlir::Pass> createLowerKernelsToSPIRVPass(const TargetDescription& target);
+std::unique_ptr<mlir::Pass> createTileAndDistributePass(const TargetDescription &target);
+std::unique_ptr<mlir::Pass> createLowerKernelsToSPIRVPass(const TargetDescription &target);
 
 // Adds tile-and-distribute + lower-to-spirv (+ dump when `dumpDirectory` is
 // not empty) to `pm` (a pass manager on builtin.module).
-void buildCodegenPipeline(mlir::OpPassManager& pm, const TargetDescription& target,
-                          const std::string& dumpDirectory = "");
+void buildCodegenPipeline(mlir::OpPassManager &pm, const TargetDescription &target,
+                          const std::string &dumpDirectory = "");
 
 #define GEN_PASS_REGISTRATION
 #include "meshvk/Codegen/Passes.h.inc"
 
-}  // namespace codegen
-}  // namespace meshvk
+} // namespace codegen
+} // namespace meshvk
 
-#endif  // MESHVK_CODEGEN_PASSES_H_
+#endif // MESHVK_CODEGEN_PASSES_H_

@@ -14,7 +14,7 @@
 
 namespace meshvk::codegen {
 
-inline DeviceProperties devicePropertiesOf(const meshvk_physical_device_info_t& info) {
+inline DeviceProperties devicePropertiesOf(const meshvk_physical_device_info_t &info) {
   DeviceProperties device;
   device.name = info.name;
   for (int i = 0; i < 3; ++i) {
@@ -30,10 +30,10 @@ inline DeviceProperties devicePropertiesOf(const meshvk_physical_device_info_t& 
 }
 
 // The codegen target for a device the runtime discovered.
-inline TargetDescription targetForDevice(const meshvk_physical_device_info_t& info) {
+inline TargetDescription targetForDevice(const meshvk_physical_device_info_t &info) {
   return targetForDevice(devicePropertiesOf(info));
 }
 
-}  // namespace meshvk::codegen
+} // namespace meshvk::codegen
 
-#endif  // MESHVK_CODEGEN_RUNTIMEDEVICE_H_
+#endif // MESHVK_CODEGEN_RUNTIMEDEVICE_H_

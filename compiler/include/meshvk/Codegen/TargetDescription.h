@@ -53,12 +53,12 @@ struct TargetDescription {
 TargetDescription lavapipeTarget();
 
 // Named presets: "lavapipe", "generic". Returns false for an unknown name.
-bool lookupTarget(const std::string& name, TargetDescription* out);
+bool lookupTarget(const std::string &name, TargetDescription *out);
 
 // What a physical device reports (VkPhysicalDeviceProperties, limits and
 // features), as the runtime's discovery gives it. 0 = not reported.
 struct DeviceProperties {
-  std::string name;  // VkPhysicalDeviceProperties::deviceName
+  std::string name; // VkPhysicalDeviceProperties::deviceName
   uint32_t maxWorkgroupSize[3] = {0, 0, 0};
   uint32_t maxWorkgroupCount[3] = {0, 0, 0};
   uint32_t maxWorkgroupInvocations = 0;
@@ -75,8 +75,8 @@ struct DeviceProperties {
 // and any limit the device does not report from the preset measured for it —
 // lavapipe's when the device name says llvmpipe, else generic's (0 = derive
 // from the limits) — so a probed device is tiled like its preset.
-TargetDescription targetForDevice(const DeviceProperties& device);
+TargetDescription targetForDevice(const DeviceProperties &device);
 
-}  // namespace meshvk::codegen
+} // namespace meshvk::codegen
 
-#endif  // MESHVK_CODEGEN_TARGETDESCRIPTION_H_
+#endif // MESHVK_CODEGEN_TARGETDESCRIPTION_H_

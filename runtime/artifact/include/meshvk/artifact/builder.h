@@ -110,8 +110,7 @@ const char* ElementTypeName(ElementType type);  // "f32", "f16", "i32"
 class ArtifactBuilder {
  public:
   // A grid of product(grid_shape) processes, row-major process ids.
-  explicit ArtifactBuilder(std::vector<uint32_t> grid_shape,
-                           std::vector<uint32_t> peered_axes = {});
+  explicit ArtifactBuilder(std::vector<uint32_t> grid_shape, std::vector<uint32_t> peered_axes = {});
 
   uint32_t process_count() const { return static_cast<uint32_t>(buffers_.size()); }
 
@@ -125,8 +124,7 @@ class ArtifactBuilder {
   // AddFunction are appended to the last function at Finish (tests use this
   // to extend a finished program; their returned references then count from
   // 0, so such callers spell references out).
-  CommandRef AddDispatch(uint32_t process, DispatchDesc dispatch,
-                         std::vector<CommandRef> deps = {});
+  CommandRef AddDispatch(uint32_t process, DispatchDesc dispatch, std::vector<CommandRef> deps = {});
   CommandRef AddCopy(uint32_t dst_process, CopyDesc copy, std::vector<CommandRef> deps = {});
   CommandRef AddFill(uint32_t process, FillDesc fill, std::vector<CommandRef> deps = {});
   void AddFunction(FunctionDesc function);
@@ -167,10 +165,9 @@ class ArtifactBuilder {
 // Helpers for the common SPMD case: the shard of `shape` that `process` holds
 // when dimension d is split over grid axes split_axes[d] (even splits only).
 // Returns the shard's global offset and shape.
-void ShardOf(const std::vector<uint32_t>& grid_shape,
-             const std::vector<std::vector<uint32_t>>& split_axes,
-             const std::vector<uint64_t>& global_shape, uint32_t process,
-             std::vector<uint64_t>* global_offset, std::vector<uint64_t>* shard_shape);
+void ShardOf(const std::vector<uint32_t>& grid_shape, const std::vector<std::vector<uint32_t>>& split_axes,
+             const std::vector<uint64_t>& global_shape, uint32_t process, std::vector<uint64_t>* global_offset,
+             std::vector<uint64_t>* shard_shape);
 
 }  // namespace meshvk::artifact
 

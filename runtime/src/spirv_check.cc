@@ -18,12 +18,10 @@ namespace {
 
 constexpr uint32_t kMagic = 0x07230203;
 constexpr uint32_t kOpEntryPoint = 15;
-constexpr uint32_t kOpExecutionMode = 16;
 constexpr uint32_t kOpTypePointer = 32;
 constexpr uint32_t kOpVariable = 59;
 constexpr uint32_t kOpDecorate = 71;
 constexpr uint32_t kExecutionModelGLCompute = 5;
-constexpr uint32_t kExecutionModeLocalSize = 17;
 constexpr uint32_t kDecorationBufferBlock = 3;
 constexpr uint32_t kDecorationBinding = 33;
 constexpr uint32_t kDecorationDescriptorSet = 34;
@@ -66,25 +64,6 @@ Status Validate(const std::vector<uint32_t>& words, spv_target_env env) {
   if (tools.Validate(words.data(), words.size())) return Status();
   return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "SPIR-V validation failed (%s): %s", spvTargetEnvDescription(env),
                     first.c_str());
-}
-
-// LocalSize of entry point `entry_id`, when declared with literals, must be
-// `size`. Execution modes follow all entry points (SPIR-V's logical layout).
-Status CheckLocalSize(const std::vector<uint32_t>& words, uint32_t entry_id, const char* entry_point,
-                      const uint32_t size[3]) {
-  for (size_t i = 5; i < words.size();) {
-    uint32_t count = words[i] >> 16, opcode = words[i] & 0xffff;
-    if (count == 0 || i + count > words.size()) break;
-    if (opcode == kOpExecutionMode && count >= 6 && words[i + 1] == entry_id &&
-        words[i + 2] == kExecutionModeLocalSize &&
-        (words[i + 3] != size[0] || words[i + 4] != size[1] || words[i + 5] != size[2])) {
-      return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                        "entry point '%s' has LocalSize %ux%ux%u but workgroup_size says %ux%ux%u", entry_point,
-                        words[i + 3], words[i + 4], words[i + 5], size[0], size[1], size[2]);
-    }
-    i += count;
-  }
-  return Status();
 }
 
 // The layout meshvk creates is fixed: set 0, bindings 0..n-1, all storage
@@ -144,7 +123,8 @@ bool FindComputeEntryPoint(const uint32_t* words, size_t word_count, const char*
   return false;
 }
 
-Status CheckSpirv(const meshvk_executable_create_info_t& info, uint32_t vulkan_api_version) {
+Status CheckSpirv(const meshvk_executable_create_info_t& info, uint32_t vulkan_api_version, KernelRules rules,
+                  KernelLayout* out_layout) {
   if (!info.spirv || info.spirv_size == 0 || info.spirv_size % 4 != 0) {
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "SPIR-V must be a non-empty multiple of 4 bytes (got %zu bytes)",
                       info.spirv_size);
@@ -154,14 +134,18 @@ Status CheckSpirv(const meshvk_executable_create_info_t& info, uint32_t vulkan_a
   std::memcpy(words.data(), info.spirv, info.spirv_size);
   if (words.size() < 5 || words[0] != kMagic)
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "not a SPIR-V module (bad magic number)");
+  // The header's schema word is reserved (must be 0; the validator does not
+  // look, lavapipe fails pipeline creation with VK_ERROR_UNKNOWN).
+  if (words[4] != 0)
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "SPIR-V header: schema word is %u (reserved, must be 0)",
+                      words[4]);
   MESHVK_RETURN_IF_ERROR(Validate(words, TargetEnv(vulkan_api_version)));
   // The validator accepted the module, so the instruction stream is well formed.
   const char* entry_point = info.entry_point ? info.entry_point : "main";
   uint32_t entry_id = 0;
   if (!FindComputeEntryPoint(words.data(), words.size(), entry_point, &entry_id))
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "no GLCompute entry point named '%s'", entry_point);
-  const uint32_t* size = info.workgroup_size;
-  if (size[0] && size[1] && size[2]) MESHVK_RETURN_IF_ERROR(CheckLocalSize(words, entry_id, entry_point, size));
+  MESHVK_RETURN_IF_ERROR(CheckKernelInterface(words, entry_id, entry_point, info, rules, out_layout));
   return CheckDescriptorBindings(words, info.binding_count);
 }
 
@@ -174,6 +158,21 @@ meshvk_status_t meshvk_executable_check_spirv(const meshvk_executable_create_inf
   if (!info)
     return meshvk::MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_executable_check_spirv: info is NULL").ToC();
   return meshvk::CheckSpirv(*info, vulkan_api_version).ToC();
+}
+
+meshvk_status_t meshvk_executable_check_mvk_kernel(const meshvk_executable_create_info_t* info,
+                                                   uint32_t vulkan_api_version, meshvk_spirv_layout_t* out_layout) {
+  if (!info || !out_layout)
+    return meshvk::MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
+                              "meshvk_executable_check_mvk_kernel: info or out_layout is NULL")
+        .ToC();
+  meshvk::KernelLayout layout;
+  meshvk::Status status = meshvk::CheckSpirv(*info, vulkan_api_version, meshvk::KernelRules::kMvkKernel, &layout);
+  if (!status.ok()) return status.ToC();
+  for (int d = 0; d < 3; ++d) out_layout->workgroup_size[d] = layout.workgroup_size[d];
+  out_layout->push_constant_bytes = layout.push_constant_bytes;
+  out_layout->workgroup_memory_bytes = layout.workgroup_memory_bytes;
+  return MESHVK_OK;
 }
 
 }  // extern "C"

@@ -8,19 +8,49 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "meshvk/executable.h"
 #include "status.h"
 
 namespace meshvk {
 
+// What a checked kernel's SPIR-V itself says about its layout.
+struct KernelLayout {
+  uint32_t workgroup_size[3] = {0, 0, 0};  // the size it runs with
+  uint32_t push_constant_bytes = 0;        // its push-constant block (0: none)
+  uint64_t workgroup_memory_bytes = 0;     // all its Workgroup variables
+};
+
+// kVulkan: what Vulkan allows a compute kernel bound the way meshvk binds it
+// (meshvk_executable_create). kMvkKernel adds what every kernel in a .mvk is
+// (CheckDenseLayout in spirv_check_interface.cc): each binding one densely
+// packed array at Offset 0, a densely packed push-constant block, one
+// variable per binding.
+enum class KernelRules { kVulkan, kMvkKernel };
+
 // OK when `info` describes a valid SPIR-V module (validated for
 // `vulkan_api_version`, VK_API_VERSION_1_1..1_3; 0 means 1.1) with a GLCompute
-// entry point named info->entry_point (NULL: "main") whose literal LocalSize
-// equals info->workgroup_size (skipped when any of its entries is 0), and
-// whose descriptors are all storage buffers in set 0 below
-// info->binding_count. Otherwise INVALID_ARGUMENT with one line saying why.
-Status CheckSpirv(const meshvk_executable_create_info_t& info, uint32_t vulkan_api_version);
+// entry point named info->entry_point (NULL: "main") that is a meshvk kernel
+// (CheckKernelInterface) and whose descriptors are all storage buffers in set
+// 0 below info->binding_count. Otherwise INVALID_ARGUMENT with one line
+// saying why. Fills *out_layout (may be null) when OK.
+Status CheckSpirv(const meshvk_executable_create_info_t& info, uint32_t vulkan_api_version,
+                  KernelRules rules = KernelRules::kVulkan, KernelLayout* out_layout = nullptr);
+
+// The Vulkan rules the validator does not check, and what meshvk binds
+// (spirv_check_interface.cc): only capabilities for compute, subgroups and
+// the features the runtime enables; module-level variables only in
+// StorageBuffer/Uniform (bindings), PushConstant (one block, which
+// info.push_constant_size must cover), Workgroup, Private, or Input built-ins
+// of compute with the type Vulkan requires, listed in the entry point's
+// interface; BuiltIn nowhere else but the WorkgroupSize constant; the
+// effective workgroup size (WorkgroupSize constant, else LocalSize or
+// LocalSizeId) non-zero and equal to info.workgroup_size unless that has a
+// 0; constant indices into vectors and arrays inside them. `words` passed the
+// validator; `entry_id` is the entry point's function.
+Status CheckKernelInterface(const std::vector<uint32_t>& words, uint32_t entry_id, const char* entry_point,
+                            const meshvk_executable_create_info_t& info, KernelRules rules, KernelLayout* out_layout);
 
 // Finds the GLCompute OpEntryPoint named `name` in a well-formed module and
 // sets *out_id to its function id.

@@ -357,8 +357,11 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
   // Under mpirun: only this rank's processes, bytes between ranks through MPI.
   meshvk_program_ranks_t ranks{mpi ? mpi->transport() : nullptr, layout.process_rank.data(), 0};
   create.ranks = mpi ? &ranks : nullptr;
+  // OUT_OF_RANGE: the program exceeds a limit of the chosen device (buffer
+  // size, workgroup count, binding alignment): bad input for it, not a failure.
   if (meshvk_status_t status = meshvk_program_create_with_info(&create, &r.program))
-    return Error(kExitDevice, path + ": " + Take(status));
+    return Error(meshvk_status_code(status) == MESHVK_STATUS_OUT_OF_RANGE ? kExitUsage : kExitDevice,
+                 path + ": " + Take(status));
   if (tracing) tracing->SetProgram(r.module, function, r.instance, r.set);
   step("create program (allocate, pipelines, record)");
   // After program creation: the plan then includes the bytes by copy path.

@@ -193,7 +193,7 @@ int main(int argc, char** argv) {
   }
   Sweep sweep;
   uint64_t every = 1, first = 0, count = UINT64_MAX;
-  bool reseal = false;
+  bool reseal = false, verbose = false;
   for (int i = 2; i < argc; ++i) {
     std::string arg = argv[i], error;
     auto value = [&](const char* flag) { return arg.substr(std::strlen(flag)); };
@@ -217,6 +217,8 @@ int main(int argc, char** argv) {
       count = std::stoull(value("--count="));
     } else if (arg == "--reseal") {
       reseal = true;
+    } else if (arg == "--verbose") {
+      verbose = true;
     } else {
       std::fprintf(stderr, "bitflip_sweep: unknown flag %s\n", arg.c_str());
       return 2;
@@ -255,6 +257,9 @@ int main(int argc, char** argv) {
       std::printf("WRONG ANSWER with success: bit %llu (byte %llu): %s\n", static_cast<unsigned long long>(bit),
                   static_cast<unsigned long long>(bit / 8), detail.c_str());
     }
+    if (verbose && reseal && o != Outcome::kRefusedLoad && o != Outcome::kRefusedChecksum && o != Outcome::kSame)
+      std::printf("bit %llu (byte %llu): %s: %s\n", static_cast<unsigned long long>(bit),
+                  static_cast<unsigned long long>(bit / 8), Name(o), detail.c_str());
     if (o == Outcome::kRefusedLoad && !reseal) {
       ++wrong;  // the trailer must be what refuses an unresealed flip
       std::printf("bit %llu: refused by the verifier, not the checksum: %s\n", static_cast<unsigned long long>(bit),

@@ -42,8 +42,12 @@ void meshvk_executable_release(meshvk_executable_t* executable);
 // Checks, without a device, everything meshvk_executable_create checks of the
 // SPIR-V itself: SPIRV-Tools validation for `vulkan_api_version`
 // (VK_API_VERSION_1_1..1_3; 0 means 1.1), a GLCompute entry point named
-// info->entry_point, its literal LocalSize equal to info->workgroup_size (when
-// no entry is 0), and only storage buffers in set 0 below binding_count. The
+// info->entry_point, its workgroup size equal to info->workgroup_size (when
+// no entry is 0), only storage buffers in set 0 below binding_count, a
+// push-constant block that push_constant_size covers, and what Vulkan asks of
+// a compute kernel beyond the validator: capabilities of compute, subgroups
+// and the features the runtime enables; built-ins of compute only, each with
+// the type Vulkan requires; no other inputs, outputs, images or pointers. The
 // .mvk loader runs it on every executable. INVALID_ARGUMENT with one line
 // saying why. Thread-safe; no Vulkan call.
 meshvk_status_t meshvk_executable_check_spirv(const meshvk_executable_create_info_t* info, uint32_t vulkan_api_version);
@@ -87,6 +91,24 @@ typedef enum meshvk_builtin_e {
 // so any workgroup count covers the whole range.
 meshvk_status_t meshvk_executable_builtin(meshvk_device_set_t* set, meshvk_builtin_t builtin,
                                           meshvk_executable_t** out_executable);
+
+// What a kernel's SPIR-V itself declares about its layout.
+typedef struct meshvk_spirv_layout_s {
+  uint32_t workgroup_size[3];       // the size it runs with (WorkgroupSize constant, else LocalSize/LocalSizeId)
+  uint32_t push_constant_bytes;     // its push-constant block: highest member Offset + size; 0 without one
+  uint64_t workgroup_memory_bytes;  // all its Workgroup (shared memory) variables
+} meshvk_spirv_layout_t;
+
+// The .mvk loader's check of an executable: everything
+// meshvk_executable_check_spirv checks, plus what every kernel of a .mvk is
+// (meshvk's compiler emits nothing else): each binding's block is one array
+// at Offset 0 whose ArrayStride is its element size (a dense tensor), the
+// push-constant block is densely packed, no two variables share a binding.
+// Vulkan allows more; in a .mvk it means a corrupt kernel. Fills *out_layout
+// when OK (the loader then holds push_constant_size to the block's size).
+// INVALID_ARGUMENT with one line; thread-safe; no Vulkan call.
+meshvk_status_t meshvk_executable_check_mvk_kernel(const meshvk_executable_create_info_t* info,
+                                                   uint32_t vulkan_api_version, meshvk_spirv_layout_t* out_layout);
 
 #ifdef __cplusplus
 }  // extern "C"

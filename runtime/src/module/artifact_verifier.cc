@@ -63,6 +63,7 @@ class ArtifactChecker {
     for (uint32_t f = 0; f < Len(a_->functions()); ++f) {
       if (!(e = CheckStreams(f)).empty()) return e;
       if (!(e = CheckDependencies(f)).empty()) return e;
+      if (!(e = CheckResultsWritten(f)).empty()) return e;
     }
     return "";
   }
@@ -163,11 +164,20 @@ class ArtifactChecker {
       info.binding_count = Len(x->bindings());
       info.push_constant_size = x->push_constant_size();
       for (uint32_t d = 0; d < 3; ++d) info.workgroup_size[d] = wg[d];
-      if (meshvk_status_t status = meshvk_executable_check_spirv(&info, 0)) {
+      meshvk_spirv_layout_t layout{};
+      if (meshvk_status_t status = meshvk_executable_check_mvk_kernel(&info, 0, &layout)) {
         std::string e = meshvk_status_message(status);
         meshvk_status_free(status);
         return path + ".spirv: " + e;
       }
+      // Vulkan only needs the range to cover the block; meshvk's compiler
+      // declares exactly the block, so any other size is a corrupt or
+      // mismatched executable (dispatches would push bytes the kernel never
+      // reads, or the kernel read past them).
+      if (layout.push_constant_bytes != x->push_constant_size())
+        return Msg(path, ".push_constant_size: ", x->push_constant_size(),
+                   " bytes declared, the push-constant block of '", OneLine(x->entry_point()->str()),
+                   "' in its SPIR-V needs ", layout.push_constant_bytes);
     }
     return "";
   }
@@ -431,6 +441,75 @@ class ArtifactChecker {
           return Msg("functions[", f, "].streams[", p, "].commands[", c,
                      "].deps: dependency cycle (through stream order and deps; no schedule exists)");
     return "dependencies: cycle";
+  }
+
+  // Every byte of every result shard is written by a command of its process
+  // in the function (a dispatch's writable binding window, a copy's
+  // destination, a fill): else the caller reads whatever the buffer held
+  // (found by the resealed bit flips: a stream whose commands vector vanished,
+  // a result binding moved 16 bytes on, ran "fine" with wrong numbers). A
+  // strided copy counts for its whole destination span (lenient: never
+  // refuses a program that writes everything).
+  std::string CheckResultsWritten(uint32_t f) {
+    const mvk::Function* fn = a_->functions()->Get(f);
+    for (uint32_t r = 0; r < Len(fn->results()); ++r) {
+      const mvk::TensorSignature* t = fn->results()->Get(r);
+      uint64_t elem = artifact::ElementSize(static_cast<artifact::ElementType>(t->element_type()));
+      for (uint32_t s = 0; s < Len(t->shards()); ++s) {
+        const mvk::Shard* sh = t->shards()->Get(s);
+        uint64_t bytes = elem;
+        for (uint32_t d = 0; d < Len(sh->shape()); ++d) bytes *= sh->shape()->Get(d);
+        uint64_t unwritten = FirstUnwritten(f, sh->process(), sh->buffer(), sh->offset(), sh->offset() + bytes);
+        if (unwritten != UINT64_MAX)
+          return Msg("functions[", f, "].results[", r, "].shards[", s, "]: byte ", unwritten, " of buffer ",
+                     sh->buffer(), " of process ", sh->process(),
+                     " is written by no command (the result would be whatever the buffer held)");
+      }
+    }
+    return "";
+  }
+
+  // The first byte of [begin, end) of buffer `b` that no command of process
+  // p in function f writes; UINT64_MAX when all are written.
+  uint64_t FirstUnwritten(uint32_t f, uint32_t p, uint32_t b, uint64_t begin, uint64_t end) const {
+    std::vector<std::pair<uint64_t, uint64_t>> written;
+    const auto* commands = Commands(f, p);
+    uint64_t size = BufferAt(p, b)->size();
+    for (uint32_t c = 0; c < Len(commands); ++c) {
+      const mvk::Command* cmd = commands->Get(c);
+      if (const mvk::Fill* fill = cmd->op_as_Fill(); fill && fill->buffer() == b)
+        written.push_back({fill->offset(), fill->offset() + fill->size()});
+      if (const mvk::Copy* copy = cmd->op_as_Copy(); copy && copy->dst_buffer() == b) {
+        if (Len(copy->regions()) == 0) {
+          written.push_back({copy->dst_offset(), copy->dst_offset() + copy->size()});
+        } else {
+          for (uint32_t i = 0; i < Len(copy->regions()); ++i) {
+            const mvk::StridedRegion* reg = copy->regions()->Get(i);
+            const mvk::Dim3& n = reg->count();
+            const mvk::Dim3& st = reg->dst_stride();
+            uint64_t last = reg->dst_offset_words() + uint64_t(n.x() ? n.x() - 1 : 0) * st.x() +
+                            uint64_t(n.y() ? n.y() - 1 : 0) * st.y() + uint64_t(n.z() ? n.z() - 1 : 0) * st.z();
+            written.push_back({copy->dst_offset() + 4 * reg->dst_offset_words(), copy->dst_offset() + 4 * (last + 1)});
+          }
+        }
+      }
+      if (const mvk::Dispatch* d = cmd->op_as_Dispatch()) {
+        const auto* declared = a_->executables()->Get(d->executable())->bindings();
+        for (uint32_t i = 0; i < Len(d->bindings()); ++i) {
+          const mvk::BufferBinding* binding = d->bindings()->Get(i);
+          if (binding->buffer() == b && declared->Get(i)->writable())
+            written.push_back({binding->offset(), binding->offset() + BindingBytes(binding, size)});
+        }
+      }
+    }
+    std::sort(written.begin(), written.end());
+    uint64_t covered = begin;
+    for (const auto& [from, to] : written) {
+      if (from > covered) break;
+      covered = std::max(covered, to);
+      if (covered >= end) return UINT64_MAX;
+    }
+    return covered >= end ? UINT64_MAX : covered;
   }
 
   std::string CheckTensor(const std::string& path, const mvk::TensorSignature* t, bool result) {

@@ -34,7 +34,9 @@ uint64_t DeviceTimeoutNs() {
     if (const char* text = std::getenv("MESHVK_DEVICE_TIMEOUT_MS"); text && *text) {
       char* end = nullptr;
       unsigned long long v = std::strtoull(text, &end, 10);
-      if (*end == '\0' && v > 0) ms = v;  // anything else keeps the default
+      // Anything else keeps the default; at most a day (mesh-vk-run's
+      // range), so ms * 10^6 cannot wrap to a tiny bound.
+      if (*end == '\0' && v > 0) ms = std::min<unsigned long long>(v, 86400000ull);
     }
     return ms * 1000 * 1000;
   }();

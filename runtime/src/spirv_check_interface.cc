@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -466,8 +467,18 @@ class KernelModule {
   // words; and no two variables share a binding. Vulkan allows more (and
   // meshvk_executable_create accepts it), but in a .mvk anything else is a
   // corrupt kernel that would read or write the wrong bytes.
-  Status CheckDenseLayout() const {
-    std::map<uint32_t, uint32_t> binding_owner;
+  Status CheckDenseLayout(uint32_t binding_count) const {
+    std::map<uint32_t, uint32_t> builtin_owner;
+    std::set<uint32_t> bound;
+    for (const Variable& v : globals_) {
+      uint32_t builtin = 0;
+      if (v.storage != kInput || !BuiltInOf(v.id, &builtin)) continue;
+      auto [it, inserted] = builtin_owner.insert({builtin, v.id});
+      if (!inserted)
+        return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
+                          "variables %%%u and %%%u are both BuiltIn %s (a .mvk kernel declares each built-in once)",
+                          it->second, v.id, ComputeBuiltIn(builtin).name);
+    }
     for (const Variable& v : globals_) {
       bool buffer = v.storage == kStorageBuffer || v.storage == kUniform;
       if (!buffer && v.storage != kPushConstant) continue;
@@ -477,13 +488,7 @@ class KernelModule {
       const std::vector<uint32_t>* block = Definition(block_id);
       if (!block || (block->at(0) & 0xffff) != kOpTypeStruct) continue;  // the validator requires a struct
       uint32_t binding = 0;
-      if (buffer && Decoration(v.id, kDecorationBinding, &binding)) {
-        auto [it, inserted] = binding_owner.insert({binding, v.id});
-        if (!inserted)
-          return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                            "variables %%%u and %%%u share binding %u (a .mvk kernel has one buffer per binding)",
-                            it->second, v.id, binding);
-      }
+      if (buffer && Decoration(v.id, kDecorationBinding, &binding)) bound.insert(binding);
       uint32_t members = static_cast<uint32_t>(block->size() - 2);
       if (buffer && members != 1)
         return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
@@ -514,6 +519,14 @@ class KernelModule {
         end = offset + size;
       }
     }
+    // Views of one binding may alias (the compiler reads a buffer as floats
+    // and as vec4s), but every binding the executable declares has one.
+    for (uint32_t b = 0; b < binding_count; ++b)
+      if (!bound.count(b))
+        return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
+                          "no variable has binding %u; the executable declares bindings 0..%u and a .mvk kernel "
+                          "declares a buffer for each",
+                          b, binding_count - 1);
     return Status();
   }
 
@@ -731,7 +744,7 @@ Status CheckKernelInterface(const std::vector<uint32_t>& words, uint32_t entry_i
   MESHVK_RETURN_IF_ERROR(module.CheckCapabilities());
   MESHVK_RETURN_IF_ERROR(module.CheckVariables());
   MESHVK_RETURN_IF_ERROR(module.CheckConstantIndices());
-  if (rules == KernelRules::kMvkKernel) MESHVK_RETURN_IF_ERROR(module.CheckDenseLayout());
+  if (rules == KernelRules::kMvkKernel) MESHVK_RETURN_IF_ERROR(module.CheckDenseLayout(info.binding_count));
   KernelLayout layout;
   const char* source = "";
   MESHVK_RETURN_IF_ERROR(module.WorkgroupSize(layout.workgroup_size, &source));

@@ -4,6 +4,7 @@
 // 3 runtime/device failure.
 #include <cstdio>
 #include <memory>
+#include <new>
 #include <string>
 
 #include "flags.h"
@@ -79,7 +80,18 @@ int main(int argc, char** argv) {
         return kExitUsage;
       }
     }
-    int code = meshvk_run::RunProgram(flags.positional[0], flags.run, devices, mpi.get());
+    int code = kExitDevice;
+    // Sizes are checked against the signature before anything is allocated,
+    // but a tensor the signature allows can still exceed this process's
+    // memory (ulimit, cgroup): one line and exit 3, not std::terminate
+    // (issue 13 campaign: a 65536x65536xf32 splat under ulimit -v 4 GiB).
+    try {
+      code = meshvk_run::RunProgram(flags.positional[0], flags.run, devices, mpi.get());
+    } catch (const std::bad_alloc&) {
+      std::fprintf(stderr,
+                   "mesh-vk-run: out of host memory: the program's inputs, outputs or buffers do not fit "
+                   "this process's memory limit\n");
+    }
     if (mpi) {
       // A failing rank ends the whole job at once (the others may be blocked
       // in a receive from it); otherwise every rank exits with the same code.

@@ -4,6 +4,7 @@
 #include "run_program.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -120,6 +121,16 @@ meshvk::ProgramOptions CompileOptionsForThisMachine() {
 int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoice& devices, MpiSession* mpi) {
   // The runtime reads its wait bound from the environment (device_wait.h).
   if (flags.device_timeout_ms) setenv("MESHVK_DEVICE_TIMEOUT_MS", std::to_string(flags.device_timeout_ms).c_str(), 1);
+  // The runtime keeps its default for a value it cannot use; a user who set
+  // one should hear that it was not used (the range of --device-timeout).
+  if (const char* text = std::getenv("MESHVK_DEVICE_TIMEOUT_MS"); text && !flags.device_timeout_ms) {
+    char* end = nullptr;
+    errno = 0;
+    unsigned long long ms = std::strtoull(text, &end, 10);
+    if (!*text || *end || errno || ms < 1 || ms > 86400000 || text[0] == '-')
+      return Error(kExitUsage, "MESHVK_DEVICE_TIMEOUT_MS='" + std::string(text) +
+                                   "': expected milliseconds, 1..86400000 (--device-timeout=S overrides it)");
+  }
   if (mpi) g_rank_prefix = "rank " + std::to_string(mpi->rank()) + " of " + std::to_string(mpi->size()) + ": ";
   // Files this run writes besides results: checked before any work, so a bad
   // path is bad usage (exit 2) at once, not a failure after the run.
@@ -294,8 +305,12 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
           devices.physical_devices[next[layout.process_rank[p]]++ % devices.physical_devices.size()]);
     set_info.process_devices = process_devices.data();
   }
-  if (meshvk_status_t status = meshvk_device_set_create(r.instance, &set_info, &r.set))
-    return Error(kExitDevice, "--devices/--topology: " + Take(status));
+  // INVALID_ARGUMENT: the flags asked for an impossible set (a device listed
+  // twice): bad usage, exit 2. Anything else is the machine's answer.
+  if (meshvk_status_t status = meshvk_device_set_create(r.instance, &set_info, &r.set)) {
+    int code = meshvk_status_code(status) == MESHVK_STATUS_INVALID_ARGUMENT ? kExitUsage : kExitDevice;
+    return Error(code, "--devices/--topology: " + Take(status));
+  }
   if (Verbosity() >= 1) {
     Verbose(1, "device set: %s, %u processes, %u phases", TopologyText(meshvk_device_set_topology(r.set)),
             grid.process_count, meshvk_module_function_phase_count(r.module, function));
@@ -359,9 +374,10 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
   create.ranks = mpi ? &ranks : nullptr;
   // OUT_OF_RANGE: the program exceeds a limit of the chosen device (buffer
   // size, workgroup count, binding alignment): bad input for it, not a failure.
-  if (meshvk_status_t status = meshvk_program_create_with_info(&create, &r.program))
-    return Error(meshvk_status_code(status) == MESHVK_STATUS_OUT_OF_RANGE ? kExitUsage : kExitDevice,
-                 path + ": " + Take(status));
+  if (meshvk_status_t status = meshvk_program_create_with_info(&create, &r.program)) {
+    int code = meshvk_status_code(status) == MESHVK_STATUS_OUT_OF_RANGE ? kExitUsage : kExitDevice;
+    return Error(code, path + ": " + Take(status));
+  }
   if (tracing) tracing->SetProgram(r.module, function, r.instance, r.set);
   step("create program (allocate, pipelines, record)");
   // After program creation: the plan then includes the bytes by copy path.

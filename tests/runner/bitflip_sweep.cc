@@ -8,9 +8,12 @@
 // with success. Without --reseal the integrity trailer must refuse every
 // flip; with --reseal the checksum is recomputed after the flip, so the
 // verifier and program creation face the corruption: every variant must then
-// be refused, fail cleanly, or run (a flip may make a valid, different
-// program: its answer is counted, not judged). A crash or hang fails the
-// sweep through the test's timeout or the process's exit status.
+// be refused at load (or at creation for a device limit), or run. A variant
+// that passes the verifier and then fails program creation fails the sweep
+// (a structural defect the verifier missed). A flip may make a valid,
+// different program (a push-constant value, an operand id, a binding
+// window): its answer is counted and printed with --verbose, not judged. A
+// crash or hang fails the sweep through the test's timeout or exit status.
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -48,6 +51,7 @@ enum class Outcome {
   kRefusedChecksum,
   kRefusedLoad,
   kRefusedSignature,
+  kExceedsDevice,
   kFailedCreate,
   kFailedInvoke,
   kSame,
@@ -61,8 +65,10 @@ const char* Name(Outcome o) {
       return "refused at load (verifier)";
     case Outcome::kRefusedSignature:
       return "refused: signature no longer matches the inputs";
+    case Outcome::kExceedsDevice:
+      return "refused at program creation: exceeds a device limit (mesh-vk-run: exit 2)";
     case Outcome::kFailedCreate:
-      return "failed cleanly at program creation";
+      return "failed at program creation (mesh-vk-run: exit 3)";
     case Outcome::kFailedInvoke:
       return "failed cleanly at invoke";
     case Outcome::kSame:
@@ -142,8 +148,9 @@ struct Sweep {
     if (!set) return Outcome::kFailedCreate;
     meshvk_program_t* program = nullptr;
     if (meshvk_status_t s = meshvk_program_create(module, set, &program)) {
+      bool limits = meshvk_status_code(s) == MESHVK_STATUS_OUT_OF_RANGE;
       *detail = Take(s);
-      return Outcome::kFailedCreate;
+      return limits ? Outcome::kExceedsDevice : Outcome::kFailedCreate;
     }
     std::vector<meshvk_host_input_t> host_inputs;
     for (const HostTensor& t : inputs) host_inputs.push_back({t.data.data(), t.data.size()});
@@ -260,6 +267,11 @@ int main(int argc, char** argv) {
     if (verbose && reseal && o != Outcome::kRefusedLoad && o != Outcome::kRefusedChecksum && o != Outcome::kSame)
       std::printf("bit %llu (byte %llu): %s: %s\n", static_cast<unsigned long long>(bit),
                   static_cast<unsigned long long>(bit / 8), Name(o), detail.c_str());
+    if (o == Outcome::kFailedCreate) {
+      ++wrong;  // a structural defect the verifier let through (issue 13: exit 2 at load, never 3 at creation)
+      std::printf("bit %llu: passed the verifier, failed at program creation: %s\n",
+                  static_cast<unsigned long long>(bit), detail.c_str());
+    }
     if (o == Outcome::kRefusedLoad && !reseal) {
       ++wrong;  // the trailer must be what refuses an unresealed flip
       std::printf("bit %llu: refused by the verifier, not the checksum: %s\n", static_cast<unsigned long long>(bit),

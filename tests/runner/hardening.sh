@@ -4,7 +4,9 @@
 # Cases: resources (huge shapes, /dev/zero, sparse multi-GiB files under
 # `ulimit -v`), outputs (umask, symlinks, all-or-nothing), drop (a GPU that
 # stops answering), faults (an injected Vulkan error at each call of each
-# entry point: exit 3, one line, no output file), soak (8 concurrent runs).
+# entry point: exit 3, one line, no output file), soak (8 concurrent runs),
+# campaign (round-3 findings: refused kernels, env values, device flags,
+# host memory, SIGINT, concurrent writers, FIFOs).
 # Each check prints what it ran; the first failure exits 1 with the reason.
 set -uo pipefail
 case_name=$1 runner=$2 data=$3 layer_dir=${4:-}
@@ -186,6 +188,53 @@ soak)
     done
     echo "round $r: 8 runs done"
   done
+  ;;
+
+campaign)
+  # Issue 13 round 3: hostile inputs beyond the issue's examples, each once a
+  # crash, a silent default or a wrong exit code.
+  # Kernels the verifier refuses at load (exit 2), before any device work.
+  expect 2 10 "push_mismatch.mvk: executables\[0\].push_constant_size: 12 bytes declared, the push-constant block of 'main' in its SPIR-V needs 8" -- \
+    "$runner" push_mismatch.mvk --input=12xf32=1 --input=12xf32=1
+  expect 2 10 "builtin_flip.mvk: executables\[0\].spirv: built-in %[0-9]+ \(LocalInvocationIndex\) is a 3-component vector of 32-bit integers; Vulkan requires a 32-bit integer" -- \
+    "$runner" builtin_flip.mvk --input=12xf32=1 --input=12xf32=1
+  # Usage errors found by the runtime: exit 2, not 3.
+  expect 2 10 "physical device 0 listed twice" -- "$runner" add.mvk "${AB[@]}" --devices=0,0
+  # A bad wait bound in the environment is refused, not silently replaced by
+  # 60 s (18446744073710 ms wrapped to a 0.4 s bound in ns).
+  expect 2 10 "MESHVK_DEVICE_TIMEOUT_MS='abc': expected milliseconds, 1..86400000" -- \
+    env MESHVK_DEVICE_TIMEOUT_MS=abc "$runner" add.mvk "${AB[@]}"
+  expect 2 10 "MESHVK_DEVICE_TIMEOUT_MS='18446744073710'" -- env MESHVK_DEVICE_TIMEOUT_MS=18446744073710 "$runner" add.mvk "${AB[@]}"
+  expect 0 30 "^$" -- env MESHVK_DEVICE_TIMEOUT_MS=30000 "$runner" add.mvk "${AB[@]}" --expected_output=4x3xf32=@expected_c.npy
+  # Arguments the signature allows (2^32 elements) but a 1 GiB process cannot
+  # hold: one line and exit 3 (was std::bad_alloc -> abort, exit 134).
+  if [[ -z ${MESHVK_SANITIZE:-} ]]; then
+    expect 3 10 "out of host memory" -- small huge_args.mvk --input=4294967296xf32=1 --input=4294967296xf32=1
+  fi
+  # SIGINT during a run (a long benchmark): the run ends, the old output stays,
+  # no temporary is left.
+  mkdir -p "$out/sig" && echo old > "$out/sig/c.npy"
+  timeout -s INT 2 "$runner" add.mvk "${AB[@]}" --benchmark=1000000 --output=@"$out/sig/c.npy" > /dev/null 2>&1
+  rc=$?
+  echo "[$rc] SIGINT during --benchmark=1000000"
+  [[ $rc == 124 ]] || fail "SIGINT run: exit $rc (124: timeout sent SIGINT and the run ended)"
+  [[ $(cat "$out/sig/c.npy") == old ]] || fail "SIGINT run: the old output was replaced"
+  [[ $(ls "$out/sig") == c.npy ]] || fail "SIGINT run left files: $(ls "$out/sig")"
+  # Two runs writing the same output at once: both succeed, the file is one
+  # complete result (rename is atomic), no temporaries.
+  for i in 1 2 3; do
+    "$runner" add.mvk "${AB[@]}" --output=@"$out/sig/same.npy" > /dev/null 2>&1 &
+    p1=$!
+    "$runner" add.mvk "${AB[@]}" --output=@"$out/sig/same.npy" > /dev/null 2>&1 || fail "concurrent run $i (second)"
+    wait $p1 || fail "concurrent run $i (first)"
+    cmp -s "$out/sig/same.npy" expected_c.npy || fail "concurrent run $i: the output is not the expected result"
+  done
+  [[ $(ls "$out/sig" | tr '\n' ' ') == "c.npy same.npy " ]] || fail "concurrent runs left files: $(ls "$out/sig")"
+  echo "[0] 3 pairs of concurrent runs writing one output"
+  # An input FIFO with a writer is read like a file.
+  mkfifo "$out/in.npy"
+  (cat a.npy > "$out/in.npy" &) 2>/dev/null
+  expect 0 30 "^$" -- "$runner" add.mvk --input=4x3xf32=@"$out/in.npy" --input=4x3xf32=@b.npy --expected_output=4x3xf32=@expected_c.npy
   ;;
 
 *)

@@ -55,6 +55,32 @@ std::vector<uint8_t> ReadBack(const std::string& name) {
   return bytes;
 }
 
+// c = a + scale * b over `count` floats on one process, with `kernel` (the
+// test kernel, possibly edited) as the only executable.
+std::vector<uint8_t> OneDispatch(const meshvk::artifact::ExecutableDesc& kernel, uint64_t count, uint32_t push_bytes) {
+  using namespace meshvk::artifact;
+  ArtifactBuilder b({1});
+  uint32_t x = b.AddExecutable(kernel);
+  uint32_t ba = b.AddBuffer(0, {count * 4, BufferKind::kArgumentShard});
+  uint32_t bb = b.AddBuffer(0, {count * 4, BufferKind::kArgumentShard});
+  uint32_t bc = b.AddBuffer(0, {count * 4, BufferKind::kResultShard});
+  DispatchDesc d;
+  d.executable = x;
+  d.bindings = {{ba, 0, 0}, {bb, 0, 0}, {bc, 0, 0}};
+  d.push_constants = meshvk_test::ScaledAddPush(static_cast<uint32_t>(count), 0.5f);
+  d.push_constants.resize(push_bytes);
+  b.AddDispatch(0, d);
+  auto tensor = [&](uint32_t buffer) {
+    TensorDesc t;
+    t.shape = {count};
+    t.split_axes = {{}};
+    t.shards = {{0, buffer, 0, {0}, {count}}};
+    return t;
+  };
+  b.AddFunction({"main", {tensor(ba), tensor(bb)}, {tensor(bc)}});
+  return b.Finish();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -131,6 +157,23 @@ int main(int argc, char** argv) {
     two.AddFunction(fn);
     WriteBytes("add2.mvk", two.Finish());
   }
+  // Kernels the verifier must refuse (issue 13): the push-constant range
+  // declared 12 bytes for an 8-byte block; and the resealed bit flip that
+  // segfaulted lavapipe (BuiltIn GlobalInvocationId -> LocalInvocationIndex
+  // on a uvec3, which spirv-val 2023.1 accepts).
+  {
+    meshvk::artifact::ExecutableDesc wide = meshvk_test::ScaledAddKernel();
+    wide.push_constant_size = 12;
+    WriteBytes("push_mismatch.mvk", OneDispatch(wide, 12, 12));
+    meshvk::artifact::ExecutableDesc flipped = meshvk_test::ScaledAddKernel();
+    for (size_t i = 5; i < flipped.spirv.size(); i += flipped.spirv[i] >> 16)
+      if ((flipped.spirv[i] & 0xffff) == 71 && flipped.spirv[i + 2] == 11 && flipped.spirv[i + 3] == 28)
+        flipped.spirv[i + 3] = 29;  // OpDecorate %id BuiltIn GlobalInvocationId -> LocalInvocationIndex
+    WriteBytes("builtin_flip.mvk", OneDispatch(flipped, 12, 8));
+  }
+  // Arguments the signature allows but no 1 GiB process holds (2^32 f32 each).
+  WriteBytes("huge_args.mvk", OneDispatch(meshvk_test::ScaledAddKernel(), uint64_t(1) << 32, 8));
+
   // The header of an 8 GiB .npy (the test makes it sparse with truncate).
   std::vector<uint8_t> big = meshvk_run::MakeNpyHeader({65536, 32768}, MESHVK_ELEMENT_F32);
   WriteBytes("big_header.npy", big);

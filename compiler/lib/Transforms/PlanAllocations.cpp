@@ -58,6 +58,21 @@ struct PlanAllocationsPass : meshvk::impl::PlanAllocationsBase<PlanAllocationsPa
     auto ret = dyn_cast<func::ReturnOp>(block.getTerminator());
     if (!ret)
       return plan.emitError("a plan must end in func.return");
+    // bytesOf needs a bit width: complex or index elements crashed here
+    // (issue 13 campaign: tensor<4xcomplex<f32>>, exit 139).
+    auto sized = [](Type t) {
+      auto tensor = dyn_cast<RankedTensorType>(t);
+      return !tensor || tensor.getElementType().isIntOrFloat();
+    };
+    for (Type t : plan.getFunctionType().getInputs())
+      if (!sized(t))
+        return plan.emitError("element type of ")
+               << t << " is not supported; the runtime supports f32, f16 and i32";
+    for (Operation &op : block)
+      for (Type t : op.getResultTypes())
+        if (!sized(t))
+          return op.emitError("element type of ")
+                 << t << " is not supported; the runtime supports f32, f16 and i32";
     for (Type t : plan.getFunctionType().getInputs())
       if (!isa<RankedTensorType>(t) || !cast<RankedTensorType>(t).hasStaticShape())
         return plan.emitError("plan arguments must be static tensors, got ") << t;

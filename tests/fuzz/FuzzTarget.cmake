@@ -17,6 +17,7 @@ add_executable(fuzz_artifact_loader
   ${MESHVK_SOURCE_DIR}/runtime/src/module/artifact_verifier.cc
   ${MESHVK_SOURCE_DIR}/runtime/src/module/schedule.cc
   ${MESHVK_SOURCE_DIR}/runtime/src/spirv_check.cc
+  ${MESHVK_SOURCE_DIR}/runtime/src/spirv_check_interface.cc
   ${MESHVK_SOURCE_DIR}/runtime/src/base/status.cc
   ${MESHVK_SOURCE_DIR}/runtime/artifact/src/builder.cc
   ${MESHVK_SOURCE_DIR}/runtime/artifact/src/integrity.cc

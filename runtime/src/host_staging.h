@@ -126,6 +126,9 @@ class StagingRingCache {
   Status Take(const StagingDevice& device, uint64_t chunk, std::unique_ptr<StagingRing>* out);
   // Keeps an idle ring for later (or frees it when two are kept already).
   void Give(std::unique_ptr<StagingRing> ring);
+  // Frees idle rings beyond `keep` (room for a shared host allocation of the
+  // same size as a ring, so a device's staging stays within two rings).
+  void Trim(size_t keep);
 
  private:
   std::mutex mutex_;

@@ -218,11 +218,6 @@ void forwardImportedWaits(DeviceData* d, const std::vector<Batch>& batches) {
   for (const auto& [from, wait] : forwards) std::thread(Forward, from, d, wait.semaphore, wait.value).detach();
 }
 
-bool isImportedSemaphore(DeviceData* d, VkSemaphore semaphore) {
-  std::lock_guard<std::mutex> lock(shared().mutex);
-  return shared().aliases.count({d, semaphore}) != 0;
-}
-
 void forgetSharedSemaphore(DeviceData* d, VkSemaphore semaphore) {
   std::unique_lock<std::mutex> lock(shared().mutex);
   if (shared().emulating.count(d) == 0) return;

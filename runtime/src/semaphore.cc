@@ -32,7 +32,7 @@ meshvk_semaphore_t* HostSide(meshvk_semaphore_t* semaphore) {
   return semaphore->source ? semaphore->source : semaphore;
 }
 
-Status Import(meshvk_semaphore_t* semaphore, uint32_t process, meshvk_semaphore_t** out) {
+Status Share(meshvk_semaphore_t* semaphore, uint32_t process, meshvk_semaphore_t** out) {
   const char* what = "meshvk_semaphore_share";
   MESHVK_RETURN_IF_ERROR(CheckSemaphore(semaphore, what));
   if (!out) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: out_view is NULL", what);
@@ -195,7 +195,7 @@ uint32_t meshvk_semaphore_process(const meshvk_semaphore_t* semaphore) {
 }
 
 meshvk_status_t meshvk_semaphore_share(meshvk_semaphore_t* semaphore, uint32_t process, meshvk_semaphore_t** out_view) {
-  return meshvk::Import(semaphore, process, out_view).ToC();
+  return meshvk::Share(semaphore, process, out_view).ToC();
 }
 
 }  // extern "C"

@@ -92,6 +92,9 @@ int main(int argc, char** argv) {
                    "mesh-vk-run: out of host memory: the program's inputs, outputs or buffers do not fit "
                    "this process's memory limit\n");
     }
+    if (uint64_t leaked = meshvk_leaked_object_count())  // a device stopped answering (device_wait.h)
+      meshvk_run::Verbose(1, "left %llu Vulkan objects of a device that stopped answering alive on purpose",
+                          static_cast<unsigned long long>(leaked));
     if (mpi) {
       // A failing rank ends the whole job at once (the others may be blocked
       // in a receive from it); otherwise every rank exits with the same code.

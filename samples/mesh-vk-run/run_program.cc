@@ -123,11 +123,11 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
   if (flags.device_timeout_ms) setenv("MESHVK_DEVICE_TIMEOUT_MS", std::to_string(flags.device_timeout_ms).c_str(), 1);
   // The runtime keeps its default for a value it cannot use; a user who set
   // one should hear that it was not used (the range of --device-timeout).
-  if (const char* text = std::getenv("MESHVK_DEVICE_TIMEOUT_MS"); text && !flags.device_timeout_ms) {
+  if (const char* text = std::getenv("MESHVK_DEVICE_TIMEOUT_MS"); text && *text && !flags.device_timeout_ms) {
     char* end = nullptr;
     errno = 0;
     unsigned long long ms = std::strtoull(text, &end, 10);
-    if (!*text || *end || errno || ms < 1 || ms > 86400000 || text[0] == '-')
+    if (*end || errno || ms < 1 || ms > 86400000 || text[0] == '-')
       return Error(kExitUsage, "MESHVK_DEVICE_TIMEOUT_MS='" + std::string(text) +
                                    "': expected milliseconds, 1..86400000 (--device-timeout=S overrides it)");
   }

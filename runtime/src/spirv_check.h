@@ -25,8 +25,9 @@ struct KernelLayout {
 // kVulkan: what Vulkan allows a compute kernel bound the way meshvk binds it
 // (meshvk_executable_create). kMvkKernel adds what every kernel in a .mvk is
 // (CheckDenseLayout in spirv_check_interface.cc): each binding one densely
-// packed array at Offset 0, a densely packed push-constant block, a variable
-// for every declared binding (views may alias), one variable per built-in.
+// packed array at Offset 0, a densely packed push-constant block, one
+// variable per built-in (views of one binding may alias; a binding may be
+// unused).
 enum class KernelRules { kVulkan, kMvkKernel };
 
 // OK when `info` describes a valid SPIR-V module (validated for

@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
-#include <set>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -53,7 +52,7 @@ enum Op : uint32_t {
   kOpMemberDecorate = 72,
   kOpExecutionModeId = 331,
 };
-constexpr uint32_t kDecorationArrayStride = 6, kDecorationBuiltIn = 11, kDecorationOffset = 35, kDecorationBinding = 33;
+constexpr uint32_t kDecorationArrayStride = 6, kDecorationBuiltIn = 11, kDecorationOffset = 35;
 constexpr uint32_t kExecutionModeLocalSize = 17, kExecutionModeLocalSizeId = 38;
 enum Storage : uint32_t {
   kInput = 1,
@@ -467,9 +466,8 @@ class KernelModule {
   // words; and no two variables share a binding. Vulkan allows more (and
   // meshvk_executable_create accepts it), but in a .mvk anything else is a
   // corrupt kernel that would read or write the wrong bytes.
-  Status CheckDenseLayout(uint32_t binding_count) const {
+  Status CheckDenseLayout() const {
     std::map<uint32_t, uint32_t> builtin_owner;
-    std::set<uint32_t> bound;
     for (const Variable& v : globals_) {
       uint32_t builtin = 0;
       if (v.storage != kInput || !BuiltInOf(v.id, &builtin)) continue;
@@ -487,8 +485,6 @@ class KernelModule {
       uint32_t block_id = pointer->at(3);
       const std::vector<uint32_t>* block = Definition(block_id);
       if (!block || (block->at(0) & 0xffff) != kOpTypeStruct) continue;  // the validator requires a struct
-      uint32_t binding = 0;
-      if (buffer && Decoration(v.id, kDecorationBinding, &binding)) bound.insert(binding);
       uint32_t members = static_cast<uint32_t>(block->size() - 2);
       if (buffer && members != 1)
         return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
@@ -519,14 +515,6 @@ class KernelModule {
         end = offset + size;
       }
     }
-    // Views of one binding may alias (the compiler reads a buffer as floats
-    // and as vec4s), but every binding the executable declares has one.
-    for (uint32_t b = 0; b < binding_count; ++b)
-      if (!bound.count(b))
-        return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                          "no variable has binding %u; the executable declares bindings 0..%u and a .mvk kernel "
-                          "declares a buffer for each",
-                          b, binding_count - 1);
     return Status();
   }
 
@@ -744,7 +732,7 @@ Status CheckKernelInterface(const std::vector<uint32_t>& words, uint32_t entry_i
   MESHVK_RETURN_IF_ERROR(module.CheckCapabilities());
   MESHVK_RETURN_IF_ERROR(module.CheckVariables());
   MESHVK_RETURN_IF_ERROR(module.CheckConstantIndices());
-  if (rules == KernelRules::kMvkKernel) MESHVK_RETURN_IF_ERROR(module.CheckDenseLayout(info.binding_count));
+  if (rules == KernelRules::kMvkKernel) MESHVK_RETURN_IF_ERROR(module.CheckDenseLayout());
   KernelLayout layout;
   const char* source = "";
   MESHVK_RETURN_IF_ERROR(module.WorkgroupSize(layout.workgroup_size, &source));

@@ -103,8 +103,8 @@ typedef struct meshvk_spirv_layout_s {
 // meshvk_executable_check_spirv checks, plus what every kernel of a .mvk is
 // (meshvk's compiler emits nothing else): each binding's block is one array
 // at Offset 0 whose ArrayStride is its element size (a dense tensor), the
-// push-constant block is densely packed, every declared binding has a
-// variable (views of one binding may alias), no built-in is declared twice.
+// push-constant block is densely packed, no built-in is declared twice
+// (views of one binding may alias, a declared binding may be unused).
 // Vulkan allows more; in a .mvk it means a corrupt kernel. Fills *out_layout
 // when OK (the loader then holds push_constant_size to the block's size).
 // INVALID_ARGUMENT with one line; thread-safe; no Vulkan call.

@@ -4,7 +4,8 @@
 #                    the host neither waits, polls nor maps in between.
 #   EXPECT=readback: at least one frame has the host in between (the negative
 #                    control: --round-trip reads the field back to the host).
-# Parameters: EMBED_RENDER, LAYER_DIR, REPORT, FRAMES, EXPECT, ARGS (;-list).
+#   COPIES (optional): every frame submits exactly this many vkCmdCopyBuffer regions.
+# Parameters: EMBED_RENDER, LAYER_DIR, REPORT, FRAMES, EXPECT, ARGS (;-list), COPIES.
 file(REMOVE ${REPORT})
 set(ENV{VK_LAYER_PATH} "${LAYER_DIR}")
 set(ENV{VK_INSTANCE_LAYERS} "VK_LAYER_MESHVK_host_access")
@@ -27,7 +28,7 @@ foreach(line IN LISTS lines)
   if(NOT line MATCHES "compute_submits=[1-9]")
     message(FATAL_ERROR "a draw without a compute submission before it: ${line}")
   endif()
-  if(NOT line MATCHES "host_syncs=0 maps=0 device_wait=1$")
+  if(NOT line MATCHES "host_syncs=0 maps=0 device_wait=1 ")
     math(EXPR with_host "${with_host} + 1")
   endif()
 endforeach()
@@ -35,5 +36,12 @@ if(EXPECT STREQUAL "none" AND with_host GREATER 0)
   message(FATAL_ERROR "${with_host} of ${draws} frames went through the host between compute and draw")
 elseif(EXPECT STREQUAL "readback" AND with_host EQUAL 0)
   message(FATAL_ERROR "the round trip was not detected: no frame had the host between compute and draw")
+endif()
+if(DEFINED COPIES)
+  foreach(line IN LISTS lines)
+    if(NOT line MATCHES "buffer_copies=${COPIES}$")
+      message(FATAL_ERROR "expected ${COPIES} buffer copies per frame: ${line}")
+    endif()
+  endforeach()
 endif()
 message(STATUS "${with_host} of ${draws} frames had the host between compute and draw (expected: ${EXPECT})")

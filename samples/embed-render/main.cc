@@ -11,7 +11,8 @@
 // read back to the host, then uploaded) to measure what that costs.
 //
 //   embed-render [--width=W] [--height=H] [--processes=P] [--frames=F]
-//                [--round-trip] [--validation] [--check] [--out=image.png]
+//                [--round-trip] [--copy-shards] [--validation] [--check]
+//                [--out=image.png]
 //
 // Exit codes: 0 ok, 1 --check found a pixel off by more than the tolerance,
 // 2 bad usage, 3 Vulkan/meshvk failure (or a validation message).
@@ -39,7 +40,7 @@ constexpr int kTolerance = 2;  // 8-bit levels: exp/FMA differences between GPU 
 
 struct Options {
   uint32_t width = 256, height = 256, processes = 4, frames = 10;
-  bool round_trip = false, validation = false, check = false;
+  bool round_trip = false, copy_shards = false, validation = false, check = false;
   std::string out;
 };
 
@@ -76,6 +77,8 @@ Options Parse(int argc, char** argv) {
       continue;
     if (arg == "--round-trip")
       o.round_trip = true;
+    else if (arg == "--copy-shards")
+      o.copy_shards = true;
     else if (arg == "--validation")
       o.validation = true;
     else if (arg == "--check")
@@ -566,6 +569,9 @@ int main(int argc, char** argv) {
       run.wait_count = frame > 1 ? 1 : 0;
       run.signals = &done;
       run.signal_count = 1;
+      // Default: meshvk binds the application's buffers directly (no copy);
+      // --copy-shards makes it copy them into its own, to measure the saving.
+      run.flags = o.copy_shards ? MESHVK_ASYNC_INVOKE_COPY_SHARDS_BIT : 0;
       Mvk(meshvk_program_invoke_async(program, &run), "meshvk_program_invoke_async");
       submit.waitSemaphoreCount = 1;
       submit.pWaitSemaphores = &field_done;
@@ -591,7 +597,12 @@ int main(int argc, char** argv) {
   app.Wait(render_done, o.frames);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("embed-render: %ux%u pixels, %u processes, %u frames, %s: %.2f ms per frame\n", o.width, o.height,
-              o.processes, o.frames, o.round_trip ? "host round trip" : "device only", 1000.0 * seconds / o.frames);
+              o.processes, o.frames,
+              o.round_trip ? "host round trip" : (o.copy_shards ? "device only, shards copied" : "device only"),
+              1000.0 * seconds / o.frames);
+  // Why meshvk copied a shard instead of binding the application's buffer.
+  for (uint32_t i = 0; i < meshvk_program_note_count(program); ++i)
+    std::fprintf(stderr, "embed-render: note: %s\n", meshvk_program_note(program, i));
 
   std::vector<uint8_t> image(static_cast<const uint8_t*>(renderer.readback.mapped),
                              static_cast<const uint8_t*>(renderer.readback.mapped) + pixels * 4);

@@ -255,7 +255,26 @@ struct AppTensors {
 constexpr uint32_t kRows = 64, kCols = 32;
 constexpr float kScale = 0.5f;
 
-TEST_F(EmbedTest, ProgramRunsAsynchronouslyOnTheApplicationsBuffersAndSemaphores) {
+// How the application hands its buffers over, and so how meshvk uses them.
+enum class Handover {
+  kPerShard,     // one import per shard range, offset 0: every shard bound directly, no copy
+  kCopyFlag,     // the same, with MESHVK_ASYNC_INVOKE_COPY_SHARDS_BIT: every shard copied
+  kWholeBuffer,  // one import of the whole VkBuffer per process, shards at their offsets:
+                 // shard 0 (offset 0) bound directly, shard 1 copied (offset not 0)
+};
+
+class EmbedAsyncTest : public EmbedTest {
+ protected:
+  void RunFrames(Handover handover);
+};
+
+TEST_F(EmbedAsyncTest, ProgramRunsAsynchronouslyOnTheApplicationsBuffersAndSemaphores) {
+  RunFrames(Handover::kPerShard);
+}
+TEST_F(EmbedAsyncTest, ShardsAreCopiedWhenAsked) { RunFrames(Handover::kCopyFlag); }
+TEST_F(EmbedAsyncTest, ShardsThatCannotBeBoundAreCopied) { RunFrames(Handover::kWholeBuffer); }
+
+void EmbedAsyncTest::RunFrames(Handover handover) {
   const uint32_t P = 2;
   Adopt(P);
   ASSERT_TRUE(set_);
@@ -277,11 +296,20 @@ TEST_F(EmbedTest, ProgramRunsAsynchronouslyOnTheApplicationsBuffersAndSemaphores
   }
   VkBuffer app[3] = {t.a, t.b, t.c};
   for (uint32_t k = 0; k < 3; ++k) {
+    std::vector<meshvk_buffer_t*> whole(P, nullptr);  // kWholeBuffer: per process
     for (uint32_t s = 0; s < P; ++s) {
       meshvk_shard_view_t view{};
       ASSERT_MESHVK_OK(k < 2 ? meshvk_program_argument_shard(program_, 0, k, s, &view)
                              : meshvk_program_result_shard(program_, 0, 0, s, &view));
       uint64_t offset = view.global_offset[0] * kCols * 4, range = view.shape[0] * view.shape[1] * 4;
+      if (handover == Handover::kWholeBuffer) {
+        if (!whole[view.process]) {
+          ASSERT_MESHVK_OK(meshvk_buffer_import_vulkan(set_, view.process, app[k], 0, total, &whole[view.process]));
+          t.imported.push_back(whole[view.process]);
+        }
+        t.shards[k].push_back({whole[view.process], offset});
+        continue;
+      }
       meshvk_buffer_t* imported = nullptr;
       ASSERT_MESHVK_OK(meshvk_buffer_import_vulkan(set_, view.process, app[k], offset, range, &imported));
       t.imported.push_back(imported);
@@ -313,6 +341,7 @@ TEST_F(EmbedTest, ProgramRunsAsynchronouslyOnTheApplicationsBuffersAndSemaphores
     info.wait_count = 1;
     info.signals = &signal;
     info.signal_count = 1;
+    info.flags = handover == Handover::kCopyFlag ? MESHVK_ASYNC_INVOKE_COPY_SHARDS_BIT : 0;
     // `ready` is not signalled yet: a blocking invoke would never return.
     ASSERT_MESHVK_OK(meshvk_program_invoke_async(program_, &info));
     EXPECT_EQ(Counter(done), frame - 1) << "the program ran before the application's semaphore";
@@ -323,6 +352,17 @@ TEST_F(EmbedTest, ProgramRunsAsynchronouslyOnTheApplicationsBuffersAndSemaphores
       float expected = 0.25f * i + kScale * (3.0f - 0.125f * i + frame);
       ASSERT_FLOAT_EQ(t.host_c[i], expected) << "frame " << frame << " element " << i;
     }
+  }
+  // Every shard bound directly leaves no note; each tensor with a copied
+  // shard says why (once).
+  uint32_t notes = meshvk_program_note_count(program_);
+  EXPECT_EQ(notes, handover == Handover::kPerShard ? 0u : 3u);
+  for (uint32_t i = 0; i < notes; ++i) {
+    std::string note = meshvk_program_note(program_, i);
+    EXPECT_NE(note.find(handover == Handover::kCopyFlag ? "MESHVK_ASYNC_INVOKE_COPY_SHARDS_BIT"
+                                                        : "the given offset is not 0"),
+              std::string::npos)
+        << note;
   }
   // The host-tensor invoke still works after async ones (and waits for them).
   std::vector<float> a(kRows * kCols, 1.0f), b(kRows * kCols, 2.0f), c(kRows * kCols, 0.0f);
@@ -338,9 +378,8 @@ TEST_F(EmbedTest, ProgramRunsAsynchronouslyOnTheApplicationsBuffersAndSemaphores
 
   meshvk_semaphore_release(meshvk_ready);
   meshvk_semaphore_release(meshvk_done);
+  for (meshvk_buffer_t* b : t.imported) meshvk_buffer_release(b);
   t.imported.clear();
-  for (uint32_t k = 0; k < 3; ++k)
-    for (auto& s : t.shards[k]) meshvk_buffer_release(s.buffer);
   ReleaseMeshvk();
   // The application's device, buffers and semaphores are still its own.
   EXPECT_EQ(vkDeviceWaitIdle(device_), VK_SUCCESS);

@@ -11,10 +11,11 @@
 // command buffers record dispatches and which record draws, and for every
 // submission containing a draw writes one line to MESHVK_HOST_ACCESS_REPORT:
 //
-//   draw 3: compute_submits=4 host_syncs=0 maps=0 device_wait=1
+//   draw 3: compute_submits=4 host_syncs=0 maps=0 device_wait=1 buffer_copies=0
 //
 // counting what happened since the first compute submission after the
-// previous draw submission; device_wait=1 when the draw waits on a semaphore
+// previous draw submission (buffer_copies: vkCmdCopyBuffer regions submitted
+// since the previous draw submission, i.e. the copies a frame makes); device_wait=1 when the draw waits on a semaphore
 // that a submission in that window signals (the draw is ordered after the
 // compute on the device, not by the host). Like the fault-injection layer it
 // wraps no handle and passes every call through, so it stacks with the
@@ -51,7 +52,9 @@ struct Window {
 
 std::mutex g_mutex;
 std::unordered_map<VkCommandBuffer, unsigned> g_recorded;  // what each command buffer records
+std::unordered_map<VkCommandBuffer, uint64_t> g_copies;    // vkCmdCopyBuffer regions each records
 Window g_window;
+uint64_t g_copies_since_draw = 0;
 uint64_t g_draws = 0;
 
 void Append(const std::string& line) {
@@ -88,14 +91,18 @@ void Submitted(const std::vector<VkCommandBuffer>& cbs, const std::vector<VkSema
   for (VkCommandBuffer cb : cbs) {
     auto it = g_recorded.find(cb);
     if (it != g_recorded.end()) what |= it->second;
+    auto copies = g_copies.find(cb);
+    if (copies != g_copies.end()) g_copies_since_draw += copies->second;
   }
   if (what & kDraw) {
     bool device_wait = false;
     for (VkSemaphore s : waits) device_wait |= g_window.signalled.count(s) != 0;
     Append("draw " + std::to_string(++g_draws) + ": compute_submits=" + std::to_string(g_window.compute_submits) +
            " host_syncs=" + std::to_string(g_window.host_syncs) + " maps=" + std::to_string(g_window.maps) +
-           " device_wait=" + std::to_string(device_wait ? 1 : 0));
+           " device_wait=" + std::to_string(device_wait ? 1 : 0) +
+           " buffer_copies=" + std::to_string(g_copies_since_draw));
     g_window = Window{};
+    g_copies_since_draw = 0;
     return;
   }
   if (what & kDispatch) {
@@ -244,8 +251,18 @@ VKAPI_ATTR VkResult VKAPI_CALL BeginCommandBuffer(VkCommandBuffer d, const VkCom
   {
     std::lock_guard<std::mutex> lock(g_mutex);
     g_recorded.erase(d);
+    g_copies.erase(d);
   }
   return Next<PFN_vkBeginCommandBuffer>(d, "vkBeginCommandBuffer")(d, info);
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdCopyBuffer(VkCommandBuffer d, VkBuffer src, VkBuffer dst, uint32_t n,
+                                         const VkBufferCopy* regions) {
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    g_copies[d] += n;
+  }
+  Next<PFN_vkCmdCopyBuffer>(d, "vkCmdCopyBuffer")(d, src, dst, n, regions);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit(VkQueue d, uint32_t n, const VkSubmitInfo* s, VkFence f) {
@@ -274,7 +291,7 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit2(VkQueue d, uint32_t n, const VkSubmi
 #define COMMAND_NAME(name, what, params, args) "vk" #name,
 const char* const kDeviceNames[] = {HOST_ACCESS_SYNCS(SYNC_NAME) HOST_ACCESS_MAPS(SYNC_NAME)
                                         HOST_ACCESS_COMMANDS(COMMAND_NAME) "vkBeginCommandBuffer",
-                                    "vkQueueSubmit", "vkQueueSubmit2", nullptr};
+                                    "vkCmdCopyBuffer", "vkQueueSubmit", "vkQueueSubmit2", nullptr};
 #undef SYNC_NAME
 #undef COMMAND_NAME
 
@@ -287,6 +304,7 @@ struct Entry {
 const Entry kDeviceEntries[] = {
     HOST_ACCESS_SYNCS(SYNC_ENTRY) HOST_ACCESS_MAPS(SYNC_ENTRY) HOST_ACCESS_COMMANDS(COMMAND_ENTRY){
         "vkBeginCommandBuffer", reinterpret_cast<PFN_vkVoidFunction>(&BeginCommandBuffer)},
+    {"vkCmdCopyBuffer", reinterpret_cast<PFN_vkVoidFunction>(&CmdCopyBuffer)},
     {"vkQueueSubmit", reinterpret_cast<PFN_vkVoidFunction>(&QueueSubmit)},
     {"vkQueueSubmit2", reinterpret_cast<PFN_vkVoidFunction>(&QueueSubmit2)},
     {"vkQueueSubmit2KHR", reinterpret_cast<PFN_vkVoidFunction>(&QueueSubmit2)},

@@ -602,6 +602,34 @@ Status WaitForEarlierInvokes(meshvk_program_t* prog, uint64_t timeout_ns) {
   return Status();
 }
 
+// invoke_async.cc binds a caller's shard buffers directly: the function is
+// recorded once more with those buffers in place of the program's own. Same
+// recording code; the program's own segments, counters and cross-device
+// bookkeeping are left as they were.
+Status RecordFunctionWith(meshvk_program_t* prog, uint32_t function,
+                          const std::vector<std::vector<meshvk_buffer_t*>>& buffers, std::vector<Segment>* out) {
+  std::vector<std::vector<meshvk_buffer_t*>> own = prog->buffers;
+  std::vector<Segment> recorded = std::move(prog->segments[function]);
+  auto cross_device = std::make_unique<CrossDeviceCopies>();
+  cross_device->Init(prog->set, static_cast<uint32_t>(prog->segments.size()), static_cast<uint32_t>(buffers.size()));
+  std::swap(prog->cross_device, cross_device);
+  const uint32_t command_count = prog->command_count, command_buffer_count = prog->command_buffer_count;
+  prog->buffers = buffers;
+  prog->segments[function].clear();
+  Status status = RecordFunction(prog, function);
+  *out = std::move(prog->segments[function]);
+  prog->segments[function] = std::move(recorded);
+  prog->buffers = std::move(own);
+  std::swap(prog->cross_device, cross_device);
+  prog->command_count = command_count;
+  prog->command_buffer_count = command_buffer_count;
+  if (!status.ok()) {
+    for (Segment& seg : *out) meshvk_command_buffer_release(seg.command_buffer);
+    out->clear();
+  }
+  return status;
+}
+
 }  // namespace meshvk::module
 
 namespace {
@@ -772,12 +800,13 @@ meshvk_status_t meshvk_program_copy_bytes(const meshvk_program_t* program, uint3
 }
 
 uint32_t meshvk_program_note_count(const meshvk_program_t* program) {
-  return program ? static_cast<uint32_t>(program->cross_device->notes().size()) : 0;
+  return program ? static_cast<uint32_t>(program->cross_device->notes().size() + program->async_notes.size()) : 0;
 }
 
 const char* meshvk_program_note(const meshvk_program_t* program, uint32_t index) {
-  if (!program || index >= program->cross_device->notes().size()) return nullptr;
-  return program->cross_device->notes()[index].c_str();
+  if (!program || index >= meshvk_program_note_count(program)) return nullptr;
+  const std::vector<std::string>& notes = program->cross_device->notes();
+  return index < notes.size() ? notes[index].c_str() : program->async_notes[index - notes.size()].c_str();
 }
 
 void meshvk_program_stats(const meshvk_program_t* program, meshvk_program_stats_t* out_stats) {

@@ -250,10 +250,22 @@ typedef struct meshvk_async_invoke_info_s {
 // of shard buffers (changing the buffers releases the previous ones, which
 // waits for their last use). Later
 // invokes (async or not) are ordered after this one on the device; a
-// host-tensor invoke waits for it first. UNIMPLEMENTED when the program's
-// processes span several VkDevices (that needs host waits); INVALID_ARGUMENT
-// for counts, shard counts or semaphores of another set; OUT_OF_RANGE for a
-// shard that does not fit its buffer. Not thread-safe per program (as invoke).
+// host-tensor invoke waits for it first.
+// Processes on several VkDevices (independent devices, or several adopted
+// VkDevices): a command buffer cannot wait across VkDevices, so the call
+// checks and records, then queues the invoke on the program's worker thread
+// and returns; the worker waits on the host for `waits`, runs the copies in,
+// the phases (with their host waits and host-staged copies) and the copies
+// out in order, then signals `signals` with a submission on each semaphore's
+// VkDevice. Invokes queued this way run one after another; a host-tensor
+// invoke, a change of shard buffers and meshvk_program_release wait for the
+// queue (release stops an invoke still waiting for `waits`: it never
+// signals). An invoke that fails on the worker does not signal; its error is
+// returned by the next meshvk_program_invoke_async or meshvk_program_invoke.
+// UNIMPLEMENTED for such a program split over ranks or traced.
+// INVALID_ARGUMENT for counts, shard counts or semaphores of another set;
+// OUT_OF_RANGE for a shard that does not fit its buffer. Not thread-safe per
+// program (as invoke).
 meshvk_status_t meshvk_program_invoke_async(meshvk_program_t* program, const meshvk_async_invoke_info_t* info);
 
 typedef struct meshvk_phase_timing_s {

@@ -8,12 +8,20 @@
 // Every process's first segment waits for every process's copies in: a peer
 // may read another process's argument shard without a recorded dependency
 // (arguments are written before a program starts, so the compiler needs none).
+//
+// Processes on several VkDevices: the same order, kept by the host on the
+// program's worker thread (async_worker.h) instead of by device semaphores,
+// which cannot cross VkDevices here: wait for the caller's semaphores, copies
+// in, the segments (with their host waits and host-staged bytes, as in a host
+// invoke), copies out, then signal the caller's semaphores from the host.
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "async_worker.h"
 #include "meshvk/artifact/builder.h"
 #include "meshvk/queue.h"
 #include "program.h"
@@ -211,14 +219,35 @@ std::vector<meshvk_semaphore_value_t> Latest(const meshvk_program_t* prog) {
   return waits;
 }
 
+bool SeveralDevices(const meshvk_program_t* prog) {
+  for (uint32_t p = 1; p < prog->logical_device.size(); ++p)
+    if (prog->logical_device[p] != prog->logical_device[0]) return true;
+  return false;
+}
+
 Status Prepare(meshvk_program_t* prog) {
   uint32_t P = static_cast<uint32_t>(prog->semaphores.size());
-  for (uint32_t p = 1; p < P; ++p) {
-    if (prog->logical_device[p] != prog->logical_device[0])
+  if (SeveralDevices(prog)) {
+    for (uint32_t p = 0; p < P; ++p)
+      if (!prog->remote->Local(p))
+        return MakeStatus(MESHVK_STATUS_UNIMPLEMENTED,
+                          "the program runs over several ranks and several VkDevices: an asynchronous invoke "
+                          "needs all processes in this process (or one VkDevice)");
+    if (prog->trace)
       return MakeStatus(MESHVK_STATUS_UNIMPLEMENTED,
-                        "meshvk_program_invoke_async: processes 0 and %u are on different VkDevices; an "
-                        "asynchronous invoke needs one VkDevice (a device group or logical processes)",
-                        p);
+                        "a traced program on several VkDevices: asynchronous invokes are not traced");
+    if (!prog->worker) {
+      prog->joins.assign(P, nullptr);
+      for (uint32_t p = 0; p < P; ++p) {
+        MESHVK_RETURN_IF_ERROR(
+            FromC(meshvk_command_buffer_create(prog->set, p, &prog->joins[p]), "join of process " + std::to_string(p)));
+        MESHVK_RETURN_IF_ERROR(
+            FromC(meshvk_command_buffer_end(prog->joins[p]), "join of process " + std::to_string(p)));
+      }
+      prog->worker = std::make_unique<meshvk::module::AsyncWorker>();
+    }
+    // A queued invoke that failed reports on the next call.
+    MESHVK_RETURN_IF_ERROR(prog->worker->TakeError());
   }
   if (prog->io_semaphores.empty()) {
     for (uint32_t p = 0; p < P; ++p) {
@@ -245,6 +274,8 @@ Status Plan(meshvk_program_t* prog, const meshvk_async_invoke_info_t* info, uint
     key.insert(key.end(), out.begin(), out.end());
   }
   if (key == prog->bound.key) return Status();
+  // Queued invokes still use the copies and recording about to be replaced.
+  if (prog->worker) MESHVK_RETURN_IF_ERROR(prog->worker->Drain());
   prog->bound.Clear();
   prog->copies_in.Clear();
   prog->copies_out.Clear();
@@ -276,6 +307,81 @@ Status Plan(meshvk_program_t* prog, const meshvk_async_invoke_info_t* info, uint
   return Status();
 }
 
+// An invoke over several VkDevices, queued on the worker. Holds a reference
+// on the caller's semaphores until it ran.
+struct HostOrderedInvoke {
+  meshvk_program_t* prog = nullptr;
+  uint32_t function = 0;
+  std::vector<meshvk_semaphore_value_t> waits, signals;
+  HostOrderedInvoke(meshvk_program_t* p, const meshvk_async_invoke_info_t* info)
+      : prog(p),
+        function(info->function),
+        waits(info->waits, info->waits + info->wait_count),
+        signals(info->signals, info->signals + info->signal_count) {
+    for (const auto& w : waits) meshvk_semaphore_retain(w.semaphore);
+    for (const auto& s : signals) meshvk_semaphore_retain(s.semaphore);
+  }
+  ~HostOrderedInvoke() {
+    for (const auto& w : waits) meshvk_semaphore_release(w.semaphore);
+    for (const auto& s : signals) meshvk_semaphore_release(s.semaphore);
+  }
+  HostOrderedInvoke(const HostOrderedInvoke&) = delete;
+  HostOrderedInvoke& operator=(const HostOrderedInvoke&) = delete;
+
+  // Submits each process's copies (no device waits: the host ordered them)
+  // and waits for them on the host.
+  Status RunCopies(const meshvk::module::ShardCopies& copies, const char* what) {
+    for (uint32_t p = 0; p < copies.per_process.size(); ++p) {
+      if (!copies.per_process[p]) continue;
+      meshvk_semaphore_value_t signal{prog->io_semaphores[p], prog->io_value[p] + 1};
+      MESHVK_RETURN_IF_ERROR(
+          Submit(prog, copies.per_process[p], {}, &signal, 1, std::string(what) + " of process " + std::to_string(p)));
+      prog->io_value[p] = signal.value;
+    }
+    for (uint32_t p = 0; p < copies.per_process.size(); ++p) {
+      if (!copies.per_process[p]) continue;
+      MESHVK_RETURN_IF_ERROR(FromC(meshvk_semaphore_wait(prog->io_semaphores[p], prog->io_value[p], UINT64_MAX),
+                                   std::string(what) + " of process " + std::to_string(p)));
+    }
+    return Status();
+  }
+
+  Status Run(const std::atomic<bool>& stopping) {
+    // The caller's semaphores may be signalled much later (by the host, or by
+    // work the application has yet to submit): wait in slices, so that
+    // releasing the program can stop the wait.
+    constexpr uint64_t kSlice = 100ull * 1000 * 1000;
+    for (const meshvk_semaphore_value_t& w : waits) {
+      for (;;) {
+        meshvk_status_t status = meshvk_semaphore_wait(w.semaphore, w.value, kSlice);
+        if (!status) break;
+        if (meshvk_status_code(status) != MESHVK_STATUS_DEADLINE_EXCEEDED) return FromC(status, "caller's wait");
+        meshvk_status_free(status);
+        if (stopping)
+          return MakeStatus(MESHVK_STATUS_FAILED_PRECONDITION,
+                            "the program was released while an invoke waited for value %llu of a semaphore",
+                            static_cast<unsigned long long>(w.value));
+      }
+    }
+    MESHVK_RETURN_IF_ERROR(meshvk::module::WaitForEarlierInvokes(prog, UINT64_MAX));
+    MESHVK_RETURN_IF_ERROR(RunCopies(prog->copies_in, "copies in"));
+    prog->timings_valid = false;
+    MESHVK_RETURN_IF_ERROR(meshvk::module::SubmitSegments(prog, function, UINT64_MAX, {}, /*async=*/false));
+    MESHVK_RETURN_IF_ERROR(RunCopies(prog->copies_out, "copies out"));
+    // Signalled by a submission on each semaphore's VkDevice, not by
+    // vkSignalSemaphore: the Khronos validation layer (1.3.239) loses host
+    // signals made on one thread while another waits (a spurious
+    // "VkSemaphore-state-timeout" after 10 s).
+    for (const meshvk_semaphore_value_t& s : signals) {
+      uint32_t p = meshvk_semaphore_process(s.semaphore);
+      if (p >= prog->joins.size())
+        return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "a signal semaphore is not of the program's device set");
+      MESHVK_RETURN_IF_ERROR(Submit(prog, prog->joins[p], {}, &s, 1, "signalling the caller"));
+    }
+    return Status();
+  }
+};
+
 Status InvokeAsync(meshvk_program_t* prog, const meshvk_async_invoke_info_t* info) {
   const auto* functions = prog->artifact->functions();
   if (!functions || info->function >= functions->size())
@@ -304,6 +410,11 @@ Status InvokeAsync(meshvk_program_t* prog, const meshvk_async_invoke_info_t* inf
     }
   }
   MESHVK_RETURN_IF_ERROR(Plan(prog, info, arguments, results));
+  if (prog->worker) {
+    auto job = std::make_shared<HostOrderedInvoke>(prog, info);
+    prog->worker->Push([job](const std::atomic<bool>& stopping) { return job->Run(stopping); });
+    return Status();
+  }
   uint32_t P = static_cast<uint32_t>(prog->semaphores.size());
   std::vector<meshvk_semaphore_value_t> caller(info->waits, info->waits + info->wait_count);
 

@@ -677,6 +677,9 @@ Status Invoke(meshvk_program_t* prog, const meshvk_invoke_info_t* info) {
   // 0: as long as the runtime's device timeout allows (every wait is bounded
   // by MESHVK_DEVICE_TIMEOUT_MS, default 60 s).
   uint64_t timeout = info->timeout_ns ? info->timeout_ns : UINT64_MAX;
+  // Async invokes queued on the worker (several VkDevices) go first; one that
+  // failed reports here.
+  if (prog->worker) MESHVK_RETURN_IF_ERROR(prog->worker->Drain());
   // An asynchronous invoke may still be using the buffers the host writes.
   MESHVK_RETURN_IF_ERROR(meshvk::module::WaitForEarlierInvokes(prog, timeout));
   meshvk::module::InvokeTrace* trace = prog->trace.get();
@@ -742,7 +745,9 @@ void meshvk_program_transport_stats(const meshvk_program_t* program, meshvk_tran
 
 void meshvk_program_release(meshvk_program_t* program) {
   if (!program) return;
-  // Recorded work may still run after a failed invoke: let it finish first.
+  // Recorded work may still run after a failed invoke: let it finish first
+  // (after the async worker stopped submitting more).
+  program->worker.reset();
   meshvk_status_free(meshvk_device_set_wait_idle(program->set));
   delete program;
 }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "async_worker.h"
 #include "cross_device.h"
 #include "invoke_trace.h"
 #include "meshvk/module.h"
@@ -103,8 +104,13 @@ struct meshvk_program_s {
   meshvk::module::BoundSegments bound;  // caller buffers bound directly (invoke_async.cc)
   std::deque<std::string> async_notes;  // (stable addresses) why a caller shard was copied, not bound (once per reason)
   meshvk_command_buffer_t* join = nullptr;
+  // Async invokes over several VkDevices run here (async_worker.h); first to go.
+  std::unique_ptr<meshvk::module::AsyncWorker> worker;
+  std::vector<meshvk_command_buffer_t*> joins;  // per process, empty: the worker's signals
 
   ~meshvk_program_s() {
+    worker.reset();
+    for (meshvk_command_buffer_t* cb : joins) meshvk_command_buffer_release(cb);
     copies_in.Clear();
     copies_out.Clear();
     bound.Clear();

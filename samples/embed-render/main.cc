@@ -11,8 +11,14 @@
 // read back to the host, then uploaded) to measure what that costs.
 //
 //   embed-render [--width=W] [--height=H] [--processes=P] [--frames=F]
-//                [--round-trip] [--copy-shards] [--validation] [--check]
-//                [--out=image.png]
+//                [--round-trip] [--copy-shards] [--device-group]
+//                [--validation] [--check] [--out=image.png]
+//
+// --device-group: the application's VkDevice spans the first device group of
+// 2+ physical devices (the emulation layer makes one); its memory lives on
+// device 0 (a device mask of one device), every device's view of its buffers
+// is bound to that instance (peer memory), meshvk's processes run on the
+// group's devices, and the application draws on device 0.
 //
 // Exit codes: 0 ok, 1 --check found a pixel off by more than the tolerance,
 // 2 bad usage, 3 Vulkan/meshvk failure (or a validation message).
@@ -40,7 +46,7 @@ constexpr int kTolerance = 2;  // 8-bit levels: exp/FMA differences between GPU 
 
 struct Options {
   uint32_t width = 256, height = 256, processes = 4, frames = 10;
-  bool round_trip = false, copy_shards = false, validation = false, check = false;
+  bool round_trip = false, copy_shards = false, device_group = false, validation = false, check = false;
   std::string out;
 };
 
@@ -79,6 +85,8 @@ Options Parse(int argc, char** argv) {
       o.round_trip = true;
     else if (arg == "--copy-shards")
       o.copy_shards = true;
+    else if (arg == "--device-group")
+      o.device_group = true;
     else if (arg == "--validation")
       o.validation = true;
     else if (arg == "--check")
@@ -105,7 +113,8 @@ VKAPI_ATTR VkBool32 VKAPI_CALL OnMessage(VkDebugUtilsMessageSeverityFlagBitsEXT,
 struct App {
   VkInstance instance = VK_NULL_HANDLE;
   VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
-  VkPhysicalDevice physical = VK_NULL_HANDLE;
+  VkPhysicalDevice physical = VK_NULL_HANDLE;  // device 0 of the group with --device-group
+  std::vector<VkPhysicalDevice> group;         // --device-group: the group's members, else empty
   VkPhysicalDeviceMemoryProperties memory{};
   uint32_t family = 0;
   VkDevice device = VK_NULL_HANDLE;
@@ -126,14 +135,32 @@ struct App {
     vkGetBufferMemoryRequirements(device, b.buffer, &needs);
     b.memory = Allocate(needs, map ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
                                    : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-    Vk(vkBindBufferMemory(device, b.buffer, b.memory, 0), "vkBindBufferMemory");
+    BindOnDevice0(b.buffer, b.memory);
     if (map) Vk(vkMapMemory(device, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped), "vkMapMemory");
     return b;
+  }
+  // In a device group, each device's view of a buffer reads and writes device
+  // 0's memory instance (the only one: see Allocate).
+  void BindOnDevice0(VkBuffer buffer, VkDeviceMemory bound) {
+    std::vector<uint32_t> indices(group.size(), 0);
+    VkBindBufferMemoryDeviceGroupInfo peers{VK_STRUCTURE_TYPE_BIND_BUFFER_MEMORY_DEVICE_GROUP_INFO};
+    peers.deviceIndexCount = static_cast<uint32_t>(indices.size());
+    peers.pDeviceIndices = indices.data();
+    VkBindBufferMemoryInfo bind{VK_STRUCTURE_TYPE_BIND_BUFFER_MEMORY_INFO};
+    bind.pNext = group.empty() ? nullptr : &peers;
+    bind.buffer = buffer;
+    bind.memory = bound;
+    Vk(vkBindBufferMemory2(device, 1, &bind), "vkBindBufferMemory2");
   }
   VkDeviceMemory Allocate(const VkMemoryRequirements& needs, VkMemoryPropertyFlags want) {
     for (uint32_t t = 0; t < memory.memoryTypeCount; ++t) {
       if ((needs.memoryTypeBits & (1u << t)) && (memory.memoryTypes[t].propertyFlags & want) == want) {
+        // A device group: one instance, on device 0 (the others reach it as peers).
+        VkMemoryAllocateFlagsInfo on_device0{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
+        on_device0.flags = VK_MEMORY_ALLOCATE_DEVICE_MASK_BIT;
+        on_device0.deviceMask = 1;
         VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+        allocate.pNext = group.empty() ? nullptr : &on_device0;
         allocate.allocationSize = needs.size;
         allocate.memoryTypeIndex = t;
         VkDeviceMemory out = VK_NULL_HANDLE;
@@ -208,6 +235,22 @@ void CreateDevice(App& app, const Options& o, const meshvk_vulkan_requirements_t
   uint32_t count = 1;
   VkResult result = vkEnumeratePhysicalDevices(app.instance, &count, &app.physical);
   if ((result != VK_SUCCESS && result != VK_INCOMPLETE) || count == 0) Fail(3, "no Vulkan physical device");
+  VkDeviceGroupDeviceCreateInfo group_info{VK_STRUCTURE_TYPE_DEVICE_GROUP_DEVICE_CREATE_INFO};
+  if (o.device_group) {
+    uint32_t groups = 0;
+    Vk(vkEnumeratePhysicalDeviceGroups(app.instance, &groups, nullptr), "vkEnumeratePhysicalDeviceGroups");
+    std::vector<VkPhysicalDeviceGroupProperties> all(groups, {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GROUP_PROPERTIES});
+    Vk(vkEnumeratePhysicalDeviceGroups(app.instance, &groups, all.data()), "vkEnumeratePhysicalDeviceGroups");
+    for (const VkPhysicalDeviceGroupProperties& g : all) {
+      if (g.physicalDeviceCount >= 2 && app.group.empty())
+        app.group.assign(g.physicalDevices, g.physicalDevices + g.physicalDeviceCount);
+    }
+    if (app.group.empty())
+      Fail(3, "--device-group: no device group of 2 or more devices (run on VK_LAYER_MESHVK_emulated_device_group)");
+    app.physical = app.group[0];
+    group_info.physicalDeviceCount = static_cast<uint32_t>(app.group.size());
+    group_info.pPhysicalDevices = app.group.data();
+  }
   vkGetPhysicalDeviceMemoryProperties(app.physical, &app.memory);
   uint32_t families = 0;
   vkGetPhysicalDeviceQueueFamilyProperties(app.physical, &families, nullptr);
@@ -225,12 +268,26 @@ void CreateDevice(App& app, const Options& o, const meshvk_vulkan_requirements_t
   queue.pQueuePriorities = &priority;
   VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
   v12.timelineSemaphore = needs.timeline_semaphore;
+  v12.pNext = o.device_group ? &group_info : nullptr;
   VkDeviceCreateInfo device{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
   device.pNext = &v12;
   device.queueCreateInfoCount = 1;
   device.pQueueCreateInfos = &queue;
   Vk(vkCreateDevice(app.physical, &device, nullptr, &app.device), "vkCreateDevice");
   vkGetDeviceQueue(app.device, app.family, 0, &app.queue);
+  // meshvk's processes on devices 1.. write the field into device 0's memory
+  // and read the coordinates there: peer memory, generic (shader) access.
+  const VkPeerMemoryFeatureFlags generic =
+      VK_PEER_MEMORY_FEATURE_GENERIC_SRC_BIT | VK_PEER_MEMORY_FEATURE_GENERIC_DST_BIT;
+  for (uint32_t d = 1; d < app.group.size(); ++d) {
+    for (uint32_t heap = 0; heap < app.memory.memoryHeapCount; ++heap) {
+      VkPeerMemoryFeatureFlags features = 0;
+      vkGetDeviceGroupPeerMemoryFeatures(app.device, heap, d, 0, &features);
+      if ((features & generic) != generic)
+        Fail(3, "--device-group: device " + std::to_string(d) + " cannot read and write device 0's memory (heap " +
+                    std::to_string(heap) + ")");
+    }
+  }
 }
 
 // The application's drawing: an offscreen RGBA8 image, a pipeline whose
@@ -365,6 +422,9 @@ struct Renderer {
     // next frame is submitted while this one may still be pending.
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.flags = VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT;
+    VkDeviceGroupCommandBufferBeginInfo on_device0{VK_STRUCTURE_TYPE_DEVICE_GROUP_COMMAND_BUFFER_BEGIN_INFO};
+    on_device0.deviceMask = 1;  // a device group: the draw runs on device 0, where the memory is
+    if (!app.group.empty()) begin.pNext = &on_device0;
     Vk(vkBeginCommandBuffer(commands, &begin), "vkBeginCommandBuffer");
     VkClearValue clear{};
     VkRenderPassBeginInfo pass_begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
@@ -489,7 +549,9 @@ int main(int argc, char** argv) {
   meshvk_shader_features_t shader{};
   Mvk(meshvk_module_shader_features(module, &shader), "meshvk_module_shader_features");
   meshvk_vulkan_requirements_t needs{};
-  Mvk(meshvk_vulkan_requirements(MESHVK_TOPOLOGY_LOGICAL, &shader, &needs), "meshvk_vulkan_requirements");
+  Mvk(meshvk_vulkan_requirements(o.device_group ? MESHVK_TOPOLOGY_DEVICE_GROUP : MESHVK_TOPOLOGY_LOGICAL, &shader,
+                                 &needs),
+      "meshvk_vulkan_requirements");
   App app;
   CreateDevice(app, o, needs);
 
@@ -497,13 +559,22 @@ int main(int argc, char** argv) {
   meshvk_instance_adopt_info_t adopt{app.instance, vkGetInstanceProcAddr, needs.api_version};
   meshvk_instance_t* instance = nullptr;
   Mvk(meshvk_instance_create_from_vulkan(&adopt, &instance), "meshvk_instance_create_from_vulkan");
+  // With --device-group the one VkDevice spans the group: process p runs on
+  // device p % group size.
   meshvk_adopted_device_t device{&app.physical, 1, app.device, needs.api_version, app.family, &app.queue, 1};
+  if (!app.group.empty()) {
+    device.physical_devices = app.group.data();
+    device.physical_device_count = static_cast<uint32_t>(app.group.size());
+  }
   meshvk_device_set_adopt_info_t set_info{};
   set_info.process_count = o.processes;
   set_info.devices = &device;
   set_info.device_count = 1;  // single-threaded app: no queue lock needed
   meshvk_device_set_t* set = nullptr;
   Mvk(meshvk_device_set_create_from_vulkan(instance, &set_info, &set), "meshvk_device_set_create_from_vulkan");
+  if (!app.group.empty())
+    std::printf("embed-render: %u processes on a device group of %zu (process p on device p %% %zu)\n", o.processes,
+                app.group.size(), app.group.size());
   meshvk_program_t* program = nullptr;
   Mvk(meshvk_program_create(module, set, &program), "meshvk_program_create");
   meshvk_module_release(module);
@@ -555,6 +626,14 @@ int main(int argc, char** argv) {
     submit.pSignalSemaphores = &render_done;
     timeline.signalSemaphoreValueCount = 1;
     timeline.pSignalSemaphoreValues = &frame;
+    // A device group: the draw and its semaphores are device 0's.
+    const uint32_t device0 = 0, mask0 = 1;
+    VkDeviceGroupSubmitInfo on_device0{VK_STRUCTURE_TYPE_DEVICE_GROUP_SUBMIT_INFO};
+    on_device0.commandBufferCount = 1;
+    on_device0.pCommandBufferDeviceMasks = &mask0;
+    on_device0.signalSemaphoreCount = 1;
+    on_device0.pSignalSemaphoreDeviceIndices = &device0;
+    if (!app.group.empty()) timeline.pNext = &on_device0;
     if (!o.round_trip) {
       // GPU only: meshvk waits until the previous frame's draw has read the
       // field, computes into the application's buffer, signals field_done;
@@ -578,6 +657,8 @@ int main(int argc, char** argv) {
       submit.pWaitDstStageMask = &draw_stage;
       timeline.waitSemaphoreValueCount = 1;
       timeline.pWaitSemaphoreValues = &frame;
+      on_device0.waitSemaphoreCount = 1;
+      on_device0.pWaitSemaphoreDeviceIndices = &device0;
     } else {
       // Host round trip: inputs from and results to host memory, then an
       // upload into the field buffer once the previous draw is done with it.

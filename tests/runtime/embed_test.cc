@@ -173,6 +173,94 @@ void EmbedAsyncTest::RunFrames(Handover handover) {
   EXPECT_EQ(Counter(done), 3u);
 }
 
+// A program that writes its argument (a = b, then c = a + scale * b): binding
+// the application's `a` directly would change the application's input, so
+// that shard is copied (with a note) while `b` and `c` are bound. The
+// application's `a` must come out untouched.
+TEST_F(EmbedTest, AnArgumentTheProgramWritesIsCopiedNotBound) {
+  const uint32_t P = 2, n = kRows * kCols / P;
+  Adopt(P);
+  ASSERT_TRUE(set_);
+  namespace art = meshvk::artifact;
+  art::ArtifactBuilder builder({P});
+  uint32_t kernel = builder.AddExecutable(meshvk_test::ScaledAddKernel());
+  art::TensorDesc a, b, c;
+  a.shape = b.shape = c.shape = {uint64_t{P} * n};
+  a.element_type = b.element_type = c.element_type = art::ElementType::kF32;
+  a.split_axes = b.split_axes = c.split_axes = {{0}};
+  for (uint32_t p = 0; p < P; ++p) {
+    uint32_t ba = builder.AddBuffer(p, {n * 4, art::BufferKind::kArgumentShard});
+    uint32_t bb = builder.AddBuffer(p, {n * 4, art::BufferKind::kArgumentShard});
+    uint32_t bc = builder.AddBuffer(p, {n * 4, art::BufferKind::kResultShard});
+    art::CopyDesc overwrite;  // a = b: writes the argument
+    overwrite.src_process = p;
+    overwrite.src_buffer = bb;
+    overwrite.dst_buffer = ba;
+    overwrite.size = n * 4;
+    builder.AddCopy(p, overwrite);
+    art::DispatchDesc add;
+    add.executable = kernel;
+    add.workgroup_count[0] = n / 64;
+    add.bindings = {{ba, 0, 0}, {bb, 0, 0}, {bc, 0, 0}};
+    add.push_constants = meshvk_test::ScaledAddPush(n, kScale);
+    builder.AddDispatch(p, add);
+    a.shards.push_back({p, ba, 0, {uint64_t{p} * n}, {n}});
+    b.shards.push_back({p, bb, 0, {uint64_t{p} * n}, {n}});
+    c.shards.push_back({p, bc, 0, {uint64_t{p} * n}, {n}});
+  }
+  builder.AddFunction({"accumulate", {a, b}, {c}});
+  std::vector<uint8_t> bytes = builder.Finish();
+  meshvk_module_t* module = nullptr;
+  ASSERT_MESHVK_OK(meshvk_module_load(bytes.data(), bytes.size(), &module));
+  ASSERT_MESHVK_OK(meshvk_program_create(module, set_, &program_));
+  meshvk_module_release(module);
+
+  float* host[3] = {};
+  VkBuffer app[3];
+  for (int k = 0; k < 3; ++k) app[k] = AppBuffer(uint64_t{P} * n * 4, &host[k]);
+  std::vector<meshvk_buffer_t*> imported;
+  std::vector<meshvk_shard_buffer_t> shards[3];
+  for (int k = 0; k < 3; ++k) {
+    for (uint32_t p = 0; p < P; ++p) {
+      meshvk_buffer_t* view = nullptr;
+      ASSERT_MESHVK_OK(meshvk_buffer_import_vulkan(set_, p, app[k], uint64_t{p} * n * 4, n * 4, &view));
+      imported.push_back(view);
+      shards[k].push_back({view, 0});
+    }
+  }
+  meshvk_device_tensor_t arguments[2] = {{shards[0].data(), P}, {shards[1].data(), P}}, result{shards[2].data(), P};
+  VkSemaphore done = AppTimeline();
+  meshvk_semaphore_t* meshvk_done = nullptr;
+  ASSERT_MESHVK_OK(meshvk_semaphore_import(set_, 0, done, &meshvk_done));
+  for (uint64_t frame = 1; frame <= 2; ++frame) {
+    for (uint32_t i = 0; i < P * n; ++i) {
+      host[0][i] = 0.5f * i + frame;
+      host[1][i] = 2.0f - 0.25f * i;
+    }
+    meshvk_semaphore_value_t signal{meshvk_done, frame};
+    meshvk_async_invoke_info_t info{};
+    info.arguments = arguments;
+    info.argument_count = 2;
+    info.results = &result;
+    info.result_count = 1;
+    info.signals = &signal;
+    info.signal_count = 1;
+    ASSERT_MESHVK_OK(meshvk_program_invoke_async(program_, &info));
+    ASSERT_TRUE(Wait(done, frame));
+    for (uint32_t i = 0; i < P * n; ++i) {
+      ASSERT_FLOAT_EQ(host[0][i], 0.5f * i + frame) << "the application's argument changed, element " << i;
+      ASSERT_FLOAT_EQ(host[2][i], (1.0f + kScale) * (2.0f - 0.25f * i)) << "element " << i;
+    }
+  }
+  ASSERT_EQ(meshvk_program_note_count(program_), 1u);
+  std::string note = meshvk_program_note(program_, 0);
+  EXPECT_NE(note.find("argument 0"), std::string::npos) << note;
+  EXPECT_NE(note.find("the program writes it"), std::string::npos) << note;
+  meshvk_semaphore_release(meshvk_done);
+  for (meshvk_buffer_t* view : imported) meshvk_buffer_release(view);
+  ReleaseMeshvk();
+}
+
 // The application keeps submitting its own work to the queue it shares with
 // meshvk from another thread (taking the same lock meshvk takes through
 // meshvk_queue_lock_t) while the program runs, host and async invokes mixed.

@@ -125,7 +125,7 @@ func.func @user(%a: tensor<8xi32>) -> tensor<8xi32> {
 // invocation accumulates all 64 elements).
 
 // CHECK-LABEL: func.func @full_reduction
-// CHECK-SAME: (%{{.*}}: memref<64xf32>, %{{.*}}: memref<1xf32>)
+// CHECK-SAME: (%{{.*}}: memref<64xf32>, %{{.*}}: memref<1xf32>
 // CHECK: gpu.launch
 // CHECK: scf.for
 // CHECK: arith.addf
@@ -147,7 +147,7 @@ func.func @full_reduction(%a: tensor<64xf32>) -> tensor<f32> attributes {meshvk.
 // 1-element buffer, a 0-d result written at index 0.
 
 // CHECK-LABEL: func.func @scalar_ops
-// CHECK-SAME: (%{{.*}}: memref<8xf32>, %{{.*}}: memref<1xf32>, %{{.*}}: memref<8xf32>, %{{.*}}: memref<1xf32>)
+// CHECK-SAME: (%{{.*}}: memref<8xf32>, %{{.*}}: memref<1xf32>, %{{.*}}: memref<8xf32>, %{{.*}}: memref<1xf32>
 // CHECK: gpu.launch
 func.func @scalar_ops(%x: tensor<8xf32>, %s: tensor<f32>) -> (tensor<8xf32>, tensor<f32>) attributes {meshvk.kernel} {
   %e = tensor.empty() : tensor<8xf32>

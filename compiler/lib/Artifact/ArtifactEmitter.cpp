@@ -501,6 +501,14 @@ LogicalResult Emitter::emitLaunch(LaunchOp launch, const codegen::CompiledKernel
     if (place->bytes != kernel.bindings[i].sizeBytes)
       return launch.emitOpError() << "binding " << i << " is " << place->bytes
                                   << " bytes, the kernel expects " << kernel.bindings[i].sizeBytes;
+    // Storage-buffer bindings are whole 32-bit words (the loader's rule):
+    // a shard of 3 f16 is 6 bytes.
+    if (place->bytes % 4 != 0)
+      return launch.emitOpError()
+             << "reads or writes " << v.getType() << " (" << place->bytes << " bytes) on process "
+             << *process
+             << ": kernel buffers must be whole 32-bit words; give each shard an even number "
+                "of 16-bit elements (e.g. split another dimension)";
     dispatch.bindings.push_back({place->buffer, place->offset, place->bytes});
   }
   std::vector<art::CommandRef> deps = crossProcessDeps(launch.getInputs(), *process);

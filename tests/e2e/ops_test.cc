@@ -143,6 +143,28 @@ const std::vector<OpsProgram>& Programs() {
          t.f[0] = in[1].f[0] + 1.0f;
          return Tensors{y, t};
        }},
+      {"tosa_reduce_sum",
+       {"1", "2", "4", "2x2"},
+       {4},
+       [](const Shape&, std::mt19937* r) { return Tensors{RandomF32({16, 8}, r)}; },
+       [](const Tensors& in, const Shape&) {
+         HostTensor s = HostTensor::Zeros({16, 1}, MESHVK_ELEMENT_F32);
+         for (int64_t i = 0; i < 16; ++i) {
+           double sum = 0;
+           for (int64_t j = 0; j < 8; ++j) sum += in[0].f[i * 8 + j];
+           s.f[i] = static_cast<float>(sum);
+         }
+         return Tensors{s};
+       }},
+      {"reshape_rows",
+       {"1", "2", "4"},
+       {2},
+       [](const Shape&, std::mt19937* r) { return Tensors{RandomI32({4, 2, 8}, r)}; },
+       [](const Tensors& in, const Shape&) {
+         HostTensor y = in[0];
+         for (int32_t& v : y.i) v = -v;
+         return Tensors{y};
+       }},
       {"spmd_stencil_rows",
        {"1", "2", "4"},
        {2},

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "SpmdFunctions.h"
+#include "ReshapeSharding.h"
 #include "meshvk/Transforms/Passes.h"
 
 #include "mlir/Pass/PassManager.h"
@@ -27,6 +28,9 @@ struct PropagateShardingsPass : meshvk::impl::PropagateShardingsBase<PropagateSh
   void getDependentDialects(DialectRegistry &registry) const override {
     PropagateShardingsBase::getDependentDialects(registry);
     pipeline().getDependentDialects(registry);
+    // The pass manager applies every pass's registry before the first pass
+    // runs: check-sharding already sees the reshape sharding rule.
+    meshvk::registerReshapeShardingModels(registry);
   }
 
   OpPassManager pipeline() const {

@@ -28,3 +28,20 @@ func.func @spmd(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
   %y = linalg.exp ins(%r : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
   return %y : tensor<4x4xf32>
 }
+
+// -----
+
+// tensor.collapse_shape has meshvk's reshape sharding rule: the row split of
+// its operand (dimension 0 leads the group [0, 1]) propagates to the
+// collapsed rows.
+shard.grid @g2(shape = 2)
+// CHECK-LABEL: func.func @collapse
+// CHECK: %[[C:.*]] = tensor.collapse_shape
+// CHECK: %[[S:.*]] = shard.sharding @g2 split_axes = {{\[\[}}0]]
+// CHECK: shard.shard %[[C]] to %[[S]] : tensor<8x8xf32>
+func.func @collapse(%x: tensor<4x2x8xf32>) -> tensor<8x8xf32> {
+  %s = shard.sharding @g2 split_axes = [[0]] : !shard.sharding
+  %x_s = shard.shard %x to %s annotate_for_users : tensor<4x2x8xf32>
+  %c = tensor.collapse_shape %x_s [[0, 1], [2]] : tensor<4x2x8xf32> into tensor<8x8xf32>
+  return %c : tensor<8x8xf32>
+}

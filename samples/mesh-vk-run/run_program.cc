@@ -381,6 +381,7 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
                     processes.c_str(), static_cast<unsigned long long>(plan_sent[k]),
                     static_cast<unsigned long long>(plan_received[k]));
       }
+      PrintRankCollectives(r.module, function, layout.process_rank.data(), mpi->size());
       std::fflush(stdout);
     }
   }
@@ -420,11 +421,14 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
     return Error(kExitDevice, path + ": " + Take(status));
   if (mpi && (flags.print_plan || Verbosity() >= 1)) {
     // What this rank handed to MPI in the invoke, next to what the plan says.
-    std::printf("rank %u: MPI bytes sent %llu, received %llu (measured at MPI_Isend/MPI_Recv; plan %llu, %llu)\n",
-                mpi->rank(), static_cast<unsigned long long>(mpi->bytes_sent()),
-                static_cast<unsigned long long>(mpi->bytes_received()),
-                static_cast<unsigned long long>(plan_sent[mpi->rank()]),
-                static_cast<unsigned long long>(plan_received[mpi->rank()]));
+    std::printf(
+        "rank %u: MPI bytes sent %llu, received %llu (measured at MPI_Isend/MPI_Recv, %llu MPI_Allreduce "
+        "counted as a ring; plan %llu, %llu)\n",
+        mpi->rank(), static_cast<unsigned long long>(mpi->bytes_sent()),
+        static_cast<unsigned long long>(mpi->bytes_received()),
+        static_cast<unsigned long long>(mpi->all_reduce_calls()),
+        static_cast<unsigned long long>(plan_sent[mpi->rank()]),
+        static_cast<unsigned long long>(plan_received[mpi->rank()]));
     std::fflush(stdout);
   }
 

@@ -69,9 +69,16 @@ std::vector<Case> AllCases() {
 // all on physical device 0 as mpirun ranks on one machine would be), invoked
 // once on one thread per rank. Returns "" or the first failure; rank 0's
 // results in *outputs, each rank's transport stats in *stats.
-std::string RunJob(const std::vector<uint8_t>& artifact, const std::vector<uint32_t>& process_rank, uint32_t ranks,
-                   const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs,
-                   std::vector<meshvk_transport_stats_t>* stats) {
+class JobTest : public meshvk_test::VulkanTest {
+ protected:
+  std::string RunJob(const std::vector<uint8_t>& artifact, const std::vector<uint32_t>& process_rank, uint32_t ranks,
+                     const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs,
+                     std::vector<meshvk_transport_stats_t>* stats);
+};
+
+std::string JobTest::RunJob(const std::vector<uint8_t>& artifact, const std::vector<uint32_t>& process_rank,
+                            uint32_t ranks, const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs,
+                            std::vector<meshvk_transport_stats_t>* stats) {
   std::vector<meshvk_transport_t> transports(ranks);
   meshvk_in_process_hub_t* hub = nullptr;
   if (meshvk_status_t s = meshvk_transport_in_process_create(ranks, 20000, transports.data(), &hub))
@@ -123,7 +130,7 @@ std::string RunJob(const std::vector<uint8_t>& artifact, const std::vector<uint3
   return "";
 }
 
-class RanksTest : public meshvk_test::VulkanTest, public ::testing::WithParamInterface<Case> {};
+class RanksTest : public JobTest, public ::testing::WithParamInterface<Case> {};
 
 TEST_P(RanksTest, RankZeroGathersTheHostLoopResult) {
   const Case& c = GetParam();
@@ -181,7 +188,7 @@ struct CollectiveCase {
   uint32_t groups;       // groups run through the transport
 };
 
-class RankCollectivesTest : public meshvk_test::VulkanTest, public ::testing::WithParamInterface<CollectiveCase> {};
+class RankCollectivesTest : public JobTest, public ::testing::WithParamInterface<CollectiveCase> {};
 
 // A collective whose group spans ranks runs as one all-reduce among the
 // ranks (hierarchical: reduced within each rank first). Bytes per rank are
@@ -242,7 +249,9 @@ INSTANTIATE_TEST_SUITE_P(
         CollectiveCase{"grid2x2_both_axes_ranks_axis1", "2x2", "0, 1", {0, 1, 0, 1}, 2, 4096, 2, 1},
         CollectiveCase{"grid2x2_both_axes_ranks4", "2x2", "0, 1", {0, 1, 2, 3}, 4, 4096, 4, 1},
         // 2x2, all_reduce over axis 1 only: two groups, each across the 2 ranks of axis 1.
-        CollectiveCase{"grid2x2_axis1_ranks_axis1", "2x2", "1", {0, 1, 0, 1}, 2, 4096, 2, 2}),
+        CollectiveCase{"grid2x2_axis1_ranks_axis1", "2x2", "1", {0, 1, 0, 1}, 2, 4096, 2, 2},
+        // ... and on 4 ranks: each rank is in one of the two groups only.
+        CollectiveCase{"grid2x2_axis1_ranks4", "2x2", "1", {0, 1, 2, 3}, 4, 4096, 2, 2}),
     [](const ::testing::TestParamInfo<CollectiveCase>& info) { return info.param.name; });
 
 class RankFaultsTest : public meshvk_test::VulkanTest {};

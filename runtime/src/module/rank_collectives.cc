@@ -185,15 +185,34 @@ RankCollectivePlan PlanRankCollectives(const mvk::Artifact* artifact, const Func
       for (uint32_t q : m.group) ranks.insert(rank_of[q]);
       if (ranks.size() < 2) continue;  // within one rank: the devices' own copies and kernel
       g.ranks.assign(ranks.begin(), ranks.end());
-      g.phase = UINT32_MAX;
-      for (uint32_t q : m.group) g.phase = std::min(g.phase, schedule.phase_of[q][members[q].first]);
-      // The partials must be complete once the earlier phases finished.
-      bool before = true;
+      // The host step runs once every member's partial is produced: after
+      // the phase of each member's last command before the collective...
+      g.phase = 0;
       for (uint32_t q : m.group) {
         const uint32_t first = members[q].first;
-        before = before && (first == 0 || schedule.phase_of[q][first - 1] < g.phase);
+        if (first > 0) g.phase = std::max(g.phase, schedule.phase_of[q][first - 1] + 1);
       }
-      if (!before) continue;
+      // ...and before any command that reads its result: the members' next
+      // commands, and commands of other processes that wait for one of its.
+      bool in_time = true;
+      for (uint32_t q : m.group) {
+        const auto* stream = StreamOf(artifact, function, q);
+        const uint32_t next = per[q].back() + 1;
+        if (next < stream->size()) in_time = in_time && schedule.phase_of[q][next] >= g.phase;
+      }
+      for (uint32_t p = 0; p < P && in_time; ++p) {
+        const auto* stream = StreamOf(artifact, function, p);
+        for (uint32_t c = 0; stream && c < stream->size(); ++c) {
+          const mvk::Command* cmd = stream->Get(c);
+          if (cmd->collective() == static_cast<int32_t>(k) || !cmd->deps()) continue;
+          for (const mvk::CommandRef* dep : *cmd->deps())
+            if (std::binary_search(m.group.begin(), m.group.end(), dep->process()) &&
+                StreamOf(artifact, function, dep->process())->Get(dep->command())->collective() ==
+                    static_cast<int32_t>(k))
+              in_time = in_time && schedule.phase_of[p][c] >= g.phase;
+        }
+      }
+      if (!in_time) continue;
       for (uint32_t q : m.group) {
         g.input.push_back(members[q].input);
         g.output.push_back(members[q].output);

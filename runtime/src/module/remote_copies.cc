@@ -216,6 +216,7 @@ Status RemoteCopies::RunNextGroup(uint32_t function, const std::vector<std::vect
                                   const std::vector<uint64_t>& last_signal, uint64_t timeout_ns) {
   const RankGroup& g = plans_[function].groups[next_group_];
   const uint32_t index = static_cast<uint32_t>(next_group_++);
+  if (!std::binary_search(g.ranks.begin(), g.ranks.end(), transport_->rank)) return Status();  // not ours
   const std::string what = "collective " + std::to_string(g.collective) + " (all_reduce of " + std::to_string(g.bytes) +
                            " bytes over " + std::to_string(g.ranks.size()) + " ranks)";
   // The partials are complete, and nothing still reads the outputs' memory.

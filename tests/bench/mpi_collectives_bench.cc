@@ -21,7 +21,9 @@
 // time of the MPI call after a barrier, maximum over the ranks. Ratio = MPI
 // time / meshvk time (1.0: as fast as plain MPI on host memory). Bytes: the
 // most any rank handed to the transport (MPI_Allreduce counted as a ring,
-// meshvk_transport_ring_bytes). Medians of 5 runs after a warm-up.
+// meshvk_transport_ring_bytes). Medians of 5 runs after a warm-up. Each
+// case checks its result on every rank (all inputs are 1), so the smoke test
+// under ctest is a correctness check of each path too.
 #include <mpi.h>
 
 #include <algorithm>
@@ -140,7 +142,7 @@ struct Measured {
 // Median seconds of the collective through meshvk with processes p on rank
 // process_rank[p], all on this rank's device 0.
 bool MeshvkSeconds(meshvk_instance_t* instance, const meshvk_run::MpiSession& mpi, const std::string& source,
-                   const std::vector<uint32_t>& process_rank, uint64_t input_bytes, Measured* out) {
+                   const std::vector<uint32_t>& process_rank, uint64_t input_bytes, float expected, Measured* out) {
   meshvk::ProgramOptions options;
   meshvk::CompiledProgram compiled;
   std::string error = meshvk::compileProgramSource(source, "bench.mlir", options, &compiled);
@@ -182,6 +184,24 @@ bool MeshvkSeconds(meshvk_instance_t* instance, const meshvk_run::MpiSession& mp
     out->received = static_cast<uint64_t>(MaxOverRanks(static_cast<double>(stats.bytes_received)));
   }
   out->seconds = Median(runs);
+  // The result on this rank's first process: every element must be
+  // `expected` (inputs are all 1: the sum of P partials, or -1 gathered).
+  meshvk_shard_view_t view{};
+  for (uint32_t shard = 0; view.buffer == nullptr; ++shard) {
+    if (!Check(meshvk_program_result_shard(program, 0, 0, shard, &view), "result shard")) return false;
+    if (process_rank[view.process] != mpi.rank()) view.buffer = nullptr;
+  }
+  uint64_t count = 1;
+  for (uint32_t d = 0; d < view.rank; ++d) count *= view.shape[d];
+  std::vector<float> result(count);
+  if (!Check(meshvk_buffer_read(view.buffer, view.offset, result.data(), count * sizeof(float)), "read result"))
+    return false;
+  for (uint64_t i = 0; i < count; ++i)
+    if (result[i] != expected) {
+      std::fprintf(stderr, "meshvk_mpi_bench: rank %u: result[%llu] = %g, expected %g\n", mpi.rank(),
+                   static_cast<unsigned long long>(i), result[i], expected);
+      return false;
+    }
   return true;
 }
 
@@ -243,7 +263,8 @@ int main(int argc, char** argv) {
       setenv("MESHVK_RANK_COLLECTIVES", c.path, 1);
       Measured measured;
       if (!MeshvkSeconds(instance, *mpi, reduce ? AllReduceProgram(P, floats) : AllGatherProgram(P, floats),
-                         process_rank, reduce ? P * bytes : bytes, &measured))
+                         process_rank, reduce ? P * bytes : bytes, reduce ? static_cast<float>(P) : -1.0f,
+                         &measured))
         mpi->Abort(3);
       std::vector<float> in(reduce ? floats : floats / R, 1.0f), out(floats);
       double mpi_s = MpiSeconds([&] {

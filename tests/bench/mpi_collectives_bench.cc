@@ -263,8 +263,7 @@ int main(int argc, char** argv) {
       setenv("MESHVK_RANK_COLLECTIVES", c.path, 1);
       Measured measured;
       if (!MeshvkSeconds(instance, *mpi, reduce ? AllReduceProgram(P, floats) : AllGatherProgram(P, floats),
-                         process_rank, reduce ? P * bytes : bytes, reduce ? static_cast<float>(P) : -1.0f,
-                         &measured))
+                         process_rank, reduce ? P * bytes : bytes, reduce ? static_cast<float>(P) : -1.0f, &measured))
         mpi->Abort(3);
       std::vector<float> in(reduce ? floats : floats / R, 1.0f), out(floats);
       double mpi_s = MpiSeconds([&] {

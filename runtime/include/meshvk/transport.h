@@ -113,6 +113,23 @@ meshvk_status_t meshvk_module_rank_bytes(const meshvk_module_t* module, uint32_t
                                          uint32_t rank_count, uint32_t root_rank, uint64_t* out_sent,
                                          uint64_t* out_received);
 
+// A run of bytes in a dense row-major host tensor: `rows` rows of
+// `row_bytes` bytes, row r at byte offset `offset + r * pitch`.
+typedef struct meshvk_host_run_s {
+  uint64_t offset, row_bytes, rows, pitch;
+} meshvk_host_run_t;
+
+// The bytes of argument `argument` of `function` that the processes of rank
+// `rank` read from the host input in meshvk_program_invoke (their shards;
+// a replicated part listed once). The rest of that input is never read on
+// the rank, so a caller may leave it unfilled (mesh-vk-run reads only these
+// bytes of its input files). Writes up to `capacity` runs, the count in
+// *out_count. OUT_OF_RANGE for a bad function/argument; INVALID_ARGUMENT for
+// a bad map or rank.
+meshvk_status_t meshvk_module_rank_input_runs(const meshvk_module_t* module, uint32_t function, uint32_t argument,
+                                              const uint32_t* process_rank, uint32_t rank_count, uint32_t rank,
+                                              meshvk_host_run_t* out_runs, uint32_t capacity, uint32_t* out_count);
+
 // What this rank's program did through the transport in its last invoke:
 // bytes handed to send/receive, and host time spent staging those bytes out
 // of / into device memory and in the transport's calls (waits for a local

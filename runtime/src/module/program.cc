@@ -32,6 +32,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "artifact_verifier.h"
@@ -726,6 +727,40 @@ meshvk_status_t meshvk_program_create_with_info(const meshvk_program_create_info
   Status status = Create(info->module, info->set, info->ranks, prog.get());
   if (!status.ok()) return status.ToC();
   *out_program = prog.release();
+  return MESHVK_OK;
+}
+
+meshvk_status_t meshvk_module_rank_input_runs(const meshvk_module_t* module, uint32_t function, uint32_t argument,
+                                              const uint32_t* process_rank, uint32_t rank_count, uint32_t rank,
+                                              meshvk_host_run_t* out_runs, uint32_t capacity, uint32_t* out_count) {
+  if (!module || !process_rank || !out_count || (capacity && !out_runs))
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "module, process_rank or outputs are NULL").ToC();
+  const auto* functions = module->artifact->functions();
+  if (!functions || function >= functions->size())
+    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "function %u out of range", function).ToC();
+  const auto* args = functions->Get(function)->arguments();
+  if (!args || argument >= args->size())
+    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "argument %u out of range", argument).ToC();
+  if (rank >= rank_count) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "rank %u of %u", rank, rank_count).ToC();
+  const mvk::TensorSignature* t = args->Get(argument);
+  const uint32_t elem = meshvk::artifact::ElementSize(static_cast<meshvk::artifact::ElementType>(t->element_type()));
+  std::set<std::tuple<uint64_t, uint64_t, uint64_t, uint64_t>> runs;  // replicas once, in host order
+  for (const mvk::Shard* sh : *t->shards()) {
+    if (sh->process() >= module->artifact->processes()->size() || process_rank[sh->process()] >= rank_count)
+      return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "process %u has no rank below %u", sh->process(), rank_count)
+          .ToC();
+    if (process_rank[sh->process()] != rank) continue;
+    Status status = ForEachShardRun(
+        t, sh, elem, [&](uint64_t, uint64_t host, uint64_t run, uint64_t rows, uint64_t, uint64_t pitch) {
+          runs.insert({host, run, rows, pitch});
+          return Status();
+        });
+    if (!status.ok()) return status.ToC();
+  }
+  *out_count = static_cast<uint32_t>(runs.size());
+  uint32_t i = 0;
+  for (const auto& [offset, row_bytes, rows, pitch] : runs)
+    if (i < capacity) out_runs[i++] = meshvk_host_run_t{offset, row_bytes, rows, pitch};
   return MESHVK_OK;
 }
 

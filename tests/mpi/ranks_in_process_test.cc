@@ -365,6 +365,31 @@ TEST_F(RankFaultsTest, CopiesModeAndBadModeValue) {
   EXPECT_EQ(program, nullptr);
 }
 
+// The bytes of each input a rank's processes read (what mesh-vk-run reads
+// from the files), by hand for matmul_rows on 2 ranks: a (256x128 f32) split
+// by rows, b (128x64 f32) replicated.
+TEST_F(RankFaultsTest, InputRunsAreTheRanksShards) {
+  const meshvk::CompiledProgram* compiled = nullptr;
+  ASSERT_EQ(CompileSample("matmul_rows", "2", &compiled), "");
+  meshvk_module_t* raw_module = nullptr;
+  MESHVK_ASSERT_OK(meshvk_module_load(compiled->artifact.data(), compiled->artifact.size(), &raw_module));
+  ModulePtr module(raw_module);
+  std::vector<uint32_t> process_rank = {0, 1};
+  meshvk_host_run_t runs[4] = {};
+  uint32_t count = 0;
+  MESHVK_ASSERT_OK(meshvk_module_rank_input_runs(module.get(), 0, 0, process_rank.data(), 2, 1, runs, 4, &count));
+  ASSERT_EQ(count, 1u);  // rows 128..255: one contiguous run
+  EXPECT_EQ(runs[0].offset, 128u * 128 * 4);
+  EXPECT_EQ(runs[0].row_bytes * runs[0].rows, 128u * 128 * 4);
+  MESHVK_ASSERT_OK(meshvk_module_rank_input_runs(module.get(), 0, 1, process_rank.data(), 2, 1, runs, 4, &count));
+  ASSERT_EQ(count, 1u);  // b whole, once
+  EXPECT_EQ(runs[0].offset, 0u);
+  EXPECT_EQ(runs[0].row_bytes * runs[0].rows, 128u * 64 * 4);
+  EXPECT_TRUE(meshvk_test::HasCode(
+      meshvk_module_rank_input_runs(module.get(), 0, 2, process_rank.data(), 2, 1, runs, 4, &count),
+      MESHVK_STATUS_OUT_OF_RANGE, "argument 2 out of range"));
+}
+
 // A map that leaves this rank nothing, or names a rank that does not exist.
 TEST_F(RankFaultsTest, BadRankMapsAreRefused) {
   const meshvk::CompiledProgram* compiled = nullptr;

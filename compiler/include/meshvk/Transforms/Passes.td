@@ -4,8 +4,10 @@
 //   [upstream] tosa-to-linalg-named, tosa-to-linalg, tosa-to-arith,
 //   tosa-to-tensor, convert-elementwise-to-linalg (the input normalisation),
 //   meshvk-normalize-input, meshvk-check-sharding,
-//   [upstream] sharding-propagation{traversal=forward-backward},
-//   meshvk-complete-shardings, meshvk-decompose-reshards, meshvk-record-abi,
+//   meshvk-propagate-shardings = on every annotated function:
+//     [upstream] sharding-propagation{traversal=forward-backward},
+//     meshvk-complete-shardings, meshvk-decompose-reshards;
+//   meshvk-record-abi,
 //   [upstream] shard-partition, canonicalize, meshvk-verify-abi,
 //   meshvk-unroll-grid, meshvk-lower-collectives,
 //   meshvk-outline-kernels, meshvk-plan-allocations.
@@ -81,6 +83,30 @@ def NormalizeInput : Pass<"meshvk-normalize-input", "mlir::ModuleOp"> {
        refused (kernels cannot update their inputs in place).
   }];
   let dependentDialects = ["mlir::shard::ShardDialect", "mlir::linalg::LinalgDialect"];
+}
+
+def PropagateShardings : Pass<"meshvk-propagate-shardings", "mlir::ModuleOp"> {
+  let summary = "Propagate and complete the shardings of every annotated function";
+  let description = [{
+    Runs upstream `sharding-propagation`, then `meshvk-complete-shardings` and
+    `meshvk-decompose-reshards`, on each function of the global program, and
+    leaves SPMD functions alone: per-process code (collectives, update_halo,
+    process indices, no annotations; compiler/README.md "SPMD functions") has
+    nothing to propagate, and upstream propagation refuses its ops ("sharding
+    interface is not implemented").
+  }];
+  let options = [
+    Option<"traversal", "traversal", "mlir::shard::TraversalOrder",
+           /*default=*/"mlir::shard::TraversalOrder::ForwardBackward",
+           "sharding-propagation traversal",
+           [{::llvm::cl::values(
+              clEnumValN(mlir::shard::TraversalOrder::ForwardBackward, "forward-backward",
+                         "forward then backward"),
+              clEnumValN(mlir::shard::TraversalOrder::BackwardForward, "backward-forward",
+                         "upstream's default"),
+              clEnumValN(mlir::shard::TraversalOrder::Backward, "backward", "backward only"))}]>
+  ];
+  let dependentDialects = ["mlir::shard::ShardDialect"];
 }
 
 def CompleteShardings : Pass<"meshvk-complete-shardings", "mlir::func::FuncOp"> {

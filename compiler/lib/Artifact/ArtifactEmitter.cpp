@@ -17,6 +17,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSwitch.h"
 
 namespace meshvk {
 namespace {
@@ -72,6 +73,7 @@ private:
                               int64_t dstBase, int64_t run, int64_t k, uint64_t esize);
   LogicalResult emitLaunch(LaunchOp launch, const codegen::CompiledKernels &kernels);
   FailureOr<uint32_t> executableFor(LaunchOp launch, const codegen::CompiledKernels &kernels);
+  void tagCollective(Operation *op);
 
   ModuleOp module_;
   func::FuncOp plan_;
@@ -85,8 +87,75 @@ private:
   std::vector<std::optional<uint32_t>> transientBuffer_; // per process
   llvm::DenseMap<Value, art::CommandRef> producer_;      // the command that last wrote a value
   std::map<size_t, uint32_t> executableOfKernel_;        // compiled kernel index -> executable
-  art::FunctionDesc function_; // added after its commands (the builder's order)
+  art::FunctionDesc function_;                 // added after its commands (the builder's order)
+  std::map<int64_t, int32_t> collectiveIndex_; // meshvk.collective_id -> function_.collectives
 };
+
+art::CollectiveKind collectiveKindOf(StringRef kind) {
+  return llvm::StringSwitch<art::CollectiveKind>(kind)
+      .Case("all_reduce", art::CollectiveKind::kAllReduce)
+      .Case("all_gather", art::CollectiveKind::kAllGather)
+      .Case("reduce_scatter", art::CollectiveKind::kReduceScatter)
+      .Case("all_to_all", art::CollectiveKind::kAllToAll)
+      .Case("broadcast", art::CollectiveKind::kBroadcast)
+      .Case("all_slice", art::CollectiveKind::kAllSlice)
+      .Case("shift", art::CollectiveKind::kShift)
+      .Default(art::CollectiveKind::kOther);
+}
+
+// The combiner of a collective's reduction kernel (its one arith op kind).
+art::Reduction reductionOf(func::FuncOp kernel) {
+  art::Reduction found = art::Reduction::kNone;
+  if (!kernel)
+    return found;
+  kernel.walk([&](Operation *op) {
+    if (found != art::Reduction::kNone)
+      return;
+    if (isa<arith::AddFOp, arith::AddIOp>(op))
+      found = art::Reduction::kSum;
+    else if (isa<arith::MulFOp, arith::MulIOp>(op))
+      found = art::Reduction::kProduct;
+    else if (isa<arith::MaxNumFOp, arith::MaximumFOp, arith::MaxSIOp>(op))
+      found = art::Reduction::kMax;
+    else if (isa<arith::MinNumFOp, arith::MinimumFOp, arith::MinSIOp>(op))
+      found = art::Reduction::kMin;
+  });
+  return found;
+}
+
+// Tags the commands `op` adds with its collective (mvk.fbs Command.collective):
+// index into the function's collectives, described from the plan's
+// meshvk.collectives report and, for reductions, the kernel's combiner.
+void Emitter::tagCollective(Operation *op) {
+  IntegerAttr id = MeshVKDialect::CollectiveIdAttrHelper(op->getContext()).getAttr(op);
+  if (!id) {
+    builder_->set_collective(-1);
+    return;
+  }
+  auto [it, fresh] =
+      collectiveIndex_.try_emplace(id.getInt(), (int32_t)function_.collectives.size());
+  if (fresh) {
+    art::CollectiveDesc desc;
+    if (ArrayAttr report = MeshVKDialect::CollectivesAttrHelper(op->getContext()).getAttr(plan_))
+      for (CollectiveAttr c : report.getAsRange<CollectiveAttr>())
+        if (c.getId() == id.getInt()) {
+          desc.kind = collectiveKindOf(c.getKind());
+          desc.algorithm = c.getAlgorithm().str();
+        }
+    function_.collectives.push_back(std::move(desc));
+  }
+  if (auto launch = dyn_cast<LaunchOp>(op)) {
+    art::CollectiveDesc &desc = function_.collectives[it->second];
+    if (desc.reduction == art::Reduction::kNone && launch->getNumResults() == 1) {
+      desc.reduction = reductionOf(module_.lookupSymbol<func::FuncOp>(launch.getKernel()));
+      auto type = dyn_cast<RankedTensorType>(launch->getResult(0).getType());
+      if (std::optional<art::ElementType> elem =
+              type ? elementTypeOf(type.getElementType()) : std::nullopt)
+        desc.element_type = *elem;
+    }
+  }
+  builder_->set_collective(it->second);
+}
 
 // The process a plan op records on (its destination for a copy), checked
 // against the plan's process count.
@@ -531,6 +600,8 @@ FailureOr<std::vector<uint8_t>> Emitter::run() {
         return failure();
       continue; // a buffer range, no command: the copies fill it
     }
+    if (isa<CopyOp, LaunchOp>(op))
+      tagCollective(&op);
     if (auto copy = dyn_cast<CopyOp>(op)) {
       if (failed(emitCopy(copy)))
         return failure();

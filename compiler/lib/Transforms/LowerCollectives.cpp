@@ -103,6 +103,7 @@ public:
                                b.getDenseI64ArrayAttr(destOffsets), b.getDenseI64ArrayAttr(sizes));
     if (from != to)
       pulled[to] += op.getByteCount();
+    tag(op);
     return op.getResult();
   }
 
@@ -163,10 +164,20 @@ public:
           linalg::YieldOp::create(nb, l, acc);
         });
     meshvk::setProcess(generic, p);
+    tag(generic);
     return generic.getResult(0);
   }
 
+  /// Marks an op as part of the collective being lowered: the emitter tags its
+  /// commands, so a runtime whose grid spans ranks can run the group through
+  /// its transport instead.
+  void tag(Operation *op) {
+    meshvk::MeshVKDialect::CollectiveIdAttrHelper(b.getContext())
+        .setAttr(op, b.getI64IntegerAttr(id));
+  }
+
   OpBuilder &b;
+  int64_t id = 0;
   Location loc;
   SmallVector<int64_t> pulled;
 };
@@ -252,6 +263,7 @@ struct LowerCollectivesPass : meshvk::impl::LowerCollectivesBase<LowerCollective
 
       OpBuilder b(first);
       Lowering lowering(b, first->getLoc(), processes);
+      lowering.id = id;
       FailureOr<std::string> algorithm = lowerOne(lowering, perProcess, gridShape, axes);
       if (failed(algorithm))
         return failure();

@@ -65,6 +65,7 @@ uint32_t ArtifactBuilder::AddExecutable(ExecutableDesc executable) {
 CommandRef ArtifactBuilder::Append(uint32_t process, Command command) {
   if (process >= pending_.size()) pending_.resize(process + 1);
   command.dst_process = process;
+  command.collective = collective_;
   pending_[process].push_back(std::move(command));
   return CommandRef{process, static_cast<uint32_t>(pending_[process].size() - 1)};
 }
@@ -171,7 +172,7 @@ std::vector<uint8_t> ArtifactBuilder::Finish() const {
     }
     std::vector<mvk::CommandRef> deps;
     for (const CommandRef& d : c.deps) deps.emplace_back(d.process, d.command);
-    return mvk::CreateCommand(fbb, op_type, op, deps.empty() ? 0 : fbb.CreateVectorOfStructs(deps));
+    return mvk::CreateCommand(fbb, op_type, op, deps.empty() ? 0 : fbb.CreateVectorOfStructs(deps), c.collective);
   };
 
   // Commands left after the last AddFunction belong to the last function.
@@ -209,8 +210,14 @@ std::vector<uint8_t> ArtifactBuilder::Finish() const {
     std::vector<flatbuffers::Offset<mvk::TensorSignature>> args, results;
     for (const TensorDesc& t : f.arguments) args.push_back(BuildTensor(fbb, t));
     for (const TensorDesc& t : f.results) results.push_back(BuildTensor(fbb, t));
+    std::vector<flatbuffers::Offset<mvk::Collective>> collectives;
+    for (const CollectiveDesc& c : f.collectives)
+      collectives.push_back(
+          mvk::CreateCollective(fbb, static_cast<mvk::CollectiveKind>(c.kind), static_cast<mvk::Reduction>(c.reduction),
+                                fbb.CreateString(c.algorithm), static_cast<mvk::ElementType>(c.element_type)));
     functions.push_back(mvk::CreateFunction(fbb, fbb.CreateString(f.name), fbb.CreateVector(args),
-                                            fbb.CreateVector(results), streams_of[functions.size()]));
+                                            fbb.CreateVector(results), streams_of[functions.size()],
+                                            collectives.empty() ? 0 : fbb.CreateVector(collectives)));
   }
 
   auto grid =

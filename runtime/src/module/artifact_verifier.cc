@@ -248,6 +248,9 @@ class ArtifactChecker {
         return Msg(path, ".deps[", d, "].command: ", dep->command(), " out of range (process ", dep->process(), " has ",
                    n, " commands)");
     }
+    const uint32_t collectives = Len(a_->functions()->Get(function_)->collectives());
+    if (cmd->collective() < -1 || cmd->collective() >= static_cast<int64_t>(collectives))
+      return Msg(path, ".collective: ", cmd->collective(), " out of range (", collectives, " collectives)");
     // A union can carry a type with no value (found by the fuzz target).
     if (const mvk::Dispatch* d = cmd->op_as_Dispatch()) return CheckDispatch(path + ".dispatch", p, d);
     if (const mvk::Copy* c = cmd->op_as_Copy()) return CheckCopy(path + ".copy", p, c);

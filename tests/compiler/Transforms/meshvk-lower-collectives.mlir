@@ -48,7 +48,7 @@ shard.grid @g2(shape = 2)
 // CHECK-SAME: id = 0, kind = "all_reduce", algorithm = "direct", group_size = 2, pulled_bytes = [64, 64]
 // CHECK: %[[E:.*]] = meshvk.empty on 0 : tensor<4x4xf32>
 // CHECK: %[[P:.*]] = meshvk.copy %arg1[0, 0] from 1 into %[[E]][0, 0] on 0 sizes [4, 4]
-// CHECK: linalg.generic {{.*}} ins(%arg0, %[[P]] : tensor<4x4xf32>, tensor<4x4xf32>) {{.*}} attrs = {meshvk.process = 0 : i64}
+// CHECK: linalg.generic {{.*}} ins(%arg0, %[[P]] : tensor<4x4xf32>, tensor<4x4xf32>) {{.*}} attrs = {meshvk.collective_id = {{[0-9]+}} : i64, meshvk.process = 0 : i64}
 // CHECK: arith.addf
 func.func @all_reduce_sum_2(%x: tensor<4x4xf32>) -> tensor<4x4xf32>
     attributes {meshvk.abi = #meshvk.abi<grid = @g2, grid_shape = [2], args = [], results = []>} {
@@ -73,7 +73,7 @@ shard.grid @g4(shape = 4)
 // SMALL: meshvk.copy %arg0[16, 0] from 0 into %{{.*}}[0, 0] on 1 sizes [16, 64]
 // SMALL: meshvk.copy %arg2[16, 0] from 2 into %{{.*}}[0, 0] on 1 sizes [16, 64]
 // SMALL: meshvk.copy %arg3[16, 0] from 3 into %{{.*}}[0, 0] on 1 sizes [16, 64]
-// SMALL: %[[R1:.*]] = linalg.generic {{.*}} attrs = {meshvk.process = 1 : i64}
+// SMALL: %[[R1:.*]] = linalg.generic {{.*}} attrs = {meshvk.collective_id = {{[0-9]+}} : i64, meshvk.process = 1 : i64}
 // Phase 2 on process 0 gathers the reduced chunks, process 1's at rows 16.
 // SMALL: meshvk.empty on 0 : tensor<64x64xf32>
 // SMALL: meshvk.copy %{{.*}}[0, 0] from 0 into %{{.*}}[0, 0] on 0 sizes [16, 64]
@@ -148,7 +148,7 @@ shard.grid @g4(shape = 4)
 // CHECK-SAME: kind = "reduce_scatter", algorithm = "{{[^"]*}}", group_size = {{[0-9]+}}, pulled_bytes = [96, 96, 96, 96]
 // CHECK: meshvk.copy %arg3[6, 0] from 3 into %{{.*}}[0, 0] on 3 sizes [2, 4]
 // CHECK: meshvk.copy %arg0[6, 0] from 0 into %{{.*}}[0, 0] on 3 sizes [2, 4]
-// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>) {{.*}} attrs = {meshvk.process = 3 : i64}
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>) {{.*}} attrs = {meshvk.collective_id = {{[0-9]+}} : i64, meshvk.process = 3 : i64}
 func.func @reduce_scatter(%x: tensor<8x4xf32>) -> tensor<2x4xf32>
     attributes {meshvk.abi = #meshvk.abi<grid = @g4, grid_shape = [4], args = [], results = []>} {
   %0 = shard.reduce_scatter %x on @g4 grid_axes = [0] scatter_axis = 0 : tensor<8x4xf32> -> tensor<2x4xf32>

@@ -1,7 +1,8 @@
 //===- CheckSharding.cpp - reject inputs the partitioner gets wrong -------===//
 //
 // Upstream sharding-propagation / shard-partition assert, crash or silently
-// miscompile on several inputs. This pass runs first and turns each
+// miscompile on several inputs (uneven shards are made safe later, by
+// meshvk-uneven-shards; their malformed offsets are refused here). This pass runs first and turns each
 // of them into one diagnostic at the offending op.
 //
 //===----------------------------------------------------------------------===//
@@ -38,7 +39,8 @@ LogicalResult checkGrid(shard::GridOp grid) {
     return grid.emitError() << "grid @" << grid.getSymName()
                             << " has a dynamic shape; meshvk unrolls the grid "
                                "into one program per process and needs every "
-                               "axis size to be static";
+                               "axis size to be static (mesh-vk-compile --grid-shape=N, "
+                               "mesh-vk-run --devices=N)";
   }
   if (llvm::any_of(grid.getShape(), [](int64_t s) { return s < 1; }))
     return grid.emitError() << "grid @" << grid.getSymName() << " has an axis of size < 1";
@@ -161,13 +163,14 @@ struct CheckShardingPass : meshvk::impl::CheckShardingBase<CheckShardingPass> {
         failed |= mlir::failed(checkOp(op));
         if (auto sharding = dyn_cast<shard::ShardingOp>(op)) {
           annotated = true;
-          if (!sharding.getStaticHaloSizes().empty() || !sharding.getDynamicHaloSizes().empty() ||
-              !sharding.getStaticShardedDimsOffsets().empty() ||
-              !sharding.getDynamicShardedDimsOffsets().empty()) {
-            sharding.emitError("halo sizes and explicit shard offsets (sharded_dims_offsets) "
-                               "are not supported yet: meshvk splits every dimension into "
-                               "equal blocks; drop them (stencils: read the neighbours' "
-                               "borders through an explicit replicated slice)");
+          if (!sharding.getStaticHaloSizes().empty() || !sharding.getDynamicHaloSizes().empty()) {
+            sharding.emitError("halo sizes are not supported yet: drop them (stencils: read the "
+                               "neighbours' borders through an explicit replicated slice)");
+            failed = true;
+          }
+          if (!sharding.getDynamicShardedDimsOffsets().empty()) {
+            sharding.emitError("sharded_dims_offsets given as SSA values are not supported: "
+                               "write them as constants");
             failed = true;
           }
         }
@@ -200,8 +203,12 @@ struct CheckShardingPass : meshvk::impl::CheckShardingBase<CheckShardingPass> {
             return;
           }
         }
-        failed |= mlir::failed(meshvk::checkEvenSplit(
-            shardOp, shardOp.getSrc(), type, grid.getShape(), sharding.getSplitAxes().getAxes()));
+        // Uneven splits and written offsets run (meshvk-uneven-shards); what
+        // they cannot be is refused here with the rule they break.
+        if (sharding.getDynamicShardedDimsOffsets().empty())
+          failed |= mlir::failed(meshvk::resolveShardOffsets(
+              shardOp, shardOp.getSrc(), type, grid.getShape(), sharding.getSplitAxes().getAxes(),
+              sharding.getStaticShardedDimsOffsets()));
       });
       bool hasTensors =
           llvm::any_of(func.getArgumentTypes(), [](Type t) { return isa<TensorType>(t); }) ||

@@ -59,6 +59,9 @@ void addPartitionPasses(OpPassManager &pm, shard::TraversalOrder traversal) {
   // After propagation every reshard is an explicit annotation pair, and every
   // argument carries the sharding shard-partition will give it.
   pm.addNestedPass<func::FuncOp>(meshvk::createDecomposeReshards());
+  // Uneven splits get explicit offsets and their reshards a meshvk.reshard
+  // (upstream asserts on the former and cannot partition the latter).
+  pm.addNestedPass<func::FuncOp>(meshvk::createUnevenShards());
   pm.addPass(meshvk::createRecordAbi());
   pm.addNestedPass<func::FuncOp>(shard::createPartition());
   pm.addPass(createCanonicalizerPass());

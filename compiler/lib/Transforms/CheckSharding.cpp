@@ -144,9 +144,12 @@ struct CheckShardingPass : meshvk::impl::CheckShardingBase<CheckShardingPass> {
     // test files declare a dynamic grid next to static ones).
     llvm::DenseSet<StringRef> used;
     module.walk([&](shard::ShardingOp s) { used.insert(s.getGrid()); });
+    llvm::DenseSet<StringRef> badGrids; // reported once; their shards are not cut
     for (auto grid : module.getOps<shard::GridOp>())
-      if (used.contains(grid.getSymName()))
-        failed |= mlir::failed(checkGrid(grid));
+      if (used.contains(grid.getSymName()) && mlir::failed(checkGrid(grid))) {
+        failed = true;
+        badGrids.insert(grid.getSymName());
+      }
     // First, so that no check below reads a grid axis that does not exist.
     WalkResult axes = module.walk([&](shard::ShardingOp sharding) {
       return mlir::failed(checkSplitAxes(sharding, symbols)) ? WalkResult::interrupt()
@@ -205,7 +208,8 @@ struct CheckShardingPass : meshvk::impl::CheckShardingBase<CheckShardingPass> {
         }
         // Uneven splits and written offsets run (meshvk-uneven-shards); what
         // they cannot be is refused here with the rule they break.
-        if (sharding.getDynamicShardedDimsOffsets().empty())
+        if (sharding.getDynamicShardedDimsOffsets().empty() &&
+            !badGrids.contains(grid.getSymName()))
           failed |= mlir::failed(meshvk::resolveShardOffsets(
               shardOp, shardOp.getSrc(), type, grid.getShape(), sharding.getSplitAxes().getAxes(),
               sharding.getStaticShardedDimsOffsets()));

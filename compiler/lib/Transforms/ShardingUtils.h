@@ -165,6 +165,8 @@ inline mlir::FailureOr<llvm::SmallVector<int64_t>> resolveShardOffsets(
     llvm::function_ref<llvm::ArrayRef<int64_t>(int64_t, llvm::ArrayRef<int16_t>)> known = {}) {
   int64_t rank = type.getRank();
   llvm::SmallVector<int64_t> counts = splitCounts(gridShape, splitAxes, rank);
+  if (llvm::any_of(counts, [](int64_t c) { return c < 1; }))
+    return llvm::SmallVector<int64_t>(); // a bad grid: reported by the grid check
   llvm::SmallVector<int64_t> starts = offsetRunStarts(gridShape, splitAxes, rank);
   int64_t needed = 0;
   for (int64_t d = 0; d < rank; ++d)

@@ -98,10 +98,12 @@ struct UnevenShardsPass : meshvk::impl::UnevenShardsBase<UnevenShardsPass> {
       if (ArrayRef<int64_t>(*flat) == s.getStaticShardedDimsOffsets())
         continue;
       OpBuilder b(shardOp);
-      auto replacement = shard::ShardingOp::create(b, s.getLoc(), s.getGridAttr(),
-                                                   s.getSplitAxes().getAxes(),
-                                                   /*static_halo_sizes=*/ArrayRef<int64_t>{},
-                                                   /*static_sharded_dims_offsets=*/*flat);
+      // The generic builder: MLIR 22's convenience builder taking
+      // (halo sizes, offsets) stores them the other way round.
+      auto replacement = shard::ShardingOp::create(
+          b, s.getLoc(), shard::ShardingType::get(b.getContext()), s.getGridAttr(),
+          s.getSplitAxesAttr(), b.getDenseI64ArrayAttr(*flat), ValueRange{},
+          b.getDenseI64ArrayAttr({}), ValueRange{});
       shardOp.getShardingMutable().assign(replacement.getResult());
     }
 

@@ -1,5 +1,6 @@
-// A batch of 10 rows split over the grid: uneven on 3 and 4 processes
-// (numpy.array_split's rule: 4 -> 3, 3, 2, 2 rows; 3 -> 4, 3, 3).
+// Uneven shards: a batch of 10 rows split over the grid (numpy.array_split's
+// rule: on 4 processes 3, 3, 2, 2 rows; on 3, 4, 3, 3). Each process computes,
+// allocates and copies its own rows; `mesh-vk-run --print-plan` lists them.
 //   y = relu(x @ w)           rows split, w replicated
 //   s[j] = sum_i y[i, j]      a reduction over the split rows (all-reduce)
 //   g = y, replicated         an all-gather of unequal pieces

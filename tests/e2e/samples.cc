@@ -78,7 +78,8 @@ const std::vector<Sample>& Samples() {
        [](const std::vector<HostTensor>& in) { return std::vector<HostTensor>{MatMul(in[0], in[1])}; },
        // 2 rows: a grid of 4 would split them unevenly.
        {"1", "2", "2x2"}},
-      {"batch_rows", [](uint32_t s) { return RandomAll(s, Shape{10, 8}, Shape{8, 6}); },
+      {"batch_rows",
+       [](uint32_t s) { return RandomAll(s, Shape{10, 8}, Shape{8, 6}); },
        [](const std::vector<HostTensor>& in) {
          HostTensor y = Relu(MatMul(in[0], in[1]));
          HostTensor sums = HostTensor::Zeros({6}, MESHVK_ELEMENT_F32);

@@ -206,7 +206,8 @@ std::string compileProgramSource(const std::string &source, const std::string &b
     std::string written;
     int64_t fixed = 1;
     for (int64_t s : shape) {
-      written += (written.empty() ? "" : "x") + (ShapedType::isDynamic(s) ? "?" : std::to_string(s));
+      written +=
+          (written.empty() ? "" : "x") + (ShapedType::isDynamic(s) ? "?" : std::to_string(s));
       fixed *= ShapedType::isDynamic(s) ? 1 : s;
     }
     std::string problem;

@@ -2,8 +2,8 @@
 //
 // Upstream sharding-propagation / shard-partition assert, crash or silently
 // miscompile on several inputs (uneven shards are made safe later, by
-// meshvk-uneven-shards; their malformed offsets are refused here). This pass runs first and turns each
-// of them into one diagnostic at the offending op.
+// meshvk-uneven-shards; their malformed offsets are refused here). This pass runs first and turns
+// each of them into one diagnostic at the offending op.
 //
 //===----------------------------------------------------------------------===//
 #include "ShardingUtils.h"

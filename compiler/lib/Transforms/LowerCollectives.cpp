@@ -417,8 +417,7 @@ struct LowerCollectivesPass : meshvk::impl::LowerCollectivesBase<LowerCollective
       algorithm = "box_copies";
       groupSize = processes;
       FailureOr<SmallVector<Value>> moved = meshvk::lowerBoxReshard(
-          ops, gridShape,
-          [&](int64_t p, RankedTensorType type) { return l.empty(p, type); },
+          ops, gridShape, [&](int64_t p, RankedTensorType type) { return l.empty(p, type); },
           [&](Value src, int64_t from, Value dest, int64_t to, ArrayRef<int64_t> srcOffsets,
               ArrayRef<int64_t> destOffsets, ArrayRef<int64_t> sizes) {
             return l.copy(src, from, dest, to, srcOffsets, destOffsets, sizes);

@@ -90,7 +90,8 @@ offsetRunStarts(llvm::ArrayRef<int64_t> gridShape,
 inline void shardBox(llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int64_t> gridShape,
                      llvm::ArrayRef<mlir::shard::GridAxesAttr> splitAxes,
                      llvm::ArrayRef<int64_t> dimsOffsets, int64_t p,
-                     llvm::SmallVectorImpl<int64_t> &offsets, llvm::SmallVectorImpl<int64_t> &sizes) {
+                     llvm::SmallVectorImpl<int64_t> &offsets,
+                     llvm::SmallVectorImpl<int64_t> &sizes) {
   llvm::SmallVector<int64_t> multi = processMultiIndex(gridShape, p);
   int64_t rank = shape.size();
   llvm::SmallVector<int64_t> counts = splitCounts(gridShape, splitAxes, rank);
@@ -194,8 +195,8 @@ inline mlir::FailureOr<llvm::SmallVector<int64_t>> resolveShardOffsets(
       bounds = defaultBoundaries(size, counts[d]);
       explicitAny |= size % counts[d] != 0;
     }
-    bool uneven = !written.empty() || size % counts[d] != 0 ||
-                  bounds != defaultBoundaries(size, counts[d]);
+    bool uneven =
+        !written.empty() || size % counts[d] != 0 || bounds != defaultBoundaries(size, counts[d]);
     if (uneven && axes.size() > 1) {
       auto diag = at->emitError() << describeTensor(tensor) << ": dimension " << d << " (size "
                                   << size << ") is split unevenly over several grid axes [";
@@ -236,13 +237,13 @@ inline mlir::shard::ShardingOp shardingOpOf(mlir::shard::ShardOp shardOp) {
 /// two boxes. Replicas of a source shard have the same box, so each element
 /// arrives once. Returns each process's result. Copies between processes
 /// that differ on a grid axis whose devices do not share memory are refused.
-inline mlir::FailureOr<llvm::SmallVector<mlir::Value>> lowerBoxReshard(
-    llvm::ArrayRef<mlir::Operation *> ops, llvm::ArrayRef<int64_t> gridShape,
-    llvm::function_ref<mlir::Value(int64_t, mlir::RankedTensorType)> empty,
-    llvm::function_ref<mlir::Value(mlir::Value, int64_t, mlir::Value, int64_t,
-                                   llvm::ArrayRef<int64_t>, llvm::ArrayRef<int64_t>,
-                                   llvm::ArrayRef<int64_t>)>
-        copy) {
+inline mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+lowerBoxReshard(llvm::ArrayRef<mlir::Operation *> ops, llvm::ArrayRef<int64_t> gridShape,
+                llvm::function_ref<mlir::Value(int64_t, mlir::RankedTensorType)> empty,
+                llvm::function_ref<mlir::Value(mlir::Value, int64_t, mlir::Value, int64_t,
+                                               llvm::ArrayRef<int64_t>, llvm::ArrayRef<int64_t>,
+                                               llvm::ArrayRef<int64_t>)>
+                    copy) {
   auto op0 = llvm::cast<ReshardOp>(ops.front());
   llvm::ArrayRef<int64_t> global = op0.getGlobalShape();
   int64_t processes = ops.size(), rank = global.size();
@@ -254,8 +255,8 @@ inline mlir::FailureOr<llvm::SmallVector<mlir::Value>> lowerBoxReshard(
   for (int64_t p = 0; p < processes; ++p) {
     shardBox(global, gridShape, op0.getFromSplitAxes().getAxes(), op0.getFromOffsets(), p,
              from[p].first, from[p].second);
-    shardBox(global, gridShape, op0.getToSplitAxes().getAxes(), op0.getToOffsets(), p,
-             to[p].first, to[p].second);
+    shardBox(global, gridShape, op0.getToSplitAxes().getAxes(), op0.getToOffsets(), p, to[p].first,
+             to[p].second);
   }
   llvm::SmallVector<mlir::Value> results(processes);
   for (int64_t d = 0; d < processes; ++d) {

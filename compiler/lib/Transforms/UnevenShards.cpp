@@ -49,13 +49,11 @@ struct UnevenShardsPass : meshvk::impl::UnevenShardsBase<UnevenShardsPass> {
       if (!grid || !type || s.getStaticShardedDimsOffsets().empty())
         return WalkResult::advance();
       ArrayRef<shard::GridAxesAttr> axes = s.getSplitAxes().getAxes();
-      FailureOr<SmallVector<int64_t>> flat =
-          meshvk::resolveShardOffsets(shardOp, shardOp.getSrc(), type, grid.getShape(), axes,
-                                      s.getStaticShardedDimsOffsets());
+      FailureOr<SmallVector<int64_t>> flat = meshvk::resolveShardOffsets(
+          shardOp, shardOp.getSrc(), type, grid.getShape(), axes, s.getStaticShardedDimsOffsets());
       if (failed(flat))
         return WalkResult::interrupt();
-      SmallVector<int64_t> starts =
-          meshvk::offsetRunStarts(grid.getShape(), axes, type.getRank());
+      SmallVector<int64_t> starts = meshvk::offsetRunStarts(grid.getShape(), axes, type.getRank());
       SmallVector<int64_t> counts = meshvk::splitCounts(grid.getShape(), axes, type.getRank());
       for (int64_t d = 0; d < type.getRank(); ++d) {
         if (starts[d] < 0)

@@ -281,8 +281,7 @@ struct UnrollGridPass : meshvk::impl::UnrollGridBase<UnrollGridPass> {
           indexOp->replaceAllUsesWith(constants);
           indexOp->erase();
         }
-        if (!isa<shard::ProcessMultiIndexOp, shard::ProcessLinearIndexOp, shard::GridShapeOp>(
-                op) &&
+        if (!isa<shard::ProcessMultiIndexOp, shard::ProcessLinearIndexOp, shard::GridShapeOp>(op) &&
             failed(refineToStatic(clone, p)))
           return failure();
       }
@@ -296,9 +295,9 @@ struct UnrollGridPass : meshvk::impl::UnrollGridBase<UnrollGridPass> {
       flat.append(perProcess.begin(), perProcess.end());
     for (auto [i, value] : llvm::enumerate(flat))
       if (value.getType() != results[i])
-        return spmdReturn.emitError() << "result #" << i / processes << " of process "
-                                      << i % processes << " is " << value.getType()
-                                      << " but its shard is " << results[i];
+        return spmdReturn.emitError()
+               << "result #" << i / processes << " of process " << i % processes << " is "
+               << value.getType() << " but its shard is " << results[i];
     func::ReturnOp::create(builder, spmd.getLoc(), flat);
     spmd.erase();
 

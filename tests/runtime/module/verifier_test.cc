@@ -522,9 +522,8 @@ TEST(ArtifactVerifier, ShardsMustCoverTheTensor) {
 }
 
 TEST(ArtifactVerifier, SplitRules) {
-  EXPECT_REFUSED(
-      WithFunction([](FunctionDesc& f) { f.arguments[0].shape = {5, 8}; }),
-      "functions[0].arguments[0].shards: dimension 0 parts end at 4, the extent is 5");
+  EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.arguments[0].shape = {5, 8}; }),
+                 "functions[0].arguments[0].shards: dimension 0 parts end at 4, the extent is 5");
   EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.arguments[0].split_axes = {{0}, {0}}; }),
                  "functions[0].arguments[0].split_axes[1].axes[0]: grid axis 0 used twice");
   EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.arguments[0].split_axes = {{1}, {}}; }),

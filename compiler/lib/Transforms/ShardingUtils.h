@@ -220,8 +220,18 @@ inline mlir::FailureOr<llvm::SmallVector<int64_t>> resolveShardOffsets(
     }
     flat.append(bounds.begin(), bounds.end());
   }
-  if (!explicitAny)
+  if (!explicitAny) {
     flat.clear();
+    return flat;
+  }
+  // Upstream sizes the offsets run of a dimension split over several axes by
+  // the SUM of their sizes (not the product): keep such dimensions out of a
+  // sharding with offsets.
+  for (int64_t d = 0; d < rank; ++d)
+    if (starts[d] >= 0 && splitAxes[d].size() > 1)
+      return at->emitError() << describeTensor(tensor) << ": dimension " << d
+                             << " is split over several grid axes in a sharding with uneven "
+                                "shards or sharded_dims_offsets; split it over one grid axis";
   return flat;
 }
 

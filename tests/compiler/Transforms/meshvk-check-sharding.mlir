@@ -37,6 +37,17 @@ func.func @uneven_two_axes(%a: tensor<4x9xf32>) -> tensor<4x9xf32> {
 
 // -----
 
+// An even dimension over two axes next to an uneven one.
+shard.grid @mesh(shape = 2x3x2)
+func.func @uneven_next_to_two_axes(%a: tensor<6x5xf32>) -> tensor<6x5xf32> {
+  %s = shard.sharding @mesh split_axes = [[0, 1], [2]] : !shard.sharding
+  // expected-error @+1 {{argument #0 of @uneven_next_to_two_axes: dimension 0 is split over several grid axes in a sharding with uneven shards or sharded_dims_offsets; split it over one grid axis}}
+  %0 = shard.shard %a to %s annotate_for_users : tensor<6x5xf32>
+  return %0 : tensor<6x5xf32>
+}
+
+// -----
+
 // More shards than rows: a process would hold nothing.
 shard.grid @mesh(shape = 4)
 func.func @empty_shard(%a: tensor<3x4xf32>) -> tensor<3x4xf32> {

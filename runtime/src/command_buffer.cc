@@ -383,16 +383,26 @@ Status CopyStrided(meshvk_command_buffer_t* cb, meshvk_buffer_t* src, meshvk_buf
         what, static_cast<unsigned long long>(region->src_offset_words), static_cast<unsigned long long>(src_last),
         static_cast<unsigned long long>(region->dst_offset_words), static_cast<unsigned long long>(dst_last));
   }
-  // The layout of the push block in shaders/strided_copy.comp; the offsets
-  // fit 32 bits because they are below maxStorageBufferRange / 4.
-  uint32_t push[11] = {static_cast<uint32_t>(region->src_offset_words),
-                       static_cast<uint32_t>(region->dst_offset_words)};
+  // Each side binds only the words the region spans (from its first word,
+  // rounded down to the storage-buffer offset alignment, to its last), so the
+  // copy's footprint is what it touches, not the whole buffer: other commands
+  // may use the rest of a shared buffer at the same time (the emulation
+  // layer's race check sees these ranges too).
+  const uint64_t align_words = std::max<uint64_t>(1, limits.minStorageBufferOffsetAlignment / 4);
+  const uint64_t src_base = region->src_offset_words / align_words * align_words;
+  const uint64_t dst_base = region->dst_offset_words / align_words * align_words;
+  // The layout of the push block in shaders/strided_copy.comp, offsets
+  // relative to the bound ranges; they fit 32 bits because they are below
+  // maxStorageBufferRange / 4.
+  uint32_t push[11] = {static_cast<uint32_t>(region->src_offset_words - src_base),
+                       static_cast<uint32_t>(region->dst_offset_words - dst_base)};
   for (int d = 0; d < 3; ++d) {
     push[2 + d] = region->count[d];
     push[5 + d] = region->src_stride[d];
     push[8 + d] = region->dst_stride[d];
   }
-  meshvk_binding_t bindings[2] = {{src, 0, src_words * 4, 0}, {dst, 0, dst_words * 4, 1}};
+  meshvk_binding_t bindings[2] = {{src, src_base * 4, (src_last + 1 - src_base) * 4, 0},
+                                  {dst, dst_base * 4, (dst_last + 1 - dst_base) * 4, 1}};
   return DispatchBuiltin(cb, MESHVK_BUILTIN_STRIDED_COPY, bindings, 2, push, sizeof(push), total, what);
 }
 

@@ -112,12 +112,6 @@ TEST_P(UnevenTest, MatchesHostLoops) {
   Tensors expected = program->reference(inputs);
   std::vector<uint32_t> on_device0(processes, 0);
   meshvk_topology_t topology = Topology();
-  // Known, not caused by uneven shards: the even 8x8 twin of grid7_2x2 (add on
-  // [[0], [1]], returned and resharded to [[1], [0]]) gets cross-device race
-  // reports from the emulation layer on main too (notes/uneven.md).
-  if (topology == MESHVK_TOPOLOGY_DEVICE_GROUP && c.program == "grid7_2x2" && c.grid != "2x1")
-    GTEST_SKIP() << "runtime: cross-device race on the device group for a reshard that swaps the grid axes "
-                    "(reproduces with the even 8x8 program on main); logical devices run it";
   meshvk_test::DeviceSet set =
       MakeSet(topology, processes, topology == MESHVK_TOPOLOGY_LOGICAL ? on_device0.data() : nullptr);
   ASSERT_TRUE(set);

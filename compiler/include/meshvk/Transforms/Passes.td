@@ -86,7 +86,8 @@ def NormalizeInput : Pass<"meshvk-normalize-input", "mlir::ModuleOp"> {
 def UnevenShards : Pass<"meshvk-uneven-shards", "mlir::func::FuncOp"> {
   let summary = "Give uneven splits explicit shard offsets; reshard them with meshvk.reshard";
   let description = [{
-    Runs after `meshvk-decompose-reshards`, before `meshvk-record-abi`.
+    Runs after `meshvk-complete-shardings`, before `meshvk-decompose-reshards`
+    (whose steps would move more bytes than one box copy) and `meshvk-record-abi`.
     Upstream's shard helpers assume every split divides its dimension
     (`shardDimension` asserts), and `shard-partition` cannot reshard a tensor
     whose sharding has `sharded_dims_offsets`. This pass:

@@ -39,10 +39,16 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice pd, const VkDeviceC
 
   auto create = reinterpret_cast<PFN_vkCreateDevice>(gipa(e->instance->instance, "vkCreateDevice"));
   VkResult r;
+  // The driver must not see the extensions the layer emulates.
+  std::vector<const char*> extensions;
+  const bool semaphoreFd = removeEmulatedDeviceExtensions(e->real, e->instance, *info, &extensions);
+  VkDeviceCreateInfo realInfo = *info;
+  realInfo.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+  realInfo.ppEnabledExtensionNames = extensions.data();
   {
     // The real device is a group of one: it must not see the emulated group.
-    ChainUnlink unlink(info, VK_STRUCTURE_TYPE_DEVICE_GROUP_DEVICE_CREATE_INFO);
-    r = create(e->real, info, alloc, out);
+    ChainUnlink unlink(&realInfo, VK_STRUCTURE_TYPE_DEVICE_GROUP_DEVICE_CREATE_INFO);
+    r = create(e->real, &realInfo, alloc, out);
   }
   if (r != VK_SUCCESS) return r;
   data->device = *out;
@@ -56,6 +62,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice pd, const VkDeviceC
   e->instance->GetPhysicalDeviceMemoryProperties(e->real, &realMemory);
   data->memory = buildMemoryLayout(realMemory, config().groupSize());
   data->scheduler = std::make_unique<Scheduler>(data.get());
+  if (semaphoreFd) emulateSemaphoreFd(data.get());
   registerDevice(data.release());
   return VK_SUCCESS;
 }
@@ -64,6 +71,7 @@ MESHVK_INTERCEPT(kPhysicalDevice, CreateDevice)
 VKAPI_ATTR void VKAPI_CALL DestroyDevice(VkDevice device, const VkAllocationCallbacks* alloc) {
   DeviceData* d = deviceFromHandle(device);
   if (!d) return;
+  forgetSharedSemaphoreDevice(d);  // stops its forwarders first
   d->scheduler->flush();
   unregisterDevice(d);
   d->next.DestroyDevice(device, alloc);

@@ -144,6 +144,7 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice device, cons
   DeviceData* data = deviceFromHandle(device);
   if (!data) return nullptr;
   PFN_vkVoidFunction next = data->next.GetDeviceProcAddr(device, name);
+  if (!next && isEmulatedDeviceFunction(data, name)) return findEntryPoint(EntryKind::kDevice, name);
   if (!next) return nullptr;  // not enabled on this device: stays unavailable
   if (auto fn = findEntryPoint(EntryKind::kDevice, name)) return fn;
   if (isPassThroughDeviceEntryPoint(name)) return next;
@@ -152,8 +153,13 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice device, cons
 
 }  // namespace
 
-EntryPointRegistrar::EntryPointRegistrar(EntryKind kind, const char* name, PFN_vkVoidFunction fn) {
-  registry().table[static_cast<int>(kind)][name] = fn;
+EntryPointRegistrar::EntryPointRegistrar(EntryKind kind, const char* name, PFN_vkVoidFunction fn, bool fallback) {
+  // A fallback (a query forwarded unchanged) never replaces an interceptor of
+  // the same name, whichever registers first.
+  if (fallback)
+    registry().table[static_cast<int>(kind)].emplace(name, fn);
+  else
+    registry().table[static_cast<int>(kind)][name] = fn;
 }
 
 PFN_vkVoidFunction findEntryPoint(EntryKind kind, const char* name) {

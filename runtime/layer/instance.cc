@@ -275,10 +275,10 @@ VKAPI_ATTR VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(VkPhysicalDevi
     return VK_SUCCESS;
   }
   auto* e = emulatedPhysicalDevice(pd, "vkEnumerateDeviceExtensionProperties");
-  if (config().externalMemory != ExternalMemory::kHidden)
-    return e->instance->EnumerateDeviceExtensionProperties(e->real, layer, count, props);
+  if (layer) return e->instance->EnumerateDeviceExtensionProperties(e->real, layer, count, props);
   // Hidden: a device that shares nothing with other VkDevices (no external
-  // memory, semaphore or fence extension).
+  // memory, semaphore or fence extension). Separate mode adds the semaphore
+  // fd extension lavapipe lacks (external_semaphore.cc).
   uint32_t realCount = 0;
   VkResult r = e->instance->EnumerateDeviceExtensionProperties(e->real, layer, &realCount, nullptr);
   if (r != VK_SUCCESS) return r;
@@ -288,7 +288,9 @@ VKAPI_ATTR VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(VkPhysicalDevi
   all.resize(realCount);
   std::vector<VkExtensionProperties> kept;
   for (const VkExtensionProperties& x : all)
-    if (!isExternalSharingExtension(x.extensionName)) kept.push_back(x);
+    if (config().externalMemory != ExternalMemory::kHidden || !isExternalSharingExtension(x.extensionName))
+      kept.push_back(x);
+  appendEmulatedDeviceExtensions(&kept);
   return fillArray(kept, count, props);
 }
 MESHVK_INTERCEPT(kPhysicalDevice, EnumerateDeviceExtensionProperties)
@@ -330,7 +332,7 @@ struct PdForward<R(VKAPI_PTR*)(VkPhysicalDevice, A...)> {
 #define MESHVK_FORWARD(name)                          \
   static const EntryPointRegistrar meshvk_fwd_##name( \
       EntryKind::kPhysicalDevice, #name,              \
-      reinterpret_cast<PFN_vkVoidFunction>(&PdForward<PFN_##name>::template call<kPd_##name>));
+      reinterpret_cast<PFN_vkVoidFunction>(&PdForward<PFN_##name>::template call<kPd_##name>), true);
 MESHVK_PD_FORWARDS(MESHVK_FORWARD)
 #undef MESHVK_FORWARD
 

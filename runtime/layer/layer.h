@@ -426,7 +426,7 @@ class ChainUnlink {
 // cannot drift from the code.
 enum class EntryKind { kInstance, kPhysicalDevice, kDevice };
 struct EntryPointRegistrar {
-  EntryPointRegistrar(EntryKind kind, const char* name, PFN_vkVoidFunction fn);
+  EntryPointRegistrar(EntryKind kind, const char* name, PFN_vkVoidFunction fn, bool fallback = false);
 };
 #define MESHVK_INTERCEPT(kind, fn)                                                                            \
   static const ::meshvk_layer::EntryPointRegistrar meshvk_reg_##fn(::meshvk_layer::EntryKind::kind, "vk" #fn, \
@@ -437,5 +437,21 @@ struct EntryPointRegistrar {
 PFN_vkVoidFunction findEntryPoint(EntryKind kind, const char* name);
 bool isPassThroughDeviceEntryPoint(const char* name);
 PFN_vkVoidFunction abortingStub(const char* name);
+
+// VK_KHR_external_semaphore_fd emulated in separate mode (external_semaphore.cc).
+struct Batch;
+// Adds the emulated device extensions the driver lacks to an enumeration.
+void appendEmulatedDeviceExtensions(std::vector<VkExtensionProperties>* extensions);
+// The enabled extensions without the emulated ones (the driver would refuse
+// them); true when one was removed (then call emulateSemaphoreFd).
+bool removeEmulatedDeviceExtensions(VkPhysicalDevice real, InstanceData* instance, const VkDeviceCreateInfo& info,
+                                    std::vector<const char*>* kept);
+void emulateSemaphoreFd(DeviceData* d);
+// vkGetSemaphoreFdKHR / vkImportSemaphoreFdKHR on a device that enabled them.
+bool isEmulatedDeviceFunction(DeviceData* d, const char* name);
+// Starts the forwarding of every wait on an imported semaphore in `batches`.
+void forwardImportedWaits(DeviceData* d, const std::vector<Batch>& batches);
+void forgetSharedSemaphore(DeviceData* d, VkSemaphore semaphore);
+void forgetSharedSemaphoreDevice(DeviceData* d);
 
 }  // namespace meshvk_layer

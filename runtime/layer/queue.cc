@@ -1,6 +1,8 @@
 // Queue submission and host synchronisation. Submissions become per-device
 // work items (scheduler.h); host waits tell the scheduler and the race
 // detector what the host now knows to be complete.
+#include <optional>
+
 #include "layer.h"
 #include "scheduler.h"
 
@@ -42,6 +44,7 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit(VkQueue queue, uint32_t count, const 
       b.signals.push_back(op);
     }
   }
+  forwardImportedWaits(d, batches);
   return d->scheduler->submit(queue, batches, fence);
 }
 MESHVK_INTERCEPT(kDevice, QueueSubmit)
@@ -70,6 +73,7 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit2(VkQueue queue, uint32_t count, const
       b.signals.push_back({sg.semaphore, sg.value, sg.stageMask, sg.deviceIndex});
     }
   }
+  forwardImportedWaits(d, batches);
   return d->scheduler->submit(queue, batches, fence);
 }
 MESHVK_INTERCEPT(kDevice, QueueSubmit2)
@@ -128,7 +132,15 @@ MESHVK_INTERCEPT(kDevice, DestroyFence)
 VKAPI_ATTR VkResult VKAPI_CALL CreateSemaphore(VkDevice device, const VkSemaphoreCreateInfo* info,
                                                const VkAllocationCallbacks* alloc, VkSemaphore* out) {
   DeviceData* d = deviceFromHandle(device);
-  VkResult r = d->next.CreateSemaphore(device, info, alloc, out);
+  VkResult r;
+  {
+    // Exportable as an opaque fd is the layer's business (external_semaphore.cc):
+    // lavapipe refuses the handle type.
+    std::optional<ChainUnlink> dropExport;
+    if (isEmulatedDeviceFunction(d, "vkGetSemaphoreFdKHR"))
+      dropExport.emplace(info, VK_STRUCTURE_TYPE_EXPORT_SEMAPHORE_CREATE_INFO);
+    r = d->next.CreateSemaphore(device, info, alloc, out);
+  }
   if (r != VK_SUCCESS) return r;
   const auto* type = findInChain<VkSemaphoreTypeCreateInfo>(info->pNext, VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO);
   const bool timeline = type && type->semaphoreType == VK_SEMAPHORE_TYPE_TIMELINE;
@@ -140,6 +152,7 @@ MESHVK_INTERCEPT(kDevice, CreateSemaphore)
 VKAPI_ATTR void VKAPI_CALL DestroySemaphore(VkDevice device, VkSemaphore semaphore,
                                             const VkAllocationCallbacks* alloc) {
   DeviceData* d = deviceFromHandle(device);
+  if (semaphore) forgetSharedSemaphore(d, semaphore);
   if (semaphore) d->scheduler->semaphoreDestroyed(semaphore);
   d->next.DestroySemaphore(device, semaphore, alloc);
 }

@@ -31,7 +31,11 @@ constexpr VkBufferUsageFlags kUsage =
 
 void DestroyBuffer(meshvk_buffer_t* buffer) {
   meshvk_device_set_t* set = buffer->set;
-  if (set) {
+  // A device that stopped answering may still read or write the memory
+  // (device_wait.h): the buffer and its memory stay; only references go.
+  const bool leaked = set && LeakIfUnresponsive(set->DeviceOf(buffer->process), (buffer->buffer && !buffer->imported) +
+                                                                                    (buffer->memory != VK_NULL_HANDLE));
+  if (set && !leaked) {
     LogicalDevice& device = set->DeviceOf(buffer->process);
     if (buffer->mapped) device.vk.vkUnmapMemory(device.device, buffer->memory);
     if (buffer->buffer && !buffer->imported) {

@@ -545,12 +545,17 @@ void DestroyCommandBuffer(meshvk_command_buffer_t* cb) {
       DrainQueue(device, process.queue_index, where);
     }
   }
-  for (VkDescriptorPool pool : cb->descriptor_pools) {
-    device.vk.vkDestroyDescriptorPool(device.device, pool, nullptr);
+  // After a timeout or a lost device the submission may still be running
+  // (or never end): its pools stay alive (device_wait.h).
+  if (!LeakIfUnresponsive(device, cb->descriptor_pools.size() + (cb->pool != VK_NULL_HANDLE) +
+                                      (cb->timestamps != VK_NULL_HANDLE) + cb->trace_pools.size())) {
+    for (VkDescriptorPool pool : cb->descriptor_pools) {
+      device.vk.vkDestroyDescriptorPool(device.device, pool, nullptr);
+    }
+    if (cb->pool) device.vk.vkDestroyCommandPool(device.device, cb->pool, nullptr);
+    if (cb->timestamps) device.vk.vkDestroyQueryPool(device.device, cb->timestamps, nullptr);
+    DestroyTraceTimestamps(cb);
   }
-  if (cb->pool) device.vk.vkDestroyCommandPool(device.device, cb->pool, nullptr);
-  if (cb->timestamps) device.vk.vkDestroyQueryPool(device.device, cb->timestamps, nullptr);
-  DestroyTraceTimestamps(cb);
   for (auto* buffer : cb->buffers) meshvk_buffer_release(buffer);
   for (auto* executable : cb->executables) meshvk_executable_release(executable);
   delete cb;

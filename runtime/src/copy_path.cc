@@ -42,6 +42,7 @@ SharingCapabilities QuerySharing(const meshvk_instance_t* instance, uint32_t phy
     if (!std::strcmp(e.extensionName, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME)) caps.memory_fd_extension = true;
     if (!std::strcmp(e.extensionName, VK_EXT_EXTERNAL_MEMORY_DMA_BUF_EXTENSION_NAME)) caps.dma_buf_extension = true;
     if (!std::strcmp(e.extensionName, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME)) caps.semaphore_fd_extension = true;
+    if (!std::strcmp(e.extensionName, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME)) caps.memory_host_extension = true;
   }
   if (caps.memory_fd_extension) {
     QueryBufferHandle(device, VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT, &caps.opaque_fd_export,
@@ -64,9 +65,13 @@ SharingCapabilities QuerySharing(const meshvk_instance_t* instance, uint32_t phy
     caps.timeline_fd = (props.externalSemaphoreFeatures & both) == both;
   }
   VkPhysicalDeviceIDProperties ids{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
+  VkPhysicalDeviceExternalMemoryHostPropertiesEXT host{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT};
+  if (caps.memory_host_extension) ids.pNext = &host;
   VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
   props.pNext = &ids;
   vkGetPhysicalDeviceProperties2(device, &props);
+  caps.host_pointer_alignment = caps.memory_host_extension ? host.minImportedHostPointerAlignment : 0;
   std::memcpy(caps.device_uuid, ids.deviceUUID, VK_UUID_SIZE);
   std::memcpy(caps.driver_uuid, ids.driverUUID, VK_UUID_SIZE);
   return caps;
@@ -85,12 +90,13 @@ void ChoosePairPath(const meshvk_instance_t* instance, uint32_t src, uint32_t ds
   }
   const SharingCapabilities from = QuerySharing(instance, src);
   const SharingCapabilities to = QuerySharing(instance, dst);
-  out->external_semaphores = from.timeline_fd && to.timeline_fd;
   const std::string a = Short(instance, src), b = Short(instance, dst);
   // Opaque fds are only valid between devices with the same deviceUUID and
-  // driverUUID (the spec's rule for VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT).
+  // driverUUID (the spec's rule for VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT
+  // and for semaphores' opaque fds alike).
   const bool same_uuids = !std::memcmp(from.device_uuid, to.device_uuid, VK_UUID_SIZE) &&
                           !std::memcmp(from.driver_uuid, to.driver_uuid, VK_UUID_SIZE);
+  out->external_semaphores = from.timeline_fd && to.timeline_fd && same_uuids;
   if (from.opaque_fd_export && to.opaque_fd_import && same_uuids) {
     out->path = MESHVK_COPY_PATH_EXTERNAL_MEMORY;
     out->handle_type = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
@@ -123,6 +129,8 @@ std::vector<const char*> SharingExtensions(const SharingCapabilities& caps) {
   std::vector<const char*> out;
   if (caps.memory_fd_extension) out.push_back(VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
   if (caps.memory_fd_extension && caps.dma_buf_extension) out.push_back(VK_EXT_EXTERNAL_MEMORY_DMA_BUF_EXTENSION_NAME);
+  if (caps.memory_host_extension) out.push_back(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
+  if (caps.semaphore_fd_extension && caps.timeline_fd) out.push_back(VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME);
   return out;
 }
 

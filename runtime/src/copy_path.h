@@ -22,6 +22,10 @@ struct SharingCapabilities {
   bool memory_fd_extension = false;     // VK_KHR_external_memory_fd
   bool dma_buf_extension = false;       // VK_EXT_external_memory_dma_buf
   bool semaphore_fd_extension = false;  // VK_KHR_external_semaphore_fd
+  // VK_EXT_external_memory_host: a host allocation imported as device memory
+  // (host staging then shares one allocation between two devices, no memcpy).
+  bool memory_host_extension = false;
+  uint64_t host_pointer_alignment = 0;  // minImportedHostPointerAlignment
   bool opaque_fd_export = false, opaque_fd_import = false;
   bool dma_buf_export = false, dma_buf_import = false;
   bool timeline_fd = false;  // a timeline semaphore exportable and importable as an opaque fd

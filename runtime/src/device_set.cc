@@ -125,7 +125,10 @@ Status CreateLogicalDevice(meshvk_device_set_t* set, const std::vector<uint32_t>
       name + ": vkCreateDevice" +
           (as_group ? " (device group of " + std::to_string(members.size()) + ")" : std::string()));
   LoadDeviceTable(out->device, &out->vk);
-  for (const char* e : extensions) out->external_memory_fd |= !std::strcmp(e, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
+  for (const char* e : extensions) {
+    out->external_memory_fd |= !std::strcmp(e, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
+    out->external_semaphore_fd |= !std::strcmp(e, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME);
+  }
 
   out->queues.resize(queue_count);
   for (uint32_t q = 0; q < queue_count; ++q) {
@@ -138,9 +141,15 @@ void DestroyLogicalDevice(LogicalDevice* device) {
   if (!device->device) return;
   // Bounded, skipped for a device that stopped answering, and only meshvk's
   // own submissions on an application's device (device_wait.h).
-  DrainDevice(*device, "device destruction");
-  delete device->staging_rings;  // its rings live on this VkDevice
+  (void)DrainDevice(*device, "device destruction");
+  delete device->staging_rings;  // its rings live on this VkDevice (each leaks itself if it must)
   device->staging_rings = nullptr;
+  // A device that stopped answering keeps its timelines and itself
+  // (device_wait.h): vkDestroyDevice with work in flight is undefined.
+  if (LeakIfUnresponsive(*device, device->queue_timelines.size() + device->owns_device)) {
+    device->device = VK_NULL_HANDLE;
+    return;
+  }
   for (VkSemaphore semaphore : device->queue_timelines) {
     if (semaphore) device->vk.vkDestroySemaphore(device->device, semaphore, nullptr);
   }
@@ -246,9 +255,11 @@ Status CreateLogicalSet(const meshvk_device_set_create_info_t& info, const std::
   for (const auto& [physical, processes] : users) {
     auto device = std::make_unique<LogicalDevice>();
     std::vector<const char*> extensions;
-    if (sharing) extensions = SharingExtensions(QuerySharing(set->instance, physical));
+    SharingCapabilities caps;
+    if (sharing) caps = QuerySharing(set->instance, physical), extensions = SharingExtensions(caps);
     Status status = CreateLogicalDevice(set, {physical}, /*as_group=*/false, static_cast<uint32_t>(processes.size()),
                                         extensions, device.get());
+    if (status.ok() && caps.memory_host_extension) device->host_pointer_alignment = caps.host_pointer_alignment;
     uint32_t logical = static_cast<uint32_t>(set->devices.size());
     uint32_t queues = static_cast<uint32_t>(device->queues.size());
     set->devices.push_back(std::move(device));
@@ -276,6 +287,8 @@ void ChoosePairPaths(meshvk_device_set_t* set) {
       LogicalDevice& dst = *set->devices[b];
       meshvk_copy_path_info_t& path = set->pair_paths[a * n + b];
       ChoosePairPath(set->instance, src.physical_indices[0], dst.physical_indices[0], &path);
+      // Shared semaphores need the fd extension enabled on both VkDevices.
+      path.external_semaphores = path.external_semaphores && src.external_semaphore_fd && dst.external_semaphore_fd;
       if (path.path == MESHVK_COPY_PATH_EXTERNAL_MEMORY && (!src.external_memory_fd || !dst.external_memory_fd)) {
         path.path = MESHVK_COPY_PATH_HOST_STAGING;
         path.handle_type = 0;

@@ -54,6 +54,12 @@ struct LogicalDevice {
   // VkDevice of the set), and whether VK_KHR_external_memory_fd is enabled.
   uint32_t export_handle_type = 0;
   bool external_memory_fd = false;
+  // VK_EXT_external_memory_host is enabled: host allocations aligned to this
+  // (minImportedHostPointerAlignment) can be imported; 0 when it is not.
+  uint64_t host_pointer_alignment = 0;
+  // VK_KHR_external_semaphore_fd is enabled (timelines exportable and
+  // importable as opaque fds): semaphores are created exportable.
+  bool external_semaphore_fd = false;
   // Host-visible staging memory held now, and the most held (host_staging.h).
   std::atomic<uint64_t> staging_bytes{0};
   std::atomic<uint64_t> peak_staging_bytes{0};

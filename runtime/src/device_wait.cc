@@ -84,6 +84,23 @@ Status DrainQueue(LogicalDevice& device, uint32_t queue, const std::string& wher
   return WaitResult(device, device.vk.vkQueueWaitIdle(device.queues[queue]), where + ": vkQueueWaitIdle");
 }
 
+bool LeakIfUnresponsive(const LogicalDevice& device, uint64_t objects) {
+  if (!device.unresponsive) return false;
+  CountLeaked(objects);
+  return true;
+}
+
+namespace {
+std::atomic<uint64_t> leaked_objects{0};
+}  // namespace
+
+void CountLeaked(uint64_t objects) { leaked_objects += objects; }
+
+void MarkIfUnanswered(std::atomic<bool>* flag, VkResult result, uint64_t timeout_ns) {
+  if (flag && ((result == VK_TIMEOUT && timeout_ns >= DeviceTimeoutNs()) || result == VK_ERROR_DEVICE_LOST))
+    *flag = true;
+}
+
 Status DrainDevice(LogicalDevice& device, const std::string& where) {
   for (uint32_t q = 0; q < device.queues.size(); ++q) MESHVK_RETURN_IF_ERROR(DrainQueue(device, q, where));
   if (!device.owns_device) return Status();  // meshvk's own submissions only
@@ -94,3 +111,5 @@ Status DrainDevice(LogicalDevice& device, const std::string& where) {
 }
 
 }  // namespace meshvk
+
+extern "C" uint64_t meshvk_leaked_object_count(void) { return meshvk::leaked_objects.load(); }

@@ -37,6 +37,21 @@ Status DrainQueue(LogicalDevice& device, uint32_t queue, const std::string& wher
 // (not on an application's device).
 Status DrainDevice(LogicalDevice& device, const std::string& where);
 
+// Teardown on a device that stopped answering: what it was given may still be
+// running (a hung GPU keeps reading and writing) or may never finish, so
+// destroying any of its objects is undefined and can block inside the
+// driver. Such objects are left alive on purpose, never destroyed; the
+// process is about to exit (exit 3) and the OS takes the memory back.
+// True when `device` is unresponsive: the caller skips destroying its
+// `objects` Vulkan objects, which are counted (meshvk_leaked_object_count).
+bool LeakIfUnresponsive(const LogicalDevice& device, uint64_t objects);
+// Counts `objects` left alive on purpose (LeakIfUnresponsive's counter).
+void CountLeaked(uint64_t objects);
+// A wait's result on `flag` (the device's unresponsive flag): a timeout of
+// the whole device bound or a lost device marks it. For waits that do not go
+// through WaitSemaphores/WaitForFence (host staging's fences).
+void MarkIfUnanswered(std::atomic<bool>* flag, VkResult result, uint64_t timeout_ns);
+
 }  // namespace meshvk
 
 #endif  // MESHVK_RUNTIME_SRC_DEVICE_WAIT_H_

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "device_wait.h"  // LeakIfUnresponsive
 #include "spirv_check.h"
 #include "vulkan/vk_status.h"
 
@@ -17,6 +18,10 @@ void DestroyExecutable(meshvk_executable_t* executable) {
   for (size_t d = 0; d < executable->per_device.size(); ++d) {
     LogicalDevice& device = *set->devices[d];
     auto& objects = executable->per_device[d];
+    // A device that stopped answering may still run the pipeline (device_wait.h).
+    if (LeakIfUnresponsive(device, (objects.pipeline != VK_NULL_HANDLE) + (objects.layout != VK_NULL_HANDLE) +
+                                       (objects.set_layout != VK_NULL_HANDLE)))
+      continue;
     if (objects.pipeline) device.vk.vkDestroyPipeline(device.device, objects.pipeline, nullptr);
     if (objects.layout) {
       device.vk.vkDestroyPipelineLayout(device.device, objects.layout, nullptr);

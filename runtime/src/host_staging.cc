@@ -3,6 +3,7 @@
 #include "host_staging.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 #include "buffer.h"
@@ -59,22 +60,56 @@ StagedBuffer StagedBufferOf(meshvk_buffer_t* buffer) {
   d.peak_staging_bytes = &device.peak_staging_bytes;
   d.where = set->Where(buffer->process);
   d.cache = device.staging_rings;
+  d.host_pointer_alignment = device.host_pointer_alignment;
+  d.unresponsive = &device.unresponsive;
   return out;
 }
 
-Status StagingRing::Create(const StagingDevice& device, uint64_t chunk_bytes, std::unique_ptr<StagingRing>* out) {
+Status StagingRing::Create(const StagingDevice& device, uint64_t chunk_bytes, std::unique_ptr<StagingRing>* out,
+                           uint32_t slots, uint8_t* host_memory) {
   std::unique_ptr<StagingRing> ring(new StagingRing(device));
   const auto& vk = *device.vk;
   const VkDevice dev = device.device;
-  const std::string where = device.where + ": host staging (2 x " + std::to_string(chunk_bytes) + " bytes)";
+  const std::string where = device.where + ": host staging (" + std::to_string(slots) + " x " +
+                            std::to_string(chunk_bytes) + " bytes" +
+                            (host_memory ? ", imported host allocation)" : ")");
   ring->chunk_ = chunk_bytes;
+  ring->command_buffers_.assign(slots, VK_NULL_HANDLE);
+  ring->fences_.assign(slots, VK_NULL_HANDLE);
+  ring->pending_.assign(slots, 0);
+  VkExternalMemoryBufferCreateInfo external{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO};
+  external.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
   VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-  info.size = 2 * chunk_bytes;
+  info.pNext = host_memory ? &external : nullptr;
+  info.size = uint64_t{slots} * chunk_bytes;
   info.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   MESHVK_VK_RETURN_IF_ERROR(vk.vkCreateBuffer(dev, &info, nullptr, &ring->buffer_), where + ": vkCreateBuffer");
   VkMemoryRequirements requirements;
   vk.vkGetBufferMemoryRequirements(dev, ring->buffer_, &requirements);
-  int type = HostVisibleType(*device.memory, requirements.memoryTypeBits);
+  uint32_t allowed = requirements.memoryTypeBits;
+  VkImportMemoryHostPointerInfoEXT import{VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT};
+  if (host_memory) {
+    // The imported size must be a multiple of the alignment and cover the buffer.
+    const uint64_t align = device.host_pointer_alignment;
+    if (!align || reinterpret_cast<uintptr_t>(host_memory) % align || info.size % align ||
+        requirements.size > info.size) {
+      return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: the host allocation does not fit the buffer's requirements",
+                        where.c_str());
+    }
+    VkMemoryHostPointerPropertiesEXT host{VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT};
+    MESHVK_VK_RETURN_IF_ERROR(vk.vkGetMemoryHostPointerPropertiesEXT(
+                                  dev, VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT, host_memory, &host),
+                              where + ": vkGetMemoryHostPointerPropertiesEXT");
+    allowed &= host.memoryTypeBits;
+    import.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+    import.pHostPointer = host_memory;
+  }
+  int type = HostVisibleType(*device.memory, allowed);
+  if (type < 0 && host_memory) {
+    // Imported memory need not be mappable: the host holds the pointer.
+    for (uint32_t t = 0; t < device.memory->memoryTypeCount && type < 0; ++t)
+      if (allowed & (1u << t)) type = static_cast<int>(t);
+  }
   if (type < 0) {
     return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: no host-visible memory type", where.c_str());
   }
@@ -82,19 +117,27 @@ Status StagingRing::Create(const StagingDevice& device, uint64_t chunk_bytes, st
   VkMemoryAllocateFlagsInfo flags{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
   flags.flags = VK_MEMORY_ALLOCATE_DEVICE_MASK_BIT;
   flags.deviceMask = device.device_mask;
+  flags.pNext = host_memory ? &import : nullptr;
   VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-  allocate.pNext = device.device_mask ? &flags : nullptr;
-  allocate.allocationSize = requirements.size;
+  allocate.pNext = device.device_mask ? static_cast<const void*>(&flags) : flags.pNext;
+  allocate.allocationSize = host_memory ? info.size : requirements.size;
   allocate.memoryTypeIndex = static_cast<uint32_t>(type);
   MESHVK_VK_RETURN_IF_ERROR(vk.vkAllocateMemory(dev, &allocate, nullptr, &ring->memory_),
-                            where + ": vkAllocateMemory(" + std::to_string(requirements.size) + " bytes)");
-  ring->counted_ = requirements.size;
-  AddStaging(device, ring->counted_);
+                            where + ": vkAllocateMemory(" + std::to_string(allocate.allocationSize) + " bytes)");
+  if (!host_memory) {  // an imported host allocation is counted once, by its owner
+    ring->counted_ = requirements.size;
+    AddStaging(device, ring->counted_);
+  }
   MESHVK_VK_RETURN_IF_ERROR(vk.vkBindBufferMemory(dev, ring->buffer_, ring->memory_, 0),
                             where + ": vkBindBufferMemory");
-  void* mapped = nullptr;
-  MESHVK_VK_RETURN_IF_ERROR(vk.vkMapMemory(dev, ring->memory_, 0, VK_WHOLE_SIZE, 0, &mapped), where + ": vkMapMemory");
-  ring->mapped_ = static_cast<uint8_t*>(mapped);
+  if (host_memory) {
+    ring->mapped_ = host_memory;
+  } else {
+    void* mapped = nullptr;
+    MESHVK_VK_RETURN_IF_ERROR(vk.vkMapMemory(dev, ring->memory_, 0, VK_WHOLE_SIZE, 0, &mapped),
+                              where + ": vkMapMemory");
+    ring->mapped_ = static_cast<uint8_t*>(mapped);
+  }
 
   VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
   pool_info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT | VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
@@ -104,8 +147,8 @@ Status StagingRing::Create(const StagingDevice& device, uint64_t chunk_bytes, st
   VkCommandBufferAllocateInfo cb_info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
   cb_info.commandPool = ring->pool_;
   cb_info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  cb_info.commandBufferCount = 2;
-  MESHVK_VK_RETURN_IF_ERROR(vk.vkAllocateCommandBuffers(dev, &cb_info, ring->command_buffers_),
+  cb_info.commandBufferCount = slots;
+  MESHVK_VK_RETURN_IF_ERROR(vk.vkAllocateCommandBuffers(dev, &cb_info, ring->command_buffers_.data()),
                             where + ": vkAllocateCommandBuffers");
   for (VkFence& fence : ring->fences_) {
     VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
@@ -118,10 +161,16 @@ Status StagingRing::Create(const StagingDevice& device, uint64_t chunk_bytes, st
 StagingRing::~StagingRing() {
   const auto& vk = *device_.vk;
   const VkDevice dev = device_.device;
-  // A pending copy must finish before its command buffer and memory go away
-  // (an error here means the device is lost: nothing is running any more).
-  for (uint32_t slot = 0; slot < 2; ++slot) {
-    if (pending_[slot]) vk.vkWaitForFences(dev, 1, &fences_[slot], VK_TRUE, DeviceTimeoutNs());
+  // A pending copy must finish before its command buffer and memory go away.
+  // On a device that stopped answering it may never finish: then the ring's
+  // objects stay alive (device_wait.h).
+  for (uint32_t slot = 0; slot < slots(); ++slot) {
+    if (pending_[slot] && !Responsive()) break;
+    if (pending_[slot]) (void)Wait(slot, DeviceTimeoutNs());
+  }
+  if (!Responsive()) {
+    CountLeaked(fences_.size() + 3);  // fences, pool, buffer, memory
+    return;
   }
   for (VkFence fence : fences_) {
     if (fence) vk.vkDestroyFence(dev, fence, nullptr);
@@ -191,11 +240,22 @@ Status StagingRing::SubmitIn(uint32_t slot, VkBuffer buffer, uint64_t offset, ui
   return Submit(slot, buffer_, slot * chunk_, buffer, offset, bytes, /*to_device=*/true);
 }
 
+bool StagingRing::idle() const {
+  for (uint8_t pending : pending_)
+    if (pending) return false;
+  return true;
+}
+
 Status StagingRing::Wait(uint32_t slot, uint64_t timeout_ns) {
   if (!pending_[slot]) return Status();
-  MESHVK_VK_RETURN_IF_ERROR(
-      device_.vk->vkWaitForFences(device_.device, 1, &fences_[slot], VK_TRUE, timeout_ns),
-      device_.where + ": host staging: vkWaitForFences (timeout " + std::to_string(timeout_ns) + " ns)");
+  const std::string where = device_.where + ": host staging: vkWaitForFences";
+  if (!Responsive()) {
+    return MakeStatus(MESHVK_STATUS_DEVICE_LOST,
+                      "%s: not waited on: the device stopped answering earlier (timed out or lost)", where.c_str());
+  }
+  VkResult result = device_.vk->vkWaitForFences(device_.device, 1, &fences_[slot], VK_TRUE, timeout_ns);
+  MarkIfUnanswered(device_.unresponsive, result, timeout_ns);
+  MESHVK_VK_RETURN_IF_ERROR(result, where + " (timeout " + std::to_string(timeout_ns / 1000000) + " ms)");
   pending_[slot] = false;
   return Status();
 }
@@ -213,6 +273,17 @@ Status StagingRingCache::Take(const StagingDevice& device, uint64_t chunk, std::
   }
   // Cached rings are full size, so a later larger transfer can reuse them.
   return StagingRing::Create(device, std::max<uint64_t>(chunk, MESHVK_STAGING_CHUNK_BYTES), out);
+}
+
+void StagingRingCache::Trim(size_t keep) {
+  std::vector<std::unique_ptr<StagingRing>> freed;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    while (idle_.size() > keep) {
+      freed.push_back(std::move(idle_.back()));
+      idle_.pop_back();
+    }
+  }  // destroyed outside the lock
 }
 
 void StagingRingCache::Give(std::unique_ptr<StagingRing> ring) {
@@ -283,6 +354,92 @@ Status Pump(uint64_t size, uint64_t chunk, uint64_t timeout, StagingRing* out, V
   return Status();
 }
 
+// Slots of a host allocation shared by two devices: two, the size of one
+// staging ring, so the destination's staging stays within two rings (4 slots
+// measured no faster on lavapipe: the copies stay in cache with fewer).
+constexpr uint32_t kSharedSlots = 2;
+
+// One chunked transfer through a host allocation both rings import: chunk i
+// goes device A -> slot i % slots -> device B. The host only submits and
+// waits (A's fence before B's copy of the slot, B's fence before A refills
+// it); it never touches the bytes, so each byte is copied twice, not three
+// times, and the two device copies overlap.
+Status PumpShared(uint64_t size, uint64_t chunk, uint64_t timeout, StagingRing* out, VkBuffer src, uint64_t src_offset,
+                  StagingRing* in, VkBuffer dst, uint64_t dst_offset) {
+  const uint64_t n = (size + chunk - 1) / chunk;
+  const uint32_t slots = out->slots();
+  auto bytes = [&](uint64_t i) { return std::min(chunk, size - i * chunk); };
+  uint64_t filled = 0;  // chunks submitted to the source device
+  for (uint64_t i = 0; i < n; ++i) {
+    for (; filled < n && filled < i + slots; ++filled) {
+      const uint32_t slot = static_cast<uint32_t>(filled % slots);
+      MESHVK_RETURN_IF_ERROR(in->Wait(slot, timeout));  // chunk filled - slots has left the slot
+      MESHVK_RETURN_IF_ERROR(out->SubmitOut(slot, src, src_offset + filled * chunk, bytes(filled)));
+    }
+    const uint32_t slot = static_cast<uint32_t>(i % slots);
+    MESHVK_RETURN_IF_ERROR(out->Wait(slot, timeout));
+    MESHVK_RETURN_IF_ERROR(in->SubmitIn(slot, dst, dst_offset + i * chunk, bytes(i)));
+  }
+  for (uint32_t slot = 0; slot < slots; ++slot) MESHVK_RETURN_IF_ERROR(in->Wait(slot, timeout));
+  return Status();
+}
+
+// The host allocation two rings import, counted as the destination's
+// staging memory while it lives. Freed after both rings (declare it first);
+// kept when a device that stopped answering may still write it.
+class HostAllocation {
+ public:
+  HostAllocation(const StagingDevice& owner, const StagingDevice& other, uint64_t alignment, uint64_t bytes)
+      : owner_(owner), other_(other) {
+    data_ = static_cast<uint8_t*>(std::aligned_alloc(alignment, bytes));
+    if (data_) bytes_ = bytes, AddStaging(owner_, bytes_);
+  }
+  ~HostAllocation() {
+    for (const StagingDevice* d : {&owner_, &other_}) {
+      if (d->unresponsive && *d->unresponsive) {
+        CountLeaked(1);
+        return;
+      }
+    }
+    std::free(data_);
+    if (bytes_ && owner_.staging_bytes) owner_.staging_bytes->fetch_sub(bytes_);
+  }
+  HostAllocation(const HostAllocation&) = delete;
+  HostAllocation& operator=(const HostAllocation&) = delete;
+  uint8_t* data() const { return data_; }
+
+ private:
+  const StagingDevice& owner_;
+  const StagingDevice& other_;
+  uint8_t* data_ = nullptr;
+  uint64_t bytes_ = 0;
+};
+
+// Device A -> one host allocation imported on both devices -> device B
+// (VK_EXT_external_memory_host on both). *used is false when the devices
+// cannot share a host allocation (nothing was transferred: the caller takes
+// the memcpy rings); a failure after the first submission is returned.
+Status CopyThroughSharedHostMemory(const StagedBuffer& from, uint64_t src_offset, const StagedBuffer& to,
+                                   uint64_t dst_offset, uint64_t size, uint64_t chunk, uint64_t timeout, bool* used) {
+  *used = false;
+  const uint64_t align = std::max(from.device.host_pointer_alignment, to.device.host_pointer_alignment);
+  if (!from.device.host_pointer_alignment || !to.device.host_pointer_alignment ||
+      from.device.device == to.device.device || size <= chunk || chunk % align) {
+    return Status();
+  }
+  if (to.device.cache) to.device.cache->Trim(1);  // the allocation takes the second ring's place
+  HostAllocation host(to.device, from.device, align, kSharedSlots * chunk);  // outlives both rings (declared first)
+  if (!host.data()) return Status();
+  std::unique_ptr<StagingRing> out, in;
+  if (!StagingRing::Create(from.device, chunk, &out, kSharedSlots, host.data()).ok() ||
+      !StagingRing::Create(to.device, chunk, &in, kSharedSlots, host.data()).ok()) {
+    return Status();  // a refused import: the memcpy rings still work
+  }
+  *used = true;
+  return PumpShared(size, chunk, timeout, out.get(), from.handle, from.offset + src_offset, in.get(), to.handle,
+                    to.offset + dst_offset);
+}
+
 Status CheckStaged(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, const char* what) {
   if (!buffer) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: buffer is NULL", what);
   return CheckRange(buffer, offset, size, what);
@@ -350,11 +507,15 @@ Status CopyHostStaged(meshvk_buffer_t* src, uint64_t src_offset, meshvk_buffer_t
                     });
   }
   const uint64_t chunk = ChunkFor(chunk_bytes, size);
+  const uint64_t timeout = timeout_ns ? timeout_ns : DeviceTimeoutNs();
+  bool shared = false;
+  MESHVK_RETURN_IF_ERROR(CopyThroughSharedHostMemory(from, src_offset, to, dst_offset, size, chunk, timeout, &shared));
+  if (shared) return Status();
   RingLease out, in;
   MESHVK_RETURN_IF_ERROR(out.Acquire(from.device, chunk));
   MESHVK_RETURN_IF_ERROR(in.Acquire(to.device, chunk));
-  return Pump(size, chunk, timeout_ns ? timeout_ns : DeviceTimeoutNs(), out.get(), from.handle,
-              from.offset + src_offset, nullptr, in.get(), to.handle, to.offset + dst_offset, nullptr);
+  return Pump(size, chunk, timeout, out.get(), from.handle, from.offset + src_offset, nullptr, in.get(), to.handle,
+              to.offset + dst_offset, nullptr);
 }
 
 }  // namespace meshvk

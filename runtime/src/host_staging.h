@@ -47,6 +47,13 @@ struct StagingDevice {
   std::atomic<uint64_t>* peak_staging_bytes = nullptr;
   std::string where;                  // "process 1 (physical device 1 'llvmpipe ...')": error prefix
   StagingRingCache* cache = nullptr;  // optional: rings kept between transfers
+  // VK_EXT_external_memory_host is enabled: host allocations aligned to this
+  // can become a ring's memory (SharedHostStaging); 0 when it is not.
+  uint64_t host_pointer_alignment = 0;
+  // The device's "stopped answering" flag (LogicalDevice::unresponsive):
+  // set by a wait that ran out the device timeout; then nothing waits on the
+  // device again and a ring's objects are left alive (device_wait.h).
+  std::atomic<bool>* unresponsive = nullptr;
 };
 
 // The staging device of buffer `buffer`'s owner; `mapped`/`handle` describe it.
@@ -60,11 +67,17 @@ struct StagedBuffer {
 };
 StagedBuffer StagedBufferOf(meshvk_buffer_t* buffer);
 
-// Two host-visible staging buffers ("slots") on one device, each with its own
-// command buffer and fence.
+// Host-visible staging buffers ("slots", two unless asked otherwise) on one
+// device, each with its own command buffer and fence. With `host_memory` the
+// slots are that host allocation (slots x chunk bytes, aligned to the device's
+// host_pointer_alignment) imported through VK_EXT_external_memory_host instead
+// of memory of their own: two rings on two devices importing one allocation
+// let device A copy into a slot and device B copy out of it, with no host
+// memcpy (the ring does not own the allocation).
 class StagingRing {
  public:
-  static Status Create(const StagingDevice& device, uint64_t chunk_bytes, std::unique_ptr<StagingRing>* out);
+  static Status Create(const StagingDevice& device, uint64_t chunk_bytes, std::unique_ptr<StagingRing>* out,
+                       uint32_t slots = 2, uint8_t* host_memory = nullptr);
   ~StagingRing();
   StagingRing(const StagingRing&) = delete;
   StagingRing& operator=(const StagingRing&) = delete;
@@ -78,12 +91,15 @@ class StagingRing {
   uint8_t* data(uint32_t slot) const { return mapped_ + slot * chunk_; }
   uint64_t chunk() const { return chunk_; }
   VkQueue queue() const { return device_.queue; }
-  bool idle() const { return !pending_[0] && !pending_[1]; }
+  uint32_t slots() const { return static_cast<uint32_t>(fences_.size()); }
+  bool idle() const;
 
  private:
   explicit StagingRing(const StagingDevice& device) : device_(device) {}
   Status Submit(uint32_t slot, VkBuffer src, uint64_t src_offset, VkBuffer dst, uint64_t dst_offset, uint64_t bytes,
                 bool to_device);
+
+  bool Responsive() const { return !device_.unresponsive || !*device_.unresponsive; }
 
   StagingDevice device_;
   uint64_t chunk_ = 0;
@@ -92,9 +108,9 @@ class StagingRing {
   VkDeviceMemory memory_ = VK_NULL_HANDLE;
   uint8_t* mapped_ = nullptr;
   VkCommandPool pool_ = VK_NULL_HANDLE;
-  VkCommandBuffer command_buffers_[2] = {};
-  VkFence fences_[2] = {};
-  bool pending_[2] = {};
+  std::vector<VkCommandBuffer> command_buffers_;  // one per slot
+  std::vector<VkFence> fences_;
+  std::vector<uint8_t> pending_;
 };
 
 // Idle rings of one device, kept between transfers: creating a ring (memory,
@@ -110,6 +126,9 @@ class StagingRingCache {
   Status Take(const StagingDevice& device, uint64_t chunk, std::unique_ptr<StagingRing>* out);
   // Keeps an idle ring for later (or frees it when two are kept already).
   void Give(std::unique_ptr<StagingRing> ring);
+  // Frees idle rings beyond `keep` (room for a shared host allocation of the
+  // same size as a ring, so a device's staging stays within two rings).
+  void Trim(size_t keep);
 
  private:
   std::mutex mutex_;

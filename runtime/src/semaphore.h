@@ -15,6 +15,10 @@ struct meshvk_semaphore_s {
   uint32_t process = 0;                // whose VkDevice holds it
   VkSemaphore semaphore = VK_NULL_HANDLE;
   bool imported = false;  // an application's semaphore: not destroyed
+  // A view (meshvk_semaphore_share): its own VkSemaphore on the process's
+  // device sharing the payload of `source` (retained), which waits, queries
+  // and signals use.
+  meshvk_semaphore_t* source = nullptr;
 };
 
 #endif  // MESHVK_RUNTIME_SRC_SEMAPHORE_H_

@@ -120,10 +120,45 @@ void PrintJson(const BenchmarkSetup& setup, const std::vector<Series>& series, c
   std::fputs(out.c_str(), stdout);
 }
 
+// One series per (process, source process, leg) of the copies between
+// processes: the device copies by the pair's path (GPU time) and the
+// host-staged moves before them (host time), summed per invoke.
+void AddCopySeries(const BenchmarkSetup& setup, const std::string& base, std::vector<Series>* out) {
+  for (const auto& [key, per_invoke] : setup.dispatches->copies()) {
+    const auto& [process, peer, leg] = key;
+    meshvk_copy_path_info_t path{};
+    meshvk_status_free(meshvk_device_set_copy_path(setup.set, peer, process, &path));
+    const bool staged = leg == DispatchTimes::Leg::kHostStaging;
+    std::string path_name = staged ? "host staging" : meshvk_copy_path_name(path.path);
+    std::string slug;
+    for (char c : path_name) slug += c == ' ' ? '_' : c;
+    std::vector<double> ms;
+    uint64_t bytes = 0;
+    for (const auto& [invoke, moved] : per_invoke) ms.push_back(moved.ns / 1e6), bytes = moved.bytes;
+    Series row{base + "/copy/process_" + std::to_string(process) + "/from_" + std::to_string(peer) + "/" + slug +
+                   (staged ? "/host" : "/gpu"),
+               "copies into process " + std::to_string(process) + " from " + std::to_string(peer) + " (" + path_name +
+                   (staged ? ", host legs" : ", device copies") + ")",
+               Summarize(ms),
+               {}};
+    row.counters.push_back({"bytes", static_cast<double>(bytes)});
+    if (row.ms.median > 0) row.counters.push_back({"bytes_per_second", bytes / (row.ms.median / 1e3)});
+    out->push_back(std::move(row));
+  }
+}
+
 }  // namespace
 
 void DispatchTimes::OnEvent(const meshvk_trace_event_t& e) {
-  if (!active_ || e.kind != MESHVK_TRACE_DISPATCH) return;
+  if (!active_) return;
+  const bool staged = e.kind == MESHVK_TRACE_HOST_STAGING;
+  if ((e.kind == MESHVK_TRACE_COPY || staged) && e.peer != MESHVK_TRACE_NONE && e.peer != e.process) {
+    Moved& m = copies_[{e.process, e.peer, staged ? Leg::kHostStaging : Leg::kDevice}][e.invoke];
+    m.ns += static_cast<double>(e.end_ns - e.begin_ns);
+    m.bytes += e.bytes;
+    return;
+  }
+  if (e.kind != MESHVK_TRACE_DISPATCH) return;
   Series& s = series_[{e.process, e.command}];
   if (s.kernel.empty() && e.name) s.kernel = e.name;
   s.ns.push_back(static_cast<double>(e.end_ns - e.begin_ns));
@@ -209,6 +244,7 @@ int RunBenchmark(const BenchmarkSetup& setup) {
                       "phase " + std::to_string(key.first) + " process " + std::to_string(key.second) + ": GPU",
                       Summarize(values),
                       {}});
+  if (setup.dispatches) AddCopySeries(setup, base, &series);
   std::vector<std::string> roofline;
   if (setup.dispatches) {
     for (const auto& [key, times] : setup.dispatches->series()) {

@@ -32,10 +32,22 @@ class DispatchTimes {
     std::vector<double> ns;
   };
   const std::map<std::pair<uint32_t, uint32_t>, Series>& series() const { return series_; }
+  // Copies between processes, per (process, source process, leg): the leg is
+  // the device copy into the process (its GPU time) or the host-staged move
+  // before it (MESHVK_TRACE_HOST_STAGING, host time). Per invoke: summed ns
+  // and bytes.
+  enum class Leg { kDevice, kHostStaging };
+  struct Moved {
+    double ns = 0;
+    uint64_t bytes = 0;
+  };
+  using CopyKey = std::tuple<uint32_t, uint32_t, Leg>;
+  const std::map<CopyKey, std::map<uint64_t, Moved>>& copies() const { return copies_; }
 
  private:
   bool active_ = false;
   std::map<std::pair<uint32_t, uint32_t>, Series> series_;
+  std::map<CopyKey, std::map<uint64_t, Moved>> copies_;
 };
 
 struct BenchmarkSetup {

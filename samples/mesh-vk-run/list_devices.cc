@@ -89,8 +89,9 @@ meshvk_status_t ListCopyPaths(meshvk_instance_t* instance, uint32_t count, uint3
                    path.handle_type ? " (" : "", HandleName(path.handle_type), path.handle_type ? ")" : "",
                    path.reason);
       std::fprintf(out, "  %s        sync: %s\n", prefix,
-                   path.external_semaphores ? "external timeline semaphores available (host waits used)"
-                                            : "no external semaphores: host waits");
+                   path.external_semaphores
+                       ? "shared timeline semaphores (opaque fd): the consumer's submission waits on the device"
+                       : "no shared timeline semaphores: the host waits for the producer, then submits");
     }
   }
   return MESHVK_OK;

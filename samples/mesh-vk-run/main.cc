@@ -80,6 +80,9 @@ int main(int argc, char** argv) {
       }
     }
     int code = meshvk_run::RunProgram(flags.positional[0], flags.run, devices, mpi.get());
+    if (uint64_t leaked = meshvk_leaked_object_count())  // a device stopped answering (device_wait.h)
+      meshvk_run::Verbose(1, "left %llu Vulkan objects of a device that stopped answering alive on purpose",
+                          static_cast<unsigned long long>(leaked));
     if (mpi) {
       // A failing rank ends the whole job at once (the others may be blocked
       // in a receive from it); otherwise every rank exits with the same code.

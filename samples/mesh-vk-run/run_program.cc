@@ -396,7 +396,10 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
         meshvk_copy_path_info_t path{};
         if (p == q || meshvk_device_set_copy_path(r.set, q, p, &path) != MESHVK_OK) continue;
         if (path.path == MESHVK_COPY_PATH_EXTERNAL_MEMORY || path.path == MESHVK_COPY_PATH_HOST_STAGING)
-          Verbose(2, "copies %u -> %u: %s: %s", q, p, meshvk_copy_path_name(path.path), path.reason);
+          Verbose(2, "copies %u -> %u: %s: %s; sync: %s", q, p, meshvk_copy_path_name(path.path), path.reason,
+                  path.external_semaphores && path.path == MESHVK_COPY_PATH_EXTERNAL_MEMORY
+                      ? "device waits (shared timeline semaphore)"
+                      : "host waits");
       }
     }
   }

@@ -294,6 +294,10 @@ TEST_P(ConformanceTest, CopiesTakeTheirPairsPathAndMoveThePlannedBytes) {
                           meshvk_instance_copy_path(instance(), src.physical_device, dst.physical_device, &pair)),
                       "");
             EXPECT_EQ(path.path, pair.path) << "the set's path differs from what the drivers allow: " << pair.reason;
+            // Shared semaphores wherever both drivers allow them (device-side
+            // waits instead of host waits).
+            EXPECT_EQ(path.external_semaphores, pair.external_semaphores)
+                << "process " << copy->src_process() << " -> " << p;
           } else {
             EXPECT_TRUE(path.path == MESHVK_COPY_PATH_SAME_DEVICE || path.path == MESHVK_COPY_PATH_GROUP_PEER)
                 << "processes on one VkDevice copy " << meshvk_copy_path_name(path.path);

@@ -44,6 +44,7 @@ class CrossDeviceTest : public VulkanTest {
 
   DeviceSet set_;
   meshvk_copy_path_info_t path_{};
+  meshvk_buffer_t* raw_buffer_ = nullptr;
 };
 
 TEST_F(CrossDeviceTest, ProcessesLiveOnTwoVkDevicesWithThePairsPath) {
@@ -123,6 +124,70 @@ TEST_F(CrossDeviceTest, HostStagedCopiesMoveExactlyTheRange) {
   Buffer small = Make(0, 64, 0), other = Make(1, 64, 0);
   EXPECT_TRUE(HasCode(meshvk_buffer_copy_host_staged(small.get(), 32, other.get(), 0, 64, 0),
                       MESHVK_STATUS_OUT_OF_RANGE, "leave a buffer"));
+}
+
+// A semaphore shared with another VkDevice (meshvk_semaphore_share): the
+// consumer's submission waits for the producer's device-side signal without
+// the host blocking; pairs that cannot share say UNAVAILABLE (the executor
+// then waits on the host).
+TEST_F(CrossDeviceTest, ASharedSemaphoreOrdersTheConsumerOnItsDevice) {
+  meshvk_semaphore_t* raw = nullptr;
+  MESHVK_ASSERT_OK(meshvk_semaphore_create(set_.get(), 0, 0, &raw));
+  Semaphore produced(raw);
+  MESHVK_ASSERT_OK(meshvk_semaphore_create(set_.get(), 1, 0, &raw));
+  Semaphore consumed(raw);
+  meshvk_semaphore_t* view_raw = nullptr;
+  if (!path_.external_semaphores) {
+    EXPECT_TRUE(HasCode(meshvk_semaphore_share(produced.get(), 1, &view_raw), MESHVK_STATUS_UNAVAILABLE,
+                        "do not share timeline semaphores"));
+    EXPECT_EQ(view_raw, nullptr);
+    return;  // the fallback (host waits) is what this pair has; checked above
+  }
+  if (path_.path != MESHVK_COPY_PATH_EXTERNAL_MEMORY) GTEST_SKIP() << "no external memory: " << path_.reason;
+  MESHVK_ASSERT_OK(meshvk_semaphore_share(produced.get(), 1, &view_raw));
+  Semaphore view(view_raw);
+  EXPECT_EQ(meshvk_semaphore_process(view.get()), 1u);
+  EXPECT_TRUE(HasCode(meshvk_semaphore_share(produced.get(), 0, &view_raw), MESHVK_STATUS_INVALID_ARGUMENT,
+                      "the same VkDevice"));
+  EXPECT_TRUE(HasCode(meshvk_semaphore_signal(view.get(), 1), MESHVK_STATUS_INVALID_ARGUMENT, "signal the source"));
+
+  // Process 0 fills its exported buffer, process 1 copies it out through its
+  // imported view; process 1's submission goes first and waits on the view.
+  const size_t words = 4096;
+  Buffer src = Make(0, words * 4, MESHVK_BUFFER_EXPORTABLE_BIT);
+  Buffer dst = Make(1, words * 4, 0);
+  ASSERT_TRUE(src && dst);
+  MESHVK_ASSERT_OK(meshvk_buffer_import(src.get(), 1, &raw_buffer_));
+  Buffer imported(raw_buffer_);
+  CommandBuffer copy = MakeCommandBuffer(set_.get(), 1);
+  MESHVK_ASSERT_OK(meshvk_command_buffer_copy(copy.get(), imported.get(), 0, dst.get(), 0, words * 4));
+  MESHVK_ASSERT_OK(meshvk_command_buffer_end(copy.get()));
+  meshvk_semaphore_value_t wait{view.get(), 1}, done{consumed.get(), 1};
+  meshvk_submit_info_t consumer{};
+  consumer.command_buffer = copy.get();
+  consumer.waits = &wait;
+  consumer.wait_count = 1;
+  consumer.signals = &done;
+  consumer.signal_count = 1;
+  MESHVK_ASSERT_OK(meshvk_queue_submit(set_.get(), &consumer));
+  // Nothing lets it run yet: a wait shorter than the device timeout expires.
+  EXPECT_TRUE(HasCode(meshvk_semaphore_wait(consumed.get(), 1, 50ull * 1000 * 1000), MESHVK_STATUS_DEADLINE_EXCEEDED));
+  CommandBuffer fill = MakeCommandBuffer(set_.get(), 0);
+  MESHVK_ASSERT_OK(meshvk_command_buffer_fill(fill.get(), src.get(), 0, words * 4, 0x5eed5eedu));
+  MESHVK_ASSERT_OK(meshvk_command_buffer_end(fill.get()));
+  meshvk_semaphore_value_t signal{produced.get(), 1};
+  meshvk_submit_info_t producer{};
+  producer.command_buffer = fill.get();
+  producer.signals = &signal;
+  producer.signal_count = 1;
+  MESHVK_ASSERT_OK(meshvk_queue_submit(set_.get(), &producer));
+  // The host only waits for the consumer's own completion.
+  MESHVK_ASSERT_OK(meshvk_semaphore_wait(consumed.get(), 1, 10ull * 1000 * 1000 * 1000));
+  uint64_t seen = 0;
+  MESHVK_ASSERT_OK(meshvk_semaphore_query(view.get(), &seen));
+  EXPECT_GE(seen, 1u) << "a view reads its source's value";
+  std::vector<uint32_t> got = ReadWords(dst.get());
+  for (size_t i = 0; i < words; ++i) ASSERT_EQ(got[i], 0x5eed5eedu) << "word " << i;
 }
 
 // A staging buffer (a landing buffer) is counted in staging bytes, not in

@@ -121,6 +121,18 @@ uint64_t meshvk_device_set_allocated_bytes(const meshvk_device_set_t* set, uint3
 // Waits until all queues of the set are idle (vkDeviceWaitIdle per device).
 meshvk_status_t meshvk_device_set_wait_idle(meshvk_device_set_t* set);
 
+// Vulkan objects meshvk left undestroyed on purpose in this process. After a
+// wait on a device ran out MESHVK_DEVICE_TIMEOUT_MS or reported a lost
+// device, that device is never waited on again, and teardown must not
+// destroy what its unfinished work may still use (undefined, and a hung
+// driver can block inside the destroy call): releasing a buffer, semaphore,
+// command buffer, executable or set of that device then leaves its Vulkan
+// objects (memory, pools, pipelines, the VkDevice itself; the VkInstance
+// once anything was left) alive and counts them here. The process is
+// expected to exit soon after (mesh-vk-run exits 3); the OS reclaims them.
+// 0 in every run where no device stopped answering. Thread-safe.
+uint64_t meshvk_leaked_object_count(void);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif

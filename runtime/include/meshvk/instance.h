@@ -137,9 +137,13 @@ typedef struct meshvk_copy_path_info_s {
   // EXTERNAL_MEMORY: the VkExternalMemoryHandleTypeFlagBits used (opaque fd or
   // dma-buf); 0 otherwise.
   uint32_t handle_type;
-  // 1 when both devices can share a timeline semaphore through an fd
-  // (VK_KHR_external_semaphore_fd, exportable and importable); the runtime
-  // synchronises on the host otherwise.
+  // 1 when both devices can share a timeline semaphore through an opaque fd
+  // (VK_KHR_external_semaphore_fd, exportable and importable, same
+  // deviceUUID/driverUUID). For a set's pair (meshvk_device_set_copy_path):
+  // the extension is enabled on both VkDevices, and the executor makes the
+  // consumer's submission wait on a view of the producer's semaphore
+  // (meshvk_semaphore_share) for copies by external memory; the host waits
+  // otherwise (host staging needs the host anyway).
   uint32_t external_semaphores;
   char reason[MESHVK_MAX_NAME];  // one line: why this path and not a faster one
 } meshvk_copy_path_info_t;

@@ -2,8 +2,8 @@
 //
 // A semaphore lives on one VkDevice of the set (the device of `process`) and can
 // be waited on / signalled by every process on that VkDevice (in a device group:
-// every process). Cross-VkDevice semaphores are UNIMPLEMENTED (they need
-// external semaphores, which lavapipe lacks). Threading: every call is
+// every process). A semaphore of another VkDevice is waited on through a view
+// (meshvk_semaphore_share) where both drivers share semaphores. Threading: every call is
 // thread-safe (waits, signals and queries may run concurrently).
 #ifndef MESHVK_SEMAPHORE_H_
 #define MESHVK_SEMAPHORE_H_
@@ -39,6 +39,21 @@ meshvk_status_t meshvk_semaphore_query(meshvk_semaphore_t* semaphore, uint64_t* 
 meshvk_status_t meshvk_semaphore_wait(meshvk_semaphore_t* semaphore, uint64_t value, uint64_t timeout_ns);
 // Host signal (vkSignalSemaphore).
 meshvk_status_t meshvk_semaphore_signal(meshvk_semaphore_t* semaphore, uint64_t value);
+
+// A view of `semaphore` on the VkDevice of `process` (another VkDevice of an
+// INDEPENDENT set): both share one timeline payload through an opaque fd
+// (VK_KHR_external_semaphore_fd: vkGetSemaphoreFdKHR on the source,
+// vkImportSemaphoreFdKHR into a new timeline on the destination), so a
+// submission of `process` waits for a value the source's device signals
+// without the host blocking. Only pairs whose meshvk_copy_path_info_t says
+// external_semaphores share them (the set then created its semaphores
+// exportable). The view retains the source; meshvk_semaphore_process(view)
+// is `process`; waits and queries on the view go to the source; signalling
+// a view is INVALID_ARGUMENT (signal the source). UNAVAILABLE when the pair
+// cannot share semaphores or the driver refuses the import (the caller then
+// waits on the host: meshvk_semaphore_wait on the source, then submits);
+// INVALID_ARGUMENT when `process` shares the semaphore's VkDevice.
+meshvk_status_t meshvk_semaphore_share(meshvk_semaphore_t* semaphore, uint32_t process, meshvk_semaphore_t** out_view);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -29,7 +29,44 @@ uint64_t DeliveredBytes(const mvk::Copy* copy) {
   return words * 4;
 }
 
+uint32_t LogicalDeviceOf(const meshvk_device_set_t* set, uint32_t process) {
+  meshvk_process_info_t info{};
+  meshvk_status_free(meshvk_device_set_process_info(set, process, &info));
+  return info.logical_device;
+}
+
 }  // namespace
+
+void CrossDeviceCopies::ShareSemaphores(const std::vector<meshvk_semaphore_t*>& semaphores) {
+  const uint32_t n = static_cast<uint32_t>(semaphores.size());
+  for (uint32_t producer = 0; producer < n; ++producer) {
+    for (uint32_t consumer = 0; consumer < n; ++consumer) {
+      if (SameVkDevice(set_, producer, consumer)) continue;
+      const auto key = std::make_pair(producer, LogicalDeviceOf(set_, consumer));
+      if (semaphore_views_.count(key)) continue;
+      meshvk_copy_path_info_t info{};
+      meshvk_status_free(meshvk_device_set_copy_path(set_, producer, consumer, &info));
+      if (!info.external_semaphores) continue;
+      meshvk_semaphore_t* view = nullptr;
+      if (meshvk_status_t status = meshvk_semaphore_share(semaphores[producer], consumer, &view)) {
+        notes_.push_back("process " + std::to_string(consumer) + " waits for process " + std::to_string(producer) +
+                         " on the host: " + meshvk_status_message(status));
+        meshvk_status_free(status);
+        continue;
+      }
+      semaphore_views_[key] = view;
+    }
+  }
+}
+
+meshvk_semaphore_t* CrossDeviceCopies::DeviceWaitFor(uint32_t producer, uint32_t consumer,
+                                                     const std::vector<HostCopy>& host_copies) const {
+  auto it = semaphore_views_.find({producer, LogicalDeviceOf(set_, consumer)});
+  if (it == semaphore_views_.end()) return nullptr;
+  for (const HostCopy& copy : host_copies)
+    if (meshvk_buffer_process(copy.src) == producer) return nullptr;
+  return it->second;
+}
 
 // Bytes of the source buffer a copy reads: [*lo, *hi).
 void SourceSpan(const mvk::Copy* copy, uint64_t* lo, uint64_t* hi) {
@@ -50,6 +87,7 @@ void SourceSpan(const mvk::Copy* copy, uint64_t* lo, uint64_t* hi) {
 }
 
 CrossDeviceCopies::~CrossDeviceCopies() {
+  for (auto& [key, view] : semaphore_views_) meshvk_semaphore_release(view);
   for (auto& [key, view] : views_) meshvk_buffer_release(view);
   for (meshvk_buffer_t* landing : landings_) meshvk_buffer_release(landing);
 }

@@ -10,6 +10,10 @@
 //    destination that the host fills (meshvk_buffer_copy_host_staged) after
 //    the producer finished and before the consuming segment is submitted.
 // The copy itself is then an ordinary same-device copy, with the same offsets.
+// The consumer waits for the producer on the device, through a view of the
+// producer's semaphore (meshvk_semaphore_share), where the pair shares
+// semaphores and no byte of that producer comes through the host; otherwise
+// the host waits for the producer before submitting.
 #ifndef MESHVK_RUNTIME_MODULE_CROSS_DEVICE_H_
 #define MESHVK_RUNTIME_MODULE_CROSS_DEVICE_H_
 
@@ -22,6 +26,7 @@
 #include "meshvk/artifact/mvk_generated.h"
 #include "meshvk/buffer.h"
 #include "meshvk/device_set.h"
+#include "meshvk/semaphore.h"
 #include "status.h"
 
 namespace meshvk::module {
@@ -63,6 +68,17 @@ class CrossDeviceCopies {
   // One-line explanations of decisions worth knowing (a refused import).
   const std::vector<std::string>& notes() const { return notes_; }
 
+  // Views of the processes' semaphores (semaphores[p]: process p's timeline)
+  // on every other VkDevice whose pair shares semaphores. A refused share
+  // leaves that pair to host waits, with a note.
+  void ShareSemaphores(const std::vector<meshvk_semaphore_t*>& semaphores);
+  // The semaphore `consumer` waits on, on its own device, for `producer` of
+  // another VkDevice: the view, or null when the host must wait (no shared
+  // semaphores, or bytes of `producer` among the segment's `host_copies`,
+  // which the host moves only after the producer finished).
+  meshvk_semaphore_t* DeviceWaitFor(uint32_t producer, uint32_t consumer,
+                                    const std::vector<HostCopy>& host_copies) const;
+
  private:
   meshvk_device_set_t* set_ = nullptr;
   // (src process, src buffer handle, dst process) -> imported view, +1 each.
@@ -70,6 +86,8 @@ class CrossDeviceCopies {
   // Pairs whose import failed once: later copies go to the host directly.
   std::map<std::tuple<uint32_t, const meshvk_buffer_t*, uint32_t>, bool> refused_;
   std::vector<meshvk_buffer_t*> landings_;  // +1 each
+  // (producer process, consumer's VkDevice) -> view of the producer's semaphore, +1 each.
+  std::map<std::pair<uint32_t, uint32_t>, meshvk_semaphore_t*> semaphore_views_;
   std::vector<std::vector<std::array<uint64_t, MESHVK_COPY_PATH_COUNT>>> bytes_;
   std::vector<std::string> notes_;
 };

@@ -234,8 +234,11 @@ Status RecordFunction(meshvk_program_t* prog, uint32_t f) {
         meshvk_command_buffer_release(seg.command_buffer);
         return status;
       }
-      for (const auto& [q, q_phase] : waits)
-        seg.waits.push_back(Wait{q, q_phase, prog->logical_device[q] != prog->logical_device[p]});
+      for (const auto& [q, q_phase] : waits) {
+        const bool other = prog->logical_device[q] != prog->logical_device[p];
+        meshvk_semaphore_t* view = other ? prog->cross_device->DeviceWaitFor(q, p, seg.host_copies) : nullptr;
+        seg.waits.push_back(Wait{q, q_phase, other && !view, view});
+      }
       previous[p] = phase;
       prog->command_count += seg.command_count;
       ++prog->command_buffer_count;
@@ -285,6 +288,7 @@ Status Create(meshvk_module_t* module, meshvk_device_set_t* set, const meshvk_pr
     MESHVK_RETURN_IF_ERROR(FromC(meshvk_semaphore_create(set, p, 0, &sem), "process " + std::to_string(p)));
     prog->semaphores.push_back(sem);
   }
+  prog->cross_device->ShareSemaphores(prog->semaphores);
   prog->last_signal.assign(P, 0);
   return Record(prog);
 }
@@ -488,7 +492,7 @@ Status SubmitSegment(meshvk_program_t* prog, Segment& seg, uint64_t base, const 
         waits.push_back({w.semaphore, w.value});
   }
   for (const Wait& w : seg.waits)
-    if (!w.host) waits.push_back({prog->semaphores[w.process], base + w.phase + 1});
+    if (!w.host) waits.push_back({w.view ? w.view : prog->semaphores[w.process], base + w.phase + 1});
   // The producers on other VkDevices have finished: bring their bytes over.
   for (const HostCopy& copy : seg.host_copies) {
     uint64_t begin = trace ? TraceNowNs() : 0;
@@ -528,10 +532,10 @@ Status SubmitSegments(meshvk_program_t* prog, uint32_t function, uint64_t timeou
     // Refused before anything is submitted, so the timelines stay consistent.
     for (const Segment& seg : segments)
       for (const Wait& w : seg.waits)
-        if (w.host)
+        if (w.host || w.view)
           return MakeStatus(MESHVK_STATUS_UNIMPLEMENTED,
                             "process %u waits for process %u on another VkDevice: an asynchronous invoke "
-                            "cannot wait on the host",
+                            "cannot wait on the host (nor order the next invoke after that device's reads)",
                             seg.process, w.process);
   }
   uint64_t base = prog->base;

@@ -22,6 +22,9 @@ struct Wait {
   uint32_t process;   // whose semaphore
   uint32_t phase;     // the producing segment's phase (value = base + phase + 1)
   bool host = false;  // different VkDevice: the host waits before submitting
+  // Different VkDevice sharing semaphores: the device waits on this view of
+  // the producer's semaphore (cross_device.h); null otherwise.
+  meshvk_semaphore_t* view = nullptr;
 };
 
 struct Segment {

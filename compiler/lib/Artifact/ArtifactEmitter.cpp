@@ -68,6 +68,8 @@ private:
   FailureOr<Place> placeOf(Value value);
   std::vector<art::CommandRef> crossProcessDeps(ValueRange operands, uint32_t process);
   LogicalResult emitCopy(CopyOp copy);
+  LogicalResult emitRowCopies(CopyOp copy, const Place &src, const Place &dst, int64_t srcBase,
+                              int64_t dstBase, int64_t run, int64_t k, uint64_t esize);
   LogicalResult emitLaunch(LaunchOp launch, const codegen::CompiledKernels &kernels);
   FailureOr<uint32_t> executableFor(LaunchOp launch, const codegen::CompiledKernels &kernels);
 
@@ -338,9 +340,7 @@ LogicalResult Emitter::emitCopy(CopyOp copy) {
     for (int64_t i = 0; i < k; ++i)
       aligned &= words(sStride[i]) % 4 == 0 && words(dStride[i]) % 4 == 0;
     if (!aligned)
-      return copy.emitOpError() << "copies a box whose rows are not whole 32-bit words (" << run
-                                << " x " << srcType.getElementType()
-                                << "); strided copies of such boxes are not supported yet";
+      return emitRowCopies(copy, *src, *dst, srcBase, dstBase, run, k, esize);
     desc.src_offset = src->offset;
     desc.dst_offset = dst->offset;
     int64_t y = k - 1, z = k - 2;
@@ -375,6 +375,46 @@ LogicalResult Emitter::emitCopy(CopyOp copy) {
   std::vector<art::CommandRef> deps =
       crossProcessDeps({copy.getSource(), copy.getDest()}, dst->process);
   producer_[copy.getResult()] = builder_->AddCopy(dst->process, std::move(desc), std::move(deps));
+  return success();
+}
+
+// A box whose contiguous rows are not whole 32-bit words (f16 halves split
+// by columns) cannot use the strided word copy: one contiguous byte copy per
+// row instead (vkCmdCopyBuffer has no alignment rule). Each row copy follows
+// the previous one in the destination's stream; consumers wait for the last.
+LogicalResult Emitter::emitRowCopies(CopyOp copy, const Place &src, const Place &dst,
+                                     int64_t srcBase, int64_t dstBase, int64_t run, int64_t k,
+                                     uint64_t esize) {
+  auto srcType = cast<RankedTensorType>(copy.getSource().getType());
+  auto dstType = cast<RankedTensorType>(copy.getDest().getType());
+  ArrayRef<int64_t> sizes = copy.getSizes();
+  std::vector<int64_t> sStride = rowMajorStrides(srcType.getShape()),
+                       dStride = rowMajorStrides(dstType.getShape());
+  std::vector<art::CommandRef> deps =
+      crossProcessDeps({copy.getSource(), copy.getDest()}, dst.process);
+  std::vector<int64_t> index(k, 0); // over dims [0, k)
+  art::CommandRef last;
+  while (true) {
+    int64_t s = srcBase, d = dstBase;
+    for (int64_t i = 0; i < k; ++i) {
+      s += index[i] * sStride[i];
+      d += index[i] * dStride[i];
+    }
+    art::CopyDesc desc;
+    desc.src_process = src.process;
+    desc.src_buffer = src.buffer;
+    desc.dst_buffer = dst.buffer;
+    desc.src_offset = src.offset + s * esize;
+    desc.dst_offset = dst.offset + d * esize;
+    desc.size = run * esize;
+    last = builder_->AddCopy(dst.process, std::move(desc), deps);
+    int64_t i = k - 1;
+    while (i >= 0 && ++index[i] == sizes[i])
+      index[i--] = 0;
+    if (i < 0)
+      break;
+  }
+  producer_[copy.getResult()] = last;
   return success();
 }
 
@@ -461,6 +501,14 @@ LogicalResult Emitter::emitLaunch(LaunchOp launch, const codegen::CompiledKernel
     if (place->bytes != kernel.bindings[i].sizeBytes)
       return launch.emitOpError() << "binding " << i << " is " << place->bytes
                                   << " bytes, the kernel expects " << kernel.bindings[i].sizeBytes;
+    // Storage-buffer bindings are whole 32-bit words (the loader's rule):
+    // a shard of 3 f16 is 6 bytes.
+    if (place->bytes % 4 != 0)
+      return launch.emitOpError()
+             << "reads or writes " << v.getType() << " (" << place->bytes << " bytes) on process "
+             << *process
+             << ": kernel buffers must be whole 32-bit words; give each shard an even number "
+                "of 16-bit elements (e.g. split another dimension)";
     dispatch.bindings.push_back({place->buffer, place->offset, place->bytes});
   }
   std::vector<art::CommandRef> deps = crossProcessDeps(launch.getInputs(), *process);

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ShardingUtils.h"
+#include "SpmdFunctions.h"
 #include "meshvk/Transforms/Passes.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -87,17 +88,18 @@ LogicalResult checkSplitAxes(shard::ShardingOp sharding, SymbolTableCollection &
 /// What the partitioner supports: the sharding interface, and for linalg only
 /// projected-permutation indexing maps with one init.
 LogicalResult checkOp(Operation *op) {
-  // Collectives and halo updates written in the input (not made by
-  // shard-partition) are not lowered yet; the annotations express the same
-  // data movement.
+  // Collectives, halo updates and process indices belong in SPMD functions
+  // (per-process code, no annotations; SpmdFunctions.h); mixed with
+  // annotations of the global program they have no meaning.
   if (isa<shard::ShardDialect>(op->getDialect()) &&
       !isa<shard::ShardingOp, shard::ShardOp, shard::GridOp>(op))
     return op->emitError() << "'" << op->getName()
-                           << "' written in the program is not supported yet: meshvk lowers "
-                              "the collectives shard-partition creates from shard.shard "
-                              "annotations; annotate the tensor with the sharding you want "
-                              "instead (e.g. split_axes = [[]] after a split contraction for "
-                              "an all-reduce, [[]] after a split for an all-gather)";
+                           << "' in a function with shard.shard annotations: collectives "
+                              "are per-process code; write them in an SPMD function (local "
+                              "shapes, no shard.shard, see compiler/README.md \"SPMD "
+                              "functions\"), or annotate the tensor with the sharding you "
+                              "want instead (e.g. split_axes = [[]] after a split contraction "
+                              "for an all-reduce)";
   if (isa<shard::ShardDialect>(op->getDialect()) || isa<func::ReturnOp>(op) || !touchesTensors(op))
     return success();
   for (Value operand : op->getOperands())
@@ -159,8 +161,8 @@ struct CheckShardingPass : meshvk::impl::CheckShardingBase<CheckShardingPass> {
       return signalPassFailure();
 
     for (auto func : module.getOps<func::FuncOp>()) {
-      if (func.isExternal() || meshvk::isKernel(func))
-        continue;
+      if (func.isExternal() || meshvk::isKernel(func) || meshvk::isSpmdFunction(func))
+        continue; // SPMD functions: checked by meshvk::recordSpmdAbi
       bool annotated = false;
       func.walk([&](Operation *op) {
         failed |= mlir::failed(checkOp(op));

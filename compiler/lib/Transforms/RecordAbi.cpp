@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ShardingUtils.h"
+#include "SpmdFunctions.h"
 #include "meshvk/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -82,6 +83,8 @@ struct RecordAbiPass : meshvk::impl::RecordAbiBase<RecordAbiPass> {
   }
 
   LogicalResult record(func::FuncOp func, SymbolTableCollection &symbols) {
+    if (meshvk::isSpmdFunction(func))
+      return meshvk::recordSpmdAbi(func, symbols);
     // One grid per function: the plan is unrolled over it.
     shard::GridOp grid;
     WalkResult walk = func.walk([&](shard::ShardingOp sharding) {

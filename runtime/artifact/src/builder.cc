@@ -95,6 +95,16 @@ namespace {
 
 mvk::Dim3 ToDim3(const uint32_t v[3]) { return mvk::Dim3(v[0], v[1], v[2]); }
 
+// A uint64 vector whose data is 8-byte aligned even when it is empty (the shape
+// of a 0-d tensor): FlatBuffers skips the alignment of an empty vector and puts
+// its data right after the 4-byte length, which the loader refuses as a
+// misaligned (corrupt) vector.
+flatbuffers::Offset<flatbuffers::Vector<uint64_t>> U64Vector(flatbuffers::FlatBufferBuilder& fbb,
+                                                             const std::vector<uint64_t>& v) {
+  if (v.empty()) fbb.Align(sizeof(uint64_t));
+  return fbb.CreateVector(v);
+}
+
 flatbuffers::Offset<mvk::TensorSignature> BuildTensor(flatbuffers::FlatBufferBuilder& fbb, const TensorDesc& t) {
   std::vector<flatbuffers::Offset<mvk::SplitAxes>> split;
   for (const auto& axes : t.split_axes) {
@@ -102,10 +112,10 @@ flatbuffers::Offset<mvk::TensorSignature> BuildTensor(flatbuffers::FlatBufferBui
   }
   std::vector<flatbuffers::Offset<mvk::Shard>> shards;
   for (const ShardDesc& s : t.shards) {
-    shards.push_back(mvk::CreateShard(fbb, s.process, s.buffer, s.offset, fbb.CreateVector(s.global_offset),
-                                      fbb.CreateVector(s.shape)));
+    shards.push_back(
+        mvk::CreateShard(fbb, s.process, s.buffer, s.offset, U64Vector(fbb, s.global_offset), U64Vector(fbb, s.shape)));
   }
-  return mvk::CreateTensorSignature(fbb, fbb.CreateVector(t.shape), static_cast<mvk::ElementType>(t.element_type),
+  return mvk::CreateTensorSignature(fbb, U64Vector(fbb, t.shape), static_cast<mvk::ElementType>(t.element_type),
                                     fbb.CreateVector(split), fbb.CreateVector(shards));
 }
 

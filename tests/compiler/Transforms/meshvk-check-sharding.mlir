@@ -257,12 +257,13 @@ func.func @unused_dynamic_grid(%a: tensor<8xf32>) -> tensor<8xf32> {
 
 // -----
 
-// A collective written by the user is refused with what to write instead.
+// A collective in a function with annotations (global shapes) is refused:
+// collectives belong in SPMD functions (no annotations, local shapes).
 shard.grid @mesh(shape = 2)
 func.func @user_collective(%a: tensor<8xf32>) -> tensor<8xf32> {
   %s = shard.sharding @mesh split_axes = [[0]] : !shard.sharding
   %0 = shard.shard %a to %s annotate_for_users : tensor<8xf32>
-  // expected-error @+1 {{'shard.all_reduce' written in the program is not supported yet: meshvk lowers the collectives shard-partition creates}}
+  // expected-error @+1 {{'shard.all_reduce' in a function with shard.shard annotations: collectives are per-process code; write them in an SPMD function}}
   %1 = shard.all_reduce %0 on @mesh grid_axes = [0] : tensor<8xf32> -> tensor<8xf32>
   return %1 : tensor<8xf32>
 }

@@ -4,8 +4,10 @@
 //   [upstream] tosa-to-linalg-named, tosa-to-linalg, tosa-to-arith,
 //   tosa-to-tensor, convert-elementwise-to-linalg (the input normalisation),
 //   meshvk-normalize-input, meshvk-check-sharding,
-//   [upstream] sharding-propagation{traversal=forward-backward},
-//   meshvk-complete-shardings, meshvk-decompose-reshards, meshvk-record-abi,
+//   meshvk-propagate-shardings = on every annotated function:
+//     [upstream] sharding-propagation{traversal=forward-backward},
+//     meshvk-complete-shardings, meshvk-decompose-reshards;
+//   meshvk-record-abi,
 //   [upstream] shard-partition, canonicalize, meshvk-verify-abi,
 //   meshvk-unroll-grid, meshvk-lower-collectives,
 //   meshvk-outline-kernels, meshvk-plan-allocations.
@@ -86,8 +88,8 @@ def NormalizeInput : Pass<"meshvk-normalize-input", "mlir::ModuleOp"> {
 def UnevenShards : Pass<"meshvk-uneven-shards", "mlir::func::FuncOp"> {
   let summary = "Give uneven splits explicit shard offsets; reshard them with meshvk.reshard";
   let description = [{
-    Runs after `meshvk-complete-shardings`, before `meshvk-decompose-reshards`
-    (whose steps would move more bytes than one box copy) and `meshvk-record-abi`.
+    Runs after `meshvk-propagate-shardings` (propagation, completion and
+    decomposition of reshards), before `meshvk-record-abi`.
     Upstream's shard helpers assume every split divides its dimension
     (`shardDimension` asserts), and `shard-partition` cannot reshard a tensor
     whose sharding has `sharded_dims_offsets`. This pass:
@@ -116,6 +118,30 @@ def UnevenShards : Pass<"meshvk-uneven-shards", "mlir::func::FuncOp"> {
     ```
   }];
   let dependentDialects = ["mlir::shard::ShardDialect", "meshvk::MeshVKDialect"];
+}
+
+def PropagateShardings : Pass<"meshvk-propagate-shardings", "mlir::ModuleOp"> {
+  let summary = "Propagate and complete the shardings of every annotated function";
+  let description = [{
+    Runs upstream `sharding-propagation`, then `meshvk-complete-shardings` and
+    `meshvk-decompose-reshards`, on each function of the global program, and
+    leaves SPMD functions alone: per-process code (collectives, update_halo,
+    process indices, no annotations; compiler/README.md "SPMD functions") has
+    nothing to propagate, and upstream propagation refuses its ops ("sharding
+    interface is not implemented").
+  }];
+  let options = [
+    Option<"traversal", "traversal", "mlir::shard::TraversalOrder",
+           /*default=*/"mlir::shard::TraversalOrder::ForwardBackward",
+           "sharding-propagation traversal",
+           [{::llvm::cl::values(
+              clEnumValN(mlir::shard::TraversalOrder::ForwardBackward, "forward-backward",
+                         "forward then backward"),
+              clEnumValN(mlir::shard::TraversalOrder::BackwardForward, "backward-forward",
+                         "upstream's default"),
+              clEnumValN(mlir::shard::TraversalOrder::Backward, "backward", "backward only"))}]>
+  ];
+  let dependentDialects = ["mlir::shard::ShardDialect"];
 }
 
 def CompleteShardings : Pass<"meshvk-complete-shardings", "mlir::func::FuncOp"> {

@@ -288,7 +288,7 @@ LogicalResult Emitter::buildSignature() {
         shard.buffer = buffers[index];
         for (int64_t o : entry.getShardOffset(p))
           shard.global_offset.push_back(static_cast<uint64_t>(o));
-        for (int64_t s : entry.getShardShape().asArrayRef())
+        for (int64_t s : entry.getProcessShardShape(p))
           shard.shape.push_back(static_cast<uint64_t>(s));
         desc.shards.push_back(std::move(shard));
       }

@@ -546,6 +546,19 @@ struct LowerCollectivesPass : meshvk::impl::LowerCollectivesBase<LowerCollective
           }
         }
       }
+    } else if (isa<meshvk::ReshardOp>(op0)) {
+      // Uneven shards (meshvk-uneven-shards): box copies (ShardingUtils.h).
+      algorithm = "box_copies";
+      groupSize = processes;
+      FailureOr<SmallVector<Value>> moved = meshvk::lowerBoxReshard(
+          ops, gridShape, [&](int64_t p, RankedTensorType type) { return l.empty(p, type); },
+          [&](Value src, int64_t from, Value dest, int64_t to, ArrayRef<int64_t> srcOffsets,
+              ArrayRef<int64_t> destOffsets, ArrayRef<int64_t> sizes) {
+            return l.copy(src, from, dest, to, srcOffsets, destOffsets, sizes);
+          });
+      if (failed(moved))
+        return failure();
+      results = *moved;
     } else if (auto halo = dyn_cast<shard::UpdateHaloOp>(op0)) {
       FailureOr<SmallVector<Value>> updated = lowerHalo(l, halo, ops, gridShape);
       if (failed(updated))

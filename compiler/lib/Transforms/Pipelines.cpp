@@ -57,6 +57,9 @@ void addPartitionPasses(OpPassManager &pm, shard::TraversalOrder traversal) {
   meshvk::PropagateShardingsOptions propagation;
   propagation.traversal = traversal;
   pm.addPass(meshvk::createPropagateShardings(propagation));
+  // Uneven splits get explicit offsets and their reshards a meshvk.reshard
+  // (upstream asserts on the former and cannot partition the latter).
+  pm.addNestedPass<func::FuncOp>(meshvk::createUnevenShards());
   pm.addPass(meshvk::createRecordAbi());
   pm.addNestedPass<func::FuncOp>(shard::createPartition());
   pm.addPass(createCanonicalizerPass());

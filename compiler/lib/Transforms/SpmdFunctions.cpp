@@ -74,7 +74,7 @@ LogicalResult meshvk::recordSpmdAbi(func::FuncOp func, SymbolTableCollection &sy
   auto describe = [&](Type type, StringRef what, unsigned i) -> FailureOr<Attribute> {
     auto local = dyn_cast<RankedTensorType>(type);
     if (!local)
-      return Attribute(ValueAbiAttr::get(ctx, type, nullptr, nullptr, nullptr));
+      return Attribute(ValueAbiAttr::get(ctx, type, nullptr, nullptr, nullptr, nullptr));
     if (!local.hasStaticShape())
       return func.emitError() << what << " #" << i << " of SPMD function @" << func.getSymName()
                               << " has type " << type << "; meshvk needs statically shaped tensors",
@@ -93,7 +93,7 @@ LogicalResult meshvk::recordSpmdAbi(func::FuncOp func, SymbolTableCollection &sy
       offsets.push_back(b.getDenseI64ArrayAttr(shardOffsets(global, gridShape, split, p)));
     return Attribute(ValueAbiAttr::get(ctx, globalType, shard::GridAxesArrayAttr::get(ctx, split),
                                        b.getDenseI64ArrayAttr(local.getShape()),
-                                       b.getArrayAttr(offsets)));
+                                       b.getArrayAttr(offsets), /*shard_shapes=*/nullptr));
   };
   SmallVector<Attribute> args, results;
   for (auto [i, t] : llvm::enumerate(func.getArgumentTypes())) {

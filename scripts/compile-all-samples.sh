@@ -12,7 +12,7 @@ rm -rf "$out"; mkdir -p "$out"
 declare -A grids=(
   [seed_matmul]="1 2 2x2" [matmul_rows]="1 2 4 2x2" [matmul_cols]="1 2 4 2x2"
   [matmul_contraction]="1 2 4 2x2" [mlp_megatron]="1 2 4 2x2" [reduce_rows]="1 2 4 2x2"
-  [batch_matmul]="1 2 4 2x2" [transpose_reshard]="1 2 4 2x2"
+  [batch_matmul]="1 2 4 2x2" [transpose_reshard]="1 2 4 2x2" [batch_rows]="1 2 3 4 2x2"
   [mlp_data_tensor_parallel]="1x1 2x1 1x2 2x2 4x1 1x4")
 fail=0; n=0
 for s in "${!grids[@]}"; do

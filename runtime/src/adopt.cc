@@ -8,6 +8,7 @@
 #include <string>
 
 #include "buffer.h"
+#include "copy_path.h"
 #include "device_set.h"
 #include "instance.h"
 #include "meshvk/vulkan.h"
@@ -127,6 +128,19 @@ Status AdoptSet(const meshvk_device_set_adopt_info_t& info, meshvk_device_set_t*
     process.device_index = group ? p % device.group_size() : 0;
     process.physical_device = device.physical_indices[process.device_index];
     process.queue_index = users[d]++ % static_cast<uint32_t>(device.queues.size());
+  }
+  // Between adopted VkDevices: through host staging. meshvk cannot ask a
+  // VkDevice which extensions it was created with, so it never assumes
+  // VK_KHR_external_memory_fd there.
+  const size_t n = set->devices.size();
+  set->pair_paths.assign(n * n, meshvk_copy_path_info_t{});
+  for (size_t a = 0; a < n; ++a) {
+    for (size_t b = 0; b < n; ++b) {
+      if (a == b) continue;
+      meshvk_copy_path_info_t& path = set->pair_paths[a * n + b];
+      path.path = MESHVK_COPY_PATH_HOST_STAGING;
+      SetReason(&path, "adopted VkDevices: meshvk does not know whether the application enabled external memory");
+    }
   }
   return Status();
 }

@@ -11,7 +11,14 @@
 // read back to the host, then uploaded) to measure what that costs.
 //
 //   embed-render [--width=W] [--height=H] [--processes=P] [--frames=F]
-//                [--round-trip] [--validation] [--check] [--out=image.png]
+//                [--round-trip] [--copy-shards] [--device-group]
+//                [--validation] [--check] [--out=image.png]
+//
+// --device-group: the application's VkDevice spans the first device group of
+// 2+ physical devices (the emulation layer makes one); its memory lives on
+// device 0 (a device mask of one device), every device's view of its buffers
+// is bound to that instance (peer memory), meshvk's processes run on the
+// group's devices, and the application draws on device 0.
 //
 // Exit codes: 0 ok, 1 --check found a pixel off by more than the tolerance,
 // 2 bad usage, 3 Vulkan/meshvk failure (or a validation message).
@@ -27,22 +34,25 @@
 #include <string>
 #include <vector>
 
-#include "embed_render_shaders.h"
 #include "meshvk/meshvk.h"
 #include "meshvk/vulkan.h"
 #include "neural_field.h"
+#include "renderer.h"
 
 namespace {
 
-constexpr uint64_t kSecond = 1000ull * 1000 * 1000;
 constexpr int kTolerance = 2;  // 8-bit levels: exp/FMA differences between GPU and host
 
 struct Options {
   uint32_t width = 256, height = 256, processes = 4, frames = 10;
-  bool round_trip = false, validation = false, check = false;
+  bool round_trip = false, copy_shards = false, device_group = false, validation = false, check = false;
   std::string out;
 };
 
+}  // namespace
+
+// Declared in app.h: the application's error exits.
+namespace embed_render {
 [[noreturn]] void Fail(int code, const std::string& message) {
   std::fprintf(stderr, "embed-render: %s\n", message.c_str());
   std::exit(code);
@@ -50,6 +60,12 @@ struct Options {
 void Vk(VkResult result, const char* what) {
   if (result != VK_SUCCESS) Fail(3, std::string(what) + " failed: VkResult " + std::to_string(result));
 }
+}  // namespace embed_render
+
+namespace {
+
+using namespace embed_render;  // NOLINT: the sample's own namespace
+
 void Mvk(meshvk_status_t status, const char* what) {
   if (!status) return;
   std::string text = std::string(what) + ": " + meshvk_status_message(status);
@@ -76,6 +92,10 @@ Options Parse(int argc, char** argv) {
       continue;
     if (arg == "--round-trip")
       o.round_trip = true;
+    else if (arg == "--copy-shards")
+      o.copy_shards = true;
+    else if (arg == "--device-group")
+      o.device_group = true;
     else if (arg == "--validation")
       o.validation = true;
     else if (arg == "--check")
@@ -97,78 +117,6 @@ VKAPI_ATTR VkBool32 VKAPI_CALL OnMessage(VkDebugUtilsMessageSeverityFlagBitsEXT,
   ++g_messages;
   return VK_FALSE;
 }
-
-// The application's Vulkan objects.
-struct App {
-  VkInstance instance = VK_NULL_HANDLE;
-  VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
-  VkPhysicalDevice physical = VK_NULL_HANDLE;
-  VkPhysicalDeviceMemoryProperties memory{};
-  uint32_t family = 0;
-  VkDevice device = VK_NULL_HANDLE;
-  VkQueue queue = VK_NULL_HANDLE;
-
-  struct Buffer {
-    VkBuffer buffer = VK_NULL_HANDLE;
-    VkDeviceMemory memory = VK_NULL_HANDLE;
-    void* mapped = nullptr;
-  };
-  Buffer NewBuffer(uint64_t bytes, VkBufferUsageFlags usage, bool map) {
-    Buffer b;
-    VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-    info.size = bytes;
-    info.usage = usage;
-    Vk(vkCreateBuffer(device, &info, nullptr, &b.buffer), "vkCreateBuffer");
-    VkMemoryRequirements needs;
-    vkGetBufferMemoryRequirements(device, b.buffer, &needs);
-    b.memory = Allocate(needs, map ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
-                                   : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-    Vk(vkBindBufferMemory(device, b.buffer, b.memory, 0), "vkBindBufferMemory");
-    if (map) Vk(vkMapMemory(device, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped), "vkMapMemory");
-    return b;
-  }
-  VkDeviceMemory Allocate(const VkMemoryRequirements& needs, VkMemoryPropertyFlags want) {
-    for (uint32_t t = 0; t < memory.memoryTypeCount; ++t) {
-      if ((needs.memoryTypeBits & (1u << t)) && (memory.memoryTypes[t].propertyFlags & want) == want) {
-        VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-        allocate.allocationSize = needs.size;
-        allocate.memoryTypeIndex = t;
-        VkDeviceMemory out = VK_NULL_HANDLE;
-        Vk(vkAllocateMemory(device, &allocate, nullptr, &out), "vkAllocateMemory");
-        return out;
-      }
-    }
-    Fail(3, "no memory type with the properties needed");
-  }
-  void Free(Buffer& b) {
-    vkDestroyBuffer(device, b.buffer, nullptr);
-    vkFreeMemory(device, b.memory, nullptr);
-  }
-  VkSemaphore Timeline() {
-    VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
-    type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
-    VkSemaphoreCreateInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
-    info.pNext = &type;
-    VkSemaphore s = VK_NULL_HANDLE;
-    Vk(vkCreateSemaphore(device, &info, nullptr, &s), "vkCreateSemaphore");
-    return s;
-  }
-  void Wait(VkSemaphore s, uint64_t value) {
-    VkSemaphoreWaitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
-    wait.semaphoreCount = 1;
-    wait.pSemaphores = &s;
-    wait.pValues = &value;
-    Vk(vkWaitSemaphores(device, &wait, 60 * kSecond), "vkWaitSemaphores");
-  }
-  VkShaderModule Shader(const uint32_t* words, size_t count) {
-    VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    info.codeSize = count * 4;
-    info.pCode = words;
-    VkShaderModule m = VK_NULL_HANDLE;
-    Vk(vkCreateShaderModule(device, &info, nullptr, &m), "vkCreateShaderModule");
-    return m;
-  }
-};
 
 void CreateDevice(App& app, const Options& o, const meshvk_vulkan_requirements_t& needs) {
   VkApplicationInfo info{VK_STRUCTURE_TYPE_APPLICATION_INFO};
@@ -205,6 +153,22 @@ void CreateDevice(App& app, const Options& o, const meshvk_vulkan_requirements_t
   uint32_t count = 1;
   VkResult result = vkEnumeratePhysicalDevices(app.instance, &count, &app.physical);
   if ((result != VK_SUCCESS && result != VK_INCOMPLETE) || count == 0) Fail(3, "no Vulkan physical device");
+  VkDeviceGroupDeviceCreateInfo group_info{VK_STRUCTURE_TYPE_DEVICE_GROUP_DEVICE_CREATE_INFO};
+  if (o.device_group) {
+    uint32_t groups = 0;
+    Vk(vkEnumeratePhysicalDeviceGroups(app.instance, &groups, nullptr), "vkEnumeratePhysicalDeviceGroups");
+    std::vector<VkPhysicalDeviceGroupProperties> all(groups, {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GROUP_PROPERTIES});
+    Vk(vkEnumeratePhysicalDeviceGroups(app.instance, &groups, all.data()), "vkEnumeratePhysicalDeviceGroups");
+    for (const VkPhysicalDeviceGroupProperties& g : all) {
+      if (g.physicalDeviceCount >= 2 && app.group.empty())
+        app.group.assign(g.physicalDevices, g.physicalDevices + g.physicalDeviceCount);
+    }
+    if (app.group.empty())
+      Fail(3, "--device-group: no device group of 2 or more devices (run on VK_LAYER_MESHVK_emulated_device_group)");
+    app.physical = app.group[0];
+    group_info.physicalDeviceCount = static_cast<uint32_t>(app.group.size());
+    group_info.pPhysicalDevices = app.group.data();
+  }
   vkGetPhysicalDeviceMemoryProperties(app.physical, &app.memory);
   uint32_t families = 0;
   vkGetPhysicalDeviceQueueFamilyProperties(app.physical, &families, nullptr);
@@ -222,237 +186,27 @@ void CreateDevice(App& app, const Options& o, const meshvk_vulkan_requirements_t
   queue.pQueuePriorities = &priority;
   VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
   v12.timelineSemaphore = needs.timeline_semaphore;
+  v12.pNext = o.device_group ? &group_info : nullptr;
   VkDeviceCreateInfo device{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
   device.pNext = &v12;
   device.queueCreateInfoCount = 1;
   device.pQueueCreateInfos = &queue;
   Vk(vkCreateDevice(app.physical, &device, nullptr, &app.device), "vkCreateDevice");
   vkGetDeviceQueue(app.device, app.family, 0, &app.queue);
+  // meshvk's processes on devices 1.. write the field into device 0's memory
+  // and read the coordinates there: peer memory, generic (shader) access.
+  const VkPeerMemoryFeatureFlags generic =
+      VK_PEER_MEMORY_FEATURE_GENERIC_SRC_BIT | VK_PEER_MEMORY_FEATURE_GENERIC_DST_BIT;
+  for (uint32_t d = 1; d < app.group.size(); ++d) {
+    for (uint32_t heap = 0; heap < app.memory.memoryHeapCount; ++heap) {
+      VkPeerMemoryFeatureFlags features = 0;
+      vkGetDeviceGroupPeerMemoryFeatures(app.device, heap, d, 0, &features);
+      if ((features & generic) != generic)
+        Fail(3, "--device-group: device " + std::to_string(d) + " cannot read and write device 0's memory (heap " +
+                    std::to_string(heap) + ")");
+    }
+  }
 }
-
-// The application's drawing: an offscreen RGBA8 image, a pipeline whose
-// fragment shader reads the field buffer, and a readback buffer for the PNG.
-struct Renderer {
-  VkImage image = VK_NULL_HANDLE;
-  VkDeviceMemory image_memory = VK_NULL_HANDLE;
-  VkImageView view = VK_NULL_HANDLE;
-  VkRenderPass pass = VK_NULL_HANDLE;
-  VkFramebuffer framebuffer = VK_NULL_HANDLE;
-  VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
-  VkDescriptorPool pool = VK_NULL_HANDLE;
-  VkPipelineLayout layout = VK_NULL_HANDLE;
-  VkPipeline pipeline = VK_NULL_HANDLE;
-  VkCommandPool command_pool = VK_NULL_HANDLE;
-  VkCommandBuffer commands = VK_NULL_HANDLE;
-  App::Buffer readback;
-
-  void Create(App& app, uint32_t width, uint32_t height, VkBuffer field) {
-    VkDevice d = app.device;
-    VkImageCreateInfo image_info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-    image_info.imageType = VK_IMAGE_TYPE_2D;
-    image_info.format = VK_FORMAT_R8G8B8A8_UNORM;
-    image_info.extent = {width, height, 1};
-    image_info.mipLevels = image_info.arrayLayers = 1;
-    image_info.samples = VK_SAMPLE_COUNT_1_BIT;
-    image_info.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
-    Vk(vkCreateImage(d, &image_info, nullptr, &image), "vkCreateImage");
-    VkMemoryRequirements needs;
-    vkGetImageMemoryRequirements(d, image, &needs);
-    image_memory = app.Allocate(needs, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-    Vk(vkBindImageMemory(d, image, image_memory, 0), "vkBindImageMemory");
-    VkImageViewCreateInfo view_info{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-    view_info.image = image;
-    view_info.viewType = VK_IMAGE_VIEW_TYPE_2D;
-    view_info.format = image_info.format;
-    view_info.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-    Vk(vkCreateImageView(d, &view_info, nullptr, &view), "vkCreateImageView");
-
-    VkAttachmentDescription color{};
-    color.format = image_info.format;
-    color.samples = VK_SAMPLE_COUNT_1_BIT;
-    color.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-    color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-    color.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
-    color.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
-    color.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-    color.finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-    VkAttachmentReference ref{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
-    VkSubpassDescription subpass{};
-    subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
-    subpass.colorAttachmentCount = 1;
-    subpass.pColorAttachments = &ref;
-    // The previous frame's copy reads the image before this frame clears it;
-    // this frame's copy reads it after the pass.
-    VkSubpassDependency deps[2] = {};
-    deps[0].srcSubpass = VK_SUBPASS_EXTERNAL;
-    deps[0].dstSubpass = 0;
-    deps[0].srcStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT;
-    deps[0].srcAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-    deps[0].dstStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
-    deps[0].dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
-    deps[1].srcSubpass = 0;
-    deps[1].dstSubpass = VK_SUBPASS_EXTERNAL;
-    deps[1].srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
-    deps[1].srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
-    deps[1].dstStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT;
-    deps[1].dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-    VkRenderPassCreateInfo pass_info{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
-    pass_info.attachmentCount = 1;
-    pass_info.pAttachments = &color;
-    pass_info.subpassCount = 1;
-    pass_info.pSubpasses = &subpass;
-    pass_info.dependencyCount = 2;
-    pass_info.pDependencies = deps;
-    Vk(vkCreateRenderPass(d, &pass_info, nullptr, &pass), "vkCreateRenderPass");
-    VkFramebufferCreateInfo fb{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
-    fb.renderPass = pass;
-    fb.attachmentCount = 1;
-    fb.pAttachments = &view;
-    fb.width = width;
-    fb.height = height;
-    fb.layers = 1;
-    Vk(vkCreateFramebuffer(d, &fb, nullptr, &framebuffer), "vkCreateFramebuffer");
-
-    VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_FRAGMENT_BIT,
-                                         nullptr};
-    VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    set_info.bindingCount = 1;
-    set_info.pBindings = &binding;
-    Vk(vkCreateDescriptorSetLayout(d, &set_info, nullptr, &set_layout), "vkCreateDescriptorSetLayout");
-    VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1};
-    VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    pool_info.maxSets = 1;
-    pool_info.poolSizeCount = 1;
-    pool_info.pPoolSizes = &size;
-    Vk(vkCreateDescriptorPool(d, &pool_info, nullptr, &pool), "vkCreateDescriptorPool");
-    VkDescriptorSetAllocateInfo allocate{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-    allocate.descriptorPool = pool;
-    allocate.descriptorSetCount = 1;
-    allocate.pSetLayouts = &set_layout;
-    VkDescriptorSet set = VK_NULL_HANDLE;
-    Vk(vkAllocateDescriptorSets(d, &allocate, &set), "vkAllocateDescriptorSets");
-    VkDescriptorBufferInfo buffer_info{field, 0, VK_WHOLE_SIZE};
-    VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-    write.dstSet = set;
-    write.descriptorCount = 1;
-    write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    write.pBufferInfo = &buffer_info;
-    vkUpdateDescriptorSets(d, 1, &write, 0, nullptr);
-
-    VkPushConstantRange push{VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4};
-    VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    layout_info.setLayoutCount = 1;
-    layout_info.pSetLayouts = &set_layout;
-    layout_info.pushConstantRangeCount = 1;
-    layout_info.pPushConstantRanges = &push;
-    Vk(vkCreatePipelineLayout(d, &layout_info, nullptr, &layout), "vkCreatePipelineLayout");
-    CreatePipeline(app, width, height);
-
-    VkCommandPoolCreateInfo command_pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-    command_pool_info.queueFamilyIndex = app.family;
-    Vk(vkCreateCommandPool(d, &command_pool_info, nullptr, &command_pool), "vkCreateCommandPool");
-    VkCommandBufferAllocateInfo cb_info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    cb_info.commandPool = command_pool;
-    cb_info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    cb_info.commandBufferCount = 1;
-    Vk(vkAllocateCommandBuffers(d, &cb_info, &commands), "vkAllocateCommandBuffers");
-    readback = app.NewBuffer(uint64_t{width} * height * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
-
-    // Recorded once: draw, then copy the image into the readback buffer. The
-    // next frame is submitted while this one may still be pending.
-    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    begin.flags = VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT;
-    Vk(vkBeginCommandBuffer(commands, &begin), "vkBeginCommandBuffer");
-    VkClearValue clear{};
-    VkRenderPassBeginInfo pass_begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
-    pass_begin.renderPass = pass;
-    pass_begin.framebuffer = framebuffer;
-    pass_begin.renderArea = {{0, 0}, {width, height}};
-    pass_begin.clearValueCount = 1;
-    pass_begin.pClearValues = &clear;
-    vkCmdBeginRenderPass(commands, &pass_begin, VK_SUBPASS_CONTENTS_INLINE);
-    vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
-    vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &set, 0, nullptr);
-    vkCmdPushConstants(commands, layout, VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4, &width);
-    vkCmdDraw(commands, 3, 1, 0, 0);
-    vkCmdEndRenderPass(commands);
-    VkBufferImageCopy region{};
-    region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-    region.imageExtent = {width, height, 1};
-    vkCmdCopyImageToBuffer(commands, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback.buffer, 1, &region);
-    VkMemoryBarrier to_host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    to_host.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-    to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-    vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0,
-                         nullptr, 0, nullptr);
-    Vk(vkEndCommandBuffer(commands), "vkEndCommandBuffer");
-  }
-
-  void CreatePipeline(App& app, uint32_t width, uint32_t height) {
-    namespace shaders = embed_render::shaders;
-    VkShaderModule vert = app.Shader(shaders::draw_vert, shaders::draw_vert_word_count);
-    VkShaderModule frag = app.Shader(shaders::draw_frag, shaders::draw_frag_word_count);
-    VkPipelineShaderStageCreateInfo stages[2] = {{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO},
-                                                 {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO}};
-    stages[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
-    stages[0].module = vert;
-    stages[0].pName = "main";
-    stages[1].stage = VK_SHADER_STAGE_FRAGMENT_BIT;
-    stages[1].module = frag;
-    stages[1].pName = "main";
-    VkPipelineVertexInputStateCreateInfo vertex{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
-    VkPipelineInputAssemblyStateCreateInfo assembly{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
-    assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
-    VkViewport viewport{0, 0, float(width), float(height), 0, 1};
-    VkRect2D scissor{{0, 0}, {width, height}};
-    VkPipelineViewportStateCreateInfo viewports{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
-    viewports.viewportCount = viewports.scissorCount = 1;
-    viewports.pViewports = &viewport;
-    viewports.pScissors = &scissor;
-    VkPipelineRasterizationStateCreateInfo raster{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
-    raster.polygonMode = VK_POLYGON_MODE_FILL;
-    raster.cullMode = VK_CULL_MODE_NONE;
-    raster.lineWidth = 1.0f;
-    VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
-    multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
-    VkPipelineColorBlendAttachmentState blend{};
-    blend.colorWriteMask =
-        VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
-    VkPipelineColorBlendStateCreateInfo blending{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
-    blending.attachmentCount = 1;
-    blending.pAttachments = &blend;
-    VkGraphicsPipelineCreateInfo info{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
-    info.stageCount = 2;
-    info.pStages = stages;
-    info.pVertexInputState = &vertex;
-    info.pInputAssemblyState = &assembly;
-    info.pViewportState = &viewports;
-    info.pRasterizationState = &raster;
-    info.pMultisampleState = &multisample;
-    info.pColorBlendState = &blending;
-    info.layout = layout;
-    info.renderPass = pass;
-    Vk(vkCreateGraphicsPipelines(app.device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline),
-       "vkCreateGraphicsPipelines");
-    vkDestroyShaderModule(app.device, vert, nullptr);
-    vkDestroyShaderModule(app.device, frag, nullptr);
-  }
-
-  void Destroy(App& app) {
-    VkDevice d = app.device;
-    app.Free(readback);
-    vkDestroyCommandPool(d, command_pool, nullptr);
-    vkDestroyPipeline(d, pipeline, nullptr);
-    vkDestroyPipelineLayout(d, layout, nullptr);
-    vkDestroyDescriptorPool(d, pool, nullptr);
-    vkDestroyDescriptorSetLayout(d, set_layout, nullptr);
-    vkDestroyFramebuffer(d, framebuffer, nullptr);
-    vkDestroyRenderPass(d, pass, nullptr);
-    vkDestroyImageView(d, view, nullptr);
-    vkDestroyImage(d, image, nullptr);
-    vkFreeMemory(d, image_memory, nullptr);
-  }
-};
 
 // PNG through a temporary file and a rename: no half-written image on failure.
 void WritePng(const std::string& path, const std::vector<uint8_t>& rgba, uint32_t width, uint32_t height) {
@@ -486,7 +240,9 @@ int main(int argc, char** argv) {
   meshvk_shader_features_t shader{};
   Mvk(meshvk_module_shader_features(module, &shader), "meshvk_module_shader_features");
   meshvk_vulkan_requirements_t needs{};
-  Mvk(meshvk_vulkan_requirements(MESHVK_TOPOLOGY_LOGICAL, &shader, &needs), "meshvk_vulkan_requirements");
+  Mvk(meshvk_vulkan_requirements(o.device_group ? MESHVK_TOPOLOGY_DEVICE_GROUP : MESHVK_TOPOLOGY_LOGICAL, &shader,
+                                 &needs),
+      "meshvk_vulkan_requirements");
   App app;
   CreateDevice(app, o, needs);
 
@@ -494,13 +250,22 @@ int main(int argc, char** argv) {
   meshvk_instance_adopt_info_t adopt{app.instance, vkGetInstanceProcAddr, needs.api_version};
   meshvk_instance_t* instance = nullptr;
   Mvk(meshvk_instance_create_from_vulkan(&adopt, &instance), "meshvk_instance_create_from_vulkan");
+  // With --device-group the one VkDevice spans the group: process p runs on
+  // device p % group size.
   meshvk_adopted_device_t device{&app.physical, 1, app.device, needs.api_version, app.family, &app.queue, 1};
+  if (!app.group.empty()) {
+    device.physical_devices = app.group.data();
+    device.physical_device_count = static_cast<uint32_t>(app.group.size());
+  }
   meshvk_device_set_adopt_info_t set_info{};
   set_info.process_count = o.processes;
   set_info.devices = &device;
   set_info.device_count = 1;  // single-threaded app: no queue lock needed
   meshvk_device_set_t* set = nullptr;
   Mvk(meshvk_device_set_create_from_vulkan(instance, &set_info, &set), "meshvk_device_set_create_from_vulkan");
+  if (!app.group.empty())
+    std::printf("embed-render: %u processes on a device group of %zu (process p on device p %% %zu)\n", o.processes,
+                app.group.size(), app.group.size());
   meshvk_program_t* program = nullptr;
   Mvk(meshvk_program_create(module, set, &program), "meshvk_program_create");
   meshvk_module_release(module);
@@ -552,6 +317,14 @@ int main(int argc, char** argv) {
     submit.pSignalSemaphores = &render_done;
     timeline.signalSemaphoreValueCount = 1;
     timeline.pSignalSemaphoreValues = &frame;
+    // A device group: the draw and its semaphores are device 0's.
+    const uint32_t device0 = 0, mask0 = 1;
+    VkDeviceGroupSubmitInfo on_device0{VK_STRUCTURE_TYPE_DEVICE_GROUP_SUBMIT_INFO};
+    on_device0.commandBufferCount = 1;
+    on_device0.pCommandBufferDeviceMasks = &mask0;
+    on_device0.signalSemaphoreCount = 1;
+    on_device0.pSignalSemaphoreDeviceIndices = &device0;
+    if (!app.group.empty()) timeline.pNext = &on_device0;
     if (!o.round_trip) {
       // GPU only: meshvk waits until the previous frame's draw has read the
       // field, computes into the application's buffer, signals field_done;
@@ -566,12 +339,17 @@ int main(int argc, char** argv) {
       run.wait_count = frame > 1 ? 1 : 0;
       run.signals = &done;
       run.signal_count = 1;
+      // Default: meshvk binds the application's buffers directly (no copy);
+      // --copy-shards makes it copy them into its own, to measure the saving.
+      run.flags = o.copy_shards ? MESHVK_ASYNC_INVOKE_COPY_SHARDS_BIT : 0;
       Mvk(meshvk_program_invoke_async(program, &run), "meshvk_program_invoke_async");
       submit.waitSemaphoreCount = 1;
       submit.pWaitSemaphores = &field_done;
       submit.pWaitDstStageMask = &draw_stage;
       timeline.waitSemaphoreValueCount = 1;
       timeline.pWaitSemaphoreValues = &frame;
+      on_device0.waitSemaphoreCount = 1;
+      on_device0.pWaitSemaphoreDeviceIndices = &device0;
     } else {
       // Host round trip: inputs from and results to host memory, then an
       // upload into the field buffer once the previous draw is done with it.
@@ -591,7 +369,12 @@ int main(int argc, char** argv) {
   app.Wait(render_done, o.frames);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("embed-render: %ux%u pixels, %u processes, %u frames, %s: %.2f ms per frame\n", o.width, o.height,
-              o.processes, o.frames, o.round_trip ? "host round trip" : "device only", 1000.0 * seconds / o.frames);
+              o.processes, o.frames,
+              o.round_trip ? "host round trip" : (o.copy_shards ? "device only, shards copied" : "device only"),
+              1000.0 * seconds / o.frames);
+  // Why meshvk copied a shard instead of binding the application's buffer.
+  for (uint32_t i = 0; i < meshvk_program_note_count(program); ++i)
+    std::fprintf(stderr, "embed-render: note: %s\n", meshvk_program_note(program, i));
 
   std::vector<uint8_t> image(static_cast<const uint8_t*>(renderer.readback.mapped),
                              static_cast<const uint8_t*>(renderer.readback.mapped) + pixels * 4);

@@ -2,9 +2,11 @@
 // MPI: without it, Start says so (the runner then refuses an mpirun launch).
 #include "mpi_session.h"
 
+#include <algorithm>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <vector>
 
 #ifdef MESHVK_RUN_HAS_MPI
@@ -16,6 +18,7 @@ namespace meshvk_run {
 #ifdef MESHVK_RUN_HAS_MPI
 
 namespace {
+using Communicators = std::map<std::vector<uint32_t>, MPI_Comm>;
 std::vector<MPI_Request>& Requests(const std::shared_ptr<void>& p) {
   return *static_cast<std::vector<MPI_Request>*>(p.get());
 }
@@ -32,12 +35,66 @@ std::unique_ptr<MpiSession> MpiSession::Start(int* argc, char*** argv, std::stri
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   session->requests_ = std::make_shared<std::vector<MPI_Request>>();
-  session->transport_ = meshvk_transport_t{session.get(),     static_cast<uint32_t>(rank), static_cast<uint32_t>(size),
-                                           &MpiSession::Send, &MpiSession::Receive,        &MpiSession::WaitSends};
+  session->communicators_ = std::shared_ptr<Communicators>(new Communicators, [](Communicators* c) {
+    for (auto& [ranks, comm] : *c)
+      if (comm != MPI_COMM_WORLD) MPI_Comm_free(&comm);
+    delete c;
+  });
+  session->transport_ = meshvk_transport_t{
+      session.get(),        static_cast<uint32_t>(rank), static_cast<uint32_t>(size), &MpiSession::Send,
+      &MpiSession::Receive, &MpiSession::WaitSends,      &MpiSession::AllReduce};
   return session;
 }
 
-MpiSession::~MpiSession() { MPI_Finalize(); }
+MpiSession::~MpiSession() {
+  communicators_.reset();  // MPI_Comm_free before MPI_Finalize
+  MPI_Finalize();
+}
+
+// One communicator per distinct rank list (a group of a collective), made on
+// first use by exactly those ranks (MPI_Comm_create_group is collective over
+// the group only), kept for the session.
+int MpiSession::AllReduce(void* user, const uint32_t* ranks, uint32_t rank_count, void* data, uint64_t count,
+                          uint32_t element_type, uint32_t reduction) {
+  auto* self = static_cast<MpiSession*>(user);
+  auto& comms = *static_cast<Communicators*>(self->communicators_.get());
+  std::vector<uint32_t> key(ranks, ranks + rank_count);
+  auto it = comms.find(key);
+  if (it == comms.end()) {
+    MPI_Comm comm = MPI_COMM_WORLD;
+    if (rank_count != self->transport_.rank_count) {
+      MPI_Group world, group;
+      MPI_Comm_group(MPI_COMM_WORLD, &world);
+      std::vector<int> list(ranks, ranks + rank_count);
+      MPI_Group_incl(world, static_cast<int>(rank_count), list.data(), &group);
+      int code = MPI_Comm_create_group(MPI_COMM_WORLD, group, 0, &comm);
+      MPI_Group_free(&group);
+      MPI_Group_free(&world);
+      if (code != MPI_SUCCESS) return code;
+    }
+    it = comms.emplace(std::move(key), comm).first;
+  }
+  MPI_Datatype type = element_type == MESHVK_TRANSPORT_I32 ? MPI_INT : MPI_FLOAT;
+  if (element_type != MESHVK_TRANSPORT_I32 && element_type != MESHVK_TRANSPORT_F32) return -3;
+  MPI_Op op = reduction == MESHVK_TRANSPORT_PRODUCT ? MPI_PROD
+              : reduction == MESHVK_TRANSPORT_MAX   ? MPI_MAX
+              : reduction == MESHVK_TRANSPORT_MIN   ? MPI_MIN
+                                                    : MPI_SUM;
+  auto* bytes = static_cast<uint8_t*>(data);
+  for (uint64_t done = 0; done < count;) {  // MPI counts are int
+    const int n = static_cast<int>(std::min<uint64_t>(count - done, INT_MAX / 4));
+    int code = MPI_Allreduce(MPI_IN_PLACE, bytes + done * 4, n, type, op, it->second);
+    if (code != MPI_SUCCESS) return code;
+    done += static_cast<uint64_t>(n);
+  }
+  uint32_t position = 0;
+  while (position < rank_count && ranks[position] != self->transport_.rank) ++position;
+  self->sent_ += meshvk_transport_ring_bytes(count, 4, rank_count, position);
+  self->received_ += meshvk_transport_ring_bytes(count, 4, rank_count, (position + rank_count - 1) % rank_count);
+  ++self->all_reduces_;
+  self->all_reduced_bytes_ += count * 4;
+  return 0;
+}
 
 int MpiSession::Send(void* user, uint32_t to, uint32_t tag, const void* data, uint64_t size) {
   auto* self = static_cast<MpiSession*>(user);
@@ -99,6 +156,7 @@ MpiSession::~MpiSession() = default;
 int MpiSession::Send(void*, uint32_t, uint32_t, const void*, uint64_t) { return -1; }
 int MpiSession::Receive(void*, uint32_t, uint32_t, void*, uint64_t) { return -1; }
 int MpiSession::WaitSends(void*) { return -1; }
+int MpiSession::AllReduce(void*, const uint32_t*, uint32_t, void*, uint64_t, uint32_t, uint32_t) { return -1; }
 void MpiSession::Abort(int code) { std::_Exit(code); }
 int MpiSession::AgreeExit(int code) { return code; }
 

@@ -23,9 +23,14 @@ class MpiSession {
   const meshvk_transport_t* transport() const { return &transport_; }
   uint32_t rank() const { return transport_.rank; }
   uint32_t size() const { return transport_.rank_count; }
-  // Bytes this rank handed to MPI_Isend / took from MPI_Recv.
+  // Bytes this rank handed to MPI_Isend / took from MPI_Recv, plus for each
+  // MPI_Allreduce what a ring sends / receives at this rank
+  // (meshvk_transport_ring_bytes: MPI does not report its own traffic).
   uint64_t bytes_sent() const { return sent_; }
   uint64_t bytes_received() const { return received_; }
+  // MPI_Allreduce calls made for collectives and the bytes they reduced.
+  uint64_t all_reduce_calls() const { return all_reduces_; }
+  uint64_t all_reduced_bytes() const { return all_reduced_bytes_; }
   // Ends every rank of the job now with `code` (MPI_Abort): a failing rank
   // must not leave the others blocked in a receive.
   [[noreturn]] void Abort(int code);
@@ -37,9 +42,13 @@ class MpiSession {
   static int Send(void* user, uint32_t to, uint32_t tag, const void* data, uint64_t size);
   static int Receive(void* user, uint32_t from, uint32_t tag, void* data, uint64_t size);
   static int WaitSends(void* user);
+  static int AllReduce(void* user, const uint32_t* ranks, uint32_t rank_count, void* data, uint64_t count,
+                       uint32_t element_type, uint32_t reduction);
   meshvk_transport_t transport_{};
   uint64_t sent_ = 0, received_ = 0;
-  std::shared_ptr<void> requests_;  // std::vector<MPI_Request>, kept opaque to avoid mpi.h here
+  uint64_t all_reduces_ = 0, all_reduced_bytes_ = 0;
+  std::shared_ptr<void> requests_;       // std::vector<MPI_Request>, kept opaque to avoid mpi.h here
+  std::shared_ptr<void> communicators_;  // std::map<rank list, MPI_Comm>
 };
 
 }  // namespace meshvk_run

@@ -32,6 +32,43 @@ void PrintPlan(FILE* out, const meshvk_module_t* module, uint32_t function, cons
   std::fprintf(out, "plan: function '%s', grid %s (peered axes: %s), %u processes, %u phases, %s\n",
                fn.name ? fn.name : "?", shape.c_str(), peered.empty() ? "none" : peered.c_str(), grid.process_count,
                meshvk_module_function_phase_count(module, function), topology);
+  // Uneven shards (a split that does not divide, or explicit offsets): each
+  // process's own shard shape, for the tensors where they differ.
+  for (int results = 0; program && results < 2; ++results) {
+    uint32_t count = results ? fn.result_count : fn.argument_count;
+    for (uint32_t i = 0; i < count; ++i) {
+      meshvk_tensor_info_t t{};
+      meshvk_status_t st = results ? meshvk_module_result_info(module, function, i, &t)
+                                   : meshvk_module_argument_info(module, function, i, &t);
+      if (st) {
+        meshvk_status_free(st);
+        continue;
+      }
+      std::string global, shards;
+      for (uint32_t d = 0; d < t.rank; ++d) global += std::to_string(t.shape[d]) + "x";
+      global += t.element_type == MESHVK_ELEMENT_F32 ? "f32" : t.element_type == MESHVK_ELEMENT_F16 ? "f16" : "i32";
+      bool uneven = false;
+      std::string first;
+      for (uint32_t k = 0; k < t.shard_count; ++k) {
+        meshvk_shard_view_t v{};
+        st = results ? meshvk_program_result_shard(program, function, i, k, &v)
+                     : meshvk_program_argument_shard(program, function, i, k, &v);
+        if (st) {
+          meshvk_status_free(st);
+          shards.clear();
+          break;
+        }
+        std::string shape;
+        for (uint32_t d = 0; d < v.rank; ++d) shape += (d ? "x" : "") + std::to_string(v.shape[d]);
+        if (k == 0) first = shape;
+        uneven |= shape != first;
+        shards += (k ? ", " : "") + shape;
+      }
+      if (uneven && !shards.empty())
+        std::fprintf(out, "%s %u: shards of %s per process: %s (uneven)\n", results ? "result" : "argument", i,
+                     global.c_str(), shards.c_str());
+    }
+  }
   meshvk_process_summary_t total{};
   uint64_t total_by_path[MESHVK_COPY_PATH_COUNT] = {};
   for (uint32_t p = 0; p < grid.process_count; ++p) {

@@ -1,8 +1,11 @@
 // Rank layout of a grid (see rank_layout.h).
 #include "rank_layout.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <sstream>
+
+#include "meshvk/transport.h"
 
 namespace meshvk_run {
 
@@ -74,6 +77,29 @@ std::string RankAxesText(const meshvk_grid_info_t& grid, const RankLayout& layou
     text += (text.empty() ? "" : ", ") + std::string("axis ") + std::to_string(a) + " (size " +
             std::to_string(grid.shape[a]) + ")";
   return text;
+}
+
+void PrintRankCollectives(const meshvk_module_t* module, uint32_t function, const uint32_t* process_rank,
+                          uint32_t rank_count) {
+  uint32_t count = 0;
+  if (meshvk_status_t status =
+          meshvk_module_rank_collectives(module, function, process_rank, rank_count, nullptr, 0, &count)) {
+    meshvk_status_free(status);
+    return;
+  }
+  std::vector<meshvk_rank_collective_t> groups(count);
+  if (meshvk_status_t status =
+          meshvk_module_rank_collectives(module, function, process_rank, rank_count, groups.data(), count, &count)) {
+    meshvk_status_free(status);
+    return;
+  }
+  if (groups.empty()) std::printf("collectives through MPI_Allreduce: none (copies between ranks go point to point)\n");
+  for (const meshvk_rank_collective_t& g : groups)
+    std::printf(
+        "collective %u: all_reduce of %llu bytes over %u processes (first %u) on %u ranks: reduced on the host "
+        "within each rank, one MPI_Allreduce among the ranks (ring: %llu bytes per rank)\n",
+        g.collective, static_cast<unsigned long long>(g.bytes), g.member_count, g.first_process, g.rank_count,
+        static_cast<unsigned long long>(g.ring_bytes));
 }
 
 }  // namespace meshvk_run

@@ -35,6 +35,12 @@ bool ChooseRankLayout(const meshvk_grid_info_t& grid, uint32_t rank_count, const
 // "axis 0 (size 2)" style text of the rank axes, for --print-plan.
 std::string RankAxesText(const meshvk_grid_info_t& grid, const RankLayout& layout);
 
+// --print-plan: one line per collective group the runtime runs through the
+// transport under this layout (meshvk_module_rank_collectives), or one line
+// saying none does (cross-rank copies then go point to point).
+void PrintRankCollectives(const meshvk_module_t* module, uint32_t function, const uint32_t* process_rank,
+                          uint32_t rank_count);
+
 }  // namespace meshvk_run
 
 #endif  // MESHVK_SAMPLES_MESH_VK_RUN_RANK_LAYOUT_H_

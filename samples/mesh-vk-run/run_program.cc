@@ -155,6 +155,7 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
     // Compiled in-process with the same chain as mesh-vk-compile; any error in
     // the program is bad input (exit 2) with the compiler's one-line message.
     meshvk::ProgramOptions options = CompileOptionsForThisMachine();
+    options.dynamicGridProcesses = devices.processes;  // sizes a `shard.grid @g(shape = ?)`
     meshvk::CompiledProgram compiled;
     std::string error = meshvk::compileProgramFile(path, options, &compiled);
     if (!error.empty()) return Error(kExitUsage, error);
@@ -206,8 +207,41 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
 
   // @a.npy / @a.npz values bring their own shape and type (tensor_args.h);
   // an archive expands into one argument per array.
+  meshvk_grid_info_t grid{};
+  meshvk_module_grid_info(r.module, &grid);
+  // Under mpirun: which processes this rank runs, refused before any device
+  // work (and known before the inputs are read: each rank reads its part).
+  RankLayout layout;
+  if (mpi) {
+    std::string error;
+    if (!ChooseRankLayout(grid, mpi->size(), flags.rank_axes, &layout, &error)) return Error(kExitUsage, error);
+  } else if (!flags.rank_axes.empty()) {
+    return Error(kExitUsage, "flag --rank-axes: only under an MPI launcher (mpirun); this run has one rank");
+  }
+
   std::vector<TensorArg> input_args, expected_args;
-  if (std::string error; !ExpandTensorArgs(flags.inputs, "--input", &input_args, &error) ||
+  // Under mpirun each rank reads only the bytes of the input files that its
+  // own processes' shards cover (files whose value maps to one argument:
+  // none is an .npz archive); the rest of each host tensor stays zero and is
+  // never read by the runtime on this rank.
+  std::vector<InputSlices> slices;
+  bool sliced = mpi && flags.inputs.size() == fn.argument_count;
+  for (const std::string& value : flags.inputs) sliced = sliced && value.find(".npz") == std::string::npos;
+  if (sliced) {
+    slices.resize(fn.argument_count);
+    for (uint32_t i = 0; i < fn.argument_count; ++i) {
+      uint32_t count = 0;
+      meshvk_status_t status = meshvk_module_rank_input_runs(r.module, function, i, layout.process_rank.data(),
+                                                             mpi->size(), mpi->rank(), nullptr, 0, &count);
+      if (!status) {
+        slices[i].runs.resize(count);
+        status = meshvk_module_rank_input_runs(r.module, function, i, layout.process_rank.data(), mpi->size(),
+                                               mpi->rank(), slices[i].runs.data(), count, &count);
+      }
+      if (status) return Error(kExitDevice, "--input[" + std::to_string(i) + "]: " + Take(status));
+    }
+  }
+  if (std::string error; !ExpandTensorArgs(flags.inputs, "--input", &input_args, &error, sliced ? &slices : nullptr) ||
                          !ExpandTensorArgs(flags.expected, "--expected_output", &expected_args, &error))
     return Error(kExitUsage, error);
   if (input_args.size() != fn.argument_count)
@@ -230,8 +264,19 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
                                    " given" + (input_args[i].origin.empty() ? "" : " (" + input_args[i].origin + ")") +
                                    ", argument " + std::to_string(i) + " of " + fn_name + " is " +
                                    SignatureString(args[i]));
-    if (!input_args[i].loaded && !ParseTensorSpec(input_args[i].spec, &inputs[i], &error))
+    if (!input_args[i].loaded &&
+        !ParseTensorSpec(input_args[i].spec, &inputs[i], &error, sliced ? &slices[i] : nullptr))
       return Error(kExitUsage, "--input[" + std::to_string(i) + "]: " + error);
+  }
+  if (sliced && (flags.print_plan || Verbosity() >= 1)) {
+    uint64_t read = 0, total = 0;
+    for (uint32_t i = 0; i < fn.argument_count; ++i) {
+      read += slices[i].bytes_read;
+      total += inputs[i].data.size();
+    }
+    std::printf("rank %u: read %llu of %llu input data bytes (only its processes' shards of .npy/.bin files)\n",
+                mpi->rank(), static_cast<unsigned long long>(read), static_cast<unsigned long long>(total));
+    std::fflush(stdout);
   }
   if (!flags.outputs.empty() && flags.outputs.size() != fn.result_count)
     return Error(kExitUsage, "--output: " + std::to_string(flags.outputs.size()) + " given, function " + fn_name +
@@ -267,19 +312,9 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
   }
 
   step("read inputs");
-  meshvk_grid_info_t grid{};
-  meshvk_module_grid_info(r.module, &grid);
   if (devices.processes != 0 && devices.processes != grid.process_count)
     return Error(kExitUsage, "--devices=" + std::to_string(devices.processes) + ": " + path + " is compiled for " +
                                  std::to_string(grid.process_count) + " processes");
-  // Under mpirun: which processes this rank runs, refused before any device work.
-  RankLayout layout;
-  if (mpi) {
-    std::string error;
-    if (!ChooseRankLayout(grid, mpi->size(), flags.rank_axes, &layout, &error)) return Error(kExitUsage, error);
-  } else if (!flags.rank_axes.empty()) {
-    return Error(kExitUsage, "flag --rank-axes: only under an MPI launcher (mpirun); this run has one rank");
-  }
   const bool root = !mpi || mpi->rank() == 0;
 
   meshvk_instance_create_info_t instance_info{};
@@ -400,6 +435,7 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
                     processes.c_str(), static_cast<unsigned long long>(plan_sent[k]),
                     static_cast<unsigned long long>(plan_received[k]));
       }
+      PrintRankCollectives(r.module, function, layout.process_rank.data(), mpi->size());
       std::fflush(stdout);
     }
   }
@@ -442,11 +478,14 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
     return Error(kExitDevice, path + ": " + Take(status));
   if (mpi && (flags.print_plan || Verbosity() >= 1)) {
     // What this rank handed to MPI in the invoke, next to what the plan says.
-    std::printf("rank %u: MPI bytes sent %llu, received %llu (measured at MPI_Isend/MPI_Recv; plan %llu, %llu)\n",
-                mpi->rank(), static_cast<unsigned long long>(mpi->bytes_sent()),
-                static_cast<unsigned long long>(mpi->bytes_received()),
-                static_cast<unsigned long long>(plan_sent[mpi->rank()]),
-                static_cast<unsigned long long>(plan_received[mpi->rank()]));
+    std::printf(
+        "rank %u: MPI bytes sent %llu, received %llu (measured at MPI_Isend/MPI_Recv, %llu MPI_Allreduce "
+        "counted as a ring; plan %llu, %llu)\n",
+        mpi->rank(), static_cast<unsigned long long>(mpi->bytes_sent()),
+        static_cast<unsigned long long>(mpi->bytes_received()),
+        static_cast<unsigned long long>(mpi->all_reduce_calls()),
+        static_cast<unsigned long long>(plan_sent[mpi->rank()]),
+        static_cast<unsigned long long>(plan_received[mpi->rank()]));
     std::fflush(stdout);
   }
 

@@ -36,7 +36,7 @@ bool NpyFromBytes(const std::vector<uint8_t>& bytes, const std::string& name, Ho
 }  // namespace
 
 bool ExpandTensorArgs(const std::vector<std::string>& values, const std::string& flag, std::vector<TensorArg>* out,
-                      std::string* error) {
+                      std::string* error, std::vector<InputSlices>* slices) {
   out->clear();
   for (size_t i = 0; i < values.size(); ++i) {
     const std::string& value = values[i];
@@ -60,7 +60,7 @@ bool ExpandTensorArgs(const std::vector<std::string>& values, const std::string&
       TensorArg arg;
       arg.loaded = true;
       arg.origin = path;
-      if (!ReadNpy(path, &arg.tensor, error)) {
+      if (!ReadNpy(path, &arg.tensor, error, nullptr, slices ? &(*slices)[i] : nullptr)) {
         *error = where + *error;
         return false;
       }

@@ -24,8 +24,10 @@ struct TensorArg {
 
 // Expands `values` (one flag value each) into arguments. On failure, false and
 // a one-line *error prefixed with `flag[i]`.
+// `slices` (optional, one per value; only when no value is an .npz archive):
+// each @a.npy is read only where slices[i] says (tensor_io.h InputSlices).
 bool ExpandTensorArgs(const std::vector<std::string>& values, const std::string& flag, std::vector<TensorArg>* out,
-                      std::string* error);
+                      std::string* error, std::vector<InputSlices>* slices = nullptr);
 
 }  // namespace meshvk_run
 

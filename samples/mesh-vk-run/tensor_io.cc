@@ -59,7 +59,7 @@ bool ReadUpTo(FILE* f, const std::string& path, uint64_t limit, std::vector<uint
 // a regular file (a sparse multi-GiB file is refused without reading it); for
 // anything else at most want + 1 bytes are read.
 bool ReadData(FILE* f, const std::string& path, bool regular, uint64_t file_size, uint64_t already, uint64_t want,
-              const std::string& needs, std::vector<uint8_t>* out, std::string* error) {
+              const std::string& needs, std::vector<uint8_t>* out, std::string* error, InputSlices* slices) {
   auto mismatch = [&](uint64_t have, bool more) {
     // `more`: not a regular file, read stopped one byte past the expected size.
     *error = more ? path + ": more than " + std::to_string(want) + needs + std::to_string(want)
@@ -69,9 +69,26 @@ bool ReadData(FILE* f, const std::string& path, bool regular, uint64_t file_size
   };
   if (regular && file_size - std::min(file_size, already) != want)
     return mismatch(file_size - std::min(file_size, already), false);
+  if (slices && regular) {  // only the rows this rank's shards cover
+    out->assign(want, 0);
+    for (const meshvk_host_run_t& run : slices->runs) {
+      for (uint64_t r = 0; r < run.rows; ++r) {
+        const uint64_t at = run.offset + r * run.pitch;
+        if (at + run.row_bytes > want || std::fseek(f, static_cast<long>(already + at), SEEK_SET) != 0 ||
+            std::fread(out->data() + at, 1, run.row_bytes, f) != run.row_bytes) {
+          *error = path + ": reading bytes [" + std::to_string(at) + ", " + std::to_string(at + run.row_bytes) +
+                   ") of the data failed";
+          return false;
+        }
+        slices->bytes_read += run.row_bytes;
+      }
+    }
+    return true;
+  }
   out->clear();
   if (!ReadUpTo(f, path, want + 1, out, error)) return false;
   if (out->size() != want) return mismatch(out->size(), out->size() > want);
+  if (slices) slices->bytes_read += want;
   return true;
 }
 
@@ -293,26 +310,29 @@ static bool ParseTensorTypeImpl(const std::string& spec, HostTensor* out, std::s
   return true;
 }
 
-static bool ReadNpyImpl(const std::string& path, HostTensor* out, std::string* error, const HostTensor* expected);
+static bool ReadNpyImpl(const std::string& path, HostTensor* out, std::string* error, const HostTensor* expected,
+                        InputSlices* slices);
 
-static bool ParseTensorSpecImpl(const std::string& spec, HostTensor* out, std::string* error) {
+static bool ParseTensorSpecImpl(const std::string& spec, HostTensor* out, std::string* error, InputSlices* slices) {
   if (!ParseTensorTypeImpl(spec, out, error)) return false;
   std::string value = spec.substr(spec.find('=') + 1);
   if (value.empty() || value[0] != '@') return ParseValues(value, out, error);
 
   std::string path = value.substr(1);
-  if (path.size() >= 4 && path.compare(path.size() - 4, 4, ".npy") == 0) return ReadNpyImpl(path, out, error, out);
+  if (path.size() >= 4 && path.compare(path.size() - 4, 4, ".npy") == 0)
+    return ReadNpyImpl(path, out, error, out, slices);
   bool regular = false;
   uint64_t file_size = 0;
   FILE* f = OpenInput(path, &regular, &file_size, error);
   if (!f) return false;
   bool ok = ReadData(f, path, regular, file_size, 0, out->element_count() * ElementBytes(out->type),
-                     " bytes, " + TypeString(out->shape, out->type) + " needs ", &out->data, error);
+                     " bytes, " + TypeString(out->shape, out->type) + " needs ", &out->data, error, slices);
   std::fclose(f);
   return ok;
 }
 
-static bool ReadNpyImpl(const std::string& path, HostTensor* out, std::string* error, const HostTensor* expected) {
+static bool ReadNpyImpl(const std::string& path, HostTensor* out, std::string* error, const HostTensor* expected,
+                        InputSlices* slices) {
   bool regular = false;
   uint64_t file_size = 0;
   FILE* f = OpenInput(path, &regular, &file_size, error);
@@ -343,8 +363,8 @@ static bool ReadNpyImpl(const std::string& path, HostTensor* out, std::string* e
   t.shape = header.shape;
   t.type = header.type;
   if (!ReadData(f, path, regular, file_size, header.data_offset, header.data_bytes,
-                " data bytes, shape " + ShapeString(t.shape) + " of " + ElementName(t.type) + " needs ", &t.data,
-                error))
+                " data bytes, shape " + ShapeString(t.shape) + " of " + ElementName(t.type) + " needs ", &t.data, error,
+                slices))
     return std::fclose(f), false;
   std::fclose(f);
   *out = std::move(t);
@@ -373,14 +393,15 @@ bool ParseTensorType(const std::string& spec, HostTensor* out, std::string* erro
   return ok;
 }
 
-bool ParseTensorSpec(const std::string& spec, HostTensor* out, std::string* error) {
-  bool ok = ParseTensorSpecImpl(spec, out, error);
+bool ParseTensorSpec(const std::string& spec, HostTensor* out, std::string* error, InputSlices* slices) {
+  bool ok = ParseTensorSpecImpl(spec, out, error, slices);
   if (!ok) *error = OneLine(*error);
   return ok;
 }
 
-bool ReadNpy(const std::string& path, HostTensor* out, std::string* error, const HostTensor* expected) {
-  bool ok = ReadNpyImpl(path, out, error, expected);
+bool ReadNpy(const std::string& path, HostTensor* out, std::string* error, const HostTensor* expected,
+             InputSlices* slices) {
+  bool ok = ReadNpyImpl(path, out, error, expected, slices);
   if (!ok) *error = OneLine(*error);
   return ok;
 }

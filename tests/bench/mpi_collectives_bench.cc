@@ -1,20 +1,29 @@
-// all_reduce and all_gather between 2 MPI ranks through meshvk, against plain
+// all_reduce and all_gather between MPI ranks through meshvk, against plain
 // MPI_Allreduce / MPI_Allgather on host buffers of the same size, in the same
-// run. Start with `mpirun -np 2 meshvk_mpi_bench [MiB...]` (default 1 16 128).
+// run. Start with `mpirun -np R meshvk_mpi_bench [MiB...]` (R = 2 or 4;
+// default sizes 1 16 128).
 //
-// The programs (generated below for each size, compiled in-process for a grid
-// of 2, one process per rank):
-//  * all_reduce: s = sum over the split dimension 0 of x[2 x R]: each rank's
-//    partial (R floats = the size) is combined by the compiler's all_reduce;
-//  * all_gather: y = -x with x split in 2 and y replicated: each rank holds
-//    half and gathers the other half (the size is y's).
+// The programs (generated below for each size, compiled in-process):
+//  * all_reduce: s = sum over the split dimension 0 of x[P x N]: each
+//    process's partial (N floats = the size) is combined by the compiler's
+//    all_reduce. Layouts: one process per rank (grid R) and two local
+//    devices per rank (grid 2R, processes 2r, 2r+1 on rank r: the mixed case
+//    a hierarchical collective is for). Paths: `transport` (the runtime's
+//    host step: reduce within the rank, one MPI_Allreduce among the ranks)
+//    and `copies` (MESHVK_RANK_COLLECTIVES=copies: the compiler's copies,
+//    point to point between ranks, as before).
+//  * all_gather: y = -x with x split over grid R and y replicated: each rank
+//    holds 1/R and gathers the rest (the size is y's); copies, point to point.
 // meshvk's time for the collective is the host time the program spends in
-// staging bytes out of / into device memory and in MPI calls (the invoke's
-// meshvk_transport_stats_t::host_ns, maximum over the ranks); the kernels
-// around it (the elementwise op, the reduction's add) are not counted. The
-// reference is the wall time of the MPI call after a barrier, maximum over the
-// ranks. Ratio = MPI time / meshvk time (1.0: as fast as plain MPI on host
-// memory). Medians of 5 runs after a warm-up.
+// staging bytes out of / into device memory, reducing on the host and in MPI
+// calls (the invoke's meshvk_transport_stats_t::host_ns, maximum over the
+// ranks); the kernels around it are not counted. The reference is the wall
+// time of the MPI call after a barrier, maximum over the ranks. Ratio = MPI
+// time / meshvk time (1.0: as fast as plain MPI on host memory). Bytes: the
+// most any rank handed to the transport (MPI_Allreduce counted as a ring,
+// meshvk_transport_ring_bytes). Medians of 5 runs after a warm-up. Each
+// case checks its result on every rank (all inputs are 1), so the smoke test
+// under ctest is a correctness check of each path too.
 #include <mpi.h>
 
 #include <algorithm>
@@ -45,16 +54,17 @@ meshvk_status_t CreateOnRanks(meshvk_module_t* module, meshvk_device_set_t* set,
   return meshvk_program_create_with_info(&info, out);
 }
 
-std::string AllReduceProgram(uint64_t floats) {
-  std::string r = std::to_string(floats);
-  return "shard.grid @grid(shape = 2)\n"
-         "func.func @main(%x: tensor<2x" +
-         r + "xf32>) -> tensor<" + r +
+std::string AllReduceProgram(uint32_t processes, uint64_t floats) {
+  std::string r = std::to_string(floats), p = std::to_string(processes);
+  return "shard.grid @grid(shape = " + p +
+         ")\n"
+         "func.func @main(%x: tensor<" +
+         p + "x" + r + "xf32>) -> tensor<" + r +
          "xf32> {\n"
          "  %rows = shard.sharding @grid split_axes = [[0]] : !shard.sharding\n"
          "  %rep = shard.sharding @grid split_axes = [[]] : !shard.sharding\n"
-         "  %x_s = shard.shard %x to %rows annotate_for_users : tensor<2x" +
-         r +
+         "  %x_s = shard.shard %x to %rows annotate_for_users : tensor<" +
+         p + "x" + r +
          "xf32>\n"
          "  %zero = arith.constant 0.0 : f32\n"
          "  %init = tensor.empty() : tensor<" +
@@ -63,8 +73,8 @@ std::string AllReduceProgram(uint64_t floats) {
          "  %acc = linalg.fill ins(%zero : f32) outs(%init : tensor<" +
          r + "xf32>) -> tensor<" + r +
          "xf32>\n"
-         "  %s = linalg.reduce ins(%x_s : tensor<2x" +
-         r + "xf32>) outs(%acc : tensor<" + r +
+         "  %s = linalg.reduce ins(%x_s : tensor<" +
+         p + "x" + r + "xf32>) outs(%acc : tensor<" + r +
          "xf32>) dimensions = [0]\n"
          "    (%in: f32, %out: f32) {\n"
          "      %sum = arith.addf %in, %out : f32\n"
@@ -79,9 +89,10 @@ std::string AllReduceProgram(uint64_t floats) {
          "}\n";
 }
 
-std::string AllGatherProgram(uint64_t floats) {
+std::string AllGatherProgram(uint32_t processes, uint64_t floats) {
   std::string n = std::to_string(floats);
-  return "shard.grid @grid(shape = 2)\n"
+  return "shard.grid @grid(shape = " + std::to_string(processes) +
+         ")\n"
          "func.func @main(%x: tensor<" +
          n + "xf32>) -> tensor<" + n +
          "xf32> {\n"
@@ -123,9 +134,15 @@ bool Check(meshvk_status_t status, const char* what) {
   return false;
 }
 
-// Median seconds of the collective through meshvk; *sent: bytes rank 0 sent.
+struct Measured {
+  double seconds = 0;
+  uint64_t sent = 0, received = 0;  // the most any rank sent / received
+};
+
+// Median seconds of the collective through meshvk with processes p on rank
+// process_rank[p], all on this rank's device 0.
 bool MeshvkSeconds(meshvk_instance_t* instance, const meshvk_run::MpiSession& mpi, const std::string& source,
-                   uint64_t input_bytes, double* seconds, uint64_t* sent) {
+                   const std::vector<uint32_t>& process_rank, uint64_t input_bytes, float expected, Measured* out) {
   meshvk::ProgramOptions options;
   meshvk::CompiledProgram compiled;
   std::string error = meshvk::compileProgramSource(source, "bench.mlir", options, &compiled);
@@ -136,10 +153,11 @@ bool MeshvkSeconds(meshvk_instance_t* instance, const meshvk_run::MpiSession& mp
   meshvk_module_t* module = nullptr;
   if (!Check(meshvk_module_load(compiled.artifact.data(), compiled.artifact.size(), &module), "load")) return false;
   std::unique_ptr<meshvk_module_t, void (*)(meshvk_module_t*)> module_owner(module, meshvk_module_release);
-  std::vector<uint32_t> on_device0 = {0, 0}, process_rank = {0, 1};
+  const uint32_t P = static_cast<uint32_t>(process_rank.size());
+  std::vector<uint32_t> on_device0(P, 0);
   meshvk_device_set_create_info_t set_info{};
   set_info.topology = MESHVK_TOPOLOGY_LOGICAL;
-  set_info.process_count = 2;
+  set_info.process_count = P;
   set_info.process_devices = on_device0.data();
   meshvk_device_set_t* set = nullptr;
   if (!Check(meshvk_device_set_create(instance, &set_info, &set), "device set")) return false;
@@ -162,9 +180,28 @@ bool MeshvkSeconds(meshvk_instance_t* instance, const meshvk_run::MpiSession& mp
     meshvk_program_transport_stats(program, &stats);
     double s = MaxOverRanks(stats.host_ns / 1e9);
     if (run > 0) runs.push_back(s);  // run 0 warms up
-    *sent = stats.bytes_sent;
+    out->sent = static_cast<uint64_t>(MaxOverRanks(static_cast<double>(stats.bytes_sent)));
+    out->received = static_cast<uint64_t>(MaxOverRanks(static_cast<double>(stats.bytes_received)));
   }
-  *seconds = Median(runs);
+  out->seconds = Median(runs);
+  // The result on this rank's first process: every element must be
+  // `expected` (inputs are all 1: the sum of P partials, or -1 gathered).
+  meshvk_shard_view_t view{};
+  for (uint32_t shard = 0; view.buffer == nullptr; ++shard) {
+    if (!Check(meshvk_program_result_shard(program, 0, 0, shard, &view), "result shard")) return false;
+    if (process_rank[view.process] != mpi.rank()) view.buffer = nullptr;
+  }
+  uint64_t count = 1;
+  for (uint32_t d = 0; d < view.rank; ++d) count *= view.shape[d];
+  std::vector<float> result(count);
+  if (!Check(meshvk_buffer_read(view.buffer, view.offset, result.data(), count * sizeof(float)), "read result"))
+    return false;
+  for (uint64_t i = 0; i < count; ++i)
+    if (result[i] != expected) {
+      std::fprintf(stderr, "meshvk_mpi_bench: rank %u: result[%llu] = %g, expected %g\n", mpi.rank(),
+                   static_cast<unsigned long long>(i), result[i], expected);
+      return false;
+    }
   return true;
 }
 
@@ -190,8 +227,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "meshvk_mpi_bench: %s\n", error.c_str());
     return 2;
   }
-  if (mpi->size() != 2) {
-    std::fprintf(stderr, "meshvk_mpi_bench: start it with mpirun -np 2 (got %u ranks)\n", mpi->size());
+  const uint32_t R = mpi->size();
+  if (R < 2) {
+    std::fprintf(stderr, "meshvk_mpi_bench: start it with mpirun -np 2 or 4 (got %u ranks)\n", R);
     mpi->Abort(2);
   }
   std::vector<uint64_t> mib = {1, 16, 128};
@@ -203,29 +241,44 @@ int main(int argc, char** argv) {
   if (!Check(meshvk_instance_create(nullptr, &instance), "instance")) mpi->Abort(3);
   const bool root = mpi->rank() == 0;
   if (root)
-    std::printf("%-10s %8s %14s %14s %14s %8s %16s\n", "collective", "MiB", "meshvk ms", "MPI ms", "MPI GB/s", "ratio",
-                "meshvk sent/rank");
-  for (const char* kind : {"all_reduce", "all_gather"}) {
+    std::printf("%u ranks\n%-10s %-12s %-9s %6s %11s %11s %8s %8s %14s %14s\n", R, "collective", "layout", "path",
+                "MiB", "meshvk ms", "MPI ms", "MPI GB/s", "ratio", "sent/rank", "received/rank");
+  struct Case {
+    const char* kind;
+    uint32_t local;    // processes per rank
+    const char* path;  // MESHVK_RANK_COLLECTIVES
+  };
+  const Case cases[] = {{"all_reduce", 1, "transport"},
+                        {"all_reduce", 1, "copies"},
+                        {"all_reduce", 2, "transport"},
+                        {"all_reduce", 2, "copies"},
+                        {"all_gather", 1, "copies"}};
+  for (const Case& c : cases) {
     for (uint64_t m : mib) {
       const uint64_t bytes = m << 20, floats = bytes / sizeof(float);
-      const bool reduce = std::string(kind) == "all_reduce";
-      double meshvk_s = 0;
-      uint64_t sent = 0;
-      if (!MeshvkSeconds(instance, *mpi, reduce ? AllReduceProgram(floats) : AllGatherProgram(floats),
-                         reduce ? 2 * bytes : bytes, &meshvk_s, &sent))
+      const bool reduce = std::string(c.kind) == "all_reduce";
+      const uint32_t P = R * c.local;
+      std::vector<uint32_t> process_rank(P);
+      for (uint32_t p = 0; p < P; ++p) process_rank[p] = p / c.local;
+      setenv("MESHVK_RANK_COLLECTIVES", c.path, 1);
+      Measured measured;
+      if (!MeshvkSeconds(instance, *mpi, reduce ? AllReduceProgram(P, floats) : AllGatherProgram(P, floats),
+                         process_rank, reduce ? P * bytes : bytes, reduce ? static_cast<float>(P) : -1.0f, &measured))
         mpi->Abort(3);
-      std::vector<float> in(reduce ? floats : floats / 2, 1.0f), out(floats);
+      std::vector<float> in(reduce ? floats : floats / R, 1.0f), out(floats);
       double mpi_s = MpiSeconds([&] {
         if (reduce)
           MPI_Allreduce(in.data(), out.data(), static_cast<int>(floats), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
         else
-          MPI_Allgather(in.data(), static_cast<int>(floats / 2), MPI_FLOAT, out.data(), static_cast<int>(floats / 2),
+          MPI_Allgather(in.data(), static_cast<int>(floats / R), MPI_FLOAT, out.data(), static_cast<int>(floats / R),
                         MPI_FLOAT, MPI_COMM_WORLD);
       });
+      const std::string layout = std::to_string(R) + "r x " + std::to_string(c.local) + "d";
       if (root)
-        std::printf("%-10s %8llu %14.3f %14.3f %14.2f %8.2f %16llu\n", kind, static_cast<unsigned long long>(m),
-                    meshvk_s * 1e3, mpi_s * 1e3, bytes / mpi_s / 1e9, mpi_s / meshvk_s,
-                    static_cast<unsigned long long>(sent));
+        std::printf("%-10s %-12s %-9s %6llu %11.3f %11.3f %8.2f %8.2f %14llu %14llu\n", c.kind, layout.c_str(), c.path,
+                    static_cast<unsigned long long>(m), measured.seconds * 1e3, mpi_s * 1e3, bytes / mpi_s / 1e9,
+                    mpi_s / measured.seconds, static_cast<unsigned long long>(measured.sent),
+                    static_cast<unsigned long long>(measured.received));
       std::fflush(stdout);
     }
   }

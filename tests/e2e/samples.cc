@@ -78,6 +78,17 @@ const std::vector<Sample>& Samples() {
        [](const std::vector<HostTensor>& in) { return std::vector<HostTensor>{MatMul(in[0], in[1])}; },
        // 2 rows: a grid of 4 would split them unevenly.
        {"1", "2", "2x2"}},
+      {"batch_rows",
+       [](uint32_t s) { return RandomAll(s, Shape{10, 8}, Shape{8, 6}); },
+       [](const std::vector<HostTensor>& in) {
+         HostTensor y = Relu(MatMul(in[0], in[1]));
+         HostTensor sums = HostTensor::Zeros({6}, MESHVK_ELEMENT_F32);
+         for (int64_t i = 0; i < 10; ++i)
+           for (int64_t j = 0; j < 6; ++j) sums.f[j] += y.f[i * 6 + j];
+         return std::vector<HostTensor>{y, sums, y};
+       },
+       // 10 rows: uneven on 3 and 4 processes.
+       {"1", "2", "3", "4", "2x2"}},
       {"matmul_rows", [](uint32_t s) { return RandomAll(s, Shape{256, 128}, Shape{128, 64}); },
        [](const std::vector<HostTensor>& in) { return std::vector<HostTensor>{MatMul(in[0], in[1])}; }, kOneD},
       {"matmul_cols", [](uint32_t s) { return RandomAll(s, Shape{64, 96}, Shape{96, 128}); },

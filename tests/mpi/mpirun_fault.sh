@@ -3,7 +3,10 @@
 #   mpirun_fault.sh KIND DATA_DIR MESH_VK_RUN MAKE_SAMPLE_DATA SAMPLES_DIR
 # KIND: bad-input (rank 1 gets a broken .npy: it must say so and abort the
 #       job), killed (rank 1 is killed with SIGKILL mid-run: mpirun must end
-#       rank 0), misfit (3 ranks on a 2x2 grid: exit 2 before any work).
+#       rank 0), killed-in-allreduce (the same with axis 1 over the ranks, so
+#       every invoke's all_reduce is an MPI_Allreduce between the two ranks:
+#       rank 0 is left inside the collective), misfit (3 ranks on a 2x2 grid:
+#       exit 2 before any work).
 set -uo pipefail
 kind=$1 data=$2 runner=$3 make_data=$4 samples=$5
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -23,15 +26,20 @@ case $kind in
     rc=$?
     want="rank 1 of 2: --input\[0\]"
     ;;
-  killed)
+  killed | killed-in-allreduce)
     # --benchmark keeps both ranks exchanging bytes until one disappears.
+    extra=""
+    [ "$kind" = killed ] || extra="--rank-axes=1 --print-plan"
     # shellcheck disable=SC2016
     out=$(timeout 60 mpirun --oversubscribe -np 2 bash -c \
-          '"$0" "$1" $2 --benchmark=1000000 & pid=$!
+          '"$0" "$1" $2 $3 --benchmark=1000000 & pid=$!
            if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then sleep 3; kill -9 $pid; fi; wait $pid' \
-          "$runner" "$program" "$flags" 2>&1)
+          "$runner" "$program" "$flags" "$extra" 2>&1)
     rc=$?
     want="signal 9|exited on signal|exit code 137|non-zero status"
+    if [ "$kind" = killed-in-allreduce ] && ! grep -q "one MPI_Allreduce among the ranks" <<<"$out"; then
+      echo "$out"; echo "FAIL: the plan runs no all_reduce through MPI_Allreduce"; exit 1
+    fi
     ;;
   misfit)
     # shellcheck disable=SC2086

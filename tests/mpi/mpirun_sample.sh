@@ -5,6 +5,7 @@
 # meshvk). Passes when rank 0 reports the result matches, every rank's bytes
 # measured at MPI_Isend/MPI_Recv equal the plan's, and, when EXPECT_RANK_BYTES
 # ("SENT/RECEIVED", derived by hand) is set, every rank moved exactly that.
+# Under mpirun each rank reads only its shards of the inputs (EXPECT_INPUT_BYTES below).
 # OpenMPI refuses to run as root without these two (CI runs as root); set
 # here, for this test only.
 set -uo pipefail
@@ -31,4 +32,14 @@ while read -r line; do
     echo "FAIL: expected $EXPECT_RANK_BYTES bytes sent/received: $line"; exit 1
   fi
 done < <(grep "measured at MPI_Isend/MPI_Recv" <<<"$out")
+# Each rank reads only its processes' part of the input files; with
+# EXPECT_INPUT_BYTES ("READ/TOTAL", derived by hand) every rank read exactly that.
+if [ -n "${EXPECT_INPUT_BYTES:-}" ]; then
+  read_lines=$(grep -c "input data bytes" <<<"$out")
+  [ "$read_lines" -eq "$ranks" ] || { echo "FAIL: $read_lines of $ranks ranks reported the input bytes they read"; exit 1; }
+  while read -r line; do
+    got=$(sed -E 's/.*read ([0-9]+) of ([0-9]+) input.*/\1\/\2/' <<<"$line")
+    [ "$got" = "$EXPECT_INPUT_BYTES" ] || { echo "FAIL: expected $EXPECT_INPUT_BYTES input bytes: $line"; exit 1; }
+  done < <(grep "input data bytes" <<<"$out")
+fi
 echo "PASS: $sample on $ranks ranks"

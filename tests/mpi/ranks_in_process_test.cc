@@ -5,8 +5,13 @@
 // fails). Every sample on grids 2, 4 and 2x2, each process -> rank map where
 // a rank axis fits; rank 0's results against the host loops of samples.cc,
 // and the bytes handed to the transport against meshvk_module_rank_bytes.
+// Collectives whose group spans ranks (all_reduce on grids 2, 4, 2x2 with
+// ranks x devices and devices x ranks): one ring among the ranks, bytes per
+// rank against the ring formula written out in the test, results against a
+// host loop; a peer missing from a collective fails it in bounded time.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 #include <thread>
 #include <vector>
@@ -60,54 +65,52 @@ std::vector<Case> AllCases() {
   return cases;
 }
 
-class RanksTest : public meshvk_test::VulkanTest, public ::testing::WithParamInterface<Case> {};
+// One job: `ranks` programs of `artifact` (processes on rank process_rank[p],
+// all on physical device 0 as mpirun ranks on one machine would be), invoked
+// once on one thread per rank. Returns "" or the first failure; rank 0's
+// results in *outputs, each rank's transport stats in *stats.
+class JobTest : public meshvk_test::VulkanTest {
+ protected:
+  std::string RunJob(const std::vector<uint8_t>& artifact, const std::vector<uint32_t>& process_rank, uint32_t ranks,
+                     const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs,
+                     std::vector<meshvk_transport_stats_t>* stats);
+};
 
-TEST_P(RanksTest, RankZeroGathersTheHostLoopResult) {
-  const Case& c = GetParam();
-  const Sample& sample = SampleNamed(c.sample);
-  const meshvk::CompiledProgram* compiled = nullptr;
-  ASSERT_EQ(CompileSample(c.sample, c.grid, &compiled), "");
-  const uint32_t P = ProcessCount(c.grid);
-  const std::vector<HostTensor> inputs = sample.make_inputs(kSeed);
-  const std::vector<HostTensor> expected = sample.reference(inputs);
-
-  std::vector<meshvk_transport_t> transports(c.ranks);
+std::string JobTest::RunJob(const std::vector<uint8_t>& artifact, const std::vector<uint32_t>& process_rank,
+                            uint32_t ranks, const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs,
+                            std::vector<meshvk_transport_stats_t>* stats) {
+  std::vector<meshvk_transport_t> transports(ranks);
   meshvk_in_process_hub_t* hub = nullptr;
-  MESHVK_ASSERT_OK(meshvk_transport_in_process_create(c.ranks, 20000, transports.data(), &hub));
+  if (meshvk_status_t s = meshvk_transport_in_process_create(ranks, 20000, transports.data(), &hub))
+    return meshvk_test::StatusText(s);
   std::unique_ptr<meshvk_in_process_hub_t, void (*)(meshvk_in_process_hub_t*)> hub_owner(
       hub, meshvk_transport_in_process_destroy);
-
   meshvk_module_t* raw_module = nullptr;
-  MESHVK_ASSERT_OK(meshvk_module_load(compiled->artifact.data(), compiled->artifact.size(), &raw_module));
+  if (meshvk_status_t s = meshvk_module_load(artifact.data(), artifact.size(), &raw_module))
+    return meshvk_test::StatusText(s);
   ModulePtr module(raw_module);
-  std::vector<uint64_t> plan_sent(c.ranks), plan_received(c.ranks);
-  MESHVK_ASSERT_OK(meshvk_module_rank_bytes(module.get(), 0, c.process_rank.data(), c.ranks, 0, plan_sent.data(),
-                                            plan_received.data()));
-
-  // One device set and program per rank (all processes on physical device 0,
-  // as mpirun ranks on one machine would be), created here; invoked on one
-  // thread per rank.
+  const uint32_t P = static_cast<uint32_t>(process_rank.size());
   std::vector<meshvk_test::DeviceSet> sets;
   std::vector<ProgramPtr> programs;
   std::vector<uint32_t> on_device0(P, 0);
-  for (uint32_t r = 0; r < c.ranks; ++r) {
+  for (uint32_t r = 0; r < ranks; ++r) {
     sets.push_back(MakeSet(MESHVK_TOPOLOGY_LOGICAL, P, on_device0.data()));
-    ASSERT_TRUE(sets.back());
-    meshvk_program_ranks_t ranks{&transports[r], c.process_rank.data(), 0};
+    if (!sets.back()) return "no device set";
+    meshvk_program_ranks_t map{&transports[r], process_rank.data(), 0};
     meshvk_program_t* program = nullptr;
-    MESHVK_ASSERT_OK(CreateOnRanks(module.get(), sets.back().get(), &ranks, &program));
+    if (meshvk_status_t s = CreateOnRanks(module.get(), sets.back().get(), &map, &program))
+      return meshvk_test::StatusText(s);
     programs.emplace_back(program);
   }
-  std::vector<std::vector<HostTensor>> outputs(c.ranks);
-  std::vector<std::string> errors(c.ranks);
+  std::vector<std::vector<HostTensor>> results(ranks, *outputs);
+  std::vector<std::string> errors(ranks);
   std::vector<std::thread> threads;
-  for (uint32_t r = 0; r < c.ranks; ++r) {
-    for (const HostTensor& e : expected) outputs[r].push_back(HostTensor::Zeros(e.shape, e.type));
+  for (uint32_t r = 0; r < ranks; ++r) {
     threads.emplace_back([&, r] {
       std::vector<meshvk_host_input_t> in;
       for (const HostTensor& t : inputs) in.push_back({t.data(), t.bytes()});
       std::vector<meshvk_host_output_t> out;
-      for (HostTensor& t : outputs[r]) out.push_back({t.data(), t.bytes()});
+      for (HostTensor& t : results[r]) out.push_back({t.data(), t.bytes()});
       meshvk_invoke_info_t invoke{};
       invoke.inputs = in.data();
       invoke.input_count = static_cast<uint32_t>(in.size());
@@ -117,22 +120,139 @@ TEST_P(RanksTest, RankZeroGathersTheHostLoopResult) {
     });
   }
   for (std::thread& t : threads) t.join();
+  stats->assign(ranks, meshvk_transport_stats_t{});
+  for (uint32_t r = 0; r < ranks; ++r) {
+    if (!errors[r].empty()) return "rank " + std::to_string(r) + ": " + errors[r];
+    meshvk_program_transport_stats(programs[r].get(), &(*stats)[r]);
+  }
+  *outputs = std::move(results[0]);
+  programs.clear();  // before the hub goes
+  return "";
+}
+
+class RanksTest : public JobTest, public ::testing::WithParamInterface<Case> {};
+
+TEST_P(RanksTest, RankZeroGathersTheHostLoopResult) {
+  const Case& c = GetParam();
+  const Sample& sample = SampleNamed(c.sample);
+  const meshvk::CompiledProgram* compiled = nullptr;
+  ASSERT_EQ(CompileSample(c.sample, c.grid, &compiled), "");
+  const std::vector<HostTensor> inputs = sample.make_inputs(kSeed);
+  const std::vector<HostTensor> expected = sample.reference(inputs);
+  meshvk_module_t* raw_module = nullptr;
+  MESHVK_ASSERT_OK(meshvk_module_load(compiled->artifact.data(), compiled->artifact.size(), &raw_module));
+  ModulePtr module(raw_module);
+  std::vector<uint64_t> plan_sent(c.ranks), plan_received(c.ranks);
+  MESHVK_ASSERT_OK(meshvk_module_rank_bytes(module.get(), 0, c.process_rank.data(), c.ranks, 0, plan_sent.data(),
+                                            plan_received.data()));
+  std::vector<HostTensor> outputs;
+  for (const HostTensor& e : expected) outputs.push_back(HostTensor::Zeros(e.shape, e.type));
+  std::vector<meshvk_transport_stats_t> stats;
+  ASSERT_EQ(RunJob(compiled->artifact, c.process_rank, c.ranks, inputs, &outputs, &stats), "");
   for (uint32_t r = 0; r < c.ranks; ++r) {
-    EXPECT_EQ(errors[r], "") << "rank " << r;
-    meshvk_transport_stats_t stats{};
-    meshvk_program_transport_stats(programs[r].get(), &stats);
-    EXPECT_EQ(stats.bytes_sent, plan_sent[r]) << "rank " << r << " sent";
-    EXPECT_EQ(stats.bytes_received, plan_received[r]) << "rank " << r << " received";
+    EXPECT_EQ(stats[r].bytes_sent, plan_sent[r]) << "rank " << r << " sent";
+    EXPECT_EQ(stats[r].bytes_received, plan_received[r]) << "rank " << r << " received";
   }
   for (size_t i = 0; i < expected.size(); ++i)
-    EXPECT_EQ(Compare(outputs[0][i], expected[i], kAtol, kRtol), "") << c.sample << " result " << i;
-  programs.clear();  // before the hub goes
+    EXPECT_EQ(Compare(outputs[i], expected[i], kAtol, kRtol), "") << c.sample << " result " << i;
 }
 
 INSTANTIATE_TEST_SUITE_P(Samples, RanksTest, ::testing::ValuesIn(AllCases()),
                          [](const ::testing::TestParamInfo<Case>& info) {
                            return info.param.sample + "_grid" + info.param.grid + "_" + info.param.name;
                          });
+
+// all_reduce(sum) of N floats over the grid axes `axes` of `grid`: each
+// process reduces its rows of x[P x N] (dimension 0 split over the grid), the
+// compiler's all_reduce combines the partials; the result is replicated.
+std::string AllReduceSource(const std::string& grid, uint32_t processes, const std::string& axes, uint64_t floats) {
+  const std::string n = std::to_string(floats), rows = std::to_string(processes) + "x" + n;
+  return "shard.grid @grid(shape = " + grid + ")\n" + "func.func @main(%x: tensor<" + rows + "xf32>) -> tensor<" + n +
+         "xf32> {\n" + "  %split = shard.sharding @grid split_axes = [[" + axes + "]] : !shard.sharding\n" +
+         "  %rep = shard.sharding @grid split_axes = [[]] : !shard.sharding\n" +
+         "  %x_s = shard.shard %x to %split annotate_for_users : tensor<" + rows + "xf32>\n" +
+         "  %zero = arith.constant 0.0 : f32\n" + "  %init = tensor.empty() : tensor<" + n + "xf32>\n" +
+         "  %acc = linalg.fill ins(%zero : f32) outs(%init : tensor<" + n + "xf32>) -> tensor<" + n + "xf32>\n" +
+         "  %s = linalg.reduce ins(%x_s : tensor<" + rows + "xf32>) outs(%acc : tensor<" + n +
+         "xf32>) dimensions = [0]\n" + "    (%in: f32, %out: f32) {\n" + "      %sum = arith.addf %in, %out : f32\n" +
+         "      linalg.yield %sum : f32\n" + "    }\n" + "  %s_r = shard.shard %s to %rep : tensor<" + n + "xf32>\n" +
+         "  return %s_r : tensor<" + n + "xf32>\n" + "}\n";
+}
+
+struct CollectiveCase {
+  std::string name, grid, axes;
+  std::vector<uint32_t> process_rank;
+  uint32_t ranks;
+  uint64_t floats;       // > 16384 floats: the compiler's reduce_scatter+all_gather on groups of 4
+  uint32_t group_ranks;  // ranks each group spans
+  uint32_t groups;       // groups run through the transport
+};
+
+class RankCollectivesTest : public JobTest, public ::testing::WithParamInterface<CollectiveCase> {};
+
+// A collective whose group spans ranks runs as one all-reduce among the
+// ranks (hierarchical: reduced within each rank first). Bytes per rank are
+// checked against the ring formula written out here, 2(R-1)/R x N for R ranks
+// (N = the partial's bytes, R divides the element count), and the result
+// against a host loop. Results are replicated, so rank 0 already holds them:
+// nothing else crosses ranks.
+TEST_P(RankCollectivesTest, OneRingAmongTheRanksWithTheHostLoopResult) {
+  const CollectiveCase& c = GetParam();
+  const uint32_t P = static_cast<uint32_t>(c.process_rank.size());
+  meshvk::CompiledProgram compiled;
+  ASSERT_EQ(meshvk::compileProgramSource(AllReduceSource(c.grid, P, c.axes, c.floats), "all_reduce.mlir",
+                                         meshvk::ProgramOptions{}, &compiled),
+            "");
+  HostTensor x = HostTensor::Zeros({static_cast<int64_t>(P), static_cast<int64_t>(c.floats)}, MESHVK_ELEMENT_F32);
+  for (size_t i = 0; i < x.f.size(); ++i) x.f[i] = static_cast<float>((i * 7919) % 13) - 6.0f;
+  HostTensor expected = HostTensor::Zeros({static_cast<int64_t>(c.floats)}, MESHVK_ELEMENT_F32);
+  for (uint32_t p = 0; p < P; ++p)
+    for (uint64_t j = 0; j < c.floats; ++j) expected.f[j] += x.f[p * c.floats + j];
+
+  meshvk_module_t* raw_module = nullptr;
+  MESHVK_ASSERT_OK(meshvk_module_load(compiled.artifact.data(), compiled.artifact.size(), &raw_module));
+  ModulePtr module(raw_module);
+  std::vector<meshvk_rank_collective_t> groups(8);
+  uint32_t count = 0;
+  MESHVK_ASSERT_OK(
+      meshvk_module_rank_collectives(module.get(), 0, c.process_rank.data(), c.ranks, groups.data(), 8, &count));
+  ASSERT_EQ(count, c.groups);
+  for (uint32_t i = 0; i < count; ++i) {
+    EXPECT_EQ(groups[i].rank_count, c.group_ranks);
+    EXPECT_EQ(groups[i].bytes, c.floats * 4);
+  }
+  std::vector<HostTensor> outputs = {HostTensor::Zeros(expected.shape, MESHVK_ELEMENT_F32)};
+  std::vector<meshvk_transport_stats_t> stats;
+  ASSERT_EQ(RunJob(compiled.artifact, c.process_rank, c.ranks, {x}, &outputs, &stats), "");
+  EXPECT_EQ(Compare(outputs[0], expected, kAtol, kRtol), "");
+  // Each rank takes part in (groups x group_ranks / ranks) rings.
+  const uint64_t N = c.floats * 4, rings = c.groups * c.group_ranks / c.ranks;
+  const uint64_t ring = 2 * (c.group_ranks - 1) * N / c.group_ranks;
+  for (uint32_t r = 0; r < c.ranks; ++r) {
+    EXPECT_EQ(stats[r].bytes_sent, rings * ring) << "rank " << r;
+    EXPECT_EQ(stats[r].bytes_received, rings * ring) << "rank " << r;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AllReduce, RankCollectivesTest,
+    ::testing::Values(
+        // 1-D, one process per rank: direct lowering (small) and reduce_scatter+all_gather (large).
+        CollectiveCase{"grid2_ranks2", "2", "0", {0, 1}, 2, 4096, 2, 1},
+        CollectiveCase{"grid4_ranks4", "4", "0", {0, 1, 2, 3}, 4, 4096, 4, 1},
+        CollectiveCase{"grid4_ranks4_gathered", "4", "0", {0, 1, 2, 3}, 4, 32768, 4, 1},
+        // ranks x devices on a 1-D grid: two processes per rank, reduced on the host first.
+        CollectiveCase{"grid4_ranks2", "4", "0", {0, 0, 1, 1}, 2, 4096, 2, 1},
+        CollectiveCase{"grid4_ranks2_gathered", "4", "0", {0, 0, 1, 1}, 2, 32768, 2, 1},
+        // 2x2, all_reduce over both axes: ranks x devices and devices x ranks (hierarchical), 4 ranks.
+        CollectiveCase{"grid2x2_both_axes_ranks_axis0", "2x2", "0, 1", {0, 0, 1, 1}, 2, 4096, 2, 1},
+        CollectiveCase{"grid2x2_both_axes_ranks_axis1", "2x2", "0, 1", {0, 1, 0, 1}, 2, 4096, 2, 1},
+        CollectiveCase{"grid2x2_both_axes_ranks4", "2x2", "0, 1", {0, 1, 2, 3}, 4, 4096, 4, 1},
+        // 2x2, all_reduce over axis 1 only: two groups, each across the 2 ranks of axis 1.
+        CollectiveCase{"grid2x2_axis1_ranks_axis1", "2x2", "1", {0, 1, 0, 1}, 2, 4096, 2, 2},
+        // ... and on 4 ranks: each rank is in one of the two groups only.
+        CollectiveCase{"grid2x2_axis1_ranks4", "2x2", "1", {0, 1, 2, 3}, 4, 4096, 2, 2}),
+    [](const ::testing::TestParamInfo<CollectiveCase>& info) { return info.param.name; });
 
 class RankFaultsTest : public meshvk_test::VulkanTest {};
 
@@ -168,6 +288,106 @@ TEST_F(RankFaultsTest, MissingPeerFailsTheReceiveInTime) {
   invoke.output_count = static_cast<uint32_t>(out.size());
   EXPECT_TRUE(meshvk_test::HasCode(meshvk_program_invoke(program.get(), &invoke), MESHVK_STATUS_UNAVAILABLE,
                                    "from rank 1 failed"));
+}
+
+// A fault inside a collective between ranks: the peer never joins the ring,
+// so rank 0's exchange fails after the transport's timeout, naming the
+// collective and the rank (no hang).
+TEST_F(RankFaultsTest, MissingPeerFailsTheCollectiveInTime) {
+  meshvk::CompiledProgram compiled;
+  ASSERT_EQ(meshvk::compileProgramSource(AllReduceSource("2", 2, "0", 1024), "all_reduce.mlir",
+                                         meshvk::ProgramOptions{}, &compiled),
+            "");
+  std::vector<meshvk_transport_t> transports(2);
+  meshvk_in_process_hub_t* hub = nullptr;
+  MESHVK_ASSERT_OK(meshvk_transport_in_process_create(2, 300, transports.data(), &hub));
+  std::unique_ptr<meshvk_in_process_hub_t, void (*)(meshvk_in_process_hub_t*)> hub_owner(
+      hub, meshvk_transport_in_process_destroy);
+  meshvk_module_t* raw_module = nullptr;
+  MESHVK_ASSERT_OK(meshvk_module_load(compiled.artifact.data(), compiled.artifact.size(), &raw_module));
+  ModulePtr module(raw_module);
+  std::vector<uint32_t> on_device0(2, 0), process_rank = {0, 1};
+  meshvk_test::DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, 2, on_device0.data());
+  meshvk_program_ranks_t ranks{&transports[0], process_rank.data(), 0};
+  meshvk_program_t* raw_program = nullptr;
+  MESHVK_ASSERT_OK(CreateOnRanks(module.get(), set.get(), &ranks, &raw_program));
+  ProgramPtr program(raw_program);
+  HostTensor x = HostTensor::Zeros({2, 1024}, MESHVK_ELEMENT_F32), y = HostTensor::Zeros({1024}, MESHVK_ELEMENT_F32);
+  meshvk_host_input_t in{x.data(), x.bytes()};
+  meshvk_host_output_t out{y.data(), y.bytes()};
+  meshvk_invoke_info_t invoke{};
+  invoke.inputs = &in;
+  invoke.input_count = 1;
+  invoke.outputs = &out;
+  invoke.output_count = 1;
+  EXPECT_TRUE(meshvk_test::HasCode(meshvk_program_invoke(program.get(), &invoke), MESHVK_STATUS_UNAVAILABLE,
+                                   "collective 0 (all_reduce of 4096 bytes over 2 ranks): transport receive of "
+                                   "2048 bytes from rank 1 failed"));
+}
+
+// MESHVK_RANK_COLLECTIVES=copies keeps the compiler's copies between ranks:
+// on 4 ranks each process pulls the 3 other whole partials (3N per rank,
+// twice the ring's 1.5N); a value it does not know is refused.
+TEST_F(RankFaultsTest, CopiesModeAndBadModeValue) {
+  meshvk::CompiledProgram compiled;
+  ASSERT_EQ(meshvk::compileProgramSource(AllReduceSource("4", 4, "0", 1024), "all_reduce.mlir",
+                                         meshvk::ProgramOptions{}, &compiled),
+            "");
+  meshvk_module_t* raw_module = nullptr;
+  MESHVK_ASSERT_OK(meshvk_module_load(compiled.artifact.data(), compiled.artifact.size(), &raw_module));
+  ModulePtr module(raw_module);
+  std::vector<uint32_t> process_rank = {0, 1, 2, 3};
+  std::vector<uint64_t> sent(4), received(4);
+  setenv("MESHVK_RANK_COLLECTIVES", "copies", 1);
+  MESHVK_ASSERT_OK(meshvk_module_rank_bytes(module.get(), 0, process_rank.data(), 4, 0, sent.data(), received.data()));
+  uint32_t count = 1;
+  MESHVK_ASSERT_OK(meshvk_module_rank_collectives(module.get(), 0, process_rank.data(), 4, nullptr, 0, &count));
+  unsetenv("MESHVK_RANK_COLLECTIVES");
+  EXPECT_EQ(count, 0u);
+  for (uint32_t r = 0; r < 4; ++r) EXPECT_EQ(received[r], 3u * 4096) << "rank " << r;
+  MESHVK_ASSERT_OK(meshvk_module_rank_bytes(module.get(), 0, process_rank.data(), 4, 0, sent.data(), received.data()));
+  for (uint32_t r = 0; r < 4; ++r) EXPECT_EQ(received[r], 2u * 3 * 4096 / 4) << "rank " << r;
+
+  std::vector<meshvk_transport_t> transports(4);
+  meshvk_in_process_hub_t* hub = nullptr;
+  MESHVK_ASSERT_OK(meshvk_transport_in_process_create(4, 0, transports.data(), &hub));
+  std::unique_ptr<meshvk_in_process_hub_t, void (*)(meshvk_in_process_hub_t*)> hub_owner(
+      hub, meshvk_transport_in_process_destroy);
+  std::vector<uint32_t> on_device0(4, 0);
+  meshvk_test::DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, 4, on_device0.data());
+  meshvk_program_ranks_t ranks{&transports[0], process_rank.data(), 0};
+  meshvk_program_t* program = nullptr;
+  setenv("MESHVK_RANK_COLLECTIVES", "mpi", 1);
+  meshvk_status_t status = CreateOnRanks(module.get(), set.get(), &ranks, &program);
+  unsetenv("MESHVK_RANK_COLLECTIVES");
+  EXPECT_TRUE(meshvk_test::HasCode(status, MESHVK_STATUS_INVALID_ARGUMENT,
+                                   "MESHVK_RANK_COLLECTIVES=mpi: expected transport, ring or copies"));
+  EXPECT_EQ(program, nullptr);
+}
+
+// The bytes of each input a rank's processes read (what mesh-vk-run reads
+// from the files), by hand for matmul_rows on 2 ranks: a (256x128 f32) split
+// by rows, b (128x64 f32) replicated.
+TEST_F(RankFaultsTest, InputRunsAreTheRanksShards) {
+  const meshvk::CompiledProgram* compiled = nullptr;
+  ASSERT_EQ(CompileSample("matmul_rows", "2", &compiled), "");
+  meshvk_module_t* raw_module = nullptr;
+  MESHVK_ASSERT_OK(meshvk_module_load(compiled->artifact.data(), compiled->artifact.size(), &raw_module));
+  ModulePtr module(raw_module);
+  std::vector<uint32_t> process_rank = {0, 1};
+  meshvk_host_run_t runs[4] = {};
+  uint32_t count = 0;
+  MESHVK_ASSERT_OK(meshvk_module_rank_input_runs(module.get(), 0, 0, process_rank.data(), 2, 1, runs, 4, &count));
+  ASSERT_EQ(count, 1u);  // rows 128..255: one contiguous run
+  EXPECT_EQ(runs[0].offset, 128u * 128 * 4);
+  EXPECT_EQ(runs[0].row_bytes * runs[0].rows, 128u * 128 * 4);
+  MESHVK_ASSERT_OK(meshvk_module_rank_input_runs(module.get(), 0, 1, process_rank.data(), 2, 1, runs, 4, &count));
+  ASSERT_EQ(count, 1u);  // b whole, once
+  EXPECT_EQ(runs[0].offset, 0u);
+  EXPECT_EQ(runs[0].row_bytes * runs[0].rows, 128u * 64 * 4);
+  EXPECT_TRUE(meshvk_test::HasCode(
+      meshvk_module_rank_input_runs(module.get(), 0, 2, process_rank.data(), 2, 1, runs, 4, &count),
+      MESHVK_STATUS_OUT_OF_RANGE, "argument 2 out of range"));
 }
 
 // A map that leaves this rank nothing, or names a rank that does not exist.

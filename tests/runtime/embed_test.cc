@@ -15,227 +15,14 @@
 #include <thread>
 #include <vector>
 
+#include "embed_fixture.h"
 #include "meshvk/meshvk.h"
 #include "meshvk/vulkan.h"
 #include "programs.h"
 
 namespace {
 
-constexpr uint64_t kSecond = 1000ull * 1000 * 1000;
-
-std::string Text(meshvk_status_t status) {
-  if (!status) return "";
-  std::string text =
-      std::string(meshvk_status_code_name(meshvk_status_code(status))) + ": " + meshvk_status_message(status);
-  meshvk_status_free(status);
-  return text;
-}
-#define EXPECT_MESHVK_OK(expr) EXPECT_EQ(Text(expr), "")
-#define ASSERT_MESHVK_OK(expr) ASSERT_EQ(Text(expr), "")
-#define ASSERT_VK_OK(expr) ASSERT_EQ((expr), VK_SUCCESS)
-
-meshvk_status_code_t CodeOf(meshvk_status_t status) {
-  meshvk_status_code_t code = meshvk_status_code(status);
-  meshvk_status_free(status);
-  return code;
-}
-
-// The application: its own Vulkan objects, and a mutex for the one queue it
-// shares with meshvk.
-class EmbedTest : public ::testing::Test {
- protected:
-  static VKAPI_ATTR VkBool32 VKAPI_CALL OnMessage(VkDebugUtilsMessageSeverityFlagBitsEXT,
-                                                  VkDebugUtilsMessageTypeFlagsEXT,
-                                                  const VkDebugUtilsMessengerCallbackDataEXT* data, void* self) {
-    auto* test = static_cast<EmbedTest*>(self);
-    std::lock_guard<std::mutex> lock(test->messages_mutex_);
-    test->messages_.push_back(data && data->pMessage ? data->pMessage : "(no message)");
-    return VK_FALSE;
-  }
-  static void LockQueue(void* self, VkQueue) { static_cast<EmbedTest*>(self)->queue_mutex_.lock(); }
-  static void UnlockQueue(void* self, VkQueue) { static_cast<EmbedTest*>(self)->queue_mutex_.unlock(); }
-
-  void SetUp() override {
-    meshvk_vulkan_requirements_t needs{};
-    ASSERT_MESHVK_OK(meshvk_vulkan_requirements(MESHVK_TOPOLOGY_LOGICAL, nullptr, &needs));
-    VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
-    app.pApplicationName = "meshvk_embed_tests";
-    app.apiVersion = needs.api_version;
-    const char* layer = "VK_LAYER_KHRONOS_validation";
-    const char* extensions[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME, VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME};
-    VkDebugUtilsMessengerCreateInfoEXT messenger{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-    messenger.messageSeverity =
-        VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-    messenger.messageType =
-        VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
-    messenger.pfnUserCallback = &EmbedTest::OnMessage;
-    messenger.pUserData = this;
-    VkValidationFeatureEnableEXT sync = VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT;
-    VkValidationFeaturesEXT features{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
-    features.enabledValidationFeatureCount = 1;
-    features.pEnabledValidationFeatures = &sync;
-    features.pNext = &messenger;
-    VkInstanceCreateInfo create{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-    create.pNext = &features;
-    create.pApplicationInfo = &app;
-    create.enabledLayerCount = 1;
-    create.ppEnabledLayerNames = &layer;
-    create.enabledExtensionCount = 2;
-    create.ppEnabledExtensionNames = extensions;
-    ASSERT_VK_OK(vkCreateInstance(&create, nullptr, &instance_));
-    auto create_messenger = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
-        vkGetInstanceProcAddr(instance_, "vkCreateDebugUtilsMessengerEXT"));
-    ASSERT_VK_OK(create_messenger(instance_, &messenger, nullptr, &messenger_));
-
-    uint32_t count = 1;
-    VkResult result = vkEnumeratePhysicalDevices(instance_, &count, &physical_);
-    ASSERT_TRUE(result == VK_SUCCESS || result == VK_INCOMPLETE);
-    ASSERT_EQ(count, 1u);
-    uint32_t families = 0;
-    vkGetPhysicalDeviceQueueFamilyProperties(physical_, &families, nullptr);
-    std::vector<VkQueueFamilyProperties> family(families);
-    vkGetPhysicalDeviceQueueFamilyProperties(physical_, &families, family.data());
-    family_ = UINT32_MAX;
-    for (uint32_t f = 0; f < families && family_ == UINT32_MAX; ++f)
-      if ((family[f].queueFlags & needs.queue_flags) == needs.queue_flags) family_ = f;
-    ASSERT_NE(family_, UINT32_MAX);
-
-    float priority = 1.0f;
-    VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
-    queue.queueFamilyIndex = family_;
-    queue.queueCount = 1;
-    queue.pQueuePriorities = &priority;
-    VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
-    v12.timelineSemaphore = needs.timeline_semaphore;
-    VkDeviceCreateInfo device{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-    device.pNext = &v12;
-    device.queueCreateInfoCount = 1;
-    device.pQueueCreateInfos = &queue;
-    ASSERT_VK_OK(vkCreateDevice(physical_, &device, nullptr, &device_));
-    vkGetDeviceQueue(device_, family_, 0, &queue_);
-  }
-
-  void TearDown() override {
-    // meshvk objects are gone by now; everything below is the application's
-    // and must still be alive (meshvk destroyed nothing of it) and must be
-    // the only objects left (meshvk leaked nothing: the layer reports leaks).
-    for (auto& [buffer, memory] : buffers_) {
-      vkDestroyBuffer(device_, buffer, nullptr);
-      vkFreeMemory(device_, memory, nullptr);
-    }
-    for (VkSemaphore s : semaphores_) vkDestroySemaphore(device_, s, nullptr);
-    if (device_) vkDestroyDevice(device_, nullptr);
-    if (messenger_) {
-      auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
-          vkGetInstanceProcAddr(instance_, "vkDestroyDebugUtilsMessengerEXT"));
-      destroy(instance_, messenger_, nullptr);
-    }
-    if (instance_) vkDestroyInstance(instance_, nullptr);
-    for (const std::string& message : messages_) ADD_FAILURE() << "validation: " << message;
-  }
-
-  // meshvk on the application's objects: P processes on its one device.
-  void Adopt(uint32_t processes) {
-    meshvk_instance_adopt_info_t instance{};
-    instance.instance = instance_;
-    instance.get_instance_proc_addr = vkGetInstanceProcAddr;
-    instance.api_version = VK_API_VERSION_1_2;
-    ASSERT_MESHVK_OK(meshvk_instance_create_from_vulkan(&instance, &meshvk_instance_));
-    meshvk_adopted_device_t device{};
-    device.physical_devices = &physical_;
-    device.physical_device_count = 1;
-    device.device = device_;
-    device.api_version = VK_API_VERSION_1_2;
-    device.queue_family = family_;
-    device.queues = &queue_;
-    device.queue_count = 1;
-    meshvk_device_set_adopt_info_t info{};
-    info.process_count = processes;
-    info.devices = &device;
-    info.device_count = 1;
-    info.queue_lock = {&EmbedTest::LockQueue, &EmbedTest::UnlockQueue, this};
-    ASSERT_MESHVK_OK(meshvk_device_set_create_from_vulkan(meshvk_instance_, &info, &set_));
-  }
-  void ReleaseMeshvk() {
-    meshvk_program_release(program_);
-    program_ = nullptr;
-    meshvk_device_set_release(set_);
-    set_ = nullptr;
-    meshvk_instance_release(meshvk_instance_);
-    meshvk_instance_ = nullptr;
-  }
-
-  // A host-visible storage buffer of the application's; returns its mapping.
-  VkBuffer AppBuffer(uint64_t bytes, float** mapped) {
-    VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-    info.size = bytes;
-    info.usage =
-        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-    VkBuffer buffer = VK_NULL_HANDLE;
-    EXPECT_EQ(vkCreateBuffer(device_, &info, nullptr, &buffer), VK_SUCCESS);
-    VkMemoryRequirements needs;
-    vkGetBufferMemoryRequirements(device_, buffer, &needs);
-    VkPhysicalDeviceMemoryProperties memory;
-    vkGetPhysicalDeviceMemoryProperties(physical_, &memory);
-    const VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-    uint32_t type = 0;
-    while (type < memory.memoryTypeCount &&
-           !((needs.memoryTypeBits & (1u << type)) && (memory.memoryTypes[type].propertyFlags & want) == want))
-      ++type;
-    VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-    allocate.allocationSize = needs.size;
-    allocate.memoryTypeIndex = type;
-    VkDeviceMemory bound = VK_NULL_HANDLE;
-    EXPECT_EQ(vkAllocateMemory(device_, &allocate, nullptr, &bound), VK_SUCCESS);
-    EXPECT_EQ(vkBindBufferMemory(device_, buffer, bound, 0), VK_SUCCESS);
-    EXPECT_EQ(vkMapMemory(device_, bound, 0, VK_WHOLE_SIZE, 0, reinterpret_cast<void**>(mapped)), VK_SUCCESS);
-    buffers_.push_back({buffer, bound});
-    return buffer;
-  }
-  VkSemaphore AppTimeline() {
-    VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
-    type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
-    VkSemaphoreCreateInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
-    info.pNext = &type;
-    VkSemaphore semaphore = VK_NULL_HANDLE;
-    EXPECT_EQ(vkCreateSemaphore(device_, &info, nullptr, &semaphore), VK_SUCCESS);
-    semaphores_.push_back(semaphore);
-    return semaphore;
-  }
-  uint64_t Counter(VkSemaphore semaphore) {
-    uint64_t value = 0;
-    EXPECT_EQ(vkGetSemaphoreCounterValue(device_, semaphore, &value), VK_SUCCESS);
-    return value;
-  }
-  bool Wait(VkSemaphore semaphore, uint64_t value) {
-    VkSemaphoreWaitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
-    wait.semaphoreCount = 1;
-    wait.pSemaphores = &semaphore;
-    wait.pValues = &value;
-    return vkWaitSemaphores(device_, &wait, 60 * kSecond) == VK_SUCCESS;
-  }
-  void HostSignal(VkSemaphore semaphore, uint64_t value) {
-    VkSemaphoreSignalInfo signal{VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
-    signal.semaphore = semaphore;
-    signal.value = value;
-    EXPECT_EQ(vkSignalSemaphore(device_, &signal), VK_SUCCESS);
-  }
-
-  VkInstance instance_ = VK_NULL_HANDLE;
-  VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
-  VkPhysicalDevice physical_ = VK_NULL_HANDLE;
-  VkDevice device_ = VK_NULL_HANDLE;
-  uint32_t family_ = 0;
-  VkQueue queue_ = VK_NULL_HANDLE;
-  std::mutex queue_mutex_;
-  std::vector<std::pair<VkBuffer, VkDeviceMemory>> buffers_;
-  std::vector<VkSemaphore> semaphores_;
-  std::mutex messages_mutex_;
-  std::vector<std::string> messages_;
-  meshvk_instance_t* meshvk_instance_ = nullptr;
-  meshvk_device_set_t* set_ = nullptr;
-  meshvk_program_t* program_ = nullptr;
-};
+using namespace meshvk_embed;  // NOLINT: the fixture and its helpers
 
 // c = a + scale * b, rows split over P processes, run on the application's
 // buffers: arguments and result imported shard by shard (one VkBuffer each,
@@ -255,7 +42,26 @@ struct AppTensors {
 constexpr uint32_t kRows = 64, kCols = 32;
 constexpr float kScale = 0.5f;
 
-TEST_F(EmbedTest, ProgramRunsAsynchronouslyOnTheApplicationsBuffersAndSemaphores) {
+// How the application hands its buffers over, and so how meshvk uses them.
+enum class Handover {
+  kPerShard,     // one import per shard range, offset 0: every shard bound directly, no copy
+  kCopyFlag,     // the same, with MESHVK_ASYNC_INVOKE_COPY_SHARDS_BIT: every shard copied
+  kWholeBuffer,  // one import of the whole VkBuffer per process, shards at their offsets:
+                 // shard 0 (offset 0) bound directly, shard 1 copied (offset not 0)
+};
+
+class EmbedAsyncTest : public EmbedTest {
+ protected:
+  void RunFrames(Handover handover);
+};
+
+TEST_F(EmbedAsyncTest, ProgramRunsAsynchronouslyOnTheApplicationsBuffersAndSemaphores) {
+  RunFrames(Handover::kPerShard);
+}
+TEST_F(EmbedAsyncTest, ShardsAreCopiedWhenAsked) { RunFrames(Handover::kCopyFlag); }
+TEST_F(EmbedAsyncTest, ShardsThatCannotBeBoundAreCopied) { RunFrames(Handover::kWholeBuffer); }
+
+void EmbedAsyncTest::RunFrames(Handover handover) {
   const uint32_t P = 2;
   Adopt(P);
   ASSERT_TRUE(set_);
@@ -277,11 +83,20 @@ TEST_F(EmbedTest, ProgramRunsAsynchronouslyOnTheApplicationsBuffersAndSemaphores
   }
   VkBuffer app[3] = {t.a, t.b, t.c};
   for (uint32_t k = 0; k < 3; ++k) {
+    std::vector<meshvk_buffer_t*> whole(P, nullptr);  // kWholeBuffer: per process
     for (uint32_t s = 0; s < P; ++s) {
       meshvk_shard_view_t view{};
       ASSERT_MESHVK_OK(k < 2 ? meshvk_program_argument_shard(program_, 0, k, s, &view)
                              : meshvk_program_result_shard(program_, 0, 0, s, &view));
       uint64_t offset = view.global_offset[0] * kCols * 4, range = view.shape[0] * view.shape[1] * 4;
+      if (handover == Handover::kWholeBuffer) {
+        if (!whole[view.process]) {
+          ASSERT_MESHVK_OK(meshvk_buffer_import_vulkan(set_, view.process, app[k], 0, total, &whole[view.process]));
+          t.imported.push_back(whole[view.process]);
+        }
+        t.shards[k].push_back({whole[view.process], offset});
+        continue;
+      }
       meshvk_buffer_t* imported = nullptr;
       ASSERT_MESHVK_OK(meshvk_buffer_import_vulkan(set_, view.process, app[k], offset, range, &imported));
       t.imported.push_back(imported);
@@ -313,6 +128,7 @@ TEST_F(EmbedTest, ProgramRunsAsynchronouslyOnTheApplicationsBuffersAndSemaphores
     info.wait_count = 1;
     info.signals = &signal;
     info.signal_count = 1;
+    info.flags = handover == Handover::kCopyFlag ? MESHVK_ASYNC_INVOKE_COPY_SHARDS_BIT : 0;
     // `ready` is not signalled yet: a blocking invoke would never return.
     ASSERT_MESHVK_OK(meshvk_program_invoke_async(program_, &info));
     EXPECT_EQ(Counter(done), frame - 1) << "the program ran before the application's semaphore";
@@ -323,6 +139,17 @@ TEST_F(EmbedTest, ProgramRunsAsynchronouslyOnTheApplicationsBuffersAndSemaphores
       float expected = 0.25f * i + kScale * (3.0f - 0.125f * i + frame);
       ASSERT_FLOAT_EQ(t.host_c[i], expected) << "frame " << frame << " element " << i;
     }
+  }
+  // Every shard bound directly leaves no note; each tensor with a copied
+  // shard says why (once).
+  uint32_t notes = meshvk_program_note_count(program_);
+  EXPECT_EQ(notes, handover == Handover::kPerShard ? 0u : 3u);
+  for (uint32_t i = 0; i < notes; ++i) {
+    std::string note = meshvk_program_note(program_, i);
+    EXPECT_NE(note.find(handover == Handover::kCopyFlag ? "MESHVK_ASYNC_INVOKE_COPY_SHARDS_BIT"
+                                                        : "the given offset is not 0"),
+              std::string::npos)
+        << note;
   }
   // The host-tensor invoke still works after async ones (and waits for them).
   std::vector<float> a(kRows * kCols, 1.0f), b(kRows * kCols, 2.0f), c(kRows * kCols, 0.0f);
@@ -338,13 +165,100 @@ TEST_F(EmbedTest, ProgramRunsAsynchronouslyOnTheApplicationsBuffersAndSemaphores
 
   meshvk_semaphore_release(meshvk_ready);
   meshvk_semaphore_release(meshvk_done);
+  for (meshvk_buffer_t* b : t.imported) meshvk_buffer_release(b);
   t.imported.clear();
-  for (uint32_t k = 0; k < 3; ++k)
-    for (auto& s : t.shards[k]) meshvk_buffer_release(s.buffer);
   ReleaseMeshvk();
   // The application's device, buffers and semaphores are still its own.
   EXPECT_EQ(vkDeviceWaitIdle(device_), VK_SUCCESS);
   EXPECT_EQ(Counter(done), 3u);
+}
+
+// A program that writes its argument (a = b, then c = a + scale * b): binding
+// the application's `a` directly would change the application's input, so
+// that shard is copied (with a note) while `b` and `c` are bound. The
+// application's `a` must come out untouched.
+TEST_F(EmbedTest, AnArgumentTheProgramWritesIsCopiedNotBound) {
+  const uint32_t P = 2, n = kRows * kCols / P;
+  Adopt(P);
+  ASSERT_TRUE(set_);
+  namespace art = meshvk::artifact;
+  art::ArtifactBuilder builder({P});
+  uint32_t kernel = builder.AddExecutable(meshvk_test::ScaledAddKernel());
+  art::TensorDesc a, b, c;
+  a.shape = b.shape = c.shape = {uint64_t{P} * n};
+  a.element_type = b.element_type = c.element_type = art::ElementType::kF32;
+  a.split_axes = b.split_axes = c.split_axes = {{0}};
+  for (uint32_t p = 0; p < P; ++p) {
+    uint32_t ba = builder.AddBuffer(p, {n * 4, art::BufferKind::kArgumentShard});
+    uint32_t bb = builder.AddBuffer(p, {n * 4, art::BufferKind::kArgumentShard});
+    uint32_t bc = builder.AddBuffer(p, {n * 4, art::BufferKind::kResultShard});
+    art::CopyDesc overwrite;  // a = b: writes the argument
+    overwrite.src_process = p;
+    overwrite.src_buffer = bb;
+    overwrite.dst_buffer = ba;
+    overwrite.size = n * 4;
+    builder.AddCopy(p, overwrite);
+    art::DispatchDesc add;
+    add.executable = kernel;
+    add.workgroup_count[0] = n / 64;
+    add.bindings = {{ba, 0, 0}, {bb, 0, 0}, {bc, 0, 0}};
+    add.push_constants = meshvk_test::ScaledAddPush(n, kScale);
+    builder.AddDispatch(p, add);
+    a.shards.push_back({p, ba, 0, {uint64_t{p} * n}, {n}});
+    b.shards.push_back({p, bb, 0, {uint64_t{p} * n}, {n}});
+    c.shards.push_back({p, bc, 0, {uint64_t{p} * n}, {n}});
+  }
+  builder.AddFunction({"accumulate", {a, b}, {c}});
+  std::vector<uint8_t> bytes = builder.Finish();
+  meshvk_module_t* module = nullptr;
+  ASSERT_MESHVK_OK(meshvk_module_load(bytes.data(), bytes.size(), &module));
+  ASSERT_MESHVK_OK(meshvk_program_create(module, set_, &program_));
+  meshvk_module_release(module);
+
+  float* host[3] = {};
+  VkBuffer app[3];
+  for (int k = 0; k < 3; ++k) app[k] = AppBuffer(uint64_t{P} * n * 4, &host[k]);
+  std::vector<meshvk_buffer_t*> imported;
+  std::vector<meshvk_shard_buffer_t> shards[3];
+  for (int k = 0; k < 3; ++k) {
+    for (uint32_t p = 0; p < P; ++p) {
+      meshvk_buffer_t* view = nullptr;
+      ASSERT_MESHVK_OK(meshvk_buffer_import_vulkan(set_, p, app[k], uint64_t{p} * n * 4, n * 4, &view));
+      imported.push_back(view);
+      shards[k].push_back({view, 0});
+    }
+  }
+  meshvk_device_tensor_t arguments[2] = {{shards[0].data(), P}, {shards[1].data(), P}}, result{shards[2].data(), P};
+  VkSemaphore done = AppTimeline();
+  meshvk_semaphore_t* meshvk_done = nullptr;
+  ASSERT_MESHVK_OK(meshvk_semaphore_import(set_, 0, done, &meshvk_done));
+  for (uint64_t frame = 1; frame <= 2; ++frame) {
+    for (uint32_t i = 0; i < P * n; ++i) {
+      host[0][i] = 0.5f * i + frame;
+      host[1][i] = 2.0f - 0.25f * i;
+    }
+    meshvk_semaphore_value_t signal{meshvk_done, frame};
+    meshvk_async_invoke_info_t info{};
+    info.arguments = arguments;
+    info.argument_count = 2;
+    info.results = &result;
+    info.result_count = 1;
+    info.signals = &signal;
+    info.signal_count = 1;
+    ASSERT_MESHVK_OK(meshvk_program_invoke_async(program_, &info));
+    ASSERT_TRUE(Wait(done, frame));
+    for (uint32_t i = 0; i < P * n; ++i) {
+      ASSERT_FLOAT_EQ(host[0][i], 0.5f * i + frame) << "the application's argument changed, element " << i;
+      ASSERT_FLOAT_EQ(host[2][i], (1.0f + kScale) * (2.0f - 0.25f * i)) << "element " << i;
+    }
+  }
+  ASSERT_EQ(meshvk_program_note_count(program_), 1u);
+  std::string note = meshvk_program_note(program_, 0);
+  EXPECT_NE(note.find("argument 0"), std::string::npos) << note;
+  EXPECT_NE(note.find("the program writes it"), std::string::npos) << note;
+  meshvk_semaphore_release(meshvk_done);
+  for (meshvk_buffer_t* view : imported) meshvk_buffer_release(view);
+  ReleaseMeshvk();
 }
 
 // The application keeps submitting its own work to the queue it shares with

@@ -17,6 +17,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSwitch.h"
 
 namespace meshvk {
 namespace {
@@ -68,8 +69,11 @@ private:
   FailureOr<Place> placeOf(Value value);
   std::vector<art::CommandRef> crossProcessDeps(ValueRange operands, uint32_t process);
   LogicalResult emitCopy(CopyOp copy);
+  LogicalResult emitRowCopies(CopyOp copy, const Place &src, const Place &dst, int64_t srcBase,
+                              int64_t dstBase, int64_t run, int64_t k, uint64_t esize);
   LogicalResult emitLaunch(LaunchOp launch, const codegen::CompiledKernels &kernels);
   FailureOr<uint32_t> executableFor(LaunchOp launch, const codegen::CompiledKernels &kernels);
+  void tagCollective(Operation *op);
 
   ModuleOp module_;
   func::FuncOp plan_;
@@ -83,8 +87,75 @@ private:
   std::vector<std::optional<uint32_t>> transientBuffer_; // per process
   llvm::DenseMap<Value, art::CommandRef> producer_;      // the command that last wrote a value
   std::map<size_t, uint32_t> executableOfKernel_;        // compiled kernel index -> executable
-  art::FunctionDesc function_; // added after its commands (the builder's order)
+  art::FunctionDesc function_;                 // added after its commands (the builder's order)
+  std::map<int64_t, int32_t> collectiveIndex_; // meshvk.collective_id -> function_.collectives
 };
+
+art::CollectiveKind collectiveKindOf(StringRef kind) {
+  return llvm::StringSwitch<art::CollectiveKind>(kind)
+      .Case("all_reduce", art::CollectiveKind::kAllReduce)
+      .Case("all_gather", art::CollectiveKind::kAllGather)
+      .Case("reduce_scatter", art::CollectiveKind::kReduceScatter)
+      .Case("all_to_all", art::CollectiveKind::kAllToAll)
+      .Case("broadcast", art::CollectiveKind::kBroadcast)
+      .Case("all_slice", art::CollectiveKind::kAllSlice)
+      .Case("shift", art::CollectiveKind::kShift)
+      .Default(art::CollectiveKind::kOther);
+}
+
+// The combiner of a collective's reduction kernel (its one arith op kind).
+art::Reduction reductionOf(func::FuncOp kernel) {
+  art::Reduction found = art::Reduction::kNone;
+  if (!kernel)
+    return found;
+  kernel.walk([&](Operation *op) {
+    if (found != art::Reduction::kNone)
+      return;
+    if (isa<arith::AddFOp, arith::AddIOp>(op))
+      found = art::Reduction::kSum;
+    else if (isa<arith::MulFOp, arith::MulIOp>(op))
+      found = art::Reduction::kProduct;
+    else if (isa<arith::MaxNumFOp, arith::MaximumFOp, arith::MaxSIOp>(op))
+      found = art::Reduction::kMax;
+    else if (isa<arith::MinNumFOp, arith::MinimumFOp, arith::MinSIOp>(op))
+      found = art::Reduction::kMin;
+  });
+  return found;
+}
+
+// Tags the commands `op` adds with its collective (mvk.fbs Command.collective):
+// index into the function's collectives, described from the plan's
+// meshvk.collectives report and, for reductions, the kernel's combiner.
+void Emitter::tagCollective(Operation *op) {
+  IntegerAttr id = MeshVKDialect::CollectiveIdAttrHelper(op->getContext()).getAttr(op);
+  if (!id) {
+    builder_->set_collective(-1);
+    return;
+  }
+  auto [it, fresh] =
+      collectiveIndex_.try_emplace(id.getInt(), (int32_t)function_.collectives.size());
+  if (fresh) {
+    art::CollectiveDesc desc;
+    if (ArrayAttr report = MeshVKDialect::CollectivesAttrHelper(op->getContext()).getAttr(plan_))
+      for (CollectiveAttr c : report.getAsRange<CollectiveAttr>())
+        if (c.getId() == id.getInt()) {
+          desc.kind = collectiveKindOf(c.getKind());
+          desc.algorithm = c.getAlgorithm().str();
+        }
+    function_.collectives.push_back(std::move(desc));
+  }
+  if (auto launch = dyn_cast<LaunchOp>(op)) {
+    art::CollectiveDesc &desc = function_.collectives[it->second];
+    if (desc.reduction == art::Reduction::kNone && launch->getNumResults() == 1) {
+      desc.reduction = reductionOf(module_.lookupSymbol<func::FuncOp>(launch.getKernel()));
+      auto type = dyn_cast<RankedTensorType>(launch->getResult(0).getType());
+      if (std::optional<art::ElementType> elem =
+              type ? elementTypeOf(type.getElementType()) : std::nullopt)
+        desc.element_type = *elem;
+    }
+  }
+  builder_->set_collective(it->second);
+}
 
 // The process a plan op records on (its destination for a copy), checked
 // against the plan's process count.
@@ -217,7 +288,7 @@ LogicalResult Emitter::buildSignature() {
         shard.buffer = buffers[index];
         for (int64_t o : entry.getShardOffset(p))
           shard.global_offset.push_back(static_cast<uint64_t>(o));
-        for (int64_t s : entry.getShardShape().asArrayRef())
+        for (int64_t s : entry.getProcessShardShape(p))
           shard.shape.push_back(static_cast<uint64_t>(s));
         desc.shards.push_back(std::move(shard));
       }
@@ -338,9 +409,7 @@ LogicalResult Emitter::emitCopy(CopyOp copy) {
     for (int64_t i = 0; i < k; ++i)
       aligned &= words(sStride[i]) % 4 == 0 && words(dStride[i]) % 4 == 0;
     if (!aligned)
-      return copy.emitOpError() << "copies a box whose rows are not whole 32-bit words (" << run
-                                << " x " << srcType.getElementType()
-                                << "); strided copies of such boxes are not supported yet";
+      return emitRowCopies(copy, *src, *dst, srcBase, dstBase, run, k, esize);
     desc.src_offset = src->offset;
     desc.dst_offset = dst->offset;
     int64_t y = k - 1, z = k - 2;
@@ -375,6 +444,46 @@ LogicalResult Emitter::emitCopy(CopyOp copy) {
   std::vector<art::CommandRef> deps =
       crossProcessDeps({copy.getSource(), copy.getDest()}, dst->process);
   producer_[copy.getResult()] = builder_->AddCopy(dst->process, std::move(desc), std::move(deps));
+  return success();
+}
+
+// A box whose contiguous rows are not whole 32-bit words (f16 halves split
+// by columns) cannot use the strided word copy: one contiguous byte copy per
+// row instead (vkCmdCopyBuffer has no alignment rule). Each row copy follows
+// the previous one in the destination's stream; consumers wait for the last.
+LogicalResult Emitter::emitRowCopies(CopyOp copy, const Place &src, const Place &dst,
+                                     int64_t srcBase, int64_t dstBase, int64_t run, int64_t k,
+                                     uint64_t esize) {
+  auto srcType = cast<RankedTensorType>(copy.getSource().getType());
+  auto dstType = cast<RankedTensorType>(copy.getDest().getType());
+  ArrayRef<int64_t> sizes = copy.getSizes();
+  std::vector<int64_t> sStride = rowMajorStrides(srcType.getShape()),
+                       dStride = rowMajorStrides(dstType.getShape());
+  std::vector<art::CommandRef> deps =
+      crossProcessDeps({copy.getSource(), copy.getDest()}, dst.process);
+  std::vector<int64_t> index(k, 0); // over dims [0, k)
+  art::CommandRef last;
+  while (true) {
+    int64_t s = srcBase, d = dstBase;
+    for (int64_t i = 0; i < k; ++i) {
+      s += index[i] * sStride[i];
+      d += index[i] * dStride[i];
+    }
+    art::CopyDesc desc;
+    desc.src_process = src.process;
+    desc.src_buffer = src.buffer;
+    desc.dst_buffer = dst.buffer;
+    desc.src_offset = src.offset + s * esize;
+    desc.dst_offset = dst.offset + d * esize;
+    desc.size = run * esize;
+    last = builder_->AddCopy(dst.process, std::move(desc), deps);
+    int64_t i = k - 1;
+    while (i >= 0 && ++index[i] == sizes[i])
+      index[i--] = 0;
+    if (i < 0)
+      break;
+  }
+  producer_[copy.getResult()] = last;
   return success();
 }
 
@@ -461,6 +570,14 @@ LogicalResult Emitter::emitLaunch(LaunchOp launch, const codegen::CompiledKernel
     if (place->bytes != kernel.bindings[i].sizeBytes)
       return launch.emitOpError() << "binding " << i << " is " << place->bytes
                                   << " bytes, the kernel expects " << kernel.bindings[i].sizeBytes;
+    // Storage-buffer bindings are whole 32-bit words (the loader's rule):
+    // a shard of 3 f16 is 6 bytes.
+    if (place->bytes % 4 != 0)
+      return launch.emitOpError()
+             << "reads or writes " << v.getType() << " (" << place->bytes << " bytes) on process "
+             << *process
+             << ": kernel buffers must be whole 32-bit words; give each shard an even number "
+                "of 16-bit elements (e.g. split another dimension)";
     dispatch.bindings.push_back({place->buffer, place->offset, place->bytes});
   }
   std::vector<art::CommandRef> deps = crossProcessDeps(launch.getInputs(), *process);
@@ -483,6 +600,8 @@ FailureOr<std::vector<uint8_t>> Emitter::run() {
         return failure();
       continue; // a buffer range, no command: the copies fill it
     }
+    if (isa<CopyOp, LaunchOp>(op))
+      tagCollective(&op);
     if (auto copy = dyn_cast<CopyOp>(op)) {
       if (failed(emitCopy(copy)))
         return failure();

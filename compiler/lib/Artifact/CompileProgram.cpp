@@ -12,6 +12,7 @@
 #include "meshvk/Dialect/MeshVKDialect.h"
 #include "meshvk/Transforms/Passes.h"
 #include "meshvk/Artifact/ArtifactEmitter.h"
+#include "llvm/ADT/StringSet.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -191,6 +192,45 @@ std::string compileProgramSource(const std::string &source, const std::string &b
     return fail(
         "the program has no public func.func to compile (expected one function whose arguments or "
         "results carry shard.shard annotations)");
+
+  // A dynamic grid takes its size from the caller (mesh-vk-run --devices=N;
+  // mesh-vk-compile --grid-shape): meshvk unrolls the grid into one program
+  // per process, so an artifact is compiled for one process count.
+  llvm::StringSet<> usedGrids;
+  module->walk([&](shard::ShardingOp s) { usedGrids.insert(s.getGrid()); });
+  for (auto grid : module->getOps<shard::GridOp>()) {
+    ArrayRef<int64_t> shape = grid.getShape();
+    int64_t dynamicAxes = llvm::count_if(shape, ShapedType::isDynamic);
+    if (dynamicAxes == 0 || !options.gridShape.empty() || !usedGrids.contains(grid.getSymName()))
+      continue;
+    std::string written;
+    int64_t fixed = 1;
+    for (int64_t s : shape) {
+      written +=
+          (written.empty() ? "" : "x") + (ShapedType::isDynamic(s) ? "?" : std::to_string(s));
+      fixed *= ShapedType::isDynamic(s) ? 1 : s;
+    }
+    std::string problem;
+    if (options.dynamicGridProcesses <= 0)
+      problem = "grid @" + grid.getSymName().str() + " has a dynamic shape (" + written +
+                "): meshvk compiles one plan per process count; pass --grid-shape=N to "
+                "mesh-vk-compile (one .mvk per device count), or run the .mlir with "
+                "mesh-vk-run --devices=N";
+    else if (dynamicAxes > 1 || fixed <= 0 || options.dynamicGridProcesses % fixed != 0)
+      problem = "grid @" + grid.getSymName().str() + " (" + written + ") cannot take " +
+                std::to_string(options.dynamicGridProcesses) +
+                " processes: meshvk sizes one '?' axis as the process count divided by the "
+                "static axes; pass --grid-shape instead";
+    if (!problem.empty()) {
+      grid.emitError(problem);
+      return fail(problem);
+    }
+    SmallVector<int64_t> resolved(shape);
+    for (int64_t &s : resolved)
+      if (ShapedType::isDynamic(s))
+        s = options.dynamicGridProcesses / fixed;
+    grid.setShape(resolved);
+  }
 
   if (!options.gridShape.empty()) {
     std::vector<shard::GridOp> grids(module->getOps<shard::GridOp>().begin(),

@@ -49,6 +49,9 @@ inline mlir::FailureOr<TargetDescription> passTarget(mlir::Operation *at,
 // The tensor kernel `f` as a buffer function (inputs, then outputs) holding
 // one gpu.launch; `f` itself is erased unless `keepOriginal`.
 mlir::FailureOr<mlir::func::FuncOp> wrapKernel(mlir::func::FuncOp f, bool keepOriginal);
+// Linalg ops on 0-d tensors become linalg.generic ops on 1-element tensors
+// (a 0-d output gets a leading parallel loop of extent 1); wrapKernel runs it.
+mlir::FailureOr<mlir::func::FuncOp> rankZeroAsOneElement(mlir::func::FuncOp f);
 // Splat tensor constants become fills; any other tensor constant is an error.
 mlir::LogicalResult constantsToFills(mlir::func::FuncOp f);
 // Elementwise fusion, in-place elementwise consumers, canonicalization.

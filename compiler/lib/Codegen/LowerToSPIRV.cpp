@@ -25,6 +25,7 @@
 #include "mlir/Conversion/MemRefToSPIRV/MemRefToSPIRV.h"
 #include "mlir/Conversion/SCFToSPIRV/SCFToSPIRV.h"
 #include "mlir/Conversion/VectorToSPIRV/VectorToSPIRV.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -41,6 +42,7 @@
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
 
 namespace meshvk::codegen {
@@ -175,6 +177,16 @@ struct LowerKernelsToSPIRVPass : impl::LowerKernelsToSPIRVBase<LowerKernelsToSPI
       g.addPass(createCanonicalizerPass());
       g.addPass(createCSEPass());
       if (failed(runPipeline(pm, module)))
+        return signalPassFailure();
+    }
+    {
+      // The index math of a tiled reshape (delinearisation) leaves
+      // floordivsi / ceildivsi, which have no SPIR-V pattern: expand them into
+      // plain integer ops (nothing else changes, so other kernels keep their
+      // exact SPIR-V).
+      RewritePatternSet expand(ctx);
+      arith::populateCeilFloorDivExpandOpsPatterns(expand);
+      if (failed(applyPatternsGreedily(module, std::move(expand))))
         return signalPassFailure();
     }
     // A full conversion that fails has reported the op it could not legalize

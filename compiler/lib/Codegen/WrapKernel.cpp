@@ -115,7 +115,10 @@ FailureOr<func::FuncOp> wrapKernel(func::FuncOp f, bool keepOriginal) {
       return f.emitError() << what << " " << i << " has type " << t
                            << "; expected a ranked tensor without encoding";
     // Dynamic dims are allowed: their sizes come in as push constants
-    // (passSizesAsPushConstants).
+    // (passSizesAsPushConstants). A 0-d tensor is a 1-element buffer (same
+    // bytes; the tiler needs a dimension to distribute).
+    if (rt.getRank() == 0)
+      return Type(MemRefType::get({1}, rt.getElementType()));
     return Type(MemRefType::get(rt.getShape(), rt.getElementType()));
   };
   for (auto [i, t] : llvm::enumerate(ft.getInputs())) {
@@ -152,8 +155,12 @@ FailureOr<func::FuncOp> wrapKernel(func::FuncOp f, bool keepOriginal) {
   b.setInsertionPointToStart(&body);
   IRMapping map;
   for (unsigned i = 0; i < ft.getNumInputs(); ++i) {
-    Value t = bufferization::ToTensorOp::create(b, loc, ft.getInput(i), entry->getArgument(i),
-                                                /*restrict=*/true, /*writable=*/false);
+    Value arg = entry->getArgument(i);
+    Value t = bufferization::ToTensorOp::create(
+        b, loc, memref::getTensorTypeFromMemRefType(arg.getType()), arg,
+        /*restrict=*/true, /*writable=*/false);
+    if (cast<RankedTensorType>(ft.getInput(i)).getRank() == 0)
+      t = tensor::CollapseShapeOp::create(b, loc, t, ArrayRef<ReassociationIndices>{});
     map.map(f.getArgument(i), t);
   }
   Block &old = f.getBody().front();
@@ -161,14 +168,92 @@ FailureOr<func::FuncOp> wrapKernel(func::FuncOp f, bool keepOriginal) {
     b.clone(op, map);
   Operation *ret = old.getTerminator();
   for (unsigned j = 0; j < ft.getNumResults(); ++j) {
-    bufferization::MaterializeInDestinationOp::create(
-        b, loc, TypeRange{}, map.lookupOrDefault(ret->getOperand(j)),
-        entry->getArgument(ft.getNumInputs() + j), /*restrict=*/true, /*writable=*/true);
+    Value result = map.lookupOrDefault(ret->getOperand(j));
+    Value dest = entry->getArgument(ft.getNumInputs() + j);
+    if (cast<RankedTensorType>(result.getType()).getRank() == 0)
+      result =
+          tensor::ExpandShapeOp::create(b, loc, memref::getTensorTypeFromMemRefType(dest.getType()),
+                                        result, ArrayRef<ReassociationIndices>{});
+    bufferization::MaterializeInDestinationOp::create(b, loc, TypeRange{}, result, dest,
+                                                      /*restrict=*/true, /*writable=*/true);
   }
   gpu::TerminatorOp::create(b, loc);
   if (!keepOriginal)
     f.erase();
-  return nf;
+  return rankZeroAsOneElement(nf);
+}
+
+// A linalg op on 0-d tensors (a full reduction, a scalar update) has no
+// dimension to tile and distribute. It becomes a linalg.generic on 1-element
+// tensors: a 0-d output gets a new leading parallel loop of extent 1, a 0-d
+// input is read at index 0. Reshapes at its edges fold against the 1-element
+// kernel buffers (wrapKernel) during simplification.
+FailureOr<func::FuncOp> rankZeroAsOneElement(func::FuncOp f) {
+  auto isRankZero = [](Value v) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    return t && t.getRank() == 0;
+  };
+  SmallVector<linalg::LinalgOp> ops;
+  f.walk([&](linalg::LinalgOp op) {
+    if (op.hasPureTensorSemantics() && llvm::any_of(op->getOperands(), isRankZero))
+      ops.push_back(op);
+  });
+  IRRewriter rw(f.getContext());
+  for (linalg::LinalgOp named : ops) {
+    rw.setInsertionPoint(named);
+    linalg::GenericOp op = dyn_cast<linalg::GenericOp>(named.getOperation());
+    if (!op) {
+      FailureOr<linalg::GenericOp> g = linalg::generalizeNamedOp(rw, named);
+      if (failed(g))
+        return named->emitError("cannot rewrite this op on 0-d tensors as a linalg.generic"),
+               failure();
+      op = *g;
+    }
+    Location loc = op.getLoc();
+    bool newLoop = llvm::any_of(op.getDpsInits(), isRankZero);
+    unsigned loops = op.getNumLoops() + (newLoop ? 1 : 0);
+    auto oneElement = [&](Value v) -> Value {
+      auto t = cast<RankedTensorType>(v.getType());
+      return tensor::ExpandShapeOp::create(rw, loc, RankedTensorType::get({1}, t.getElementType()),
+                                           v, ArrayRef<ReassociationIndices>{});
+    };
+    SmallVector<Value> inputs, inits;
+    SmallVector<AffineMap> maps;
+    for (OpOperand &operand : op->getOpOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      if (newLoop)
+        map = map.shiftDims(1);
+      bool init = op.isDpsInit(&operand);
+      Value v = operand.get();
+      if (isRankZero(v)) {
+        v = oneElement(v);
+        map = AffineMap::get(loops, 0, init ? rw.getAffineDimExpr(0) : rw.getAffineConstantExpr(0),
+                             rw.getContext());
+      }
+      (init ? inits : inputs).push_back(v);
+      maps.push_back(map);
+    }
+    SmallVector<utils::IteratorType> iterators;
+    if (newLoop)
+      iterators.push_back(utils::IteratorType::parallel);
+    llvm::append_range(iterators, op.getIteratorTypesArray());
+    SmallVector<Type> resultTypes;
+    for (Value init : inits)
+      resultTypes.push_back(init.getType());
+    auto generic = linalg::GenericOp::create(rw, loc, resultTypes, inputs, inits, maps, iterators);
+    rw.inlineRegionBefore(op.getRegion(), generic.getRegion(), generic.getRegion().end());
+    if (newLoop) {
+      // linalg.index reads loop numbers: they moved by one.
+      generic.getRegion().walk([&](linalg::IndexOp index) { index.setDim(index.getDim() + 1); });
+    }
+    SmallVector<Value> results;
+    for (auto [old, now] : llvm::zip(op->getResults(), generic->getResults()))
+      results.push_back(isRankZero(old) ? (Value)tensor::CollapseShapeOp::create(
+                                              rw, loc, now, ArrayRef<ReassociationIndices>{})
+                                        : now);
+    rw.replaceOp(op, results);
+  }
+  return f;
 }
 
 // Splat tensor constants (cloned into kernels by the partitioner) become

@@ -64,10 +64,10 @@ LogicalResult verifyNonNegative(function_ref<InFlightDiagnostic()> emitError,
 
 LogicalResult ValueAbiAttr::verify(function_ref<InFlightDiagnostic()> emitError, Type globalType,
                                    shard::GridAxesArrayAttr splitAxes, DenseI64ArrayAttr shardShape,
-                                   ArrayAttr shardOffsets) {
+                                   ArrayAttr shardOffsets, ArrayAttr shardShapes) {
   auto type = dyn_cast<RankedTensorType>(globalType);
   if (!type) {
-    if (splitAxes || shardShape || shardOffsets)
+    if (splitAxes || shardShape || shardOffsets || shardShapes)
       return emitError() << "a non-tensor (" << globalType
                          << ") has no split_axes, shard_shape or shard_offsets";
     return success();
@@ -87,19 +87,37 @@ LogicalResult ValueAbiAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << " has rank " << rank;
   if (shardShape.size() != rank)
     return emitError() << "shard_shape has rank " << shardShape.size() << ", expected " << rank;
-  for (int64_t d = 0; d < rank; ++d)
+  for (int64_t d = 0; d < rank; ++d) {
+    if (ShapedType::isDynamic(shardShape[d]) && shardShapes)
+      continue; // differs per process: shard_shapes has each
     if (shardShape[d] < 0 || shardShape[d] > type.getDimSize(d))
       return emitError() << "shard_shape[" << d << "] = " << shardShape[d]
                          << " does not fit dimension " << d << " of " << type;
+  }
   if (shardOffsets.empty())
     return emitError() << "shard_offsets must name one offset per process";
+  if (shardShapes && shardShapes.size() != shardOffsets.size())
+    return emitError() << "shard_shapes has " << shardShapes.size() << " entries for "
+                       << shardOffsets.size() << " shard offsets (one per process)";
   for (auto [p, entry] : llvm::enumerate(shardOffsets)) {
     auto offset = dyn_cast<DenseI64ArrayAttr>(entry);
     if (!offset || offset.size() != rank)
       return emitError() << "shard_offsets[" << p << "] must be an array of " << rank
                          << " offsets, got " << entry;
+    ArrayRef<int64_t> shape = shardShape.asArrayRef();
+    if (shardShapes) {
+      auto own = dyn_cast<DenseI64ArrayAttr>(shardShapes[p]);
+      if (!own || own.size() != rank)
+        return emitError() << "shard_shapes[" << p << "] must be an array of " << rank
+                           << " sizes, got " << shardShapes[p];
+      shape = own.asArrayRef();
+      for (int64_t d = 0; d < rank; ++d)
+        if (shape[d] < 1 || (!ShapedType::isDynamic(shardShape[d]) && shape[d] != shardShape[d]))
+          return emitError() << "shard_shapes[" << p << "][" << d << "] = " << shape[d]
+                             << " is empty or disagrees with shard_shape";
+    }
     for (int64_t d = 0; d < rank; ++d)
-      if (offset[d] < 0 || offset[d] + shardShape[d] > type.getDimSize(d))
+      if (offset[d] < 0 || offset[d] + shape[d] > type.getDimSize(d))
         return emitError() << "the shard of process " << p << " leaves dimension " << d << " of "
                            << type;
   }
@@ -115,6 +133,19 @@ Type ValueAbiAttr::getShardType() const {
 
 ArrayRef<int64_t> ValueAbiAttr::getShardOffset(int64_t p) const {
   return cast<DenseI64ArrayAttr>(getShardOffsets()[p]).asArrayRef();
+}
+
+ArrayRef<int64_t> ValueAbiAttr::getProcessShardShape(int64_t p) const {
+  if (getShardShapes())
+    return cast<DenseI64ArrayAttr>(getShardShapes()[p]).asArrayRef();
+  return getShardShape().asArrayRef();
+}
+
+Type ValueAbiAttr::getProcessShardType(int64_t p) const {
+  auto tensor = dyn_cast<RankedTensorType>(getType());
+  if (!tensor)
+    return getType();
+  return RankedTensorType::get(getProcessShardShape(p), tensor.getElementType());
 }
 
 //===----------------------------------------------------------------------===//

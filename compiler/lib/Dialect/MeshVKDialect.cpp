@@ -3,6 +3,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/OpImplementation.h"
 
 using namespace mlir;
@@ -66,6 +67,30 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   if (TypeRange(type.getInputs()) != TypeRange(getInputs().getTypes()) ||
       TypeRange(type.getResults()) != TypeRange(getResults().getTypes()))
     return emitOpError("operand/result types do not match kernel type ") << type;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ReshardOp
+//===----------------------------------------------------------------------===//
+
+// shard-partition keeps the op and gives its result the local type of the
+// target sharding (upstream's shardShapedType: `?` where the offsets make
+// processes' sizes differ); meshvk-lower-collectives does the data movement.
+LogicalResult ReshardOp::partition(ArrayRef<Value> partitionedOperands,
+                                   ArrayRef<shard::Sharding> operandShardings,
+                                   ArrayRef<shard::Sharding> resultShardings,
+                                   IRMapping &partitionMap,
+                                   SymbolTableCollection &symbolTableCollection,
+                                   OpBuilder &builder) {
+  shard::GridOp grid = shard::getGrid(getOperation(), getGridAttr(), symbolTableCollection);
+  if (!grid || resultShardings.size() != 1 || !resultShardings[0])
+    return emitOpError("needs a grid and a sharding annotation on its result");
+  Type local = shard::shardType(getResult().getType(), grid, resultShardings[0]);
+  auto op = ReshardOp::create(builder, getLoc(), local, partitionedOperands[0], getGridAttr(),
+                              getGlobalShapeAttr(), getFromSplitAxesAttr(), getFromOffsetsAttr(),
+                              getToSplitAxesAttr(), getToOffsetsAttr());
+  partitionMap.map(getResult(), op.getResult());
   return success();
 }
 

@@ -1,11 +1,13 @@
 //===- CheckSharding.cpp - reject inputs the partitioner gets wrong -------===//
 //
 // Upstream sharding-propagation / shard-partition assert, crash or silently
-// miscompile on several inputs. This pass runs first and turns each
-// of them into one diagnostic at the offending op.
+// miscompile on several inputs (uneven shards are made safe later, by
+// meshvk-uneven-shards; their malformed offsets are refused here). This pass runs first and turns
+// each of them into one diagnostic at the offending op.
 //
 //===----------------------------------------------------------------------===//
 #include "ShardingUtils.h"
+#include "SpmdFunctions.h"
 #include "meshvk/Transforms/Passes.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -38,7 +40,8 @@ LogicalResult checkGrid(shard::GridOp grid) {
     return grid.emitError() << "grid @" << grid.getSymName()
                             << " has a dynamic shape; meshvk unrolls the grid "
                                "into one program per process and needs every "
-                               "axis size to be static";
+                               "axis size to be static (mesh-vk-compile --grid-shape=N, "
+                               "mesh-vk-run --devices=N)";
   }
   if (llvm::any_of(grid.getShape(), [](int64_t s) { return s < 1; }))
     return grid.emitError() << "grid @" << grid.getSymName() << " has an axis of size < 1";
@@ -85,17 +88,18 @@ LogicalResult checkSplitAxes(shard::ShardingOp sharding, SymbolTableCollection &
 /// What the partitioner supports: the sharding interface, and for linalg only
 /// projected-permutation indexing maps with one init.
 LogicalResult checkOp(Operation *op) {
-  // Collectives and halo updates written in the input (not made by
-  // shard-partition) are not lowered yet; the annotations express the same
-  // data movement.
+  // Collectives, halo updates and process indices belong in SPMD functions
+  // (per-process code, no annotations; SpmdFunctions.h); mixed with
+  // annotations of the global program they have no meaning.
   if (isa<shard::ShardDialect>(op->getDialect()) &&
       !isa<shard::ShardingOp, shard::ShardOp, shard::GridOp>(op))
     return op->emitError() << "'" << op->getName()
-                           << "' written in the program is not supported yet: meshvk lowers "
-                              "the collectives shard-partition creates from shard.shard "
-                              "annotations; annotate the tensor with the sharding you want "
-                              "instead (e.g. split_axes = [[]] after a split contraction for "
-                              "an all-reduce, [[]] after a split for an all-gather)";
+                           << "' in a function with shard.shard annotations: collectives "
+                              "are per-process code; write them in an SPMD function (local "
+                              "shapes, no shard.shard, see compiler/README.md \"SPMD "
+                              "functions\"), or annotate the tensor with the sharding you "
+                              "want instead (e.g. split_axes = [[]] after a split contraction "
+                              "for an all-reduce)";
   if (isa<shard::ShardDialect>(op->getDialect()) || isa<func::ReturnOp>(op) || !touchesTensors(op))
     return success();
   for (Value operand : op->getOperands())
@@ -142,9 +146,12 @@ struct CheckShardingPass : meshvk::impl::CheckShardingBase<CheckShardingPass> {
     // test files declare a dynamic grid next to static ones).
     llvm::DenseSet<StringRef> used;
     module.walk([&](shard::ShardingOp s) { used.insert(s.getGrid()); });
+    llvm::DenseSet<StringRef> badGrids; // reported once; their shards are not cut
     for (auto grid : module.getOps<shard::GridOp>())
-      if (used.contains(grid.getSymName()))
-        failed |= mlir::failed(checkGrid(grid));
+      if (used.contains(grid.getSymName()) && mlir::failed(checkGrid(grid))) {
+        failed = true;
+        badGrids.insert(grid.getSymName());
+      }
     // First, so that no check below reads a grid axis that does not exist.
     WalkResult axes = module.walk([&](shard::ShardingOp sharding) {
       return mlir::failed(checkSplitAxes(sharding, symbols)) ? WalkResult::interrupt()
@@ -154,20 +161,21 @@ struct CheckShardingPass : meshvk::impl::CheckShardingBase<CheckShardingPass> {
       return signalPassFailure();
 
     for (auto func : module.getOps<func::FuncOp>()) {
-      if (func.isExternal() || meshvk::isKernel(func))
-        continue;
+      if (func.isExternal() || meshvk::isKernel(func) || meshvk::isSpmdFunction(func))
+        continue; // SPMD functions: checked by meshvk::recordSpmdAbi
       bool annotated = false;
       func.walk([&](Operation *op) {
         failed |= mlir::failed(checkOp(op));
         if (auto sharding = dyn_cast<shard::ShardingOp>(op)) {
           annotated = true;
-          if (!sharding.getStaticHaloSizes().empty() || !sharding.getDynamicHaloSizes().empty() ||
-              !sharding.getStaticShardedDimsOffsets().empty() ||
-              !sharding.getDynamicShardedDimsOffsets().empty()) {
-            sharding.emitError("halo sizes and explicit shard offsets (sharded_dims_offsets) "
-                               "are not supported yet: meshvk splits every dimension into "
-                               "equal blocks; drop them (stencils: read the neighbours' "
-                               "borders through an explicit replicated slice)");
+          if (!sharding.getStaticHaloSizes().empty() || !sharding.getDynamicHaloSizes().empty()) {
+            sharding.emitError("halo sizes are not supported yet: drop them (stencils: read the "
+                               "neighbours' borders through an explicit replicated slice)");
+            failed = true;
+          }
+          if (!sharding.getDynamicShardedDimsOffsets().empty()) {
+            sharding.emitError("sharded_dims_offsets given as SSA values are not supported: "
+                               "write them as constants");
             failed = true;
           }
         }
@@ -200,8 +208,13 @@ struct CheckShardingPass : meshvk::impl::CheckShardingBase<CheckShardingPass> {
             return;
           }
         }
-        failed |= mlir::failed(meshvk::checkEvenSplit(
-            shardOp, shardOp.getSrc(), type, grid.getShape(), sharding.getSplitAxes().getAxes()));
+        // Uneven splits and written offsets run (meshvk-uneven-shards); what
+        // they cannot be is refused here with the rule they break.
+        if (sharding.getDynamicShardedDimsOffsets().empty() &&
+            !badGrids.contains(grid.getSymName()))
+          failed |= mlir::failed(meshvk::resolveShardOffsets(
+              shardOp, shardOp.getSrc(), type, grid.getShape(), sharding.getSplitAxes().getAxes(),
+              sharding.getStaticShardedDimsOffsets()));
       });
       bool hasTensors =
           llvm::any_of(func.getArgumentTypes(), [](Type t) { return isa<TensorType>(t); }) ||

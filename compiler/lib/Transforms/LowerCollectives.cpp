@@ -57,6 +57,29 @@ Group groupOf(int64_t p, ArrayRef<int64_t> gridShape, ArrayRef<int16_t> axes) {
   return group;
 }
 
+/// The process whose block along `axes` (linearised, first axis most
+/// significant) is `delta` away from p's, all other grid coordinates equal;
+/// -1 past either end (halos are not periodic).
+int64_t neighborOf(int64_t p, ArrayRef<int64_t> gridShape, ArrayRef<int16_t> axes, int64_t delta) {
+  SmallVector<int64_t> multi = meshvk::processMultiIndex(gridShape, p);
+  int64_t block = 0, blocks = 1;
+  for (int16_t a : axes) {
+    block = block * gridShape[a] + multi[a];
+    blocks *= gridShape[a];
+  }
+  block += delta;
+  if (block < 0 || block >= blocks)
+    return -1;
+  for (int64_t i = (int64_t)axes.size() - 1; i >= 0; --i) {
+    multi[axes[i]] = block % gridShape[axes[i]];
+    block /= gridShape[axes[i]];
+  }
+  int64_t linear = 0;
+  for (size_t a = 0; a < gridShape.size(); ++a)
+    linear = linear * gridShape[a] + multi[a];
+  return linear;
+}
+
 int64_t bytesOf(RankedTensorType type) {
   return type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
 }
@@ -80,6 +103,7 @@ public:
                                b.getDenseI64ArrayAttr(destOffsets), b.getDenseI64ArrayAttr(sizes));
     if (from != to)
       pulled[to] += op.getByteCount();
+    tag(op);
     return op.getResult();
   }
 
@@ -140,10 +164,20 @@ public:
           linalg::YieldOp::create(nb, l, acc);
         });
     meshvk::setProcess(generic, p);
+    tag(generic);
     return generic.getResult(0);
   }
 
+  /// Marks an op as part of the collective being lowered: the emitter tags its
+  /// commands, so a runtime whose grid spans ranks can run the group through
+  /// its transport instead.
+  void tag(Operation *op) {
+    meshvk::MeshVKDialect::CollectiveIdAttrHelper(b.getContext())
+        .setAttr(op, b.getI64IntegerAttr(id));
+  }
+
   OpBuilder &b;
+  int64_t id = 0;
   Location loc;
   SmallVector<int64_t> pulled;
 };
@@ -209,7 +243,12 @@ struct LowerCollectivesPass : meshvk::impl::LowerCollectivesBase<LowerCollective
       if (llvm::is_contained(perProcess, nullptr))
         return first->emitError("collective is missing on some processes");
       auto axesAttr = first->getAttrOfType<DenseI16ArrayAttr>("grid_axes");
-      ArrayRef<int16_t> axes = axesAttr ? axesAttr.asArrayRef() : ArrayRef<int16_t>();
+      SmallVector<int16_t> axes;
+      if (axesAttr)
+        llvm::append_range(axes, axesAttr.asArrayRef());
+      if (auto halo = dyn_cast<shard::UpdateHaloOp>(first))
+        for (shard::GridAxesAttr dimAxes : halo.getSplitAxes().getAxes())
+          llvm::append_range(axes, dimAxes.asArrayRef());
       if (first->getNumOperands() < 1 || first->getNumResults() != 1 ||
           !isa<RankedTensorType>(first->getOperand(0).getType()) ||
           !isa<RankedTensorType>(first->getResult(0).getType()))
@@ -224,6 +263,7 @@ struct LowerCollectivesPass : meshvk::impl::LowerCollectivesBase<LowerCollective
 
       OpBuilder b(first);
       Lowering lowering(b, first->getLoc(), processes);
+      lowering.id = id;
       FailureOr<std::string> algorithm = lowerOne(lowering, perProcess, gridShape, axes);
       if (failed(algorithm))
         return failure();
@@ -236,6 +276,50 @@ struct LowerCollectivesPass : meshvk::impl::LowerCollectivesBase<LowerCollective
     Builder b(plan.getContext());
     meshvk::MeshVKDialect::CollectivesAttrHelper(b.getContext())
         .setAttr(plan, b.getArrayAttr(report));
+    return lowerSlices(plan);
+  }
+
+  /// Static, unit-stride tensor.extract_slice / insert_slice of a process's
+  /// own tensors (SPMD code: a halo border around a block, its neighbours'
+  /// rows) are local copies, not kernels. An insert_slice writes into its
+  /// destination's buffer only when nothing else reads that value (else into
+  /// a copy of it); into a tensor.empty it writes a fresh buffer.
+  LogicalResult lowerSlices(func::FuncOp plan) {
+    SmallVector<Operation *> slices;
+    plan.walk([&](Operation *op) {
+      if (isa<tensor::ExtractSliceOp, tensor::InsertSliceOp>(op) && meshvk::getProcess(op) >= 0)
+        slices.push_back(op);
+    });
+    for (Operation *op : slices) {
+      auto slice = cast<OffsetSizeAndStrideOpInterface>(op);
+      auto sourceType = cast<RankedTensorType>(op->getOperand(0).getType());
+      auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+      int64_t small = isa<tensor::ExtractSliceOp>(op) ? resultType.getRank() : sourceType.getRank();
+      if (!slice.getOffsets().empty() || !slice.getSizes().empty() || !slice.getStrides().empty() ||
+          llvm::any_of(slice.getStaticStrides(), [](int64_t s) { return s != 1; }) ||
+          small != (int64_t)slice.getStaticSizes().size())
+        continue; // strided or rank-reducing: stays a kernel
+      int64_t p = meshvk::getProcess(op);
+      OpBuilder b(op);
+      Lowering l(b, op->getLoc(), meshvk::getPlan(plan).getProcessCount());
+      SmallVector<int64_t> zero(small, 0);
+      Value result;
+      if (auto extract = dyn_cast<tensor::ExtractSliceOp>(op)) {
+        result = l.copy(extract.getSource(), p, l.empty(p, resultType), p,
+                        extract.getStaticOffsets(), zero, extract.getStaticSizes());
+      } else {
+        auto insert = cast<tensor::InsertSliceOp>(op);
+        Value dest = insert.getDest();
+        if (dest.getDefiningOp<tensor::EmptyOp>())
+          dest = l.empty(p, resultType);
+        else if (!dest.hasOneUse() || isa<BlockArgument>(dest))
+          dest = l.pullWhole(dest, p, p);
+        result = l.copy(insert.getSource(), p, dest, p, zero, insert.getStaticOffsets(),
+                        insert.getStaticSizes());
+      }
+      op->getResult(0).replaceAllUsesWith(result);
+      op->erase();
+    }
     return success();
   }
 
@@ -295,22 +379,72 @@ struct LowerCollectivesPass : meshvk::impl::LowerCollectivesBase<LowerCollective
         results[p] = dest;
       }
     } else if (auto bcast = dyn_cast<shard::BroadcastOp>(op0)) {
-      if (!bcast.getRootDynamic().empty())
-        return op0->emitError("broadcast with a dynamic root is not supported");
-      ArrayRef<int64_t> root = bcast.getRoot();
-      if (root.size() != axes.size())
-        return op0->emitError("broadcast root must have one index per grid axis");
-      for (auto [i, axis] : llvm::enumerate(axes))
-        if (root[i] < 0 || root[i] >= gridShape[axis])
-          return op0->emitError("broadcast root index ")
-                 << root[i] << " is outside grid axis " << axis;
-      int64_t rootIndex = 0;
-      for (auto [i, axis] : llvm::enumerate(axes))
-        rootIndex = rootIndex * gridShape[axis] + (i < root.size() ? root[i] : 0);
+      FailureOr<int64_t> rootIndex =
+          rootMember(op0, bcast.getRoot(), bcast.getRootDynamic().size(), gridShape, axes);
+      if (failed(rootIndex))
+        return failure();
       for (int64_t p = 0; p < processes; ++p) {
         Group g = groupOf(p, gridShape, axes);
-        int64_t q = g.members[rootIndex];
+        int64_t q = g.members[*rootIndex];
         results[p] = q == p ? input(p) : l.pullWhole(input(q), q, p);
+      }
+    } else if (isa<shard::GatherOp, shard::ReduceOp, shard::ScatterOp>(op0)) {
+      // Rooted collectives: the root gathers / reduces, or hands out the
+      // chunks of its input. Results on the other processes (gather, reduce)
+      // are undefined: a fresh buffer.
+      ArrayRef<int64_t> root;
+      size_t dynamicRoot = 0;
+      if (auto g = dyn_cast<shard::GatherOp>(op0))
+        root = g.getRoot(), dynamicRoot = g.getRootDynamic().size();
+      else if (auto r = dyn_cast<shard::ReduceOp>(op0))
+        root = r.getRoot(), dynamicRoot = r.getRootDynamic().size();
+      else
+        root = cast<shard::ScatterOp>(op0).getRoot(),
+        dynamicRoot = cast<shard::ScatterOp>(op0).getRootDynamic().size();
+      FailureOr<int64_t> rootIndex = rootMember(op0, root, dynamicRoot, gridShape, axes);
+      if (failed(rootIndex))
+        return failure();
+      algorithm = "rooted";
+      for (int64_t p = 0; p < processes; ++p) {
+        Group g = groupOf(p, gridShape, axes);
+        int64_t q = g.members[*rootIndex];
+        if (auto scatter = dyn_cast<shard::ScatterOp>(op0)) {
+          int64_t axis = scatter.getScatterAxis().getSExtValue();
+          SmallVector<int64_t> from(rank, 0);
+          from[axis] = g.rank * outType.getDimSize(axis);
+          results[p] = l.copy(input(q), q, l.empty(p, outType), p, from, zero, outType.getShape());
+          continue;
+        }
+        if (q != p) {
+          results[p] = l.empty(p, outType);
+          continue;
+        }
+        if (auto gather = dyn_cast<shard::GatherOp>(op0)) {
+          int64_t axis = gather.getGatherAxis().getSExtValue();
+          Value dest = l.empty(p, outType);
+          for (auto [k, member] : llvm::enumerate(g.members)) {
+            SmallVector<int64_t> at(rank, 0);
+            at[axis] = k * inType.getDimSize(axis);
+            dest = l.copy(input(member), member, dest, p, zero, at, inType.getShape());
+          }
+          results[p] = dest;
+          continue;
+        }
+        auto reduce = cast<shard::ReduceOp>(op0);
+        if (inType.getElementType() != outType.getElementType())
+          return op0->emitError("accumulating in ")
+                 << outType.getElementType() << " instead of " << inType.getElementType()
+                 << " is not supported yet";
+        SmallVector<Value> partials{input(p)};
+        for (int64_t member : g.members)
+          if (member != p)
+            partials.push_back(l.pullWhole(input(member), member, p));
+        FailureOr<Value> sum = partials.size() == 1
+                                   ? FailureOr<Value>(input(p))
+                                   : l.reduce(op0, p, partials, reduce.getReduction());
+        if (failed(sum))
+          return failure();
+        results[p] = *sum;
       }
     } else if (auto shift = dyn_cast<shard::ShiftOp>(op0)) {
       int64_t axis = shift.getShiftAxis().getSExtValue();
@@ -412,15 +546,132 @@ struct LowerCollectivesPass : meshvk::impl::LowerCollectivesBase<LowerCollective
           }
         }
       }
+    } else if (isa<meshvk::ReshardOp>(op0)) {
+      // Uneven shards (meshvk-uneven-shards): box copies (ShardingUtils.h).
+      algorithm = "box_copies";
+      groupSize = processes;
+      FailureOr<SmallVector<Value>> moved = meshvk::lowerBoxReshard(
+          ops, gridShape, [&](int64_t p, RankedTensorType type) { return l.empty(p, type); },
+          [&](Value src, int64_t from, Value dest, int64_t to, ArrayRef<int64_t> srcOffsets,
+              ArrayRef<int64_t> destOffsets, ArrayRef<int64_t> sizes) {
+            return l.copy(src, from, dest, to, srcOffsets, destOffsets, sizes);
+          });
+      if (failed(moved))
+        return failure();
+      results = *moved;
+    } else if (auto halo = dyn_cast<shard::UpdateHaloOp>(op0)) {
+      FailureOr<SmallVector<Value>> updated = lowerHalo(l, halo, ops, gridShape);
+      if (failed(updated))
+        return failure();
+      results = *updated;
+      algorithm = "halo";
     } else {
       return op0->emitError("'") << op0->getName()
                                  << "' is not supported yet on peered axes (all_gather, "
                                     "all_reduce, all_slice, all_to_all, reduce_scatter, "
-                                    "broadcast and shift are)";
+                                    "broadcast, shift, gather, scatter, reduce and update_halo "
+                                    "are; instead of send/recv write a shift or a broadcast)";
     }
     for (int64_t p = 0; p < processes; ++p)
       ops[p]->getResult(0).replaceAllUsesWith(results[p]);
     return algorithm;
+  }
+  /// The in-group index of a rooted collective's root (its in-group
+  /// multi-index over `axes`).
+  FailureOr<int64_t> rootMember(Operation *op, ArrayRef<int64_t> root, size_t dynamic,
+                                ArrayRef<int64_t> gridShape, ArrayRef<int16_t> axes) {
+    if (dynamic != 0)
+      return op->emitError("'") << op->getName() << "' with a dynamic root is not supported",
+             failure();
+    if (root.size() != axes.size())
+      return op->emitError("'") << op->getName() << "' root must have one index per grid axis",
+             failure();
+    int64_t index = 0;
+    for (auto [i, axis] : llvm::enumerate(axes)) {
+      if (root[i] < 0 || root[i] >= gridShape[axis])
+        return op->emitError("'") << op->getName() << "' root index " << root[i]
+                                  << " is outside grid axis " << axis,
+               failure();
+      index = index * gridShape[axis] + root[i];
+    }
+    return index;
+  }
+
+  /// shard.update_halo (the semantics of upstream's MPI lowering): along each
+  /// tensor dimension d split over grid axes, from the last dimension to the
+  /// first, the lower halo [0, lo) takes the previous block's last interior
+  /// rows [S - hi - lo, S - hi) and the upper halo [S - hi, S) the next
+  /// block's first interior rows [lo, lo + hi); no neighbour, no update. The
+  /// slabs span the interior of the dimensions still to come and the whole
+  /// of those already done, so corners arrive through two steps. Each step
+  /// copies the tensor locally and pulls the slabs into the copy: every
+  /// process reads its neighbours' previous step, never a buffer being
+  /// written.
+  FailureOr<SmallVector<Value>> lowerHalo(Lowering &l, shard::UpdateHaloOp op0,
+                                          ArrayRef<Operation *> ops, ArrayRef<int64_t> gridShape) {
+    if (!op0.getHaloSizes().empty())
+      return op0.emitError("update_halo with dynamic halo sizes is not supported"), failure();
+    auto type = cast<RankedTensorType>(op0.getResult().getType());
+    int64_t rank = type.getRank();
+    ArrayRef<shard::GridAxesAttr> split = op0.getSplitAxes().getAxes();
+    ArrayRef<int64_t> halo = op0.getStaticHaloSizes();
+    if ((int64_t)halo.size() != 2 * (int64_t)split.size() || (int64_t)split.size() > rank)
+      return op0.emitError("update_halo needs two halo sizes (lower, upper) per split "
+                           "dimension: ")
+                 << split.size() << " split dimensions, " << halo.size() << " halo sizes",
+             failure();
+    auto lo = [&](int64_t d) { return d < (int64_t)split.size() ? halo[2 * d] : 0; };
+    auto hi = [&](int64_t d) { return d < (int64_t)split.size() ? halo[2 * d + 1] : 0; };
+    for (int64_t d = 0; d < (int64_t)split.size(); ++d) {
+      int64_t size = type.getDimSize(d);
+      if (lo(d) < 0 || hi(d) < 0 || size < 2 * lo(d) + hi(d) || size < lo(d) + 2 * hi(d))
+        return op0.emitError("update_halo: dimension ")
+                   << d << " (size " << size << ") cannot hold halos " << lo(d) << " and " << hi(d)
+                   << " around an interior at least as wide as each halo",
+               failure();
+    }
+    groupSize = 1;
+    for (shard::GridAxesAttr axes : split)
+      for (int16_t a : axes.asArrayRef())
+        groupSize *= gridShape[a];
+    int64_t processes = ops.size();
+    SmallVector<Value> current;
+    for (Operation *op : ops)
+      current.push_back(op->getOperand(0));
+    SmallVector<int64_t> zero(rank, 0);
+    for (int64_t d = (int64_t)split.size() - 1; d >= 0; --d) {
+      ArrayRef<int16_t> axes = split[d].asArrayRef();
+      if (axes.empty() || (lo(d) == 0 && hi(d) == 0))
+        continue;
+      // The slab box outside dimension d.
+      SmallVector<int64_t> offsets(rank, 0), sizes(type.getShape());
+      for (int64_t e = 0; e < d; ++e) {
+        offsets[e] = lo(e);
+        sizes[e] = type.getDimSize(e) - lo(e) - hi(e);
+      }
+      int64_t size = type.getDimSize(d);
+      SmallVector<Value> next(processes);
+      for (int64_t p = 0; p < processes; ++p) {
+        next[p] = l.copy(current[p], p, l.empty(p, type), p, zero, zero, type.getShape());
+        SmallVector<int64_t> from = offsets, at = offsets, box = sizes;
+        int64_t prev = neighborOf(p, gridShape, axes, -1);
+        if (prev >= 0 && lo(d) > 0) {
+          from[d] = size - hi(d) - lo(d);
+          at[d] = 0;
+          box[d] = lo(d);
+          next[p] = l.copy(current[prev], prev, next[p], p, from, at, box);
+        }
+        int64_t after = neighborOf(p, gridShape, axes, +1);
+        if (after >= 0 && hi(d) > 0) {
+          from[d] = lo(d);
+          at[d] = size - hi(d);
+          box[d] = hi(d);
+          next[p] = l.copy(current[after], after, next[p], p, from, at, box);
+        }
+      }
+      current = next;
+    }
+    return current;
   }
 };
 

@@ -142,7 +142,10 @@ struct OutlineKernelsPass : meshvk::impl::OutlineKernelsBase<OutlineKernelsPass>
     if (failedMaterialize)
       return failure();
     Operation *clone = b.clone(*op, map);
-    clone->walk([&](Operation *nested) { nested->removeAttr(processTag.getName()); });
+    clone->walk([&](Operation *nested) {
+      nested->removeAttr(processTag.getName());
+      nested->removeAttr(meshvk::MeshVKDialect::CollectiveIdAttrHelper::getNameStr());
+    });
     func::ReturnOp::create(b, op->getLoc(), clone->getResults());
 
     // Deduplicate: the same body (printed generically) is the same kernel.
@@ -180,6 +183,9 @@ struct OutlineKernelsPass : meshvk::impl::OutlineKernelsBase<OutlineKernelsPass>
     auto launch = meshvk::LaunchOp::create(at, op->getLoc(), op->getResultTypes(),
                                            FlatSymbolRefAttr::get(name),
                                            at.getI64IntegerAttr(process), inputs);
+    // A collective's reduction stays tagged (the emitter reads the tag).
+    if (Attribute id = meshvk::MeshVKDialect::CollectiveIdAttrHelper(ctx).getAttr(op))
+      launch->setAttr(meshvk::MeshVKDialect::CollectiveIdAttrHelper::getNameStr(), id);
     op->replaceAllUsesWith(launch.getResults());
     op->erase();
     return success();

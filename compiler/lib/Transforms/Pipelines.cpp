@@ -50,15 +50,16 @@ void addPartitionPasses(OpPassManager &pm, shard::TraversalOrder traversal) {
   // chain on the whole tensor on every process; forward-backward keeps the
   // chain sharded for the same bytes moved; `forward` crashes in
   // shard-partition (tests/compiler/meshvk-partition.mlir measures this).
-  shard::ShardingPropagationOptions propagation;
-  propagation.traversal = traversal;
-  pm.addNestedPass<func::FuncOp>(shard::createShardingPropagation(propagation));
-  // Ops propagation could not shard consistently run replicated (else
-  // shard-partition segfaults on them).
-  pm.addNestedPass<func::FuncOp>(meshvk::createCompleteShardings());
-  // After propagation every reshard is an explicit annotation pair, and every
+  // Propagation, completion and decomposition of reshards, on every function
+  // of the global program (SPMD functions have nothing to propagate).
+  // Afterwards every reshard is an explicit annotation pair, and every
   // argument carries the sharding shard-partition will give it.
-  pm.addNestedPass<func::FuncOp>(meshvk::createDecomposeReshards());
+  meshvk::PropagateShardingsOptions propagation;
+  propagation.traversal = traversal;
+  pm.addPass(meshvk::createPropagateShardings(propagation));
+  // Uneven splits get explicit offsets and their reshards a meshvk.reshard
+  // (upstream asserts on the former and cannot partition the latter).
+  pm.addNestedPass<func::FuncOp>(meshvk::createUnevenShards());
   pm.addPass(meshvk::createRecordAbi());
   pm.addNestedPass<func::FuncOp>(shard::createPartition());
   pm.addPass(createCanonicalizerPass());

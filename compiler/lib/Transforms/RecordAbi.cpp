@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ShardingUtils.h"
+#include "SpmdFunctions.h"
 #include "meshvk/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -34,27 +35,37 @@ FailureOr<shard::ShardingOp> argumentSharding(BlockArgument arg) {
 }
 
 meshvk::ValueAbiAttr describe(Builder &b, Type type, shard::ShardingOp sharding,
-                              ArrayRef<int64_t> gridShape) {
+                              shard::GridOp grid) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor)
-    return meshvk::ValueAbiAttr::get(b.getContext(), type, nullptr, nullptr, nullptr);
+    return meshvk::ValueAbiAttr::get(b.getContext(), type, nullptr, nullptr, nullptr, nullptr);
+  ArrayRef<int64_t> gridShape = grid.getShape();
   ArrayRef<shard::GridAxesAttr> splitAxes;
-  if (sharding)
+  ArrayRef<int64_t> dimsOffsets;
+  if (sharding) {
     splitAxes = sharding.getSplitAxes().getAxes();
-  SmallVector<int64_t> counts = meshvk::splitCounts(gridShape, splitAxes, tensor.getRank());
+    dimsOffsets = sharding.getStaticShardedDimsOffsets();
+  }
+  // The partitioned function's local type: upstream's own rule (`?` where
+  // explicit offsets give processes different sizes).
   SmallVector<int64_t> local(tensor.getShape());
-  for (auto [size, count] : llvm::zip(local, counts))
-    size /= count;
-  SmallVector<Attribute> offsets;
-  for (int64_t p = 0, e = meshvk::gridSize(gridShape); p < e; ++p)
-    offsets.push_back(
-        b.getDenseI64ArrayAttr(meshvk::shardOffsets(tensor.getShape(), gridShape, splitAxes, p)));
+  if (sharding)
+    local.assign(
+        shard::shardShapedType(tensor, grid, shard::Sharding(sharding.getResult())).getShape());
+  SmallVector<Attribute> offsets, shapes;
+  for (int64_t p = 0, e = meshvk::gridSize(gridShape); p < e; ++p) {
+    SmallVector<int64_t> offset, size;
+    meshvk::shardBox(tensor.getShape(), gridShape, splitAxes, dimsOffsets, p, offset, size);
+    offsets.push_back(b.getDenseI64ArrayAttr(offset));
+    shapes.push_back(b.getDenseI64ArrayAttr(size));
+  }
   return meshvk::ValueAbiAttr::get(
       b.getContext(), tensor,
       sharding ? sharding.getSplitAxesAttr()
                : shard::GridAxesArrayAttr::get(b.getContext(),
                                                {shard::GridAxesAttr::get(b.getContext(), {})}),
-      b.getDenseI64ArrayAttr(local), b.getArrayAttr(offsets));
+      b.getDenseI64ArrayAttr(local), b.getArrayAttr(offsets),
+      dimsOffsets.empty() ? ArrayAttr() : b.getArrayAttr(shapes));
 }
 
 struct RecordAbiPass : meshvk::impl::RecordAbiBase<RecordAbiPass> {
@@ -72,6 +83,8 @@ struct RecordAbiPass : meshvk::impl::RecordAbiBase<RecordAbiPass> {
   }
 
   LogicalResult record(func::FuncOp func, SymbolTableCollection &symbols) {
+    if (meshvk::isSpmdFunction(func))
+      return meshvk::recordSpmdAbi(func, symbols);
     // One grid per function: the plan is unrolled over it.
     shard::GridOp grid;
     WalkResult walk = func.walk([&](shard::ShardingOp sharding) {
@@ -105,10 +118,7 @@ struct RecordAbiPass : meshvk::impl::RecordAbiBase<RecordAbiPass> {
                                 << " has no sharding, and none could be propagated to it: "
                                    "annotate it with shard.shard";
       shard::ShardingOp s = mlir::succeeded(sharding) ? *sharding : nullptr;
-      if (s && mlir::failed(meshvk::checkEvenSplit(func, arg, cast<ShapedType>(arg.getType()),
-                                                   gridShape, s.getSplitAxes().getAxes())))
-        return failure();
-      args.push_back(describe(b, arg.getType(), s, gridShape));
+      args.push_back(describe(b, arg.getType(), s, grid));
     }
     if (!func.getBody().hasOneBlock())
       return func.emitError("only single-block functions are supported");
@@ -122,16 +132,26 @@ struct RecordAbiPass : meshvk::impl::RecordAbiBase<RecordAbiPass> {
         return ret.emitError() << "result #" << i << " of @" << func.getSymName()
                                << " has no sharding: annotate the returned "
                                   "value with shard.shard";
-      results.push_back(describe(b, value.getType(), s, gridShape));
+      results.push_back(describe(b, value.getType(), s, grid));
     }
-    // Every propagated annotation must split evenly too.
+    // Every annotation of an uneven split carries its offsets by now
+    // (meshvk-uneven-shards); upstream would assert on one that does not.
     WalkResult uneven = func.walk([&](shard::ShardOp shardOp) {
       shard::ShardingOp s = meshvk::shardingOpOf(shardOp);
-      auto type = dyn_cast<ShapedType>(shardOp.getType());
-      if (s && type &&
-          mlir::failed(meshvk::checkEvenSplit(shardOp, shardOp.getSrc(), type, gridShape,
-                                              s.getSplitAxes().getAxes())))
-        return WalkResult::interrupt();
+      auto type = dyn_cast<RankedTensorType>(shardOp.getType());
+      if (!s || !type || !s.getStaticShardedDimsOffsets().empty())
+        return WalkResult::advance();
+      SmallVector<int64_t> counts =
+          meshvk::splitCounts(gridShape, s.getSplitAxes().getAxes(), type.getRank());
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        if (type.getDimSize(d) % counts[d] != 0) {
+          shardOp.emitError() << meshvk::describeTensor(shardOp.getSrc()) << ": dimension " << d
+                              << " (size " << type.getDimSize(d) << ") does not divide over "
+                              << counts[d]
+                              << " processes and has no shard offsets (run "
+                                 "meshvk-uneven-shards before meshvk-record-abi)";
+          return WalkResult::interrupt();
+        }
       return WalkResult::advance();
     });
     if (uneven.wasInterrupted())

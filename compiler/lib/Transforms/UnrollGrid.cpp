@@ -12,6 +12,7 @@
 #include "meshvk/Transforms/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
@@ -29,8 +30,88 @@ namespace {
 bool isCollective(Operation *op) {
   return isa<shard::AllGatherOp, shard::AllReduceOp, shard::AllSliceOp, shard::AllToAllOp,
              shard::BroadcastOp, shard::GatherOp, shard::ReduceOp, shard::ReduceScatterOp,
-             shard::ScatterOp, shard::SendOp, shard::RecvOp, shard::ShiftOp, shard::UpdateHaloOp>(
-      op);
+             shard::ScatterOp, shard::SendOp, shard::RecvOp, shard::ShiftOp, shard::UpdateHaloOp,
+             meshvk::ReshardOp>(op);
+}
+
+/// Process `p`'s sizes for a `shard.shard_shape` of its own shard (the only
+/// form shard-partition emits: `device` is the process's multi-index).
+FailureOr<SmallVector<int64_t>> shardShapeOn(shard::ShardShapeOp op, int64_t p,
+                                             ArrayRef<int64_t> gridShape) {
+  auto sharding = op.getSharding().getDefiningOp<shard::ShardingOp>();
+  bool ownIndex = sharding && !llvm::is_contained(op.getDims(), ShapedType::kDynamic) &&
+                  op.getDeviceDynamic().size() == gridShape.size();
+  for (auto [axis, v] : llvm::enumerate(op.getDeviceDynamic())) {
+    auto index = v.getDefiningOp<shard::ProcessMultiIndexOp>();
+    ownIndex &= index && index.getAxes().empty() && cast<OpResult>(v).getResultNumber() == axis;
+  }
+  if (!ownIndex)
+    return op.emitError("'shard.shard_shape' of another process's shard or of dynamic "
+                        "dimensions is not supported");
+  SmallVector<int64_t> offsets, sizes;
+  meshvk::shardBox(op.getDims(), gridShape, sharding.getSplitAxes().getAxes(),
+                   sharding.getStaticShardedDimsOffsets(), p, offsets, sizes);
+  return sizes;
+}
+
+/// Uneven shards have dynamic sizes in the SPMD function; on one process
+/// they are constants. Gives the results of `op` (cloned for process `p`,
+/// operands already static) their static types, in place so that the
+/// mappings to `op` stay valid. Nested ops first (scf.if branches).
+LogicalResult refineToStatic(Operation *op, int64_t p) {
+  auto isStatic = [](Type t) {
+    auto shaped = dyn_cast<ShapedType>(t);
+    return !shaped || shaped.hasStaticShape();
+  };
+  for (Region &region : op->getRegions())
+    for (Operation &nested : region.getOps())
+      if (failed(refineToStatic(&nested, p)))
+        return failure();
+  if (llvm::all_of(op->getResultTypes(), isStatic))
+    return success();
+  if (auto empty = dyn_cast<tensor::EmptyOp>(op)) {
+    SmallVector<int64_t> shape;
+    for (OpFoldResult size : empty.getMixedSizes()) {
+      std::optional<int64_t> c = getConstantIntValue(size);
+      if (!c)
+        break;
+      shape.push_back(*c);
+    }
+    if ((int64_t)shape.size() == empty.getType().getRank()) {
+      empty->setOperands({});
+      empty.getResult().setType(empty.getType().clone(shape));
+      return success();
+    }
+  } else if (auto dps = dyn_cast<DestinationStyleOpInterface>(op)) {
+    for (auto [result, init] : llvm::zip(op->getResults(), dps.getDpsInits()))
+      result.setType(init.getType());
+  } else if (auto reshard = dyn_cast<meshvk::ReshardOp>(op)) {
+    auto plan = op->getParentOfType<func::FuncOp>();
+    meshvk::AbiAttr abi = plan ? meshvk::getAbi(plan) : nullptr;
+    if (abi) {
+      SmallVector<int64_t> offsets, sizes;
+      meshvk::shardBox(reshard.getGlobalShape(), abi.getGridShape().asArrayRef(),
+                       reshard.getToSplitAxes().getAxes(), reshard.getToOffsets(), p, offsets,
+                       sizes);
+      auto type = cast<RankedTensorType>(reshard.getType());
+      reshard.getResult().setType(type.clone(sizes));
+    }
+  } else if (isa<shard::AllReduceOp>(op)) {
+    op->getResult(0).setType(op->getOperand(0).getType());
+  } else if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+    if (ifOp.elseBlock())
+      for (auto [result, a, b] : llvm::zip(ifOp.getResults(), ifOp.thenYield().getOperands(),
+                                           ifOp.elseYield().getOperands()))
+        if (a.getType() == b.getType())
+          result.setType(a.getType());
+  } else if (auto cast = dyn_cast<tensor::CastOp>(op)) {
+    if (isStatic(cast.getSource().getType()))
+      cast.getResult().setType(cast.getSource().getType());
+  }
+  if (llvm::all_of(op->getResultTypes(), isStatic))
+    return success();
+  return op->emitError("'") << op->getName() << "' has a shape that differs per process (uneven "
+                            << "shards) and meshvk cannot make it static on process " << p;
 }
 
 /// The constants that replace a process-index query on process `p`.
@@ -96,8 +177,9 @@ struct UnrollGridPass : meshvk::impl::UnrollGridBase<UnrollGridPass> {
     // Reject what a plan cannot express before touching anything.
     int64_t nextCollective = 0;
     WalkResult bad = spmd.walk([&](Operation *op) {
-      if (isa<shard::NeighborsLinearIndicesOp, shard::ShardOp, shard::ShardingOp,
-              shard::ShardShapeOp, shard::GetShardingOp>(op)) {
+      if (isa<shard::NeighborsLinearIndicesOp, shard::ShardOp, shard::GetShardingOp>(op) ||
+          (isa<shard::ShardingOp, shard::ShardShapeOp>(op) &&
+           op->getParentOp() != spmd.getOperation())) {
         op->emitError("'") << op->getName()
                            << "' is left after partitioning; meshvk cannot "
                               "unroll it into per-process plans";
@@ -121,16 +203,21 @@ struct UnrollGridPass : meshvk::impl::UnrollGridBase<UnrollGridPass> {
     // global index major, process minor.
     FunctionType spmdType = spmd.getFunctionType();
     Builder b(spmd.getContext());
+    // Each process's own (static) shard type: uneven shards differ.
     SmallVector<Type> inputs, results;
     SmallVector<DictionaryAttr> argAttrs, resultAttrs;
-    for (Type t : spmdType.getInputs())
+    auto processType = [&](ArrayAttr entries, unsigned i, Type t, int64_t p) -> Type {
+      auto entry = i < entries.size() ? dyn_cast<meshvk::ValueAbiAttr>(entries[i]) : nullptr;
+      return entry && isa<RankedTensorType>(t) ? entry.getProcessShardType(p) : t;
+    };
+    for (auto [i, t] : llvm::enumerate(spmdType.getInputs()))
       for (int64_t p = 0; p < processes; ++p) {
-        inputs.push_back(t);
+        inputs.push_back(processType(abi.getArgs(), i, t, p));
         argAttrs.push_back(b.getDictionaryAttr(meshvk::processEntry(b.getContext(), p)));
       }
-    for (Type t : spmdType.getResults())
+    for (auto [i, t] : llvm::enumerate(spmdType.getResults()))
       for (int64_t p = 0; p < processes; ++p) {
-        results.push_back(t);
+        results.push_back(processType(abi.getResults(), i, t, p));
         resultAttrs.push_back(b.getDictionaryAttr(meshvk::processEntry(b.getContext(), p)));
       }
 
@@ -161,6 +248,22 @@ struct UnrollGridPass : meshvk::impl::UnrollGridBase<UnrollGridPass> {
       multis.push_back(meshvk::processMultiIndex(gridShape, p));
     }
     for (Operation &op : spmd.getBody().front().without_terminator()) {
+      // Sharding descriptions are read where needed, never executed.
+      if (isa<shard::ShardingOp>(op))
+        continue;
+      if (auto shapeOp = dyn_cast<shard::ShardShapeOp>(op)) {
+        for (int64_t p = 0; p < processes; ++p) {
+          FailureOr<SmallVector<int64_t>> sizes = shardShapeOn(shapeOp, p, gridShape);
+          if (failed(sizes))
+            return failure();
+          for (auto [result, size] : llvm::zip(shapeOp.getResults(), *sizes)) {
+            auto c = arith::ConstantIndexOp::create(builder, op.getLoc(), size);
+            meshvk::setProcess(c, p);
+            maps[p].map(result, c.getResult());
+          }
+        }
+        continue;
+      }
       for (int64_t p = 0; p < processes; ++p) {
         Operation *clone = builder.clone(op, maps[p]);
         SmallVector<Operation *> indexOps;
@@ -178,6 +281,9 @@ struct UnrollGridPass : meshvk::impl::UnrollGridBase<UnrollGridPass> {
           indexOp->replaceAllUsesWith(constants);
           indexOp->erase();
         }
+        if (!isa<shard::ProcessMultiIndexOp, shard::ProcessLinearIndexOp, shard::GridShapeOp>(op) &&
+            failed(refineToStatic(clone, p)))
+          return failure();
       }
     }
     SmallVector<SmallVector<Value>> returned(spmdType.getNumResults());
@@ -187,6 +293,11 @@ struct UnrollGridPass : meshvk::impl::UnrollGridBase<UnrollGridPass> {
     SmallVector<Value> flat;
     for (auto &perProcess : returned)
       flat.append(perProcess.begin(), perProcess.end());
+    for (auto [i, value] : llvm::enumerate(flat))
+      if (value.getType() != results[i])
+        return spmdReturn.emitError()
+               << "result #" << i / processes << " of process " << i % processes << " is "
+               << value.getType() << " but its shard is " << results[i];
     func::ReturnOp::create(builder, spmd.getLoc(), flat);
     spmd.erase();
 

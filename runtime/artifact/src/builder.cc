@@ -65,6 +65,7 @@ uint32_t ArtifactBuilder::AddExecutable(ExecutableDesc executable) {
 CommandRef ArtifactBuilder::Append(uint32_t process, Command command) {
   if (process >= pending_.size()) pending_.resize(process + 1);
   command.dst_process = process;
+  command.collective = collective_;
   pending_[process].push_back(std::move(command));
   return CommandRef{process, static_cast<uint32_t>(pending_[process].size() - 1)};
 }
@@ -95,6 +96,16 @@ namespace {
 
 mvk::Dim3 ToDim3(const uint32_t v[3]) { return mvk::Dim3(v[0], v[1], v[2]); }
 
+// A uint64 vector whose data is 8-byte aligned even when it is empty (the shape
+// of a 0-d tensor): FlatBuffers skips the alignment of an empty vector and puts
+// its data right after the 4-byte length, which the loader refuses as a
+// misaligned (corrupt) vector.
+flatbuffers::Offset<flatbuffers::Vector<uint64_t>> U64Vector(flatbuffers::FlatBufferBuilder& fbb,
+                                                             const std::vector<uint64_t>& v) {
+  if (v.empty()) fbb.Align(sizeof(uint64_t));
+  return fbb.CreateVector(v);
+}
+
 flatbuffers::Offset<mvk::TensorSignature> BuildTensor(flatbuffers::FlatBufferBuilder& fbb, const TensorDesc& t) {
   std::vector<flatbuffers::Offset<mvk::SplitAxes>> split;
   for (const auto& axes : t.split_axes) {
@@ -102,10 +113,10 @@ flatbuffers::Offset<mvk::TensorSignature> BuildTensor(flatbuffers::FlatBufferBui
   }
   std::vector<flatbuffers::Offset<mvk::Shard>> shards;
   for (const ShardDesc& s : t.shards) {
-    shards.push_back(mvk::CreateShard(fbb, s.process, s.buffer, s.offset, fbb.CreateVector(s.global_offset),
-                                      fbb.CreateVector(s.shape)));
+    shards.push_back(
+        mvk::CreateShard(fbb, s.process, s.buffer, s.offset, U64Vector(fbb, s.global_offset), U64Vector(fbb, s.shape)));
   }
-  return mvk::CreateTensorSignature(fbb, fbb.CreateVector(t.shape), static_cast<mvk::ElementType>(t.element_type),
+  return mvk::CreateTensorSignature(fbb, U64Vector(fbb, t.shape), static_cast<mvk::ElementType>(t.element_type),
                                     fbb.CreateVector(split), fbb.CreateVector(shards));
 }
 
@@ -161,7 +172,7 @@ std::vector<uint8_t> ArtifactBuilder::Finish() const {
     }
     std::vector<mvk::CommandRef> deps;
     for (const CommandRef& d : c.deps) deps.emplace_back(d.process, d.command);
-    return mvk::CreateCommand(fbb, op_type, op, deps.empty() ? 0 : fbb.CreateVectorOfStructs(deps));
+    return mvk::CreateCommand(fbb, op_type, op, deps.empty() ? 0 : fbb.CreateVectorOfStructs(deps), c.collective);
   };
 
   // Commands left after the last AddFunction belong to the last function.
@@ -199,8 +210,14 @@ std::vector<uint8_t> ArtifactBuilder::Finish() const {
     std::vector<flatbuffers::Offset<mvk::TensorSignature>> args, results;
     for (const TensorDesc& t : f.arguments) args.push_back(BuildTensor(fbb, t));
     for (const TensorDesc& t : f.results) results.push_back(BuildTensor(fbb, t));
+    std::vector<flatbuffers::Offset<mvk::Collective>> collectives;
+    for (const CollectiveDesc& c : f.collectives)
+      collectives.push_back(
+          mvk::CreateCollective(fbb, static_cast<mvk::CollectiveKind>(c.kind), static_cast<mvk::Reduction>(c.reduction),
+                                fbb.CreateString(c.algorithm), static_cast<mvk::ElementType>(c.element_type)));
     functions.push_back(mvk::CreateFunction(fbb, fbb.CreateString(f.name), fbb.CreateVector(args),
-                                            fbb.CreateVector(results), streams_of[functions.size()]));
+                                            fbb.CreateVector(results), streams_of[functions.size()],
+                                            collectives.empty() ? 0 : fbb.CreateVector(collectives)));
   }
 
   auto grid =

@@ -203,17 +203,32 @@ typedef struct meshvk_device_tensor_s {
   uint32_t shard_count;
 } meshvk_device_tensor_t;
 
+typedef enum meshvk_async_invoke_bits_e {
+  // Copy every given shard into (or out of) the program's own buffers even
+  // where it could be bound directly (to measure what binding saves).
+  MESHVK_ASYNC_INVOKE_COPY_SHARDS_BIT = 1u << 0,
+} meshvk_async_invoke_bits_t;
+typedef uint32_t meshvk_async_invoke_flags_t;
+
 typedef struct meshvk_async_invoke_info_s {
   uint32_t function;
   // argument_count entries, or NULL: the arguments are already in the
-  // program's own argument shards. Shard s of an argument is copied on the
-  // device into the program's shard, recorded on the shard's process (its
-  // buffer must be that process's or reachable from it).
+  // program's own argument shards. A shard is BOUND DIRECTLY (the program's
+  // kernels and copies use the given buffer in place of the program's, no
+  // copy) when: all processes are on one VkDevice and in this process; the
+  // given offset is 0, the buffer is the shard's process's and at least as
+  // large as the program's buffer for the shard; that program buffer holds
+  // only this shard (offset 0, same size, no other argument or result in it);
+  // and the program never writes it. Otherwise it is copied on the device into
+  // the program's shard, recorded on the shard's process, and
+  // meshvk_program_note says why (once per reason).
   const meshvk_device_tensor_t* arguments;
   uint32_t argument_count;
   // result_count entries, or NULL: results stay in the program's result
-  // shards. Shard s is copied out on the device by the shard's process, so its
-  // buffer must be that process's.
+  // shards. Bound directly under the same conditions, except that the program
+  // must write the buffer before it reads it (the program's own result shard
+  // then keeps its old contents); otherwise copied out on the device by the
+  // shard's process, so its buffer must be that process's.
   const meshvk_device_tensor_t* results;
   uint32_t result_count;
   // Timeline semaphores (the application's, through meshvk_semaphore_import,
@@ -224,19 +239,33 @@ typedef struct meshvk_async_invoke_info_s {
   uint32_t wait_count;
   const meshvk_semaphore_value_t* signals;
   uint32_t signal_count;
+  meshvk_async_invoke_flags_t flags;
 } meshvk_async_invoke_info_t;
 
 // Runs `function` on device-resident tensors without blocking the calling
 // thread: submits the copies in, the recorded phases, the copies out and a
 // final submission that signals `signals`, each ordered by timeline
-// semaphores, and returns. Nothing passes through host memory. The copies are
-// recorded once per distinct set of shard buffers (changing the buffers
-// releases the previous copies, which waits for their last use). Later
+// semaphores, and returns. Nothing passes through host memory. The copies
+// and the recording with directly bound shards are made once per distinct set
+// of shard buffers (changing the buffers releases the previous ones, which
+// waits for their last use). Later
 // invokes (async or not) are ordered after this one on the device; a
-// host-tensor invoke waits for it first. UNIMPLEMENTED when the program's
-// processes span several VkDevices (that needs host waits); INVALID_ARGUMENT
-// for counts, shard counts or semaphores of another set; OUT_OF_RANGE for a
-// shard that does not fit its buffer. Not thread-safe per program (as invoke).
+// host-tensor invoke waits for it first.
+// Processes on several VkDevices (independent devices, or several adopted
+// VkDevices): a command buffer cannot wait across VkDevices, so the call
+// checks and records, then queues the invoke on the program's worker thread
+// and returns; the worker waits on the host for `waits`, runs the copies in,
+// the phases (with their host waits and host-staged copies) and the copies
+// out in order, then signals `signals` with a submission on each semaphore's
+// VkDevice. Invokes queued this way run one after another; a host-tensor
+// invoke, a change of shard buffers and meshvk_program_release wait for the
+// queue (release stops an invoke still waiting for `waits`: it never
+// signals). An invoke that fails on the worker does not signal; its error is
+// returned by the next meshvk_program_invoke_async or meshvk_program_invoke.
+// UNIMPLEMENTED for such a program split over ranks or traced.
+// INVALID_ARGUMENT for counts, shard counts or semaphores of another set;
+// OUT_OF_RANGE for a shard that does not fit its buffer. Not thread-safe per
+// program (as invoke).
 meshvk_status_t meshvk_program_invoke_async(meshvk_program_t* program, const meshvk_async_invoke_info_t* info);
 
 typedef struct meshvk_phase_timing_s {

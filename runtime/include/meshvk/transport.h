@@ -40,7 +40,54 @@ typedef struct meshvk_transport_s {
   int (*receive)(void* user, uint32_t from, uint32_t tag, void* data, uint64_t size);
   // Completes every send started so far (the runtime then frees their data).
   int (*wait_sends)(void* user);
+  // Optional (NULL: the runtime runs a ring over send/receive instead): an
+  // all-reduce among `ranks` (ascending, this rank included) of `count`
+  // elements in place. element_type: MESHVK_TRANSPORT_F32 / _I32;
+  // reduction: MESHVK_TRANSPORT_SUM / _PRODUCT / _MAX / _MIN. Every listed
+  // rank calls it with the same arguments, in the same order relative to the
+  // other collectives (MPI_Allreduce on a communicator of those ranks).
+  int (*all_reduce)(void* user, const uint32_t* ranks, uint32_t rank_count, void* data, uint64_t count,
+                    uint32_t element_type, uint32_t reduction);
 } meshvk_transport_t;
+
+// Values of all_reduce's element_type and reduction (the artifact's own).
+enum { MESHVK_TRANSPORT_F32 = 0, MESHVK_TRANSPORT_I32 = 2 };
+enum { MESHVK_TRANSPORT_SUM = 1, MESHVK_TRANSPORT_PRODUCT = 2, MESHVK_TRANSPORT_MAX = 3, MESHVK_TRANSPORT_MIN = 4 };
+
+// Collectives between ranks. The compiler tags the commands of each lowered
+// collective (mvk.fbs Command.collective). When the grid spans ranks, the
+// runtime decides per group of a tagged all_reduce (direct lowering, f32 or
+// i32) whose members sit on two or more ranks: it runs the group through the
+// transport instead of its copies and reduction kernel, hierarchically. Each
+// rank stages its members' partials out (host staging), reduces them on the
+// host, all-reduces that one partial among the group's ranks (the transport's
+// all_reduce, or a ring over send/receive: 2(R-1)/R of the bytes sent and
+// received per rank, the ring minimum), and writes the result into each
+// member's output. Every other collective (and every group within one rank)
+// keeps the compiler's copies: cross-rank copies go point to point.
+typedef struct meshvk_rank_collective_s {
+  uint32_t collective;    // index in the function's collectives (the artifact)
+  uint32_t member_count;  // grid processes in the group
+  uint32_t rank_count;    // ranks they sit on
+  uint32_t first_process;
+  uint64_t bytes;       // the reduced tensor, per member
+  uint64_t ring_bytes;  // bytes a ring sends (= receives) per rank (max over ranks)
+} meshvk_rank_collective_t;
+
+// Bytes the rank at `position` of `rank_count` sends in a ring all-reduce of
+// `count` elements of `element_size` bytes (chunk i = elements
+// [count*i/R, count*(i+1)/R); reduce-scatter then all-gather); it receives
+// what position-1 sends. 2(R-1)/R of the bytes when R divides count. What the
+// runtime counts for a transport's own all_reduce (MPI picks its algorithm).
+uint64_t meshvk_transport_ring_bytes(uint64_t count, uint32_t element_size, uint32_t rank_count, uint32_t position);
+
+// The groups of `function` that run through the transport under this
+// process -> rank map (no device; the same decision every rank's program
+// makes). Writes up to `capacity` entries, returns the count in *out_count.
+meshvk_status_t meshvk_module_rank_collectives(const meshvk_module_t* module, uint32_t function,
+                                               const uint32_t* process_rank, uint32_t rank_count,
+                                               meshvk_rank_collective_t* out_groups, uint32_t capacity,
+                                               uint32_t* out_count);
 
 typedef struct meshvk_program_ranks_s {
   const meshvk_transport_t* transport;  // borrowed; must outlive the program
@@ -58,12 +105,30 @@ typedef struct meshvk_program_ranks_s {
 
 // The plan's bytes between ranks for one invoke of `function` (no device):
 // copies whose source and destination processes sit on different ranks
-// (bytes of the source span each copy reads), plus result shards gathered to
-// `root_rank`. out_sent/out_received: [rank_count] each. OUT_OF_RANGE for a
+// (bytes of the source span each copy reads), plus the ring bytes of each
+// group run through the transport (meshvk_module_rank_collectives), plus
+// result shards gathered to `root_rank`. out_sent/out_received: [rank_count] each. OUT_OF_RANGE for a
 // bad function; INVALID_ARGUMENT for a rank out of range in the map.
 meshvk_status_t meshvk_module_rank_bytes(const meshvk_module_t* module, uint32_t function, const uint32_t* process_rank,
                                          uint32_t rank_count, uint32_t root_rank, uint64_t* out_sent,
                                          uint64_t* out_received);
+
+// A run of bytes in a dense row-major host tensor: `rows` rows of
+// `row_bytes` bytes, row r at byte offset `offset + r * pitch`.
+typedef struct meshvk_host_run_s {
+  uint64_t offset, row_bytes, rows, pitch;
+} meshvk_host_run_t;
+
+// The bytes of argument `argument` of `function` that the processes of rank
+// `rank` read from the host input in meshvk_program_invoke (their shards;
+// a replicated part listed once). The rest of that input is never read on
+// the rank, so a caller may leave it unfilled (mesh-vk-run reads only these
+// bytes of its input files). Writes up to `capacity` runs, the count in
+// *out_count. OUT_OF_RANGE for a bad function/argument; INVALID_ARGUMENT for
+// a bad map or rank.
+meshvk_status_t meshvk_module_rank_input_runs(const meshvk_module_t* module, uint32_t function, uint32_t argument,
+                                              const uint32_t* process_rank, uint32_t rank_count, uint32_t rank,
+                                              meshvk_host_run_t* out_runs, uint32_t capacity, uint32_t* out_count);
 
 // What this rank's program did through the transport in its last invoke:
 // bytes handed to send/receive, and host time spent staging those bytes out

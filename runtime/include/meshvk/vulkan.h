@@ -18,7 +18,9 @@
 //    application's meshvk_queue_lock_t (and its own per-queue mutex), so the
 //    application may submit to the same VkQueue from other threads as long as
 //    it takes the same lock. Without a lock callback the application must not
-//    use those queues while meshvk may submit (any invoke/submit/release).
+//    use those queues while meshvk may submit (any invoke/submit/release, and
+//    until the signals of an async invoke over several VkDevices, which a
+//    worker thread submits).
 //  * meshvk never calls vkDeviceWaitIdle on an adopted device: it waits on its
 //    own timeline semaphores. The one vkQueueWaitIdle it makes is when a
 //    command buffer it submitted is released (under the queue lock): Mesa
@@ -85,7 +87,9 @@ meshvk_status_t meshvk_vulkan_requirements(meshvk_topology_t topology, const mes
 // The application's lock for queues it shares with meshvk. meshvk calls
 // lock(user_data, queue) right before and unlock(user_data, queue) right after
 // each vkQueueSubmit it makes on an adopted queue, from whatever thread made
-// the meshvk call. Both must be set, or both NULL (no sharing).
+// the meshvk call, or from a program's worker thread (an async invoke over
+// several VkDevices runs there: meshvk_program_invoke_async). Both must be
+// set, or both NULL (no sharing).
 typedef struct meshvk_queue_lock_s {
   void (*lock)(void* user_data, VkQueue queue);
   void (*unlock)(void* user_data, VkQueue queue);

@@ -5,6 +5,7 @@
 #include "artifact_verifier.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <sstream>
 #include <utility>
@@ -258,6 +259,9 @@ class ArtifactChecker {
         return Msg(path, ".deps[", d, "].command: ", dep->command(), " out of range (process ", dep->process(), " has ",
                    n, " commands)");
     }
+    const uint32_t collectives = Len(a_->functions()->Get(function_)->collectives());
+    if (cmd->collective() < -1 || cmd->collective() >= static_cast<int64_t>(collectives))
+      return Msg(path, ".collective: ", cmd->collective(), " out of range (", collectives, " collectives)");
     // A union can carry a type with no value (found by the fuzz target).
     if (const mvk::Dispatch* d = cmd->op_as_Dispatch()) return CheckDispatch(path + ".dispatch", p, d);
     if (const mvk::Copy* c = cmd->op_as_Copy()) return CheckCopy(path + ".copy", p, c);
@@ -546,16 +550,15 @@ class ArtifactChecker {
         parts[d] *= grid->Get(axis);
         split[d].push_back(axis);
       }
-      if (t->shape()->Get(d) % parts[d] != 0)
-        return Msg(path, ".split_axes[", d, "]: dimension ", d, " of extent ", t->shape()->Get(d),
-                   " does not split evenly into ", parts[d], " shards");
     }
     uint64_t total_parts = 1;
     for (uint64_t n : parts) total_parts *= n;
     if (Len(t->shards()) == 0) return path + ".shards: empty (every tensor lives somewhere)";
     std::vector<uint32_t> grid_shape(grid->begin(), grid->end());
-    std::vector<uint64_t> global;
-    for (uint32_t d = 0; d < rank; ++d) global.push_back(t->shape()->Get(d));
+    // Shards may differ in size (uneven splits, explicit offsets): per split
+    // dimension, every replica of a part must claim the same range, and the
+    // parts must tile the dimension in order, none empty.
+    std::vector<std::map<uint64_t, std::pair<uint64_t, uint64_t>>> claims(rank);
     std::set<std::vector<uint64_t>> covered;
     for (uint32_t s = 0; s < Len(t->shards()); ++s) {
       const mvk::Shard* sh = t->shards()->Get(s);
@@ -573,25 +576,50 @@ class ArtifactChecker {
       if (!sh->shape() || !sh->global_offset() || Len(sh->shape()) != rank || Len(sh->global_offset()) != rank)
         return Msg(spath, ": shape/global_offset have ", Len(sh->shape()), "/", Len(sh->global_offset()),
                    " entries, tensor rank is ", rank);
-      std::vector<uint64_t> want_offset, want_shape;
-      artifact::ShardOf(grid_shape, split, global, sh->process(), &want_offset, &want_shape);
+      // Row-major multi-index of the process; part = its block index per dimension.
+      std::vector<uint64_t> index(grid_shape.size(), 0), part(rank, 0);
+      for (uint64_t a = grid_shape.size(), rest = sh->process(); a-- > 0;) {
+        index[a] = rest % grid_shape[a];
+        rest /= grid_shape[a];
+      }
       uint64_t shard_elements = 1;
       for (uint32_t d = 0; d < rank; ++d) {
-        if (sh->shape()->Get(d) != want_shape[d] || sh->global_offset()->Get(d) != want_offset[d])
-          return Msg(spath, ": dimension ", d, " is offset ", sh->global_offset()->Get(d), " size ",
-                     sh->shape()->Get(d), ", the sharding puts process ", sh->process(), " at offset ", want_offset[d],
-                     " size ", want_shape[d]);
-        shard_elements *= want_shape[d];
+        for (uint32_t axis : split[d]) part[d] = part[d] * grid_shape[axis] + index[axis];
+        uint64_t extent = t->shape()->Get(d), off = sh->global_offset()->Get(d), size = sh->shape()->Get(d);
+        if (off > extent || size > extent - off)
+          return Msg(spath, ": dimension ", d, " is offset ", off, " size ", size, ", past the extent ", extent);
+        if (split[d].empty() && (off != 0 || size != extent))
+          return Msg(spath, ": dimension ", d, " is offset ", off, " size ", size,
+                     ", but it is not split (offset 0 size ", extent, ")");
+        auto [it, inserted] = claims[d].emplace(part[d], std::make_pair(off, size));
+        if (!inserted && it->second != std::make_pair(off, size))
+          return Msg(spath, ": dimension ", d, " is offset ", off, " size ", size, ", another replica of part ",
+                     part[d], " is offset ", it->second.first, " size ", it->second.second);
+        shard_elements *= size;
       }
       if (sh->offset() % elem != 0)
         return Msg(spath, ".offset: ", sh->offset(), " not aligned to the element size ", elem);
       if (!Inside(sh->offset(), shard_elements * elem, buf->size()))
         return Msg(spath, ": ", shard_elements * elem, " bytes at offset ", sh->offset(), " leave buffer ",
                    sh->buffer(), " of process ", sh->process(), " (", buf->size(), " bytes)");
-      covered.insert(want_offset);
+      covered.insert(part);
     }
     if (covered.size() != total_parts)
       return Msg(path, ".shards: cover ", covered.size(), " of the ", total_parts, " shards the sharding defines");
+    for (uint32_t d = 0; d < rank; ++d) {
+      if (split[d].empty()) continue;
+      uint64_t next = 0;
+      for (uint64_t k = 0; k < parts[d]; ++k) {
+        auto [off, size] = claims[d][k];
+        if (off != next || size == 0)
+          return Msg(path, ".shards: dimension ", d, " part ", k, " is offset ", off, " size ", size,
+                     "; the parts must tile 0..", t->shape()->Get(d), " in order, each non-empty (expected offset ",
+                     next, ")");
+        next = off + size;
+      }
+      if (next != t->shape()->Get(d))
+        return Msg(path, ".shards: dimension ", d, " parts end at ", next, ", the extent is ", t->shape()->Get(d));
+    }
     return "";
   }
 

@@ -69,22 +69,30 @@ meshvk_semaphore_t* CrossDeviceCopies::DeviceWaitFor(uint32_t producer, uint32_t
 }
 
 // Bytes of the source buffer a copy reads: [*lo, *hi).
-void SourceSpan(const mvk::Copy* copy, uint64_t* lo, uint64_t* hi) {
+namespace {
+// The byte span of one side of a copy (source: src_*, destination: dst_*).
+void CopySpan(const mvk::Copy* copy, bool destination, uint64_t* lo, uint64_t* hi) {
+  const uint64_t offset = destination ? copy->dst_offset() : copy->src_offset();
   if (!copy->regions() || copy->regions()->size() == 0) {
-    *lo = copy->src_offset();
-    *hi = copy->src_offset() + copy->size();
+    *lo = offset;
+    *hi = offset + copy->size();
     return;
   }
   *lo = UINT64_MAX;
   *hi = 0;
   for (const mvk::StridedRegion* r : *copy->regions()) {
-    const mvk::Dim3 n = r->count(), s = r->src_stride();
-    uint64_t first = copy->src_offset() / 4 + r->src_offset_words();
+    const mvk::Dim3 n = r->count(), s = destination ? r->dst_stride() : r->src_stride();
+    uint64_t first = offset / 4 + (destination ? r->dst_offset_words() : r->src_offset_words());
     uint64_t last = first + uint64_t(n.x() - 1) * s.x() + uint64_t(n.y() - 1) * s.y() + uint64_t(n.z() - 1) * s.z();
     *lo = std::min(*lo, first * 4);
     *hi = std::max(*hi, (last + 1) * 4);
   }
 }
+}  // namespace
+
+void SourceSpan(const mvk::Copy* copy, uint64_t* lo, uint64_t* hi) { CopySpan(copy, false, lo, hi); }
+
+void DestinationSpan(const mvk::Copy* copy, uint64_t* lo, uint64_t* hi) { CopySpan(copy, true, lo, hi); }
 
 CrossDeviceCopies::~CrossDeviceCopies() {
   for (auto& [key, view] : semaphore_views_) meshvk_semaphore_release(view);

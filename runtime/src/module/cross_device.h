@@ -95,6 +95,8 @@ class CrossDeviceCopies {
 // Bytes of the source buffer a copy reads: [*lo, *hi) (what host staging and
 // a transport between ranks move).
 void SourceSpan(const mvk::Copy* copy, uint64_t* lo, uint64_t* hi);
+// The same for the bytes a copy writes in its destination buffer.
+void DestinationSpan(const mvk::Copy* copy, uint64_t* lo, uint64_t* hi);
 
 // Runs one host-staged transfer of a segment (after its producers finished).
 Status RunHostCopy(const HostCopy& copy, uint64_t timeout_ns);

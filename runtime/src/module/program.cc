@@ -19,7 +19,10 @@
 //  * copies from another rank read a landing buffer filled from the transport
 //    before the segment is submitted; the source rank sends once its producer
 //    finished (remote_copies.h). Waits on processes of other ranks are not
-//    recorded: the transport's receive is the dependency.
+//    recorded: the transport's receive is the dependency;
+//  * collective groups that span ranks run as host steps between phases
+//    (rank_collectives.h); their commands are not recorded, waits on them are
+//    dropped (the step finished before the waiting phase is submitted).
 // Timeline values grow by phase_count per invoke, so recorded waits stay valid.
 #include "program.h"
 
@@ -29,6 +32,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "artifact_verifier.h"
@@ -51,6 +55,7 @@ using meshvk::MakeStatus;
 using meshvk::Status;
 namespace mvk = meshvk::mvk;
 
+using meshvk::module::RankGroup;
 using meshvk::module::Segment;
 using meshvk::module::Wait;
 
@@ -205,6 +210,7 @@ Status RecordFunction(meshvk_program_t* prog, uint32_t f) {
       std::map<uint32_t, uint32_t> waits;  // producer process -> max phase
       for (uint32_t c = 0; commands && c < commands->size(); ++c) {
         if (schedule.phase_of[p][c] != phase) continue;
+        if (prog->remote->Replaced(f, p, c)) continue;  // a host step between ranks runs it
         if (!seg.command_buffer) {
           MESHVK_RETURN_IF_ERROR(FromC(meshvk_command_buffer_create(prog->set, p, &seg.command_buffer),
                                        "process " + std::to_string(p) + " phase " + std::to_string(phase)));
@@ -212,7 +218,11 @@ Status RecordFunction(meshvk_program_t* prog, uint32_t f) {
         const mvk::Command* cmd = commands->Get(c);
         if (cmd->deps()) {
           for (const mvk::CommandRef* dep : *cmd->deps()) {
-            if (dep->process() == p || !prog->remote->Local(dep->process())) continue;
+            // Same process, another rank (the receive is the dependency), or
+            // a host step (done before this phase is submitted): no wait.
+            if (dep->process() == p || !prog->remote->Local(dep->process()) ||
+                prog->remote->Replaced(f, dep->process(), dep->command()))
+              continue;
             uint32_t dep_phase = schedule.phase_of[dep->process()][dep->command()];
             auto it = waits.find(dep->process());
             if (it == waits.end() || it->second < dep_phase) waits[dep->process()] = dep_phase;
@@ -519,6 +529,20 @@ Status SubmitSegment(meshvk_program_t* prog, Segment& seg, uint64_t base, const 
   return Status();
 }
 
+// Before phase `phase` is submitted: the host steps of collective groups
+// between ranks due by then, each after the sends other ranks may wait for
+// (rank_collectives.h), then everything other ranks may wait for in `phase`.
+Status EnterPhase(meshvk_program_t* prog, uint32_t function, uint32_t phase, uint64_t base, uint64_t timeout_ns) {
+  for (const RankGroup* g = prog->remote->NextGroup(function); g && g->phase <= phase;
+       g = prog->remote->NextGroup(function)) {
+    MESHVK_RETURN_IF_ERROR(
+        prog->remote->SendReady(function, g->phase, prog->buffers, prog->semaphores, base, timeout_ns));
+    MESHVK_RETURN_IF_ERROR(
+        prog->remote->RunNextGroup(function, prog->buffers, prog->semaphores, prog->last_signal, timeout_ns));
+  }
+  return prog->remote->SendReady(function, phase, prog->buffers, prog->semaphores, base, timeout_ns);
+}
+
 }  // namespace
 
 // Segments go out phase by phase (a segment only depends on earlier phases).
@@ -528,6 +552,10 @@ Status SubmitSegment(meshvk_program_t* prog, Segment& seg, uint64_t base, const 
 Status SubmitSegments(meshvk_program_t* prog, uint32_t function, uint64_t timeout_ns,
                       const std::vector<meshvk_semaphore_value_t>& first_waits, bool async) {
   std::vector<Segment>& segments = prog->segments[function];
+  if (async && prog->remote->HasGroups(function))
+    return MakeStatus(MESHVK_STATUS_UNIMPLEMENTED,
+                      "function %u runs collectives between ranks on the host: an asynchronous invoke cannot",
+                      function);
   if (async) {
     // Refused before anything is submitted, so the timelines stay consistent.
     for (const Segment& seg : segments)
@@ -545,8 +573,7 @@ Status SubmitSegments(meshvk_program_t* prog, uint32_t function, uint64_t timeou
     size_t end = begin;
     while (end < segments.size() && segments[end].phase == segments[begin].phase) ++end;
     // Everything other ranks may wait for in this phase goes out first.
-    MESHVK_RETURN_IF_ERROR(
-        prog->remote->SendReady(function, segments[begin].phase, prog->buffers, prog->semaphores, base, timeout_ns));
+    MESHVK_RETURN_IF_ERROR(EnterPhase(prog, function, segments[begin].phase, base, timeout_ns));
     std::vector<Segment*> pending;
     for (size_t i = begin; i < end; ++i) pending.push_back(&segments[i]);
     while (!pending.empty()) {
@@ -569,8 +596,7 @@ Status SubmitSegments(meshvk_program_t* prog, uint32_t function, uint64_t timeou
     }
     begin = end;
   }
-  MESHVK_RETURN_IF_ERROR(
-      prog->remote->SendReady(function, UINT32_MAX, prog->buffers, prog->semaphores, base, timeout_ns));
+  MESHVK_RETURN_IF_ERROR(EnterPhase(prog, function, UINT32_MAX, base, timeout_ns));
   if (async) {
     prog->base += prog->module->schedule.functions[function].phase_count;
     return Status();
@@ -604,6 +630,34 @@ Status WaitForEarlierInvokes(meshvk_program_t* prog, uint64_t timeout_ns) {
                                    "waiting for the copies of an earlier invoke of process " + std::to_string(p)));
   }
   return Status();
+}
+
+// invoke_async.cc binds a caller's shard buffers directly: the function is
+// recorded once more with those buffers in place of the program's own. Same
+// recording code; the program's own segments, counters and cross-device
+// bookkeeping are left as they were.
+Status RecordFunctionWith(meshvk_program_t* prog, uint32_t function,
+                          const std::vector<std::vector<meshvk_buffer_t*>>& buffers, std::vector<Segment>* out) {
+  std::vector<std::vector<meshvk_buffer_t*>> own = prog->buffers;
+  std::vector<Segment> recorded = std::move(prog->segments[function]);
+  auto cross_device = std::make_unique<CrossDeviceCopies>();
+  cross_device->Init(prog->set, static_cast<uint32_t>(prog->segments.size()), static_cast<uint32_t>(buffers.size()));
+  std::swap(prog->cross_device, cross_device);
+  const uint32_t command_count = prog->command_count, command_buffer_count = prog->command_buffer_count;
+  prog->buffers = buffers;
+  prog->segments[function].clear();
+  Status status = RecordFunction(prog, function);
+  *out = std::move(prog->segments[function]);
+  prog->segments[function] = std::move(recorded);
+  prog->buffers = std::move(own);
+  std::swap(prog->cross_device, cross_device);
+  prog->command_count = command_count;
+  prog->command_buffer_count = command_buffer_count;
+  if (!status.ok()) {
+    for (Segment& seg : *out) meshvk_command_buffer_release(seg.command_buffer);
+    out->clear();
+  }
+  return status;
 }
 
 }  // namespace meshvk::module
@@ -653,6 +707,9 @@ Status Invoke(meshvk_program_t* prog, const meshvk_invoke_info_t* info) {
   // 0: as long as the runtime's device timeout allows (every wait is bounded
   // by MESHVK_DEVICE_TIMEOUT_MS, default 60 s).
   uint64_t timeout = info->timeout_ns ? info->timeout_ns : UINT64_MAX;
+  // Async invokes queued on the worker (several VkDevices) go first; one that
+  // failed reports here.
+  if (prog->worker) MESHVK_RETURN_IF_ERROR(prog->worker->Drain());
   // An asynchronous invoke may still be using the buffers the host writes.
   MESHVK_RETURN_IF_ERROR(meshvk::module::WaitForEarlierInvokes(prog, timeout));
   meshvk::module::InvokeTrace* trace = prog->trace.get();
@@ -708,6 +765,40 @@ meshvk_status_t meshvk_program_create_with_info(const meshvk_program_create_info
   return MESHVK_OK;
 }
 
+meshvk_status_t meshvk_module_rank_input_runs(const meshvk_module_t* module, uint32_t function, uint32_t argument,
+                                              const uint32_t* process_rank, uint32_t rank_count, uint32_t rank,
+                                              meshvk_host_run_t* out_runs, uint32_t capacity, uint32_t* out_count) {
+  if (!module || !process_rank || !out_count || (capacity && !out_runs))
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "module, process_rank or outputs are NULL").ToC();
+  const auto* functions = module->artifact->functions();
+  if (!functions || function >= functions->size())
+    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "function %u out of range", function).ToC();
+  const auto* args = functions->Get(function)->arguments();
+  if (!args || argument >= args->size())
+    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "argument %u out of range", argument).ToC();
+  if (rank >= rank_count) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "rank %u of %u", rank, rank_count).ToC();
+  const mvk::TensorSignature* t = args->Get(argument);
+  const uint32_t elem = meshvk::artifact::ElementSize(static_cast<meshvk::artifact::ElementType>(t->element_type()));
+  std::set<std::tuple<uint64_t, uint64_t, uint64_t, uint64_t>> runs;  // replicas once, in host order
+  for (const mvk::Shard* sh : *t->shards()) {
+    if (sh->process() >= module->artifact->processes()->size() || process_rank[sh->process()] >= rank_count)
+      return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "process %u has no rank below %u", sh->process(), rank_count)
+          .ToC();
+    if (process_rank[sh->process()] != rank) continue;
+    Status status = ForEachShardRun(
+        t, sh, elem, [&](uint64_t, uint64_t host, uint64_t run, uint64_t rows, uint64_t, uint64_t pitch) {
+          runs.insert({host, run, rows, pitch});
+          return Status();
+        });
+    if (!status.ok()) return status.ToC();
+  }
+  *out_count = static_cast<uint32_t>(runs.size());
+  uint32_t i = 0;
+  for (const auto& [offset, row_bytes, rows, pitch] : runs)
+    if (i < capacity) out_runs[i++] = meshvk_host_run_t{offset, row_bytes, rows, pitch};
+  return MESHVK_OK;
+}
+
 void meshvk_program_transport_stats(const meshvk_program_t* program, meshvk_transport_stats_t* out_stats) {
   *out_stats = meshvk_transport_stats_t{};
   if (!program) return;
@@ -718,7 +809,9 @@ void meshvk_program_transport_stats(const meshvk_program_t* program, meshvk_tran
 
 void meshvk_program_release(meshvk_program_t* program) {
   if (!program) return;
-  // Recorded work may still run after a failed invoke: let it finish first.
+  // Recorded work may still run after a failed invoke: let it finish first
+  // (after the async worker stopped submitting more).
+  program->worker.reset();
   meshvk_status_free(meshvk_device_set_wait_idle(program->set));
   delete program;
 }
@@ -776,12 +869,13 @@ meshvk_status_t meshvk_program_copy_bytes(const meshvk_program_t* program, uint3
 }
 
 uint32_t meshvk_program_note_count(const meshvk_program_t* program) {
-  return program ? static_cast<uint32_t>(program->cross_device->notes().size()) : 0;
+  return program ? static_cast<uint32_t>(program->cross_device->notes().size() + program->async_notes.size()) : 0;
 }
 
 const char* meshvk_program_note(const meshvk_program_t* program, uint32_t index) {
-  if (!program || index >= program->cross_device->notes().size()) return nullptr;
-  return program->cross_device->notes()[index].c_str();
+  if (!program || index >= meshvk_program_note_count(program)) return nullptr;
+  const std::vector<std::string>& notes = program->cross_device->notes();
+  return index < notes.size() ? notes[index].c_str() : program->async_notes[index - notes.size()].c_str();
 }
 
 void meshvk_program_stats(const meshvk_program_t* program, meshvk_program_stats_t* out_stats) {

@@ -5,9 +5,12 @@
 #define MESHVK_RUNTIME_MODULE_PROGRAM_H_
 
 #include <cstdint>
+#include <deque>
 #include <memory>
+#include <string>
 #include <vector>
 
+#include "async_worker.h"
 #include "cross_device.h"
 #include "invoke_trace.h"
 #include "meshvk/module.h"
@@ -55,6 +58,21 @@ struct ShardCopies {
   }
 };
 
+// A function recorded again with caller shard buffers bound in place of the
+// program's own (async invokes), for one set of caller buffers.
+struct BoundSegments {
+  std::vector<const void*> key;  // function + argument and result buffers + offsets
+  std::vector<Segment> segments;
+  uint32_t direct_shards = 0;  // shards bound directly (the rest are copied)
+  ~BoundSegments() { Clear(); }
+  void Clear() {
+    for (Segment& seg : segments) meshvk_command_buffer_release(seg.command_buffer);
+    segments.clear();
+    key.clear();
+    direct_shards = 0;
+  }
+};
+
 }  // namespace meshvk::module
 
 struct meshvk_program_s {
@@ -86,11 +104,19 @@ struct meshvk_program_s {
   std::vector<meshvk_semaphore_t*> io_semaphores;
   std::vector<uint64_t> io_value;
   meshvk::module::ShardCopies copies_in, copies_out;
+  meshvk::module::BoundSegments bound;  // caller buffers bound directly (invoke_async.cc)
+  std::deque<std::string> async_notes;  // (stable addresses) why a caller shard was copied, not bound (once per reason)
   meshvk_command_buffer_t* join = nullptr;
+  // Async invokes over several VkDevices run here (async_worker.h); first to go.
+  std::unique_ptr<meshvk::module::AsyncWorker> worker;
+  std::vector<meshvk_command_buffer_t*> joins;  // per process, empty: the worker's signals
 
   ~meshvk_program_s() {
+    worker.reset();
+    for (meshvk_command_buffer_t* cb : joins) meshvk_command_buffer_release(cb);
     copies_in.Clear();
     copies_out.Clear();
+    bound.Clear();
     meshvk_command_buffer_release(join);
     for (auto& list : segments)
       for (meshvk::module::Segment& s : list) meshvk_command_buffer_release(s.command_buffer);
@@ -117,6 +143,12 @@ namespace meshvk::module {
 // submitted, and the end is not waited for. Advances prog->base.
 Status SubmitSegments(meshvk_program_t* prog, uint32_t function, uint64_t timeout_ns,
                       const std::vector<meshvk_semaphore_value_t>& first_waits, bool async);
+
+// Records `function` again into `out` with `buffers` ([process][buffer], the
+// shape of prog->buffers) in place of the program's own buffers; the
+// program's own recording is untouched.
+Status RecordFunctionWith(meshvk_program_t* prog, uint32_t function,
+                          const std::vector<std::vector<meshvk_buffer_t*>>& buffers, std::vector<Segment>* out);
 
 // Waits on the host until every earlier invoke (host or async) of `prog` has
 // finished with the program's buffers.

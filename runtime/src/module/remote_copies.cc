@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <set>
 
 #include "cross_device.h"
@@ -27,15 +28,15 @@ class HostTimer {
 };
 
 // Calls fn(function, process, command, copy) for each copy between ranks, in
-// tag order.
+// tag order (copies of groups run by host steps left out).
 template <typename Fn>
 void ForEachCrossRankCopy(const mvk::Artifact* artifact, uint32_t function, const std::vector<uint32_t>& rank_of,
-                          Fn fn) {
+                          const RankCollectivePlan& plan, Fn fn) {
   for (uint32_t p = 0; p < rank_of.size(); ++p) {
     const auto* commands = StreamOf(artifact, function, p);
     for (uint32_t c = 0; commands && c < commands->size(); ++c) {
       const mvk::Copy* copy = commands->Get(c)->op_as_Copy();
-      if (copy && rank_of[copy->src_process()] != rank_of[p]) fn(p, c, copy);
+      if (copy && rank_of[copy->src_process()] != rank_of[p] && !plan.Replaced(p, c)) fn(p, c, copy);
     }
   }
 }
@@ -75,13 +76,20 @@ Status RemoteCopies::Init(const mvk::Artifact* artifact, const Schedule& schedul
   if (!any) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "ranks: rank %u runs no process of the grid", me);
   transport_ = ranks->transport;
   root_ = ranks->root_rank;
+  if (!ReadRankCollectiveMode(&mode_))
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "MESHVK_RANK_COLLECTIVES=%s: expected transport, ring or copies",
+                      std::getenv("MESHVK_RANK_COLLECTIVES"));
   const uint32_t F = artifact->functions() ? artifact->functions()->size() : 0;
   outgoing_.resize(F);
   send_buffers_.resize(F);
   for (uint32_t f = 0; f < F; ++f) {
+    plans_.push_back(PlanRankCollectives(artifact, schedule.functions[f], f, rank_of_));
+    if (plans_[f].groups.size() > kCollectiveTagBase)
+      return MakeStatus(MESHVK_STATUS_UNIMPLEMENTED, "function %u has more than %u collectives between ranks", f,
+                        kCollectiveTagBase);
     uint32_t tag = 0;
     Status status;
-    ForEachCrossRankCopy(artifact, f, rank_of_, [&](uint32_t p, uint32_t c, const mvk::Copy* copy) {
+    ForEachCrossRankCopy(artifact, f, rank_of_, plans_[f], [&](uint32_t p, uint32_t c, const mvk::Copy* copy) {
       if (tag == kResultTagBase && status.ok())
         status = MakeStatus(MESHVK_STATUS_UNIMPLEMENTED, "function %u has more than %u copies between ranks", f,
                             kResultTagBase);
@@ -94,7 +102,10 @@ Status RemoteCopies::Init(const mvk::Artifact* artifact, const Schedule& schedul
         const mvk::Command* cmd = StreamOf(artifact, f, p)->Get(c);
         for (uint32_t d = 0; cmd->deps() && d < cmd->deps()->size(); ++d) {
           const mvk::CommandRef* dep = cmd->deps()->Get(d);
-          if (dep->process() == src)
+          if (dep->process() != src) continue;
+          if (plans_[f].Replaced(src, dep->command()))  // written by a host step, no device work to wait for
+            out.host_phase = std::max(out.host_phase, plans_[f].host_phase[src][dep->command()]);
+          else
             out.after_phase = std::max<int64_t>(out.after_phase, schedule.functions[f].phase_of[src][dep->command()]);
         }
         uint64_t lo = 0, hi = 0;
@@ -135,6 +146,7 @@ void RemoteCopies::BeginInvoke(uint32_t function) {
   if (sends_pending_) transport_->wait_sends(transport_->user);
   sends_pending_ = false;
   invoked_ = function;
+  next_group_ = 0;
   sent_now_.assign(function < outgoing_.size() ? outgoing_[function].size() : 0, false);
   sent_ = received_ = host_ns_ = 0;
 }
@@ -165,7 +177,8 @@ Status RemoteCopies::SendReady(uint32_t function, uint32_t phase,
   const std::vector<Outgoing>& list = outgoing_[function];
   for (size_t i = 0; i < list.size(); ++i) {
     const Outgoing& o = list[i];
-    if (sent_now_[i] || o.after_phase >= static_cast<int64_t>(phase)) continue;
+    if (sent_now_[i] || o.after_phase >= static_cast<int64_t>(phase) || o.host_phase >= static_cast<int64_t>(phase))
+      continue;
     const std::string what = "process " + std::to_string(o.process) + " sending " + std::to_string(o.size) +
                              " bytes to rank " + std::to_string(o.to_rank);
     if (o.after_phase >= 0)
@@ -194,6 +207,81 @@ Status RemoteCopies::Receive(const std::vector<RemoteReceive>& receives) {
     MESHVK_RETURN_IF_ERROR(
         FromC(meshvk_buffer_write(r.landing, r.offset, bytes.data(), r.size),
               "staging in " + std::to_string(r.size) + " bytes from rank " + std::to_string(r.from_rank)));
+  }
+  return Status();
+}
+
+Status RemoteCopies::RunNextGroup(uint32_t function, const std::vector<std::vector<meshvk_buffer_t*>>& buffers,
+                                  const std::vector<meshvk_semaphore_t*>& semaphores,
+                                  const std::vector<uint64_t>& last_signal, uint64_t timeout_ns) {
+  const RankGroup& g = plans_[function].groups[next_group_];
+  const uint32_t index = static_cast<uint32_t>(next_group_++);
+  if (!std::binary_search(g.ranks.begin(), g.ranks.end(), transport_->rank)) return Status();  // not ours
+  const std::string what = "collective " + std::to_string(g.collective) + " (all_reduce of " + std::to_string(g.bytes) +
+                           " bytes over " + std::to_string(g.ranks.size()) + " ranks)";
+  // The partials are complete, and nothing still reads the outputs' memory.
+  for (uint32_t p = 0; p < semaphores.size(); ++p)
+    if (Local(p) && last_signal[p] > 0)
+      MESHVK_RETURN_IF_ERROR(FromC(meshvk_semaphore_wait(semaphores[p], last_signal[p], timeout_ns),
+                                   what + ": waiting for process " + std::to_string(p)));
+  HostTimer timer(&host_ns_);
+  const uint32_t size = artifact::ElementSize(static_cast<artifact::ElementType>(g.element_type));
+  const uint64_t count = g.bytes / size;
+  group_sum_.resize(g.bytes);
+  group_part_.resize(g.bytes);
+  // Within the rank: the members' partials, reduced on the host.
+  bool first = true;
+  for (size_t i = 0; i < g.members.size(); ++i) {
+    const uint32_t p = g.members[i];
+    if (!Local(p)) continue;
+    uint8_t* into = first ? group_sum_.data() : group_part_.data();
+    MESHVK_RETURN_IF_ERROR(
+        FromC(meshvk_buffer_read(buffers[p][g.input[i].buffer()], g.input[i].offset(), into, g.bytes),
+              what + ": staging out the partial of process " + std::to_string(p)));
+    if (!first) ReduceInto(g.element_type, g.reduction, group_part_.data(), group_sum_.data(), count);
+    first = false;
+  }
+  // Among the ranks: one all-reduce of that partial.
+  const uint32_t R = static_cast<uint32_t>(g.ranks.size());
+  const uint32_t position =
+      static_cast<uint32_t>(std::find(g.ranks.begin(), g.ranks.end(), transport_->rank) - g.ranks.begin());
+  if (transport_->all_reduce && mode_ != RankCollectiveMode::kRing) {
+    if (int code = transport_->all_reduce(transport_->user, g.ranks.data(), R, group_sum_.data(), count,
+                                          static_cast<uint32_t>(g.element_type), static_cast<uint32_t>(g.reduction)))
+      return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: transport all_reduce failed (code %d)", what.c_str(), code);
+    sent_ += RingAllReduceBytes(count, size, R, position);
+    received_ += RingAllReduceBytes(count, size, R, (position + R - 1) % R);
+  } else {
+    // Ring: reduce-scatter, then all-gather (chunk c = elements [count*c/R, count*(c+1)/R)).
+    const uint32_t right = g.ranks[(position + 1) % R], left = g.ranks[(position + R - 1) % R];
+    const uint32_t tag = kCollectiveTagBase + index;
+    auto lo = [&](uint32_t c) { return count * c / R * size; };
+    auto len = [&](uint32_t c) { return lo(c + 1) - lo(c); };
+    uint8_t* sum = group_sum_.data();
+    auto in_context = [&](Status status) {
+      return status.ok() ? status : Status(status.code(), what + ": " + status.message());
+    };
+    for (uint32_t s = 0; s + 1 < R; ++s) {
+      const uint32_t out = (position + R - s) % R, in = (position + 2 * R - s - 1) % R;
+      MESHVK_RETURN_IF_ERROR(
+          in_context(Send(right, tag, std::vector<uint8_t>(sum + lo(out), sum + lo(out) + len(out)))));
+      MESHVK_RETURN_IF_ERROR(in_context(ReceiveInto(left, tag, group_part_.data(), len(in))));
+      ReduceInto(g.element_type, g.reduction, group_part_.data(), sum + lo(in), len(in) / size);
+    }
+    for (uint32_t s = 0; s + 1 < R; ++s) {
+      const uint32_t out = (position + 1 + R - s) % R, in = (position + R - s) % R;
+      MESHVK_RETURN_IF_ERROR(
+          in_context(Send(right, tag, std::vector<uint8_t>(sum + lo(out), sum + lo(out) + len(out)))));
+      MESHVK_RETURN_IF_ERROR(in_context(ReceiveInto(left, tag, sum + lo(in), len(in))));
+    }
+  }
+  // Back within the rank: every local member gets the result.
+  for (size_t i = 0; i < g.members.size(); ++i) {
+    const uint32_t p = g.members[i];
+    if (!Local(p)) continue;
+    MESHVK_RETURN_IF_ERROR(
+        FromC(meshvk_buffer_write(buffers[p][g.output[i].buffer()], g.output[i].offset(), group_sum_.data(), g.bytes),
+              what + ": staging in the result of process " + std::to_string(p)));
   }
   return Status();
 }
@@ -231,12 +319,24 @@ meshvk_status_t meshvk_module_rank_bytes(const meshvk_module_t* module, uint32_t
           .ToC();
   std::fill(out_sent, out_sent + rank_count, 0);
   std::fill(out_received, out_received + rank_count, 0);
-  meshvk::module::ForEachCrossRankCopy(artifact, function, rank_of, [&](uint32_t p, uint32_t, const mvk::Copy* copy) {
-    uint64_t lo = 0, hi = 0;
-    meshvk::module::SourceSpan(copy, &lo, &hi);
-    out_sent[rank_of[copy->src_process()]] += hi - lo;
-    out_received[rank_of[p]] += hi - lo;
-  });
+  const meshvk::module::RankCollectivePlan plan =
+      meshvk::module::PlanRankCollectives(artifact, module->schedule.functions[function], function, rank_of);
+  meshvk::module::ForEachCrossRankCopy(artifact, function, rank_of, plan,
+                                       [&](uint32_t p, uint32_t, const mvk::Copy* copy) {
+                                         uint64_t lo = 0, hi = 0;
+                                         meshvk::module::SourceSpan(copy, &lo, &hi);
+                                         out_sent[rank_of[copy->src_process()]] += hi - lo;
+                                         out_received[rank_of[p]] += hi - lo;
+                                       });
+  for (const meshvk::module::RankGroup& g : plan.groups) {
+    const uint32_t size = meshvk::artifact::ElementSize(static_cast<meshvk::artifact::ElementType>(g.element_type));
+    for (uint32_t i = 0; i < g.ranks.size(); ++i) {
+      const uint64_t bytes = meshvk::module::RingAllReduceBytes(g.bytes / size, size, g.ranks.size(), i);
+      out_sent[g.ranks[i]] += bytes;
+      // A ring rank receives what its left neighbour sends.
+      out_received[g.ranks[(i + 1) % g.ranks.size()]] += bytes;
+    }
+  }
   // Results: each distinct part once, from its first shard's rank to the root.
   const auto* results = artifact->functions()->Get(function)->results();
   for (uint32_t i = 0; results && i < results->size(); ++i) {
@@ -250,6 +350,42 @@ meshvk_status_t meshvk_module_rank_bytes(const meshvk_module_t* module, uint32_t
       out_sent[owner] += meshvk::module::ShardBytes(t, sh);
       out_received[root_rank] += meshvk::module::ShardBytes(t, sh);
     }
+  }
+  return MESHVK_OK;
+}
+
+meshvk_status_t meshvk_module_rank_collectives(const meshvk_module_t* module, uint32_t function,
+                                               const uint32_t* process_rank, uint32_t rank_count,
+                                               meshvk_rank_collective_t* out_groups, uint32_t capacity,
+                                               uint32_t* out_count) {
+  using meshvk::MakeStatus;
+  if (!module || !process_rank || !out_count || (capacity && !out_groups))
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "module, process_rank or outputs are NULL").ToC();
+  const meshvk::mvk::Artifact* artifact = module->artifact;
+  if (!artifact->functions() || function >= artifact->functions()->size())
+    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "function %u out of range", function).ToC();
+  std::vector<uint32_t> rank_of(process_rank, process_rank + artifact->processes()->size());
+  for (uint32_t p = 0; p < rank_of.size(); ++p)
+    if (rank_of[p] >= rank_count)
+      return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "process %u is mapped to rank %u of %u", p, rank_of[p],
+                        rank_count)
+          .ToC();
+  const meshvk::module::RankCollectivePlan plan =
+      meshvk::module::PlanRankCollectives(artifact, module->schedule.functions[function], function, rank_of);
+  *out_count = static_cast<uint32_t>(plan.groups.size());
+  for (uint32_t i = 0; i < capacity && i < plan.groups.size(); ++i) {
+    const meshvk::module::RankGroup& g = plan.groups[i];
+    const uint32_t size = meshvk::artifact::ElementSize(static_cast<meshvk::artifact::ElementType>(g.element_type));
+    meshvk_rank_collective_t& out = out_groups[i];
+    out = meshvk_rank_collective_t{};
+    out.collective = g.collective;
+    out.member_count = static_cast<uint32_t>(g.members.size());
+    out.rank_count = static_cast<uint32_t>(g.ranks.size());
+    out.first_process = g.members.front();
+    out.bytes = g.bytes;
+    for (uint32_t r = 0; r < g.ranks.size(); ++r)
+      out.ring_bytes =
+          std::max(out.ring_bytes, meshvk::module::RingAllReduceBytes(g.bytes / size, size, out.rank_count, r));
   }
   return MESHVK_OK;
 }

@@ -12,6 +12,9 @@
 // Deadlock freedom: before submitting phase k a rank sends everything whose
 // producer ran in a phase < k, and a receive in phase k only waits for such a
 // send; sends never block (the transport returns before delivery).
+// Collective groups that span ranks (rank_collectives.h) are not copies here:
+// their commands are left out of the numbering and run as host steps.
+
 #ifndef MESHVK_RUNTIME_MODULE_REMOTE_COPIES_H_
 #define MESHVK_RUNTIME_MODULE_REMOTE_COPIES_H_
 
@@ -24,6 +27,7 @@
 #include "meshvk/artifact/mvk_generated.h"
 #include "meshvk/semaphore.h"
 #include "meshvk/transport.h"
+#include "rank_collectives.h"
 #include "schedule.h"
 #include "status.h"
 
@@ -70,6 +74,22 @@ class RemoteCopies {
   Status SendReady(uint32_t function, uint32_t phase, const std::vector<std::vector<meshvk_buffer_t*>>& buffers,
                    const std::vector<meshvk_semaphore_t*>& semaphores, uint64_t base, uint64_t timeout_ns);
   Status Receive(const std::vector<RemoteReceive>& receives);
+  // Command `command` of `process` in `function` is run by a host step.
+  bool Replaced(uint32_t function, uint32_t process, uint32_t command) const {
+    return enabled() && plans_[function].Replaced(process, command);
+  }
+  bool HasGroups(uint32_t function) const { return enabled() && !plans_[function].groups.empty(); }
+  // The next group of this invoke's host steps (null: none left).
+  const RankGroup* NextGroup(uint32_t function) const {
+    return enabled() && next_group_ < plans_[function].groups.size() ? &plans_[function].groups[next_group_] : nullptr;
+  }
+  // Runs NextGroup's host step: waits for every local process's submitted
+  // work (`last_signal`), stages the local members' partials out, reduces
+  // them, all-reduces among the group's ranks and writes each local member's
+  // result.
+  Status RunNextGroup(uint32_t function, const std::vector<std::vector<meshvk_buffer_t*>>& buffers,
+                      const std::vector<meshvk_semaphore_t*>& semaphores, const std::vector<uint64_t>& last_signal,
+                      uint64_t timeout_ns);
   // Sends one message (kept alive until FinishInvoke) / receives one.
   Status Send(uint32_t to, uint32_t tag, std::vector<uint8_t> bytes);
   Status ReceiveInto(uint32_t from, uint32_t tag, void* data, uint64_t size);
@@ -84,6 +104,7 @@ class RemoteCopies {
   struct Outgoing {
     uint32_t process = 0, buffer = 0;
     int64_t after_phase = -1;  // the producing segment's phase (-1: inputs/constants)
+    int64_t host_phase = -1;   // produced by a group's host step before that phase (-1: none)
     uint64_t offset = 0, size = 0;
     uint32_t to_rank = 0, tag = 0;
   };
@@ -94,6 +115,10 @@ class RemoteCopies {
   std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> tags_;  // (function, process, command)
   std::vector<std::vector<Outgoing>> outgoing_;                        // [function], tag order
   std::vector<bool> sent_now_;                                         // [outgoing index of the invoked function]
+  std::vector<RankCollectivePlan> plans_;                              // [function]
+  size_t next_group_ = 0;
+  RankCollectiveMode mode_ = RankCollectiveMode::kTransport;  // of the invoked function
+  std::vector<uint8_t> group_sum_, group_part_;               // host buffers of the host steps
   uint32_t invoked_ = UINT32_MAX;
   std::vector<std::vector<uint8_t>> in_flight_;  // result shards sent in this invoke
   // Host copies of outgoing copies, kept across invokes ([function][outgoing]):

@@ -117,3 +117,54 @@ func.func @user(%a: tensor<8xi32>) -> tensor<8xi32> {
   %r = func.call @kernel_0(%a) : (tensor<8xi32>) -> tensor<8xi32>
   return %r : tensor<8xi32>
 }
+
+// -----
+
+// A full reduction to a 0-d tensor: 0-d buffers are 1-element buffers, and the
+// reduction gets a leading parallel loop of extent 1 (one workgroup, one
+// invocation accumulates all 64 elements).
+
+// CHECK-LABEL: func.func @full_reduction
+// CHECK-SAME: (%{{.*}}: memref<64xf32>, %{{.*}}: memref<1xf32>
+// CHECK: gpu.launch
+// CHECK: scf.for
+// CHECK: arith.addf
+func.func @full_reduction(%a: tensor<64xf32>) -> tensor<f32> attributes {meshvk.kernel} {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<f32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<f32>) -> tensor<f32>
+  %r = linalg.reduce ins(%a : tensor<64xf32>) outs(%f : tensor<f32>) dimensions = [0]
+    (%x: f32, %acc: f32) {
+      %s = arith.addf %x, %acc : f32
+      linalg.yield %s : f32
+    }
+  return %r : tensor<f32>
+}
+
+// -----
+
+// 0-d inputs and outputs of elementwise ops: a scalar read at index 0 of its
+// 1-element buffer, a 0-d result written at index 0.
+
+// CHECK-LABEL: func.func @scalar_ops
+// CHECK-SAME: (%{{.*}}: memref<8xf32>, %{{.*}}: memref<1xf32>, %{{.*}}: memref<8xf32>, %{{.*}}: memref<1xf32>
+// CHECK: gpu.launch
+func.func @scalar_ops(%x: tensor<8xf32>, %s: tensor<f32>) -> (tensor<8xf32>, tensor<f32>) attributes {meshvk.kernel} {
+  %e = tensor.empty() : tensor<8xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> ()>, affine_map<(i) -> (i)>],
+                       iterator_types = ["parallel"]}
+      ins(%x, %s : tensor<8xf32>, tensor<f32>) outs(%e : tensor<8xf32>) {
+    ^bb0(%v: f32, %k: f32, %o: f32):
+      %m = arith.mulf %v, %k : f32
+      linalg.yield %m : f32
+  } -> tensor<8xf32>
+  %one = arith.constant 1.0 : f32
+  %e0 = tensor.empty() : tensor<f32>
+  %t = linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>], iterator_types = []}
+      ins(%s : tensor<f32>) outs(%e0 : tensor<f32>) {
+    ^bb0(%v: f32, %o: f32):
+      %a = arith.addf %v, %one : f32
+      linalg.yield %a : f32
+  } -> tensor<f32>
+  return %y, %t : tensor<8xf32>, tensor<f32>
+}

@@ -146,3 +146,35 @@ func.func @misspelt() attributes {meshvk.proccess = 0} {
 
 // expected-error @+1 {{meshvk.peered_memory_axes names axis 2 but grid @mesh has 2 axes (each axis at most once)}}
 shard.grid @mesh(shape = 2x2) {meshvk.peered_memory_axes = array<i64: 0, 2>}
+
+// -----
+
+// Uneven shards: each process's own shape; `?` where they differ.
+// CHECK-LABEL: func.func @abi_uneven
+// CHECK-SAME: shard_shapes = [array<i64: 3, 4>, array<i64: 2, 4>]
+func.func @abi_uneven() attributes {meshvk.abi = #meshvk.abi<grid = @g, grid_shape = [2], args = [
+    #meshvk.value_abi<type = tensor<5x4xf32>, split_axes = [[0]], shard_shape = [-9223372036854775808, 4],
+      shard_offsets = [array<i64: 0, 0>, array<i64: 3, 0>], shard_shapes = [array<i64: 3, 4>, array<i64: 2, 4>]>], results = []>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{shard_shapes has 1 entries for 2 shard offsets (one per process)}}
+func.func @value_abi_uneven_count() attributes {test.entry = #meshvk.value_abi<type = tensor<5x4xf32>, split_axes = [[0]], shard_shape = [-9223372036854775808, 4], shard_offsets = [array<i64: 0, 0>, array<i64: 3, 0>], shard_shapes = [array<i64: 3, 4>]>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{shard_shapes[1][0] = 0 is empty or disagrees with shard_shape}}
+func.func @value_abi_uneven_empty() attributes {test.entry = #meshvk.value_abi<type = tensor<5x4xf32>, split_axes = [[0]], shard_shape = [-9223372036854775808, 4], shard_offsets = [array<i64: 0, 0>, array<i64: 5, 0>], shard_shapes = [array<i64: 5, 4>, array<i64: 0, 4>]>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{the shard of process 1 leaves dimension 0 of 'tensor<5x4xf32>'}}
+func.func @value_abi_uneven_outside() attributes {test.entry = #meshvk.value_abi<type = tensor<5x4xf32>, split_axes = [[0]], shard_shape = [-9223372036854775808, 4], shard_offsets = [array<i64: 0, 0>, array<i64: 3, 0>], shard_shapes = [array<i64: 3, 4>, array<i64: 3, 4>]>} {
+  return
+}

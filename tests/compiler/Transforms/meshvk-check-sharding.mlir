@@ -14,24 +14,89 @@ func.func @ok_rows(%a: tensor<8x4xf32>) -> tensor<8x4xf32> {
 
 // -----
 
-// Uneven shards: 10 rows over 4 processes.
+// Uneven shards pass the check (meshvk-uneven-shards gives them offsets).
 shard.grid @mesh(shape = 4)
+// CHECK-LABEL: func.func @uneven
 func.func @uneven(%a: tensor<10x4xf32>) -> tensor<10x4xf32> {
   %s = shard.sharding @mesh split_axes = [[0]] : !shard.sharding
-  // expected-error @+1 {{argument #0 of @uneven: dimension 0 (size 10) does not divide evenly over grid axes [0] (4 processes)}}
   %0 = shard.shard %a to %s annotate_for_users : tensor<10x4xf32>
   return %0 : tensor<10x4xf32>
 }
 
 // -----
 
-// Uneven on a 2x3 grid, dimension 1 split over both axes (6 processes).
+// Uneven on a 2x3 grid, dimension 1 split over both axes (6 processes):
+// upstream's offsets count shards of a multi-axis split wrongly.
 shard.grid @mesh(shape = 2x3)
 func.func @uneven_two_axes(%a: tensor<4x9xf32>) -> tensor<4x9xf32> {
   %s = shard.sharding @mesh split_axes = [[], [0, 1]] : !shard.sharding
-  // expected-error @+1 {{argument #0 of @uneven_two_axes: dimension 1 (size 9) does not divide evenly over grid axes [0, 1] (6 processes)}}
+  // expected-error @+1 {{argument #0 of @uneven_two_axes: dimension 1 (size 9) is split unevenly over several grid axes [0, 1]; uneven shards and sharded_dims_offsets are supported on dimensions split over one grid axis}}
   %0 = shard.shard %a to %s annotate_for_users : tensor<4x9xf32>
   return %0 : tensor<4x9xf32>
+}
+
+// -----
+
+// An even dimension over two axes next to an uneven one.
+shard.grid @mesh(shape = 2x3x2)
+func.func @uneven_next_to_two_axes(%a: tensor<6x5xf32>) -> tensor<6x5xf32> {
+  %s = shard.sharding @mesh split_axes = [[0, 1], [2]] : !shard.sharding
+  // expected-error @+1 {{argument #0 of @uneven_next_to_two_axes: dimension 0 is split over several grid axes in a sharding with uneven shards or sharded_dims_offsets; split it over one grid axis}}
+  %0 = shard.shard %a to %s annotate_for_users : tensor<6x5xf32>
+  return %0 : tensor<6x5xf32>
+}
+
+// -----
+
+// More shards than rows: a process would hold nothing.
+shard.grid @mesh(shape = 4)
+func.func @empty_shard(%a: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  %s = shard.sharding @mesh split_axes = [[0]] : !shard.sharding
+  // expected-error @+1 {{argument #0 of @empty_shard: dimension 0 (size 3) cut into 4 shards at [0, 1, 2, 3, 3]; shard offsets must start at 0, increase strictly (every process gets at least one element) and end at 3}}
+  %0 = shard.shard %a to %s annotate_for_users : tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+// Explicit offsets: accepted when they tile the dimension.
+shard.grid @mesh(shape = 4)
+// CHECK-LABEL: func.func @offsets
+func.func @offsets(%a: tensor<4x14xf32>) -> tensor<4x14xf32> {
+  %s = shard.sharding @mesh split_axes = [[], [0]] sharded_dims_offsets = [0, 2, 5, 9, 14] : !shard.sharding
+  %0 = shard.shard %a to %s annotate_for_users : tensor<4x14xf32>
+  return %0 : tensor<4x14xf32>
+}
+
+// -----
+
+shard.grid @mesh(shape = 4)
+func.func @offsets_not_increasing(%a: tensor<4x14xf32>) -> tensor<4x14xf32> {
+  %s = shard.sharding @mesh split_axes = [[], [0]] sharded_dims_offsets = [0, 5, 5, 9, 14] : !shard.sharding
+  // expected-error @+1 {{argument #0 of @offsets_not_increasing: dimension 1 (size 14) cut into 4 shards at [0, 5, 5, 9, 14]; shard offsets must start at 0, increase strictly}}
+  %0 = shard.shard %a to %s annotate_for_users : tensor<4x14xf32>
+  return %0 : tensor<4x14xf32>
+}
+
+// -----
+
+shard.grid @mesh(shape = 4)
+func.func @offsets_short(%a: tensor<4x14xf32>) -> tensor<4x14xf32> {
+  %s = shard.sharding @mesh split_axes = [[], [0]] sharded_dims_offsets = [0, 2, 5, 9, 12] : !shard.sharding
+  // expected-error @+1 {{dimension 1 (size 14) cut into 4 shards at [0, 2, 5, 9, 12]; shard offsets must start at 0, increase strictly (every process gets at least one element) and end at 14}}
+  %0 = shard.shard %a to %s annotate_for_users : tensor<4x14xf32>
+  return %0 : tensor<4x14xf32>
+}
+
+// -----
+
+// Upstream's own verifier counts the entries.
+shard.grid @mesh(shape = 2x2)
+func.func @offsets_count(%a: tensor<7x7xf32>) -> tensor<7x7xf32> {
+  // expected-error @+1 {{sharded dims offsets has wrong size}}
+  %s = shard.sharding @mesh split_axes = [[0], [1]] sharded_dims_offsets = [0, 4, 7] : !shard.sharding
+  %0 = shard.shard %a to %s annotate_for_users : tensor<7x7xf32>
+  return %0 : tensor<7x7xf32>
 }
 
 // -----
@@ -83,7 +148,7 @@ func.func @concat(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<8xf32> {
 
 shard.grid @mesh(shape = 2)
 func.func @halo(%a: tensor<8xf32>) -> tensor<8xf32> {
-  // expected-error @+1 {{halo sizes and explicit shard offsets (sharded_dims_offsets) are not supported yet}}
+  // expected-error @+1 {{halo sizes are not supported yet}}
   %s = shard.sharding @mesh split_axes = [[0]] halo_sizes = [1, 1] : !shard.sharding
   %0 = shard.shard %a to %s annotate_for_users : tensor<8xf32>
   return %0 : tensor<8xf32>
@@ -192,12 +257,13 @@ func.func @unused_dynamic_grid(%a: tensor<8xf32>) -> tensor<8xf32> {
 
 // -----
 
-// A collective written by the user is refused with what to write instead.
+// A collective in a function with annotations (global shapes) is refused:
+// collectives belong in SPMD functions (no annotations, local shapes).
 shard.grid @mesh(shape = 2)
 func.func @user_collective(%a: tensor<8xf32>) -> tensor<8xf32> {
   %s = shard.sharding @mesh split_axes = [[0]] : !shard.sharding
   %0 = shard.shard %a to %s annotate_for_users : tensor<8xf32>
-  // expected-error @+1 {{'shard.all_reduce' written in the program is not supported yet: meshvk lowers the collectives shard-partition creates}}
+  // expected-error @+1 {{'shard.all_reduce' in a function with shard.shard annotations: collectives are per-process code; write them in an SPMD function}}
   %1 = shard.all_reduce %0 on @mesh grid_axes = [0] : tensor<8xf32> -> tensor<8xf32>
   return %1 : tensor<8xf32>
 }

@@ -165,3 +165,31 @@ func.func @constant_result() -> tensor<4xf32> {
   %r = shard.shard %c to %s : tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// Uneven shards: 10 rows over 4 processes (3, 3, 2, 2), exp, gathered to
+// replicated through box copies. Bytes: process p pulls the 10 - own rows of
+// 4 f32 = 16 B each: p0, p1: 7 * 16 = 112; p2, p3: 8 * 16 = 128.
+shard.grid @g4(shape = 4)
+// CHECK-LABEL: func.func @uneven_rows
+// CHECK-SAME: %{{.*}}: tensor<3x4xf32> {meshvk.process = 0 : i64}
+// CHECK-SAME: %{{.*}}: tensor<2x4xf32> {meshvk.process = 3 : i64}
+// CHECK-SAME: meshvk.collectives = [#meshvk.collective<id = 0, kind = "reshard", algorithm = "box_copies", group_size = 4, pulled_bytes = [112, 112, 128, 128]>]
+// CHECK: meshvk.launch @kernel_{{[0-9]+}}(%arg0) on 0 {{.*}} : (tensor<3x4xf32>) -> tensor<3x4xf32>
+// CHECK: meshvk.launch @kernel_{{[0-9]+}}(%arg3) on 3 {{.*}} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+// CHECK: %[[E:.*]] = meshvk.empty on 3 {{.*}} : tensor<10x4xf32>
+// CHECK: %[[C0:.*]] = meshvk.copy %{{.*}}[0, 0] from 0 into %[[E]][0, 0] on 3 sizes [3, 4]
+// CHECK: %[[C1:.*]] = meshvk.copy %{{.*}}[0, 0] from 1 into %[[C0]][3, 0] on 3 sizes [3, 4]
+// CHECK: %[[C2:.*]] = meshvk.copy %{{.*}}[0, 0] from 2 into %[[C1]][6, 0] on 3 sizes [2, 4]
+// CHECK: meshvk.copy %{{.*}}[0, 0] from 3 into %[[C2]][8, 0] on 3 sizes [2, 4]
+func.func @uneven_rows(%a: tensor<10x4xf32>) -> tensor<10x4xf32> {
+  %rows = shard.sharding @g4 split_axes = [[0]] : !shard.sharding
+  %rep = shard.sharding @g4 split_axes = [[]] : !shard.sharding
+  %a0 = shard.shard %a to %rows annotate_for_users : tensor<10x4xf32>
+  %e = tensor.empty() : tensor<10x4xf32>
+  %x = linalg.exp ins(%a0 : tensor<10x4xf32>) outs(%e : tensor<10x4xf32>) -> tensor<10x4xf32>
+  %x0 = shard.shard %x to %rows : tensor<10x4xf32>
+  %x1 = shard.shard %x0 to %rep annotate_for_users : tensor<10x4xf32>
+  return %x1 : tensor<10x4xf32>
+}

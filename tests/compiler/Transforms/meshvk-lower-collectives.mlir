@@ -48,7 +48,7 @@ shard.grid @g2(shape = 2)
 // CHECK-SAME: id = 0, kind = "all_reduce", algorithm = "direct", group_size = 2, pulled_bytes = [64, 64]
 // CHECK: %[[E:.*]] = meshvk.empty on 0 : tensor<4x4xf32>
 // CHECK: %[[P:.*]] = meshvk.copy %arg1[0, 0] from 1 into %[[E]][0, 0] on 0 sizes [4, 4]
-// CHECK: linalg.generic {{.*}} ins(%arg0, %[[P]] : tensor<4x4xf32>, tensor<4x4xf32>) {{.*}} attrs = {meshvk.process = 0 : i64}
+// CHECK: linalg.generic {{.*}} ins(%arg0, %[[P]] : tensor<4x4xf32>, tensor<4x4xf32>) {{.*}} attrs = {meshvk.collective_id = {{[0-9]+}} : i64, meshvk.process = 0 : i64}
 // CHECK: arith.addf
 func.func @all_reduce_sum_2(%x: tensor<4x4xf32>) -> tensor<4x4xf32>
     attributes {meshvk.abi = #meshvk.abi<grid = @g2, grid_shape = [2], args = [], results = []>} {
@@ -73,7 +73,7 @@ shard.grid @g4(shape = 4)
 // SMALL: meshvk.copy %arg0[16, 0] from 0 into %{{.*}}[0, 0] on 1 sizes [16, 64]
 // SMALL: meshvk.copy %arg2[16, 0] from 2 into %{{.*}}[0, 0] on 1 sizes [16, 64]
 // SMALL: meshvk.copy %arg3[16, 0] from 3 into %{{.*}}[0, 0] on 1 sizes [16, 64]
-// SMALL: %[[R1:.*]] = linalg.generic {{.*}} attrs = {meshvk.process = 1 : i64}
+// SMALL: %[[R1:.*]] = linalg.generic {{.*}} attrs = {meshvk.collective_id = {{[0-9]+}} : i64, meshvk.process = 1 : i64}
 // Phase 2 on process 0 gathers the reduced chunks, process 1's at rows 16.
 // SMALL: meshvk.empty on 0 : tensor<64x64xf32>
 // SMALL: meshvk.copy %{{.*}}[0, 0] from 0 into %{{.*}}[0, 0] on 0 sizes [16, 64]
@@ -148,7 +148,7 @@ shard.grid @g4(shape = 4)
 // CHECK-SAME: kind = "reduce_scatter", algorithm = "{{[^"]*}}", group_size = {{[0-9]+}}, pulled_bytes = [96, 96, 96, 96]
 // CHECK: meshvk.copy %arg3[6, 0] from 3 into %{{.*}}[0, 0] on 3 sizes [2, 4]
 // CHECK: meshvk.copy %arg0[6, 0] from 0 into %{{.*}}[0, 0] on 3 sizes [2, 4]
-// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>) {{.*}} attrs = {meshvk.process = 3 : i64}
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>) {{.*}} attrs = {meshvk.collective_id = {{[0-9]+}} : i64, meshvk.process = 3 : i64}
 func.func @reduce_scatter(%x: tensor<8x4xf32>) -> tensor<2x4xf32>
     attributes {meshvk.abi = #meshvk.abi<grid = @g4, grid_shape = [4], args = [], results = []>} {
   %0 = shard.reduce_scatter %x on @g4 grid_axes = [0] scatter_axis = 0 : tensor<8x4xf32> -> tensor<2x4xf32>
@@ -217,4 +217,71 @@ func.func @bitwise(%x: tensor<4xi32>) -> tensor<4xi32>
   // expected-error @+1 {{reduction <bitwise_or> is not supported yet (sum, max, min, product are)}}
   %0 = shard.all_reduce %x on @g2 grid_axes = [0] reduction = bitwise_or : tensor<4xi32> -> tensor<4xi32>
   return %0 : tensor<4xi32>
+}
+
+// -----
+
+// update_halo over rows, 3 processes, local 6x4xf32 with halos lower 1, upper 2
+// (interior rows [1, 4)). Each process copies its tensor locally, then pulls
+// the previous process's last interior row (1 row x 4 x 4 B = 16 B) into row 0
+// and the next one's first two interior rows (2 x 16 = 32 B) into rows [4, 6).
+// Process 0 has no previous, process 2 no next: pulled 32, 48, 16.
+shard.grid @g3(shape = 3)
+// CHECK-LABEL: func.func @update_halo_rows
+// CHECK-SAME: kind = "update_halo", algorithm = "halo", group_size = 3, pulled_bytes = [32, 48, 16]
+// CHECK: %[[E1:.*]] = meshvk.empty on 1 : tensor<6x4xf32>
+// CHECK: %[[L1:.*]] = meshvk.copy %arg1[0, 0] from 1 into %[[E1]][0, 0] on 1 sizes [6, 4]
+// CHECK: %[[P1:.*]] = meshvk.copy %arg0[3, 0] from 0 into %[[L1]][0, 0] on 1 sizes [1, 4]
+// CHECK: meshvk.copy %arg2[1, 0] from 2 into %[[P1]][4, 0] on 1 sizes [2, 4]
+func.func @update_halo_rows(%x: tensor<6x4xf32>) -> tensor<6x4xf32>
+    attributes {meshvk.abi = #meshvk.abi<grid = @g3, grid_shape = [3], args = [], results = []>} {
+  %0 = shard.update_halo %x on @g3 split_axes = [[0]] halo_sizes = [1, 2] : tensor<6x4xf32>
+  return %0 : tensor<6x4xf32>
+}
+
+// -----
+
+// 2-D halos on a 2x2 grid, local 4x4xi32 with one-element halos on every side
+// (interior 2x2). Columns first (last dimension): the slab spans the interior
+// rows [1, 3) only; then rows, over all 4 columns, so the corner arrives from
+// the diagonal neighbour through the column step of the row neighbour.
+// Process 0 (top left) pulls 1 column x 2 rows x 4 B = 8 B, then 1 row x 4 = 16 B.
+shard.grid @g22h(shape = 2x2)
+// CHECK-LABEL: func.func @update_halo_2d
+// CHECK-SAME: pulled_bytes = [24, 24, 24, 24]
+// CHECK: meshvk.copy %arg1[1, 1] from 1 into %{{.*}}[1, 3] on 0 sizes [2, 1]
+// CHECK: meshvk.copy %{{.*}}[1, 0] from 2 into %{{.*}}[3, 0] on 0 sizes [1, 4]
+func.func @update_halo_2d(%x: tensor<4x4xi32>) -> tensor<4x4xi32>
+    attributes {meshvk.abi = #meshvk.abi<grid = @g22h, grid_shape = [2, 2], args = [], results = []>} {
+  %0 = shard.update_halo %x on @g22h split_axes = [[0], [1]] halo_sizes = [1, 1, 1, 1] : tensor<4x4xi32>
+  return %0 : tensor<4x4xi32>
+}
+
+// -----
+
+// Halos wider than the interior cannot be filled from one neighbour.
+shard.grid @g2h(shape = 2)
+func.func @halo_too_wide(%x: tensor<4x4xf32>) -> tensor<4x4xf32>
+    attributes {meshvk.abi = #meshvk.abi<grid = @g2h, grid_shape = [2], args = [], results = []>} {
+  // expected-error @+1 {{update_halo: dimension 0 (size 4) cannot hold halos 2 and 1 around an interior at least as wide as each halo}}
+  %0 = shard.update_halo %x on @g2h split_axes = [[0]] halo_sizes = [2, 1] : tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+// Static slices of a process's own tensors are local copies (no kernel): a
+// halo frame around a block, and a window of it.
+shard.grid @g2s(shape = 2)
+// CHECK-LABEL: func.func @slices
+// CHECK: %[[E:.*]] = meshvk.empty on 0 : tensor<6x4xf32>
+// CHECK: %[[I:.*]] = meshvk.copy %arg0[0, 0] from 0 into %[[E]][1, 0] on 0 sizes [4, 4]
+// CHECK: %[[W:.*]] = meshvk.empty on 0 : tensor<4x4xf32>
+// CHECK: meshvk.copy %[[I]][2, 0] from 0 into %[[W]][0, 0] on 0 sizes [4, 4]
+func.func @slices(%x: tensor<4x4xf32>) -> tensor<4x4xf32>
+    attributes {meshvk.abi = #meshvk.abi<grid = @g2s, grid_shape = [2], args = [], results = []>} {
+  %e = tensor.empty() : tensor<6x4xf32>
+  %framed = tensor.insert_slice %x into %e[1, 0] [4, 4] [1, 1] : tensor<4x4xf32> into tensor<6x4xf32>
+  %w = tensor.extract_slice %framed[2, 0] [4, 4] [1, 1] : tensor<6x4xf32> to tensor<4x4xf32>
+  return %w : tensor<4x4xf32>
 }

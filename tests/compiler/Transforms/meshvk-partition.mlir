@@ -248,12 +248,19 @@ func.func @reshard_swap_axes(%a: tensor<8x6xf32>) -> tensor<8x6xf32> {
 
 // -----
 
-// Uneven shards are rejected before upstream's cast error, naming tensor,
-// dimension and grid axis.
+// Uneven shards get explicit offsets (numpy.array_split's rule: 3, 3, 2, 2)
+// and a dynamic local size read from shard.shard_shape.
 shard.grid @g4(shape = 4)
+// CHECK-LABEL: func.func @uneven
+// CHECK-SAME: (%{{.*}}: tensor<?x4xf32>) -> tensor<?x4xf32>
+// CHECK-SAME: meshvk.abi = #meshvk.abi<grid = @g4, grid_shape = [4], args = [#meshvk.value_abi<type = tensor<10x4xf32>, split_axes = {{\[\[}}0]], shard_shape = [-9223372036854775808, 4], shard_offsets = [array<i64: 0, 0>, array<i64: 3, 0>, array<i64: 6, 0>, array<i64: 8, 0>], shard_shapes = [array<i64: 3, 4>, array<i64: 3, 4>, array<i64: 2, 4>, array<i64: 2, 4>]>]
+// CHECK: shard.shard_shape dims = [10, 4] sharding = %{{.*}} device = [%{{.*}}]
+// CHECK: linalg.exp ins(%{{.*}} : tensor<?x4xf32>)
 func.func @uneven(%a: tensor<10x4xf32>) -> tensor<10x4xf32> {
   %rows = shard.sharding @g4 split_axes = [[0]] : !shard.sharding
-  // expected-error @+1 {{argument #0 of @uneven: dimension 0 (size 10) does not divide evenly over grid axes [0] (4 processes)}}
   %a0 = shard.shard %a to %rows annotate_for_users : tensor<10x4xf32>
-  return %a0 : tensor<10x4xf32>
+  %e = tensor.empty() : tensor<10x4xf32>
+  %x = linalg.exp ins(%a0 : tensor<10x4xf32>) outs(%e : tensor<10x4xf32>) -> tensor<10x4xf32>
+  %x0 = shard.shard %x to %rows : tensor<10x4xf32>
+  return %x0 : tensor<10x4xf32>
 }

@@ -61,3 +61,4 @@ func.func @two_grids(%a: tensor<8xf32>, %b: tensor<8xf32>) -> (tensor<8xf32>, te
   %b0 = shard.shard %b to %s4 annotate_for_users : tensor<8xf32>
   return %a0, %b0 : tensor<8xf32>, tensor<8xf32>
 }
+

@@ -76,8 +76,10 @@ func.func @collective_in_loop(%a: tensor<4xf32>) -> tensor<4xf32>
 shard.grid @g2(shape = 2)
 func.func @left_annotation(%a: tensor<4xf32>) -> tensor<4xf32>
     attributes {meshvk.abi = #meshvk.abi<grid = @g2, grid_shape = [2], args = [], results = []>} {
-  // expected-error @+1 {{'shard.sharding' is left after partitioning; meshvk cannot unroll it into per-process plans}}
+  // A sharding description stays (shard.shard_shape reads it); an
+  // annotation does not.
   %s = shard.sharding @g2 split_axes = [[0]] : !shard.sharding
+  // expected-error @+1 {{'shard.shard' is left after partitioning; meshvk cannot unroll it into per-process plans}}
   %0 = shard.shard %a to %s : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
@@ -90,4 +92,42 @@ shard.grid @g2(shape = 2)
 func.func @abi_mismatch(%a: tensor<4xf32>) -> tensor<4xf32>
     attributes {meshvk.abi = #meshvk.abi<grid = @g2, grid_shape = [4], args = [], results = []>} {
   return %a : tensor<4xf32>
+}
+
+// -----
+
+// Uneven shards: shard.shard_shape becomes each process's size, the dynamic
+// shapes become static (10 rows over 4: 3, 3, 2, 2), and the plan signature
+// carries each process's own shard type.
+shard.grid @g4(shape = 4)
+// CHECK-LABEL: func.func @uneven
+// CHECK-SAME: (%{{.*}}: tensor<3x4xf32> {meshvk.process = 0 : i64}, %{{.*}}: tensor<3x4xf32> {meshvk.process = 1 : i64}, %{{.*}}: tensor<2x4xf32> {meshvk.process = 2 : i64}, %{{.*}}: tensor<2x4xf32> {meshvk.process = 3 : i64})
+// CHECK-SAME: -> (tensor<3x4xf32> {meshvk.process = 0 : i64}, tensor<3x4xf32> {meshvk.process = 1 : i64}, tensor<2x4xf32> {meshvk.process = 2 : i64}, tensor<2x4xf32> {meshvk.process = 3 : i64})
+// CHECK: tensor.empty() {meshvk.process = 0 : i64} : tensor<3x4xf32>
+// CHECK: tensor.empty() {meshvk.process = 3 : i64} : tensor<2x4xf32>
+// CHECK: linalg.exp {meshvk.process = 0 : i64} ins(%{{.*}} : tensor<3x4xf32>) outs(%{{.*}} : tensor<3x4xf32>) -> tensor<3x4xf32>
+// CHECK: linalg.exp {meshvk.process = 3 : i64} ins(%{{.*}} : tensor<2x4xf32>) outs(%{{.*}} : tensor<2x4xf32>) -> tensor<2x4xf32>
+func.func @uneven(%arg0: tensor<?x4xf32>) -> tensor<?x4xf32>
+    attributes {meshvk.abi = #meshvk.abi<grid = @g4, grid_shape = [4], args = [#meshvk.value_abi<type = tensor<10x4xf32>, split_axes = [[0]], shard_shape = [-9223372036854775808, 4], shard_offsets = [array<i64: 0, 0>, array<i64: 3, 0>, array<i64: 6, 0>, array<i64: 8, 0>], shard_shapes = [array<i64: 3, 4>, array<i64: 3, 4>, array<i64: 2, 4>, array<i64: 2, 4>]>], results = [#meshvk.value_abi<type = tensor<10x4xf32>, split_axes = [[0]], shard_shape = [-9223372036854775808, 4], shard_offsets = [array<i64: 0, 0>, array<i64: 3, 0>, array<i64: 6, 0>, array<i64: 8, 0>], shard_shapes = [array<i64: 3, 4>, array<i64: 3, 4>, array<i64: 2, 4>, array<i64: 2, 4>]>]>} {
+  %sharding = shard.sharding @g4 split_axes = [[0]] sharded_dims_offsets = [0, 3, 6, 8, 10] : !shard.sharding
+  %idx = shard.process_multi_index on @g4 : index
+  %shape:2 = shard.shard_shape dims = [10, 4] sharding = %sharding device = [%idx] : index, index
+  %0 = tensor.empty(%shape#0) : tensor<?x4xf32>
+  %1 = linalg.exp ins(%arg0 : tensor<?x4xf32>) outs(%0 : tensor<?x4xf32>) -> tensor<?x4xf32>
+  return %1 : tensor<?x4xf32>
+}
+
+// -----
+
+// A shape upstream derives from another process's index is refused.
+shard.grid @g2(shape = 2)
+func.func @other_shard_shape(%arg0: tensor<?x4xf32>) -> tensor<?x4xf32>
+    attributes {meshvk.abi = #meshvk.abi<grid = @g2, grid_shape = [2], args = [#meshvk.value_abi<type = tensor<5x4xf32>, split_axes = [[0]], shard_shape = [-9223372036854775808, 4], shard_offsets = [array<i64: 0, 0>, array<i64: 3, 0>], shard_shapes = [array<i64: 3, 4>, array<i64: 2, 4>]>], results = [#meshvk.value_abi<type = tensor<5x4xf32>, split_axes = [[0]], shard_shape = [-9223372036854775808, 4], shard_offsets = [array<i64: 0, 0>, array<i64: 3, 0>], shard_shapes = [array<i64: 3, 4>, array<i64: 2, 4>]>]>} {
+  %sharding = shard.sharding @g2 split_axes = [[0]] sharded_dims_offsets = [0, 3, 5] : !shard.sharding
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'shard.shard_shape' of another process's shard or of dynamic dimensions is not supported}}
+  %shape:2 = shard.shard_shape dims = [5, 4] sharding = %sharding device = [%c0] : index, index
+  %0 = tensor.empty(%shape#0) : tensor<?x4xf32>
+  %1 = linalg.exp ins(%arg0 : tensor<?x4xf32>) outs(%0 : tensor<?x4xf32>) -> tensor<?x4xf32>
+  return %1 : tensor<?x4xf32>
 }

@@ -1,8 +1,6 @@
 // Several results and a scalar scale: y = x * s (s a 1-element tensor read
 // through the broadcast map (i, j) -> (0)) and r[i] = the sum of row i of y.
-// A 0-d argument compiles, but the artifact loader refuses the empty shape
-// vector of a 0-d tensor ("misaligned vector"); a full reduction to a 0-d
-// result is refused by the kernel tiler (bad_programs/full_reduction_0d.mlir).
+// (0-d tensors and full reductions to a 0-d result: tests/e2e/ops_programs.)
 shard.grid @grid(shape = 2)
 func.func @main(%x: tensor<8x4xf32>, %s: tensor<1xf32>) -> (tensor<8x4xf32>, tensor<8xf32>) {
   %rows = shard.sharding @grid split_axes = [[0]] : !shard.sharding

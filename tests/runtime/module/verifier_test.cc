@@ -600,11 +600,16 @@ TEST(ArtifactVerifier, CyclicDependencies) {
 
 TEST(ArtifactVerifier, ShardMustMatchTheSharding) {
   EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.arguments[0].shards[1].shape = {4, 8}; }),
-                 "functions[0].arguments[0].shards[1]: dimension 0 is offset 2 size 4, the sharding puts process 1 at "
-                 "offset 2 size 2");
+                 "functions[0].arguments[0].shards[1]: dimension 0 is offset 2 size 4, past the extent 4");
   EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.results[0].shards[0].global_offset = {2, 0}; }),
-                 "functions[0].results[0].shards[0]: dimension 0 is offset 2 size 2, the sharding puts process 0 at "
-                 "offset 0 size 2");
+                 "functions[0].results[0].shards: dimension 0 part 0 is offset 2 size 2; the parts must tile 0..4 in "
+                 "order, each non-empty (expected offset 0)");
+  // Uneven shards are fine, but they must still tile the dimension.
+  EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.arguments[0].shards[0].shape = {1, 8}; }),
+                 "functions[0].arguments[0].shards: dimension 0 part 1 is offset 2 size 2; the parts must tile 0..4 "
+                 "in order, each non-empty (expected offset 1)");
+  EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.arguments[0].shards[0].shape = {0, 8}; }),
+                 "functions[0].arguments[0].shards: dimension 0 part 0 is offset 0 size 0");
   EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.arguments[1].shards[0].shape = {2}; }),
                  "functions[0].arguments[1].shards[0]: shape/global_offset have 1/2 entries, tensor rank is 2");
 }
@@ -617,9 +622,8 @@ TEST(ArtifactVerifier, ShardsMustCoverTheTensor) {
 }
 
 TEST(ArtifactVerifier, SplitRules) {
-  EXPECT_REFUSED(
-      WithFunction([](FunctionDesc& f) { f.arguments[0].shape = {5, 8}; }),
-      "functions[0].arguments[0].split_axes[0]: dimension 0 of extent 5 does not split evenly into 2 shards");
+  EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.arguments[0].shape = {5, 8}; }),
+                 "functions[0].arguments[0].shards: dimension 0 parts end at 4, the extent is 5");
   EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.arguments[0].split_axes = {{0}, {0}}; }),
                  "functions[0].arguments[0].split_axes[1].axes[0]: grid axis 0 used twice");
   EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.arguments[0].split_axes = {{1}, {}}; }),

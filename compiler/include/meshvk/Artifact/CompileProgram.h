@@ -26,6 +26,10 @@ struct ProgramOptions {
   // Replaces the shape of the program's (only) shard.grid before partitioning,
   // e.g. {2, 2}; empty keeps the shape written in the program.
   std::vector<int64_t> gridShape;
+  // The process count for a grid whose shape has `?` axes (`shard.grid @g(shape
+  // = ?)`, or `2x?`): the `?` axis gets processes / (product of the static
+  // axes). 0: such a grid is refused with what to pass. `gridShape` wins.
+  int64_t dynamicGridProcesses = 0;
   std::string producer = "mesh-vk-compile 0.1";
   // When set: each deduplicated kernel's SPIR-V and its disassembly are written
   // to <dir>/<kernel>.spv and <dir>/<kernel>.spvasm (the directory is created).

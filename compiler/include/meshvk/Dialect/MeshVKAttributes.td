@@ -30,9 +30,18 @@ def MeshVK_ValueAbiAttr : MeshVK_Attr<"ValueAbi", "value_abi"> {
     p's shard starts in the global tensor (p = row-major linear index on the
     grid). A non-tensor (an unused scalar argument) has only its type.
 
+    Uneven shards (a split that does not divide the dimension, or explicit
+    `sharded_dims_offsets`): `shard_shape` is the partitioned function's local
+    shape, with `?` (kDynamic) where processes' sizes differ, and
+    `shard_shapes[p]` is process p's own shape (absent for even splits).
+
     ```mlir
     #meshvk.value_abi<type = tensor<8x4xf32>, split_axes = [[0]], shard_shape = [4, 4],
                       shard_offsets = [array<i64: 0, 0>, array<i64: 4, 0>]>
+    #meshvk.value_abi<type = tensor<5x4xf32>, split_axes = [[0]],
+                      shard_shape = [-9223372036854775808, 4],
+                      shard_offsets = [array<i64: 0, 0>, array<i64: 3, 0>],
+                      shard_shapes = [array<i64: 3, 4>, array<i64: 2, 4>]>
     #meshvk.value_abi<type = f32>
     ```
   }];
@@ -40,14 +49,20 @@ def MeshVK_ValueAbiAttr : MeshVK_Attr<"ValueAbi", "value_abi"> {
     "::mlir::Type":$type,
     OptionalParameter<"::mlir::shard::GridAxesArrayAttr">:$split_axes,
     OptionalParameter<"::mlir::DenseI64ArrayAttr">:$shard_shape,
-    OptionalParameter<"::mlir::ArrayAttr">:$shard_offsets
+    OptionalParameter<"::mlir::ArrayAttr">:$shard_offsets,
+    OptionalParameter<"::mlir::ArrayAttr">:$shard_shapes
   );
   let extraClassDeclaration = [{
     /// The local (shard) type: what partitioned functions take and return
-    /// (the type itself for a non-tensor).
+    /// (the type itself for a non-tensor); `?` where processes differ.
     ::mlir::Type getShardType() const;
     /// Where process `p`'s shard starts.
     ::llvm::ArrayRef<int64_t> getShardOffset(int64_t p) const;
+    /// Process `p`'s own shard shape (static) and type.
+    ::llvm::ArrayRef<int64_t> getProcessShardShape(int64_t p) const;
+    ::mlir::Type getProcessShardType(int64_t p) const;
+    /// True when processes hold shards of different shapes.
+    bool isUneven() const { return static_cast<bool>(getShardShapes()); }
   }];
 }
 

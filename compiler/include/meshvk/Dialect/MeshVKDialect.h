@@ -10,6 +10,7 @@
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
+#include "mlir/Dialect/Shard/Interfaces/ShardingInterface.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
@@ -23,6 +24,18 @@
 #include "meshvk/Dialect/MeshVKAttributes.h.inc"
 
 #include "meshvk/Dialect/MeshVKDialect.h.inc"
+
+namespace meshvk {
+// The ShardingInterface method declarations generated into MeshVKOps.h.inc
+// name these types unqualified (upstream generates them inside mlir::).
+using ::mlir::ArrayRef;
+using ::mlir::IRMapping;
+using ::mlir::LogicalResult;
+using ::mlir::OpBuilder;
+using ::mlir::SymbolTableCollection;
+using ::mlir::Value;
+using ::mlir::shard::Sharding;
+} // namespace meshvk
 
 #define GET_OP_CLASSES
 #include "meshvk/Dialect/MeshVKOps.h.inc"

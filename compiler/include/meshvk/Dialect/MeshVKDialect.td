@@ -20,7 +20,9 @@
 //                                                                             plan-allocations, emitter
 //   meshvk.process             plan ops, plan args and  unroll-grid           lower-collectives,
 //                              results                  (+ lower-collectives) outline-kernels, emitter
-//   meshvk.collective_id       shard collectives        unroll-grid           lower-collectives
+//   meshvk.collective_id       shard collectives; then  unroll-grid; lower-  lower-collectives;
+//                              the copies/reductions    collectives, outline- emitter (Command.collective)
+//                              lowering them            kernels (launch)
 //   meshvk.collectives         the plan func.func       lower-collectives     compileProgram (reports)
 //   meshvk.kernel              outlined kernel funcs    outline-kernels       meshvk.launch verifier,
 //                                                                             codegen

@@ -15,6 +15,16 @@ include "meshvk/Dialect/MeshVKAttributes.td"
 include "mlir/IR/OpBase.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Dialect/Shard/Interfaces/ShardingInterface.td"
+
+// shard.grid axes per tensor dimension (upstream's attribute; its .td is not
+// included because it would regenerate the shard dialect's enums here).
+def MeshVK_GridAxesArrayAttr : Attr<CPred<"::llvm::isa<::mlir::shard::GridAxesArrayAttr>($_self)">,
+                                    "grid axes per tensor dimension"> {
+  let storageType = "::mlir::shard::GridAxesArrayAttr";
+  let returnType = "::mlir::shard::GridAxesArrayAttr";
+  let convertFromStorage = "$_self";
+}
 
 class MeshVK_Op<string mnemonic, list<Trait> traits = []> :
     Op<MeshVK_Dialect, mnemonic, traits>;
@@ -87,6 +97,39 @@ def MeshVK_LaunchOp : MeshVK_Op<"launch", [Pure,
   let results = (outs Variadic<AnyStaticShapeTensor>:$results);
   let assemblyFormat = [{
     $kernel `(` $inputs `)` `on` $process attr-dict `:` functional-type($inputs, $results)
+  }];
+}
+
+def MeshVK_ReshardOp : MeshVK_Op<"reshard", [
+    DeclareOpInterfaceMethods<ShardingInterface, ["partition"]>]> {
+  let summary = "Move a tensor from one sharding to another when a side is uneven";
+  let description = [{
+    Upstream shard-partition cannot reshard a tensor whose sharding has
+    `sharded_dims_offsets` (uneven shards). meshvk-uneven-shards puts this op
+    between such a pair of annotations; shard-partition keeps it (its
+    ShardingInterface gives the result the local type of `to`), and
+    meshvk-lower-collectives turns each process's copy into box copies: every
+    destination shard pulls the intersection of its box with each source
+    shard's box. Offsets use upstream's flattened `sharded_dims_offsets` form
+    (empty: equal blocks). Types: global before partitioning, local after.
+
+    ```mlir
+    %1 = meshvk.reshard %0 on @g global_shape [10, 8]
+        from [[0]] offsets [0, 3, 6, 8, 10] to [[]] offsets []
+        : tensor<10x8xf32> -> tensor<10x8xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$source, FlatSymbolRefAttr:$grid,
+                       DenseI64ArrayAttr:$global_shape,
+                       MeshVK_GridAxesArrayAttr:$from_split_axes,
+                       DenseI64ArrayAttr:$from_offsets,
+                       MeshVK_GridAxesArrayAttr:$to_split_axes,
+                       DenseI64ArrayAttr:$to_offsets);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $source `on` $grid `global_shape` $global_shape `from` $from_split_axes
+    `offsets` $from_offsets `to` $to_split_axes `offsets` $to_offsets
+    attr-dict `:` type($source) `->` type($result)
   }];
 }
 

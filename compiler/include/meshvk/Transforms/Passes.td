@@ -4,8 +4,10 @@
 //   [upstream] tosa-to-linalg-named, tosa-to-linalg, tosa-to-arith,
 //   tosa-to-tensor, convert-elementwise-to-linalg (the input normalisation),
 //   meshvk-normalize-input, meshvk-check-sharding,
-//   [upstream] sharding-propagation{traversal=forward-backward},
-//   meshvk-complete-shardings, meshvk-decompose-reshards, meshvk-record-abi,
+//   meshvk-propagate-shardings = on every annotated function:
+//     [upstream] sharding-propagation{traversal=forward-backward},
+//     meshvk-complete-shardings, meshvk-decompose-reshards;
+//   meshvk-record-abi,
 //   [upstream] shard-partition, canonicalize, meshvk-verify-abi,
 //   meshvk-unroll-grid, meshvk-lower-collectives,
 //   meshvk-outline-kernels, meshvk-plan-allocations.
@@ -81,6 +83,65 @@ def NormalizeInput : Pass<"meshvk-normalize-input", "mlir::ModuleOp"> {
        refused (kernels cannot update their inputs in place).
   }];
   let dependentDialects = ["mlir::shard::ShardDialect", "mlir::linalg::LinalgDialect"];
+}
+
+def UnevenShards : Pass<"meshvk-uneven-shards", "mlir::func::FuncOp"> {
+  let summary = "Give uneven splits explicit shard offsets; reshard them with meshvk.reshard";
+  let description = [{
+    Runs after `meshvk-propagate-shardings` (propagation, completion and
+    decomposition of reshards), before `meshvk-record-abi`.
+    Upstream's shard helpers assume every split divides its dimension
+    (`shardDimension` asserts), and `shard-partition` cannot reshard a tensor
+    whose sharding has `sharded_dims_offsets`. This pass:
+    1. gives every annotation of a dimension the split does not divide explicit
+       offsets (the first `size % parts` shards get one element more, as
+       numpy.array_split and IREE do: 10 over 4 is 3, 3, 2, 2); offsets the user
+       wrote for a dimension size and grid axis are reused for the shardings
+       propagation derived from them (propagation drops offsets);
+    2. replaces every chained pair of annotations that differ and involve
+       offsets with a `meshvk.reshard` between them, which shard-partition
+       keeps and meshvk-lower-collectives turns into box copies.
+    Partitioned shapes of such tensors are dynamic (`shard.shard_shape`);
+    meshvk-unroll-grid makes them each process's static size.
+
+    ```mlir
+    %s = shard.sharding @g split_axes = [[0]] : !shard.sharding
+    %0 = shard.shard %a to %s : tensor<10x8xf32>
+    %1 = shard.shard %0 to %rep annotate_for_users : tensor<10x8xf32>
+    // after:
+    %s2 = shard.sharding @g split_axes = [[0]] sharded_dims_offsets = [0, 3, 6, 8, 10] : ...
+    %0 = shard.shard %a to %s2 : tensor<10x8xf32>
+    %r = meshvk.reshard %0 on @g global_shape [10, 8] from [[0]] offsets [0, 3, 6, 8, 10]
+         to [[]] offsets [] : tensor<10x8xf32> -> tensor<10x8xf32>
+    %2 = shard.shard %r to %rep : tensor<10x8xf32>
+    %1 = shard.shard %2 to %rep annotate_for_users : tensor<10x8xf32>
+    ```
+  }];
+  let dependentDialects = ["mlir::shard::ShardDialect", "meshvk::MeshVKDialect"];
+}
+
+def PropagateShardings : Pass<"meshvk-propagate-shardings", "mlir::ModuleOp"> {
+  let summary = "Propagate and complete the shardings of every annotated function";
+  let description = [{
+    Runs upstream `sharding-propagation`, then `meshvk-complete-shardings` and
+    `meshvk-decompose-reshards`, on each function of the global program, and
+    leaves SPMD functions alone: per-process code (collectives, update_halo,
+    process indices, no annotations; compiler/README.md "SPMD functions") has
+    nothing to propagate, and upstream propagation refuses its ops ("sharding
+    interface is not implemented").
+  }];
+  let options = [
+    Option<"traversal", "traversal", "mlir::shard::TraversalOrder",
+           /*default=*/"mlir::shard::TraversalOrder::ForwardBackward",
+           "sharding-propagation traversal",
+           [{::llvm::cl::values(
+              clEnumValN(mlir::shard::TraversalOrder::ForwardBackward, "forward-backward",
+                         "forward then backward"),
+              clEnumValN(mlir::shard::TraversalOrder::BackwardForward, "backward-forward",
+                         "upstream's default"),
+              clEnumValN(mlir::shard::TraversalOrder::Backward, "backward", "backward only"))}]>
+  ];
+  let dependentDialects = ["mlir::shard::ShardDialect"];
 }
 
 def CompleteShardings : Pass<"meshvk-complete-shardings", "mlir::func::FuncOp"> {

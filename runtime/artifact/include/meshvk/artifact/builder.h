@@ -97,10 +97,30 @@ struct TensorDesc {
   std::vector<ShardDesc> shards;
 };
 
+// A lowered collective (mvk.fbs `Collective`); values as in the schema.
+enum class CollectiveKind : uint8_t {
+  kOther = 0,
+  kAllReduce = 1,
+  kAllGather = 2,
+  kReduceScatter = 3,
+  kAllToAll = 4,
+  kBroadcast = 5,
+  kAllSlice = 6,
+  kShift = 7
+};
+enum class Reduction : uint8_t { kNone = 0, kSum = 1, kProduct = 2, kMax = 3, kMin = 4 };
+struct CollectiveDesc {
+  CollectiveKind kind = CollectiveKind::kOther;
+  Reduction reduction = Reduction::kNone;
+  std::string algorithm;
+  ElementType element_type = ElementType::kF32;
+};
+
 struct FunctionDesc {
   std::string name;
   std::vector<TensorDesc> arguments;
   std::vector<TensorDesc> results;
+  std::vector<CollectiveDesc> collectives;  // indexed by the commands' `collective`
 };
 
 // Bytes per element of `type`.
@@ -130,6 +150,9 @@ class ArtifactBuilder {
   void AddFunction(FunctionDesc function);
 
   void set_producer(std::string producer) { producer_ = std::move(producer); }
+  // Commands added from now on belong to collective `index` of their
+  // function's FunctionDesc::collectives (-1: to none).
+  void set_collective(int32_t index) { collective_ = index; }
   // Tests: write a different version (to check the loader refuses it).
   void set_format_version(uint32_t version) { format_version_ = version; }
   // Tests: override the destination process recorded in a copy.
@@ -146,6 +169,7 @@ class ArtifactBuilder {
     FillDesc fill;
     uint32_t dst_process = 0;
     std::vector<CommandRef> deps;
+    int32_t collective = -1;
   };
   using Streams = std::vector<std::vector<Command>>;  // per process
   CommandRef Append(uint32_t process, Command command);
@@ -160,6 +184,7 @@ class ArtifactBuilder {
   std::string producer_ = "meshvk artifact builder";
   uint32_t format_version_ = kFormatVersion;
   int64_t copy_dst_override_ = -1;
+  int32_t collective_ = -1;
 };
 
 // Helpers for the common SPMD case: the shard of `shape` that `process` holds

@@ -1,5 +1,6 @@
 // tosa.reduce_sum keeps the reduced dimension (16x1): its lowering ends in a
-// tensor.expand_shape, which upstream cannot partition.
+// tensor.expand_shape (16 -> 16x1), partitioned by meshvk's reshape sharding
+// rule with the rows split. r[i, 0] = sum over j of a[i, j] (f32).
 shard.grid @grid(shape = 4)
 func.func @main(%a: tensor<16x8xf32>) -> tensor<16x1xf32> {
   %rows = shard.sharding @grid split_axes = [[0]] : !shard.sharding

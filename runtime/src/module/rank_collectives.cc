@@ -1,0 +1,258 @@
+// Which tagged collectives run through the transport (rank_collectives.h),
+// the ring's byte count, and the host reduction.
+#include "rank_collectives.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <set>
+#include <string>
+#include <tuple>
+
+#include "cross_device.h"
+
+namespace meshvk::module {
+namespace {
+
+// One member's part of a lowered all_reduce: pulls of partials (or of their
+// chunks), one reduction dispatch, and for reduce_scatter+all_gather the
+// copies that gather the reduced chunks.
+struct Member {
+  uint32_t first = 0;                     // its first tagged command
+  std::vector<uint32_t> group;            // processes it pulls from, itself included
+  std::vector<const mvk::Copy*> pulls;    // before the dispatch
+  std::vector<const mvk::Copy*> gathers;  // after it
+  mvk::BufferBinding input{}, output{};
+  uint64_t bytes = 0;
+};
+
+bool ReadMember(const mvk::Artifact* artifact, uint32_t function, uint32_t p, const std::vector<uint32_t>& commands,
+                bool gathered, Member* out) {
+  const auto* stream = StreamOf(artifact, function, p);
+  for (size_t i = 1; i < commands.size(); ++i)
+    if (commands[i] != commands[0] + i) return false;  // not contiguous: leave it to the copies
+  const mvk::Dispatch* reduce = nullptr;
+  std::set<uint32_t> group{p};
+  for (uint32_t c : commands) {
+    const mvk::Command* cmd = stream->Get(c);
+    if (const mvk::Dispatch* d = cmd->op_as_Dispatch()) {
+      if (reduce) return false;
+      reduce = d;
+    } else if (const mvk::Copy* copy = cmd->op_as_Copy()) {
+      (reduce ? out->gathers : out->pulls).push_back(copy);
+      if (!reduce) group.insert(copy->src_process());
+    } else {
+      return false;
+    }
+  }
+  if (!reduce || !reduce->bindings() || reduce->bindings()->size() < 2) return false;
+  out->first = commands[0];
+  out->group.assign(group.begin(), group.end());
+  const auto* buffers = artifact->processes()->Get(p)->buffers();
+  if (!gathered) {  // direct: inputs = own partial + pulled ones, last binding = the result
+    if (!out->gathers.empty() || reduce->bindings()->size() != out->pulls.size() + 2) return false;
+    out->input = *reduce->bindings()->Get(0);
+    out->output = *reduce->bindings()->Get(reduce->bindings()->size() - 1);
+    out->bytes = BindingBytes(&out->input, buffers->Get(out->input.buffer())->size());
+    return out->bytes > 0 && out->bytes == BindingBytes(&out->output, buffers->Get(out->output.buffer())->size());
+  }
+  // Gathered: the result is the span the gathering copies fill (one buffer).
+  if (out->gathers.size() != out->group.size()) return false;
+  uint64_t lo = UINT64_MAX, hi = 0;
+  for (const mvk::Copy* g : out->gathers) {
+    if (g->dst_buffer() != out->gathers[0]->dst_buffer()) return false;
+    uint64_t a = 0, b = 0;
+    DestinationSpan(g, &a, &b);
+    lo = std::min(lo, a);
+    hi = std::max(hi, b);
+  }
+  out->output = mvk::BufferBinding(out->gathers[0]->dst_buffer(), lo, hi - lo);
+  out->bytes = hi - lo;
+  return out->bytes > 0;
+}
+
+// Gathered algorithm: a member's partial is the span that every member's
+// pulls read from it (each pulls its own chunk).
+bool ReadInputs(const std::map<uint32_t, Member>& members, std::map<uint32_t, Member>* out) {
+  std::map<uint32_t, std::pair<uint64_t, uint64_t>> span;
+  std::map<uint32_t, uint32_t> buffer;
+  for (const auto& [q, m] : members)
+    for (const mvk::Copy* c : m.pulls) {
+      uint64_t a = 0, b = 0;
+      SourceSpan(c, &a, &b);
+      auto [it, fresh] = span.try_emplace(c->src_process(), a, b);
+      it->second = {std::min(it->second.first, a), std::max(it->second.second, b)};
+      auto [bt, bfresh] = buffer.try_emplace(c->src_process(), c->src_buffer());
+      if (bt->second != c->src_buffer()) return false;
+    }
+  for (auto& [p, m] : *out) {
+    auto it = span.find(p);
+    if (it == span.end() || it->second.second - it->second.first != m.bytes) return false;
+    m.input = mvk::BufferBinding(buffer[p], it->second.first, m.bytes);
+  }
+  return true;
+}
+
+template <typename T>
+void Combine(mvk::Reduction reduction, const T* from, T* into, uint64_t count) {
+  switch (reduction) {
+    case mvk::Reduction::Sum:
+      for (uint64_t i = 0; i < count; ++i) into[i] += from[i];
+      break;
+    case mvk::Reduction::Product:
+      for (uint64_t i = 0; i < count; ++i) into[i] *= from[i];
+      break;
+    case mvk::Reduction::Max:
+      for (uint64_t i = 0; i < count; ++i) into[i] = std::max(into[i], from[i]);
+      break;
+    case mvk::Reduction::Min:
+      for (uint64_t i = 0; i < count; ++i) into[i] = std::min(into[i], from[i]);
+      break;
+    default:
+      break;
+  }
+}
+
+}  // namespace
+
+bool ReadRankCollectiveMode(RankCollectiveMode* out) {
+  const char* value = std::getenv("MESHVK_RANK_COLLECTIVES");
+  const std::string mode = value ? value : "";
+  *out = mode == "ring"     ? RankCollectiveMode::kRing
+         : mode == "copies" ? RankCollectiveMode::kCopies
+                            : RankCollectiveMode::kTransport;
+  return mode.empty() || mode == "transport" || mode == "ring" || mode == "copies";
+}
+
+RankCollectivePlan PlanRankCollectives(const mvk::Artifact* artifact, const FunctionSchedule& schedule,
+                                       uint32_t function, const std::vector<uint32_t>& rank_of) {
+  RankCollectivePlan plan;
+  RankCollectiveMode mode = RankCollectiveMode::kTransport;
+  const bool copies = ReadRankCollectiveMode(&mode) && mode == RankCollectiveMode::kCopies;
+  const uint32_t P = static_cast<uint32_t>(rank_of.size());
+  plan.replaced.resize(P);
+  plan.host_phase.resize(P);
+  const mvk::Function* fn = artifact->functions()->Get(function);
+  for (uint32_t p = 0; p < P; ++p) {
+    const auto* stream = StreamOf(artifact, function, p);
+    plan.replaced[p].assign(stream ? stream->size() : 0, false);
+    plan.host_phase[p].assign(stream ? stream->size() : 0, -1);
+  }
+  if (copies || !fn->collectives() || fn->collectives()->size() == 0) return plan;
+  // Tagged commands per collective, per process, in stream order.
+  std::map<uint32_t, std::vector<std::vector<uint32_t>>> tagged;
+  for (uint32_t p = 0; p < P; ++p) {
+    const auto* stream = StreamOf(artifact, function, p);
+    for (uint32_t c = 0; stream && c < stream->size(); ++c) {
+      const int32_t k = stream->Get(c)->collective();
+      if (k < 0) continue;
+      auto& per = tagged[static_cast<uint32_t>(k)];
+      per.resize(P);
+      per[p].push_back(c);
+    }
+  }
+  for (const auto& [k, per] : tagged) {
+    const mvk::Collective* desc = fn->collectives()->Get(k);
+    const bool reducible =
+        desc->element_type() == mvk::ElementType::F32 || desc->element_type() == mvk::ElementType::I32;
+    const std::string algorithm = desc->algorithm() ? desc->algorithm()->str() : "";
+    const bool gathered = algorithm == "reduce_scatter+all_gather";
+    if (desc->kind() != mvk::CollectiveKind::AllReduce || desc->reduction() == mvk::Reduction::None || !reducible ||
+        (algorithm != "direct" && !gathered))
+      continue;
+    std::map<uint32_t, Member> members;
+    bool ok = true;
+    for (uint32_t p = 0; p < P && ok; ++p)
+      if (!per[p].empty()) ok = ReadMember(artifact, function, p, per[p], gathered, &members[p]);
+    if (ok && gathered) ok = ReadInputs(members, &members);
+    // Every member of a group must see the same group.
+    for (const auto& [p, m] : members)
+      for (uint32_t q : m.group)
+        ok = ok && members.count(q) && members[q].group == m.group && members[q].bytes == m.bytes;
+    if (!ok) continue;
+    std::set<uint32_t> done;
+    for (const auto& [p, m] : members) {
+      if (done.count(p)) continue;
+      done.insert(m.group.begin(), m.group.end());
+      RankGroup g;
+      g.collective = k;
+      g.reduction = desc->reduction();
+      g.element_type = desc->element_type();
+      g.bytes = m.bytes;
+      g.members = m.group;
+      std::set<uint32_t> ranks;
+      for (uint32_t q : m.group) ranks.insert(rank_of[q]);
+      if (ranks.size() < 2) continue;  // within one rank: the devices' own copies and kernel
+      g.ranks.assign(ranks.begin(), ranks.end());
+      // The host step runs once every member's partial is produced: after
+      // the phase of each member's last command before the collective...
+      g.phase = 0;
+      for (uint32_t q : m.group) {
+        const uint32_t first = members[q].first;
+        if (first > 0) g.phase = std::max(g.phase, schedule.phase_of[q][first - 1] + 1);
+      }
+      // ...and before any command that reads its result: the members' next
+      // commands, and commands of other processes that wait for one of its.
+      bool in_time = true;
+      for (uint32_t q : m.group) {
+        const auto* stream = StreamOf(artifact, function, q);
+        const uint32_t next = per[q].back() + 1;
+        if (next < stream->size()) in_time = in_time && schedule.phase_of[q][next] >= g.phase;
+      }
+      for (uint32_t p = 0; p < P && in_time; ++p) {
+        const auto* stream = StreamOf(artifact, function, p);
+        for (uint32_t c = 0; stream && c < stream->size(); ++c) {
+          const mvk::Command* cmd = stream->Get(c);
+          if (cmd->collective() == static_cast<int32_t>(k) || !cmd->deps()) continue;
+          for (const mvk::CommandRef* dep : *cmd->deps())
+            if (std::binary_search(m.group.begin(), m.group.end(), dep->process()) &&
+                StreamOf(artifact, function, dep->process())->Get(dep->command())->collective() ==
+                    static_cast<int32_t>(k))
+              in_time = in_time && schedule.phase_of[p][c] >= g.phase;
+        }
+      }
+      if (!in_time) continue;
+      for (uint32_t q : m.group) {
+        g.input.push_back(members[q].input);
+        g.output.push_back(members[q].output);
+        for (uint32_t c : per[q]) {
+          plan.replaced[q][c] = true;
+          plan.host_phase[q][c] = g.phase;
+        }
+      }
+      plan.groups.push_back(std::move(g));
+    }
+  }
+  std::sort(plan.groups.begin(), plan.groups.end(), [](const RankGroup& a, const RankGroup& b) {
+    return std::tie(a.phase, a.collective, a.members[0]) < std::tie(b.phase, b.collective, b.members[0]);
+  });
+  return plan;
+}
+
+uint64_t RingAllReduceBytes(uint64_t count, uint32_t element_size, uint32_t rank_count, uint32_t position) {
+  if (rank_count < 2) return 0;
+  auto chunk = [&](uint32_t i) { return count * (i + 1) / rank_count - count * i / rank_count; };
+  uint64_t elements = 0;
+  // Reduce-scatter step s sends chunk (position - s); all-gather step s sends
+  // chunk (position + 1 - s) (mod R), s = 0 .. R-2.
+  for (uint32_t s = 0; s + 1 < rank_count; ++s) {
+    elements += chunk((position + rank_count - s) % rank_count);
+    elements += chunk((position + 1 + rank_count - s) % rank_count);
+  }
+  return elements * element_size;
+}
+
+void ReduceInto(mvk::ElementType type, mvk::Reduction reduction, const uint8_t* from, uint8_t* into, uint64_t count) {
+  if (type == mvk::ElementType::I32)
+    Combine(reduction, reinterpret_cast<const int32_t*>(from), reinterpret_cast<int32_t*>(into), count);
+  else
+    Combine(reduction, reinterpret_cast<const float*>(from), reinterpret_cast<float*>(into), count);
+}
+
+}  // namespace meshvk::module
+
+extern "C" uint64_t meshvk_transport_ring_bytes(uint64_t count, uint32_t element_size, uint32_t rank_count,
+                                                uint32_t position) {
+  return meshvk::module::RingAllReduceBytes(count, element_size, rank_count, position);
+}

@@ -63,14 +63,21 @@ bool HasLayer(const char* name) {
 }
 
 // MESHVK_VALIDATION=1 enables validation, =sync adds synchronization
-// validation, =0 or unset leaves the create flags as they are.
-meshvk_instance_flags_t FlagsFromEnvironment() {
+// validation, =0, empty or unset leaves the create flags as they are. Any
+// other value is refused: a typo must not silently run without validation.
+Status FlagsFromEnvironment(meshvk_instance_flags_t* flags) {
+  *flags = 0;
   const char* value = std::getenv("MESHVK_VALIDATION");
-  if (!value || !*value || std::strcmp(value, "0") == 0) return 0;
-  if (std::strcmp(value, "sync") == 0) {
-    return MESHVK_INSTANCE_VALIDATION_BIT | MESHVK_INSTANCE_SYNC_VALIDATION_BIT;
+  if (!value || !*value || std::strcmp(value, "0") == 0) return Status();
+  if (std::strcmp(value, "1") == 0) {
+    *flags = MESHVK_INSTANCE_VALIDATION_BIT;
+  } else if (std::strcmp(value, "sync") == 0) {
+    *flags = MESHVK_INSTANCE_VALIDATION_BIT | MESHVK_INSTANCE_SYNC_VALIDATION_BIT;
+  } else {
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "MESHVK_VALIDATION='%s' is invalid; expected 0, 1 or sync",
+                      value);
   }
-  return MESHVK_INSTANCE_VALIDATION_BIT;
+  return Status();
 }
 
 void QueryPhysicalDevice(VkPhysicalDevice handle, uint32_t instance_api, PhysicalDevice* out) {
@@ -183,7 +190,9 @@ Status CreateInstance(const meshvk_instance_create_info_t* info, meshvk_instance
   }
   out->api_version = std::min<uint32_t>(loader_version, VK_API_VERSION_1_3);
 
-  meshvk_instance_flags_t flags = (info ? info->flags : 0) | FlagsFromEnvironment();
+  meshvk_instance_flags_t flags = 0;
+  MESHVK_RETURN_IF_ERROR(FlagsFromEnvironment(&flags));
+  flags |= info ? info->flags : 0;
   out->validation = flags & MESHVK_INSTANCE_VALIDATION_BIT;
   bool sync_validation = out->validation && (flags & MESHVK_INSTANCE_SYNC_VALIDATION_BIT);
   if (info) {

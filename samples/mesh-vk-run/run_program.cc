@@ -155,7 +155,10 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
     // Compiled in-process with the same chain as mesh-vk-compile; any error in
     // the program is bad input (exit 2) with the compiler's one-line message.
     meshvk::ProgramOptions options = CompileOptionsForThisMachine();
-    options.dynamicGridProcesses = devices.processes;  // sizes a `shard.grid @g(shape = ?)`
+    // Sizes a `shard.grid @g(shape = ?)`: --devices=N, or one process per
+    // device of a --devices=0,2 list.
+    options.dynamicGridProcesses =
+        devices.processes != 0 ? devices.processes : static_cast<uint32_t>(devices.physical_devices.size());
     meshvk::CompiledProgram compiled;
     std::string error = meshvk::compileProgramFile(path, options, &compiled);
     if (!error.empty()) return Error(kExitUsage, error);

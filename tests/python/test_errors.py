@@ -100,9 +100,9 @@ def test_compile_errors(tmp_path):
     with pytest.raises(meshvk.CompileError, match=r"^<string>:1:1: error: "):
         meshvk.compile("this is { not mlir")
     bad = tmp_path / "bad.mlir"
-    bad.write_text((SAMPLES / "mlp_megatron.mlir").read_text().replace("shape = 4", "shape = 3"))
+    bad.write_text((SAMPLES / "seed_matmul.mlir").read_text().replace("shape = 2", "shape = 3"))
     with pytest.raises(meshvk.CompileError, match=r"bad.mlir:\d+:\d+: error: .*"):
-        meshvk.compile(bad)  # 256 columns over 3 processes: uneven shards
+        meshvk.compile(bad)  # 2 rows over 3 processes: an empty shard
     with pytest.raises(meshvk.UnavailableError, match=r"missing.mlir: cannot read: No such file"):
         meshvk.compile(str(tmp_path / "missing.mlir"))
     with pytest.raises(meshvk.InvalidArgumentError, match="grid_shape: '0x2' is not a grid shape"):
@@ -112,7 +112,7 @@ def test_compile_errors(tmp_path):
     with pytest.raises(meshvk.InvalidArgumentError, match="target: unknown device 'tpu'"):
         meshvk.compile(SAMPLES / "mlp_megatron.mlir", target="tpu")
     with pytest.raises(meshvk.CompileError, match="devices=3: .*error"):
-        meshvk.Runtime(devices=3).load(compiled("mlp_megatron"))
+        meshvk.Runtime(devices=3).load(compiled("seed_matmul"))  # recompiled for 3: an empty shard
 
 
 def test_broken_artifact(tmp_path):

@@ -22,6 +22,9 @@ SAMPLE_REFERENCES = {
     "reduce_rows": ([(128, 256)], np.float32, lambda x: x.sum(axis=1)),
     "batch_matmul": ([(8, 32, 64), (8, 64, 48)], np.float32, lambda a, b: np.matmul(a, b)),
     "transpose_reshard": ([(64, 32)], np.int32, lambda x: x.T),
+    # Uneven shards (10 rows over 4): relu(x @ w), its column sums, and it gathered.
+    "batch_rows": ([(10, 8), (8, 6)], np.float32,
+                   lambda x, w: (relu(x @ w), relu(x @ w).sum(axis=0), relu(x @ w))),
 }
 
 
@@ -38,11 +41,15 @@ def test_sample_matches_numpy(name, make_runtime, rng):
     args = [uniform(rng, s, dtype) for s in shapes]
     got = main(*args)
     want = reference(*[a.astype(np.float64) if dtype == np.float32 else a for a in args])
-    assert got.dtype == dtype and got.shape == want.shape
-    if dtype == np.int32:
-        np.testing.assert_array_equal(got, want)
-    else:
-        np.testing.assert_allclose(got, want, atol=1e-3, rtol=1e-4)
+    # A function with several results returns a tuple.
+    got, want = (got, want) if isinstance(want, tuple) else ((got,), (want,))
+    assert isinstance(got, tuple) and len(got) == len(want)
+    for g, w in zip(got, want):
+        assert g.dtype == dtype and g.shape == w.shape
+        if dtype == np.int32:
+            np.testing.assert_array_equal(g, w)
+        else:
+            np.testing.assert_allclose(g, w, atol=1e-3, rtol=1e-4)
 
 
 @pytest.mark.parametrize("devices", [1, 2, 4])

@@ -79,5 +79,16 @@ TEST_F(InstanceTest, ValidationLayerReportsMisuse) {
   EXPECT_NE(messages[0].find("size"), std::string::npos) << messages[0];
 }
 
+TEST(InstanceEnvironmentTest, AMisspelledValidationValueIsRefused) {
+  // A typo in MESHVK_VALIDATION must not silently run without validation.
+  ::setenv("MESHVK_VALIDATION", "yes", 1);
+  meshvk_instance_t* instance = nullptr;
+  meshvk_status_t status = meshvk_instance_create(nullptr, &instance);
+  ::unsetenv("MESHVK_VALIDATION");
+  EXPECT_EQ(instance, nullptr);
+  EXPECT_TRUE(
+      HasCode(status, MESHVK_STATUS_INVALID_ARGUMENT, "MESHVK_VALIDATION='yes' is invalid; expected 0, 1 or sync"));
+}
+
 }  // namespace
 }  // namespace meshvk_test

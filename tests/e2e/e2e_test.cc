@@ -7,8 +7,6 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <cstdlib>
-#include <cstring>
 
 #include "program_runner.h"
 #include "samples.h"
@@ -34,18 +32,6 @@ std::vector<Case> AllCases() {
 // The one-process grid of a sample: "1" or "1x1".
 std::string OneProcessGrid(const Sample& s) { return s.grids.front(); }
 
-// MESHVK_E2E_TOPOLOGY=group runs the sharded programs on device group 0 (ctest
-// does so under the emulated group of 4), =independent on one VkDevice per
-// physical device, round robin (ctest: the emulation layer's separate groups,
-// with and without external memory, and lavapipe registered twice); default:
-// logical devices.
-meshvk_topology_t ShardedTopology() {
-  const char* v = std::getenv("MESHVK_E2E_TOPOLOGY");
-  if (v && std::strcmp(v, "group") == 0) return MESHVK_TOPOLOGY_DEVICE_GROUP;
-  if (v && std::strcmp(v, "independent") == 0) return MESHVK_TOPOLOGY_INDEPENDENT;
-  return MESHVK_TOPOLOGY_LOGICAL;
-}
-
 class SampleTest : public meshvk_test::VulkanTest, public ::testing::WithParamInterface<Case> {};
 
 TEST_P(SampleTest, MatchesHostLoopsAndTheOneDeviceProgram) {
@@ -62,7 +48,7 @@ TEST_P(SampleTest, MatchesHostLoopsAndTheOneDeviceProgram) {
   // Logical processes share physical device 0; independent ones are dealt
   // round robin over all physical devices.
   std::vector<uint32_t> on_device0(processes, 0);
-  meshvk_topology_t topology = ShardedTopology();
+  meshvk_topology_t topology = TopologyFromEnvironment();
   meshvk_test::DeviceSet set =
       MakeSet(topology, processes, topology == MESHVK_TOPOLOGY_LOGICAL ? on_device0.data() : nullptr);
   ASSERT_TRUE(set);

@@ -8,8 +8,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstdlib>
-#include <cstring>
 #include <random>
 
 #include "program_runner.h"
@@ -227,11 +225,6 @@ std::vector<Case> AllCases() {
   return cases;
 }
 
-meshvk_topology_t Topology() {
-  const char* v = std::getenv("MESHVK_E2E_TOPOLOGY");
-  return v && std::strcmp(v, "group") == 0 ? MESHVK_TOPOLOGY_DEVICE_GROUP : MESHVK_TOPOLOGY_LOGICAL;
-}
-
 class OpsTest : public meshvk_test::VulkanTest, public ::testing::WithParamInterface<Case> {};
 
 TEST_P(OpsTest, MatchesHostLoops) {
@@ -258,7 +251,7 @@ TEST_P(OpsTest, MatchesHostLoops) {
   std::mt19937 rng(20261201);
   Tensors inputs = program->inputs(grid, &rng);
   Tensors expected = program->reference(inputs, grid);
-  const meshvk_topology_t topology = Topology();
+  const meshvk_topology_t topology = TopologyFromEnvironment();
   if (topology == MESHVK_TOPOLOGY_DEVICE_GROUP && processes > Group0Size())
     GTEST_SKIP() << processes << " processes, device group 0 has " << Group0Size() << " devices";
   std::vector<uint32_t> on_device0(processes, 0);

@@ -1,5 +1,7 @@
 #include "program_runner.h"
 
+#include <cstdlib>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <utility>
@@ -16,6 +18,13 @@ std::string Take(meshvk_status_t status) {
 }
 
 }  // namespace
+
+meshvk_topology_t TopologyFromEnvironment() {
+  const char* v = std::getenv("MESHVK_E2E_TOPOLOGY");
+  if (v && std::strcmp(v, "group") == 0) return MESHVK_TOPOLOGY_DEVICE_GROUP;
+  if (v && std::strcmp(v, "independent") == 0) return MESHVK_TOPOLOGY_INDEPENDENT;
+  return MESHVK_TOPOLOGY_LOGICAL;
+}
 
 uint32_t ProcessCount(const std::string& grid) {
   std::vector<int64_t> shape;

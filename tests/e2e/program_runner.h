@@ -39,6 +39,13 @@ std::string RunOnce(const std::vector<uint8_t>& artifact, meshvk_device_set_t* s
 // "2x2" -> 4.
 uint32_t ProcessCount(const std::string& grid);
 
+// The topology the sharded programs run on, from MESHVK_E2E_TOPOLOGY: =group
+// on device group 0 (ctest does so under the emulated group of 4),
+// =independent on one VkDevice per physical device, round robin (ctest: the
+// emulation layer's separate groups, with and without external memory, and
+// lavapipe registered twice); default: logical devices.
+meshvk_topology_t TopologyFromEnvironment();
+
 }  // namespace meshvk_e2e
 
 #endif  // MESHVK_TESTS_E2E_PROGRAM_RUNNER_H_

@@ -6,8 +6,6 @@
 // C++ loops written from each program's comment. i32 results are exact.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <cstring>
 #include <random>
 #include <string>
 
@@ -81,11 +79,6 @@ std::vector<Case> AllCases() {
 
 void PrintTo(const Case& c, std::ostream* os) { *os << c.program << " on " << (c.grid.empty() ? "its grid" : c.grid); }
 
-meshvk_topology_t Topology() {
-  const char* v = std::getenv("MESHVK_E2E_TOPOLOGY");
-  return v && std::strcmp(v, "group") == 0 ? MESHVK_TOPOLOGY_DEVICE_GROUP : MESHVK_TOPOLOGY_LOGICAL;
-}
-
 class UnevenTest : public meshvk_test::VulkanTest, public ::testing::WithParamInterface<Case> {};
 
 TEST_P(UnevenTest, MatchesHostLoops) {
@@ -111,7 +104,7 @@ TEST_P(UnevenTest, MatchesHostLoops) {
   Tensors inputs = program->inputs(&rng);
   Tensors expected = program->reference(inputs);
   std::vector<uint32_t> on_device0(processes, 0);
-  meshvk_topology_t topology = Topology();
+  meshvk_topology_t topology = TopologyFromEnvironment();
   meshvk_test::DeviceSet set =
       MakeSet(topology, processes, topology == MESHVK_TOPOLOGY_LOGICAL ? on_device0.data() : nullptr);
   ASSERT_TRUE(set);

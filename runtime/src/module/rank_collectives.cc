@@ -11,6 +11,7 @@
 #include <tuple>
 
 #include "cross_device.h"
+#include "meshvk/artifact/builder.h"
 
 namespace meshvk::module {
 namespace {
@@ -114,7 +115,150 @@ void Combine(mvk::Reduction reduction, const T* from, T* into, uint64_t count) {
   }
 }
 
+// A copy of a copy collective whose source sits on another rank.
+struct Reader {
+  uint32_t process = 0, command = 0;
+  int64_t ready = 0;  // the phase after its source's producer (0: an input or constant)
+};
+using BlockKey = std::tuple<uint32_t, uint32_t, uint64_t, uint64_t>;  // process, buffer, offset, size
+
+uint32_t Find(std::vector<uint32_t>& parent, uint32_t x) {
+  while (parent[x] != x) x = parent[x] = parent[parent[x]];
+  return x;
+}
+
+// The cross-rank copies of copy collective `k` (commands per[p] of process
+// p): one group per set of ranks its blocks link, when in time.
+void PlanCopyCollective(const mvk::Artifact* artifact, const FunctionSchedule& schedule, uint32_t function, uint32_t k,
+                        mvk::CollectiveKind kind, const std::vector<std::vector<uint32_t>>& per,
+                        const std::vector<uint32_t>& rank_of, std::vector<RankGroup>* groups,
+                        std::vector<std::vector<std::tuple<uint32_t, uint32_t, uint32_t>>>* readers_of) {
+  std::map<BlockKey, std::vector<Reader>> blocks;
+  for (uint32_t p = 0; p < per.size(); ++p)
+    for (uint32_t c : per[p]) {
+      const mvk::Command* cmd = StreamOf(artifact, function, p)->Get(c);
+      const mvk::Copy* copy = cmd->op_as_Copy();
+      if (!copy || rank_of[copy->src_process()] == rank_of[p]) continue;
+      const uint32_t q = copy->src_process();
+      Reader r{p, c, 0};
+      for (uint32_t d = 0; cmd->deps() && d < cmd->deps()->size(); ++d)
+        if (cmd->deps()->Get(d)->process() == q)
+          r.ready = std::max<int64_t>(r.ready, schedule.phase_of[q][cmd->deps()->Get(d)->command()] + 1);
+      uint64_t lo = 0, hi = 0;
+      SourceSpan(copy, &lo, &hi);
+      blocks[{q, copy->src_buffer(), lo, hi - lo}].push_back(r);
+    }
+  if (blocks.empty()) return;
+  // Ranks linked by a block (owner and readers) share one transport call.
+  const uint32_t ranks = *std::max_element(rank_of.begin(), rank_of.end()) + 1;
+  std::vector<uint32_t> parent(ranks);
+  for (uint32_t r = 0; r < ranks; ++r) parent[r] = r;
+  for (const auto& [key, readers] : blocks)
+    for (const Reader& r : readers) parent[Find(parent, rank_of[r.process])] = Find(parent, rank_of[std::get<0>(key)]);
+  std::map<uint32_t, std::vector<const std::pair<const BlockKey, std::vector<Reader>>*>> components;
+  for (const auto& entry : blocks) components[Find(parent, rank_of[std::get<0>(entry.first)])].push_back(&entry);
+  for (const auto& [root, list] : components) {
+    RankGroup g;
+    g.collective = k;
+    g.kind = kind;
+    std::set<uint32_t> rank_set, members;
+    int64_t phase = 0;
+    for (const auto* entry : list) {
+      rank_set.insert(rank_of[std::get<0>(entry->first)]);
+      members.insert(std::get<0>(entry->first));
+      for (const Reader& r : entry->second) {
+        rank_set.insert(rank_of[r.process]);
+        members.insert(r.process);
+        phase = std::max(phase, r.ready);
+      }
+    }
+    // In time: every carried copy runs in the host step's phase or later.
+    bool in_time = true;
+    for (const auto* entry : list)
+      for (const Reader& r : entry->second) in_time = in_time && schedule.phase_of[r.process][r.command] >= phase;
+    if (!in_time) continue;  // keeps its point-to-point copies
+    g.phase = static_cast<uint32_t>(phase);
+    g.ranks.assign(rank_set.begin(), rank_set.end());
+    g.members.assign(members.begin(), members.end());
+    auto position = [&](uint32_t rank) {
+      return static_cast<uint32_t>(std::lower_bound(g.ranks.begin(), g.ranks.end(), rank) - g.ranks.begin());
+    };
+    std::vector<std::pair<Block, const std::vector<Reader>*>> sorted;
+    for (const auto* entry : list) {
+      const auto& [q, buffer, offset, size] = entry->first;
+      Block b;
+      b.process = q;
+      b.buffer = buffer;
+      b.offset = offset;
+      b.size = size;
+      b.from = position(rank_of[q]);
+      std::set<uint32_t> to;
+      for (const Reader& r : entry->second) to.insert(position(rank_of[r.process]));
+      b.to.assign(to.begin(), to.end());
+      sorted.emplace_back(std::move(b), &entry->second);
+    }
+    // By owner position, so that each rank's blocks are contiguous in a
+    // transport buffer laid out in rank order.
+    std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
+      return std::tie(a.first.from, a.first.process, a.first.buffer, a.first.offset) <
+             std::tie(b.first.from, b.first.process, b.first.buffer, b.first.offset);
+    });
+    bool to_all_others = true, one_owner = true;
+    const uint32_t R = static_cast<uint32_t>(g.ranks.size());
+    std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> readers;
+    for (uint32_t i = 0; i < sorted.size(); ++i) {
+      const Block& b = sorted[i].first;
+      to_all_others = to_all_others && b.to.size() == R - 1;
+      one_owner = one_owner && b.from == sorted[0].first.from;
+      g.bytes += b.size;
+      for (const Reader& r : *sorted[i].second) readers.emplace_back(r.process, r.command, i);
+      g.blocks.push_back(b);
+    }
+    g.call = kind == mvk::CollectiveKind::AllGather && to_all_others                ? TransportCall::kAllGather
+             : kind == mvk::CollectiveKind::Broadcast && to_all_others && one_owner ? TransportCall::kBroadcast
+                                                                                    : TransportCall::kAllToAll;
+    groups->push_back(std::move(g));
+    readers_of->push_back(std::move(readers));
+  }
+}
+
 }  // namespace
+
+const char* CollectiveKindName(mvk::CollectiveKind kind) {
+  switch (kind) {
+    case mvk::CollectiveKind::AllReduce:
+      return "all_reduce";
+    case mvk::CollectiveKind::AllGather:
+      return "all_gather";
+    case mvk::CollectiveKind::ReduceScatter:
+      return "reduce_scatter";
+    case mvk::CollectiveKind::AllToAll:
+      return "all_to_all";
+    case mvk::CollectiveKind::Broadcast:
+      return "broadcast";
+    case mvk::CollectiveKind::AllSlice:
+      return "all_slice";
+    case mvk::CollectiveKind::Shift:
+      return "shift";
+    default:
+      return "collective";
+  }
+}
+
+void GroupTraffic(const RankGroup& g, uint32_t position, uint64_t* sent, uint64_t* received) {
+  *sent = *received = 0;
+  const uint32_t R = static_cast<uint32_t>(g.ranks.size());
+  if (g.call == TransportCall::kAllReduce) {
+    const uint32_t size = artifact::ElementSize(static_cast<artifact::ElementType>(g.element_type));
+    *sent = RingAllReduceBytes(g.bytes / size, size, R, position);
+    *received = RingAllReduceBytes(g.bytes / size, size, R, (position + R - 1) % R);  // the left neighbour's
+    return;
+  }
+  for (const Block& b : g.blocks) {
+    if (b.from == position) *sent += b.size * b.to.size();
+    if (std::binary_search(b.to.begin(), b.to.end(), position)) *received += b.size;
+  }
+}
 
 bool ReadRankCollectiveMode(RankCollectiveMode* out) {
   const char* value = std::getenv("MESHVK_RANK_COLLECTIVES");
@@ -152,8 +296,14 @@ RankCollectivePlan PlanRankCollectives(const mvk::Artifact* artifact, const Func
       per[p].push_back(c);
     }
   }
+  std::vector<std::vector<std::tuple<uint32_t, uint32_t, uint32_t>>> readers_of(plan.groups.size());
   for (const auto& [k, per] : tagged) {
     const mvk::Collective* desc = fn->collectives()->Get(k);
+    if (desc->kind() == mvk::CollectiveKind::AllGather || desc->kind() == mvk::CollectiveKind::Broadcast ||
+        desc->kind() == mvk::CollectiveKind::AllToAll) {
+      PlanCopyCollective(artifact, schedule, function, k, desc->kind(), per, rank_of, &plan.groups, &readers_of);
+      continue;
+    }
     const bool reducible =
         desc->element_type() == mvk::ElementType::F32 || desc->element_type() == mvk::ElementType::I32;
     const std::string algorithm = desc->algorithm() ? desc->algorithm()->str() : "";
@@ -177,6 +327,8 @@ RankCollectivePlan PlanRankCollectives(const mvk::Artifact* artifact, const Func
       done.insert(m.group.begin(), m.group.end());
       RankGroup g;
       g.collective = k;
+      g.call = TransportCall::kAllReduce;
+      g.kind = mvk::CollectiveKind::AllReduce;
       g.reduction = desc->reduction();
       g.element_type = desc->element_type();
       g.bytes = m.bytes;
@@ -222,11 +374,22 @@ RankCollectivePlan PlanRankCollectives(const mvk::Artifact* artifact, const Func
         }
       }
       plan.groups.push_back(std::move(g));
+      readers_of.emplace_back();
     }
   }
-  std::sort(plan.groups.begin(), plan.groups.end(), [](const RankGroup& a, const RankGroup& b) {
-    return std::tie(a.phase, a.collective, a.members[0]) < std::tie(b.phase, b.collective, b.members[0]);
+  std::vector<uint32_t> order(plan.groups.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    const RankGroup &x = plan.groups[a], &y = plan.groups[b];
+    return std::tie(x.phase, x.collective, x.members[0]) < std::tie(y.phase, y.collective, y.members[0]);
   });
+  std::vector<RankGroup> groups;
+  for (uint32_t i : order) {
+    for (const auto& [p, c, block] : readers_of[i])
+      plan.carried[{p, c}] = {static_cast<uint32_t>(groups.size()), block};
+    groups.push_back(std::move(plan.groups[i]));
+  }
+  plan.groups = std::move(groups);
   return plan;
 }
 

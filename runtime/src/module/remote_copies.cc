@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <set>
 
 #include "cross_device.h"
@@ -28,7 +29,8 @@ class HostTimer {
 };
 
 // Calls fn(function, process, command, copy) for each copy between ranks, in
-// tag order (copies of groups run by host steps left out).
+// tag order (copies of groups run by host steps, or whose bytes a group's
+// transport call carries, left out).
 template <typename Fn>
 void ForEachCrossRankCopy(const mvk::Artifact* artifact, uint32_t function, const std::vector<uint32_t>& rank_of,
                           const RankCollectivePlan& plan, Fn fn) {
@@ -36,9 +38,17 @@ void ForEachCrossRankCopy(const mvk::Artifact* artifact, uint32_t function, cons
     const auto* commands = StreamOf(artifact, function, p);
     for (uint32_t c = 0; commands && c < commands->size(); ++c) {
       const mvk::Copy* copy = commands->Get(c)->op_as_Copy();
-      if (copy && rank_of[copy->src_process()] != rank_of[p] && !plan.Replaced(p, c)) fn(p, c, copy);
+      if (copy && rank_of[copy->src_process()] != rank_of[p] && !plan.Replaced(p, c) && !plan.Carried(p, c))
+        fn(p, c, copy);
     }
   }
+}
+
+// "0, 1, 3" for messages.
+std::string RankList(const std::vector<uint32_t>& ranks) {
+  std::string text;
+  for (uint32_t r : ranks) text += (text.empty() ? "" : ", ") + std::to_string(r);
+  return text;
 }
 
 }  // namespace
@@ -84,9 +94,9 @@ Status RemoteCopies::Init(const mvk::Artifact* artifact, const Schedule& schedul
   send_buffers_.resize(F);
   for (uint32_t f = 0; f < F; ++f) {
     plans_.push_back(PlanRankCollectives(artifact, schedule.functions[f], f, rank_of_));
-    if (plans_[f].groups.size() > kCollectiveTagBase)
+    if (plans_[f].groups.size() > kMaxRankGroups)
       return MakeStatus(MESHVK_STATUS_UNIMPLEMENTED, "function %u has more than %u collectives between ranks", f,
-                        kCollectiveTagBase);
+                        kMaxRankGroups);
     uint32_t tag = 0;
     Status status;
     ForEachCrossRankCopy(artifact, f, rank_of_, plans_[f], [&](uint32_t p, uint32_t c, const mvk::Copy* copy) {
@@ -134,10 +144,14 @@ Status RemoteCopies::LandingFor(meshvk_device_set_t* set, uint32_t function, uin
   MESHVK_RETURN_IF_ERROR(FromC(meshvk_buffer_create_with_info(set, &info, &landing),
                                path + ": landing buffer for bytes from rank " + std::to_string(rank_of_[src])));
   landings_.push_back(landing);
+  *out = landing;
+  if (const auto* carried = plans_[function].Carried(process, command)) {  // a group's transport call fills it
+    block_landings_[{function, carried->first, carried->second}].push_back(landing);
+    return Status();
+  }
   uint64_t lo = 0, hi = 0;
   SourceSpan(copy, &lo, &hi);
   receives->push_back(RemoteReceive{landing, lo, hi - lo, rank_of_[src], tags_.at({function, process, command})});
-  *out = landing;
   return Status();
 }
 
@@ -217,14 +231,25 @@ Status RemoteCopies::RunNextGroup(uint32_t function, const std::vector<std::vect
   const RankGroup& g = plans_[function].groups[next_group_];
   const uint32_t index = static_cast<uint32_t>(next_group_++);
   if (!std::binary_search(g.ranks.begin(), g.ranks.end(), transport_->rank)) return Status();  // not ours
-  const std::string what = "collective " + std::to_string(g.collective) + " (all_reduce of " + std::to_string(g.bytes) +
-                           " bytes over " + std::to_string(g.ranks.size()) + " ranks)";
-  // The partials are complete, and nothing still reads the outputs' memory.
+  const std::string what = "collective " + std::to_string(g.collective) + " (" + CollectiveKindName(g.kind) + " of " +
+                           std::to_string(g.bytes) + " bytes over " + std::to_string(g.ranks.size()) + " ranks)";
+  // The partials / blocks are complete, and nothing still reads the memory
+  // the step writes.
   for (uint32_t p = 0; p < semaphores.size(); ++p)
     if (Local(p) && last_signal[p] > 0)
       MESHVK_RETURN_IF_ERROR(FromC(meshvk_semaphore_wait(semaphores[p], last_signal[p], timeout_ns),
                                    what + ": waiting for process " + std::to_string(p)));
   HostTimer timer(&host_ns_);
+  const Status status = g.call == TransportCall::kAllReduce ? AllReduce(g, index, buffers, what)
+                                                            : MoveBlocks(function, g, index, buffers, what);
+  return status.ok() || status.message().rfind(what, 0) == 0 ? status
+                                                             : Status(status.code(), what + ": " + status.message());
+}
+
+// Hierarchical all_reduce: within the rank on the host, among the ranks
+// through the transport, back into each local member.
+Status RemoteCopies::AllReduce(const RankGroup& g, uint32_t index,
+                               const std::vector<std::vector<meshvk_buffer_t*>>& buffers, const std::string& what) {
   const uint32_t size = artifact::ElementSize(static_cast<artifact::ElementType>(g.element_type));
   const uint64_t count = g.bytes / size;
   group_sum_.resize(g.bytes);
@@ -243,14 +268,16 @@ Status RemoteCopies::RunNextGroup(uint32_t function, const std::vector<std::vect
   }
   // Among the ranks: one all-reduce of that partial.
   const uint32_t R = static_cast<uint32_t>(g.ranks.size());
-  const uint32_t position =
-      static_cast<uint32_t>(std::find(g.ranks.begin(), g.ranks.end(), transport_->rank) - g.ranks.begin());
+  const uint32_t position = Position(g);
   if (transport_->all_reduce && mode_ != RankCollectiveMode::kRing) {
     if (int code = transport_->all_reduce(transport_->user, g.ranks.data(), R, group_sum_.data(), count,
                                           static_cast<uint32_t>(g.element_type), static_cast<uint32_t>(g.reduction)))
-      return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: transport all_reduce failed (code %d)", what.c_str(), code);
-    sent_ += RingAllReduceBytes(count, size, R, position);
-    received_ += RingAllReduceBytes(count, size, R, (position + R - 1) % R);
+      return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: transport all_reduce among ranks %s failed (code %d)",
+                        what.c_str(), RankList(g.ranks).c_str(), code);
+    uint64_t sent = 0, received = 0;
+    GroupTraffic(g, position, &sent, &received);
+    sent_ += sent;
+    received_ += received;
   } else {
     // Ring: reduce-scatter, then all-gather (chunk c = elements [count*c/R, count*(c+1)/R)).
     const uint32_t right = g.ranks[(position + 1) % R], left = g.ranks[(position + R - 1) % R];
@@ -258,21 +285,16 @@ Status RemoteCopies::RunNextGroup(uint32_t function, const std::vector<std::vect
     auto lo = [&](uint32_t c) { return count * c / R * size; };
     auto len = [&](uint32_t c) { return lo(c + 1) - lo(c); };
     uint8_t* sum = group_sum_.data();
-    auto in_context = [&](Status status) {
-      return status.ok() ? status : Status(status.code(), what + ": " + status.message());
-    };
     for (uint32_t s = 0; s + 1 < R; ++s) {
       const uint32_t out = (position + R - s) % R, in = (position + 2 * R - s - 1) % R;
-      MESHVK_RETURN_IF_ERROR(
-          in_context(Send(right, tag, std::vector<uint8_t>(sum + lo(out), sum + lo(out) + len(out)))));
-      MESHVK_RETURN_IF_ERROR(in_context(ReceiveInto(left, tag, group_part_.data(), len(in))));
+      MESHVK_RETURN_IF_ERROR(Send(right, tag, std::vector<uint8_t>(sum + lo(out), sum + lo(out) + len(out))));
+      MESHVK_RETURN_IF_ERROR(ReceiveInto(left, tag, group_part_.data(), len(in)));
       ReduceInto(g.element_type, g.reduction, group_part_.data(), sum + lo(in), len(in) / size);
     }
     for (uint32_t s = 0; s + 1 < R; ++s) {
       const uint32_t out = (position + 1 + R - s) % R, in = (position + R - s) % R;
-      MESHVK_RETURN_IF_ERROR(
-          in_context(Send(right, tag, std::vector<uint8_t>(sum + lo(out), sum + lo(out) + len(out)))));
-      MESHVK_RETURN_IF_ERROR(in_context(ReceiveInto(left, tag, sum + lo(in), len(in))));
+      MESHVK_RETURN_IF_ERROR(Send(right, tag, std::vector<uint8_t>(sum + lo(out), sum + lo(out) + len(out))));
+      MESHVK_RETURN_IF_ERROR(ReceiveInto(left, tag, sum + lo(in), len(in)));
     }
   }
   // Back within the rank: every local member gets the result.
@@ -284,6 +306,128 @@ Status RemoteCopies::RunNextGroup(uint32_t function, const std::vector<std::vect
               what + ": staging in the result of process " + std::to_string(p)));
   }
   return Status();
+}
+
+// A copy collective's blocks: each owned block staged out once, one
+// transport call (or one message per peer rank), each needed block written
+// into the landing buffer of every local copy that reads it.
+//  * all_gather / broadcast: one buffer, every block at its place in block
+//    order (each rank's blocks contiguous: blocks are sorted by owner);
+//  * all_to_all: a send buffer by destination and a receive buffer by
+//    source, each in block order.
+Status RemoteCopies::MoveBlocks(uint32_t function, const RankGroup& g, uint32_t index,
+                                const std::vector<std::vector<meshvk_buffer_t*>>& buffers, const std::string& what) {
+  const uint32_t R = static_cast<uint32_t>(g.ranks.size()), me = Position(g);
+  const bool gathered = g.call != TransportCall::kAllToAll;  // one buffer holds every block
+  auto reads = [&](const Block& b, uint32_t r) { return std::binary_search(b.to.begin(), b.to.end(), r); };
+  // Bytes to / from each peer position, and where each block lies.
+  std::vector<uint64_t> out_bytes(R, 0), in_bytes(R, 0), block_at(g.blocks.size(), UINT64_MAX);
+  std::vector<std::vector<uint64_t>> send_at(g.blocks.size());  // all_to_all: the block's places in the send buffer
+  uint64_t total = 0;
+  if (gathered) {
+    for (size_t i = 0; i < g.blocks.size(); ++i) {
+      block_at[i] = total;
+      total += g.blocks[i].size;
+      in_bytes[g.blocks[i].from] += g.blocks[i].size;  // all_gather's per-rank counts
+    }
+    group_sum_.resize(total);
+  } else {
+    uint64_t out_total = 0, in_total = 0;
+    for (uint32_t r = 0; r < R; ++r)
+      for (size_t i = 0; i < g.blocks.size(); ++i)
+        if (g.blocks[i].from == me && reads(g.blocks[i], r)) {
+          send_at[i].push_back(out_total);
+          out_total += g.blocks[i].size;
+          out_bytes[r] += g.blocks[i].size;
+        }
+    for (size_t i = 0; i < g.blocks.size(); ++i)
+      if (reads(g.blocks[i], me)) {
+        block_at[i] = in_total;
+        in_total += g.blocks[i].size;
+        in_bytes[g.blocks[i].from] += g.blocks[i].size;
+      }
+    group_sum_.resize(out_total);
+    group_part_.resize(in_total);
+  }
+  // Stage out the blocks this rank owns, once each.
+  for (size_t i = 0; i < g.blocks.size(); ++i) {
+    const Block& b = g.blocks[i];
+    if (b.from != me) continue;
+    uint8_t* into = group_sum_.data() + (gathered ? block_at[i] : send_at[i].empty() ? 0 : send_at[i][0]);
+    if (!gathered && send_at[i].empty()) continue;
+    MESHVK_RETURN_IF_ERROR(
+        FromC(meshvk_buffer_read(buffers[b.process][b.buffer], b.offset, into, b.size),
+              "staging out " + std::to_string(b.size) + " bytes of process " + std::to_string(b.process)));
+    for (size_t j = 1; !gathered && j < send_at[i].size(); ++j)
+      std::memcpy(group_sum_.data() + send_at[i][j], into, b.size);
+  }
+  const bool own = mode_ != RankCollectiveMode::kRing;
+  const char* call = nullptr;
+  int code = 0;
+  if (g.call == TransportCall::kAllGather && own && transport_->all_gather) {
+    call = "all_gather";
+    code = transport_->all_gather(transport_->user, g.ranks.data(), R, group_sum_.data(), in_bytes.data());
+  } else if (g.call == TransportCall::kBroadcast && own && transport_->broadcast) {
+    call = "broadcast";
+    code = transport_->broadcast(transport_->user, g.ranks.data(), R, g.blocks[0].from, group_sum_.data(), total);
+  } else if (g.call == TransportCall::kAllToAll && own && transport_->all_to_all) {
+    call = "all_to_all";
+    code = transport_->all_to_all(transport_->user, g.ranks.data(), R, group_sum_.data(), out_bytes.data(),
+                                  group_part_.data(), in_bytes.data());
+  }
+  if (code)
+    return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: transport %s among ranks %s failed (code %d)", what.c_str(), call,
+                      RankList(g.ranks).c_str(), code);
+  if (call) {
+    uint64_t sent = 0, received = 0;
+    GroupTraffic(g, me, &sent, &received);
+    sent_ += sent;
+    received_ += received;
+  } else {
+    // One message per peer rank: what it reads of this rank's blocks.
+    const uint32_t tag = kCollectiveTagBase + index;
+    std::vector<uint64_t> in_at(R, 0);  // where each peer's bytes start in the receive buffer
+    uint64_t at = 0;
+    for (uint32_t r = 0; r < R; at += in_bytes[r++]) in_at[r] = at;
+    at = 0;
+    for (uint32_t r = 0; r < R; ++r) {
+      if (r == me) continue;
+      if (gathered) {  // my blocks, to every rank that reads one (all of them for all_gather / broadcast)
+        bool any = false;
+        for (const Block& b : g.blocks) any = any || (b.from == me && reads(b, r));
+        if (any)
+          MESHVK_RETURN_IF_ERROR(
+              Send(g.ranks[r], tag,
+                   std::vector<uint8_t>(group_sum_.data() + in_at[me], group_sum_.data() + in_at[me] + in_bytes[me])));
+      } else if (out_bytes[r]) {
+        MESHVK_RETURN_IF_ERROR(
+            Send(g.ranks[r], tag, std::vector<uint8_t>(group_sum_.data() + at, group_sum_.data() + at + out_bytes[r])));
+      }
+      at += out_bytes[r];
+    }
+    uint8_t* in = gathered ? group_sum_.data() : group_part_.data();
+    for (uint32_t r = 0; r < R; ++r) {
+      bool any = false;
+      for (const Block& b : g.blocks) any = any || (b.from == r && reads(b, me));
+      if (r != me && any) MESHVK_RETURN_IF_ERROR(ReceiveInto(g.ranks[r], tag, in + in_at[r], in_bytes[r]));
+    }
+  }
+  // Each needed block into the landing buffer of every local copy reading it.
+  const uint8_t* in = gathered ? group_sum_.data() : group_part_.data();
+  for (uint32_t i = 0; i < g.blocks.size(); ++i) {
+    const Block& b = g.blocks[i];
+    if (!reads(b, me)) continue;
+    auto it = block_landings_.find({function, index, i});
+    for (size_t l = 0; it != block_landings_.end() && l < it->second.size(); ++l)
+      MESHVK_RETURN_IF_ERROR(FromC(meshvk_buffer_write(it->second[l], b.offset, in + block_at[i], b.size),
+                                   "staging in " + std::to_string(b.size) + " bytes of process " +
+                                       std::to_string(b.process) + " from rank " + std::to_string(g.ranks[b.from])));
+  }
+  return Status();
+}
+
+uint32_t RemoteCopies::Position(const RankGroup& g) const {
+  return static_cast<uint32_t>(std::lower_bound(g.ranks.begin(), g.ranks.end(), transport_->rank) - g.ranks.begin());
 }
 
 Status RemoteCopies::FinishInvoke() {
@@ -328,15 +472,13 @@ meshvk_status_t meshvk_module_rank_bytes(const meshvk_module_t* module, uint32_t
                                          out_sent[rank_of[copy->src_process()]] += hi - lo;
                                          out_received[rank_of[p]] += hi - lo;
                                        });
-  for (const meshvk::module::RankGroup& g : plan.groups) {
-    const uint32_t size = meshvk::artifact::ElementSize(static_cast<meshvk::artifact::ElementType>(g.element_type));
+  for (const meshvk::module::RankGroup& g : plan.groups)
     for (uint32_t i = 0; i < g.ranks.size(); ++i) {
-      const uint64_t bytes = meshvk::module::RingAllReduceBytes(g.bytes / size, size, g.ranks.size(), i);
-      out_sent[g.ranks[i]] += bytes;
-      // A ring rank receives what its left neighbour sends.
-      out_received[g.ranks[(i + 1) % g.ranks.size()]] += bytes;
+      uint64_t sent = 0, received = 0;
+      meshvk::module::GroupTraffic(g, i, &sent, &received);
+      out_sent[g.ranks[i]] += sent;
+      out_received[g.ranks[i]] += received;
     }
-  }
   // Results: each distinct part once, from its first shard's rank to the root.
   const auto* results = artifact->functions()->Get(function)->results();
   for (uint32_t i = 0; results && i < results->size(); ++i) {
@@ -375,7 +517,6 @@ meshvk_status_t meshvk_module_rank_collectives(const meshvk_module_t* module, ui
   *out_count = static_cast<uint32_t>(plan.groups.size());
   for (uint32_t i = 0; i < capacity && i < plan.groups.size(); ++i) {
     const meshvk::module::RankGroup& g = plan.groups[i];
-    const uint32_t size = meshvk::artifact::ElementSize(static_cast<meshvk::artifact::ElementType>(g.element_type));
     meshvk_rank_collective_t& out = out_groups[i];
     out = meshvk_rank_collective_t{};
     out.collective = g.collective;
@@ -383,9 +524,14 @@ meshvk_status_t meshvk_module_rank_collectives(const meshvk_module_t* module, ui
     out.rank_count = static_cast<uint32_t>(g.ranks.size());
     out.first_process = g.members.front();
     out.bytes = g.bytes;
-    for (uint32_t r = 0; r < g.ranks.size(); ++r)
-      out.ring_bytes =
-          std::max(out.ring_bytes, meshvk::module::RingAllReduceBytes(g.bytes / size, size, out.rank_count, r));
+    out.call = static_cast<uint32_t>(g.call);
+    out.kind = static_cast<uint32_t>(g.kind);
+    for (uint32_t r = 0; r < g.ranks.size(); ++r) {
+      uint64_t sent = 0, received = 0;
+      meshvk::module::GroupTraffic(g, r, &sent, &received);
+      out.ring_bytes = std::max(out.ring_bytes, sent);
+      out.received_bytes = std::max(out.received_bytes, received);
+    }
   }
   return MESHVK_OK;
 }

@@ -247,30 +247,47 @@ Status RemoteCopies::RunNextGroup(uint32_t function, const std::vector<std::vect
 }
 
 // Hierarchical all_reduce: within the rank on the host, among the ranks
-// through the transport, back into each local member.
+// through the transport, back into each local member. Where every local
+// partial and result is host-mapped device memory (lavapipe, integrated GPUs)
+// the partials are reduced straight into the first local member's result and
+// the transport works there: no staging copies; else through host staging.
 Status RemoteCopies::AllReduce(const RankGroup& g, uint32_t index,
                                const std::vector<std::vector<meshvk_buffer_t*>>& buffers, const std::string& what) {
   const uint32_t size = artifact::ElementSize(static_cast<artifact::ElementType>(g.element_type));
   const uint64_t count = g.bytes / size;
-  group_sum_.resize(g.bytes);
+  std::vector<size_t> local;  // indexes of the local members
+  for (size_t i = 0; i < g.members.size(); ++i)
+    if (Local(g.members[i])) local.push_back(i);
+  auto address = [&](const mvk::BufferBinding& b, size_t i) {
+    auto* base = static_cast<uint8_t*>(meshvk_buffer_host_address(buffers[g.members[i]][b.buffer()]));
+    return base ? base + b.offset() : nullptr;
+  };
+  bool mapped = true;
+  for (size_t i : local) mapped = mapped && address(g.input[i], i) && address(g.output[i], i);
   group_part_.resize(g.bytes);
-  // Within the rank: the members' partials, reduced on the host.
-  bool first = true;
-  for (size_t i = 0; i < g.members.size(); ++i) {
-    const uint32_t p = g.members[i];
-    if (!Local(p)) continue;
-    uint8_t* into = first ? group_sum_.data() : group_part_.data();
-    MESHVK_RETURN_IF_ERROR(
-        FromC(meshvk_buffer_read(buffers[p][g.input[i].buffer()], g.input[i].offset(), into, g.bytes),
-              what + ": staging out the partial of process " + std::to_string(p)));
-    if (!first) ReduceInto(g.element_type, g.reduction, group_part_.data(), group_sum_.data(), count);
-    first = false;
+  uint8_t* sum = nullptr;  // the rank's partial, then the result
+  if (mapped) {
+    sum = address(g.output[local[0]], local[0]);
+    std::memmove(sum, address(g.input[local[0]], local[0]), g.bytes);
+    for (size_t j = 1; j < local.size(); ++j)
+      ReduceInto(g.element_type, g.reduction, address(g.input[local[j]], local[j]), sum, count);
+  } else {
+    group_sum_.resize(g.bytes);
+    sum = group_sum_.data();
+    for (size_t j = 0; j < local.size(); ++j) {
+      const size_t i = local[j];
+      uint8_t* into = j == 0 ? sum : group_part_.data();
+      MESHVK_RETURN_IF_ERROR(
+          FromC(meshvk_buffer_read(buffers[g.members[i]][g.input[i].buffer()], g.input[i].offset(), into, g.bytes),
+                what + ": staging out the partial of process " + std::to_string(g.members[i])));
+      if (j > 0) ReduceInto(g.element_type, g.reduction, group_part_.data(), sum, count);
+    }
   }
   // Among the ranks: one all-reduce of that partial.
   const uint32_t R = static_cast<uint32_t>(g.ranks.size());
   const uint32_t position = Position(g);
   if (transport_->all_reduce && mode_ != RankCollectiveMode::kRing) {
-    if (int code = transport_->all_reduce(transport_->user, g.ranks.data(), R, group_sum_.data(), count,
+    if (int code = transport_->all_reduce(transport_->user, g.ranks.data(), R, sum, count,
                                           static_cast<uint32_t>(g.element_type), static_cast<uint32_t>(g.reduction)))
       return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: transport all_reduce among ranks %s failed (code %d)",
                         what.c_str(), RankList(g.ranks).c_str(), code);
@@ -284,7 +301,6 @@ Status RemoteCopies::AllReduce(const RankGroup& g, uint32_t index,
     const uint32_t tag = kCollectiveTagBase + index;
     auto lo = [&](uint32_t c) { return count * c / R * size; };
     auto len = [&](uint32_t c) { return lo(c + 1) - lo(c); };
-    uint8_t* sum = group_sum_.data();
     for (uint32_t s = 0; s + 1 < R; ++s) {
       const uint32_t out = (position + R - s) % R, in = (position + 2 * R - s - 1) % R;
       MESHVK_RETURN_IF_ERROR(Send(right, tag, std::vector<uint8_t>(sum + lo(out), sum + lo(out) + len(out))));
@@ -298,12 +314,15 @@ Status RemoteCopies::AllReduce(const RankGroup& g, uint32_t index,
     }
   }
   // Back within the rank: every local member gets the result.
-  for (size_t i = 0; i < g.members.size(); ++i) {
-    const uint32_t p = g.members[i];
-    if (!Local(p)) continue;
+  for (size_t j = mapped ? 1 : 0; j < local.size(); ++j) {
+    const size_t i = local[j];
+    if (mapped) {
+      std::memcpy(address(g.output[i], i), sum, g.bytes);
+      continue;
+    }
     MESHVK_RETURN_IF_ERROR(
-        FromC(meshvk_buffer_write(buffers[p][g.output[i].buffer()], g.output[i].offset(), group_sum_.data(), g.bytes),
-              what + ": staging in the result of process " + std::to_string(p)));
+        FromC(meshvk_buffer_write(buffers[g.members[i]][g.output[i].buffer()], g.output[i].offset(), sum, g.bytes),
+              what + ": staging in the result of process " + std::to_string(g.members[i])));
   }
   return Status();
 }

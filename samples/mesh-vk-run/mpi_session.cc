@@ -43,7 +43,7 @@ std::unique_ptr<MpiSession> MpiSession::Start(int* argc, char*** argv, std::stri
   session->transport_ = meshvk_transport_t{
       session.get(),          static_cast<uint32_t>(rank), static_cast<uint32_t>(size), &MpiSession::Send,
       &MpiSession::Receive,   &MpiSession::WaitSends,      &MpiSession::AllReduce,      &MpiSession::AllGather,
-      &MpiSession::Broadcast, &MpiSession::AllToAll};
+      &MpiSession::Broadcast, &MpiSession::AllToAll,       &MpiSession::ReduceScatter};
   return session;
 }
 
@@ -79,6 +79,18 @@ static int CommunicatorFor(const std::shared_ptr<void>& communicators, uint32_t 
   return MPI_SUCCESS;
 }
 
+// MPI's type and operation for a transport element type / reduction (false:
+// a type MPI has no reduction for).
+static bool MpiReduction(uint32_t element_type, uint32_t reduction, MPI_Datatype* type, MPI_Op* op) {
+  if (element_type != MESHVK_TRANSPORT_I32 && element_type != MESHVK_TRANSPORT_F32) return false;
+  *type = element_type == MESHVK_TRANSPORT_I32 ? MPI_INT : MPI_FLOAT;
+  *op = reduction == MESHVK_TRANSPORT_PRODUCT ? MPI_PROD
+        : reduction == MESHVK_TRANSPORT_MAX   ? MPI_MAX
+        : reduction == MESHVK_TRANSPORT_MIN   ? MPI_MIN
+                                              : MPI_SUM;
+  return true;
+}
+
 uint32_t MpiSession::Position(const uint32_t* ranks, uint32_t rank_count) const {
   uint32_t position = 0;
   while (position < rank_count && ranks[position] != transport_.rank) ++position;
@@ -91,12 +103,9 @@ int MpiSession::AllReduce(void* user, const uint32_t* ranks, uint32_t rank_count
   MPI_Comm comm;
   if (int code = CommunicatorFor(self->communicators_, self->transport_.rank_count, ranks, rank_count, &comm))
     return code;
-  MPI_Datatype type = element_type == MESHVK_TRANSPORT_I32 ? MPI_INT : MPI_FLOAT;
-  if (element_type != MESHVK_TRANSPORT_I32 && element_type != MESHVK_TRANSPORT_F32) return -3;
-  MPI_Op op = reduction == MESHVK_TRANSPORT_PRODUCT ? MPI_PROD
-              : reduction == MESHVK_TRANSPORT_MAX   ? MPI_MAX
-              : reduction == MESHVK_TRANSPORT_MIN   ? MPI_MIN
-                                                    : MPI_SUM;
+  MPI_Datatype type;
+  MPI_Op op;
+  if (!MpiReduction(element_type, reduction, &type, &op)) return -3;
   auto* bytes = static_cast<uint8_t*>(data);
   for (uint64_t done = 0; done < count;) {  // MPI counts are int
     const int n = static_cast<int>(std::min<uint64_t>(count - done, INT_MAX / 4));
@@ -107,6 +116,35 @@ int MpiSession::AllReduce(void* user, const uint32_t* ranks, uint32_t rank_count
   const uint32_t position = self->Position(ranks, rank_count);
   self->sent_ += meshvk_transport_ring_bytes(count, 4, rank_count, position);
   self->received_ += meshvk_transport_ring_bytes(count, 4, rank_count, (position + rank_count - 1) % rank_count);
+  ++self->collectives_;
+  return 0;
+}
+
+int MpiSession::ReduceScatter(void* user, const uint32_t* ranks, uint32_t rank_count, void* data,
+                              const uint64_t* counts, uint32_t element_type, uint32_t reduction) {
+  auto* self = static_cast<MpiSession*>(user);
+  MPI_Comm comm;
+  if (int code = CommunicatorFor(self->communicators_, self->transport_.rank_count, ranks, rank_count, &comm))
+    return code;
+  MPI_Datatype type;
+  MPI_Op op;
+  if (!MpiReduction(element_type, reduction, &type, &op)) return -3;
+  std::vector<int> recv_counts;
+  uint64_t total = 0;
+  for (uint32_t i = 0; i < rank_count; ++i) {
+    total += counts[i];
+    recv_counts.push_back(static_cast<int>(counts[i]));
+  }
+  if (total > static_cast<uint64_t>(INT_MAX)) return -1;  // MPI counts are int
+  int code = MPI_Reduce_scatter(MPI_IN_PLACE, data, recv_counts.data(), type, op, comm);
+  if (code != MPI_SUCCESS) return code;
+  // Each rank's segment from each other rank (what the plan counts).
+  const uint32_t me = self->Position(ranks, rank_count);
+  for (uint32_t i = 0; i < rank_count; ++i)
+    if (i != me) {
+      self->sent_ += counts[i] * 4;
+      self->received_ += counts[me] * 4;
+    }
   ++self->collectives_;
   return 0;
 }
@@ -250,6 +288,9 @@ int MpiSession::AllReduce(void*, const uint32_t*, uint32_t, void*, uint64_t, uin
 int MpiSession::AllGather(void*, const uint32_t*, uint32_t, void*, const uint64_t*) { return -1; }
 int MpiSession::Broadcast(void*, const uint32_t*, uint32_t, uint32_t, void*, uint64_t) { return -1; }
 int MpiSession::AllToAll(void*, const uint32_t*, uint32_t, const void*, const uint64_t*, void*, const uint64_t*) {
+  return -1;
+}
+int MpiSession::ReduceScatter(void*, const uint32_t*, uint32_t, void*, const uint64_t*, uint32_t, uint32_t) {
   return -1;
 }
 uint32_t MpiSession::Position(const uint32_t*, uint32_t) const { return 0; }

@@ -27,7 +27,8 @@ class MpiSession {
   // collective call what the plan counts (MPI does not report its own
   // traffic): MPI_Allreduce what a ring sends / receives at this rank
   // (meshvk_transport_ring_bytes); MPI_Allgatherv / MPI_Bcast / MPI_Alltoallv
-  // each block once per rank that receives it.
+  // each block once per rank that receives it; MPI_Reduce_scatter each rank's
+  // segment once from each other rank.
   uint64_t bytes_sent() const { return sent_; }
   uint64_t bytes_received() const { return received_; }
   // MPI collective calls made for collectives between ranks.
@@ -50,6 +51,8 @@ class MpiSession {
                        uint64_t bytes);
   static int AllToAll(void* user, const uint32_t* ranks, uint32_t rank_count, const void* send,
                       const uint64_t* send_bytes, void* recv, const uint64_t* recv_bytes);
+  static int ReduceScatter(void* user, const uint32_t* ranks, uint32_t rank_count, void* data, const uint64_t* counts,
+                           uint32_t element_type, uint32_t reduction);
   uint32_t Position(const uint32_t* ranks, uint32_t rank_count) const;  // of this rank in `ranks`
   meshvk_transport_t transport_{};
   uint64_t sent_ = 0, received_ = 0;

@@ -104,6 +104,14 @@ void PrintRankCollectives(const meshvk_module_t* module, uint32_t function, cons
           g.collective, bytes, g.member_count, g.first_process, g.rank_count, sent);
       continue;
     }
+    if (g.call == MESHVK_TRANSPORT_REDUCE_SCATTER) {
+      std::printf(
+          "collective %u: reduce_scatter of %llu-byte chunks over %u processes (first %u) on %u ranks: reduced on "
+          "the host within each rank, one MPI_Reduce_scatter among the ranks (at most %llu bytes sent, %llu "
+          "received per rank)\n",
+          g.collective, bytes, g.member_count, g.first_process, g.rank_count, sent, received);
+      continue;
+    }
     const char* kind = g.kind == MESHVK_TRANSPORT_ALL_GATHER  ? "all_gather"
                        : g.kind == MESHVK_TRANSPORT_BROADCAST ? "broadcast"
                                                               : "all_to_all";

@@ -18,6 +18,9 @@ if kind == "all_gather":
 elif kind == "all_to_all":
     y = np.concatenate(
         [np.concatenate([blocks[k][2 * p:2 * p + 2] for k in range(4)], axis=1) for p in range(4)], axis=0)
+elif kind == "reduce_scatter":
+    total = blocks[0] + blocks[1] + blocks[2] + blocks[3]
+    y = np.concatenate([total[2 * p:2 * p + 2] for p in range(4)], axis=0)
 elif kind == "broadcast":
     y = np.concatenate([blocks[0]] * 4, axis=0)
 else:

@@ -1,7 +1,8 @@
 // Copy collectives (all_gather, broadcast, all_to_all) whose copies cross
 // ranks: one transport call per set of ranks (meshvk/transport.h), each
 // block staged out once by its owner and received once by each rank that
-// reads it, then copied into place on the devices. Programs are SPMD
+// reads it, then copied into place on the devices; and reduce_scatter, one
+// reduce-scatter among the ranks of the partials reduced within each rank. Programs are SPMD
 // functions written here, one collective each; results against host loops;
 // bytes per rank against numbers derived by hand in the cases below (and,
 // where the compiler's copies would move more, against those too), through
@@ -22,7 +23,8 @@ constexpr int64_t kRows = 8, kCols = 64;  // each process's block: 8x64 f32 = 20
 constexpr uint64_t kQuarter = kRows * kCols * 4 / 4;
 
 struct BlockCase {
-  std::string name, op, grid, axes;  // op: all_gather0 / all_gather1 (along dim 0 / 1), broadcast, all_to_all
+  // op: all_gather0 / all_gather1 (along dimension 0 / 1), broadcast, all_to_all, reduce_scatter
+  std::string name, op, grid, axes;
   std::vector<uint32_t> process_rank;
   uint32_t ranks;
   std::string mode;                            // MESHVK_RANK_COLLECTIVES ("": default)
@@ -78,6 +80,7 @@ std::pair<int64_t, int64_t> ResultShape(const std::string& op, int64_t n) {
   if (op == "all_gather0") return {n * kRows, kCols};
   if (op == "all_gather1") return {kRows, n * kCols};
   if (op == "all_to_all") return {kRows / n, n * kCols};
+  if (op == "reduce_scatter") return {kRows / n, kCols};
   return {kRows, kCols};
 }
 
@@ -91,6 +94,8 @@ std::string Source(const BlockCase& c, int64_t n) {
   else if (c.op == "broadcast")
     body = "shard.broadcast %x" + on + " root = [" + (Axes(c.axes).size() == 2 ? "0, 0" : "0") + "] : (" + in +
            ") -> " + out;
+  else if (c.op == "reduce_scatter")
+    body = "shard.reduce_scatter %x" + on + " reduction = sum scatter_axis = 0 : " + in + " -> " + out;
   else
     body = "shard.all_to_all %x" + on + " split_axis = 0 concat_axis = 1 : " + in + " -> " + out;
   return "shard.grid @grid(shape = " + c.grid + ")\nfunc.func @main(%x: " + in + ") -> " + out + " {\n  %y = " + body +
@@ -116,6 +121,8 @@ HostTensor Reference(const BlockCase& c, const HostTensor& x) {
         if (c.op == "all_gather1") v = in(g[col / kCols], r, col % kCols);
         if (c.op == "broadcast") v = in(g[0], r, col);
         if (c.op == "all_to_all") v = in(g[col / kCols], me * rows + r, col % kCols);
+        if (c.op == "reduce_scatter")
+          for (int64_t q : g) v += in(q, me * rows + r, col);
         y.f[(p * rows + r) * cols + col] = v;
       }
   }
@@ -174,137 +181,65 @@ TEST_P(BlockCollectivesTest, EachBlockCrossesRanksOnce) {
   }
 }
 
-constexpr uint32_t kGather = MESHVK_TRANSPORT_ALL_GATHER, kBcast = MESHVK_TRANSPORT_BROADCAST,
-                   kAllToAll = MESHVK_TRANSPORT_ALL_TO_ALL;
+// Bytes by hand, in quarters q of a block B (B = 4q). Each line: name, op,
+// grid, axes, process -> rank, ranks, MESHVK_RANK_COLLECTIVES, transport
+// calls, the call, sent and received per rank, and (where the compiler's
+// copies would move more) what rank r receives through them.
+std::vector<BlockCase> Cases() {
+  const uint32_t gather = MESHVK_TRANSPORT_ALL_GATHER, bcast = MESHVK_TRANSPORT_BROADCAST,
+                 all_to_all = MESHVK_TRANSPORT_ALL_TO_ALL, scatter = MESHVK_TRANSPORT_REDUCE_SCATTER;
+  const std::vector<uint32_t> ranks2 = {0, 1}, ranks4 = {0, 1, 2, 3}, pairs = {0, 0, 1, 1}, interleaved = {0, 1, 0, 1};
+  using V = std::vector<uint64_t>;
+  return {
+      // all_gather, one process per rank: each rank sends its block to the
+      // other(s) and receives theirs.
+      {"gather_grid2_ranks2", "all_gather0", "2", "0", ranks2, 2, "", 1, gather, V{4, 4}, V{4, 4}},
+      {"gather_grid4_ranks4", "all_gather0", "4", "0", ranks4, 4, "", 1, gather, V(4, 12), V(4, 12)},
+      // ranks x devices: 2 blocks per rank cross once (2B each way); the
+      // copies pull each remote block once per local member (4B).
+      {"gather_grid4_ranks2", "all_gather0", "4", "0", pairs, 2, "", 1, gather, V{8, 8}, V{8, 8}, V{16, 16}},
+      {"gather_grid4_ranks2_p2p", "all_gather0", "4", "0", pairs, 2, "ring", 1, gather, V{8, 8}, V{8, 8}},
+      // 2x2 over both axes, gathered along dimension 1 (strided places):
+      // ranks x devices and devices x ranks, 2B each way.
+      {"gather_dim1_grid2x2_ranks_axis0", "all_gather1", "2x2", "0, 1", pairs, 2, "", 1, gather, V{8, 8}, V{8, 8},
+       V{16, 16}},
+      {"gather_grid2x2_ranks_axis1", "all_gather0", "2x2", "0, 1", interleaved, 2, "", 1, gather, V{8, 8}, V{8, 8}},
+      // over axis 1 only: groups {0,1} and {2,3}; on ranks 0,1 both groups
+      // share one call (2B each way); on 4 ranks two calls of B.
+      {"gather_axis1_grid2x2_ranks_axis1", "all_gather0", "2x2", "1", interleaved, 2, "", 1, gather, V{8, 8}, V{8, 8}},
+      {"gather_axis1_grid2x2_ranks4", "all_gather0", "2x2", "1", ranks4, 4, "", 2, gather, V(4, 4), V(4, 4)},
+      // over axis 0 with axis 1 on the ranks: every group inside one rank.
+      {"gather_axis0_grid2x2_ranks_axis1", "all_gather0", "2x2", "0", interleaved, 2, "", 0, gather, V{0, 0}, V{0, 0}},
+      // broadcast from process 0: the other rank(s) receive B once, however
+      // many members they hold (the copies: once per member).
+      {"bcast_grid4_ranks2", "broadcast", "4", "0", pairs, 2, "", 1, bcast, V{4, 0}, V{0, 4}, V{0, 8}},
+      {"bcast_grid4_ranks2_p2p", "broadcast", "4", "0", pairs, 2, "ring", 1, bcast, V{4, 0}, V{0, 4}},
+      {"bcast_grid2x2_ranks4", "broadcast", "2x2", "0, 1", ranks4, 4, "", 1, bcast, V{12, 0, 0, 0}, V{0, 4, 4, 4}},
+      // all_to_all in a group of 4: member i gets chunk i (B/4 = q) of every
+      // member. Two members per rank: 2 x 2 remote chunks each way.
+      {"alltoall_grid4_ranks2", "all_to_all", "4", "0", pairs, 2, "", 1, all_to_all, V{4, 4}, V{4, 4}},
+      {"alltoall_grid4_ranks2_p2p", "all_to_all", "4", "0", pairs, 2, "ring", 1, all_to_all, V{4, 4}, V{4, 4}},
+      {"alltoall_grid2x2_ranks_axis1", "all_to_all", "2x2", "0, 1", interleaved, 2, "", 1, all_to_all, V{4, 4},
+       V{4, 4}},
+      {"alltoall_grid4_ranks4", "all_to_all", "4", "0", ranks4, 4, "", 1, all_to_all, V(4, 3), V(4, 3)},
+      // reduce_scatter (sum) in a group of 4: member i gets chunk i (q) of
+      // the sum. Two members per rank: each rank sends the other its 2
+      // chunks of its rank's reduced partial and receives its own 2 (the
+      // copies: 2 remote chunks per member, 4q); members 0, 2 on rank 0
+      // (devices x ranks) need their chunks reordered. A group of 2: chunks
+      // of 2q.
+      {"rs_grid4_ranks2", "reduce_scatter", "4", "0", pairs, 2, "", 1, scatter, V{2, 2}, V{2, 2}, V{4, 4}},
+      {"rs_grid2x2_ranks_axis1", "reduce_scatter", "2x2", "0, 1", interleaved, 2, "", 1, scatter, V{2, 2}, V{2, 2},
+       V{4, 4}},
+      {"rs_grid2x2_ranks_axis1_p2p", "reduce_scatter", "2x2", "0, 1", interleaved, 2, "ring", 1, scatter, V{2, 2},
+       V{2, 2}},
+      {"rs_grid4_ranks4", "reduce_scatter", "4", "0", ranks4, 4, "", 1, scatter, V(4, 3), V(4, 3)},
+      {"rs_grid2_ranks2", "reduce_scatter", "2", "0", ranks2, 2, "", 1, scatter, V{2, 2}, V{2, 2}},
+  };
+}
 
-// Bytes by hand, in quarters q of a block B (B = 4q):
-INSTANTIATE_TEST_SUITE_P(
-    Transport, BlockCollectivesTest,
-    ::testing::Values(
-        // all_gather, one process per rank: each rank sends its block to the
-        // other(s) and receives theirs.
-        BlockCase{"gather_grid2_ranks2", "all_gather0", "2", "0", {0, 1}, 2, "", 1, kGather, {4, 4}, {4, 4}},
-        BlockCase{"gather_grid4_ranks4",
-                  "all_gather0",
-                  "4",
-                  "0",
-                  {0, 1, 2, 3},
-                  4,
-                  "",
-                  1,
-                  kGather,
-                  {12, 12, 12, 12},
-                  {12, 12, 12, 12}},
-        // ranks x devices: 2 blocks per rank cross once (2B each way); the
-        // copies pull each remote block once per local member (4B).
-        BlockCase{
-            "gather_grid4_ranks2", "all_gather0", "4", "0", {0, 0, 1, 1}, 2, "", 1, kGather, {8, 8}, {8, 8}, {16, 16}},
-        BlockCase{
-            "gather_grid4_ranks2_p2p", "all_gather0", "4", "0", {0, 0, 1, 1}, 2, "ring", 1, kGather, {8, 8}, {8, 8}},
-        // 2x2 over both axes, gathered along dimension 1 (strided places):
-        // ranks x devices and devices x ranks, 2B each way.
-        BlockCase{"gather_dim1_grid2x2_ranks_axis0",
-                  "all_gather1",
-                  "2x2",
-                  "0, 1",
-                  {0, 0, 1, 1},
-                  2,
-                  "",
-                  1,
-                  kGather,
-                  {8, 8},
-                  {8, 8},
-                  {16, 16}},
-        BlockCase{"gather_grid2x2_ranks_axis1",
-                  "all_gather0",
-                  "2x2",
-                  "0, 1",
-                  {0, 1, 0, 1},
-                  2,
-                  "",
-                  1,
-                  kGather,
-                  {8, 8},
-                  {8, 8}},
-        // over axis 1 only: groups {0,1} and {2,3}; on ranks 0,1 both groups
-        // share one call (2B each way); on 4 ranks two calls of B.
-        BlockCase{"gather_axis1_grid2x2_ranks_axis1",
-                  "all_gather0",
-                  "2x2",
-                  "1",
-                  {0, 1, 0, 1},
-                  2,
-                  "",
-                  1,
-                  kGather,
-                  {8, 8},
-                  {8, 8}},
-        BlockCase{"gather_axis1_grid2x2_ranks4",
-                  "all_gather0",
-                  "2x2",
-                  "1",
-                  {0, 1, 2, 3},
-                  4,
-                  "",
-                  2,
-                  kGather,
-                  {4, 4, 4, 4},
-                  {4, 4, 4, 4}},
-        // over axis 0 with axis 1 on the ranks: every group inside one rank.
-        BlockCase{"gather_axis0_grid2x2_ranks_axis1",
-                  "all_gather0",
-                  "2x2",
-                  "0",
-                  {0, 1, 0, 1},
-                  2,
-                  "",
-                  0,
-                  kGather,
-                  {0, 0},
-                  {0, 0}},
-        // broadcast from process 0: the other rank(s) receive B once, however
-        // many members they hold (the copies: once per member).
-        BlockCase{"bcast_grid4_ranks2", "broadcast", "4", "0", {0, 0, 1, 1}, 2, "", 1, kBcast, {4, 0}, {0, 4}, {0, 8}},
-        BlockCase{"bcast_grid4_ranks2_p2p", "broadcast", "4", "0", {0, 0, 1, 1}, 2, "ring", 1, kBcast, {4, 0}, {0, 4}},
-        BlockCase{"bcast_grid2x2_ranks4",
-                  "broadcast",
-                  "2x2",
-                  "0, 1",
-                  {0, 1, 2, 3},
-                  4,
-                  "",
-                  1,
-                  kBcast,
-                  {12, 0, 0, 0},
-                  {0, 4, 4, 4}},
-        // all_to_all in a group of 4: member i gets chunk i (B/4 = q) of
-        // every member. Two members per rank: 2 x 2 remote chunks each way.
-        BlockCase{"alltoall_grid4_ranks2", "all_to_all", "4", "0", {0, 0, 1, 1}, 2, "", 1, kAllToAll, {4, 4}, {4, 4}},
-        BlockCase{
-            "alltoall_grid4_ranks2_p2p", "all_to_all", "4", "0", {0, 0, 1, 1}, 2, "ring", 1, kAllToAll, {4, 4}, {4, 4}},
-        BlockCase{"alltoall_grid2x2_ranks_axis1",
-                  "all_to_all",
-                  "2x2",
-                  "0, 1",
-                  {0, 1, 0, 1},
-                  2,
-                  "",
-                  1,
-                  kAllToAll,
-                  {4, 4},
-                  {4, 4}},
-        BlockCase{"alltoall_grid4_ranks4",
-                  "all_to_all",
-                  "4",
-                  "0",
-                  {0, 1, 2, 3},
-                  4,
-                  "",
-                  1,
-                  kAllToAll,
-                  {3, 3, 3, 3},
-                  {3, 3, 3, 3}}),
-    [](const ::testing::TestParamInfo<BlockCase>& info) { return info.param.name; });
+INSTANTIATE_TEST_SUITE_P(Transport, BlockCollectivesTest, ::testing::ValuesIn(Cases()),
+                         [](const ::testing::TestParamInfo<BlockCase>& info) { return info.param.name; });
 
 }  // namespace
 }  // namespace meshvk_e2e

@@ -63,6 +63,14 @@ typedef struct meshvk_transport_s {
   // from ranks[i], concatenated the same way. This rank's own entries are 0.
   int (*all_to_all)(void* user, const uint32_t* ranks, uint32_t rank_count, const void* send,
                     const uint64_t* send_bytes, void* recv, const uint64_t* recv_bytes);
+  // Optional (NULL: each rank sends every other rank its segment, point to
+  // point, and reduces what it receives): a reduce-scatter among `ranks`, in
+  // place (MPI_Reduce_scatter with MPI_IN_PLACE). `data` holds counts[i]
+  // elements for ranks[i], concatenated in `ranks` order; on return its first
+  // counts[position of this rank] elements hold this rank's segment reduced
+  // over the ranks. element_type / reduction as for all_reduce.
+  int (*reduce_scatter)(void* user, const uint32_t* ranks, uint32_t rank_count, void* data, const uint64_t* counts,
+                        uint32_t element_type, uint32_t reduction);
 } meshvk_transport_t;
 
 // Values of all_reduce's element_type and reduction (the artifact's own).
@@ -80,6 +88,12 @@ enum { MESHVK_TRANSPORT_SUM = 1, MESHVK_TRANSPORT_PRODUCT = 2, MESHVK_TRANSPORT_
 //    all_reduce, or a ring over send/receive: 2(R-1)/R of the bytes sent and
 //    received per rank, the ring minimum), and writes the result into each
 //    member's output; the group's copies and reduction kernel are not run.
+//  * reduce_scatter (direct lowering, f32 or i32, chunks contiguous: the
+//    scatter axis outermost): each rank reduces its members' whole partials
+//    on the host, reorders them so each rank's members' chunks are adjacent,
+//    one reduce-scatter among the ranks (the transport's, or each segment
+//    sent to its rank point to point: x its segment received and the
+//    others' segments sent per rank), and writes each local member's chunk.
 //  * all_gather, broadcast, all_to_all: the copies between ranks become
 //    blocks (a source process's span that copies on other ranks read); each
 //    rank stages every block it owns out once and one transport collective
@@ -88,13 +102,14 @@ enum { MESHVK_TRANSPORT_SUM = 1, MESHVK_TRANSPORT_PRODUCT = 2, MESHVK_TRANSPORT_
 //    each block it needs once, which the host writes into the landing buffer
 //    of every local copy reading it; the copies then run on the devices as
 //    within one rank. Groups on the same ranks are merged into one call.
-// Every other collective (shift, all_slice: local, reduce_scatter, halos,
-// f16 reductions) and every group within one rank keeps the compiler's
+// Every other collective (shift: one block to one rank already, all_slice:
+// local, halos, f16 reductions) and every group within one rank keeps the compiler's
 // copies: cross-rank copies go point to point.
 // Which transport call a group makes (the artifact's CollectiveKind values).
 enum {
   MESHVK_TRANSPORT_ALL_REDUCE = 1,
   MESHVK_TRANSPORT_ALL_GATHER = 2,
+  MESHVK_TRANSPORT_REDUCE_SCATTER = 3,
   MESHVK_TRANSPORT_ALL_TO_ALL = 4,
   MESHVK_TRANSPORT_BROADCAST = 5
 };

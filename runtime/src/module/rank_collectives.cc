@@ -19,8 +19,11 @@ namespace {
 // One member's part of a lowered all_reduce: pulls of partials (or of their
 // chunks), one reduction dispatch, and for reduce_scatter+all_gather the
 // copies that gather the reduced chunks.
+enum class Shape { kDirect, kGathered, kScatter };  // all_reduce direct / reduce_scatter+all_gather; reduce_scatter
+
 struct Member {
   uint32_t first = 0;                     // its first tagged command
+  uint32_t chunk = 0;                     // reduce_scatter: which chunk of the partials it reduces
   std::vector<uint32_t> group;            // processes it pulls from, itself included
   std::vector<const mvk::Copy*> pulls;    // before the dispatch
   std::vector<const mvk::Copy*> gathers;  // after it
@@ -29,7 +32,7 @@ struct Member {
 };
 
 bool ReadMember(const mvk::Artifact* artifact, uint32_t function, uint32_t p, const std::vector<uint32_t>& commands,
-                bool gathered, Member* out) {
+                Shape shape, Member* out) {
   const auto* stream = StreamOf(artifact, function, p);
   for (size_t i = 1; i < commands.size(); ++i)
     if (commands[i] != commands[0] + i) return false;  // not contiguous: leave it to the copies
@@ -51,7 +54,15 @@ bool ReadMember(const mvk::Artifact* artifact, uint32_t function, uint32_t p, co
   out->first = commands[0];
   out->group.assign(group.begin(), group.end());
   const auto* buffers = artifact->processes()->Get(p)->buffers();
-  if (!gathered) {  // direct: inputs = own partial + pulled ones, last binding = the result
+  if (shape == Shape::kScatter) {  // its chunk of every partial (its own too), one reduction into the result
+    if (!out->gathers.empty() || reduce->bindings()->size() != out->pulls.size() + 1) return false;
+    out->output = *reduce->bindings()->Get(reduce->bindings()->size() - 1);
+    out->bytes = BindingBytes(&out->output, buffers->Get(out->output.buffer())->size());
+    for (const mvk::Copy* c : out->pulls)  // contiguous chunks only (the scatter axis outermost)
+      if ((c->regions() && c->regions()->size() > 0) || c->size() != out->bytes) return false;
+    return out->bytes > 0;
+  }
+  if (shape == Shape::kDirect) {  // inputs = own partial + pulled ones, last binding = the result
     if (!out->gathers.empty() || reduce->bindings()->size() != out->pulls.size() + 2) return false;
     out->input = *reduce->bindings()->Get(0);
     out->output = *reduce->bindings()->Get(reduce->bindings()->size() - 1);
@@ -91,6 +102,37 @@ bool ReadInputs(const std::map<uint32_t, Member>& members, std::map<uint32_t, Me
     auto it = span.find(p);
     if (it == span.end() || it->second.second - it->second.first != m.bytes) return false;
     m.input = mvk::BufferBinding(buffer[p], it->second.first, m.bytes);
+  }
+  return true;
+}
+
+// reduce_scatter: a member's partial is the span of the chunks every member
+// pulls from it; a member's chunk is the place of the chunk it pulls in
+// each partial (the same in all).
+bool ReadScatterInputs(std::map<uint32_t, Member>* members) {
+  std::map<uint32_t, std::pair<uint64_t, uint64_t>> span;
+  std::map<uint32_t, uint32_t> buffer;
+  for (const auto& [q, m] : *members)
+    for (const mvk::Copy* c : m.pulls) {
+      auto [it, fresh] = span.try_emplace(c->src_process(), c->src_offset(), c->src_offset() + c->size());
+      it->second = {std::min(it->second.first, c->src_offset()),
+                    std::max(it->second.second, c->src_offset() + c->size())};
+      auto [bt, bfresh] = buffer.try_emplace(c->src_process(), c->src_buffer());
+      if (bt->second != c->src_buffer()) return false;
+    }
+  for (auto& [p, m] : *members) {
+    auto it = span.find(p);
+    if (it == span.end() || it->second.second - it->second.first != m.bytes * m.group.size()) return false;
+    m.input = mvk::BufferBinding(buffer[p], it->second.first, m.bytes * m.group.size());
+  }
+  for (auto& [p, m] : *members) {
+    int64_t chunk = -1;
+    for (const mvk::Copy* c : m.pulls) {
+      const uint64_t at = c->src_offset() - span[c->src_process()].first;
+      if (at % m.bytes != 0 || (chunk >= 0 && static_cast<uint64_t>(chunk) != at / m.bytes)) return false;
+      chunk = static_cast<int64_t>(at / m.bytes);
+    }
+    m.chunk = static_cast<uint32_t>(chunk);
   }
   return true;
 }
@@ -254,6 +296,13 @@ void GroupTraffic(const RankGroup& g, uint32_t position, uint64_t* sent, uint64_
     *received = RingAllReduceBytes(g.bytes / size, size, R, (position + R - 1) % R);  // the left neighbour's
     return;
   }
+  if (g.call == TransportCall::kReduceScatter) {  // each rank's chunks to it, from each other rank
+    for (uint32_t r : g.member_position) {
+      if (r != position) *sent += g.bytes;
+      if (r == position) *received += g.bytes * (R - 1);
+    }
+    return;
+  }
   for (const Block& b : g.blocks) {
     if (b.from == position) *sent += b.size * b.to.size();
     if (std::binary_search(b.to.begin(), b.to.end(), position)) *received += b.size;
@@ -307,15 +356,19 @@ RankCollectivePlan PlanRankCollectives(const mvk::Artifact* artifact, const Func
     const bool reducible =
         desc->element_type() == mvk::ElementType::F32 || desc->element_type() == mvk::ElementType::I32;
     const std::string algorithm = desc->algorithm() ? desc->algorithm()->str() : "";
-    const bool gathered = algorithm == "reduce_scatter+all_gather";
-    if (desc->kind() != mvk::CollectiveKind::AllReduce || desc->reduction() == mvk::Reduction::None || !reducible ||
-        (algorithm != "direct" && !gathered))
+    const bool scatter = desc->kind() == mvk::CollectiveKind::ReduceScatter;
+    const Shape shape = scatter                                    ? Shape::kScatter
+                        : algorithm == "reduce_scatter+all_gather" ? Shape::kGathered
+                                                                   : Shape::kDirect;
+    if ((desc->kind() != mvk::CollectiveKind::AllReduce && !scatter) || desc->reduction() == mvk::Reduction::None ||
+        !reducible || (algorithm != "direct" && shape != Shape::kGathered))
       continue;
     std::map<uint32_t, Member> members;
     bool ok = true;
     for (uint32_t p = 0; p < P && ok; ++p)
-      if (!per[p].empty()) ok = ReadMember(artifact, function, p, per[p], gathered, &members[p]);
-    if (ok && gathered) ok = ReadInputs(members, &members);
+      if (!per[p].empty()) ok = ReadMember(artifact, function, p, per[p], shape, &members[p]);
+    if (ok && shape == Shape::kGathered) ok = ReadInputs(members, &members);
+    if (ok && shape == Shape::kScatter) ok = ReadScatterInputs(&members);
     // Every member of a group must see the same group.
     for (const auto& [p, m] : members)
       for (uint32_t q : m.group)
@@ -327,8 +380,8 @@ RankCollectivePlan PlanRankCollectives(const mvk::Artifact* artifact, const Func
       done.insert(m.group.begin(), m.group.end());
       RankGroup g;
       g.collective = k;
-      g.call = TransportCall::kAllReduce;
-      g.kind = mvk::CollectiveKind::AllReduce;
+      g.call = scatter ? TransportCall::kReduceScatter : TransportCall::kAllReduce;
+      g.kind = desc->kind();
       g.reduction = desc->reduction();
       g.element_type = desc->element_type();
       g.bytes = m.bytes;
@@ -365,9 +418,15 @@ RankCollectivePlan PlanRankCollectives(const mvk::Artifact* artifact, const Func
         }
       }
       if (!in_time) continue;
+      std::set<uint32_t> chunks;
+      for (uint32_t q : m.group) chunks.insert(members[q].chunk);
+      if (scatter && (chunks.size() != m.group.size() || *chunks.rbegin() + 1 != m.group.size())) continue;
       for (uint32_t q : m.group) {
         g.input.push_back(members[q].input);
         g.output.push_back(members[q].output);
+        g.chunk.push_back(members[q].chunk);
+        g.member_position.push_back(
+            static_cast<uint32_t>(std::lower_bound(g.ranks.begin(), g.ranks.end(), rank_of[q]) - g.ranks.begin()));
         for (uint32_t c : per[q]) {
           plan.replaced[q][c] = true;
           plan.host_phase[q][c] = g.phase;

@@ -43,7 +43,13 @@ constexpr uint32_t kMaxRankGroups = 32767 - kCollectiveTagBase;
 
 // The transport call a group makes (the artifact's CollectiveKind values,
 // as meshvk/transport.h's MESHVK_TRANSPORT_ALL_REDUCE ...).
-enum class TransportCall : uint32_t { kAllReduce = 1, kAllGather = 2, kAllToAll = 4, kBroadcast = 5 };
+enum class TransportCall : uint32_t {
+  kAllReduce = 1,
+  kAllGather = 2,
+  kReduceScatter = 3,
+  kAllToAll = 4,
+  kBroadcast = 5
+};
 
 // Bytes of one process's buffer that copies on other ranks read: staged out
 // once by its owner, received once by each rank in `to_ranks`.
@@ -54,8 +60,8 @@ struct Block {
   std::vector<uint32_t> to;  // positions of the ranks that read it, ascending
 };
 
-// One group run through the transport: an all_reduce group (its commands
-// replaced by the host step), or the cross-rank copies of a copy collective
+// One group run through the transport: an all_reduce or reduce_scatter
+// group (its commands replaced by the host step), or the cross-rank copies of a copy collective
 // (all_gather, broadcast, all_to_all) whose bytes one transport call moves
 // into the copies' landing buffers (the copies still run).
 struct RankGroup {
@@ -65,11 +71,15 @@ struct RankGroup {
   mvk::CollectiveKind kind = mvk::CollectiveKind::AllReduce;
   mvk::Reduction reduction = mvk::Reduction::None;
   mvk::ElementType element_type = mvk::ElementType::F32;
-  uint64_t bytes = 0;                             // all_reduce: per member; others: sum of the blocks
-  std::vector<uint32_t> members;                  // grid processes, ascending
-  std::vector<uint32_t> ranks;                    // their ranks, ascending, distinct
-  std::vector<mvk::BufferBinding> input, output;  // all_reduce, per member: its partial, its result
-  std::vector<Block> blocks;                      // copy collectives: by owner position, process, buffer, offset
+  uint64_t bytes = 0;             // all_reduce: per member; reduce_scatter: a member's chunk; others: sum of the blocks
+  std::vector<uint32_t> members;  // grid processes, ascending
+  std::vector<uint32_t> ranks;    // their ranks, ascending, distinct
+  // all_reduce / reduce_scatter, per member: its partial (reduce_scatter: all
+  // chunks), its result, its rank's position in `ranks`, and (reduce_scatter)
+  // which chunk of the partials it reduces.
+  std::vector<mvk::BufferBinding> input, output;
+  std::vector<uint32_t> member_position, chunk;
+  std::vector<Block> blocks;  // copy collectives: by owner position, process, buffer, offset
 };
 
 struct RankCollectivePlan {

@@ -240,8 +240,9 @@ Status RemoteCopies::RunNextGroup(uint32_t function, const std::vector<std::vect
       MESHVK_RETURN_IF_ERROR(FromC(meshvk_semaphore_wait(semaphores[p], last_signal[p], timeout_ns),
                                    what + ": waiting for process " + std::to_string(p)));
   HostTimer timer(&host_ns_);
-  const Status status = g.call == TransportCall::kAllReduce ? AllReduce(g, index, buffers, what)
-                                                            : MoveBlocks(function, g, index, buffers, what);
+  const Status status = g.call == TransportCall::kAllReduce       ? AllReduce(g, index, buffers, what)
+                        : g.call == TransportCall::kReduceScatter ? ReduceScatter(g, index, buffers, what)
+                                                                  : MoveBlocks(function, g, index, buffers, what);
   return status.ok() || status.message().rfind(what, 0) == 0 ? status
                                                              : Status(status.code(), what + ": " + status.message());
 }
@@ -323,6 +324,74 @@ Status RemoteCopies::AllReduce(const RankGroup& g, uint32_t index,
     MESHVK_RETURN_IF_ERROR(
         FromC(meshvk_buffer_write(buffers[g.members[i]][g.output[i].buffer()], g.output[i].offset(), sum, g.bytes),
               what + ": staging in the result of process " + std::to_string(g.members[i])));
+  }
+  return Status();
+}
+
+// Hierarchical reduce_scatter: the local members' whole partials reduced on
+// the host, reordered so each rank's members' chunks are adjacent (ranks in
+// order, each rank's members ascending), one reduce-scatter among the ranks,
+// each local member's chunk written into its result.
+Status RemoteCopies::ReduceScatter(const RankGroup& g, uint32_t index,
+                                   const std::vector<std::vector<meshvk_buffer_t*>>& buffers, const std::string& what) {
+  const uint32_t size = artifact::ElementSize(static_cast<artifact::ElementType>(g.element_type));
+  const uint64_t chunk = g.bytes, whole = chunk * g.members.size();
+  const uint32_t R = static_cast<uint32_t>(g.ranks.size()), me = Position(g);
+  group_sum_.resize(whole);
+  group_part_.resize(whole);
+  bool first = true;
+  for (size_t i = 0; i < g.members.size(); ++i) {
+    if (!Local(g.members[i])) continue;
+    uint8_t* into = first ? group_sum_.data() : group_part_.data();
+    MESHVK_RETURN_IF_ERROR(
+        FromC(meshvk_buffer_read(buffers[g.members[i]][g.input[i].buffer()], g.input[i].offset(), into, whole),
+              what + ": staging out the partial of process " + std::to_string(g.members[i])));
+    if (!first) ReduceInto(g.element_type, g.reduction, group_part_.data(), group_sum_.data(), whole / size);
+    first = false;
+  }
+  // Rank order: segment r = the chunks of rank r's members.
+  std::vector<uint64_t> counts(R, 0), at(R, 0);
+  for (uint32_t r : g.member_position) counts[r] += chunk / size;
+  for (uint32_t r = 1; r < R; ++r) at[r] = at[r - 1] + counts[r - 1] * size;
+  group_order_.resize(whole);
+  std::vector<uint64_t> placed(R, 0), mine;  // mine: where each local member's chunk lands in my segment
+  for (size_t i = 0; i < g.members.size(); ++i) {
+    const uint32_t r = g.member_position[i];
+    std::memcpy(group_order_.data() + at[r] + placed[r], group_sum_.data() + g.chunk[i] * chunk, chunk);
+    if (r == me) mine.push_back(placed[r]);
+    placed[r] += chunk;
+  }
+  uint8_t* segment = nullptr;
+  if (transport_->reduce_scatter && mode_ != RankCollectiveMode::kRing) {
+    if (int code =
+            transport_->reduce_scatter(transport_->user, g.ranks.data(), R, group_order_.data(), counts.data(),
+                                       static_cast<uint32_t>(g.element_type), static_cast<uint32_t>(g.reduction)))
+      return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: transport reduce_scatter among ranks %s failed (code %d)",
+                        what.c_str(), RankList(g.ranks).c_str(), code);
+    uint64_t sent = 0, received = 0;
+    GroupTraffic(g, me, &sent, &received);
+    sent_ += sent;
+    received_ += received;
+    segment = group_order_.data();
+  } else {
+    const uint32_t tag = kCollectiveTagBase + index;
+    for (uint32_t r = 0; r < R; ++r)
+      if (r != me)
+        MESHVK_RETURN_IF_ERROR(
+            Send(g.ranks[r], tag,
+                 std::vector<uint8_t>(group_order_.data() + at[r], group_order_.data() + at[r] + counts[r] * size)));
+    segment = group_order_.data() + at[me];
+    for (uint32_t r = 0; r < R; ++r)
+      if (r != me) {
+        MESHVK_RETURN_IF_ERROR(ReceiveInto(g.ranks[r], tag, group_part_.data(), counts[me] * size));
+        ReduceInto(g.element_type, g.reduction, group_part_.data(), segment, counts[me]);
+      }
+  }
+  for (size_t i = 0, j = 0; i < g.members.size(); ++i) {
+    if (!Local(g.members[i])) continue;
+    MESHVK_RETURN_IF_ERROR(FromC(meshvk_buffer_write(buffers[g.members[i]][g.output[i].buffer()], g.output[i].offset(),
+                                                     segment + mine[j++], chunk),
+                                 what + ": staging in the result of process " + std::to_string(g.members[i])));
   }
   return Status();
 }

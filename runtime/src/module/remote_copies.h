@@ -112,6 +112,8 @@ class RemoteCopies {
   };
   Status AllReduce(const RankGroup& g, uint32_t index, const std::vector<std::vector<meshvk_buffer_t*>>& buffers,
                    const std::string& what);
+  Status ReduceScatter(const RankGroup& g, uint32_t index, const std::vector<std::vector<meshvk_buffer_t*>>& buffers,
+                       const std::string& what);
   Status MoveBlocks(uint32_t function, const RankGroup& g, uint32_t index,
                     const std::vector<std::vector<meshvk_buffer_t*>>& buffers, const std::string& what);
   uint32_t Position(const RankGroup& g) const;  // of this rank in g.ranks
@@ -125,8 +127,8 @@ class RemoteCopies {
   std::vector<bool> sent_now_;                                         // [outgoing index of the invoked function]
   std::vector<RankCollectivePlan> plans_;                              // [function]
   size_t next_group_ = 0;
-  RankCollectiveMode mode_ = RankCollectiveMode::kTransport;  // of the invoked function
-  std::vector<uint8_t> group_sum_, group_part_;               // host buffers of the host steps
+  RankCollectiveMode mode_ = RankCollectiveMode::kTransport;   // of the invoked function
+  std::vector<uint8_t> group_sum_, group_part_, group_order_;  // host buffers of the host steps
   uint32_t invoked_ = UINT32_MAX;
   std::vector<std::vector<uint8_t>> in_flight_;  // result shards sent in this invoke
   // Host copies of outgoing copies, kept across invokes ([function][outgoing]):

@@ -22,6 +22,16 @@ using Communicators = std::map<std::vector<uint32_t>, MPI_Comm>;
 std::vector<MPI_Request>& Requests(const std::shared_ptr<void>& p) {
   return *static_cast<std::vector<MPI_Request>*>(p.get());
 }
+
+// f16 reductions as user-defined MPI_Ops (MPI has no half type): the
+// runtime's own host reduction (meshvk_transport_reduce) on MPI_UINT16_T
+// elements. Made on first use, freed before MPI_Finalize.
+MPI_Op half_ops[5] = {MPI_OP_NULL, MPI_OP_NULL, MPI_OP_NULL, MPI_OP_NULL, MPI_OP_NULL};
+
+template <uint32_t kReduction>
+void HalfReduction(void* in, void* inout, int* len, MPI_Datatype*) {
+  meshvk_transport_reduce(MESHVK_TRANSPORT_F16, kReduction, in, inout, static_cast<uint64_t>(*len));
+}
 }  // namespace
 
 std::unique_ptr<MpiSession> MpiSession::Start(int* argc, char*** argv, std::string* error) {
@@ -49,6 +59,8 @@ std::unique_ptr<MpiSession> MpiSession::Start(int* argc, char*** argv, std::stri
 
 MpiSession::~MpiSession() {
   communicators_.reset();  // MPI_Comm_free before MPI_Finalize
+  for (MPI_Op& op : half_ops)
+    if (op != MPI_OP_NULL) MPI_Op_free(&op);
   MPI_Finalize();
 }
 
@@ -79,15 +91,30 @@ static int CommunicatorFor(const std::shared_ptr<void>& communicators, uint32_t 
   return MPI_SUCCESS;
 }
 
-// MPI's type and operation for a transport element type / reduction (false:
-// a type MPI has no reduction for).
-static bool MpiReduction(uint32_t element_type, uint32_t reduction, MPI_Datatype* type, MPI_Op* op) {
+// MPI's type, operation and element size for a transport element type /
+// reduction (false: one it does not know).
+static bool MpiReduction(uint32_t element_type, uint32_t reduction, MPI_Datatype* type, MPI_Op* op,
+                         uint32_t* element_size) {
+  if (reduction < MESHVK_TRANSPORT_SUM || reduction > MESHVK_TRANSPORT_MIN) return false;
+  if (element_type == MESHVK_TRANSPORT_F16) {
+    static void (*const functions[5])(void*, void*, int*, MPI_Datatype*) = {
+        nullptr, HalfReduction<MESHVK_TRANSPORT_SUM>, HalfReduction<MESHVK_TRANSPORT_PRODUCT>,
+        HalfReduction<MESHVK_TRANSPORT_MAX>, HalfReduction<MESHVK_TRANSPORT_MIN>};
+    if (half_ops[reduction] == MPI_OP_NULL &&
+        MPI_Op_create(functions[reduction], 1, &half_ops[reduction]) != MPI_SUCCESS)
+      return false;
+    *type = MPI_UINT16_T;
+    *op = half_ops[reduction];
+    *element_size = 2;
+    return true;
+  }
   if (element_type != MESHVK_TRANSPORT_I32 && element_type != MESHVK_TRANSPORT_F32) return false;
   *type = element_type == MESHVK_TRANSPORT_I32 ? MPI_INT : MPI_FLOAT;
   *op = reduction == MESHVK_TRANSPORT_PRODUCT ? MPI_PROD
         : reduction == MESHVK_TRANSPORT_MAX   ? MPI_MAX
         : reduction == MESHVK_TRANSPORT_MIN   ? MPI_MIN
                                               : MPI_SUM;
+  *element_size = 4;
   return true;
 }
 
@@ -105,17 +132,18 @@ int MpiSession::AllReduce(void* user, const uint32_t* ranks, uint32_t rank_count
     return code;
   MPI_Datatype type;
   MPI_Op op;
-  if (!MpiReduction(element_type, reduction, &type, &op)) return -3;
+  uint32_t size = 0;
+  if (!MpiReduction(element_type, reduction, &type, &op, &size)) return -3;
   auto* bytes = static_cast<uint8_t*>(data);
   for (uint64_t done = 0; done < count;) {  // MPI counts are int
     const int n = static_cast<int>(std::min<uint64_t>(count - done, INT_MAX / 4));
-    int code = MPI_Allreduce(MPI_IN_PLACE, bytes + done * 4, n, type, op, comm);
+    int code = MPI_Allreduce(MPI_IN_PLACE, bytes + done * size, n, type, op, comm);
     if (code != MPI_SUCCESS) return code;
     done += static_cast<uint64_t>(n);
   }
   const uint32_t position = self->Position(ranks, rank_count);
-  self->sent_ += meshvk_transport_ring_bytes(count, 4, rank_count, position);
-  self->received_ += meshvk_transport_ring_bytes(count, 4, rank_count, (position + rank_count - 1) % rank_count);
+  self->sent_ += meshvk_transport_ring_bytes(count, size, rank_count, position);
+  self->received_ += meshvk_transport_ring_bytes(count, size, rank_count, (position + rank_count - 1) % rank_count);
   ++self->collectives_;
   return 0;
 }
@@ -128,7 +156,8 @@ int MpiSession::ReduceScatter(void* user, const uint32_t* ranks, uint32_t rank_c
     return code;
   MPI_Datatype type;
   MPI_Op op;
-  if (!MpiReduction(element_type, reduction, &type, &op)) return -3;
+  uint32_t size = 0;
+  if (!MpiReduction(element_type, reduction, &type, &op, &size)) return -3;
   std::vector<int> recv_counts;
   uint64_t total = 0;
   for (uint32_t i = 0; i < rank_count; ++i) {
@@ -142,8 +171,8 @@ int MpiSession::ReduceScatter(void* user, const uint32_t* ranks, uint32_t rank_c
   const uint32_t me = self->Position(ranks, rank_count);
   for (uint32_t i = 0; i < rank_count; ++i)
     if (i != me) {
-      self->sent_ += counts[i] * 4;
-      self->received_ += counts[me] * 4;
+      self->sent_ += counts[i] * size;
+      self->received_ += counts[me] * size;
     }
   ++self->collectives_;
   return 0;

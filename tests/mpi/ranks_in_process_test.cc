@@ -175,6 +175,28 @@ INSTANTIATE_TEST_SUITE_P(
         CollectiveCase{"grid2x2_axis1_ranks4", "2x2", "1", {0, 1, 2, 3}, 4, 4096, 2, 2}),
     [](const ::testing::TestParamInfo<CollectiveCase>& info) { return info.param.name; });
 
+// The host reduction of f16 (meshvk_transport_reduce: the host steps' and
+// the MPI half MPI_Op's), against IEEE half values worked out by hand:
+// 1 + 2^-11 is a tie between 1 and 1 + 2^-10 (0x3c00 / 0x3c01) and goes to
+// the even 0x3c00; (1 + 2^-10) + 2^-11 ties between 0x3c01 and 0x3c02: 0x3c02;
+// the smallest subnormals add exactly; 65504 + 65504 overflows to inf; max/min
+// of -2 (0xc000) and 1; 3 x 0.5 = 1.5 (0x3e00).
+TEST(TransportReduceTest, HalvesCombineInFloatRoundedToNearestEven) {
+  const uint16_t half_ulp_at_one = 0x1000;  // 2^-11
+  std::vector<uint16_t> into = {0x3c00, 0x3c01, 0x0001, 0x7bff},
+                        from = {half_ulp_at_one, half_ulp_at_one, 0x0001, 0x7bff};
+  meshvk_transport_reduce(MESHVK_TRANSPORT_F16, MESHVK_TRANSPORT_SUM, from.data(), into.data(), into.size());
+  EXPECT_EQ(into, (std::vector<uint16_t>{0x3c00, 0x3c02, 0x0002, 0x7c00}));
+  std::vector<uint16_t> a = {0xc000, 0xc000, 0x4200}, b = {0x3c00, 0x3c00, 0x3800};
+  std::vector<uint16_t> max = a, min = a, product = {0x4200};
+  meshvk_transport_reduce(MESHVK_TRANSPORT_F16, MESHVK_TRANSPORT_MAX, b.data(), max.data(), 1);
+  meshvk_transport_reduce(MESHVK_TRANSPORT_F16, MESHVK_TRANSPORT_MIN, b.data(), min.data(), 1);
+  meshvk_transport_reduce(MESHVK_TRANSPORT_F16, MESHVK_TRANSPORT_PRODUCT, &b[2], product.data(), 1);
+  EXPECT_EQ(max[0], 0x3c00);
+  EXPECT_EQ(min[0], 0xc000);
+  EXPECT_EQ(product[0], 0x3e00);
+}
+
 class RankFaultsTest : public JobTest {};
 
 // A rank whose peers never run: its copies' receive (copies mode) or its

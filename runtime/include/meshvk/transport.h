@@ -42,7 +42,7 @@ typedef struct meshvk_transport_s {
   int (*wait_sends)(void* user);
   // Optional (NULL: the runtime runs a ring over send/receive instead): an
   // all-reduce among `ranks` (ascending, this rank included) of `count`
-  // elements in place. element_type: MESHVK_TRANSPORT_F32 / _I32;
+  // elements in place. element_type: MESHVK_TRANSPORT_F32 / _F16 / _I32;
   // reduction: MESHVK_TRANSPORT_SUM / _PRODUCT / _MAX / _MIN. Every listed
   // rank calls it with the same arguments, in the same order relative to the
   // other collectives (MPI_Allreduce on a communicator of those ranks).
@@ -74,21 +74,21 @@ typedef struct meshvk_transport_s {
 } meshvk_transport_t;
 
 // Values of all_reduce's element_type and reduction (the artifact's own).
-enum { MESHVK_TRANSPORT_F32 = 0, MESHVK_TRANSPORT_I32 = 2 };
+enum { MESHVK_TRANSPORT_F32 = 0, MESHVK_TRANSPORT_F16 = 1, MESHVK_TRANSPORT_I32 = 2 };
 enum { MESHVK_TRANSPORT_SUM = 1, MESHVK_TRANSPORT_PRODUCT = 2, MESHVK_TRANSPORT_MAX = 3, MESHVK_TRANSPORT_MIN = 4 };
 
 // Collectives between ranks. The compiler tags the commands of each lowered
 // collective (mvk.fbs Command.collective). When the grid spans ranks, the
 // runtime runs the part of a tagged collective that crosses ranks through
 // the transport, hierarchically, so that each byte crosses ranks once:
-//  * all_reduce (direct or reduce_scatter+all_gather lowering, f32 or i32),
+//  * all_reduce (direct or reduce_scatter+all_gather lowering, f32, f16, i32),
 //    per group whose members sit on two or more ranks: each rank stages its
 //    members' partials out (host staging), reduces them on the host,
 //    all-reduces that one partial among the group's ranks (the transport's
 //    all_reduce, or a ring over send/receive: 2(R-1)/R of the bytes sent and
 //    received per rank, the ring minimum), and writes the result into each
 //    member's output; the group's copies and reduction kernel are not run.
-//  * reduce_scatter (direct lowering, f32 or i32, chunks contiguous: the
+//  * reduce_scatter (direct lowering, f32/f16/i32, chunks contiguous: the
 //    scatter axis outermost): each rank reduces its members' whole partials
 //    on the host, reorders them so each rank's members' chunks are adjacent,
 //    one reduce-scatter among the ranks (the transport's, or each segment
@@ -103,7 +103,7 @@ enum { MESHVK_TRANSPORT_SUM = 1, MESHVK_TRANSPORT_PRODUCT = 2, MESHVK_TRANSPORT_
 //    of every local copy reading it; the copies then run on the devices as
 //    within one rank. Groups on the same ranks are merged into one call.
 // Every other collective (shift: one block to one rank already, all_slice:
-// local, halos, f16 reductions) and every group within one rank keeps the compiler's
+// local, halos) and every group within one rank keeps the compiler's
 // copies: cross-rank copies go point to point.
 // Which transport call a group makes (the artifact's CollectiveKind values).
 enum {
@@ -124,6 +124,13 @@ typedef struct meshvk_rank_collective_s {
   uint32_t kind;            // the collective's mvk CollectiveKind (all_to_all may carry an odd all_gather)
   uint64_t received_bytes;  // the most any rank of the group receives
 } meshvk_rank_collective_t;
+
+// Reduces `count` elements of `from` into `into` (into[i] = into[i] op
+// from[i]) as the runtime's host steps do; f16 combines in float and rounds
+// each result to the nearest half. For transports whose library lacks a type
+// (MPI has no half: mesh-vk-run's MPI transport makes a user-defined MPI_Op
+// of it). Unknown types / reductions: nothing.
+void meshvk_transport_reduce(uint32_t element_type, uint32_t reduction, const void* from, void* into, uint64_t count);
 
 // Bytes the rank at `position` of `rank_count` sends in a ring all-reduce of
 // `count` elements of `element_size` bytes (chunk i = elements

@@ -18,6 +18,7 @@
 #ifndef MESHVK_RUNTIME_MODULE_REMOTE_COPIES_H_
 #define MESHVK_RUNTIME_MODULE_REMOTE_COPIES_H_
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -32,6 +33,20 @@
 #include "status.h"
 
 namespace meshvk::module {
+
+// Adds the time since its construction to *total when it goes out of scope
+// (the host time of meshvk_transport_stats_t).
+class HostTimer {
+ public:
+  explicit HostTimer(uint64_t* total) : total_(total), start_(std::chrono::steady_clock::now()) {}
+  ~HostTimer() {
+    *total_ += std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+ private:
+  uint64_t* total_;
+  std::chrono::steady_clock::time_point start_;
+};
 
 // Bytes received into a landing buffer before a segment runs.
 struct RemoteReceive {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "artifact_verifier.h"
+#include "meshvk/artifact/builder.h"
 
 namespace meshvk::module::verifier {
 
@@ -47,6 +48,13 @@ inline bool Overlap(uint64_t a, uint64_t a_size, uint64_t b, uint64_t b_size) {
 template <typename T>
 uint32_t Len(const Vector<T>* v) {
   return v ? v->size() : 0;
+}
+
+// Bytes of shard `sh` of tensor `t` (its shape times the element size).
+inline uint64_t ShardBytes(const mvk::TensorSignature* t, const mvk::Shard* sh) {
+  uint64_t bytes = artifact::ElementSize(static_cast<artifact::ElementType>(t->element_type()));
+  for (uint32_t d = 0; d < Len(sh->shape()); ++d) bytes *= sh->shape()->Get(d);
+  return bytes;
 }
 
 class ArtifactChecker {

@@ -248,12 +248,10 @@ std::string ArtifactChecker::CheckResultsWritten(uint32_t f) {
   const mvk::Function* fn = a_->functions()->Get(f);
   for (uint32_t r = 0; r < Len(fn->results()); ++r) {
     const mvk::TensorSignature* t = fn->results()->Get(r);
-    uint64_t elem = artifact::ElementSize(static_cast<artifact::ElementType>(t->element_type()));
     for (uint32_t s = 0; s < Len(t->shards()); ++s) {
       const mvk::Shard* sh = t->shards()->Get(s);
-      uint64_t bytes = elem;
-      for (uint32_t d = 0; d < Len(sh->shape()); ++d) bytes *= sh->shape()->Get(d);
-      uint64_t unwritten = FirstUnwritten(f, sh->process(), sh->buffer(), sh->offset(), sh->offset() + bytes);
+      uint64_t unwritten =
+          FirstUnwritten(f, sh->process(), sh->buffer(), sh->offset(), sh->offset() + ShardBytes(t, sh));
       if (unwritten != UINT64_MAX)
         return Msg("functions[", f, "].results[", r, "].shards[", s, "]: byte ", unwritten, " of buffer ", sh->buffer(),
                    " of process ", sh->process(),

@@ -177,11 +177,9 @@ std::string ArtifactChecker::CheckFunctions() {
     std::vector<std::pair<std::pair<uint32_t, uint32_t>, std::pair<uint64_t, uint64_t>>> ranges;
     for (uint32_t i = 0; i < Len(fn->arguments()); ++i) {
       const mvk::TensorSignature* t = fn->arguments()->Get(i);
-      uint32_t elem = artifact::ElementSize(static_cast<artifact::ElementType>(t->element_type()));
       for (uint32_t s = 0; s < Len(t->shards()); ++s) {
         const mvk::Shard* sh = t->shards()->Get(s);
-        uint64_t bytes = elem;
-        for (uint32_t d = 0; d < Len(sh->shape()); ++d) bytes *= sh->shape()->Get(d);
+        const uint64_t bytes = ShardBytes(t, sh);
         auto key = std::make_pair(sh->process(), sh->buffer());
         for (const auto& r : ranges)
           if (r.first == key && Overlap(r.second.first, r.second.second, sh->offset(), bytes))

@@ -6,7 +6,6 @@
 
 #include <cstring>
 #include <spirv-tools/libspirv.hpp>
-#include <spirv/unified1/spirv.hpp>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -61,22 +60,20 @@ Status Validate(const std::vector<uint32_t>& words, spv_target_env env) {
 Status CheckDescriptorBindings(const std::vector<uint32_t>& words, uint32_t binding_count) {
   std::unordered_map<uint32_t, uint32_t> binding, descriptor_set, pointee, variable_type, variable_class;
   std::unordered_set<uint32_t> buffer_blocks;
-  for (size_t i = 5; i < words.size();) {
-    uint32_t count = words[i] >> spv::WordCountShift, opcode = words[i] & spv::OpCodeMask;
-    if (count == 0 || i + count > words.size()) break;
+  ForEachInstruction(words.data(), words.size(), [&](uint32_t opcode, const uint32_t* w, uint32_t count) {
     if (opcode == spv::OpDecorate && count >= 3) {
-      uint32_t target = words[i + 1], decoration = words[i + 2];
-      if (decoration == spv::DecorationBinding && count >= 4) binding[target] = words[i + 3];
-      if (decoration == spv::DecorationDescriptorSet && count >= 4) descriptor_set[target] = words[i + 3];
+      uint32_t target = w[1], decoration = w[2];
+      if (decoration == spv::DecorationBinding && count >= 4) binding[target] = w[3];
+      if (decoration == spv::DecorationDescriptorSet && count >= 4) descriptor_set[target] = w[3];
       if (decoration == spv::DecorationBufferBlock) buffer_blocks.insert(target);
     } else if (opcode == spv::OpTypePointer && count >= 4) {
-      pointee[words[i + 1]] = words[i + 3];
+      pointee[w[1]] = w[3];
     } else if (opcode == spv::OpVariable && count >= 4) {
-      variable_type[words[i + 2]] = words[i + 1];
-      variable_class[words[i + 2]] = words[i + 3];
+      variable_type[w[2]] = w[1];
+      variable_class[w[2]] = w[3];
     }
-    i += count;
-  }
+    return true;
+  });
   for (const auto& [id, number] : binding) {
     uint32_t set = descriptor_set.count(id) ? descriptor_set[id] : 0;
     if (set != 0 || number >= binding_count) {
@@ -100,17 +97,14 @@ Status CheckDescriptorBindings(const std::vector<uint32_t>& words, uint32_t bind
 }  // namespace
 
 bool FindComputeEntryPoint(const uint32_t* words, size_t word_count, const char* name, uint32_t* out_id) {
-  for (size_t i = 5; i < word_count;) {
-    uint32_t count = words[i] >> spv::WordCountShift, opcode = words[i] & spv::OpCodeMask;
-    if (count == 0 || i + count > word_count) return false;
-    if (opcode == spv::OpEntryPoint && count >= 4 && words[i + 1] == spv::ExecutionModelGLCompute &&
-        ReadString(&words[i + 3], count - 3) == name) {
-      *out_id = words[i + 2];
-      return true;
-    }
-    i += count;
-  }
-  return false;
+  bool found = false;
+  ForEachInstruction(words, word_count, [&](uint32_t opcode, const uint32_t* w, uint32_t count) {
+    found = opcode == spv::OpEntryPoint && count >= 4 && w[1] == spv::ExecutionModelGLCompute &&
+            ReadString(&w[3], count - 3) == name;
+    if (found) *out_id = w[2];
+    return !found;
+  });
+  return found;
 }
 
 Status CheckSpirv(const meshvk_executable_create_info_t& info, uint32_t vulkan_api_version, KernelRules rules,
@@ -216,13 +210,10 @@ meshvk_status_t meshvk_executable_spirv_features(const uint32_t* spirv, size_t s
                               "meshvk_executable_spirv_features: not a SPIR-V module (or out is NULL)")
         .ToC();
   }
-  const size_t words = size / 4;
-  for (size_t i = 5; i < words;) {
-    uint32_t count = spirv[i] >> spv::WordCountShift, opcode = spirv[i] & spv::OpCodeMask;
-    if (count == 0 || i + count > words) break;
-    if (opcode == spv::OpCapability && count >= 2) meshvk::AddCapability(spirv[i + 1], out);
-    i += count;
-  }
+  meshvk::ForEachInstruction(spirv, size / 4, [out](uint32_t opcode, const uint32_t* w, uint32_t count) {
+    if (opcode == spv::OpCapability && count >= 2) meshvk::AddCapability(w[1], out);
+    return true;
+  });
   return MESHVK_OK;
 }
 

@@ -31,10 +31,7 @@ struct Variable {
 class KernelModule {
  public:
   KernelModule(const std::vector<uint32_t>& words, uint32_t entry_id) {
-    for (size_t i = 5; i < words.size();) {
-      uint32_t count = words[i] >> spv::WordCountShift, opcode = words[i] & spv::OpCodeMask;
-      if (count == 0 || i + count > words.size()) break;
-      const uint32_t* w = &words[i];
+    ForEachInstruction(words.data(), words.size(), [&](uint32_t opcode, const uint32_t* w, uint32_t count) {
       switch (opcode) {
         case spv::OpCapability:
           if (count >= 2) capabilities_.push_back(w[1]);
@@ -94,8 +91,8 @@ class KernelModule {
           }
           break;
       }
-      i += count;
-    }
+      return true;
+    });
   }
 
   Status CheckCapabilities() const {

@@ -18,14 +18,19 @@
 //  * a contraction (matmul, batch_matmul, ...) that accumulates into a tensor
 //    it reads (`outs(%c)` with %c an argument or another op's result)
 //    accumulates into zeros and adds %c after: kernels cannot update their
-//    inputs in place. Other ops that read such an init are refused.
+//    inputs in place. Other ops that read such an init are refused;
+//  * tensor.pad and tensor.concat become a fill (or empty) and insert_slices,
+//    which have a sharding rule (SliceSharding.h) and become plan copies.
 //
 //===----------------------------------------------------------------------===//
 #include "ShardingUtils.h"
 #include "meshvk/Transforms/Passes.h"
 
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 using namespace mlir;
 
@@ -206,6 +211,25 @@ LogicalResult rewriteReadInits(func::FuncOp func, OpBuilder &b) {
   return success();
 }
 
+/// tensor.pad -> empty + fill + insert_slice; tensor.concat -> empty +
+/// insert_slices (upstream's rewrites, applied without folding anything else).
+LogicalResult decomposePadAndConcat(func::FuncOp func) {
+  WalkResult positional = func.walk([](tensor::PadOp pad) {
+    if (pad.getConstantPaddingValue())
+      return WalkResult::advance();
+    pad.emitError("'tensor.pad' whose padding value depends on the position is not supported: "
+                  "yield a value defined outside its region (a constant)");
+    return WalkResult::interrupt();
+  });
+  if (positional.wasInterrupted())
+    return failure();
+  RewritePatternSet patterns(func.getContext());
+  patterns.add<linalg::DecomposePadOpPattern>(func.getContext());
+  tensor::populateDecomposeTensorConcatPatterns(patterns);
+  walkAndApplyPatterns(func, std::move(patterns));
+  return success();
+}
+
 struct NormalizeInputPass : meshvk::impl::NormalizeInputBase<NormalizeInputPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -235,7 +259,7 @@ struct NormalizeInputPass : meshvk::impl::NormalizeInputBase<NormalizeInputPass>
       if (func.isExternal() || meshvk::isKernel(func))
         continue;
       eraseDeadOps(func);
-      if (failed(rewriteReadInits(func, b)))
+      if (failed(decomposePadAndConcat(func)) || failed(rewriteReadInits(func, b)))
         return signalPassFailure();
       cloneSharedEmpties(func, b);
       hoistProducerAnnotations(func);

@@ -81,6 +81,12 @@ def NormalizeInput : Pass<"meshvk-normalize-input", "mlir::ModuleOp"> {
        %c not a tensor.empty or linalg.fill) accumulates into zeros and adds
        %c with `linalg.add` after; any other op reading such an init is
        refused (kernels cannot update their inputs in place).
+    6. `tensor.pad` (constant padding value) becomes `tensor.empty` +
+       `linalg.fill` + `tensor.insert_slice`, and `tensor.concat` becomes
+       `tensor.empty` + one `tensor.insert_slice` per operand (upstream's
+       decompositions): slices have a sharding rule (SliceSharding.cpp) and
+       become copies in the plan. A pad whose value depends on the position
+       is refused.
   }];
   let dependentDialects = ["mlir::shard::ShardDialect", "mlir::linalg::LinalgDialect"];
 }

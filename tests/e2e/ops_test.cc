@@ -234,6 +234,11 @@ const std::vector<OpsProgram>& Programs() {
            return k < 6 ? (k == 0 || k == 5 ? 0.5 : At(in[0], r, k - 1)) : At(in[1], r, k - 6);
          })};
        }},
+      {"stencil_pad_windows",
+       {"1", "2", "3", "4"},
+       {2},
+       [](const Shape&, std::mt19937* r) { return Tensors{RandomI32({8, 4}, r)}; },
+       StencilReference},
       {"spmd_stencil_rows",
        {"1", "2", "4"},
        {2},

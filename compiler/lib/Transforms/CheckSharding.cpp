@@ -169,8 +169,13 @@ struct CheckShardingPass : meshvk::impl::CheckShardingBase<CheckShardingPass> {
         if (auto sharding = dyn_cast<shard::ShardingOp>(op)) {
           annotated = true;
           if (!sharding.getStaticHaloSizes().empty() || !sharding.getDynamicHaloSizes().empty()) {
-            sharding.emitError("halo sizes are not supported yet: drop them (stencils: read the "
-                               "neighbours' borders through an explicit replicated slice)");
+            // Upstream shard-partition crashes on ops whose operands carry
+            // halos, and halo shards overlap (no block ABI for them).
+            sharding.emitError("halo_sizes in a global program's annotations are not supported: "
+                               "write the stencil as an SPMD function that calls "
+                               "shard.update_halo (compiler/README.md \"SPMD functions\"), or "
+                               "as tensor.pad + tensor.extract_slice windows of the global "
+                               "tensor (the windows run replicated on the split dimension)");
             failed = true;
           }
           if (!sharding.getDynamicShardedDimsOffsets().empty()) {

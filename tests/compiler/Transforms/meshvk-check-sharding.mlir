@@ -52,7 +52,7 @@ func.func @uneven_next_to_two_axes(%a: tensor<6x5xf32>) -> tensor<6x5xf32> {
 shard.grid @mesh(shape = 4)
 func.func @empty_shard(%a: tensor<3x4xf32>) -> tensor<3x4xf32> {
   %s = shard.sharding @mesh split_axes = [[0]] : !shard.sharding
-  // expected-error @+1 {{argument #0 of @empty_shard: dimension 0 (size 3) cut into 4 shards at [0, 1, 2, 3, 3]; shard offsets must start at 0, increase strictly (every process gets at least one element) and end at 3}}
+  // expected-error @+1 {{argument #0 of @empty_shard: dimension 0 (size 3) is split over 4 processes, more than it has elements; empty shards are not supported: split it over at most 3 processes (fewer --devices) or leave it unsplit}}
   %0 = shard.shard %a to %s annotate_for_users : tensor<3x4xf32>
   return %0 : tensor<3x4xf32>
 }

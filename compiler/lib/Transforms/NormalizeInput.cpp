@@ -13,6 +13,8 @@
 //    runs once): the sharding interface takes projected permutations only;
 //  * a `tensor.empty` used by several ops is cloned per use (one empty init
 //    shared by ops of different shardings was partitioned to one shard shape);
+//  * an unused tensor argument of an annotated function is annotated as
+//    replicated (shard-partition crashes on an argument without sharding);
 //  * dead ops are erased (an unused tensor constant, e.g. tosa.mul's shift,
 //    made shard-partition fail without a diagnostic);
 //  * a contraction (matmul, batch_matmul, ...) that accumulates into a tensor
@@ -74,6 +76,30 @@ void annotateReplicated(func::FuncOp func, FlatSymbolRefAttr grid, OpBuilder &b)
       operand.set(shard::ShardOp::create(b, ret->getLoc(), operand.get(), replicated,
                                          /*annotate_for_users=*/false)
                       .getResult());
+}
+
+/// Gives every unused tensor argument of an annotated function a replicated
+/// annotation on the function's grid: shard-partition crashes on an argument
+/// without any (MLIR 22.1, null sharding), and propagation never reaches one
+/// that nothing uses.
+void annotateUnusedArguments(func::FuncOp func, OpBuilder &b) {
+  shard::ShardingOp any;
+  func.walk([&](shard::ShardingOp op) {
+    any = op;
+    return WalkResult::interrupt();
+  });
+  if (!any || func.getBody().empty())
+    return;
+  Block &body = func.getBody().front();
+  b.setInsertionPointToStart(&body);
+  shard::ShardingOp replicated;
+  for (BlockArgument arg : body.getArguments()) {
+    if (!isa<RankedTensorType>(arg.getType()) || !arg.use_empty())
+      continue;
+    if (!replicated)
+      replicated = createReplicated(b, func.getLoc(), any.getGridAttr());
+    shard::ShardOp::create(b, arg.getLoc(), arg, replicated, /*annotate_for_users=*/true);
+  }
 }
 
 /// Moves producer annotations that follow another use of their value up to
@@ -263,6 +289,7 @@ struct NormalizeInputPass : meshvk::impl::NormalizeInputBase<NormalizeInputPass>
         return signalPassFailure();
       cloneSharedEmpties(func, b);
       hoistProducerAnnotations(func);
+      annotateUnusedArguments(func, b);
       SmallVector<linalg::GenericOp> generics;
       func.walk([&](linalg::GenericOp op) { generics.push_back(op); });
       for (linalg::GenericOp op : generics)

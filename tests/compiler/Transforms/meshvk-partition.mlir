@@ -264,3 +264,16 @@ func.func @uneven(%a: tensor<10x4xf32>) -> tensor<10x4xf32> {
   %x0 = shard.shard %x to %rows : tensor<10x4xf32>
   return %x0 : tensor<10x4xf32>
 }
+
+// -----
+
+// An unused argument is replicated and stays in the signature (upstream
+// shard-partition segfaulted on it before meshvk-normalize-input annotated it).
+shard.grid @g(shape = 2)
+// CHECK-LABEL: func.func @unused_argument
+// CHECK-SAME: (%{{.*}}: tensor<2xf32>, %{{.*}}: tensor<4xf32>) -> tensor<2xf32>
+func.func @unused_argument(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %s = shard.sharding @g split_axes = [[0]] : !shard.sharding
+  %a_s = shard.shard %a to %s annotate_for_users : tensor<4xf32>
+  return %a_s : tensor<4xf32>
+}

@@ -76,7 +76,8 @@ def NormalizeInput : Pass<"meshvk-normalize-input", "mlir::ModuleOp"> {
     iterator_types = [parallel, parallel, reduction]
     ```
     4. Dead ops are erased; a `tensor.empty` used by several ops is cloned
-       per use.
+       per use; an unused tensor argument of an annotated function gets a
+       replicated annotation (shard-partition crashes on one without).
     5. A contraction accumulating into a tensor it reads (`outs(%c)` with
        %c not a tensor.empty or linalg.fill) accumulates into zeros and adds
        %c with `linalg.add` after; any other op reading such an init is

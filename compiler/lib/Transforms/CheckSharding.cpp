@@ -109,6 +109,23 @@ LogicalResult checkOp(Operation *op) {
                                << arg.getArgNumber()
                                << ": upstream sharding-propagation cannot shard scalars; pass "
                                   "it as a tensor<1x...> or make it a constant";
+  // Upstream's arith.constant rule fails without a diagnostic on a tensor
+  // constant that is not a splat (MLIR 22.1).
+  if (auto constant = dyn_cast<arith::ConstantOp>(op))
+    if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+        dense && isa<RankedTensorType>(constant.getType()) && !dense.isSplat())
+      return op->emitError() << "a tensor constant whose elements differ (" << constant.getType()
+                             << ") cannot be partitioned yet (upstream shard-partition takes "
+                                "splat constants only): pass the values as a function argument";
+  // Strided and rank-expanding inserts have no copy lowering and no kernel.
+  if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
+    if (llvm::any_of(insert.getStaticStrides(), [](int64_t s) { return s != 1; }))
+      return op->emitError("'tensor.insert_slice' with strides other than 1 is not supported: "
+                           "insert unit-stride blocks, or build the result with linalg.generic");
+    if (insert.getSourceType().getRank() != insert.getDestType().getRank())
+      return op->emitError("'tensor.insert_slice' of a lower-rank source is not supported: "
+                           "tensor.expand_shape the source to the destination's rank first");
+  }
   // meshvk's input is linalg/tensor/arith/math; other dialects may implement
   // the sharding interface for propagation without being partitioned
   // (tosa.matmul is left whole by shard-partition).
@@ -163,6 +180,27 @@ struct CheckShardingPass : meshvk::impl::CheckShardingBase<CheckShardingPass> {
     for (auto func : module.getOps<func::FuncOp>()) {
       if (func.isExternal() || meshvk::isKernel(func) || meshvk::isSpmdFunction(func))
         continue; // SPMD functions: checked by meshvk::recordSpmdAbi
+      // The ABI moves tensors; a scalar, memref or vector argument has no
+      // shard and upstream propagation stops at it.
+      bool badSignature = false;
+      if (func.isPublic()) {
+        auto describe = [&](StringRef what, unsigned i, Type t, Location loc) {
+          auto tensor = dyn_cast<RankedTensorType>(t);
+          if (badSignature || (tensor && !tensor.getEncoding()))
+            return; // one line: the first offending type
+          emitError(loc) << what << " #" << i << " of @" << func.getSymName() << " is " << t
+                         << ": meshvk functions take and return ranked tensors without encoding"
+                         << (t.isIntOrIndexOrFloat() ? " (a scalar is a 0-d tensor<...>)" : "");
+          badSignature = true;
+        };
+        for (auto [i, t] : llvm::enumerate(func.getArgumentTypes()))
+          describe("argument", i, t, func.getArgument(i).getLoc());
+        for (auto [i, t] : llvm::enumerate(func.getResultTypes()))
+          describe("result", i, t, func.getLoc());
+        failed |= badSignature;
+        if (badSignature)
+          continue;
+      }
       bool annotated = false;
       func.walk([&](Operation *op) {
         failed |= mlir::failed(checkOp(op));

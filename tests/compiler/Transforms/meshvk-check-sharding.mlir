@@ -167,12 +167,13 @@ func.func @unknown_grid(%a: tensor<8xf32>) -> tensor<8xf32> {
 
 // -----
 
-// Scalar arguments make upstream sharding-propagation fail obscurely.
+// Scalar arguments make upstream sharding-propagation fail obscurely: the
+// signature is refused first, once.
 shard.grid @mesh(shape = 2)
-func.func @scalar_arg(%a: tensor<8xf32>, %v: f32) -> tensor<8xf32> {
+// expected-error @+1 {{argument #1 of @scalar_arg is 'f32': meshvk functions take and return ranked tensors without encoding (a scalar is a 0-d tensor<...>)}}
+func.func @scalar_arg(%a: tensor<8xf32>, %v: f32, %w: index) -> tensor<8xf32> {
   %s = shard.sharding @mesh split_axes = [[0]] : !shard.sharding
   %a0 = shard.shard %a to %s annotate_for_users : tensor<8xf32>
-  // expected-error @+1 {{'linalg.fill' uses scalar function argument #1: upstream sharding-propagation cannot shard scalars}}
   %f = linalg.fill ins(%v : f32) outs(%a0 : tensor<8xf32>) -> tensor<8xf32>
   return %f : tensor<8xf32>
 }
@@ -266,4 +267,54 @@ func.func @user_collective(%a: tensor<8xf32>) -> tensor<8xf32> {
   // expected-error @+1 {{'shard.all_reduce' in a function with shard.shard annotations: collectives are per-process code; write them in an SPMD function}}
   %1 = shard.all_reduce %0 on @mesh grid_axes = [0] : tensor<8xf32> -> tensor<8xf32>
   return %1 : tensor<8xf32>
+}
+
+// -----
+
+// A private helper may take scalars; its uses are refused where they are.
+shard.grid @mesh(shape = 2)
+func.func private @helper(%v: f32) -> f32 {
+  return %v : f32
+}
+// expected-error @+1 {{result #0 of @memref_result is 'memref<8xf32>': meshvk functions take and return ranked tensors without encoding}}
+func.func @memref_result(%a: tensor<8xf32>) -> memref<8xf32> {
+  %m = bufferization.to_buffer %a : tensor<8xf32> to memref<8xf32>
+  return %m : memref<8xf32>
+}
+
+// -----
+
+// Non-splat tensor constants: upstream's arith.constant rule fails without a
+// diagnostic.
+shard.grid @mesh(shape = 2)
+func.func @table(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %s = shard.sharding @mesh split_axes = [[0]] : !shard.sharding
+  %a0 = shard.shard %a to %s annotate_for_users : tensor<4xf32>
+  // expected-error @+1 {{a tensor constant whose elements differ ('tensor<4xf32>') cannot be partitioned yet (upstream shard-partition takes splat constants only): pass the values as a function argument}}
+  %c = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.add ins(%a0, %c : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+shard.grid @mesh(shape = 2)
+func.func @insert_strided(%a: tensor<8x4xf32>, %b: tensor<4x4xf32>) -> tensor<8x4xf32> {
+  %s = shard.sharding @mesh split_axes = [[0]] : !shard.sharding
+  %a0 = shard.shard %a to %s annotate_for_users : tensor<8x4xf32>
+  // expected-error @+1 {{'tensor.insert_slice' with strides other than 1 is not supported: insert unit-stride blocks, or build the result with linalg.generic}}
+  %r = tensor.insert_slice %b into %a0[0, 0] [4, 4] [2, 1] : tensor<4x4xf32> into tensor<8x4xf32>
+  return %r : tensor<8x4xf32>
+}
+
+// -----
+
+shard.grid @mesh(shape = 2)
+func.func @insert_rank_expanding(%a: tensor<8x4xf32>, %b: tensor<4xf32>) -> tensor<8x4xf32> {
+  %s = shard.sharding @mesh split_axes = [[0]] : !shard.sharding
+  %a0 = shard.shard %a to %s annotate_for_users : tensor<8x4xf32>
+  // expected-error @+1 {{'tensor.insert_slice' of a lower-rank source is not supported: tensor.expand_shape the source to the destination's rank first}}
+  %r = tensor.insert_slice %b into %a0[2, 0] [1, 4] [1, 1] : tensor<4xf32> into tensor<8x4xf32>
+  return %r : tensor<8x4xf32>
 }

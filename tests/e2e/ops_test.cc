@@ -239,6 +239,15 @@ const std::vector<OpsProgram>& Programs() {
        {2},
        [](const Shape&, std::mt19937* r) { return Tensors{RandomI32({8, 4}, r)}; },
        StencilReference},
+      {"halo_annotations",
+       {"1", "2", "4"},
+       {2},
+       [](const Shape&, std::mt19937* r) { return Tensors{RandomI32({8, 4}, r)}; },
+       [](const Tensors& in, const Shape&) {
+         HostTensor y = in[0];
+         for (int32_t& v : y.i) v = v * v + v;
+         return Tensors{y};
+       }},
       {"spmd_stencil_rows",
        {"1", "2", "4"},
        {2},

@@ -208,8 +208,11 @@ struct CheckShardingPass : meshvk::impl::CheckShardingBase<CheckShardingPass> {
           annotated = true;
           if (!sharding.getStaticHaloSizes().empty() || !sharding.getDynamicHaloSizes().empty()) {
             // Upstream shard-partition crashes on ops whose operands carry
-            // halos, and halo shards overlap (no block ABI for them).
-            sharding.emitError("halo_sizes in a global program's annotations are not supported: "
+            // halos, and halo shards overlap (no block ABI for them);
+            // meshvk-normalize-input drops constant ones, so these are SSA
+            // values (or this pass runs alone).
+            sharding.emitError("halo_sizes that are not constants are not supported in a "
+                               "global program's annotations: "
                                "write the stencil as an SPMD function that calls "
                                "shard.update_halo (compiler/README.md \"SPMD functions\"), or "
                                "as tensor.pad + tensor.extract_slice windows of the global "

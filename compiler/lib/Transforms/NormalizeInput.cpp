@@ -13,6 +13,8 @@
 //    runs once): the sharding interface takes projected permutations only;
 //  * a `tensor.empty` used by several ops is cloned per use (one empty init
 //    shared by ops of different shardings was partitioned to one shard shape);
+//  * static halo sizes in annotations are dropped with a warning (same
+//    results; shard-partition crashes on them);
 //  * an unused tensor argument of an annotated function is annotated as
 //    replicated (shard-partition crashes on an argument without sharding);
 //  * dead ops are erased (an unused tensor constant, e.g. tosa.mul's shift,
@@ -100,6 +102,26 @@ void annotateUnusedArguments(func::FuncOp func, OpBuilder &b) {
       replicated = createReplicated(b, func.getLoc(), any.getGridAttr());
     shard::ShardOp::create(b, arg.getLoc(), arg, replicated, /*annotate_for_users=*/true);
   }
+}
+
+/// Static halo sizes in a global program's annotations are dropped, with a
+/// warning. A global program reads tensors by their global indices, so a
+/// shard's copy of its neighbours' borders only adds redundant work: the
+/// results are the same without it. Upstream shard-partition crashes on ops
+/// whose operands carry halos (MLIR 22.1), and halo shards would overlap in
+/// the function ABI. Halo exchanges the user wants are written in SPMD
+/// functions (shard.update_halo). Dynamic halo sizes stay for check-sharding.
+void dropStaticHalos(func::FuncOp func) {
+  func.walk([](shard::ShardingOp sharding) {
+    if (sharding.getStaticHaloSizes().empty() || !sharding.getDynamicHaloSizes().empty())
+      return;
+    auto diag = sharding.emitWarning("halo_sizes = [");
+    llvm::interleaveComma(sharding.getStaticHaloSizes(), diag);
+    diag << "] ignored: in a global program each process keeps its shard without "
+            "borders (same results, no redundant border work); for explicit halo "
+            "exchanges write an SPMD function with shard.update_halo";
+    sharding.setStaticHaloSizes(ArrayRef<int64_t>{});
+  });
 }
 
 /// Moves producer annotations that follow another use of their value up to
@@ -285,6 +307,7 @@ struct NormalizeInputPass : meshvk::impl::NormalizeInputBase<NormalizeInputPass>
       if (func.isExternal() || meshvk::isKernel(func))
         continue;
       eraseDeadOps(func);
+      dropStaticHalos(func);
       if (failed(decomposePadAndConcat(func)) || failed(rewriteReadInits(func, b)))
         return signalPassFailure();
       cloneSharedEmpties(func, b);

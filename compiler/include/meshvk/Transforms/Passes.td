@@ -88,6 +88,11 @@ def NormalizeInput : Pass<"meshvk-normalize-input", "mlir::ModuleOp"> {
        decompositions): slices have a sharding rule (SliceSharding.cpp) and
        become copies in the plan. A pad whose value depends on the position
        is refused.
+    7. Static `halo_sizes` in annotations are dropped with a warning: a
+       global program reads tensors by global indices, so the borders would
+       only be redundant copies (same results); upstream shard-partition
+       crashes on halo-sharded operands. Explicit halo exchanges belong in
+       SPMD functions (`shard.update_halo`).
   }];
   let dependentDialects = ["mlir::shard::ShardDialect", "mlir::linalg::LinalgDialect"];
 }

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 
 #include "program_runner.h"
@@ -246,6 +247,16 @@ const std::vector<OpsProgram>& Programs() {
        [](const Tensors& in, const Shape&) {
          HostTensor y = in[0];
          for (int32_t& v : y.i) v = v * v + v;
+         return Tensors{y};
+       }},
+      {"tosa_select_erf",
+       {"1", "2", "4"},
+       {2},
+       [](const Shape&, std::mt19937* r) { return Tensors{RandomF32({8, 4}, r), RandomF32({8, 4}, r)}; },
+       [](const Tensors& in, const Shape&) {
+         HostTensor y = in[0];
+         for (size_t e = 0; e < y.f.size(); ++e)
+           y.f[e] = std::max(in[0].f[e], in[1].f[e]) + static_cast<float>(std::erf(double{in[0].f[e]}));
          return Tensors{y};
        }},
       {"spmd_stencil_rows",

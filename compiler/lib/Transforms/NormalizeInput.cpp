@@ -23,6 +23,8 @@
 //    it reads (`outs(%c)` with %c an argument or another op's result)
 //    accumulates into zeros and adds %c after: kernels cannot update their
 //    inputs in place. Other ops that read such an init are refused;
+//  * an elementwise producer of a tensor the runtime cannot store (an i1
+//    mask) is fused into its consumers;
 //  * tensor.pad and tensor.concat become a fill (or empty) and insert_slices,
 //    which have a sharding rule (SliceSharding.h) and become plan copies.
 //
@@ -34,6 +36,7 @@
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 using namespace mlir;
@@ -278,6 +281,23 @@ LogicalResult decomposePadAndConcat(func::FuncOp func) {
   return success();
 }
 
+/// A tensor of an element type the runtime has no buffers for (the i1 mask
+/// of a comparison feeding a select, as tosa.greater + tosa.select lower)
+/// must not become a buffer between two kernels: its elementwise producer is
+/// fused into each consumer (upstream's elementwise fusion, restricted to
+/// such values).
+void fuseUnstorableProducers(func::FuncOp func) {
+  RewritePatternSet patterns(func.getContext());
+  linalg::populateElementwiseOpsFusionPatterns(patterns, [](OpOperand *fused) {
+    Type element = cast<ShapedType>(fused->get().getType()).getElementType();
+    return !(element.isF32() || element.isF16() || element.isInteger(32));
+  });
+  GreedyRewriteConfig config;
+  config.enableFolding(false).enableConstantCSE(false).setRegionSimplificationLevel(
+      GreedySimplifyRegionLevel::Disabled);
+  (void)applyPatternsGreedily(func, std::move(patterns), config);
+}
+
 struct NormalizeInputPass : meshvk::impl::NormalizeInputBase<NormalizeInputPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -310,6 +330,7 @@ struct NormalizeInputPass : meshvk::impl::NormalizeInputBase<NormalizeInputPass>
       dropStaticHalos(func);
       if (failed(decomposePadAndConcat(func)) || failed(rewriteReadInits(func, b)))
         return signalPassFailure();
+      fuseUnstorableProducers(func);
       cloneSharedEmpties(func, b);
       hoistProducerAnnotations(func);
       annotateUnusedArguments(func, b);

@@ -134,3 +134,35 @@ func.func @pad_and_concat(%x: tensor<8x4xf32>, %w: tensor<8x2xf32>) -> tensor<8x
   %c_s = shard.shard %c to %s : tensor<8x8xf32>
   return %c_s : tensor<8x8xf32>
 }
+
+// -----
+
+// The i1 mask of a comparison is fused into the select that reads it: the
+// runtime has no i1 buffers.
+#id = affine_map<(d0) -> (d0)>
+shard.grid @g(shape = 2)
+// CHECK-LABEL: func.func @mask_fused
+// CHECK-NOT: tensor<8xi1>
+// CHECK: linalg.generic
+// CHECK: arith.cmpf ogt
+// CHECK: arith.select
+// CHECK-NOT: linalg.generic
+func.func @mask_fused(%a: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<8xf32> {
+  %s = shard.sharding @g split_axes = [[0]] : !shard.sharding
+  %a_s = shard.shard %a to %s annotate_for_users : tensor<8xf32>
+  %e = tensor.empty() : tensor<8xi1>
+  %p = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+      ins(%a_s, %b : tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<8xi1>) {
+    ^bb0(%x: f32, %y: f32, %o: i1):
+      %c = arith.cmpf ogt, %x, %y : f32
+      linalg.yield %c : i1
+  } -> tensor<8xi1>
+  %e2 = tensor.empty() : tensor<8xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id, #id, #id], iterator_types = ["parallel"]}
+      ins(%p, %a_s, %b : tensor<8xi1>, tensor<8xf32>, tensor<8xf32>) outs(%e2 : tensor<8xf32>) {
+    ^bb0(%m: i1, %x: f32, %y: f32, %o: f32):
+      %v = arith.select %m, %x, %y : f32
+      linalg.yield %v : f32
+  } -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}

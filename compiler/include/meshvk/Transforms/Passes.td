@@ -93,6 +93,9 @@ def NormalizeInput : Pass<"meshvk-normalize-input", "mlir::ModuleOp"> {
        only be redundant copies (same results); upstream shard-partition
        crashes on halo-sharded operands. Explicit halo exchanges belong in
        SPMD functions (`shard.update_halo`).
+    8. An elementwise `linalg.generic` producing a tensor of an element type
+       the runtime has no buffers for (an i1 mask of a comparison) is fused
+       into its consumers (upstream elementwise fusion, restricted to them).
   }];
   let dependentDialects = ["mlir::shard::ShardDialect", "mlir::linalg::LinalgDialect"];
 }

@@ -36,7 +36,6 @@
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 using namespace mlir;
@@ -287,15 +286,32 @@ LogicalResult decomposePadAndConcat(func::FuncOp func) {
 /// fused into each consumer (upstream's elementwise fusion, restricted to
 /// such values).
 void fuseUnstorableProducers(func::FuncOp func) {
-  RewritePatternSet patterns(func.getContext());
-  linalg::populateElementwiseOpsFusionPatterns(patterns, [](OpOperand *fused) {
-    Type element = cast<ShapedType>(fused->get().getType()).getElementType();
+  auto unstorable = [](OpOperand *operand) {
+    Type element = cast<ShapedType>(operand->get().getType()).getElementType();
     return !(element.isF32() || element.isF16() || element.isInteger(32));
-  });
-  GreedyRewriteConfig config;
-  config.enableFolding(false).enableConstantCSE(false).setRegionSimplificationLevel(
-      GreedySimplifyRegionLevel::Disabled);
-  (void)applyPatternsGreedily(func, std::move(patterns), config);
+  };
+  auto pending = [&] {
+    return func
+        .walk([&](linalg::GenericOp op) {
+          for (OpOperand &operand : op->getOpOperands())
+            if (unstorable(&operand) && linalg::areElementwiseOpsFusable(&operand))
+              return WalkResult::interrupt();
+          return WalkResult::advance();
+        })
+        .wasInterrupted();
+  };
+  FrozenRewritePatternSet patterns = [&] {
+    RewritePatternSet set(func.getContext());
+    linalg::populateElementwiseOpsFusionPatterns(set, unstorable);
+    return FrozenRewritePatternSet(std::move(set));
+  }();
+  // The walk driver: no folding and no dead-code removal (a greedy driver
+  // would also erase unused annotations). One fusion per consumer per walk,
+  // so a chain of masks (cmp, not, and, select) takes a few rounds; a mask
+  // of several levels is short, the bound only guards against no progress.
+  for (int round = 0; round < 16 && pending(); ++round)
+    walkAndApplyPatterns(func, patterns);
+  eraseDeadOps(func); // producers whose every consumer absorbed them
 }
 
 struct NormalizeInputPass : meshvk::impl::NormalizeInputBase<NormalizeInputPass> {

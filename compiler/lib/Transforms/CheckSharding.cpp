@@ -186,8 +186,30 @@ struct CheckShardingPass : meshvk::impl::CheckShardingBase<CheckShardingPass> {
       if (func.isPublic()) {
         auto describe = [&](StringRef what, unsigned i, Type t, Location loc) {
           auto tensor = dyn_cast<RankedTensorType>(t);
-          if (badSignature || (tensor && !tensor.getEncoding()))
+          if (badSignature)
             return; // one line: the first offending type
+          if (tensor && !tensor.getEncoding()) {
+            // Sizes the runtime cannot hold: the emitter's element count
+            // would wrap (and called the tensor empty).
+            uint64_t elements = 1;
+            bool tooBig = false, empty = false;
+            for (int64_t d : tensor.getShape()) {
+              if (ShapedType::isDynamic(d))
+                return; // the shard.shard check names dynamic shapes
+              empty |= d == 0;
+              tooBig |= d > 0 && elements > (uint64_t{1} << 32) / (uint64_t)d;
+              if (!tooBig && d > 0)
+                elements *= (uint64_t)d;
+            }
+            if (!empty && !tooBig)
+              return;
+            emitError(loc) << what << " #" << i << " of @" << func.getSymName() << " is " << t
+                           << (empty ? ": an empty tensor (a dimension of size 0); meshvk needs "
+                                       "at least one element"
+                                     : ": more than 2^32 elements, meshvk's limit per tensor");
+            badSignature = true;
+            return;
+          }
           emitError(loc) << what << " #" << i << " of @" << func.getSymName() << " is " << t
                          << ": meshvk functions take and return ranked tensors without encoding"
                          << (t.isIntOrIndexOrFloat() ? " (a scalar is a 0-d tensor<...>)" : "");

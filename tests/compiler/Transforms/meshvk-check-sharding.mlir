@@ -318,3 +318,21 @@ func.func @insert_rank_expanding(%a: tensor<8x4xf32>, %b: tensor<4xf32>) -> tens
   %r = tensor.insert_slice %b into %a0[2, 0] [1, 4] [1, 1] : tensor<4xf32> into tensor<8x4xf32>
   return %r : tensor<8x4xf32>
 }
+
+// -----
+
+// Sizes the runtime cannot hold are named (the emitter's element count
+// wrapped to 0 and called the tensor empty).
+shard.grid @mesh(shape = 2)
+// expected-error @+1 {{argument #0 of @huge is 'tensor<4611686018427387904x4xf32>': more than 2^32 elements, meshvk's limit per tensor}}
+func.func @huge(%a: tensor<4611686018427387904x4xf32>) -> tensor<4611686018427387904x4xf32> {
+  return %a : tensor<4611686018427387904x4xf32>
+}
+
+// -----
+
+shard.grid @mesh(shape = 2)
+// expected-error @+1 {{argument #0 of @empty is 'tensor<0x4xf32>': an empty tensor (a dimension of size 0); meshvk needs at least one element}}
+func.func @empty(%a: tensor<0x4xf32>) -> tensor<0x4xf32> {
+  return %a : tensor<0x4xf32>
+}

@@ -177,6 +177,7 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
       if (!error.empty()) return Error(kExitUsage, "--devices=" + std::to_string(devices.processes) + ": " + error);
     }
     progress.Done();
+    for (const std::string& warning : compiled.warnings) std::fprintf(stderr, "mesh-vk-run: %s\n", warning.c_str());
     Verbose(1, "compiled %s in-process for device '%s': %zu-byte artifact", path.c_str(), options.device.name.c_str(),
             compiled.artifact.size());
     step("compile (in-process)", compiled.artifact.size());

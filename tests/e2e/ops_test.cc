@@ -1,5 +1,6 @@
 // Issue #12's constructs beyond annotations: 0-d tensors and full reductions
-// to a scalar, and SPMD functions (per-process code with collectives and halo
+// to a scalar, tensor.pad / concat / extract_slice / insert_slice (and their
+// tosa forms) on split and unsplit dimensions, and SPMD functions (per-process code with collectives and halo
 // exchanges written by the user). The programs of tests/e2e/ops_programs/ are
 // compiled for every grid they fit, run with validation on, and compared with
 // plain C++ loops written from each program's comment (never from meshvk's
@@ -8,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 
 #include "program_runner.h"
@@ -106,6 +108,28 @@ Tensors ReshapeCollectivesReference(const Tensors& in, const Shape& grid) {
   return {Stack(all, 4 * n, 4), Stack(mine, chunk, 4), Stack(exchange, chunk, 4 * n)};
 }
 
+// Element (r, c) of a 2-D (or 1-D: c = 0) tensor, as a double (exact for i32).
+double At(const HostTensor& x, int64_t r, int64_t c) {
+  const int64_t cols = x.shape.size() > 1 ? x.shape[1] : 1;
+  return x.type == MESHVK_ELEMENT_I32 ? x.i[r * cols + c] : x.f[r * cols + c];
+}
+
+// A tensor whose element (r, c) is at(r, c): the pad/concat/slice references
+// describe each result element by element, from the program's comment.
+template <typename F>
+HostTensor Build(Shape shape, meshvk_element_type_t type, F at) {
+  HostTensor t = HostTensor::Zeros(shape, type);
+  const int64_t rows = shape[0], cols = shape.size() > 1 ? shape[1] : 1;
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) {
+      if (type == MESHVK_ELEMENT_I32)
+        t.i[r * cols + c] = static_cast<int32_t>(at(r, c));
+      else
+        t.f[r * cols + c] = static_cast<float>(at(r, c));
+    }
+  return t;
+}
+
 const std::vector<OpsProgram>& Programs() {
   static const std::vector<OpsProgram> programs = {
       {"reduce_0d",
@@ -161,6 +185,78 @@ const std::vector<OpsProgram>& Programs() {
        [](const Tensors& in, const Shape&) {
          HostTensor y = in[0];
          for (int32_t& v : y.i) v = -v;
+         return Tensors{y};
+       }},
+      {"pad_concat_cols",
+       {"1", "2", "3", "4", "2x2"},
+       {2},
+       [](const Shape&, std::mt19937* r) { return Tensors{RandomI32({8, 4}, r), RandomI32({8, 2}, r)}; },
+       [](const Tensors& in, const Shape&) {
+         return Tensors{Build({8, 8}, MESHVK_ELEMENT_I32, [&](int64_t r, int64_t c) {
+           return c == 0 || c == 5 ? 7 : c < 5 ? At(in[0], r, c - 1) : At(in[1], r, c - 6);
+         })};
+       }},
+      {"pad_rows",
+       {"1", "2", "3", "4"},
+       {2},
+       [](const Shape&, std::mt19937* r) { return Tensors{RandomI32({8, 4}, r)}; },
+       [](const Tensors& in, const Shape&) {
+         return Tensors{Build({11, 4}, MESHVK_ELEMENT_I32,
+                              [&](int64_t r, int64_t c) { return r >= 1 && r < 9 ? At(in[0], r - 1, c) : -1; })};
+       }},
+      {"concat_rows_2x2",
+       {"", "1x2", "2x1", "1x1"},
+       {2, 2},
+       [](const Shape&, std::mt19937* r) { return Tensors{RandomI32({8, 8}, r), RandomI32({4, 8}, r)}; },
+       [](const Tensors& in, const Shape&) {
+         return Tensors{Build({12, 8}, MESHVK_ELEMENT_I32,
+                              [&](int64_t r, int64_t c) { return r < 8 ? At(in[0], r, c) : At(in[1], r - 8, c); })};
+       }},
+      {"slices_2x2",
+       {"", "1x2", "2x1"},
+       {2, 2},
+       [](const Shape&, std::mt19937* r) { return Tensors{RandomI32({8, 8}, r)}; },
+       [](const Tensors& in, const Shape&) {
+         const HostTensor& x = in[0];
+         const meshvk_element_type_t i32 = MESHVK_ELEMENT_I32;
+         return Tensors{Build({8, 4}, i32, [&](int64_t r, int64_t c) { return At(x, r, c + 2); }),
+                        Build({4, 8}, i32, [&](int64_t r, int64_t c) { return At(x, r + 2, c); }),
+                        Build({8, 8}, i32, [&](int64_t r, int64_t c) { return r >= 1 && r < 5 ? At(x, r + 1, c) : 0; }),
+                        Build({8, 4}, i32, [&](int64_t r, int64_t c) { return At(x, r, 1 + 2 * c); }),
+                        Build({8}, i32, [&](int64_t r, int64_t) { return At(x, r, 3); })};
+       }},
+      {"tosa_pad_concat_slice",
+       {"1", "2", "3", "4"},
+       {2},
+       [](const Shape&, std::mt19937* r) { return Tensors{RandomF32({8, 4}, r), RandomF32({8, 2}, r)}; },
+       [](const Tensors& in, const Shape&) {
+         return Tensors{Build({8, 5}, MESHVK_ELEMENT_F32, [&](int64_t r, int64_t c) {
+           const int64_t k = c + 2;  // column of the concatenation
+           return k < 6 ? (k == 0 || k == 5 ? 0.5 : At(in[0], r, k - 1)) : At(in[1], r, k - 6);
+         })};
+       }},
+      {"stencil_pad_windows",
+       {"1", "2", "3", "4"},
+       {2},
+       [](const Shape&, std::mt19937* r) { return Tensors{RandomI32({8, 4}, r)}; },
+       StencilReference},
+      {"halo_annotations",
+       {"1", "2", "4"},
+       {2},
+       [](const Shape&, std::mt19937* r) { return Tensors{RandomI32({8, 4}, r)}; },
+       [](const Tensors& in, const Shape&) {
+         HostTensor y = in[0];
+         for (int32_t& v : y.i) v = v * v + v;
+         return Tensors{y};
+       }},
+      {"tosa_select_erf",
+       {"1", "2", "4"},
+       {2},
+       [](const Shape&, std::mt19937* r) { return Tensors{RandomF32({8, 4}, r), RandomF32({8, 4}, r)}; },
+       [](const Tensors& in, const Shape&) {
+         HostTensor y = in[0];
+         for (size_t e = 0; e < y.f.size(); ++e)
+           y.f[e] = std::max(in[0].f[e], in[1].f[e]) + static_cast<float>(std::erf(double{in[0].f[e]}));
          return Tensors{y};
        }},
       {"spmd_stencil_rows",

@@ -161,7 +161,14 @@ std::string compileProgramSource(const std::string &source, const std::string &b
   MLIRContext context(registry, MLIRContext::Threading::DISABLED);
 
   std::string firstError;
+  std::vector<std::string> warnings;
   ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Warning) {
+      std::string where = locationText(diag.getLocation());
+      warnings.push_back((where.empty() ? bufferName : where) +
+                         ": warning: " + oneLine(diag.str()));
+      return success();
+    }
     if (diag.getSeverity() != DiagnosticSeverity::Error || !firstError.empty())
       return success();
     std::string where = locationText(diag.getLocation());
@@ -296,6 +303,7 @@ std::string compileProgramSource(const std::string &source, const std::string &b
   out->gridShape = std::move(grid);
   out->memory = std::move(memory);
   out->collectives = std::move(collectives);
+  out->warnings = std::move(warnings);
   return "";
 }
 

@@ -16,6 +16,7 @@
 //    upstream pass lacks.
 #include "KernelLowering.h"
 #include "meshvk/Codegen/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToSPIRV/ArithToSPIRV.h"
 #include "mlir/Conversion/ControlFlowToSPIRV/ControlFlowToSPIRV.h"
@@ -85,6 +86,15 @@ LogicalResult convertGPUModulesToSPIRV(ModuleOp module) {
       spirv::MemorySpaceToStorageClassConverter converter(
           spirv::mapMemorySpaceToVulkanStorageClass);
       spirv::convertMemRefTypesAndAttrs(gm, converter);
+    }
+    {
+      // Math ops without a SPIR-V pattern (erf of tosa.erf / GELU, exp2,
+      // powers with integer exponents) become supported ops first.
+      RewritePatternSet approximations(ctx);
+      populatePolynomialApproximateErfPattern(approximations);
+      populatePolynomialApproximateErfcPattern(approximations);
+      math::populateExpansionPatterns(approximations, {"exp2", "fpowi"});
+      (void)applyPatternsGreedily(gm, std::move(approximations));
     }
     spirv::TargetEnvAttr targetAttr = spirv::lookupTargetEnvOrDefault(gm);
     std::unique_ptr<ConversionTarget> target = SPIRVConversionTarget::get(targetAttr);

@@ -109,6 +109,23 @@ LogicalResult checkOp(Operation *op) {
                                << arg.getArgNumber()
                                << ": upstream sharding-propagation cannot shard scalars; pass "
                                   "it as a tensor<1x...> or make it a constant";
+  // Upstream's arith.constant rule fails without a diagnostic on a tensor
+  // constant that is not a splat (MLIR 22.1).
+  if (auto constant = dyn_cast<arith::ConstantOp>(op))
+    if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+        dense && isa<RankedTensorType>(constant.getType()) && !dense.isSplat())
+      return op->emitError() << "a tensor constant whose elements differ (" << constant.getType()
+                             << ") cannot be partitioned yet (upstream shard-partition takes "
+                                "splat constants only): pass the values as a function argument";
+  // Strided and rank-expanding inserts have no copy lowering and no kernel.
+  if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
+    if (llvm::any_of(insert.getStaticStrides(), [](int64_t s) { return s != 1; }))
+      return op->emitError("'tensor.insert_slice' with strides other than 1 is not supported: "
+                           "insert unit-stride blocks, or build the result with linalg.generic");
+    if (insert.getSourceType().getRank() != insert.getDestType().getRank())
+      return op->emitError("'tensor.insert_slice' of a lower-rank source is not supported: "
+                           "tensor.expand_shape the source to the destination's rank first");
+  }
   // meshvk's input is linalg/tensor/arith/math; other dialects may implement
   // the sharding interface for propagation without being partitioned
   // (tosa.matmul is left whole by shard-partition).
@@ -163,14 +180,65 @@ struct CheckShardingPass : meshvk::impl::CheckShardingBase<CheckShardingPass> {
     for (auto func : module.getOps<func::FuncOp>()) {
       if (func.isExternal() || meshvk::isKernel(func) || meshvk::isSpmdFunction(func))
         continue; // SPMD functions: checked by meshvk::recordSpmdAbi
+      // The ABI moves tensors; a scalar, memref or vector argument has no
+      // shard and upstream propagation stops at it.
+      bool badSignature = false;
+      if (func.isPublic()) {
+        auto describe = [&](StringRef what, unsigned i, Type t, Location loc) {
+          auto tensor = dyn_cast<RankedTensorType>(t);
+          if (badSignature)
+            return; // one line: the first offending type
+          if (tensor && !tensor.getEncoding()) {
+            // Sizes the runtime cannot hold: the emitter's element count
+            // would wrap (and called the tensor empty).
+            uint64_t elements = 1;
+            bool tooBig = false, empty = false;
+            for (int64_t d : tensor.getShape()) {
+              if (ShapedType::isDynamic(d))
+                return; // the shard.shard check names dynamic shapes
+              empty |= d == 0;
+              tooBig |= d > 0 && elements > (uint64_t{1} << 32) / (uint64_t)d;
+              if (!tooBig && d > 0)
+                elements *= (uint64_t)d;
+            }
+            if (!empty && !tooBig)
+              return;
+            emitError(loc) << what << " #" << i << " of @" << func.getSymName() << " is " << t
+                           << (empty ? ": an empty tensor (a dimension of size 0); meshvk needs "
+                                       "at least one element"
+                                     : ": more than 2^32 elements, meshvk's limit per tensor");
+            badSignature = true;
+            return;
+          }
+          emitError(loc) << what << " #" << i << " of @" << func.getSymName() << " is " << t
+                         << ": meshvk functions take and return ranked tensors without encoding"
+                         << (t.isIntOrIndexOrFloat() ? " (a scalar is a 0-d tensor<...>)" : "");
+          badSignature = true;
+        };
+        for (auto [i, t] : llvm::enumerate(func.getArgumentTypes()))
+          describe("argument", i, t, func.getArgument(i).getLoc());
+        for (auto [i, t] : llvm::enumerate(func.getResultTypes()))
+          describe("result", i, t, func.getLoc());
+        failed |= badSignature;
+        if (badSignature)
+          continue;
+      }
       bool annotated = false;
       func.walk([&](Operation *op) {
         failed |= mlir::failed(checkOp(op));
         if (auto sharding = dyn_cast<shard::ShardingOp>(op)) {
           annotated = true;
           if (!sharding.getStaticHaloSizes().empty() || !sharding.getDynamicHaloSizes().empty()) {
-            sharding.emitError("halo sizes are not supported yet: drop them (stencils: read the "
-                               "neighbours' borders through an explicit replicated slice)");
+            // Upstream shard-partition crashes on ops whose operands carry
+            // halos, and halo shards overlap (no block ABI for them);
+            // meshvk-normalize-input drops constant ones, so these are SSA
+            // values (or this pass runs alone).
+            sharding.emitError("halo_sizes that are not constants are not supported in a "
+                               "global program's annotations: "
+                               "write the stencil as an SPMD function that calls "
+                               "shard.update_halo (compiler/README.md \"SPMD functions\"), or "
+                               "as tensor.pad + tensor.extract_slice windows of the global "
+                               "tensor (the windows run replicated on the split dimension)");
             failed = true;
           }
           if (!sharding.getDynamicShardedDimsOffsets().empty()) {

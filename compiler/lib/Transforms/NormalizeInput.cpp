@@ -13,19 +13,30 @@
 //    runs once): the sharding interface takes projected permutations only;
 //  * a `tensor.empty` used by several ops is cloned per use (one empty init
 //    shared by ops of different shardings was partitioned to one shard shape);
+//  * static halo sizes in annotations are dropped with a warning (same
+//    results; shard-partition crashes on them);
+//  * an unused tensor argument of an annotated function is annotated as
+//    replicated (shard-partition crashes on an argument without sharding);
 //  * dead ops are erased (an unused tensor constant, e.g. tosa.mul's shift,
 //    made shard-partition fail without a diagnostic);
 //  * a contraction (matmul, batch_matmul, ...) that accumulates into a tensor
 //    it reads (`outs(%c)` with %c an argument or another op's result)
 //    accumulates into zeros and adds %c after: kernels cannot update their
-//    inputs in place. Other ops that read such an init are refused.
+//    inputs in place. Other ops that read such an init are refused;
+//  * an elementwise producer of a tensor the runtime cannot store (an i1
+//    mask) is fused into its consumers;
+//  * tensor.pad and tensor.concat become a fill (or empty) and insert_slices,
+//    which have a sharding rule (SliceSharding.h) and become plan copies.
 //
 //===----------------------------------------------------------------------===//
 #include "ShardingUtils.h"
 #include "meshvk/Transforms/Passes.h"
 
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 using namespace mlir;
 
@@ -69,6 +80,50 @@ void annotateReplicated(func::FuncOp func, FlatSymbolRefAttr grid, OpBuilder &b)
       operand.set(shard::ShardOp::create(b, ret->getLoc(), operand.get(), replicated,
                                          /*annotate_for_users=*/false)
                       .getResult());
+}
+
+/// Gives every unused tensor argument of an annotated function a replicated
+/// annotation on the function's grid: shard-partition crashes on an argument
+/// without any (MLIR 22.1, null sharding), and propagation never reaches one
+/// that nothing uses.
+void annotateUnusedArguments(func::FuncOp func, OpBuilder &b) {
+  shard::ShardingOp any;
+  func.walk([&](shard::ShardingOp op) {
+    any = op;
+    return WalkResult::interrupt();
+  });
+  if (!any || func.getBody().empty())
+    return;
+  Block &body = func.getBody().front();
+  b.setInsertionPointToStart(&body);
+  shard::ShardingOp replicated;
+  for (BlockArgument arg : body.getArguments()) {
+    if (!isa<RankedTensorType>(arg.getType()) || !arg.use_empty())
+      continue;
+    if (!replicated)
+      replicated = createReplicated(b, func.getLoc(), any.getGridAttr());
+    shard::ShardOp::create(b, arg.getLoc(), arg, replicated, /*annotate_for_users=*/true);
+  }
+}
+
+/// Static halo sizes in a global program's annotations are dropped, with a
+/// warning. A global program reads tensors by their global indices, so a
+/// shard's copy of its neighbours' borders only adds redundant work: the
+/// results are the same without it. Upstream shard-partition crashes on ops
+/// whose operands carry halos (MLIR 22.1), and halo shards would overlap in
+/// the function ABI. Halo exchanges the user wants are written in SPMD
+/// functions (shard.update_halo). Dynamic halo sizes stay for check-sharding.
+void dropStaticHalos(func::FuncOp func) {
+  func.walk([](shard::ShardingOp sharding) {
+    if (sharding.getStaticHaloSizes().empty() || !sharding.getDynamicHaloSizes().empty())
+      return;
+    auto diag = sharding.emitWarning("halo_sizes = [");
+    llvm::interleaveComma(sharding.getStaticHaloSizes(), diag);
+    diag << "] ignored: in a global program each process keeps its shard without "
+            "borders (same results, no redundant border work); for explicit halo "
+            "exchanges write an SPMD function with shard.update_halo";
+    sharding.setStaticHaloSizes(ArrayRef<int64_t>{});
+  });
 }
 
 /// Moves producer annotations that follow another use of their value up to
@@ -236,6 +291,59 @@ LogicalResult rewriteReadInits(func::FuncOp func, OpBuilder &b) {
   return success();
 }
 
+/// tensor.pad -> empty + fill + insert_slice; tensor.concat -> empty +
+/// insert_slices (upstream's rewrites, applied without folding anything else).
+LogicalResult decomposePadAndConcat(func::FuncOp func) {
+  WalkResult positional = func.walk([](tensor::PadOp pad) {
+    if (pad.getConstantPaddingValue())
+      return WalkResult::advance();
+    pad.emitError("'tensor.pad' whose padding value depends on the position is not supported: "
+                  "yield a value defined outside its region (a constant)");
+    return WalkResult::interrupt();
+  });
+  if (positional.wasInterrupted())
+    return failure();
+  RewritePatternSet patterns(func.getContext());
+  patterns.add<linalg::DecomposePadOpPattern>(func.getContext());
+  tensor::populateDecomposeTensorConcatPatterns(patterns);
+  walkAndApplyPatterns(func, std::move(patterns));
+  return success();
+}
+
+/// A tensor of an element type the runtime has no buffers for (the i1 mask
+/// of a comparison feeding a select, as tosa.greater + tosa.select lower)
+/// must not become a buffer between two kernels: its elementwise producer is
+/// fused into each consumer (upstream's elementwise fusion, restricted to
+/// such values).
+void fuseUnstorableProducers(func::FuncOp func) {
+  auto unstorable = [](OpOperand *operand) {
+    Type element = cast<ShapedType>(operand->get().getType()).getElementType();
+    return !(element.isF32() || element.isF16() || element.isInteger(32));
+  };
+  auto pending = [&] {
+    return func
+        .walk([&](linalg::GenericOp op) {
+          for (OpOperand &operand : op->getOpOperands())
+            if (unstorable(&operand) && linalg::areElementwiseOpsFusable(&operand))
+              return WalkResult::interrupt();
+          return WalkResult::advance();
+        })
+        .wasInterrupted();
+  };
+  FrozenRewritePatternSet patterns = [&] {
+    RewritePatternSet set(func.getContext());
+    linalg::populateElementwiseOpsFusionPatterns(set, unstorable);
+    return FrozenRewritePatternSet(std::move(set));
+  }();
+  // The walk driver: no folding and no dead-code removal (a greedy driver
+  // would also erase unused annotations). One fusion per consumer per walk,
+  // so a chain of masks (cmp, not, and, select) takes a few rounds; a mask
+  // of several levels is short, the bound only guards against no progress.
+  for (int round = 0; round < 16 && pending(); ++round)
+    walkAndApplyPatterns(func, patterns);
+  eraseDeadOps(func); // producers whose every consumer absorbed them
+}
+
 struct NormalizeInputPass : meshvk::impl::NormalizeInputBase<NormalizeInputPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -265,10 +373,13 @@ struct NormalizeInputPass : meshvk::impl::NormalizeInputBase<NormalizeInputPass>
       if (func.isExternal() || meshvk::isKernel(func))
         continue;
       eraseDeadOps(func);
-      if (failed(rewriteReadInits(func, b)))
+      dropStaticHalos(func);
+      if (failed(decomposePadAndConcat(func)) || failed(rewriteReadInits(func, b)))
         return signalPassFailure();
+      fuseUnstorableProducers(func);
       cloneSharedEmpties(func, b);
       hoistProducerAnnotations(func);
+      annotateUnusedArguments(func, b);
       SmallVector<linalg::GenericOp> generics;
       func.walk([&](linalg::GenericOp op) { generics.push_back(op); });
       for (linalg::GenericOp op : generics)

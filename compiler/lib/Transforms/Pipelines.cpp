@@ -3,6 +3,7 @@
 
 #include "mlir/Conversion/TosaToArith/TosaToArith.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Conversion/TosaToSCF/TosaToSCF.h"
 #include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Shard/Transforms/Passes.h"
@@ -34,6 +35,8 @@ struct PartitionOptions : PassPipelineOptions<PartitionOptions> {
 /// annotations a grid of one and fixes what propagation trips over.
 void addInputPasses(OpPassManager &pm) {
   OpPassManager &func = pm.nest<func::FuncOp>();
+  // First: tosa-to-linalg fails on the tosa.yield of cond_if / while_loop.
+  func.addPass(createTosaToSCFPass());
   func.addPass(tosa::createTosaToLinalgNamed());
   func.addPass(tosa::createTosaToLinalg());
   func.addPass(createTosaToArithPass());

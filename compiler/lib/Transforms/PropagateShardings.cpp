@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "SpmdFunctions.h"
 #include "ReshapeSharding.h"
+#include "SliceSharding.h"
 #include "meshvk/Transforms/Passes.h"
 
 #include "mlir/Pass/PassManager.h"
@@ -29,8 +30,9 @@ struct PropagateShardingsPass : meshvk::impl::PropagateShardingsBase<PropagateSh
     PropagateShardingsBase::getDependentDialects(registry);
     pipeline().getDependentDialects(registry);
     // The pass manager applies every pass's registry before the first pass
-    // runs: check-sharding already sees the reshape sharding rule.
+    // runs: check-sharding already sees the reshape and slice sharding rules.
     meshvk::registerReshapeShardingModels(registry);
+    meshvk::registerSliceShardingModels(registry);
   }
 
   OpPassManager pipeline() const {

@@ -206,6 +206,14 @@ inline mlir::FailureOr<llvm::SmallVector<int64_t>> resolveShardOffsets(
            << counts[d] << ")";
       return diag;
     }
+    // More processes than elements: some shards would be empty, which
+    // buffers, copies and the artifact's shard table do not have.
+    if (written.empty() && size < counts[d])
+      return at->emitError() << describeTensor(tensor) << ": dimension " << d << " (size " << size
+                             << ") is split over " << counts[d]
+                             << " processes, more than it has elements; empty shards are not "
+                                "supported: split it over at most "
+                             << size << " processes (fewer --devices) or leave it unsplit";
     bool ok = bounds.front() == 0 && bounds.back() == size;
     for (size_t i = 1; i < bounds.size(); ++i)
       ok &= bounds[i] > bounds[i - 1];

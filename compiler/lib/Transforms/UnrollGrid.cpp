@@ -54,6 +54,35 @@ FailureOr<SmallVector<int64_t>> shardShapeOn(shard::ShardShapeOp op, int64_t p,
   return sizes;
 }
 
+/// Offsets, sizes and strides of a slice that became constants on one
+/// process (an uneven shard's extent) move into its static attributes, and an
+/// extract_slice gets the static type they give.
+template <typename SliceOp>
+void foldConstantSliceOperands(SliceOp slice) {
+  auto fold = [&](SmallVector<OpFoldResult> mixed, MutableOperandRange range) {
+    for (OpFoldResult &r : mixed)
+      if (std::optional<int64_t> c = getConstantIntValue(r))
+        r = Builder(slice.getContext()).getIndexAttr(*c);
+    SmallVector<Value> dynamic;
+    SmallVector<int64_t> statics;
+    dispatchIndexOpFoldResults(mixed, dynamic, statics);
+    range.assign(dynamic);
+    return statics;
+  };
+  llvm::SmallBitVector dropped = slice.getDroppedDims();
+  slice.setStaticOffsets(fold(slice.getMixedOffsets(), slice.getOffsetsMutable()));
+  SmallVector<int64_t> sizes = fold(slice.getMixedSizes(), slice.getSizesMutable());
+  slice.setStaticSizes(sizes);
+  slice.setStaticStrides(fold(slice.getMixedStrides(), slice.getStridesMutable()));
+  if constexpr (std::is_same_v<SliceOp, tensor::ExtractSliceOp>) {
+    SmallVector<int64_t> shape;
+    for (auto [d, size] : llvm::enumerate(sizes))
+      if (!dropped.test(d))
+        shape.push_back(size);
+    slice.getResult().setType(slice.getType().clone(shape));
+  }
+}
+
 /// Uneven shards have dynamic sizes in the SPMD function; on one process
 /// they are constants. Gives the results of `op` (cloned for process `p`,
 /// operands already static) their static types, in place so that the
@@ -67,6 +96,10 @@ LogicalResult refineToStatic(Operation *op, int64_t p) {
     for (Operation &nested : region.getOps())
       if (failed(refineToStatic(&nested, p)))
         return failure();
+  if (auto extract = dyn_cast<tensor::ExtractSliceOp>(op))
+    foldConstantSliceOperands(extract);
+  else if (auto insert = dyn_cast<tensor::InsertSliceOp>(op))
+    foldConstantSliceOperands(insert);
   if (llvm::all_of(op->getResultTypes(), isStatic))
     return success();
   if (auto empty = dyn_cast<tensor::EmptyOp>(op)) {

@@ -189,6 +189,8 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "mesh-vk-compile: %s\n", error.c_str());
     return kExitUsage;
   }
+  for (const std::string &warning : program.warnings)
+    std::fprintf(stderr, "mesh-vk-compile: %s\n", warning.c_str());
   std::string temporary = output + ".partial";
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);

@@ -52,7 +52,7 @@ func.func @uneven_next_to_two_axes(%a: tensor<6x5xf32>) -> tensor<6x5xf32> {
 shard.grid @mesh(shape = 4)
 func.func @empty_shard(%a: tensor<3x4xf32>) -> tensor<3x4xf32> {
   %s = shard.sharding @mesh split_axes = [[0]] : !shard.sharding
-  // expected-error @+1 {{argument #0 of @empty_shard: dimension 0 (size 3) cut into 4 shards at [0, 1, 2, 3, 3]; shard offsets must start at 0, increase strictly (every process gets at least one element) and end at 3}}
+  // expected-error @+1 {{argument #0 of @empty_shard: dimension 0 (size 3) is split over 4 processes, more than it has elements; empty shards are not supported: split it over at most 3 processes (fewer --devices) or leave it unsplit}}
   %0 = shard.shard %a to %s annotate_for_users : tensor<3x4xf32>
   return %0 : tensor<3x4xf32>
 }
@@ -148,7 +148,7 @@ func.func @concat(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<8xf32> {
 
 shard.grid @mesh(shape = 2)
 func.func @halo(%a: tensor<8xf32>) -> tensor<8xf32> {
-  // expected-error @+1 {{halo sizes are not supported yet}}
+  // expected-error @+1 {{halo_sizes that are not constants are not supported in a global program's annotations: write the stencil as an SPMD function that calls shard.update_halo (compiler/README.md "SPMD functions"), or as tensor.pad + tensor.extract_slice windows of the global tensor (the windows run replicated on the split dimension)}}
   %s = shard.sharding @mesh split_axes = [[0]] halo_sizes = [1, 1] : !shard.sharding
   %0 = shard.shard %a to %s annotate_for_users : tensor<8xf32>
   return %0 : tensor<8xf32>
@@ -167,12 +167,13 @@ func.func @unknown_grid(%a: tensor<8xf32>) -> tensor<8xf32> {
 
 // -----
 
-// Scalar arguments make upstream sharding-propagation fail obscurely.
+// Scalar arguments make upstream sharding-propagation fail obscurely: the
+// signature is refused first, once.
 shard.grid @mesh(shape = 2)
-func.func @scalar_arg(%a: tensor<8xf32>, %v: f32) -> tensor<8xf32> {
+// expected-error @+1 {{argument #1 of @scalar_arg is 'f32': meshvk functions take and return ranked tensors without encoding (a scalar is a 0-d tensor<...>)}}
+func.func @scalar_arg(%a: tensor<8xf32>, %v: f32, %w: index) -> tensor<8xf32> {
   %s = shard.sharding @mesh split_axes = [[0]] : !shard.sharding
   %a0 = shard.shard %a to %s annotate_for_users : tensor<8xf32>
-  // expected-error @+1 {{'linalg.fill' uses scalar function argument #1: upstream sharding-propagation cannot shard scalars}}
   %f = linalg.fill ins(%v : f32) outs(%a0 : tensor<8xf32>) -> tensor<8xf32>
   return %f : tensor<8xf32>
 }
@@ -266,4 +267,72 @@ func.func @user_collective(%a: tensor<8xf32>) -> tensor<8xf32> {
   // expected-error @+1 {{'shard.all_reduce' in a function with shard.shard annotations: collectives are per-process code; write them in an SPMD function}}
   %1 = shard.all_reduce %0 on @mesh grid_axes = [0] : tensor<8xf32> -> tensor<8xf32>
   return %1 : tensor<8xf32>
+}
+
+// -----
+
+// A private helper may take scalars; its uses are refused where they are.
+shard.grid @mesh(shape = 2)
+func.func private @helper(%v: f32) -> f32 {
+  return %v : f32
+}
+// expected-error @+1 {{result #0 of @memref_result is 'memref<8xf32>': meshvk functions take and return ranked tensors without encoding}}
+func.func @memref_result(%a: tensor<8xf32>) -> memref<8xf32> {
+  %m = bufferization.to_buffer %a : tensor<8xf32> to memref<8xf32>
+  return %m : memref<8xf32>
+}
+
+// -----
+
+// Non-splat tensor constants: upstream's arith.constant rule fails without a
+// diagnostic.
+shard.grid @mesh(shape = 2)
+func.func @table(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %s = shard.sharding @mesh split_axes = [[0]] : !shard.sharding
+  %a0 = shard.shard %a to %s annotate_for_users : tensor<4xf32>
+  // expected-error @+1 {{a tensor constant whose elements differ ('tensor<4xf32>') cannot be partitioned yet (upstream shard-partition takes splat constants only): pass the values as a function argument}}
+  %c = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.add ins(%a0, %c : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+shard.grid @mesh(shape = 2)
+func.func @insert_strided(%a: tensor<8x4xf32>, %b: tensor<4x4xf32>) -> tensor<8x4xf32> {
+  %s = shard.sharding @mesh split_axes = [[0]] : !shard.sharding
+  %a0 = shard.shard %a to %s annotate_for_users : tensor<8x4xf32>
+  // expected-error @+1 {{'tensor.insert_slice' with strides other than 1 is not supported: insert unit-stride blocks, or build the result with linalg.generic}}
+  %r = tensor.insert_slice %b into %a0[0, 0] [4, 4] [2, 1] : tensor<4x4xf32> into tensor<8x4xf32>
+  return %r : tensor<8x4xf32>
+}
+
+// -----
+
+shard.grid @mesh(shape = 2)
+func.func @insert_rank_expanding(%a: tensor<8x4xf32>, %b: tensor<4xf32>) -> tensor<8x4xf32> {
+  %s = shard.sharding @mesh split_axes = [[0]] : !shard.sharding
+  %a0 = shard.shard %a to %s annotate_for_users : tensor<8x4xf32>
+  // expected-error @+1 {{'tensor.insert_slice' of a lower-rank source is not supported: tensor.expand_shape the source to the destination's rank first}}
+  %r = tensor.insert_slice %b into %a0[2, 0] [1, 4] [1, 1] : tensor<4xf32> into tensor<8x4xf32>
+  return %r : tensor<8x4xf32>
+}
+
+// -----
+
+// Sizes the runtime cannot hold are named (the emitter's element count
+// wrapped to 0 and called the tensor empty).
+shard.grid @mesh(shape = 2)
+// expected-error @+1 {{argument #0 of @huge is 'tensor<4611686018427387904x4xf32>': more than 2^32 elements, meshvk's limit per tensor}}
+func.func @huge(%a: tensor<4611686018427387904x4xf32>) -> tensor<4611686018427387904x4xf32> {
+  return %a : tensor<4611686018427387904x4xf32>
+}
+
+// -----
+
+shard.grid @mesh(shape = 2)
+// expected-error @+1 {{argument #0 of @empty is 'tensor<0x4xf32>': an empty tensor (a dimension of size 0); meshvk needs at least one element}}
+func.func @empty(%a: tensor<0x4xf32>) -> tensor<0x4xf32> {
+  return %a : tensor<0x4xf32>
 }

@@ -93,3 +93,76 @@ func.func @broadcast_map(%x: tensor<8x4xf32>, %b: tensor<1x4xf32>) -> tensor<8x4
   %y_s = shard.shard %y to %s : tensor<8x4xf32>
   return %y_s : tensor<8x4xf32>
 }
+
+// -----
+
+// An unused argument of an annotated function is annotated as replicated
+// (shard-partition crashed on it).
+shard.grid @g(shape = 2)
+// CHECK-LABEL: func.func @unused_argument
+// CHECK-SAME: (%[[A:.*]]: tensor<4xf32>, %[[B:.*]]: tensor<4xf32>)
+// CHECK: %[[R:.*]] = shard.sharding @g split_axes = {{\[\[\]\]}} : !shard.sharding
+// CHECK: shard.shard %[[B]] to %[[R]] annotate_for_users : tensor<4xf32>
+func.func @unused_argument(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %s = shard.sharding @g split_axes = [[0]] : !shard.sharding
+  %a_s = shard.shard %a to %s annotate_for_users : tensor<4xf32>
+  return %a_s : tensor<4xf32>
+}
+
+// -----
+
+// tensor.pad with a constant value: empty + fill + insert_slice; tensor.concat:
+// empty + one insert_slice per operand.
+shard.grid @g(shape = 2)
+// CHECK-LABEL: func.func @pad_and_concat
+// CHECK: %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<8x6xf32>)
+// CHECK: %[[P:.*]] = tensor.insert_slice %{{.*}} into %[[F]][0, 1] [8, 4] [1, 1]
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<8x8xf32>
+// CHECK: %[[C0:.*]] = tensor.insert_slice %[[P]] into %[[E]][0, 0] [8, 6] [1, 1]
+// CHECK: tensor.insert_slice %{{.*}} into %[[C0]][0, 6] [8, 2] [1, 1]
+// CHECK-NOT: tensor.pad
+// CHECK-NOT: tensor.concat
+func.func @pad_and_concat(%x: tensor<8x4xf32>, %w: tensor<8x2xf32>) -> tensor<8x8xf32> {
+  %s = shard.sharding @g split_axes = [[0]] : !shard.sharding
+  %x_s = shard.shard %x to %s annotate_for_users : tensor<8x4xf32>
+  %z = arith.constant 0.0 : f32
+  %p = tensor.pad %x_s low[0, 1] high[0, 1] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %z : f32
+  } : tensor<8x4xf32> to tensor<8x6xf32>
+  %c = tensor.concat dim(1) %p, %w : (tensor<8x6xf32>, tensor<8x2xf32>) -> tensor<8x8xf32>
+  %c_s = shard.shard %c to %s : tensor<8x8xf32>
+  return %c_s : tensor<8x8xf32>
+}
+
+// -----
+
+// The i1 mask of a comparison is fused into the select that reads it: the
+// runtime has no i1 buffers.
+#id = affine_map<(d0) -> (d0)>
+shard.grid @g(shape = 2)
+// CHECK-LABEL: func.func @mask_fused
+// CHECK-NOT: tensor<8xi1>
+// CHECK: linalg.generic
+// CHECK: arith.cmpf ogt
+// CHECK: arith.select
+// CHECK-NOT: linalg.generic
+func.func @mask_fused(%a: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<8xf32> {
+  %s = shard.sharding @g split_axes = [[0]] : !shard.sharding
+  %a_s = shard.shard %a to %s annotate_for_users : tensor<8xf32>
+  %e = tensor.empty() : tensor<8xi1>
+  %p = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+      ins(%a_s, %b : tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<8xi1>) {
+    ^bb0(%x: f32, %y: f32, %o: i1):
+      %c = arith.cmpf ogt, %x, %y : f32
+      linalg.yield %c : i1
+  } -> tensor<8xi1>
+  %e2 = tensor.empty() : tensor<8xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id, #id, #id], iterator_types = ["parallel"]}
+      ins(%p, %a_s, %b : tensor<8xi1>, tensor<8xf32>, tensor<8xf32>) outs(%e2 : tensor<8xf32>) {
+    ^bb0(%m: i1, %x: f32, %y: f32, %o: f32):
+      %v = arith.select %m, %x, %y : f32
+      linalg.yield %v : f32
+  } -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}

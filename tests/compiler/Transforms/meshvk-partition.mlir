@@ -264,3 +264,36 @@ func.func @uneven(%a: tensor<10x4xf32>) -> tensor<10x4xf32> {
   %x0 = shard.shard %x to %rows : tensor<10x4xf32>
   return %x0 : tensor<10x4xf32>
 }
+
+// -----
+
+// An unused argument is replicated and stays in the signature (upstream
+// shard-partition segfaulted on it before meshvk-normalize-input annotated it).
+shard.grid @g(shape = 2)
+// CHECK-LABEL: func.func @unused_argument
+// CHECK-SAME: (%{{.*}}: tensor<2xf32>, %{{.*}}: tensor<4xf32>) -> tensor<2xf32>
+func.func @unused_argument(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %s = shard.sharding @g split_axes = [[0]] : !shard.sharding
+  %a_s = shard.shard %a to %s annotate_for_users : tensor<4xf32>
+  return %a_s : tensor<4xf32>
+}
+
+// -----
+
+// Constant halo sizes in a global program are dropped with a warning (same
+// results; upstream shard-partition crashed on the halo-sharded tanh).
+shard.grid @g(shape = 4)
+// CHECK-LABEL: func.func @ew_chain_with_halo
+// CHECK-SAME: (%{{.*}}: tensor<2x16xf32>) -> tensor<2x16xf32>
+// CHECK: linalg.generic
+// CHECK-NOT: update_halo
+func.func @ew_chain_with_halo(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  // expected-warning @+1 {{halo_sizes = [2, 1] ignored: in a global program each process keeps its shard without borders (same results, no redundant border work); for explicit halo exchanges write an SPMD function with shard.update_halo}}
+  %h = shard.sharding @g split_axes = [[0]] halo_sizes = [2, 1] : !shard.sharding
+  %x_h = shard.shard %x to %h annotate_for_users : tensor<8x16xf32>
+  %t = tosa.tanh %x_h : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  // expected-warning @+1 {{halo_sizes = [2, 1] ignored}}
+  %h2 = shard.sharding @g split_axes = [[0]] halo_sizes = [2, 1] : !shard.sharding
+  %t_h = shard.shard %t to %h2 : tensor<8x16xf32>
+  return %t_h : tensor<8x16xf32>
+}

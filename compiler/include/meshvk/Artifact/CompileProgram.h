@@ -57,6 +57,9 @@ struct CompiledProgram {
   std::vector<int64_t> gridShape;        // the grid it was compiled for
   std::vector<ProcessMemoryPlan> memory; // per process
   std::vector<CollectivePlan> collectives;
+  // One line per warning the compiler gave ("NAME:LINE:COL: warning: what"),
+  // e.g. annotations it ignored; the tools print them to stderr.
+  std::vector<std::string> warnings;
 };
 
 // Compiles `source` (named `bufferName` in messages). Returns "" on success,

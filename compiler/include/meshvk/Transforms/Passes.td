@@ -76,11 +76,26 @@ def NormalizeInput : Pass<"meshvk-normalize-input", "mlir::ModuleOp"> {
     iterator_types = [parallel, parallel, reduction]
     ```
     4. Dead ops are erased; a `tensor.empty` used by several ops is cloned
-       per use.
+       per use; an unused tensor argument of an annotated function gets a
+       replicated annotation (shard-partition crashes on one without).
     5. A contraction accumulating into a tensor it reads (`outs(%c)` with
        %c not a tensor.empty or linalg.fill) accumulates into zeros and adds
        %c with `linalg.add` after; any other op reading such an init is
        refused (kernels cannot update their inputs in place).
+    6. `tensor.pad` (constant padding value) becomes `tensor.empty` +
+       `linalg.fill` + `tensor.insert_slice`, and `tensor.concat` becomes
+       `tensor.empty` + one `tensor.insert_slice` per operand (upstream's
+       decompositions): slices have a sharding rule (SliceSharding.cpp) and
+       become copies in the plan. A pad whose value depends on the position
+       is refused.
+    7. Static `halo_sizes` in annotations are dropped with a warning: a
+       global program reads tensors by global indices, so the borders would
+       only be redundant copies (same results); upstream shard-partition
+       crashes on halo-sharded operands. Explicit halo exchanges belong in
+       SPMD functions (`shard.update_halo`).
+    8. An elementwise `linalg.generic` producing a tensor of an element type
+       the runtime has no buffers for (an i1 mask of a comparison) is fused
+       into its consumers (upstream elementwise fusion, restricted to them).
   }];
   let dependentDialects = ["mlir::shard::ShardDialect", "mlir::linalg::LinalgDialect"];
 }

@@ -111,7 +111,9 @@ VKAPI_ATTR VkResult VKAPI_CALL AllocateMemory(VkDevice device, const VkMemoryAll
   DeviceData* d = deviceFromHandle(device);
   const uint32_t type = info->memoryTypeIndex;
   if (type >= d->memory.emulated.memoryTypeCount) fatal("vkAllocateMemory", "got an invalid memoryTypeIndex");
-  const bool imports = findInChain<VkImportMemoryFdInfoKHR>(info->pNext, VK_STRUCTURE_TYPE_IMPORT_MEMORY_FD_INFO_KHR);
+  const bool imports =
+      findInChain<VkImportMemoryFdInfoKHR>(info->pNext, VK_STRUCTURE_TYPE_IMPORT_MEMORY_FD_INFO_KHR) ||
+      findInChain<VkImportMemoryHostPointerInfoEXT>(info->pNext, VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT);
   const bool exports =
       findInChain<VkExportMemoryAllocateInfo>(info->pNext, VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO);
   // The fault switches: a driver that refuses a handle it advertised, or that

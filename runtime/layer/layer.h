@@ -52,6 +52,11 @@ enum class Topology { kGroup, kSeparate };
 // types), or the extensions advertised but every import (or every exportable
 // allocation) refused, to exercise an application's fallback.
 enum class ExternalMemory { kOn, kHidden, kRefuseImport, kRefuseExport };
+// The emulated devices' memory in separate mode: a discrete GPU's (a
+// device-local type the host cannot map, plus host memory), or the driver's
+// own types unchanged, i.e. host memory as on a CPU device or an integrated
+// GPU with one unified heap (every device-local type host-visible).
+enum class MemoryKind { kDiscrete, kHost };
 struct Config {
   uint32_t deviceCount = 2;                             // MESHVK_EMULATED_DEVICE_COUNT
   VkPeerMemoryFeatureFlags peerFeatures = 0xF;          // MESHVK_EMULATED_PEER_MEMORY_FEATURES
@@ -60,6 +65,7 @@ struct Config {
   bool raceCheck = true;                                // MESHVK_EMULATED_RACE_CHECK
   Topology topology = Topology::kGroup;                 // MESHVK_EMULATED_TOPOLOGY
   ExternalMemory externalMemory = ExternalMemory::kOn;  // MESHVK_EMULATED_EXTERNAL_MEMORY
+  MemoryKind memory = MemoryKind::kDiscrete;            // MESHVK_EMULATED_MEMORY
   // Devices one VkDevice can span: N in a group, 1 when shown separately (the
   // memory layout and UUIDs follow).
   uint32_t groupSize() const { return topology == Topology::kGroup ? deviceCount : 1; }

@@ -31,21 +31,6 @@ uint64_t HostAllocationAlignment(const meshvk_device_set_t& set) {
   return align;
 }
 
-// `bytes` (a multiple of the page size) of fresh anonymous memory at an
-// address aligned to `alignment`; nullptr when the host has none.
-void* MapHostPages(uint64_t bytes, uint64_t alignment) {
-  const uint64_t extra = alignment > static_cast<uint64_t>(sysconf(_SC_PAGESIZE)) ? alignment : 0;
-  void* raw = mmap(nullptr, bytes + extra, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (raw == MAP_FAILED) return nullptr;
-  const uintptr_t base = reinterpret_cast<uintptr_t>(raw);
-  const uintptr_t start = RoundUp(base, alignment);
-  if (start > base) munmap(raw, start - base);
-  if (base + extra > start) munmap(reinterpret_cast<void*>(start + bytes), base + extra - start);
-  void* out = reinterpret_cast<void*>(start);
-  if (bytes >= kHugePage) madvise(out, bytes, MADV_HUGEPAGE);  // advice: fine if refused
-  return out;
-}
-
 // Imports `bytes` of host memory at `pointer` on `device` as memory for
 // `buffer` (created with the host-allocation handle type) and binds it.
 // UNAVAILABLE when the driver does not take the pointer for shard memory.
@@ -86,6 +71,26 @@ Status ImportHostPointer(LogicalDevice& device, VkBuffer buffer, void* pointer, 
 
 }  // namespace
 
+// `bytes` (rounded up to pages) of fresh anonymous memory at an
+// address aligned to `alignment`; nullptr when the host has none.
+void* MapHostPages(uint64_t bytes, uint64_t alignment) {
+  bytes = RoundUp(bytes, static_cast<uint64_t>(sysconf(_SC_PAGESIZE)));
+  const uint64_t extra = alignment > static_cast<uint64_t>(sysconf(_SC_PAGESIZE)) ? alignment : 0;
+  void* raw = mmap(nullptr, bytes + extra, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED) return nullptr;
+  const uintptr_t base = reinterpret_cast<uintptr_t>(raw);
+  const uintptr_t start = RoundUp(base, alignment);
+  if (start > base) munmap(raw, start - base);
+  if (base + extra > start) munmap(reinterpret_cast<void*>(start + bytes), base + extra - start);
+  void* out = reinterpret_cast<void*>(start);
+  if (bytes >= kHugePage) madvise(out, bytes, MADV_HUGEPAGE);  // advice: fine if refused
+  return out;
+}
+
+void UnmapHostPages(void* pages, uint64_t bytes) {
+  if (pages) munmap(pages, RoundUp(bytes, static_cast<uint64_t>(sysconf(_SC_PAGESIZE))));
+}
+
 bool ShardMemoryTakesHostPointers(const LogicalDevice& device) {
   const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
   const VkMemoryPropertyFlags flags = device.physical->memory.memoryTypes[device.storage_memory_type].propertyFlags;
@@ -97,7 +102,7 @@ bool ShardMemoryTakesHostPointers(const LogicalDevice& device) {
   if (!probe) return false;
   VkMemoryHostPointerPropertiesEXT props{VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT};
   const VkResult result = device.vk.vkGetMemoryHostPointerPropertiesEXT(device.device, kHostAllocation, probe, &props);
-  munmap(probe, bytes);
+  UnmapHostPages(probe, bytes);
   return result == VK_SUCCESS && (props.memoryTypeBits & (1u << device.storage_memory_type));
 }
 
@@ -119,7 +124,7 @@ Status ImportHostAllocation(meshvk_buffer_t* buffer, const VkMemoryRequirements&
     buffer->memory = VK_NULL_HANDLE;
   }
   if (!status.ok()) {
-    munmap(pointer, bytes);
+    UnmapHostPages(pointer, bytes);
     return status;
   }
   buffer->host_allocation = pointer;
@@ -128,7 +133,7 @@ Status ImportHostAllocation(meshvk_buffer_t* buffer, const VkMemoryRequirements&
 }
 
 void FreeHostAllocation(meshvk_buffer_t* buffer) {
-  if (buffer->host_allocation) munmap(buffer->host_allocation, buffer->host_allocation_bytes);
+  UnmapHostPages(buffer->host_allocation, buffer->host_allocation_bytes);
   buffer->host_allocation = nullptr;
   buffer->host_allocation_bytes = 0;
 }

@@ -32,6 +32,12 @@ struct ExportChain {
   }
 };
 
+// `bytes` of fresh anonymous host memory (rounded up to pages) at an address
+// aligned to `alignment`, with transparent huge pages asked for from 2 MiB
+// up; nullptr when the host has none. Freed with UnmapHostPages.
+void* MapHostPages(uint64_t bytes, uint64_t alignment);
+void UnmapHostPages(void* pages, uint64_t bytes);
+
 // Whether `device`'s shard memory type is host memory that takes host
 // pointers: host-visible and coherent, and among the types the driver reports
 // for a probe host allocation (vkGetMemoryHostPointerPropertiesEXT).

@@ -161,7 +161,9 @@ TEST_F(CrossDeviceTest, HostMemoryDevicesShareOneHostAllocation) {
 TEST_F(CrossDeviceTest, HostStagedCopiesMoveExactlyTheRange) {
   const uint64_t allocated0 = meshvk_device_set_allocated_bytes(set_.get(), 0);
   for (uint64_t bytes : {uint64_t{4}, uint64_t{4096 + 12}, uint64_t{MESHVK_STAGING_CHUNK_BYTES},
-                         uint64_t{2 * MESHVK_STAGING_CHUNK_BYTES + 4 * 333}}) {
+                         uint64_t{2 * MESHVK_STAGING_CHUNK_BYTES + 4 * 333},
+                         // More chunks than a shared host allocation has slots: every slot is refilled.
+                         uint64_t{9 * MESHVK_STAGING_CHUNK_BYTES + 4 * 77}}) {
     const size_t words = bytes / 4 + 2;
     Buffer src = Make(0, words * 4, 0);
     Buffer dst = Make(1, words * 4, 0);
@@ -179,7 +181,7 @@ TEST_F(CrossDeviceTest, HostStagedCopiesMoveExactlyTheRange) {
     EXPECT_LE(meshvk_device_set_staging_bytes(set_.get(), 0), 4 * MESHVK_STAGING_CHUNK_BYTES + 8192);
     EXPECT_LE(meshvk_device_set_staging_bytes(set_.get(), 1), 4 * MESHVK_STAGING_CHUNK_BYTES + 8192);
   }
-  // Never the transfer's size (the largest here is 2 chunks and more).
+  // Never the transfer's size (the largest here is 9 chunks and more).
   EXPECT_LE(meshvk_device_set_peak_staging_bytes(set_.get(), 1), 4 * MESHVK_STAGING_CHUNK_BYTES + 8192);
   EXPECT_EQ(meshvk_device_set_allocated_bytes(set_.get(), 0), allocated0) << "staging is not in allocated bytes";
   Buffer small = Make(0, 64, 0), other = Make(1, 64, 0);

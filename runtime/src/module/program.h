@@ -1,6 +1,8 @@
 // Internal view of meshvk_program_t: the recorded segments and the state an
-// invoke needs, shared by the host-tensor invoke (program.cc) and the
-// device-resident, asynchronous one (invoke_async.cc).
+// invoke needs, shared by creation (program.cc), recording
+// (program_record.cc), submission (program_submit.cc), the host-tensor invoke
+// (program_invoke.cc) and the device-resident, asynchronous one
+// (invoke_async.cc).
 #ifndef MESHVK_RUNTIME_MODULE_PROGRAM_H_
 #define MESHVK_RUNTIME_MODULE_PROGRAM_H_
 
@@ -143,6 +145,10 @@ namespace meshvk::module {
 // submitted, and the end is not waited for. Advances prog->base.
 Status SubmitSegments(meshvk_program_t* prog, uint32_t function, uint64_t timeout_ns,
                       const std::vector<meshvk_semaphore_value_t>& first_waits, bool async);
+
+// Records every function of a program whose buffers, executables and
+// semaphores exist (program creation's last step).
+Status RecordProgram(meshvk_program_t* prog);
 
 // Records `function` again into `out` with `buffers` ([process][buffer], the
 // shape of prog->buffers) in place of the program's own buffers; the

@@ -358,6 +358,7 @@ constexpr uint32_t kCommandBufferMagic = 0x6d636d62u;
 
 struct DeviceData {
   VkDevice device = VK_NULL_HANDLE;
+  bool hostBackedExports = false;  // external_memory.cc
   InstanceData* instance = nullptr;
   VkPhysicalDevice realPhysical = VK_NULL_HANDLE;
   uint32_t deviceCount = 1;
@@ -459,5 +460,17 @@ bool isEmulatedDeviceFunction(DeviceData* d, const char* name);
 void forwardImportedWaits(DeviceData* d, const std::vector<Batch>& batches);
 void forgetSharedSemaphore(DeviceData* d, VkSemaphore semaphore);
 void forgetSharedSemaphoreDevice(DeviceData* d);
+
+// Opaque-fd exports of separate mode backed by host allocations
+// (external_memory.cc), where the application enabled VK_EXT_external_memory_host.
+void useHostBackedExports(DeviceData* d, const VkDeviceCreateInfo& info);
+// Makes the real allocation of an opaque-fd export or of an import of such a
+// fd; false when it is not one (the caller asks the driver).
+bool allocateHostBacked(DeviceData* d, VkDevice device, const VkMemoryAllocateInfo& info,
+                        const VkAllocationCallbacks* alloc, VkDeviceMemory* out, VkResult* result);
+// vkGetMemoryFdKHR of a host-backed real allocation; false when it is not one.
+bool hostBackedFd(VkDeviceMemory real, int* fd, VkResult* result);
+// After the real allocation was freed.
+void freedHostBacked(VkDeviceMemory real);
 
 }  // namespace meshvk_layer

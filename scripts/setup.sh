@@ -8,7 +8,7 @@ packages=(
   clang libclang-rt-14-dev clang-format-22
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
   libvulkan-dev libvulkan-volk-dev mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
-  spirv-tools libshaderc-dev glslc glslang-tools
+  spirv-tools spirv-headers libshaderc-dev glslc glslang-tools
   libflatbuffers-dev flatbuffers-compiler
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev zlib1g-dev graphviz python3-numpy

@@ -1,5 +1,7 @@
-// Trace timestamps of a command buffer (meshvk_command_buffer_write_timestamp):
-// one query per call, in pools created as needed. Each pool is reset by the
+// Device timing of a command buffer: the two queries around its recorded work
+// (meshvk_command_buffer_device_time), and trace timestamps
+// (meshvk_command_buffer_write_timestamp): one query per call, in pools
+// created as needed. Each pool is reset by the
 // command buffer itself (vkCmdResetQueryPool when its first query is
 // recorded), so replays of the recorded buffer stay valid without host work.
 #include "command_buffer.h"
@@ -11,7 +13,8 @@ namespace {
 
 constexpr uint32_t kTraceQueriesPerPool = 256;
 
-LogicalDevice& DeviceOf(const meshvk_command_buffer_t* cb) { return cb->set->DeviceOf(cb->process); }
+// The bits of a timestamp that count on this queue family.
+uint64_t TimestampMask(uint32_t valid_bits) { return valid_bits >= 64 ? ~0ull : ((1ull << valid_bits) - 1); }
 
 Status WriteTimestamp(meshvk_command_buffer_t* cb, meshvk_timestamp_point_t point, uint32_t* out_index) {
   const char* what = "meshvk_command_buffer_write_timestamp";
@@ -43,6 +46,32 @@ Status WriteTimestamp(meshvk_command_buffer_t* cb, meshvk_timestamp_point_t poin
   return Status();
 }
 
+Status DeviceTime(const meshvk_command_buffer_t* cb, uint64_t* out_ns) {
+  const char* what = "meshvk_command_buffer_device_time";
+  if (!cb || !out_ns) {
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: command buffer or out_ns is NULL", what);
+  }
+  *out_ns = 0;
+  if (!cb->timestamps) {
+    return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: %s: the queue family has no timestamps", what,
+                      cb->set->Where(cb->process).c_str());
+  }
+  if (cb->last_submit_value == 0) {
+    return MakeStatus(MESHVK_STATUS_FAILED_PRECONDITION, "%s: %s: never submitted", what,
+                      cb->set->Where(cb->process).c_str());
+  }
+  LogicalDevice& device = DeviceOf(cb);
+  uint64_t values[2] = {0, 0};
+  MESHVK_VK_RETURN_IF_ERROR(
+      device.vk.vkGetQueryPoolResults(device.device, cb->timestamps, 0, 2, sizeof(values), values, sizeof(uint64_t),
+                                      VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+      cb->set->Where(cb->process) + ": vkGetQueryPoolResults(timestamps)");
+  const uint64_t mask = cb->timestamp_mask;
+  uint64_t ticks = ((values[1] & mask) - (values[0] & mask)) & mask;
+  *out_ns = static_cast<uint64_t>(ticks * cb->timestamp_period_ns);
+  return Status();
+}
+
 Status ReadTimestamps(const meshvk_command_buffer_t* cb, uint64_t* out_ns, uint32_t count) {
   const char* what = "meshvk_command_buffer_read_timestamps";
   if (!cb || (count && !out_ns)) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: NULL argument", what);
@@ -54,7 +83,7 @@ Status ReadTimestamps(const meshvk_command_buffer_t* cb, uint64_t* out_ns, uint3
                       cb->set->Where(cb->process).c_str());
   LogicalDevice& device = DeviceOf(cb);
   const uint32_t bits = device.physical->queue_families[device.queue_family].timestampValidBits;
-  const uint64_t mask = bits >= 64 ? ~0ull : ((1ull << bits) - 1);
+  const uint64_t mask = TimestampMask(bits);
   const double period = device.physical->properties.limits.timestampPeriod;
   for (uint32_t first = 0; first < count; first += kTraceQueriesPerPool) {
     uint32_t n = std::min(kTraceQueriesPerPool, count - first);
@@ -71,6 +100,27 @@ Status ReadTimestamps(const meshvk_command_buffer_t* cb, uint64_t* out_ns, uint3
 
 }  // namespace
 
+// Every command buffer measures itself where the queue family has timestamps:
+// two queries, reset by the command buffer itself, so a replay needs no
+// host-side reset and the recorded buffer stays immutable. The first is
+// written after the opening barrier, the second before the closing one.
+Status BeginTimestamps(meshvk_command_buffer_t* cb) {
+  LogicalDevice& device = DeviceOf(cb);
+  const PhysicalDevice* physical = device.physical;
+  uint32_t bits = physical->queue_families[device.queue_family].timestampValidBits;
+  if (bits == 0 || physical->properties.limits.timestampPeriod <= 0) return Status();
+  cb->timestamp_mask = TimestampMask(bits);
+  cb->timestamp_period_ns = physical->properties.limits.timestampPeriod;
+  VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+  info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+  info.queryCount = 2;
+  MESHVK_VK_RETURN_IF_ERROR(device.vk.vkCreateQueryPool(device.device, &info, nullptr, &cb->timestamps),
+                            cb->set->Where(cb->process) + ": vkCreateQueryPool(timestamps)");
+  device.vk.vkCmdResetQueryPool(cb->command_buffer, cb->timestamps, 0, 2);
+  device.vk.vkCmdWriteTimestamp(cb->command_buffer, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, cb->timestamps, 0);
+  return Status();
+}
+
 void DestroyTraceTimestamps(meshvk_command_buffer_t* cb) {
   LogicalDevice& device = DeviceOf(cb);
   for (VkQueryPool pool : cb->trace_pools) device.vk.vkDestroyQueryPool(device.device, pool, nullptr);
@@ -80,6 +130,10 @@ void DestroyTraceTimestamps(meshvk_command_buffer_t* cb) {
 }  // namespace meshvk
 
 extern "C" {
+
+meshvk_status_t meshvk_command_buffer_device_time(const meshvk_command_buffer_t* cb, uint64_t* out_ns) {
+  return meshvk::DeviceTime(cb, out_ns).ToC();
+}
 
 meshvk_status_t meshvk_command_buffer_write_timestamp(meshvk_command_buffer_t* cb, meshvk_timestamp_point_t point,
                                                       uint32_t* out_index) {

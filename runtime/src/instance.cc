@@ -410,4 +410,19 @@ meshvk_status_t meshvk_instance_device_group_info(meshvk_instance_t* instance, u
   return MESHVK_OK;
 }
 
+const char* meshvk_physical_device_type_name(uint32_t device_type) {
+  switch (device_type) {
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+      return "integrated-gpu";
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+      return "discrete-gpu";
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+      return "virtual-gpu";
+    case VK_PHYSICAL_DEVICE_TYPE_CPU:
+      return "cpu";
+    default:
+      return "other";
+  }
+}
+
 }  // extern "C"

@@ -16,18 +16,6 @@
 namespace meshvk {
 namespace {
 
-constexpr uint32_t kMagic = 0x07230203;
-constexpr uint32_t kOpEntryPoint = 15;
-constexpr uint32_t kOpTypePointer = 32;
-constexpr uint32_t kOpVariable = 59;
-constexpr uint32_t kOpDecorate = 71;
-constexpr uint32_t kExecutionModelGLCompute = 5;
-constexpr uint32_t kDecorationBufferBlock = 3;
-constexpr uint32_t kDecorationBinding = 33;
-constexpr uint32_t kDecorationDescriptorSet = 34;
-constexpr uint32_t kStorageUniform = 2;
-constexpr uint32_t kStorageBuffer = 12;
-
 // Reads a SPIR-V literal string starting at words[0], at most `max_words`.
 std::string ReadString(const uint32_t* words, size_t max_words) {
   std::string out;
@@ -72,22 +60,20 @@ Status Validate(const std::vector<uint32_t>& words, spv_target_env env) {
 Status CheckDescriptorBindings(const std::vector<uint32_t>& words, uint32_t binding_count) {
   std::unordered_map<uint32_t, uint32_t> binding, descriptor_set, pointee, variable_type, variable_class;
   std::unordered_set<uint32_t> buffer_blocks;
-  for (size_t i = 5; i < words.size();) {
-    uint32_t count = words[i] >> 16, opcode = words[i] & 0xffff;
-    if (count == 0 || i + count > words.size()) break;
-    if (opcode == kOpDecorate && count >= 3) {
-      uint32_t target = words[i + 1], decoration = words[i + 2];
-      if (decoration == kDecorationBinding && count >= 4) binding[target] = words[i + 3];
-      if (decoration == kDecorationDescriptorSet && count >= 4) descriptor_set[target] = words[i + 3];
-      if (decoration == kDecorationBufferBlock) buffer_blocks.insert(target);
-    } else if (opcode == kOpTypePointer && count >= 4) {
-      pointee[words[i + 1]] = words[i + 3];
-    } else if (opcode == kOpVariable && count >= 4) {
-      variable_type[words[i + 2]] = words[i + 1];
-      variable_class[words[i + 2]] = words[i + 3];
+  ForEachInstruction(words.data(), words.size(), [&](uint32_t opcode, const uint32_t* w, uint32_t count) {
+    if (opcode == spv::OpDecorate && count >= 3) {
+      uint32_t target = w[1], decoration = w[2];
+      if (decoration == spv::DecorationBinding && count >= 4) binding[target] = w[3];
+      if (decoration == spv::DecorationDescriptorSet && count >= 4) descriptor_set[target] = w[3];
+      if (decoration == spv::DecorationBufferBlock) buffer_blocks.insert(target);
+    } else if (opcode == spv::OpTypePointer && count >= 4) {
+      pointee[w[1]] = w[3];
+    } else if (opcode == spv::OpVariable && count >= 4) {
+      variable_type[w[2]] = w[1];
+      variable_class[w[2]] = w[3];
     }
-    i += count;
-  }
+    return true;
+  });
   for (const auto& [id, number] : binding) {
     uint32_t set = descriptor_set.count(id) ? descriptor_set[id] : 0;
     if (set != 0 || number >= binding_count) {
@@ -97,7 +83,8 @@ Status CheckDescriptorBindings(const std::vector<uint32_t>& words, uint32_t bind
     }
     uint32_t storage = variable_class.count(id) ? variable_class[id] : 0;
     uint32_t block = pointee.count(variable_type[id]) ? pointee[variable_type[id]] : 0;
-    bool is_storage_buffer = storage == kStorageBuffer || (storage == kStorageUniform && buffer_blocks.count(block));
+    bool is_storage_buffer = storage == spv::StorageClassStorageBuffer ||
+                             (storage == spv::StorageClassUniform && buffer_blocks.count(block));
     if (!is_storage_buffer) {
       return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
                         "binding %u is not a storage buffer (storage class %u); meshvk binds only storage buffers",
@@ -110,17 +97,14 @@ Status CheckDescriptorBindings(const std::vector<uint32_t>& words, uint32_t bind
 }  // namespace
 
 bool FindComputeEntryPoint(const uint32_t* words, size_t word_count, const char* name, uint32_t* out_id) {
-  for (size_t i = 5; i < word_count;) {
-    uint32_t count = words[i] >> 16, opcode = words[i] & 0xffff;
-    if (count == 0 || i + count > word_count) return false;
-    if (opcode == kOpEntryPoint && count >= 4 && words[i + 1] == kExecutionModelGLCompute &&
-        ReadString(&words[i + 3], count - 3) == name) {
-      *out_id = words[i + 2];
-      return true;
-    }
-    i += count;
-  }
-  return false;
+  bool found = false;
+  ForEachInstruction(words, word_count, [&](uint32_t opcode, const uint32_t* w, uint32_t count) {
+    found = opcode == spv::OpEntryPoint && count >= 4 && w[1] == spv::ExecutionModelGLCompute &&
+            ReadString(&w[3], count - 3) == name;
+    if (found) *out_id = w[2];
+    return !found;
+  });
+  return found;
 }
 
 Status CheckSpirv(const meshvk_executable_create_info_t& info, uint32_t vulkan_api_version, KernelRules rules,
@@ -132,7 +116,7 @@ Status CheckSpirv(const meshvk_executable_create_info_t& info, uint32_t vulkan_a
   // Copied: the caller's pointer need not be 4-byte aligned.
   std::vector<uint32_t> words(info.spirv_size / 4);
   std::memcpy(words.data(), info.spirv, info.spirv_size);
-  if (words.size() < 5 || words[0] != kMagic)
+  if (words.size() < 5 || words[0] != spv::MagicNumber)
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "not a SPIR-V module (bad magic number)");
   // The header's schema word is reserved (must be 0; the validator does not
   // look, lavapipe fails pipeline creation with VK_ERROR_UNKNOWN).
@@ -184,32 +168,32 @@ namespace {
 // spec appendix "SPIR-V capabilities").
 void AddCapability(uint32_t capability, meshvk_shader_features_t* out) {
   switch (capability) {
-    case 9:
+    case spv::CapabilityFloat16:
       out->shader_float16 = 1;
-      break;  // Float16
-    case 10:
+      break;
+    case spv::CapabilityFloat64:
       out->shader_float64 = 1;
-      break;  // Float64
-    case 11:
+      break;
+    case spv::CapabilityInt64:
       out->shader_int64 = 1;
-      break;  // Int64
-    case 22:
+      break;
+    case spv::CapabilityInt16:
       out->shader_int16 = 1;
-      break;  // Int16
-    case 39:
+      break;
+    case spv::CapabilityInt8:
       out->shader_int8 = 1;
-      break;    // Int8
-    case 4433:  // StorageBuffer16BitAccess
-    case 4434:  // UniformAndStorageBuffer16BitAccess
+      break;
+    case spv::CapabilityStorageBuffer16BitAccess:
+    case spv::CapabilityUniformAndStorageBuffer16BitAccess:
       out->storage_buffer_16bit_access = 1;
       break;
-    case 4448:  // StorageBuffer8BitAccess
-    case 4449:  // UniformAndStorageBuffer8BitAccess
+    case spv::CapabilityStorageBuffer8BitAccess:
+    case spv::CapabilityUniformAndStorageBuffer8BitAccess:
       out->storage_buffer_8bit_access = 1;
       break;
-    case 5345:
+    case spv::CapabilityVulkanMemoryModel:
       out->vulkan_memory_model = 1;
-      break;  // VulkanMemoryModel
+      break;
     default:
       break;
   }
@@ -221,19 +205,15 @@ void AddCapability(uint32_t capability, meshvk_shader_features_t* out) {
 extern "C" {
 
 meshvk_status_t meshvk_executable_spirv_features(const uint32_t* spirv, size_t size, meshvk_shader_features_t* out) {
-  constexpr uint32_t kOpCapability = 17;
-  if (!spirv || !out || size < 20 || size % 4 != 0 || spirv[0] != meshvk::kMagic) {
+  if (!spirv || !out || size < 20 || size % 4 != 0 || spirv[0] != spv::MagicNumber) {
     return meshvk::MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
                               "meshvk_executable_spirv_features: not a SPIR-V module (or out is NULL)")
         .ToC();
   }
-  const size_t words = size / 4;
-  for (size_t i = 5; i < words;) {
-    uint32_t count = spirv[i] >> 16, opcode = spirv[i] & 0xffff;
-    if (count == 0 || i + count > words) break;
-    if (opcode == kOpCapability && count >= 2) meshvk::AddCapability(spirv[i + 1], out);
-    i += count;
-  }
+  meshvk::ForEachInstruction(spirv, size / 4, [out](uint32_t opcode, const uint32_t* w, uint32_t count) {
+    if (opcode == spv::OpCapability && count >= 2) meshvk::AddCapability(w[1], out);
+    return true;
+  });
   return MESHVK_OK;
 }
 

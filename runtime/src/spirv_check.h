@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <spirv/unified1/spirv.hpp>
 #include <vector>
 
 #include "meshvk/executable.h"
@@ -52,6 +53,19 @@ Status CheckSpirv(const meshvk_executable_create_info_t& info, uint32_t vulkan_a
 // validator; `entry_id` is the entry point's function.
 Status CheckKernelInterface(const std::vector<uint32_t>& words, uint32_t entry_id, const char* entry_point,
                             const meshvk_executable_create_info_t& info, KernelRules rules, KernelLayout* out_layout);
+
+// Calls visit(opcode, w, count) for each instruction after the 5-word header,
+// w pointing at its first word and count its word count, in order, until
+// visit returns false or an instruction is malformed (word count 0, or past
+// the end; the validator refuses such a module).
+template <typename Visit>
+void ForEachInstruction(const uint32_t* words, size_t word_count, Visit visit) {
+  for (size_t i = 5; i < word_count;) {
+    const uint32_t count = words[i] >> spv::WordCountShift, opcode = words[i] & spv::OpCodeMask;
+    if (count == 0 || i + count > word_count || !visit(opcode, &words[i], count)) return;
+    i += count;
+  }
+}
 
 // Finds the GLCompute OpEntryPoint named `name` in a well-formed module and
 // sets *out_id to its function id.

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <spirv/unified1/spirv.hpp>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -17,207 +18,10 @@
 #include <vector>
 
 #include "spirv_check.h"
+#include "spirv_names.h"
 
 namespace meshvk {
 namespace {
-
-// Opcodes, decorations, storage classes and built-ins (SPIR-V 1.6 spec).
-enum Op : uint32_t {
-  kOpEntryPoint = 15,
-  kOpExecutionMode = 16,
-  kOpCapability = 17,
-  kOpTypeVoid = 19,
-  kOpTypeBool = 20,
-  kOpTypeInt = 21,
-  kOpTypeFloat = 22,
-  kOpTypeVector = 23,
-  kOpTypeMatrix = 24,
-  kOpTypeArray = 28,
-  kOpTypeRuntimeArray = 29,
-  kOpTypeStruct = 30,
-  kOpTypePointer = 32,
-  kOpConstant = 43,
-  kOpConstantComposite = 44,
-  kOpSpecConstant = 50,
-  kOpSpecConstantComposite = 51,
-  kOpFunction = 54,
-  kOpFunctionParameter = 55,
-  kOpVariable = 59,
-  kOpAccessChain = 65,
-  kOpInBoundsAccessChain = 66,
-  kOpPtrAccessChain = 67,
-  kOpCopyObject = 83,
-  kOpInBoundsPtrAccessChain = 70,
-  kOpDecorate = 71,
-  kOpMemberDecorate = 72,
-  kOpExecutionModeId = 331,
-};
-constexpr uint32_t kDecorationArrayStride = 6, kDecorationBuiltIn = 11, kDecorationOffset = 35;
-constexpr uint32_t kExecutionModeLocalSize = 17, kExecutionModeLocalSizeId = 38;
-enum Storage : uint32_t {
-  kInput = 1,
-  kUniform = 2,
-  kWorkgroup = 4,
-  kPrivate = 6,
-  kFunction = 7,
-  kPushConstant = 9,
-  kStorageBuffer = 12,
-};
-constexpr uint32_t kBuiltInWorkgroupSize = 25;
-
-const char* StorageName(uint32_t storage) {
-  switch (storage) {
-    case 0:
-      return "UniformConstant";
-    case 1:
-      return "Input";
-    case 2:
-      return "Uniform";
-    case 3:
-      return "Output";
-    case 4:
-      return "Workgroup";
-    case 5:
-      return "CrossWorkgroup";
-    case 6:
-      return "Private";
-    case 8:
-      return "Generic";
-    case 9:
-      return "PushConstant";
-    case 10:
-      return "AtomicCounter";
-    case 11:
-      return "Image";
-    case 12:
-      return "StorageBuffer";
-    case 5349:
-      return "PhysicalStorageBuffer";
-    default:
-      return "an unknown class";
-  }
-}
-
-// The capabilities a meshvk kernel may declare: core compute ones, subgroup
-// operations (Vulkan 1.1 core) and those whose features the runtime enables
-// when the device has them (device_set.cc EnabledFeatures; checked against
-// the device by the validation layer / the device's feature bits). Anything
-// else (images, atomics on 64-bit, physical pointers, kernels) is not
-// something meshvk binds or enables.
-const char* AllowedCapability(uint32_t capability) {
-  switch (capability) {
-    case 0:
-      return "Matrix";
-    case 1:
-      return "Shader";
-    case 9:
-      return "Float16";
-    case 10:
-      return "Float64";
-    case 11:
-      return "Int64";
-    case 22:
-      return "Int16";
-    case 39:
-      return "Int8";
-    case 61:
-      return "GroupNonUniform";
-    case 62:
-      return "GroupNonUniformVote";
-    case 63:
-      return "GroupNonUniformArithmetic";
-    case 64:
-      return "GroupNonUniformBallot";
-    case 65:
-      return "GroupNonUniformShuffle";
-    case 66:
-      return "GroupNonUniformShuffleRelative";
-    case 67:
-      return "GroupNonUniformClustered";
-    case 68:
-      return "GroupNonUniformQuad";
-    case 4433:
-      return "StorageBuffer16BitAccess";
-    case 4434:
-      return "UniformAndStorageBuffer16BitAccess";
-    case 4435:
-      return "StoragePushConstant16";
-    case 4437:
-      return "DeviceGroup";
-    case 4448:
-      return "StorageBuffer8BitAccess";
-    case 4449:
-      return "UniformAndStorageBuffer8BitAccess";
-    case 4450:
-      return "StoragePushConstant8";
-    case 5345:
-      return "VulkanMemoryModel";
-    case 5346:
-      return "VulkanMemoryModelDeviceScope";
-    default:
-      return nullptr;
-  }
-}
-
-// The compute built-ins and the type Vulkan requires of each ("Built-In
-// Variables" chapter): a 3-vector of 32-bit integers, a 32-bit integer, or a
-// 4-vector of 32-bit integers (subgroup masks).
-enum class BuiltInShape { kNone, kScalar, kVec3, kVec4 };
-struct BuiltInRule {
-  const char* name;
-  BuiltInShape shape;
-};
-BuiltInRule ComputeBuiltIn(uint32_t builtin) {
-  switch (builtin) {
-    case 24:
-      return {"NumWorkgroups", BuiltInShape::kVec3};
-    case 25:
-      return {"WorkgroupSize", BuiltInShape::kVec3};
-    case 26:
-      return {"WorkgroupId", BuiltInShape::kVec3};
-    case 27:
-      return {"LocalInvocationId", BuiltInShape::kVec3};
-    case 28:
-      return {"GlobalInvocationId", BuiltInShape::kVec3};
-    case 29:
-      return {"LocalInvocationIndex", BuiltInShape::kScalar};
-    case 36:
-      return {"SubgroupSize", BuiltInShape::kScalar};
-    case 38:
-      return {"NumSubgroups", BuiltInShape::kScalar};
-    case 40:
-      return {"SubgroupId", BuiltInShape::kScalar};
-    case 41:
-      return {"SubgroupLocalInvocationId", BuiltInShape::kScalar};
-    case 4416:
-      return {"SubgroupEqMask", BuiltInShape::kVec4};
-    case 4417:
-      return {"SubgroupGeMask", BuiltInShape::kVec4};
-    case 4418:
-      return {"SubgroupGtMask", BuiltInShape::kVec4};
-    case 4419:
-      return {"SubgroupLeMask", BuiltInShape::kVec4};
-    case 4420:
-      return {"SubgroupLtMask", BuiltInShape::kVec4};
-    case 4438:
-      return {"DeviceIndex", BuiltInShape::kScalar};
-    default:
-      return {nullptr, BuiltInShape::kNone};
-  }
-}
-
-const char* ShapeName(BuiltInShape shape) {
-  switch (shape) {
-    case BuiltInShape::kScalar:
-      return "a 32-bit integer";
-    case BuiltInShape::kVec3:
-      return "a 3-component vector of 32-bit integers";
-    case BuiltInShape::kVec4:
-      return "a 4-component vector of 32-bit integers";
-    default:
-      return "?";
-  }
-}
 
 struct Variable {
   uint32_t id, pointer_type, storage;
@@ -227,15 +31,12 @@ struct Variable {
 class KernelModule {
  public:
   KernelModule(const std::vector<uint32_t>& words, uint32_t entry_id) {
-    for (size_t i = 5; i < words.size();) {
-      uint32_t count = words[i] >> 16, opcode = words[i] & 0xffff;
-      if (count == 0 || i + count > words.size()) break;
-      const uint32_t* w = &words[i];
+    ForEachInstruction(words.data(), words.size(), [&](uint32_t opcode, const uint32_t* w, uint32_t count) {
       switch (opcode) {
-        case kOpCapability:
+        case spv::OpCapability:
           if (count >= 2) capabilities_.push_back(w[1]);
           break;
-        case kOpEntryPoint:
+        case spv::OpEntryPoint:
           if (count >= 4 && w[2] == entry_id) {
             // Name words end at the first word holding a NUL; ids follow.
             size_t k = 3;
@@ -243,60 +44,60 @@ class KernelModule {
             for (++k; k < count; ++k) interface_.insert(w[k]);
           }
           break;
-        case kOpExecutionMode:
-        case kOpExecutionModeId:
+        case spv::OpExecutionMode:
+        case spv::OpExecutionModeId:
           if (count >= 6 && w[1] == entry_id &&
-              (w[2] == kExecutionModeLocalSize || w[2] == kExecutionModeLocalSizeId)) {
+              (w[2] == spv::ExecutionModeLocalSize || w[2] == spv::ExecutionModeLocalSizeId)) {
             local_size_mode_ = w[2];
             for (int d = 0; d < 3; ++d) local_size_[d] = w[3 + d];
           }
           break;
-        case kOpDecorate:
+        case spv::OpDecorate:
           if (count >= 3) decorations_[w[1]].push_back({w[2], count >= 4 ? w[3] : 0});
           break;
-        case kOpMemberDecorate:
+        case spv::OpMemberDecorate:
           if (count >= 4) member_decorations_[{w[1], w[2]}].push_back({w[3], count >= 5 ? w[4] : 0});
           break;
-        case kOpFunction:
+        case spv::OpFunction:
           in_function_ = true;
           break;
-        case kOpVariable:
+        case spv::OpVariable:
           if (!in_function_ && count >= 4) globals_.push_back({w[2], w[1], w[3]});
           if (count >= 3) value_types_[w[2]] = w[1];
           break;
-        case kOpFunctionParameter:
-        case kOpCopyObject:
+        case spv::OpFunctionParameter:
+        case spv::OpCopyObject:
           if (count >= 3) value_types_[w[2]] = w[1];
           break;
-        case kOpAccessChain:
-        case kOpInBoundsAccessChain:
-        case kOpPtrAccessChain:
-        case kOpInBoundsPtrAccessChain:
+        case spv::OpAccessChain:
+        case spv::OpInBoundsAccessChain:
+        case spv::OpPtrAccessChain:
+        case spv::OpInBoundsPtrAccessChain:
           if (count >= 4) {
             value_types_[w[2]] = w[1];
             // Ptr forms: the first index steps over the base pointer itself.
-            bool ptr = opcode == kOpPtrAccessChain || opcode == kOpInBoundsPtrAccessChain;
+            bool ptr = opcode == spv::OpPtrAccessChain || opcode == spv::OpInBoundsPtrAccessChain;
             if (!ptr || count >= 5)
               access_chains_.push_back({w[2], w[3], std::vector<uint32_t>(w + (ptr ? 5 : 4), w + count)});
           }
           break;
         default:
-          if ((opcode >= kOpTypeVoid && opcode <= kOpTypePointer) && count >= 2) {
+          if ((opcode >= spv::OpTypeVoid && opcode <= spv::OpTypePointer) && count >= 2) {
             definitions_[w[1]] = std::vector<uint32_t>(w, w + count);
-          } else if ((opcode == kOpConstant || opcode == kOpConstantComposite || opcode == kOpSpecConstant ||
-                      opcode == kOpSpecConstantComposite) &&
+          } else if ((opcode == spv::OpConstant || opcode == spv::OpConstantComposite ||
+                      opcode == spv::OpSpecConstant || opcode == spv::OpSpecConstantComposite) &&
                      count >= 3) {
             definitions_[w[2]] = std::vector<uint32_t>(w, w + count);
           }
           break;
       }
-      i += count;
-    }
+      return true;
+    });
   }
 
   Status CheckCapabilities() const {
     for (uint32_t capability : capabilities_)
-      if (!AllowedCapability(capability))
+      if (!AllowedCapabilityName(capability))
         return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
                           "capability %u is not one a meshvk kernel may declare (compute, subgroup and the "
                           "16/8-bit, int64/float64, memory-model features the runtime enables)",
@@ -309,16 +110,16 @@ class KernelModule {
   Status CheckVariables() const {
     for (const Variable& v : globals_) {
       switch (v.storage) {
-        case kStorageBuffer:
-        case kUniform:  // bindings: CheckDescriptorBindings
-        case kWorkgroup:
-        case kPrivate:
-        case kPushConstant:
+        case spv::StorageClassStorageBuffer:
+        case spv::StorageClassUniform:  // bindings: CheckDescriptorBindings
+        case spv::StorageClassWorkgroup:
+        case spv::StorageClassPrivate:
+        case spv::StorageClassPushConstant:
           if (BuiltInOf(v.id))
             return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "variable %%%u in storage class %s is decorated BuiltIn",
-                              v.id, StorageName(v.storage));
+                              v.id, StorageClassName(v.storage));
           break;
-        case kInput: {
+        case spv::StorageClassInput: {
           MESHVK_RETURN_IF_ERROR(CheckBuiltInVariable(v));
           break;
         }
@@ -326,23 +127,23 @@ class KernelModule {
           return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
                             "variable %%%u is in storage class %s (%u); a meshvk kernel has storage buffers, push "
                             "constants, built-in inputs, workgroup and private memory only",
-                            v.id, StorageName(v.storage), v.storage);
+                            v.id, StorageClassName(v.storage), v.storage);
       }
     }
     for (const auto& [key, list] : member_decorations_)
       for (const auto& [decoration, value] : list)
-        if (decoration == kDecorationBuiltIn)
+        if (decoration == spv::DecorationBuiltIn)
           return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
                             "member %u of type %%%u is decorated BuiltIn %u (a compute kernel has no built-in block)",
                             key.second, key.first, value);
     // BuiltIn on anything but an input variable: only the WorkgroupSize constant.
     for (const auto& [id, list] : decorations_)
       for (const auto& [decoration, value] : list) {
-        if (decoration != kDecorationBuiltIn || IsGlobal(id)) continue;
+        if (decoration != spv::DecorationBuiltIn || IsGlobal(id)) continue;
         const std::vector<uint32_t>* def = Definition(id);
-        bool constant =
-            def && ((def->at(0) & 0xffff) == kOpConstantComposite || (def->at(0) & 0xffff) == kOpSpecConstantComposite);
-        if (value != kBuiltInWorkgroupSize || !constant)
+        bool constant = def && ((def->at(0) & spv::OpCodeMask) == spv::OpConstantComposite ||
+                                (def->at(0) & spv::OpCodeMask) == spv::OpSpecConstantComposite);
+        if (value != spv::BuiltInWorkgroupSize || !constant)
           return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
                             "%%%u is decorated BuiltIn %u; only input variables and the WorkgroupSize constant may be",
                             id, value);
@@ -357,24 +158,24 @@ class KernelModule {
   Status WorkgroupSize(uint32_t out[3], const char** source) const {
     for (const auto& [id, list] : decorations_)
       for (const auto& [decoration, value] : list)
-        if (decoration == kDecorationBuiltIn && value == kBuiltInWorkgroupSize && !IsGlobal(id)) {
+        if (decoration == spv::DecorationBuiltIn && value == spv::BuiltInWorkgroupSize && !IsGlobal(id)) {
           const std::vector<uint32_t>& def = *Definition(id);  // checked by CheckVariables
           for (int d = 0; d < 3; ++d)
             if (def.size() < 6 || !ConstantValue(def[3 + d], &out[d]))
               return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
                                 "the WorkgroupSize constant %%%u has a component that is not a 32-bit constant", id);
           // Named after LocalSize when that says the same (glslang emits both).
-          bool same = local_size_mode_ == kExecutionModeLocalSize && local_size_[0] == out[0] &&
+          bool same = local_size_mode_ == spv::ExecutionModeLocalSize && local_size_[0] == out[0] &&
                       local_size_[1] == out[1] && local_size_[2] == out[2];
           *source = same ? "LocalSize" : "a WorkgroupSize constant";
           return Status();
         }
-    if (local_size_mode_ == kExecutionModeLocalSize) {
+    if (local_size_mode_ == spv::ExecutionModeLocalSize) {
       for (int d = 0; d < 3; ++d) out[d] = local_size_[d];
       *source = "LocalSize";
       return Status();
     }
-    if (local_size_mode_ == kExecutionModeLocalSizeId) {
+    if (local_size_mode_ == spv::ExecutionModeLocalSizeId) {
       for (int d = 0; d < 3; ++d)
         if (!ConstantValue(local_size_[d], &out[d]))
           return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "LocalSizeId operand %%%u is not a 32-bit constant",
@@ -392,7 +193,7 @@ class KernelModule {
     *out = 0;
     const Variable* block = nullptr;
     for (const Variable& v : globals_) {
-      if (v.storage != kPushConstant) continue;
+      if (v.storage != spv::StorageClassPushConstant) continue;
       if (block)
         return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
                           "two push-constant variables (%%%u and %%%u); Vulkan allows one", block->id, v.id);
@@ -412,7 +213,7 @@ class KernelModule {
   Status WorkgroupBytes(uint64_t* out) const {
     *out = 0;
     for (const Variable& v : globals_) {
-      if (v.storage != kWorkgroup) continue;
+      if (v.storage != spv::StorageClassWorkgroup) continue;
       const std::vector<uint32_t>* pointer = Definition(v.pointer_type);
       uint64_t bytes = 0;
       if (!pointer || pointer->size() < 4 || !SizeOf(pointer->at(3), &bytes, 0))
@@ -433,22 +234,22 @@ class KernelModule {
       auto base = value_types_.find(chain.base);
       if (base == value_types_.end()) continue;
       const std::vector<uint32_t>* pointer = Definition(base->second);
-      if (!pointer || (pointer->at(0) & 0xffff) != kOpTypePointer || pointer->size() < 4) continue;
+      if (!pointer || (pointer->at(0) & spv::OpCodeMask) != spv::OpTypePointer || pointer->size() < 4) continue;
       uint32_t type_id = pointer->at(3);
       for (uint32_t index_id : chain.indices) {
         const std::vector<uint32_t>* type = Definition(type_id);
         if (!type) break;
-        uint32_t opcode = type->at(0) & 0xffff, index = 0, extent = 0;
+        uint32_t opcode = type->at(0) & spv::OpCodeMask, index = 0, extent = 0;
         bool constant = ConstantValue(index_id, &index);
-        if (opcode == kOpTypeStruct) {
+        if (opcode == spv::OpTypeStruct) {
           if (!constant || index + 2 >= type->size()) break;  // the validator's rule
           type_id = type->at(2 + index);
           continue;
         }
-        if ((opcode == kOpTypeVector || opcode == kOpTypeMatrix) && type->size() >= 4)
+        if ((opcode == spv::OpTypeVector || opcode == spv::OpTypeMatrix) && type->size() >= 4)
           extent = type->at(3);
-        else if (opcode == kOpTypeArray && type->size() >= 4 && ConstantValue(type->at(3), &extent)) {
-        } else if (opcode != kOpTypeRuntimeArray)
+        else if (opcode == spv::OpTypeArray && type->size() >= 4 && ConstantValue(type->at(3), &extent)) {
+        } else if (opcode != spv::OpTypeRuntimeArray)
           break;
         if (constant && extent != 0 && index >= extent)
           return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
@@ -470,7 +271,7 @@ class KernelModule {
     std::map<uint32_t, uint32_t> builtin_owner;
     for (const Variable& v : globals_) {
       uint32_t builtin = 0;
-      if (v.storage != kInput || !BuiltInOf(v.id, &builtin)) continue;
+      if (v.storage != spv::StorageClassInput || !BuiltInOf(v.id, &builtin)) continue;
       auto [it, inserted] = builtin_owner.insert({builtin, v.id});
       if (!inserted)
         return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
@@ -478,13 +279,13 @@ class KernelModule {
                           it->second, v.id, ComputeBuiltIn(builtin).name);
     }
     for (const Variable& v : globals_) {
-      bool buffer = v.storage == kStorageBuffer || v.storage == kUniform;
-      if (!buffer && v.storage != kPushConstant) continue;
+      bool buffer = v.storage == spv::StorageClassStorageBuffer || v.storage == spv::StorageClassUniform;
+      if (!buffer && v.storage != spv::StorageClassPushConstant) continue;
       const std::vector<uint32_t>* pointer = Definition(v.pointer_type);
       if (!pointer || pointer->size() < 4) continue;
       uint32_t block_id = pointer->at(3);
       const std::vector<uint32_t>* block = Definition(block_id);
-      if (!block || (block->at(0) & 0xffff) != kOpTypeStruct) continue;  // the validator requires a struct
+      if (!block || (block->at(0) & spv::OpCodeMask) != spv::OpTypeStruct) continue;  // the validator requires a struct
       uint32_t members = static_cast<uint32_t>(block->size() - 2);
       if (buffer && members != 1)
         return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
@@ -495,7 +296,7 @@ class KernelModule {
         uint32_t offset = 0;
         uint64_t size = 0;
         uint32_t member_type = block->at(2 + m);
-        if (!Decoration(block_id, kDecorationOffset, &offset, m) || offset != end)
+        if (!Decoration(block_id, spv::DecorationOffset, &offset, m) || offset != end)
           return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
                             "%s %%%u: member %u of its block is at Offset %u, densely packed it is at %llu",
                             buffer ? "storage buffer" : "push-constant block", v.id, m, offset,
@@ -503,8 +304,8 @@ class KernelModule {
         MESHVK_RETURN_IF_ERROR(CheckDenseArrays(v.id, member_type, 0));
         if (buffer) {
           const std::vector<uint32_t>* array = Definition(member_type);
-          uint32_t opcode = array ? array->at(0) & 0xffff : 0;
-          if (opcode != kOpTypeRuntimeArray && opcode != kOpTypeArray)
+          uint32_t opcode = array ? array->at(0) & spv::OpCodeMask : 0;
+          if (opcode != spv::OpTypeRuntimeArray && opcode != spv::OpTypeArray)
             return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
                               "storage buffer %%%u: its block holds %%%u, not an array; a .mvk kernel's buffer is one "
                               "array",
@@ -529,14 +330,14 @@ class KernelModule {
   Status CheckDenseArrays(uint32_t variable, uint32_t type_id, int depth) const {
     const std::vector<uint32_t>* type = Definition(type_id);
     if (!type || depth > 32) return Status();
-    uint32_t opcode = type->at(0) & 0xffff;
-    if ((opcode == kOpTypeArray || opcode == kOpTypeRuntimeArray) && type->size() >= 3) {
+    uint32_t opcode = type->at(0) & spv::OpCodeMask;
+    if ((opcode == spv::OpTypeArray || opcode == spv::OpTypeRuntimeArray) && type->size() >= 3) {
       uint32_t stride = 0;
       uint64_t element = 0;
       if (!SizeOf(type->at(2), &element, 0))
         return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "buffer %%%u: array %%%u has elements without a size",
                           variable, type_id);
-      if (!Decoration(type_id, kDecorationArrayStride, &stride) || stride != element)
+      if (!Decoration(type_id, spv::DecorationArrayStride, &stride) || stride != element)
         return MakeStatus(
             MESHVK_STATUS_INVALID_ARGUMENT,
             "buffer %%%u: array %%%u has ArrayStride %u for %llu-byte elements (a .mvk kernel's arrays are "
@@ -544,12 +345,12 @@ class KernelModule {
             variable, type_id, stride, static_cast<unsigned long long>(element));
       return CheckDenseArrays(variable, type->at(2), depth + 1);
     }
-    if (opcode == kOpTypeStruct) {
+    if (opcode == spv::OpTypeStruct) {
       uint64_t end = 0;
       for (size_t m = 2; m < type->size(); ++m) {
         uint32_t offset = 0;
         uint64_t size = 0;
-        if (!Decoration(type_id, kDecorationOffset, &offset, static_cast<int64_t>(m - 2)) || offset != end ||
+        if (!Decoration(type_id, spv::DecorationOffset, &offset, static_cast<int64_t>(m - 2)) || offset != end ||
             !SizeOf(type->at(m), &size, 0))
           return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
                             "buffer %%%u: struct %%%u member %zu is not densely packed (Offset %u, expected %llu)",
@@ -593,7 +394,7 @@ class KernelModule {
 
   bool BuiltInOf(uint32_t id, uint32_t* builtin = nullptr) const {
     uint32_t value = 0;
-    if (!Decoration(id, kDecorationBuiltIn, &value)) return false;
+    if (!Decoration(id, spv::DecorationBuiltIn, &value)) return false;
     if (builtin) *builtin = value;
     return true;
   }
@@ -602,10 +403,11 @@ class KernelModule {
   bool ConstantValue(uint32_t id, uint32_t* out) const {
     const std::vector<uint32_t>* def = Definition(id);
     if (!def || def->size() != 4) return false;
-    uint32_t opcode = def->at(0) & 0xffff;
-    if (opcode != kOpConstant && opcode != kOpSpecConstant) return false;
+    uint32_t opcode = def->at(0) & spv::OpCodeMask;
+    if (opcode != spv::OpConstant && opcode != spv::OpSpecConstant) return false;
     const std::vector<uint32_t>* type = Definition(def->at(1));
-    if (!type || (type->at(0) & 0xffff) != kOpTypeInt || type->size() < 3 || type->at(2) != 32) return false;
+    if (!type || (type->at(0) & spv::OpCodeMask) != spv::OpTypeInt || type->size() < 3 || type->at(2) != 32)
+      return false;
     *out = def->at(3);
     return true;
   }
@@ -616,14 +418,14 @@ class KernelModule {
       return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
                         "input variable %%%u is not a built-in (a compute kernel has no other inputs)", v.id);
     BuiltInRule rule = ComputeBuiltIn(builtin);
-    if (!rule.name || builtin == kBuiltInWorkgroupSize)
+    if (!rule.name || builtin == spv::BuiltInWorkgroupSize)
       return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
                         "input variable %%%u is BuiltIn %u, not a compute input built-in", v.id, builtin);
     if (!interface_.count(v.id))
       return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
                         "built-in input %%%u (%s) is missing from the entry point's interface", v.id, rule.name);
     const std::vector<uint32_t>* pointer = Definition(v.pointer_type);
-    if (!pointer || (pointer->at(0) & 0xffff) != kOpTypePointer || pointer->size() < 4)
+    if (!pointer || (pointer->at(0) & spv::OpCodeMask) != spv::OpTypePointer || pointer->size() < 4)
       return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "built-in input %%%u (%s) is not a pointer variable", v.id,
                         rule.name);
     return CheckBuiltInType(v.id, pointer->at(3), rule);
@@ -633,28 +435,29 @@ class KernelModule {
   std::string Describe(uint32_t type_id) const {
     const std::vector<uint32_t>* type = Definition(type_id);
     if (!type || type->size() < 3) return "type %" + std::to_string(type_id);
-    uint32_t opcode = type->at(0) & 0xffff;
-    if (opcode == kOpTypeVector && type->size() >= 4)
+    uint32_t opcode = type->at(0) & spv::OpCodeMask;
+    if (opcode == spv::OpTypeVector && type->size() >= 4)
       return "a " + std::to_string(type->at(3)) + "-component vector of " + Describe(type->at(2)).substr(2) + "s";
-    if (opcode == kOpTypeInt) return "a " + std::to_string(type->at(2)) + "-bit integer";
-    if (opcode == kOpTypeFloat) return "a " + std::to_string(type->at(2)) + "-bit float";
+    if (opcode == spv::OpTypeInt) return "a " + std::to_string(type->at(2)) + "-bit integer";
+    if (opcode == spv::OpTypeFloat) return "a " + std::to_string(type->at(2)) + "-bit float";
     return "type %" + std::to_string(type_id);
   }
 
   Status CheckBuiltInType(uint32_t id, uint32_t type_id, BuiltInRule rule) const {
     const std::vector<uint32_t>* type = Definition(type_id);
     uint32_t components = 1, scalar_id = type_id;
-    if (type && (type->at(0) & 0xffff) == kOpTypeVector && type->size() >= 4) {
+    if (type && (type->at(0) & spv::OpCodeMask) == spv::OpTypeVector && type->size() >= 4) {
       scalar_id = type->at(2);
       components = type->at(3);
     }
     const std::vector<uint32_t>* scalar = Definition(scalar_id);
-    bool int32 = scalar && (scalar->at(0) & 0xffff) == kOpTypeInt && scalar->size() >= 3 && scalar->at(2) == 32;
+    bool int32 =
+        scalar && (scalar->at(0) & spv::OpCodeMask) == spv::OpTypeInt && scalar->size() >= 3 && scalar->at(2) == 32;
     uint32_t want = rule.shape == BuiltInShape::kVec3 ? 3 : rule.shape == BuiltInShape::kVec4 ? 4 : 1;
-    bool is_vector = type && (type->at(0) & 0xffff) == kOpTypeVector;
+    bool is_vector = type && (type->at(0) & spv::OpCodeMask) == spv::OpTypeVector;
     if (!int32 || components != want || (want == 1) == is_vector)
       return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "built-in %%%u (%s) is %s; Vulkan requires %s", id, rule.name,
-                        Describe(type_id).c_str(), ShapeName(rule.shape));
+                        Describe(type_id).c_str(), BuiltInShapeName(rule.shape));
     return Status();
   }
 
@@ -668,38 +471,38 @@ class KernelModule {
     if (!type || depth > 32) return false;
     const std::vector<uint32_t>& t = *type;
     constexpr uint64_t kHuge = uint64_t(1) << 40;
-    switch (t[0] & 0xffff) {
-      case kOpTypeBool:  // no defined memory size; 4 bytes, what drivers use, for workgroup memory
+    switch (t[0] & spv::OpCodeMask) {
+      case spv::OpTypeBool:  // no defined memory size; 4 bytes, what drivers use, for workgroup memory
         *out = 4;
         return true;
-      case kOpTypeInt:
-      case kOpTypeFloat:
+      case spv::OpTypeInt:
+      case spv::OpTypeFloat:
         if (t.size() < 3 || t[2] % 8 != 0) return false;
         *out = t[2] / 8;
         return true;
-      case kOpTypeVector:
-      case kOpTypeMatrix: {
+      case spv::OpTypeVector:
+      case spv::OpTypeMatrix: {
         uint64_t element = 0;
         if (t.size() < 4 || !SizeOf(t[2], &element, depth + 1)) return false;
         *out = element * t[3];
         return true;
       }
-      case kOpTypeArray: {
+      case spv::OpTypeArray: {
         uint64_t element = 0;
         uint32_t length = 0, stride = 0;
         if (t.size() < 4 || !SizeOf(t[2], &element, depth + 1) || !ConstantValue(t[3], &length)) return false;
-        if (Decoration(id, kDecorationArrayStride, &stride)) element = stride;
+        if (Decoration(id, spv::DecorationArrayStride, &stride)) element = stride;
         *out = std::min<uint64_t>(element * length, kHuge);
         return true;
       }
-      case kOpTypeStruct: {
+      case spv::OpTypeStruct: {
         uint64_t end = 0, sum = 0;
         for (size_t m = 2; m < t.size(); ++m) {
           uint64_t member = 0;
           uint32_t offset = 0;
           if (!SizeOf(t[m], &member, depth + 1)) return false;
           sum = std::min(sum + member, kHuge);
-          if (Decoration(id, kDecorationOffset, &offset, static_cast<int64_t>(m - 2)))
+          if (Decoration(id, spv::DecorationOffset, &offset, static_cast<int64_t>(m - 2)))
             end = std::max(end, offset + member);
           else
             end = std::max(end, sum);

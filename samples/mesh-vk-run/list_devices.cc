@@ -8,21 +8,6 @@
 namespace meshvk_run {
 namespace {
 
-const char* DeviceTypeName(uint32_t type) {
-  switch (type) {
-    case 1:
-      return "integrated-gpu";
-    case 2:
-      return "discrete-gpu";
-    case 3:
-      return "virtual-gpu";
-    case 4:
-      return "cpu";
-    default:
-      return "other";
-  }
-}
-
 std::string QueueFlagsText(uint32_t flags) {
   std::string text;
   auto add = [&](uint32_t bit, const char* name) {
@@ -111,8 +96,8 @@ meshvk_status_t ListDevices(meshvk_instance_t* instance, FILE* out) {
     }
     const meshvk_device_limits_t& l = info.limits;
     std::fprintf(out, "  [%u] %s (%s, vendor 0x%04x device 0x%04x, Vulkan %u.%u.%u)\n", i, info.name,
-                 DeviceTypeName(info.device_type), info.vendor_id, info.device_id, info.api_version >> 22,
-                 (info.api_version >> 12) & 0x3ff, info.api_version & 0xfff);
+                 meshvk_physical_device_type_name(info.device_type), info.vendor_id, info.device_id,
+                 info.api_version >> 22, (info.api_version >> 12) & 0x3ff, info.api_version & 0xfff);
     std::fprintf(out, "      workgroup size <= %ux%ux%u, invocations <= %u, count <= %ux%ux%u\n",
                  l.max_workgroup_size[0], l.max_workgroup_size[1], l.max_workgroup_size[2], l.max_workgroup_invocations,
                  l.max_workgroup_count[0], l.max_workgroup_count[1], l.max_workgroup_count[2]);

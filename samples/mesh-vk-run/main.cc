@@ -22,12 +22,15 @@ using meshvk_run::kExitDevice;
 using meshvk_run::kExitOk;
 using meshvk_run::kExitUsage;
 
-int Fail(meshvk_status_t status) {
+int Fail(meshvk_status_t status, int code = kExitDevice) {
   std::fprintf(stderr, "mesh-vk-run: %s: %s\n", meshvk_status_code_name(meshvk_status_code(status)),
                meshvk_status_message(status));
   meshvk_status_free(status);
-  return kExitDevice;
+  return code;
 }
+
+// A bad MESHVK_VALIDATION value is usage (exit 2), not a device failure.
+int FailInstanceCreate(meshvk_status_t status) { return Fail(status, meshvk_run::InstanceCreateExitCode(status)); }
 
 }  // namespace
 
@@ -60,7 +63,7 @@ int main(int argc, char** argv) {
     }
     if (flags.list_devices) {  // list first, then run: both were asked for
       meshvk_instance_t* instance = nullptr;
-      if (meshvk_status_t status = meshvk_instance_create(nullptr, &instance)) return Fail(status);
+      if (meshvk_status_t status = meshvk_instance_create(nullptr, &instance)) return FailInstanceCreate(status);
       meshvk_status_t status = meshvk_run::ListDevices(instance, stdout);
       meshvk_instance_release(instance);
       if (status) return Fail(status);
@@ -116,7 +119,7 @@ int main(int argc, char** argv) {
   info.flags = flags.validation ? MESHVK_INSTANCE_VALIDATION_BIT : 0;
   info.application_name = "mesh-vk-run";
   meshvk_instance_t* instance = nullptr;
-  if (meshvk_status_t status = meshvk_instance_create(&info, &instance)) return Fail(status);
+  if (meshvk_status_t status = meshvk_instance_create(&info, &instance)) return FailInstanceCreate(status);
 
   int exit_code = kExitOk;
   if (flags.list_devices) {

@@ -118,6 +118,10 @@ meshvk::ProgramOptions CompileOptionsForThisMachine() {
 
 }  // namespace
 
+int InstanceCreateExitCode(meshvk_status_t status) {
+  return meshvk_status_code(status) == MESHVK_STATUS_INVALID_ARGUMENT ? kExitUsage : kExitDevice;
+}
+
 int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoice& devices, MpiSession* mpi) {
   // The runtime reads its wait bound from the environment (device_wait.h).
   if (flags.device_timeout_ms) setenv("MESHVK_DEVICE_TIMEOUT_MS", std::to_string(flags.device_timeout_ms).c_str(), 1);
@@ -323,8 +327,10 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
   meshvk_instance_create_info_t instance_info{};
   instance_info.flags = devices.validation ? MESHVK_INSTANCE_VALIDATION_BIT | MESHVK_INSTANCE_SYNC_VALIDATION_BIT : 0;
   instance_info.application_name = "mesh-vk-run";
-  if (meshvk_status_t status = meshvk_instance_create(&instance_info, &r.instance))
-    return Error(kExitDevice, Take(status));
+  if (meshvk_status_t status = meshvk_instance_create(&instance_info, &r.instance)) {
+    const int code = InstanceCreateExitCode(status);
+    return Error(code, Take(status));
+  }
   meshvk_device_set_create_info_t set_info{};
   set_info.topology = devices.group >= 0 ? MESHVK_TOPOLOGY_DEVICE_GROUP : devices.topology;
   set_info.process_count = grid.process_count;

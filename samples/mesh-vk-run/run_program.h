@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "meshvk/device_set.h"
+#include "meshvk/status.h"
 #include "run_flags.h"
 
 namespace meshvk_run {
@@ -18,6 +19,12 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitMismatch = 1;
 inline constexpr int kExitUsage = 2;
 inline constexpr int kExitDevice = 3;
+
+// Exit code for a failed meshvk_instance_create: INVALID_ARGUMENT there is a
+// bad value of a user setting (MESHVK_VALIDATION=on), so usage (2), as for
+// meshvk_device_set_create; anything else is the machine's answer (3).
+// Does not consume `status`.
+int InstanceCreateExitCode(meshvk_status_t status);
 
 struct DeviceChoice {
   uint32_t processes = 0;  // --devices=N; 0: the program's grid (auto)

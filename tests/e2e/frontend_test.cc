@@ -139,6 +139,13 @@ const std::vector<FrontendProgram>& Programs() {
          for (size_t e = 0; e < y.f.size(); ++e) y.f[e] += in[1].f[e % 8];
          return Tensors{y};
        }},
+      {"activation_returned",
+       {"1", "2", "4"},
+       [](std::mt19937* r) { return Tensors{RandomF32({8, 6}, r), RandomF32({6, 4}, r)}; },
+       [](const Tensors& in) {
+         HostTensor e = Map(in[0], [](float v) { return std::exp(v); });
+         return Tensors{MatMul(e, in[1]), e};
+       }},
   };
   return programs;
 }

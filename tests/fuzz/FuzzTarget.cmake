@@ -5,6 +5,7 @@
 # standalone sub-build.
 find_program(MESHVK_FUZZ_FLATC flatc REQUIRED)
 find_package(SPIRV-Tools REQUIRED CONFIG)
+find_package(SPIRV-Headers REQUIRED CONFIG)
 set(_fuzz_gen ${CMAKE_CURRENT_BINARY_DIR}/fuzz_gen/meshvk/artifact)
 add_custom_command(
   OUTPUT ${_fuzz_gen}/mvk_generated.h
@@ -15,9 +16,12 @@ add_custom_command(
 add_executable(fuzz_artifact_loader
   ${MESHVK_SOURCE_DIR}/tests/fuzz/fuzz_artifact_loader.cc
   ${MESHVK_SOURCE_DIR}/runtime/src/module/artifact_verifier.cc
+  ${MESHVK_SOURCE_DIR}/runtime/src/module/artifact_verifier_structure.cc
+  ${MESHVK_SOURCE_DIR}/runtime/src/module/artifact_verifier_commands.cc
   ${MESHVK_SOURCE_DIR}/runtime/src/module/schedule.cc
   ${MESHVK_SOURCE_DIR}/runtime/src/spirv_check.cc
   ${MESHVK_SOURCE_DIR}/runtime/src/spirv_check_interface.cc
+  ${MESHVK_SOURCE_DIR}/runtime/src/spirv_names.cc
   ${MESHVK_SOURCE_DIR}/runtime/src/base/status.cc
   ${MESHVK_SOURCE_DIR}/runtime/artifact/src/builder.cc
   ${MESHVK_SOURCE_DIR}/runtime/artifact/src/integrity.cc
@@ -31,7 +35,7 @@ target_include_directories(fuzz_artifact_loader PRIVATE
 target_compile_options(fuzz_artifact_loader PRIVATE -g -O1 -fsanitize=fuzzer,address,undefined
                        -fno-sanitize-recover=undefined)
 target_link_options(fuzz_artifact_loader PRIVATE -fsanitize=fuzzer,address,undefined)
-target_link_libraries(fuzz_artifact_loader PRIVATE SPIRV-Tools-static)
+target_link_libraries(fuzz_artifact_loader PRIVATE SPIRV-Tools-static SPIRV-Headers::SPIRV-Headers)
 
 # mesh-vk-run's parsers (.npy, .bin, inline specs): no Vulkan, no FlatBuffers.
 add_executable(fuzz_tensor_io

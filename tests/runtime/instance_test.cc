@@ -32,6 +32,21 @@ TEST_F(InstanceTest, EnumeratesPhysicalDevicesWithLimits) {
   }
 }
 
+// The names are the VkPhysicalDeviceType values' own (Vulkan spec, "Device
+// Types"); lavapipe is a CPU device.
+TEST_F(InstanceTest, NamesPhysicalDeviceTypes) {
+  EXPECT_STREQ(meshvk_physical_device_type_name(VK_PHYSICAL_DEVICE_TYPE_OTHER), "other");
+  EXPECT_STREQ(meshvk_physical_device_type_name(VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU), "integrated-gpu");
+  EXPECT_STREQ(meshvk_physical_device_type_name(VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU), "discrete-gpu");
+  EXPECT_STREQ(meshvk_physical_device_type_name(VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU), "virtual-gpu");
+  EXPECT_STREQ(meshvk_physical_device_type_name(VK_PHYSICAL_DEVICE_TYPE_CPU), "cpu");
+  EXPECT_STREQ(meshvk_physical_device_type_name(5), "other");
+  EXPECT_STREQ(meshvk_physical_device_type_name(UINT32_MAX), "other");
+  meshvk_physical_device_info_t info;
+  MESHVK_ASSERT_OK(meshvk_instance_physical_device_info(instance(), 0, &info));
+  if (std::strstr(info.name, "llvmpipe")) EXPECT_STREQ(meshvk_physical_device_type_name(info.device_type), "cpu");
+}
+
 TEST_F(InstanceTest, PhysicalDeviceQueriesRejectBadArguments) {
   meshvk_physical_device_info_t info;
   uint32_t count = meshvk_instance_physical_device_count(instance());

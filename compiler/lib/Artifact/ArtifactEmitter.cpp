@@ -48,6 +48,11 @@ uint64_t byteSize(RankedTensorType type) {
          art::ElementSize(*elementTypeOf(type.getElementType()));
 }
 
+// Buffers and kernel bindings are whole 32-bit words (the runtime's rule, as
+// for Vulkan fills): a shard of an odd number of f16 gets a padding half that
+// no kernel, copy or host transfer touches (all of them use the value's bytes).
+uint64_t wordBytes(uint64_t bytes) { return (bytes + 3) / 4 * 4; }
+
 std::vector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape) {
   std::vector<int64_t> strides(shape.size(), 1);
   for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i)
@@ -210,8 +215,8 @@ LogicalResult Emitter::createBuffers() {
                                  << "'";
     argumentProcess_.push_back(static_cast<uint32_t>(p.getInt()));
     argumentBuffer_.push_back(builder_->AddBuffer(
-        argumentProcess_.back(),
-        {byteSize(cast<RankedTensorType>(type.getInput(i))), art::BufferKind::kArgumentShard}));
+        argumentProcess_.back(), {wordBytes(byteSize(cast<RankedTensorType>(type.getInput(i)))),
+                                  art::BufferKind::kArgumentShard}));
   }
   for (unsigned i = 0; i < type.getNumResults(); ++i) {
     if (failed(checkType(type.getResult(i), "result", i)))
@@ -222,8 +227,8 @@ LogicalResult Emitter::createBuffers() {
                                  << "'";
     resultProcess_.push_back(static_cast<uint32_t>(p.getInt()));
     resultBuffer_.push_back(builder_->AddBuffer(
-        resultProcess_.back(),
-        {byteSize(cast<RankedTensorType>(type.getResult(i))), art::BufferKind::kResultShard}));
+        resultProcess_.back(), {wordBytes(byteSize(cast<RankedTensorType>(type.getResult(i)))),
+                                art::BufferKind::kResultShard}));
   }
   // One transient arena per process, as large as the plan says.
   transientBuffer_.assign(processes_, std::nullopt);
@@ -234,9 +239,10 @@ LogicalResult Emitter::createBuffers() {
                                << "' with one entry per process (run meshvk-plan-allocations)";
   for (auto [process, entry] : llvm::enumerate(memory.getAsRange<ProcessMemoryAttr>()))
     if (entry.getTransientBytes() > 0)
-      transientBuffer_[process] = builder_->AddBuffer(
-          static_cast<uint32_t>(process),
-          {static_cast<uint64_t>(entry.getTransientBytes()), art::BufferKind::kTransient});
+      transientBuffer_[process] =
+          builder_->AddBuffer(static_cast<uint32_t>(process),
+                              {wordBytes(static_cast<uint64_t>(entry.getTransientBytes())),
+                               art::BufferKind::kTransient});
   return success();
 }
 
@@ -570,15 +576,9 @@ LogicalResult Emitter::emitLaunch(LaunchOp launch, const codegen::CompiledKernel
     if (place->bytes != kernel.bindings[i].sizeBytes)
       return launch.emitOpError() << "binding " << i << " is " << place->bytes
                                   << " bytes, the kernel expects " << kernel.bindings[i].sizeBytes;
-    // Storage-buffer bindings are whole 32-bit words (the loader's rule):
-    // a shard of 3 f16 is 6 bytes.
-    if (place->bytes % 4 != 0)
-      return launch.emitOpError()
-             << "reads or writes " << v.getType() << " (" << place->bytes << " bytes) on process "
-             << *process
-             << ": kernel buffers must be whole 32-bit words; give each shard an even number "
-                "of 16-bit elements (e.g. split another dimension)";
-    dispatch.bindings.push_back({place->buffer, place->offset, place->bytes});
+    // A shard of an odd number of f16 is bound with its padding half
+    // (wordBytes); the kernel's array ends before it.
+    dispatch.bindings.push_back({place->buffer, place->offset, wordBytes(place->bytes)});
   }
   std::vector<art::CommandRef> deps = crossProcessDeps(launch.getInputs(), *process);
   art::CommandRef ref = builder_->AddDispatch(*process, std::move(dispatch), std::move(deps));

@@ -5,8 +5,8 @@
 //  * a public function without any shard op runs replicated on the module's
 //    grid, or on a new `shard.grid @meshvk_grid(shape = 1)`;
 //  * a producer annotation (`shard.shard %v to %s`, not for users) written
-//    after another use of %v moves up to %v's producer: propagation otherwise
-//    reuses it for the earlier use and breaks dominance;
+//    after another use of %v moves up to %v's producer, and comes first in
+//    %v's use list: propagation otherwise breaks dominance;
 //  * a linalg.generic input read through a constant index (a broadcast of a
 //    size-1 dimension, `(i, j) -> (0, j)`) reads it through a new loop
 //    dimension of extent 1 instead (`(i, j, k) -> (k, j)`, k a reduction that
@@ -95,6 +95,36 @@ void hoistProducerAnnotations(func::FuncOp func) {
       sharding->moveAfter(producer);
     op->moveAfter(sharding->isBeforeInBlock(producer) ? producer : sharding.getOperation());
   }
+}
+
+/// Puts the producer annotations of every op result first in its use list.
+/// Upstream sharding-propagation visits a result's uses in use-list order and
+/// builds its for-users annotation after the producer; when another use comes
+/// before a producer annotation of another sharding, that annotation lands
+/// ahead of the ops it reads and breaks dominance ("operand #0 does not
+/// dominate this use" on an activation both consumed and returned resharded).
+/// The order depends only on how earlier rewrites replaced uses, so it is set
+/// here, after every rewrite of this pass.
+void putProducerAnnotationsFirst(func::FuncOp func) {
+  auto isProducerAnnotation = [](OpOperand &use) {
+    auto shard = dyn_cast<shard::ShardOp>(use.getOwner());
+    return shard && !shard.getAnnotateForUsers();
+  };
+  func.walk([&](Operation *op) {
+    for (OpResult result : op->getResults()) {
+      SmallVector<OpOperand *> uses =
+          llvm::map_to_vector(result.getUses(), [](OpOperand &u) { return &u; });
+      // indices[i]: the new position of the i-th use.
+      SmallVector<unsigned> indices(uses.size());
+      unsigned next = 0;
+      for (bool annotations : {true, false})
+        for (auto [i, use] : llvm::enumerate(uses))
+          if (isProducerAnnotation(*use) == annotations)
+            indices[i] = next++;
+      if (!llvm::is_sorted(indices))
+        result.shuffleUseList(indices);
+    }
+  });
 }
 
 /// `(i, j) -> (0, j)` on a 1xN input becomes `(i, j, k) -> (k, j)` with k a
@@ -243,6 +273,7 @@ struct NormalizeInputPass : meshvk::impl::NormalizeInputBase<NormalizeInputPass>
       func.walk([&](linalg::GenericOp op) { generics.push_back(op); });
       for (linalg::GenericOp op : generics)
         rewriteBroadcastMaps(op, b);
+      putProducerAnnotationsFirst(func);
     }
   }
 };

@@ -98,6 +98,13 @@ uint32_t meshvk_instance_physical_device_count(const meshvk_instance_t* instance
 meshvk_status_t meshvk_instance_physical_device_info(const meshvk_instance_t* instance, uint32_t index,
                                                      meshvk_physical_device_info_t* out_info);
 
+// The name meshvk's tools print for a VkPhysicalDeviceType
+// (meshvk_physical_device_info_t::device_type): "integrated-gpu",
+// "discrete-gpu", "virtual-gpu", "cpu", or "other" for
+// VK_PHYSICAL_DEVICE_TYPE_OTHER and any value Vulkan does not define. Never
+// NULL; a static string (do not free). Thread-safe, no Vulkan call.
+const char* meshvk_physical_device_type_name(uint32_t device_type);
+
 typedef struct meshvk_device_group_info_s {
   uint32_t device_count;
   // Indices into the instance's physical device list.

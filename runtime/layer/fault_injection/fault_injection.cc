@@ -1,14 +1,14 @@
 // VK_LAYER_MESHVK_fault_injection: makes the Nth call of one named Vulkan
 // entry point fail with a chosen VkResult, and can drop queue submissions
 // (a GPU that stops answering). Configured by environment variables (see
-// README.md in this directory). It wraps no handle: every call goes to the
+// README.md in this directory). It is a pass-through test layer
+// (../test_layer/test_layer.h): it wraps no handle, and every call goes to the
 // next layer unchanged unless a fault fires, so it composes with the Khronos
 // validation layer and the emulated device-group layer in any order.
 //
 // Why it exists: the runtime's error paths (out of memory, device lost, a
 // hung queue) cannot be reached on a healthy lavapipe, and an untested error
 // path is where crashes and hangs live.
-#include <vulkan/vk_layer.h>
 #include <vulkan/vulkan.h>
 
 #include <atomic>
@@ -20,16 +20,13 @@
 #include <mutex>
 #include <string>
 #include <thread>
-#include <unordered_map>
-#include <vector>
 
-#if defined(__GNUC__)
-#define FAULT_EXPORT __attribute__((visibility("default")))
-#else
-#define FAULT_EXPORT
-#endif
+#include "test_layer.h"
 
 namespace {
+
+using meshvk_test_layer::Next;
+using meshvk_test_layer::NextInstance;
 
 // --- configuration -----------------------------------------------------------
 
@@ -153,135 +150,36 @@ void HangForever(const char* name) {
   for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
 }
 
-// --- dispatch tables ---------------------------------------------------------
-
-void* Key(const void* dispatchable) { return *static_cast<void* const*>(dispatchable); }
-
-// Next-layer functions are resolved while the instance or device is being
-// created: afterwards the loader's last-layer vkGetInstanceProcAddr returns
-// the application's dispatch (the top of the chain), which would recurse.
-struct InstanceData {
-  VkInstance instance = VK_NULL_HANDLE;
-  PFN_vkGetInstanceProcAddr gipa = nullptr;
-  PFN_vkEnumeratePhysicalDevices EnumeratePhysicalDevices = nullptr;
-  PFN_vkEnumeratePhysicalDeviceGroups EnumeratePhysicalDeviceGroups = nullptr;
-};
-struct DeviceData {
-  VkDevice device = VK_NULL_HANDLE;
-  PFN_vkGetDeviceProcAddr gdpa = nullptr;
-  std::unordered_map<std::string, PFN_vkVoidFunction> next;
-};
-std::unordered_map<void*, InstanceData> g_instances;
-std::unordered_map<void*, DeviceData> g_devices;
-
-InstanceData& InstanceOf(const void* handle) {
-  std::lock_guard<std::mutex> lock(g_mutex);
-  return g_instances.at(Key(handle));
-}
-
-template <typename PFN>
-PFN Next(const void* device_handle, const char* name) {
-  std::lock_guard<std::mutex> lock(g_mutex);
-  DeviceData& d = g_devices.at(Key(device_handle));
-  auto it = d.next.find(name);
-  return it == d.next.end() ? nullptr : reinterpret_cast<PFN>(it->second);
-}
-
+// Every real device below goes idle (see Fault), unless a submission was
+// dropped: then they never would.
 void DrainRealDevices() {
-  std::vector<std::pair<VkDevice, PFN_vkDeviceWaitIdle>> devices;
-  {
-    std::lock_guard<std::mutex> lock(g_mutex);
-    for (auto& [key, d] : g_devices) {
-      auto it = d.next.find("vkDeviceWaitIdle");
-      if (it != d.next.end() && it->second)
-        devices.push_back({d.device, reinterpret_cast<PFN_vkDeviceWaitIdle>(it->second)});
-    }
-  }
-  if (!g_dropped)
-    for (auto& [device, wait_idle] : devices) wait_idle(device);
+  if (g_dropped) return;
+  for (const auto& [device, wait_idle] : meshvk_test_layer::AllDevices("vkDeviceWaitIdle"))
+    reinterpret_cast<PFN_vkDeviceWaitIdle>(wait_idle)(device);
 }
-
-template <typename T>
-T* LayerLink(const void* next, VkStructureType type) {
-  for (auto* s = static_cast<const VkBaseInStructure*>(next); s; s = s->pNext) {
-    if (s->sType == type && reinterpret_cast<const T*>(s)->function == VK_LAYER_LINK_INFO)
-      return const_cast<T*>(reinterpret_cast<const T*>(s));
-  }
-  return nullptr;
-}
-
-// Every device-level entry point the layer intercepts (core names), defined
-// after the table below.
-extern const char* const kDeviceNames[];
 
 // --- instance-level entry points ---------------------------------------------
 
-VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance instance, const char* name);
-VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice device, const char* name);
-
-VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* info, const VkAllocationCallbacks* alloc,
-                                              VkInstance* out) {
-  auto* link = LayerLink<VkLayerInstanceCreateInfo>(info->pNext, VK_STRUCTURE_TYPE_LOADER_INSTANCE_CREATE_INFO);
-  if (!link) return VK_ERROR_INITIALIZATION_FAILED;
-  PFN_vkGetInstanceProcAddr gipa = link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
-  link->u.pLayerInfo = link->u.pLayerInfo->pNext;
+// vkCreateInstance and vkCreateDevice (the skeleton's) can fail too.
+VkResult BeforeCreateInstance() {
   static std::once_flag once;
   std::call_once(once, [] { std::atexit(WriteCounts); });
-  if (VkResult r = Fault("vkCreateInstance", false)) return r;
-  auto create = reinterpret_cast<PFN_vkCreateInstance>(gipa(VK_NULL_HANDLE, "vkCreateInstance"));
-  VkResult r = create(info, alloc, out);
-  if (r != VK_SUCCESS) return r;
-  InstanceData d{*out, gipa};
-  d.EnumeratePhysicalDevices =
-      reinterpret_cast<PFN_vkEnumeratePhysicalDevices>(gipa(*out, "vkEnumeratePhysicalDevices"));
-  d.EnumeratePhysicalDeviceGroups =
-      reinterpret_cast<PFN_vkEnumeratePhysicalDeviceGroups>(gipa(*out, "vkEnumeratePhysicalDeviceGroups"));
-  if (!d.EnumeratePhysicalDeviceGroups)
-    d.EnumeratePhysicalDeviceGroups =
-        reinterpret_cast<PFN_vkEnumeratePhysicalDeviceGroups>(gipa(*out, "vkEnumeratePhysicalDeviceGroupsKHR"));
-  std::lock_guard<std::mutex> lock(g_mutex);
-  g_instances[Key(*out)] = d;
-  return VK_SUCCESS;
+  return Fault("vkCreateInstance", false);
 }
+
+VkResult BeforeCreateDevice() { return Fault("vkCreateDevice"); }
 
 VKAPI_ATTR VkResult VKAPI_CALL EnumeratePhysicalDevices(VkInstance instance, uint32_t* count,
                                                         VkPhysicalDevice* devices) {
   if (VkResult r = Fault("vkEnumeratePhysicalDevices", false)) return r;
-  return InstanceOf(instance).EnumeratePhysicalDevices(instance, count, devices);
+  return NextInstance<PFN_vkEnumeratePhysicalDevices>(instance, "vkEnumeratePhysicalDevices")(instance, count, devices);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL EnumeratePhysicalDeviceGroups(VkInstance instance, uint32_t* count,
                                                              VkPhysicalDeviceGroupProperties* groups) {
   if (VkResult r = Fault("vkEnumeratePhysicalDeviceGroups", false)) return r;
-  return InstanceOf(instance).EnumeratePhysicalDeviceGroups(instance, count, groups);
-}
-
-VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physical, const VkDeviceCreateInfo* info,
-                                            const VkAllocationCallbacks* alloc, VkDevice* out) {
-  auto* link = LayerLink<VkLayerDeviceCreateInfo>(info->pNext, VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO);
-  if (!link) return VK_ERROR_INITIALIZATION_FAILED;
-  PFN_vkGetInstanceProcAddr gipa = link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
-  PFN_vkGetDeviceProcAddr gdpa = link->u.pLayerInfo->pfnNextGetDeviceProcAddr;
-  link->u.pLayerInfo = link->u.pLayerInfo->pNext;
-  if (VkResult r = Fault("vkCreateDevice")) return r;
-  InstanceData& inst = InstanceOf(physical);
-  auto create = reinterpret_cast<PFN_vkCreateDevice>(gipa(inst.instance, "vkCreateDevice"));
-  VkResult r = create(physical, info, alloc, out);
-  if (r != VK_SUCCESS) return r;
-  DeviceData d;
-  d.device = *out;
-  d.gdpa = gdpa;
-  for (const char* const* n = kDeviceNames; *n; ++n) {
-    const char* name = *n;
-    PFN_vkVoidFunction f = gdpa(*out, name);
-    // A core function may exist only under its KHR name; it is counted and
-    // looked up under the core one.
-    if (!f) f = gdpa(*out, (std::string(name) + "KHR").c_str());
-    d.next[name] = f;
-  }
-  std::lock_guard<std::mutex> lock(g_mutex);
-  g_devices[Key(*out)] = std::move(d);
-  return VK_SUCCESS;
+  return NextInstance<PFN_vkEnumeratePhysicalDeviceGroups>(instance, "vkEnumeratePhysicalDeviceGroups")(instance, count,
+                                                                                                        groups);
 }
 
 // --- device-level entry points -----------------------------------------------
@@ -389,88 +287,35 @@ VKAPI_ATTR VkResult VKAPI_CALL DeviceWaitIdle(VkDevice d) {
   return Next<PFN_vkDeviceWaitIdle>(d, "vkDeviceWaitIdle")(d);
 }
 
-#define FAULT_NAME(name, params, args) "vk" #name,
-const char* const kDeviceNames[] = {FAULT_DEVICE_ENTRIES(FAULT_NAME) "vkQueueSubmit",
-                                    "vkQueueSubmit2",
-                                    "vkWaitSemaphores",
-                                    "vkWaitForFences",
-                                    "vkQueueWaitIdle",
-                                    "vkDeviceWaitIdle",
-                                    nullptr};
-#undef FAULT_NAME
-
 // --- lookup --------------------------------------------------------------------
 
-struct Entry {
-  const char* name;
-  PFN_vkVoidFunction function;
-};
-#define FAULT_ENTRY(name, params, args) {"vk" #name, reinterpret_cast<PFN_vkVoidFunction>(&name)},
-const Entry kDeviceEntries[] = {
-    FAULT_DEVICE_ENTRIES(FAULT_ENTRY){"vkQueueSubmit", reinterpret_cast<PFN_vkVoidFunction>(&QueueSubmit)},
-    {"vkQueueSubmit2", reinterpret_cast<PFN_vkVoidFunction>(&QueueSubmit2)},
-    {"vkQueueSubmit2KHR", reinterpret_cast<PFN_vkVoidFunction>(&QueueSubmit2)},
-    {"vkWaitSemaphores", reinterpret_cast<PFN_vkVoidFunction>(&WaitSemaphores)},
-    {"vkWaitSemaphoresKHR", reinterpret_cast<PFN_vkVoidFunction>(&WaitSemaphores)},
-    {"vkWaitForFences", reinterpret_cast<PFN_vkVoidFunction>(&WaitForFences)},
-    {"vkQueueWaitIdle", reinterpret_cast<PFN_vkVoidFunction>(&QueueWaitIdle)},
-    {"vkDeviceWaitIdle", reinterpret_cast<PFN_vkVoidFunction>(&DeviceWaitIdle)},
-    {"vkGetDeviceProcAddr", reinterpret_cast<PFN_vkVoidFunction>(&GetDeviceProcAddr)},
+#define FAULT_ENTRY(name, params, args) MESHVK_TEST_LAYER_ENTRY("vk" #name, name),
+const meshvk_test_layer::Entry kDeviceEntries[] = {
+    FAULT_DEVICE_ENTRIES(FAULT_ENTRY) MESHVK_TEST_LAYER_ENTRY("vkQueueSubmit", QueueSubmit),
+    MESHVK_TEST_LAYER_ENTRY("vkQueueSubmit2", QueueSubmit2),
+    MESHVK_TEST_LAYER_ENTRY("vkQueueSubmit2KHR", QueueSubmit2),
+    MESHVK_TEST_LAYER_ENTRY("vkWaitSemaphores", WaitSemaphores),
+    MESHVK_TEST_LAYER_ENTRY("vkWaitSemaphoresKHR", WaitSemaphores),
+    MESHVK_TEST_LAYER_ENTRY("vkWaitForFences", WaitForFences),
+    MESHVK_TEST_LAYER_ENTRY("vkQueueWaitIdle", QueueWaitIdle),
+    MESHVK_TEST_LAYER_ENTRY("vkDeviceWaitIdle", DeviceWaitIdle),
 };
 #undef FAULT_ENTRY
-const Entry kInstanceEntries[] = {
-    {"vkCreateInstance", reinterpret_cast<PFN_vkVoidFunction>(&CreateInstance)},
-    {"vkEnumeratePhysicalDevices", reinterpret_cast<PFN_vkVoidFunction>(&EnumeratePhysicalDevices)},
-    {"vkEnumeratePhysicalDeviceGroups", reinterpret_cast<PFN_vkVoidFunction>(&EnumeratePhysicalDeviceGroups)},
-    {"vkEnumeratePhysicalDeviceGroupsKHR", reinterpret_cast<PFN_vkVoidFunction>(&EnumeratePhysicalDeviceGroups)},
-    {"vkCreateDevice", reinterpret_cast<PFN_vkVoidFunction>(&CreateDevice)},
-    {"vkGetInstanceProcAddr", reinterpret_cast<PFN_vkVoidFunction>(&GetInstanceProcAddr)},
+const meshvk_test_layer::Entry kInstanceEntries[] = {
+    MESHVK_TEST_LAYER_ENTRY("vkEnumeratePhysicalDevices", EnumeratePhysicalDevices),
+    MESHVK_TEST_LAYER_ENTRY("vkEnumeratePhysicalDeviceGroups", EnumeratePhysicalDeviceGroups),
+    MESHVK_TEST_LAYER_ENTRY("vkEnumeratePhysicalDeviceGroupsKHR", EnumeratePhysicalDeviceGroups),
 };
-
-PFN_vkVoidFunction Find(const Entry* begin, const Entry* end, const char* name) {
-  for (const Entry* e = begin; e != end; ++e)
-    if (std::strcmp(e->name, name) == 0) return e->function;
-  return nullptr;
-}
 
 bool IsIntercepted(const std::string& name) {
   // The KHR aliases are counted under the core name.
-  return (Find(std::begin(kDeviceEntries), std::end(kDeviceEntries), name.c_str()) ||
-          Find(std::begin(kInstanceEntries), std::end(kInstanceEntries), name.c_str())) &&
-         name.find("ProcAddr") == std::string::npos && name.find("KHR") == std::string::npos;
-}
-
-VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice device, const char* name) {
-  if (PFN_vkVoidFunction f = Find(std::begin(kDeviceEntries), std::end(kDeviceEntries), name)) {
-    // Only when the next layer has it (an extension the device lacks stays absent).
-    if (std::strcmp(name, "vkGetDeviceProcAddr") == 0) return f;
-    std::string core(name);
-    if (core.size() > 3 && core.compare(core.size() - 3, 3, "KHR") == 0) core.resize(core.size() - 3);
-    return Next<PFN_vkVoidFunction>(device, core.c_str()) ? f : nullptr;
-  }
-  std::lock_guard<std::mutex> lock(g_mutex);
-  const DeviceData& d = g_devices.at(Key(device));
-  return d.gdpa(d.device, name);
-}
-
-VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance instance, const char* name) {
-  if (PFN_vkVoidFunction f = Find(std::begin(kInstanceEntries), std::end(kInstanceEntries), name)) return f;
-  if (!instance) return nullptr;
-  InstanceData& d = InstanceOf(instance);
-  PFN_vkVoidFunction next = d.gipa(d.instance, name);
-  if (!next) return nullptr;
-  if (PFN_vkVoidFunction f = Find(std::begin(kDeviceEntries), std::end(kDeviceEntries), name)) return f;
-  return next;
+  return meshvk_test_layer::Intercepts(name.c_str()) && name.find("ProcAddr") == std::string::npos &&
+         name.find("KHR") == std::string::npos;
 }
 
 }  // namespace
 
-extern "C" FAULT_EXPORT VKAPI_ATTR VkResult VKAPI_CALL
-vkNegotiateLoaderLayerInterfaceVersion(VkNegotiateLayerInterface* version) {
-  if (!version || version->sType != LAYER_NEGOTIATE_INTERFACE_STRUCT) return VK_ERROR_INITIALIZATION_FAILED;
-  if (version->loaderLayerInterfaceVersion > 2) version->loaderLayerInterfaceVersion = 2;
-  version->pfnGetInstanceProcAddr = GetInstanceProcAddr;
-  version->pfnGetDeviceProcAddr = GetDeviceProcAddr;
-  version->pfnGetPhysicalDeviceProcAddr = nullptr;
-  return VK_SUCCESS;
+const meshvk_test_layer::Layer& meshvk_test_layer::ThisLayer() {
+  static const Layer layer{kInstanceEntries, kDeviceEntries, BeforeCreateInstance, BeforeCreateDevice};
+  return layer;
 }

@@ -17,28 +17,24 @@
 // previous draw submission (buffer_copies: vkCmdCopyBuffer regions submitted
 // since the previous draw submission, i.e. the copies a frame makes); device_wait=1 when the draw waits on a semaphore
 // that a submission in that window signals (the draw is ordered after the
-// compute on the device, not by the host). Like the fault-injection layer it
-// wraps no handle and passes every call through, so it stacks with the
-// Khronos validation layer in any order.
-#include <vulkan/vk_layer.h>
+// compute on the device, not by the host). It is a pass-through test layer
+// (../test_layer/test_layer.h), like the fault-injection layer: it wraps no
+// handle, so it stacks with the Khronos validation layer in any order.
 #include <vulkan/vulkan.h>
 
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <mutex>
 #include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
-#if defined(__GNUC__)
-#define HOST_ACCESS_EXPORT __attribute__((visibility("default")))
-#else
-#define HOST_ACCESS_EXPORT
-#endif
+#include "test_layer.h"
 
 namespace {
+
+using meshvk_test_layer::Next;
 
 // --- what one window (compute ... draw) saw -----------------------------------
 
@@ -111,85 +107,6 @@ void Submitted(const std::vector<VkCommandBuffer>& cbs, const std::vector<VkSema
     ++g_window.compute_submits;
   }
   if (g_window.open) g_window.signalled.insert(signals.begin(), signals.end());
-}
-
-// --- dispatch tables (as in the fault-injection layer) -------------------------
-
-void* Key(const void* dispatchable) { return *static_cast<void* const*>(dispatchable); }
-
-struct InstanceData {
-  VkInstance instance = VK_NULL_HANDLE;
-  PFN_vkGetInstanceProcAddr gipa = nullptr;
-};
-struct DeviceData {
-  VkDevice device = VK_NULL_HANDLE;
-  PFN_vkGetDeviceProcAddr gdpa = nullptr;
-  std::unordered_map<std::string, PFN_vkVoidFunction> next;
-};
-std::mutex g_tables;
-std::unordered_map<void*, InstanceData> g_instances;
-std::unordered_map<void*, DeviceData> g_devices;
-
-template <typename PFN>
-PFN Next(const void* device_handle, const char* name) {
-  std::lock_guard<std::mutex> lock(g_tables);
-  DeviceData& d = g_devices.at(Key(device_handle));
-  auto it = d.next.find(name);
-  return it == d.next.end() ? nullptr : reinterpret_cast<PFN>(it->second);
-}
-
-template <typename T>
-T* LayerLink(const void* next, VkStructureType type) {
-  for (auto* s = static_cast<const VkBaseInStructure*>(next); s; s = s->pNext) {
-    if (s->sType == type && reinterpret_cast<const T*>(s)->function == VK_LAYER_LINK_INFO)
-      return const_cast<T*>(reinterpret_cast<const T*>(s));
-  }
-  return nullptr;
-}
-
-extern const char* const kDeviceNames[];
-
-VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance instance, const char* name);
-VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice device, const char* name);
-
-VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* info, const VkAllocationCallbacks* alloc,
-                                              VkInstance* out) {
-  auto* link = LayerLink<VkLayerInstanceCreateInfo>(info->pNext, VK_STRUCTURE_TYPE_LOADER_INSTANCE_CREATE_INFO);
-  if (!link) return VK_ERROR_INITIALIZATION_FAILED;
-  PFN_vkGetInstanceProcAddr gipa = link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
-  link->u.pLayerInfo = link->u.pLayerInfo->pNext;
-  auto create = reinterpret_cast<PFN_vkCreateInstance>(gipa(VK_NULL_HANDLE, "vkCreateInstance"));
-  VkResult r = create(info, alloc, out);
-  if (r != VK_SUCCESS) return r;
-  std::lock_guard<std::mutex> lock(g_tables);
-  g_instances[Key(*out)] = InstanceData{*out, gipa};
-  return VK_SUCCESS;
-}
-
-VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physical, const VkDeviceCreateInfo* info,
-                                            const VkAllocationCallbacks* alloc, VkDevice* out) {
-  auto* link = LayerLink<VkLayerDeviceCreateInfo>(info->pNext, VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO);
-  if (!link) return VK_ERROR_INITIALIZATION_FAILED;
-  PFN_vkGetInstanceProcAddr gipa = link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
-  PFN_vkGetDeviceProcAddr gdpa = link->u.pLayerInfo->pfnNextGetDeviceProcAddr;
-  link->u.pLayerInfo = link->u.pLayerInfo->pNext;
-  VkInstance instance;
-  {
-    std::lock_guard<std::mutex> lock(g_tables);
-    instance = g_instances.at(Key(physical)).instance;
-  }
-  auto create = reinterpret_cast<PFN_vkCreateDevice>(gipa(instance, "vkCreateDevice"));
-  VkResult r = create(physical, info, alloc, out);
-  if (r != VK_SUCCESS) return r;
-  DeviceData d{*out, gdpa, {}};
-  for (const char* const* n = kDeviceNames; *n; ++n) {
-    PFN_vkVoidFunction f = gdpa(*out, *n);
-    if (!f) f = gdpa(*out, (std::string(*n) + "KHR").c_str());
-    d.next[*n] = f;
-  }
-  std::lock_guard<std::mutex> lock(g_tables);
-  g_devices[Key(*out)] = std::move(d);
-  return VK_SUCCESS;
 }
 
 // --- observed device-level entry points ------------------------------------------
@@ -287,80 +204,25 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit2(VkQueue d, uint32_t n, const VkSubmi
   return Next<PFN_vkQueueSubmit2>(d, "vkQueueSubmit2")(d, n, s, f);
 }
 
-#define SYNC_NAME(name, params, args) "vk" #name,
-#define COMMAND_NAME(name, what, params, args) "vk" #name,
-const char* const kDeviceNames[] = {HOST_ACCESS_SYNCS(SYNC_NAME) HOST_ACCESS_MAPS(SYNC_NAME)
-                                        HOST_ACCESS_COMMANDS(COMMAND_NAME) "vkBeginCommandBuffer",
-                                    "vkCmdCopyBuffer", "vkQueueSubmit", "vkQueueSubmit2", nullptr};
-#undef SYNC_NAME
-#undef COMMAND_NAME
-
-struct Entry {
-  const char* name;
-  PFN_vkVoidFunction function;
-};
-#define SYNC_ENTRY(name, params, args) {"vk" #name, reinterpret_cast<PFN_vkVoidFunction>(&name)},
-#define COMMAND_ENTRY(name, what, params, args) {"vk" #name, reinterpret_cast<PFN_vkVoidFunction>(&name)},
-const Entry kDeviceEntries[] = {
-    HOST_ACCESS_SYNCS(SYNC_ENTRY) HOST_ACCESS_MAPS(SYNC_ENTRY) HOST_ACCESS_COMMANDS(COMMAND_ENTRY){
-        "vkBeginCommandBuffer", reinterpret_cast<PFN_vkVoidFunction>(&BeginCommandBuffer)},
-    {"vkCmdCopyBuffer", reinterpret_cast<PFN_vkVoidFunction>(&CmdCopyBuffer)},
-    {"vkQueueSubmit", reinterpret_cast<PFN_vkVoidFunction>(&QueueSubmit)},
-    {"vkQueueSubmit2", reinterpret_cast<PFN_vkVoidFunction>(&QueueSubmit2)},
-    {"vkQueueSubmit2KHR", reinterpret_cast<PFN_vkVoidFunction>(&QueueSubmit2)},
-    {"vkWaitSemaphoresKHR", reinterpret_cast<PFN_vkVoidFunction>(&WaitSemaphores)},
-    {"vkGetSemaphoreCounterValueKHR", reinterpret_cast<PFN_vkVoidFunction>(&GetSemaphoreCounterValue)},
-    {"vkCmdDispatchBaseKHR", reinterpret_cast<PFN_vkVoidFunction>(&CmdDispatchBase)},
-    {"vkGetDeviceProcAddr", reinterpret_cast<PFN_vkVoidFunction>(&GetDeviceProcAddr)},
+#define SYNC_ENTRY(name, params, args) MESHVK_TEST_LAYER_ENTRY("vk" #name, name),
+#define COMMAND_ENTRY(name, what, params, args) MESHVK_TEST_LAYER_ENTRY("vk" #name, name),
+const meshvk_test_layer::Entry kDeviceEntries[] = {
+    HOST_ACCESS_SYNCS(SYNC_ENTRY) HOST_ACCESS_MAPS(SYNC_ENTRY) HOST_ACCESS_COMMANDS(COMMAND_ENTRY)
+        MESHVK_TEST_LAYER_ENTRY("vkBeginCommandBuffer", BeginCommandBuffer),
+    MESHVK_TEST_LAYER_ENTRY("vkCmdCopyBuffer", CmdCopyBuffer),
+    MESHVK_TEST_LAYER_ENTRY("vkQueueSubmit", QueueSubmit),
+    MESHVK_TEST_LAYER_ENTRY("vkQueueSubmit2", QueueSubmit2),
+    MESHVK_TEST_LAYER_ENTRY("vkQueueSubmit2KHR", QueueSubmit2),
+    MESHVK_TEST_LAYER_ENTRY("vkWaitSemaphoresKHR", WaitSemaphores),
+    MESHVK_TEST_LAYER_ENTRY("vkGetSemaphoreCounterValueKHR", GetSemaphoreCounterValue),
+    MESHVK_TEST_LAYER_ENTRY("vkCmdDispatchBaseKHR", CmdDispatchBase),
 };
 #undef SYNC_ENTRY
 #undef COMMAND_ENTRY
-const Entry kInstanceEntries[] = {
-    {"vkCreateInstance", reinterpret_cast<PFN_vkVoidFunction>(&CreateInstance)},
-    {"vkCreateDevice", reinterpret_cast<PFN_vkVoidFunction>(&CreateDevice)},
-    {"vkGetInstanceProcAddr", reinterpret_cast<PFN_vkVoidFunction>(&GetInstanceProcAddr)},
-};
-
-PFN_vkVoidFunction Find(const Entry* begin, const Entry* end, const char* name) {
-  for (const Entry* e = begin; e != end; ++e)
-    if (std::strcmp(e->name, name) == 0) return e->function;
-  return nullptr;
-}
-
-VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice device, const char* name) {
-  if (PFN_vkVoidFunction f = Find(std::begin(kDeviceEntries), std::end(kDeviceEntries), name)) {
-    if (std::strcmp(name, "vkGetDeviceProcAddr") == 0) return f;
-    std::string core(name);
-    if (core.size() > 3 && core.compare(core.size() - 3, 3, "KHR") == 0) core.resize(core.size() - 3);
-    return Next<PFN_vkVoidFunction>(device, core.c_str()) ? f : nullptr;
-  }
-  std::lock_guard<std::mutex> lock(g_tables);
-  const DeviceData& d = g_devices.at(Key(device));
-  return d.gdpa(d.device, name);
-}
-
-VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance instance, const char* name) {
-  if (PFN_vkVoidFunction f = Find(std::begin(kInstanceEntries), std::end(kInstanceEntries), name)) return f;
-  if (!instance) return nullptr;
-  InstanceData d;
-  {
-    std::lock_guard<std::mutex> lock(g_tables);
-    d = g_instances.at(Key(instance));
-  }
-  PFN_vkVoidFunction next = d.gipa(d.instance, name);
-  if (!next) return nullptr;
-  if (PFN_vkVoidFunction f = Find(std::begin(kDeviceEntries), std::end(kDeviceEntries), name)) return f;
-  return next;
-}
 
 }  // namespace
 
-extern "C" HOST_ACCESS_EXPORT VKAPI_ATTR VkResult VKAPI_CALL
-vkNegotiateLoaderLayerInterfaceVersion(VkNegotiateLayerInterface* version) {
-  if (!version || version->sType != LAYER_NEGOTIATE_INTERFACE_STRUCT) return VK_ERROR_INITIALIZATION_FAILED;
-  if (version->loaderLayerInterfaceVersion > 2) version->loaderLayerInterfaceVersion = 2;
-  version->pfnGetInstanceProcAddr = GetInstanceProcAddr;
-  version->pfnGetDeviceProcAddr = GetDeviceProcAddr;
-  version->pfnGetPhysicalDeviceProcAddr = nullptr;
-  return VK_SUCCESS;
+const meshvk_test_layer::Layer& meshvk_test_layer::ThisLayer() {
+  static const Layer layer{{}, kDeviceEntries};
+  return layer;
 }

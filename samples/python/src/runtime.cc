@@ -14,21 +14,6 @@
 namespace meshvk_py {
 namespace {
 
-const char* DeviceTypeName(uint32_t type) {
-  switch (type) {
-    case 1:
-      return "integrated-gpu";
-    case 2:
-      return "discrete-gpu";
-    case 3:
-      return "virtual-gpu";
-    case 4:
-      return "cpu";
-    default:
-      return "other";
-  }
-}
-
 py::list QueueFlagNames(uint32_t flags) {
   py::list names;
   const char* all[] = {"graphics", "compute", "transfer", "sparse"};
@@ -136,7 +121,7 @@ py::list ListDevices(meshvk_instance_t* instance) {
     py::dict d;
     d["index"] = i;
     d["name"] = std::string(info.name);
-    d["type"] = DeviceTypeName(info.device_type);
+    d["type"] = meshvk_physical_device_type_name(info.device_type);
     d["vendor_id"] = info.vendor_id;
     d["device_id"] = info.device_id;
     d["api_version"] = std::to_string(info.api_version >> 22) + "." + std::to_string((info.api_version >> 12) & 0x3ff) +

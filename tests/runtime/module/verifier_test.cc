@@ -369,6 +369,14 @@ TEST(ArtifactVerifier, KernelInterfaceIsAMeshvkKernel) {
                    x.spirv[i + 4] = 4096;
                  }),
                  "is at Offset 4096, densely packed it is at 0");
+  // A capability Vulkan allows but meshvk neither binds nor enables
+  // (ImageQuery, 50), inserted after the kernel's first OpCapability.
+  EXPECT_REFUSED(WithKernel([&](ExecutableDesc& x) {
+                   constexpr uint32_t kOpCapability = 17, kImageQuery = 50;
+                   size_t at = FindInstruction(x.spirv, kOpCapability, {});
+                   x.spirv.insert(x.spirv.begin() + at + 2, {(2u << 16) | kOpCapability, kImageQuery});
+                 }),
+                 "capability 50 is not one a meshvk kernel may declare");
   // The reserved schema word: lavapipe failed pipeline creation (exit 3 before).
   EXPECT_REFUSED(WithKernel([](ExecutableDesc& x) { x.spirv[4] = 1; }),
                  "SPIR-V header: schema word is 1 (reserved, must be 0)");

@@ -85,7 +85,8 @@ bool allocateHostBacked(DeviceData* d, VkDevice device, const VkMemoryAllocateIn
                         const VkAllocationCallbacks* alloc, VkDeviceMemory* out, VkResult* result) {
   if (!d->hostBackedExports) return false;
   Registry& r = registry();
-  const auto* exports = findInChain<VkExportMemoryAllocateInfo>(info.pNext, VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO);
+  const auto* exports =
+      findInChain<VkExportMemoryAllocateInfo>(info.pNext, VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO);
   const auto* imports = findInChain<VkImportMemoryFdInfoKHR>(info.pNext, VK_STRUCTURE_TYPE_IMPORT_MEMORY_FD_INFO_KHR);
   if (imports && imports->handleType == VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT) {
     struct stat st{};
@@ -101,7 +102,7 @@ bool allocateHostBacked(DeviceData* d, VkDevice device, const VkMemoryAllocateIn
     bool handled = importBlock(d, device, info, VK_STRUCTURE_TYPE_IMPORT_MEMORY_FD_INFO_KHR, block, alloc, out, result);
     std::lock_guard<std::mutex> lock(r.mutex);
     if (!handled || *result != VK_SUCCESS) {
-      --block->refs;  // its exporter still holds it
+      --block->refs;                                             // its exporter still holds it
       if (!handled) *result = VK_ERROR_INVALID_EXTERNAL_HANDLE;  // the layer's fd means nothing to the driver
       return true;
     }

@@ -358,4 +358,6 @@ meshvk_status_t meshvk_buffer_read_strided(meshvk_buffer_t* buffer, uint64_t off
       .ToC();
 }
 
+void* meshvk_buffer_host_address(meshvk_buffer_t* buffer) { return buffer ? buffer->mapped : nullptr; }
+
 }  // extern "C"

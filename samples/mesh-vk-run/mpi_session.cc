@@ -22,6 +22,16 @@ using Communicators = std::map<std::vector<uint32_t>, MPI_Comm>;
 std::vector<MPI_Request>& Requests(const std::shared_ptr<void>& p) {
   return *static_cast<std::vector<MPI_Request>*>(p.get());
 }
+
+// f16 reductions as user-defined MPI_Ops (MPI has no half type): the
+// runtime's own host reduction (meshvk_transport_reduce) on MPI_UINT16_T
+// elements. Made on first use, freed before MPI_Finalize.
+MPI_Op half_ops[5] = {MPI_OP_NULL, MPI_OP_NULL, MPI_OP_NULL, MPI_OP_NULL, MPI_OP_NULL};
+
+template <uint32_t kReduction>
+void HalfReduction(void* in, void* inout, int* len, MPI_Datatype*) {
+  meshvk_transport_reduce(MESHVK_TRANSPORT_F16, kReduction, in, inout, static_cast<uint64_t>(*len));
+}
 }  // namespace
 
 std::unique_ptr<MpiSession> MpiSession::Start(int* argc, char*** argv, std::string* error) {
@@ -41,28 +51,31 @@ std::unique_ptr<MpiSession> MpiSession::Start(int* argc, char*** argv, std::stri
     delete c;
   });
   session->transport_ = meshvk_transport_t{
-      session.get(),        static_cast<uint32_t>(rank), static_cast<uint32_t>(size), &MpiSession::Send,
-      &MpiSession::Receive, &MpiSession::WaitSends,      &MpiSession::AllReduce};
+      session.get(),          static_cast<uint32_t>(rank), static_cast<uint32_t>(size), &MpiSession::Send,
+      &MpiSession::Receive,   &MpiSession::WaitSends,      &MpiSession::AllReduce,      &MpiSession::AllGather,
+      &MpiSession::Broadcast, &MpiSession::AllToAll,       &MpiSession::ReduceScatter};
   return session;
 }
 
 MpiSession::~MpiSession() {
   communicators_.reset();  // MPI_Comm_free before MPI_Finalize
+  for (MPI_Op& op : half_ops)
+    if (op != MPI_OP_NULL) MPI_Op_free(&op);
   MPI_Finalize();
 }
 
 // One communicator per distinct rank list (a group of a collective), made on
 // first use by exactly those ranks (MPI_Comm_create_group is collective over
-// the group only), kept for the session.
-int MpiSession::AllReduce(void* user, const uint32_t* ranks, uint32_t rank_count, void* data, uint64_t count,
-                          uint32_t element_type, uint32_t reduction) {
-  auto* self = static_cast<MpiSession*>(user);
-  auto& comms = *static_cast<Communicators*>(self->communicators_.get());
+// the group only; the runtime makes its collective calls in the same order
+// on every rank), kept for the session. Communicator rank i = ranks[i].
+static int CommunicatorFor(const std::shared_ptr<void>& communicators, uint32_t world_size, const uint32_t* ranks,
+                           uint32_t rank_count, MPI_Comm* out) {
+  auto& comms = *static_cast<Communicators*>(communicators.get());
   std::vector<uint32_t> key(ranks, ranks + rank_count);
   auto it = comms.find(key);
   if (it == comms.end()) {
     MPI_Comm comm = MPI_COMM_WORLD;
-    if (rank_count != self->transport_.rank_count) {
+    if (rank_count != world_size) {
       MPI_Group world, group;
       MPI_Comm_group(MPI_COMM_WORLD, &world);
       std::vector<int> list(ranks, ranks + rank_count);
@@ -74,25 +87,169 @@ int MpiSession::AllReduce(void* user, const uint32_t* ranks, uint32_t rank_count
     }
     it = comms.emplace(std::move(key), comm).first;
   }
-  MPI_Datatype type = element_type == MESHVK_TRANSPORT_I32 ? MPI_INT : MPI_FLOAT;
-  if (element_type != MESHVK_TRANSPORT_I32 && element_type != MESHVK_TRANSPORT_F32) return -3;
-  MPI_Op op = reduction == MESHVK_TRANSPORT_PRODUCT ? MPI_PROD
-              : reduction == MESHVK_TRANSPORT_MAX   ? MPI_MAX
-              : reduction == MESHVK_TRANSPORT_MIN   ? MPI_MIN
-                                                    : MPI_SUM;
+  *out = it->second;
+  return MPI_SUCCESS;
+}
+
+// MPI's type, operation and element size for a transport element type /
+// reduction (false: one it does not know).
+static bool MpiReduction(uint32_t element_type, uint32_t reduction, MPI_Datatype* type, MPI_Op* op,
+                         uint32_t* element_size) {
+  if (reduction < MESHVK_TRANSPORT_SUM || reduction > MESHVK_TRANSPORT_MIN) return false;
+  if (element_type == MESHVK_TRANSPORT_F16) {
+    static void (*const functions[5])(void*, void*, int*, MPI_Datatype*) = {
+        nullptr, HalfReduction<MESHVK_TRANSPORT_SUM>, HalfReduction<MESHVK_TRANSPORT_PRODUCT>,
+        HalfReduction<MESHVK_TRANSPORT_MAX>, HalfReduction<MESHVK_TRANSPORT_MIN>};
+    if (half_ops[reduction] == MPI_OP_NULL &&
+        MPI_Op_create(functions[reduction], 1, &half_ops[reduction]) != MPI_SUCCESS)
+      return false;
+    *type = MPI_UINT16_T;
+    *op = half_ops[reduction];
+    *element_size = 2;
+    return true;
+  }
+  if (element_type != MESHVK_TRANSPORT_I32 && element_type != MESHVK_TRANSPORT_F32) return false;
+  *type = element_type == MESHVK_TRANSPORT_I32 ? MPI_INT : MPI_FLOAT;
+  *op = reduction == MESHVK_TRANSPORT_PRODUCT ? MPI_PROD
+        : reduction == MESHVK_TRANSPORT_MAX   ? MPI_MAX
+        : reduction == MESHVK_TRANSPORT_MIN   ? MPI_MIN
+                                              : MPI_SUM;
+  *element_size = 4;
+  return true;
+}
+
+uint32_t MpiSession::Position(const uint32_t* ranks, uint32_t rank_count) const {
+  uint32_t position = 0;
+  while (position < rank_count && ranks[position] != transport_.rank) ++position;
+  return position;
+}
+
+int MpiSession::AllReduce(void* user, const uint32_t* ranks, uint32_t rank_count, void* data, uint64_t count,
+                          uint32_t element_type, uint32_t reduction) {
+  auto* self = static_cast<MpiSession*>(user);
+  MPI_Comm comm;
+  if (int code = CommunicatorFor(self->communicators_, self->transport_.rank_count, ranks, rank_count, &comm))
+    return code;
+  MPI_Datatype type;
+  MPI_Op op;
+  uint32_t size = 0;
+  if (!MpiReduction(element_type, reduction, &type, &op, &size)) return -3;
   auto* bytes = static_cast<uint8_t*>(data);
   for (uint64_t done = 0; done < count;) {  // MPI counts are int
     const int n = static_cast<int>(std::min<uint64_t>(count - done, INT_MAX / 4));
-    int code = MPI_Allreduce(MPI_IN_PLACE, bytes + done * 4, n, type, op, it->second);
+    int code = MPI_Allreduce(MPI_IN_PLACE, bytes + done * size, n, type, op, comm);
     if (code != MPI_SUCCESS) return code;
     done += static_cast<uint64_t>(n);
   }
-  uint32_t position = 0;
-  while (position < rank_count && ranks[position] != self->transport_.rank) ++position;
-  self->sent_ += meshvk_transport_ring_bytes(count, 4, rank_count, position);
-  self->received_ += meshvk_transport_ring_bytes(count, 4, rank_count, (position + rank_count - 1) % rank_count);
-  ++self->all_reduces_;
-  self->all_reduced_bytes_ += count * 4;
+  const uint32_t position = self->Position(ranks, rank_count);
+  self->sent_ += meshvk_transport_ring_bytes(count, size, rank_count, position);
+  self->received_ += meshvk_transport_ring_bytes(count, size, rank_count, (position + rank_count - 1) % rank_count);
+  ++self->collectives_;
+  return 0;
+}
+
+int MpiSession::ReduceScatter(void* user, const uint32_t* ranks, uint32_t rank_count, void* data,
+                              const uint64_t* counts, uint32_t element_type, uint32_t reduction) {
+  auto* self = static_cast<MpiSession*>(user);
+  MPI_Comm comm;
+  if (int code = CommunicatorFor(self->communicators_, self->transport_.rank_count, ranks, rank_count, &comm))
+    return code;
+  MPI_Datatype type;
+  MPI_Op op;
+  uint32_t size = 0;
+  if (!MpiReduction(element_type, reduction, &type, &op, &size)) return -3;
+  std::vector<int> recv_counts;
+  uint64_t total = 0;
+  for (uint32_t i = 0; i < rank_count; ++i) {
+    total += counts[i];
+    recv_counts.push_back(static_cast<int>(counts[i]));
+  }
+  if (total > static_cast<uint64_t>(INT_MAX)) return -1;  // MPI counts are int
+  int code = MPI_Reduce_scatter(MPI_IN_PLACE, data, recv_counts.data(), type, op, comm);
+  if (code != MPI_SUCCESS) return code;
+  // Each rank's segment from each other rank (what the plan counts).
+  const uint32_t me = self->Position(ranks, rank_count);
+  for (uint32_t i = 0; i < rank_count; ++i)
+    if (i != me) {
+      self->sent_ += counts[i] * size;
+      self->received_ += counts[me] * size;
+    }
+  ++self->collectives_;
+  return 0;
+}
+
+// Byte counts and displacements as MPI's ints (its v-collectives take int
+// displacements: a call moving 2 GiB or more is refused, code -1).
+static bool IntCounts(const uint64_t* bytes, uint32_t n, std::vector<int>* counts, std::vector<int>* displs) {
+  uint64_t at = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (at + bytes[i] > static_cast<uint64_t>(INT_MAX)) return false;
+    counts->push_back(static_cast<int>(bytes[i]));
+    displs->push_back(static_cast<int>(at));
+    at += bytes[i];
+  }
+  return true;
+}
+
+int MpiSession::AllGather(void* user, const uint32_t* ranks, uint32_t rank_count, void* data, const uint64_t* bytes) {
+  auto* self = static_cast<MpiSession*>(user);
+  MPI_Comm comm;
+  if (int code = CommunicatorFor(self->communicators_, self->transport_.rank_count, ranks, rank_count, &comm))
+    return code;
+  std::vector<int> counts, displs;
+  if (!IntCounts(bytes, rank_count, &counts, &displs)) return -1;
+  int code = MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, data, counts.data(), displs.data(), MPI_BYTE, comm);
+  if (code != MPI_SUCCESS) return code;
+  // Each rank's block reaches each other rank once (what the plan counts).
+  const uint32_t me = self->Position(ranks, rank_count);
+  for (uint32_t i = 0; i < rank_count; ++i)
+    if (i != me) {
+      self->sent_ += bytes[me];
+      self->received_ += bytes[i];
+    }
+  ++self->collectives_;
+  return 0;
+}
+
+int MpiSession::Broadcast(void* user, const uint32_t* ranks, uint32_t rank_count, uint32_t root, void* data,
+                          uint64_t bytes) {
+  auto* self = static_cast<MpiSession*>(user);
+  MPI_Comm comm;
+  if (int code = CommunicatorFor(self->communicators_, self->transport_.rank_count, ranks, rank_count, &comm))
+    return code;
+  auto* base = static_cast<uint8_t*>(data);
+  for (uint64_t done = 0; done < bytes;) {
+    const int n = static_cast<int>(std::min<uint64_t>(bytes - done, INT_MAX));
+    int code = MPI_Bcast(base + done, n, MPI_BYTE, static_cast<int>(root), comm);
+    if (code != MPI_SUCCESS) return code;
+    done += static_cast<uint64_t>(n);
+  }
+  if (self->Position(ranks, rank_count) == root)
+    self->sent_ += bytes * (rank_count - 1);
+  else
+    self->received_ += bytes;
+  ++self->collectives_;
+  return 0;
+}
+
+int MpiSession::AllToAll(void* user, const uint32_t* ranks, uint32_t rank_count, const void* send,
+                         const uint64_t* send_bytes, void* recv, const uint64_t* recv_bytes) {
+  auto* self = static_cast<MpiSession*>(user);
+  MPI_Comm comm;
+  if (int code = CommunicatorFor(self->communicators_, self->transport_.rank_count, ranks, rank_count, &comm))
+    return code;
+  std::vector<int> send_counts, send_displs, recv_counts, recv_displs;
+  if (!IntCounts(send_bytes, rank_count, &send_counts, &send_displs) ||
+      !IntCounts(recv_bytes, rank_count, &recv_counts, &recv_displs))
+    return -1;
+  int code = MPI_Alltoallv(send, send_counts.data(), send_displs.data(), MPI_BYTE, recv, recv_counts.data(),
+                           recv_displs.data(), MPI_BYTE, comm);
+  if (code != MPI_SUCCESS) return code;
+  for (uint32_t i = 0; i < rank_count; ++i) {
+    self->sent_ += send_bytes[i];
+    self->received_ += recv_bytes[i];
+  }
+  ++self->collectives_;
   return 0;
 }
 
@@ -157,6 +314,15 @@ int MpiSession::Send(void*, uint32_t, uint32_t, const void*, uint64_t) { return 
 int MpiSession::Receive(void*, uint32_t, uint32_t, void*, uint64_t) { return -1; }
 int MpiSession::WaitSends(void*) { return -1; }
 int MpiSession::AllReduce(void*, const uint32_t*, uint32_t, void*, uint64_t, uint32_t, uint32_t) { return -1; }
+int MpiSession::AllGather(void*, const uint32_t*, uint32_t, void*, const uint64_t*) { return -1; }
+int MpiSession::Broadcast(void*, const uint32_t*, uint32_t, uint32_t, void*, uint64_t) { return -1; }
+int MpiSession::AllToAll(void*, const uint32_t*, uint32_t, const void*, const uint64_t*, void*, const uint64_t*) {
+  return -1;
+}
+int MpiSession::ReduceScatter(void*, const uint32_t*, uint32_t, void*, const uint64_t*, uint32_t, uint32_t) {
+  return -1;
+}
+uint32_t MpiSession::Position(const uint32_t*, uint32_t) const { return 0; }
 void MpiSession::Abort(int code) { std::_Exit(code); }
 int MpiSession::AgreeExit(int code) { return code; }
 

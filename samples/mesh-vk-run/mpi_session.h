@@ -24,13 +24,15 @@ class MpiSession {
   uint32_t rank() const { return transport_.rank; }
   uint32_t size() const { return transport_.rank_count; }
   // Bytes this rank handed to MPI_Isend / took from MPI_Recv, plus for each
-  // MPI_Allreduce what a ring sends / receives at this rank
-  // (meshvk_transport_ring_bytes: MPI does not report its own traffic).
+  // collective call what the plan counts (MPI does not report its own
+  // traffic): MPI_Allreduce what a ring sends / receives at this rank
+  // (meshvk_transport_ring_bytes); MPI_Allgatherv / MPI_Bcast / MPI_Alltoallv
+  // each block once per rank that receives it; MPI_Reduce_scatter each rank's
+  // segment once from each other rank.
   uint64_t bytes_sent() const { return sent_; }
   uint64_t bytes_received() const { return received_; }
-  // MPI_Allreduce calls made for collectives and the bytes they reduced.
-  uint64_t all_reduce_calls() const { return all_reduces_; }
-  uint64_t all_reduced_bytes() const { return all_reduced_bytes_; }
+  // MPI collective calls made for collectives between ranks.
+  uint64_t collective_calls() const { return collectives_; }
   // Ends every rank of the job now with `code` (MPI_Abort): a failing rank
   // must not leave the others blocked in a receive.
   [[noreturn]] void Abort(int code);
@@ -44,9 +46,17 @@ class MpiSession {
   static int WaitSends(void* user);
   static int AllReduce(void* user, const uint32_t* ranks, uint32_t rank_count, void* data, uint64_t count,
                        uint32_t element_type, uint32_t reduction);
+  static int AllGather(void* user, const uint32_t* ranks, uint32_t rank_count, void* data, const uint64_t* bytes);
+  static int Broadcast(void* user, const uint32_t* ranks, uint32_t rank_count, uint32_t root, void* data,
+                       uint64_t bytes);
+  static int AllToAll(void* user, const uint32_t* ranks, uint32_t rank_count, const void* send,
+                      const uint64_t* send_bytes, void* recv, const uint64_t* recv_bytes);
+  static int ReduceScatter(void* user, const uint32_t* ranks, uint32_t rank_count, void* data, const uint64_t* counts,
+                           uint32_t element_type, uint32_t reduction);
+  uint32_t Position(const uint32_t* ranks, uint32_t rank_count) const;  // of this rank in `ranks`
   meshvk_transport_t transport_{};
   uint64_t sent_ = 0, received_ = 0;
-  uint64_t all_reduces_ = 0, all_reduced_bytes_ = 0;
+  uint64_t collectives_ = 0;
   std::shared_ptr<void> requests_;       // std::vector<MPI_Request>, kept opaque to avoid mpi.h here
   std::shared_ptr<void> communicators_;  // std::map<rank list, MPI_Comm>
 };

@@ -93,13 +93,37 @@ void PrintRankCollectives(const meshvk_module_t* module, uint32_t function, cons
     meshvk_status_free(status);
     return;
   }
-  if (groups.empty()) std::printf("collectives through MPI_Allreduce: none (copies between ranks go point to point)\n");
-  for (const meshvk_rank_collective_t& g : groups)
+  if (groups.empty())
+    std::printf("collectives through MPI collective calls: none (copies between ranks go point to point)\n");
+  for (const meshvk_rank_collective_t& g : groups) {
+    const unsigned long long bytes = g.bytes, sent = g.ring_bytes, received = g.received_bytes;
+    if (g.call == MESHVK_TRANSPORT_ALL_REDUCE) {
+      std::printf(
+          "collective %u: all_reduce of %llu bytes over %u processes (first %u) on %u ranks: reduced on the host "
+          "within each rank, one MPI_Allreduce among the ranks (ring: %llu bytes per rank)\n",
+          g.collective, bytes, g.member_count, g.first_process, g.rank_count, sent);
+      continue;
+    }
+    if (g.call == MESHVK_TRANSPORT_REDUCE_SCATTER) {
+      std::printf(
+          "collective %u: reduce_scatter of %llu-byte chunks over %u processes (first %u) on %u ranks: reduced on "
+          "the host within each rank, one MPI_Reduce_scatter among the ranks (at most %llu bytes sent, %llu "
+          "received per rank)\n",
+          g.collective, bytes, g.member_count, g.first_process, g.rank_count, sent, received);
+      continue;
+    }
+    const char* kind = g.kind == MESHVK_TRANSPORT_ALL_GATHER  ? "all_gather"
+                       : g.kind == MESHVK_TRANSPORT_BROADCAST ? "broadcast"
+                                                              : "all_to_all";
+    const char* call = g.call == MESHVK_TRANSPORT_ALL_GATHER  ? "MPI_Allgatherv"
+                       : g.call == MESHVK_TRANSPORT_BROADCAST ? "MPI_Bcast"
+                                                              : "MPI_Alltoallv";
     std::printf(
-        "collective %u: all_reduce of %llu bytes over %u processes (first %u) on %u ranks: reduced on the host "
-        "within each rank, one MPI_Allreduce among the ranks (ring: %llu bytes per rank)\n",
-        g.collective, static_cast<unsigned long long>(g.bytes), g.member_count, g.first_process, g.rank_count,
-        static_cast<unsigned long long>(g.ring_bytes));
+        "collective %u: %s, %llu bytes of blocks between %u processes (first %u) on %u ranks: one %s among the "
+        "ranks, each block staged out once and received once per rank that reads it (at most %llu bytes sent, "
+        "%llu received per rank)\n",
+        g.collective, kind, bytes, g.member_count, g.first_process, g.rank_count, call, sent, received);
+  }
 }
 
 }  // namespace meshvk_run

@@ -488,11 +488,11 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
   if (mpi && (flags.print_plan || Verbosity() >= 1)) {
     // What this rank handed to MPI in the invoke, next to what the plan says.
     std::printf(
-        "rank %u: MPI bytes sent %llu, received %llu (measured at MPI_Isend/MPI_Recv, %llu MPI_Allreduce "
-        "counted as a ring; plan %llu, %llu)\n",
+        "rank %u: MPI bytes sent %llu, received %llu (measured at MPI_Isend/MPI_Recv, %llu MPI collective calls "
+        "counted as the plan counts them; plan %llu, %llu)\n",
         mpi->rank(), static_cast<unsigned long long>(mpi->bytes_sent()),
         static_cast<unsigned long long>(mpi->bytes_received()),
-        static_cast<unsigned long long>(mpi->all_reduce_calls()),
+        static_cast<unsigned long long>(mpi->collective_calls()),
         static_cast<unsigned long long>(plan_sent[mpi->rank()]),
         static_cast<unsigned long long>(plan_received[mpi->rank()]));
     std::fflush(stdout);

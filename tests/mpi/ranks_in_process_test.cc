@@ -13,29 +13,15 @@
 
 #include <cstdlib>
 #include <string>
-#include <thread>
 #include <vector>
 
-#include "meshvk/transport.h"
-#include "program_runner.h"
-#include "samples.h"
-#include "vulkan_fixture.h"
+#include "rank_job.h"
 
 namespace meshvk_e2e {
 namespace {
 
 constexpr uint32_t kSeed = 20261130;
 constexpr double kAtol = 1e-3, kRtol = 1e-4;
-
-// meshvk_program_create_with_info for one rank of a job.
-meshvk_status_t CreateOnRanks(meshvk_module_t* module, meshvk_device_set_t* set, const meshvk_program_ranks_t* ranks,
-                              meshvk_program_t** out) {
-  meshvk_program_create_info_t info{};
-  info.module = module;
-  info.set = set;
-  info.ranks = ranks;
-  return meshvk_program_create_with_info(&info, out);
-}
 
 struct Case {
   std::string sample, grid, name;
@@ -63,71 +49,6 @@ std::vector<Case> AllCases() {
           cases.push_back(c);
         }
   return cases;
-}
-
-// One job: `ranks` programs of `artifact` (processes on rank process_rank[p],
-// all on physical device 0 as mpirun ranks on one machine would be), invoked
-// once on one thread per rank. Returns "" or the first failure; rank 0's
-// results in *outputs, each rank's transport stats in *stats.
-class JobTest : public meshvk_test::VulkanTest {
- protected:
-  std::string RunJob(const std::vector<uint8_t>& artifact, const std::vector<uint32_t>& process_rank, uint32_t ranks,
-                     const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs,
-                     std::vector<meshvk_transport_stats_t>* stats);
-};
-
-std::string JobTest::RunJob(const std::vector<uint8_t>& artifact, const std::vector<uint32_t>& process_rank,
-                            uint32_t ranks, const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs,
-                            std::vector<meshvk_transport_stats_t>* stats) {
-  std::vector<meshvk_transport_t> transports(ranks);
-  meshvk_in_process_hub_t* hub = nullptr;
-  if (meshvk_status_t s = meshvk_transport_in_process_create(ranks, 20000, transports.data(), &hub))
-    return meshvk_test::StatusText(s);
-  std::unique_ptr<meshvk_in_process_hub_t, void (*)(meshvk_in_process_hub_t*)> hub_owner(
-      hub, meshvk_transport_in_process_destroy);
-  meshvk_module_t* raw_module = nullptr;
-  if (meshvk_status_t s = meshvk_module_load(artifact.data(), artifact.size(), &raw_module))
-    return meshvk_test::StatusText(s);
-  ModulePtr module(raw_module);
-  const uint32_t P = static_cast<uint32_t>(process_rank.size());
-  std::vector<meshvk_test::DeviceSet> sets;
-  std::vector<ProgramPtr> programs;
-  std::vector<uint32_t> on_device0(P, 0);
-  for (uint32_t r = 0; r < ranks; ++r) {
-    sets.push_back(MakeSet(MESHVK_TOPOLOGY_LOGICAL, P, on_device0.data()));
-    if (!sets.back()) return "no device set";
-    meshvk_program_ranks_t map{&transports[r], process_rank.data(), 0};
-    meshvk_program_t* program = nullptr;
-    if (meshvk_status_t s = CreateOnRanks(module.get(), sets.back().get(), &map, &program))
-      return meshvk_test::StatusText(s);
-    programs.emplace_back(program);
-  }
-  std::vector<std::vector<HostTensor>> results(ranks, *outputs);
-  std::vector<std::string> errors(ranks);
-  std::vector<std::thread> threads;
-  for (uint32_t r = 0; r < ranks; ++r) {
-    threads.emplace_back([&, r] {
-      std::vector<meshvk_host_input_t> in;
-      for (const HostTensor& t : inputs) in.push_back({t.data(), t.bytes()});
-      std::vector<meshvk_host_output_t> out;
-      for (HostTensor& t : results[r]) out.push_back({t.data(), t.bytes()});
-      meshvk_invoke_info_t invoke{};
-      invoke.inputs = in.data();
-      invoke.input_count = static_cast<uint32_t>(in.size());
-      invoke.outputs = out.data();
-      invoke.output_count = static_cast<uint32_t>(out.size());
-      errors[r] = meshvk_test::StatusText(meshvk_program_invoke(programs[r].get(), &invoke));
-    });
-  }
-  for (std::thread& t : threads) t.join();
-  stats->assign(ranks, meshvk_transport_stats_t{});
-  for (uint32_t r = 0; r < ranks; ++r) {
-    if (!errors[r].empty()) return "rank " + std::to_string(r) + ": " + errors[r];
-    meshvk_program_transport_stats(programs[r].get(), &(*stats)[r]);
-  }
-  *outputs = std::move(results[0]);
-  programs.clear();  // before the hub goes
-  return "";
 }
 
 class RanksTest : public JobTest, public ::testing::WithParamInterface<Case> {};
@@ -254,40 +175,50 @@ INSTANTIATE_TEST_SUITE_P(
         CollectiveCase{"grid2x2_axis1_ranks4", "2x2", "1", {0, 1, 2, 3}, 4, 4096, 2, 2}),
     [](const ::testing::TestParamInfo<CollectiveCase>& info) { return info.param.name; });
 
-class RankFaultsTest : public meshvk_test::VulkanTest {};
+// The host reduction of f16 (meshvk_transport_reduce: the host steps' and
+// the MPI half MPI_Op's), against IEEE half values worked out by hand:
+// 1 + 2^-11 is a tie between 1 and 1 + 2^-10 (0x3c00 / 0x3c01) and goes to
+// the even 0x3c00; (1 + 2^-10) + 2^-11 ties between 0x3c01 and 0x3c02: 0x3c02;
+// the smallest subnormals add exactly; 65504 + 65504 overflows to inf; max/min
+// of -2 (0xc000) and 1; 3 x 0.5 = 1.5 (0x3e00).
+TEST(TransportReduceTest, HalvesCombineInFloatRoundedToNearestEven) {
+  const uint16_t half_ulp_at_one = 0x1000;  // 2^-11
+  std::vector<uint16_t> into = {0x3c00, 0x3c01, 0x0001, 0x7bff},
+                        from = {half_ulp_at_one, half_ulp_at_one, 0x0001, 0x7bff};
+  meshvk_transport_reduce(MESHVK_TRANSPORT_F16, MESHVK_TRANSPORT_SUM, from.data(), into.data(), into.size());
+  EXPECT_EQ(into, (std::vector<uint16_t>{0x3c00, 0x3c02, 0x0002, 0x7c00}));
+  std::vector<uint16_t> a = {0xc000, 0xc000, 0x4200}, b = {0x3c00, 0x3c00, 0x3800};
+  std::vector<uint16_t> max = a, min = a, product = {0x4200};
+  meshvk_transport_reduce(MESHVK_TRANSPORT_F16, MESHVK_TRANSPORT_MAX, b.data(), max.data(), 1);
+  meshvk_transport_reduce(MESHVK_TRANSPORT_F16, MESHVK_TRANSPORT_MIN, b.data(), min.data(), 1);
+  meshvk_transport_reduce(MESHVK_TRANSPORT_F16, MESHVK_TRANSPORT_PRODUCT, &b[2], product.data(), 1);
+  EXPECT_EQ(max[0], 0x3c00);
+  EXPECT_EQ(min[0], 0xc000);
+  EXPECT_EQ(product[0], 0x3e00);
+}
 
-// A rank whose peer never sends: the receive fails after the transport's
-// timeout with a message naming the rank and bytes (no hang).
+class RankFaultsTest : public JobTest {};
+
+// A rank whose peers never run: its copies' receive (copies mode) or its
+// transport all_gather (default) fails after the transport's timeout with a
+// message naming the rank or ranks and the bytes (no hang).
 TEST_F(RankFaultsTest, MissingPeerFailsTheReceiveInTime) {
   const meshvk::CompiledProgram* compiled = nullptr;
   ASSERT_EQ(CompileSample("matmul_rows", "2", &compiled), "");
-  std::vector<meshvk_transport_t> transports(2);
-  meshvk_in_process_hub_t* hub = nullptr;
-  MESHVK_ASSERT_OK(meshvk_transport_in_process_create(2, 300, transports.data(), &hub));
-  std::unique_ptr<meshvk_in_process_hub_t, void (*)(meshvk_in_process_hub_t*)> hub_owner(
-      hub, meshvk_transport_in_process_destroy);
-  meshvk_module_t* raw_module = nullptr;
-  MESHVK_ASSERT_OK(meshvk_module_load(compiled->artifact.data(), compiled->artifact.size(), &raw_module));
-  ModulePtr module(raw_module);
-  std::vector<uint32_t> on_device0(2, 0), process_rank = {0, 1};
-  meshvk_test::DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, 2, on_device0.data());
-  meshvk_program_ranks_t ranks{&transports[0], process_rank.data(), 0};
-  meshvk_program_t* raw_program = nullptr;
-  MESHVK_ASSERT_OK(CreateOnRanks(module.get(), set.get(), &ranks, &raw_program));
-  ProgramPtr program(raw_program);
   const Sample& sample = SampleNamed("matmul_rows");
   std::vector<HostTensor> inputs = sample.make_inputs(kSeed), outputs = sample.reference(inputs);
-  std::vector<meshvk_host_input_t> in;
-  for (const HostTensor& t : inputs) in.push_back({t.data(), t.bytes()});
-  std::vector<meshvk_host_output_t> out;
-  for (HostTensor& t : outputs) out.push_back({t.data(), t.bytes()});
-  meshvk_invoke_info_t invoke{};
-  invoke.inputs = in.data();
-  invoke.input_count = static_cast<uint32_t>(in.size());
-  invoke.outputs = out.data();
-  invoke.output_count = static_cast<uint32_t>(out.size());
-  EXPECT_TRUE(meshvk_test::HasCode(meshvk_program_invoke(program.get(), &invoke), MESHVK_STATUS_UNAVAILABLE,
-                                   "from rank 1 failed"));
+  for (const char* mode : {"copies", "transport"}) {
+    setenv("MESHVK_RANK_COLLECTIVES", mode, 1);
+    Job job;
+    ASSERT_EQ(StartJob(compiled->artifact, {0, 1}, 2, 300, &job, {0}), "");
+    unsetenv("MESHVK_RANK_COLLECTIVES");
+    EXPECT_TRUE(meshvk_test::HasCode(InvokeWith(job.programs[0].get(), inputs, &outputs), MESHVK_STATUS_UNAVAILABLE,
+                                     std::string(mode) == "copies"
+                                         ? "from rank 1 failed"
+                                         : "collective 0 (all_gather of 65536 bytes over 2 ranks): transport "
+                                           "all_gather among ranks 0, 1 failed"))
+        << mode;
+  }
 }
 
 // A fault inside a collective between ranks: the peer never joins the ring,
@@ -298,31 +229,13 @@ TEST_F(RankFaultsTest, MissingPeerFailsTheCollectiveInTime) {
   ASSERT_EQ(meshvk::compileProgramSource(AllReduceSource("2", 2, "0", 1024), "all_reduce.mlir",
                                          meshvk::ProgramOptions{}, &compiled),
             "");
-  std::vector<meshvk_transport_t> transports(2);
-  meshvk_in_process_hub_t* hub = nullptr;
-  MESHVK_ASSERT_OK(meshvk_transport_in_process_create(2, 300, transports.data(), &hub));
-  std::unique_ptr<meshvk_in_process_hub_t, void (*)(meshvk_in_process_hub_t*)> hub_owner(
-      hub, meshvk_transport_in_process_destroy);
-  meshvk_module_t* raw_module = nullptr;
-  MESHVK_ASSERT_OK(meshvk_module_load(compiled.artifact.data(), compiled.artifact.size(), &raw_module));
-  ModulePtr module(raw_module);
-  std::vector<uint32_t> on_device0(2, 0), process_rank = {0, 1};
-  meshvk_test::DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, 2, on_device0.data());
-  meshvk_program_ranks_t ranks{&transports[0], process_rank.data(), 0};
-  meshvk_program_t* raw_program = nullptr;
-  MESHVK_ASSERT_OK(CreateOnRanks(module.get(), set.get(), &ranks, &raw_program));
-  ProgramPtr program(raw_program);
-  HostTensor x = HostTensor::Zeros({2, 1024}, MESHVK_ELEMENT_F32), y = HostTensor::Zeros({1024}, MESHVK_ELEMENT_F32);
-  meshvk_host_input_t in{x.data(), x.bytes()};
-  meshvk_host_output_t out{y.data(), y.bytes()};
-  meshvk_invoke_info_t invoke{};
-  invoke.inputs = &in;
-  invoke.input_count = 1;
-  invoke.outputs = &out;
-  invoke.output_count = 1;
-  EXPECT_TRUE(meshvk_test::HasCode(meshvk_program_invoke(program.get(), &invoke), MESHVK_STATUS_UNAVAILABLE,
-                                   "collective 0 (all_reduce of 4096 bytes over 2 ranks): transport receive of "
-                                   "2048 bytes from rank 1 failed"));
+  Job job;
+  ASSERT_EQ(StartJob(compiled.artifact, {0, 1}, 2, 300, &job, {0}), "");
+  std::vector<HostTensor> outputs = {HostTensor::Zeros({1024}, MESHVK_ELEMENT_F32)};
+  EXPECT_TRUE(meshvk_test::HasCode(
+      InvokeWith(job.programs[0].get(), {HostTensor::Zeros({2, 1024}, MESHVK_ELEMENT_F32)}, &outputs),
+      MESHVK_STATUS_UNAVAILABLE,
+      "collective 0 (all_reduce of 4096 bytes over 2 ranks): transport receive of 2048 bytes from rank 1 failed"));
 }
 
 // MESHVK_RANK_COLLECTIVES=copies keeps the compiler's copies between ranks:
@@ -348,21 +261,12 @@ TEST_F(RankFaultsTest, CopiesModeAndBadModeValue) {
   MESHVK_ASSERT_OK(meshvk_module_rank_bytes(module.get(), 0, process_rank.data(), 4, 0, sent.data(), received.data()));
   for (uint32_t r = 0; r < 4; ++r) EXPECT_EQ(received[r], 2u * 3 * 4096 / 4) << "rank " << r;
 
-  std::vector<meshvk_transport_t> transports(4);
-  meshvk_in_process_hub_t* hub = nullptr;
-  MESHVK_ASSERT_OK(meshvk_transport_in_process_create(4, 0, transports.data(), &hub));
-  std::unique_ptr<meshvk_in_process_hub_t, void (*)(meshvk_in_process_hub_t*)> hub_owner(
-      hub, meshvk_transport_in_process_destroy);
-  std::vector<uint32_t> on_device0(4, 0);
-  meshvk_test::DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, 4, on_device0.data());
-  meshvk_program_ranks_t ranks{&transports[0], process_rank.data(), 0};
-  meshvk_program_t* program = nullptr;
   setenv("MESHVK_RANK_COLLECTIVES", "mpi", 1);
-  meshvk_status_t status = CreateOnRanks(module.get(), set.get(), &ranks, &program);
+  Job job;
+  const std::string error = StartJob(compiled.artifact, process_rank, 4, 0, &job, {0});
   unsetenv("MESHVK_RANK_COLLECTIVES");
-  EXPECT_TRUE(meshvk_test::HasCode(status, MESHVK_STATUS_INVALID_ARGUMENT,
-                                   "MESHVK_RANK_COLLECTIVES=mpi: expected transport, ring or copies"));
-  EXPECT_EQ(program, nullptr);
+  EXPECT_NE(error.find("MESHVK_RANK_COLLECTIVES=mpi: expected transport, ring or copies"), std::string::npos) << error;
+  EXPECT_EQ(job.programs[0], nullptr);
 }
 
 // The bytes of each input a rank's processes read (what mesh-vk-run reads
@@ -394,25 +298,12 @@ TEST_F(RankFaultsTest, InputRunsAreTheRanksShards) {
 TEST_F(RankFaultsTest, BadRankMapsAreRefused) {
   const meshvk::CompiledProgram* compiled = nullptr;
   ASSERT_EQ(CompileSample("matmul_rows", "2", &compiled), "");
-  std::vector<meshvk_transport_t> transports(2);
-  meshvk_in_process_hub_t* hub = nullptr;
-  MESHVK_ASSERT_OK(meshvk_transport_in_process_create(2, 0, transports.data(), &hub));
-  std::unique_ptr<meshvk_in_process_hub_t, void (*)(meshvk_in_process_hub_t*)> hub_owner(
-      hub, meshvk_transport_in_process_destroy);
-  meshvk_module_t* raw_module = nullptr;
-  MESHVK_ASSERT_OK(meshvk_module_load(compiled->artifact.data(), compiled->artifact.size(), &raw_module));
-  ModulePtr module(raw_module);
-  std::vector<uint32_t> on_device0(2, 0);
-  meshvk_test::DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, 2, on_device0.data());
-  meshvk_program_t* program = nullptr;
-  std::vector<uint32_t> all_on_1 = {1, 1}, rank_5 = {0, 5};
-  meshvk_program_ranks_t none{&transports[0], all_on_1.data(), 0};
-  EXPECT_TRUE(meshvk_test::HasCode(CreateOnRanks(module.get(), set.get(), &none, &program),
-                                   MESHVK_STATUS_INVALID_ARGUMENT, "rank 0 runs no process"));
-  meshvk_program_ranks_t bad{&transports[0], rank_5.data(), 0};
-  EXPECT_TRUE(meshvk_test::HasCode(CreateOnRanks(module.get(), set.get(), &bad, &program),
-                                   MESHVK_STATUS_INVALID_ARGUMENT, "process 1 is mapped to rank 5 of 2"));
-  EXPECT_EQ(program, nullptr);
+  Job none, bad;
+  EXPECT_NE(StartJob(compiled->artifact, {1, 1}, 2, 0, &none, {0}).find("rank 0 runs no process"), std::string::npos);
+  EXPECT_NE(StartJob(compiled->artifact, {0, 5}, 2, 0, &bad, {0}).find("process 1 is mapped to rank 5 of 2"),
+            std::string::npos);
+  EXPECT_EQ(none.programs[0], nullptr);
+  EXPECT_EQ(bad.programs[0], nullptr);
 }
 
 }  // namespace

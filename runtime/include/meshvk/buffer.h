@@ -104,6 +104,14 @@ meshvk_status_t meshvk_buffer_copy_host_staged(meshvk_buffer_t* src, uint64_t sr
 #define MESHVK_STAGING_CHUNK_BYTES \
   (1ull << 20)  // 1 MiB: measured best on lavapipe (chunks stay in cache; 4 MiB was 2.7x slower at 64 MiB)
 
+// The host address of the buffer's first byte when its memory is
+// host-visible and coherent (persistently mapped: lavapipe, integrated GPUs,
+// resizable BAR), else NULL (reach it with meshvk_buffer_read/write). Valid
+// until the buffer is released; the same rules as meshvk_buffer_write apply
+// (the device must not be using the bytes touched). Lets a host step hand the
+// transport device memory without a staging copy.
+void* meshvk_buffer_host_address(meshvk_buffer_t* buffer);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif

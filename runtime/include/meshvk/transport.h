@@ -42,37 +42,95 @@ typedef struct meshvk_transport_s {
   int (*wait_sends)(void* user);
   // Optional (NULL: the runtime runs a ring over send/receive instead): an
   // all-reduce among `ranks` (ascending, this rank included) of `count`
-  // elements in place. element_type: MESHVK_TRANSPORT_F32 / _I32;
+  // elements in place. element_type: MESHVK_TRANSPORT_F32 / _F16 / _I32;
   // reduction: MESHVK_TRANSPORT_SUM / _PRODUCT / _MAX / _MIN. Every listed
   // rank calls it with the same arguments, in the same order relative to the
   // other collectives (MPI_Allreduce on a communicator of those ranks).
   int (*all_reduce)(void* user, const uint32_t* ranks, uint32_t rank_count, void* data, uint64_t count,
                     uint32_t element_type, uint32_t reduction);
+  // The byte-moving collectives below are optional too (NULL: the runtime
+  // sends each rank's blocks point to point, one message per peer rank, the
+  // same bytes). Same calling rules as all_reduce; counts are bytes.
+  // all_gather, in place (MPI_Allgatherv with MPI_IN_PLACE): `data` holds
+  // every listed rank's block, concatenated in `ranks` order, `bytes[i]`
+  // from ranks[i]; this rank's block is filled on entry, the others on return.
+  int (*all_gather)(void* user, const uint32_t* ranks, uint32_t rank_count, void* data, const uint64_t* bytes);
+  // broadcast, in place (MPI_Bcast): `bytes` bytes at `data` from
+  // ranks[root] (root: a position in `ranks`) to every listed rank.
+  int (*broadcast)(void* user, const uint32_t* ranks, uint32_t rank_count, uint32_t root, void* data, uint64_t bytes);
+  // all_to_all (MPI_Alltoallv): `send` holds send_bytes[i] bytes for
+  // ranks[i], concatenated in `ranks` order; `recv` gets recv_bytes[i] bytes
+  // from ranks[i], concatenated the same way. This rank's own entries are 0.
+  int (*all_to_all)(void* user, const uint32_t* ranks, uint32_t rank_count, const void* send,
+                    const uint64_t* send_bytes, void* recv, const uint64_t* recv_bytes);
+  // Optional (NULL: each rank sends every other rank its segment, point to
+  // point, and reduces what it receives): a reduce-scatter among `ranks`, in
+  // place (MPI_Reduce_scatter with MPI_IN_PLACE). `data` holds counts[i]
+  // elements for ranks[i], concatenated in `ranks` order; on return its first
+  // counts[position of this rank] elements hold this rank's segment reduced
+  // over the ranks. element_type / reduction as for all_reduce.
+  int (*reduce_scatter)(void* user, const uint32_t* ranks, uint32_t rank_count, void* data, const uint64_t* counts,
+                        uint32_t element_type, uint32_t reduction);
 } meshvk_transport_t;
 
 // Values of all_reduce's element_type and reduction (the artifact's own).
-enum { MESHVK_TRANSPORT_F32 = 0, MESHVK_TRANSPORT_I32 = 2 };
+enum { MESHVK_TRANSPORT_F32 = 0, MESHVK_TRANSPORT_F16 = 1, MESHVK_TRANSPORT_I32 = 2 };
 enum { MESHVK_TRANSPORT_SUM = 1, MESHVK_TRANSPORT_PRODUCT = 2, MESHVK_TRANSPORT_MAX = 3, MESHVK_TRANSPORT_MIN = 4 };
 
 // Collectives between ranks. The compiler tags the commands of each lowered
 // collective (mvk.fbs Command.collective). When the grid spans ranks, the
-// runtime decides per group of a tagged all_reduce (direct lowering, f32 or
-// i32) whose members sit on two or more ranks: it runs the group through the
-// transport instead of its copies and reduction kernel, hierarchically. Each
-// rank stages its members' partials out (host staging), reduces them on the
-// host, all-reduces that one partial among the group's ranks (the transport's
-// all_reduce, or a ring over send/receive: 2(R-1)/R of the bytes sent and
-// received per rank, the ring minimum), and writes the result into each
-// member's output. Every other collective (and every group within one rank)
-// keeps the compiler's copies: cross-rank copies go point to point.
+// runtime runs the part of a tagged collective that crosses ranks through
+// the transport, hierarchically, so that each byte crosses ranks once:
+//  * all_reduce (direct or reduce_scatter+all_gather lowering, f32, f16, i32),
+//    per group whose members sit on two or more ranks: each rank stages its
+//    members' partials out (host staging), reduces them on the host,
+//    all-reduces that one partial among the group's ranks (the transport's
+//    all_reduce, or a ring over send/receive: 2(R-1)/R of the bytes sent and
+//    received per rank, the ring minimum), and writes the result into each
+//    member's output; the group's copies and reduction kernel are not run.
+//  * reduce_scatter (direct lowering, f32/f16/i32, chunks contiguous: the
+//    scatter axis outermost): each rank reduces its members' whole partials
+//    on the host, reorders them so each rank's members' chunks are adjacent,
+//    one reduce-scatter among the ranks (the transport's, or each segment
+//    sent to its rank point to point: x its segment received and the
+//    others' segments sent per rank), and writes each local member's chunk.
+//  * all_gather, broadcast, all_to_all: the copies between ranks become
+//    blocks (a source process's span that copies on other ranks read); each
+//    rank stages every block it owns out once and one transport collective
+//    among the ranks (all_gather when every block goes to every other rank,
+//    broadcast when one rank owns them all, else all_to_all) hands each rank
+//    each block it needs once, which the host writes into the landing buffer
+//    of every local copy reading it; the copies then run on the devices as
+//    within one rank. Groups on the same ranks are merged into one call.
+// Every other collective (shift: one block to one rank already, all_slice:
+// local, halos) and every group within one rank keeps the compiler's
+// copies: cross-rank copies go point to point.
+// Which transport call a group makes (the artifact's CollectiveKind values).
+enum {
+  MESHVK_TRANSPORT_ALL_REDUCE = 1,
+  MESHVK_TRANSPORT_ALL_GATHER = 2,
+  MESHVK_TRANSPORT_REDUCE_SCATTER = 3,
+  MESHVK_TRANSPORT_ALL_TO_ALL = 4,
+  MESHVK_TRANSPORT_BROADCAST = 5
+};
 typedef struct meshvk_rank_collective_s {
   uint32_t collective;    // index in the function's collectives (the artifact)
-  uint32_t member_count;  // grid processes in the group
-  uint32_t rank_count;    // ranks they sit on
+  uint32_t member_count;  // grid processes in the group (all_reduce) / whose copies it carries
+  uint32_t rank_count;    // ranks it spans
   uint32_t first_process;
-  uint64_t bytes;       // the reduced tensor, per member
-  uint64_t ring_bytes;  // bytes a ring sends (= receives) per rank (max over ranks)
+  uint64_t bytes;           // all_reduce: the reduced tensor, per member; others: the distinct blocks, all ranks
+  uint64_t ring_bytes;      // the most any rank of the group sends (all_reduce: a ring's bytes)
+  uint32_t call;            // MESHVK_TRANSPORT_ALL_REDUCE / _ALL_GATHER / _BROADCAST / _ALL_TO_ALL
+  uint32_t kind;            // the collective's mvk CollectiveKind (all_to_all may carry an odd all_gather)
+  uint64_t received_bytes;  // the most any rank of the group receives
 } meshvk_rank_collective_t;
+
+// Reduces `count` elements of `from` into `into` (into[i] = into[i] op
+// from[i]) as the runtime's host steps do; f16 combines in float and rounds
+// each result to the nearest half. For transports whose library lacks a type
+// (MPI has no half: mesh-vk-run's MPI transport makes a user-defined MPI_Op
+// of it). Unknown types / reductions: nothing.
+void meshvk_transport_reduce(uint32_t element_type, uint32_t reduction, const void* from, void* into, uint64_t count);
 
 // Bytes the rank at `position` of `rank_count` sends in a ring all-reduce of
 // `count` elements of `element_size` bytes (chunk i = elements
@@ -105,8 +163,10 @@ typedef struct meshvk_program_ranks_s {
 
 // The plan's bytes between ranks for one invoke of `function` (no device):
 // copies whose source and destination processes sit on different ranks
-// (bytes of the source span each copy reads), plus the ring bytes of each
-// group run through the transport (meshvk_module_rank_collectives), plus
+// (bytes of the source span each copy reads), plus the bytes of each group
+// run through the transport (meshvk_module_rank_collectives: an all_reduce
+// counted as a ring; a block counted once per rank that receives it, at its
+// owner and at that rank, whatever algorithm the transport uses), plus
 // result shards gathered to `root_rank`. out_sent/out_received: [rank_count] each. OUT_OF_RANGE for a
 // bad function; INVALID_ARGUMENT for a rank out of range in the map.
 meshvk_status_t meshvk_module_rank_bytes(const meshvk_module_t* module, uint32_t function, const uint32_t* process_rank,
@@ -142,7 +202,9 @@ void meshvk_program_transport_stats(const meshvk_program_t* program, meshvk_tran
 
 // An in-process transport: `rank_count` endpoints (out_transports[r] for
 // rank r) that pass messages between threads of this process through
-// mailboxes. Sends copy their data. Receives wait at most `timeout_ms`
+// mailboxes. Sends copy their data. It has all_gather, broadcast and
+// all_to_all (direct messages to each peer), no all_reduce (the runtime's
+// ring runs). Receives wait at most `timeout_ms`
 // (0: 60 s), then fail. Free with meshvk_transport_in_process_destroy after
 // every program using it is released.
 typedef struct meshvk_in_process_hub_s meshvk_in_process_hub_t;

@@ -3,6 +3,7 @@
 #include "rank_collectives.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -11,6 +12,7 @@
 #include <tuple>
 
 #include "cross_device.h"
+#include "meshvk/artifact/builder.h"
 
 namespace meshvk::module {
 namespace {
@@ -18,8 +20,11 @@ namespace {
 // One member's part of a lowered all_reduce: pulls of partials (or of their
 // chunks), one reduction dispatch, and for reduce_scatter+all_gather the
 // copies that gather the reduced chunks.
+enum class Shape { kDirect, kGathered, kScatter };  // all_reduce direct / reduce_scatter+all_gather; reduce_scatter
+
 struct Member {
   uint32_t first = 0;                     // its first tagged command
+  uint32_t chunk = 0;                     // reduce_scatter: which chunk of the partials it reduces
   std::vector<uint32_t> group;            // processes it pulls from, itself included
   std::vector<const mvk::Copy*> pulls;    // before the dispatch
   std::vector<const mvk::Copy*> gathers;  // after it
@@ -28,7 +33,7 @@ struct Member {
 };
 
 bool ReadMember(const mvk::Artifact* artifact, uint32_t function, uint32_t p, const std::vector<uint32_t>& commands,
-                bool gathered, Member* out) {
+                Shape shape, Member* out) {
   const auto* stream = StreamOf(artifact, function, p);
   for (size_t i = 1; i < commands.size(); ++i)
     if (commands[i] != commands[0] + i) return false;  // not contiguous: leave it to the copies
@@ -50,7 +55,15 @@ bool ReadMember(const mvk::Artifact* artifact, uint32_t function, uint32_t p, co
   out->first = commands[0];
   out->group.assign(group.begin(), group.end());
   const auto* buffers = artifact->processes()->Get(p)->buffers();
-  if (!gathered) {  // direct: inputs = own partial + pulled ones, last binding = the result
+  if (shape == Shape::kScatter) {  // its chunk of every partial (its own too), one reduction into the result
+    if (!out->gathers.empty() || reduce->bindings()->size() != out->pulls.size() + 1) return false;
+    out->output = *reduce->bindings()->Get(reduce->bindings()->size() - 1);
+    out->bytes = BindingBytes(&out->output, buffers->Get(out->output.buffer())->size());
+    for (const mvk::Copy* c : out->pulls)  // contiguous chunks only (the scatter axis outermost)
+      if ((c->regions() && c->regions()->size() > 0) || c->size() != out->bytes) return false;
+    return out->bytes > 0;
+  }
+  if (shape == Shape::kDirect) {  // inputs = own partial + pulled ones, last binding = the result
     if (!out->gathers.empty() || reduce->bindings()->size() != out->pulls.size() + 2) return false;
     out->input = *reduce->bindings()->Get(0);
     out->output = *reduce->bindings()->Get(reduce->bindings()->size() - 1);
@@ -94,6 +107,37 @@ bool ReadInputs(const std::map<uint32_t, Member>& members, std::map<uint32_t, Me
   return true;
 }
 
+// reduce_scatter: a member's partial is the span of the chunks every member
+// pulls from it; a member's chunk is the place of the chunk it pulls in
+// each partial (the same in all).
+bool ReadScatterInputs(std::map<uint32_t, Member>* members) {
+  std::map<uint32_t, std::pair<uint64_t, uint64_t>> span;
+  std::map<uint32_t, uint32_t> buffer;
+  for (const auto& [q, m] : *members)
+    for (const mvk::Copy* c : m.pulls) {
+      auto [it, fresh] = span.try_emplace(c->src_process(), c->src_offset(), c->src_offset() + c->size());
+      it->second = {std::min(it->second.first, c->src_offset()),
+                    std::max(it->second.second, c->src_offset() + c->size())};
+      auto [bt, bfresh] = buffer.try_emplace(c->src_process(), c->src_buffer());
+      if (bt->second != c->src_buffer()) return false;
+    }
+  for (auto& [p, m] : *members) {
+    auto it = span.find(p);
+    if (it == span.end() || it->second.second - it->second.first != m.bytes * m.group.size()) return false;
+    m.input = mvk::BufferBinding(buffer[p], it->second.first, m.bytes * m.group.size());
+  }
+  for (auto& [p, m] : *members) {
+    int64_t chunk = -1;
+    for (const mvk::Copy* c : m.pulls) {
+      const uint64_t at = c->src_offset() - span[c->src_process()].first;
+      if (at % m.bytes != 0 || (chunk >= 0 && static_cast<uint64_t>(chunk) != at / m.bytes)) return false;
+      chunk = static_cast<int64_t>(at / m.bytes);
+    }
+    m.chunk = static_cast<uint32_t>(chunk);
+  }
+  return true;
+}
+
 template <typename T>
 void Combine(mvk::Reduction reduction, const T* from, T* into, uint64_t count) {
   switch (reduction) {
@@ -114,7 +158,157 @@ void Combine(mvk::Reduction reduction, const T* from, T* into, uint64_t count) {
   }
 }
 
+// A copy of a copy collective whose source sits on another rank.
+struct Reader {
+  uint32_t process = 0, command = 0;
+  int64_t ready = 0;  // the phase after its source's producer (0: an input or constant)
+};
+using BlockKey = std::tuple<uint32_t, uint32_t, uint64_t, uint64_t>;  // process, buffer, offset, size
+
+uint32_t Find(std::vector<uint32_t>& parent, uint32_t x) {
+  while (parent[x] != x) x = parent[x] = parent[parent[x]];
+  return x;
+}
+
+// The cross-rank copies of copy collective `k` (commands per[p] of process
+// p): one group per set of ranks its blocks link, when in time.
+void PlanCopyCollective(const mvk::Artifact* artifact, const FunctionSchedule& schedule, uint32_t function, uint32_t k,
+                        mvk::CollectiveKind kind, const std::vector<std::vector<uint32_t>>& per,
+                        const std::vector<uint32_t>& rank_of, std::vector<RankGroup>* groups,
+                        std::vector<std::vector<std::tuple<uint32_t, uint32_t, uint32_t>>>* readers_of) {
+  std::map<BlockKey, std::vector<Reader>> blocks;
+  for (uint32_t p = 0; p < per.size(); ++p)
+    for (uint32_t c : per[p]) {
+      const mvk::Command* cmd = StreamOf(artifact, function, p)->Get(c);
+      const mvk::Copy* copy = cmd->op_as_Copy();
+      if (!copy || rank_of[copy->src_process()] == rank_of[p]) continue;
+      const uint32_t q = copy->src_process();
+      Reader r{p, c, 0};
+      for (uint32_t d = 0; cmd->deps() && d < cmd->deps()->size(); ++d)
+        if (cmd->deps()->Get(d)->process() == q)
+          r.ready = std::max<int64_t>(r.ready, schedule.phase_of[q][cmd->deps()->Get(d)->command()] + 1);
+      uint64_t lo = 0, hi = 0;
+      SourceSpan(copy, &lo, &hi);
+      blocks[{q, copy->src_buffer(), lo, hi - lo}].push_back(r);
+    }
+  if (blocks.empty()) return;
+  // Ranks linked by a block (owner and readers) share one transport call.
+  const uint32_t ranks = *std::max_element(rank_of.begin(), rank_of.end()) + 1;
+  std::vector<uint32_t> parent(ranks);
+  for (uint32_t r = 0; r < ranks; ++r) parent[r] = r;
+  for (const auto& [key, readers] : blocks)
+    for (const Reader& r : readers) parent[Find(parent, rank_of[r.process])] = Find(parent, rank_of[std::get<0>(key)]);
+  std::map<uint32_t, std::vector<const std::pair<const BlockKey, std::vector<Reader>>*>> components;
+  for (const auto& entry : blocks) components[Find(parent, rank_of[std::get<0>(entry.first)])].push_back(&entry);
+  for (const auto& [root, list] : components) {
+    RankGroup g;
+    g.collective = k;
+    g.kind = kind;
+    std::set<uint32_t> rank_set, members;
+    int64_t phase = 0;
+    for (const auto* entry : list) {
+      rank_set.insert(rank_of[std::get<0>(entry->first)]);
+      members.insert(std::get<0>(entry->first));
+      for (const Reader& r : entry->second) {
+        rank_set.insert(rank_of[r.process]);
+        members.insert(r.process);
+        phase = std::max(phase, r.ready);
+      }
+    }
+    // In time: every carried copy runs in the host step's phase or later.
+    bool in_time = true;
+    for (const auto* entry : list)
+      for (const Reader& r : entry->second) in_time = in_time && schedule.phase_of[r.process][r.command] >= phase;
+    if (!in_time) continue;  // keeps its point-to-point copies
+    g.phase = static_cast<uint32_t>(phase);
+    g.ranks.assign(rank_set.begin(), rank_set.end());
+    g.members.assign(members.begin(), members.end());
+    auto position = [&](uint32_t rank) {
+      return static_cast<uint32_t>(std::lower_bound(g.ranks.begin(), g.ranks.end(), rank) - g.ranks.begin());
+    };
+    std::vector<std::pair<Block, const std::vector<Reader>*>> sorted;
+    for (const auto* entry : list) {
+      const auto& [q, buffer, offset, size] = entry->first;
+      Block b;
+      b.process = q;
+      b.buffer = buffer;
+      b.offset = offset;
+      b.size = size;
+      b.from = position(rank_of[q]);
+      std::set<uint32_t> to;
+      for (const Reader& r : entry->second) to.insert(position(rank_of[r.process]));
+      b.to.assign(to.begin(), to.end());
+      sorted.emplace_back(std::move(b), &entry->second);
+    }
+    // By owner position, so that each rank's blocks are contiguous in a
+    // transport buffer laid out in rank order.
+    std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
+      return std::tie(a.first.from, a.first.process, a.first.buffer, a.first.offset) <
+             std::tie(b.first.from, b.first.process, b.first.buffer, b.first.offset);
+    });
+    bool to_all_others = true, one_owner = true;
+    const uint32_t R = static_cast<uint32_t>(g.ranks.size());
+    std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> readers;
+    for (uint32_t i = 0; i < sorted.size(); ++i) {
+      const Block& b = sorted[i].first;
+      to_all_others = to_all_others && b.to.size() == R - 1;
+      one_owner = one_owner && b.from == sorted[0].first.from;
+      g.bytes += b.size;
+      for (const Reader& r : *sorted[i].second) readers.emplace_back(r.process, r.command, i);
+      g.blocks.push_back(b);
+    }
+    g.call = kind == mvk::CollectiveKind::AllGather && to_all_others                ? TransportCall::kAllGather
+             : kind == mvk::CollectiveKind::Broadcast && to_all_others && one_owner ? TransportCall::kBroadcast
+                                                                                    : TransportCall::kAllToAll;
+    groups->push_back(std::move(g));
+    readers_of->push_back(std::move(readers));
+  }
+}
+
 }  // namespace
+
+const char* CollectiveKindName(mvk::CollectiveKind kind) {
+  switch (kind) {
+    case mvk::CollectiveKind::AllReduce:
+      return "all_reduce";
+    case mvk::CollectiveKind::AllGather:
+      return "all_gather";
+    case mvk::CollectiveKind::ReduceScatter:
+      return "reduce_scatter";
+    case mvk::CollectiveKind::AllToAll:
+      return "all_to_all";
+    case mvk::CollectiveKind::Broadcast:
+      return "broadcast";
+    case mvk::CollectiveKind::AllSlice:
+      return "all_slice";
+    case mvk::CollectiveKind::Shift:
+      return "shift";
+    default:
+      return "collective";
+  }
+}
+
+void GroupTraffic(const RankGroup& g, uint32_t position, uint64_t* sent, uint64_t* received) {
+  *sent = *received = 0;
+  const uint32_t R = static_cast<uint32_t>(g.ranks.size());
+  if (g.call == TransportCall::kAllReduce) {
+    const uint32_t size = artifact::ElementSize(static_cast<artifact::ElementType>(g.element_type));
+    *sent = RingAllReduceBytes(g.bytes / size, size, R, position);
+    *received = RingAllReduceBytes(g.bytes / size, size, R, (position + R - 1) % R);  // the left neighbour's
+    return;
+  }
+  if (g.call == TransportCall::kReduceScatter) {  // each rank's chunks to it, from each other rank
+    for (uint32_t r : g.member_position) {
+      if (r != position) *sent += g.bytes;
+      if (r == position) *received += g.bytes * (R - 1);
+    }
+    return;
+  }
+  for (const Block& b : g.blocks) {
+    if (b.from == position) *sent += b.size * b.to.size();
+    if (std::binary_search(b.to.begin(), b.to.end(), position)) *received += b.size;
+  }
+}
 
 bool ReadRankCollectiveMode(RankCollectiveMode* out) {
   const char* value = std::getenv("MESHVK_RANK_COLLECTIVES");
@@ -152,20 +346,31 @@ RankCollectivePlan PlanRankCollectives(const mvk::Artifact* artifact, const Func
       per[p].push_back(c);
     }
   }
+  std::vector<std::vector<std::tuple<uint32_t, uint32_t, uint32_t>>> readers_of(plan.groups.size());
   for (const auto& [k, per] : tagged) {
     const mvk::Collective* desc = fn->collectives()->Get(k);
-    const bool reducible =
-        desc->element_type() == mvk::ElementType::F32 || desc->element_type() == mvk::ElementType::I32;
+    if (desc->kind() == mvk::CollectiveKind::AllGather || desc->kind() == mvk::CollectiveKind::Broadcast ||
+        desc->kind() == mvk::CollectiveKind::AllToAll) {
+      PlanCopyCollective(artifact, schedule, function, k, desc->kind(), per, rank_of, &plan.groups, &readers_of);
+      continue;
+    }
+    const bool reducible = desc->element_type() == mvk::ElementType::F32 ||
+                           desc->element_type() == mvk::ElementType::I32 ||
+                           desc->element_type() == mvk::ElementType::F16;
     const std::string algorithm = desc->algorithm() ? desc->algorithm()->str() : "";
-    const bool gathered = algorithm == "reduce_scatter+all_gather";
-    if (desc->kind() != mvk::CollectiveKind::AllReduce || desc->reduction() == mvk::Reduction::None || !reducible ||
-        (algorithm != "direct" && !gathered))
+    const bool scatter = desc->kind() == mvk::CollectiveKind::ReduceScatter;
+    const Shape shape = scatter                                    ? Shape::kScatter
+                        : algorithm == "reduce_scatter+all_gather" ? Shape::kGathered
+                                                                   : Shape::kDirect;
+    if ((desc->kind() != mvk::CollectiveKind::AllReduce && !scatter) || desc->reduction() == mvk::Reduction::None ||
+        !reducible || (algorithm != "direct" && shape != Shape::kGathered))
       continue;
     std::map<uint32_t, Member> members;
     bool ok = true;
     for (uint32_t p = 0; p < P && ok; ++p)
-      if (!per[p].empty()) ok = ReadMember(artifact, function, p, per[p], gathered, &members[p]);
-    if (ok && gathered) ok = ReadInputs(members, &members);
+      if (!per[p].empty()) ok = ReadMember(artifact, function, p, per[p], shape, &members[p]);
+    if (ok && shape == Shape::kGathered) ok = ReadInputs(members, &members);
+    if (ok && shape == Shape::kScatter) ok = ReadScatterInputs(&members);
     // Every member of a group must see the same group.
     for (const auto& [p, m] : members)
       for (uint32_t q : m.group)
@@ -177,6 +382,8 @@ RankCollectivePlan PlanRankCollectives(const mvk::Artifact* artifact, const Func
       done.insert(m.group.begin(), m.group.end());
       RankGroup g;
       g.collective = k;
+      g.call = scatter ? TransportCall::kReduceScatter : TransportCall::kAllReduce;
+      g.kind = desc->kind();
       g.reduction = desc->reduction();
       g.element_type = desc->element_type();
       g.bytes = m.bytes;
@@ -213,20 +420,37 @@ RankCollectivePlan PlanRankCollectives(const mvk::Artifact* artifact, const Func
         }
       }
       if (!in_time) continue;
+      std::set<uint32_t> chunks;
+      for (uint32_t q : m.group) chunks.insert(members[q].chunk);
+      if (scatter && (chunks.size() != m.group.size() || *chunks.rbegin() + 1 != m.group.size())) continue;
       for (uint32_t q : m.group) {
         g.input.push_back(members[q].input);
         g.output.push_back(members[q].output);
+        g.chunk.push_back(members[q].chunk);
+        g.member_position.push_back(
+            static_cast<uint32_t>(std::lower_bound(g.ranks.begin(), g.ranks.end(), rank_of[q]) - g.ranks.begin()));
         for (uint32_t c : per[q]) {
           plan.replaced[q][c] = true;
           plan.host_phase[q][c] = g.phase;
         }
       }
       plan.groups.push_back(std::move(g));
+      readers_of.emplace_back();
     }
   }
-  std::sort(plan.groups.begin(), plan.groups.end(), [](const RankGroup& a, const RankGroup& b) {
-    return std::tie(a.phase, a.collective, a.members[0]) < std::tie(b.phase, b.collective, b.members[0]);
+  std::vector<uint32_t> order(plan.groups.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    const RankGroup &x = plan.groups[a], &y = plan.groups[b];
+    return std::tie(x.phase, x.collective, x.members[0]) < std::tie(y.phase, y.collective, y.members[0]);
   });
+  std::vector<RankGroup> groups;
+  for (uint32_t i : order) {
+    for (const auto& [p, c, block] : readers_of[i])
+      plan.carried[{p, c}] = {static_cast<uint32_t>(groups.size()), block};
+    groups.push_back(std::move(plan.groups[i]));
+  }
+  plan.groups = std::move(groups);
   return plan;
 }
 
@@ -243,14 +467,78 @@ uint64_t RingAllReduceBytes(uint64_t count, uint32_t element_size, uint32_t rank
   return elements * element_size;
 }
 
+namespace {
+
+// IEEE half <-> float (round to nearest even, subnormals, inf and NaN kept):
+// f16 reductions combine in float and round each result back to half, as
+// the devices' f16 reduction kernel does per step.
+float HalfToFloat(uint16_t h) {
+  const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, mant = h & 0x3ffu;
+  if (exp == 0) {
+    const float f = std::ldexp(static_cast<float>(mant), -24);  // zero or subnormal
+    return sign ? -f : f;
+  }
+  const uint32_t bits = exp == 31 ? sign | 0x7f800000u | (mant << 13) : sign | ((exp + 112) << 23) | (mant << 13);
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+uint16_t FloatToHalf(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, sizeof x);
+  const uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000u);
+  const uint32_t exp = (x >> 23) & 0xffu;
+  uint32_t mant = x & 0x7fffffu;
+  if (exp == 0xff) return sign | 0x7c00u | (mant ? 0x200u : 0u);  // inf, NaN
+  const int e = static_cast<int>(exp) - 127 + 15;
+  if (e >= 31) return sign | 0x7c00u;  // overflow: inf
+  uint32_t half = 0, rem = 0, mid = 0;
+  if (e <= 0) {  // subnormal half (or zero)
+    if (e < -10) return sign;
+    mant |= 0x800000u;
+    const uint32_t shift = static_cast<uint32_t>(14 - e);
+    half = mant >> shift;
+    rem = mant & ((1u << shift) - 1);
+    mid = 1u << (shift - 1);
+  } else {
+    half = (static_cast<uint32_t>(e) << 10) | (mant >> 13);
+    rem = mant & 0x1fffu;
+    mid = 0x1000u;
+  }
+  if (rem > mid || (rem == mid && (half & 1))) ++half;  // a carry into the exponent is the right rounding
+  return static_cast<uint16_t>(sign | half);
+}
+
+void CombineHalf(mvk::Reduction reduction, const uint16_t* from, uint16_t* into, uint64_t count) {
+  for (uint64_t i = 0; i < count; ++i) {
+    float a = HalfToFloat(into[i]);
+    const float b = HalfToFloat(from[i]);
+    Combine(reduction, &b, &a, 1);
+    into[i] = FloatToHalf(a);
+  }
+}
+
+}  // namespace
+
 void ReduceInto(mvk::ElementType type, mvk::Reduction reduction, const uint8_t* from, uint8_t* into, uint64_t count) {
-  if (type == mvk::ElementType::I32)
+  if (type == mvk::ElementType::F16)
+    CombineHalf(reduction, reinterpret_cast<const uint16_t*>(from), reinterpret_cast<uint16_t*>(into), count);
+  else if (type == mvk::ElementType::I32)
     Combine(reduction, reinterpret_cast<const int32_t*>(from), reinterpret_cast<int32_t*>(into), count);
   else
     Combine(reduction, reinterpret_cast<const float*>(from), reinterpret_cast<float*>(into), count);
 }
 
 }  // namespace meshvk::module
+
+extern "C" void meshvk_transport_reduce(uint32_t element_type, uint32_t reduction, const void* from, void* into,
+                                        uint64_t count) {
+  namespace mvk = meshvk::mvk;
+  if (element_type > static_cast<uint32_t>(mvk::ElementType::I32) || reduction < 1 || reduction > 4) return;
+  meshvk::module::ReduceInto(static_cast<mvk::ElementType>(element_type), static_cast<mvk::Reduction>(reduction),
+                             static_cast<const uint8_t*>(from), static_cast<uint8_t*>(into), count);
+}
 
 extern "C" uint64_t meshvk_transport_ring_bytes(uint64_t count, uint32_t element_size, uint32_t rank_count,
                                                 uint32_t position) {

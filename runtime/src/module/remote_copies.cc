@@ -1,10 +1,12 @@
 // Copies between processes on different ranks (see remote_copies.h), and the
-// plan's bytes between ranks (meshvk_module_rank_bytes).
+// plan's bytes between ranks (meshvk_module_rank_bytes). The host steps of
+// collectives between ranks are in rank_host_steps.cc.
 #include "remote_copies.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <set>
 
 #include "cross_device.h"
@@ -14,21 +16,9 @@
 namespace meshvk::module {
 namespace {
 
-// Adds the time since its construction to *total when it goes out of scope.
-class HostTimer {
- public:
-  explicit HostTimer(uint64_t* total) : total_(total), start_(std::chrono::steady_clock::now()) {}
-  ~HostTimer() {
-    *total_ += std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start_).count();
-  }
-
- private:
-  uint64_t* total_;
-  std::chrono::steady_clock::time_point start_;
-};
-
 // Calls fn(function, process, command, copy) for each copy between ranks, in
-// tag order (copies of groups run by host steps left out).
+// tag order (copies of groups run by host steps, or whose bytes a group's
+// transport call carries, left out).
 template <typename Fn>
 void ForEachCrossRankCopy(const mvk::Artifact* artifact, uint32_t function, const std::vector<uint32_t>& rank_of,
                           const RankCollectivePlan& plan, Fn fn) {
@@ -36,7 +26,8 @@ void ForEachCrossRankCopy(const mvk::Artifact* artifact, uint32_t function, cons
     const auto* commands = StreamOf(artifact, function, p);
     for (uint32_t c = 0; commands && c < commands->size(); ++c) {
       const mvk::Copy* copy = commands->Get(c)->op_as_Copy();
-      if (copy && rank_of[copy->src_process()] != rank_of[p] && !plan.Replaced(p, c)) fn(p, c, copy);
+      if (copy && rank_of[copy->src_process()] != rank_of[p] && !plan.Replaced(p, c) && !plan.Carried(p, c))
+        fn(p, c, copy);
     }
   }
 }
@@ -84,9 +75,9 @@ Status RemoteCopies::Init(const mvk::Artifact* artifact, const Schedule& schedul
   send_buffers_.resize(F);
   for (uint32_t f = 0; f < F; ++f) {
     plans_.push_back(PlanRankCollectives(artifact, schedule.functions[f], f, rank_of_));
-    if (plans_[f].groups.size() > kCollectiveTagBase)
+    if (plans_[f].groups.size() > kMaxRankGroups)
       return MakeStatus(MESHVK_STATUS_UNIMPLEMENTED, "function %u has more than %u collectives between ranks", f,
-                        kCollectiveTagBase);
+                        kMaxRankGroups);
     uint32_t tag = 0;
     Status status;
     ForEachCrossRankCopy(artifact, f, rank_of_, plans_[f], [&](uint32_t p, uint32_t c, const mvk::Copy* copy) {
@@ -134,10 +125,14 @@ Status RemoteCopies::LandingFor(meshvk_device_set_t* set, uint32_t function, uin
   MESHVK_RETURN_IF_ERROR(FromC(meshvk_buffer_create_with_info(set, &info, &landing),
                                path + ": landing buffer for bytes from rank " + std::to_string(rank_of_[src])));
   landings_.push_back(landing);
+  *out = landing;
+  if (const auto* carried = plans_[function].Carried(process, command)) {  // a group's transport call fills it
+    block_landings_[{function, carried->first, carried->second}].push_back(landing);
+    return Status();
+  }
   uint64_t lo = 0, hi = 0;
   SourceSpan(copy, &lo, &hi);
   receives->push_back(RemoteReceive{landing, lo, hi - lo, rank_of_[src], tags_.at({function, process, command})});
-  *out = landing;
   return Status();
 }
 
@@ -211,81 +206,6 @@ Status RemoteCopies::Receive(const std::vector<RemoteReceive>& receives) {
   return Status();
 }
 
-Status RemoteCopies::RunNextGroup(uint32_t function, const std::vector<std::vector<meshvk_buffer_t*>>& buffers,
-                                  const std::vector<meshvk_semaphore_t*>& semaphores,
-                                  const std::vector<uint64_t>& last_signal, uint64_t timeout_ns) {
-  const RankGroup& g = plans_[function].groups[next_group_];
-  const uint32_t index = static_cast<uint32_t>(next_group_++);
-  if (!std::binary_search(g.ranks.begin(), g.ranks.end(), transport_->rank)) return Status();  // not ours
-  const std::string what = "collective " + std::to_string(g.collective) + " (all_reduce of " + std::to_string(g.bytes) +
-                           " bytes over " + std::to_string(g.ranks.size()) + " ranks)";
-  // The partials are complete, and nothing still reads the outputs' memory.
-  for (uint32_t p = 0; p < semaphores.size(); ++p)
-    if (Local(p) && last_signal[p] > 0)
-      MESHVK_RETURN_IF_ERROR(FromC(meshvk_semaphore_wait(semaphores[p], last_signal[p], timeout_ns),
-                                   what + ": waiting for process " + std::to_string(p)));
-  HostTimer timer(&host_ns_);
-  const uint32_t size = artifact::ElementSize(static_cast<artifact::ElementType>(g.element_type));
-  const uint64_t count = g.bytes / size;
-  group_sum_.resize(g.bytes);
-  group_part_.resize(g.bytes);
-  // Within the rank: the members' partials, reduced on the host.
-  bool first = true;
-  for (size_t i = 0; i < g.members.size(); ++i) {
-    const uint32_t p = g.members[i];
-    if (!Local(p)) continue;
-    uint8_t* into = first ? group_sum_.data() : group_part_.data();
-    MESHVK_RETURN_IF_ERROR(
-        FromC(meshvk_buffer_read(buffers[p][g.input[i].buffer()], g.input[i].offset(), into, g.bytes),
-              what + ": staging out the partial of process " + std::to_string(p)));
-    if (!first) ReduceInto(g.element_type, g.reduction, group_part_.data(), group_sum_.data(), count);
-    first = false;
-  }
-  // Among the ranks: one all-reduce of that partial.
-  const uint32_t R = static_cast<uint32_t>(g.ranks.size());
-  const uint32_t position =
-      static_cast<uint32_t>(std::find(g.ranks.begin(), g.ranks.end(), transport_->rank) - g.ranks.begin());
-  if (transport_->all_reduce && mode_ != RankCollectiveMode::kRing) {
-    if (int code = transport_->all_reduce(transport_->user, g.ranks.data(), R, group_sum_.data(), count,
-                                          static_cast<uint32_t>(g.element_type), static_cast<uint32_t>(g.reduction)))
-      return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: transport all_reduce failed (code %d)", what.c_str(), code);
-    sent_ += RingAllReduceBytes(count, size, R, position);
-    received_ += RingAllReduceBytes(count, size, R, (position + R - 1) % R);
-  } else {
-    // Ring: reduce-scatter, then all-gather (chunk c = elements [count*c/R, count*(c+1)/R)).
-    const uint32_t right = g.ranks[(position + 1) % R], left = g.ranks[(position + R - 1) % R];
-    const uint32_t tag = kCollectiveTagBase + index;
-    auto lo = [&](uint32_t c) { return count * c / R * size; };
-    auto len = [&](uint32_t c) { return lo(c + 1) - lo(c); };
-    uint8_t* sum = group_sum_.data();
-    auto in_context = [&](Status status) {
-      return status.ok() ? status : Status(status.code(), what + ": " + status.message());
-    };
-    for (uint32_t s = 0; s + 1 < R; ++s) {
-      const uint32_t out = (position + R - s) % R, in = (position + 2 * R - s - 1) % R;
-      MESHVK_RETURN_IF_ERROR(
-          in_context(Send(right, tag, std::vector<uint8_t>(sum + lo(out), sum + lo(out) + len(out)))));
-      MESHVK_RETURN_IF_ERROR(in_context(ReceiveInto(left, tag, group_part_.data(), len(in))));
-      ReduceInto(g.element_type, g.reduction, group_part_.data(), sum + lo(in), len(in) / size);
-    }
-    for (uint32_t s = 0; s + 1 < R; ++s) {
-      const uint32_t out = (position + 1 + R - s) % R, in = (position + R - s) % R;
-      MESHVK_RETURN_IF_ERROR(
-          in_context(Send(right, tag, std::vector<uint8_t>(sum + lo(out), sum + lo(out) + len(out)))));
-      MESHVK_RETURN_IF_ERROR(in_context(ReceiveInto(left, tag, sum + lo(in), len(in))));
-    }
-  }
-  // Back within the rank: every local member gets the result.
-  for (size_t i = 0; i < g.members.size(); ++i) {
-    const uint32_t p = g.members[i];
-    if (!Local(p)) continue;
-    MESHVK_RETURN_IF_ERROR(
-        FromC(meshvk_buffer_write(buffers[p][g.output[i].buffer()], g.output[i].offset(), group_sum_.data(), g.bytes),
-              what + ": staging in the result of process " + std::to_string(p)));
-  }
-  return Status();
-}
-
 Status RemoteCopies::FinishInvoke() {
   if (!enabled()) return Status();
   HostTimer timer(&host_ns_);
@@ -328,15 +248,13 @@ meshvk_status_t meshvk_module_rank_bytes(const meshvk_module_t* module, uint32_t
                                          out_sent[rank_of[copy->src_process()]] += hi - lo;
                                          out_received[rank_of[p]] += hi - lo;
                                        });
-  for (const meshvk::module::RankGroup& g : plan.groups) {
-    const uint32_t size = meshvk::artifact::ElementSize(static_cast<meshvk::artifact::ElementType>(g.element_type));
+  for (const meshvk::module::RankGroup& g : plan.groups)
     for (uint32_t i = 0; i < g.ranks.size(); ++i) {
-      const uint64_t bytes = meshvk::module::RingAllReduceBytes(g.bytes / size, size, g.ranks.size(), i);
-      out_sent[g.ranks[i]] += bytes;
-      // A ring rank receives what its left neighbour sends.
-      out_received[g.ranks[(i + 1) % g.ranks.size()]] += bytes;
+      uint64_t sent = 0, received = 0;
+      meshvk::module::GroupTraffic(g, i, &sent, &received);
+      out_sent[g.ranks[i]] += sent;
+      out_received[g.ranks[i]] += received;
     }
-  }
   // Results: each distinct part once, from its first shard's rank to the root.
   const auto* results = artifact->functions()->Get(function)->results();
   for (uint32_t i = 0; results && i < results->size(); ++i) {
@@ -375,7 +293,6 @@ meshvk_status_t meshvk_module_rank_collectives(const meshvk_module_t* module, ui
   *out_count = static_cast<uint32_t>(plan.groups.size());
   for (uint32_t i = 0; i < capacity && i < plan.groups.size(); ++i) {
     const meshvk::module::RankGroup& g = plan.groups[i];
-    const uint32_t size = meshvk::artifact::ElementSize(static_cast<meshvk::artifact::ElementType>(g.element_type));
     meshvk_rank_collective_t& out = out_groups[i];
     out = meshvk_rank_collective_t{};
     out.collective = g.collective;
@@ -383,9 +300,14 @@ meshvk_status_t meshvk_module_rank_collectives(const meshvk_module_t* module, ui
     out.rank_count = static_cast<uint32_t>(g.ranks.size());
     out.first_process = g.members.front();
     out.bytes = g.bytes;
-    for (uint32_t r = 0; r < g.ranks.size(); ++r)
-      out.ring_bytes =
-          std::max(out.ring_bytes, meshvk::module::RingAllReduceBytes(g.bytes / size, size, out.rank_count, r));
+    out.call = static_cast<uint32_t>(g.call);
+    out.kind = static_cast<uint32_t>(g.kind);
+    for (uint32_t r = 0; r < g.ranks.size(); ++r) {
+      uint64_t sent = 0, received = 0;
+      meshvk::module::GroupTraffic(g, r, &sent, &received);
+      out.ring_bytes = std::max(out.ring_bytes, sent);
+      out.received_bytes = std::max(out.received_bytes, received);
+    }
   }
   return MESHVK_OK;
 }

@@ -18,6 +18,7 @@
 #ifndef MESHVK_RUNTIME_MODULE_REMOTE_COPIES_H_
 #define MESHVK_RUNTIME_MODULE_REMOTE_COPIES_H_
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -32,6 +33,20 @@
 #include "status.h"
 
 namespace meshvk::module {
+
+// Adds the time since its construction to *total when it goes out of scope
+// (the host time of meshvk_transport_stats_t).
+class HostTimer {
+ public:
+  explicit HostTimer(uint64_t* total) : total_(total), start_(std::chrono::steady_clock::now()) {}
+  ~HostTimer() {
+    *total_ += std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+ private:
+  uint64_t* total_;
+  std::chrono::steady_clock::time_point start_;
+};
 
 // Bytes received into a landing buffer before a segment runs.
 struct RemoteReceive {
@@ -84,9 +99,11 @@ class RemoteCopies {
     return enabled() && next_group_ < plans_[function].groups.size() ? &plans_[function].groups[next_group_] : nullptr;
   }
   // Runs NextGroup's host step: waits for every local process's submitted
-  // work (`last_signal`), stages the local members' partials out, reduces
-  // them, all-reduces among the group's ranks and writes each local member's
-  // result.
+  // work (`last_signal`), then for an all_reduce stages the local members'
+  // partials out, reduces them, all-reduces among the group's ranks and
+  // writes each local member's result; for a copy collective stages its own
+  // blocks out, makes the group's transport call and writes each block it
+  // receives into the landing buffers of the local copies that read it.
   Status RunNextGroup(uint32_t function, const std::vector<std::vector<meshvk_buffer_t*>>& buffers,
                       const std::vector<meshvk_semaphore_t*>& semaphores, const std::vector<uint64_t>& last_signal,
                       uint64_t timeout_ns);
@@ -108,6 +125,14 @@ class RemoteCopies {
     uint64_t offset = 0, size = 0;
     uint32_t to_rank = 0, tag = 0;
   };
+  Status AllReduce(const RankGroup& g, uint32_t index, const std::vector<std::vector<meshvk_buffer_t*>>& buffers,
+                   const std::string& what);
+  Status ReduceScatter(const RankGroup& g, uint32_t index, const std::vector<std::vector<meshvk_buffer_t*>>& buffers,
+                       const std::string& what);
+  Status MoveBlocks(uint32_t function, const RankGroup& g, uint32_t index,
+                    const std::vector<std::vector<meshvk_buffer_t*>>& buffers, const std::string& what);
+  uint32_t Position(const RankGroup& g) const;  // of this rank in g.ranks
+
   const meshvk_transport_t* transport_ = nullptr;
   const mvk::Artifact* artifact_ = nullptr;
   std::vector<uint32_t> rank_of_;
@@ -117,8 +142,8 @@ class RemoteCopies {
   std::vector<bool> sent_now_;                                         // [outgoing index of the invoked function]
   std::vector<RankCollectivePlan> plans_;                              // [function]
   size_t next_group_ = 0;
-  RankCollectiveMode mode_ = RankCollectiveMode::kTransport;  // of the invoked function
-  std::vector<uint8_t> group_sum_, group_part_;               // host buffers of the host steps
+  RankCollectiveMode mode_ = RankCollectiveMode::kTransport;   // of the invoked function
+  std::vector<uint8_t> group_sum_, group_part_, group_order_;  // host buffers of the host steps
   uint32_t invoked_ = UINT32_MAX;
   std::vector<std::vector<uint8_t>> in_flight_;  // result shards sent in this invoke
   // Host copies of outgoing copies, kept across invokes ([function][outgoing]):
@@ -126,6 +151,9 @@ class RemoteCopies {
   std::vector<std::vector<std::vector<uint8_t>>> send_buffers_;
   std::vector<uint8_t> receive_buffer_;
   std::vector<meshvk_buffer_t*> landings_;  // +1 each
+  // (function, group, block) -> the landing buffers of local copies reading
+  // that block (borrowed from landings_).
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::vector<meshvk_buffer_t*>> block_landings_;
   uint64_t sent_ = 0, received_ = 0;
   uint64_t host_ns_ = 0;        // staging and transport calls in this invoke
   bool sends_pending_ = false;  // sends not yet completed (an invoke that failed midway)

@@ -1,7 +1,10 @@
 // The in-process transport (meshvk/transport.h): ranks are threads of one
 // process, messages go through mailboxes keyed by (from, to, tag). It runs
 // the same executor path as the MPI transport, so tests exercise cross-rank
-// copies without mpirun.
+// copies without mpirun. Its all_gather, broadcast and all_to_all are the
+// transport collectives the runtime calls (as MPI_Allgatherv, MPI_Bcast,
+// MPI_Alltoallv under mpirun); it has no all_reduce, so the runtime's ring
+// runs for that.
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
@@ -54,6 +57,52 @@ int Receive(void* user, uint32_t from, uint32_t tag, void* data, uint64_t size) 
 
 int WaitSends(void*) { return 0; }  // sends copied their data
 
+// The collectives, over the same mailboxes with tags MPI never uses (above
+// 32767), one per call kind: messages between two ranks with one tag keep
+// their order, and every rank makes the calls in the same order.
+constexpr uint32_t kAllGatherTag = 1u << 20, kBroadcastTag = kAllGatherTag + 1, kAllToAllTag = kAllGatherTag + 2;
+
+uint32_t PositionOf(void* user, const uint32_t* ranks, uint32_t rank_count) {
+  const uint32_t me = static_cast<meshvk_in_process_hub_s::Endpoint*>(user)->rank;
+  return static_cast<uint32_t>(std::find(ranks, ranks + rank_count, me) - ranks);
+}
+
+int AllGather(void* user, const uint32_t* ranks, uint32_t rank_count, void* data, const uint64_t* bytes) {
+  const uint32_t me = PositionOf(user, ranks, rank_count);
+  std::vector<uint64_t> at(rank_count, 0);
+  for (uint32_t i = 1; i < rank_count; ++i) at[i] = at[i - 1] + bytes[i - 1];
+  uint8_t* base = static_cast<uint8_t*>(data);
+  for (uint32_t i = 0; i < rank_count; ++i)
+    if (i != me)
+      if (int code = Send(user, ranks[i], kAllGatherTag, base + at[me], bytes[me])) return code;
+  for (uint32_t i = 0; i < rank_count; ++i)
+    if (i != me)
+      if (int code = Receive(user, ranks[i], kAllGatherTag, base + at[i], bytes[i])) return code;
+  return 0;
+}
+
+int Broadcast(void* user, const uint32_t* ranks, uint32_t rank_count, uint32_t root, void* data, uint64_t bytes) {
+  const uint32_t me = PositionOf(user, ranks, rank_count);
+  if (me != root) return Receive(user, ranks[root], kBroadcastTag, data, bytes);
+  for (uint32_t i = 0; i < rank_count; ++i)
+    if (i != me)
+      if (int code = Send(user, ranks[i], kBroadcastTag, data, bytes)) return code;
+  return 0;
+}
+
+int AllToAll(void* user, const uint32_t* ranks, uint32_t rank_count, const void* send, const uint64_t* send_bytes,
+             void* recv, const uint64_t* recv_bytes) {
+  const uint8_t* out = static_cast<const uint8_t*>(send);
+  uint8_t* in = static_cast<uint8_t*>(recv);
+  for (uint32_t i = 0; i < rank_count; out += send_bytes[i++])
+    if (send_bytes[i])
+      if (int code = Send(user, ranks[i], kAllToAllTag, out, send_bytes[i])) return code;
+  for (uint32_t i = 0; i < rank_count; in += recv_bytes[i++])
+    if (recv_bytes[i])
+      if (int code = Receive(user, ranks[i], kAllToAllTag, in, recv_bytes[i])) return code;
+  return 0;
+}
+
 }  // namespace
 
 extern "C" {
@@ -69,7 +118,9 @@ meshvk_status_t meshvk_transport_in_process_create(uint32_t rank_count, uint32_t
   hub->endpoints.resize(rank_count);
   for (uint32_t r = 0; r < rank_count; ++r) {
     hub->endpoints[r] = {hub, r};
-    out_transports[r] = meshvk_transport_t{&hub->endpoints[r], r, rank_count, Send, Receive, WaitSends};
+    // No all_reduce: the runtime's ring over send/receive runs instead.
+    out_transports[r] = meshvk_transport_t{&hub->endpoints[r], r,       rank_count, Send,      Receive,
+                                           WaitSends,          nullptr, AllGather,  Broadcast, AllToAll};
   }
   *out_hub = hub;
   return MESHVK_OK;

@@ -95,6 +95,14 @@ Config readConfig() {
     else
       badEnv("MESHVK_EMULATED_EXTERNAL_MEMORY", v, "on, hidden, refuse-import or refuse-export");
   }
+  if (const char* v = std::getenv("MESHVK_EMULATED_MEMORY"); v && *v) {
+    if (!std::strcmp(v, "discrete"))
+      c.memory = MemoryKind::kDiscrete;
+    else if (!std::strcmp(v, "host") && c.topology == Topology::kSeparate)
+      c.memory = MemoryKind::kHost;
+    else
+      badEnv("MESHVK_EMULATED_MEMORY", v, "discrete, or host with MESHVK_EMULATED_TOPOLOGY=separate");
+  }
   return c;
 }
 
@@ -211,6 +219,11 @@ ChainUnlink::~ChainUnlink() {
 MemoryLayout buildMemoryLayout(const VkPhysicalDeviceMemoryProperties& real, uint32_t deviceCount) {
   MemoryLayout out;
   VkPhysicalDeviceMemoryProperties& e = out.emulated;
+  if (config().memory == MemoryKind::kHost && deviceCount == 1) {  // the driver's types as they are
+    e = real;
+    for (uint32_t t = 0; t < real.memoryTypeCount; ++t) out.realType[t] = t;
+    return out;
+  }
   e.memoryHeapCount = real.memoryHeapCount;
   VkDeviceSize hostHeapSize = 0;
   for (uint32_t h = 0; h < real.memoryHeapCount; ++h) {

@@ -53,6 +53,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice pd, const VkDeviceC
   if (r != VK_SUCCESS) return r;
   data->device = *out;
   data->next.GetDeviceProcAddr = gdpa;
+  useHostBackedExports(data.get(), *info);
 #define MESHVK_LOAD(name)                                                   \
   data->next.name = reinterpret_cast<PFN_vk##name>(gdpa(*out, "vk" #name)); \
   if (!data->next.name) data->next.name = reinterpret_cast<PFN_vk##name>(gdpa(*out, "vk" #name "KHR"));
@@ -111,7 +112,9 @@ VKAPI_ATTR VkResult VKAPI_CALL AllocateMemory(VkDevice device, const VkMemoryAll
   DeviceData* d = deviceFromHandle(device);
   const uint32_t type = info->memoryTypeIndex;
   if (type >= d->memory.emulated.memoryTypeCount) fatal("vkAllocateMemory", "got an invalid memoryTypeIndex");
-  const bool imports = findInChain<VkImportMemoryFdInfoKHR>(info->pNext, VK_STRUCTURE_TYPE_IMPORT_MEMORY_FD_INFO_KHR);
+  const bool imports =
+      findInChain<VkImportMemoryFdInfoKHR>(info->pNext, VK_STRUCTURE_TYPE_IMPORT_MEMORY_FD_INFO_KHR) ||
+      findInChain<VkImportMemoryHostPointerInfoEXT>(info->pNext, VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT);
   const bool exports =
       findInChain<VkExportMemoryAllocateInfo>(info->pNext, VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO);
   // The fault switches: a driver that refuses a handle it advertised, or that
@@ -150,6 +153,11 @@ VKAPI_ATTR VkResult VKAPI_CALL AllocateMemory(VkDevice device, const VkMemoryAll
     realFlags.pNext = realInfo.pNext;
     realInfo.pNext = &realFlags;
   }
+  if (VkResult r; (imports || exports) && allocateHostBacked(d, device, realInfo, alloc, &mem->real[0], &r)) {
+    if (r != VK_SUCCESS) return r;
+    *out = reinterpret_cast<VkDeviceMemory>(mem.release());
+    return VK_SUCCESS;
+  }
   for (uint32_t i = 0; i < kMaxDevices; ++i) {
     if (!(mem->instanceMask & (1u << i))) continue;
     VkResult r = d->next.AllocateMemory(device, &realInfo, alloc, &mem->real[i]);
@@ -168,8 +176,10 @@ VKAPI_ATTR void VKAPI_CALL FreeMemory(VkDevice device, VkDeviceMemory memory, co
   if (!memory) return;
   DeviceData* d = deviceFromHandle(device);
   EmulatedMemory* mem = emulatedMemory(memory, "vkFreeMemory");
-  for (VkDeviceMemory r : mem->real)
+  for (VkDeviceMemory r : mem->real) {
     if (r) d->next.FreeMemory(device, r, alloc);
+    if (r) freedHostBacked(r);
+  }
   d->scheduler->memoryFreed(mem->id);
   mem->magic = 0;
   delete mem;
@@ -189,6 +199,7 @@ VKAPI_ATTR VkResult VKAPI_CALL GetMemoryFdKHR(VkDevice device, const VkMemoryGet
   VkMemoryGetFdInfoKHR real = *info;
   real.memory = singleInstance(emulatedMemory(info->memory, "vkGetMemoryFdKHR"));
   if (!real.memory) fatal("vkGetMemoryFdKHR", "names memory with more than one instance");
+  if (VkResult r; hostBackedFd(real.memory, fd, &r)) return r;
   return d->next.GetMemoryFdKHR(device, &real, fd);
 }
 MESHVK_INTERCEPT(kDevice, GetMemoryFdKHR)

@@ -52,6 +52,11 @@ enum class Topology { kGroup, kSeparate };
 // types), or the extensions advertised but every import (or every exportable
 // allocation) refused, to exercise an application's fallback.
 enum class ExternalMemory { kOn, kHidden, kRefuseImport, kRefuseExport };
+// The emulated devices' memory in separate mode: a discrete GPU's (a
+// device-local type the host cannot map, plus host memory), or the driver's
+// own types unchanged, i.e. host memory as on a CPU device or an integrated
+// GPU with one unified heap (every device-local type host-visible).
+enum class MemoryKind { kDiscrete, kHost };
 struct Config {
   uint32_t deviceCount = 2;                             // MESHVK_EMULATED_DEVICE_COUNT
   VkPeerMemoryFeatureFlags peerFeatures = 0xF;          // MESHVK_EMULATED_PEER_MEMORY_FEATURES
@@ -60,6 +65,7 @@ struct Config {
   bool raceCheck = true;                                // MESHVK_EMULATED_RACE_CHECK
   Topology topology = Topology::kGroup;                 // MESHVK_EMULATED_TOPOLOGY
   ExternalMemory externalMemory = ExternalMemory::kOn;  // MESHVK_EMULATED_EXTERNAL_MEMORY
+  MemoryKind memory = MemoryKind::kDiscrete;            // MESHVK_EMULATED_MEMORY
   // Devices one VkDevice can span: N in a group, 1 when shown separately (the
   // memory layout and UUIDs follow).
   uint32_t groupSize() const { return topology == Topology::kGroup ? deviceCount : 1; }
@@ -352,6 +358,7 @@ constexpr uint32_t kCommandBufferMagic = 0x6d636d62u;
 
 struct DeviceData {
   VkDevice device = VK_NULL_HANDLE;
+  bool hostBackedExports = false;  // external_memory.cc
   InstanceData* instance = nullptr;
   VkPhysicalDevice realPhysical = VK_NULL_HANDLE;
   uint32_t deviceCount = 1;
@@ -453,5 +460,17 @@ bool isEmulatedDeviceFunction(DeviceData* d, const char* name);
 void forwardImportedWaits(DeviceData* d, const std::vector<Batch>& batches);
 void forgetSharedSemaphore(DeviceData* d, VkSemaphore semaphore);
 void forgetSharedSemaphoreDevice(DeviceData* d);
+
+// Opaque-fd exports of separate mode backed by host allocations
+// (external_memory.cc), where the application enabled VK_EXT_external_memory_host.
+void useHostBackedExports(DeviceData* d, const VkDeviceCreateInfo& info);
+// Makes the real allocation of an opaque-fd export or of an import of such a
+// fd; false when it is not one (the caller asks the driver).
+bool allocateHostBacked(DeviceData* d, VkDevice device, const VkMemoryAllocateInfo& info,
+                        const VkAllocationCallbacks* alloc, VkDeviceMemory* out, VkResult* result);
+// vkGetMemoryFdKHR of a host-backed real allocation; false when it is not one.
+bool hostBackedFd(VkDeviceMemory real, int* fd, VkResult* result);
+// After the real allocation was freed.
+void freedHostBacked(VkDeviceMemory real);
 
 }  // namespace meshvk_layer

@@ -49,8 +49,13 @@ void DestroyBuffer(meshvk_buffer_t* buffer) {
         set->allocated_bytes[buffer->process] -= buffer->allocation_size;
       }
     }
+    FreeHostAllocation(buffer);  // no device imports it any more
   }
-  meshvk_buffer_release(buffer->imported_from);  // after the import is freed
+  // After the import is freed. A view left alive on a device that stopped
+  // answering keeps a host allocation it imported alive too (an fd's memory
+  // the kernel keeps).
+  if (!leaked || !buffer->imported_from || !buffer->imported_from->host_allocation)
+    meshvk_buffer_release(buffer->imported_from);
   delete buffer;
   if (set) meshvk_device_set_release(set);
 }
@@ -118,6 +123,10 @@ Status CreateBuffer(meshvk_buffer_t* buffer, meshvk_buffer_flags_t flags) {
                       where.c_str(), size);
   }
   ExportChain exports(device.export_handle_type);
+  // On devices whose memory is host memory, a buffer other VkDevices read is
+  // a host allocation all of them import, not an exported allocation.
+  const bool host_allocation =
+      exportable && device.export_handle_type == VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
   VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   info.pNext = exportable ? &exports.buffer : nullptr;
   info.size = buffer->size;
@@ -137,10 +146,25 @@ Status CreateBuffer(meshvk_buffer_t* buffer, meshvk_buffer_flags_t flags) {
                       static_cast<unsigned long long>(requirements.size));
   }
 
-  MESHVK_RETURN_IF_ERROR(AllocateOnOwner(*set, owner, device, requirements.size, device.storage_memory_type, where,
-                                         exportable ? &exports.allocate : nullptr, &buffer->memory));
+  if (host_allocation) {
+    Status imported = ImportHostAllocation(buffer, requirements);
+    if (imported.code() == MESHVK_STATUS_UNAVAILABLE) {
+      // The driver refused the host allocation: ordinary memory, which no
+      // other VkDevice can import (they fall back to host staging, told why).
+      buffer->share_refused = imported.message();
+    } else {
+      MESHVK_RETURN_IF_ERROR(imported);
+    }
+  }
+  if (!buffer->memory) {
+    MESHVK_RETURN_IF_ERROR(AllocateOnOwner(*set, owner, device, requirements.size, device.storage_memory_type, where,
+                                           exportable && !host_allocation ? &exports.allocate : nullptr,
+                                           &buffer->memory));
+  }
+  // A host allocation is counted as an ordinary allocation of the buffer
+  // would be (its page rounding is not: see external_memory.h).
   buffer->allocation_size = requirements.size;
-  buffer->export_handle_type = exportable ? device.export_handle_type : 0;
+  buffer->export_handle_type = exportable && buffer->share_refused.empty() ? device.export_handle_type : 0;
   buffer->staging = flags & MESHVK_BUFFER_STAGING_BIT;
   if (buffer->staging) {
     CountStaging(device, requirements.size);
@@ -159,7 +183,9 @@ Status CreateBuffer(meshvk_buffer_t* buffer, meshvk_buffer_flags_t flags) {
   bind.buffer = buffer->buffer;
   bind.memory = buffer->memory;
   bind.memoryOffset = 0;
-  MESHVK_VK_RETURN_IF_ERROR(device.vk.vkBindBufferMemory2(device.device, 1, &bind), where + ": vkBindBufferMemory2");
+  if (!buffer->host_allocation) {  // an imported host allocation is bound already
+    MESHVK_VK_RETURN_IF_ERROR(device.vk.vkBindBufferMemory2(device.device, 1, &bind), where + ": vkBindBufferMemory2");
+  }
   if (device.storage_host_mappable) {
     MESHVK_VK_RETURN_IF_ERROR(
         device.vk.vkMapMemory(device.device, buffer->memory, 0, VK_WHOLE_SIZE, 0, &buffer->mapped),

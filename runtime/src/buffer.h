@@ -5,6 +5,7 @@
 #include <volk.h>
 
 #include <atomic>
+#include <string>
 
 #include "device_set.h"
 #include "meshvk/buffer.h"
@@ -24,6 +25,14 @@ struct meshvk_buffer_s {
   uint64_t base_offset = 0;
   // Exportable memory: the handle type it exports as (0: not exportable).
   uint32_t export_handle_type = 0;
+  // A host allocation as the memory (export_handle_type HOST_ALLOCATION): the
+  // owner and every reader import it (external_memory.h); unmapped after the
+  // owner's memory is freed (views keep the owner alive).
+  void* host_allocation = nullptr;
+  uint64_t host_allocation_bytes = 0;
+  // Created exportable, but the driver refused to share the memory (it is
+  // ordinary memory): why, for meshvk_buffer_import's UNAVAILABLE.
+  std::string share_refused;
   // A view of another VkDevice's buffer (meshvk_buffer_import): that buffer,
   // retained; the memory here is the import.
   meshvk_buffer_t* imported_from = nullptr;

@@ -52,6 +52,21 @@ SharingCapabilities QuerySharing(const meshvk_instance_t* instance, uint32_t phy
     QueryBufferHandle(device, VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT, &caps.dma_buf_export,
                       &caps.dma_buf_import);
   }
+  if (caps.memory_host_extension) {
+    bool exportable = false;  // host allocations are imported, never exported
+    QueryBufferHandle(device, VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT, &exportable,
+                      &caps.host_allocation_import);
+  }
+  const VkPhysicalDeviceMemoryProperties& memory = instance->physical_devices[physical].memory;
+  const VkMemoryPropertyFlags mappable = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  uint32_t device_local = 0, device_local_host = 0;
+  for (uint32_t t = 0; t < memory.memoryTypeCount; ++t) {
+    const VkMemoryPropertyFlags flags = memory.memoryTypes[t].propertyFlags;
+    if (!(flags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)) continue;
+    ++device_local;
+    if ((flags & mappable) == mappable) ++device_local_host;
+  }
+  caps.memory_is_host = device_local > 0 && device_local == device_local_host;
   if (caps.semaphore_fd_extension) {
     VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
     type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
@@ -81,7 +96,8 @@ void SetReason(meshvk_copy_path_info_t* out, const std::string& text) {
   std::snprintf(out->reason, sizeof out->reason, "%s", text.c_str());
 }
 
-void ChoosePairPath(const meshvk_instance_t* instance, uint32_t src, uint32_t dst, meshvk_copy_path_info_t* out) {
+void ChoosePairPath(const meshvk_instance_t* instance, uint32_t src, uint32_t dst, meshvk_copy_path_info_t* out,
+                    bool host_allocation) {
   *out = meshvk_copy_path_info_t{};
   if (src == dst) {
     out->path = MESHVK_COPY_PATH_SAME_DEVICE;
@@ -97,6 +113,18 @@ void ChoosePairPath(const meshvk_instance_t* instance, uint32_t src, uint32_t ds
   const bool same_uuids = !std::memcmp(from.device_uuid, to.device_uuid, VK_UUID_SIZE) &&
                           !std::memcmp(from.driver_uuid, to.driver_uuid, VK_UUID_SIZE);
   out->external_semaphores = from.timeline_fd && to.timeline_fd && same_uuids;
+  // Where both devices' memory is host memory, a shard the peer reads lives in
+  // one host allocation both import: ordinary memory for both, where an
+  // exported allocation may be slower (lavapipe backs it with a memfd).
+  if (host_allocation && from.memory_is_host && to.memory_is_host && from.host_allocation_import &&
+      to.host_allocation_import) {
+    out->path = MESHVK_COPY_PATH_EXTERNAL_MEMORY;
+    out->handle_type = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+    SetReason(out, "host allocation: the memory of " + a + " and " + b +
+                       " is host memory (every device-local type host-visible) and both import host pointers "
+                       "(VK_EXT_external_memory_host)");
+    return;
+  }
   if (from.opaque_fd_export && to.opaque_fd_import && same_uuids) {
     out->path = MESHVK_COPY_PATH_EXTERNAL_MEMORY;
     out->handle_type = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
@@ -123,6 +151,75 @@ void ChoosePairPath(const meshvk_instance_t* instance, uint32_t src, uint32_t ds
   if (from.memory_fd_extension && to.memory_fd_extension && !(from.dma_buf_export && to.dma_buf_import))
     why += "; no dma-buf export/import between them";
   SetReason(out, why);
+}
+
+namespace {
+
+// The path between VkDevices `a` and `b` of `set`, from what their drivers
+// report and what the set could enable on them.
+meshvk_copy_path_info_t ChooseForDevices(const meshvk_device_set_t* set, size_t a, size_t b, bool host_allocation) {
+  const LogicalDevice& src = *set->devices[a];
+  const LogicalDevice& dst = *set->devices[b];
+  meshvk_copy_path_info_t path{};
+  ChoosePairPath(set->instance, src.physical_indices[0], dst.physical_indices[0], &path, host_allocation);
+  // Shared semaphores need the fd extension enabled on both VkDevices.
+  path.external_semaphores = path.external_semaphores && src.external_semaphore_fd && dst.external_semaphore_fd;
+  if (path.path != MESHVK_COPY_PATH_EXTERNAL_MEMORY) return path;
+  if (path.handle_type == VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT) {
+    // The VkDevices confirm it: their shard memory type takes host pointers.
+    if (src.host_memory_shards && dst.host_memory_shards) return path;
+    return ChooseForDevices(set, a, b, false);
+  }
+  if (!src.external_memory_fd || !dst.external_memory_fd) {
+    path.path = MESHVK_COPY_PATH_HOST_STAGING;
+    path.handle_type = 0;
+    SetReason(&path, "VK_KHR_external_memory_fd could not be enabled on both VkDevices");
+  }
+  return path;
+}
+
+}  // namespace
+
+void ChooseSetPairPaths(meshvk_device_set_t* set) {
+  const size_t n = set->devices.size();
+  set->pair_paths.assign(n * n, meshvk_copy_path_info_t{});
+  auto at = [&](size_t a, size_t b) -> meshvk_copy_path_info_t& { return set->pair_paths[a * n + b]; };
+  for (size_t a = 0; a < n; ++a)
+    for (size_t b = 0; b < n; ++b)
+      if (a != b) at(a, b) = ChooseForDevices(set, a, b, true);
+  // A device exports one handle type: host allocations only when every reader
+  // takes them (a host allocation cannot be exported as an fd).
+  for (size_t a = 0; a < n; ++a) {
+    bool other = false;
+    for (size_t b = 0; b < n; ++b)
+      other |= a != b && at(a, b).path == MESHVK_COPY_PATH_EXTERNAL_MEMORY &&
+               at(a, b).handle_type != VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+    for (size_t b = 0; b < n && other; ++b)
+      if (a != b && at(a, b).handle_type == VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT)
+        at(a, b) = ChooseForDevices(set, a, b, false);
+  }
+  // Otherwise an opaque fd if any reader takes it.
+  for (size_t a = 0; a < n; ++a) {
+    LogicalDevice& src = *set->devices[a];
+    for (size_t b = 0; b < n; ++b) {
+      if (a == b || at(a, b).path != MESHVK_COPY_PATH_EXTERNAL_MEMORY) continue;
+      if (src.export_handle_type != VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT)
+        src.export_handle_type = at(a, b).handle_type;
+    }
+  }
+  // Readers of one device must agree on its handle type: a pair whose
+  // exporter settled on another type than the pair chose goes through the host.
+  for (size_t a = 0; a < n; ++a) {
+    for (size_t b = 0; b < n; ++b) {
+      meshvk_copy_path_info_t& path = at(a, b);
+      if (a != b && path.path == MESHVK_COPY_PATH_EXTERNAL_MEMORY &&
+          path.handle_type != set->devices[a]->export_handle_type) {
+        path.path = MESHVK_COPY_PATH_HOST_STAGING;
+        path.handle_type = 0;
+        SetReason(&path, "the source device exports another handle type to its other readers");
+      }
+    }
+  }
 }
 
 std::vector<const char*> SharingExtensions(const SharingCapabilities& caps) {

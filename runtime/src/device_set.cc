@@ -8,6 +8,7 @@
 #include "copy_path.h"
 #include "device_wait.h"
 #include "executable.h"
+#include "external_memory.h"
 #include "host_staging.h"
 #include "vulkan/loader.h"
 #include "vulkan/vk_status.h"
@@ -259,7 +260,11 @@ Status CreateLogicalSet(const meshvk_device_set_create_info_t& info, const std::
     if (sharing) caps = QuerySharing(set->instance, physical), extensions = SharingExtensions(caps);
     Status status = CreateLogicalDevice(set, {physical}, /*as_group=*/false, static_cast<uint32_t>(processes.size()),
                                         extensions, device.get());
-    if (status.ok() && caps.memory_host_extension) device->host_pointer_alignment = caps.host_pointer_alignment;
+    if (status.ok() && caps.memory_host_extension) {
+      device->host_pointer_alignment = caps.host_pointer_alignment;
+      device->host_memory_shards =
+          caps.memory_is_host && caps.host_allocation_import && ShardMemoryTakesHostPointers(*device);
+    }
     uint32_t logical = static_cast<uint32_t>(set->devices.size());
     uint32_t queues = static_cast<uint32_t>(device->queues.size());
     set->devices.push_back(std::move(device));
@@ -273,45 +278,6 @@ Status CreateLogicalSet(const meshvk_device_set_create_info_t& info, const std::
     }
   }
   return Status();
-}
-
-// The copy path between every two VkDevices of the set, and the handle type
-// each device's exportable buffers use (opaque fd if any reader takes it).
-void ChoosePairPaths(meshvk_device_set_t* set) {
-  const size_t n = set->devices.size();
-  set->pair_paths.assign(n * n, meshvk_copy_path_info_t{});
-  for (size_t a = 0; a < n; ++a) {
-    for (size_t b = 0; b < n; ++b) {
-      if (a == b) continue;
-      LogicalDevice& src = *set->devices[a];
-      LogicalDevice& dst = *set->devices[b];
-      meshvk_copy_path_info_t& path = set->pair_paths[a * n + b];
-      ChoosePairPath(set->instance, src.physical_indices[0], dst.physical_indices[0], &path);
-      // Shared semaphores need the fd extension enabled on both VkDevices.
-      path.external_semaphores = path.external_semaphores && src.external_semaphore_fd && dst.external_semaphore_fd;
-      if (path.path == MESHVK_COPY_PATH_EXTERNAL_MEMORY && (!src.external_memory_fd || !dst.external_memory_fd)) {
-        path.path = MESHVK_COPY_PATH_HOST_STAGING;
-        path.handle_type = 0;
-        SetReason(&path, "VK_KHR_external_memory_fd could not be enabled on both VkDevices");
-      }
-      if (path.path != MESHVK_COPY_PATH_EXTERNAL_MEMORY) continue;
-      if (src.export_handle_type != VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT)
-        src.export_handle_type = path.handle_type;
-    }
-  }
-  // Readers of one device must agree on its handle type: a pair whose
-  // exporter settled on another type than the pair chose goes through the host.
-  for (size_t a = 0; a < n; ++a) {
-    for (size_t b = 0; b < n; ++b) {
-      meshvk_copy_path_info_t& path = set->pair_paths[a * n + b];
-      if (a != b && path.path == MESHVK_COPY_PATH_EXTERNAL_MEMORY &&
-          path.handle_type != set->devices[a]->export_handle_type) {
-        path.path = MESHVK_COPY_PATH_HOST_STAGING;
-        path.handle_type = 0;
-        SetReason(&path, "the source device exports another handle type to its other readers");
-      }
-    }
-  }
 }
 
 // The physical devices a set uses, in dealing order: the caller's list, or
@@ -428,7 +394,7 @@ Status CreateSet(const meshvk_device_set_create_info_t& info, meshvk_device_set_
   set->topology = resolved.topology;
   if (set->is_group()) return CreateGroupSet(resolved, set);
   MESHVK_RETURN_IF_ERROR(CreateLogicalSet(resolved, chosen, set));
-  ChoosePairPaths(set);
+  ChooseSetPairPaths(set);
   return Status();
 }
 

@@ -57,6 +57,10 @@ struct LogicalDevice {
   // VK_EXT_external_memory_host is enabled: host allocations aligned to this
   // (minImportedHostPointerAlignment) can be imported; 0 when it is not.
   uint64_t host_pointer_alignment = 0;
+  // The shard memory type takes host pointers (the driver says so for a probe
+  // allocation) and is host memory: a shard buffer another VkDevice reads is
+  // one host allocation both import (external_memory.h).
+  bool host_memory_shards = false;
   // VK_KHR_external_semaphore_fd is enabled (timelines exportable and
   // importable as opaque fds): semaphores are created exportable.
   bool external_semaphore_fd = false;

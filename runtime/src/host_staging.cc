@@ -7,7 +7,8 @@
 #include <cstring>
 
 #include "buffer.h"
-#include "device_wait.h"  // DeviceTimeoutNs: the one bound of device waits
+#include "device_wait.h"      // DeviceTimeoutNs: the one bound of device waits
+#include "external_memory.h"  // MapHostPages
 #include "vulkan/vk_status.h"
 
 namespace meshvk {
@@ -354,33 +355,41 @@ Status Pump(uint64_t size, uint64_t chunk, uint64_t timeout, StagingRing* out, V
   return Status();
 }
 
-// Slots of a host allocation shared by two devices: two, the size of one
-// staging ring, so the destination's staging stays within two rings (4 slots
-// measured no faster on lavapipe: the copies stay in cache with fewer).
-constexpr uint32_t kSharedSlots = 2;
+// Slots of a host allocation shared by two devices: four (at most as many as
+// the transfer has chunks), the size of two staging rings, so the
+// destination's staging stays within its documented two rings. Four let the
+// source device run up to three chunks ahead: with two it had at most one
+// queued, so each of its chunks waited for its queue thread to wake up (on
+// the layer's separate devices, 256 MiB: the host waited 70 ms of ~125 ms for
+// the source's copies with two slots, 5 ms with four; eight, 8 MiB, fall out
+// of the caches and were slower).
+constexpr uint32_t kSharedSlots = 4;
 
 // One chunked transfer through a host allocation both rings import: chunk i
 // goes device A -> slot i % slots -> device B. The host only submits and
-// waits (A's fence before B's copy of the slot, B's fence before A refills
-// it); it never touches the bytes, so each byte is copied twice, not three
-// times, and the two device copies overlap.
+// waits; it never touches the bytes, so each byte is copied twice, not three
+// times, and the two device copies overlap. The order keeps both devices fed:
+// B's copy of chunk i is submitted as soon as A filled it, before the host
+// waits for B's copy of chunk i - 1 (so B never idles while the host wakes up
+// and submits), and that wait frees the slot A refills with chunk
+// i - 1 + slots (so A runs up to slots - 1 chunks ahead).
 Status PumpShared(uint64_t size, uint64_t chunk, uint64_t timeout, StagingRing* out, VkBuffer src, uint64_t src_offset,
                   StagingRing* in, VkBuffer dst, uint64_t dst_offset) {
   const uint64_t n = (size + chunk - 1) / chunk;
   const uint32_t slots = out->slots();
   auto bytes = [&](uint64_t i) { return std::min(chunk, size - i * chunk); };
-  uint64_t filled = 0;  // chunks submitted to the source device
+  auto slot = [&](uint64_t i) { return static_cast<uint32_t>(i % slots); };
+  for (uint64_t i = 0; i < n && i < slots; ++i)
+    MESHVK_RETURN_IF_ERROR(out->SubmitOut(slot(i), src, src_offset + i * chunk, bytes(i)));
   for (uint64_t i = 0; i < n; ++i) {
-    for (; filled < n && filled < i + slots; ++filled) {
-      const uint32_t slot = static_cast<uint32_t>(filled % slots);
-      MESHVK_RETURN_IF_ERROR(in->Wait(slot, timeout));  // chunk filled - slots has left the slot
-      MESHVK_RETURN_IF_ERROR(out->SubmitOut(slot, src, src_offset + filled * chunk, bytes(filled)));
-    }
-    const uint32_t slot = static_cast<uint32_t>(i % slots);
-    MESHVK_RETURN_IF_ERROR(out->Wait(slot, timeout));
-    MESHVK_RETURN_IF_ERROR(in->SubmitIn(slot, dst, dst_offset + i * chunk, bytes(i)));
+    MESHVK_RETURN_IF_ERROR(out->Wait(slot(i), timeout));
+    MESHVK_RETURN_IF_ERROR(in->SubmitIn(slot(i), dst, dst_offset + i * chunk, bytes(i)));
+    if (i == 0) continue;
+    const uint64_t next = i - 1 + slots;  // goes where chunk i - 1 was
+    MESHVK_RETURN_IF_ERROR(in->Wait(slot(i - 1), timeout));
+    if (next < n) MESHVK_RETURN_IF_ERROR(out->SubmitOut(slot(next), src, src_offset + next * chunk, bytes(next)));
   }
-  for (uint32_t slot = 0; slot < slots; ++slot) MESHVK_RETURN_IF_ERROR(in->Wait(slot, timeout));
+  for (uint32_t k = 0; k < slots; ++k) MESHVK_RETURN_IF_ERROR(in->Wait(k, timeout));
   return Status();
 }
 
@@ -391,7 +400,9 @@ class HostAllocation {
  public:
   HostAllocation(const StagingDevice& owner, const StagingDevice& other, uint64_t alignment, uint64_t bytes)
       : owner_(owner), other_(other) {
-    data_ = static_cast<uint8_t*>(std::aligned_alloc(alignment, bytes));
+    // Huge pages where it is large enough: a fresh allocation per transfer
+    // then faults in 2 MiB at a time, not 4 KiB.
+    data_ = static_cast<uint8_t*>(MapHostPages(bytes, std::max<uint64_t>(alignment, 2ull << 20)));
     if (data_) bytes_ = bytes, AddStaging(owner_, bytes_);
   }
   ~HostAllocation() {
@@ -401,7 +412,7 @@ class HostAllocation {
         return;
       }
     }
-    std::free(data_);
+    UnmapHostPages(data_, bytes_);
     if (bytes_ && owner_.staging_bytes) owner_.staging_bytes->fetch_sub(bytes_);
   }
   HostAllocation(const HostAllocation&) = delete;
@@ -427,12 +438,15 @@ Status CopyThroughSharedHostMemory(const StagedBuffer& from, uint64_t src_offset
       from.device.device == to.device.device || size <= chunk || chunk % align) {
     return Status();
   }
-  if (to.device.cache) to.device.cache->Trim(1);  // the allocation takes the second ring's place
-  HostAllocation host(to.device, from.device, align, kSharedSlots * chunk);  // outlives both rings (declared first)
+  const auto slots = static_cast<uint32_t>(std::min<uint64_t>(kSharedSlots, (size + chunk - 1) / chunk));
+  // The allocation takes the place of the destination's cached rings (one
+  // ring per two slots), so its staging stays within two rings.
+  if (to.device.cache) to.device.cache->Trim(slots > 2 ? 0 : 1);
+  HostAllocation host(to.device, from.device, align, slots * chunk);  // outlives both rings (declared first)
   if (!host.data()) return Status();
   std::unique_ptr<StagingRing> out, in;
-  if (!StagingRing::Create(from.device, chunk, &out, kSharedSlots, host.data()).ok() ||
-      !StagingRing::Create(to.device, chunk, &in, kSharedSlots, host.data()).ok()) {
+  if (!StagingRing::Create(from.device, chunk, &out, slots, host.data()).ok() ||
+      !StagingRing::Create(to.device, chunk, &in, slots, host.data()).ok()) {
     return Status();  // a refused import: the memcpy rings still work
   }
   *used = true;

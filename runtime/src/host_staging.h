@@ -10,7 +10,8 @@
 //
 // Staging memory is bounded: 2 chunks per ring, a ring per device and direction
 // while a transfer runs, freed when it ends (counted in the device's staging
-// bytes, never in its allocated bytes).
+// bytes, never in its allocated bytes). A host allocation two devices share
+// (up to 4 chunks) takes the place of the destination's rings.
 #ifndef MESHVK_RUNTIME_SRC_HOST_STAGING_H_
 #define MESHVK_RUNTIME_SRC_HOST_STAGING_H_
 

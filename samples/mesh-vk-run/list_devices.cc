@@ -37,6 +37,8 @@ const char* HandleName(uint32_t handle_type) {
       return "opaque fd";  // VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT
     case 0x200:
       return "dma-buf";  // VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT
+    case 0x80:
+      return "host allocation";  // VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT
     default:
       return "";
   }

@@ -3,7 +3,11 @@
 // the errors. Needs two physical devices (ctest runs these under lavapipe
 // registered twice and under the emulation layer's separate groups); skipped
 // with the reason otherwise. Expected bytes come from the host's own pattern.
+#include <vulkan/vulkan_core.h>
+
+#include <cstdlib>
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include "vulkan_fixture.h"
@@ -95,12 +99,71 @@ TEST_F(CrossDeviceTest, AnImportedViewIsCopiedOnTheDestination) {
   EXPECT_TRUE(HasCode(meshvk_buffer_import(src.get(), 0, &raw), MESHVK_STATUS_INVALID_ARGUMENT, "use the buffer"));
 }
 
+// Where both devices' memory is host memory (ctest sets
+// MESHVK_TEST_HOST_MEMORY=1 for lavapipe registered twice and for the
+// emulation layer's MESHVK_EMULATED_MEMORY=host), a buffer the other device
+// reads is one host allocation both import: counted once, on its owner, as
+// an ordinary allocation of the buffer; the reader sees later writes through
+// the same view (shared memory, not a copy). Elsewhere (a discrete GPU's
+// device-local memory) the pair exports an fd instead.
+TEST_F(CrossDeviceTest, HostMemoryDevicesShareOneHostAllocation) {
+  const char* env = std::getenv("MESHVK_TEST_HOST_MEMORY");
+  const bool host_memory = env && std::string(env) == "1";
+  if (!host_memory) {
+    EXPECT_NE(path_.handle_type, uint32_t{VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT}) << path_.reason;
+    return;
+  }
+  ASSERT_EQ(path_.path, MESHVK_COPY_PATH_EXTERNAL_MEMORY) << path_.reason;
+  ASSERT_EQ(path_.handle_type, uint32_t{VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT}) << path_.reason;
+  EXPECT_NE(std::string(path_.reason).find("host allocation"), std::string::npos) << path_.reason;
+  // Larger than a huge page and not a multiple of a page.
+  const size_t words = (3u << 20) / 4 + 3;
+  const uint64_t before0 = meshvk_device_set_allocated_bytes(set_.get(), 0);
+  const uint64_t before1 = meshvk_device_set_allocated_bytes(set_.get(), 1);
+  Buffer plain = Make(0, words * 4, 0);
+  const uint64_t ordinary = meshvk_buffer_allocation_size(plain.get());
+  plain.reset();
+  Buffer src = Make(0, words * 4, MESHVK_BUFFER_EXPORTABLE_BIT);
+  Buffer dst = Make(1, words * 4, 0);
+  ASSERT_TRUE(src && dst);
+  EXPECT_EQ(meshvk_buffer_allocation_size(src.get()), ordinary) << "counted as an ordinary allocation";
+  EXPECT_EQ(meshvk_device_set_allocated_bytes(set_.get(), 0) - before0, ordinary);
+  std::vector<uint32_t> first = Pattern(words, 3), second = Pattern(words, 11);
+  MESHVK_ASSERT_OK(meshvk_buffer_write(src.get(), 0, first.data(), words * 4));
+  meshvk_buffer_t* raw = nullptr;
+  MESHVK_ASSERT_OK(meshvk_buffer_import(src.get(), 1, &raw));
+  Buffer view(raw);
+  EXPECT_EQ(meshvk_device_set_allocated_bytes(set_.get(), 1) - before1, meshvk_buffer_allocation_size(dst.get()))
+      << "the import allocates nothing on the reader";
+  CommandBuffer cb = MakeCommandBuffer(set_.get(), 1);
+  MESHVK_ASSERT_OK(meshvk_command_buffer_copy(cb.get(), view.get(), 0, dst.get(), 0, words * 4));
+  MESHVK_ASSERT_OK(meshvk_command_buffer_end(cb.get()));
+  SubmitAndWait(set_.get(), 1, cb.get());
+  std::vector<uint32_t> got = ReadWords(dst.get());
+  for (size_t i = 0; i < words; ++i) ASSERT_EQ(got[i], first[i]) << "word " << i;
+  // The owner writes again; the same view reads the new bytes.
+  MESHVK_ASSERT_OK(meshvk_buffer_write(src.get(), 0, second.data(), words * 4));
+  SubmitAndWait(set_.get(), 1, cb.get());
+  got = ReadWords(dst.get());
+  for (size_t i = 0; i < words; ++i) ASSERT_EQ(got[i], second[i]) << "word " << i;
+  // The owner's buffer outlives its last reader: the view keeps it.
+  src.reset();
+  SubmitAndWait(set_.get(), 1, cb.get());
+  got = ReadWords(dst.get());
+  for (size_t i = 0; i < words; ++i) ASSERT_EQ(got[i], second[i]) << "word " << i;
+  cb.reset();
+  view.reset();
+  EXPECT_EQ(meshvk_device_set_allocated_bytes(set_.get(), 0), before0);
+}
+
 // Host staging between the two devices, at sizes below, at and above one
 // chunk (and odd), with offsets; staging is counted apart and released.
 TEST_F(CrossDeviceTest, HostStagedCopiesMoveExactlyTheRange) {
   const uint64_t allocated0 = meshvk_device_set_allocated_bytes(set_.get(), 0);
   for (uint64_t bytes : {uint64_t{4}, uint64_t{4096 + 12}, uint64_t{MESHVK_STAGING_CHUNK_BYTES},
-                         uint64_t{2 * MESHVK_STAGING_CHUNK_BYTES + 4 * 333}}) {
+                         uint64_t{2 * MESHVK_STAGING_CHUNK_BYTES + 4 * 333},
+                         // More chunks than a shared host allocation has slots: every slot is refilled.
+                         uint64_t{9 * MESHVK_STAGING_CHUNK_BYTES + 4 * 77}}) {
     const size_t words = bytes / 4 + 2;
     Buffer src = Make(0, words * 4, 0);
     Buffer dst = Make(1, words * 4, 0);
@@ -118,7 +181,7 @@ TEST_F(CrossDeviceTest, HostStagedCopiesMoveExactlyTheRange) {
     EXPECT_LE(meshvk_device_set_staging_bytes(set_.get(), 0), 4 * MESHVK_STAGING_CHUNK_BYTES + 8192);
     EXPECT_LE(meshvk_device_set_staging_bytes(set_.get(), 1), 4 * MESHVK_STAGING_CHUNK_BYTES + 8192);
   }
-  // Never the transfer's size (the largest here is 2 chunks and more).
+  // Never the transfer's size (the largest here is 9 chunks and more).
   EXPECT_LE(meshvk_device_set_peak_staging_bytes(set_.get(), 1), 4 * MESHVK_STAGING_CHUNK_BYTES + 8192);
   EXPECT_EQ(meshvk_device_set_allocated_bytes(set_.get(), 0), allocated0) << "staging is not in allocated bytes";
   Buffer small = Make(0, 64, 0), other = Make(1, 64, 0);

@@ -57,7 +57,9 @@ meshvk_status_t meshvk_buffer_read_strided(meshvk_buffer_t* buffer, uint64_t off
 typedef enum meshvk_buffer_flag_bits_e {
   // The memory can be exported to another VkDevice of the set
   // (VkExportMemoryAllocateInfo with the handle type the set chose for the
-  // devices that read it). Only buffers a peer on another VkDevice reads need it.
+  // devices that read it; where that is a host allocation, the memory is a host
+  // allocation imported on the owner, see meshvk_copy_path_info_t). Only
+  // buffers a peer on another VkDevice reads need it.
   MESHVK_BUFFER_EXPORTABLE_BIT = 1u << 0,
   // Staging memory (a landing buffer of host-staged copies): counted in
   // meshvk_device_set_staging_bytes, not in meshvk_device_set_allocated_bytes.
@@ -78,11 +80,13 @@ meshvk_status_t meshvk_buffer_create_with_info(meshvk_device_set_t* set, const m
                                                meshvk_buffer_t** out_buffer);
 
 // A view of exportable `buffer` owned by `process` (on another VkDevice of the
-// set): its memory exported as an fd (vkGetMemoryFdKHR) and imported there, so
-// `process` can copy from it in its own command buffers. The view allocates no
-// memory (meshvk_buffer_allocation_size is 0) and keeps `buffer` alive.
+// set): its memory exported as an fd (vkGetMemoryFdKHR) and imported there, or
+// its host allocation imported there too, so `process` can copy from it in its
+// own command buffers. The view allocates no memory
+// (meshvk_buffer_allocation_size is 0) and keeps `buffer` alive.
 // FAILED_PRECONDITION when `buffer` is not exportable, UNAVAILABLE when the
-// driver refuses the import (the caller may fall back to
+// driver refuses the import, or refused the owner's import of the buffer's host
+// allocation at creation (the caller may fall back to
 // meshvk_buffer_copy_host_staged), INVALID_ARGUMENT when `process` shares
 // `buffer`'s VkDevice (use the buffer itself).
 meshvk_status_t meshvk_buffer_import(meshvk_buffer_t* buffer, uint32_t process, meshvk_buffer_t** out_view);

@@ -141,8 +141,8 @@ const char* meshvk_copy_path_name(meshvk_copy_path_t path);
 
 typedef struct meshvk_copy_path_info_s {
   meshvk_copy_path_t path;
-  // EXTERNAL_MEMORY: the VkExternalMemoryHandleTypeFlagBits used (opaque fd or
-  // dma-buf); 0 otherwise.
+  // EXTERNAL_MEMORY: the VkExternalMemoryHandleTypeFlagBits used (host
+  // allocation, opaque fd or dma-buf); 0 otherwise.
   uint32_t handle_type;
   // 1 when both devices can share a timeline semaphore through an opaque fd
   // (VK_KHR_external_semaphore_fd, exportable and importable, same
@@ -159,9 +159,12 @@ typedef struct meshvk_copy_path_info_s {
 // device `dst` takes when they are separate VkDevices (src == dst: SAME_DEVICE;
 // members of one device group report EXTERNAL_MEMORY or HOST_STAGING too, as
 // they would outside a group: see meshvk_device_set_copy_path for a set). Decided
-// from what the drivers report: VK_KHR_external_memory_fd with opaque fd
-// handles when deviceUUID and driverUUID match, else VK_EXT_external_memory_dma_buf
-// on both, else host staging. OUT_OF_RANGE for a bad index.
+// from what the drivers report: one host allocation both import
+// (VK_EXT_external_memory_host) when both devices' memory is host memory (every
+// device-local memory type host-visible), else VK_KHR_external_memory_fd with
+// opaque fd handles when deviceUUID and driverUUID match, else
+// VK_EXT_external_memory_dma_buf on both, else host staging. OUT_OF_RANGE for a
+// bad index.
 meshvk_status_t meshvk_instance_copy_path(const meshvk_instance_t* instance, uint32_t src, uint32_t dst,
                                           meshvk_copy_path_info_t* out_info);
 

@@ -1,6 +1,7 @@
 // Copy bandwidth of each path between two devices, as ratios measured in the
 // same process: host staging against memcpy, external memory against a copy
-// inside one device. Needs two physical devices: without them the bench
+// inside one device; and the MLP sample's wall time on two independent
+// devices against one (when the build compiled it). Needs two physical devices: without them the bench
 // registers lavapipe's ICD twice itself (VK_DRIVER_FILES, before Vulkan
 // loads), which is what a two-GPU Mesa machine looks like. Under the emulation
 // layer in separate mode (MESHVK_EMULATED_TOPOLOGY=separate) shard memory is
@@ -277,6 +278,100 @@ void Sizes(benchmark::internal::Benchmark* b) {
 BENCHMARK(BM_SameDevice)->Apply(Sizes);
 BENCHMARK(BM_ExternalMemory)->Apply(Sizes);
 BENCHMARK(BM_HostStaging)->Apply(Sizes);
+
+#ifdef MESHVK_BENCH_MLP_ARTIFACT
+// One program instantiated on a device set of `physical_devices`, with random
+// inputs and room for its results.
+struct MlpRun {
+  meshvk_device_set_t* set = nullptr;
+  meshvk_program_t* program = nullptr;
+  std::vector<std::vector<float>> inputs, outputs;
+  std::vector<meshvk_host_input_t> in;
+  std::vector<meshvk_host_output_t> out;
+  ~MlpRun() {
+    meshvk_program_release(program);
+    meshvk_device_set_release(set);
+  }
+  bool Create(benchmark::State& state, meshvk_module_t* module, meshvk_topology_t topology,
+              std::vector<uint32_t> physical_devices) {
+    meshvk_grid_info_t grid{};
+    meshvk_module_grid_info(module, &grid);
+    meshvk_device_set_create_info_t info{};
+    info.topology = topology;
+    info.process_count = grid.process_count;
+    info.physical_devices = physical_devices.data();
+    info.physical_device_count = static_cast<uint32_t>(physical_devices.size());
+    if (!Check(state, meshvk_device_set_create(TheSetup().instance, &info, &set)) ||
+        !Check(state, meshvk_program_create(module, set, &program)))
+      return false;
+    meshvk_function_info_t fn{};
+    if (!Check(state, meshvk_module_function_info(module, 0, &fn))) return false;
+    uint32_t seed = 1;
+    for (uint32_t i = 0; i < fn.argument_count; ++i) {
+      meshvk_tensor_info_t t{};
+      if (!Check(state, meshvk_module_argument_info(module, 0, i, &t))) return false;
+      inputs.emplace_back(t.byte_size / sizeof(float));
+      for (float& v : inputs.back())
+        v = static_cast<float>((seed = seed * 1664525u + 1013904223u) >> 8) / (1u << 24) - 0.5f;
+      in.push_back({inputs.back().data(), t.byte_size});
+    }
+    for (uint32_t i = 0; i < fn.result_count; ++i) {
+      meshvk_tensor_info_t t{};
+      if (!Check(state, meshvk_module_result_info(module, 0, i, &t))) return false;
+      outputs.emplace_back(t.byte_size / sizeof(float));
+      out.push_back({outputs.back().data(), t.byte_size});
+    }
+    return true;
+  }
+  // Wall seconds of one invoke, inputs in and results out included.
+  double Invoke(benchmark::State& state) {
+    meshvk_invoke_info_t info{};
+    info.inputs = in.data();
+    info.input_count = static_cast<uint32_t>(in.size());
+    info.outputs = out.data();
+    info.output_count = static_cast<uint32_t>(out.size());
+    auto t0 = std::chrono::steady_clock::now();
+    if (!Check(state, meshvk_program_invoke(program, &info))) return 0;
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+};
+
+// The MLP sample (mlp_megatron, grid 4) on two independent devices (its
+// all_reduce crosses them) against the same program with every process on
+// one device, alternated in one process so both see the same load. Manual
+// time: the two-device invoke; `vs_one_device` = one-device time / that.
+void BM_MlpTwoDevicesVsOne(benchmark::State& state) {
+  if (!TheSetup().error.empty()) {
+    state.SkipWithError(TheSetup().error.c_str());
+    return;
+  }
+  meshvk_module_t* module = nullptr;
+  if (!Check(state, meshvk_module_load_file(MESHVK_BENCH_MLP_ARTIFACT, &module))) return;
+  {
+    MlpRun one, two;
+    if (one.Create(state, module, MESHVK_TOPOLOGY_LOGICAL, {0}) &&
+        two.Create(state, module, MESHVK_TOPOLOGY_INDEPENDENT, {0, 1})) {
+      one.Invoke(state);  // warm-up: first touch of the buffers
+      two.Invoke(state);
+      std::vector<double> one_s, two_s;
+      for (auto _ : state) {
+        one_s.push_back(one.Invoke(state));
+        two_s.push_back(two.Invoke(state));
+        state.SetIterationTime(two_s.back());
+      }
+      std::sort(one_s.begin(), one_s.end());
+      std::sort(two_s.begin(), two_s.end());
+      if (!two_s.empty()) {
+        state.counters["one_device_ms"] = one_s[one_s.size() / 2] * 1e3;
+        state.counters["two_devices_ms"] = two_s[two_s.size() / 2] * 1e3;
+        state.counters["vs_one_device"] = one_s[one_s.size() / 2] / two_s[two_s.size() / 2];
+      }
+    }
+  }
+  meshvk_module_release(module);
+}
+BENCHMARK(BM_MlpTwoDevicesVsOne)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(30);
+#endif
 
 }  // namespace
 

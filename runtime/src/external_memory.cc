@@ -146,21 +146,7 @@ Status ImportBuffer(meshvk_buffer_t* exported, meshvk_buffer_t* view) {
                             std::to_string(exported->allocation_size) + "-byte buffer of " +
                             set->Where(exported->process);
   const auto type = static_cast<VkExternalMemoryHandleTypeFlagBits>(exported->export_handle_type);
-  if (type == kHostAllocation) {
-    VkExternalMemoryBufferCreateInfo external{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO};
-    external.handleTypes = kHostAllocation;
-    VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-    info.pNext = &external;
-    info.size = exported->size;
-    info.usage = kShardUsage;
-    MESHVK_VK_RETURN_IF_ERROR(target.vk.vkCreateBuffer(target.device, &info, nullptr, &view->buffer),
-                              where + ": vkCreateBuffer");
-    MESHVK_RETURN_IF_ERROR(ImportHostPointer(target, view->buffer, exported->host_allocation,
-                                             exported->host_allocation_bytes, where, &view->memory));
-    view->allocation_size = 0;  // the owner's host allocation: counted on its device
-    return Status();
-  }
-  if (!source.vk.vkGetMemoryFdKHR || !target.vk.vkGetMemoryFdKHR) {
+  if (type != kHostAllocation && (!source.vk.vkGetMemoryFdKHR || !target.vk.vkGetMemoryFdKHR)) {
     return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: VK_KHR_external_memory_fd is not enabled", where.c_str());
   }
   VkExternalMemoryBufferCreateInfo external{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO};
@@ -171,6 +157,12 @@ Status ImportBuffer(meshvk_buffer_t* exported, meshvk_buffer_t* view) {
   info.usage = kShardUsage;
   MESHVK_VK_RETURN_IF_ERROR(target.vk.vkCreateBuffer(target.device, &info, nullptr, &view->buffer),
                             where + ": vkCreateBuffer");
+  if (type == kHostAllocation) {
+    MESHVK_RETURN_IF_ERROR(ImportHostPointer(target, view->buffer, exported->host_allocation,
+                                             exported->host_allocation_bytes, where, &view->memory));
+    view->allocation_size = 0;  // the owner's host allocation: counted on its device
+    return Status();
+  }
   VkMemoryRequirements requirements;
   target.vk.vkGetBufferMemoryRequirements(target.device, view->buffer, &requirements);
 

@@ -1,11 +1,10 @@
 // Issue #12's constructs beyond annotations: 0-d tensors and full reductions
-// to a scalar, tensor.pad / concat / extract_slice / insert_slice (and their
-// tosa forms) on split and unsplit dimensions, and SPMD functions (per-process code with collectives and halo
-// exchanges written by the user). The programs of tests/e2e/ops_programs/ are
-// compiled for every grid they fit, run with validation on, and compared with
-// plain C++ loops written from each program's comment (never from meshvk's
-// output); i32 results exactly. MESHVK_E2E_TOPOLOGY=group runs them on device
-// group 0 (ctest: the emulated group of 4), default: logical devices.
+// to a scalar, tensor constants baked into the program (weights, tables), tensor.pad / concat / extract_slice /
+// insert_slice (and their tosa forms) on split and unsplit dimensions, and SPMD functions (per-process code with
+// collectives and halo exchanges written by the user). The programs of tests/e2e/ops_programs/ are compiled for every
+// grid they fit, run with validation on, and compared with plain C++ loops written from each program's comment (never
+// from meshvk's output); i32 results exactly. MESHVK_E2E_TOPOLOGY=group runs them on device group 0 (ctest: the
+// emulated group of 4), default: logical devices.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -258,6 +257,39 @@ const std::vector<OpsProgram>& Programs() {
          for (size_t e = 0; e < y.f.size(); ++e)
            y.f[e] = std::max(in[0].f[e], in[1].f[e]) + static_cast<float>(std::erf(double{in[0].f[e]}));
          return Tensors{y};
+       }},
+      {"constants_f32",
+       {"1", "2", "3", "4", "2x2"},
+       {2},
+       [](const Shape&, std::mt19937* r) { return Tensors{RandomF32({8, 4}, r)}; },
+       [](const Tensors& in, const Shape&) {
+         const double w[4][3] = {{1, 0, -1}, {2, 0.5, 0}, {0, -1, 3}, {1, 1, 1}};
+         const double bias[3] = {0.5, -1, 2}, m[4] = {1, -1, 2, 0.5};
+         HostTensor s = HostTensor::Zeros({8}, MESHVK_ELEMENT_F32);
+         for (int64_t i = 0; i < 8; ++i) {
+           double sum = 0;
+           for (int64_t j = 0; j < 4; ++j) sum += At(in[0], i, j) * m[j];
+           s.f[i] = static_cast<float>(sum);
+         }
+         return Tensors{Build({8, 3}, MESHVK_ELEMENT_F32,
+                              [&](int64_t i, int64_t j) {
+                                double dot = 0;
+                                for (int64_t k = 0; k < 4; ++k) dot += At(in[0], i, k) * w[k][j];
+                                return dot + bias[j] + static_cast<double>(i - 2 * j);
+                              }),
+                        s};
+       }},
+      {"constants_tosa_i32",
+       {"1", "2", "3", "4", "2x2"},
+       {2},
+       [](const Shape&, std::mt19937* r) { return Tensors{RandomI32({6, 4}, r)}; },
+       [](const Tensors& in, const Shape&) {
+         const int32_t k[6][4] = {{1, -2, 3, -4},    {5, 6, -7, 8},     {-9, 10, 11, 12},
+                                  {13, -14, 15, 16}, {17, 18, -19, 20}, {-21, 22, 23, -24}};
+         const int32_t r[4] = {10, 20, 30, 40};
+         return Tensors{
+             Build({6, 4}, MESHVK_ELEMENT_I32, [&](int64_t i, int64_t j) { return At(in[0], i, j) * k[i][j] + r[j]; }),
+             Build({6, 4}, MESHVK_ELEMENT_I32, [&](int64_t i, int64_t j) { return k[i][j]; })};
        }},
       {"spmd_stencil_rows",
        {"1", "2", "4"},

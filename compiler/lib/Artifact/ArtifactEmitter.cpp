@@ -90,6 +90,7 @@ private:
   std::vector<uint32_t> argumentBuffer_, resultBuffer_; // plan arg/result -> buffer of its process
   std::vector<uint32_t> argumentProcess_, resultProcess_;
   std::vector<std::optional<uint32_t>> transientBuffer_; // per process
+  std::vector<std::vector<uint32_t>> constantBuffers_;   // per process, by constant index
   llvm::DenseMap<Value, art::CommandRef> producer_;      // the command that last wrote a value
   std::map<size_t, uint32_t> executableOfKernel_;        // compiled kernel index -> executable
   art::FunctionDesc function_;                 // added after its commands (the builder's order)
@@ -165,9 +166,10 @@ void Emitter::tagCollective(Operation *op) {
 // The process a plan op records on (its destination for a copy), checked
 // against the plan's process count.
 FailureOr<uint32_t> processOf(Operation *op, uint32_t processes) {
-  int64_t p = isa<CopyOp>(op)     ? cast<CopyOp>(op).getDestProcess()
-              : isa<LaunchOp>(op) ? cast<LaunchOp>(op).getProcess()
-                                  : cast<EmptyOp>(op).getProcess();
+  int64_t p = isa<CopyOp>(op)       ? cast<CopyOp>(op).getDestProcess()
+              : isa<LaunchOp>(op)   ? cast<LaunchOp>(op).getProcess()
+              : isa<ConstantOp>(op) ? getProcess(op)
+                                    : cast<EmptyOp>(op).getProcess();
   if (p < 0 || p >= processes)
     return op->emitOpError() << "runs on process " << p << " (expected a process in [0, "
                              << processes << "))";
@@ -243,7 +245,28 @@ LogicalResult Emitter::createBuffers() {
           builder_->AddBuffer(static_cast<uint32_t>(process),
                               {wordBytes(static_cast<uint64_t>(entry.getTransientBytes())),
                                art::BufferKind::kTransient});
-  return success();
+  // Constants: one buffer each, its data written once at program creation
+  // (padded to whole words with zeros, as every buffer is).
+  constantBuffers_.assign(processes_, {});
+  WalkResult bad = plan_.walk([&](ConstantOp constant) {
+    FailureOr<uint32_t> process = processOf(constant, processes_);
+    if (failed(process))
+      return WalkResult::interrupt();
+    auto type = cast<RankedTensorType>(constant.getType());
+    std::optional<std::vector<char>> bytes = constant.getElementBytes();
+    if (!elementTypeOf(type.getElementType()) || !bytes || bytes->size() != byteSize(type) ||
+        constant.getGridAttr()) {
+      constant.emitOpError() << "holds no " << type
+                             << " data of a process (expected f32/f16/i32 elements, unrolled)";
+      return WalkResult::interrupt();
+    }
+    art::BufferDesc desc{wordBytes(bytes->size()), art::BufferKind::kConstant};
+    desc.initial_data.assign(bytes->begin(), bytes->end());
+    desc.initial_data.resize(desc.size, 0);
+    constantBuffers_[*process].push_back(builder_->AddBuffer(*process, std::move(desc)));
+    return WalkResult::advance();
+  });
+  return failure(bad.wasInterrupted());
 }
 
 LogicalResult Emitter::buildSignature() {
@@ -324,7 +347,7 @@ FailureOr<Place> Emitter::placeOf(Value value) {
   Operation *op = result.getOwner();
   MeshVKDialect::BuffersAttrHelper buffersTag(op->getContext());
   ArrayAttr buffers = buffersTag.getAttr(op);
-  if (!buffers || !isa<EmptyOp, CopyOp, LaunchOp>(op))
+  if (!buffers || !isa<EmptyOp, CopyOp, LaunchOp, ConstantOp>(op))
     return op->emitOpError() << "has no '" << buffersTag.getNameStr()
                              << "' (run meshvk-plan-allocations)";
   auto entry = cast<BufferAttr>(buffers[result.getResultNumber()]);
@@ -350,6 +373,10 @@ FailureOr<Place> Emitter::placeOf(Value value) {
     if (!transientBuffer_[*process])
       break;
     return Place{*process, *transientBuffer_[*process], static_cast<uint64_t>(index), bytes};
+  case BufferKind::Constant:
+    if (index >= static_cast<int64_t>(constantBuffers_[*process].size()))
+      break;
+    return Place{*process, constantBuffers_[*process][index], 0, bytes};
   }
   return op->emitOpError() << "'" << buffersTag.getNameStr() << "' entry " << entry
                            << " names no buffer of process " << *process;
@@ -600,6 +627,11 @@ FailureOr<std::vector<uint8_t>> Emitter::run() {
         return failure();
       continue; // a buffer range, no command: the copies fill it
     }
+    if (auto constant = dyn_cast<ConstantOp>(op)) {
+      if (failed(placeOf(constant.getResult())))
+        return failure();
+      continue; // its buffer holds the data from program creation on
+    }
     if (isa<CopyOp, LaunchOp>(op))
       tagCollective(&op);
     if (auto copy = dyn_cast<CopyOp>(op)) {
@@ -626,7 +658,7 @@ FailureOr<std::vector<uint8_t>> Emitter::run() {
       continue;
     }
     return op.emitOpError()
-           << "is not a plan op (expected meshvk.empty/copy/launch); cannot emit it";
+           << "is not a plan op (expected meshvk.empty/constant/copy/launch); cannot emit it";
   }
   builder_->AddFunction(std::move(function_));
   return builder_->Finish();

@@ -216,11 +216,13 @@ LogicalResult CollectiveAttr::verify(function_ref<InFlightDiagnostic()> emitErro
 
 LogicalResult ProcessMemoryAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                         int64_t argumentBytes, int64_t resultBytes,
-                                        int64_t transientBytes, int64_t transientUnsharedBytes) {
+                                        int64_t transientBytes, int64_t transientUnsharedBytes,
+                                        int64_t constantBytes) {
   return verifyNonNegative(emitError, {{"argument_bytes", argumentBytes},
                                        {"result_bytes", resultBytes},
                                        {"transient_bytes", transientBytes},
-                                       {"transient_unshared_bytes", transientUnsharedBytes}});
+                                       {"transient_unshared_bytes", transientUnsharedBytes},
+                                       {"constant_bytes", constantBytes}});
 }
 
 LogicalResult BufferAttr::verify(function_ref<InFlightDiagnostic()> emitError, BufferKind kind,
@@ -358,4 +360,8 @@ AbiAttr meshvk::getAbi(Operation *func) {
 
 bool meshvk::isKernel(Operation *func) {
   return MeshVKDialect::KernelAttrHelper(func->getContext()).isAttrPresent(func);
+}
+
+bool meshvk::isStorableElementType(Type type) {
+  return type.isF32() || type.isF16() || type.isSignlessInteger(32) || type.isSignedInteger(32);
 }

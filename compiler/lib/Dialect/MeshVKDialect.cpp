@@ -3,6 +3,8 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/OpImplementation.h"
 
@@ -91,6 +93,104 @@ LogicalResult ReshardOp::partition(ArrayRef<Value> partitionedOperands,
                               getGlobalShapeAttr(), getFromSplitAxesAttr(), getFromOffsetsAttr(),
                               getToSplitAxesAttr(), getToOffsetsAttr());
   partitionMap.map(getResult(), op.getResult());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ConstantOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConstantOp::verify() {
+  auto value = dyn_cast<RankedTensorType>(getValue().getType());
+  auto result = cast<RankedTensorType>(getResult().getType());
+  if (!value || value.getRank() != result.getRank() ||
+      value.getElementType() != result.getElementType())
+    return emitOpError("value of type ")
+           << getValue().getType() << " does not match the result type " << result;
+  bool sharded = static_cast<bool>(getGridAttr());
+  if (sharded != static_cast<bool>(getSplitAxesAttr()) ||
+      sharded != static_cast<bool>(getOffsetsAttr()))
+    return emitOpError("needs all of grid, split axes and offsets, or none");
+  if (!sharded && value != result)
+    return emitOpError("value of type ")
+           << value << " must have the result type " << result << " when it is not sharded";
+  return success();
+}
+
+std::optional<std::vector<char>> ConstantOp::getElementBytes() {
+  RankedTensorType type = getGlobalType();
+  unsigned width = type.getElementTypeBitWidth();
+  if (width % 8 != 0)
+    return std::nullopt;
+  size_t bytes = static_cast<size_t>(type.getNumElements()) * (width / 8);
+  ArrayRef<char> raw;
+  if (auto dense = dyn_cast<DenseElementsAttr>(getValue()))
+    raw = dense.getRawData();
+  else if (auto resource = dyn_cast<DenseResourceElementsAttr>(getValue()))
+    if (AsmResourceBlob *blob = resource.getRawHandle().getBlob())
+      raw = blob->getData();
+  if (raw.size() == bytes)
+    return std::vector<char>(raw.begin(), raw.end());
+  // A splat stores one element.
+  if (raw.size() != width / 8 || !isa<DenseElementsAttr>(getValue()))
+    return std::nullopt;
+  std::vector<char> out;
+  out.reserve(bytes);
+  for (int64_t i = 0; i < type.getNumElements(); ++i)
+    out.insert(out.end(), raw.begin(), raw.end());
+  return out;
+}
+
+// The same rule as upstream's for arith.constant: one parallel loop per
+// dimension, the result's sharding mirrored (none without one: propagation
+// leaves the constant to its users, complete-shardings replicates it).
+SmallVector<utils::IteratorType> ConstantOp::getLoopIteratorTypes() {
+  return SmallVector<utils::IteratorType>(getGlobalType().getRank(), utils::IteratorType::parallel);
+}
+
+SmallVector<AffineMap> ConstantOp::getIndexingMaps() {
+  return {AffineMap::getMultiDimIdentityMap(getGlobalType().getRank(), getContext())};
+}
+
+FailureOr<shard::ShardingOption>
+ConstantOp::getShardingOption(ArrayRef<shard::Sharding> operandShardings,
+                              ArrayRef<shard::Sharding> resultShardings) {
+  if (resultShardings.size() != 1 || !resultShardings[0])
+    return failure();
+  shard::ShardingArray axes;
+  for (shard::GridAxesAttr a : resultShardings[0].getSplitAxes())
+    axes.emplace_back(a.asArrayRef().begin(), a.asArrayRef().end());
+  return shard::ShardingOption(axes, resultShardings[0].getGridAttr());
+}
+
+// The SPMD op keeps the whole value and records the sharding; unroll-grid
+// cuts each process's part out of it (the process index is a constant only
+// there). Replicated (or unannotated): the value as is.
+LogicalResult ConstantOp::partition(ArrayRef<Value> partitionedOperands,
+                                    ArrayRef<shard::Sharding> operandShardings,
+                                    ArrayRef<shard::Sharding> resultShardings,
+                                    IRMapping &partitionMap,
+                                    SymbolTableCollection &symbolTableCollection,
+                                    OpBuilder &builder) {
+  shard::Sharding sharding = resultShardings.empty() ? shard::Sharding() : resultShardings[0];
+  bool split = sharding && llvm::any_of(sharding.getSplitAxes(),
+                                        [](shard::GridAxesAttr a) { return !a.empty(); });
+  Operation *created;
+  if (!split) {
+    created = builder.clone(*getOperation());
+  } else {
+    shard::GridOp grid =
+        shard::getGrid(getOperation(), sharding.getGridAttr(), symbolTableCollection);
+    if (!grid)
+      return emitOpError("names no grid in its sharding");
+    Type local = shard::shardType(getGlobalType(), grid, sharding);
+    created =
+        ConstantOp::create(builder, getLoc(), local, getValue(), sharding.getGridAttr(),
+                           shard::GridAxesArrayAttr::get(getContext(), sharding.getSplitAxes()),
+                           builder.getDenseI64ArrayAttr(sharding.getStaticShardedDimsOffsets()));
+  }
+  partitionMap.map(getResult(), created->getResult(0));
+  partitionMap.map(getOperation(), created);
   return success();
 }
 

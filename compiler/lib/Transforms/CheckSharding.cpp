@@ -109,14 +109,24 @@ LogicalResult checkOp(Operation *op) {
                                << arg.getArgNumber()
                                << ": upstream sharding-propagation cannot shard scalars; pass "
                                   "it as a tensor<1x...> or make it a constant";
-  // Upstream's arith.constant rule fails without a diagnostic on a tensor
-  // constant that is not a splat (MLIR 22.1).
+  // meshvk-normalize-input made non-splat constants of f32/f16/i32
+  // meshvk.constant; upstream's arith.constant rule fails without a
+  // diagnostic on the ones left (MLIR 22.1).
   if (auto constant = dyn_cast<arith::ConstantOp>(op))
-    if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
-        dense && isa<RankedTensorType>(constant.getType()) && !dense.isSplat())
+    if (auto dense = dyn_cast<ElementsAttr>(constant.getValue());
+        dense && isa<RankedTensorType>(constant.getType()) &&
+        !(isa<DenseElementsAttr>(dense) && cast<DenseElementsAttr>(dense).isSplat())) {
+      if (meshvk::isStorableElementType(
+              cast<RankedTensorType>(constant.getType()).getElementType()))
+        return op->emitError() << "a tensor constant whose elements differ (" << constant.getType()
+                               << ") must be a meshvk.constant: run meshvk-normalize-input first";
       return op->emitError() << "a tensor constant whose elements differ (" << constant.getType()
-                             << ") cannot be partitioned yet (upstream shard-partition takes "
-                                "splat constants only): pass the values as a function argument";
+                             << ") has an element type the runtime cannot store; constants "
+                                "of f32, f16 and i32 are supported: convert it in the program "
+                                "(arith.extsi / sitofp) or pass it as a function argument";
+    }
+  if (isa<meshvk::ConstantOp>(op))
+    return success();
   // Strided and rank-expanding inserts have no copy lowering and no kernel.
   if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
     if (llvm::any_of(insert.getStaticStrides(), [](int64_t s) { return s != 1; }))

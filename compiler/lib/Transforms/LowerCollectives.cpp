@@ -312,7 +312,8 @@ struct LowerCollectivesPass : meshvk::impl::LowerCollectivesBase<LowerCollective
         Value dest = insert.getDest();
         if (dest.getDefiningOp<tensor::EmptyOp>())
           dest = l.empty(p, resultType);
-        else if (!dest.hasOneUse() || isa<BlockArgument>(dest))
+        else if (!dest.hasOneUse() || isa<BlockArgument>(dest) ||
+                 dest.getDefiningOp<meshvk::ConstantOp>())
           dest = l.pullWhole(dest, p, p);
         result = l.copy(insert.getSource(), p, dest, p, zero, insert.getStaticOffsets(),
                         insert.getStaticSizes());

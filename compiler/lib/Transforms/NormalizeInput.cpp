@@ -26,7 +26,10 @@
 //  * an elementwise producer of a tensor the runtime cannot store (an i1
 //    mask) is fused into its consumers;
 //  * tensor.pad and tensor.concat become a fill (or empty) and insert_slices,
-//    which have a sharding rule (SliceSharding.h) and become plan copies.
+//    which have a sharding rule (SliceSharding.h) and become plan copies;
+//  * a tensor constant whose elements differ (weights, a table) becomes a
+//    meshvk.constant: upstream partitions splat arith.constants only, and
+//    the plan keeps such data in constant buffers of the artifact.
 //
 //===----------------------------------------------------------------------===//
 #include "ShardingUtils.h"
@@ -236,6 +239,26 @@ void cloneSharedEmpties(func::FuncOp func, OpBuilder &b) {
   }
 }
 
+/// Non-splat tensor constants of element types the runtime stores ->
+/// meshvk.constant (others stay and check-sharding names them).
+void bakeConstants(func::FuncOp func, OpBuilder &b) {
+  SmallVector<arith::ConstantOp> constants;
+  func.walk([&](arith::ConstantOp op) {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
+    if (type && (!dense || !dense.isSplat()) &&
+        meshvk::isStorableElementType(type.getElementType()))
+      constants.push_back(op);
+  });
+  for (arith::ConstantOp op : constants) {
+    b.setInsertionPoint(op);
+    auto baked = meshvk::ConstantOp::create(
+        b, op.getLoc(), op.getType(), cast<ElementsAttr>(op.getValue()), nullptr, nullptr, nullptr);
+    op.replaceAllUsesWith(baked.getResult());
+    op.erase();
+  }
+}
+
 void eraseDeadOps(func::FuncOp func) {
   for (Block &block : func.getBody())
     for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
@@ -317,8 +340,8 @@ LogicalResult decomposePadAndConcat(func::FuncOp func) {
 /// such values).
 void fuseUnstorableProducers(func::FuncOp func) {
   auto unstorable = [](OpOperand *operand) {
-    Type element = cast<ShapedType>(operand->get().getType()).getElementType();
-    return !(element.isF32() || element.isF16() || element.isInteger(32));
+    return !meshvk::isStorableElementType(
+        cast<ShapedType>(operand->get().getType()).getElementType());
   };
   auto pending = [&] {
     return func
@@ -373,6 +396,7 @@ struct NormalizeInputPass : meshvk::impl::NormalizeInputBase<NormalizeInputPass>
       if (func.isExternal() || meshvk::isKernel(func))
         continue;
       eraseDeadOps(func);
+      bakeConstants(func, b);
       dropStaticHalos(func);
       if (failed(decomposePadAndConcat(func)) || failed(rewriteReadInits(func, b)))
         return signalPassFailure();

@@ -7,6 +7,8 @@
 // bytes when lifetimes do not overlap. Within a process, plan order is
 // execution order; across processes it is not, so a transient that a peer
 // reads is never reused (its bytes stay reserved for the whole program).
+// A meshvk.constant is a constant buffer of its own (never written, never
+// reused): the emitter stores its data in the artifact.
 //
 //===----------------------------------------------------------------------===//
 #include "meshvk/Transforms/Passes.h"
@@ -82,14 +84,15 @@ struct PlanAllocationsPass : meshvk::impl::PlanAllocationsBase<PlanAllocationsPa
     if (ret.getNumOperands() % processes || plan.getNumArguments() % processes)
       return plan.emitError("plan signature is not per-process");
 
-    // Every result gets its own buffer: a returned argument, or a value
-    // returned twice, is first copied locally.
+    // Every result gets its own buffer: a returned argument or constant, or
+    // a value returned twice, is first copied locally.
     OpBuilder b(ret);
     llvm::SmallPtrSet<Value, 8> returned;
     for (OpOperand &operand : ret->getOpOperands()) {
       Value v = operand.get();
       int64_t p = operand.getOperandNumber() % processes;
-      if (!isa<BlockArgument>(v) && returned.insert(v).second)
+      if (!isa<BlockArgument>(v) && !v.getDefiningOp<meshvk::ConstantOp>() &&
+          returned.insert(v).second)
         continue;
       auto type = cast<RankedTensorType>(v.getType());
       SmallVector<int64_t> zero(type.getRank(), 0);
@@ -115,13 +118,31 @@ struct PlanAllocationsPass : meshvk::impl::PlanAllocationsBase<PlanAllocationsPa
       buffers.push_back(buf);
     }
     int64_t position = 0;
+    SmallVector<int64_t> constants(processes, 0);
     for (Operation &op : block) {
       order[&op] = position++;
+      if (auto constant = dyn_cast<meshvk::ConstantOp>(op)) {
+        int64_t p = meshvk::getProcess(&op);
+        if (p < 0 || p >= processes)
+          return op.emitError("constant without a valid ")
+                 << meshvk::MeshVKDialect::ProcessAttrHelper::getNameStr();
+        Buffer buf;
+        buf.process = p;
+        buf.bytes = bytesOf(constant.getType());
+        buf.kind = BufferKind::Constant;
+        buf.index = constants[p]++;
+        buf.first = -1;
+        bufferOf[constant.getResult()] = buffers.size();
+        buffers.push_back(buf);
+        continue;
+      }
       if (auto copy = dyn_cast<meshvk::CopyOp>(op)) {
         auto it = bufferOf.find(copy.getDest());
         if (it == bufferOf.end())
           return copy.emitError("copy destination has no buffer");
         Buffer &dest = buffers[it->second];
+        if (dest.kind == BufferKind::Constant)
+          return copy.emitError("copies into a constant (constants are never written)");
         if (dest.process != copy.getDestProcess())
           return copy.emitError("copy destination lives on process ")
                  << dest.process << ", not on " << copy.getDestProcess();
@@ -167,7 +188,7 @@ struct PlanAllocationsPass : meshvk::impl::PlanAllocationsBase<PlanAllocationsPa
           buf.peerRead = true;
         }
       }
-      if (!isa<meshvk::LaunchOp, meshvk::CopyOp, meshvk::EmptyOp>(op) &&
+      if (!isa<meshvk::LaunchOp, meshvk::CopyOp, meshvk::EmptyOp, meshvk::ConstantOp>(op) &&
           !op.hasTrait<OpTrait::ConstantLike>() && !isa<tensor::EmptyOp>(op))
         return op.emitError("'") << op.getName()
                                  << "' left in the plan; run "
@@ -188,11 +209,15 @@ struct PlanAllocationsPass : meshvk::impl::PlanAllocationsBase<PlanAllocationsPa
 
     // First-fit placement of transients in each process's arena.
     SmallVector<int64_t> arena(processes, 0), unshared(processes, 0), argBytes(processes, 0),
-        resultBytes(processes, 0);
+        resultBytes(processes, 0), constantBytes(processes, 0);
     std::vector<int64_t> placed;
     for (auto [id, buf] : llvm::enumerate(buffers)) {
       if (buf.kind == BufferKind::Argument) {
         argBytes[buf.process] += buf.bytes;
+        continue;
+      }
+      if (buf.kind == BufferKind::Constant) {
+        constantBytes[buf.process] += buf.bytes;
         continue;
       }
       if (buf.kind == BufferKind::Result) {
@@ -224,7 +249,7 @@ struct PlanAllocationsPass : meshvk::impl::PlanAllocationsBase<PlanAllocationsPa
     // Annotate ops and the plan.
     Builder ab(plan.getContext());
     for (Operation &op : block) {
-      if (!isa<meshvk::LaunchOp, meshvk::CopyOp, meshvk::EmptyOp>(op))
+      if (!isa<meshvk::LaunchOp, meshvk::CopyOp, meshvk::EmptyOp, meshvk::ConstantOp>(op))
         continue;
       SmallVector<Attribute> entries;
       for (Value result : op.getResults()) {
@@ -237,7 +262,7 @@ struct PlanAllocationsPass : meshvk::impl::PlanAllocationsBase<PlanAllocationsPa
     SmallVector<Attribute> memory;
     for (int64_t p = 0; p < processes; ++p)
       memory.push_back(meshvk::ProcessMemoryAttr::get(ab.getContext(), argBytes[p], resultBytes[p],
-                                                      arena[p], unshared[p]));
+                                                      arena[p], unshared[p], constantBytes[p]));
     meshvk::MeshVKDialect::MemoryAttrHelper(ab.getContext()).setAttr(plan, ab.getArrayAttr(memory));
     return success();
   }

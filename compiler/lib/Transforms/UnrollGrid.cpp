@@ -83,6 +83,51 @@ void foldConstantSliceOperands(SliceOp slice) {
   }
 }
 
+/// A split meshvk.constant cloned for process `p` keeps only p's part of the
+/// global value: each process's constant buffer holds what it reads.
+LogicalResult cutConstantFor(meshvk::ConstantOp constant, int64_t p, ArrayRef<int64_t> gridShape) {
+  if (!constant.getGridAttr())
+    return success();
+  RankedTensorType global = constant.getGlobalType();
+  SmallVector<int64_t> offsets, sizes;
+  meshvk::shardBox(global.getShape(), gridShape, constant.getSplitAxesAttr().getAxes(),
+                   constant.getOffsetsAttr().asArrayRef(), p, offsets, sizes);
+  std::optional<std::vector<char>> bytes = constant.getElementBytes();
+  if (!bytes)
+    return constant.emitError("the elements of this ")
+           << global << " constant are not available (an elided dense_resource?)";
+  // Copy the box row by row (runs along the last dimension).
+  const int64_t rank = global.getRank(), width = global.getElementTypeBitWidth() / 8;
+  SmallVector<int64_t> strides(rank, 1);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * global.getDimSize(d + 1);
+  int64_t count = 1;
+  for (int64_t s : sizes)
+    count *= s;
+  std::vector<char> part;
+  part.reserve(count * width);
+  int64_t run = rank ? sizes[rank - 1] : 1;
+  SmallVector<int64_t> index(rank, 0); // within the box, last dimension stays 0
+  for (int64_t done = 0; done < count; done += run) {
+    int64_t at = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      at += (offsets[d] + index[d]) * strides[d];
+    part.insert(part.end(), bytes->begin() + at * width, bytes->begin() + (at + run) * width);
+    for (int64_t d = rank - 2; d >= 0; --d) {
+      if (++index[d] < sizes[d])
+        break;
+      index[d] = 0;
+    }
+  }
+  auto type = RankedTensorType::get(sizes, global.getElementType());
+  constant.setValueAttr(DenseElementsAttr::getFromRawBuffer(type, part));
+  constant.removeGridAttr();
+  constant.removeSplitAxesAttr();
+  constant.removeOffsetsAttr();
+  constant.getResult().setType(type);
+  return success();
+}
+
 /// Uneven shards have dynamic sizes in the SPMD function; on one process
 /// they are constants. Gives the results of `op` (cloned for process `p`,
 /// operands already static) their static types, in place so that the
@@ -96,6 +141,13 @@ LogicalResult refineToStatic(Operation *op, int64_t p) {
     for (Operation &nested : region.getOps())
       if (failed(refineToStatic(&nested, p)))
         return failure();
+  if (auto constant = dyn_cast<meshvk::ConstantOp>(op)) {
+    auto plan = op->getParentOfType<func::FuncOp>();
+    meshvk::AbiAttr abi = plan ? meshvk::getAbi(plan) : nullptr;
+    if (!abi)
+      return op->emitError("a constant outside a plan");
+    return cutConstantFor(constant, p, abi.getGridShape().asArrayRef());
+  }
   if (auto extract = dyn_cast<tensor::ExtractSliceOp>(op))
     foldConstantSliceOperands(extract);
   else if (auto insert = dyn_cast<tensor::InsertSliceOp>(op))

@@ -56,3 +56,31 @@ func.func @launch_wrong_types(%a: tensor<4xf32>) -> tensor<8xf32> {
 func.func private @k(%x: tensor<4xf32>) -> tensor<4xf32> attributes {meshvk.kernel} {
   return %x : tensor<4xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @constant_forms
+// CHECK: meshvk.constant dense<[1, 2, 3]> : tensor<3xi32> : tensor<3xi32>
+// CHECK: meshvk.constant dense<[1, 2, 3]> : tensor<3xi32> on @g split {{\[\[}}0]] offsets [] : tensor<?xi32>
+shard.grid @g(shape = 2)
+func.func @constant_forms() -> (tensor<3xi32>, tensor<?xi32>) {
+  %0 = meshvk.constant dense<[1, 2, 3]> : tensor<3xi32> : tensor<3xi32>
+  %1 = meshvk.constant dense<[1, 2, 3]> : tensor<3xi32> on @g split [[0]] offsets [] : tensor<?xi32>
+  return %0, %1 : tensor<3xi32>, tensor<?xi32>
+}
+
+// -----
+
+func.func @constant_wrong_type() -> tensor<2xi32> {
+  // expected-error @+1 {{value of type 'tensor<3xi32>' must have the result type 'tensor<2xi32>' when it is not sharded}}
+  %0 = meshvk.constant dense<[1, 2, 3]> : tensor<3xi32> : tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+
+// -----
+
+func.func @constant_wrong_element() -> tensor<3xf32> {
+  // expected-error @+1 {{value of type 'tensor<3xi32>' does not match the result type 'tensor<3xf32>'}}
+  %0 = meshvk.constant dense<[1, 2, 3]> : tensor<3xi32> : tensor<3xf32>
+  return %0 : tensor<3xf32>
+}

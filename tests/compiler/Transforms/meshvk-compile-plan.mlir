@@ -193,3 +193,29 @@ func.func @uneven_rows(%a: tensor<10x4xf32>) -> tensor<10x4xf32> {
   %x1 = shard.shard %x0 to %rep annotate_for_users : tensor<10x4xf32>
   return %x1 : tensor<10x4xf32>
 }
+
+// -----
+
+// Non-splat constants (meshvk-normalize-input -> meshvk.constant): the split
+// table keeps only each process's rows (5 over 2: 3 and 2 rows, 24 B and
+// 16 B), the replicated row is whole on both (8 B); a returned constant is
+// copied into its result buffer. Constant buffers are never transients.
+shard.grid @g(shape = 2)
+// CHECK-LABEL: func.func @constants
+// CHECK-SAME: meshvk.memory = [#meshvk.process_memory<argument_bytes = 24, result_bytes = 32, transient_bytes = 0, transient_unshared_bytes = 0, constant_bytes = 32>, #meshvk.process_memory<argument_bytes = 16, result_bytes = 24, transient_bytes = 0, transient_unshared_bytes = 0, constant_bytes = 24>]
+// CHECK: %[[T0:.*]] = meshvk.constant dense<{{\[\[}}1, 2], [3, 4], [5, 6]]> : tensor<3x2xi32> {meshvk.buffers = [#meshvk.buffer<kind = constant, index = 0, bytes = 24>], meshvk.process = 0 : i64}
+// CHECK: %[[T1:.*]] = meshvk.constant dense<{{\[\[}}7, 8], [9, 10]]> : tensor<2x2xi32> {meshvk.buffers = [#meshvk.buffer<kind = constant, index = 0, bytes = 16>], meshvk.process = 1 : i64}
+// CHECK: %[[R0:.*]] = meshvk.constant dense<[100, 200]> : tensor<2xi32> {meshvk.buffers = [#meshvk.buffer<kind = constant, index = 1, bytes = 8>], meshvk.process = 0 : i64}
+// CHECK: meshvk.launch @{{.*}}(%arg0, %[[T0]]) on 0
+// CHECK: meshvk.launch @{{.*}}(%arg1, %[[T1]]) on 1
+// CHECK: meshvk.copy %[[R0]][0] from 0 into %{{.*}}[0] on 0 sizes [2] {meshvk.buffers = [#meshvk.buffer<kind = result, index = 2, bytes = 8>]}
+func.func @constants(%a: tensor<5x2xi32>) -> (tensor<5x2xi32>, tensor<2xi32>) {
+  %s = shard.sharding @g split_axes = [[0]] : !shard.sharding
+  %a0 = shard.shard %a to %s annotate_for_users : tensor<5x2xi32>
+  %t = arith.constant dense<[[1, 2], [3, 4], [5, 6], [7, 8], [9, 10]]> : tensor<5x2xi32>
+  %row = arith.constant dense<[100, 200]> : tensor<2xi32>
+  %e = tensor.empty() : tensor<5x2xi32>
+  %r = linalg.add ins(%a0, %t : tensor<5x2xi32>, tensor<5x2xi32>) outs(%e : tensor<5x2xi32>) -> tensor<5x2xi32>
+  %r0 = shard.shard %r to %s : tensor<5x2xi32>
+  return %r0, %row : tensor<5x2xi32>, tensor<2xi32>
+}

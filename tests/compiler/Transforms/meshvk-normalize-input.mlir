@@ -166,3 +166,19 @@ func.func @mask_fused(%a: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<8xf32> {
   } -> tensor<8xf32>
   return %r : tensor<8xf32>
 }
+
+// -----
+
+// Tensor constants whose elements differ become meshvk.constant (f32, f16,
+// i32); splats stay arith.constant (upstream partitions them), and so do
+// element types the runtime cannot store (check-sharding names them).
+// CHECK-LABEL: func.func @constants
+// CHECK: meshvk.constant dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32> : tensor<2xf32>
+// CHECK: arith.constant dense<3.000000e+00> : tensor<2xf32>
+// CHECK: arith.constant dense<[1, 2]> : tensor<2xi8>
+func.func @constants() -> (tensor<2xf32>, tensor<2xf32>, tensor<2xi8>) {
+  %a = arith.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %b = arith.constant dense<3.0> : tensor<2xf32>
+  %c = arith.constant dense<[1, 2]> : tensor<2xi8>
+  return %a, %b, %c : tensor<2xf32>, tensor<2xf32>, tensor<2xi8>
+}

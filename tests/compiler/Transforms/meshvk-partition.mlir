@@ -297,3 +297,23 @@ func.func @ew_chain_with_halo(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
   %t_h = shard.shard %t to %h2 : tensor<8x16xf32>
   return %t_h : tensor<8x16xf32>
 }
+
+// -----
+
+// A split non-splat constant keeps its global value through partitioning and
+// records the sharding (uneven: explicit offsets); meshvk-unroll-grid cuts
+// each process's rows out of it. A replicated one stays whole.
+shard.grid @g(shape = 2)
+// CHECK-LABEL: func.func @constants
+// CHECK: meshvk.constant dense<{{\[\[}}1, 2], [3, 4], [5, 6], [7, 8], [9, 10]]> : tensor<5x2xi32> on @g split {{\[\[}}0]] offsets [0, 3, 5] : tensor<?x2xi32>
+// CHECK: meshvk.constant dense<[100, 200]> : tensor<2xi32> : tensor<2xi32>
+func.func @constants(%a: tensor<5x2xi32>) -> (tensor<5x2xi32>, tensor<2xi32>) {
+  %s = shard.sharding @g split_axes = [[0]] : !shard.sharding
+  %a0 = shard.shard %a to %s annotate_for_users : tensor<5x2xi32>
+  %t = arith.constant dense<[[1, 2], [3, 4], [5, 6], [7, 8], [9, 10]]> : tensor<5x2xi32>
+  %row = arith.constant dense<[100, 200]> : tensor<2xi32>
+  %e = tensor.empty() : tensor<5x2xi32>
+  %r = linalg.add ins(%a0, %t : tensor<5x2xi32>, tensor<5x2xi32>) outs(%e : tensor<5x2xi32>) -> tensor<5x2xi32>
+  %r0 = shard.shard %r to %s : tensor<5x2xi32>
+  return %r0, %row : tensor<5x2xi32>, tensor<2xi32>
+}

@@ -142,7 +142,8 @@ def MeshVK_ProcessMemoryAttr : MeshVK_Attr<"ProcessMemory", "process_memory"> {
   let summary = "The device memory one process needs (entry p of meshvk.memory)";
   let description = [{
     `transient_bytes` is the size of the process's transient arena (with reuse),
-    `transient_unshared_bytes` what the transients would take without reuse.
+    `transient_unshared_bytes` what the transients would take without reuse,
+    `constant_bytes` what its constant buffers hold (omitted when 0).
 
     ```mlir
     #meshvk.process_memory<argument_bytes = 64, result_bytes = 64,
@@ -153,12 +154,13 @@ def MeshVK_ProcessMemoryAttr : MeshVK_Attr<"ProcessMemory", "process_memory"> {
     "int64_t":$argument_bytes,
     "int64_t":$result_bytes,
     "int64_t":$transient_bytes,
-    "int64_t":$transient_unshared_bytes
+    "int64_t":$transient_unshared_bytes,
+    DefaultValuedParameter<"int64_t", "0">:$constant_bytes
   );
   let extraClassDeclaration = [{
-    /// Arguments + results + the transient arena.
+    /// Arguments + results + the transient arena + constants.
     int64_t getPeakBytes() const {
-      return getArgumentBytes() + getResultBytes() + getTransientBytes();
+      return getArgumentBytes() + getResultBytes() + getTransientBytes() + getConstantBytes();
     }
   }];
 }
@@ -166,7 +168,8 @@ def MeshVK_ProcessMemoryAttr : MeshVK_Attr<"ProcessMemory", "process_memory"> {
 def MeshVK_BufferKind : I32EnumAttr<"BufferKind", "where a plan value lives", [
     I32EnumAttrCase<"Argument", 0, "argument">,
     I32EnumAttrCase<"Result", 1, "result">,
-    I32EnumAttrCase<"Transient", 2, "transient">]> {
+    I32EnumAttrCase<"Transient", 2, "transient">,
+    I32EnumAttrCase<"Constant", 3, "constant">]> {
   let cppNamespace = "::meshvk";
   let genSpecializedAttr = 0;
 }
@@ -176,7 +179,9 @@ def MeshVK_BufferAttr : MeshVK_Attr<"Buffer", "buffer"> {
   let description = [{
     `argument` / `result`: the whole buffer of plan argument / result number
     `index`; `transient`: `bytes` at byte offset `index` of the process's
-    transient arena. A copy's result lives in its destination's buffer.
+    transient arena; `constant`: the process's constant buffer number `index`
+    (a meshvk.constant's data, written once when the program is created, never
+    written by the plan). A copy's result lives in its destination's buffer.
 
     ```mlir
     #meshvk.buffer<kind = transient, index = 256, bytes = 64>

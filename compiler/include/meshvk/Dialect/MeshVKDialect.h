@@ -28,13 +28,18 @@
 namespace meshvk {
 // The ShardingInterface method declarations generated into MeshVKOps.h.inc
 // name these types unqualified (upstream generates them inside mlir::).
+using ::mlir::AffineMap;
 using ::mlir::ArrayRef;
+using ::mlir::FailureOr;
 using ::mlir::IRMapping;
 using ::mlir::LogicalResult;
 using ::mlir::OpBuilder;
+using ::mlir::SmallVector;
 using ::mlir::SymbolTableCollection;
 using ::mlir::Value;
 using ::mlir::shard::Sharding;
+using ::mlir::shard::ShardingOption;
+namespace utils = ::mlir::utils;
 } // namespace meshvk
 
 #define GET_OP_CLASSES
@@ -55,6 +60,9 @@ PlanAttr getPlan(mlir::Operation *func);
 AbiAttr getAbi(mlir::Operation *func);
 /// True for a function marked `meshvk.kernel`.
 bool isKernel(mlir::Operation *func);
+
+/// f32, f16 and i32: the element types the runtime has buffers for.
+bool isStorableElementType(mlir::Type type);
 
 } // namespace meshvk
 

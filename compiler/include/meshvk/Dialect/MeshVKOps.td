@@ -133,4 +133,53 @@ def MeshVK_ReshardOp : MeshVK_Op<"reshard", [
   }];
 }
 
+def MeshVK_ConstantOp : MeshVK_Op<"constant", [MemoryEffects<[MemAlloc]>,
+    DeclareOpInterfaceMethods<ShardingInterface,
+        ["getLoopIteratorTypes", "getIndexingMaps", "getShardingOption", "partition"]>]> {
+  let summary = "A tensor whose elements are baked into the program";
+  let description = [{
+    A non-splat tensor constant (weights, a lookup table). Upstream
+    shard-partition partitions splat `arith.constant`s only, and kernels take
+    no tensor data of their own, so meshvk-normalize-input turns every
+    non-splat tensor constant into this op. Three forms, by pipeline stage:
+
+    * global (before partitioning): `value` has the result type;
+    * partitioned (SPMD): `value` keeps the GLOBAL tensor and `grid`,
+      `split_axes` and `offsets` (upstream's flattened
+      `sharded_dims_offsets`, empty for equal blocks) say which part each
+      process holds; the result has the local type (`?` for uneven shards);
+    * plan (after meshvk-unroll-grid): tagged `meshvk.process = p`, `value`
+      is exactly process p's part. The artifact holds it in a constant buffer
+      of that process, written once when the program is created.
+
+    Not `Pure`: two processes' constants are two buffers and must never be
+    merged (it allocates its result, as meshvk.empty does).
+
+    ```mlir
+    %w = meshvk.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+    %s = meshvk.constant dense<[1, 2, 3, 4, 5]> on @g split [[0]] offsets []
+        : tensor<?xi32>
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value,
+                       OptionalAttr<FlatSymbolRefAttr>:$grid,
+                       OptionalAttr<MeshVK_GridAxesArrayAttr>:$split_axes,
+                       OptionalAttr<DenseI64ArrayAttr>:$offsets);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $value (`on` $grid^ `split` $split_axes `offsets` $offsets)? attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The global tensor type (the value's type).
+    ::mlir::RankedTensorType getGlobalType() {
+      return ::llvm::cast<::mlir::RankedTensorType>(getValue().getType());
+    }
+    /// Every element of the value, row-major, bit width / 8 bytes each
+    /// (little-endian, as buffers hold them); nullopt when the storage has
+    /// no bytes (an elided dense_resource) or packs bits (i1).
+    std::optional<std::vector<char>> getElementBytes();
+  }];
+}
+
 #endif // MESHVK_DIALECT_MESHVKOPS_TD

@@ -96,8 +96,17 @@ def NormalizeInput : Pass<"meshvk-normalize-input", "mlir::ModuleOp"> {
     8. An elementwise `linalg.generic` producing a tensor of an element type
        the runtime has no buffers for (an i1 mask of a comparison) is fused
        into its consumers (upstream elementwise fusion, restricted to them).
+    9. A tensor constant whose elements differ (f32, f16, i32) becomes a
+       `meshvk.constant` (upstream partitions splat constants only; the plan
+       keeps such data in constant buffers of the artifact):
+    ```mlir
+    %w = arith.constant dense<[1.0, 2.0]> : tensor<2xf32>
+    // becomes
+    %w = meshvk.constant dense<[1.0, 2.0]> : tensor<2xf32> : tensor<2xf32>
+    ```
   }];
-  let dependentDialects = ["mlir::shard::ShardDialect", "mlir::linalg::LinalgDialect"];
+  let dependentDialects = ["mlir::shard::ShardDialect", "mlir::linalg::LinalgDialect",
+                           "meshvk::MeshVKDialect"];
 }
 
 def UnevenShards : Pass<"meshvk-uneven-shards", "mlir::func::FuncOp"> {

@@ -291,6 +291,31 @@ const std::vector<OpsProgram>& Programs() {
              Build({6, 4}, MESHVK_ELEMENT_I32, [&](int64_t i, int64_t j) { return At(in[0], i, j) * k[i][j] + r[j]; }),
              Build({6, 4}, MESHVK_ELEMENT_I32, [&](int64_t i, int64_t j) { return k[i][j]; })};
        }},
+      {"tosa_attention_rows",
+       {"1", "2", "3", "4"},
+       {2},
+       [](const Shape&, std::mt19937* r) {
+         return Tensors{RandomF32({1, 5, 4}, r), RandomF32({1, 4, 8}, r), RandomF32({1, 8, 4}, r)};
+       },
+       [](const Tensors& in, const Shape&) {
+         const HostTensor &q = in[0], &kt = in[1], &v = in[2];
+         HostTensor o = HostTensor::Zeros({1, 5, 4}, MESHVK_ELEMENT_F32);
+         for (int64_t i = 0; i < 5; ++i) {
+           double s[8], e[8], m = -1e30, sum = 0;
+           for (int64_t j = 0; j < 8; ++j) {
+             s[j] = 0;
+             for (int64_t k = 0; k < 4; ++k) s[j] += double{q.f[i * 4 + k]} * kt.f[k * 8 + j];
+             m = std::max(m, s[j]);
+           }
+           for (int64_t j = 0; j < 8; ++j) sum += e[j] = std::exp(s[j] - m);
+           for (int64_t c = 0; c < 4; ++c) {
+             double acc = 0;
+             for (int64_t j = 0; j < 8; ++j) acc += e[j] / sum * v.f[j * 4 + c];
+             o.f[i * 4 + c] = static_cast<float>(acc);
+           }
+         }
+         return Tensors{o};
+       }},
       {"spmd_stencil_rows",
        {"1", "2", "4"},
        {2},

@@ -27,6 +27,8 @@
 //    mask) is fused into its consumers;
 //  * tensor.pad and tensor.concat become a fill (or empty) and insert_slices,
 //    which have a sharding rule (SliceSharding.h) and become plan copies;
+//  * tensor.reshape to a static shape becomes tensor.collapse_shape and/or
+//    expand_shape (ReshapeSharding.h has their sharding rule);
 //  * a tensor constant whose elements differ (weights, a table) becomes a
 //    meshvk.constant: upstream partitions splat arith.constants only, and
 //    the plan keeps such data in constant buffers of the artifact.
@@ -36,6 +38,7 @@
 #include "meshvk/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -259,6 +262,51 @@ void bakeConstants(func::FuncOp func, OpBuilder &b) {
   }
 }
 
+void eraseDeadOps(func::FuncOp func);
+
+/// tensor.reshape between static shapes -> one collapse_shape or
+/// expand_shape when the shapes allow it, else a collapse to 1-D and an
+/// expand. Dynamic ones stay (check-sharding names them).
+void rewriteStaticReshapes(func::FuncOp func, OpBuilder &b) {
+  SmallVector<tensor::ReshapeOp> reshapes;
+  func.walk([&](tensor::ReshapeOp op) { reshapes.push_back(op); });
+  for (tensor::ReshapeOp op : reshapes) {
+    auto source = dyn_cast<RankedTensorType>(op.getSource().getType());
+    auto result = dyn_cast<RankedTensorType>(op.getResult().getType());
+    if (!source || !result || !source.hasStaticShape() || !result.hasStaticShape())
+      continue;
+    b.setInsertionPoint(op);
+    Location loc = op.getLoc();
+    Value reshaped;
+    if (source.getRank() > result.getRank()) {
+      if (auto groups = getReassociationIndicesForCollapse(source.getShape(), result.getShape()))
+        reshaped = tensor::CollapseShapeOp::create(b, loc, result, op.getSource(), *groups);
+    } else if (source.getRank() < result.getRank()) {
+      if (auto groups = getReassociationIndicesForCollapse(result.getShape(), source.getShape()))
+        reshaped = tensor::ExpandShapeOp::create(b, loc, result, op.getSource(), *groups);
+    } else if (source == result) {
+      reshaped = op.getSource();
+    }
+    if (!reshaped) {
+      auto flat = RankedTensorType::get({source.getNumElements()}, source.getElementType());
+      auto all = [](int64_t rank) {
+        ReassociationIndices group;
+        for (int64_t d = 0; d < rank; ++d)
+          group.push_back(d);
+        return SmallVector<ReassociationIndices>{group};
+      };
+      reshaped = op.getSource();
+      if (source.getRank() != 1)
+        reshaped = tensor::CollapseShapeOp::create(b, loc, flat, reshaped, all(source.getRank()));
+      if (result.getRank() != 1)
+        reshaped = tensor::ExpandShapeOp::create(b, loc, result, reshaped, all(result.getRank()));
+    }
+    op.replaceAllUsesWith(reshaped);
+    op.erase();
+  }
+  eraseDeadOps(func); // the shape operands
+}
+
 void eraseDeadOps(func::FuncOp func) {
   for (Block &block : func.getBody())
     for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
@@ -396,6 +444,7 @@ struct NormalizeInputPass : meshvk::impl::NormalizeInputBase<NormalizeInputPass>
       if (func.isExternal() || meshvk::isKernel(func))
         continue;
       eraseDeadOps(func);
+      rewriteStaticReshapes(func, b);
       bakeConstants(func, b);
       dropStaticHalos(func);
       if (failed(decomposePadAndConcat(func)) || failed(rewriteReadInits(func, b)))

@@ -8,7 +8,11 @@
 // side is indexed by the group's first non-unit dimension (its most
 // significant one: splitting it into equal blocks splits the collapsed
 // dimension into the same contiguous blocks). A split of another dimension of
-// a group is refused at partition time with the op and the dimension.
+// a group is refused at partition time with the op and the dimension, and so
+// is merging an unevenly split dimension with other non-unit dimensions.
+// Groups of a split dimension and unit dimensions (tosa.reduce_*'s kept
+// dimension) work on uneven shards too: meshvk-unroll-grid gives each
+// process's reshape its static shape.
 //
 //===----------------------------------------------------------------------===//
 #include "ReshapeSharding.h"
@@ -81,6 +85,30 @@ struct UnitGroupReshapeSharding
                  << "cannot be partitioned with dimension " << d
                  << " of its higher-rank side split: only the first non-unit dimension of "
                     "each reassociation group may be split";
+      // Uneven shards (explicit offsets): a split dimension merged with other
+      // non-unit dimensions would give the merged dimension shards of k times
+      // its rows, which are not the boundaries meshvk gives a dimension of
+      // that size. A group of the split dimension and unit dimensions is the
+      // same shard on both sides (a per-process static reshape).
+      const shard::Sharding &smallSharding = kExpand ? operandShardings[0] : resultShardings[0];
+      bool uneven = !bigSharding.getStaticShardedDimsOffsets().empty() ||
+                    (smallSharding && !smallSharding.getStaticShardedDimsOffsets().empty());
+      RankedTensorType big = bigType(op);
+      for (const ReassociationIndices &group : cast<ReshapeOp>(op).getReassociationIndices()) {
+        bool splitInGroup = false;
+        int64_t nonUnit = 0;
+        for (int64_t d : group) {
+          splitInGroup |= d < (int64_t)split.size() && !split[d].empty();
+          nonUnit += big.getDimSize(d) != 1;
+        }
+        if (uneven && splitInGroup && nonUnit > 1)
+          return op->emitOpError()
+                 << "cannot be partitioned: it " << (kExpand ? "splits" : "merges")
+                 << " a dimension split into uneven shards " << (kExpand ? "into" : "with")
+                 << " other dimensions (" << big
+                 << "); split it over a process count that divides it, or reshape before "
+                    "splitting";
+      }
     }
     auto reshape = cast<ReshapeOp>(op);
     Value result;

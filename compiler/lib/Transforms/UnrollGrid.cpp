@@ -12,6 +12,7 @@
 #include "meshvk/Transforms/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -128,6 +129,38 @@ LogicalResult cutConstantFor(meshvk::ConstantOp constant, int64_t p, ArrayRef<in
   return success();
 }
 
+/// The static result shape of an expand_shape whose source became static on
+/// one process (an uneven shard): in each reassociation group, the one
+/// dynamic size is the source size over the group's static sizes (a group
+/// of a split dimension and unit dimensions, as tosa.reduce_*'s lowering
+/// keeps the reduced dimension). Constant output_shape operands are taken as
+/// they are.
+std::optional<SmallVector<int64_t>> staticExpandedShape(tensor::ExpandShapeOp expand,
+                                                        RankedTensorType source) {
+  SmallVector<int64_t> shape(expand.getResultType().getShape());
+  SmallVector<OpFoldResult> mixed = expand.getMixedOutputShape();
+  for (auto [d, size] : llvm::enumerate(mixed))
+    if (std::optional<int64_t> c = getConstantIntValue(size))
+      shape[d] = *c;
+  for (auto [g, group] : llvm::enumerate(expand.getReassociationIndices())) {
+    int64_t known = 1, unknown = -1;
+    for (int64_t d : group) {
+      if (!ShapedType::isDynamic(shape[d]))
+        known *= shape[d];
+      else if (unknown >= 0)
+        return std::nullopt; // two dynamic sizes in one group
+      else
+        unknown = d;
+    }
+    if (unknown >= 0) {
+      if (known == 0 || source.getDimSize(g) % known != 0)
+        return std::nullopt;
+      shape[unknown] = source.getDimSize(g) / known;
+    }
+  }
+  return shape;
+}
+
 /// Uneven shards have dynamic sizes in the SPMD function; on one process
 /// they are constants. Gives the results of `op` (cloned for process `p`,
 /// operands already static) their static types, in place so that the
@@ -189,6 +222,20 @@ LogicalResult refineToStatic(Operation *op, int64_t p) {
                                            ifOp.elseYield().getOperands()))
         if (a.getType() == b.getType())
           result.setType(a.getType());
+  } else if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
+    if (auto source = dyn_cast<RankedTensorType>(expand.getSrcType());
+        source && source.hasStaticShape()) {
+      if (std::optional<SmallVector<int64_t>> shape = staticExpandedShape(expand, source)) {
+        expand.getOutputShapeMutable().clear();
+        expand.setStaticOutputShape(*shape);
+        expand.getResult().setType(expand.getResultType().clone(*shape));
+      }
+    }
+  } else if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
+    if (auto source = dyn_cast<RankedTensorType>(collapse.getSrcType());
+        source && source.hasStaticShape())
+      collapse.getResult().setType(
+          tensor::CollapseShapeOp::inferCollapsedType(source, collapse.getReassociationMaps()));
   } else if (auto cast = dyn_cast<tensor::CastOp>(op)) {
     if (isStatic(cast.getSource().getType()))
       cast.getResult().setType(cast.getSource().getType());

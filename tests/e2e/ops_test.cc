@@ -8,7 +8,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
+#include <cstdint>
 #include <random>
 
 #include "program_runner.h"
@@ -315,6 +317,30 @@ const std::vector<OpsProgram>& Programs() {
            }
          }
          return Tensors{o};
+       }},
+      {"math_expansions",
+       {"1", "2", "3"},
+       {2},
+       [](const Shape&, std::mt19937* r) {
+         HostTensor k = RandomI32({8, 4}, r);
+         k.i[0] = 0;  // cttz(0) = 32
+         k.i[1] = -1;
+         k.i[2] = INT32_MIN;
+         return Tensors{RandomF32({8, 4}, r), RandomF32({8, 4}, r), k};
+       },
+       [](const Tensors& in, const Shape&) {
+         HostTensor c = in[0], t = in[0], u = in[0], n = in[2];
+         for (size_t e = 0; e < c.f.size(); ++e) {
+           const double a = in[0].f[e], b = in[1].f[e];
+           c.f[e] = static_cast<float>(std::cbrt(a));
+           t.f[e] = static_cast<float>(std::atan2(a, b));
+           u.f[e] = std::trunc(4.0f * in[0].f[e]);
+         }
+         for (size_t e = 0; e < n.i.size(); ++e) {
+           const uint32_t k = static_cast<uint32_t>(in[2].i[e]);
+           n.i[e] = __builtin_popcount(k) + 100 * (k == 0 ? 32 : __builtin_ctz(k));
+         }
+         return Tensors{c, t, u, n};
        }},
       {"spmd_stencil_rows",
        {"1", "2", "4"},

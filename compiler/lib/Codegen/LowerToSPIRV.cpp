@@ -16,6 +16,7 @@
 //    upstream pass lacks.
 #include "KernelLowering.h"
 #include "meshvk/Codegen/Passes.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToSPIRV/ArithToSPIRV.h"
@@ -27,6 +28,7 @@
 #include "mlir/Conversion/SCFToSPIRV/SCFToSPIRV.h"
 #include "mlir/Conversion/VectorToSPIRV/VectorToSPIRV.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -53,6 +55,73 @@ namespace meshvk::codegen {
 namespace {
 
 using namespace mlir;
+
+// Math ops MLIR 22 has no SPIR-V pattern for, rewritten exactly with ops it
+// has. Element-wise on scalars and vectors alike.
+
+/// trunc(x) = x < 0 ? ceil(x) : floor(x) (NaN: floor(NaN)); no bit casts, so
+/// f16 needs no 16-bit integers.
+struct TruncToFloorCeil : OpRewritePattern<math::TruncOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::TruncOp op, PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = op.getOperand();
+    Value zero = arith::ConstantOp::create(rewriter, loc,
+                                           cast<TypedAttr>(rewriter.getZeroAttr(x.getType())));
+    Value negative = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OLT, x, zero);
+    Value up = math::CeilOp::create(rewriter, loc, x);
+    Value down = math::FloorOp::create(rewriter, loc, x);
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(op, negative, up, down);
+    return success();
+  }
+};
+
+/// Population count of 32-bit integers (the classic SWAR sum of bits).
+Value popCount32(PatternRewriter &rewriter, Location loc, Value v) {
+  Type type = v.getType();
+  auto c = [&](uint32_t value) {
+    return createScalarOrSplatConstant(rewriter, loc, type, static_cast<int64_t>(value));
+  };
+  auto shr = [&](Value x, uint32_t n) { return arith::ShRUIOp::create(rewriter, loc, x, c(n)); };
+  auto andi = [&](Value x, uint32_t m) { return arith::AndIOp::create(rewriter, loc, x, c(m)); };
+  v = arith::SubIOp::create(rewriter, loc, v, andi(shr(v, 1), 0x55555555u));
+  v = arith::AddIOp::create(rewriter, loc, andi(v, 0x33333333u), andi(shr(v, 2), 0x33333333u));
+  v = andi(arith::AddIOp::create(rewriter, loc, v, shr(v, 4)), 0x0F0F0F0Fu);
+  return shr(arith::MulIOp::create(rewriter, loc, v, c(0x01010101u)), 24);
+}
+
+bool isI32(Value v) { return getElementTypeOrSelf(v.getType()).isInteger(32); }
+
+struct CtPopToArith : OpRewritePattern<math::CtPopOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::CtPopOp op, PatternRewriter &rewriter) const override {
+    if (!isI32(op.getOperand()))
+      return failure();
+    rewriter.replaceOp(op, popCount32(rewriter, op.getLoc(), op.getOperand()));
+    return success();
+  }
+};
+
+/// cttz(x) = popcount(~x & (x - 1)): the trailing zeros become the only ones
+/// set (32 for x = 0, as math.cttz defines).
+struct CtTzToArith : OpRewritePattern<math::CountTrailingZerosOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::CountTrailingZerosOp op,
+                                PatternRewriter &rewriter) const override {
+    Value x = op.getOperand();
+    if (!isI32(x))
+      return failure();
+    Location loc = op.getLoc();
+    Type type = x.getType();
+    Value notX = arith::XOrIOp::create(rewriter, loc, x,
+                                       createScalarOrSplatConstant(rewriter, loc, type, -1));
+    Value below = arith::SubIOp::create(rewriter, loc, x,
+                                        createScalarOrSplatConstant(rewriter, loc, type, 1));
+    Value trailing = arith::AndIOp::create(rewriter, loc, notX, below);
+    rewriter.replaceOp(op, popCount32(rewriter, loc, trailing));
+    return success();
+  }
+};
 
 spirv::TargetEnvAttr makeTargetEnv(MLIRContext *ctx, const TargetDescription &t) {
   std::string caps = "Shader, GroupNonUniform";
@@ -89,11 +158,25 @@ LogicalResult convertGPUModulesToSPIRV(ModuleOp module) {
     }
     {
       // Math ops without a SPIR-V pattern (erf of tosa.erf / GELU, exp2,
-      // powers with integer exponents) become supported ops first.
+      // powers with integer exponents, cube roots, atan2, trunc, ctpop,
+      // cttz) become supported ops first.
       RewritePatternSet approximations(ctx);
       populatePolynomialApproximateErfPattern(approximations);
       populatePolynomialApproximateErfcPattern(approximations);
       math::populateExpansionPatterns(approximations, {"exp2", "fpowi"});
+      // Polynomial approximations (f32; f16 computes through f32):
+      // cube roots, atan2, and erfc of f16.
+      auto approximated = [](StringRef name) -> bool {
+        return name == math::CbrtOp::getOperationName() ||
+               name == math::Atan2Op::getOperationName() ||
+               name == math::AtanOp::getOperationName() || name == math::ErfcOp::getOperationName();
+      };
+      populateMathF32ExpansionPatterns(approximations, approximated);
+      populateMathPolynomialApproximationPatterns(approximations, [](StringRef name) -> bool {
+        return name == math::CbrtOp::getOperationName() ||
+               name == math::Atan2Op::getOperationName();
+      });
+      approximations.add<TruncToFloorCeil, CtPopToArith, CtTzToArith>(ctx);
       (void)applyPatternsGreedily(gm, std::move(approximations));
     }
     spirv::TargetEnvAttr targetAttr = spirv::lookupTargetEnvOrDefault(gm);

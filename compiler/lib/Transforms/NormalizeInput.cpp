@@ -31,7 +31,9 @@
 //    expand_shape (ReshapeSharding.h has their sharding rule);
 //  * a tensor constant whose elements differ (weights, a table) becomes a
 //    meshvk.constant: upstream partitions splat arith.constants only, and
-//    the plan keeps such data in constant buffers of the artifact.
+//    the plan keeps such data in constant buffers of the artifact; a splat
+//    one becomes a linalg.fill (upstream gives it no static type on uneven
+//    shards).
 //
 //===----------------------------------------------------------------------===//
 #include "ShardingUtils.h"
@@ -242,19 +244,32 @@ void cloneSharedEmpties(func::FuncOp func, OpBuilder &b) {
   }
 }
 
-/// Non-splat tensor constants of element types the runtime stores ->
-/// meshvk.constant (others stay and check-sharding names them).
+/// Tensor constants of element types the runtime stores: non-splat ones
+/// become meshvk.constant; splat ones a linalg.fill of a tensor.empty per
+/// use (upstream partitions a splat constant to a type with `?` on uneven
+/// shards, which nothing can make static again; a fill's empty gets each
+/// process's size, and the fill is fused into its consumer's kernel). Other
+/// element types stay and check-sharding names them.
 void bakeConstants(func::FuncOp func, OpBuilder &b) {
   SmallVector<arith::ConstantOp> constants;
   func.walk([&](arith::ConstantOp op) {
     auto type = dyn_cast<RankedTensorType>(op.getType());
-    auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
-    if (type && (!dense || !dense.isSplat()) &&
-        meshvk::isStorableElementType(type.getElementType()))
+    if (type && type.hasStaticShape() && meshvk::isStorableElementType(type.getElementType()))
       constants.push_back(op);
   });
   for (arith::ConstantOp op : constants) {
     b.setInsertionPoint(op);
+    auto type = cast<RankedTensorType>(op.getType());
+    if (auto dense = dyn_cast<DenseElementsAttr>(op.getValue()); dense && dense.isSplat()) {
+      Value scalar = arith::ConstantOp::create(b, op.getLoc(), dense.getSplatValue<TypedAttr>());
+      for (OpOperand &use : llvm::make_early_inc_range(op->getUses())) {
+        Value empty =
+            tensor::EmptyOp::create(b, op.getLoc(), type.getShape(), type.getElementType());
+        use.set(linalg::FillOp::create(b, op.getLoc(), scalar, empty).getResult(0));
+      }
+      op.erase();
+      continue;
+    }
     auto baked = meshvk::ConstantOp::create(
         b, op.getLoc(), op.getType(), cast<ElementsAttr>(op.getValue()), nullptr, nullptr, nullptr);
     op.replaceAllUsesWith(baked.getResult());

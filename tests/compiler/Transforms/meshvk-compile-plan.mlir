@@ -151,14 +151,16 @@ func.func @max_over_split_dim(%x: tensor<4x8xf32>) -> tensor<4xf32> {
 
 // -----
 
-// A returned tensor constant still gets a buffer: a kernel writes it, per
-// process its own shard (2 of the 4 elements).
+// A returned splat tensor constant still gets a buffer: a kernel fills it,
+// per process its own shard (2 of the 4 elements).
 shard.grid @g2(shape = 2)
 // CHECK-LABEL: func.func @constant_result
 // CHECK: meshvk.launch @kernel_0() on 0 {meshvk.buffers = [#meshvk.buffer<kind = result, index = 0, bytes = 8>]} : () -> tensor<2xf32>
 // CHECK: meshvk.launch @kernel_0() on 1 {meshvk.buffers = [#meshvk.buffer<kind = result, index = 1, bytes = 8>]} : () -> tensor<2xf32>
 // CHECK: func.func private @kernel_0() -> tensor<2xf32> attributes {meshvk.kernel}
-// CHECK-NEXT: arith.constant dense<1.000000e+00> : tensor<2xf32>
+// CHECK-NEXT: arith.constant 1.000000e+00 : f32
+// CHECK-NEXT: tensor.empty() : tensor<2xf32>
+// CHECK-NEXT: linalg.fill
 func.func @constant_result() -> tensor<4xf32> {
   %s = shard.sharding @g2 split_axes = [[0]] : !shard.sharding
   %c = arith.constant dense<1.0> : tensor<4xf32>

@@ -37,9 +37,9 @@ func.func @annotated(%a: tensor<8xf32>) -> tensor<8xf32> {
 
 // -----
 
-// No arguments: only the result is annotated.
+// No arguments: only the result is annotated (a splat constant is a fill).
 // CHECK-LABEL: func.func @no_arguments
-// CHECK: %[[C:.*]] = arith.constant
+// CHECK: %[[C:.*]] = linalg.fill
 // CHECK: shard.shard %[[C]] to %{{.*}} : tensor<4xf32>
 func.func @no_arguments() -> tensor<4xf32> {
   %c = arith.constant dense<1.0> : tensor<4xf32>
@@ -170,15 +170,37 @@ func.func @mask_fused(%a: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<8xf32> {
 // -----
 
 // Tensor constants whose elements differ become meshvk.constant (f32, f16,
-// i32); splats stay arith.constant (upstream partitions them), and so do
-// element types the runtime cannot store (check-sharding names them).
+// i32); splats become a linalg.fill (upstream gives a split splat constant
+// no static type on uneven shards); element types the runtime cannot store
+// stay (check-sharding names them).
 // CHECK-LABEL: func.func @constants
 // CHECK: meshvk.constant dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32> : tensor<2xf32>
-// CHECK: arith.constant dense<3.000000e+00> : tensor<2xf32>
+// CHECK: %[[THREE:.*]] = arith.constant 3.000000e+00 : f32
+// CHECK: linalg.fill ins(%[[THREE]] : f32) outs(%{{.*}} : tensor<2xf32>)
 // CHECK: arith.constant dense<[1, 2]> : tensor<2xi8>
 func.func @constants() -> (tensor<2xf32>, tensor<2xf32>, tensor<2xi8>) {
   %a = arith.constant dense<[1.0, 2.0]> : tensor<2xf32>
   %b = arith.constant dense<3.0> : tensor<2xf32>
   %c = arith.constant dense<[1, 2]> : tensor<2xi8>
   return %a, %b, %c : tensor<2xf32>, tensor<2xf32>, tensor<2xi8>
+}
+
+// -----
+
+// tensor.reshape between static shapes: one collapse_shape or expand_shape
+// when the shapes allow it, else a collapse to 1-D and an expand.
+// CHECK-LABEL: func.func @reshapes
+// CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0, 1]] : tensor<8x4xf32> into tensor<32xf32>
+// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2]] output_shape [2, 4, 4] : tensor<8x4xf32> into tensor<2x4x4xf32>
+// CHECK: %[[FLAT:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1]] : tensor<8x4xf32> into tensor<32xf32>
+// CHECK: tensor.expand_shape %[[FLAT]] {{\[\[}}0, 1]] output_shape [4, 8] : tensor<32xf32> into tensor<4x8xf32>
+// CHECK-NOT: tensor.reshape
+func.func @reshapes(%a: tensor<8x4xf32>) -> (tensor<32xf32>, tensor<2x4x4xf32>, tensor<4x8xf32>) {
+  %c1 = arith.constant dense<[32]> : tensor<1xindex>
+  %r1 = tensor.reshape %a(%c1) : (tensor<8x4xf32>, tensor<1xindex>) -> tensor<32xf32>
+  %c2 = arith.constant dense<[2, 4, 4]> : tensor<3xindex>
+  %r2 = tensor.reshape %a(%c2) : (tensor<8x4xf32>, tensor<3xindex>) -> tensor<2x4x4xf32>
+  %c3 = arith.constant dense<[4, 8]> : tensor<2xindex>
+  %r3 = tensor.reshape %a(%c3) : (tensor<8x4xf32>, tensor<2xindex>) -> tensor<4x8xf32>
+  return %r1, %r2, %r3 : tensor<32xf32>, tensor<2x4x4xf32>, tensor<4x8xf32>
 }

@@ -317,3 +317,17 @@ func.func @constants(%a: tensor<5x2xi32>) -> (tensor<5x2xi32>, tensor<2xi32>) {
   %r0 = shard.shard %r to %s : tensor<5x2xi32>
   return %r0, %row : tensor<5x2xi32>, tensor<2xi32>
 }
+
+// -----
+
+// Merging a dimension split into uneven shards (8 rows over 3: 3, 3, 2) with
+// another non-unit dimension is refused: the merged dimension's shards (12,
+// 12, 8) are not the ones meshvk gives a dimension of 32 (11, 11, 10).
+shard.grid @g3(shape = 3)
+func.func @collapse_uneven(%a: tensor<8x4xf32>) -> tensor<32xf32> {
+  %s = shard.sharding @g3 split_axes = [[0]] : !shard.sharding
+  %a0 = shard.shard %a to %s annotate_for_users : tensor<8x4xf32>
+  // expected-error @+1 {{'tensor.collapse_shape' op cannot be partitioned: it merges a dimension split into uneven shards with other dimensions ('tensor<8x4xf32>'); split it over a process count that divides it, or reshape before splitting}}
+  %c = tensor.collapse_shape %a0 [[0, 1]] : tensor<8x4xf32> into tensor<32xf32>
+  return %c : tensor<32xf32>
+}

@@ -131,3 +131,23 @@ func.func @other_shard_shape(%arg0: tensor<?x4xf32>) -> tensor<?x4xf32>
   %1 = linalg.exp ins(%arg0 : tensor<?x4xf32>) outs(%0 : tensor<?x4xf32>) -> tensor<?x4xf32>
   return %1 : tensor<?x4xf32>
 }
+
+// -----
+
+// Reshapes of uneven shards (tosa.reduce_*'s kept unit dimension): each
+// process's expand_shape / collapse_shape gets its static shape.
+shard.grid @g2u(shape = 2)
+// CHECK-LABEL: func.func @reshape_uneven
+// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1]] output_shape [3, 1] {meshvk.process = 0 : i64} : tensor<3xf32> into tensor<3x1xf32>
+// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1]] output_shape [2, 1] {meshvk.process = 1 : i64} : tensor<2xf32> into tensor<2x1xf32>
+// CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0, 1]] {meshvk.process = 0 : i64} : tensor<3x1xf32> into tensor<3xf32>
+// CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0, 1]] {meshvk.process = 1 : i64} : tensor<2x1xf32> into tensor<2xf32>
+func.func @reshape_uneven(%arg0: tensor<?xf32>, %arg1: tensor<?x1xf32>) -> (tensor<?x1xf32>, tensor<?xf32>)
+    attributes {meshvk.abi = #meshvk.abi<grid = @g2u, grid_shape = [2], args = [#meshvk.value_abi<type = tensor<5xf32>, split_axes = [[0]], shard_shape = [-9223372036854775808], shard_offsets = [array<i64: 0>, array<i64: 3>], shard_shapes = [array<i64: 3>, array<i64: 2>]>, #meshvk.value_abi<type = tensor<5x1xf32>, split_axes = [[0]], shard_shape = [-9223372036854775808, 1], shard_offsets = [array<i64: 0, 0>, array<i64: 3, 0>], shard_shapes = [array<i64: 3, 1>, array<i64: 2, 1>]>], results = [#meshvk.value_abi<type = tensor<5x1xf32>, split_axes = [[0]], shard_shape = [-9223372036854775808, 1], shard_offsets = [array<i64: 0, 0>, array<i64: 3, 0>], shard_shapes = [array<i64: 3, 1>, array<i64: 2, 1>]>, #meshvk.value_abi<type = tensor<5xf32>, split_axes = [[0]], shard_shape = [-9223372036854775808], shard_offsets = [array<i64: 0>, array<i64: 3>], shard_shapes = [array<i64: 3>, array<i64: 2>]>]>} {
+  %sharding = shard.sharding @g2u split_axes = [[0]] sharded_dims_offsets = [0, 3, 5] : !shard.sharding
+  %idx = shard.process_multi_index on @g2u : index
+  %shape:2 = shard.shard_shape dims = [5, 1] sharding = %sharding device = [%idx] : index, index
+  %e = tensor.expand_shape %arg0 [[0, 1]] output_shape [%shape#0, 1] : tensor<?xf32> into tensor<?x1xf32>
+  %c = tensor.collapse_shape %arg1 [[0, 1]] : tensor<?x1xf32> into tensor<?xf32>
+  return %e, %c : tensor<?x1xf32>, tensor<?xf32>
+}

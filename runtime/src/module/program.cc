@@ -219,6 +219,7 @@ meshvk_status_t meshvk_program_create_with_info(const meshvk_program_create_info
 }
 
 void meshvk_program_transport_stats(const meshvk_program_t* program, meshvk_transport_stats_t* out_stats) {
+  if (!out_stats) return;
   *out_stats = meshvk_transport_stats_t{};
   if (!program) return;
   out_stats->bytes_sent = program->remote->bytes_sent();
@@ -266,6 +267,9 @@ const char* meshvk_program_note(const meshvk_program_t* program, uint32_t index)
 }
 
 void meshvk_program_stats(const meshvk_program_t* program, meshvk_program_stats_t* out_stats) {
+  if (!out_stats) return;
+  *out_stats = meshvk_program_stats_t{};
+  if (!program) return;
   out_stats->command_buffer_count = program->command_buffer_count;
   out_stats->command_count = program->command_count;
   out_stats->record_ns = program->record_ns;

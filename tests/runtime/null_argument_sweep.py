@@ -11,7 +11,7 @@ the headers, so a new function is covered the day it is declared:
       a table of calls that pass LIVE handles (instance, device set, buffer,
       ...; the `Handles` of tests/runtime/module/hostile_arguments_test.cc)
       and hostile values everywhere else: NULL pointers, and integers either
-      0 or their maximum. Functions that release, retain or free are left out
+      0 or their maximum; a third call passes zero-filled structs as inputs. Functions that release, retain or free are left out
       (they end a handle's life), and timeouts are 0 (a wait with an infinite
       timeout on a value never signalled is a correct hang).
 """
@@ -43,7 +43,10 @@ HANDLES = {
 INTEGERS = ('uint32_t', 'uint64_t', 'size_t', 'VkDeviceSize', 'int32_t', 'int64_t', 'int')
 
 
-def hostile_argument(parameter, largest):
+def hostile_argument(parameter, variant):
+    """variant: 'zero' (integers 0), 'max' (integers at their maximum) or
+    'zeroed' (integers 0, and every `const meshvk_..._t*` input points to a
+    zero-filled struct instead of NULL)."""
     declaration = ' '.join(parameter.split())
     name = re.split(r'[\s*]', declaration.split('[')[0])[-1]
     kind = declaration[:declaration.rfind(name)].replace('const ', '').replace(' ', '')
@@ -51,10 +54,13 @@ def hostile_argument(parameter, largest):
         return 'nullptr'
     if kind in HANDLES:
         return HANDLES[kind]
+    if (variant == 'zeroed' and declaration.startswith('const meshvk_') and kind.endswith('_t*')
+            and kind.count('*') == 1):
+        return f'&kZeroed<{kind[:-1]}>'
     if '*' in kind:
         return 'nullptr'
     if kind in INTEGERS:
-        if 'timeout' in name or not largest:
+        if 'timeout' in name or variant != 'max':
             return '0'
         return f'std::numeric_limits<{kind}>::max()'
     return '{}'  # enums, Vulkan handles, statuses: zero
@@ -66,8 +72,11 @@ def hostile_table(found):
         if re.search(r'_(release|retain|destroy|free)$', name) or name == 'meshvk_leaked_object_count':
             continue
         split = [p for p in parameters.split(',')] if count else []
-        for largest in (False, True):
-            arguments = ', '.join(hostile_argument(p, largest) for p in split)
+        variants = ['zero', 'max']
+        if any(hostile_argument(p, 'zeroed') != hostile_argument(p, 'zero') for p in split):
+            variants.append('zeroed')
+        for variant in variants:
+            arguments = ', '.join(hostile_argument(p, variant) for p in split)
             call = f'{name}({arguments})'
             if result == 'meshvk_status_t':
                 body = f'meshvk_status_free({call});'

@@ -1,5 +1,6 @@
 // Every public C API function called with live handles and hostile values
-// everywhere else (NULL pointers; integers 0 or their maximum), on lavapipe
+// everywhere else (NULL pointers; integers 0 or their maximum; zero-filled
+// input structs), on lavapipe
 // with validation on: each call must return a status or do nothing, without
 // a crash and without a validation message. The calls are generated from the
 // headers (tests/runtime/null_argument_sweep.py), so a new function is
@@ -30,6 +31,10 @@ struct Handles {
   meshvk_program_t* program = nullptr;
 };
 
+// A zero-filled input struct (an info whose every field was left unset).
+template <typename T>
+const T kZeroed{};
+
 struct Call {
   const char* label;
   void (*run)(const Handles&);
@@ -56,8 +61,8 @@ TEST_F(HostileArgumentsTest, EveryFunctionRefusesOrIgnoresThem) {
   meshvk_program_t* program = nullptr;
   MESHVK_ASSERT_OK(meshvk_program_create(module, set.get(), &program));
 
-  Handles handles{instance(), set.get(),       buffer.get(), command_buffer.get(), executable.get(),
-                  semaphore,  module, program};
+  Handles handles{instance(),       set.get(), buffer.get(), command_buffer.get(),
+                  executable.get(), semaphore, module,       program};
   for (const Call& call : kCalls) {
     // Printed first: a crash then names the call that caused it.
     std::printf("%s\n", call.label);

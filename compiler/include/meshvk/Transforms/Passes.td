@@ -98,12 +98,19 @@ def NormalizeInput : Pass<"meshvk-normalize-input", "mlir::ModuleOp"> {
        into its consumers (upstream elementwise fusion, restricted to them).
     9. A tensor constant whose elements differ (f32, f16, i32) becomes a
        `meshvk.constant` (upstream partitions splat constants only; the plan
-       keeps such data in constant buffers of the artifact):
+       keeps such data in constant buffers of the artifact); a splat one
+       becomes a `linalg.fill` of a `tensor.empty` per use (upstream gives a
+       split splat constant no static type on uneven shards):
     ```mlir
     %w = arith.constant dense<[1.0, 2.0]> : tensor<2xf32>
+    %z = arith.constant dense<0.0> : tensor<2xf32>
     // becomes
     %w = meshvk.constant dense<[1.0, 2.0]> : tensor<2xf32> : tensor<2xf32>
+    %z = linalg.fill ins(%cst : f32) outs(%empty : tensor<2xf32>) -> tensor<2xf32>
     ```
+    10. `tensor.reshape` between static shapes becomes one
+       `tensor.collapse_shape` / `expand_shape` when the shapes allow it, else
+       a collapse to 1-D and an expand (ReshapeSharding.cpp partitions those).
   }];
   let dependentDialects = ["mlir::shard::ShardDialect", "mlir::linalg::LinalgDialect",
                            "meshvk::MeshVKDialect"];

@@ -74,6 +74,8 @@ class RemoteCopies {
   bool enabled() const { return transport_ != nullptr; }
   bool Local(uint32_t process) const { return !enabled() || rank_of_[process] == transport_->rank; }
   uint32_t RankOf(uint32_t process) const { return enabled() ? rank_of_[process] : 0; }
+  // The process -> rank map the program was created with (enabled() only).
+  const uint32_t* process_rank() const { return rank_of_.data(); }
   uint32_t root() const { return root_; }
   const meshvk_transport_t* transport() const { return transport_; }
 

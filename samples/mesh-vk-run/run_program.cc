@@ -129,6 +129,8 @@ int InstanceCreateExitCode(meshvk_status_t status) {
 }
 
 int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoice& devices, MpiSession* mpi) {
+  if (mpi) g_rank_prefix = "rank " + std::to_string(mpi->rank()) + " of " + std::to_string(mpi->size()) + ": ";
+  g_mpi = mpi;
   // The runtime reads its wait bound from the environment (device_wait.h).
   if (flags.device_timeout_ms) setenv("MESHVK_DEVICE_TIMEOUT_MS", std::to_string(flags.device_timeout_ms).c_str(), 1);
   // The runtime keeps its default for a value it cannot use; a user who set
@@ -141,8 +143,6 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
       return Error(kExitUsage, "MESHVK_DEVICE_TIMEOUT_MS='" + std::string(text) +
                                    "': expected milliseconds, 1..86400000 (--device-timeout=S overrides it)");
   }
-  if (mpi) g_rank_prefix = "rank " + std::to_string(mpi->rank()) + " of " + std::to_string(mpi->size()) + ": ";
-  g_mpi = mpi;
   // Files this run writes besides results: checked before any work, so a bad
   // path is bad usage (exit 2) at once, not a failure after the run.
   for (const auto& [flag, file] :

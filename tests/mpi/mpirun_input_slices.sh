@@ -14,6 +14,8 @@ set -uo pipefail
 kind=$1 data=$2 runner=$3 python=$4 programs=$5
 shift 5
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # CI runs as root; this test only
+# The data (input_slices_data.py, numpy) is written once by the ctest fixture
+# mpi.input_slices_data; made here when the script runs on its own.
 mkdir -p "$data"
 [ -f "$data/expected.npy" ] || "$python" "$(dirname "$0")/input_slices_data.py" "$data" ||
   { echo "FAIL: input_slices_data.py"; exit 1; }

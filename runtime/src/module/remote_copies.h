@@ -20,6 +20,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <tuple>
@@ -129,6 +130,13 @@ class RemoteCopies {
   };
   Status AllReduce(const RankGroup& g, uint32_t index, const std::vector<std::vector<meshvk_buffer_t*>>& buffers,
                    const std::string& what);
+  // Chunk of the mapped all_reduce: large enough that each transport call
+  // runs at its bandwidth, small enough that a chunk's reduce, transport
+  // call and copies back share the cache.
+  static constexpr uint64_t kAllReduceChunkBytes = uint64_t(4) << 20;
+  Status AllReduceMapped(const RankGroup& g, const std::vector<size_t>& local,
+                         const std::function<uint8_t*(const mvk::BufferBinding&, size_t)>& address,
+                         const std::string& what);
   Status ReduceScatter(const RankGroup& g, uint32_t index, const std::vector<std::vector<meshvk_buffer_t*>>& buffers,
                        const std::string& what);
   Status MoveBlocks(uint32_t function, const RankGroup& g, uint32_t index,

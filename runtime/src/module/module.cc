@@ -133,7 +133,9 @@ void meshvk_module_release(meshvk_module_t* module) {
 }
 
 void meshvk_module_grid_info(const meshvk_module_t* module, meshvk_grid_info_t* out) {
+  if (!out) return;
   *out = meshvk_grid_info_t{};
+  if (!module) return;
   const meshvk::mvk::Grid* grid = module->artifact->grid();
   out->rank = grid->shape()->size();
   out->process_count = 1;
@@ -146,10 +148,14 @@ void meshvk_module_grid_info(const meshvk_module_t* module, meshvk_grid_info_t* 
 }
 
 uint32_t meshvk_module_function_count(const meshvk_module_t* module) {
+  if (!module) return 0;
   return module->artifact->functions() ? module->artifact->functions()->size() : 0;
 }
 
 meshvk_status_t meshvk_module_find_function(const meshvk_module_t* module, const char* name, uint32_t* out_function) {
+  if (!module || !out_function)
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_module_find_function: module or out_function is NULL")
+        .ToC();
   uint32_t count = meshvk_module_function_count(module);
   std::string names;
   for (uint32_t f = 0; f < count; ++f) {
@@ -176,6 +182,8 @@ meshvk_status_t meshvk_module_find_function(const meshvk_module_t* module, const
 
 meshvk_status_t meshvk_module_function_info(const meshvk_module_t* module, uint32_t function,
                                             meshvk_function_info_t* out_info) {
+  if (!module || !out_info)
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_module_function_info: module or out_info is NULL").ToC();
   if (function >= meshvk_module_function_count(module))
     return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "function %u out of range", function).ToC();
   const meshvk::mvk::Function* fn = module->artifact->functions()->Get(function);
@@ -197,6 +205,10 @@ meshvk_status_t meshvk_module_result_info(const meshvk_module_t* module, uint32_
 
 meshvk_status_t meshvk_module_function_process_summary(const meshvk_module_t* module, uint32_t function,
                                                        uint32_t process, meshvk_process_summary_t* out_summary) {
+  if (!module || !out_summary)
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
+                      "meshvk_module_function_process_summary: module or out_summary is NULL")
+        .ToC();
   const meshvk::module::Schedule& schedule = module->schedule;
   if (function >= schedule.functions.size())
     return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "function %u out of range (%zu functions)", function,
@@ -217,6 +229,9 @@ meshvk_status_t meshvk_module_function_process_summary(const meshvk_module_t* mo
 
 meshvk_status_t meshvk_module_process_summary(const meshvk_module_t* module, uint32_t process,
                                               meshvk_process_summary_t* out_summary) {
+  if (!module || !out_summary)
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_module_process_summary: module or out_summary is NULL")
+        .ToC();
   const meshvk::module::Schedule& schedule = module->schedule;
   if (process >= schedule.allocations.size())
     return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "process %u out of range (%zu processes)", process,
@@ -236,10 +251,12 @@ meshvk_status_t meshvk_module_process_summary(const meshvk_module_t* module, uin
 }
 
 uint32_t meshvk_module_function_phase_count(const meshvk_module_t* module, uint32_t function) {
+  if (!module) return 0;
   return function < module->schedule.functions.size() ? module->schedule.functions[function].phase_count : 0;
 }
 
 uint32_t meshvk_module_phase_count(const meshvk_module_t* module) {
+  if (!module) return 0;
   uint32_t phases = 0;
   for (const auto& fn : module->schedule.functions) phases = std::max(phases, fn.phase_count);
   return phases;

@@ -8,8 +8,10 @@
 #   holds exactly that many bytes of host inputs, and its resident set grew by
 #   less than 3/4 of the whole 32 MiB while reading (holding the whole tensors,
 #   as before, grows it by at least 32 MiB).
-# KIND broken: the archive cut in half: every rank ends with exit 2 and one
-#   line says what is wrong, no abort.
+# KIND broken: the archive cut in half (found while opening it); corrupt: a
+#   byte of a deflated member's data flipped (found while reading the data,
+#   after program creation): every rank ends with exit 2 and one line says
+#   what is wrong, no abort.
 set -uo pipefail
 kind=$1 data=$2 runner=$3 python=$4 programs=$5
 shift 5
@@ -19,16 +21,19 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # CI runs as r
 mkdir -p "$data"
 [ -f "$data/expected.npy" ] || "$python" "$(dirname "$0")/input_slices_data.py" "$data" ||
   { echo "FAIL: input_slices_data.py"; exit 1; }
-if [ "$kind" = broken ]; then
-  out=$(timeout 60 mpirun --oversubscribe -np 2 "$runner" "$programs/tiles_add_2x2.mlir" "--input=@$data/broken.npz" \
+if [ "$kind" = broken ] || [ "$kind" = corrupt ]; then
+  want="broken.npz: truncated or corrupt .npz"
+  [ "$kind" = broken ] || want="corrupt.npz: member 'x.npy': (corrupt deflate data|CRC mismatch|deflate data does not match)"
+  out=$(timeout 60 mpirun --oversubscribe -np 2 "$runner" "$programs/tiles_add_2x2.mlir" "--input=@$data/$kind.npz" \
         "$@" 2>&1)
   rc=$?
   echo "$out"
   [ $rc -eq 2 ] || { echo "FAIL: mpirun exited $rc, expected 2"; exit 1; }
-  n=$(grep -c "^mesh-vk-run: rank .*broken.npz: truncated or corrupt .npz" <<<"$out")
-  [ "$n" -eq 1 ] || { echo "FAIL: $n lines name the broken archive, expected 1"; exit 1; }
+  n=$(grep -Ec "^mesh-vk-run: rank .*$want" <<<"$out")
+  [ "$n" -eq 1 ] || { echo "FAIL: $n lines match '$want', expected 1"; exit 1; }
+  [ "$(grep -c '^mesh-vk-run: ' <<<"$out")" -eq 1 ] || { echo "FAIL: more than one mesh-vk-run line"; exit 1; }
   ! grep -q "MPI_ABORT\|ending the job" <<<"$out" || { echo "FAIL: the job was aborted, not ended by agreement"; exit 1; }
-  echo "PASS: broken archive ends both ranks with exit 2"
+  echo "PASS: $kind archive ends both ranks with exit 2"
   exit 0
 fi
 out=$(timeout 120 mpirun --oversubscribe -np 2 "$runner" "$programs/tiles_add_2x2.mlir" "--input=@$data/$kind.npz" \

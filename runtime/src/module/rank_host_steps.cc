@@ -342,7 +342,7 @@ Status RemoteCopies::MoveBlocks(uint32_t function, const RankGroup& g, uint32_t 
     if (!reads(b, me)) continue;
     auto it = block_landings_.find({function, index, i});
     for (size_t l = 0; it != block_landings_.end() && l < it->second.size(); ++l)
-      MESHVK_RETURN_IF_ERROR(FromC(meshvk_buffer_write(it->second[l], b.offset, in + block_at[i], b.size),
+      MESHVK_RETURN_IF_ERROR(FromC(meshvk_buffer_write(std::get<0>(it->second[l]), b.offset, in + block_at[i], b.size),
                                    "staging in " + std::to_string(b.size) + " bytes of process " +
                                        std::to_string(b.process) + " from rank " + std::to_string(g.ranks[b.from])));
   }

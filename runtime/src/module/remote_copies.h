@@ -163,8 +163,10 @@ class RemoteCopies {
   std::vector<uint8_t> receive_buffer_;
   std::vector<meshvk_buffer_t*> landings_;  // +1 each
   // (function, group, block) -> the landing buffers of local copies reading
-  // that block (borrowed from landings_).
-  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::vector<meshvk_buffer_t*>> block_landings_;
+  // that block (borrowed from landings_), one per (VkDevice index, queue
+  // family) they live on, shared by the copies there.
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::vector<std::tuple<meshvk_buffer_t*, uint32_t, uint32_t>>>
+      block_landings_;
   uint64_t sent_ = 0, received_ = 0;
   uint64_t host_ns_ = 0;        // staging and transport calls in this invoke
   bool sends_pending_ = false;  // sends not yet completed (an invoke that failed midway)

@@ -342,6 +342,18 @@ const std::vector<OpsProgram>& Programs() {
          }
          return Tensors{c, t, u, n};
        }},
+      {"tensor_reshape_rows",
+       {"1", "2"},
+       {2},
+       [](const Shape&, std::mt19937* r) { return Tensors{RandomI32({8, 4}, r)}; },
+       [](const Tensors& in, const Shape&) {
+         // Row-major data is unchanged by a reshape: only the shape differs.
+         HostTensor f = in[0], g = in[0], h = in[0];
+         f.shape = {32};
+         g.shape = {2, 4, 4};
+         h.shape = {4, 8};
+         return Tensors{f, g, h};
+       }},
       {"spmd_stencil_rows",
        {"1", "2", "4"},
        {2},

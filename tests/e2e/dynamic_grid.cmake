@@ -19,8 +19,10 @@ foreach(n 1 2 3 4)
   cli_test(dyngrid_run_${n} TOOL mesh-vk-run RC 0 ARGS dyngrid.mvk --devices=${n} --validation ${_dyn_io}
            STDOUT "result 0: ok.*result 1: ok" FIXTURES_REQUIRED dyngrid_data dyngrid_mvk)
   if(TARGET meshvk_emulated_device_group_layer AND MESHVK_LAYER_MANIFEST_DIR)
-    cli_test(dyngrid_group_n4_run_${n} TOOL mesh-vk-run RC 0 ARGS dyngrid.mvk --devices=${n} ${_dyn_io}
-             STDOUT "result 0: ok.*result 1: ok" FIXTURES_REQUIRED dyngrid_data dyngrid_mvk)
+    # --print-plan: the run must say it used the device group (the layer).
+    cli_test(dyngrid_group_n4_run_${n} TOOL mesh-vk-run RC 0 ARGS dyngrid.mvk --devices=${n} --print-plan ${_dyn_io}
+             STDOUT "plan for ${n} processes.*, device group.*result 0: ok.*result 1: ok"
+             FIXTURES_REQUIRED dyngrid_data dyngrid_mvk)
     set_tests_properties(e2e.cli.dyngrid_group_n4_run_${n} PROPERTIES
       ENVIRONMENT "VK_LAYER_PATH=${_validation_dir}:${MESHVK_LAYER_MANIFEST_DIR};VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation:VK_LAYER_MESHVK_emulated_device_group;MESHVK_EMULATED_DEVICE_COUNT=4;MESHVK_EMULATED_EXECUTION_ORDER=shuffle;MESHVK_EMULATED_SHUFFLE_SEED=3;MESHVK_EMULATED_RACE_CHECK=1")
   endif()
@@ -67,3 +69,19 @@ cli_test(dyngrid_sizes_and_shape TOOL mesh-vk-compile RC 2
 cli_test(dyngrid_sizes_on_static_grid TOOL mesh-vk-compile RC 2
          ARGS ${_samples}/matmul_rows.mlir -o dyn_bad.mvk --grid-sizes=2
          STDERR "--grid-sizes\\) apply to a program whose used shard.grid has a '\\?' axis" NO_FILE ${_work}/dyn_bad.mvk)
+
+# Under mpirun without --devices: one process per rank (a 1-D grid spans the
+# ranks when its size is the rank count).
+find_package(MPI COMPONENTS CXX)
+find_program(MESHVK_MPIRUN NAMES mpirun)
+if(MPI_CXX_FOUND AND MESHVK_MPIRUN)
+  add_test(NAME e2e.dyngrid.mpi_np2
+           COMMAND ${CMAKE_COMMAND} -E env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+                   timeout 120 ${MESHVK_MPIRUN} --oversubscribe -np 2 $<TARGET_FILE:mesh-vk-run> dyngrid.mvk
+                   --print-plan ${_dyn_io}
+           WORKING_DIRECTORY ${_work})
+  set_tests_properties(e2e.dyngrid.mpi_np2 PROPERTIES TIMEOUT 150 LABELS mpi
+    FIXTURES_REQUIRED "dyngrid_data;dyngrid_mvk"
+    PASS_REGULAR_EXPRESSION "running the plan for 2 processes \\(2 MPI ranks\\).*result 0: ok.*result 1: ok"
+    FAIL_REGULAR_EXPRESSION "differs|error|mesh-vk-run: ")
+endif()

@@ -85,3 +85,7 @@ if(MPI_CXX_FOUND AND MESHVK_MPIRUN)
     PASS_REGULAR_EXPRESSION "running the plan for 2 processes \\(2 MPI ranks\\).*result 0: ok.*result 1: ok"
     FAIL_REGULAR_EXPRESSION "differs|error|mesh-vk-run: ")
 endif()
+# Counts and ranges together.
+cli_test(dyngrid_sizes_list_and_range TOOL mesh-vk-compile RC 0
+         ARGS ${_uneven}/dynamic_grid.mlir -o dyn_1_2_4.mvk --grid-sizes=1-2,4 --print-plan
+         STDOUT "dynamic grid: plans for 1, 2, 4 processes")

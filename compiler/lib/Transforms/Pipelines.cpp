@@ -34,6 +34,14 @@ struct PartitionOptions : PassPipelineOptions<PartitionOptions> {
 /// generator take); meshvk-normalize-input gives a function without
 /// annotations a grid of one and fixes what propagation trips over.
 void addInputPasses(OpPassManager &pm) {
+  // Helper functions people factor out (`func.call @gelu`) are inlined and
+  // the private ones then dropped: a plan is one function, and the sharding
+  // interfaces have no rule for calls. No cleanup pipeline runs on the
+  // inlined bodies (canonicalize would fold annotations before partition);
+  // recursive calls stay and are refused by name in check-sharding.
+  pm.addPass(
+      createInlinerPass(/*opPipelines=*/{}, /*defaultPipelineBuilder=*/[](OpPassManager &) {}));
+  pm.addPass(createSymbolDCEPass());
   OpPassManager &func = pm.nest<func::FuncOp>();
   // First: tosa-to-linalg fails on the tosa.yield of cond_if / while_loop.
   func.addPass(createTosaToSCFPass());

@@ -137,6 +137,7 @@ void meshvk_transport_reduce(uint32_t element_type, uint32_t reduction, const vo
 // [count*i/R, count*(i+1)/R); reduce-scatter then all-gather); it receives
 // what position-1 sends. 2(R-1)/R of the bytes when R divides count. What the
 // runtime counts for a transport's own all_reduce (MPI picks its algorithm).
+// 0 when rank_count < 2 or position >= rank_count.
 uint64_t meshvk_transport_ring_bytes(uint64_t count, uint32_t element_size, uint32_t rank_count, uint32_t position);
 
 // The groups of `function` that run through the transport under this

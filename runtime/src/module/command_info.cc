@@ -39,6 +39,8 @@ uint32_t meshvk_module_command_count(const meshvk_module_t* module, uint32_t fun
 
 meshvk_status_t meshvk_module_command_info(const meshvk_module_t* module, uint32_t function, uint32_t process,
                                            uint32_t command, meshvk_command_info_t* out_info) {
+  if (!out_info)
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_module_command_info: out_info is NULL").ToC();
   meshvk_status_t status = nullptr;
   const mvk::Command* cmd = Find(module, function, process, command, &status);
   if (!cmd) return status;
@@ -75,6 +77,10 @@ meshvk_status_t meshvk_module_command_info(const meshvk_module_t* module, uint32
 meshvk_status_t meshvk_module_command_dependency(const meshvk_module_t* module, uint32_t function, uint32_t process,
                                                  uint32_t command, uint32_t index, uint32_t* out_process,
                                                  uint32_t* out_command) {
+  if (!out_process || !out_command)
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
+                      "meshvk_module_command_dependency: out_process or out_command is NULL")
+        .ToC();
   meshvk_status_t status = nullptr;
   const mvk::Command* cmd = Find(module, function, process, command, &status);
   if (!cmd) return status;

@@ -33,12 +33,7 @@ using meshvk::MakeStatus;
 using meshvk::Status;
 namespace mvk = meshvk::mvk;
 
-const mvk::TensorSignature* Signature(const meshvk_program_t* prog, uint32_t function, uint32_t index, bool result) {
-  const auto* functions = prog->artifact->functions();
-  if (!functions || function >= functions->size()) return nullptr;
-  const auto* list = result ? functions->Get(function)->results() : functions->Get(function)->arguments();
-  return list && index < list->size() ? list->Get(index) : nullptr;
-}
+using meshvk::module::TensorSignatureOf;
 
 uint64_t ShardBytes(const mvk::TensorSignature* t, const mvk::Shard* sh) {
   uint64_t bytes = meshvk::artifact::ElementSize(static_cast<meshvk::artifact::ElementType>(t->element_type()));
@@ -126,7 +121,7 @@ Direct DecideBinding(meshvk_program_t* prog, const meshvk_async_invoke_info_t* i
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> shards_in_buffer;
   for (int r = 0; r < 2; ++r) {
     for (uint32_t i = 0;; ++i) {
-      const mvk::TensorSignature* t = Signature(prog, info->function, i, r == 1);
+      const mvk::TensorSignature* t = TensorSignatureOf(prog, info->function, i, r == 1);
       if (!t) break;
       for (uint32_t s = 0; t->shards() && s < t->shards()->size(); ++s)
         ++shards_in_buffer[{t->shards()->Get(s)->process(), t->shards()->Get(s)->buffer()}];
@@ -140,7 +135,7 @@ Direct DecideBinding(meshvk_program_t* prog, const meshvk_async_invoke_info_t* i
     if (!prog->remote->Local(p)) all = "the program runs over several ranks";
   }
   for (uint32_t i = 0; i < direct.size(); ++i) {
-    const mvk::TensorSignature* t = Signature(prog, info->function, i, results);
+    const mvk::TensorSignature* t = TensorSignatureOf(prog, info->function, i, results);
     uint32_t shards = t && t->shards() ? t->shards()->size() : 0;
     direct[i].assign(shards, false);
     if (tensors[i].shard_count != shards || !tensors[i].shards) continue;  // RecordCopies reports it
@@ -170,7 +165,7 @@ Status RecordCopies(meshvk_program_t* prog, uint32_t function, const meshvk_devi
   out->Clear();
   out->per_process.assign(P, nullptr);
   for (uint32_t i = 0; i < count; ++i) {
-    const mvk::TensorSignature* t = Signature(prog, function, i, results);
+    const mvk::TensorSignature* t = TensorSignatureOf(prog, function, i, results);
     uint32_t shards = t->shards() ? t->shards()->size() : 0;
     if (tensors[i].shard_count != shards || (shards && !tensors[i].shards))
       return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s %u: %u shard buffers given, the tensor has %u shards", kind,
@@ -294,7 +289,7 @@ Status Plan(meshvk_program_t* prog, const meshvk_async_invoke_info_t* info, uint
     for (uint32_t i = 0; i < direct.size(); ++i) {
       for (uint32_t s = 0; s < direct[i].size(); ++s) {
         if (!direct[i][s]) continue;
-        const mvk::Shard* sh = Signature(prog, info->function, i, r == 1)->shards()->Get(s);
+        const mvk::Shard* sh = TensorSignatureOf(prog, info->function, i, r == 1)->shards()->Get(s);
         buffers[sh->process()][sh->buffer()] = tensors[i].shards[s].buffer;
         ++bound;
       }
@@ -402,7 +397,7 @@ Status InvokeAsync(meshvk_program_t* prog, const meshvk_async_invoke_info_t* inf
   for (int r = 0; r < 2; ++r) {
     const meshvk_device_tensor_t* tensors = r ? info->results : info->arguments;
     for (uint32_t i = 0; tensors && i < (r ? results : arguments); ++i) {
-      const mvk::TensorSignature* t = Signature(prog, info->function, i, r == 1);
+      const mvk::TensorSignature* t = TensorSignatureOf(prog, info->function, i, r == 1);
       uint32_t shards = t->shards() ? t->shards()->size() : 0;
       if (tensors[i].shard_count != shards || (shards && !tensors[i].shards))
         return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s %u: %u shard buffers given, the tensor has %u shards",
@@ -470,29 +465,6 @@ meshvk_status_t meshvk_program_invoke_async(meshvk_program_t* program, const mes
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_program_invoke_async: program or info is NULL").ToC();
   Status status = InvokeAsync(program, info);
   if (!status.ok()) return MakeStatus(status.code(), "meshvk_program_invoke_async: %s", status.message().c_str()).ToC();
-  return MESHVK_OK;
-}
-
-meshvk_status_t meshvk_program_argument_shard(const meshvk_program_t* program, uint32_t function, uint32_t argument,
-                                              uint32_t shard, meshvk_shard_view_t* out_view) {
-  if (!program || !out_view)
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_program_argument_shard: program or out_view is NULL")
-        .ToC();
-  const mvk::TensorSignature* t = Signature(program, function, argument, false);
-  if (!t) return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "function %u has no argument %u", function, argument).ToC();
-  uint32_t shards = t->shards() ? t->shards()->size() : 0;
-  if (shard >= shards)
-    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "shard %u out of range (%u shards)", shard, shards).ToC();
-  const mvk::Shard* sh = t->shards()->Get(shard);
-  *out_view = meshvk_shard_view_t{};
-  out_view->process = sh->process();
-  out_view->buffer = program->buffers[sh->process()][sh->buffer()];
-  out_view->offset = sh->offset();
-  out_view->rank = t->shape()->size();
-  for (uint32_t d = 0; d < out_view->rank; ++d) {
-    out_view->global_offset[d] = sh->global_offset()->Get(d);
-    out_view->shape[d] = sh->shape()->Get(d);
-  }
   return MESHVK_OK;
 }
 

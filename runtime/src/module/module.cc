@@ -162,7 +162,9 @@ void meshvk_module_release(meshvk_module_t* module) {
 }
 
 void meshvk_module_grid_info(const meshvk_module_t* module, meshvk_grid_info_t* out) {
+  if (!out) return;
   *out = meshvk_grid_info_t{};
+  if (!module) return;
   if (!module->variants.empty()) return;  // no grid until a plan is chosen
   const meshvk::mvk::Grid* grid = module->artifact->grid();
   out->rank = grid->shape()->size();
@@ -176,10 +178,14 @@ void meshvk_module_grid_info(const meshvk_module_t* module, meshvk_grid_info_t* 
 }
 
 uint32_t meshvk_module_function_count(const meshvk_module_t* module) {
+  if (!module) return 0;
   return module->artifact->functions() ? module->artifact->functions()->size() : 0;
 }
 
 meshvk_status_t meshvk_module_find_function(const meshvk_module_t* module, const char* name, uint32_t* out_function) {
+  if (!module || !out_function)
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_module_find_function: module or out_function is NULL")
+        .ToC();
   if (!module->variants.empty())
     return MakeStatus(MESHVK_STATUS_FAILED_PRECONDITION, "%s: choose one with meshvk_module_select_process_count",
                       meshvk::module::VariantsText(module).c_str())
@@ -210,6 +216,8 @@ meshvk_status_t meshvk_module_find_function(const meshvk_module_t* module, const
 
 meshvk_status_t meshvk_module_function_info(const meshvk_module_t* module, uint32_t function,
                                             meshvk_function_info_t* out_info) {
+  if (!module || !out_info)
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_module_function_info: module or out_info is NULL").ToC();
   if (function >= meshvk_module_function_count(module))
     return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "function %u out of range", function).ToC();
   const meshvk::mvk::Function* fn = module->artifact->functions()->Get(function);
@@ -231,6 +239,10 @@ meshvk_status_t meshvk_module_result_info(const meshvk_module_t* module, uint32_
 
 meshvk_status_t meshvk_module_function_process_summary(const meshvk_module_t* module, uint32_t function,
                                                        uint32_t process, meshvk_process_summary_t* out_summary) {
+  if (!module || !out_summary)
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
+                      "meshvk_module_function_process_summary: module or out_summary is NULL")
+        .ToC();
   const meshvk::module::Schedule& schedule = module->schedule;
   if (function >= schedule.functions.size())
     return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "function %u out of range (%zu functions)", function,
@@ -251,6 +263,9 @@ meshvk_status_t meshvk_module_function_process_summary(const meshvk_module_t* mo
 
 meshvk_status_t meshvk_module_process_summary(const meshvk_module_t* module, uint32_t process,
                                               meshvk_process_summary_t* out_summary) {
+  if (!module || !out_summary)
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_module_process_summary: module or out_summary is NULL")
+        .ToC();
   const meshvk::module::Schedule& schedule = module->schedule;
   if (process >= schedule.allocations.size())
     return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "process %u out of range (%zu processes)", process,
@@ -270,10 +285,12 @@ meshvk_status_t meshvk_module_process_summary(const meshvk_module_t* module, uin
 }
 
 uint32_t meshvk_module_function_phase_count(const meshvk_module_t* module, uint32_t function) {
+  if (!module) return 0;
   return function < module->schedule.functions.size() ? module->schedule.functions[function].phase_count : 0;
 }
 
 uint32_t meshvk_module_phase_count(const meshvk_module_t* module) {
+  if (!module) return 0;
   uint32_t phases = 0;
   for (const auto& fn : module->schedule.functions) phases = std::max(phases, fn.phase_count);
   return phases;

@@ -158,7 +158,41 @@ Status Create(meshvk_module_t* module, meshvk_device_set_t* set, const meshvk_pr
   return meshvk::module::RecordProgram(prog);
 }
 
+// Where shard `shard` of argument or result `index` lives: the program's own
+// buffer, offset and the shard's place in the global tensor.
+meshvk_status_t ShardView(const meshvk_program_t* program, uint32_t function, uint32_t index, bool result,
+                          uint32_t shard, meshvk_shard_view_t* out_view) {
+  const char* what = result ? "result" : "argument";
+  if (!program || !out_view)
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_program_%s_shard: program or out_view is NULL", what)
+        .ToC();
+  const mvk::TensorSignature* t = meshvk::module::TensorSignatureOf(program, function, index, result);
+  if (!t) return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "function %u has no %s %u", function, what, index).ToC();
+  uint32_t shards = t->shards() ? t->shards()->size() : 0;
+  if (shard >= shards)
+    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "shard %u out of range (%u shards)", shard, shards).ToC();
+  const mvk::Shard* sh = t->shards()->Get(shard);
+  *out_view = meshvk_shard_view_t{};
+  out_view->process = sh->process();
+  out_view->buffer = program->buffers[sh->process()][sh->buffer()];
+  out_view->offset = sh->offset();
+  out_view->rank = t->shape()->size();
+  for (uint32_t d = 0; d < out_view->rank; ++d) {
+    out_view->global_offset[d] = sh->global_offset()->Get(d);
+    out_view->shape[d] = sh->shape()->Get(d);
+  }
+  return MESHVK_OK;
+}
+
 }  // namespace
+
+const meshvk::mvk::TensorSignature* meshvk::module::TensorSignatureOf(const meshvk_program_t* prog, uint32_t function,
+                                                                      uint32_t index, bool result) {
+  const auto* functions = prog->artifact->functions();
+  if (!functions || function >= functions->size()) return nullptr;
+  const auto* list = result ? functions->Get(function)->results() : functions->Get(function)->arguments();
+  return list && index < list->size() ? list->Get(index) : nullptr;
+}
 
 extern "C" {
 
@@ -189,6 +223,7 @@ meshvk_status_t meshvk_program_create_with_info(const meshvk_program_create_info
 }
 
 void meshvk_program_transport_stats(const meshvk_program_t* program, meshvk_transport_stats_t* out_stats) {
+  if (!out_stats) return;
   *out_stats = meshvk_transport_stats_t{};
   if (!program) return;
   out_stats->bytes_sent = program->remote->bytes_sent();
@@ -207,27 +242,12 @@ void meshvk_program_release(meshvk_program_t* program) {
 
 meshvk_status_t meshvk_program_result_shard(const meshvk_program_t* program, uint32_t function, uint32_t result,
                                             uint32_t shard, meshvk_shard_view_t* out_view) {
-  const auto* functions = program->artifact->functions();
-  if (!functions || function >= functions->size())
-    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "function %u out of range", function).ToC();
-  const auto* results = functions->Get(function)->results();
-  if (!results || result >= results->size())
-    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "result %u out of range", result).ToC();
-  const mvk::TensorSignature* t = results->Get(result);
-  if (shard >= t->shards()->size())
-    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "shard %u out of range (%u shards)", shard, t->shards()->size())
-        .ToC();
-  const mvk::Shard* sh = t->shards()->Get(shard);
-  *out_view = meshvk_shard_view_t{};
-  out_view->process = sh->process();
-  out_view->buffer = program->buffers[sh->process()][sh->buffer()];
-  out_view->offset = sh->offset();
-  out_view->rank = t->shape()->size();
-  for (uint32_t d = 0; d < out_view->rank; ++d) {
-    out_view->global_offset[d] = sh->global_offset()->Get(d);
-    out_view->shape[d] = sh->shape()->Get(d);
-  }
-  return MESHVK_OK;
+  return ShardView(program, function, result, /*result=*/true, shard, out_view);
+}
+
+meshvk_status_t meshvk_program_argument_shard(const meshvk_program_t* program, uint32_t function, uint32_t argument,
+                                              uint32_t shard, meshvk_shard_view_t* out_view) {
+  return ShardView(program, function, argument, /*result=*/false, shard, out_view);
 }
 
 meshvk_status_t meshvk_program_copy_bytes(const meshvk_program_t* program, uint32_t function, uint32_t process,
@@ -251,6 +271,9 @@ const char* meshvk_program_note(const meshvk_program_t* program, uint32_t index)
 }
 
 void meshvk_program_stats(const meshvk_program_t* program, meshvk_program_stats_t* out_stats) {
+  if (!out_stats) return;
+  *out_stats = meshvk_program_stats_t{};
+  if (!program) return;
   out_stats->command_buffer_count = program->command_buffer_count;
   out_stats->command_count = program->command_count;
   out_stats->record_ns = program->record_ns;

@@ -136,6 +136,11 @@ struct meshvk_program_s {
 
 namespace meshvk::module {
 
+// The signature of argument or result `index` of `function`, or null when
+// either is out of range.
+const meshvk::mvk::TensorSignature* TensorSignatureOf(const meshvk_program_t* prog, uint32_t function, uint32_t index,
+                                                      bool result);
+
 // Submits the recorded segments of `function` phase by phase; inside a phase,
 // segments whose producers on other VkDevices are done go first (and their
 // host-staged bytes are brought over before each). Each process's first

@@ -291,6 +291,10 @@ meshvk_status_t meshvk_program_invoke(meshvk_program_t* program, const meshvk_in
 
 meshvk_status_t meshvk_program_phase_timings(const meshvk_program_t* program, meshvk_phase_timing_t* out_timings,
                                              uint32_t capacity, uint32_t* out_count) {
+  if (!program || !out_count || (capacity && !out_timings))
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
+                      "meshvk_program_phase_timings: program, out_count or out_timings (capacity %u) is NULL", capacity)
+        .ToC();
   if (!program->timings_valid)
     return MakeStatus(MESHVK_STATUS_FAILED_PRECONDITION, program->timestamps_unavailable
                                                              ? "the devices have no timestamp support"

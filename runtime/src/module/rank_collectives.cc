@@ -455,15 +455,17 @@ RankCollectivePlan PlanRankCollectives(const mvk::Artifact* artifact, const Func
 }
 
 uint64_t RingAllReduceBytes(uint64_t count, uint32_t element_size, uint32_t rank_count, uint32_t position) {
-  if (rank_count < 2) return 0;
-  auto chunk = [&](uint32_t i) { return count * (i + 1) / rank_count - count * i / rank_count; };
-  uint64_t elements = 0;
-  // Reduce-scatter step s sends chunk (position - s); all-gather step s sends
-  // chunk (position + 1 - s) (mod R), s = 0 .. R-2.
-  for (uint32_t s = 0; s + 1 < rank_count; ++s) {
-    elements += chunk((position + rank_count - s) % rank_count);
-    elements += chunk((position + 1 + rank_count - s) % rank_count);
-  }
+  if (rank_count < 2 || position >= rank_count) return 0;
+  // Chunk i = elements [count*i/R, count*(i+1)/R), in 128 bits: no overflow.
+  auto chunk = [&](uint64_t i) {
+    using Wide = unsigned __int128;
+    return static_cast<uint64_t>(Wide(count) * (i + 1) / rank_count - Wide(count) * i / rank_count);
+  };
+  // Reduce-scatter step s = 0 .. R-2 sends chunk (position - s) mod R: every
+  // chunk but (position + 1); all-gather step s sends chunk
+  // (position + 1 - s): every chunk but (position + 2).
+  uint64_t elements =
+      2 * count - chunk((uint64_t(position) + 1) % rank_count) - chunk((uint64_t(position) + 2) % rank_count);
   return elements * element_size;
 }
 

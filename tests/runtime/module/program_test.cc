@@ -335,6 +335,30 @@ TEST_F(ProgramTest, WrongInputsAreRefusedByName) {
                       "output 0 of 'main': 32 bytes given, the result needs 64"));
 }
 
+TEST_F(ProgramTest, ShardViewsRefuseBadIndicesByName) {
+  Module module = LoadModule(Elementwise({2}, {{0}, {}}, 4, 4, 1.0f));
+  DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, 2);
+  Program program = MakeProgram(module.get(), set.get());
+  ASSERT_TRUE(program);
+  meshvk_shard_view_t view{};
+  // 4x4 rows split over 2 processes: shard 1 is process 1's, from row 2.
+  MESHVK_ASSERT_OK(meshvk_program_argument_shard(program.get(), 0, 0, 1, &view));
+  EXPECT_EQ(view.process, 1u);
+  EXPECT_EQ(view.global_offset[0], 2u);
+  EXPECT_TRUE(HasCode(meshvk_program_argument_shard(nullptr, 0, 0, 0, &view), MESHVK_STATUS_INVALID_ARGUMENT,
+                      "meshvk_program_argument_shard: program or out_view is NULL"));
+  EXPECT_TRUE(HasCode(meshvk_program_result_shard(nullptr, 0, 0, 0, &view), MESHVK_STATUS_INVALID_ARGUMENT,
+                      "meshvk_program_result_shard: program or out_view is NULL"));
+  EXPECT_TRUE(HasCode(meshvk_program_result_shard(program.get(), 0, 0, 0, nullptr), MESHVK_STATUS_INVALID_ARGUMENT,
+                      "program or out_view is NULL"));
+  EXPECT_TRUE(HasCode(meshvk_program_argument_shard(program.get(), 0, 2, 0, &view), MESHVK_STATUS_OUT_OF_RANGE,
+                      "function 0 has no argument 2"));
+  EXPECT_TRUE(HasCode(meshvk_program_result_shard(program.get(), 1, 0, 0, &view), MESHVK_STATUS_OUT_OF_RANGE,
+                      "function 1 has no result 0"));
+  EXPECT_TRUE(HasCode(meshvk_program_result_shard(program.get(), 0, 0, 2, &view), MESHVK_STATUS_OUT_OF_RANGE,
+                      "shard 2 out of range (2 shards)"));
+}
+
 TEST_F(ProgramTest, ProcessCountMustMatchTheGrid) {
   Module module = LoadModule(Elementwise({4}, {{0}, {}}, 4, 4, 1.0f));
   DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, 2);

@@ -163,6 +163,7 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
     // Sizes a `shard.grid @g(shape = ?)` as for a .mvk of plans (grid_variant.h).
     std::string count_source;
     options.dynamicGridProcesses = DynamicGridProcesses(devices, mpi ? mpi->size() : 0, &count_source);
+    options.compileGridVariants = false;  // one count runs: never compile them all
     meshvk::CompiledProgram compiled;
     std::string error = meshvk::compileProgramFile(path, options, &compiled);
     if (!error.empty()) return Error(kExitUsage, error);

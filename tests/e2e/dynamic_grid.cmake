@@ -89,3 +89,8 @@ endif()
 cli_test(dyngrid_sizes_list_and_range TOOL mesh-vk-compile RC 0
          ARGS ${_uneven}/dynamic_grid.mlir -o dyn_1_2_4.mvk --grid-sizes=1-2,4 --print-plan
          STDOUT "dynamic grid: plans for 1, 2, 4 processes")
+# A .mlir run without a count: refused at once with what to pass (no plan is
+# compiled for every count just to be thrown away).
+cli_test(dyngrid_mlir_without_count TOOL mesh-vk-run RC 2 ARGS ${_dyn}/rows_matmul_sum.mlir ${_dyn_io}
+         STDERR "rows_matmul_sum.mlir:7:1: error: grid @g has a dynamic shape \\(\\?\\): pass the process count \\(mesh-vk-run --devices=N\\)"
+         FIXTURES_REQUIRED dyngrid_data)

@@ -336,6 +336,10 @@ std::string compileProgramSource(const std::string &source, const std::string &b
       problem = "grid @" + grid.getSymName().str() + " (" + written +
                 ") has more than one '?' axis: meshvk sizes one '?' axis as the process count "
                 "divided by the static axes; write the other extents, or pass --grid-shape";
+    else if (options.dynamicGridProcesses <= 0 && !options.compileGridVariants)
+      problem = "grid @" + grid.getSymName().str() + " has a dynamic shape (" + written +
+                "): pass the process count (mesh-vk-run --devices=N), or compile it once for "
+                "every count with mesh-vk-compile";
     else if (options.dynamicGridProcesses <= 0) {
       variantsGrid = "grid @" + grid.getSymName().str() + " (shape " + written + ")";
       variantsWhere = locationText(grid.getLoc());

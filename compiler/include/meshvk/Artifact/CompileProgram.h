@@ -38,6 +38,9 @@ struct ProgramOptions {
   // out with one warning; none compiling is the (one-line) error. Non-empty for a program
   // without a `?` grid is an error.
   std::vector<int64_t> gridSizes;
+  // false: a dynamic grid with no count is refused with what to pass instead
+  // of compiled for every count (mesh-vk-run, which runs one count only).
+  bool compileGridVariants = true;
   std::string producer = "mesh-vk-compile 0.1";
   // When set: each deduplicated kernel's SPIR-V and its disassembly are written
   // to <dir>/<kernel>.spv and <dir>/<kernel>.spvasm (the directory is created).

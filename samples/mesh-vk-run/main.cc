@@ -101,7 +101,8 @@ int main(int argc, char** argv) {
     if (mpi) {
       // A failing rank ends the whole job at once (the others may be blocked
       // in a receive from it); otherwise every rank exits with the same code.
-      if (code != kExitOk && code != meshvk_run::kExitMismatch) {
+      // (A failure found before the invoke was agreed by every rank: mpi_session.h AgreeStart.)
+      if (code != kExitOk && code != meshvk_run::kExitMismatch && !mpi->failure_agreed()) {
         std::fprintf(stderr, "mesh-vk-run: rank %u of %u failed (exit %d); ending the job\n", mpi->rank(), mpi->size(),
                      code);
         mpi->Abort(code);

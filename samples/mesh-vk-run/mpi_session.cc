@@ -301,6 +301,17 @@ int MpiSession::AgreeExit(int code) {
   return agreed;
 }
 
+int MpiSession::AgreeStart(int code, bool* report) {
+  started_ = true;
+  int agreed = code;
+  MPI_Allreduce(&code, &agreed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  int me = code != 0 && code == agreed ? static_cast<int>(rank()) : static_cast<int>(size()), reporter = me;
+  MPI_Allreduce(&me, &reporter, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  *report = reporter == static_cast<int>(rank());
+  failure_agreed_ = agreed != 0;
+  return agreed;
+}
+
 #else  // !MESHVK_RUN_HAS_MPI
 
 std::unique_ptr<MpiSession> MpiSession::Start(int*, char***, std::string* error) {
@@ -325,6 +336,12 @@ int MpiSession::ReduceScatter(void*, const uint32_t*, uint32_t, void*, const uin
 uint32_t MpiSession::Position(const uint32_t*, uint32_t) const { return 0; }
 void MpiSession::Abort(int code) { std::_Exit(code); }
 int MpiSession::AgreeExit(int code) { return code; }
+int MpiSession::AgreeStart(int code, bool* report) {
+  started_ = true;
+  failure_agreed_ = code != 0;
+  *report = true;
+  return code;
+}
 
 #endif
 

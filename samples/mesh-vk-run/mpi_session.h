@@ -38,6 +38,16 @@ class MpiSession {
   [[noreturn]] void Abort(int code);
   // The largest of every rank's `code` (all ranks must call it).
   int AgreeExit(int code);
+  // The start of the job's work, before any rank sends a byte: every rank
+  // calls it exactly once, with the code of the check that failed on it or 0
+  // when it is ready to invoke. Returns the job's code (the largest); *report
+  // is true on the one rank that should print its message (the lowest rank
+  // that failed with that code), so a bad input or a refusal found before the
+  // invoke ends every rank with one line and the same exit code, no abort.
+  int AgreeStart(int code, bool* report);
+  bool started() const { return started_; }
+  // True once AgreeStart agreed on a failure: every rank returns that code.
+  bool failure_agreed() const { return failure_agreed_; }
 
  private:
   MpiSession() = default;
@@ -57,6 +67,7 @@ class MpiSession {
   meshvk_transport_t transport_{};
   uint64_t sent_ = 0, received_ = 0;
   uint64_t collectives_ = 0;
+  bool started_ = false, failure_agreed_ = false;
   std::shared_ptr<void> requests_;       // std::vector<MPI_Request>, kept opaque to avoid mpi.h here
   std::shared_ptr<void> communicators_;  // std::map<rank list, MPI_Comm>
 };

@@ -1,11 +1,19 @@
 // .npz reading (see npz.h). Sizes and offsets come from the central
 // directory (numpy writes zip64 local headers whose sizes may be 0xffffffff);
-// the local header is read only for its name and extra lengths, to find the data.
+// the local header is read only for its name and extra lengths, to find the
+// data. Only the directory and the members' first bytes are read here.
 #include "npz.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
+#include <memory>
+
+#include "tensor_io.h"
 
 #ifdef MESHVK_RUN_HAS_ZLIB
 #include <zlib.h>
@@ -17,57 +25,49 @@ namespace {
 // Archives larger than this are refused before they are read: 2^32 f32
 // elements (the tensor limit) plus headers.
 constexpr uint64_t kMaxArchiveBytes = (uint64_t(1) << 34) + (uint64_t(1) << 20);
+// A central directory larger than this is not numpy's (a few entries).
+constexpr uint64_t kMaxDirectoryBytes = uint64_t(1) << 26;
 constexpr uint32_t kEndOfDirectory = 0x06054b50, kDirectoryEntry = 0x02014b50, kLocalHeader = 0x04034b50;
 constexpr uint32_t kZip64EndOfDirectory = 0x06064b50, kZip64Locator = 0x07064b50;
+constexpr size_t kChunk = 1 << 16;
 
 uint16_t U16(const uint8_t* p) { return static_cast<uint16_t>(p[0] | p[1] << 8); }
 uint32_t U32(const uint8_t* p) { return U16(p) | static_cast<uint32_t>(U16(p + 2)) << 16; }
 uint64_t U64(const uint8_t* p) { return U32(p) | static_cast<uint64_t>(U32(p + 4)) << 32; }
 
-// CRC-32 (zip's polynomial), so stored members are checked without zlib.
-uint32_t Crc32(const uint8_t* data, size_t size) {
-  static uint32_t table[256];
-  static bool ready = false;
-  if (!ready) {
+// CRC-32 (zip's polynomial), continued over pieces, so stored members are
+// checked without zlib.
+uint32_t Crc32(uint32_t crc, const uint8_t* data, size_t size) {
+  static const auto* table = [] {
+    static uint32_t t[256];
     for (uint32_t i = 0; i < 256; ++i) {
       uint32_t c = i;
       for (int k = 0; k < 8; ++k) c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
-      table[i] = c;
+      t[i] = c;
     }
-    ready = true;
-  }
-  uint32_t crc = 0xffffffffu;
+    return t;
+  }();
+  crc ^= 0xffffffffu;
   for (size_t i = 0; i < size; ++i) crc = table[(crc ^ data[i]) & 0xff] ^ (crc >> 8);
   return crc ^ 0xffffffffu;
 }
 
-bool Inflate(const uint8_t* in, uint64_t in_size, uint64_t out_size, std::vector<uint8_t>* out, std::string* why) {
-#ifdef MESHVK_RUN_HAS_ZLIB
-  out->assign(out_size, 0);
-  z_stream s{};
-  if (inflateInit2(&s, -MAX_WBITS) != Z_OK) {  // raw deflate, as zip stores it
-    *why = "zlib could not start";
-    return false;
+struct Fd {
+  int fd = -1;
+  ~Fd() {
+    if (fd >= 0) close(fd);
   }
-  s.next_in = const_cast<uint8_t*>(in);
-  s.avail_in = static_cast<uInt>(in_size);
-  s.next_out = out->data();
-  s.avail_out = static_cast<uInt>(out_size);
-  int rc = inflate(&s, Z_FINISH);
-  uint64_t produced = s.total_out;
-  inflateEnd(&s);
-  if (rc != Z_STREAM_END || produced != out_size) {
-    *why = rc == Z_DATA_ERROR                ? "corrupt deflate data"
-           : rc == Z_BUF_ERROR || rc == Z_OK ? "deflate data does not match the declared size"
-                                             : "inflate failed";
-    return false;
+};
+
+// Reads exactly `size` bytes at `offset`.
+bool ReadAt(int fd, uint64_t offset, uint8_t* out, uint64_t size) {
+  while (size > 0) {
+    ssize_t n = pread(fd, out, static_cast<size_t>(std::min<uint64_t>(size, 1 << 30)), static_cast<off_t>(offset));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    out += n, offset += static_cast<uint64_t>(n), size -= static_cast<uint64_t>(n);
   }
   return true;
-#else
-  (void)in, (void)in_size, (void)out_size, (void)out;
-  *why = "deflated (numpy.savez_compressed) but this build has no zlib; save it with numpy.savez";
-  return false;
-#endif
 }
 
 }  // namespace
@@ -80,78 +80,148 @@ bool NpzHasDeflate() {
 #endif
 }
 
-bool ReadNpz(const std::string& path, std::vector<NpzMember>* out, std::string* error) {
+bool StreamNpzMember(const TensorSource& member, uint64_t limit,
+                     const std::function<void(uint64_t, const uint8_t*, size_t)>& sink, std::string* error) {
+  const bool whole = limit >= member.member_bytes;
+  limit = std::min(limit, member.member_bytes);
+  const uint64_t start =
+      member.kind == TensorSource::Kind::kDeflated ? member.offset : member.offset - member.header_bytes;
+  auto fail = [&](const std::string& why) {
+    *error = member.name + ": " + why;
+    return false;
+  };
+  Fd file;
+  file.fd = open(member.path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (file.fd < 0) return fail(std::string("cannot open: ") + std::strerror(errno));
+  std::vector<uint8_t> out(kChunk);
+  uint32_t crc = 0;
+  uint64_t produced = 0;
+  if (member.kind != TensorSource::Kind::kDeflated) {  // stored: the bytes as they are
+    while (produced < limit) {
+      size_t n = static_cast<size_t>(std::min<uint64_t>(kChunk, limit - produced));
+      if (!ReadAt(file.fd, start + produced, out.data(), n))
+        return fail("truncated (data runs past the end of the file)");
+      crc = Crc32(crc, out.data(), n);
+      sink(produced, out.data(), n);
+      produced += n;
+    }
+  } else {
+#ifdef MESHVK_RUN_HAS_ZLIB
+    z_stream s{};
+    if (inflateInit2(&s, -MAX_WBITS) != Z_OK) return fail("zlib could not start");  // raw deflate, as zip stores it
+    std::unique_ptr<z_stream, int (*)(z_stream*)> end(&s, inflateEnd);
+    std::vector<uint8_t> in(kChunk);
+    uint64_t consumed = 0;
+    int rc = Z_OK;
+    while (produced < limit && rc != Z_STREAM_END) {
+      if (s.avail_in == 0 && consumed < member.packed_bytes) {
+        size_t n = static_cast<size_t>(std::min<uint64_t>(kChunk, member.packed_bytes - consumed));
+        if (!ReadAt(file.fd, start + consumed, in.data(), n))
+          return fail("truncated (data runs past the end of the file)");
+        s.next_in = in.data();
+        s.avail_in = static_cast<uInt>(n);
+        consumed += n;
+      }
+      // Never past the declared size (+1 to see a member that is longer).
+      uint64_t room = std::min<uint64_t>(kChunk, (whole ? member.member_bytes + 1 : limit) - produced);
+      s.next_out = out.data();
+      s.avail_out = static_cast<uInt>(room);
+      rc = inflate(&s, Z_NO_FLUSH);
+      if (rc == Z_DATA_ERROR || rc == Z_NEED_DICT || rc == Z_MEM_ERROR) return fail("corrupt deflate data");
+      size_t n = static_cast<size_t>(room - s.avail_out);
+      if (produced + n > member.member_bytes) return fail("deflate data does not match the declared size");
+      if (rc == Z_BUF_ERROR && n == 0 && s.avail_in == 0 && consumed >= member.packed_bytes) break;
+      crc = Crc32(crc, out.data(), n);
+      sink(produced, out.data(), std::min<uint64_t>(n, limit - produced));
+      produced += n;
+    }
+#else
+    return fail("deflated (numpy.savez_compressed) but this build has no zlib; save it with numpy.savez");
+#endif
+  }
+  if (!whole) return produced >= limit || fail("deflate data does not match the declared size");
+  if (produced != member.member_bytes) return fail("deflate data does not match the declared size");
+  if (crc != member.crc) return fail("CRC mismatch (corrupt data)");
+  return true;
+}
+
+bool OpenNpz(const std::string& path, std::vector<NpzEntry>* out, std::string* error) {
   out->clear();
-  std::ifstream file(path, std::ios::binary | std::ios::ate);
-  if (!file) {
-    *error = path + ": cannot open: " + std::strerror(errno);
-    return false;
-  }
-  std::streamoff end = file.tellg();
-  if (end < 0 || static_cast<uint64_t>(end) > kMaxArchiveBytes) {
-    *error = path + ": cannot read: " + (end < 0 ? std::string("not a regular file") : "larger than 16 GiB");
-    return false;
-  }
-  std::vector<uint8_t> zip(static_cast<size_t>(end));
-  file.seekg(0);
-  if (!file.read(reinterpret_cast<char*>(zip.data()), end)) {
-    *error = path + ": cannot read: " + std::strerror(errno);
-    return false;
-  }
   auto fail = [&](const std::string& what) {
     *error = path + ": " + what;
     out->clear();
     return false;
   };
-  // The end-of-central-directory record: 22 bytes plus a comment of up to 64 KiB.
-  const size_t size = zip.size();
-  if (size < 22 || U32(zip.data()) != kLocalHeader) {
-    if (size >= 22 && U32(zip.data()) == kEndOfDirectory) return fail("empty .npz archive (no arrays)");
+  Fd file;
+  file.fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (file.fd < 0) return fail(std::string("cannot open: ") + std::strerror(errno));
+  struct stat st{};
+  if (fstat(file.fd, &st) != 0 || !S_ISREG(st.st_mode)) return fail("cannot read: not a regular file");
+  const uint64_t size = static_cast<uint64_t>(st.st_size);
+  if (size > kMaxArchiveBytes) return fail("cannot read: larger than 16 GiB");
+  uint8_t first[4] = {};
+  if (size < 22 || !ReadAt(file.fd, 0, first, 4) || U32(first) != kLocalHeader) {
+    if (size >= 22 && U32(first) == kEndOfDirectory) return fail("empty .npz archive (no arrays)");
     return fail("not a .npz file (no zip header)");
   }
+  // The end-of-central-directory record: 22 bytes plus a comment of up to 64 KiB.
+  const uint64_t tail_start = size - std::min<uint64_t>(size, 22 + 65535 + 20);
+  std::vector<uint8_t> tail(size - tail_start);
+  if (!ReadAt(file.fd, tail_start, tail.data(), tail.size()))
+    return fail("cannot read: " + std::string(std::strerror(errno)));
   size_t eocd = std::string::npos;
-  for (size_t at = size - 22 + 1; at-- > 0 && size - at <= 22 + 65535;) {
-    if (U32(&zip[at]) == kEndOfDirectory && at + 22 + U16(&zip[at + 20]) == size) {
+  for (size_t at = tail.size() - 22 + 1; at-- > 0 && tail.size() - at <= 22 + 65535;) {
+    if (U32(&tail[at]) == kEndOfDirectory && at + 22 + U16(&tail[at + 20]) == tail.size()) {
       eocd = at;
       break;
     }
   }
   if (eocd == std::string::npos) return fail("truncated or corrupt .npz (no end of central directory)");
-  uint64_t count = U16(&zip[eocd + 10]);
-  uint64_t directory = U32(&zip[eocd + 16]);
-  if (U16(&zip[eocd + 4]) != 0 || U16(&zip[eocd + 6]) != 0) return fail("multi-disk zip archives are not supported");
-  if ((count == 0xffff || directory == 0xffffffffu) && eocd >= 20 && U32(&zip[eocd - 20]) == kZip64Locator) {
-    uint64_t record = U64(&zip[eocd - 20 + 8]);
-    if (record > size - 56 || U32(&zip[record]) != kZip64EndOfDirectory)
+  uint64_t count = U16(&tail[eocd + 10]);
+  uint64_t directory_bytes = U32(&tail[eocd + 12]);
+  uint64_t directory = U32(&tail[eocd + 16]);
+  if (U16(&tail[eocd + 4]) != 0 || U16(&tail[eocd + 6]) != 0) return fail("multi-disk zip archives are not supported");
+  if ((count == 0xffff || directory == 0xffffffffu || directory_bytes == 0xffffffffu) && eocd >= 20 &&
+      U32(&tail[eocd - 20]) == kZip64Locator) {
+    uint64_t record = U64(&tail[eocd - 20 + 8]);
+    uint8_t zip64[56];
+    if (record > size - std::min<uint64_t>(size, 56) || !ReadAt(file.fd, record, zip64, 56) ||
+        U32(zip64) != kZip64EndOfDirectory)
       return fail("corrupt zip64 end of central directory");
-    count = U64(&zip[record + 32]);
-    directory = U64(&zip[record + 48]);
+    count = U64(&zip64[32]);
+    directory_bytes = U64(&zip64[40]);
+    directory = U64(&zip64[48]);
   }
   if (count == 0) return fail("empty .npz archive (no arrays)");
-  uint64_t at = directory;
+  if (directory > size || directory_bytes > size - directory || directory_bytes > kMaxDirectoryBytes)
+    return fail("member 0: corrupt central directory");
+  std::vector<uint8_t> dir(directory_bytes);
+  if (!ReadAt(file.fd, directory, dir.data(), dir.size())) return fail("member 0: corrupt central directory");
+  const uint64_t dsize = dir.size();
+  uint64_t at = 0;
   for (uint64_t i = 0; i < count; ++i) {
     std::string entry = "member " + std::to_string(i);
-    if (at > size || size - at < 46 || U32(&zip[at]) != kDirectoryEntry)
+    if (at > dsize || dsize - at < 46 || U32(&dir[at]) != kDirectoryEntry)
       return fail(entry + ": corrupt central directory");
-    uint16_t flags = U16(&zip[at + 8]), method = U16(&zip[at + 10]);
-    uint32_t crc = U32(&zip[at + 16]);
-    uint64_t packed = U32(&zip[at + 20]), unpacked = U32(&zip[at + 24]);
-    uint16_t name_len = U16(&zip[at + 28]), extra_len = U16(&zip[at + 30]), comment_len = U16(&zip[at + 32]);
-    uint64_t local = U32(&zip[at + 42]);
-    if (size - at - 46 < uint64_t(name_len) + extra_len + comment_len)
+    uint16_t flags = U16(&dir[at + 8]), method = U16(&dir[at + 10]);
+    uint32_t crc = U32(&dir[at + 16]);
+    uint64_t packed = U32(&dir[at + 20]), unpacked = U32(&dir[at + 24]);
+    uint16_t name_len = U16(&dir[at + 28]), extra_len = U16(&dir[at + 30]), comment_len = U16(&dir[at + 32]);
+    uint64_t local = U32(&dir[at + 42]);
+    if (dsize - at - 46 < uint64_t(name_len) + extra_len + comment_len)
       return fail(entry + ": corrupt central directory");
-    std::string name(reinterpret_cast<const char*>(&zip[at + 46]), name_len);
+    std::string name(reinterpret_cast<const char*>(&dir[at + 46]), name_len);
     entry = "member '" + name + "'";
     // zip64 extra field: the 0xffffffff fields, in this order.
     for (uint64_t e = at + 46 + name_len; e + 4 <= at + 46 + name_len + extra_len;) {
-      uint16_t id = U16(&zip[e]), len = U16(&zip[e + 2]);
+      uint16_t id = U16(&dir[e]), len = U16(&dir[e + 2]);
       uint64_t field = e + 4, field_end = field + len;
       if (field_end > at + 46 + name_len + extra_len) return fail(entry + ": corrupt extra field");
       if (id == 0x0001) {
         for (uint64_t* v : {&unpacked, &packed, &local}) {
           if (*v != 0xffffffffu) continue;
           if (field + 8 > field_end) return fail(entry + ": corrupt zip64 field");
-          *v = U64(&zip[field]);
+          *v = U64(&dir[field]);
           field += 8;
         }
       }
@@ -161,22 +231,52 @@ bool ReadNpz(const std::string& path, std::vector<NpzMember>* out, std::string* 
     if (method != 0 && method != 8)
       return fail(entry + ": compression method " + std::to_string(method) + " (expected stored or deflate)");
     if (name.size() < 5 || name.compare(name.size() - 4, 4, ".npy") != 0) return fail(entry + ": not a .npy member");
-    if (local > size || size - local < 30 || U32(&zip[local]) != kLocalHeader)
+    uint8_t header[30];
+    if (local > size || size - local < 30 || !ReadAt(file.fd, local, header, 30) || U32(header) != kLocalHeader)
       return fail(entry + ": corrupt local header");
-    uint64_t data = local + 30 + U16(&zip[local + 26]) + U16(&zip[local + 28]);
+    uint64_t data = local + 30 + U16(&header[26]) + U16(&header[28]);
     if (data > size || size - data < packed) return fail(entry + ": truncated (data runs past the end of the file)");
     if (unpacked > kMaxArchiveBytes || (method == 0 && packed != unpacked)) return fail(entry + ": corrupt sizes");
-    if (method == 8 && (packed > 0xffffffffu || unpacked > 0xffffffffu))
-      return fail(entry + ": deflated member larger than 4 GiB (save it with numpy.savez)");
-    NpzMember member;
+    NpzEntry member;
     member.name = name.substr(0, name.size() - 4);
-    if (method == 0) {
-      member.bytes.assign(zip.begin() + data, zip.begin() + data + packed);
-    } else if (std::string why; !Inflate(&zip[data], packed, unpacked, &member.bytes, &why)) {
-      return fail(entry + ": " + why);
+    TensorSource& source = member.source;
+    source.kind = method == 0 ? TensorSource::Kind::kFile : TensorSource::Kind::kDeflated;
+    source.path = path;
+    source.name = path + ": " + entry;
+    source.member = true;
+    source.member_bytes = unpacked;
+    source.packed_bytes = packed;
+    source.crc = crc;
+    source.offset = data;  // stored: moved to the array data below
+    // The member's .npy header, from its first bytes (inflated if need be).
+    std::vector<uint8_t> head;
+    std::string why;
+    if (!StreamNpzMember(
+            source, kMaxNpyHeaderBytes + kNpyPrefixBytes,
+            [&](uint64_t, const uint8_t* bytes, size_t n) { head.insert(head.end(), bytes, bytes + n); }, &why)) {
+      *error = why;
+      out->clear();
+      return false;
     }
-    if (Crc32(member.bytes.data(), member.bytes.size()) != crc) return fail(entry + ": CRC mismatch (corrupt data)");
-    for (const NpzMember& other : *out)
+    uint64_t header_length = 0;
+    if (!NpyHeaderLength(head.data(), head.size(), &header_length, &why) ||
+        !ParseNpyHeader(head.data(), head.size(), &member.header, &why)) {
+      *error = path + ":" + member.name + ": " + why;
+      out->clear();
+      return false;
+    }
+    if (member.header.data_offset > unpacked || unpacked - member.header.data_offset != member.header.data_bytes) {
+      *error = path + ":" + member.name + ": " +
+               std::to_string(unpacked - std::min<uint64_t>(member.header.data_offset, unpacked)) +
+               " data bytes, shape " + TypeString(member.header.shape, member.header.type) + " needs " +
+               std::to_string(member.header.data_bytes);
+      out->clear();
+      return false;
+    }
+    source.header_bytes = member.header.data_offset;
+    source.data_bytes = member.header.data_bytes;
+    if (method == 0) source.offset = data + member.header.data_offset;
+    for (const NpzEntry& other : *out)
       if (other.name == member.name) return fail(entry + ": the name appears twice");
     out->push_back(std::move(member));
     at += 46 + uint64_t(name_len) + extra_len + comment_len;

@@ -23,6 +23,7 @@
 #include "plan_graph.h"
 #include "plan_print.h"
 #include "rank_layout.h"
+#include "read_inputs.h"
 #include "tensor_args.h"
 #include "tensor_io.h"
 #include "trace.h"
@@ -37,9 +38,14 @@ namespace {
 
 // "rank 1 of 2: " under mpirun, so a failing rank's line says which it is.
 std::string g_rank_prefix;
+MpiSession* g_mpi = nullptr;
 
 int Error(int code, const std::string& message) {
-  std::fprintf(stderr, "mesh-vk-run: %s%s\n", g_rank_prefix.c_str(), OneLine(message).c_str());  // one line
+  // Under mpirun, before the invoke: every rank agrees on the exit code and
+  // one rank prints its line (MpiSession::AgreeStart).
+  bool report = true;
+  if (g_mpi && !g_mpi->started()) code = g_mpi->AgreeStart(code, &report);
+  if (report) std::fprintf(stderr, "mesh-vk-run: %s%s\n", g_rank_prefix.c_str(), OneLine(message).c_str());  // one line
   return code;
 }
 
@@ -124,6 +130,8 @@ int InstanceCreateExitCode(meshvk_status_t status) {
 }
 
 int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoice& devices, MpiSession* mpi) {
+  if (mpi) g_rank_prefix = "rank " + std::to_string(mpi->rank()) + " of " + std::to_string(mpi->size()) + ": ";
+  g_mpi = mpi;
   // The runtime reads its wait bound from the environment (device_wait.h).
   if (flags.device_timeout_ms) setenv("MESHVK_DEVICE_TIMEOUT_MS", std::to_string(flags.device_timeout_ms).c_str(), 1);
   // The runtime keeps its default for a value it cannot use; a user who set
@@ -136,7 +144,6 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
       return Error(kExitUsage, "MESHVK_DEVICE_TIMEOUT_MS='" + std::string(text) +
                                    "': expected milliseconds, 1..86400000 (--device-timeout=S overrides it)");
   }
-  if (mpi) g_rank_prefix = "rank " + std::to_string(mpi->rank()) + " of " + std::to_string(mpi->size()) + ": ";
   // Files this run writes besides results: checked before any work, so a bad
   // path is bad usage (exit 2) at once, not a failure after the run.
   for (const auto& [flag, file] :
@@ -235,28 +242,10 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
   }
 
   std::vector<TensorArg> input_args, expected_args;
-  // Under mpirun each rank reads only the bytes of the input files that its
-  // own processes' shards cover (files whose value maps to one argument:
-  // none is an .npz archive); the rest of each host tensor stays zero and is
-  // never read by the runtime on this rank.
-  std::vector<InputSlices> slices;
-  bool sliced = mpi && flags.inputs.size() == fn.argument_count;
-  for (const std::string& value : flags.inputs) sliced = sliced && value.find(".npz") == std::string::npos;
-  if (sliced) {
-    slices.resize(fn.argument_count);
-    for (uint32_t i = 0; i < fn.argument_count; ++i) {
-      uint32_t count = 0;
-      meshvk_status_t status = meshvk_module_rank_input_runs(r.module, function, i, layout.process_rank.data(),
-                                                             mpi->size(), mpi->rank(), nullptr, 0, &count);
-      if (!status) {
-        slices[i].runs.resize(count);
-        status = meshvk_module_rank_input_runs(r.module, function, i, layout.process_rank.data(), mpi->size(),
-                                               mpi->rank(), slices[i].runs.data(), count, &count);
-      }
-      if (status) return Error(kExitDevice, "--input[" + std::to_string(i) + "]: " + Take(status));
-    }
-  }
-  if (std::string error; !ExpandTensorArgs(flags.inputs, "--input", &input_args, &error, sliced ? &slices : nullptr) ||
+  // Only headers and archive directories are read here: the data is read
+  // after program creation (read_inputs.h), and under mpirun only each
+  // rank's part of it.
+  if (std::string error; !ExpandTensorArgs(flags.inputs, "--input", &input_args, &error) ||
                          !ExpandTensorArgs(flags.expected, "--expected_output", &expected_args, &error))
     return Error(kExitUsage, error);
   if (input_args.size() != fn.argument_count)
@@ -267,10 +256,12 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
   // Each spec's shape is checked against the signature before its values
   // are parsed or its file is read: nothing is allocated from a flag alone.
   std::vector<HostTensor> inputs(fn.argument_count);
+  std::vector<TensorSource> input_sources(fn.argument_count);
   for (uint32_t i = 0; i < fn.argument_count; ++i) {
     std::string error;
     if (input_args[i].loaded) {
       inputs[i] = std::move(input_args[i].tensor);
+      input_sources[i] = std::move(input_args[i].source);
     } else if (!ParseTensorType(input_args[i].spec, &inputs[i], &error)) {
       return Error(kExitUsage, "--input[" + std::to_string(i) + "]: " + error);
     }
@@ -279,19 +270,8 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
                                    " given" + (input_args[i].origin.empty() ? "" : " (" + input_args[i].origin + ")") +
                                    ", argument " + std::to_string(i) + " of " + fn_name + " is " +
                                    SignatureString(args[i]));
-    if (!input_args[i].loaded &&
-        !ParseTensorSpec(input_args[i].spec, &inputs[i], &error, sliced ? &slices[i] : nullptr))
+    if (!input_args[i].loaded && !ParseTensorSpec(input_args[i].spec, &inputs[i], &error, &input_sources[i]))
       return Error(kExitUsage, "--input[" + std::to_string(i) + "]: " + error);
-  }
-  if (sliced && (flags.print_plan || Verbosity() >= 1)) {
-    uint64_t read = 0, total = 0;
-    for (uint32_t i = 0; i < fn.argument_count; ++i) {
-      read += slices[i].bytes_read;
-      total += inputs[i].data.size();
-    }
-    std::printf("rank %u: read %llu of %llu input data bytes (only its processes' shards of .npy/.bin files)\n",
-                mpi->rank(), static_cast<unsigned long long>(read), static_cast<unsigned long long>(total));
-    std::fflush(stdout);
   }
   if (!flags.outputs.empty() && flags.outputs.size() != fn.result_count)
     return Error(kExitUsage, "--output: " + std::to_string(flags.outputs.size()) + " given, function " + fn_name +
@@ -300,10 +280,12 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
     return Error(kExitUsage, "--expected_output: " + std::to_string(expected_args.size()) + " given, function " +
                                  fn_name + " returns " + std::to_string(fn.result_count) + " (" + result_list + ")");
   std::vector<HostTensor> expected(expected_args.size());
+  std::vector<TensorSource> expected_sources(expected_args.size());
   for (size_t i = 0; i < expected_args.size(); ++i) {
     std::string error;
     if (expected_args[i].loaded) {
       expected[i] = std::move(expected_args[i].tensor);
+      expected_sources[i] = std::move(expected_args[i].source);
     } else if (!ParseTensorType(expected_args[i].spec, &expected[i], &error)) {
       return Error(kExitUsage, "--expected_output[" + std::to_string(i) + "]: " + error);
     }
@@ -312,7 +294,7 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
                    "--expected_output[" + std::to_string(i) + "]: " + TypeString(expected[i].shape, expected[i].type) +
                        " given" + (expected_args[i].origin.empty() ? "" : " (" + expected_args[i].origin + ")") +
                        ", result " + std::to_string(i) + " of " + fn_name + " is " + SignatureString(results[i]));
-    if (!expected_args[i].loaded && !ParseTensorSpec(expected_args[i].spec, &expected[i], &error))
+    if (!expected_args[i].loaded && !ParseTensorSpec(expected_args[i].spec, &expected[i], &error, &expected_sources[i]))
       return Error(kExitUsage, "--expected_output[" + std::to_string(i) + "]: " + error);
   }
   for (size_t i = 0; i < flags.outputs.size(); ++i) {
@@ -326,7 +308,7 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
                      "--output[" + std::to_string(i) + "]: " + path + " is also --output[" + std::to_string(j) + "]");
   }
 
-  step("read inputs");
+  step("check inputs");
   if (devices.processes != 0 && devices.processes != grid.process_count)
     return Error(kExitUsage, "--devices=" + std::to_string(devices.processes) + ": " + path + " is compiled for " +
                                  std::to_string(grid.process_count) + " processes");
@@ -475,11 +457,37 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
     }
   }
 
+  // The data, only now that the program exists (its device limits refused it
+  // before any input was allocated); under mpirun each rank's part only.
+  InputReadStats read_stats;
+  if (std::string error;
+      !ReadInputData(r.module, function, mpi ? layout.process_rank.data() : nullptr, mpi ? mpi->size() : 1,
+                     mpi ? mpi->rank() : 0, input_sources, &inputs, &read_stats, &error))
+    return Error(kExitUsage, error);
+  for (size_t i = 0; i < expected.size() && root; ++i)  // compared on rank 0 only
+    if (std::string error; !ReadTensorSource(expected_sources[i], nullptr, &expected[i], nullptr, &error))
+      return Error(kExitUsage, "--expected_output[" + std::to_string(i) + "]: " + OneLine(error));
+  step("read inputs", read_stats.bytes_read);
+  if (mpi && (flags.print_plan || Verbosity() >= 1)) {
+    std::printf(
+        "rank %u: read %llu of %llu input data bytes, holds %llu bytes of host inputs (resident set grew by %lld "
+        "bytes while reading; only its processes' shards)\n",
+        mpi->rank(), static_cast<unsigned long long>(read_stats.bytes_read),
+        static_cast<unsigned long long>(read_stats.whole_bytes), static_cast<unsigned long long>(read_stats.held_bytes),
+        static_cast<long long>(read_stats.rss_growth));
+    std::fflush(stdout);
+  }
+  // Every rank is ready (or all end here with one line and the same code).
+  if (mpi) {
+    bool report = false;
+    if (int code = mpi->AgreeStart(kExitOk, &report)) return code;
+  }
+
   std::vector<meshvk_host_input_t> host_inputs;
   for (const HostTensor& t : inputs) host_inputs.push_back({t.data.data(), t.data.size()});
   std::vector<HostTensor> outputs(fn.result_count);
   std::vector<meshvk_host_output_t> host_outputs;
-  for (uint32_t i = 0; i < fn.result_count; ++i) {
+  for (uint32_t i = 0; i < fn.result_count && root; ++i) {  // results land on rank 0 only
     outputs[i].shape.assign(results[i].shape, results[i].shape + results[i].rank);
     outputs[i].type = results[i].element_type;
     outputs[i].data.assign(results[i].byte_size, 0);
@@ -489,8 +497,9 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
   invoke.function = function;
   invoke.inputs = host_inputs.data();
   invoke.input_count = static_cast<uint32_t>(host_inputs.size());
-  invoke.outputs = host_outputs.data();
-  invoke.output_count = static_cast<uint32_t>(host_outputs.size());
+  invoke.outputs = root ? host_outputs.data() : nullptr;  // other ranks never receive results
+  invoke.output_count = fn.result_count;
+  invoke.flags = mpi ? MESHVK_INVOKE_RANK_INPUTS_BIT : 0;  // inputs hold the rank's runs only
   if (meshvk_status_t status = meshvk_program_invoke(r.program, &invoke))
     return Error(kExitDevice, path + ": " + Take(status));
   if (mpi && (flags.print_plan || Verbosity() >= 1)) {

@@ -16,18 +16,18 @@
 namespace meshvk_run {
 
 struct TensorArg {
-  std::string spec;  // a SHAPExTYPE=... spec still to parse; empty when `loaded`
-  bool loaded = false;
-  HostTensor tensor;   // when loaded
-  std::string origin;  // "b.npz:w1" for messages; empty for specs
+  std::string spec;     // a SHAPExTYPE=... spec still to parse; empty when `loaded`
+  bool loaded = false;  // shape and type came from the file's header
+  HostTensor tensor;    // when loaded: shape and type, no data yet
+  TensorSource source;  // when loaded: where the data is (tensor_source.h)
+  std::string origin;   // "b.npz:w1" for messages; empty for specs
 };
 
-// Expands `values` (one flag value each) into arguments. On failure, false and
-// a one-line *error prefixed with `flag[i]`.
-// `slices` (optional, one per value; only when no value is an .npz archive):
-// each @a.npy is read only where slices[i] says (tensor_io.h InputSlices).
+// Expands `values` (one flag value each) into arguments, reading only file
+// headers and archive directories (no data). On failure, false and a
+// one-line *error prefixed with `flag[i]`.
 bool ExpandTensorArgs(const std::vector<std::string>& values, const std::string& flag, std::vector<TensorArg>* out,
-                      std::string* error, std::vector<InputSlices>* slices = nullptr);
+                      std::string* error);
 
 }  // namespace meshvk_run
 

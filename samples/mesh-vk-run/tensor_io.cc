@@ -54,12 +54,13 @@ bool ReadUpTo(FILE* f, const std::string& path, uint64_t limit, std::vector<uint
   return true;
 }
 
-// Reads exactly `want` bytes of array data (the rest of the file) from `f`,
-// which is positioned after `already` bytes. The size check comes first for
-// a regular file (a sparse multi-GiB file is refused without reading it); for
-// anything else at most want + 1 bytes are read.
-bool ReadData(FILE* f, const std::string& path, bool regular, uint64_t file_size, uint64_t already, uint64_t want,
-              const std::string& needs, std::vector<uint8_t>* out, std::string* error, InputSlices* slices) {
+// Finds the `want` bytes of array data (the rest of the file) of `f`, which
+// is positioned after `already` bytes. The size check comes first for a
+// regular file (a sparse multi-GiB file is refused without reading it), whose
+// data is then only located (read later, tensor_source.h); anything else (a
+// pipe, /dev/zero) cannot be read twice and is read now, at most want + 1 bytes.
+bool LocateData(FILE* f, const std::string& path, bool regular, uint64_t file_size, uint64_t already, uint64_t want,
+                const std::string& needs, TensorSource* out, std::string* error) {
   auto mismatch = [&](uint64_t have, bool more) {
     // `more`: not a regular file, read stopped one byte past the expected size.
     *error = more ? path + ": more than " + std::to_string(want) + needs + std::to_string(want)
@@ -67,28 +68,19 @@ bool ReadData(FILE* f, const std::string& path, bool regular, uint64_t file_size
                         (have < want ? " (truncated)" : " (trailing bytes)");
     return false;
   };
-  if (regular && file_size - std::min(file_size, already) != want)
-    return mismatch(file_size - std::min(file_size, already), false);
-  if (slices && regular) {  // only the rows this rank's shards cover
-    out->assign(want, 0);
-    for (const meshvk_host_run_t& run : slices->runs) {
-      for (uint64_t r = 0; r < run.rows; ++r) {
-        const uint64_t at = run.offset + r * run.pitch;
-        if (at + run.row_bytes > want || std::fseek(f, static_cast<long>(already + at), SEEK_SET) != 0 ||
-            std::fread(out->data() + at, 1, run.row_bytes, f) != run.row_bytes) {
-          *error = path + ": reading bytes [" + std::to_string(at) + ", " + std::to_string(at + run.row_bytes) +
-                   ") of the data failed";
-          return false;
-        }
-        slices->bytes_read += run.row_bytes;
-      }
-    }
+  out->path = out->name = path;
+  out->data_bytes = want;
+  if (regular) {
+    if (file_size - std::min(file_size, already) != want)
+      return mismatch(file_size - std::min(file_size, already), false);
+    out->kind = TensorSource::Kind::kFile;
+    out->offset = already;
     return true;
   }
-  out->clear();
-  if (!ReadUpTo(f, path, want + 1, out, error)) return false;
-  if (out->size() != want) return mismatch(out->size(), out->size() > want);
-  if (slices) slices->bytes_read += want;
+  out->kind = TensorSource::Kind::kBytes;
+  out->bytes.clear();
+  if (!ReadUpTo(f, path, want + 1, &out->bytes, error)) return false;
+  if (out->bytes.size() != want) return mismatch(out->bytes.size(), out->bytes.size() > want);
   return true;
 }
 
@@ -118,23 +110,11 @@ std::string ShapeString(const std::vector<uint64_t>& shape) {
   return s.empty() ? "scalar" : s;
 }
 
-void Store(HostTensor* t, uint64_t i, double value) {
-  uint8_t* p = t->data.data() + i * ElementBytes(t->type);
-  if (t->type == MESHVK_ELEMENT_F32) {
-    float f = static_cast<float>(value);
-    std::memcpy(p, &f, 4);
-  } else if (t->type == MESHVK_ELEMENT_F16) {
-    uint16_t h = FloatToHalf(static_cast<float>(value));
-    std::memcpy(p, &h, 2);
-  } else {
-    int32_t v = static_cast<int32_t>(value);
-    std::memcpy(p, &v, 4);
-  }
-}
-
 // Parses the numbers of a spec; `count` values expected, or one to splat.
-bool ParseValues(const std::string& text, HostTensor* t, std::string* error) {
-  std::vector<double> values;
+// Nothing the size of the tensor is allocated here (a splat is one value).
+bool ParseValues(const std::string& text, const HostTensor* t, TensorSource* out, std::string* error) {
+  std::vector<double>& values = out->values;
+  values.clear();
   size_t i = 0;
   while (i < text.size()) {
     while (i < text.size() && (text[i] == ' ' || text[i] == ',' || text[i] == '\t' || text[i] == '\n')) ++i;
@@ -169,8 +149,9 @@ bool ParseValues(const std::string& text, HostTensor* t, std::string* error) {
              std::to_string(count) + " (or one to fill the tensor)";
     return false;
   }
-  t->data.assign(count * ElementBytes(t->type), 0);
-  for (uint64_t k = 0; k < count; ++k) Store(t, k, values.size() == 1 ? values[0] : values[k]);
+  out->kind = TensorSource::Kind::kValues;
+  out->name = "values";
+  out->data_bytes = count * ElementBytes(t->type);
   return true;
 }
 
@@ -310,29 +291,30 @@ static bool ParseTensorTypeImpl(const std::string& spec, HostTensor* out, std::s
   return true;
 }
 
-static bool ReadNpyImpl(const std::string& path, HostTensor* out, std::string* error, const HostTensor* expected,
-                        InputSlices* slices);
+static bool LocateNpy(const std::string& path, HostTensor* out, std::string* error, const HostTensor* expected,
+                      TensorSource* source);
 
-static bool ParseTensorSpecImpl(const std::string& spec, HostTensor* out, std::string* error, InputSlices* slices) {
+// Finds a spec's data (values, or a file's data checked against the shape).
+static bool LocateSpec(const std::string& spec, HostTensor* out, std::string* error, TensorSource* source) {
   if (!ParseTensorTypeImpl(spec, out, error)) return false;
   std::string value = spec.substr(spec.find('=') + 1);
-  if (value.empty() || value[0] != '@') return ParseValues(value, out, error);
+  if (value.empty() || value[0] != '@') return ParseValues(value, out, source, error);
 
   std::string path = value.substr(1);
   if (path.size() >= 4 && path.compare(path.size() - 4, 4, ".npy") == 0)
-    return ReadNpyImpl(path, out, error, out, slices);
+    return LocateNpy(path, out, error, out, source);
   bool regular = false;
   uint64_t file_size = 0;
   FILE* f = OpenInput(path, &regular, &file_size, error);
   if (!f) return false;
-  bool ok = ReadData(f, path, regular, file_size, 0, out->element_count() * ElementBytes(out->type),
-                     " bytes, " + TypeString(out->shape, out->type) + " needs ", &out->data, error, slices);
+  bool ok = LocateData(f, path, regular, file_size, 0, out->element_count() * ElementBytes(out->type),
+                       " bytes, " + TypeString(out->shape, out->type) + " needs ", source, error);
   std::fclose(f);
   return ok;
 }
 
-static bool ReadNpyImpl(const std::string& path, HostTensor* out, std::string* error, const HostTensor* expected,
-                        InputSlices* slices) {
+static bool LocateNpy(const std::string& path, HostTensor* out, std::string* error, const HostTensor* expected,
+                      TensorSource* source) {
   bool regular = false;
   uint64_t file_size = 0;
   FILE* f = OpenInput(path, &regular, &file_size, error);
@@ -362,9 +344,9 @@ static bool ReadNpyImpl(const std::string& path, HostTensor* out, std::string* e
   HostTensor t;
   t.shape = header.shape;
   t.type = header.type;
-  if (!ReadData(f, path, regular, file_size, header.data_offset, header.data_bytes,
-                " data bytes, shape " + ShapeString(t.shape) + " of " + ElementName(t.type) + " needs ", &t.data, error,
-                slices))
+  if (!LocateData(f, path, regular, file_size, header.data_offset, header.data_bytes,
+                  " data bytes, shape " + ShapeString(t.shape) + " of " + ElementName(t.type) + " needs ", source,
+                  error))
     return std::fclose(f), false;
   std::fclose(f);
   *out = std::move(t);
@@ -393,15 +375,20 @@ bool ParseTensorType(const std::string& spec, HostTensor* out, std::string* erro
   return ok;
 }
 
-bool ParseTensorSpec(const std::string& spec, HostTensor* out, std::string* error, InputSlices* slices) {
-  bool ok = ParseTensorSpecImpl(spec, out, error, slices);
+// Without `deferred` the data is read at once, whole.
+bool ParseTensorSpec(const std::string& spec, HostTensor* out, std::string* error, TensorSource* deferred) {
+  TensorSource source;
+  bool ok = LocateSpec(spec, out, error, deferred ? deferred : &source) &&
+            (deferred || ReadTensorSource(source, nullptr, out, nullptr, error));
   if (!ok) *error = OneLine(*error);
   return ok;
 }
 
 bool ReadNpy(const std::string& path, HostTensor* out, std::string* error, const HostTensor* expected,
-             InputSlices* slices) {
-  bool ok = ReadNpyImpl(path, out, error, expected, slices);
+             TensorSource* deferred) {
+  TensorSource source;
+  bool ok = LocateNpy(path, out, error, expected, deferred ? deferred : &source) &&
+            (deferred || ReadTensorSource(source, nullptr, out, nullptr, error));
   if (!ok) *error = OneLine(*error);
   return ok;
 }

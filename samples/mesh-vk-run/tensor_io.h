@@ -12,6 +12,7 @@
 
 #include "meshvk/module.h"
 #include "meshvk/transport.h"
+#include "tensor_source.h"
 
 namespace meshvk_run {
 
@@ -43,27 +44,22 @@ inline constexpr uint64_t kMaxTensorElements = uint64_t(1) << 32;
 // the function signature before ParseTensorSpec reserves memory or reads.
 bool ParseTensorType(const std::string& spec, HostTensor* out, std::string* error);
 
-// The parts of a tensor's dense bytes one rank needs (under mpirun: the
-// shards of its own processes, meshvk_module_rank_input_runs): a regular
-// file is then read only there (the rest of the data stays zero); other
-// files are read whole. `bytes_read` counts the data bytes read.
-struct InputSlices {
-  std::vector<meshvk_host_run_t> runs;
-  uint64_t bytes_read = 0;
-};
-
 // Parses "SHAPExTYPE=VALUE" where VALUE is numbers separated by spaces or
 // commas, "@file.npy" or "@file.bin". Returns false and a one-line *error.
 // Files are checked before they are read: a regular file's size must match
 // the shape; anything else (a pipe, /dev/zero) is read at most one byte past
-// the expected size.
-bool ParseTensorSpec(const std::string& spec, HostTensor* out, std::string* error, InputSlices* slices = nullptr);
+// the expected size. With `deferred`, out gets shape and type only and
+// *deferred where the data is (values parsed, a regular file located and
+// checked, not read): ReadTensorSource reads it later, whole or in parts.
+bool ParseTensorSpec(const std::string& spec, HostTensor* out, std::string* error, TensorSource* deferred = nullptr);
 
 // Reads a .npy file (format 1.0-3.0, dtypes <f4 <f2 <i4, C order; the header
 // dict parsed as numpy does, see npy_header.h). With `expected`, a header
 // with another shape or type is refused before any data is read.
+// `deferred` as for ParseTensorSpec: the header is read and checked, the data
+// only located.
 bool ReadNpy(const std::string& path, HostTensor* out, std::string* error, const HostTensor* expected = nullptr,
-             InputSlices* slices = nullptr);
+             TensorSource* deferred = nullptr);
 // `text` with control characters (newlines included) escaped as \xNN, so an
 // error that echoes untrusted input stays one line.
 std::string OneLine(const std::string& text);

@@ -241,6 +241,10 @@ double MpiSeconds(Call call) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Created before MPI (and its threads) start; the cases below only overwrite
+  // it (setenv of a new name reallocates the environment array under any
+  // getenv on another thread).
+  setenv("MESHVK_RANK_COLLECTIVES", "", 0);
   std::string error;
   std::unique_ptr<meshvk_run::MpiSession> mpi = meshvk_run::MpiSession::Start(&argc, &argv, &error);
   if (!mpi) {

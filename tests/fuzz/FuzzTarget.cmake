@@ -42,6 +42,8 @@ target_link_libraries(fuzz_artifact_loader PRIVATE SPIRV-Tools-static SPIRV-Head
 add_executable(fuzz_tensor_io
   ${MESHVK_SOURCE_DIR}/tests/fuzz/fuzz_tensor_io.cc
   ${MESHVK_SOURCE_DIR}/samples/mesh-vk-run/tensor_io.cc
+  ${MESHVK_SOURCE_DIR}/samples/mesh-vk-run/tensor_source.cc
+  ${MESHVK_SOURCE_DIR}/samples/mesh-vk-run/npz.cc
   ${MESHVK_SOURCE_DIR}/samples/mesh-vk-run/npy_header.cc)
 target_include_directories(fuzz_tensor_io PRIVATE
   ${MESHVK_SOURCE_DIR}/samples/mesh-vk-run

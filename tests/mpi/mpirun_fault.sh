@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A job whose rank 1 fails must end on every rank, quickly, non-zero:
 #   mpirun_fault.sh KIND DATA_DIR MESH_VK_RUN MAKE_SAMPLE_DATA SAMPLES_DIR
-# KIND: bad-input (rank 1 gets a broken .npy: it must say so and abort the
-#       job), killed (rank 1 is killed with SIGKILL mid-run: mpirun must end
+# KIND: bad-input (rank 1 gets a broken .npy: it must say so in one line and
+#       both ranks exit 2), killed (rank 1 is killed with SIGKILL mid-run: mpirun must end
 #       rank 0), killed-in-allreduce (the same with axis 1 over the ranks, so
 #       every invoke's all_reduce is an MPI_Allreduce between the two ranks:
 #       rank 0 is left inside the collective), misfit (3 ranks on a 2x2 grid:
@@ -56,4 +56,11 @@ echo "mpirun exited $rc after ${elapsed}s"
 [ $rc -ne 124 ] || { echo "FAIL: the job hung (killed by the 60 s timeout)"; exit 1; }
 grep -Eq "$want" <<<"$out" || { echo "FAIL: no line matching '$want'"; exit 1; }
 if [ "$kind" = misfit ]; then [ $rc -eq 2 ] || { echo "FAIL: expected exit 2"; exit 1; }; fi
+# A bad input is found before the invoke: the ranks agree (exit 2 on both,
+# one line from rank 1), no abort.
+if [ "$kind" = bad-input ]; then
+  [ $rc -eq 2 ] || { echo "FAIL: expected exit 2"; exit 1; }
+  [ "$(grep -c '^mesh-vk-run: ' <<<"$out")" -eq 1 ] || { echo "FAIL: expected one mesh-vk-run line"; exit 1; }
+  ! grep -q "ending the job\|MPI_ABORT" <<<"$out" || { echo "FAIL: the job was aborted, not ended by agreement"; exit 1; }
+fi
 echo "PASS: $kind"

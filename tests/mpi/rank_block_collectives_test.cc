@@ -155,14 +155,14 @@ TEST_P(BlockCollectivesTest, EachBlockCrossesRanksOnce) {
   ModulePtr module(raw_module);
   if (!c.copies_received.empty()) {
     std::vector<uint64_t> sent(c.ranks), received(c.ranks);
-    setenv("MESHVK_RANK_COLLECTIVES", "copies", 1);
+    SetRankMode("copies");
     MESHVK_EXPECT_OK(
         meshvk_module_rank_bytes(module.get(), 0, c.process_rank.data(), c.ranks, 0, sent.data(), received.data()));
-    unsetenv("MESHVK_RANK_COLLECTIVES");
+    SetRankMode("");
     for (uint32_t r = 0; r < c.ranks; ++r)
       EXPECT_EQ(received[r], c.copies_received[r] * kQuarter + gathered_in[r]) << "copies, rank " << r;
   }
-  if (!c.mode.empty()) setenv("MESHVK_RANK_COLLECTIVES", c.mode.c_str(), 1);
+  if (!c.mode.empty()) SetRankMode(c.mode.c_str());
   std::vector<meshvk_rank_collective_t> groups(8);
   uint32_t count = 0;
   MESHVK_EXPECT_OK(
@@ -172,7 +172,7 @@ TEST_P(BlockCollectivesTest, EachBlockCrossesRanksOnce) {
   std::vector<HostTensor> outputs = {HostTensor::Zeros(expected.shape, MESHVK_ELEMENT_F32)};
   std::vector<meshvk_transport_stats_t> stats;
   const std::string error = RunJob(compiled.artifact, c.process_rank, c.ranks, {x}, &outputs, &stats);
-  unsetenv("MESHVK_RANK_COLLECTIVES");
+  SetRankMode("");
   ASSERT_EQ(error, "");
   EXPECT_EQ(Compare(outputs[0], expected, 0, 0), "");
   for (uint32_t r = 0; r < c.ranks; ++r) {

@@ -208,10 +208,10 @@ TEST_F(RankFaultsTest, MissingPeerFailsTheReceiveInTime) {
   const Sample& sample = SampleNamed("matmul_rows");
   std::vector<HostTensor> inputs = sample.make_inputs(kSeed), outputs = sample.reference(inputs);
   for (const char* mode : {"copies", "transport"}) {
-    setenv("MESHVK_RANK_COLLECTIVES", mode, 1);
+    SetRankMode(mode);
     Job job;
     ASSERT_EQ(StartJob(compiled->artifact, {0, 1}, 2, 300, &job, {0}), "");
-    unsetenv("MESHVK_RANK_COLLECTIVES");
+    SetRankMode("");
     EXPECT_TRUE(meshvk_test::HasCode(InvokeWith(job.programs[0].get(), inputs, &outputs), MESHVK_STATUS_UNAVAILABLE,
                                      std::string(mode) == "copies"
                                          ? "from rank 1 failed"
@@ -251,20 +251,20 @@ TEST_F(RankFaultsTest, CopiesModeAndBadModeValue) {
   ModulePtr module(raw_module);
   std::vector<uint32_t> process_rank = {0, 1, 2, 3};
   std::vector<uint64_t> sent(4), received(4);
-  setenv("MESHVK_RANK_COLLECTIVES", "copies", 1);
+  SetRankMode("copies");
   MESHVK_ASSERT_OK(meshvk_module_rank_bytes(module.get(), 0, process_rank.data(), 4, 0, sent.data(), received.data()));
   uint32_t count = 1;
   MESHVK_ASSERT_OK(meshvk_module_rank_collectives(module.get(), 0, process_rank.data(), 4, nullptr, 0, &count));
-  unsetenv("MESHVK_RANK_COLLECTIVES");
+  SetRankMode("");
   EXPECT_EQ(count, 0u);
   for (uint32_t r = 0; r < 4; ++r) EXPECT_EQ(received[r], 3u * 4096) << "rank " << r;
   MESHVK_ASSERT_OK(meshvk_module_rank_bytes(module.get(), 0, process_rank.data(), 4, 0, sent.data(), received.data()));
   for (uint32_t r = 0; r < 4; ++r) EXPECT_EQ(received[r], 2u * 3 * 4096 / 4) << "rank " << r;
 
-  setenv("MESHVK_RANK_COLLECTIVES", "mpi", 1);
+  SetRankMode("mpi");
   Job job;
   const std::string error = StartJob(compiled.artifact, process_rank, 4, 0, &job, {0});
-  unsetenv("MESHVK_RANK_COLLECTIVES");
+  SetRankMode("");
   EXPECT_NE(error.find("MESHVK_RANK_COLLECTIVES=mpi: expected transport, ring or copies"), std::string::npos) << error;
   EXPECT_EQ(job.programs[0], nullptr);
 }

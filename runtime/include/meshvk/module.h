@@ -172,6 +172,8 @@ typedef struct meshvk_host_output_s {
   void* data;     // receives the whole global tensor
   uint64_t size;  // bytes; must equal the result's byte_size
 } meshvk_host_output_t;
+// (A program created for ranks writes outputs only on the root rank; the
+// other ranks may pass `outputs` NULL.)
 
 typedef enum meshvk_invoke_flag_bits_e {
   // Leave results on the devices; read them with meshvk_program_result_shard.
@@ -180,6 +182,12 @@ typedef enum meshvk_invoke_flag_bits_e {
   // Measure each (process, phase) with timestamp queries; read with
   // meshvk_program_phase_timings.
   MESHVK_INVOKE_TIMESTAMPS_BIT = 1u << 1,
+  // A program created for ranks (meshvk/transport.h): each input holds only
+  // the bytes this rank's processes read, the runs of
+  // meshvk_module_rank_input_runs for this rank in that order, each run's rows
+  // back to back (size: the sum of rows x row_bytes), so a rank never holds a
+  // whole input tensor. INVALID_ARGUMENT on a program without ranks.
+  MESHVK_INVOKE_RANK_INPUTS_BIT = 1u << 2,
 } meshvk_invoke_flag_bits_t;
 typedef uint32_t meshvk_invoke_flags_t;
 

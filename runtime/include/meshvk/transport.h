@@ -160,7 +160,9 @@ typedef struct meshvk_program_ranks_s {
 // a rank out of range or a map that leaves this rank no process. Invoke: every rank calls meshvk_program_invoke
 // with the same function and full-size host inputs/outputs; only the shards
 // of local processes are read from the inputs, and only `root_rank`'s outputs
-// receive the whole results (other ranks' outputs are left partly written).
+// receive the whole results (other ranks' outputs are never written; they
+// may pass `outputs` NULL). With MESHVK_INVOKE_RANK_INPUTS_BIT (module.h) each
+// input holds only this rank's runs (meshvk_module_rank_input_runs), packed.
 
 // The plan's bytes between ranks for one invoke of `function` (no device):
 // copies whose source and destination processes sit on different ranks

@@ -14,6 +14,7 @@
 #include "meshvk/transport.h"
 #include "module.h"
 #include "program.h"
+#include "rank_inputs.h"
 #include "remote_copies.h"
 #include "status.h"
 
@@ -85,10 +86,17 @@ Status WriteInputs(meshvk_program_t* prog, const mvk::Function* fn, const meshvk
   if (info->input_count != count)
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "function '%s' takes %u inputs, got %u", fn->name()->c_str(),
                       count, info->input_count);
+  // MESHVK_INVOKE_RANK_INPUTS_BIT: each input holds only this rank's runs (rank_inputs.h).
+  const bool packed = info->flags & MESHVK_INVOKE_RANK_INPUTS_BIT;
+  if (packed && !prog->remote->enabled())
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "MESHVK_INVOKE_RANK_INPUTS_BIT: the program has no ranks");
+  meshvk::module::RankInputLayout layout;
   for (uint32_t i = 0; i < count; ++i) {
     const mvk::TensorSignature* t = fn->arguments()->Get(i);
     uint32_t elem = meshvk::artifact::ElementSize(static_cast<meshvk::artifact::ElementType>(t->element_type()));
     uint64_t bytes = HostBytes(t);
+    if (packed) MESHVK_RETURN_IF_ERROR(layout.Build(prog->module, info->function, i, *prog->remote));
+    if (packed) bytes = layout.bytes();
     if (!info->inputs[i].data || info->inputs[i].size != bytes)
       return MakeStatus(
           MESHVK_STATUS_INVALID_ARGUMENT, "input %u of '%s': %llu bytes given, the %s tensor needs %llu", i,
@@ -102,6 +110,10 @@ Status WriteInputs(meshvk_program_t* prog, const mvk::Function* fn, const meshvk
       MESHVK_RETURN_IF_ERROR(ForEachShardRun(
           t, sh, elem,
           [&](uint64_t dev, uint64_t host_off, uint64_t run, uint64_t rows, uint64_t dev_pitch, uint64_t host_pitch) {
+            if (packed) {  // the run's rows sit back to back in the rank's input
+              host_off = layout.Find(host_off, run, rows, host_pitch);
+              host_pitch = run;
+            }
             return FromC(meshvk_buffer_write_strided(buffer, dev, dev_pitch, host + host_off, host_pitch, run, rows),
                          "input " + std::to_string(i) + " shard of process " + std::to_string(sh->process()));
           }));
@@ -115,7 +127,7 @@ Status ReadResults(meshvk_program_t* prog, const mvk::Function* fn, const meshvk
   for (uint32_t i = 0; i < count; ++i) {
     const mvk::TensorSignature* t = fn->results()->Get(i);
     uint32_t elem = meshvk::artifact::ElementSize(static_cast<meshvk::artifact::ElementType>(t->element_type()));
-    uint8_t* host = static_cast<uint8_t*>(info->outputs[i].data);
+    uint8_t* host = info->outputs ? static_cast<uint8_t*>(info->outputs[i].data) : nullptr;  // NULL off the root
     std::set<std::vector<uint64_t>> done;  // replicas: read each part once
     size_t part_index = i * 1024;          // result tags: distinct per (result, part)
     for (const mvk::Shard* sh : *t->shards()) {
@@ -158,8 +170,11 @@ Status ReadResults(meshvk_program_t* prog, const mvk::Function* fn, const meshvk
   return Status();
 }
 
-Status CheckOutputs(const mvk::Function* fn, const meshvk_invoke_info_t* info) {
+Status CheckOutputs(const meshvk_program_t* prog, const mvk::Function* fn, const meshvk_invoke_info_t* info) {
   if (info->flags & MESHVK_INVOKE_KEEP_RESULTS_SHARDED_BIT) return Status();
+  // A rank other than the root never writes its outputs: it may pass none.
+  const meshvk::module::RemoteCopies& remote = *prog->remote;
+  if (!info->outputs && remote.enabled() && remote.transport()->rank != remote.root()) return Status();
   uint32_t count = fn->results() ? fn->results()->size() : 0;
   if (info->output_count != count || (count && !info->outputs))
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "function '%s' returns %u results, got %u outputs",
@@ -214,7 +229,7 @@ Status Invoke(meshvk_program_t* prog, const meshvk_invoke_info_t* info) {
     return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "function %u out of range (%u functions)", info->function,
                       functions ? functions->size() : 0);
   const mvk::Function* fn = functions->Get(info->function);
-  MESHVK_RETURN_IF_ERROR(CheckOutputs(fn, info));
+  MESHVK_RETURN_IF_ERROR(CheckOutputs(prog, fn, info));
   // 0: as long as the runtime's device timeout allows (every wait is bounded
   // by MESHVK_DEVICE_TIMEOUT_MS, default 60 s).
   uint64_t timeout = info->timeout_ns ? info->timeout_ns : UINT64_MAX;

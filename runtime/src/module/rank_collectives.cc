@@ -158,6 +158,26 @@ void Combine(mvk::Reduction reduction, const T* from, T* into, uint64_t count) {
   }
 }
 
+template <typename T>
+void CombineTwo(mvk::Reduction reduction, const T* a, const T* b, T* into, uint64_t count) {
+  switch (reduction) {
+    case mvk::Reduction::Sum:
+      for (uint64_t i = 0; i < count; ++i) into[i] = a[i] + b[i];
+      break;
+    case mvk::Reduction::Product:
+      for (uint64_t i = 0; i < count; ++i) into[i] = a[i] * b[i];
+      break;
+    case mvk::Reduction::Max:
+      for (uint64_t i = 0; i < count; ++i) into[i] = std::max(a[i], b[i]);
+      break;
+    case mvk::Reduction::Min:
+      for (uint64_t i = 0; i < count; ++i) into[i] = std::min(a[i], b[i]);
+      break;
+    default:
+      break;
+  }
+}
+
 // A copy of a copy collective whose source sits on another rank.
 struct Reader {
   uint32_t process = 0, command = 0;
@@ -530,6 +550,21 @@ void ReduceInto(mvk::ElementType type, mvk::Reduction reduction, const uint8_t* 
     Combine(reduction, reinterpret_cast<const int32_t*>(from), reinterpret_cast<int32_t*>(into), count);
   else
     Combine(reduction, reinterpret_cast<const float*>(from), reinterpret_cast<float*>(into), count);
+}
+
+void ReduceTwo(mvk::ElementType type, mvk::Reduction reduction, const uint8_t* a, const uint8_t* b, uint8_t* into,
+               uint64_t count) {
+  if (type == mvk::ElementType::I32) {
+    CombineTwo(reduction, reinterpret_cast<const int32_t*>(a), reinterpret_cast<const int32_t*>(b),
+               reinterpret_cast<int32_t*>(into), count);
+  } else if (type == mvk::ElementType::F32) {
+    CombineTwo(reduction, reinterpret_cast<const float*>(a), reinterpret_cast<const float*>(b),
+               reinterpret_cast<float*>(into), count);
+  } else {                                                              // f16: rounded per step, as ReduceInto does
+    if (into == b) return ReduceInto(type, reduction, a, into, count);  // the reductions commute
+    if (into != a) std::memmove(into, a, count * 2);
+    ReduceInto(type, reduction, b, into, count);
+  }
 }
 
 }  // namespace meshvk::module

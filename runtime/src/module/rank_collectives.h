@@ -125,6 +125,10 @@ uint64_t RingAllReduceBytes(uint64_t count, uint32_t element_size, uint32_t rank
 
 // Reduces `count` elements of `from` into `into` (host loop).
 void ReduceInto(mvk::ElementType type, mvk::Reduction reduction, const uint8_t* from, uint8_t* into, uint64_t count);
+// into[i] = a[i] (op) b[i]: one pass where a copy then ReduceInto make two
+// (`into` may be `a` or `b`, never a partial overlap).
+void ReduceTwo(mvk::ElementType type, mvk::Reduction reduction, const uint8_t* a, const uint8_t* b, uint8_t* into,
+               uint64_t count);
 
 }  // namespace meshvk::module
 

@@ -60,6 +60,10 @@ Status RemoteCopies::AllReduce(const RankGroup& g, uint32_t index,
   };
   bool mapped = true;
   for (size_t i : local) mapped = mapped && address(g.input[i], i) && address(g.output[i], i);
+  const uint32_t R = static_cast<uint32_t>(g.ranks.size());
+  const uint32_t position = Position(g);
+  if (mapped && transport_->all_reduce && mode_ != RankCollectiveMode::kRing)
+    return AllReduceMapped(g, local, address, what);
   group_part_.resize(g.bytes);
   uint8_t* sum = nullptr;  // the rank's partial, then the result
   if (mapped) {
@@ -80,8 +84,6 @@ Status RemoteCopies::AllReduce(const RankGroup& g, uint32_t index,
     }
   }
   // Among the ranks: one all-reduce of that partial.
-  const uint32_t R = static_cast<uint32_t>(g.ranks.size());
-  const uint32_t position = Position(g);
   if (transport_->all_reduce && mode_ != RankCollectiveMode::kRing) {
     if (int code = transport_->all_reduce(transport_->user, g.ranks.data(), R, sum, count,
                                           static_cast<uint32_t>(g.element_type), static_cast<uint32_t>(g.reduction)))
@@ -120,6 +122,44 @@ Status RemoteCopies::AllReduce(const RankGroup& g, uint32_t index,
         FromC(meshvk_buffer_write(buffers[g.members[i]][g.output[i].buffer()], g.output[i].offset(), sum, g.bytes),
               what + ": staging in the result of process " + std::to_string(g.members[i])));
   }
+  return Status();
+}
+
+// The all_reduce through the transport's all_reduce in host-mapped memory,
+// in chunks of kAllReduceChunkBytes: each chunk is reduced within the rank
+// straight from the local partials into the first local result (one pass),
+// all-reduced among the ranks there, and copied to the other local results
+// while it is still in the cache. Chunks hold a multiple of R elements (but
+// the last), so the ring bytes of the chunks add up to the whole's exactly.
+Status RemoteCopies::AllReduceMapped(const RankGroup& g, const std::vector<size_t>& local,
+                                     const std::function<uint8_t*(const mvk::BufferBinding&, size_t)>& address,
+                                     const std::string& what) {
+  const uint32_t size = artifact::ElementSize(static_cast<artifact::ElementType>(g.element_type));
+  const uint64_t count = g.bytes / size;
+  const uint32_t R = static_cast<uint32_t>(g.ranks.size());
+  const uint64_t chunk = std::max<uint64_t>(R, kAllReduceChunkBytes / size / R * R);
+  uint8_t* sum = address(g.output[local[0]], local[0]);
+  for (uint64_t first = 0; first < count; first += chunk) {
+    const uint64_t n = std::min(chunk, count - first), at = first * size;
+    const uint8_t* in0 = address(g.input[local[0]], local[0]) + at;
+    if (local.size() == 1) {
+      if (in0 != sum + at) std::memmove(sum + at, in0, n * size);
+    } else {
+      ReduceTwo(g.element_type, g.reduction, in0, address(g.input[local[1]], local[1]) + at, sum + at, n);
+      for (size_t j = 2; j < local.size(); ++j)
+        ReduceInto(g.element_type, g.reduction, address(g.input[local[j]], local[j]) + at, sum + at, n);
+    }
+    if (int code = transport_->all_reduce(transport_->user, g.ranks.data(), R, sum + at, n,
+                                          static_cast<uint32_t>(g.element_type), static_cast<uint32_t>(g.reduction)))
+      return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: transport all_reduce among ranks %s failed (code %d)",
+                        what.c_str(), RankList(g.ranks).c_str(), code);
+    for (size_t j = 1; j < local.size(); ++j)
+      std::memcpy(address(g.output[local[j]], local[j]) + at, sum + at, n * size);
+  }
+  uint64_t sent = 0, received = 0;
+  GroupTraffic(g, Position(g), &sent, &received);
+  sent_ += sent;
+  received_ += received;
   return Status();
 }
 
@@ -302,7 +342,7 @@ Status RemoteCopies::MoveBlocks(uint32_t function, const RankGroup& g, uint32_t 
     if (!reads(b, me)) continue;
     auto it = block_landings_.find({function, index, i});
     for (size_t l = 0; it != block_landings_.end() && l < it->second.size(); ++l)
-      MESHVK_RETURN_IF_ERROR(FromC(meshvk_buffer_write(it->second[l], b.offset, in + block_at[i], b.size),
+      MESHVK_RETURN_IF_ERROR(FromC(meshvk_buffer_write(std::get<0>(it->second[l]), b.offset, in + block_at[i], b.size),
                                    "staging in " + std::to_string(b.size) + " bytes of process " +
                                        std::to_string(b.process) + " from rank " + std::to_string(g.ranks[b.from])));
   }

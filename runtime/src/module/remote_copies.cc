@@ -120,14 +120,28 @@ Status RemoteCopies::LandingFor(meshvk_device_set_t* set, uint32_t function, uin
                                 std::vector<RemoteReceive>* receives) {
   const uint32_t src = copy->src_process();
   const uint64_t size = artifact_->processes()->Get(src)->buffers()->Get(copy->src_buffer())->size();
+  // Local copies on one VkDevice (and queue family: an exclusive buffer)
+  // that read the same block of a group's transport call share its landing
+  // buffer (only read by the copies), so the host writes each received block
+  // once per VkDevice, not once per copy.
+  const auto* carried = plans_[function].Carried(process, command);
+  meshvk_process_info_t where{};
+  if (carried && meshvk_device_set_process_info(set, process, &where) == MESHVK_OK) {
+    for (const auto& [buffer, device, family] : block_landings_[{function, carried->first, carried->second}]) {
+      if (device != where.logical_device || family != where.queue_family) continue;
+      *out = buffer;
+      return Status();
+    }
+  }
   meshvk_buffer_t* landing = nullptr;
   meshvk_buffer_create_info_t info{process, size, MESHVK_BUFFER_STAGING_BIT};
   MESHVK_RETURN_IF_ERROR(FromC(meshvk_buffer_create_with_info(set, &info, &landing),
                                path + ": landing buffer for bytes from rank " + std::to_string(rank_of_[src])));
   landings_.push_back(landing);
   *out = landing;
-  if (const auto* carried = plans_[function].Carried(process, command)) {  // a group's transport call fills it
-    block_landings_[{function, carried->first, carried->second}].push_back(landing);
+  if (carried) {  // a group's transport call fills it
+    block_landings_[{function, carried->first, carried->second}].push_back(
+        {landing, where.logical_device, where.queue_family});
     return Status();
   }
   uint64_t lo = 0, hi = 0;

@@ -1,0 +1,149 @@
+// Reading a tensor's data from where it was found (see tensor_source.h).
+// Every source is read through the same list of pieces: (offset in the dense
+// tensor, bytes, offset in the output), sorted by the dense offset, so a
+// stream (a deflated member) is walked once in order.
+#include "tensor_source.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "npz.h"
+#include "tensor_io.h"
+
+namespace meshvk_run {
+namespace {
+
+struct Piece {
+  uint64_t at, bytes, out;
+};
+
+// One piece per row of each run (rows of different runs may interleave in
+// the dense tensor: columns of two shards), in dense order.
+bool Pieces(const std::vector<meshvk_host_run_t>* runs, uint64_t data_bytes, std::vector<Piece>* out,
+            std::string* error) {
+  out->clear();
+  if (!runs) {
+    out->push_back({0, data_bytes, 0});
+    return true;
+  }
+  uint64_t packed = 0;
+  for (const meshvk_host_run_t& run : *runs) {
+    for (uint64_t r = 0; r < run.rows; ++r) {
+      const uint64_t at = run.offset + r * run.pitch;
+      if (at > data_bytes || data_bytes - at < run.row_bytes) {
+        *error = "run [" + std::to_string(at) + ", " + std::to_string(at + run.row_bytes) + ") lies outside the " +
+                 std::to_string(data_bytes) + " data bytes";
+        return false;
+      }
+      out->push_back({at, run.row_bytes, packed});
+      packed += run.row_bytes;
+    }
+  }
+  std::sort(out->begin(), out->end(), [](const Piece& a, const Piece& b) { return a.at < b.at; });
+  return true;
+}
+
+void StoreValue(meshvk_element_type_t type, uint8_t* p, double value) {
+  if (type == MESHVK_ELEMENT_F32) {
+    float f = static_cast<float>(value);
+    std::memcpy(p, &f, 4);
+  } else if (type == MESHVK_ELEMENT_F16) {
+    uint16_t h = FloatToHalf(static_cast<float>(value));
+    std::memcpy(p, &h, 2);
+  } else {
+    int32_t v = static_cast<int32_t>(value);
+    std::memcpy(p, &v, 4);
+  }
+}
+
+}  // namespace
+
+uint64_t RunBytes(const std::vector<meshvk_host_run_t>& runs) {
+  uint64_t bytes = 0;
+  for (const meshvk_host_run_t& run : runs) bytes += run.rows * run.row_bytes;
+  return bytes;
+}
+
+bool ReadTensorSource(const TensorSource& source, const std::vector<meshvk_host_run_t>* runs, HostTensor* out,
+                      uint64_t* bytes_read, std::string* error) {
+  std::vector<Piece> pieces;
+  if (!Pieces(runs, source.data_bytes, &pieces, error)) {
+    *error = source.name + ": " + *error;
+    return false;
+  }
+  out->data.assign(runs ? RunBytes(*runs) : source.data_bytes, 0);
+  uint8_t* dest = out->data.data();
+  uint64_t read = 0;
+  switch (source.kind) {
+    case TensorSource::Kind::kValues: {
+      const uint32_t elem = ElementBytes(out->type);
+      for (const Piece& piece : pieces)
+        for (uint64_t b = 0; b < piece.bytes; b += elem) {
+          const uint64_t i = (piece.at + b) / elem;
+          StoreValue(out->type, dest + piece.out + b, source.values.size() == 1 ? source.values[0] : source.values[i]);
+        }
+      break;
+    }
+    case TensorSource::Kind::kBytes:
+      for (const Piece& piece : pieces) std::memcpy(dest + piece.out, source.bytes.data() + piece.at, piece.bytes);
+      break;
+    case TensorSource::Kind::kFile:
+      // A member read whole passes through the stream (its CRC is checked);
+      // otherwise each piece is read where it lies.
+      if (!(source.member && !runs)) {
+        const int fd = open(source.path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) {
+          *error = source.path + ": cannot open: " + std::strerror(errno);
+          return false;
+        }
+        for (const Piece& piece : pieces) {
+          uint64_t done = 0;
+          while (done < piece.bytes) {
+            ssize_t n =
+                pread(fd, dest + piece.out + done, static_cast<size_t>(std::min<uint64_t>(piece.bytes - done, 1 << 30)),
+                      static_cast<off_t>(source.offset + piece.at + done));
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) {
+              close(fd);
+              *error = source.name + ": reading bytes [" + std::to_string(piece.at) + ", " +
+                       std::to_string(piece.at + piece.bytes) + ") of the data failed" +
+                       (n < 0 ? std::string(": ") + std::strerror(errno) : " (the file shrank)");
+              return false;
+            }
+            done += static_cast<uint64_t>(n);
+          }
+          read += piece.bytes;
+        }
+        close(fd);
+        break;
+      }
+      [[fallthrough]];
+    case TensorSource::Kind::kDeflated: {
+      // The member's bytes in order: keep those of the pieces, drop the rest.
+      size_t next = 0;
+      auto sink = [&](uint64_t position, const uint8_t* bytes, size_t n) {
+        if (position + n <= source.header_bytes) return;
+        const uint64_t skip = position < source.header_bytes ? source.header_bytes - position : 0;
+        const uint64_t begin = position + skip - source.header_bytes, end = position + n - source.header_bytes;
+        bytes += skip;
+        while (next < pieces.size() && pieces[next].at + pieces[next].bytes <= begin) ++next;
+        for (size_t k = next; k < pieces.size() && pieces[k].at < end; ++k) {
+          const uint64_t from = std::max(begin, pieces[k].at), to = std::min(end, pieces[k].at + pieces[k].bytes);
+          if (from >= to) continue;
+          std::memcpy(dest + pieces[k].out + (from - pieces[k].at), bytes + (from - begin), to - from);
+          read += to - from;
+        }
+      };
+      if (!StreamNpzMember(source, UINT64_MAX, sink, error)) return false;
+      break;
+    }
+  }
+  if (bytes_read) *bytes_read += read;
+  return true;
+}
+
+}  // namespace meshvk_run

@@ -13,6 +13,7 @@
 
 #include "benchmark.h"
 #include "copy_path.h"
+#include "grid_variant.h"
 #include "meshvk/meshvk.h"
 #include "meshvk/module.h"
 #include "meshvk/trace.h"
@@ -166,10 +167,10 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
     // Compiled in-process with the same chain as mesh-vk-compile; any error in
     // the program is bad input (exit 2) with the compiler's one-line message.
     meshvk::ProgramOptions options = CompileOptionsForThisMachine();
-    // Sizes a `shard.grid @g(shape = ?)`: --devices=N, or one process per
-    // device of a --devices=0,2 list.
-    options.dynamicGridProcesses =
-        devices.processes != 0 ? devices.processes : static_cast<uint32_t>(devices.physical_devices.size());
+    // Sizes a `shard.grid @g(shape = ?)` as for a .mvk of plans (grid_variant.h).
+    std::string count_source;
+    options.dynamicGridProcesses = DynamicGridProcesses(devices, mpi ? mpi->size() : 0, &count_source);
+    options.compileGridVariants = false;  // one count runs: never compile them all
     meshvk::CompiledProgram compiled;
     std::string error = meshvk::compileProgramFile(path, options, &compiled);
     if (!error.empty()) return Error(kExitUsage, error);
@@ -201,6 +202,12 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
   } else {
     step("load + verify");
   }
+
+  // A .mvk of plans for several process counts: the one for this run's count.
+  if (std::string error = SelectGridVariant(path, devices, mpi ? mpi->size() : 0,
+                                            flags.print_plan && (!mpi || mpi->rank() == 0), &r.module);
+      !error.empty())
+    return Error(kExitUsage, error);
 
   uint32_t function = 0;
   if (meshvk_status_t status = meshvk_module_find_function(r.module, flags.function.c_str(), &function))

@@ -18,6 +18,7 @@ add_executable(fuzz_artifact_loader
   ${MESHVK_SOURCE_DIR}/runtime/src/module/artifact_verifier.cc
   ${MESHVK_SOURCE_DIR}/runtime/src/module/artifact_verifier_structure.cc
   ${MESHVK_SOURCE_DIR}/runtime/src/module/artifact_verifier_commands.cc
+  ${MESHVK_SOURCE_DIR}/runtime/src/module/artifact_verifier_variants.cc
   ${MESHVK_SOURCE_DIR}/runtime/src/module/schedule.cc
   ${MESHVK_SOURCE_DIR}/runtime/src/spirv_check.cc
   ${MESHVK_SOURCE_DIR}/runtime/src/spirv_check_interface.cc

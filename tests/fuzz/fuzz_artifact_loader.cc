@@ -17,6 +17,7 @@
 namespace {
 
 void Check(std::vector<uint8_t> bytes);
+void CheckPlan(const meshvk::mvk::Artifact* artifact);
 
 }  // namespace
 
@@ -39,6 +40,16 @@ void Check(std::vector<uint8_t> bytes) {
     if (error.find('\n') != std::string::npos) __builtin_trap();  // one line
     return;
   }
+  // A file of variants: each verified plan goes through the same steps.
+  if (artifact->variants()) {
+    for (const meshvk::mvk::GridVariant* v : *artifact->variants())
+      CheckPlan(meshvk::mvk::GetArtifact(v->artifact()->data()));
+    return;
+  }
+  CheckPlan(artifact);
+}
+
+void CheckPlan(const meshvk::mvk::Artifact* artifact) {
   meshvk::module::Schedule schedule = meshvk::module::ComputeSchedule(artifact);
   meshvk_device_limits_t limits{};
   for (int i = 0; i < 3; ++i) {

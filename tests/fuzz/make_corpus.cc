@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "meshvk/artifact/variants.h"
 #include "npy_header.h"
 #include "programs.h"
 
@@ -21,8 +22,12 @@ int main(int argc, char** argv) {
       {"chain3", meshvk_test::DispatchChain(3, 16)},
   };
   meshvk::artifact::ArtifactBuilder newer = meshvk_test::ElementwiseBuilder({1}, {{0}, {}}, 2, 2, 1.0f);
-  newer.set_format_version(2);
+  newer.set_format_version(3);
   seeds.push_back({"newer", newer.Finish()});
+  // A file of plans (a dynamic grid, format_version 2): one plan per count.
+  seeds.push_back({"variants_1_2", meshvk::artifact::BuildVariantsArtifact(
+                                       {{1, meshvk_test::Elementwise({1}, {{0}, {}}, 4, 8, 2.0f)},
+                                        {2, meshvk_test::Elementwise({2}, {{0}, {}}, 4, 8, 2.0f)}})});
   meshvk::artifact::ArtifactBuilder strided = meshvk_test::ElementwiseBuilder({1}, {{0}, {}}, 4, 4, 1.0f);
   meshvk::artifact::CopyDesc copy;
   copy.src_buffer = 0;

@@ -5,13 +5,16 @@
 #include "meshvk/Artifact/CompileProgram.h"
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
+#include <set>
 #include <fstream>
 #include <sstream>
 
 #include "meshvk/Dialect/MeshVKDialect.h"
 #include "meshvk/Transforms/Passes.h"
 #include "meshvk/Artifact/ArtifactEmitter.h"
+#include "meshvk/artifact/variants.h"
 #include "llvm/ADT/StringSet.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -105,6 +108,68 @@ private:
 // SPIR-V version ceiling of a Vulkan version (Vulkan spec, "Versions").
 uint32_t maxSpirvFor(uint32_t vulkan) { return vulkan >= 103 ? 106 : vulkan == 102 ? 105 : 103; }
 
+std::string countsText(const std::vector<int64_t> &counts) {
+  std::string text;
+  for (size_t i = 0; i < counts.size(); ++i)
+    text += (i ? ", " : "") + std::to_string(counts[i]);
+  return text;
+}
+
+// A dynamic grid with no process count given: one plan per count of
+// options.gridSizes, each compiled exactly as for mesh-vk-run --devices=N
+// (the whole chain again, on the source), packed into one file of variants.
+// `grid` names the grid in messages ("NAME:LINE:COL: ... grid @g (shape ?)").
+std::string compileGridVariants(const std::string &source, const std::string &bufferName,
+                                const ProgramOptions &options, const std::string &gridWhere,
+                                const std::string &grid, CompiledProgram *out) {
+  const std::vector<int64_t> &sizes =
+      options.gridSizes.empty() ? kDefaultGridSizes : options.gridSizes;
+  std::vector<artifact::GridVariantDesc> plans;
+  std::vector<CompiledVariant> variants;
+  std::vector<std::string> warnings, refusals;
+  std::set<std::string> seenWarnings; // the program's own warnings repeat per count
+  for (int64_t count : sizes) {
+    ProgramOptions one = options;
+    one.gridSizes.clear();
+    one.dynamicGridProcesses = count;
+    CompiledProgram compiled;
+    auto start = std::chrono::steady_clock::now();
+    std::string error = compileProgramSource(source, bufferName, one, &compiled);
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!error.empty()) {
+      refusals.push_back("for " + std::to_string(count) + ": " + error);
+      warnings.push_back(gridWhere + ": warning: " + grid + ": no plan for " +
+                         std::to_string(count) + " processes, left out: " + error);
+      continue;
+    }
+    for (std::string &w : compiled.warnings)
+      if (seenWarnings.insert(w).second)
+        warnings.push_back(std::move(w));
+    CompiledVariant v;
+    v.processes = count;
+    v.gridShape = compiled.gridShape;
+    v.artifactBytes = compiled.artifact.size();
+    v.compileSeconds = seconds;
+    v.memory = std::move(compiled.memory);
+    v.collectives = std::move(compiled.collectives);
+    variants.push_back(std::move(v));
+    plans.push_back({static_cast<uint32_t>(count), std::move(compiled.artifact)});
+  }
+  *out = CompiledProgram();
+  if (plans.empty()) { // one line: every count's reason
+    std::string reasons;
+    for (const std::string &r : refusals)
+      reasons += "; " + r;
+    return gridWhere + ": error: " + grid + " compiles for none of the process counts " +
+           countsText(sizes) + reasons;
+  }
+  out->warnings = std::move(warnings);
+  out->artifact = artifact::BuildVariantsArtifact(plans, options.producer);
+  out->variants = std::move(variants);
+  return "";
+}
+
 } // namespace
 
 bool parseGridShape(const std::string &text, std::vector<int64_t> *shape, std::string *error) {
@@ -126,6 +191,52 @@ bool parseGridShape(const std::string &text, std::vector<int64_t> *shape, std::s
     *error = "'" + text +
              "' is not a grid shape (expected extents 1..1024 joined by 'x', e.g. 4 or 2x2)";
     return false;
+  }
+  return true;
+}
+
+bool parseGridSizes(const std::string &text, std::vector<int64_t> *sizes, std::string *error) {
+  sizes->clear();
+  auto bad = [&](const std::string &why) {
+    sizes->clear();
+    *error = "'" + text + "' is not a list of process counts (" + why +
+             "; expected counts 1..1024 and ranges A-B joined by commas, e.g. 1,2,4,8 or 1-4,8)";
+    return false;
+  };
+  auto number = [](const std::string &part, int64_t *value) {
+    char *end = nullptr;
+    errno = 0;
+    long long v =
+        part.empty() || part[0] == '-' || part[0] == '+' ? 0 : std::strtoll(part.c_str(), &end, 10);
+    if (part.empty() || !end || *end != '\0' || errno || v < 1 || v > 1024)
+      return false;
+    *value = v;
+    return true;
+  };
+  if (text.empty() || text.back() == ',')
+    return bad("an empty entry");
+  std::set<int64_t> seen;
+  std::stringstream in(text);
+  std::string part;
+  while (std::getline(in, part, ',')) {
+    size_t dash = part.find('-', 1);
+    int64_t first = 0, last = 0;
+    if (part.empty())
+      return bad("an empty entry");
+    if (dash == std::string::npos) {
+      if (!number(part, &first))
+        return bad("'" + part + "' is not a count 1..1024");
+      last = first;
+    } else if (!number(part.substr(0, dash), &first) || !number(part.substr(dash + 1), &last)) {
+      return bad("'" + part + "' is not a range of counts 1..1024");
+    } else if (last < first) {
+      return bad("the range '" + part + "' runs backwards");
+    }
+    for (int64_t c = first; c <= last; ++c) {
+      if (!seen.insert(c).second)
+        return bad(std::to_string(c) + " is given twice");
+      sizes->push_back(c);
+    }
   }
   return true;
 }
@@ -202,9 +313,12 @@ std::string compileProgramSource(const std::string &source, const std::string &b
 
   // A dynamic grid takes its size from the caller (mesh-vk-run --devices=N;
   // mesh-vk-compile --grid-shape): meshvk unrolls the grid into one program
-  // per process, so an artifact is compiled for one process count.
+  // per process, so a plan is compiled for one process count. With no count
+  // given, the program is compiled once per count of options.gridSizes into
+  // one file of variants (compileGridVariants).
   llvm::StringSet<> usedGrids;
   module->walk([&](shard::ShardingOp s) { usedGrids.insert(s.getGrid()); });
+  std::string variantsGrid, variantsWhere;
   for (auto grid : module->getOps<shard::GridOp>()) {
     ArrayRef<int64_t> shape = grid.getShape();
     int64_t dynamicAxes = llvm::count_if(shape, ShapedType::isDynamic);
@@ -218,12 +332,21 @@ std::string compileProgramSource(const std::string &source, const std::string &b
       fixed *= ShapedType::isDynamic(s) ? 1 : s;
     }
     std::string problem;
-    if (options.dynamicGridProcesses <= 0)
+    if (dynamicAxes > 1)
+      problem = "grid @" + grid.getSymName().str() + " (" + written +
+                ") has more than one '?' axis: meshvk sizes one '?' axis as the process count "
+                "divided by the static axes; write the other extents, or pass --grid-shape";
+    else if (options.dynamicGridProcesses <= 0 && !options.compileGridVariants)
       problem = "grid @" + grid.getSymName().str() + " has a dynamic shape (" + written +
-                "): meshvk compiles one plan per process count; pass --grid-shape=N to "
-                "mesh-vk-compile (one .mvk per device count), or run the .mlir with "
-                "mesh-vk-run --devices=N";
-    else if (dynamicAxes > 1 || fixed <= 0 || options.dynamicGridProcesses % fixed != 0)
+                "): pass the process count (mesh-vk-run --devices=N), or compile it once for "
+                "every count with mesh-vk-compile";
+    else if (options.dynamicGridProcesses <= 0) {
+      variantsGrid = "grid @" + grid.getSymName().str() + " (shape " + written + ")";
+      variantsWhere = locationText(grid.getLoc());
+      if (variantsWhere.empty())
+        variantsWhere = bufferName;
+      continue;
+    } else if (fixed <= 0 || options.dynamicGridProcesses % fixed != 0)
       problem = "grid @" + grid.getSymName().str() + " (" + written + ") cannot take " +
                 std::to_string(options.dynamicGridProcesses) +
                 " processes: meshvk sizes one '?' axis as the process count divided by the "
@@ -238,6 +361,12 @@ std::string compileProgramSource(const std::string &source, const std::string &b
         s = options.dynamicGridProcesses / fixed;
     grid.setShape(resolved);
   }
+  if (!variantsGrid.empty())
+    return compileGridVariants(source, bufferName, options, variantsWhere, variantsGrid, out);
+  if (!options.gridSizes.empty())
+    return fail("process counts to compile for (--grid-sizes) apply to a program whose used "
+                "shard.grid has a '?' axis; this program's grid is static (use --grid-shape to "
+                "compile it for another grid)");
 
   if (!options.gridShape.empty()) {
     std::vector<shard::GridOp> grids(module->getOps<shard::GridOp>().begin(),

@@ -54,6 +54,11 @@ llvm::cl::opt<std::string> vulkanVersion(
 llvm::cl::opt<std::string> gridShape(
     "grid-shape", llvm::cl::cat(toolCategory),
     llvm::cl::desc("compile for another grid than the program's shard.grid (e.g. 1, 2, 4, 2x2)"));
+llvm::cl::opt<std::string> gridSizes(
+    "grid-sizes", llvm::cl::cat(toolCategory), llvm::cl::value_desc("counts"),
+    llvm::cl::desc("a dynamic grid (shard.grid @g(shape = ?)): the process counts to put a plan "
+                   "for into the one .mvk, e.g. 1,2,4,8 or 1-4,8 (default 1-8); counts the "
+                   "program cannot take are left out with a warning"));
 llvm::cl::opt<bool>
     printPlan("print-plan", llvm::cl::cat(toolCategory),
               llvm::cl::desc("print per-process bytes and collectives of the plan"));
@@ -130,7 +135,7 @@ int main(int argc, char **argv) {
     return Usage(first);
   }
   std::string input = inputFile, output = outputFile, device = targetDevice, vulkan = vulkanVersion,
-              grid = gridShape;
+              grid = gridShape, sizes = gridSizes;
   bool print_plan = printPlan;
   meshvk::ProgramOptions options;
   options.dumpDirectory = dumpKernels;
@@ -155,6 +160,11 @@ int main(int argc, char **argv) {
     return Usage("--vulkan-version: " + error);
   if (!grid.empty() && !meshvk::parseGridShape(grid, &options.gridShape, &error))
     return Usage("--grid-shape: " + error);
+  if (gridSizes.getNumOccurrences() && !grid.empty())
+    return Usage("--grid-sizes and --grid-shape: give one (--grid-shape compiles one plan for one "
+                 "grid, --grid-sizes one plan per process count of a dynamic grid)");
+  if (gridSizes.getNumOccurrences() && !meshvk::parseGridSizes(sizes, &options.gridSizes, &error))
+    return Usage("--grid-sizes: " + error);
   if (device == "auto") {
     uint32_t api = 0;
     if (int code = ProbeDevice(&options.device, &api))
@@ -220,6 +230,19 @@ int main(int argc, char **argv) {
       meshvk_status_free(status);
       return kExitDevice;
     }
+    // A file of plans (a dynamic grid): the picture of the largest count.
+    if (!program.variants.empty()) {
+      meshvk_module_t *plan = nullptr;
+      meshvk_status_t status = meshvk_module_select_process_count(
+          module, static_cast<uint32_t>(program.variants.back().processes), &plan);
+      meshvk_module_release(module);
+      if (status) {
+        std::fprintf(stderr, "mesh-vk-compile: --plan-graph: %s\n", meshvk_status_message(status));
+        meshvk_status_free(status);
+        return kExitDevice;
+      }
+      module = plan;
+    }
     std::string why;
     bool ok = meshvk_run::WritePlanGraph(graph, module, 0, nullptr, &why);
     meshvk_module_release(module);
@@ -228,32 +251,59 @@ int main(int argc, char **argv) {
       return kExitUsage;
     }
   }
+  auto shapeText = [](const std::vector<int64_t> &shape) {
+    std::string text;
+    for (int64_t e : shape)
+      text += (text.empty() ? "" : "x") + std::to_string(e);
+    return text;
+  };
   if (verbose) {
-    std::string shape;
-    for (int64_t e : program.gridShape)
-      shape += (shape.empty() ? "" : "x") + std::to_string(e);
-    std::fprintf(stderr,
-                 "mesh-vk-compile: grid %s, %zu processes, %zu collectives, %zu-byte artifact %s\n",
-                 shape.c_str(), program.memory.size(), program.collectives.size(),
-                 program.artifact.size(), output.c_str());
+    if (program.variants.empty())
+      std::fprintf(stderr,
+                   "mesh-vk-compile: grid %s, %zu processes, %zu collectives, %zu-byte artifact "
+                   "%s\n",
+                   shapeText(program.gridShape).c_str(), program.memory.size(),
+                   program.collectives.size(), program.artifact.size(), output.c_str());
+    for (const meshvk::CompiledVariant &v : program.variants)
+      std::fprintf(stderr,
+                   "mesh-vk-compile: plan for %lld processes: grid %s, %zu collectives, %llu-byte "
+                   "plan, compiled in %.2f s\n",
+                   (long long)v.processes, shapeText(v.gridShape).c_str(), v.collectives.size(),
+                   (unsigned long long)v.artifactBytes, v.compileSeconds);
+    if (!program.variants.empty())
+      std::fprintf(stderr, "mesh-vk-compile: %zu plans, %zu-byte artifact %s\n",
+                   program.variants.size(), program.artifact.size(), output.c_str());
   }
-  if (print_plan) {
-    std::string shape;
-    for (int64_t e : program.gridShape)
-      shape += (shape.empty() ? "" : "x") + std::to_string(e);
-    std::printf("grid %s, %zu processes, %zu bytes written to %s\n", shape.c_str(),
-                program.memory.size(), program.artifact.size(), output.c_str());
-    for (size_t p = 0; p < program.memory.size(); ++p)
+  auto printPlanOf = [](const std::vector<meshvk::ProcessMemoryPlan> &memory,
+                        const std::vector<meshvk::CollectivePlan> &collectives) {
+    for (size_t p = 0; p < memory.size(); ++p)
       std::printf("process %zu: arguments %llu B, results %llu B, transients %llu B\n", p,
-                  (unsigned long long)program.memory[p].argumentBytes,
-                  (unsigned long long)program.memory[p].resultBytes,
-                  (unsigned long long)program.memory[p].transientBytes);
-    for (const auto &c : program.collectives) {
+                  (unsigned long long)memory[p].argumentBytes,
+                  (unsigned long long)memory[p].resultBytes,
+                  (unsigned long long)memory[p].transientBytes);
+    for (const auto &c : collectives) {
       long long total = 0;
       for (int64_t b : c.pulledBytes)
         total += b;
       std::printf("collective %s (%s, group of %lld): %lld bytes pulled across devices\n",
                   c.kind.c_str(), c.algorithm.c_str(), (long long)c.groupSize, total);
+    }
+  };
+  if (print_plan && program.variants.empty()) {
+    std::printf("grid %s, %zu processes, %zu bytes written to %s\n",
+                shapeText(program.gridShape).c_str(), program.memory.size(),
+                program.artifact.size(), output.c_str());
+    printPlanOf(program.memory, program.collectives);
+  } else if (print_plan) {
+    std::string counts;
+    for (const meshvk::CompiledVariant &v : program.variants)
+      counts += (counts.empty() ? "" : ", ") + std::to_string(v.processes);
+    std::printf("dynamic grid: plans for %s processes, %zu bytes written to %s\n", counts.c_str(),
+                program.artifact.size(), output.c_str());
+    for (const meshvk::CompiledVariant &v : program.variants) {
+      std::printf("plan for %lld processes: grid %s, %llu-byte plan\n", (long long)v.processes,
+                  shapeText(v.gridShape).c_str(), (unsigned long long)v.artifactBytes);
+      printPlanOf(v.memory, v.collectives);
     }
   }
   return kExitOk;

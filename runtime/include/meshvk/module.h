@@ -52,17 +52,48 @@ meshvk_status_t meshvk_module_load_file(const char* path, meshvk_module_t** out_
 void meshvk_module_retain(meshvk_module_t* module);
 void meshvk_module_release(meshvk_module_t* module);
 
+// ---- Plans for several process counts (a dynamic grid) ----------------------
+// meshvk unrolls the grid into one program per process at compile time, so a
+// plan runs on one process count. A program over `shard.grid @g(shape = ?)`
+// compiled by mesh-vk-compile without --grid-shape is ONE file holding a plan
+// per process count it was compiled for (mvk.fbs GridVariant,
+// format_version 2). Loading such a file verifies every plan, as it would
+// each as a file of its own. The loaded module is a set of plans, not a plan:
+// it has no grid (meshvk_module_grid_info: rank 0, process_count 0) and no
+// functions (meshvk_module_function_count: 0); meshvk_module_find_function
+// and meshvk_program_create return FAILED_PRECONDITION naming the counts it
+// holds. Pick a plan with meshvk_module_select_process_count; every other
+// call then works on the module it returns. Modules of one plan (every file
+// compiled for a fixed grid) answer these calls too, so a caller can treat
+// both alike. Thread-safe (modules are immutable). No Vulkan call.
+
+// Number of plans the module holds; 0 for a module of one plan.
+uint32_t meshvk_module_variant_count(const meshvk_module_t* module);
+// Process count of plan `variant` (file order, not sorted); 0 when out of
+// range or for a module of one plan.
+uint32_t meshvk_module_variant_process_count(const meshvk_module_t* module, uint32_t variant);
+// The module of the plan for `process_count` processes, with a +1 reference
+// (release it; it stays valid after `module` is released). For a module of
+// one plan: the module itself (+1) when `process_count` is its grid's process
+// count or 0. OUT_OF_RANGE when there is no plan for that count (the message
+// lists the counts held: "no plan for 5 processes: the module holds plans for
+// 1, 2, 3 and 4 processes (a dynamic grid)"); INVALID_ARGUMENT for 0 on a set
+// of plans or a NULL pointer. *out_module is NULL on failure.
+meshvk_status_t meshvk_module_select_process_count(meshvk_module_t* module, uint32_t process_count,
+                                                   meshvk_module_t** out_module);
+
 typedef struct meshvk_grid_info_s {
   uint32_t rank;
   uint32_t shape[MESHVK_MAX_RANK];
   uint32_t peered_axes_mask;  // bit a set: grid axis a has peer memory
   uint32_t process_count;
 } meshvk_grid_info_t;
+// All zero for a set of plans (meshvk_module_variant_count > 0).
 void meshvk_module_grid_info(const meshvk_module_t* module, meshvk_grid_info_t* out_info);
 
 uint32_t meshvk_module_function_count(const meshvk_module_t* module);
-// Finds a function by name. NULL or "" picks the only function (INVALID_ARGUMENT
-// when there are several: the message lists them). OUT_OF_RANGE when absent.
+// Finds a function by name (FAILED_PRECONDITION on a set of plans). NULL or "" picks the only function
+// (INVALID_ARGUMENT when there are several: the message lists them). OUT_OF_RANGE when absent.
 meshvk_status_t meshvk_module_find_function(const meshvk_module_t* module, const char* name, uint32_t* out_function);
 
 typedef struct meshvk_function_info_s {
@@ -117,7 +148,8 @@ uint32_t meshvk_module_phase_count(const meshvk_module_t* module);
 // application must enable on a VkDevice it hands to meshvk for this module.
 meshvk_status_t meshvk_module_shader_features(const meshvk_module_t* module, meshvk_shader_features_t* out);
 
-// Instantiates `module` on `set` (whose process count must equal the grid's):
+// Instantiates `module` on `set` (whose process count must equal the grid's;
+// FAILED_PRECONDITION for a set of plans, see meshvk_module_select_process_count):
 // checks the module against each device's limits (workgroup counts and sizes,
 // push constants, binding alignment/ranges, allocation sizes) BEFORE any
 // allocation, then allocates buffers (transients sharing a reuse slot share one

@@ -7,6 +7,7 @@
 #include "artifact_verifier_checker.h"
 #include "meshvk/artifact/builder.h"
 #include "meshvk/artifact/integrity.h"
+#include "meshvk/artifact/variants.h"
 #include "schedule.h"
 
 namespace meshvk::module {
@@ -26,6 +27,10 @@ void GridIndex(const Vector<uint32_t>* grid_shape, uint32_t process, uint32_t* o
 }
 
 std::string VerifyArtifact(const uint8_t* data, size_t size, const mvk::Artifact** out_artifact) {
+  return VerifyImage(data, size, /*inside_variants=*/false, out_artifact);
+}
+
+std::string VerifyImage(const uint8_t* data, size_t size, bool inside_variants, const mvk::Artifact** out_artifact) {
   *out_artifact = nullptr;
   if (size < 8) return Msg("truncated: ", size, " bytes (a .mvk file has at least 8)");
   if (size > kMaxArtifactBytes)
@@ -40,6 +45,7 @@ std::string VerifyArtifact(const uint8_t* data, size_t size, const mvk::Artifact
   size = flatbuffer_size;
   // The version first, with a verifier limited to the root table and that one
   // field, so that a file of another version gets the version message.
+  uint32_t version = 0;
   {
     flatbuffers::Verifier v(data, size);
     if (flatbuffers::ReadScalar<flatbuffers::uoffset_t>(data) > size - 4)
@@ -47,13 +53,15 @@ std::string VerifyArtifact(const uint8_t* data, size_t size, const mvk::Artifact
     const auto* root = flatbuffers::GetRoot<flatbuffers::Table>(data);
     if (!root->VerifyTableStart(v) || !root->VerifyField<uint32_t>(v, mvk::Artifact::VT_FORMAT_VERSION, 4))
       return "truncated or corrupt: cannot read the format version";
-    uint32_t version = root->GetField<uint32_t>(mvk::Artifact::VT_FORMAT_VERSION, 0);
+    version = root->GetField<uint32_t>(mvk::Artifact::VT_FORMAT_VERSION, 0);
     if (version < artifact::kFormatVersion)
       return Msg("format_version: ", version, " is older than this runtime's version ", artifact::kFormatVersion,
                  " (recompile the program)");
-    if (version > artifact::kFormatVersion)
-      return Msg("format_version: ", version, " is newer than this runtime's version ", artifact::kFormatVersion,
-                 " (update meshvk)");
+    if (version > artifact::kVariantsFormatVersion)
+      return Msg("format_version: ", version, " is newer than this runtime's version ",
+                 artifact::kVariantsFormatVersion, " (update meshvk)");
+    if (version == artifact::kVariantsFormatVersion && inside_variants)
+      return "format_version: 2 (a set of plans) inside variants: variants do not nest";
   }
   flatbuffers::Verifier::Options options;
   options.max_depth = 16;
@@ -61,7 +69,9 @@ std::string VerifyArtifact(const uint8_t* data, size_t size, const mvk::Artifact
   flatbuffers::Verifier verifier(data, size, options);
   if (!mvk::VerifyArtifactBuffer(verifier)) return "truncated or corrupt: the FlatBuffers verifier rejected the file";
   const mvk::Artifact* a = mvk::GetArtifact(data);
-  error = verifier::ArtifactChecker(a).Check();
+  if (version == artifact::kFormatVersion && a->variants())
+    return "variants: only a format_version 2 file holds variants (this one is version 1)";
+  error = version == artifact::kVariantsFormatVersion ? CheckVariants(a) : verifier::ArtifactChecker(a).Check();
   if (error.empty()) *out_artifact = a;
   return error;
 }

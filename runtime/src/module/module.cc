@@ -27,7 +27,19 @@ Status LoadBytes(std::vector<uint8_t> bytes, const std::string& what, meshvk_mod
   std::string error = meshvk::module::VerifyArtifact(module->bytes.data(), module->bytes.size(), &artifact);
   if (!error.empty()) return MakeStatus(MESHVK_STATUS_DATA_LOSS, "%s%s", what.c_str(), error.c_str());
   module->artifact = artifact;
-  module->schedule = meshvk::module::ComputeSchedule(artifact);
+  if (!artifact->variants()) {
+    module->schedule = meshvk::module::ComputeSchedule(artifact);
+  } else {
+    // Every plan was verified where it lies in the file; each module gets a
+    // copy of those same bytes (heap-aligned), so it needs no second check.
+    for (const meshvk::mvk::GridVariant* v : *artifact->variants()) {
+      auto plan = std::make_unique<meshvk_module_s>();
+      plan->bytes.assign(v->artifact()->begin(), v->artifact()->end());
+      plan->artifact = meshvk::mvk::GetArtifact(plan->bytes.data());
+      plan->schedule = meshvk::module::ComputeSchedule(plan->artifact);
+      module->variants.push_back(plan.release());
+    }
+  }
   *out = module.release();
   return Status();
 }
@@ -104,6 +116,23 @@ meshvk_status_t TensorInfo(const meshvk_module_t* m, uint32_t function, uint32_t
 
 }  // namespace
 
+meshvk_module_s::~meshvk_module_s() {
+  for (meshvk_module_t* plan : variants) meshvk_module_release(plan);
+}
+
+namespace meshvk::module {
+
+std::string VariantsText(const meshvk_module_t* module) {
+  std::string counts;
+  for (size_t i = 0; i < module->variants.size(); ++i) {
+    if (i) counts += i + 1 == module->variants.size() ? " and " : ", ";
+    counts += std::to_string(meshvk_module_variant_process_count(module, static_cast<uint32_t>(i)));
+  }
+  return "the module holds plans for " + counts + " processes (a dynamic grid)";
+}
+
+}  // namespace meshvk::module
+
 extern "C" {
 
 meshvk_status_t meshvk_module_load(const void* data, size_t size, meshvk_module_t** out_module) {
@@ -136,6 +165,7 @@ void meshvk_module_grid_info(const meshvk_module_t* module, meshvk_grid_info_t* 
   if (!out) return;
   *out = meshvk_grid_info_t{};
   if (!module) return;
+  if (!module->variants.empty()) return;  // no grid until a plan is chosen
   const meshvk::mvk::Grid* grid = module->artifact->grid();
   out->rank = grid->shape()->size();
   out->process_count = 1;
@@ -155,6 +185,10 @@ uint32_t meshvk_module_function_count(const meshvk_module_t* module) {
 meshvk_status_t meshvk_module_find_function(const meshvk_module_t* module, const char* name, uint32_t* out_function) {
   if (!module || !out_function)
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_module_find_function: module or out_function is NULL")
+        .ToC();
+  if (!module->variants.empty())
+    return MakeStatus(MESHVK_STATUS_FAILED_PRECONDITION, "%s: choose one with meshvk_module_select_process_count",
+                      meshvk::module::VariantsText(module).c_str())
         .ToC();
   uint32_t count = meshvk_module_function_count(module);
   std::string names;
@@ -276,6 +310,50 @@ meshvk_status_t meshvk_module_shader_features(const meshvk_module_t* module, mes
     if (status) return FromC(status, "executables[" + std::to_string(i) + "]").ToC();
   }
   return MESHVK_OK;
+}
+
+}  // extern "C"
+
+extern "C" {
+
+uint32_t meshvk_module_variant_count(const meshvk_module_t* module) {
+  return module ? static_cast<uint32_t>(module->variants.size()) : 0;
+}
+
+uint32_t meshvk_module_variant_process_count(const meshvk_module_t* module, uint32_t variant) {
+  if (!module || variant >= module->variants.size()) return 0;
+  return module->artifact->variants()->Get(variant)->process_count();
+}
+
+meshvk_status_t meshvk_module_select_process_count(meshvk_module_t* module, uint32_t process_count,
+                                                   meshvk_module_t** out_module) {
+  if (!out_module) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "out_module is NULL").ToC();
+  *out_module = nullptr;
+  if (!module) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "module is NULL").ToC();
+  if (module->variants.empty()) {
+    meshvk_grid_info_t grid{};
+    meshvk_module_grid_info(module, &grid);
+    if (process_count != 0 && process_count != grid.process_count)
+      return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "the module is compiled for %u processes, not %u",
+                        grid.process_count, process_count)
+          .ToC();
+    meshvk_module_retain(module);
+    *out_module = module;
+    return MESHVK_OK;
+  }
+  if (process_count == 0)
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: choose one (process count 0 given)",
+                      meshvk::module::VariantsText(module).c_str())
+        .ToC();
+  for (uint32_t i = 0; i < module->variants.size(); ++i)
+    if (meshvk_module_variant_process_count(module, i) == process_count) {
+      meshvk_module_retain(module->variants[i]);
+      *out_module = module->variants[i];
+      return MESHVK_OK;
+    }
+  return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "no plan for %u processes: %s", process_count,
+                    meshvk::module::VariantsText(module).c_str())
+      .ToC();
 }
 
 }  // extern "C"

@@ -4,16 +4,29 @@
 
 #include <atomic>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "meshvk/module.h"
 #include "schedule.h"
 
 struct meshvk_module_s {
+  ~meshvk_module_s();
   std::atomic<uint32_t> references{1};
   std::vector<uint8_t> bytes;  // owned copy; artifact points into it
   const meshvk::mvk::Artifact* artifact = nullptr;
   meshvk::module::Schedule schedule;
+  // A file of variants (format_version 2): one module per plan, each owning a
+  // copy of its plan's bytes, referenced here (+1 each) in file order; the
+  // module itself has no grid, functions or schedule. Empty for a plan.
+  std::vector<meshvk_module_t*> variants;
 };
+
+namespace meshvk::module {
+
+// "the module holds plans for 1, 2, 4 processes (a dynamic grid)".
+std::string VariantsText(const meshvk_module_t* module);
+
+}  // namespace meshvk::module
 
 #endif  // MESHVK_RUNTIME_MODULE_MODULE_H_

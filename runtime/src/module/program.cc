@@ -120,6 +120,10 @@ Status CreateExecutables(meshvk_program_t* prog) {
 
 Status Create(meshvk_module_t* module, meshvk_device_set_t* set, const meshvk_program_ranks_t* ranks,
               meshvk_program_t* prog) {
+  if (!module->variants.empty())  // a file of plans: the caller picks one first
+    return MakeStatus(MESHVK_STATUS_FAILED_PRECONDITION,
+                      "%s: choose one with meshvk_module_select_process_count before creating a program",
+                      meshvk::module::VariantsText(module).c_str());
   prog->module = module;
   meshvk_module_retain(module);
   prog->set = set;

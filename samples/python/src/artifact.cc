@@ -54,6 +54,28 @@ std::vector<uint32_t> Artifact::peered_axes() const {
   return axes;
 }
 
+std::vector<uint32_t> Artifact::process_counts() const {
+  std::vector<uint32_t> counts;
+  for (uint32_t i = 0; i < meshvk_module_variant_count(module_); ++i)
+    counts.push_back(meshvk_module_variant_process_count(module_, i));
+  return counts;
+}
+
+std::shared_ptr<Artifact> Artifact::ForProcessCount(uint32_t processes) const {
+  meshvk_module_t* plan = nullptr;
+  Check(meshvk_module_select_process_count(module_, processes, &plan), name_ + ": ");
+  if (plan == module_) return std::shared_ptr<Artifact>(new Artifact(bytes_, name_, plan));
+  // The plan's own bytes (kernels(), save()): the verified file's variant.
+  const auto* variants = meshvk::mvk::GetArtifact(bytes_.data())->variants();
+  for (const meshvk::mvk::GridVariant* v : *variants)
+    if (v->process_count() == processes)
+      return std::shared_ptr<Artifact>(new Artifact(std::string(v->artifact()->begin(), v->artifact()->end()),
+                                                    name_ + " (plan for " + std::to_string(processes) + " processes)",
+                                                    plan));
+  meshvk_module_release(plan);
+  Raise(MESHVK_STATUS_INTERNAL, name_ + ": the selected plan is not in the file");
+}
+
 std::vector<std::string> Artifact::function_names() const {
   std::vector<std::string> names;
   for (uint32_t f = 0; f < meshvk_module_function_count(module_); ++f) {

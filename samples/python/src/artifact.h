@@ -41,6 +41,11 @@ class Artifact {
   std::vector<uint32_t> grid_shape() const;
   std::vector<uint32_t> peered_axes() const;
   std::vector<std::string> function_names() const;
+  // A .mvk of a dynamic grid holds a plan per process count: those counts
+  // (file order; empty for a file of one plan), and the plan for one of them
+  // as an Artifact of its own (OutOfRangeError lists the counts held).
+  std::vector<uint32_t> process_counts() const;
+  std::shared_ptr<Artifact> ForProcessCount(uint32_t processes) const;
 
   // `name` "" picks the only function. OutOfRangeError for an unknown name.
   FunctionSignature Signature(const std::string& name) const;

@@ -32,6 +32,8 @@ PYBIND11_MODULE(_meshvk, m) {
       .def_property_readonly("grid_shape", [](const Artifact& a) { return py::tuple(py::cast(a.grid_shape())); })
       .def_property_readonly("peered_axes", &Artifact::peered_axes)
       .def_property_readonly("functions", &Artifact::function_names)
+      .def_property_readonly("process_counts", &Artifact::process_counts)
+      .def("for_process_count", &Artifact::ForProcessCount, py::arg("processes"))
       .def("signature", &Artifact::SignatureDict, py::arg("function") = "")
       .def("plan", &Artifact::PlanDict, py::arg("function") = "")
       .def("kernels", &Artifact::Kernels)

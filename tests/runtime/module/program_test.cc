@@ -7,6 +7,7 @@
 #include <cstring>
 #include <vector>
 
+#include "meshvk/artifact/variants.h"
 #include "meshvk/module.h"
 #include "programs.h"
 #include "vulkan_fixture.h"
@@ -365,6 +366,35 @@ TEST_F(ProgramTest, ProcessCountMustMatchTheGrid) {
   EXPECT_TRUE(HasCode(meshvk_program_create(module.get(), set.get(), &program), MESHVK_STATUS_INVALID_ARGUMENT,
                       "the program's grid has 4 processes but the device set has 2"));
   EXPECT_EQ(program, nullptr);
+}
+
+// A file of plans for several process counts (a dynamic grid) is not a
+// program: creating one from it names the counts; the chosen plan runs.
+TEST_F(ProgramTest, ASetOfPlansIsChosenFromBeforeCreatingAProgram) {
+  Module plans = LoadModule(meshvk::artifact::BuildVariantsArtifact(
+      {{1, Elementwise({1}, {{0}, {}}, 4, 4, 1.0f)}, {2, Elementwise({2}, {{0}, {}}, 4, 4, 1.0f)}}));
+  ASSERT_TRUE(plans);
+  DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, 2);
+  meshvk_program_t* program = nullptr;
+  EXPECT_TRUE(HasCode(meshvk_program_create(plans.get(), set.get(), &program), MESHVK_STATUS_FAILED_PRECONDITION,
+                      "the module holds plans for 1 and 2 processes (a dynamic grid): choose one with "
+                      "meshvk_module_select_process_count"));
+  EXPECT_EQ(program, nullptr);
+  meshvk_module_t* two = nullptr;
+  ASSERT_EQ(StatusText(meshvk_module_select_process_count(plans.get(), 2, &two)), "");
+  Module chosen(two);
+  Program run = MakeProgram(chosen.get(), set.get());
+  ASSERT_TRUE(run);
+  std::vector<float> a = Iota(16, 1.0f, 0.5f), b = Iota(16, -2.0f, 1.0f), c(16, -1.0f);
+  meshvk_host_input_t inputs[2] = {{a.data(), 64}, {b.data(), 64}};
+  meshvk_host_output_t output = {c.data(), 64};
+  meshvk_invoke_info_t info{};
+  info.inputs = inputs;
+  info.input_count = 2;
+  info.outputs = &output;
+  info.output_count = 1;
+  ASSERT_EQ(StatusText(meshvk_program_invoke(run.get(), &info)), "");
+  for (size_t i = 0; i < c.size(); ++i) EXPECT_EQ(c[i], a[i] + 1.0f * b[i]) << i;
 }
 
 TEST_F(ProgramTest, WorkgroupCountsBeyondTheDeviceLimitAreRefusedBeforeAllocation) {

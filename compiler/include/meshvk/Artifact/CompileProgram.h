@@ -30,6 +30,17 @@ struct ProgramOptions {
   // = ?)`, or `2x?`): the `?` axis gets processes / (product of the static
   // axes). 0: such a grid is refused with what to pass. `gridShape` wins.
   int64_t dynamicGridProcesses = 0;
+  // A grid with a `?` axis and neither `gridShape` nor `dynamicGridProcesses`:
+  // the process counts to compile a plan for, all packed into ONE .mvk (a file
+  // of variants, meshvk/artifact/variants.h; the runtime picks one by its
+  // device count). Empty: kDefaultGridSizes. A count the program cannot take
+  // (a shard would be empty, a static axis does not divide it, ...) is left
+  // out with one warning; none compiling is the (one-line) error. Non-empty for a program
+  // without a `?` grid is an error.
+  std::vector<int64_t> gridSizes;
+  // false: a dynamic grid with no count is refused with what to pass instead
+  // of compiled for every count (mesh-vk-run, which runs one count only).
+  bool compileGridVariants = true;
   std::string producer = "mesh-vk-compile 0.1";
   // When set: each deduplicated kernel's SPIR-V and its disassembly are written
   // to <dir>/<kernel>.spv and <dir>/<kernel>.spvasm (the directory is created).
@@ -52,19 +63,38 @@ struct CollectivePlan {
   int64_t groupSize = 0;
   std::vector<int64_t> pulledBytes; // per process
 };
+// One plan of a file of variants, as compiled.
+struct CompiledVariant {
+  int64_t processes = 0;
+  std::vector<int64_t> gridShape;
+  uint64_t artifactBytes = 0; // the plan's own .mvk image
+  double compileSeconds = 0;
+  std::vector<ProcessMemoryPlan> memory;
+  std::vector<CollectivePlan> collectives;
+};
 struct CompiledProgram {
   std::vector<uint8_t> artifact;         // the .mvk image
-  std::vector<int64_t> gridShape;        // the grid it was compiled for
+  std::vector<int64_t> gridShape;        // the grid it was compiled for (empty: variants)
   std::vector<ProcessMemoryPlan> memory; // per process
   std::vector<CollectivePlan> collectives;
   // One line per warning the compiler gave ("NAME:LINE:COL: warning: what"),
   // e.g. annotations it ignored; the tools print them to stderr.
   std::vector<std::string> warnings;
+  // A dynamic grid compiled for several process counts: the plans in the
+  // file, in the order of ProgramOptions::gridSizes (gridShape, memory and
+  // collectives above are then empty).
+  std::vector<CompiledVariant> variants;
 };
+
+// The process counts a dynamic grid is compiled for when none are asked for:
+// 1 to 8, the device counts of one machine (a node of 8 GPUs is the common
+// large case). Each plan costs about one compile (~0.2 s for a small program).
+inline const std::vector<int64_t> kDefaultGridSizes = {1, 2, 3, 4, 5, 6, 7, 8};
 
 // Compiles `source` (named `bufferName` in messages). Returns "" on success,
 // else ONE line "NAME:LINE:COL: error: what (expected ...)"; `out` is then left
-// empty. Never aborts on bad input.
+// empty (a dynamic grid that compiles for none of its counts: the line names
+// each count's reason). Never aborts on bad input.
 std::string compileProgramSource(const std::string &source, const std::string &bufferName,
                                  const ProgramOptions &options, CompiledProgram *out);
 // Reads `path` first ("PATH: cannot read: <errno text>" when it cannot).
@@ -73,6 +103,10 @@ std::string compileProgramFile(const std::string &path, const ProgramOptions &op
 
 // Parses "4", "2x2", "1" into a grid shape; false (with *error) otherwise.
 bool parseGridShape(const std::string &text, std::vector<int64_t> *shape, std::string *error);
+// Parses a list of process counts for a dynamic grid: counts 1..1024 and
+// ranges A-B joined by commas ("1,2,4,8", "1-4", "1-4,8"), each count once;
+// false (with *error) otherwise.
+bool parseGridSizes(const std::string &text, std::vector<int64_t> *sizes, std::string *error);
 // Parses "1.1", "1.2", "1.3" into 101..103; false (with *error) otherwise.
 bool parseVulkanVersion(const std::string &text, uint32_t *version, std::string *error);
 

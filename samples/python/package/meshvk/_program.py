@@ -118,6 +118,20 @@ class Program:
         return self._artifact.peered_axes
 
     @property
+    def process_counts(self):
+        """A dynamic grid (shape = ?) compiled for several process counts: the
+        counts it holds a plan for (file order); () for a program of one plan,
+        whose grid_shape/process_count then describe it."""
+        return tuple(self._artifact.process_counts)
+
+    def for_process_count(self, processes):
+        """The plan for `processes` processes of a dynamic-grid program, as a
+        Program of its own (OutOfRangeError lists the counts it holds)."""
+        program = Program(self._artifact.for_process_count(int(processes)))
+        program._source = self._source
+        return program
+
+    @property
     def functions(self):
         return self._artifact.functions
 

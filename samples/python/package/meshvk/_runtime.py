@@ -42,6 +42,12 @@ class Runtime(_meshvk.Runtime):
             raise _errors.InvalidArgumentError(
                 "load: a meshvk.Program or a .mvk/.mlir path is expected, got %s" % type(program).__name__)
         n = self.process_count
+        if program.process_counts:  # a dynamic grid: the plan for this runtime's devices
+            if not n:
+                raise _errors.InvalidArgumentError(
+                    "%s: a dynamic grid with plans for %s processes: create the Runtime with devices=N"
+                    % (program.name, ", ".join(map(str, program.process_counts))))
+            program = program.for_process_count(n)
         if n and program.process_count != n and program.source is not None and len(program.grid_shape) == 1:
             try:
                 program = program.for_grid((n,))

@@ -408,7 +408,8 @@ std::string compileProgramSource(const std::string &source, const std::string &b
       for (ProcessMemoryAttr m : memory.getAsRange<ProcessMemoryAttr>())
         out->memory.push_back({static_cast<uint64_t>(m.getArgumentBytes()),
                                static_cast<uint64_t>(m.getResultBytes()),
-                               static_cast<uint64_t>(m.getTransientBytes())});
+                               static_cast<uint64_t>(m.getTransientBytes()),
+                               static_cast<uint64_t>(m.getConstantBytes())});
     if (ArrayAttr collectives = MeshVKDialect::CollectivesAttrHelper(&context).getAttr(f))
       for (CollectiveAttr c : collectives.getAsRange<CollectiveAttr>()) {
         ArrayRef<int64_t> pulled = c.getPulledBytes().asArrayRef();

@@ -277,10 +277,11 @@ int main(int argc, char **argv) {
   auto printPlanOf = [](const std::vector<meshvk::ProcessMemoryPlan> &memory,
                         const std::vector<meshvk::CollectivePlan> &collectives) {
     for (size_t p = 0; p < memory.size(); ++p)
-      std::printf("process %zu: arguments %llu B, results %llu B, transients %llu B\n", p,
-                  (unsigned long long)memory[p].argumentBytes,
-                  (unsigned long long)memory[p].resultBytes,
-                  (unsigned long long)memory[p].transientBytes);
+      std::printf(
+          "process %zu: arguments %llu B, results %llu B, transients %llu B, constants %llu B\n", p,
+          (unsigned long long)memory[p].argumentBytes, (unsigned long long)memory[p].resultBytes,
+          (unsigned long long)memory[p].transientBytes,
+          (unsigned long long)memory[p].constantBytes);
     for (const auto &c : collectives) {
       long long total = 0;
       for (int64_t b : c.pulledBytes)

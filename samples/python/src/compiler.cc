@@ -72,6 +72,7 @@ PYBIND11_MODULE(_compiler, m) {
       d["argument_bytes"] = p.argumentBytes;
       d["result_bytes"] = p.resultBytes;
       d["transient_bytes"] = p.transientBytes;
+      d["constant_bytes"] = p.constantBytes;
       memory.append(d);
     }
     for (const auto& c : compiled.collectives) {

@@ -56,7 +56,7 @@ struct ProgramOptions {
 // What the plan says, for --print-plan style reports and for tests that compare
 // the runtime's allocations and copies with the plan.
 struct ProcessMemoryPlan {
-  uint64_t argumentBytes = 0, resultBytes = 0, transientBytes = 0;
+  uint64_t argumentBytes = 0, resultBytes = 0, transientBytes = 0, constantBytes = 0;
 };
 struct CollectivePlan {
   std::string kind, algorithm;

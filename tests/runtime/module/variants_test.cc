@@ -72,7 +72,7 @@ TEST(GridVariants, ListsCountsAndSelectsAPlan) {
             "FAILED_PRECONDITION: the module holds plans for 1, 2 and 4 processes (a dynamic grid): choose one with "
             "meshvk_module_select_process_count");
   meshvk_process_summary_t summary{};
-  EXPECT_NE(meshvk_module_process_summary(set, 0, &summary), nullptr);
+  EXPECT_NE(Take(meshvk_module_process_summary(set, 0, &summary)), "");
   EXPECT_EQ(meshvk_module_phase_count(set), 0u);
 
   meshvk_module_t* two = nullptr;

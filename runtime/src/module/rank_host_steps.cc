@@ -89,10 +89,7 @@ Status RemoteCopies::AllReduce(const RankGroup& g, uint32_t index,
                                           static_cast<uint32_t>(g.element_type), static_cast<uint32_t>(g.reduction)))
       return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: transport all_reduce among ranks %s failed (code %d)",
                         what.c_str(), RankList(g.ranks).c_str(), code);
-    uint64_t sent = 0, received = 0;
-    GroupTraffic(g, position, &sent, &received);
-    sent_ += sent;
-    received_ += received;
+    CountGroupTraffic(g, position);
   } else {
     // Ring: reduce-scatter, then all-gather (chunk c = elements [count*c/R, count*(c+1)/R)).
     const uint32_t right = g.ranks[(position + 1) % R], left = g.ranks[(position + R - 1) % R];
@@ -156,10 +153,7 @@ Status RemoteCopies::AllReduceMapped(const RankGroup& g, const std::vector<size_
     for (size_t j = 1; j < local.size(); ++j)
       std::memcpy(address(g.output[local[j]], local[j]) + at, sum + at, n * size);
   }
-  uint64_t sent = 0, received = 0;
-  GroupTraffic(g, Position(g), &sent, &received);
-  sent_ += sent;
-  received_ += received;
+  CountGroupTraffic(g, Position(g));
   return Status();
 }
 
@@ -203,10 +197,7 @@ Status RemoteCopies::ReduceScatter(const RankGroup& g, uint32_t index,
                                        static_cast<uint32_t>(g.element_type), static_cast<uint32_t>(g.reduction)))
       return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: transport reduce_scatter among ranks %s failed (code %d)",
                         what.c_str(), RankList(g.ranks).c_str(), code);
-    uint64_t sent = 0, received = 0;
-    GroupTraffic(g, me, &sent, &received);
-    sent_ += sent;
-    received_ += received;
+    CountGroupTraffic(g, me);
     segment = group_order_.data();
   } else {
     const uint32_t tag = kCollectiveTagBase + index;
@@ -302,10 +293,7 @@ Status RemoteCopies::MoveBlocks(uint32_t function, const RankGroup& g, uint32_t 
     return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: transport %s among ranks %s failed (code %d)", what.c_str(), call,
                       RankList(g.ranks).c_str(), code);
   if (call) {
-    uint64_t sent = 0, received = 0;
-    GroupTraffic(g, me, &sent, &received);
-    sent_ += sent;
-    received_ += received;
+    CountGroupTraffic(g, me);
   } else {
     // One message per peer rank: what it reads of this rank's blocks.
     const uint32_t tag = kCollectiveTagBase + index;
@@ -351,6 +339,13 @@ Status RemoteCopies::MoveBlocks(uint32_t function, const RankGroup& g, uint32_t 
 
 uint32_t RemoteCopies::Position(const RankGroup& g) const {
   return static_cast<uint32_t>(std::lower_bound(g.ranks.begin(), g.ranks.end(), transport_->rank) - g.ranks.begin());
+}
+
+void RemoteCopies::CountGroupTraffic(const RankGroup& g, uint32_t position) {
+  uint64_t sent = 0, received = 0;
+  GroupTraffic(g, position, &sent, &received);
+  sent_ += sent;
+  received_ += received;
 }
 
 }  // namespace meshvk::module

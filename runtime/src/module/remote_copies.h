@@ -128,6 +128,9 @@ class RemoteCopies {
     uint64_t offset = 0, size = 0;
     uint32_t to_rank = 0, tag = 0;
   };
+  // Adds what `g` moves for the rank at `position` (GroupTraffic) to the
+  // byte counters, after a transport collective call.
+  void CountGroupTraffic(const RankGroup& g, uint32_t position);
   Status AllReduce(const RankGroup& g, uint32_t index, const std::vector<std::vector<meshvk_buffer_t*>>& buffers,
                    const std::string& what);
   // Chunk of the mapped all_reduce: large enough that each transport call

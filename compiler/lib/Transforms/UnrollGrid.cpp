@@ -60,9 +60,22 @@ FailureOr<SmallVector<int64_t>> shardShapeOn(shard::ShardShapeOp op, int64_t p,
 /// extract_slice gets the static type they give.
 template <typename SliceOp>
 void foldConstantSliceOperands(SliceOp slice) {
+  // A constant, or the extent of a dimension that is static on this process
+  // (shard-partition sizes a slice of an uneven shard with tensor.dim).
+  auto constantOf = [](OpFoldResult r) -> std::optional<int64_t> {
+    if (std::optional<int64_t> c = getConstantIntValue(r))
+      return c;
+    auto dim = dyn_cast_if_present<Value>(r) ? cast<Value>(r).getDefiningOp<tensor::DimOp>()
+                                             : tensor::DimOp();
+    std::optional<int64_t> index = dim ? dim.getConstantIndex() : std::nullopt;
+    auto source = dim ? dyn_cast<RankedTensorType>(dim.getSource().getType()) : nullptr;
+    if (!index || !source || *index >= source.getRank() || source.isDynamicDim(*index))
+      return std::nullopt;
+    return source.getDimSize(*index);
+  };
   auto fold = [&](SmallVector<OpFoldResult> mixed, MutableOperandRange range) {
     for (OpFoldResult &r : mixed)
-      if (std::optional<int64_t> c = getConstantIntValue(r))
+      if (std::optional<int64_t> c = constantOf(r))
         r = Builder(slice.getContext()).getIndexAttr(*c);
     SmallVector<Value> dynamic;
     SmallVector<int64_t> statics;

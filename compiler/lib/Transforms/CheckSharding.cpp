@@ -125,7 +125,7 @@ LogicalResult checkOp(Operation *op) {
                                 "of f32, f16 and i32 are supported: convert it in the program "
                                 "(arith.extsi / sitofp) or pass it as a function argument";
     }
-  if (isa<meshvk::ConstantOp>(op))
+  if (isa<meshvk::ConstantOp, meshvk::WindowOp>(op))
     return success();
   // Strided and rank-expanding inserts have no copy lowering and no kernel.
   if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {

@@ -223,20 +223,17 @@ SmallVector<utils::IteratorType> WindowOp::getLoopIteratorTypes() {
 }
 
 SmallVector<AffineMap> WindowOp::getIndexingMaps() {
-  AffineMap id =
-      AffineMap::getMultiDimIdentityMap(getSource().getType().getRank(), getContext());
+  AffineMap id = AffineMap::getMultiDimIdentityMap(getSource().getType().getRank(), getContext());
   return {id, id};
 }
 
 // The SPMD op keeps the window on the local shard and records how the source
 // is cut; meshvk-lower-collectives knows each process's box and its
 // neighbours' only after the grid is unrolled.
-LogicalResult WindowOp::partition(ArrayRef<Value> partitionedOperands,
-                                  ArrayRef<shard::Sharding> operandShardings,
-                                  ArrayRef<shard::Sharding> resultShardings,
-                                  IRMapping &partitionMap,
-                                  SymbolTableCollection &symbolTableCollection,
-                                  OpBuilder &builder) {
+LogicalResult
+WindowOp::partition(ArrayRef<Value> partitionedOperands, ArrayRef<shard::Sharding> operandShardings,
+                    ArrayRef<shard::Sharding> resultShardings, IRMapping &partitionMap,
+                    SymbolTableCollection &symbolTableCollection, OpBuilder &builder) {
   if (operandShardings.size() != 1 || resultShardings.size() != 1 || !operandShardings[0] ||
       !(operandShardings[0] == resultShardings[0]))
     return emitOpError("needs its source and result sharded alike");
@@ -245,12 +242,12 @@ LogicalResult WindowOp::partition(ArrayRef<Value> partitionedOperands,
       !sharding.getDynamicShardedDimsOffsets().empty())
     return emitOpError("cannot be partitioned with halos or dynamic offsets in its sharding");
   auto global = cast<RankedTensorType>(getSource().getType());
-  auto created = WindowOp::create(
-      builder, getLoc(), partitionedOperands[0].getType(), partitionedOperands[0], getShiftsAttr(),
-      getPad(), sharding.getGridAttr(),
-      shard::GridAxesArrayAttr::get(getContext(), sharding.getSplitAxes()),
-      builder.getDenseI64ArrayAttr(sharding.getStaticShardedDimsOffsets()),
-      builder.getDenseI64ArrayAttr(global.getShape()));
+  auto created =
+      WindowOp::create(builder, getLoc(), partitionedOperands[0].getType(), partitionedOperands[0],
+                       getShiftsAttr(), getPad(), sharding.getGridAttr(),
+                       shard::GridAxesArrayAttr::get(getContext(), sharding.getSplitAxes()),
+                       builder.getDenseI64ArrayAttr(sharding.getStaticShardedDimsOffsets()),
+                       builder.getDenseI64ArrayAttr(global.getShape()));
   partitionMap.map(getResult(), created.getResult());
   partitionMap.map(getOperation(), created.getOperation());
   return success();

@@ -662,7 +662,7 @@ struct LowerCollectivesPass : meshvk::impl::LowerCollectivesBase<LowerCollective
       auto type = cast<RankedTensorType>(ops[d]->getResult(0).getType());
       if (type.getShape() != ArrayRef<int64_t>(boxes[d].second))
         return ops[d]->emitError("window of type ")
-               << type << " does not match process " << d << "'s shard of its source",
+                   << type << " does not match process " << d << "'s shard of its source",
                failure();
       bool leaves = false;
       for (int64_t k = 0; k < rank; ++k) {
@@ -695,7 +695,7 @@ struct LowerCollectivesPass : meshvk::impl::LowerCollectivesBase<LowerCollective
         for (int64_t a : differing(s, d))
           if (plan && !llvm::is_contained(peered, a))
             return ops[d]->emitError("window needs a border over grid axis ")
-                   << a << ", whose devices do not share memory: not supported yet",
+                       << a << ", whose devices do not share memory: not supported yet",
                    failure();
         dest = l.copy(ops[s]->getOperand(0), s, dest, d, srcOff, dstOff, sizes);
       }

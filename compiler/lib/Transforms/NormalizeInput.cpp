@@ -17,7 +17,8 @@
 //    tensor.extract_slice of the unpadded shape) becomes a meshvk.window,
 //    which exchanges only the borders it reads; static halo sizes in
 //    annotations are checked against the windows and dropped
-//    (shard-partition crashes on them);
+//    (shard-partition crashes on them); stride-1 convolutions and poolings
+//    of such a pad become one generic over windows (ConvWindows.h);
 //  * an unused tensor argument of an annotated function is annotated as
 //    replicated (shard-partition crashes on an argument without sharding);
 //  * dead ops are erased (an unused tensor constant, e.g. tosa.mul's shift,
@@ -39,6 +40,7 @@
 //    shards).
 //
 //===----------------------------------------------------------------------===//
+#include "ConvWindows.h"
 #include "ShardingUtils.h"
 #include "meshvk/Transforms/Passes.h"
 
@@ -539,6 +541,8 @@ struct NormalizeInputPass : meshvk::impl::NormalizeInputBase<NormalizeInputPass>
       eraseDeadOps(func);
       rewriteStaticReshapes(func, b);
       bakeConstants(func, b);
+      if (failed(meshvk::decomposeWindowedOps(func)))
+        return signalPassFailure();
       rewriteWindows(func, b);
       checkAndDropStaticHalos(func);
       if (failed(decomposePadAndConcat(func)) || failed(rewriteReadInits(func, b)))

@@ -88,9 +88,20 @@ FailureOr<bool> decomposeOne(linalg::LinalgOp op, OpBuilder &b) {
   for (auto [i, expr] : llvm::enumerate(maps[image].getResults())) {
     if (isa<AffineDimExpr>(expr))
       continue;
+    // `d + d` is a stride-1 window; `d * s + d * t` a strided or dilated
+    // one; anything else (a broadcast's constant) is not a window at all.
     auto sum = dyn_cast<AffineBinaryOpExpr>(expr);
-    bool dimSum = sum && sum.getKind() == AffineExprKind::Add && isa<AffineDimExpr>(sum.getLHS()) &&
-                  isa<AffineDimExpr>(sum.getRHS());
+    auto scaledDim = [](AffineExpr e) {
+      auto mul = dyn_cast<AffineBinaryOpExpr>(e);
+      return isa<AffineDimExpr>(e) ||
+             (mul && mul.getKind() == AffineExprKind::Mul &&
+              ((isa<AffineDimExpr>(mul.getLHS()) && isa<AffineConstantExpr>(mul.getRHS())) ||
+               (isa<AffineConstantExpr>(mul.getLHS()) && isa<AffineDimExpr>(mul.getRHS()))));
+    };
+    if (!sum || sum.getKind() != AffineExprKind::Add || !scaledDim(sum.getLHS()) ||
+        !scaledDim(sum.getRHS()))
+      return false;
+    bool dimSum = isa<AffineDimExpr>(sum.getLHS()) && isa<AffineDimExpr>(sum.getRHS());
     if (!dimSum)
       return op->emitError() << describe() << " reads its input through "
                              << AffineMapAttr::get(maps[image])

@@ -194,5 +194,64 @@ LogicalResult ConstantOp::partition(ArrayRef<Value> partitionedOperands,
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// WindowOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult WindowOp::verify() {
+  auto type = cast<RankedTensorType>(getSource().getType());
+  if ((int64_t)getShifts().size() != type.getRank())
+    return emitOpError("needs one shift per dimension: ")
+           << getShifts().size() << " shifts for rank " << type.getRank();
+  if (getPad().getType() != type.getElementType())
+    return emitOpError("pad value of type ")
+           << getPad().getType() << " does not match the element type " << type.getElementType();
+  bool sharded = static_cast<bool>(getGridAttr());
+  if (sharded != static_cast<bool>(getSplitAxesAttr()) ||
+      sharded != static_cast<bool>(getOffsetsAttr()) ||
+      sharded != static_cast<bool>(getGlobalShapeAttr()))
+    return emitOpError("needs all of grid, split axes, offsets and global shape, or none");
+  if (sharded && (int64_t)getGlobalShapeAttr().size() != type.getRank())
+    return emitOpError("global shape must have rank ") << type.getRank();
+  return success();
+}
+
+// Identity maps, all loops parallel: the window is split like its source.
+SmallVector<utils::IteratorType> WindowOp::getLoopIteratorTypes() {
+  return SmallVector<utils::IteratorType>(getSource().getType().getRank(),
+                                          utils::IteratorType::parallel);
+}
+
+SmallVector<AffineMap> WindowOp::getIndexingMaps() {
+  AffineMap id = AffineMap::getMultiDimIdentityMap(getSource().getType().getRank(), getContext());
+  return {id, id};
+}
+
+// The SPMD op keeps the window on the local shard and records how the source
+// is cut; meshvk-lower-collectives knows each process's box and its
+// neighbours' only after the grid is unrolled.
+LogicalResult
+WindowOp::partition(ArrayRef<Value> partitionedOperands, ArrayRef<shard::Sharding> operandShardings,
+                    ArrayRef<shard::Sharding> resultShardings, IRMapping &partitionMap,
+                    SymbolTableCollection &symbolTableCollection, OpBuilder &builder) {
+  if (operandShardings.size() != 1 || resultShardings.size() != 1 || !operandShardings[0] ||
+      !(operandShardings[0] == resultShardings[0]))
+    return emitOpError("needs its source and result sharded alike");
+  const shard::Sharding &sharding = operandShardings[0];
+  if (!sharding.getStaticHaloSizes().empty() || !sharding.getDynamicHaloSizes().empty() ||
+      !sharding.getDynamicShardedDimsOffsets().empty())
+    return emitOpError("cannot be partitioned with halos or dynamic offsets in its sharding");
+  auto global = cast<RankedTensorType>(getSource().getType());
+  auto created =
+      WindowOp::create(builder, getLoc(), partitionedOperands[0].getType(), partitionedOperands[0],
+                       getShiftsAttr(), getPad(), sharding.getGridAttr(),
+                       shard::GridAxesArrayAttr::get(getContext(), sharding.getSplitAxes()),
+                       builder.getDenseI64ArrayAttr(sharding.getStaticShardedDimsOffsets()),
+                       builder.getDenseI64ArrayAttr(global.getShape()));
+  partitionMap.map(getResult(), created.getResult());
+  partitionMap.map(getOperation(), created.getOperation());
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "meshvk/Dialect/MeshVKOps.cpp.inc"

@@ -125,7 +125,7 @@ LogicalResult checkOp(Operation *op) {
                                 "of f32, f16 and i32 are supported: convert it in the program "
                                 "(arith.extsi / sitofp) or pass it as a function argument";
     }
-  if (isa<meshvk::ConstantOp>(op))
+  if (isa<meshvk::ConstantOp, meshvk::WindowOp>(op))
     return success();
   // Strided and rank-expanding inserts have no copy lowering and no kernel.
   if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
@@ -243,12 +243,13 @@ struct CheckShardingPass : meshvk::impl::CheckShardingBase<CheckShardingPass> {
             // halos, and halo shards overlap (no block ABI for them);
             // meshvk-normalize-input drops constant ones, so these are SSA
             // values (or this pass runs alone).
-            sharding.emitError("halo_sizes that are not constants are not supported in a "
-                               "global program's annotations: "
-                               "write the stencil as an SPMD function that calls "
-                               "shard.update_halo (compiler/README.md \"SPMD functions\"), or "
-                               "as tensor.pad + tensor.extract_slice windows of the global "
-                               "tensor (the windows run replicated on the split dimension)");
+            sharding.emitError(
+                "halo_sizes that are not constants are not supported in a "
+                "global program's annotations: "
+                "write the stencil as an SPMD function that calls "
+                "shard.update_halo (compiler/README.md \"SPMD functions\"), or "
+                "as tensor.pad + tensor.extract_slice windows of the global "
+                "tensor (each process then pulls only the borders its windows read)");
             failed = true;
           }
           if (!sharding.getDynamicShardedDimsOffsets().empty()) {

@@ -109,6 +109,17 @@ public:
     return op.getResult();
   }
 
+  /// A buffer on process `p` holding `value` everywhere (a small kernel).
+  Value fill(int64_t p, RankedTensorType type, TypedAttr value) {
+    auto init = tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+    meshvk::setProcess(init, p);
+    Value scalar = arith::ConstantOp::create(b, loc, value);
+    auto filled = linalg::FillOp::create(b, loc, scalar, init.getResult());
+    meshvk::setProcess(filled, p);
+    tag(filled);
+    return filled.getResult(0);
+  }
+
   /// Whole of `src` (on `from`) into a fresh buffer on `to`.
   Value pullWhole(Value src, int64_t from, int64_t to) {
     auto type = cast<RankedTensorType>(src.getType());
@@ -709,6 +720,12 @@ struct LowerCollectivesPass : meshvk::impl::LowerCollectivesBase<LowerCollective
       if (failed(moved))
         return failure();
       results = *moved;
+    } else if (auto window = dyn_cast<meshvk::WindowOp>(op0)) {
+      FailureOr<SmallVector<Value>> windows = lowerWindow(l, window, ops, gridShape);
+      if (failed(windows))
+        return failure();
+      results = *windows;
+      algorithm = "window";
     } else if (auto halo = dyn_cast<shard::UpdateHaloOp>(op0)) {
       FailureOr<SmallVector<Value>> updated = lowerHalo(l, halo, ops, gridShape);
       if (failed(updated))
@@ -745,6 +762,95 @@ struct LowerCollectivesPass : meshvk::impl::LowerCollectivesBase<LowerCollective
       index = index * gridShape[axis] + root[i];
     }
     return index;
+  }
+
+  /// meshvk.window (see its description in MeshVKOps.td): process p's
+  /// result is its shard box of the source moved by the shifts. The part of
+  /// that box inside the tensor comes from the processes that hold it, by
+  /// box copies (p itself for what it holds, its neighbours along the split
+  /// axes for the borders); where the box leaves the tensor the result keeps
+  /// the pad value (a fill, only on the processes whose box leaves it).
+  /// Works for uneven shards and for windows wider than a neighbour's shard
+  /// (the border then spans several processes).
+  FailureOr<SmallVector<Value>> lowerWindow(Lowering &l, meshvk::WindowOp op0,
+                                            ArrayRef<Operation *> ops,
+                                            ArrayRef<int64_t> gridShape) {
+    auto sourceType = cast<RankedTensorType>(op0.getSource().getType());
+    SmallVector<int64_t> global(sourceType.getShape());
+    ArrayRef<shard::GridAxesAttr> split;
+    ArrayRef<int64_t> dimsOffsets;
+    if (op0.getGridAttr()) {
+      ArrayRef<int64_t> shape = op0.getGlobalShapeAttr().asArrayRef();
+      global.assign(shape.begin(), shape.end());
+      split = op0.getSplitAxesAttr().getAxes();
+      dimsOffsets = op0.getOffsetsAttr().asArrayRef();
+    }
+    ArrayRef<int64_t> shifts = op0.getShifts();
+    int64_t processes = ops.size(), rank = global.size();
+    meshvk::PlanAttr plan = meshvk::getPlan(op0->getParentOfType<func::FuncOp>());
+    ArrayRef<int64_t> peered = plan ? plan.getPeeredAxes().asArrayRef() : ArrayRef<int64_t>();
+    using Box = std::pair<SmallVector<int64_t>, SmallVector<int64_t>>;
+    std::vector<Box> boxes(processes);
+    for (int64_t p = 0; p < processes; ++p)
+      meshvk::shardBox(global, gridShape, split, dimsOffsets, p, boxes[p].first, boxes[p].second);
+    groupSize = 1;
+    for (shard::GridAxesAttr axes : split)
+      for (int16_t a : axes.asArrayRef())
+        groupSize *= gridShape[a];
+    // Grid axes on which two processes' coordinates differ.
+    auto differing = [&](int64_t p, int64_t q) {
+      SmallVector<int64_t> mp = meshvk::processMultiIndex(gridShape, p),
+                           mq = meshvk::processMultiIndex(gridShape, q), axes;
+      for (int64_t a = 0; a < (int64_t)gridShape.size(); ++a)
+        if (mp[a] != mq[a])
+          axes.push_back(a);
+      return axes;
+    };
+    SmallVector<Value> results(processes);
+    for (int64_t d = 0; d < processes; ++d) {
+      auto type = cast<RankedTensorType>(ops[d]->getResult(0).getType());
+      if (type.getShape() != ArrayRef<int64_t>(boxes[d].second))
+        return ops[d]->emitError("window of type ")
+                   << type << " does not match process " << d << "'s shard of its source",
+               failure();
+      bool leaves = false;
+      for (int64_t k = 0; k < rank; ++k) {
+        int64_t lo = boxes[d].first[k] + shifts[k];
+        leaves |= lo < 0 || lo + boxes[d].second[k] > global[k];
+      }
+      Value dest = leaves ? l.fill(d, type, op0.getPad()) : l.empty(d, type);
+      // One holder per distinct source box: the one closest to d on the grid
+      // (d itself for its own box), so that borders cross only split axes.
+      std::map<Box, int64_t> holder;
+      for (int64_t s = 0; s < processes; ++s) {
+        auto it = holder.find(boxes[s]);
+        if (it == holder.end() || differing(s, d).size() < differing(it->second, d).size())
+          holder[boxes[s]] = s;
+      }
+      for (auto &[box, s] : holder) {
+        SmallVector<int64_t> srcOff(rank), dstOff(rank), sizes(rank);
+        bool empty = false;
+        for (int64_t k = 0; k < rank; ++k) {
+          int64_t want = boxes[d].first[k] + shifts[k];
+          int64_t lo = std::max(box.first[k], want);
+          int64_t hi = std::min(box.first[k] + box.second[k], want + boxes[d].second[k]);
+          empty |= hi <= lo;
+          srcOff[k] = lo - box.first[k];
+          dstOff[k] = lo - want;
+          sizes[k] = hi - lo;
+        }
+        if (empty)
+          continue;
+        for (int64_t a : differing(s, d))
+          if (plan && !llvm::is_contained(peered, a))
+            return ops[d]->emitError("window needs a border over grid axis ")
+                       << a << ", whose devices do not share memory: not supported yet",
+                   failure();
+        dest = l.copy(ops[s]->getOperand(0), s, dest, d, srcOff, dstOff, sizes);
+      }
+      results[d] = dest;
+    }
+    return results;
   }
 
   /// shard.update_halo (the semantics of upstream's MPI lowering): along each

@@ -13,8 +13,12 @@
 //    runs once): the sharding interface takes projected permutations only;
 //  * a `tensor.empty` used by several ops is cloned per use (one empty init
 //    shared by ops of different shardings was partitioned to one shard shape);
-//  * static halo sizes in annotations are dropped with a warning (same
-//    results; shard-partition crashes on them);
+//  * a window of a constant tensor.pad (a stencil's shifted operand, a
+//    tensor.extract_slice of the unpadded shape) becomes a meshvk.window,
+//    which exchanges only the borders it reads; static halo sizes in
+//    annotations are checked against the windows and dropped
+//    (shard-partition crashes on them); stride-1 convolutions and poolings
+//    of such a pad become one generic over windows (ConvWindows.h);
 //  * an unused tensor argument of an annotated function is annotated as
 //    replicated (shard-partition crashes on an argument without sharding);
 //  * dead ops are erased (an unused tensor constant, e.g. tosa.mul's shift,
@@ -36,6 +40,7 @@
 //    shards).
 //
 //===----------------------------------------------------------------------===//
+#include "ConvWindows.h"
 #include "ShardingUtils.h"
 #include "meshvk/Transforms/Passes.h"
 
@@ -43,6 +48,7 @@
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
@@ -114,22 +120,96 @@ void annotateUnusedArguments(func::FuncOp func, OpBuilder &b) {
   }
 }
 
-/// Static halo sizes in a global program's annotations are dropped, with a
-/// warning. A global program reads tensors by their global indices, so a
-/// shard's copy of its neighbours' borders only adds redundant work: the
-/// results are the same without it. Upstream shard-partition crashes on ops
-/// whose operands carry halos (MLIR 22.1), and halo shards would overlap in
-/// the function ABI. Halo exchanges the user wants are written in SPMD
-/// functions (shard.update_halo). Dynamic halo sizes stay for check-sharding.
-void dropStaticHalos(func::FuncOp func) {
+/// `tensor.extract_slice` of a `tensor.pad` with a constant pad value that
+/// reads a window of the unpadded tensor's own shape (unit strides, static
+/// offsets) -> `meshvk.window %x shifts [offset - low]`: a stencil's shifted
+/// operand. Partitioned, a window moves only the borders its shifts reach
+/// (meshvk-lower-collectives); as a pad + slice the slice would not take the
+/// split dimension whole and ran replicated (the whole dimension gathered).
+/// A window of shift 0 is the tensor itself. The pad stays for its other
+/// users (decomposed below), if any.
+void rewriteWindows(func::FuncOp func, OpBuilder &b) {
+  SmallVector<tensor::PadOp> pads;
+  func.walk([&](tensor::PadOp pad) { pads.push_back(pad); });
+  for (tensor::PadOp pad : pads) {
+    TypedAttr padValue;
+    Value padding = pad.getConstantPaddingValue();
+    RankedTensorType source = pad.getSourceType();
+    if (!padding || !matchPattern(padding, m_Constant(&padValue)) || !source.hasStaticShape() ||
+        llvm::any_of(pad.getStaticLow(), ShapedType::isDynamic))
+      continue;
+    for (Operation *user : llvm::make_early_inc_range(pad->getUsers())) {
+      auto slice = dyn_cast<tensor::ExtractSliceOp>(user);
+      if (!slice || slice.getType() != source || !slice.hasUnitStride() ||
+          llvm::any_of(slice.getStaticOffsets(), ShapedType::isDynamic))
+        continue;
+      SmallVector<int64_t> shifts;
+      for (auto [offset, low] : llvm::zip(slice.getStaticOffsets(), pad.getStaticLow()))
+        shifts.push_back(offset - low);
+      Value window = pad.getSource();
+      if (llvm::any_of(shifts, [](int64_t s) { return s != 0; })) {
+        b.setInsertionPoint(slice);
+        window = meshvk::WindowOp::create(b, slice.getLoc(), source, pad.getSource(),
+                                          b.getDenseI64ArrayAttr(shifts), padValue, nullptr,
+                                          nullptr, nullptr, nullptr);
+      }
+      slice.replaceAllUsesWith(window);
+      slice.erase();
+    }
+    if (pad->use_empty())
+      pad.erase();
+  }
+}
+
+/// Static halo sizes in a global program's annotations declare the border
+/// each shard reads from its neighbours. meshvk exchanges the borders the
+/// program's windows (meshvk.window, above) actually read, so the sizes are
+/// checked against them and then dropped: upstream shard-partition crashes
+/// on ops whose operands carry halos (MLIR 22.1), and halo shards would
+/// overlap in the function ABI. A warning when a window reads further than
+/// declared (the exchange follows the program) or when no window reads the
+/// tensor (nothing to exchange). Dynamic halo sizes stay for check-sharding.
+void checkAndDropStaticHalos(func::FuncOp func) {
   func.walk([](shard::ShardingOp sharding) {
-    if (sharding.getStaticHaloSizes().empty() || !sharding.getDynamicHaloSizes().empty())
+    ArrayRef<int64_t> halo = sharding.getStaticHaloSizes();
+    if (halo.empty() || !sharding.getDynamicHaloSizes().empty())
       return;
-    auto diag = sharding.emitWarning("halo_sizes = [");
-    llvm::interleaveComma(sharding.getStaticHaloSizes(), diag);
-    diag << "] ignored: in a global program each process keeps its shard without "
-            "borders (same results, no redundant border work); for explicit halo "
-            "exchanges write an SPMD function with shard.update_halo";
+    auto declared = [&](int64_t d, bool upper) -> int64_t {
+      return 2 * d + 1 < (int64_t)halo.size() ? halo[2 * d + (upper ? 1 : 0)] : 0;
+    };
+    ArrayRef<shard::GridAxesAttr> split = sharding.getSplitAxes().getAxes();
+    bool anyWindow = false;
+    for (Operation *user : sharding->getUsers()) {
+      auto annotation = dyn_cast<shard::ShardOp>(user);
+      if (!annotation)
+        continue;
+      for (Operation *reader : annotation->getUsers()) {
+        auto window = dyn_cast<meshvk::WindowOp>(reader);
+        if (!window)
+          continue;
+        anyWindow = true;
+        for (auto [d, shift] : llvm::enumerate(window.getShifts())) {
+          if ((int64_t)d >= (int64_t)split.size() || split[d].empty() || shift == 0)
+            continue;
+          bool upper = shift > 0;
+          if (std::abs(shift) <= declared(d, upper))
+            continue;
+          window.emitWarning() << "this window reads " << std::abs(shift) << " element(s) "
+                               << (upper ? "above" : "below") << " each shard of dimension " << d
+                               << ", beyond the " << (upper ? "upper" : "lower") << " halo of "
+                               << declared(d, upper)
+                               << " its annotation declares: meshvk exchanges the border the "
+                                  "window reads";
+        }
+      }
+    }
+    if (!anyWindow) {
+      auto diag = sharding.emitWarning("halo_sizes = [");
+      llvm::interleaveComma(halo, diag);
+      diag << "] has no effect: no shifted window (tensor.extract_slice of a constant "
+              "tensor.pad) reads a tensor annotated with it, so there is no border to exchange "
+              "(same results; each process keeps its shard without borders)";
+    }
     sharding.setStaticHaloSizes(ArrayRef<int64_t>{});
   });
 }
@@ -461,7 +541,10 @@ struct NormalizeInputPass : meshvk::impl::NormalizeInputBase<NormalizeInputPass>
       eraseDeadOps(func);
       rewriteStaticReshapes(func, b);
       bakeConstants(func, b);
-      dropStaticHalos(func);
+      if (failed(meshvk::decomposeWindowedOps(func)))
+        return signalPassFailure();
+      rewriteWindows(func, b);
+      checkAndDropStaticHalos(func);
       if (failed(decomposePadAndConcat(func)) || failed(rewriteReadInits(func, b)))
         return signalPassFailure();
       fuseUnstorableProducers(func);

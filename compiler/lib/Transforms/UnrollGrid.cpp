@@ -32,7 +32,7 @@ bool isCollective(Operation *op) {
   return isa<shard::AllGatherOp, shard::AllReduceOp, shard::AllSliceOp, shard::AllToAllOp,
              shard::BroadcastOp, shard::GatherOp, shard::ReduceOp, shard::ReduceScatterOp,
              shard::ScatterOp, shard::SendOp, shard::RecvOp, shard::ShiftOp, shard::UpdateHaloOp,
-             meshvk::ReshardOp>(op);
+             meshvk::ReshardOp, meshvk::WindowOp>(op);
 }
 
 /// Process `p`'s sizes for a `shard.shard_shape` of its own shard (the only
@@ -227,7 +227,7 @@ LogicalResult refineToStatic(Operation *op, int64_t p) {
       auto type = cast<RankedTensorType>(reshard.getType());
       reshard.getResult().setType(type.clone(sizes));
     }
-  } else if (isa<shard::AllReduceOp>(op)) {
+  } else if (isa<shard::AllReduceOp, meshvk::WindowOp>(op)) {
     op->getResult(0).setType(op->getOperand(0).getType());
   } else if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
     if (ifOp.elseBlock())

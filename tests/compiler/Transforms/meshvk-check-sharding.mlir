@@ -148,7 +148,7 @@ func.func @concat(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<8xf32> {
 
 shard.grid @mesh(shape = 2)
 func.func @halo(%a: tensor<8xf32>) -> tensor<8xf32> {
-  // expected-error @+1 {{halo_sizes that are not constants are not supported in a global program's annotations: write the stencil as an SPMD function that calls shard.update_halo (compiler/README.md "SPMD functions"), or as tensor.pad + tensor.extract_slice windows of the global tensor (the windows run replicated on the split dimension)}}
+  // expected-error @+1 {{halo_sizes that are not constants are not supported in a global program's annotations: write the stencil as an SPMD function that calls shard.update_halo (compiler/README.md "SPMD functions"), or as tensor.pad + tensor.extract_slice windows of the global tensor (each process then pulls only the borders its windows read)}}
   %s = shard.sharding @mesh split_axes = [[0]] halo_sizes = [1, 1] : !shard.sharding
   %0 = shard.shard %a to %s annotate_for_users : tensor<8xf32>
   return %0 : tensor<8xf32>

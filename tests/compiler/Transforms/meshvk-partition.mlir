@@ -280,19 +280,20 @@ func.func @unused_argument(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32
 
 // -----
 
-// Constant halo sizes in a global program are dropped with a warning (same
-// results; upstream shard-partition crashed on the halo-sharded tanh).
+// Constant halo sizes in a global program that no window reads are dropped
+// with a warning (same results; upstream shard-partition crashed on the
+// halo-sharded tanh). meshvk-windows.mlir has the windows that use them.
 shard.grid @g(shape = 4)
 // CHECK-LABEL: func.func @ew_chain_with_halo
 // CHECK-SAME: (%{{.*}}: tensor<2x16xf32>) -> tensor<2x16xf32>
 // CHECK: linalg.generic
 // CHECK-NOT: update_halo
 func.func @ew_chain_with_halo(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
-  // expected-warning @+1 {{halo_sizes = [2, 1] ignored: in a global program each process keeps its shard without borders (same results, no redundant border work); for explicit halo exchanges write an SPMD function with shard.update_halo}}
+  // expected-warning @+1 {{halo_sizes = [2, 1] has no effect: no shifted window (tensor.extract_slice of a constant tensor.pad) reads a tensor annotated with it, so there is no border to exchange (same results; each process keeps its shard without borders)}}
   %h = shard.sharding @g split_axes = [[0]] halo_sizes = [2, 1] : !shard.sharding
   %x_h = shard.shard %x to %h annotate_for_users : tensor<8x16xf32>
   %t = tosa.tanh %x_h : (tensor<8x16xf32>) -> tensor<8x16xf32>
-  // expected-warning @+1 {{halo_sizes = [2, 1] ignored}}
+  // expected-warning @+1 {{halo_sizes = [2, 1] has no effect}}
   %h2 = shard.sharding @g split_axes = [[0]] halo_sizes = [2, 1] : !shard.sharding
   %t_h = shard.shard %t to %h2 : tensor<8x16xf32>
   return %t_h : tensor<8x16xf32>

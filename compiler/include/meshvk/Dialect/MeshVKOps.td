@@ -182,4 +182,47 @@ def MeshVK_ConstantOp : MeshVK_Op<"constant", [MemoryEffects<[MemAlloc]>,
   }];
 }
 
+def MeshVK_WindowOp : MeshVK_Op<"window", [Pure, AllTypesMatch<["source", "result"]>,
+    DeclareOpInterfaceMethods<ShardingInterface,
+        ["getLoopIteratorTypes", "getIndexingMaps", "partition"]>]> {
+  let summary = "A shifted window of a tensor, the pad value outside it";
+  let description = [{
+    `result[i] = source[i + shifts]` where `i + shifts` lies inside the
+    tensor, else `pad`: what a stencil reads as `tensor.extract_slice` of a
+    constant `tensor.pad` (meshvk-normalize-input rewrites each such window
+    to this op). Elementwise-shaped (identity indexing maps, all loops
+    parallel), so the source stays split like the window's users; each
+    process then needs only the `|shift|` border elements of its neighbours
+    along a split dimension instead of the whole dimension. Three forms, as
+    meshvk.constant:
+
+    * global: no grid attributes;
+    * partitioned (SPMD): local types, and `grid`, `split_axes`, `offsets`
+      (upstream's flattened `sharded_dims_offsets`, empty for equal blocks)
+      and `global_shape` say how the source is cut;
+    * plan (after meshvk-unroll-grid, one per process, a collective id):
+      meshvk-lower-collectives turns each process's window into a fill of
+      the pad value where the window leaves the tensor and box copies from
+      the processes holding the rest (peer copies of the borders).
+
+    ```mlir
+    %up = meshvk.window %x shifts [-1, 0] pad 0.0 : f32 : tensor<64x32xf32>
+    %dn = meshvk.window %x shifts [1, 0] pad 0.0 : f32
+        on @g split [[0]] offsets [] global_shape [64, 32] : tensor<16x32xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$source, DenseI64ArrayAttr:$shifts, TypedAttrInterface:$pad,
+                       OptionalAttr<FlatSymbolRefAttr>:$grid,
+                       OptionalAttr<MeshVK_GridAxesArrayAttr>:$split_axes,
+                       OptionalAttr<DenseI64ArrayAttr>:$offsets,
+                       OptionalAttr<DenseI64ArrayAttr>:$global_shape);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $source `shifts` $shifts `pad` $pad
+    (`on` $grid^ `split` $split_axes `offsets` $offsets `global_shape` $global_shape)?
+    attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // MESHVK_DIALECT_MESHVKOPS_TD

@@ -88,11 +88,13 @@ def NormalizeInput : Pass<"meshvk-normalize-input", "mlir::ModuleOp"> {
        decompositions): slices have a sharding rule (SliceSharding.cpp) and
        become copies in the plan. A pad whose value depends on the position
        is refused.
-    7. Static `halo_sizes` in annotations are dropped with a warning: a
-       global program reads tensors by global indices, so the borders would
-       only be redundant copies (same results); upstream shard-partition
-       crashes on halo-sharded operands. Explicit halo exchanges belong in
-       SPMD functions (`shard.update_halo`).
+    7. A `tensor.extract_slice` of a constant `tensor.pad` that reads a
+       window of the unpadded shape (a stencil's shifted operand) becomes a
+       `meshvk.window` (shift 0: the tensor itself), which moves only the
+       borders it reads once partitioned. Static `halo_sizes` in annotations
+       are checked against the windows (a warning when a window reads
+       further, or when none reads the tensor) and dropped: upstream
+       shard-partition crashes on halo-sharded operands.
     8. An elementwise `linalg.generic` producing a tensor of an element type
        the runtime has no buffers for (an i1 mask of a comparison) is fused
        into its consumers (upstream elementwise fusion, restricted to them).

@@ -46,14 +46,13 @@ std::unique_ptr<MpiSession> MpiSession::Start(int* argc, char*** argv, std::stri
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   session->requests_ = std::make_shared<std::vector<MPI_Request>>();
   session->communicators_ = std::shared_ptr<Communicators>(new Communicators, [](Communicators* c) {
-    for (auto& [ranks, comm] : *c)
-      if (comm != MPI_COMM_WORLD) MPI_Comm_free(&comm);
+    for (auto& [ranks, comm] : *c) MPI_Comm_free(&comm);
     delete c;
   });
   session->transport_ = meshvk_transport_t{
       session.get(),          static_cast<uint32_t>(rank), static_cast<uint32_t>(size), &MpiSession::Send,
       &MpiSession::Receive,   &MpiSession::WaitSends,      &MpiSession::AllReduce,      &MpiSession::AllGather,
-      &MpiSession::Broadcast, &MpiSession::AllToAll,       &MpiSession::ReduceScatter};
+      &MpiSession::Broadcast, &MpiSession::AllToAll,       &MpiSession::ReduceScatter,  &MpiSession::AllGatherPieces};
   return session;
 }
 
@@ -67,15 +66,19 @@ MpiSession::~MpiSession() {
 // One communicator per distinct rank list (a group of a collective), made on
 // first use by exactly those ranks (MPI_Comm_create_group is collective over
 // the group only; the runtime makes its collective calls in the same order
-// on every rank), kept for the session. Communicator rank i = ranks[i].
+// on every rank), kept for the session. Communicator rank i = ranks[i]. All
+// ranks get a duplicate of MPI_COMM_WORLD: all_gather_pieces sends point to
+// point on it, apart from the runtime's own tags on MPI_COMM_WORLD.
 static int CommunicatorFor(const std::shared_ptr<void>& communicators, uint32_t world_size, const uint32_t* ranks,
                            uint32_t rank_count, MPI_Comm* out) {
   auto& comms = *static_cast<Communicators*>(communicators.get());
   std::vector<uint32_t> key(ranks, ranks + rank_count);
   auto it = comms.find(key);
   if (it == comms.end()) {
-    MPI_Comm comm = MPI_COMM_WORLD;
-    if (rank_count != world_size) {
+    MPI_Comm comm = MPI_COMM_NULL;
+    if (rank_count == world_size) {
+      if (int code = MPI_Comm_dup(MPI_COMM_WORLD, &comm)) return code;
+    } else {
       MPI_Group world, group;
       MPI_Comm_group(MPI_COMM_WORLD, &world);
       std::vector<int> list(ranks, ranks + rank_count);
@@ -211,6 +214,61 @@ int MpiSession::AllGather(void* user, const uint32_t* ranks, uint32_t rank_count
   return 0;
 }
 
+// Nonblocking receives of every other rank's pieces and sends of this
+// rank's pieces to every other rank, on the group's communicator (tag 0:
+// messages from one rank keep their order), then one wait for all: what
+// MPI_Allgatherv does between two ranks, from and into the pieces' own
+// memory. A piece over 1 GiB goes as several messages (MPI counts are int),
+// cut the same way on both sides.
+int MpiSession::AllGatherPieces(void* user, const uint32_t* ranks, uint32_t rank_count,
+                                const meshvk_transport_piece_t* pieces, const uint32_t* piece_counts) {
+  auto* self = static_cast<MpiSession*>(user);
+  MPI_Comm comm;
+  if (int code = CommunicatorFor(self->communicators_, self->transport_.rank_count, ranks, rank_count, &comm))
+    return code;
+  constexpr uint64_t kMessage = uint64_t(1) << 30;
+  const uint32_t me = self->Position(ranks, rank_count);
+  std::vector<uint32_t> first(rank_count, 0);
+  std::vector<uint64_t> bytes(rank_count, 0);
+  for (uint32_t i = 0; i < rank_count; ++i) {
+    if (i > 0) first[i] = first[i - 1] + piece_counts[i - 1];
+    for (uint32_t k = 0; k < piece_counts[i]; ++k) bytes[i] += pieces[first[i] + k].bytes;
+  }
+  std::vector<MPI_Request> requests;
+  int code = MPI_SUCCESS;
+  auto post = [&](uint32_t owner, uint32_t peer, bool receive) {
+    for (uint32_t k = 0; code == MPI_SUCCESS && k < piece_counts[owner]; ++k) {
+      auto* data = static_cast<uint8_t*>(pieces[first[owner] + k].data);
+      const uint64_t size = pieces[first[owner] + k].bytes;
+      for (uint64_t at = 0; code == MPI_SUCCESS && at < size; at += kMessage) {
+        const int n = static_cast<int>(std::min(kMessage, size - at));
+        requests.emplace_back();
+        code = receive ? MPI_Irecv(data + at, n, MPI_BYTE, static_cast<int>(peer), 0, comm, &requests.back())
+                       : MPI_Isend(data + at, n, MPI_BYTE, static_cast<int>(peer), 0, comm, &requests.back());
+        if (code != MPI_SUCCESS) requests.pop_back();
+      }
+    }
+  };
+  for (uint32_t i = 0; i < rank_count; ++i)
+    if (i != me) post(i, i, true);
+  for (uint32_t i = 0; i < rank_count; ++i)
+    if (i != me) post(me, i, false);
+  // Even after a failed post: the posted ones must finish before their
+  // memory is reused.
+  const int waited = requests.empty()
+                         ? MPI_SUCCESS
+                         : MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+  if (code != MPI_SUCCESS) return code;
+  if (waited != MPI_SUCCESS) return waited;
+  for (uint32_t i = 0; i < rank_count; ++i)
+    if (i != me) {
+      self->sent_ += bytes[me];
+      self->received_ += bytes[i];
+    }
+  ++self->collectives_;
+  return 0;
+}
+
 int MpiSession::Broadcast(void* user, const uint32_t* ranks, uint32_t rank_count, uint32_t root, void* data,
                           uint64_t bytes) {
   auto* self = static_cast<MpiSession*>(user);
@@ -331,6 +389,9 @@ int MpiSession::AllToAll(void*, const uint32_t*, uint32_t, const void*, const ui
   return -1;
 }
 int MpiSession::ReduceScatter(void*, const uint32_t*, uint32_t, void*, const uint64_t*, uint32_t, uint32_t) {
+  return -1;
+}
+int MpiSession::AllGatherPieces(void*, const uint32_t*, uint32_t, const meshvk_transport_piece_t*, const uint32_t*) {
   return -1;
 }
 uint32_t MpiSession::Position(const uint32_t*, uint32_t) const { return 0; }

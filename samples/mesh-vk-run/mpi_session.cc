@@ -121,6 +121,20 @@ static bool MpiReduction(uint32_t element_type, uint32_t reduction, MPI_Datatype
   return true;
 }
 
+// What an all_reduce / reduce_scatter call needs: the ranks' communicator,
+// MPI's element type and operation, the element size.
+struct ReductionCall {
+  MPI_Comm comm;
+  MPI_Datatype type;
+  MPI_Op op;
+  uint32_t size;
+};
+static int PrepareReduction(const std::shared_ptr<void>& communicators, uint32_t world_size, const uint32_t* ranks,
+                            uint32_t rank_count, uint32_t element_type, uint32_t reduction, ReductionCall* out) {
+  if (int code = CommunicatorFor(communicators, world_size, ranks, rank_count, &out->comm)) return code;
+  return MpiReduction(element_type, reduction, &out->type, &out->op, &out->size) ? 0 : -3;
+}
+
 uint32_t MpiSession::Position(const uint32_t* ranks, uint32_t rank_count) const {
   uint32_t position = 0;
   while (position < rank_count && ranks[position] != transport_.rank) ++position;
@@ -130,13 +144,11 @@ uint32_t MpiSession::Position(const uint32_t* ranks, uint32_t rank_count) const 
 int MpiSession::AllReduce(void* user, const uint32_t* ranks, uint32_t rank_count, void* data, uint64_t count,
                           uint32_t element_type, uint32_t reduction) {
   auto* self = static_cast<MpiSession*>(user);
-  MPI_Comm comm;
-  if (int code = CommunicatorFor(self->communicators_, self->transport_.rank_count, ranks, rank_count, &comm))
+  ReductionCall call;
+  if (int code = PrepareReduction(self->communicators_, self->transport_.rank_count, ranks, rank_count, element_type,
+                                  reduction, &call))
     return code;
-  MPI_Datatype type;
-  MPI_Op op;
-  uint32_t size = 0;
-  if (!MpiReduction(element_type, reduction, &type, &op, &size)) return -3;
+  const auto [comm, type, op, size] = call;
   auto* bytes = static_cast<uint8_t*>(data);
   for (uint64_t done = 0; done < count;) {  // MPI counts are int
     const int n = static_cast<int>(std::min<uint64_t>(count - done, INT_MAX / 4));
@@ -154,13 +166,11 @@ int MpiSession::AllReduce(void* user, const uint32_t* ranks, uint32_t rank_count
 int MpiSession::ReduceScatter(void* user, const uint32_t* ranks, uint32_t rank_count, void* data,
                               const uint64_t* counts, uint32_t element_type, uint32_t reduction) {
   auto* self = static_cast<MpiSession*>(user);
-  MPI_Comm comm;
-  if (int code = CommunicatorFor(self->communicators_, self->transport_.rank_count, ranks, rank_count, &comm))
+  ReductionCall call;
+  if (int code = PrepareReduction(self->communicators_, self->transport_.rank_count, ranks, rank_count, element_type,
+                                  reduction, &call))
     return code;
-  MPI_Datatype type;
-  MPI_Op op;
-  uint32_t size = 0;
-  if (!MpiReduction(element_type, reduction, &type, &op, &size)) return -3;
+  const auto [comm, type, op, size] = call;
   std::vector<int> recv_counts;
   uint64_t total = 0;
   for (uint32_t i = 0; i < rank_count; ++i) {

@@ -191,18 +191,44 @@ int MpiSession::ReduceScatter(void* user, const uint32_t* ranks, uint32_t rank_c
   return 0;
 }
 
-// Byte counts and displacements as MPI's ints (its v-collectives take int
-// displacements: a call moving 2 GiB or more is refused, code -1).
-static bool IntCounts(const uint64_t* bytes, uint32_t n, std::vector<int>* counts, std::vector<int>* displs) {
+// MPI's counts and displacements are int. The v-collectives count in units
+// of the largest power of two up to 1 MiB that divides every byte count (an
+// MPI_Type_contiguous of that many bytes): blocks of whole elements give
+// units of 4 bytes at least, so a call may move 8 GiB and far more; only one
+// moving more than 2^31-1 units is refused (code -1).
+constexpr uint64_t kMaxUnit = uint64_t(1) << 20;
+static uint64_t CommonUnit(uint64_t unit, const uint64_t* bytes, uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i)
+    while (bytes[i] % unit) unit /= 2;
+  return unit;
+}
+static bool IntCounts(const uint64_t* bytes, uint32_t n, uint64_t unit, std::vector<int>* counts,
+                      std::vector<int>* displs) {
   uint64_t at = 0;
   for (uint32_t i = 0; i < n; ++i) {
-    if (at + bytes[i] > static_cast<uint64_t>(INT_MAX)) return false;
-    counts->push_back(static_cast<int>(bytes[i]));
-    displs->push_back(static_cast<int>(at));
+    if ((at + bytes[i]) / unit > static_cast<uint64_t>(INT_MAX)) return false;
+    counts->push_back(static_cast<int>(bytes[i] / unit));
+    displs->push_back(static_cast<int>(at / unit));
     at += bytes[i];
   }
   return true;
 }
+// The committed MPI type of one unit, freed at the end of the call.
+class UnitType {
+ public:
+  explicit UnitType(uint64_t unit) {
+    if (unit > 1 && (MPI_Type_contiguous(static_cast<int>(unit), MPI_BYTE, &type_) != MPI_SUCCESS ||
+                     MPI_Type_commit(&type_) != MPI_SUCCESS))
+      type_ = MPI_DATATYPE_NULL;
+  }
+  ~UnitType() {
+    if (type_ != MPI_BYTE && type_ != MPI_DATATYPE_NULL) MPI_Type_free(&type_);
+  }
+  MPI_Datatype get() const { return type_; }
+
+ private:
+  MPI_Datatype type_ = MPI_BYTE;
+};
 
 int MpiSession::AllGather(void* user, const uint32_t* ranks, uint32_t rank_count, void* data, const uint64_t* bytes) {
   auto* self = static_cast<MpiSession*>(user);
@@ -210,8 +236,11 @@ int MpiSession::AllGather(void* user, const uint32_t* ranks, uint32_t rank_count
   if (int code = CommunicatorFor(self->communicators_, self->transport_.rank_count, ranks, rank_count, &comm))
     return code;
   std::vector<int> counts, displs;
-  if (!IntCounts(bytes, rank_count, &counts, &displs)) return -1;
-  int code = MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, data, counts.data(), displs.data(), MPI_BYTE, comm);
+  const uint64_t unit = CommonUnit(kMaxUnit, bytes, rank_count);
+  if (!IntCounts(bytes, rank_count, unit, &counts, &displs)) return -1;
+  UnitType type(unit);
+  if (type.get() == MPI_DATATYPE_NULL) return -1;
+  int code = MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, data, counts.data(), displs.data(), type.get(), comm);
   if (code != MPI_SUCCESS) return code;
   // Each rank's block reaches each other rank once (what the plan counts).
   const uint32_t me = self->Position(ranks, rank_count);
@@ -223,6 +252,11 @@ int MpiSession::AllGather(void* user, const uint32_t* ranks, uint32_t rank_count
   ++self->collectives_;
   return 0;
 }
+
+// A message over 1 GiB goes as several (MPI counts are int), cut the same
+// way on both sides; messages with one tag between two ranks keep their
+// order, so the pieces arrive in order.
+constexpr uint64_t kMessagePiece = uint64_t(1) << 30;
 
 // Nonblocking receives of every other rank's pieces and sends of this
 // rank's pieces to every other rank, on the group's communicator (tag 0:
@@ -236,7 +270,6 @@ int MpiSession::AllGatherPieces(void* user, const uint32_t* ranks, uint32_t rank
   MPI_Comm comm;
   if (int code = CommunicatorFor(self->communicators_, self->transport_.rank_count, ranks, rank_count, &comm))
     return code;
-  constexpr uint64_t kMessage = uint64_t(1) << 30;
   const uint32_t me = self->Position(ranks, rank_count);
   std::vector<uint32_t> first(rank_count, 0);
   std::vector<uint64_t> bytes(rank_count, 0);
@@ -250,8 +283,8 @@ int MpiSession::AllGatherPieces(void* user, const uint32_t* ranks, uint32_t rank
     for (uint32_t k = 0; code == MPI_SUCCESS && k < piece_counts[owner]; ++k) {
       auto* data = static_cast<uint8_t*>(pieces[first[owner] + k].data);
       const uint64_t size = pieces[first[owner] + k].bytes;
-      for (uint64_t at = 0; code == MPI_SUCCESS && at < size; at += kMessage) {
-        const int n = static_cast<int>(std::min(kMessage, size - at));
+      for (uint64_t at = 0; code == MPI_SUCCESS && at < size; at += kMessagePiece) {
+        const int n = static_cast<int>(std::min(kMessagePiece, size - at));
         requests.emplace_back();
         code = receive ? MPI_Irecv(data + at, n, MPI_BYTE, static_cast<int>(peer), 0, comm, &requests.back())
                        : MPI_Isend(data + at, n, MPI_BYTE, static_cast<int>(peer), 0, comm, &requests.back());
@@ -307,11 +340,14 @@ int MpiSession::AllToAll(void* user, const uint32_t* ranks, uint32_t rank_count,
   if (int code = CommunicatorFor(self->communicators_, self->transport_.rank_count, ranks, rank_count, &comm))
     return code;
   std::vector<int> send_counts, send_displs, recv_counts, recv_displs;
-  if (!IntCounts(send_bytes, rank_count, &send_counts, &send_displs) ||
-      !IntCounts(recv_bytes, rank_count, &recv_counts, &recv_displs))
+  const uint64_t unit = CommonUnit(CommonUnit(kMaxUnit, send_bytes, rank_count), recv_bytes, rank_count);
+  if (!IntCounts(send_bytes, rank_count, unit, &send_counts, &send_displs) ||
+      !IntCounts(recv_bytes, rank_count, unit, &recv_counts, &recv_displs))
     return -1;
-  int code = MPI_Alltoallv(send, send_counts.data(), send_displs.data(), MPI_BYTE, recv, recv_counts.data(),
-                           recv_displs.data(), MPI_BYTE, comm);
+  UnitType type(unit);
+  if (type.get() == MPI_DATATYPE_NULL) return -1;
+  int code = MPI_Alltoallv(send, send_counts.data(), send_displs.data(), type.get(), recv, recv_counts.data(),
+                           recv_displs.data(), type.get(), comm);
   if (code != MPI_SUCCESS) return code;
   for (uint32_t i = 0; i < rank_count; ++i) {
     self->sent_ += send_bytes[i];
@@ -323,26 +359,36 @@ int MpiSession::AllToAll(void* user, const uint32_t* ranks, uint32_t rank_count,
 
 int MpiSession::Send(void* user, uint32_t to, uint32_t tag, const void* data, uint64_t size) {
   auto* self = static_cast<MpiSession*>(user);
-  if (size > INT_MAX) return -1;  // one message per copy; larger ones would need chunking
-  MPI_Request request;
-  int code = MPI_Isend(data, static_cast<int>(size), MPI_BYTE, static_cast<int>(to), static_cast<int>(tag),
-                       MPI_COMM_WORLD, &request);
-  if (code != MPI_SUCCESS) return code;
-  Requests(self->requests_).push_back(request);
+  const auto* bytes = static_cast<const uint8_t*>(data);
+  uint64_t at = 0;
+  do {  // at least one message: an empty one too
+    const int n = static_cast<int>(std::min(kMessagePiece, size - at));
+    MPI_Request request;
+    int code =
+        MPI_Isend(bytes + at, n, MPI_BYTE, static_cast<int>(to), static_cast<int>(tag), MPI_COMM_WORLD, &request);
+    if (code != MPI_SUCCESS) return code;
+    Requests(self->requests_).push_back(request);
+    at += static_cast<uint64_t>(n);
+  } while (at < size);
   self->sent_ += size;
   return 0;
 }
 
 int MpiSession::Receive(void* user, uint32_t from, uint32_t tag, void* data, uint64_t size) {
   auto* self = static_cast<MpiSession*>(user);
-  if (size > INT_MAX) return -1;
-  MPI_Status status;
-  int code = MPI_Recv(data, static_cast<int>(size), MPI_BYTE, static_cast<int>(from), static_cast<int>(tag),
-                      MPI_COMM_WORLD, &status);
-  if (code != MPI_SUCCESS) return code;
-  int count = 0;
-  MPI_Get_count(&status, MPI_BYTE, &count);
-  if (static_cast<uint64_t>(count) != size) return -2;  // the ranks disagree on the plan
+  auto* bytes = static_cast<uint8_t*>(data);
+  uint64_t at = 0;
+  do {
+    const int n = static_cast<int>(std::min(kMessagePiece, size - at));
+    MPI_Status status;
+    int code =
+        MPI_Recv(bytes + at, n, MPI_BYTE, static_cast<int>(from), static_cast<int>(tag), MPI_COMM_WORLD, &status);
+    if (code != MPI_SUCCESS) return code;
+    int count = 0;
+    MPI_Get_count(&status, MPI_BYTE, &count);
+    if (count != n) return -2;  // the ranks disagree on the plan
+    at += static_cast<uint64_t>(n);
+  } while (at < size);
   self->received_ += size;
   return 0;
 }

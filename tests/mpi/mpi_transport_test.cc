@@ -28,8 +28,8 @@ void Fill(uint8_t* data, uint64_t bytes, uint32_t rank, uint64_t first = 0) {
 std::string Check(const uint8_t* data, uint64_t bytes, uint32_t rank, uint64_t first, const char* what) {
   for (uint64_t i = 0; i < bytes; ++i)
     if (data[i] != Pattern(rank, first + i))
-      return std::string(what) + ": byte " + std::to_string(first + i) + " from rank " + std::to_string(rank) +
-             " is " + std::to_string(data[i]) + ", expected " + std::to_string(Pattern(rank, first + i));
+      return std::string(what) + ": byte " + std::to_string(first + i) + " from rank " + std::to_string(rank) + " is " +
+             std::to_string(data[i]) + ", expected " + std::to_string(Pattern(rank, first + i));
   return "";
 }
 

@@ -46,7 +46,10 @@ Status RemoteCopies::RunNextGroup(uint32_t function, const std::vector<std::vect
 // through the transport, back into each local member. Where every local
 // partial and result is host-mapped device memory (lavapipe, integrated GPUs)
 // the partials are reduced straight into the first local member's result and
-// the transport works there: no staging copies; else through host staging.
+// the ranks exchange there: no staging copies; else through host staging.
+// With the transport's all_reduce: in chunks (AllReduceMapped /
+// AllReduceStaged); without it (or in `ring` mode) the whole partial goes
+// through the runtime's ring below.
 Status RemoteCopies::AllReduce(const RankGroup& g, uint32_t index,
                                const std::vector<std::vector<meshvk_buffer_t*>>& buffers, const std::string& what) {
   const uint32_t size = artifact::ElementSize(static_cast<artifact::ElementType>(g.element_type));
@@ -62,8 +65,8 @@ Status RemoteCopies::AllReduce(const RankGroup& g, uint32_t index,
   for (size_t i : local) mapped = mapped && address(g.input[i], i) && address(g.output[i], i);
   const uint32_t R = static_cast<uint32_t>(g.ranks.size());
   const uint32_t position = Position(g);
-  if (mapped && transport_->all_reduce && mode_ != RankCollectiveMode::kRing)
-    return AllReduceMapped(g, local, address, what);
+  if (transport_->all_reduce && mode_ != RankCollectiveMode::kRing)
+    return mapped ? AllReduceMapped(g, local, address, what) : AllReduceStaged(g, local, buffers, what);
   group_part_.resize(g.bytes);
   uint8_t* sum = nullptr;  // the rank's partial, then the result
   if (mapped) {
@@ -84,15 +87,9 @@ Status RemoteCopies::AllReduce(const RankGroup& g, uint32_t index,
       if (j > 0) ReduceInto(g.element_type, g.reduction, group_part_.data(), sum, count);
     }
   }
-  // Among the ranks: one all-reduce of that partial.
-  if (transport_->all_reduce && mode_ != RankCollectiveMode::kRing) {
-    if (int code = transport_->all_reduce(transport_->user, g.ranks.data(), R, sum, count,
-                                          static_cast<uint32_t>(g.element_type), static_cast<uint32_t>(g.reduction)))
-      return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: transport all_reduce among ranks %s failed (code %d)",
-                        what.c_str(), RankList(g.ranks).c_str(), code);
-    CountGroupTraffic(g, position);
-  } else {
-    // Ring: reduce-scatter, then all-gather (chunk c = elements [count*c/R, count*(c+1)/R)).
+  // Among the ranks, the runtime's own ring: reduce-scatter, then
+  // all-gather (chunk c = elements [count*c/R, count*(c+1)/R)).
+  {
     const uint32_t right = g.ranks[(position + 1) % R], left = g.ranks[(position + R - 1) % R];
     const uint32_t tag = kCollectiveTagBase + index;
     auto lo = [&](uint32_t c) { return count * c / R * size; };
@@ -156,6 +153,46 @@ Status RemoteCopies::AllReduceMapped(const RankGroup& g, const std::vector<size_
       std::memcpy(address(g.output[local[j]], local[j]) + at, sum + at, n * size);
   }
   staged_ += g.bytes * (local.size() - 1);
+  CountGroupTraffic(g, Position(g));
+  return Status();
+}
+
+// The all_reduce through the transport's all_reduce and host staging
+// (device-local memory), in the same chunks as AllReduceMapped: each chunk of
+// the local partials is staged out, reduced, all-reduced and staged into
+// every local result while it is still in the cache (whole partials made
+// four passes over memory the cache cannot hold).
+Status RemoteCopies::AllReduceStaged(const RankGroup& g, const std::vector<size_t>& local,
+                                     const std::vector<std::vector<meshvk_buffer_t*>>& buffers,
+                                     const std::string& what) {
+  const uint32_t size = artifact::ElementSize(static_cast<artifact::ElementType>(g.element_type));
+  const uint64_t count = g.bytes / size;
+  const uint32_t R = static_cast<uint32_t>(g.ranks.size());
+  const uint64_t chunk = std::max<uint64_t>(R, kAllReduceChunkBytes / size / R * R);
+  group_sum_.resize(std::min(chunk, count) * size);
+  group_part_.resize(group_sum_.size());
+  uint8_t *sum = group_sum_.data(), *part = group_part_.data();
+  for (uint64_t first = 0; first < count; first += chunk) {
+    const uint64_t n = std::min(chunk, count - first), at = first * size, bytes = n * size;
+    for (size_t j = 0; j < local.size(); ++j) {
+      const size_t i = local[j];
+      MESHVK_RETURN_IF_ERROR(FromC(meshvk_buffer_read(buffers[g.members[i]][g.input[i].buffer()],
+                                                      g.input[i].offset() + at, j == 0 ? sum : part, bytes),
+                                   what + ": staging out the partial of process " + std::to_string(g.members[i])));
+      staged_ += bytes;
+      if (j > 0) ReduceInto(g.element_type, g.reduction, part, sum, n);
+    }
+    if (int code = transport_->all_reduce(transport_->user, g.ranks.data(), R, sum, n,
+                                          static_cast<uint32_t>(g.element_type), static_cast<uint32_t>(g.reduction)))
+      return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: transport all_reduce among ranks %s failed (code %d)",
+                        what.c_str(), RankList(g.ranks).c_str(), code);
+    for (size_t i : local) {
+      MESHVK_RETURN_IF_ERROR(
+          FromC(meshvk_buffer_write(buffers[g.members[i]][g.output[i].buffer()], g.output[i].offset() + at, sum, bytes),
+                what + ": staging in the result of process " + std::to_string(g.members[i])));
+      staged_ += bytes;
+    }
+  }
   CountGroupTraffic(g, Position(g));
   return Status();
 }

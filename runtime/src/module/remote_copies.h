@@ -142,6 +142,8 @@ class RemoteCopies {
   Status AllReduceMapped(const RankGroup& g, const std::vector<size_t>& local,
                          const std::function<uint8_t*(const mvk::BufferBinding&, size_t)>& address,
                          const std::string& what);
+  Status AllReduceStaged(const RankGroup& g, const std::vector<size_t>& local,
+                         const std::vector<std::vector<meshvk_buffer_t*>>& buffers, const std::string& what);
   Status ReduceScatter(const RankGroup& g, uint32_t index, const std::vector<std::vector<meshvk_buffer_t*>>& buffers,
                        const std::string& what);
   Status MoveBlocks(uint32_t function, const RankGroup& g, uint32_t index,

@@ -46,14 +46,13 @@ std::unique_ptr<MpiSession> MpiSession::Start(int* argc, char*** argv, std::stri
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   session->requests_ = std::make_shared<std::vector<MPI_Request>>();
   session->communicators_ = std::shared_ptr<Communicators>(new Communicators, [](Communicators* c) {
-    for (auto& [ranks, comm] : *c)
-      if (comm != MPI_COMM_WORLD) MPI_Comm_free(&comm);
+    for (auto& [ranks, comm] : *c) MPI_Comm_free(&comm);
     delete c;
   });
   session->transport_ = meshvk_transport_t{
       session.get(),          static_cast<uint32_t>(rank), static_cast<uint32_t>(size), &MpiSession::Send,
       &MpiSession::Receive,   &MpiSession::WaitSends,      &MpiSession::AllReduce,      &MpiSession::AllGather,
-      &MpiSession::Broadcast, &MpiSession::AllToAll,       &MpiSession::ReduceScatter};
+      &MpiSession::Broadcast, &MpiSession::AllToAll,       &MpiSession::ReduceScatter,  &MpiSession::AllGatherPieces};
   return session;
 }
 
@@ -67,15 +66,19 @@ MpiSession::~MpiSession() {
 // One communicator per distinct rank list (a group of a collective), made on
 // first use by exactly those ranks (MPI_Comm_create_group is collective over
 // the group only; the runtime makes its collective calls in the same order
-// on every rank), kept for the session. Communicator rank i = ranks[i].
+// on every rank), kept for the session. Communicator rank i = ranks[i]. All
+// ranks get a duplicate of MPI_COMM_WORLD: all_gather_pieces sends point to
+// point on it, apart from the runtime's own tags on MPI_COMM_WORLD.
 static int CommunicatorFor(const std::shared_ptr<void>& communicators, uint32_t world_size, const uint32_t* ranks,
                            uint32_t rank_count, MPI_Comm* out) {
   auto& comms = *static_cast<Communicators*>(communicators.get());
   std::vector<uint32_t> key(ranks, ranks + rank_count);
   auto it = comms.find(key);
   if (it == comms.end()) {
-    MPI_Comm comm = MPI_COMM_WORLD;
-    if (rank_count != world_size) {
+    MPI_Comm comm = MPI_COMM_NULL;
+    if (rank_count == world_size) {
+      if (int code = MPI_Comm_dup(MPI_COMM_WORLD, &comm)) return code;
+    } else {
       MPI_Group world, group;
       MPI_Comm_group(MPI_COMM_WORLD, &world);
       std::vector<int> list(ranks, ranks + rank_count);
@@ -118,6 +121,20 @@ static bool MpiReduction(uint32_t element_type, uint32_t reduction, MPI_Datatype
   return true;
 }
 
+// What an all_reduce / reduce_scatter call needs: the ranks' communicator,
+// MPI's element type and operation, the element size.
+struct ReductionCall {
+  MPI_Comm comm;
+  MPI_Datatype type;
+  MPI_Op op;
+  uint32_t size;
+};
+static int PrepareReduction(const std::shared_ptr<void>& communicators, uint32_t world_size, const uint32_t* ranks,
+                            uint32_t rank_count, uint32_t element_type, uint32_t reduction, ReductionCall* out) {
+  if (int code = CommunicatorFor(communicators, world_size, ranks, rank_count, &out->comm)) return code;
+  return MpiReduction(element_type, reduction, &out->type, &out->op, &out->size) ? 0 : -3;
+}
+
 uint32_t MpiSession::Position(const uint32_t* ranks, uint32_t rank_count) const {
   uint32_t position = 0;
   while (position < rank_count && ranks[position] != transport_.rank) ++position;
@@ -127,13 +144,11 @@ uint32_t MpiSession::Position(const uint32_t* ranks, uint32_t rank_count) const 
 int MpiSession::AllReduce(void* user, const uint32_t* ranks, uint32_t rank_count, void* data, uint64_t count,
                           uint32_t element_type, uint32_t reduction) {
   auto* self = static_cast<MpiSession*>(user);
-  MPI_Comm comm;
-  if (int code = CommunicatorFor(self->communicators_, self->transport_.rank_count, ranks, rank_count, &comm))
+  ReductionCall call;
+  if (int code = PrepareReduction(self->communicators_, self->transport_.rank_count, ranks, rank_count, element_type,
+                                  reduction, &call))
     return code;
-  MPI_Datatype type;
-  MPI_Op op;
-  uint32_t size = 0;
-  if (!MpiReduction(element_type, reduction, &type, &op, &size)) return -3;
+  const auto [comm, type, op, size] = call;
   auto* bytes = static_cast<uint8_t*>(data);
   for (uint64_t done = 0; done < count;) {  // MPI counts are int
     const int n = static_cast<int>(std::min<uint64_t>(count - done, INT_MAX / 4));
@@ -151,13 +166,11 @@ int MpiSession::AllReduce(void* user, const uint32_t* ranks, uint32_t rank_count
 int MpiSession::ReduceScatter(void* user, const uint32_t* ranks, uint32_t rank_count, void* data,
                               const uint64_t* counts, uint32_t element_type, uint32_t reduction) {
   auto* self = static_cast<MpiSession*>(user);
-  MPI_Comm comm;
-  if (int code = CommunicatorFor(self->communicators_, self->transport_.rank_count, ranks, rank_count, &comm))
+  ReductionCall call;
+  if (int code = PrepareReduction(self->communicators_, self->transport_.rank_count, ranks, rank_count, element_type,
+                                  reduction, &call))
     return code;
-  MPI_Datatype type;
-  MPI_Op op;
-  uint32_t size = 0;
-  if (!MpiReduction(element_type, reduction, &type, &op, &size)) return -3;
+  const auto [comm, type, op, size] = call;
   std::vector<int> recv_counts;
   uint64_t total = 0;
   for (uint32_t i = 0; i < rank_count; ++i) {
@@ -178,18 +191,44 @@ int MpiSession::ReduceScatter(void* user, const uint32_t* ranks, uint32_t rank_c
   return 0;
 }
 
-// Byte counts and displacements as MPI's ints (its v-collectives take int
-// displacements: a call moving 2 GiB or more is refused, code -1).
-static bool IntCounts(const uint64_t* bytes, uint32_t n, std::vector<int>* counts, std::vector<int>* displs) {
+// MPI's counts and displacements are int. The v-collectives count in units
+// of the largest power of two up to 1 MiB that divides every byte count (an
+// MPI_Type_contiguous of that many bytes): blocks of whole elements give
+// units of 4 bytes at least, so a call may move 8 GiB and far more; only one
+// moving more than 2^31-1 units is refused (code -1).
+constexpr uint64_t kMaxUnit = uint64_t(1) << 20;
+static uint64_t CommonUnit(uint64_t unit, const uint64_t* bytes, uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i)
+    while (bytes[i] % unit) unit /= 2;
+  return unit;
+}
+static bool IntCounts(const uint64_t* bytes, uint32_t n, uint64_t unit, std::vector<int>* counts,
+                      std::vector<int>* displs) {
   uint64_t at = 0;
   for (uint32_t i = 0; i < n; ++i) {
-    if (at + bytes[i] > static_cast<uint64_t>(INT_MAX)) return false;
-    counts->push_back(static_cast<int>(bytes[i]));
-    displs->push_back(static_cast<int>(at));
+    if ((at + bytes[i]) / unit > static_cast<uint64_t>(INT_MAX)) return false;
+    counts->push_back(static_cast<int>(bytes[i] / unit));
+    displs->push_back(static_cast<int>(at / unit));
     at += bytes[i];
   }
   return true;
 }
+// The committed MPI type of one unit, freed at the end of the call.
+class UnitType {
+ public:
+  explicit UnitType(uint64_t unit) {
+    if (unit > 1 && (MPI_Type_contiguous(static_cast<int>(unit), MPI_BYTE, &type_) != MPI_SUCCESS ||
+                     MPI_Type_commit(&type_) != MPI_SUCCESS))
+      type_ = MPI_DATATYPE_NULL;
+  }
+  ~UnitType() {
+    if (type_ != MPI_BYTE && type_ != MPI_DATATYPE_NULL) MPI_Type_free(&type_);
+  }
+  MPI_Datatype get() const { return type_; }
+
+ private:
+  MPI_Datatype type_ = MPI_BYTE;
+};
 
 int MpiSession::AllGather(void* user, const uint32_t* ranks, uint32_t rank_count, void* data, const uint64_t* bytes) {
   auto* self = static_cast<MpiSession*>(user);
@@ -197,11 +236,73 @@ int MpiSession::AllGather(void* user, const uint32_t* ranks, uint32_t rank_count
   if (int code = CommunicatorFor(self->communicators_, self->transport_.rank_count, ranks, rank_count, &comm))
     return code;
   std::vector<int> counts, displs;
-  if (!IntCounts(bytes, rank_count, &counts, &displs)) return -1;
-  int code = MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, data, counts.data(), displs.data(), MPI_BYTE, comm);
+  const uint64_t unit = CommonUnit(kMaxUnit, bytes, rank_count);
+  if (!IntCounts(bytes, rank_count, unit, &counts, &displs)) return -1;
+  UnitType type(unit);
+  if (type.get() == MPI_DATATYPE_NULL) return -1;
+  int code = MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, data, counts.data(), displs.data(), type.get(), comm);
   if (code != MPI_SUCCESS) return code;
   // Each rank's block reaches each other rank once (what the plan counts).
   const uint32_t me = self->Position(ranks, rank_count);
+  for (uint32_t i = 0; i < rank_count; ++i)
+    if (i != me) {
+      self->sent_ += bytes[me];
+      self->received_ += bytes[i];
+    }
+  ++self->collectives_;
+  return 0;
+}
+
+// A message over 1 GiB goes as several (MPI counts are int), cut the same
+// way on both sides; messages with one tag between two ranks keep their
+// order, so the pieces arrive in order.
+constexpr uint64_t kMessagePiece = uint64_t(1) << 30;
+
+// Nonblocking receives of every other rank's pieces and sends of this
+// rank's pieces to every other rank, on the group's communicator (tag 0:
+// messages from one rank keep their order), then one wait for all: what
+// MPI_Allgatherv does between two ranks, from and into the pieces' own
+// memory. A piece over 1 GiB goes as several messages (MPI counts are int),
+// cut the same way on both sides.
+int MpiSession::AllGatherPieces(void* user, const uint32_t* ranks, uint32_t rank_count,
+                                const meshvk_transport_piece_t* pieces, const uint32_t* piece_counts) {
+  auto* self = static_cast<MpiSession*>(user);
+  MPI_Comm comm;
+  if (int code = CommunicatorFor(self->communicators_, self->transport_.rank_count, ranks, rank_count, &comm))
+    return code;
+  const uint32_t me = self->Position(ranks, rank_count);
+  std::vector<uint32_t> first(rank_count, 0);
+  std::vector<uint64_t> bytes(rank_count, 0);
+  for (uint32_t i = 0; i < rank_count; ++i) {
+    if (i > 0) first[i] = first[i - 1] + piece_counts[i - 1];
+    for (uint32_t k = 0; k < piece_counts[i]; ++k) bytes[i] += pieces[first[i] + k].bytes;
+  }
+  std::vector<MPI_Request> requests;
+  int code = MPI_SUCCESS;
+  auto post = [&](uint32_t owner, uint32_t peer, bool receive) {
+    for (uint32_t k = 0; code == MPI_SUCCESS && k < piece_counts[owner]; ++k) {
+      auto* data = static_cast<uint8_t*>(pieces[first[owner] + k].data);
+      const uint64_t size = pieces[first[owner] + k].bytes;
+      for (uint64_t at = 0; code == MPI_SUCCESS && at < size; at += kMessagePiece) {
+        const int n = static_cast<int>(std::min(kMessagePiece, size - at));
+        requests.emplace_back();
+        code = receive ? MPI_Irecv(data + at, n, MPI_BYTE, static_cast<int>(peer), 0, comm, &requests.back())
+                       : MPI_Isend(data + at, n, MPI_BYTE, static_cast<int>(peer), 0, comm, &requests.back());
+        if (code != MPI_SUCCESS) requests.pop_back();
+      }
+    }
+  };
+  for (uint32_t i = 0; i < rank_count; ++i)
+    if (i != me) post(i, i, true);
+  for (uint32_t i = 0; i < rank_count; ++i)
+    if (i != me) post(me, i, false);
+  // Even after a failed post: the posted ones must finish before their
+  // memory is reused.
+  const int waited = requests.empty()
+                         ? MPI_SUCCESS
+                         : MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+  if (code != MPI_SUCCESS) return code;
+  if (waited != MPI_SUCCESS) return waited;
   for (uint32_t i = 0; i < rank_count; ++i)
     if (i != me) {
       self->sent_ += bytes[me];
@@ -239,11 +340,14 @@ int MpiSession::AllToAll(void* user, const uint32_t* ranks, uint32_t rank_count,
   if (int code = CommunicatorFor(self->communicators_, self->transport_.rank_count, ranks, rank_count, &comm))
     return code;
   std::vector<int> send_counts, send_displs, recv_counts, recv_displs;
-  if (!IntCounts(send_bytes, rank_count, &send_counts, &send_displs) ||
-      !IntCounts(recv_bytes, rank_count, &recv_counts, &recv_displs))
+  const uint64_t unit = CommonUnit(CommonUnit(kMaxUnit, send_bytes, rank_count), recv_bytes, rank_count);
+  if (!IntCounts(send_bytes, rank_count, unit, &send_counts, &send_displs) ||
+      !IntCounts(recv_bytes, rank_count, unit, &recv_counts, &recv_displs))
     return -1;
-  int code = MPI_Alltoallv(send, send_counts.data(), send_displs.data(), MPI_BYTE, recv, recv_counts.data(),
-                           recv_displs.data(), MPI_BYTE, comm);
+  UnitType type(unit);
+  if (type.get() == MPI_DATATYPE_NULL) return -1;
+  int code = MPI_Alltoallv(send, send_counts.data(), send_displs.data(), type.get(), recv, recv_counts.data(),
+                           recv_displs.data(), type.get(), comm);
   if (code != MPI_SUCCESS) return code;
   for (uint32_t i = 0; i < rank_count; ++i) {
     self->sent_ += send_bytes[i];
@@ -255,26 +359,36 @@ int MpiSession::AllToAll(void* user, const uint32_t* ranks, uint32_t rank_count,
 
 int MpiSession::Send(void* user, uint32_t to, uint32_t tag, const void* data, uint64_t size) {
   auto* self = static_cast<MpiSession*>(user);
-  if (size > INT_MAX) return -1;  // one message per copy; larger ones would need chunking
-  MPI_Request request;
-  int code = MPI_Isend(data, static_cast<int>(size), MPI_BYTE, static_cast<int>(to), static_cast<int>(tag),
-                       MPI_COMM_WORLD, &request);
-  if (code != MPI_SUCCESS) return code;
-  Requests(self->requests_).push_back(request);
+  const auto* bytes = static_cast<const uint8_t*>(data);
+  uint64_t at = 0;
+  do {  // at least one message: an empty one too
+    const int n = static_cast<int>(std::min(kMessagePiece, size - at));
+    MPI_Request request;
+    int code =
+        MPI_Isend(bytes + at, n, MPI_BYTE, static_cast<int>(to), static_cast<int>(tag), MPI_COMM_WORLD, &request);
+    if (code != MPI_SUCCESS) return code;
+    Requests(self->requests_).push_back(request);
+    at += static_cast<uint64_t>(n);
+  } while (at < size);
   self->sent_ += size;
   return 0;
 }
 
 int MpiSession::Receive(void* user, uint32_t from, uint32_t tag, void* data, uint64_t size) {
   auto* self = static_cast<MpiSession*>(user);
-  if (size > INT_MAX) return -1;
-  MPI_Status status;
-  int code = MPI_Recv(data, static_cast<int>(size), MPI_BYTE, static_cast<int>(from), static_cast<int>(tag),
-                      MPI_COMM_WORLD, &status);
-  if (code != MPI_SUCCESS) return code;
-  int count = 0;
-  MPI_Get_count(&status, MPI_BYTE, &count);
-  if (static_cast<uint64_t>(count) != size) return -2;  // the ranks disagree on the plan
+  auto* bytes = static_cast<uint8_t*>(data);
+  uint64_t at = 0;
+  do {
+    const int n = static_cast<int>(std::min(kMessagePiece, size - at));
+    MPI_Status status;
+    int code =
+        MPI_Recv(bytes + at, n, MPI_BYTE, static_cast<int>(from), static_cast<int>(tag), MPI_COMM_WORLD, &status);
+    if (code != MPI_SUCCESS) return code;
+    int count = 0;
+    MPI_Get_count(&status, MPI_BYTE, &count);
+    if (count != n) return -2;  // the ranks disagree on the plan
+    at += static_cast<uint64_t>(n);
+  } while (at < size);
   self->received_ += size;
   return 0;
 }
@@ -331,6 +445,9 @@ int MpiSession::AllToAll(void*, const uint32_t*, uint32_t, const void*, const ui
   return -1;
 }
 int MpiSession::ReduceScatter(void*, const uint32_t*, uint32_t, void*, const uint64_t*, uint32_t, uint32_t) {
+  return -1;
+}
+int MpiSession::AllGatherPieces(void*, const uint32_t*, uint32_t, const meshvk_transport_piece_t*, const uint32_t*) {
   return -1;
 }
 uint32_t MpiSession::Position(const uint32_t*, uint32_t) const { return 0; }

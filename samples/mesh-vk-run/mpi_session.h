@@ -26,8 +26,8 @@ class MpiSession {
   // Bytes this rank handed to MPI_Isend / took from MPI_Recv, plus for each
   // collective call what the plan counts (MPI does not report its own
   // traffic): MPI_Allreduce what a ring sends / receives at this rank
-  // (meshvk_transport_ring_bytes); MPI_Allgatherv / MPI_Bcast / MPI_Alltoallv
-  // each block once per rank that receives it; MPI_Reduce_scatter each rank's
+  // (meshvk_transport_ring_bytes); MPI_Allgatherv / all_gather_pieces /
+  // MPI_Bcast / MPI_Alltoallv each block once per rank that receives it; MPI_Reduce_scatter each rank's
   // segment once from each other rank.
   uint64_t bytes_sent() const { return sent_; }
   uint64_t bytes_received() const { return received_; }
@@ -63,6 +63,8 @@ class MpiSession {
                       const uint64_t* send_bytes, void* recv, const uint64_t* recv_bytes);
   static int ReduceScatter(void* user, const uint32_t* ranks, uint32_t rank_count, void* data, const uint64_t* counts,
                            uint32_t element_type, uint32_t reduction);
+  static int AllGatherPieces(void* user, const uint32_t* ranks, uint32_t rank_count,
+                             const meshvk_transport_piece_t* pieces, const uint32_t* piece_counts);
   uint32_t Position(const uint32_t* ranks, uint32_t rank_count) const;  // of this rank in `ranks`
   meshvk_transport_t transport_{};
   uint64_t sent_ = 0, received_ = 0;

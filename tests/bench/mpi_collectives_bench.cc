@@ -9,16 +9,20 @@
 //    all_reduce. Layouts: one process per rank (grid R) and two local
 //    devices per rank (grid 2R, processes 2r, 2r+1 on rank r: the mixed case
 //    a hierarchical collective is for). Paths: `transport` (the runtime's
-//    host step: reduce within the rank, one MPI_Allreduce among the ranks)
-//    and `copies` (MESHVK_RANK_COLLECTIVES=copies: the compiler's copies,
-//    point to point between ranks, as before).
+//    host step: reduce within the rank, one MPI_Allreduce among the ranks,
+//    in lavapipe's host-mapped device memory), `staged`
+//    (MESHVK_RANK_COLLECTIVES=staged: the same through host buffers, as on
+//    device-local memory) and `copies` (MESHVK_RANK_COLLECTIVES=copies: the
+//    compiler's copies, point to point between ranks, as before).
 //  * all_gather: y = -x with x split over the grid and y replicated: each
 //    rank holds 1/R and gathers the rest (the size is y's). Same layouts;
-//    paths `transport` (each rank's blocks staged out once, one
-//    MPI_Allgatherv among the ranks, each received block written into the
-//    landing buffers of the local copies that read it) and `copies` (the
-//    compiler's copies point to point: with 2 devices per rank each remote
-//    block crosses twice).
+//    paths `transport` (host-mapped memory: each rank's blocks sent by MPI
+//    from where the kernels wrote them, each other block received straight
+//    into the landing buffer its local copies read: all_gather_pieces),
+//    `staged` (each rank's blocks staged out once, one MPI_Allgatherv among
+//    the ranks, each received block written into the landing buffers) and
+//    `copies` (the compiler's copies point to point: with 2 devices per rank
+//    each remote block crosses twice).
 // meshvk's time for the collective is the host time the program spends in
 // staging bytes out of / into device memory, reducing on the host and in MPI
 // calls (the invoke's meshvk_transport_stats_t::host_ns); the kernels around
@@ -32,7 +36,9 @@
 // time (1.0: as fast as plain MPI on host memory). Bytes: the most any rank
 // handed to the transport (an MPI_Allreduce counted as a ring,
 // meshvk_transport_ring_bytes; a block of an MPI_Allgatherv once per rank
-// receiving it). Medians of 5 runs after a warm-up. Each case checks its
+// receiving it). Staged: the bytes the host copied into / out of device
+// memory for the transport (meshvk_transport_stats_t::staged_bytes, the most
+// any rank copied). Medians of 5 runs after a warm-up. Each case checks its
 // result on every rank (all inputs are 1), so the smoke test under ctest is
 // a correctness check of each path too.
 #include <mpi.h>
@@ -50,20 +56,11 @@
 #include "meshvk/module.h"
 #include "meshvk/transport.h"
 #include "mpi_session.h"
+#include "rank_program.h"
 
 namespace {
 
 constexpr int kRuns = 5;
-
-// meshvk_program_create_with_info for one rank of a job.
-meshvk_status_t CreateOnRanks(meshvk_module_t* module, meshvk_device_set_t* set, const meshvk_program_ranks_t* ranks,
-                              meshvk_program_t** out) {
-  meshvk_program_create_info_t info{};
-  info.module = module;
-  info.set = set;
-  info.ranks = ranks;
-  return meshvk_program_create_with_info(&info, out);
-}
 
 std::string AllReduceProgram(uint32_t processes, uint64_t floats) {
   std::string r = std::to_string(floats), p = std::to_string(processes);
@@ -155,6 +152,7 @@ struct Measured {
   double seconds = 0;               // the rank that arrived last (the least host time): the collective's own time
   double max_seconds = 0;           // the most any rank spent (includes waiting for a peer's kernels)
   uint64_t sent = 0, received = 0;  // the most any rank sent / received
+  uint64_t staged = 0;              // the most any rank copied into / out of device memory
 };
 
 // Median seconds of the collective through meshvk with processes p on rank
@@ -182,7 +180,7 @@ bool MeshvkSeconds(meshvk_instance_t* instance, const meshvk_run::MpiSession& mp
   std::unique_ptr<meshvk_device_set_t, void (*)(meshvk_device_set_t*)> set_owner(set, meshvk_device_set_release);
   meshvk_program_ranks_t ranks{mpi.transport(), process_rank.data(), 0};
   meshvk_program_t* program = nullptr;
-  if (!Check(CreateOnRanks(module, set, &ranks, &program), "program")) return false;
+  if (!Check(meshvk_ranks::CreateOnRanks(module, set, &ranks, &program), "program")) return false;
   std::unique_ptr<meshvk_program_t, void (*)(meshvk_program_t*)> program_owner(program, meshvk_program_release);
   std::vector<float> x(input_bytes / sizeof(float), 1.0f);
   meshvk_host_input_t input{x.data(), input_bytes};
@@ -201,6 +199,7 @@ bool MeshvkSeconds(meshvk_instance_t* instance, const meshvk_run::MpiSession& mp
     if (run > 0) max_runs.push_back(max_s);
     out->sent = static_cast<uint64_t>(MaxOverRanks(static_cast<double>(stats.bytes_sent)));
     out->received = static_cast<uint64_t>(MaxOverRanks(static_cast<double>(stats.bytes_received)));
+    out->staged = static_cast<uint64_t>(MaxOverRanks(static_cast<double>(stats.staged_bytes)));
   }
   out->seconds = Median(runs);
   out->max_seconds = Median(max_runs);
@@ -241,10 +240,6 @@ double MpiSeconds(Call call) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Created before MPI (and its threads) start; the cases below only overwrite
-  // it (setenv of a new name reallocates the environment array under any
-  // getenv on another thread).
-  setenv("MESHVK_RANK_COLLECTIVES", "", 0);
   std::string error;
   std::unique_ptr<meshvk_run::MpiSession> mpi = meshvk_run::MpiSession::Start(&argc, &argv, &error);
   if (!mpi) {
@@ -265,16 +260,18 @@ int main(int argc, char** argv) {
   if (!Check(meshvk_instance_create(nullptr, &instance), "instance")) mpi->Abort(3);
   const bool root = mpi->rank() == 0;
   if (root)
-    std::printf("%u ranks\n%-10s %-12s %-9s %6s %11s %11s %11s %8s %8s %14s %14s\n", R, "collective", "layout", "path",
-                "MiB", "meshvk ms", "(max ms)", "MPI ms", "MPI GB/s", "ratio", "sent/rank", "received/rank");
+    std::printf("%u ranks\n%-10s %-12s %-9s %6s %11s %11s %11s %8s %8s %14s %14s %14s\n", R, "collective", "layout",
+                "path", "MiB", "meshvk ms", "(max ms)", "MPI ms", "MPI GB/s", "ratio", "sent/rank", "received/rank",
+                "staged/rank");
   struct Case {
     const char* kind;
     uint32_t local;    // processes per rank
     const char* path;  // MESHVK_RANK_COLLECTIVES
   };
-  const Case cases[] = {{"all_reduce", 1, "transport"}, {"all_reduce", 1, "copies"},    {"all_reduce", 2, "transport"},
-                        {"all_reduce", 2, "copies"},    {"all_gather", 1, "transport"}, {"all_gather", 1, "copies"},
-                        {"all_gather", 2, "transport"}, {"all_gather", 2, "copies"}};
+  const Case cases[] = {{"all_reduce", 1, "transport"}, {"all_reduce", 1, "copies"}, {"all_reduce", 2, "transport"},
+                        {"all_reduce", 2, "staged"},    {"all_reduce", 2, "copies"}, {"all_gather", 1, "transport"},
+                        {"all_gather", 1, "staged"},    {"all_gather", 1, "copies"}, {"all_gather", 2, "transport"},
+                        {"all_gather", 2, "staged"},    {"all_gather", 2, "copies"}};
   for (const Case& c : cases) {
     for (uint64_t m : mib) {
       const uint64_t bytes = m << 20, floats = bytes / sizeof(float);
@@ -282,7 +279,7 @@ int main(int argc, char** argv) {
       const uint32_t P = R * c.local;
       std::vector<uint32_t> process_rank(P);
       for (uint32_t p = 0; p < P; ++p) process_rank[p] = p / c.local;
-      setenv("MESHVK_RANK_COLLECTIVES", c.path, 1);
+      meshvk_ranks::SetRankMode(c.path);  // the variable exists since before main
       Measured measured;
       if (!MeshvkSeconds(instance, *mpi, reduce ? AllReduceProgram(P, floats) : AllGatherProgram(P, floats),
                          process_rank, reduce ? P * bytes : bytes, reduce ? static_cast<float>(P) : -1.0f, &measured))
@@ -297,10 +294,11 @@ int main(int argc, char** argv) {
       });
       const std::string layout = std::to_string(R) + "r x " + std::to_string(c.local) + "d";
       if (root)
-        std::printf("%-10s %-12s %-9s %6llu %11.3f %11.3f %11.3f %8.2f %8.2f %14llu %14llu\n", c.kind, layout.c_str(),
-                    c.path, static_cast<unsigned long long>(m), measured.seconds * 1e3, measured.max_seconds * 1e3,
-                    mpi_s * 1e3, bytes / mpi_s / 1e9, mpi_s / measured.seconds,
-                    static_cast<unsigned long long>(measured.sent), static_cast<unsigned long long>(measured.received));
+        std::printf("%-10s %-12s %-9s %6llu %11.3f %11.3f %11.3f %8.2f %8.2f %14llu %14llu %14llu\n", c.kind,
+                    layout.c_str(), c.path, static_cast<unsigned long long>(m), measured.seconds * 1e3,
+                    measured.max_seconds * 1e3, mpi_s * 1e3, bytes / mpi_s / 1e9, mpi_s / measured.seconds,
+                    static_cast<unsigned long long>(measured.sent), static_cast<unsigned long long>(measured.received),
+                    static_cast<unsigned long long>(measured.staged));
       std::fflush(stdout);
     }
   }

@@ -32,6 +32,7 @@ struct BlockCase {
   uint32_t call;                               // MESHVK_TRANSPORT_... of each
   std::vector<uint64_t> sent, received;        // per rank, in quarters of a block (B/4 = 512 bytes)
   std::vector<uint64_t> copies_received = {};  // the compiler's copies instead (copies mode), quarters
+  std::vector<uint64_t> staged = {};  // per rank, quarters copied into / out of device memory (empty: not checked)
 };
 
 std::vector<int64_t> GridShape(const std::string& grid) {
@@ -178,13 +179,19 @@ TEST_P(BlockCollectivesTest, EachBlockCrossesRanksOnce) {
   for (uint32_t r = 0; r < c.ranks; ++r) {
     EXPECT_EQ(stats[r].bytes_sent, c.sent[r] * kQuarter + gathered_out[r]) << "rank " << r;
     EXPECT_EQ(stats[r].bytes_received, c.received[r] * kQuarter + gathered_in[r]) << "rank " << r;
+    if (!c.staged.empty()) EXPECT_EQ(stats[r].staged_bytes, c.staged[r] * kQuarter) << "rank " << r;
   }
 }
 
 // Bytes by hand, in quarters q of a block B (B = 4q). Each line: name, op,
 // grid, axes, process -> rank, ranks, MESHVK_RANK_COLLECTIVES, transport
-// calls, the call, sent and received per rank, and (where the compiler's
-// copies would move more) what rank r receives through them.
+// calls, the call, sent and received per rank, (where the compiler's
+// copies would move more) what rank r receives through them, and (where
+// given) the bytes each rank's host copied into / out of device memory:
+// lavapipe's memory is host-mapped, so an all_gather by default moves its
+// blocks from and into device memory with no copy (0; all of a rank's
+// processes share one VkDevice here), while `staged` stages each owned block
+// out once and each received block into its landing buffer.
 std::vector<BlockCase> Cases() {
   const uint32_t gather = MESHVK_TRANSPORT_ALL_GATHER, bcast = MESHVK_TRANSPORT_BROADCAST,
                  all_to_all = MESHVK_TRANSPORT_ALL_TO_ALL, scatter = MESHVK_TRANSPORT_REDUCE_SCATTER;
@@ -193,17 +200,95 @@ std::vector<BlockCase> Cases() {
   return {
       // all_gather, one process per rank: each rank sends its block to the
       // other(s) and receives theirs.
-      {"gather_grid2_ranks2", "all_gather0", "2", "0", ranks2, 2, "", 1, gather, V{4, 4}, V{4, 4}},
-      {"gather_grid4_ranks4", "all_gather0", "4", "0", ranks4, 4, "", 1, gather, V(4, 12), V(4, 12)},
+      {"gather_grid2_ranks2", "all_gather0", "2", "0", ranks2, 2, "", 1, gather, V{4, 4}, V{4, 4}, {}, V{0, 0}},
+      {"gather_grid4_ranks4", "all_gather0", "4", "0", ranks4, 4, "", 1, gather, V(4, 12), V(4, 12), {}, V(4, 0)},
+      // staged: B out, 3B in.
+      {"gather_grid4_ranks4_staged",
+       "all_gather0",
+       "4",
+       "0",
+       ranks4,
+       4,
+       "staged",
+       1,
+       gather,
+       V(4, 12),
+       V(4, 12),
+       {},
+       V(4, 16)},
       // ranks x devices: 2 blocks per rank cross once (2B each way); the
-      // copies pull each remote block once per local member (4B).
-      {"gather_grid4_ranks2", "all_gather0", "4", "0", pairs, 2, "", 1, gather, V{8, 8}, V{8, 8}, V{16, 16}},
-      {"gather_grid4_ranks2_p2p", "all_gather0", "4", "0", pairs, 2, "ring", 1, gather, V{8, 8}, V{8, 8}},
+      // copies pull each remote block once per local member (4B); staged: 2B
+      // out, 2B in (one landing buffer per block: one VkDevice).
+      {"gather_grid4_ranks2", "all_gather0", "4", "0", pairs, 2, "", 1, gather, V{8, 8}, V{8, 8}, V{16, 16}, V{0, 0}},
+      {"gather_grid4_ranks2_staged",
+       "all_gather0",
+       "4",
+       "0",
+       pairs,
+       2,
+       "staged",
+       1,
+       gather,
+       V{8, 8},
+       V{8, 8},
+       {},
+       V{16, 16}},
+      {"gather_grid4_ranks2_p2p",
+       "all_gather0",
+       "4",
+       "0",
+       pairs,
+       2,
+       "ring",
+       1,
+       gather,
+       V{8, 8},
+       V{8, 8},
+       {},
+       V{16, 16}},
       // 2x2 over both axes, gathered along dimension 1 (strided places):
       // ranks x devices and devices x ranks, 2B each way.
       {"gather_dim1_grid2x2_ranks_axis0", "all_gather1", "2x2", "0, 1", pairs, 2, "", 1, gather, V{8, 8}, V{8, 8},
+       V{16, 16}, V{0, 0}},
+      {"gather_dim1_grid2x2_ranks_axis0_staged",
+       "all_gather1",
+       "2x2",
+       "0, 1",
+       pairs,
+       2,
+       "staged",
+       1,
+       gather,
+       V{8, 8},
+       V{8, 8},
+       {},
        V{16, 16}},
-      {"gather_grid2x2_ranks_axis1", "all_gather0", "2x2", "0, 1", interleaved, 2, "", 1, gather, V{8, 8}, V{8, 8}},
+      {"gather_grid2x2_ranks_axis1",
+       "all_gather0",
+       "2x2",
+       "0, 1",
+       interleaved,
+       2,
+       "",
+       1,
+       gather,
+       V{8, 8},
+       V{8, 8},
+       {},
+       V{0, 0}},
+      {"gather_grid2x2_ranks_axis1_staged",
+       "all_gather0",
+       "2x2",
+       "0, 1",
+       interleaved,
+       2,
+       "staged",
+       1,
+       gather,
+       V{8, 8},
+       V{8, 8},
+       {},
+       V{16, 16}},
       // over axis 1 only: groups {0,1} and {2,3}; on ranks 0,1 both groups
       // share one call (2B each way); on 4 ranks two calls of B.
       {"gather_axis1_grid2x2_ranks_axis1", "all_gather0", "2x2", "1", interleaved, 2, "", 1, gather, V{8, 8}, V{8, 8}},
@@ -211,13 +296,15 @@ std::vector<BlockCase> Cases() {
       // over axis 0 with axis 1 on the ranks: every group inside one rank.
       {"gather_axis0_grid2x2_ranks_axis1", "all_gather0", "2x2", "0", interleaved, 2, "", 0, gather, V{0, 0}, V{0, 0}},
       // broadcast from process 0: the other rank(s) receive B once, however
-      // many members they hold (the copies: once per member).
-      {"bcast_grid4_ranks2", "broadcast", "4", "0", pairs, 2, "", 1, bcast, V{4, 0}, V{0, 4}, V{0, 8}},
+      // many members they hold (the copies: once per member); staged (not
+      // an all_gather): B out on rank 0, B in on rank 1.
+      {"bcast_grid4_ranks2", "broadcast", "4", "0", pairs, 2, "", 1, bcast, V{4, 0}, V{0, 4}, V{0, 8}, V{4, 4}},
       {"bcast_grid4_ranks2_p2p", "broadcast", "4", "0", pairs, 2, "ring", 1, bcast, V{4, 0}, V{0, 4}},
       {"bcast_grid2x2_ranks4", "broadcast", "2x2", "0, 1", ranks4, 4, "", 1, bcast, V{12, 0, 0, 0}, V{0, 4, 4, 4}},
       // all_to_all in a group of 4: member i gets chunk i (B/4 = q) of every
-      // member. Two members per rank: 2 x 2 remote chunks each way.
-      {"alltoall_grid4_ranks2", "all_to_all", "4", "0", pairs, 2, "", 1, all_to_all, V{4, 4}, V{4, 4}},
+      // member. Two members per rank: 2 x 2 remote chunks each way (host
+      // copies: those 4 chunks out, 4 in).
+      {"alltoall_grid4_ranks2", "all_to_all", "4", "0", pairs, 2, "", 1, all_to_all, V{4, 4}, V{4, 4}, {}, V{8, 8}},
       {"alltoall_grid4_ranks2_p2p", "all_to_all", "4", "0", pairs, 2, "ring", 1, all_to_all, V{4, 4}, V{4, 4}},
       {"alltoall_grid2x2_ranks_axis1", "all_to_all", "2x2", "0, 1", interleaved, 2, "", 1, all_to_all, V{4, 4},
        V{4, 4}},
@@ -227,8 +314,9 @@ std::vector<BlockCase> Cases() {
       // chunks of its rank's reduced partial and receives its own 2 (the
       // copies: 2 remote chunks per member, 4q); members 0, 2 on rank 0
       // (devices x ranks) need their chunks reordered. A group of 2: chunks
-      // of 2q.
-      {"rs_grid4_ranks2", "reduce_scatter", "4", "0", pairs, 2, "", 1, scatter, V{2, 2}, V{2, 2}, V{4, 4}},
+      // of 2q. Host copies: each local member's whole partial out (2 x 4q)
+      // and its chunk in (2 x q).
+      {"rs_grid4_ranks2", "reduce_scatter", "4", "0", pairs, 2, "", 1, scatter, V{2, 2}, V{2, 2}, V{4, 4}, V{10, 10}},
       {"rs_grid2x2_ranks_axis1", "reduce_scatter", "2x2", "0, 1", interleaved, 2, "", 1, scatter, V{2, 2}, V{2, 2},
        V{4, 4}},
       {"rs_grid2x2_ranks_axis1_p2p", "reduce_scatter", "2x2", "0, 1", interleaved, 2, "ring", 1, scatter, V{2, 2},

@@ -11,25 +11,15 @@
 
 #include "meshvk/transport.h"
 #include "program_runner.h"
+#include "rank_program.h"
 #include "samples.h"
 #include "vulkan_fixture.h"
 
 namespace meshvk_e2e {
 
-// Sets MESHVK_RANK_COLLECTIVES, which the runtime reads at program creation
-// ("" = the default, transport). The variable is created once before main
-// (rank_job.cc), when the process has no other thread, and only overwritten
-// afterwards, never removed: glibc's setenv of a name that is not there
-// reallocates the environment array, which a getenv on another thread (the
-// driver's and the validation layer's threads live across tests) may be
-// walking at that moment (a use after free). Suspected cause of one SEGFAULT
-// seen at the first Transport/BlockCollectivesTest case under load, which
-// toggled it with setenv/unsetenv (not reproduced in 65 later runs).
-void SetRankMode(const char* mode);
+using meshvk_ranks::CreateOnRanks;
+using meshvk_ranks::SetRankMode;
 
-// meshvk_program_create_with_info for one rank of a job.
-meshvk_status_t CreateOnRanks(meshvk_module_t* module, meshvk_device_set_t* set, const meshvk_program_ranks_t* ranks,
-                              meshvk_program_t** out);
 // One invoke of function 0 with host tensors.
 meshvk_status_t InvokeWith(meshvk_program_t* program, const std::vector<HostTensor>& inputs,
                            std::vector<HostTensor>* outputs);

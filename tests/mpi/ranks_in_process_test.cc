@@ -104,9 +104,10 @@ struct CollectiveCase {
   std::string name, grid, axes;
   std::vector<uint32_t> process_rank;
   uint32_t ranks;
-  uint64_t floats;       // > 16384 floats: the compiler's reduce_scatter+all_gather on groups of 4
-  uint32_t group_ranks;  // ranks each group spans
-  uint32_t groups;       // groups run through the transport
+  uint64_t floats;        // > 16384 floats: the compiler's reduce_scatter+all_gather on groups of 4
+  uint32_t group_ranks;   // ranks each group spans
+  uint32_t groups;        // groups run through the transport
+  std::string mode = "";  // MESHVK_RANK_COLLECTIVES ("": default)
 };
 
 class RankCollectivesTest : public JobTest, public ::testing::WithParamInterface<CollectiveCase> {};
@@ -144,14 +145,24 @@ TEST_P(RankCollectivesTest, OneRingAmongTheRanksWithTheHostLoopResult) {
   }
   std::vector<HostTensor> outputs = {HostTensor::Zeros(expected.shape, MESHVK_ELEMENT_F32)};
   std::vector<meshvk_transport_stats_t> stats;
-  ASSERT_EQ(RunJob(compiled.artifact, c.process_rank, c.ranks, {x}, &outputs, &stats), "");
+  SetRankMode(c.mode.c_str());
+  const std::string error = RunJob(compiled.artifact, c.process_rank, c.ranks, {x}, &outputs, &stats);
+  SetRankMode("");
+  ASSERT_EQ(error, "");
   EXPECT_EQ(Compare(outputs[0], expected, kAtol, kRtol), "");
   // Each rank takes part in (groups x group_ranks / ranks) rings.
   const uint64_t N = c.floats * 4, rings = c.groups * c.group_ranks / c.ranks;
   const uint64_t ring = 2 * (c.group_ranks - 1) * N / c.group_ranks;
+  // Host copies per ring and rank, with `local` members of the group on the
+  // rank: in lavapipe's host-mapped memory the partials are reduced in
+  // place and the result copied to the other local members ((local-1) x N);
+  // staged, each partial is staged out and each result in (2 x local x N).
+  const uint64_t local = c.process_rank.size() / c.groups / c.group_ranks;
+  const uint64_t staged = c.mode == "staged" ? 2 * local * N : (local - 1) * N;
   for (uint32_t r = 0; r < c.ranks; ++r) {
     EXPECT_EQ(stats[r].bytes_sent, rings * ring) << "rank " << r;
     EXPECT_EQ(stats[r].bytes_received, rings * ring) << "rank " << r;
+    EXPECT_EQ(stats[r].staged_bytes, rings * staged) << "rank " << r;
   }
 }
 
@@ -165,9 +176,13 @@ INSTANTIATE_TEST_SUITE_P(
         // ranks x devices on a 1-D grid: two processes per rank, reduced on the host first.
         CollectiveCase{"grid4_ranks2", "4", "0", {0, 0, 1, 1}, 2, 4096, 2, 1},
         CollectiveCase{"grid4_ranks2_gathered", "4", "0", {0, 0, 1, 1}, 2, 32768, 2, 1},
+        // ... through host buffers (the path of device-local memory).
+        CollectiveCase{"grid4_ranks2_staged", "4", "0", {0, 0, 1, 1}, 2, 4096, 2, 1, "staged"},
+        CollectiveCase{"grid4_ranks2_gathered_staged", "4", "0", {0, 0, 1, 1}, 2, 32768, 2, 1, "staged"},
         // 2x2, all_reduce over both axes: ranks x devices and devices x ranks (hierarchical), 4 ranks.
         CollectiveCase{"grid2x2_both_axes_ranks_axis0", "2x2", "0, 1", {0, 0, 1, 1}, 2, 4096, 2, 1},
         CollectiveCase{"grid2x2_both_axes_ranks_axis1", "2x2", "0, 1", {0, 1, 0, 1}, 2, 4096, 2, 1},
+        CollectiveCase{"grid2x2_both_axes_ranks_axis1_staged", "2x2", "0, 1", {0, 1, 0, 1}, 2, 4096, 2, 1, "staged"},
         CollectiveCase{"grid2x2_both_axes_ranks4", "2x2", "0, 1", {0, 1, 2, 3}, 4, 4096, 4, 1},
         // 2x2, all_reduce over axis 1 only: two groups, each across the 2 ranks of axis 1.
         CollectiveCase{"grid2x2_axis1_ranks_axis1", "2x2", "1", {0, 1, 0, 1}, 2, 4096, 2, 2},
@@ -199,24 +214,26 @@ TEST(TransportReduceTest, HalvesCombineInFloatRoundedToNearestEven) {
 
 class RankFaultsTest : public JobTest {};
 
-// A rank whose peers never run: its copies' receive (copies mode) or its
-// transport all_gather (default) fails after the transport's timeout with a
+// A rank whose peers never run: its copies' receive (copies mode), its
+// transport all_gather_pieces (default: lavapipe's memory is host-mapped) or
+// all_gather (staged mode) fails after the transport's timeout with a
 // message naming the rank or ranks and the bytes (no hang).
 TEST_F(RankFaultsTest, MissingPeerFailsTheReceiveInTime) {
   const meshvk::CompiledProgram* compiled = nullptr;
   ASSERT_EQ(CompileSample("matmul_rows", "2", &compiled), "");
   const Sample& sample = SampleNamed("matmul_rows");
   std::vector<HostTensor> inputs = sample.make_inputs(kSeed), outputs = sample.reference(inputs);
-  for (const char* mode : {"copies", "transport"}) {
-    SetRankMode(mode);
+  for (const std::string mode : {"copies", "transport", "staged"}) {
+    SetRankMode(mode.c_str());
     Job job;
     ASSERT_EQ(StartJob(compiled->artifact, {0, 1}, 2, 300, &job, {0}), "");
     SetRankMode("");
+    const std::string call = mode == "staged" ? "all_gather" : "all_gather_pieces";
     EXPECT_TRUE(meshvk_test::HasCode(InvokeWith(job.programs[0].get(), inputs, &outputs), MESHVK_STATUS_UNAVAILABLE,
-                                     std::string(mode) == "copies"
-                                         ? "from rank 1 failed"
-                                         : "collective 0 (all_gather of 65536 bytes over 2 ranks): transport "
-                                           "all_gather among ranks 0, 1 failed"))
+                                     mode == "copies" ? "from rank 1 failed"
+                                                      : "collective 0 (all_gather of 65536 bytes over 2 ranks): "
+                                                        "transport " +
+                                                            call + " among ranks 0, 1 failed"))
         << mode;
   }
 }
@@ -265,7 +282,8 @@ TEST_F(RankFaultsTest, CopiesModeAndBadModeValue) {
   Job job;
   const std::string error = StartJob(compiled.artifact, process_rank, 4, 0, &job, {0});
   SetRankMode("");
-  EXPECT_NE(error.find("MESHVK_RANK_COLLECTIVES=mpi: expected transport, ring or copies"), std::string::npos) << error;
+  EXPECT_NE(error.find("MESHVK_RANK_COLLECTIVES=mpi: expected transport, staged, ring or copies"), std::string::npos)
+      << error;
   EXPECT_EQ(job.programs[0], nullptr);
 }
 

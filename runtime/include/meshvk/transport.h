@@ -25,6 +25,12 @@
 extern "C" {
 #endif
 
+// One piece of a rank's block in all_gather_pieces: `bytes` bytes at `data`.
+typedef struct meshvk_transport_piece_s {
+  void* data;
+  uint64_t bytes;
+} meshvk_transport_piece_t;
+
 // Callbacks return 0 on success, any other value on failure (the runtime
 // reports "transport send/receive of N bytes to/from rank R failed (code C)").
 // Ordering: messages between two ranks with the same tag arrive in the order
@@ -71,6 +77,18 @@ typedef struct meshvk_transport_s {
   // over the ranks. element_type / reduction as for all_reduce.
   int (*reduce_scatter)(void* user, const uint32_t* ranks, uint32_t rank_count, void* data, const uint64_t* counts,
                         uint32_t element_type, uint32_t reduction);
+  // Optional (NULL: all_gather through a host buffer): all_gather where each
+  // rank's block is made of pieces at their own addresses, so the runtime
+  // hands device memory the host maps (lavapipe, integrated GPUs, ReBAR)
+  // straight to the transport, with no staging copy on either side.
+  // `pieces` lists every listed rank's pieces, concatenated in `ranks` order,
+  // piece_counts[i] of them from ranks[i]; this rank's pieces are read (and
+  // not changed), the others' written, each with the bytes of the same piece
+  // on its owner. The pieces written never overlap (this rank's, only
+  // read, may). Same calling rules as all_reduce. (MPI: nonblocking sends and receives of each piece on the
+  // ranks' communicator: what MPI_Allgatherv does between two ranks.)
+  int (*all_gather_pieces)(void* user, const uint32_t* ranks, uint32_t rank_count,
+                           const meshvk_transport_piece_t* pieces, const uint32_t* piece_counts);
 } meshvk_transport_t;
 
 // Values of all_reduce's element_type and reduction (the artifact's own).
@@ -102,6 +120,12 @@ enum { MESHVK_TRANSPORT_SUM = 1, MESHVK_TRANSPORT_PRODUCT = 2, MESHVK_TRANSPORT_
 //    each block it needs once, which the host writes into the landing buffer
 //    of every local copy reading it; the copies then run on the devices as
 //    within one rank. Groups on the same ranks are merged into one call.
+//    An all_gather whose blocks and landing buffers are all host-mapped
+//    device memory skips the staging: with the transport's
+//    all_gather_pieces, the blocks are sent from where the kernels wrote
+//    them and received straight into the landing buffers (a host copy only
+//    for a further VkDevice of the rank). Likewise a point-to-point copy
+//    receives straight into a mapped landing buffer.
 // Every other collective (shift: one block to one rank already, all_slice:
 // local, halos) and every group within one rank keeps the compiler's
 // copies: cross-rank copies go point to point.
@@ -197,17 +221,25 @@ meshvk_status_t meshvk_module_rank_input_runs(const meshvk_module_t* module, uin
 // bytes handed to send/receive, and host time spent staging those bytes out
 // of / into device memory and in the transport's calls (waits for a local
 // producer excluded; a receive's wait for the peer included).
+// staged_bytes: bytes the host copied between device memory and host
+// buffers of the runtime's own for the transport (staging a block out before
+// a send, in after a receive, and each further copy of a received block or
+// reduced result into the memory of another local process); reductions on
+// the host are not counted. 0 for an all_gather on host-mapped memory whose
+// landing buffers all sit on one VkDevice per rank: the transport reads and
+// writes the device memory itself.
 typedef struct meshvk_transport_stats_s {
   uint64_t bytes_sent, bytes_received;
   uint64_t host_ns;
+  uint64_t staged_bytes;
 } meshvk_transport_stats_t;
 void meshvk_program_transport_stats(const meshvk_program_t* program, meshvk_transport_stats_t* out_stats);
 
 // An in-process transport: `rank_count` endpoints (out_transports[r] for
 // rank r) that pass messages between threads of this process through
-// mailboxes. Sends copy their data. It has all_gather, broadcast and
-// all_to_all (direct messages to each peer), no all_reduce (the runtime's
-// ring runs). Receives wait at most `timeout_ms`
+// mailboxes. Sends copy their data. It has all_gather, all_gather_pieces,
+// broadcast and all_to_all (direct messages to each peer), no all_reduce
+// or reduce_scatter (the runtime's own exchanges run). Receives wait at most `timeout_ms`
 // (0: 60 s), then fail. Free with meshvk_transport_in_process_destroy after
 // every program using it is released.
 typedef struct meshvk_in_process_hub_s meshvk_in_process_hub_t;

@@ -229,6 +229,7 @@ void meshvk_program_transport_stats(const meshvk_program_t* program, meshvk_tran
   out_stats->bytes_sent = program->remote->bytes_sent();
   out_stats->bytes_received = program->remote->bytes_received();
   out_stats->host_ns = program->remote->host_ns();
+  out_stats->staged_bytes = program->remote->staged_bytes();
 }
 
 void meshvk_program_release(meshvk_program_t* program) {

@@ -335,8 +335,9 @@ bool ReadRankCollectiveMode(RankCollectiveMode* out) {
   const std::string mode = value ? value : "";
   *out = mode == "ring"     ? RankCollectiveMode::kRing
          : mode == "copies" ? RankCollectiveMode::kCopies
+         : mode == "staged" ? RankCollectiveMode::kStaged
                             : RankCollectiveMode::kTransport;
-  return mode.empty() || mode == "transport" || mode == "ring" || mode == "copies";
+  return mode.empty() || mode == "transport" || mode == "ring" || mode == "copies" || mode == "staged";
 }
 
 RankCollectivePlan PlanRankCollectives(const mvk::Artifact* artifact, const FunctionSchedule& schedule,

@@ -108,9 +108,12 @@ const char* CollectiveKindName(mvk::CollectiveKind kind);
 // calls where it has them, else the runtime's own over send/receive), `ring`
 // (the runtime's own even when the transport has collectives: a ring for
 // all_reduce, one message per peer rank for blocks), `copies` (no group: the
-// compiler's copies, point to point between ranks; for comparisons). False
-// for another value.
-enum class RankCollectiveMode { kTransport, kRing, kCopies };
+// compiler's copies, point to point between ranks; for comparisons),
+// `staged` (as `transport`, but every host step stages through host buffers
+// of its own even where device memory is host-mapped: the path of
+// device-local memory, for tests and comparisons on lavapipe). False for
+// another value.
+enum class RankCollectiveMode { kTransport, kRing, kCopies, kStaged };
 bool ReadRankCollectiveMode(RankCollectiveMode* out);
 
 // Groups of `function` (of a verified artifact) that run through the

@@ -46,7 +46,10 @@ Status RemoteCopies::RunNextGroup(uint32_t function, const std::vector<std::vect
 // through the transport, back into each local member. Where every local
 // partial and result is host-mapped device memory (lavapipe, integrated GPUs)
 // the partials are reduced straight into the first local member's result and
-// the transport works there: no staging copies; else through host staging.
+// the ranks exchange there: no staging copies; else through host staging.
+// With the transport's all_reduce: in chunks (AllReduceMapped /
+// AllReduceStaged); without it (or in `ring` mode) the whole partial goes
+// through the runtime's ring below.
 Status RemoteCopies::AllReduce(const RankGroup& g, uint32_t index,
                                const std::vector<std::vector<meshvk_buffer_t*>>& buffers, const std::string& what) {
   const uint32_t size = artifact::ElementSize(static_cast<artifact::ElementType>(g.element_type));
@@ -58,12 +61,12 @@ Status RemoteCopies::AllReduce(const RankGroup& g, uint32_t index,
     auto* base = static_cast<uint8_t*>(meshvk_buffer_host_address(buffers[g.members[i]][b.buffer()]));
     return base ? base + b.offset() : nullptr;
   };
-  bool mapped = true;
+  bool mapped = UseMapped();
   for (size_t i : local) mapped = mapped && address(g.input[i], i) && address(g.output[i], i);
   const uint32_t R = static_cast<uint32_t>(g.ranks.size());
   const uint32_t position = Position(g);
-  if (mapped && transport_->all_reduce && mode_ != RankCollectiveMode::kRing)
-    return AllReduceMapped(g, local, address, what);
+  if (transport_->all_reduce && mode_ != RankCollectiveMode::kRing)
+    return mapped ? AllReduceMapped(g, local, address, what) : AllReduceStaged(g, local, buffers, what);
   group_part_.resize(g.bytes);
   uint8_t* sum = nullptr;  // the rank's partial, then the result
   if (mapped) {
@@ -80,18 +83,13 @@ Status RemoteCopies::AllReduce(const RankGroup& g, uint32_t index,
       MESHVK_RETURN_IF_ERROR(
           FromC(meshvk_buffer_read(buffers[g.members[i]][g.input[i].buffer()], g.input[i].offset(), into, g.bytes),
                 what + ": staging out the partial of process " + std::to_string(g.members[i])));
+      staged_ += g.bytes;
       if (j > 0) ReduceInto(g.element_type, g.reduction, group_part_.data(), sum, count);
     }
   }
-  // Among the ranks: one all-reduce of that partial.
-  if (transport_->all_reduce && mode_ != RankCollectiveMode::kRing) {
-    if (int code = transport_->all_reduce(transport_->user, g.ranks.data(), R, sum, count,
-                                          static_cast<uint32_t>(g.element_type), static_cast<uint32_t>(g.reduction)))
-      return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: transport all_reduce among ranks %s failed (code %d)",
-                        what.c_str(), RankList(g.ranks).c_str(), code);
-    CountGroupTraffic(g, position);
-  } else {
-    // Ring: reduce-scatter, then all-gather (chunk c = elements [count*c/R, count*(c+1)/R)).
+  // Among the ranks, the runtime's own ring: reduce-scatter, then
+  // all-gather (chunk c = elements [count*c/R, count*(c+1)/R)).
+  {
     const uint32_t right = g.ranks[(position + 1) % R], left = g.ranks[(position + R - 1) % R];
     const uint32_t tag = kCollectiveTagBase + index;
     auto lo = [&](uint32_t c) { return count * c / R * size; };
@@ -111,6 +109,7 @@ Status RemoteCopies::AllReduce(const RankGroup& g, uint32_t index,
   // Back within the rank: every local member gets the result.
   for (size_t j = mapped ? 1 : 0; j < local.size(); ++j) {
     const size_t i = local[j];
+    staged_ += g.bytes;
     if (mapped) {
       std::memcpy(address(g.output[i], i), sum, g.bytes);
       continue;
@@ -153,6 +152,47 @@ Status RemoteCopies::AllReduceMapped(const RankGroup& g, const std::vector<size_
     for (size_t j = 1; j < local.size(); ++j)
       std::memcpy(address(g.output[local[j]], local[j]) + at, sum + at, n * size);
   }
+  staged_ += g.bytes * (local.size() - 1);
+  CountGroupTraffic(g, Position(g));
+  return Status();
+}
+
+// The all_reduce through the transport's all_reduce and host staging
+// (device-local memory), in the same chunks as AllReduceMapped: each chunk of
+// the local partials is staged out, reduced, all-reduced and staged into
+// every local result while it is still in the cache (whole partials made
+// four passes over memory the cache cannot hold).
+Status RemoteCopies::AllReduceStaged(const RankGroup& g, const std::vector<size_t>& local,
+                                     const std::vector<std::vector<meshvk_buffer_t*>>& buffers,
+                                     const std::string& what) {
+  const uint32_t size = artifact::ElementSize(static_cast<artifact::ElementType>(g.element_type));
+  const uint64_t count = g.bytes / size;
+  const uint32_t R = static_cast<uint32_t>(g.ranks.size());
+  const uint64_t chunk = std::max<uint64_t>(R, kAllReduceChunkBytes / size / R * R);
+  group_sum_.resize(std::min(chunk, count) * size);
+  group_part_.resize(group_sum_.size());
+  uint8_t *sum = group_sum_.data(), *part = group_part_.data();
+  for (uint64_t first = 0; first < count; first += chunk) {
+    const uint64_t n = std::min(chunk, count - first), at = first * size, bytes = n * size;
+    for (size_t j = 0; j < local.size(); ++j) {
+      const size_t i = local[j];
+      MESHVK_RETURN_IF_ERROR(FromC(meshvk_buffer_read(buffers[g.members[i]][g.input[i].buffer()],
+                                                      g.input[i].offset() + at, j == 0 ? sum : part, bytes),
+                                   what + ": staging out the partial of process " + std::to_string(g.members[i])));
+      staged_ += bytes;
+      if (j > 0) ReduceInto(g.element_type, g.reduction, part, sum, n);
+    }
+    if (int code = transport_->all_reduce(transport_->user, g.ranks.data(), R, sum, n,
+                                          static_cast<uint32_t>(g.element_type), static_cast<uint32_t>(g.reduction)))
+      return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: transport all_reduce among ranks %s failed (code %d)",
+                        what.c_str(), RankList(g.ranks).c_str(), code);
+    for (size_t i : local) {
+      MESHVK_RETURN_IF_ERROR(
+          FromC(meshvk_buffer_write(buffers[g.members[i]][g.output[i].buffer()], g.output[i].offset() + at, sum, bytes),
+                what + ": staging in the result of process " + std::to_string(g.members[i])));
+      staged_ += bytes;
+    }
+  }
   CountGroupTraffic(g, Position(g));
   return Status();
 }
@@ -175,6 +215,7 @@ Status RemoteCopies::ReduceScatter(const RankGroup& g, uint32_t index,
     MESHVK_RETURN_IF_ERROR(
         FromC(meshvk_buffer_read(buffers[g.members[i]][g.input[i].buffer()], g.input[i].offset(), into, whole),
               what + ": staging out the partial of process " + std::to_string(g.members[i])));
+    staged_ += whole;
     if (!first) ReduceInto(g.element_type, g.reduction, group_part_.data(), group_sum_.data(), whole / size);
     first = false;
   }
@@ -218,6 +259,7 @@ Status RemoteCopies::ReduceScatter(const RankGroup& g, uint32_t index,
     MESHVK_RETURN_IF_ERROR(FromC(meshvk_buffer_write(buffers[g.members[i]][g.output[i].buffer()], g.output[i].offset(),
                                                      segment + mine[j++], chunk),
                                  what + ": staging in the result of process " + std::to_string(g.members[i])));
+    staged_ += chunk;
   }
   return Status();
 }
@@ -231,6 +273,11 @@ Status RemoteCopies::ReduceScatter(const RankGroup& g, uint32_t index,
 //    source, each in block order.
 Status RemoteCopies::MoveBlocks(uint32_t function, const RankGroup& g, uint32_t index,
                                 const std::vector<std::vector<meshvk_buffer_t*>>& buffers, const std::string& what) {
+  if (g.call == TransportCall::kAllGather && transport_->all_gather_pieces && mode_ == RankCollectiveMode::kTransport) {
+    bool done = false;
+    MESHVK_RETURN_IF_ERROR(GatherMapped(function, g, index, buffers, what, &done));
+    if (done) return Status();
+  }
   const uint32_t R = static_cast<uint32_t>(g.ranks.size()), me = Position(g);
   const bool gathered = g.call != TransportCall::kAllToAll;  // one buffer holds every block
   auto reads = [&](const Block& b, uint32_t r) { return std::binary_search(b.to.begin(), b.to.end(), r); };
@@ -272,6 +319,7 @@ Status RemoteCopies::MoveBlocks(uint32_t function, const RankGroup& g, uint32_t 
     MESHVK_RETURN_IF_ERROR(
         FromC(meshvk_buffer_read(buffers[b.process][b.buffer], b.offset, into, b.size),
               "staging out " + std::to_string(b.size) + " bytes of process " + std::to_string(b.process)));
+    staged_ += b.size;
     for (size_t j = 1; !gathered && j < send_at[i].size(); ++j)
       std::memcpy(group_sum_.data() + send_at[i][j], into, b.size);
   }
@@ -329,10 +377,62 @@ Status RemoteCopies::MoveBlocks(uint32_t function, const RankGroup& g, uint32_t 
     const Block& b = g.blocks[i];
     if (!reads(b, me)) continue;
     auto it = block_landings_.find({function, index, i});
-    for (size_t l = 0; it != block_landings_.end() && l < it->second.size(); ++l)
+    for (size_t l = 0; it != block_landings_.end() && l < it->second.size(); ++l) {
       MESHVK_RETURN_IF_ERROR(FromC(meshvk_buffer_write(std::get<0>(it->second[l]), b.offset, in + block_at[i], b.size),
                                    "staging in " + std::to_string(b.size) + " bytes of process " +
                                        std::to_string(b.process) + " from rank " + std::to_string(g.ranks[b.from])));
+      staged_ += b.size;
+    }
+  }
+  return Status();
+}
+
+// The all_gather without staging, where every block this rank owns and the
+// first landing buffer of every other block are host-mapped device memory:
+// one all_gather_pieces call sends the owned blocks from where the kernels
+// wrote them and receives each other block straight into its landing
+// buffer (the step already waited for every local process: the blocks are
+// complete and no device reads the landing buffers); a block's further
+// landing buffers (other VkDevices of this rank) get a host copy of it.
+// Blocks are sorted by owner, so block order is the pieces' rank order on
+// every rank.
+Status RemoteCopies::GatherMapped(uint32_t function, const RankGroup& g, uint32_t index,
+                                  const std::vector<std::vector<meshvk_buffer_t*>>& buffers, const std::string& what,
+                                  bool* done) {
+  const uint32_t R = static_cast<uint32_t>(g.ranks.size()), me = Position(g);
+  std::vector<meshvk_transport_piece_t> pieces;
+  std::vector<uint32_t> counts(R, 0);
+  for (uint32_t i = 0; i < g.blocks.size(); ++i) {
+    const Block& b = g.blocks[i];
+    meshvk_buffer_t* at = buffers[b.process][b.buffer];
+    if (b.from != me) {
+      auto it = block_landings_.find({function, index, i});
+      at = it == block_landings_.end() || it->second.empty() ? nullptr : std::get<0>(it->second[0]);
+    }
+    auto* base = static_cast<uint8_t*>(meshvk_buffer_host_address(at));
+    if (!base) {
+      *done = false;
+      return Status();
+    }
+    pieces.push_back({base + b.offset, b.size});
+    ++counts[b.from];
+  }
+  *done = true;
+  if (int code = transport_->all_gather_pieces(transport_->user, g.ranks.data(), R, pieces.data(), counts.data()))
+    return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: transport all_gather_pieces among ranks %s failed (code %d)",
+                      what.c_str(), RankList(g.ranks).c_str(), code);
+  CountGroupTraffic(g, me);
+  for (uint32_t i = 0; i < g.blocks.size(); ++i) {
+    const Block& b = g.blocks[i];
+    if (b.from == me) continue;
+    const auto& landings = block_landings_.at({function, index, i});
+    for (size_t l = 1; l < landings.size(); ++l) {
+      MESHVK_RETURN_IF_ERROR(FromC(meshvk_buffer_write(std::get<0>(landings[l]), b.offset, pieces[i].data, b.size),
+                                   "copying " + std::to_string(b.size) + " bytes of process " +
+                                       std::to_string(b.process) + " from rank " + std::to_string(g.ranks[b.from]) +
+                                       " to another device"));
+      staged_ += b.size;
+    }
   }
   return Status();
 }

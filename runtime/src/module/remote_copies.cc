@@ -68,7 +68,8 @@ Status RemoteCopies::Init(const mvk::Artifact* artifact, const Schedule& schedul
   transport_ = ranks->transport;
   root_ = ranks->root_rank;
   if (!ReadRankCollectiveMode(&mode_))
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "MESHVK_RANK_COLLECTIVES=%s: expected transport, ring or copies",
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
+                      "MESHVK_RANK_COLLECTIVES=%s: expected transport, staged, ring or copies",
                       std::getenv("MESHVK_RANK_COLLECTIVES"));
   const uint32_t F = artifact->functions() ? artifact->functions()->size() : 0;
   outgoing_.resize(F);
@@ -157,7 +158,7 @@ void RemoteCopies::BeginInvoke(uint32_t function) {
   invoked_ = function;
   next_group_ = 0;
   sent_now_.assign(function < outgoing_.size() ? outgoing_[function].size() : 0, false);
-  sent_ = received_ = host_ns_ = 0;
+  sent_ = received_ = host_ns_ = staged_ = 0;
 }
 
 Status RemoteCopies::Send(uint32_t to, uint32_t tag, std::vector<uint8_t> bytes) {
@@ -198,6 +199,7 @@ Status RemoteCopies::SendReady(uint32_t function, uint32_t phase,
     bytes.resize(o.size);
     MESHVK_RETURN_IF_ERROR(FromC(meshvk_buffer_read(buffers[o.process][o.buffer], o.offset, bytes.data(), o.size),
                                  what + ": staging out"));
+    staged_ += o.size;
     if (int code = transport_->send(transport_->user, o.to_rank, o.tag, bytes.data(), o.size))
       return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: transport send failed (code %d)", what.c_str(), code);
     sent_ += o.size;
@@ -211,11 +213,19 @@ Status RemoteCopies::Receive(const std::vector<RemoteReceive>& receives) {
   HostTimer timer(&host_ns_);
   std::vector<uint8_t>& bytes = receive_buffer_;
   for (const RemoteReceive& r : receives) {
+    // A landing buffer the host maps takes the bytes straight from the
+    // transport (nothing on the device reads it before the consuming segment
+    // is submitted; the submission makes host writes visible).
+    if (auto* mapped = static_cast<uint8_t*>(meshvk_buffer_host_address(r.landing)); mapped && UseMapped()) {
+      MESHVK_RETURN_IF_ERROR(ReceiveInto(r.from_rank, r.tag, mapped + r.offset, r.size));
+      continue;
+    }
     bytes.resize(r.size);
     MESHVK_RETURN_IF_ERROR(ReceiveInto(r.from_rank, r.tag, bytes.data(), r.size));
     MESHVK_RETURN_IF_ERROR(
         FromC(meshvk_buffer_write(r.landing, r.offset, bytes.data(), r.size),
               "staging in " + std::to_string(r.size) + " bytes from rank " + std::to_string(r.from_rank)));
+    staged_ += r.size;
   }
   return Status();
 }

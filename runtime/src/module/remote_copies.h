@@ -119,6 +119,7 @@ class RemoteCopies {
   uint64_t bytes_sent() const { return sent_; }
   uint64_t bytes_received() const { return received_; }
   uint64_t host_ns() const { return host_ns_; }
+  uint64_t staged_bytes() const { return staged_; }
 
  private:
   struct Outgoing {
@@ -141,10 +142,19 @@ class RemoteCopies {
   Status AllReduceMapped(const RankGroup& g, const std::vector<size_t>& local,
                          const std::function<uint8_t*(const mvk::BufferBinding&, size_t)>& address,
                          const std::string& what);
+  Status AllReduceStaged(const RankGroup& g, const std::vector<size_t>& local,
+                         const std::vector<std::vector<meshvk_buffer_t*>>& buffers, const std::string& what);
   Status ReduceScatter(const RankGroup& g, uint32_t index, const std::vector<std::vector<meshvk_buffer_t*>>& buffers,
                        const std::string& what);
   Status MoveBlocks(uint32_t function, const RankGroup& g, uint32_t index,
                     const std::vector<std::vector<meshvk_buffer_t*>>& buffers, const std::string& what);
+  // An all_gather on host-mapped memory through the transport's
+  // all_gather_pieces; *done false (nothing moved) where it cannot be.
+  Status GatherMapped(uint32_t function, const RankGroup& g, uint32_t index,
+                      const std::vector<std::vector<meshvk_buffer_t*>>& buffers, const std::string& what, bool* done);
+  // Whether the host steps may work in host-mapped device memory (not in
+  // `staged` mode).
+  bool UseMapped() const { return mode_ != RankCollectiveMode::kStaged; }
   uint32_t Position(const RankGroup& g) const;  // of this rank in g.ranks
 
   const meshvk_transport_t* transport_ = nullptr;
@@ -172,6 +182,7 @@ class RemoteCopies {
       block_landings_;
   uint64_t sent_ = 0, received_ = 0;
   uint64_t host_ns_ = 0;        // staging and transport calls in this invoke
+  uint64_t staged_ = 0;         // bytes copied on the host into / out of device memory (transport stats)
   bool sends_pending_ = false;  // sends not yet completed (an invoke that failed midway)
 };
 

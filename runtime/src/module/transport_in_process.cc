@@ -1,10 +1,11 @@
 // The in-process transport (meshvk/transport.h): ranks are threads of one
 // process, messages go through mailboxes keyed by (from, to, tag). It runs
 // the same executor path as the MPI transport, so tests exercise cross-rank
-// copies without mpirun. Its all_gather, broadcast and all_to_all are the
-// transport collectives the runtime calls (as MPI_Allgatherv, MPI_Bcast,
-// MPI_Alltoallv under mpirun); it has no all_reduce, so the runtime's ring
-// runs for that.
+// copies without mpirun. Its all_gather, all_gather_pieces, broadcast and
+// all_to_all are the transport collectives the runtime calls (as
+// MPI_Allgatherv, MPI_Isend/MPI_Irecv, MPI_Bcast, MPI_Alltoallv under
+// mpirun); it has no all_reduce or reduce_scatter, so the runtime's own
+// exchanges run for those.
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
@@ -60,7 +61,8 @@ int WaitSends(void*) { return 0; }  // sends copied their data
 // The collectives, over the same mailboxes with tags MPI never uses (above
 // 32767), one per call kind: messages between two ranks with one tag keep
 // their order, and every rank makes the calls in the same order.
-constexpr uint32_t kAllGatherTag = 1u << 20, kBroadcastTag = kAllGatherTag + 1, kAllToAllTag = kAllGatherTag + 2;
+constexpr uint32_t kAllGatherTag = 1u << 20, kBroadcastTag = kAllGatherTag + 1, kAllToAllTag = kAllGatherTag + 2,
+                   kPiecesTag = kAllGatherTag + 3;
 
 uint32_t PositionOf(void* user, const uint32_t* ranks, uint32_t rank_count) {
   const uint32_t me = static_cast<meshvk_in_process_hub_s::Endpoint*>(user)->rank;
@@ -78,6 +80,24 @@ int AllGather(void* user, const uint32_t* ranks, uint32_t rank_count, void* data
   for (uint32_t i = 0; i < rank_count; ++i)
     if (i != me)
       if (int code = Receive(user, ranks[i], kAllGatherTag, base + at[i], bytes[i])) return code;
+  return 0;
+}
+
+// Each of this rank's pieces to every other rank, one message each; each
+// other rank's pieces received in its order.
+int AllGatherPieces(void* user, const uint32_t* ranks, uint32_t rank_count, const meshvk_transport_piece_t* pieces,
+                    const uint32_t* piece_counts) {
+  const uint32_t me = PositionOf(user, ranks, rank_count);
+  std::vector<uint32_t> first(rank_count, 0);
+  for (uint32_t i = 1; i < rank_count; ++i) first[i] = first[i - 1] + piece_counts[i - 1];
+  for (uint32_t i = 0; i < rank_count; ++i)
+    for (uint32_t k = 0; i != me && k < piece_counts[me]; ++k)
+      if (int code = Send(user, ranks[i], kPiecesTag, pieces[first[me] + k].data, pieces[first[me] + k].bytes))
+        return code;
+  for (uint32_t i = 0; i < rank_count; ++i)
+    for (uint32_t k = 0; i != me && k < piece_counts[i]; ++k)
+      if (int code = Receive(user, ranks[i], kPiecesTag, pieces[first[i] + k].data, pieces[first[i] + k].bytes))
+        return code;
   return 0;
 }
 
@@ -119,8 +139,9 @@ meshvk_status_t meshvk_transport_in_process_create(uint32_t rank_count, uint32_t
   for (uint32_t r = 0; r < rank_count; ++r) {
     hub->endpoints[r] = {hub, r};
     // No all_reduce: the runtime's ring over send/receive runs instead.
-    out_transports[r] = meshvk_transport_t{&hub->endpoints[r], r,       rank_count, Send,      Receive,
-                                           WaitSends,          nullptr, AllGather,  Broadcast, AllToAll};
+    out_transports[r] =
+        meshvk_transport_t{&hub->endpoints[r], r,         rank_count, Send,    Receive,        WaitSends, nullptr,
+                           AllGather,          Broadcast, AllToAll,   nullptr, AllGatherPieces};
   }
   *out_hub = hub;
   return MESHVK_OK;

@@ -344,3 +344,45 @@ shard.grid @mesh(shape = 2)
 func.func @empty(%a: tensor<0x4xf32>) -> tensor<0x4xf32> {
   return %a : tensor<0x4xf32>
 }
+
+// -----
+
+// Outputs that read each other's accumulator: one line naming the rewrite.
+shard.grid @grid(shape = 2)
+func.func @dependent_outputs(%x: tensor<6x9xf32>, %s0: tensor<6xf32>, %m0: tensor<6xf32>)
+    -> (tensor<6xf32>, tensor<6xf32>) {
+  %s = shard.sharding @grid split_axes = [[], [0]] : !shard.sharding
+  %xs = shard.shard %x to %s annotate_for_users : tensor<6x9xf32>
+  // expected-error @+1 {{'linalg.generic' cannot be partitioned: its 2 outputs depend on each other}}
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>,
+                                          affine_map<(i, j) -> (i)>],
+                         iterator_types = ["parallel", "reduction"]}
+      ins(%xs : tensor<6x9xf32>) outs(%s0, %m0 : tensor<6xf32>, tensor<6xf32>) {
+  ^bb0(%a: f32, %acc: f32, %mx: f32):
+    %q = arith.maximumf %a, %mx : f32
+    %p = arith.addf %q, %acc : f32
+    linalg.yield %p, %q : f32, f32
+  } -> (tensor<6xf32>, tensor<6xf32>)
+  return %r#0, %r#1 : tensor<6xf32>, tensor<6xf32>
+}
+
+// -----
+
+// tensor.extract in a body of a tensor that meshvk-prepare-generics did not
+// make replicated (this pass run alone).
+shard.grid @grid(shape = 2)
+func.func @extract_not_replicated(%v: tensor<6xf32>, %k: tensor<6xi32>) -> tensor<6xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %vs = shard.shard %v to %s annotate_for_users : tensor<6xf32>
+  %ks = shard.shard %k to %s annotate_for_users : tensor<6xi32>
+  %e = tensor.empty() : tensor<6xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%ks : tensor<6xi32>) outs(%e : tensor<6xf32>) {
+  ^bb0(%i: i32, %o: f32):
+    %x = arith.index_cast %i : i32 to index
+    // expected-error @+1 {{'tensor.extract' inside a linalg body reads a tensor that is not replicated}}
+    %y = tensor.extract %vs[%x] : tensor<6xf32>
+    linalg.yield %y : f32
+  } -> tensor<6xf32>
+  return %r : tensor<6xf32>
+}

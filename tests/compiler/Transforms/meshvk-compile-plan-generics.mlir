@@ -37,3 +37,37 @@ func.func @gather(%v: tensor<4x6x2xf32>, %k: tensor<4x3xi32>) -> tensor<4x3x2xf3
   %gs = shard.shard %g to %s : tensor<4x3x2xf32>
   return %gs : tensor<4x3x2xf32>
 }
+
+// -----
+
+// Empty shards: 3 rows over 4 processes (1, 1, 1, 0). Process 3 runs no
+// kernel on its 0x4 shard: its result is a meshvk.empty (the artifact gives
+// it one word), and its partial column sum is the fill alone (a reduction
+// over 0 rows), which it still contributes to the all-reduce.
+shard.grid @grid(shape = 4)
+// CHECK-LABEL: func.func @empty_shard
+// CHECK: meshvk.empty on 3 {meshvk.buffers = [#meshvk.buffer<kind = result, index = 3, bytes = 0>]} : tensor<0x4xf32>
+// CHECK-NOT: meshvk.launch @{{.*}}(%arg3
+// CHECK: meshvk.launch @[[FILL:kernel_[0-9]+]]() on 3
+// CHECK: func.func private @[[FILL]]() -> tensor<4xf32>
+// CHECK-NEXT: arith.constant 0.0
+// CHECK-NEXT: tensor.empty
+// CHECK-NEXT: linalg.fill
+// CHECK-NEXT: return
+func.func @empty_shard(%a: tensor<3x4xf32>, %b: tensor<3x4xf32>) -> (tensor<3x4xf32>, tensor<4xf32>) {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %as = shard.shard %a to %s annotate_for_users : tensor<3x4xf32>
+  %bs = shard.shard %b to %s annotate_for_users : tensor<3x4xf32>
+  %e = tensor.empty() : tensor<3x4xf32>
+  %c = linalg.add ins(%as, %bs : tensor<3x4xf32>, tensor<3x4xf32>) outs(%e : tensor<3x4xf32>) -> tensor<3x4xf32>
+  %cs = shard.shard %c to %s : tensor<3x4xf32>
+  %z = arith.constant 0.0 : f32
+  %e2 = tensor.empty() : tensor<4xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e2 : tensor<4xf32>) -> tensor<4xf32>
+  %r = linalg.reduce ins(%cs : tensor<3x4xf32>) outs(%f : tensor<4xf32>) dimensions = [0]
+    (%x: f32, %y: f32) {
+      %t = arith.addf %x, %y : f32
+      linalg.yield %t : f32
+    }
+  return %cs, %r : tensor<3x4xf32>, tensor<4xf32>
+}

@@ -2,26 +2,64 @@
 #include "grid_variant.h"
 
 #include <cstdio>
+#include <memory>
+
+#include "meshvk/meshvk.h"
 
 namespace meshvk_run {
+namespace {
 
-uint32_t DynamicGridProcesses(const DeviceChoice& devices, uint32_t rank_count, std::string* source) {
+// The device count of group `group`, from a short-lived instance: the run's
+// own instance is created later, after every input is checked. Without
+// Vulkan the count is 0 and no error: that instance then reports it (exit 3).
+std::string GroupDeviceCount(uint32_t group, uint32_t* count) {
+  *count = 0;
+  meshvk_instance_t* instance = nullptr;
+  if (meshvk_status_t status = meshvk_instance_create(nullptr, &instance)) {
+    meshvk_status_free(status);
+    return "";
+  }
+  const uint32_t groups = meshvk_instance_device_group_count(instance);
+  std::string error;
+  if (group < groups) {
+    auto info = std::make_unique<meshvk_device_group_info_t>();  // 64 KiB: not on the stack
+    if (meshvk_status_t status = meshvk_instance_device_group_info(instance, group, info.get())) {
+      error = meshvk_status_message(status);
+      meshvk_status_free(status);
+    } else {
+      *count = info->device_count;
+    }
+  } else {
+    error = "this machine has " + std::to_string(groups) + " device group" + (groups == 1 ? "" : "s") +
+            " (mesh-vk-run --list-devices shows them)";
+  }
+  meshvk_instance_release(instance);
+  return error.empty() ? "" : "--devices=group:" + std::to_string(group) + ": " + error;
+}
+
+}  // namespace
+
+std::string DynamicGridProcesses(const DeviceChoice& devices, uint32_t rank_count, uint32_t* processes,
+                                 std::string* source) {
+  *processes = 0;
+  *source = "";
   if (devices.processes != 0) {
     *source = "--devices=" + std::to_string(devices.processes);
-    return devices.processes;
-  }
-  if (!devices.physical_devices.empty()) {
+    *processes = devices.processes;
+  } else if (!devices.physical_devices.empty()) {
     std::string list;
     for (uint32_t d : devices.physical_devices) list += (list.empty() ? "" : ",") + std::to_string(d);
     *source = "--devices=" + list + " (" + std::to_string(devices.physical_devices.size()) + " devices)";
-    return static_cast<uint32_t>(devices.physical_devices.size());
-  }
-  if (rank_count > 0) {
+    *processes = static_cast<uint32_t>(devices.physical_devices.size());
+  } else if (devices.group >= 0) {
+    const auto group = static_cast<uint32_t>(devices.group);
+    if (std::string error = GroupDeviceCount(group, processes); !error.empty()) return error;
+    *source = "--devices=group:" + std::to_string(group) + " (" + std::to_string(*processes) + " devices)";
+  } else if (rank_count > 0) {
     *source = std::to_string(rank_count) + " MPI ranks";
-    return rank_count;
+    *processes = rank_count;
   }
-  *source = "";
-  return 0;
+  return "";
 }
 
 std::string SelectGridVariant(const std::string& path, const DeviceChoice& devices, uint32_t rank_count,
@@ -33,7 +71,8 @@ std::string SelectGridVariant(const std::string& path, const DeviceChoice& devic
     held +=
         (i ? (i + 1 == plans ? " and " : ", ") : "") + std::to_string(meshvk_module_variant_process_count(*module, i));
   std::string source;
-  uint32_t processes = DynamicGridProcesses(devices, rank_count, &source);
+  uint32_t processes = 0;
+  if (std::string error = DynamicGridProcesses(devices, rank_count, &processes, &source); !error.empty()) return error;
   if (processes == 0)
     return path + ": a dynamic grid with plans for " + held +
            " processes: choose one with --devices=N (or list the devices to run on)";

@@ -13,10 +13,14 @@
 namespace meshvk_run {
 
 // The process count the device flags ask for: --devices=N; else one process
-// per listed device (--devices=0,2); else, under mpirun (`rank_count` > 0),
+// per listed device (--devices=0,2) or per device of the group
+// (--devices=group:G, asked of Vulkan); else, under mpirun (`rank_count` > 0),
 // one process per rank. 0: none given. `*source` says where it came from
-// ("--devices=4", "--devices=0,2 (2 devices)", "2 MPI ranks").
-uint32_t DynamicGridProcesses(const DeviceChoice& devices, uint32_t rank_count, std::string* source);
+// ("--devices=4", "--devices=0,2 (2 devices)", "--devices=group:0 (4
+// devices)", "2 MPI ranks"). Returns "" or one error line (no such group, no
+// Vulkan); `*processes` is then 0.
+std::string DynamicGridProcesses(const DeviceChoice& devices, uint32_t rank_count, uint32_t* processes,
+                                 std::string* source);
 
 // When *module is a set of plans: replaces it (releasing the set) by the plan
 // for DynamicGridProcesses and, with `print_plan`, prints which plan runs and

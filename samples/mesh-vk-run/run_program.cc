@@ -169,7 +169,11 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
     meshvk::ProgramOptions options = CompileOptionsForThisMachine();
     // Sizes a `shard.grid @g(shape = ?)` as for a .mvk of plans (grid_variant.h).
     std::string count_source;
-    options.dynamicGridProcesses = DynamicGridProcesses(devices, mpi ? mpi->size() : 0, &count_source);
+    uint32_t dynamic_processes = 0;
+    if (std::string error = DynamicGridProcesses(devices, mpi ? mpi->size() : 0, &dynamic_processes, &count_source);
+        !error.empty())
+      return Error(kExitUsage, error);
+    options.dynamicGridProcesses = dynamic_processes;
     options.compileGridVariants = false;  // one count runs: never compile them all
     meshvk::CompiledProgram compiled;
     std::string error = meshvk::compileProgramFile(path, options, &compiled);

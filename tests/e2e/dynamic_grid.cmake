@@ -27,6 +27,35 @@ foreach(n 1 2 3 4)
       ENVIRONMENT "VK_LAYER_PATH=${_validation_dir}:${MESHVK_LAYER_MANIFEST_DIR};VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation:VK_LAYER_MESHVK_emulated_device_group;MESHVK_EMULATED_DEVICE_COUNT=4;MESHVK_EMULATED_EXECUTION_ORDER=shuffle;MESHVK_EMULATED_SHUFFLE_SEED=3;MESHVK_EMULATED_RACE_CHECK=1")
   endif()
 endforeach()
+if(TARGET meshvk_emulated_device_group_layer AND MESHVK_LAYER_MANIFEST_DIR)
+  # --devices=group:G sizes it to the group's device count (4, the layer's).
+  cli_test(dyngrid_group_sizes_run TOOL mesh-vk-run RC 0 ARGS dyngrid.mvk --devices=group:0 --print-plan ${_dyn_io}
+           STDOUT "running the plan for 4 processes \\(--devices=group:0 \\(4 devices\\)\\).*result 0: ok.*result 1: ok"
+           FIXTURES_REQUIRED dyngrid_data dyngrid_mvk)
+  set_tests_properties(e2e.cli.dyngrid_group_sizes_run PROPERTIES
+    ENVIRONMENT "VK_LAYER_PATH=${_validation_dir}:${MESHVK_LAYER_MANIFEST_DIR};VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation:VK_LAYER_MESHVK_emulated_device_group;MESHVK_EMULATED_DEVICE_COUNT=4")
+endif()
+cli_test(dyngrid_group_missing TOOL mesh-vk-run RC 2 ARGS dyngrid.mvk --devices=group:7 ${_dyn_io}
+         STDERR "--devices=group:7: this machine has [0-9]+ device groups? \\(mesh-vk-run --list-devices shows them\\)"
+         FIXTURES_REQUIRED dyngrid_data dyngrid_mvk)
+# --dump-kernels: each plan's kernels in DIR/pN. By hand: 1 process runs the
+# matmul and the column sum (2 kernels); 3 processes (rows 3, 3, 2) run both
+# for 3 and for 2 rows, plus the all_reduce's sum (5 kernels).
+set(_dyn_dump ${_work}/dyngrid_kernels)
+add_test(NAME e2e.cli.dyngrid_dump_clean COMMAND ${CMAKE_COMMAND} -E rm -rf ${_dyn_dump})
+set_tests_properties(e2e.cli.dyngrid_dump_clean PROPERTIES FIXTURES_SETUP dyngrid_dump_clean)
+cli_test(dyngrid_dump_kernels TOOL mesh-vk-compile RC 0
+         ARGS ${_dyn}/rows_matmul_sum.mlir -o dyngrid_dump.mvk --grid-sizes=1,3 --dump-kernels=${_dyn_dump}
+         FIXTURES_REQUIRED dyngrid_dump_clean)
+set_tests_properties(e2e.cli.dyngrid_dump_kernels PROPERTIES FIXTURES_SETUP dyngrid_dump)
+foreach(count "1;2" "3;5")
+  list(GET count 0 processes)
+  list(GET count 1 kernels)
+  add_test(NAME e2e.cli.dyngrid_dump_kernels_p${processes}
+           COMMAND ${CMAKE_COMMAND} -DDIR=${_dyn_dump}/p${processes} -DCOUNT=${kernels}
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/check_kernel_dump.cmake)
+  set_tests_properties(e2e.cli.dyngrid_dump_kernels_p${processes} PROPERTIES FIXTURES_REQUIRED dyngrid_dump)
+endforeach()
 if(MESHVK_TWO_LAVAPIPES)
   # A device list sizes it too: one process per listed device.
   cli_test(dyngrid_device_list TOOL mesh-vk-run RC 0 ARGS dyngrid.mvk --devices=0,1 --validation ${_dyn_io}

@@ -386,6 +386,22 @@ const std::vector<OpsProgram>& Programs() {
          }
          return Tensors{Stack(sum, 4, 4), Stack(root, 4, 4), Stack(prev, 4, 4)};
        }},
+      {"spmd_send_recv",
+       {"1", "2", "3", "4", "2x2"},
+       {2},
+       [](const Shape& grid, std::mt19937* r) { return Tensors{RandomI32({4 * Processes(grid), 4}, r)}; },
+       [](const Tensors& in, const Shape& grid) {
+         const int64_t n = Processes(grid);
+         std::vector<std::vector<int32_t>> prev, next;
+         for (int64_t p = 0; p < n; ++p) {
+           std::vector<int64_t> members = GroupOverAxis0(grid, p);
+           int64_t k = std::find(members.begin(), members.end(), p) - members.begin();
+           int64_t m = static_cast<int64_t>(members.size());
+           prev.push_back(Block(in[0], members[(k - 1 + m) % m], 4));
+           next.push_back(Block(in[0], members[(k + 1) % m], 4));
+         }
+         return Tensors{Stack(prev, 4, 4), Stack(next, 4, 4)};
+       }},
       {"spmd_reshape_collectives_2",
        {""},
        {2},

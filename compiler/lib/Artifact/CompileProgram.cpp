@@ -132,6 +132,10 @@ std::string compileGridVariants(const std::string &source, const std::string &bu
     ProgramOptions one = options;
     one.gridSizes.clear();
     one.dynamicGridProcesses = count;
+    // Each plan's kernels in their own folder: plans for different counts
+    // have kernels of the same name (and other tile sizes).
+    if (!options.dumpDirectory.empty())
+      one.dumpDirectory = options.dumpDirectory + "/p" + std::to_string(count);
     CompiledProgram compiled;
     auto start = std::chrono::steady_clock::now();
     std::string error = compileProgramSource(source, bufferName, one, &compiled);

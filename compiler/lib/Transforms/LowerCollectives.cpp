@@ -15,7 +15,9 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Dominance.h"
 
+#include <deque>
 #include <map>
 
 using namespace mlir;
@@ -228,6 +230,7 @@ struct LowerCollectivesPass : meshvk::impl::LowerCollectivesBase<LowerCollective
         byId[id.getInt()].push_back(op);
     });
     SmallVector<Attribute> report;
+    SmallVector<PointToPoint> pointToPoint;
     for (auto &[id, ops] : byId) {
       Operation *first = ops.front();
       for (Operation *op : ops)
@@ -242,6 +245,10 @@ struct LowerCollectivesPass : meshvk::impl::LowerCollectivesBase<LowerCollective
       }
       if (llvm::is_contained(perProcess, nullptr))
         return first->emitError("collective is missing on some processes");
+      if (isa<shard::SendOp, shard::RecvOp>(first)) { // matched in pairs, after the others
+        pointToPoint.push_back({id, std::move(perProcess)});
+        continue;
+      }
       auto axesAttr = first->getAttrOfType<DenseI16ArrayAttr>("grid_axes");
       SmallVector<int16_t> axes;
       if (axesAttr)
@@ -273,10 +280,152 @@ struct LowerCollectivesPass : meshvk::impl::LowerCollectivesBase<LowerCollective
                                                    groupSize,
                                                    b.getDenseI64ArrayAttr(lowering.pulled)));
     }
+    if (failed(lowerSendRecv(plan, pointToPoint, gridShape, peered, report)))
+      return failure();
     Builder b(plan.getContext());
     meshvk::MeshVKDialect::CollectivesAttrHelper(b.getContext())
         .setAttr(plan, b.getArrayAttr(report));
     return lowerSlices(plan);
+  }
+
+  /// A shard.send or shard.recv of the SPMD function: its op on every process.
+  struct PointToPoint {
+    int64_t id;
+    SmallVector<Operation *> perProcess;
+  };
+
+  /// The process a send's destination or a recv's source names on process
+  /// `p`: an in-group multi-index over the op's grid axes, each entry static
+  /// or a value that became a constant when the grid was unrolled.
+  FailureOr<int64_t> peerOf(Operation *op, int64_t p, StringRef what, ArrayRef<int64_t> index,
+                            ValueRange dynamic, ArrayRef<int64_t> gridShape,
+                            ArrayRef<int16_t> axes) {
+    if (index.size() != axes.size())
+      return op->emitError("'") << op->getName() << "' " << what << " has " << index.size()
+                                << " indices for " << axes.size()
+                                << " grid axes (one in-group index per axis of grid_axes)",
+             failure();
+    int64_t member = 0;
+    auto next = dynamic.begin();
+    for (auto [i, axis] : llvm::enumerate(axes)) {
+      std::optional<int64_t> at = index[i];
+      if (ShapedType::isDynamic(index[i]))
+        at = getConstantIntValue(*next++);
+      if (!at)
+        return op->emitError("'") << op->getName() << "' " << what << " on process " << p
+                                  << " is not a constant once the process index is (compute it "
+                                     "from shard.process_multi_index with arith ops)",
+               failure();
+      if (*at < 0 || *at >= gridShape[axis])
+        return op->emitError("'") << op->getName() << "' " << what << " on process " << p
+                                  << " is index " << *at << " of grid axis " << axis
+                                  << ", which has " << gridShape[axis] << " processes",
+               failure();
+      member = member * gridShape[axis] + *at;
+    }
+    return groupOf(p, gridShape, axes).members[member];
+  }
+
+  /// shard.send / shard.recv: each recv takes the tensor of the matching send
+  /// (the sender's k-th send to the receiver, its k-th recv from the sender;
+  /// a recv without a source matches the only process with a send pending
+  /// for it). The pair becomes one copy pulled by the receiver; a send's own
+  /// result is its input. A send or recv left unmatched, or a recv placed
+  /// before the tensor it takes exists (it would wait forever), is an error.
+  LogicalResult lowerSendRecv(func::FuncOp plan, ArrayRef<PointToPoint> ops,
+                              ArrayRef<int64_t> gridShape, ArrayRef<int64_t> peered,
+                              SmallVector<Attribute> &report) {
+    int64_t processes = meshvk::getPlan(plan).getProcessCount();
+    auto axesOf = [&](Operation *op) {
+      SmallVector<int16_t> axes;
+      if (auto attr = op->getAttrOfType<DenseI16ArrayAttr>("grid_axes"))
+        llvm::append_range(axes, attr.asArrayRef());
+      return axes;
+    };
+    for (const PointToPoint &pp : ops)
+      for (int16_t axis : axesOf(pp.perProcess.front()))
+        if (!llvm::is_contained(peered, axis))
+          return pp.perProcess.front()->emitError("'")
+                 << pp.perProcess.front()->getName() << "' over grid axis " << axis
+                 << ", whose devices do not share memory: not supported yet";
+    // Sends pending per (sender, receiver), in program order.
+    std::map<std::pair<int64_t, int64_t>, std::deque<shard::SendOp>> pending;
+    for (const PointToPoint &pp : ops)
+      for (auto [p, op] : llvm::enumerate(pp.perProcess))
+        if (auto send = dyn_cast<shard::SendOp>(op)) {
+          FailureOr<int64_t> to = peerOf(send, p, "destination", send.getDestination(),
+                                         send.getDestinationDynamic(), gridShape, axesOf(send));
+          if (failed(to))
+            return failure();
+          pending[{(int64_t)p, *to}].push_back(send);
+        }
+    DominanceInfo dominance(plan);
+    for (const PointToPoint &pp : ops) {
+      if (!isa<shard::RecvOp>(pp.perProcess.front()))
+        continue;
+      OpBuilder b(pp.perProcess.front());
+      Lowering l(b, pp.perProcess.front()->getLoc(), processes);
+      l.id = pp.id;
+      for (auto [q, op] : llvm::enumerate(pp.perProcess)) {
+        auto recv = cast<shard::RecvOp>(op);
+        int64_t from = -1;
+        if (std::optional<ArrayRef<int64_t>> source = recv.getSource()) {
+          FailureOr<int64_t> peer =
+              peerOf(recv, q, "source", *source, recv.getSourceDynamic(), gridShape, axesOf(recv));
+          if (failed(peer))
+            return failure();
+          from = *peer;
+        } else {
+          SmallVector<int64_t> senders;
+          for (int64_t p = 0; p < processes; ++p)
+            if (auto it = pending.find({p, (int64_t)q}); it != pending.end() && !it->second.empty())
+              senders.push_back(p);
+          if (senders.size() != 1) {
+            auto diag = recv.emitError("'shard.recv' without a source on process ")
+                        << q << " matches "
+                        << (senders.empty() ? "no send" : "sends from processes ");
+            llvm::interleaveComma(senders, diag);
+            return diag << ": give its source", failure();
+          }
+          from = senders.front();
+        }
+        std::deque<shard::SendOp> &queue = pending[{from, (int64_t)q}];
+        if (queue.empty())
+          return recv.emitError("'shard.recv' on process ")
+                 << q << " from process " << from << " has no matching 'shard.send' (process "
+                 << from << " sends to " << q << " fewer times than " << q << " receives)";
+        shard::SendOp send = queue.front();
+        queue.pop_front();
+        Value data = send.getInput();
+        if (data.getType() != recv.getResult().getType())
+          return recv.emitError("'shard.recv' on process ")
+                 << q << " takes " << recv.getResult().getType() << " but process " << from
+                 << " sends " << data.getType() << " at " << send.getLoc();
+        if (!dominance.properlyDominates(data, recv))
+          return recv.emitError("'shard.recv' on process ")
+                 << q << " waits for the tensor process " << from << " sends at " << send.getLoc()
+                 << ", which is computed only after this recv: send it before receiving";
+        b.setInsertionPoint(recv);
+        recv.getResult().replaceAllUsesWith(from == (int64_t)q ? data : l.pullWhole(data, from, q));
+      }
+      report.push_back(meshvk::CollectiveAttr::get(
+          b.getContext(), pp.id, "recv", "direct",
+          groupOf(0, gridShape, axesOf(pp.perProcess.front())).members.size(),
+          b.getDenseI64ArrayAttr(l.pulled)));
+    }
+    for (auto &[pair, queue] : pending)
+      if (!queue.empty())
+        return queue.front().emitError("'shard.send' from process ")
+               << pair.first << " to process " << pair.second
+               << " has no matching 'shard.recv' (process " << pair.second << " receives from "
+               << pair.first << " fewer times than " << pair.first << " sends)";
+    for (const PointToPoint &pp : ops)
+      for (Operation *op : pp.perProcess) {
+        if (auto send = dyn_cast<shard::SendOp>(op))
+          send.getResult().replaceAllUsesWith(send.getInput());
+        op->erase();
+      }
+    return success();
   }
 
   /// Static, unit-stride tensor.extract_slice / insert_slice of a process's
@@ -570,8 +719,8 @@ struct LowerCollectivesPass : meshvk::impl::LowerCollectivesBase<LowerCollective
       return op0->emitError("'") << op0->getName()
                                  << "' is not supported yet on peered axes (all_gather, "
                                     "all_reduce, all_slice, all_to_all, reduce_scatter, "
-                                    "broadcast, shift, gather, scatter, reduce and update_halo "
-                                    "are; instead of send/recv write a shift or a broadcast)";
+                                    "broadcast, shift, gather, scatter, reduce, send/recv and "
+                                    "update_halo are)";
     }
     for (int64_t p = 0; p < processes; ++p)
       ops[p]->getResult(0).replaceAllUsesWith(results[p]);

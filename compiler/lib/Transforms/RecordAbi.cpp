@@ -83,6 +83,18 @@ struct RecordAbiPass : meshvk::impl::RecordAbiBase<RecordAbiPass> {
   }
 
   LogicalResult record(func::FuncOp func, SymbolTableCollection &symbols) {
+    // Before anything that reads annotations: a tensor the runtime cannot
+    // hold (an i1 mask, i64) is the reason, not a missing annotation that an
+    // earlier rewrite of it caused.
+    FunctionType type = func.getFunctionType();
+    for (auto [what, types] : {std::pair<StringRef, TypeRange>{"argument", type.getInputs()},
+                               std::pair<StringRef, TypeRange>{"result", type.getResults()}})
+      for (auto [i, t] : llvm::enumerate(types))
+        if (auto tensor = dyn_cast<RankedTensorType>(t);
+            tensor && !meshvk::isStorableElementType(tensor.getElementType()))
+          return func.emitOpError()
+                 << what << " #" << i << " has element type " << tensor.getElementType()
+                 << "; the runtime supports f32, f16 and i32";
     if (meshvk::isSpmdFunction(func))
       return meshvk::recordSpmdAbi(func, symbols);
     // One grid per function: the plan is unrolled over it.

@@ -8,8 +8,10 @@
 // side is indexed by the group's first non-unit dimension (its most
 // significant one: splitting it into equal blocks splits the collapsed
 // dimension into the same contiguous blocks). A split of another dimension of
-// a group is refused at partition time with the op and the dimension, and so
-// is merging an unevenly split dimension with other non-unit dimensions.
+// a group is dropped from the op's sharding option (propagation gathers it
+// first); one that still reaches partition is refused with the op and the
+// dimension, and so is merging an unevenly split dimension with other
+// non-unit dimensions.
 // Groups of a split dimension and unit dimensions (tosa.reduce_*'s kept
 // dimension) work on uneven shards too: meshvk-unroll-grid gives each
 // process's reshape its static shape.
@@ -67,6 +69,24 @@ struct UnitGroupReshapeSharding
       exprs.push_back(getAffineDimExpr(d, ctx));
     AffineMap small = AffineMap::get(rank, 0, exprs, ctx);
     return kExpand ? SmallVector<AffineMap>{small, big} : SmallVector<AffineMap>{big, small};
+  }
+
+  /// Upstream's choice from the indexing maps, without the splits of
+  /// dimensions that do not index the lower-rank side: propagation then
+  /// gathers such a dimension before the reshape (tosa.tile of a split
+  /// tensor broadcasts it to 2xNx.. and merges the split N with the 2).
+  FailureOr<shard::ShardingOption>
+  getShardingOption(Operation *op, ArrayRef<shard::Sharding> operandShardings,
+                    ArrayRef<shard::Sharding> resultShardings) const {
+    FailureOr<shard::ShardingOption> option =
+        shard::detail::defaultGetShardingOption(op, operandShardings, resultShardings);
+    if (failed(option) || option->empty)
+      return option;
+    SmallVector<int64_t> picked = groupDims(op);
+    for (auto [d, axes] : llvm::enumerate(option->shardingArray))
+      if (!llvm::is_contained(picked, (int64_t)d))
+        axes.clear();
+    return option;
   }
 
   LogicalResult partition(Operation *op, ArrayRef<Value> partitionedOperands,

@@ -1,5 +1,6 @@
 // A collapse whose split dimension is not the first of its group: process
-// p's columns are not a contiguous block of the collapsed dimension.
+// p's columns are not a contiguous block of the collapsed dimension, so the
+// columns are gathered before the collapse (it used to be refused).
 shard.grid @grid(shape = 2)
 func.func @main(%x: tensor<2x8xf32>) -> tensor<16xf32> {
   %s = shard.sharding @grid split_axes = [[], [0]] : !shard.sharding

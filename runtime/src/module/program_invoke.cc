@@ -99,7 +99,8 @@ Status WriteInputs(meshvk_program_t* prog, const mvk::Function* fn, const meshvk
     uint64_t bytes = HostBytes(t);
     if (packed) MESHVK_RETURN_IF_ERROR(layout.Build(prog->module, info->function, i, *prog->remote));
     if (packed) bytes = layout.bytes();
-    if (!info->inputs[i].data || info->inputs[i].size != bytes)
+    // A rank whose processes hold only empty shards gets 0 bytes (data may be NULL).
+    if ((!info->inputs[i].data && bytes != 0) || info->inputs[i].size != bytes)
       return MakeStatus(
           MESHVK_STATUS_INVALID_ARGUMENT, "input %u of '%s': %llu bytes given, the %s tensor needs %llu", i,
           fn->name()->c_str(), static_cast<unsigned long long>(info->inputs[i].size),

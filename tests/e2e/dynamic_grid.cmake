@@ -72,16 +72,20 @@ cli_test(dyngrid_no_count TOOL mesh-vk-run RC 2 ARGS dyngrid.mvk ${_dyn_io}
          STDERR "dyngrid.mvk: a dynamic grid with plans for 1, 2, 3, 4, 5, 6, 7 and 8 processes: choose one with --devices=N"
          FIXTURES_REQUIRED dyngrid_data dyngrid_mvk)
 
-# Counts chosen on the command line: 10 rows take at most 10 processes, so 11
-# and 12 are left out with a warning each; none left is the error (one line
-# with each count's reason), no file.
-cli_test(dyngrid_some_counts_refused TOOL mesh-vk-compile RC 0
+# Counts chosen on the command line: 10 rows on 11 and 12 processes give the
+# last ones empty shards, which run; a 2 x ? grid takes even counts only, so 5
+# is left out with a warning; none left is the error (one line with each
+# count's reason), no file.
+cli_test(dyngrid_counts_past_the_rows TOOL mesh-vk-compile RC 0
          ARGS ${_uneven}/dynamic_grid.mlir -o dyn_8_to_12.mvk --grid-sizes=8-12 --print-plan
-         STDOUT "dynamic grid: plans for 8, 9, 10 processes"
-         STDERR "dynamic_grid.mlir:6:1: warning: grid @g \\(shape \\?\\): no plan for 11 processes, left out: .*split over 11 processes.*dynamic_grid.mlir:6:1: warning: grid @g \\(shape \\?\\): no plan for 12 processes, left out: .*split over 12 processes")
+         STDOUT "dynamic grid: plans for 8, 9, 10, 11, 12 processes")
+cli_test(dyngrid_some_counts_refused TOOL mesh-vk-compile RC 0
+         ARGS ${_dyn}/two_axes.mlir -o dyn_4_to_6.mvk --grid-sizes=4-6 --print-plan
+         STDOUT "dynamic grid: plans for 4, 6 processes"
+         STDERR "two_axes.mlir:4:1: warning: grid @g \\(shape 2x\\?\\): no plan for 5 processes, left out: .*cannot take 5 processes")
 cli_test(dyngrid_all_counts_refused TOOL mesh-vk-compile RC 2
-         ARGS ${_uneven}/dynamic_grid.mlir -o dyn_none.mvk --grid-sizes=11,12
-         STDERR "dynamic_grid.mlir:6:1: error: grid @g \\(shape \\?\\) compiles for none of the process counts 11, 12; for 11: .*split over 11 processes.*; for 12: .*split over 12 processes"
+         ARGS ${_dyn}/two_axes.mlir -o dyn_none.mvk --grid-sizes=3,5
+         STDERR "two_axes.mlir:4:1: error: grid @g \\(shape 2x\\?\\) compiles for none of the process counts 3, 5; for 3: .*cannot take 3 processes.*; for 5: .*cannot take 5 processes"
          NO_FILE ${_work}/dyn_none.mvk)
 foreach(bad "1,,2;an empty entry" "4-2;runs backwards" "0;'0' is not a count" "2,1-3;2 is given twice"
             "x;'x' is not a count" "1-2000;not a range")

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import meshvk
-from conftest import SAMPLES, compiled, uniform
+from conftest import SAMPLES, compiled, compiled_text, uniform
 
 MLP_SHAPES = [(32, 64), (64, 256), (256, 64)]
 
@@ -96,13 +96,24 @@ def test_program_compiled_for_other_process_count(make_runtime, tmp_path):
         rt.load(str(path))
 
 
+MERGE_ROWS = """
+shard.grid @grid(shape = 2)
+func.func @main(%x: tensor<8x4xf32>) -> tensor<32xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %xs = shard.shard %x to %s annotate_for_users : tensor<8x4xf32>
+  %y = tensor.collapse_shape %xs [[0, 1]] : tensor<8x4xf32> into tensor<32xf32>
+  return %y : tensor<32xf32>
+}
+"""
+
+
 def test_compile_errors(tmp_path):
     with pytest.raises(meshvk.CompileError, match=r"^<string>:1:1: error: "):
         meshvk.compile("this is { not mlir")
     bad = tmp_path / "bad.mlir"
-    bad.write_text((SAMPLES / "seed_matmul.mlir").read_text().replace("shape = 2", "shape = 3"))
+    bad.write_text((SAMPLES / "seed_matmul.mlir").read_text().replace("split_axes = [[0]]", "split_axes = [[3]]"))
     with pytest.raises(meshvk.CompileError, match=r"bad.mlir:\d+:\d+: error: .*"):
-        meshvk.compile(bad)  # 2 rows over 3 processes: an empty shard
+        meshvk.compile(bad)  # grid axis 3 of a 1-D grid
     with pytest.raises(meshvk.UnavailableError, match=r"missing.mlir: cannot read: No such file"):
         meshvk.compile(str(tmp_path / "missing.mlir"))
     with pytest.raises(meshvk.InvalidArgumentError, match="grid_shape: '0x2' is not a grid shape"):
@@ -111,8 +122,10 @@ def test_compile_errors(tmp_path):
         meshvk.compile(SAMPLES / "seed_matmul.mlir", vulkan_version="1.x")
     with pytest.raises(meshvk.InvalidArgumentError, match="target: unknown device 'tpu'"):
         meshvk.compile(SAMPLES / "mlp_megatron.mlir", target="tpu")
+    # Merging rows split unevenly (8 over 3) with columns is refused; on 2 it compiles.
+    merge = compiled_text(MERGE_ROWS, "merge_rows")
     with pytest.raises(meshvk.CompileError, match="devices=3: .*error"):
-        meshvk.Runtime(devices=3).load(compiled("seed_matmul"))  # recompiled for 3: an empty shard
+        meshvk.Runtime(devices=3).load(merge)  # recompiled for 3
 
 
 def test_broken_artifact(tmp_path):

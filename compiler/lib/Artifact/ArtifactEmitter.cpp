@@ -53,6 +53,11 @@ uint64_t byteSize(RankedTensorType type) {
 // no kernel, copy or host transfer touches (all of them use the value's bytes).
 uint64_t wordBytes(uint64_t bytes) { return (bytes + 3) / 4 * 4; }
 
+// A buffer or binding of an empty shard (3 rows over 4 processes: the last
+// holds 0) is one word: Vulkan has no 0-byte buffer, and a binding range of
+// 0 means "to the end" in the artifact.
+uint64_t boundBytes(uint64_t bytes) { return std::max<uint64_t>(wordBytes(bytes), 4); }
+
 std::vector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape) {
   std::vector<int64_t> strides(shape.size(), 1);
   for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i)
@@ -203,8 +208,6 @@ LogicalResult Emitter::createBuffers() {
       return plan_.emitOpError() << what << " #" << i << " has element type "
                                  << ranked.getElementType()
                                  << "; the runtime supports f32, f16 and i32";
-    if (ranked.getNumElements() == 0)
-      return plan_.emitOpError() << what << " #" << i << " is empty";
     return success();
   };
   StringAttr processTag = MeshVKDialect::ProcessAttrHelper(plan_.getContext()).getName();
@@ -217,7 +220,7 @@ LogicalResult Emitter::createBuffers() {
                                  << "'";
     argumentProcess_.push_back(static_cast<uint32_t>(p.getInt()));
     argumentBuffer_.push_back(builder_->AddBuffer(
-        argumentProcess_.back(), {wordBytes(byteSize(cast<RankedTensorType>(type.getInput(i)))),
+        argumentProcess_.back(), {boundBytes(byteSize(cast<RankedTensorType>(type.getInput(i)))),
                                   art::BufferKind::kArgumentShard}));
   }
   for (unsigned i = 0; i < type.getNumResults(); ++i) {
@@ -229,7 +232,7 @@ LogicalResult Emitter::createBuffers() {
                                  << "'";
     resultProcess_.push_back(static_cast<uint32_t>(p.getInt()));
     resultBuffer_.push_back(builder_->AddBuffer(
-        resultProcess_.back(), {wordBytes(byteSize(cast<RankedTensorType>(type.getResult(i)))),
+        resultProcess_.back(), {boundBytes(byteSize(cast<RankedTensorType>(type.getResult(i)))),
                                 art::BufferKind::kResultShard}));
   }
   // One transient arena per process, as large as the plan says.
@@ -260,7 +263,7 @@ LogicalResult Emitter::createBuffers() {
                              << " data of a process (expected f32/f16/i32 elements, unrolled)";
       return WalkResult::interrupt();
     }
-    art::BufferDesc desc{wordBytes(bytes->size()), art::BufferKind::kConstant};
+    art::BufferDesc desc{boundBytes(bytes->size()), art::BufferKind::kConstant};
     desc.initial_data.assign(bytes->begin(), bytes->end());
     desc.initial_data.resize(desc.size, 0);
     constantBuffers_[*process].push_back(builder_->AddBuffer(*process, std::move(desc)));
@@ -402,6 +405,13 @@ LogicalResult Emitter::emitCopy(CopyOp copy) {
   FailureOr<Place> dst = placeOf(copy.getResult());
   if (failed(src) || failed(dst))
     return failure();
+  // A box of 0 elements (from or into an empty shard) moves nothing: no
+  // command; readers of the result wait for whatever wrote the destination.
+  if (llvm::is_contained(copy.getSizes(), 0)) {
+    if (auto it = producer_.find(copy.getDest()); it != producer_.end())
+      producer_[copy.getResult()] = it->second;
+    return success();
+  }
   if (src->process != copy.getSourceProcess())
     return copy.emitOpError() << "reads process " << src->process << "'s value but says 'from "
                               << copy.getSourceProcess() << "'";
@@ -575,6 +585,12 @@ FailureOr<uint32_t> Emitter::executableFor(LaunchOp launch,
 }
 
 LogicalResult Emitter::emitLaunch(LaunchOp launch, const codegen::CompiledKernels &kernels) {
+  // An empty shard's kernel (every result 0 elements) writes nothing: no
+  // dispatch (OutlineKernels gave it no kernel function either).
+  if (launch.getNumResults() > 0 && llvm::all_of(launch.getResultTypes(), [](Type t) {
+        return cast<RankedTensorType>(t).getNumElements() == 0;
+      }))
+    return success();
   FailureOr<uint32_t> process = processOf(launch, processes_);
   FailureOr<uint32_t> executable = executableFor(launch, kernels);
   if (failed(process) || failed(executable))
@@ -605,7 +621,7 @@ LogicalResult Emitter::emitLaunch(LaunchOp launch, const codegen::CompiledKernel
                                   << " bytes, the kernel expects " << kernel.bindings[i].sizeBytes;
     // A shard of an odd number of f16 is bound with its padding half
     // (wordBytes); the kernel's array ends before it.
-    dispatch.bindings.push_back({place->buffer, place->offset, wordBytes(place->bytes)});
+    dispatch.bindings.push_back({place->buffer, place->offset, boundBytes(place->bytes)});
   }
   std::vector<art::CommandRef> deps = crossProcessDeps(launch.getInputs(), *process);
   art::CommandRef ref = builder_->AddDispatch(*process, std::move(dispatch), std::move(deps));

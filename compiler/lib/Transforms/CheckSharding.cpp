@@ -127,6 +127,21 @@ LogicalResult checkOp(Operation *op) {
     }
   if (isa<meshvk::ConstantOp, meshvk::WindowOp>(op))
     return success();
+  // A tensor read inside a linalg body (tosa.gather, tosa.reverse):
+  // meshvk-prepare-generics annotated it replicated for the read, so the
+  // partitioned body reads the whole tensor on every process.
+  if (auto extract = dyn_cast<tensor::ExtractOp>(op);
+      extract && extract->getParentOfType<linalg::LinalgOp>()) {
+    auto whole = extract.getTensor().getDefiningOp<shard::ShardOp>();
+    shard::ShardingOp sharding = whole ? meshvk::shardingOpOf(whole) : shard::ShardingOp();
+    if (sharding && whole.getAnnotateForUsers() &&
+        llvm::all_of(sharding.getSplitAxes().getAxes(),
+                     [](shard::GridAxesAttr axes) { return axes.empty(); }))
+      return success();
+    return op->emitError("'tensor.extract' inside a linalg body reads a tensor that is not "
+                         "replicated (a dynamic shape, or a function without shard "
+                         "annotations): give the tensor a static shape");
+  }
   // Strided and rank-expanding inserts have no copy lowering and no kernel.
   if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
     if (llvm::any_of(insert.getStaticStrides(), [](int64_t s) { return s != 1; }))
@@ -151,9 +166,12 @@ LogicalResult checkOp(Operation *op) {
                               "permutation maps, tensor.empty, elementwise ops)";
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
     if (linalgOp.getNumDpsInits() != 1)
-      return op->emitError() << "'" << op->getName() << "' cannot be partitioned: it has "
+      return op->emitError() << "'" << op->getName() << "' cannot be partitioned: its "
                              << linalgOp.getNumDpsInits()
-                             << " outputs, the partitioner handles one";
+                             << " outputs depend on each other (a yield reads another "
+                                "output's accumulator) and the partitioner handles one output; "
+                                "write one generic per output (an argmax as tosa.argmax, or a "
+                                "max reduction then a min-index reduction over x == max)";
     for (AffineMap map : linalgOp.getIndexingMapsArray())
       if (!map.isProjectedPermutation())
         return op->emitError() << "'" << op->getName() << "' cannot be partitioned: indexing map "

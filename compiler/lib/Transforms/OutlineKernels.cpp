@@ -56,7 +56,43 @@ struct OutlineKernelsPass : meshvk::impl::OutlineKernelsBase<OutlineKernelsPass>
         return signalPassFailure();
   }
 
+  /// Empty shards (3 rows over 4 processes: the last holds 0): a linalg op
+  /// with a loop of 0 iterations leaves its inits as they are (a reduction
+  /// over 0 rows is its fill), so its results are its inits, and a value of 0
+  /// elements that needs a buffer (returned, copied) is a meshvk.empty: no
+  /// kernel ever works on 0 elements (the tiler cannot).
+  void dropEmptyWork(func::FuncOp plan) {
+    auto isEmpty = [](Type t) {
+      auto tensor = dyn_cast<RankedTensorType>(t);
+      return tensor && tensor.hasStaticShape() && tensor.getNumElements() == 0;
+    };
+    SmallVector<linalg::LinalgOp> idle;
+    for (Operation &op : plan.getBody().front())
+      if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+          linalgOp && linalgOp.hasPureTensorSemantics() &&
+          llvm::is_contained(linalgOp.getStaticLoopRanges(), 0))
+        idle.push_back(linalgOp);
+    for (linalg::LinalgOp op : idle) {
+      for (auto [result, init] : llvm::zip(op->getResults(), op.getDpsInits()))
+        result.replaceAllUsesWith(init);
+      op->erase();
+    }
+    OpBuilder b(plan.getContext());
+    for (Operation &op : llvm::make_early_inc_range(plan.getBody().front())) {
+      if (op.getNumResults() != 1 || !isEmpty(op.getResult(0).getType()) ||
+          isa<meshvk::MeshVKDialect>(op.getDialect()) || meshvk::getProcess(&op) < 0)
+        continue;
+      b.setInsertionPoint(&op);
+      auto empty = meshvk::EmptyOp::create(b, op.getLoc(), op.getResult(0).getType(),
+                                           b.getI64IntegerAttr(meshvk::getProcess(&op)));
+      op.getResult(0).replaceAllUsesWith(empty.getResult());
+      if (isOpTriviallyDead(&op))
+        op.erase();
+    }
+  }
+
   LogicalResult outline(func::FuncOp plan) {
+    dropEmptyWork(plan);
     SmallVector<Operation *> compute;
     for (Operation &op : plan.getBody().front()) {
       // A tensor constant (or empty) that is copied or returned needs a buffer:

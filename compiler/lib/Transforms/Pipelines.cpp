@@ -45,12 +45,15 @@ void addInputPasses(OpPassManager &pm) {
   OpPassManager &func = pm.nest<func::FuncOp>();
   // First: tosa-to-linalg fails on the tosa.yield of cond_if / while_loop.
   func.addPass(createTosaToSCFPass());
+  // Before tosa-to-linalg, whose argmax has two outputs (GenericRewrites.cpp).
+  func.addPass(meshvk::createLowerArgmax());
   func.addPass(tosa::createTosaToLinalgNamed());
   func.addPass(tosa::createTosaToLinalg());
   func.addPass(createTosaToArithPass());
   func.addPass(createTosaToTensorPass());
   func.addPass(createConvertElementwiseToLinalgPass());
   pm.addPass(meshvk::createNormalizeInput());
+  pm.addPass(meshvk::createPrepareGenerics());
 }
 
 void addPartitionPasses(OpPassManager &pm, shard::TraversalOrder traversal) {

@@ -162,6 +162,10 @@ struct PlanAllocationsPass : meshvk::impl::PlanAllocationsBase<PlanAllocationsPa
         buf.process = p;
         buf.bytes = bytesOf(result.getType());
         buf.first = order[&op];
+        // Live at least while its writer runs: an unused result (a kernel
+        // whose only consumer was an empty shard's slice) must not share
+        // bytes with the same kernel's inputs.
+        buf.last = buf.first;
         bufferOf[result] = buffers.size();
         buffers.push_back(buf);
       }
@@ -225,6 +229,9 @@ struct PlanAllocationsPass : meshvk::impl::PlanAllocationsBase<PlanAllocationsPa
         continue;
       }
       unshared[buf.process] += buf.bytes;
+      // An empty shard's value (0 elements on its process) still takes one
+      // word of the arena: its kernel binding must name bytes of its own.
+      const int64_t footprint = std::max<int64_t>(buf.bytes, 4);
       int64_t last = buf.peerRead ? position : buf.last;
       // Busy intervals of live buffers on the same process, by offset.
       std::vector<std::pair<int64_t, int64_t>> busy;
@@ -232,17 +239,17 @@ struct PlanAllocationsPass : meshvk::impl::PlanAllocationsBase<PlanAllocationsPa
         const Buffer &o = buffers[other];
         int64_t oLast = o.peerRead ? position : o.last;
         if (o.process == buf.process && o.first <= last && buf.first <= oLast)
-          busy.push_back({o.index, o.index + o.bytes});
+          busy.push_back({o.index, o.index + std::max<int64_t>(o.bytes, 4)});
       }
       llvm::sort(busy);
       int64_t offset = 0;
       for (auto [begin, end] : busy) {
-        if (offset + buf.bytes <= begin)
+        if (offset + footprint <= begin)
           break;
         offset = std::max(offset, alignTo(end));
       }
       buf.index = offset;
-      arena[buf.process] = std::max(arena[buf.process], offset + buf.bytes);
+      arena[buf.process] = std::max(arena[buf.process], offset + footprint);
       placed.push_back(id);
     }
 

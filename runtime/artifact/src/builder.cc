@@ -3,6 +3,7 @@
 #include "meshvk/artifact/builder.h"
 
 #include <algorithm>
+#include <map>
 #include <utility>
 
 #include "meshvk/artifact/integrity.h"
@@ -125,11 +126,24 @@ flatbuffers::Offset<mvk::TensorSignature> BuildTensor(flatbuffers::FlatBufferBui
 std::vector<uint8_t> ArtifactBuilder::Finish() const {
   flatbuffers::FlatBufferBuilder fbb(1 << 16);
 
+  // Constant buffers with the same bytes (a replicated weight: one copy per
+  // process) share one vector: a FlatBuffers offset may point at an object
+  // another table points at, so the file holds the bytes once and every
+  // reader, older ones too, still sees each buffer's own initial_data.
+  struct BytesLess {
+    bool operator()(const std::vector<uint8_t>* a, const std::vector<uint8_t>* b) const { return *a < *b; }
+  };
+  std::map<const std::vector<uint8_t>*, flatbuffers::Offset<flatbuffers::Vector<uint8_t>>, BytesLess> stored;
   std::vector<flatbuffers::Offset<mvk::Process>> processes;
   for (const std::vector<BufferDesc>& list : buffers_) {
     std::vector<flatbuffers::Offset<mvk::Buffer>> buffers;
     for (const BufferDesc& b : list) {
-      auto data = b.initial_data.empty() ? 0 : fbb.CreateVector(b.initial_data);
+      flatbuffers::Offset<flatbuffers::Vector<uint8_t>> data = 0;
+      if (!b.initial_data.empty()) {
+        auto [it, added] = stored.emplace(&b.initial_data, 0);
+        if (added) it->second = fbb.CreateVector(b.initial_data);
+        data = it->second;
+      }
       buffers.push_back(mvk::CreateBuffer(fbb, b.size, static_cast<mvk::BufferKind>(b.kind), b.reuse_slot, data));
     }
     processes.push_back(mvk::CreateProcess(fbb, fbb.CreateVector(buffers)));

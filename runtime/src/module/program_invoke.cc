@@ -37,6 +37,8 @@ template <typename Fn>
 Status ForEachShardRun(const mvk::TensorSignature* t, const mvk::Shard* sh, uint32_t elem, Fn fn) {
   uint32_t rank = t->shape()->size();
   if (rank == 0) return fn(sh->offset(), 0, elem, 1, elem, elem);
+  for (uint32_t d = 0; d < rank; ++d)
+    if (sh->shape()->Get(d) == 0) return Status();  // an empty shard (3 rows over 4 processes): no runs
   std::vector<uint64_t> g(rank), s(rank), o(rank), gstride(rank), sstride(rank);
   for (uint32_t d = 0; d < rank; ++d) {
     g[d] = t->shape()->Get(d);
@@ -97,7 +99,8 @@ Status WriteInputs(meshvk_program_t* prog, const mvk::Function* fn, const meshvk
     uint64_t bytes = HostBytes(t);
     if (packed) MESHVK_RETURN_IF_ERROR(layout.Build(prog->module, info->function, i, *prog->remote));
     if (packed) bytes = layout.bytes();
-    if (!info->inputs[i].data || info->inputs[i].size != bytes)
+    // A rank whose processes hold only empty shards gets 0 bytes (data may be NULL).
+    if ((!info->inputs[i].data && bytes != 0) || info->inputs[i].size != bytes)
       return MakeStatus(
           MESHVK_STATUS_INVALID_ARGUMENT, "input %u of '%s': %llu bytes given, the %s tensor needs %llu", i,
           fn->name()->c_str(), static_cast<unsigned long long>(info->inputs[i].size),
@@ -131,6 +134,7 @@ Status ReadResults(meshvk_program_t* prog, const mvk::Function* fn, const meshvk
     std::set<std::vector<uint64_t>> done;  // replicas: read each part once
     size_t part_index = i * 1024;          // result tags: distinct per (result, part)
     for (const mvk::Shard* sh : *t->shards()) {
+      if (meshvk::module::ShardBytes(t, sh) == 0) continue;  // an empty shard: nothing to read or send
       std::vector<uint64_t> part(sh->global_offset()->begin(), sh->global_offset()->end());
       if (!done.insert(part).second) continue;
       meshvk::module::RemoteCopies& remote = *prog->remote;

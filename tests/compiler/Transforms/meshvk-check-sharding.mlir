@@ -48,11 +48,12 @@ func.func @uneven_next_to_two_axes(%a: tensor<6x5xf32>) -> tensor<6x5xf32> {
 
 // -----
 
-// More shards than rows: a process would hold nothing.
+// More shards than rows (3 over 4): accepted, the last process holds an
+// empty shard (tests/python/test_empty_shards.py).
 shard.grid @mesh(shape = 4)
+// CHECK-LABEL: func.func @empty_shard
 func.func @empty_shard(%a: tensor<3x4xf32>) -> tensor<3x4xf32> {
   %s = shard.sharding @mesh split_axes = [[0]] : !shard.sharding
-  // expected-error @+1 {{argument #0 of @empty_shard: dimension 0 (size 3) is split over 4 processes, more than it has elements; empty shards are not supported: split it over at most 3 processes (fewer --devices) or leave it unsplit}}
   %0 = shard.shard %a to %s annotate_for_users : tensor<3x4xf32>
   return %0 : tensor<3x4xf32>
 }
@@ -71,9 +72,9 @@ func.func @offsets(%a: tensor<4x14xf32>) -> tensor<4x14xf32> {
 // -----
 
 shard.grid @mesh(shape = 4)
-func.func @offsets_not_increasing(%a: tensor<4x14xf32>) -> tensor<4x14xf32> {
-  %s = shard.sharding @mesh split_axes = [[], [0]] sharded_dims_offsets = [0, 5, 5, 9, 14] : !shard.sharding
-  // expected-error @+1 {{argument #0 of @offsets_not_increasing: dimension 1 (size 14) cut into 4 shards at [0, 5, 5, 9, 14]; shard offsets must start at 0, increase strictly}}
+func.func @offsets_not_from_zero(%a: tensor<4x14xf32>) -> tensor<4x14xf32> {
+  %s = shard.sharding @mesh split_axes = [[], [0]] sharded_dims_offsets = [1, 5, 9, 12, 14] : !shard.sharding
+  // expected-error @+1 {{argument #0 of @offsets_not_from_zero: dimension 1 (size 14) cut into 4 shards at [1, 5, 9, 12, 14]; shard offsets must start at 0, never decrease}}
   %0 = shard.shard %a to %s annotate_for_users : tensor<4x14xf32>
   return %0 : tensor<4x14xf32>
 }
@@ -83,7 +84,7 @@ func.func @offsets_not_increasing(%a: tensor<4x14xf32>) -> tensor<4x14xf32> {
 shard.grid @mesh(shape = 4)
 func.func @offsets_short(%a: tensor<4x14xf32>) -> tensor<4x14xf32> {
   %s = shard.sharding @mesh split_axes = [[], [0]] sharded_dims_offsets = [0, 2, 5, 9, 12] : !shard.sharding
-  // expected-error @+1 {{dimension 1 (size 14) cut into 4 shards at [0, 2, 5, 9, 12]; shard offsets must start at 0, increase strictly (every process gets at least one element) and end at 14}}
+  // expected-error @+1 {{dimension 1 (size 14) cut into 4 shards at [0, 2, 5, 9, 12]; shard offsets must start at 0, never decrease and end at 14}}
   %0 = shard.shard %a to %s annotate_for_users : tensor<4x14xf32>
   return %0 : tensor<4x14xf32>
 }
@@ -343,4 +344,46 @@ shard.grid @mesh(shape = 2)
 // expected-error @+1 {{argument #0 of @empty is 'tensor<0x4xf32>': an empty tensor (a dimension of size 0); meshvk needs at least one element}}
 func.func @empty(%a: tensor<0x4xf32>) -> tensor<0x4xf32> {
   return %a : tensor<0x4xf32>
+}
+
+// -----
+
+// Outputs that read each other's accumulator: one line naming the rewrite.
+shard.grid @grid(shape = 2)
+func.func @dependent_outputs(%x: tensor<6x9xf32>, %s0: tensor<6xf32>, %m0: tensor<6xf32>)
+    -> (tensor<6xf32>, tensor<6xf32>) {
+  %s = shard.sharding @grid split_axes = [[], [0]] : !shard.sharding
+  %xs = shard.shard %x to %s annotate_for_users : tensor<6x9xf32>
+  // expected-error @+1 {{'linalg.generic' cannot be partitioned: its 2 outputs depend on each other}}
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>,
+                                          affine_map<(i, j) -> (i)>],
+                         iterator_types = ["parallel", "reduction"]}
+      ins(%xs : tensor<6x9xf32>) outs(%s0, %m0 : tensor<6xf32>, tensor<6xf32>) {
+  ^bb0(%a: f32, %acc: f32, %mx: f32):
+    %q = arith.maximumf %a, %mx : f32
+    %p = arith.addf %q, %acc : f32
+    linalg.yield %p, %q : f32, f32
+  } -> (tensor<6xf32>, tensor<6xf32>)
+  return %r#0, %r#1 : tensor<6xf32>, tensor<6xf32>
+}
+
+// -----
+
+// tensor.extract in a body of a tensor that meshvk-prepare-generics did not
+// make replicated (this pass run alone).
+shard.grid @grid(shape = 2)
+func.func @extract_not_replicated(%v: tensor<6xf32>, %k: tensor<6xi32>) -> tensor<6xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %vs = shard.shard %v to %s annotate_for_users : tensor<6xf32>
+  %ks = shard.shard %k to %s annotate_for_users : tensor<6xi32>
+  %e = tensor.empty() : tensor<6xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%ks : tensor<6xi32>) outs(%e : tensor<6xf32>) {
+  ^bb0(%i: i32, %o: f32):
+    %x = arith.index_cast %i : i32 to index
+    // expected-error @+1 {{'tensor.extract' inside a linalg body reads a tensor that is not replicated}}
+    %y = tensor.extract %vs[%x] : tensor<6xf32>
+    linalg.yield %y : f32
+  } -> tensor<6xf32>
+  return %r : tensor<6xf32>
 }

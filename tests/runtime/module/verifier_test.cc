@@ -611,13 +611,15 @@ TEST(ArtifactVerifier, ShardMustMatchTheSharding) {
                  "functions[0].arguments[0].shards[1]: dimension 0 is offset 2 size 4, past the extent 4");
   EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.results[0].shards[0].global_offset = {2, 0}; }),
                  "functions[0].results[0].shards: dimension 0 part 0 is offset 2 size 2; the parts must tile 0..4 in "
-                 "order, each non-empty (expected offset 0)");
+                 "order (expected offset 0)");
   // Uneven shards are fine, but they must still tile the dimension.
   EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.arguments[0].shards[0].shape = {1, 8}; }),
                  "functions[0].arguments[0].shards: dimension 0 part 1 is offset 2 size 2; the parts must tile 0..4 "
-                 "in order, each non-empty (expected offset 1)");
+                 "in order (expected offset 1)");
+  // An empty part is allowed (3 rows over 4 processes), a gap after it is not.
   EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.arguments[0].shards[0].shape = {0, 8}; }),
-                 "functions[0].arguments[0].shards: dimension 0 part 0 is offset 0 size 0");
+                 "functions[0].arguments[0].shards: dimension 0 part 1 is offset 2 size 2; the parts must tile 0..4 "
+                 "in order (expected offset 0)");
   EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.arguments[1].shards[0].shape = {2}; }),
                  "functions[0].arguments[1].shards[0]: shape/global_offset have 1/2 entries, tensor rank is 2");
 }
@@ -670,6 +672,81 @@ TEST(ArtifactVerifier, FunctionNames) {
   EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.name.clear(); }), "functions[0].name: missing");
 }
 
+// --- shared constant data ---------------------------------------------------
+
+// A replicated constant: the same bytes on both processes (and a different
+// one on process 1), as the compiler emits a weight every process holds whole.
+ArtifactBuilder WithConstants(size_t bytes) {
+  ArtifactBuilder b = Base();
+  std::vector<uint8_t> weight(bytes), other(bytes);
+  for (size_t i = 0; i < bytes; ++i) {
+    weight[i] = static_cast<uint8_t>(i * 7 + 1);
+    other[i] = static_cast<uint8_t>(i * 5 + 3);
+  }
+  b.AddBuffer(0, {bytes, BufferKind::kConstant, -1, weight});
+  b.AddBuffer(1, {bytes, BufferKind::kConstant, -1, weight});
+  b.AddBuffer(1, {bytes, BufferKind::kConstant, -1, other});
+  return b;
+}
+
+const meshvk::mvk::Buffer* BufferOf(const std::vector<uint8_t>& file, uint32_t process, uint32_t buffer) {
+  return meshvk::mvk::GetArtifact(file.data())->processes()->Get(process)->buffers()->Get(buffer);
+}
+
+TEST(ArtifactBuilder, IdenticalConstantDataIsStoredOnce) {
+  const size_t kBytes = 1 << 16;
+  std::vector<uint8_t> file = WithConstants(kBytes).Finish();
+  EXPECT_EQ(Load(file), "");
+  // Three constant buffers, two distinct contents: the file holds 2 x 64 KiB
+  // (plus the base program), not 3 x.
+  const size_t base = Base().Finish().size();
+  EXPECT_GE(file.size(), base + 2 * kBytes);
+  EXPECT_LT(file.size(), base + 2 * kBytes + 256);
+  const meshvk::mvk::Buffer* a = BufferOf(file, 0, 3);
+  const meshvk::mvk::Buffer* b = BufferOf(file, 1, 3);
+  const meshvk::mvk::Buffer* c = BufferOf(file, 1, 4);
+  EXPECT_EQ(a->initial_data()->data(), b->initial_data()->data());
+  EXPECT_NE(a->initial_data()->data(), c->initial_data()->data());
+  EXPECT_EQ(a->initial_data()->size(), kBytes);
+}
+
+TEST(ArtifactVerifier, BadSharedConstantReference) {
+  // Process 1's reference to the shared bytes (its buffer 3's initial_data
+  // offset) pointed elsewhere: past the end of the file, into the other
+  // constant's bytes (a vector whose length is garbage), at a valid vector of
+  // the wrong size. Each is refused with one line; none crashes or loads.
+  const size_t kBytes = 64;
+  std::vector<uint8_t> good = WithConstants(kBytes).Finish();
+  uint32_t flatbuffer_size = static_cast<uint32_t>(good.size() - 16);  // before the trailer
+  const meshvk::mvk::Buffer* b = BufferOf(good, 1, 3);
+  const uint8_t* field =
+      reinterpret_cast<const flatbuffers::Table*>(b)->GetAddressOf(meshvk::mvk::Buffer::VT_INITIAL_DATA);
+  ASSERT_NE(field, nullptr);
+  const size_t at = static_cast<size_t>(field - good.data());
+  auto pointing = [&](int64_t target) {  // the field's uoffset so that it points at `target`
+    std::vector<uint8_t> bad = good;
+    uint32_t offset = static_cast<uint32_t>(target - static_cast<int64_t>(at));
+    std::memcpy(&bad[at], &offset, 4);
+    meshvk::artifact::Reseal(&bad);
+    return bad;
+  };
+  std::string past_end = Load(pointing(flatbuffer_size + 64));
+  EXPECT_NE(past_end.find("DATA_LOSS: "), std::string::npos) << past_end;
+  const size_t other =
+      static_cast<size_t>(reinterpret_cast<const uint8_t*>(BufferOf(good, 1, 4)->initial_data()) - good.data());
+  std::string garbage = Load(pointing(static_cast<int64_t>(other) + 4));
+  EXPECT_NE(garbage.find("DATA_LOSS: "), std::string::npos) << garbage;
+  // A valid vector of the wrong size (process 0's list of 4 buffers, which
+  // lies after the field: offsets only point forward): the semantic check
+  // names the buffer.
+  const size_t list = static_cast<size_t>(
+      reinterpret_cast<const uint8_t*>(meshvk::mvk::GetArtifact(good.data())->processes()->Get(0)->buffers()) -
+      good.data());
+  ASSERT_GT(list, at);
+  EXPECT_REFUSED(pointing(static_cast<int64_t>(list)),
+                 "processes[1].buffers[3].initial_data: 4 bytes for a constant buffer of 64 bytes");
+}
+
 }  // namespace
 }  // namespace meshvk_test
 
@@ -681,17 +758,18 @@ namespace {
 TEST(ArtifactVerifier, UnionTypeWithoutValue) {
   namespace mvk = meshvk::mvk;
   flatbuffers::FlatBufferBuilder fbb;
-  std::vector<flatbuffers::Offset<mvk::Command>> commands = {mvk::CreateCommand(fbb, mvk::Op::Dispatch, 0)};
-  std::vector<flatbuffers::Offset<mvk::CommandStream>> streams = {
-      mvk::CreateCommandStream(fbb, fbb.CreateVector(commands))};
-  std::vector<flatbuffers::Offset<mvk::Function>> functions = {
-      mvk::CreateFunction(fbb, fbb.CreateString("f"), 0, 0, fbb.CreateVector(streams))};
-  std::vector<flatbuffers::Offset<mvk::Process>> processes = {mvk::CreateProcess(fbb)};
+  std::vector<flatbuffers::Offset<meshvk::mvk::Command>> commands = {
+      meshvk::mvk::CreateCommand(fbb, meshvk::mvk::Op::Dispatch, 0)};
+  std::vector<flatbuffers::Offset<meshvk::mvk::CommandStream>> streams = {
+      meshvk::mvk::CreateCommandStream(fbb, fbb.CreateVector(commands))};
+  std::vector<flatbuffers::Offset<meshvk::mvk::Function>> functions = {
+      meshvk::mvk::CreateFunction(fbb, fbb.CreateString("f"), 0, 0, fbb.CreateVector(streams))};
+  std::vector<flatbuffers::Offset<meshvk::mvk::Process>> processes = {meshvk::mvk::CreateProcess(fbb)};
   std::vector<uint32_t> shape = {1};
-  auto grid = mvk::CreateGrid(fbb, fbb.CreateVector(shape));
-  auto root =
-      mvk::CreateArtifact(fbb, kFormatVersion, 0, grid, fbb.CreateVector(processes), 0, fbb.CreateVector(functions));
-  mvk::FinishArtifactBuffer(fbb, root);
+  auto grid = meshvk::mvk::CreateGrid(fbb, fbb.CreateVector(shape));
+  auto root = meshvk::mvk::CreateArtifact(fbb, kFormatVersion, 0, grid, fbb.CreateVector(processes), 0,
+                                          fbb.CreateVector(functions));
+  meshvk::mvk::FinishArtifactBuffer(fbb, root);
   std::vector<uint8_t> bytes(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
   meshvk::artifact::AppendTrailer(&bytes);
   EXPECT_REFUSED(bytes, "functions[0].streams[0].commands[0].op: missing or unknown operation");

@@ -118,6 +118,67 @@ def NormalizeInput : Pass<"meshvk-normalize-input", "mlir::ModuleOp"> {
                            "meshvk::MeshVKDialect"];
 }
 
+def LowerArgmax : Pass<"meshvk-lower-argmax", "mlir::func::FuncOp"> {
+  let summary = "tosa.argmax -> single-output linalg reductions the partitioner takes";
+  let description = [{
+    Runs before tosa-to-linalg, whose argmax is one linalg.generic with two
+    outputs (the running maximum and its index): upstream's linalg sharding
+    rule takes one init. numpy's semantics (the TOSA spec's: the first index
+    of the maximum; NaN_mode PROPAGATE: the first NaN, IGNORE: NaNs skipped,
+    index 0 when every value is NaN), in three reductions that each partition
+    like any other, so a split reduced dimension combines by an all-reduce:
+    ```mlir
+    %i = tosa.argmax %x {axis = 1 : i32} : (tensor<6x8xf32>) -> tensor<6xi32>
+    // becomes
+    %m = max over axis 1 of (isnan(x) ? -inf : x)                 // tensor<6xf32>
+    %k = min over axis 1 of (isnan(x) ? j : x == m ? j + 8 : INT_MAX)  // j = linalg.index 1
+    %i = %k == INT_MAX ? 0 : %k >= 8 ? %k - 8 : %k                 // elementwise
+    ```
+    (integers: `%k = min of (x == m ? j : INT_MAX)`, no third step). The
+    index `j` is made global on split dimensions by meshvk-prepare-generics.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::arith::ArithDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
+def PrepareGenerics : Pass<"meshvk-prepare-generics", "mlir::ModuleOp"> {
+  let summary = "linalg.generic bodies the partitioner would get wrong -> ones it gets right";
+  let description = [{
+    Runs after meshvk-normalize-input, before meshvk-check-sharding, on every
+    annotated function:
+
+    1. A generic with several outputs whose yields are independent becomes
+       one generic per output (upstream's sharding rule takes one init); one
+       whose outputs depend on each other is left for check-sharding to
+       refuse.
+    2. `linalg.index d` reads an i32 iota (a meshvk.constant of the loop
+       extent) through a new input `(d0, ..., dn) -> (dd)`: the partitioner
+       keeps linalg.index as it is, which is the LOCAL index on a split
+       dimension (a silent wrong answer); the iota is split like the loop,
+       so each process reads its global indices.
+    3. A tensor read inside a body by `tensor.extract` (tosa.gather,
+       tosa.reverse) is annotated replicated for that use (whole on every
+       process, all-gathered if it is split) and its computed indices are
+       clamped into range (TOSA leaves out-of-range indices unpredictable;
+       clamping keeps every read inside the buffer). `tensor.dim` of a static
+       dimension becomes a constant.
+    ```mlir
+    %r = linalg.generic {maps = [(i, j) -> (i, j)]} outs(%e) {
+      %k = linalg.index 1 : index
+      %v = tensor.extract %t[%i, %k] : tensor<4x8xf32>
+    // becomes
+    %iota = meshvk.constant dense<[0, 1, ..., 7]> : tensor<8xi32>
+    %t_r = shard.shard %t to %replicated annotate_for_users : tensor<4x8xf32>
+    %r = linalg.generic {maps = [(i, j) -> (j), (i, j) -> (i, j)]} ins(%iota) outs(%e) {
+    ^bb0(%j: i32, %o: f32):
+      %k = arith.index_cast %j : i32 to index
+      %v = tensor.extract %t_r[%i, %k] : tensor<4x8xf32>
+    ```
+  }];
+  let dependentDialects = ["mlir::shard::ShardDialect", "mlir::linalg::LinalgDialect",
+                           "meshvk::MeshVKDialect", "mlir::arith::ArithDialect"];
+}
+
 def UnevenShards : Pass<"meshvk-uneven-shards", "mlir::func::FuncOp"> {
   let summary = "Give uneven splits explicit shard offsets; reshard them with meshvk.reshard";
   let description = [{

@@ -4,6 +4,7 @@ Every runtime a test makes runs with the Khronos validation layer and
 synchronization validation on; a test fails when any validation message was
 collected (as the C++ fixture does). Programs are compiled once per session.
 """
+import os
 import pathlib
 
 import numpy as np
@@ -12,6 +13,8 @@ import pytest
 import meshvk
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+# "group": ctest's copies of a test that run on the emulated device group.
+TOPOLOGY = os.environ.get("MESHVK_TEST_TOPOLOGY", "logical")
 SAMPLES = ROOT / "samples" / "programs"
 
 _compiled = {}
@@ -47,6 +50,19 @@ def make_runtime():
         messages = rt.validation_messages
         rt.close()
         assert messages == [], "validation messages:\n" + "\n".join(messages)
+
+
+def run(make_runtime, text, n, *args):
+    """@main of MLIR `text` compiled for a grid of n, on n devices of TOPOLOGY;
+    its results as a tuple."""
+    program = meshvk.compile(text, grid_shape=n)
+    if TOPOLOGY == "group":
+        rt = make_runtime(devices=list(range(n)), topology="group")
+        assert rt.topology == "group", rt
+    else:
+        rt = make_runtime(devices=n, topology="logical")
+    results = rt.load(program)["main"](*args)
+    return results if isinstance(results, tuple) else (results,)
 
 
 @pytest.fixture

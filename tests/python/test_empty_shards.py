@@ -4,27 +4,12 @@ last ones 0 rows). Those processes allocate one word per value, run no kernel
 on their empty shards and take part in collectives with nothing; results are
 compared with numpy on logical devices (and the emulated group of 4 with
 MESHVK_TEST_TOPOLOGY=group)."""
-import os
-
 import numpy as np
 import pytest
 
-import meshvk
-from conftest import uniform
+from conftest import TOPOLOGY, run, uniform
 
-TOPOLOGY = os.environ.get("MESHVK_TEST_TOPOLOGY", "logical")
 COUNTS = (4, 5) if TOPOLOGY != "group" else (4,)
-
-
-def run(make_runtime, text, n, *args):
-    program = meshvk.compile(text, grid_shape=n)
-    if TOPOLOGY == "group":
-        rt = make_runtime(devices=list(range(n)), topology="group")
-        assert rt.topology == "group", rt
-    else:
-        rt = make_runtime(devices=n, topology="logical")
-    results = rt.load(program)["main"](*args)
-    return results if isinstance(results, tuple) else (results,)
 
 
 ROWS_PROGRAM = """

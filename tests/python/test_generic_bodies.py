@@ -8,27 +8,12 @@ processes (3 and 4 are uneven on these shapes) against numpy.
 MESHVK_TEST_TOPOLOGY=group runs them on device group 0 (ctest: the emulated
 group of 4, shuffled execution, race check); default: logical devices.
 """
-import os
-
 import numpy as np
 import pytest
 
-import meshvk
-from conftest import uniform
+from conftest import TOPOLOGY, run, uniform
 
-TOPOLOGY = os.environ.get("MESHVK_TEST_TOPOLOGY", "logical")
 COUNTS = (1, 2, 3, 4)
-
-
-def run(make_runtime, text, n, *args):
-    program = meshvk.compile(text, grid_shape=n)
-    if TOPOLOGY == "group":
-        rt = make_runtime(devices=list(range(n)), topology="group")
-        assert rt.topology == "group", rt
-    else:
-        rt = make_runtime(devices=n, topology="logical")
-    results = rt.load(program)["main"](*args)
-    return results if isinstance(results, tuple) else (results,)
 
 
 def argmax_program(shape, split, axis, dtype="f32", nan_mode=None):

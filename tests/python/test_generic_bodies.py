@@ -11,7 +11,7 @@ group of 4, shuffled execution, race check); default: logical devices.
 import numpy as np
 import pytest
 
-from conftest import TOPOLOGY, run, uniform
+from conftest import run, uniform
 
 COUNTS = (1, 2, 3, 4)
 

@@ -242,14 +242,7 @@ int MpiSession::AllGather(void* user, const uint32_t* ranks, uint32_t rank_count
   if (type.get() == MPI_DATATYPE_NULL) return -1;
   int code = MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, data, counts.data(), displs.data(), type.get(), comm);
   if (code != MPI_SUCCESS) return code;
-  // Each rank's block reaches each other rank once (what the plan counts).
-  const uint32_t me = self->Position(ranks, rank_count);
-  for (uint32_t i = 0; i < rank_count; ++i)
-    if (i != me) {
-      self->sent_ += bytes[me];
-      self->received_ += bytes[i];
-    }
-  ++self->collectives_;
+  self->CountAllGather(bytes, rank_count, self->Position(ranks, rank_count));
   return 0;
 }
 
@@ -303,13 +296,18 @@ int MpiSession::AllGatherPieces(void* user, const uint32_t* ranks, uint32_t rank
                          : MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
   if (code != MPI_SUCCESS) return code;
   if (waited != MPI_SUCCESS) return waited;
+  self->CountAllGather(bytes.data(), rank_count, me);
+  return 0;
+}
+
+// Each rank's block reaches each other rank once (what the plan counts).
+void MpiSession::CountAllGather(const uint64_t* bytes, uint32_t rank_count, uint32_t me) {
   for (uint32_t i = 0; i < rank_count; ++i)
     if (i != me) {
-      self->sent_ += bytes[me];
-      self->received_ += bytes[i];
+      sent_ += bytes[me];
+      received_ += bytes[i];
     }
-  ++self->collectives_;
-  return 0;
+  ++collectives_;
 }
 
 int MpiSession::Broadcast(void* user, const uint32_t* ranks, uint32_t rank_count, uint32_t root, void* data,

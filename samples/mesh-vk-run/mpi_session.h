@@ -66,6 +66,9 @@ class MpiSession {
   static int AllGatherPieces(void* user, const uint32_t* ranks, uint32_t rank_count,
                              const meshvk_transport_piece_t* pieces, const uint32_t* piece_counts);
   uint32_t Position(const uint32_t* ranks, uint32_t rank_count) const;  // of this rank in `ranks`
+  // The byte counters after an all_gather of `bytes[i]` from each rank i;
+  // `me`: this rank's position.
+  void CountAllGather(const uint64_t* bytes, uint32_t rank_count, uint32_t me);
   meshvk_transport_t transport_{};
   uint64_t sent_ = 0, received_ = 0;
   uint64_t collectives_ = 0;

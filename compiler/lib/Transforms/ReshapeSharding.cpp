@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ReshapeSharding.h"
+#include "ShardingUtils.h"
 #include "meshvk/Transforms/Passes.h"
 
 #include "mlir/Dialect/Shard/Interfaces/ShardingInterface.h"
@@ -78,15 +79,9 @@ struct UnitGroupReshapeSharding
   FailureOr<shard::ShardingOption>
   getShardingOption(Operation *op, ArrayRef<shard::Sharding> operandShardings,
                     ArrayRef<shard::Sharding> resultShardings) const {
-    FailureOr<shard::ShardingOption> option =
-        shard::detail::defaultGetShardingOption(op, operandShardings, resultShardings);
-    if (failed(option) || option->empty)
-      return option;
     SmallVector<int64_t> picked = groupDims(op);
-    for (auto [d, axes] : llvm::enumerate(option->shardingArray))
-      if (!llvm::is_contained(picked, (int64_t)d))
-        axes.clear();
-    return option;
+    return meshvk::shardingOptionKeeping(op, operandShardings, resultShardings,
+                                         [&](int64_t d) { return llvm::is_contained(picked, d); });
   }
 
   LogicalResult partition(Operation *op, ArrayRef<Value> partitionedOperands,

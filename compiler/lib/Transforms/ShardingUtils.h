@@ -13,6 +13,8 @@
 #include "meshvk/Dialect/MeshVKDialect.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
+#include "mlir/Dialect/Shard/Interfaces/ShardingInterface.h"
+#include "mlir/Dialect/Shard/Interfaces/ShardingInterfaceImpl.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 
@@ -233,6 +235,25 @@ inline mlir::FailureOr<llvm::SmallVector<int64_t>> resolveShardOffsets(
                              << " is split over several grid axes in a sharding with uneven "
                                 "shards or sharded_dims_offsets; split it over one grid axis";
   return flat;
+}
+
+/// Upstream's sharding option from an op's indexing maps, without the
+/// splits of the loop dimensions `keepsSplit` refuses: propagation then
+/// reshards such a dimension to replicated before the op and back after it.
+/// The rule of meshvk's external models for ops upstream has none (slices,
+/// reshapes), which can keep only some dimensions split.
+inline mlir::FailureOr<mlir::shard::ShardingOption>
+shardingOptionKeeping(mlir::Operation *op, llvm::ArrayRef<mlir::shard::Sharding> operandShardings,
+                      llvm::ArrayRef<mlir::shard::Sharding> resultShardings,
+                      llvm::function_ref<bool(int64_t)> keepsSplit) {
+  mlir::FailureOr<mlir::shard::ShardingOption> option =
+      mlir::shard::detail::defaultGetShardingOption(op, operandShardings, resultShardings);
+  if (mlir::failed(option) || option->empty)
+    return option;
+  for (auto [d, axes] : llvm::enumerate(option->shardingArray))
+    if (!keepsSplit(d))
+      axes.clear();
+  return option;
 }
 
 /// The sharding op behind `shardOp`, or null if the sharding is not a plain

@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "SliceSharding.h"
+#include "ShardingUtils.h"
 
 #include "mlir/Dialect/Shard/Interfaces/ShardingInterface.h"
 #include "mlir/Dialect/Shard/Interfaces/ShardingInterfaceImpl.h"
@@ -74,14 +75,8 @@ struct WholeDimSliceSharding
   FailureOr<shard::ShardingOption>
   getShardingOption(Operation *op, ArrayRef<shard::Sharding> operandShardings,
                     ArrayRef<shard::Sharding> resultShardings) const {
-    FailureOr<shard::ShardingOption> option =
-        shard::detail::defaultGetShardingOption(op, operandShardings, resultShardings);
-    if (failed(option) || option->empty)
-      return option;
-    for (auto [d, axes] : llvm::enumerate(option->shardingArray))
-      if (!isWhole(op, d))
-        axes.clear();
-    return option;
+    return meshvk::shardingOptionKeeping(op, operandShardings, resultShardings,
+                                         [&](int64_t d) { return isWhole(op, d); });
   }
 
   LogicalResult partition(Operation *op, ArrayRef<Value> partitionedOperands,

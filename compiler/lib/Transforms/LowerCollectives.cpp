@@ -256,10 +256,6 @@ struct LowerCollectivesPass : meshvk::impl::LowerCollectivesBase<LowerCollective
       }
       if (llvm::is_contained(perProcess, nullptr))
         return first->emitError("collective is missing on some processes");
-      if (isa<shard::SendOp, shard::RecvOp>(first)) { // matched in pairs, after the others
-        pointToPoint.push_back({id, std::move(perProcess)});
-        continue;
-      }
       auto axesAttr = first->getAttrOfType<DenseI16ArrayAttr>("grid_axes");
       SmallVector<int16_t> axes;
       if (axesAttr)
@@ -278,6 +274,10 @@ struct LowerCollectivesPass : meshvk::impl::LowerCollectivesBase<LowerCollective
                  << ", whose devices do not share memory (not in "
                  << meshvk::MeshVKDialect::PeeredMemoryAxesAttrHelper::getNameStr()
                  << "): not supported yet (needs message passing)";
+      if (isa<shard::SendOp, shard::RecvOp>(first)) { // matched in pairs, after the others
+        pointToPoint.push_back({id, std::move(perProcess), std::move(axes)});
+        continue;
+      }
 
       OpBuilder b(first);
       Lowering lowering(b, first->getLoc(), processes);
@@ -291,7 +291,7 @@ struct LowerCollectivesPass : meshvk::impl::LowerCollectivesBase<LowerCollective
                                                    groupSize,
                                                    b.getDenseI64ArrayAttr(lowering.pulled)));
     }
-    if (failed(lowerSendRecv(plan, pointToPoint, gridShape, peered, report)))
+    if (failed(lowerSendRecv(plan, pointToPoint, gridShape, report)))
       return failure();
     Builder b(plan.getContext());
     meshvk::MeshVKDialect::CollectivesAttrHelper(b.getContext())
@@ -299,10 +299,12 @@ struct LowerCollectivesPass : meshvk::impl::LowerCollectivesBase<LowerCollective
     return lowerSlices(plan);
   }
 
-  /// A shard.send or shard.recv of the SPMD function: its op on every process.
+  /// A shard.send or shard.recv of the SPMD function: its op on every
+  /// process, and the grid axes of its groups.
   struct PointToPoint {
     int64_t id;
     SmallVector<Operation *> perProcess;
+    SmallVector<int16_t> axes;
   };
 
   /// The process a send's destination or a recv's source names on process
@@ -344,28 +346,15 @@ struct LowerCollectivesPass : meshvk::impl::LowerCollectivesBase<LowerCollective
   /// result is its input. A send or recv left unmatched, or a recv placed
   /// before the tensor it takes exists (it would wait forever), is an error.
   LogicalResult lowerSendRecv(func::FuncOp plan, ArrayRef<PointToPoint> ops,
-                              ArrayRef<int64_t> gridShape, ArrayRef<int64_t> peered,
-                              SmallVector<Attribute> &report) {
+                              ArrayRef<int64_t> gridShape, SmallVector<Attribute> &report) {
     int64_t processes = meshvk::getPlan(plan).getProcessCount();
-    auto axesOf = [&](Operation *op) {
-      SmallVector<int16_t> axes;
-      if (auto attr = op->getAttrOfType<DenseI16ArrayAttr>("grid_axes"))
-        llvm::append_range(axes, attr.asArrayRef());
-      return axes;
-    };
-    for (const PointToPoint &pp : ops)
-      for (int16_t axis : axesOf(pp.perProcess.front()))
-        if (!llvm::is_contained(peered, axis))
-          return pp.perProcess.front()->emitError("'")
-                 << pp.perProcess.front()->getName() << "' over grid axis " << axis
-                 << ", whose devices do not share memory: not supported yet";
     // Sends pending per (sender, receiver), in program order.
     std::map<std::pair<int64_t, int64_t>, std::deque<shard::SendOp>> pending;
     for (const PointToPoint &pp : ops)
       for (auto [p, op] : llvm::enumerate(pp.perProcess))
         if (auto send = dyn_cast<shard::SendOp>(op)) {
           FailureOr<int64_t> to = peerOf(send, p, "destination", send.getDestination(),
-                                         send.getDestinationDynamic(), gridShape, axesOf(send));
+                                         send.getDestinationDynamic(), gridShape, pp.axes);
           if (failed(to))
             return failure();
           pending[{(int64_t)p, *to}].push_back(send);
@@ -382,7 +371,7 @@ struct LowerCollectivesPass : meshvk::impl::LowerCollectivesBase<LowerCollective
         int64_t from = -1;
         if (std::optional<ArrayRef<int64_t>> source = recv.getSource()) {
           FailureOr<int64_t> peer =
-              peerOf(recv, q, "source", *source, recv.getSourceDynamic(), gridShape, axesOf(recv));
+              peerOf(recv, q, "source", *source, recv.getSourceDynamic(), gridShape, pp.axes);
           if (failed(peer))
             return failure();
           from = *peer;
@@ -419,10 +408,9 @@ struct LowerCollectivesPass : meshvk::impl::LowerCollectivesBase<LowerCollective
         b.setInsertionPoint(recv);
         recv.getResult().replaceAllUsesWith(from == (int64_t)q ? data : l.pullWhole(data, from, q));
       }
-      report.push_back(meshvk::CollectiveAttr::get(
-          b.getContext(), pp.id, "recv", "direct",
-          groupOf(0, gridShape, axesOf(pp.perProcess.front())).members.size(),
-          b.getDenseI64ArrayAttr(l.pulled)));
+      report.push_back(meshvk::CollectiveAttr::get(b.getContext(), pp.id, "recv", "direct",
+                                                   groupOf(0, gridShape, pp.axes).members.size(),
+                                                   b.getDenseI64ArrayAttr(l.pulled)));
     }
     for (auto &[pair, queue] : pending)
       if (!queue.empty())

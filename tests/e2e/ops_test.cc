@@ -166,6 +166,21 @@ const std::vector<OpsProgram>& Programs() {
          t.f[0] = in[1].f[0] + 1.0f;
          return Tensors{y, t};
        }},
+      {"scalars_unannotated",
+       {"1", "2", "3", "4"},
+       {2},
+       [](const Shape&, std::mt19937* r) {
+         HostTensor s = HostTensor::Zeros({}, MESHVK_ELEMENT_F32);
+         s.f[0] = -2.5f;
+         return Tensors{RandomF32({10}, r), s};
+       },
+       [](const Tensors& in, const Shape&) {
+         double sum = 0;
+         for (float v : in[0].f) sum += v;
+         HostTensor y = HostTensor::Zeros({}, MESHVK_ELEMENT_F32);
+         y.f[0] = static_cast<float>(sum) * in[1].f[0];
+         return Tensors{y, in[1]};
+       }},
       {"tosa_reduce_sum",
        {"1", "2", "4", "2x2"},
        {4},

@@ -34,6 +34,14 @@ FailureOr<shard::ShardingOp> argumentSharding(BlockArgument arg) {
   return failure();
 }
 
+/// Whether a function's argument or result must carry a sharding. A 0-d
+/// tensor (a scalar) has no dimension to split: propagation leaves it
+/// unannotated and shard-partition does not need one, so it is replicated.
+bool needsAnnotation(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && tensor.getRank() > 0;
+}
+
 meshvk::ValueAbiAttr describe(Builder &b, Type type, shard::ShardingOp sharding,
                               shard::GridOp grid) {
   auto tensor = dyn_cast<RankedTensorType>(type);
@@ -124,7 +132,7 @@ struct RecordAbiPass : meshvk::impl::RecordAbiBase<RecordAbiPass> {
     SmallVector<Attribute> args, results;
     for (BlockArgument arg : func.getArguments()) {
       FailureOr<shard::ShardingOp> sharding = argumentSharding(arg);
-      if (isa<RankedTensorType>(arg.getType()) && mlir::failed(sharding))
+      if (needsAnnotation(arg.getType()) && mlir::failed(sharding))
         return func.emitError() << "argument #" << arg.getArgNumber() << " of @"
                                 << func.getSymName()
                                 << " has no sharding, and none could be propagated to it: "
@@ -140,7 +148,7 @@ struct RecordAbiPass : meshvk::impl::RecordAbiBase<RecordAbiPass> {
     for (auto [i, value] : llvm::enumerate(ret.getOperands())) {
       auto shardOp = value.getDefiningOp<shard::ShardOp>();
       shard::ShardingOp s = shardOp ? meshvk::shardingOpOf(shardOp) : nullptr;
-      if (isa<RankedTensorType>(value.getType()) && !s)
+      if (needsAnnotation(value.getType()) && !s)
         return ret.emitError() << "result #" << i << " of @" << func.getSymName()
                                << " has no sharding: annotate the returned "
                                   "value with shard.shard";

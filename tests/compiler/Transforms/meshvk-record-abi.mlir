@@ -51,6 +51,26 @@ func.func @propagated(%a: tensor<4x2xf32>, %b: tensor<2x3xf32>, %unused: f32) ->
 
 // -----
 
+// A 0-d tensor (a scalar) has no dimension to split: propagation leaves it
+// unannotated, and as an argument or a result it is replicated.
+shard.grid @g2(shape = 2)
+// CHECK-LABEL: func.func @scalars
+// CHECK-SAME: args = [#meshvk.value_abi<type = tensor<f32>, split_axes = {{\[\[}}]], shard_shape = [], shard_offsets = [array<i64>, array<i64>]>]
+// CHECK-SAME: results = [#meshvk.value_abi<type = tensor<f32>, split_axes = {{\[\[}}]], shard_shape = [], shard_offsets = [array<i64>, array<i64>]>]
+func.func @scalars(%a: tensor<f32>) -> tensor<f32> {
+  %rows = shard.sharding @g2 split_axes = [[0]] : !shard.sharding
+  %e = tensor.empty() : tensor<f32>
+  %r = linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>], iterator_types = []}
+      ins(%a : tensor<f32>) outs(%e : tensor<f32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.mulf %x, %x : f32
+    linalg.yield %y : f32
+  } -> tensor<f32>
+  return %r : tensor<f32>
+}
+
+// -----
+
 shard.grid @g2(shape = 2)
 shard.grid @g4(shape = 4)
 func.func @two_grids(%a: tensor<8xf32>, %b: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {

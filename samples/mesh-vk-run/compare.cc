@@ -1,4 +1,4 @@
-// numpy.isclose-style comparison for --expected_output (see compare.h).
+// numpy.testing.assert_allclose-style comparison for --expected_output (see compare.h).
 #include "compare.h"
 
 #include <cmath>
@@ -15,9 +15,9 @@ bool TensorsClose(const HostTensor& actual, const HostTensor& expected, const To
   uint64_t count = actual.element_count(), bad = 0, first = 0;
   for (uint64_t i = 0; i < count; ++i) {
     double a = actual.At(i), e = expected.At(i);
-    bool close = std::isfinite(e) || std::isfinite(a) ? std::fabs(a - e) <= tol.atol + tol.rtol * std::fabs(e)
-                                                      : (std::isinf(a) && a == e);  // inf == inf of the same sign
-    if (std::isinf(e) && a == e) close = true;
+    bool close = std::isnan(e) || std::isnan(a)   ? std::isnan(e) && std::isnan(a)
+                 : std::isinf(e) || std::isinf(a) ? a == e  // inf == inf of the same sign
+                                                  : std::fabs(a - e) <= tol.atol + tol.rtol * std::fabs(e);
     if (!close) {
       if (bad == 0) first = i;
       ++bad;

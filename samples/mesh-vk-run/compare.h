@@ -1,7 +1,9 @@
-// --expected_output checking with numpy.isclose semantics:
+// --expected_output checking with numpy.testing.assert_allclose semantics:
 // |actual - expected| <= atol + rtol * |expected| (defaults atol 1e-8,
-// rtol 1e-5); NaN matches nothing (equal_nan=False); i32 compares exactly
-// when both tolerances are 0, else with the same formula.
+// rtol 1e-5); NaN matches NaN only and an infinity the same infinity only
+// (numpy.testing.assert_allclose's equal_nan=True: a program whose reference
+// has a NaN where the result has one is right); i32 compares exactly when
+// both tolerances are 0, else with the same formula.
 #ifndef MESHVK_SAMPLES_MESH_VK_RUN_COMPARE_H_
 #define MESHVK_SAMPLES_MESH_VK_RUN_COMPARE_H_
 

@@ -3,6 +3,7 @@
 #include "mpi_session.h"
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
@@ -23,15 +24,31 @@ std::vector<MPI_Request>& Requests(const std::shared_ptr<void>& p) {
   return *static_cast<std::vector<MPI_Request>*>(p.get());
 }
 
-// f16 reductions as user-defined MPI_Ops (MPI has no half type): the
-// runtime's own host reduction (meshvk_transport_reduce) on MPI_UINT16_T
-// elements. Made on first use, freed before MPI_Finalize.
-MPI_Op half_ops[5] = {MPI_OP_NULL, MPI_OP_NULL, MPI_OP_NULL, MPI_OP_NULL, MPI_OP_NULL};
+// The reductions MPI cannot do itself, as user-defined MPI_Ops that run the
+// runtime's own host reduction (meshvk_transport_reduce): every f16 one (MPI
+// has no half type: MPI_UINT16_T elements) and float max/min (MPI_MAX leaves
+// NaN to the implementation; meshvk's propagate or ignore it as the devices
+// do). Made on first use, freed before MPI_Finalize. [0]: f32, [1]: f16.
+constexpr uint32_t kReductions = MESHVK_TRANSPORT_MIN_NUM + 1;
+std::array<std::array<MPI_Op, kReductions>, 2> host_ops = [] {
+  std::array<std::array<MPI_Op, kReductions>, 2> none;
+  for (auto& ops : none) ops.fill(MPI_OP_NULL);  // not necessarily 0
+  return none;
+}();
 
-template <uint32_t kReduction>
-void HalfReduction(void* in, void* inout, int* len, MPI_Datatype*) {
-  meshvk_transport_reduce(MESHVK_TRANSPORT_F16, kReduction, in, inout, static_cast<uint64_t>(*len));
+template <uint32_t kType, uint32_t kReduction>
+void HostReduction(void* in, void* inout, int* len, MPI_Datatype*) {
+  meshvk_transport_reduce(kType, kReduction, in, inout, static_cast<uint64_t>(*len));
 }
+using HostFunction = void (*)(void*, void*, int*, MPI_Datatype*);
+template <uint32_t kType>
+constexpr HostFunction kHostFunctions[kReductions] = {nullptr,
+                                                      HostReduction<kType, MESHVK_TRANSPORT_SUM>,
+                                                      HostReduction<kType, MESHVK_TRANSPORT_PRODUCT>,
+                                                      HostReduction<kType, MESHVK_TRANSPORT_MAX>,
+                                                      HostReduction<kType, MESHVK_TRANSPORT_MIN>,
+                                                      HostReduction<kType, MESHVK_TRANSPORT_MAX_NUM>,
+                                                      HostReduction<kType, MESHVK_TRANSPORT_MIN_NUM>};
 }  // namespace
 
 std::unique_ptr<MpiSession> MpiSession::Start(int* argc, char*** argv, std::string* error) {
@@ -58,8 +75,9 @@ std::unique_ptr<MpiSession> MpiSession::Start(int* argc, char*** argv, std::stri
 
 MpiSession::~MpiSession() {
   communicators_.reset();  // MPI_Comm_free before MPI_Finalize
-  for (MPI_Op& op : half_ops)
-    if (op != MPI_OP_NULL) MPI_Op_free(&op);
+  for (auto& ops : host_ops)
+    for (MPI_Op& op : ops)
+      if (op != MPI_OP_NULL) MPI_Op_free(&op);
   MPI_Finalize();
 }
 
@@ -98,25 +116,24 @@ static int CommunicatorFor(const std::shared_ptr<void>& communicators, uint32_t 
 // reduction (false: one it does not know).
 static bool MpiReduction(uint32_t element_type, uint32_t reduction, MPI_Datatype* type, MPI_Op* op,
                          uint32_t* element_size) {
-  if (reduction < MESHVK_TRANSPORT_SUM || reduction > MESHVK_TRANSPORT_MIN) return false;
-  if (element_type == MESHVK_TRANSPORT_F16) {
-    static void (*const functions[5])(void*, void*, int*, MPI_Datatype*) = {
-        nullptr, HalfReduction<MESHVK_TRANSPORT_SUM>, HalfReduction<MESHVK_TRANSPORT_PRODUCT>,
-        HalfReduction<MESHVK_TRANSPORT_MAX>, HalfReduction<MESHVK_TRANSPORT_MIN>};
-    if (half_ops[reduction] == MPI_OP_NULL &&
-        MPI_Op_create(functions[reduction], 1, &half_ops[reduction]) != MPI_SUCCESS)
-      return false;
-    *type = MPI_UINT16_T;
-    *op = half_ops[reduction];
-    *element_size = 2;
+  if (reduction < MESHVK_TRANSPORT_SUM || reduction > MESHVK_TRANSPORT_MIN_NUM) return false;
+  const bool half = element_type == MESHVK_TRANSPORT_F16;
+  if (half || (element_type == MESHVK_TRANSPORT_F32 && reduction >= MESHVK_TRANSPORT_MAX)) {
+    MPI_Op& made = host_ops[half][reduction];
+    HostFunction function =
+        half ? kHostFunctions<MESHVK_TRANSPORT_F16>[reduction] : kHostFunctions<MESHVK_TRANSPORT_F32>[reduction];
+    if (made == MPI_OP_NULL && MPI_Op_create(function, 1, &made) != MPI_SUCCESS) return false;
+    *type = half ? MPI_UINT16_T : MPI_FLOAT;
+    *op = made;
+    *element_size = half ? 2 : 4;
     return true;
   }
   if (element_type != MESHVK_TRANSPORT_I32 && element_type != MESHVK_TRANSPORT_F32) return false;
   *type = element_type == MESHVK_TRANSPORT_I32 ? MPI_INT : MPI_FLOAT;
-  *op = reduction == MESHVK_TRANSPORT_PRODUCT ? MPI_PROD
-        : reduction == MESHVK_TRANSPORT_MAX   ? MPI_MAX
-        : reduction == MESHVK_TRANSPORT_MIN   ? MPI_MIN
-                                              : MPI_SUM;
+  *op = reduction == MESHVK_TRANSPORT_PRODUCT                                        ? MPI_PROD
+        : reduction == MESHVK_TRANSPORT_MAX || reduction == MESHVK_TRANSPORT_MAX_NUM ? MPI_MAX
+        : reduction == MESHVK_TRANSPORT_MIN || reduction == MESHVK_TRANSPORT_MIN_NUM ? MPI_MIN
+                                                                                     : MPI_SUM;
   *element_size = 4;
   return true;
 }

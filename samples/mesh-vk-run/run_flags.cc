@@ -69,7 +69,7 @@ const char* RunUsageText() {
          "                         argument per array (in order), @args.npz:NAME one array\n"
          "  --output=@file.npy|-   where each result goes (default: print all results)\n"
          "  --print_max_element_count=N  print at most N elements of a result (default 1024)\n"
-         "  --expected_output=SPEC compare each result (numpy.isclose); exit 1 if one differs\n"
+         "  --expected_output=SPEC compare each result (numpy.testing.assert_allclose); exit 1 if one differs\n"
          "  --atol=A --rtol=R      tolerances (defaults 1e-8 and 1e-5, like numpy)\n"
          "  --devices=auto|N|group:G  processes: the program's grid (auto), N (a .mvk must\n"
          "                         match it; a 1-D .mlir program is recompiled for N, a\n"

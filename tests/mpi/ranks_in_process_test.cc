@@ -11,6 +11,7 @@
 // host loop; a peer missing from a collective fails it in bounded time.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -210,6 +211,34 @@ TEST(TransportReduceTest, HalvesCombineInFloatRoundedToNearestEven) {
   EXPECT_EQ(max[0], 0x3c00);
   EXPECT_EQ(min[0], 0xc000);
   EXPECT_EQ(product[0], 0x3e00);
+}
+
+// Float max/min on the host (the host steps' and the MPI_Ops that replace
+// MPI_MAX/MPI_MIN) follow IEEE 754-2019: MAX/MIN (arith.maximumf/minimumf)
+// propagate a NaN from either side and order -0 below +0; MAX_NUM/MIN_NUM
+// (arith.maxnumf/minnumf, C fmax/fmin) return the number beside a NaN.
+TEST(TransportReduceTest, FloatMaxMinFollowIeeeNanAndSignedZeroRules) {
+  const float nan = std::nanf("");
+  auto reduce = [](uint32_t reduction, std::vector<float> into, const std::vector<float>& from) {
+    meshvk_transport_reduce(MESHVK_TRANSPORT_F32, reduction, from.data(), into.data(), into.size());
+    return into;
+  };
+  const std::vector<float> a = {nan, 1.0f, -0.0f, 0.0f, 2.0f}, b = {1.0f, nan, 0.0f, -0.0f, 3.0f};
+  std::vector<float> max = reduce(MESHVK_TRANSPORT_MAX, a, b), min = reduce(MESHVK_TRANSPORT_MIN, a, b);
+  EXPECT_TRUE(std::isnan(max[0]) && std::isnan(max[1]) && std::isnan(min[0]) && std::isnan(min[1]));
+  EXPECT_FALSE(std::signbit(max[2]) || std::signbit(max[3]));  // +0 either way round
+  EXPECT_TRUE(std::signbit(min[2]) && std::signbit(min[3]));   // -0 either way round
+  EXPECT_EQ(max[4], 3.0f);
+  EXPECT_EQ(min[4], 2.0f);
+  EXPECT_EQ(reduce(MESHVK_TRANSPORT_MAX_NUM, a, b), (std::vector<float>{1.0f, 1.0f, 0.0f, 0.0f, 3.0f}));
+  std::vector<float> min_num = reduce(MESHVK_TRANSPORT_MIN_NUM, a, b);
+  EXPECT_EQ(min_num[0], 1.0f);
+  EXPECT_EQ(min_num[1], 1.0f);
+  EXPECT_EQ(min_num[4], 2.0f);
+  // Integers have no NaN: MAX_NUM is MAX.
+  std::vector<int32_t> ints = {-5, 7}, other = {3, 2};
+  meshvk_transport_reduce(MESHVK_TRANSPORT_I32, MESHVK_TRANSPORT_MAX_NUM, other.data(), ints.data(), 2);
+  EXPECT_EQ(ints, (std::vector<int32_t>{3, 7}));
 }
 
 class RankFaultsTest : public JobTest {};

@@ -303,8 +303,11 @@ TEST(Compare, NumpyIscloseRules) {
   float inf = std::numeric_limits<float>::infinity(), nan = std::nanf("");
   EXPECT_TRUE(TensorsClose(Floats({inf, -inf}), Floats({inf, -inf}), tol, &report));
   EXPECT_FALSE(TensorsClose(Floats({inf}), Floats({-inf}), tol, &report));
-  EXPECT_FALSE(TensorsClose(Floats({nan}), Floats({nan}), tol, &report));  // equal_nan=False
+  EXPECT_TRUE(TensorsClose(Floats({nan, -nan}), Floats({nan, nan}), tol, &report));  // equal_nan=True
   EXPECT_FALSE(TensorsClose(Floats({1.0f}), Floats({nan}), tol, &report));
+  EXPECT_FALSE(TensorsClose(Floats({nan}), Floats({1.0f}), tol, &report));
+  EXPECT_FALSE(TensorsClose(Floats({nan}), Floats({inf}), tol, &report));
+  EXPECT_FALSE(TensorsClose(Floats({inf}), Floats({1e30f}), Tolerance{1e38, 0}, &report));
   EXPECT_FALSE(TensorsClose(Floats({1.0f, 2.0f}), Floats({1.0f}), tol, &report));
   EXPECT_NE(report.find("result is 2xf32, expected 1xf32"), std::string::npos) << report;
 }

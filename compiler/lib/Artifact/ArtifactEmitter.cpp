@@ -126,10 +126,14 @@ art::Reduction reductionOf(func::FuncOp kernel) {
       found = art::Reduction::kSum;
     else if (isa<arith::MulFOp, arith::MulIOp>(op))
       found = art::Reduction::kProduct;
-    else if (isa<arith::MaxNumFOp, arith::MaximumFOp, arith::MaxSIOp>(op))
+    else if (isa<arith::MaximumFOp, arith::MaxSIOp>(op))
       found = art::Reduction::kMax;
-    else if (isa<arith::MinNumFOp, arith::MinimumFOp, arith::MinSIOp>(op))
+    else if (isa<arith::MinimumFOp, arith::MinSIOp>(op))
       found = art::Reduction::kMin;
+    else if (isa<arith::MaxNumFOp>(op))
+      found = art::Reduction::kMaxNum;
+    else if (isa<arith::MinNumFOp>(op))
+      found = art::Reduction::kMinNum;
   });
   return found;
 }

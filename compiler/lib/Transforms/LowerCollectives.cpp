@@ -128,8 +128,10 @@ public:
   }
 
   /// Elementwise reduction of `inputs` on process `p`: the small local kernel.
+  /// Float max/min propagate NaN (arith.maximumf, as numpy and TOSA do)
+  /// unless `ignoreNaN` (the partials were combined with arith.maxnumf).
   FailureOr<Value> reduce(Operation *at, int64_t p, ArrayRef<Value> inputs,
-                          shard::ReductionKind kind) {
+                          shard::ReductionKind kind, bool ignoreNaN) {
     auto type = cast<RankedTensorType>(inputs.front().getType());
     Type elem = type.getElementType();
     bool isFloat = isa<FloatType>(elem);
@@ -165,12 +167,14 @@ public:
                             : (Value)arith::MulIOp::create(nb, l, acc, v);
               break;
             case shard::ReductionKind::Max:
-              acc = isFloat ? (Value)arith::MaxNumFOp::create(nb, l, acc, v)
-                            : (Value)arith::MaxSIOp::create(nb, l, acc, v);
+              acc = !isFloat    ? (Value)arith::MaxSIOp::create(nb, l, acc, v)
+                    : ignoreNaN ? (Value)arith::MaxNumFOp::create(nb, l, acc, v)
+                                : (Value)arith::MaximumFOp::create(nb, l, acc, v);
               break;
             default:
-              acc = isFloat ? (Value)arith::MinNumFOp::create(nb, l, acc, v)
-                            : (Value)arith::MinSIOp::create(nb, l, acc, v);
+              acc = !isFloat    ? (Value)arith::MinSIOp::create(nb, l, acc, v)
+                    : ignoreNaN ? (Value)arith::MinNumFOp::create(nb, l, acc, v)
+                                : (Value)arith::MinimumFOp::create(nb, l, acc, v);
               break;
             }
           }
@@ -195,15 +199,28 @@ public:
   SmallVector<int64_t> pulled;
 };
 
-/// The reduction a linalg op's single combining op performs, if it is one.
-std::optional<shard::ReductionKind> combinerKind(Value partial) {
+/// The single combining op of the linalg op that produced `partial`, if any.
+Operation *combinerOf(Value partial) {
   auto linalgOp = partial.getDefiningOp<linalg::LinalgOp>();
   if (!linalgOp || linalgOp->getNumRegions() != 1)
-    return std::nullopt;
+    return nullptr;
   Block &body = linalgOp->getRegion(0).front();
-  if (body.getOperations().size() != 2)
+  return body.getOperations().size() == 2 ? &body.front() : nullptr;
+}
+
+/// Whether the partials were combined ignoring NaN (arith.maxnumf/minnumf):
+/// the collective must combine them the same way, or a NaN in one shard
+/// decides the result differently from the unsharded program.
+bool ignoresNaN(Value partial) {
+  return isa_and_nonnull<arith::MaxNumFOp, arith::MinNumFOp>(combinerOf(partial));
+}
+
+/// The reduction a linalg op's single combining op performs, if it is one.
+std::optional<shard::ReductionKind> combinerKind(Value partial) {
+  Operation *op = combinerOf(partial);
+  if (!op)
     return std::nullopt;
-  Operation &combiner = body.front();
+  Operation &combiner = *op;
   if (isa<arith::AddFOp, arith::AddIOp>(combiner))
     return shard::ReductionKind::Sum;
   if (isa<arith::MulFOp, arith::MulIOp>(combiner))
@@ -588,9 +605,10 @@ struct LowerCollectivesPass : meshvk::impl::LowerCollectivesBase<LowerCollective
         for (int64_t member : g.members)
           if (member != p)
             partials.push_back(l.pullWhole(input(member), member, p));
-        FailureOr<Value> sum = partials.size() == 1
-                                   ? FailureOr<Value>(input(p))
-                                   : l.reduce(op0, p, partials, reduce.getReduction());
+        FailureOr<Value> sum =
+            partials.size() == 1
+                ? FailureOr<Value>(input(p))
+                : l.reduce(op0, p, partials, reduce.getReduction(), ignoresNaN(op0->getOperand(0)));
         if (failed(sum))
           return failure();
         results[p] = *sum;
@@ -628,6 +646,7 @@ struct LowerCollectivesPass : meshvk::impl::LowerCollectivesBase<LowerCollective
       // `generic`; the combiner of the op producing the partials tells.
       if (kind == shard::ReductionKind::Generic)
         kind = combinerKind(op0->getOperand(0)).value_or(kind);
+      bool ignoreNaN = ignoresNaN(op0->getOperand(0));
       // The dimension the partials are cut along (reduce_scatter: its scatter
       // axis; all_reduce: the first dimension the group size divides).
       int64_t cut = -1;
@@ -649,8 +668,8 @@ struct LowerCollectivesPass : meshvk::impl::LowerCollectivesBase<LowerCollective
           for (int64_t q : g.members)
             if (q != p)
               partials.push_back(l.pullWhole(input(q), q, p));
-          FailureOr<Value> sum =
-              partials.size() == 1 ? FailureOr<Value>(input(p)) : l.reduce(op0, p, partials, kind);
+          FailureOr<Value> sum = partials.size() == 1 ? FailureOr<Value>(input(p))
+                                                      : l.reduce(op0, p, partials, kind, ignoreNaN);
           if (failed(sum))
             return failure();
           results[p] = *sum;
@@ -672,7 +691,7 @@ struct LowerCollectivesPass : meshvk::impl::LowerCollectivesBase<LowerCollective
             if (q != p)
               partials.push_back(l.copy(input(q), q, l.empty(p, chunkType), p, from, zero, chunk));
           FailureOr<Value> sum = partials.size() == 1 ? FailureOr<Value>(partials.front())
-                                                      : l.reduce(op0, p, partials, kind);
+                                                      : l.reduce(op0, p, partials, kind, ignoreNaN);
           if (failed(sum))
             return failure();
           reduced[p] = *sum;

@@ -93,7 +93,18 @@ typedef struct meshvk_transport_s {
 
 // Values of all_reduce's element_type and reduction (the artifact's own).
 enum { MESHVK_TRANSPORT_F32 = 0, MESHVK_TRANSPORT_F16 = 1, MESHVK_TRANSPORT_I32 = 2 };
-enum { MESHVK_TRANSPORT_SUM = 1, MESHVK_TRANSPORT_PRODUCT = 2, MESHVK_TRANSPORT_MAX = 3, MESHVK_TRANSPORT_MIN = 4 };
+// Float MAX/MIN propagate NaN (IEEE maximum/minimum, numpy); MAX_NUM/MIN_NUM
+// return the other operand of a NaN (C fmax/fmin). MPI's own MPI_MAX leaves
+// NaN to the implementation: float max/min need the transport's own operation
+// (meshvk_transport_reduce does the arithmetic).
+enum {
+  MESHVK_TRANSPORT_SUM = 1,
+  MESHVK_TRANSPORT_PRODUCT = 2,
+  MESHVK_TRANSPORT_MAX = 3,
+  MESHVK_TRANSPORT_MIN = 4,
+  MESHVK_TRANSPORT_MAX_NUM = 5,
+  MESHVK_TRANSPORT_MIN_NUM = 6
+};
 
 // Collectives between ranks. The compiler tags the commands of each lowered
 // collective (mvk.fbs Command.collective). When the grid spans ranks, the

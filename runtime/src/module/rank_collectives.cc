@@ -6,10 +6,12 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <set>
 #include <string>
 #include <tuple>
+#include <type_traits>
 
 #include "cross_device.h"
 #include "meshvk/artifact/builder.h"
@@ -138,44 +140,44 @@ bool ReadScatterInputs(std::map<uint32_t, Member>* members) {
   return true;
 }
 
+// One step of `reduction` (mvk.fbs Reduction). Float max/min: Max/Min
+// propagate NaN as arith.maximumf/minimumf do on the devices (and -0 < +0),
+// MaxNum/MinNum return the other operand of a NaN as arith.maxnumf/minnumf.
 template <typename T>
-void Combine(mvk::Reduction reduction, const T* from, T* into, uint64_t count) {
+T CombineOne(mvk::Reduction reduction, T a, T b) {
   switch (reduction) {
     case mvk::Reduction::Sum:
-      for (uint64_t i = 0; i < count; ++i) into[i] += from[i];
-      break;
+      return a + b;
     case mvk::Reduction::Product:
-      for (uint64_t i = 0; i < count; ++i) into[i] *= from[i];
-      break;
+      return a * b;
     case mvk::Reduction::Max:
-      for (uint64_t i = 0; i < count; ++i) into[i] = std::max(into[i], from[i]);
-      break;
-    case mvk::Reduction::Min:
-      for (uint64_t i = 0; i < count; ++i) into[i] = std::min(into[i], from[i]);
-      break;
+    case mvk::Reduction::Min: {
+      const bool max = reduction == mvk::Reduction::Max;
+      if constexpr (std::is_floating_point_v<T>) {
+        if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<T>::quiet_NaN();
+        if (a == b) return std::signbit(a) == max ? b : a;  // +0 is the max of +-0, -0 the min
+      }
+      return max ? std::max(a, b) : std::min(a, b);
+    }
+    case mvk::Reduction::MaxNum:
+      if constexpr (std::is_floating_point_v<T>) return std::fmax(a, b);
+      return std::max(a, b);
+    case mvk::Reduction::MinNum:
+      if constexpr (std::is_floating_point_v<T>) return std::fmin(a, b);
+      return std::min(a, b);
     default:
-      break;
+      return a;
   }
 }
 
 template <typename T>
+void Combine(mvk::Reduction reduction, const T* from, T* into, uint64_t count) {
+  for (uint64_t i = 0; i < count; ++i) into[i] = CombineOne(reduction, into[i], from[i]);
+}
+
+template <typename T>
 void CombineTwo(mvk::Reduction reduction, const T* a, const T* b, T* into, uint64_t count) {
-  switch (reduction) {
-    case mvk::Reduction::Sum:
-      for (uint64_t i = 0; i < count; ++i) into[i] = a[i] + b[i];
-      break;
-    case mvk::Reduction::Product:
-      for (uint64_t i = 0; i < count; ++i) into[i] = a[i] * b[i];
-      break;
-    case mvk::Reduction::Max:
-      for (uint64_t i = 0; i < count; ++i) into[i] = std::max(a[i], b[i]);
-      break;
-    case mvk::Reduction::Min:
-      for (uint64_t i = 0; i < count; ++i) into[i] = std::min(a[i], b[i]);
-      break;
-    default:
-      break;
-  }
+  for (uint64_t i = 0; i < count; ++i) into[i] = CombineOne(reduction, a[i], b[i]);
 }
 
 // A copy of a copy collective whose source sits on another rank.
@@ -573,7 +575,9 @@ void ReduceTwo(mvk::ElementType type, mvk::Reduction reduction, const uint8_t* a
 extern "C" void meshvk_transport_reduce(uint32_t element_type, uint32_t reduction, const void* from, void* into,
                                         uint64_t count) {
   namespace mvk = meshvk::mvk;
-  if (element_type > static_cast<uint32_t>(mvk::ElementType::I32) || reduction < 1 || reduction > 4) return;
+  if (element_type > static_cast<uint32_t>(mvk::ElementType::I32) || reduction < 1 ||
+      reduction > static_cast<uint32_t>(mvk::Reduction::MAX))
+    return;
   meshvk::module::ReduceInto(static_cast<mvk::ElementType>(element_type), static_cast<mvk::Reduction>(reduction),
                              static_cast<const uint8_t*>(from), static_cast<uint8_t*>(into), count);
 }

@@ -169,8 +169,12 @@ struct Interpreter {
     auto get = [&](unsigned i) { return env.at(op.getOperand(i)); };
     if (mlir::isa<mlir::arith::AddFOp, mlir::arith::AddIOp>(op)) return get(0) + get(1);
     if (mlir::isa<mlir::arith::MulFOp, mlir::arith::MulIOp>(op)) return get(0) * get(1);
-    if (mlir::isa<mlir::arith::MaxNumFOp, mlir::arith::MaxSIOp>(op)) return std::max(get(0), get(1));
-    if (mlir::isa<mlir::arith::MinNumFOp, mlir::arith::MinSIOp>(op)) return std::min(get(0), get(1));
+    if (mlir::isa<mlir::arith::MaxNumFOp>(op)) return std::fmax(get(0), get(1));  // NaN ignored
+    if (mlir::isa<mlir::arith::MinNumFOp>(op)) return std::fmin(get(0), get(1));
+    if (mlir::isa<mlir::arith::MaximumFOp, mlir::arith::MinimumFOp>(op) && (std::isnan(get(0)) || std::isnan(get(1))))
+      return NAN;  // NaN propagated
+    if (mlir::isa<mlir::arith::MaximumFOp, mlir::arith::MaxSIOp>(op)) return std::max(get(0), get(1));
+    if (mlir::isa<mlir::arith::MinimumFOp, mlir::arith::MinSIOp>(op)) return std::min(get(0), get(1));
     error = "unexpected op in a reduction kernel: " + op.getName().getStringRef().str();
     return 0;
   }

@@ -86,7 +86,8 @@ func.func @all_reduce_large(%x: tensor<64x64xf32>) -> tensor<64x64xf32>
 
 // -----
 
-// max / min / product and integer element types pick the matching arith op.
+// max / min / product and integer element types pick the matching arith op;
+// a float max propagates NaN (arith.maximumf, as numpy and TOSA).
 // Each: n = 2, 8 elements; f32 and i32 = 32 B, f16 = 16 B pulled.
 shard.grid @g2(shape = 2)
 // CHECK-LABEL: func.func @reduction_kinds
@@ -94,7 +95,7 @@ shard.grid @g2(shape = 2)
 // CHECK-SAME: kind = "all_reduce", algorithm = "{{[^"]*}}", group_size = {{[0-9]+}}, pulled_bytes = [32, 32]
 // CHECK-SAME: kind = "all_reduce", algorithm = "{{[^"]*}}", group_size = {{[0-9]+}}, pulled_bytes = [16, 16]
 // CHECK-SAME: kind = "all_reduce", algorithm = "{{[^"]*}}", group_size = {{[0-9]+}}, pulled_bytes = [32, 32]
-// CHECK: arith.maxnumf
+// CHECK: arith.maximumf
 // CHECK: arith.minsi
 // CHECK: arith.mulf
 // CHECK: arith.addi
@@ -106,6 +107,30 @@ func.func @reduction_kinds(%a: tensor<8xf32>, %b: tensor<8xi32>, %c: tensor<8xf1
   %2 = shard.all_reduce %c on @g2 grid_axes = [0] reduction = product : tensor<8xf16> -> tensor<8xf16>
   %3 = shard.all_reduce %d on @g2 grid_axes = [0] : tensor<8xi32> -> tensor<8xi32>
   return %0, %1, %2, %3 : tensor<8xf32>, tensor<8xi32>, tensor<8xf16>, tensor<8xi32>
+}
+
+// -----
+
+// Partials that a linalg.reduce combined with arith.maxnumf (NaN ignored)
+// are combined the same way: a NaN in one shard must not win.
+shard.grid @g2(shape = 2)
+// CHECK-LABEL: func.func @max_ignoring_nan
+// CHECK: linalg.reduce
+// CHECK: arith.maxnumf
+// CHECK: meshvk.copy
+// CHECK-NOT: arith.maximumf
+// CHECK: arith.maxnumf
+// CHECK-NOT: arith.maximumf
+// CHECK: return
+func.func @max_ignoring_nan(%x: tensor<8x4xf32>, %init: tensor<8xf32>) -> tensor<8xf32>
+    attributes {meshvk.abi = #meshvk.abi<grid = @g2, grid_shape = [2], args = [], results = []>} {
+  %r = linalg.reduce ins(%x : tensor<8x4xf32>) outs(%init : tensor<8xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %m = arith.maxnumf %in, %acc : f32
+      linalg.yield %m : f32
+    }
+  %0 = shard.all_reduce %r on @g2 grid_axes = [0] reduction = max : tensor<8xf32> -> tensor<8xf32>
+  return %0 : tensor<8xf32>
 }
 
 // -----

@@ -108,7 +108,8 @@ enum class CollectiveKind : uint8_t {
   kAllSlice = 6,
   kShift = 7
 };
-enum class Reduction : uint8_t { kNone = 0, kSum = 1, kProduct = 2, kMax = 3, kMin = 4 };
+// mvk.fbs Reduction: float kMax/kMin propagate NaN, kMaxNum/kMinNum ignore it.
+enum class Reduction : uint8_t { kNone = 0, kSum = 1, kProduct = 2, kMax = 3, kMin = 4, kMaxNum = 5, kMinNum = 6 };
 struct CollectiveDesc {
   CollectiveKind kind = CollectiveKind::kOther;
   Reduction reduction = Reduction::kNone;

@@ -93,10 +93,3 @@ def test_conv2d_and_max_pool_same(make_runtime, rng, grid, split):
     np.testing.assert_allclose(y, y_expected, rtol=1e-5, atol=1e-5)
     np.testing.assert_array_equal(m, m_expected)
 
-
-def test_strided_conv_is_refused():
-    """A dilated conv: one line naming the map, never a wrong answer."""
-    text = CONV.replace("GRID", "2").replace("SPLIT", "[[], [0]]")
-    text = text.replace("dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>", "dilation = array<i64: 2, 2>, pad = array<i64: 2, 2, 2, 2>")
-    with pytest.raises(meshvk.CompileError, match="a strided or dilated window: not supported"):
-        meshvk.compile(text, name="dilated.mlir")

@@ -1,21 +1,27 @@
 //===- ConvWindows.cpp - convolutions and poolings as window sums ---------===//
 //
-// A stride-1, dilation-1 convolution or pooling reads its (padded) input at
-// `out + tap` on each window dimension: not a projected permutation, so
-// upstream's linalg sharding interface cannot partition it. For each tap
-// (a value of the window loops) the input it reads is a shifted window of
-// the unpadded input, `x[out + tap - low]` or the pad value outside: a
-// meshvk.window, split like the output and costing only the borders its
-// shift reaches. The op becomes one linalg.generic over the remaining loops
-// that takes every tap's window (and the matching slice of the filter) and
-// applies the op's body once per tap, accumulating as the op did:
+// A convolution or pooling reads its (padded) input at
+// `out * stride + tap * dilation` on each window dimension: not a projected
+// permutation, so upstream's linalg sharding interface cannot partition it.
+// For each tap (a value of the window loops) the input it reads at stride 1
+// is a shifted window of the unpadded input, `x[e + tap * dilation - low]`
+// or the pad value outside: a meshvk.window, split like the output and
+// costing only the borders its shift reaches. The op becomes one
+// linalg.generic over the remaining loops that takes every tap's window (and
+// the matching slice of the filter) and applies the op's body once per tap,
+// accumulating as the op did:
 //
 //   conv(pad(x), w)  ->  generic(window(x, -1), w[0], window(x, 0), w[1],
 //                                window(x, +1), w[2]) { acc += x_t * w_t }
 //
-// so batch, channel and spatial splits all partition. An accumulator that
-// is not a fresh fill (tosa.conv2d's bias) starts from zeros and is added
-// after, as meshvk-normalize-input does for contractions.
+// so batch, channel and spatial splits all partition. Where the op's output
+// is not x's size at stride 1 ('valid' or partial padding, strides), the
+// generic computes the stride-1 outputs over x's extent and a strided
+// tensor.extract_slice keeps the op's (`out * stride`): a split spatial
+// dimension then moves the slice's data (meshvk's slice rule), batch and
+// channel splits still move nothing. An accumulator that is not a fresh fill
+// (tosa.conv2d's bias) starts from zeros and is added after, as
+// meshvk-normalize-input does for contractions.
 //
 //===----------------------------------------------------------------------===//
 #include "ConvWindows.h"
@@ -30,6 +36,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 
+#include <optional>
+
 using namespace mlir;
 
 namespace {
@@ -38,17 +46,37 @@ namespace {
 constexpr int64_t kMaxTaps = 64;
 
 /// A window dimension of the input: result `imageDim` of its map reads
-/// `outLoop + tapLoop`.
+/// `outLoop * stride + tapLoop * dilation`.
 struct WindowDim {
   int64_t imageDim;
   unsigned outLoop, tapLoop;
+  int64_t stride, dilation;
 };
 
-bool isFresh(Value init) {
+/// `d`, `d * c` or `c * d` (c >= 1): the loop and its coefficient.
+std::optional<std::pair<unsigned, int64_t>> scaledDim(AffineExpr e) {
+  if (auto dim = dyn_cast<AffineDimExpr>(e))
+    return std::make_pair(dim.getPosition(), int64_t{1});
+  auto mul = dyn_cast<AffineBinaryOpExpr>(e);
+  if (!mul || mul.getKind() != AffineExprKind::Mul)
+    return std::nullopt;
+  auto dim = dyn_cast<AffineDimExpr>(mul.getLHS());
+  auto scale = dyn_cast<AffineConstantExpr>(mul.getRHS());
+  if (!dim || !scale) {
+    dim = dyn_cast<AffineDimExpr>(mul.getRHS());
+    scale = dyn_cast<AffineConstantExpr>(mul.getLHS());
+  }
+  if (!dim || !scale || scale.getValue() < 1)
+    return std::nullopt;
+  return std::make_pair(dim.getPosition(), scale.getValue());
+}
+
+/// The fill or empty an init is (through shard.shard ops), or null.
+Operation *freshInit(Value init) {
   Operation *def = init.getDefiningOp();
   while (auto shardOp = dyn_cast_or_null<shard::ShardOp>(def))
     def = shardOp.getSrc().getDefiningOp();
-  return isa_and_nonnull<tensor::EmptyOp, linalg::FillOp>(def);
+  return isa_and_nonnull<tensor::EmptyOp, linalg::FillOp>(def) ? def : nullptr;
 }
 
 /// Whether the body yields `out + something` (a convolution, a sum pool).
@@ -61,8 +89,25 @@ bool accumulatesBySum(linalg::LinalgOp op) {
          llvm::is_contained(add->getOperands(), out);
 }
 
-/// Rewrites `op` when it is a windowed op of a padded input; success(false)
-/// when it is not one (left to check-sharding), failure after an error.
+/// Whether `pad` is a constant pad of a static tensor that pads only the
+/// window dimensions: the windows then read its source (shifted by `low`)
+/// and its value outside.
+bool padsOnlyWindows(tensor::PadOp pad, ArrayRef<WindowDim> windows) {
+  if (!pad || !pad.getConstantPaddingValue() ||
+      !matchPattern(pad.getConstantPaddingValue(), m_Constant()) ||
+      !pad.getSourceType().hasStaticShape() ||
+      llvm::any_of(pad.getStaticLow(), ShapedType::isDynamic) ||
+      llvm::any_of(pad.getStaticHigh(), ShapedType::isDynamic))
+    return false;
+  for (int64_t i = 0; i < pad.getSourceType().getRank(); ++i)
+    if ((pad.getStaticLow()[i] != 0 || pad.getStaticHigh()[i] != 0) &&
+        llvm::none_of(windows, [&](const WindowDim &w) { return w.imageDim == i; }))
+      return false;
+  return true;
+}
+
+/// Rewrites `op` when it is a windowed op; success(false) when it is not one
+/// (left to check-sharding), failure after an error.
 FailureOr<bool> decomposeOne(linalg::LinalgOp op, OpBuilder &b) {
   if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 || op->getNumResults() != 1)
     return false;
@@ -83,43 +128,26 @@ FailureOr<bool> decomposeOne(linalg::LinalgOp op, OpBuilder &b) {
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   auto describe = [&]() { return "'" + op->getName().getStringRef().str() + "'"; };
 
-  // Window dimensions: `out + tap`, out in the output, tap a reduction.
+  // Window dimensions: `out * stride + tap * dilation`, out in the output,
+  // tap a reduction; anything else (a broadcast's constant) is not a window.
   SmallVector<WindowDim> windows;
   for (auto [i, expr] : llvm::enumerate(maps[image].getResults())) {
     if (isa<AffineDimExpr>(expr))
       continue;
-    // `d + d` is a stride-1 window; `d * s + d * t` a strided or dilated
-    // one; anything else (a broadcast's constant) is not a window at all.
     auto sum = dyn_cast<AffineBinaryOpExpr>(expr);
-    auto scaledDim = [](AffineExpr e) {
-      auto mul = dyn_cast<AffineBinaryOpExpr>(e);
-      return isa<AffineDimExpr>(e) ||
-             (mul && mul.getKind() == AffineExprKind::Mul &&
-              ((isa<AffineDimExpr>(mul.getLHS()) && isa<AffineConstantExpr>(mul.getRHS())) ||
-               (isa<AffineConstantExpr>(mul.getLHS()) && isa<AffineDimExpr>(mul.getRHS()))));
-    };
-    if (!sum || sum.getKind() != AffineExprKind::Add || !scaledDim(sum.getLHS()) ||
-        !scaledDim(sum.getRHS()))
+    if (!sum || sum.getKind() != AffineExprKind::Add)
       return false;
-    bool dimSum = isa<AffineDimExpr>(sum.getLHS()) && isa<AffineDimExpr>(sum.getRHS());
-    if (!dimSum)
-      return op->emitError() << describe() << " reads its input through "
-                             << AffineMapAttr::get(maps[image])
-                             << ", a strided or dilated window: not supported (meshvk runs "
-                                "stride-1, dilation-1 convolutions and poolings, as sums of "
-                                "shifted windows); write the stride-1 op and keep every n-th "
-                                "element with a strided tensor.extract_slice",
-             failure();
-    auto lhs = cast<AffineDimExpr>(sum.getLHS()), rhs = cast<AffineDimExpr>(sum.getRHS());
-    bool lhsOut = outMap.isFunctionOfDim(lhs.getPosition());
-    bool rhsOut = outMap.isFunctionOfDim(rhs.getPosition());
-    if (lhsOut == rhsOut)
+    auto lhs = scaledDim(sum.getLHS()), rhs = scaledDim(sum.getRHS());
+    if (!lhs || !rhs)
       return false;
-    WindowDim w{(int64_t)i, lhsOut ? lhs.getPosition() : rhs.getPosition(),
-                lhsOut ? rhs.getPosition() : lhs.getPosition()};
-    if (iterators[w.tapLoop] != utils::IteratorType::reduction)
+    bool lhsOut = outMap.isFunctionOfDim(lhs->first);
+    if (lhsOut == outMap.isFunctionOfDim(rhs->first))
       return false;
-    windows.push_back(w);
+    auto [out, tap] = lhsOut ? std::make_pair(*lhs, *rhs) : std::make_pair(*rhs, *lhs);
+    if (iterators[tap.first] != utils::IteratorType::reduction ||
+        llvm::any_of(windows, [&](const WindowDim &w) { return w.outLoop == out.first; }))
+      return false;
+    windows.push_back(WindowDim{(int64_t)i, out.first, tap.first, out.second, tap.second});
   }
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   if (llvm::any_of(ranges, ShapedType::isDynamic))
@@ -128,47 +156,72 @@ FailureOr<bool> decomposeOne(linalg::LinalgOp op, OpBuilder &b) {
     if (isa<linalg::IndexOp>(inner))
       return false;
 
-  // The input must be a constant pad of x that keeps x's size on each
-  // window dimension ('same' padding) and pads nothing else.
-  Value padded = op->getOperand(image);
-  auto pad = padded.getDefiningOp<tensor::PadOp>();
-  TypedAttr padValue;
-  auto refuseInput = [&]() {
-    return op->emitError() << describe()
-                           << " is supported only on a tensor.pad of its input with a constant "
-                              "value that keeps the window dimensions' size ('same' padding: "
-                              "each tap then reads a shifted window of the input); pad the "
-                              "input so that the output keeps its size, then take the part "
-                              "you need with tensor.extract_slice",
-           failure();
-  };
-  if (!pad || !pad.getConstantPaddingValue() ||
-      !matchPattern(pad.getConstantPaddingValue(), m_Constant(&padValue)) ||
-      !pad.getSourceType().hasStaticShape() ||
-      llvm::any_of(pad.getStaticLow(), ShapedType::isDynamic))
-    return refuseInput();
-  RankedTensorType xType = pad.getSourceType();
-  ArrayRef<int64_t> low = pad.getStaticLow(), high = pad.getStaticHigh();
-  for (auto [i, expr] : llvm::enumerate(maps[image].getResults())) {
-    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
-      if (low[i] != 0 || high[i] != 0 || xType.getDimSize(i) != ranges[dim.getPosition()])
-        return refuseInput();
-    }
+  // The tensor the windows shift: the source of a constant pad of the
+  // window dimensions (its value read outside), else the input itself.
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op->getContext();
+  b.setInsertionPoint(op);
+  auto pad = op->getOperand(image).getDefiningOp<tensor::PadOp>();
+  if (!padsOnlyWindows(pad, windows))
+    pad = nullptr;
+  Value x = pad ? pad.getSource() : op->getOperand(image);
+  auto xType = dyn_cast<RankedTensorType>(x.getType());
+  if (!xType || !xType.hasStaticShape())
+    return false;
+  int64_t rank = xType.getRank();
+  for (auto [i, expr] : llvm::enumerate(maps[image].getResults()))
+    if (auto dim = dyn_cast<AffineDimExpr>(expr);
+        dim && xType.getDimSize(i) != ranges[dim.getPosition()])
+      return false;
+  SmallVector<int64_t> low(rank, 0);
+  TypedAttr padValue = b.getZeroAttr(xType.getElementType());
+  if (pad) {
+    low.assign(pad.getStaticLow().begin(), pad.getStaticLow().end());
+    matchPattern(pad.getConstantPaddingValue(), m_Constant(&padValue));
   }
-  int64_t taps = 1;
+  // Output o of a window dimension is the taps' sum at e = o * stride of
+  // the op run at stride 1 over x's extent (e + tap * dilation - low):
+  // extended outputs, of which a strided extract_slice keeps the op's.
+  // Where the padding reaches past x (o * stride beyond x's last element)
+  // x is padded further on the high side first.
+  SmallVector<int64_t> extendHigh(rank, 0);
+  bool extended = false;
   for (const WindowDim &w : windows) {
-    if (xType.getDimSize(w.imageDim) != ranges[w.outLoop])
-      return refuseInput();
-    taps *= ranges[w.tapLoop];
+    int64_t reach = (ranges[w.outLoop] - 1) * w.stride + 1;
+    extendHigh[w.imageDim] = std::max<int64_t>(0, reach - xType.getDimSize(w.imageDim));
+    extended = extended || w.stride != 1 || reach < xType.getDimSize(w.imageDim);
   }
+  if (extended)
+    for (auto [n, map] : llvm::enumerate(maps))
+      if ((int64_t)n != image && n + 1 != maps.size() &&
+          llvm::any_of(windows, [&](const WindowDim &w) { return map.isFunctionOfDim(w.outLoop); }))
+        return op->emitError()
+                   << describe() << " reads operand #" << n
+                   << " along its output's window dimensions; meshvk runs a strided, "
+                      "dilated or size-changing window only where no operand but the "
+                      "input and the output does (write the op with 'same' padding and "
+                      "stride 1, then take the part you need with tensor.extract_slice)",
+               failure();
+  int64_t taps = 1;
+  for (const WindowDim &w : windows)
+    taps *= ranges[w.tapLoop];
   if (taps > kMaxTaps)
     return op->emitError() << describe() << " has " << taps
                            << " taps (window positions); meshvk decomposes windows of at most "
                            << kMaxTaps,
            failure();
+  if (llvm::any_of(extendHigh, [](int64_t e) { return e > 0; })) {
+    SmallVector<int64_t> shape(xType.getShape());
+    for (int64_t i = 0; i < rank; ++i)
+      shape[i] += extendHigh[i];
+    Value value = arith::ConstantOp::create(b, loc, padValue);
+    auto attrs = [&](ArrayRef<int64_t> values) { return getAsIndexOpFoldResult(ctx, values); };
+    x = tensor::PadOp::create(b, loc, RankedTensorType::get(shape, xType.getElementType()), x,
+                              attrs(SmallVector<int64_t>(rank, 0)), attrs(extendHigh), value);
+    xType = cast<RankedTensorType>(x.getType());
+  }
 
   // Loops of the new op: all but the taps.
-  MLIRContext *ctx = op->getContext();
   unsigned numLoops = op.getNumLoops();
   SmallVector<int64_t> newLoop(numLoops, -1);
   SmallVector<utils::IteratorType> newIterators;
@@ -178,8 +231,6 @@ FailureOr<bool> decomposeOne(linalg::LinalgOp op, OpBuilder &b) {
       newLoop[d] = next++;
       newIterators.push_back(iterators[d]);
     }
-  Location loc = op.getLoc();
-  b.setInsertionPoint(op);
   SmallVector<Value> inputs;
   SmallVector<AffineMap> newMaps;
   // Operand numbers of the op -> per tap, the new input index (-1: unused).
@@ -198,7 +249,7 @@ FailureOr<bool> decomposeOne(linalg::LinalgOp op, OpBuilder &b) {
         continue;
       AffineMap map = maps[n];
       if ((int64_t)n == image) {
-        SmallVector<int64_t> shifts(xType.getRank(), 0);
+        SmallVector<int64_t> shifts(rank, 0);
         SmallVector<AffineExpr> results;
         for (auto [i, expr] : llvm::enumerate(map.getResults())) {
           auto window =
@@ -206,14 +257,13 @@ FailureOr<bool> decomposeOne(linalg::LinalgOp op, OpBuilder &b) {
           unsigned loop =
               window != windows.end() ? window->outLoop : cast<AffineDimExpr>(expr).getPosition();
           if (window != windows.end())
-            shifts[i] = tap[window->tapLoop] - low[i];
+            shifts[i] = tap[window->tapLoop] * window->dilation - low[i];
           results.push_back(getAffineDimExpr(newLoop[loop], ctx));
         }
-        Value shifted = pad.getSource();
+        Value shifted = x;
         if (llvm::any_of(shifts, [](int64_t s) { return s != 0; }))
-          shifted = meshvk::WindowOp::create(b, loc, xType, pad.getSource(),
-                                             b.getDenseI64ArrayAttr(shifts), padValue, nullptr,
-                                             nullptr, nullptr, nullptr);
+          shifted = meshvk::WindowOp::create(b, loc, xType, x, b.getDenseI64ArrayAttr(shifts),
+                                             padValue, nullptr, nullptr, nullptr, nullptr);
         inputOf[t][n] = inputs.size();
         inputs.push_back(shifted);
         newMaps.push_back(AffineMap::get(next, 0, results, ctx));
@@ -261,19 +311,40 @@ FailureOr<bool> decomposeOne(linalg::LinalgOp op, OpBuilder &b) {
     outResults.push_back(getAffineDimExpr(newLoop[cast<AffineDimExpr>(expr).getPosition()], ctx));
   newMaps.push_back(AffineMap::get(next, 0, outResults, ctx));
 
+  // The accumulator, over the extended outputs where the windows extend.
   Value init = op.getDpsInits()[0];
   auto initType = cast<RankedTensorType>(init.getType());
+  SmallVector<int64_t> outShape(initType.getShape()), outStrides(initType.getRank(), 1);
+  for (const WindowDim &w : windows) {
+    unsigned d = *outMap.getResultPosition(getAffineDimExpr(w.outLoop, ctx));
+    outShape[d] = xType.getDimSize(w.imageDim);
+    outStrides[d] = w.stride;
+  }
+  auto accType = RankedTensorType::get(outShape, initType.getElementType());
+  bool readsInit = op.payloadUsesValueFromOperand(op.getDpsInitOperand(0));
+  Operation *fresh = freshInit(init);
   Value after; // added to the result when the accumulator started at zero
-  if (!isFresh(init) && op.payloadUsesValueFromOperand(op.getDpsInitOperand(0)) &&
-      accumulatesBySum(op)) {
+  auto filled = [&](Value value) -> Value {
+    Value empty = tensor::EmptyOp::create(b, loc, accType.getShape(), accType.getElementType());
+    return value ? linalg::FillOp::create(b, loc, value, empty).getResult(0) : empty;
+  };
+  if (!fresh && readsInit && accumulatesBySum(op)) {
     after = init;
-    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(initType.getElementType()));
-    Value empty = tensor::EmptyOp::create(b, loc, initType.getShape(), initType.getElementType());
-    init = linalg::FillOp::create(b, loc, zero, empty).getResult(0);
+    init = filled(arith::ConstantOp::create(b, loc, b.getZeroAttr(accType.getElementType())));
+  } else if (extended && (fresh || !readsInit)) {
+    auto fill = dyn_cast_or_null<linalg::FillOp>(fresh);
+    init = filled(fill && readsInit ? fill.getInputs()[0] : Value());
+  } else if (extended) {
+    return op->emitError() << describe()
+                           << " combines its windows into a tensor that is not a fill (not by a "
+                              "sum); meshvk runs a strided, dilated or size-changing window only "
+                              "into a linalg.fill (write the op into a fill, then combine the "
+                              "result with that tensor)",
+           failure();
   }
   auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{op->getResult(0).getType()}, inputs, ValueRange{init}, newMaps,
-      newIterators, [&](OpBuilder &nb, Location l, ValueRange args) {
+      b, loc, TypeRange{accType}, inputs, ValueRange{init}, newMaps, newIterators,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
         Value acc = args.back();
         for (int64_t t = 0; t < taps; ++t) {
           IRMapping mapping;
@@ -290,6 +361,12 @@ FailureOr<bool> decomposeOne(linalg::LinalgOp op, OpBuilder &b) {
         linalg::YieldOp::create(nb, l, acc);
       });
   Value result = generic.getResult(0);
+  if (extended) {
+    auto attrs = [&](ArrayRef<int64_t> values) { return getAsIndexOpFoldResult(ctx, values); };
+    result = tensor::ExtractSliceOp::create(b, loc, initType, result,
+                                            attrs(SmallVector<int64_t>(initType.getRank(), 0)),
+                                            attrs(initType.getShape()), attrs(outStrides));
+  }
   if (after) {
     Value empty = tensor::EmptyOp::create(b, loc, initType.getShape(), initType.getElementType());
     result = linalg::AddOp::create(b, loc, TypeRange{initType}, ValueRange{result, after},
@@ -298,7 +375,7 @@ FailureOr<bool> decomposeOne(linalg::LinalgOp op, OpBuilder &b) {
   }
   op->getResult(0).replaceAllUsesWith(result);
   op->erase();
-  if (pad->use_empty())
+  if (pad && pad->use_empty())
     pad->erase();
   return true;
 }

@@ -1,11 +1,12 @@
 //===- ConvWindows.h - convolutions and poolings as window sums ----------===//
 //
 // Internal to compiler/lib/Transforms: meshvk-normalize-input's rewrite of
-// stride-1, dilation-1 convolutions and poolings (linalg.conv_*,
-// linalg.pooling_*, or any linalg op reading one input at `out + tap`) of a
-// constant tensor.pad into one linalg.generic over shifted windows
-// (meshvk.window) of the unpadded input: upstream's sharding interface takes
-// projected permutations only, and windows exchange only borders.
+// convolutions and poolings (linalg.conv_*, linalg.pooling_*, or any linalg
+// op reading one input at `out * stride + tap * dilation`), of a constant
+// tensor.pad or of the input itself, into one linalg.generic over shifted
+// windows (meshvk.window) of the unpadded input: upstream's sharding
+// interface takes projected permutations only, and windows exchange only
+// borders.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MESHVK_LIB_TRANSFORMS_CONVWINDOWS_H
@@ -14,8 +15,10 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 namespace meshvk {
-/// Rewrites every such op of `func`; fails (one error) on a strided or
-/// dilated one, or one whose input is not padded to keep its size.
+/// Rewrites every such op of `func`; fails (one error) on one with more than
+/// 64 taps, or a strided / size-changing one that another operand reads
+/// along the output's window dimensions or that combines into a tensor that
+/// is not a fill.
 mlir::LogicalResult decomposeWindowedOps(mlir::func::FuncOp func);
 } // namespace meshvk
 

@@ -21,6 +21,9 @@
 //    of such a pad become one generic over windows (ConvWindows.h);
 //  * an unused tensor argument of an annotated function is annotated as
 //    replicated (shard-partition crashes on an argument without sharding);
+//  * scalar arithmetic on constants in the function body is folded
+//    (tosa.avg_pool2d's divisor computes `size - 1` on index constants,
+//    which propagation would ask a sharding rule of);
 //  * dead ops are erased (an unused tensor constant, e.g. tosa.mul's shift,
 //    made shard-partition fail without a diagnostic);
 //  * a contraction (matmul, batch_matmul, ...) that accumulates into a tensor
@@ -50,6 +53,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 using namespace mlir;
@@ -73,6 +77,21 @@ bool hasAnnotations(func::FuncOp func) {
 shard::ShardingOp createReplicated(OpBuilder &b, Location loc, FlatSymbolRefAttr grid) {
   return shard::ShardingOp::create(
       b, loc, grid, ArrayRef<shard::GridAxesAttr>{DenseI16ArrayAttr::get(b.getContext(), {})});
+}
+
+/// Folds the scalar ops of `func`'s body whose operands are all constants
+/// (no tensors involved): nothing to shard, and no sharding rule for them.
+void foldScalarConstants(func::FuncOp func) {
+  auto isTensor = [](Type t) { return isa<ShapedType>(t); };
+  SmallVector<Operation *> ops;
+  for (Operation &op : func.getBody().front().without_terminator())
+    if (op.getNumOperands() > 0 && op.getNumRegions() == 0 && isPure(&op) &&
+        llvm::none_of(op.getOperandTypes(), isTensor) &&
+        llvm::none_of(op.getResultTypes(), isTensor) &&
+        llvm::all_of(op.getOperands(), [](Value v) { return matchPattern(v, m_Constant()); }))
+      ops.push_back(&op);
+  if (!ops.empty())
+    (void)applyOpPatternsGreedily(ops, FrozenRewritePatternSet());
 }
 
 /// Annotates every tensor argument and result of `func` as replicated.
@@ -538,6 +557,7 @@ struct NormalizeInputPass : meshvk::impl::NormalizeInputBase<NormalizeInputPass>
     for (auto func : module.getOps<func::FuncOp>()) {
       if (func.isExternal() || meshvk::isKernel(func))
         continue;
+      foldScalarConstants(func);
       eraseDeadOps(func);
       rewriteStaticReshapes(func, b);
       bakeConstants(func, b);

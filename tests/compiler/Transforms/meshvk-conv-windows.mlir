@@ -1,10 +1,11 @@
 // RUN: mesh-vk-opt %s -split-input-file -verify-diagnostics --meshvk-normalize-input | FileCheck %s
 // RUN: mesh-vk-opt %s -split-input-file -verify-diagnostics --meshvk-compile-plan | FileCheck %s --check-prefix=PLAN
-// Stride-1, dilation-1 convolutions and poolings of a constant tensor.pad
-// that keeps the input's size become one linalg.generic over the taps'
+// Convolutions and poolings become one linalg.generic over the taps'
 // shifted windows (meshvk.window) and filter slices: projected
 // permutations, so spatial splits partition and exchange only borders.
-// Strided, dilated and unpadded ('valid') ones are refused with one line.
+// Where the output is not the input's size at stride 1 ('valid' padding,
+// strides) the generic runs over the input's extent and a strided
+// extract_slice keeps the op's outputs; dilation widens the shifts.
 
 // A 3x1 convolution over rows (the filter's kw is 1): three taps, rows
 // shifted by -1, 0, +1; the filter slices drop the window dimensions.
@@ -74,30 +75,152 @@ func.func @max_pool_rows(%x: tensor<1x8x2x3xf32>) -> tensor<1x8x2x3xf32> {
 
 // -----
 
+// 'valid' (no pad): the taps shift the input itself by 0..2; the generic
+// runs over the input's 8x8 and an extract_slice keeps the 6x6 outputs. The
+// accumulator (a tensor.empty the op reads) becomes an empty of 8x8.
+// CHECK-LABEL: func.func @valid
+// CHECK-NOT: linalg.conv_2d
+// CHECK-DAG: meshvk.window %{{.*}} shifts [0, 2, 2, 0] pad 0.000000e+00 : f32 : tensor<1x8x8x3xf32>
+// CHECK-DAG: %[[ACC:.*]] = tensor.empty() : tensor<1x8x8x4xf32>
+// CHECK: %[[G:.*]] = linalg.generic
+// CHECK-SAME: outs(%[[ACC]] : tensor<1x8x8x4xf32>)
+// CHECK: tensor.extract_slice %[[G]][0, 0, 0, 0] [1, 6, 6, 4] [1, 1, 1, 1] : tensor<1x8x8x4xf32> to tensor<1x6x6x4xf32>
+func.func @valid(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x6x6x4xf32> {
+  %e = tensor.empty() : tensor<1x6x6x4xf32>
+  %y = linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x8x8x3xf32>, tensor<4x3x3x3xf32>) outs(%e : tensor<1x6x6x4xf32>) -> tensor<1x6x6x4xf32>
+  return %y : tensor<1x6x6x4xf32>
+}
+
+// -----
+
+// Stride 2: output o is the stride-1 output at 2o, kept by a strided slice;
+// the fill's value carries over to the 9x9 accumulator.
+// CHECK-LABEL: func.func @strided
+// CHECK-DAG: meshvk.window %{{.*}} shifts [0, 2, 2, 0]
+// CHECK-DAG: %[[ACC:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x9x9x4xf32>)
+// CHECK: %[[G:.*]] = linalg.generic
+// CHECK-SAME: outs(%[[ACC]] : tensor<1x9x9x4xf32>)
+// CHECK: tensor.extract_slice %[[G]][0, 0, 0, 0] [1, 4, 4, 4] [1, 2, 2, 1] : tensor<1x9x9x4xf32> to tensor<1x4x4x4xf32>
 func.func @strided(%x: tensor<1x9x9x3xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1x4x4x4xf32>
-  // expected-error @+1 {{'linalg.conv_2d_nhwc_fhwc' reads its input through affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1 * 2 + d4, d2 * 2 + d5, d6)>, a strided or dilated window: not supported (meshvk runs stride-1, dilation-1 convolutions and poolings, as sums of shifted windows); write the stride-1 op and keep every n-th element with a strided tensor.extract_slice}}
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
   %y = linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
-      ins(%x, %w : tensor<1x9x9x3xf32>, tensor<4x3x3x3xf32>) outs(%e : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+      ins(%x, %w : tensor<1x9x9x3xf32>, tensor<4x3x3x3xf32>) outs(%f : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
   return %y : tensor<1x4x4x4xf32>
 }
 
 // -----
 
-func.func @dilated(%x: tensor<1x9x9x3xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x5x5x4xf32> {
-  %e = tensor.empty() : tensor<1x5x5x4xf32>
-  // expected-error @+1 {{a strided or dilated window: not supported}}
+// Dilation 2 with 'same' padding (2): tap k shifts by 2k - 2, so the
+// output keeps the input's size and nothing is sliced.
+// CHECK-LABEL: func.func @dilated_same
+// CHECK-DAG: meshvk.window %{{.*}} shifts [0, -2, -2, 0] pad 0.000000e+00 : f32 : tensor<1x9x9x3xf32>
+// CHECK-DAG: meshvk.window %{{.*}} shifts [0, 2, 2, 0] pad 0.000000e+00 : f32 : tensor<1x9x9x3xf32>
+// CHECK-NOT: tensor.extract_slice %{{.*}} : tensor<1x9x9x4xf32>
+func.func @dilated_same(%x: tensor<1x9x9x3xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x9x9x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 2, 2, 0] high[0, 2, 2, 0] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %zero : f32
+  } : tensor<1x9x9x3xf32> to tensor<1x13x13x3xf32>
+  %e = tensor.empty() : tensor<1x9x9x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x9x9x4xf32>) -> tensor<1x9x9x4xf32>
   %y = linalg.conv_2d_nhwc_fhwc {dilations = dense<2> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-      ins(%x, %w : tensor<1x9x9x3xf32>, tensor<4x3x3x3xf32>) outs(%e : tensor<1x5x5x4xf32>) -> tensor<1x5x5x4xf32>
-  return %y : tensor<1x5x5x4xf32>
+      ins(%p, %w : tensor<1x13x13x3xf32>, tensor<4x3x3x3xf32>) outs(%f : tensor<1x9x9x4xf32>) -> tensor<1x9x9x4xf32>
+  return %y : tensor<1x9x9x4xf32>
 }
 
 // -----
 
-func.func @valid(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x6x6x4xf32> {
-  %e = tensor.empty() : tensor<1x6x6x4xf32>
-  // expected-error @+1 {{'linalg.conv_2d_nhwc_fhwc' is supported only on a tensor.pad of its input with a constant value that keeps the window dimensions' size ('same' padding: each tap then reads a shifted window of the input); pad the input so that the output keeps its size, then take the part you need with tensor.extract_slice}}
+// 'full' padding (2 on each side of a 3-tap window): the output (8) is
+// longer than the input (6), so the input is padded by 2 more on the high
+// side (a tensor.pad, decomposed into a fill and an insert_slice) and the
+// taps shift that by -2..0; nothing is sliced after.
+// CHECK-LABEL: func.func @full
+// CHECK: %[[X:.*]] = tensor.insert_slice %{{.*}} into %{{.*}}[0, 0] [4, 6] [1, 1] : tensor<4x6xf32> into tensor<4x8xf32>
+// CHECK-DAG: meshvk.window %[[X]] shifts [0, -2] pad 0.000000e+00 : f32 : tensor<4x8xf32>
+// CHECK-DAG: meshvk.window %[[X]] shifts [0, -1] pad 0.000000e+00 : f32 : tensor<4x8xf32>
+// CHECK: linalg.generic
+// CHECK-SAME: outs(%{{.*}} : tensor<4x8xf32>)
+// CHECK-NOT: tensor.extract_slice
+// CHECK: return
+func.func @full(%x: tensor<4x6xf32>, %w: tensor<3xf32>) -> tensor<4x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 2] high[0, 2] {
+  ^bb0(%a: index, %b: index):
+    tensor.yield %zero : f32
+  } : tensor<4x6xf32> to tensor<4x10xf32>
+  %e = tensor.empty() : tensor<4x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1 + d2)>, affine_map<(d0, d1, d2) -> (d2)>,
+                                        affine_map<(d0, d1, d2) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%p, %w : tensor<4x10xf32>, tensor<3xf32>) outs(%f : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %out, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  return %y : tensor<4x8xf32>
+}
+
+// -----
+
+// A strided max pooling into a function argument: the taps' maximum cannot
+// start from anything but that tensor, which covers only the strided outputs.
+func.func @strided_into_argument(%x: tensor<1x8x8x3xf32>, %acc: tensor<1x4x4x3xf32>) -> tensor<1x4x4x3xf32> {
+  %window = tensor.empty() : tensor<2x2xf32>
+  // expected-error @+1 {{'linalg.pooling_nhwc_max' combines its windows into a tensor that is not a fill (not by a sum); meshvk runs a strided, dilated or size-changing window only into a linalg.fill (write the op into a fill, then combine the result with that tensor)}}
+  %y = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%x, %window : tensor<1x8x8x3xf32>, tensor<2x2xf32>) outs(%acc : tensor<1x4x4x3xf32>) -> tensor<1x4x4x3xf32>
+  return %y : tensor<1x4x4x3xf32>
+}
+
+// -----
+
+// A stride-2 window whose other input is read per output position.
+func.func @strided_per_output_operand(%x: tensor<10xf32>, %scale: tensor<4xf32>, %w: tensor<3xf32>) -> tensor<4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  // expected-error @+1 {{'linalg.generic' reads operand #1 along its output's window dimensions; meshvk runs a strided, dilated or size-changing window only where no operand but the input and the output does}}
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0 * 2 + d1)>, affine_map<(d0, d1) -> (d0)>,
+                                        affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%x, %scale, %w : tensor<10xf32>, tensor<4xf32>, tensor<3xf32>) outs(%f : tensor<4xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32, %out: f32):
+    %m = arith.mulf %a, %b : f32
+    %n = arith.mulf %m, %c : f32
+    %s = arith.addf %out, %n : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+// A 'valid' convolution with rows split over 2 plans: the windows pull
+// rows below process 0's shard from process 1: 1 row (4 columns x 3 f32 =
+// 48 B) for the row shift 1, 2 rows for the row shift 2, fewer columns where
+// the column shift leaves the tensor (48+36+24+96+72+48 bytes in all),
+// then the slice of the stride-1 outputs (8 rows) to the op's 6 rows
+// reshards them: an all_gather of the 1x8x4x4 f32 outputs and an all_slice
+// (meshvk's slice rule for a split dimension the slice does not take whole).
+shard.grid @g(shape = 2)
+// PLAN-LABEL: func.func @valid_rows
+// PLAN-SAME: pulled_bytes = [48, 0]>
+// PLAN-SAME: kind = "all_gather", algorithm = "direct", group_size = 2, pulled_bytes = [256, 256]>
+// PLAN-SAME: kind = "all_slice"
+func.func @valid_rows(%x: tensor<1x8x4x3xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x6x2x4xf32> {
+  %s = shard.sharding @g split_axes = [[], [0]] : !shard.sharding
+  %xs = shard.shard %x to %s annotate_for_users : tensor<1x8x4x3xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x6x2x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x6x2x4xf32>) -> tensor<1x6x2x4xf32>
   %y = linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-      ins(%x, %w : tensor<1x8x8x3xf32>, tensor<4x3x3x3xf32>) outs(%e : tensor<1x6x6x4xf32>) -> tensor<1x6x6x4xf32>
-  return %y : tensor<1x6x6x4xf32>
+      ins(%xs, %w : tensor<1x8x4x3xf32>, tensor<4x3x3x3xf32>) outs(%f : tensor<1x6x2x4xf32>) -> tensor<1x6x2x4xf32>
+  %ys = shard.shard %y to %s : tensor<1x6x2x4xf32>
+  return %ys : tensor<1x6x2x4xf32>
 }

@@ -17,8 +17,9 @@
 //    tensor.extract_slice of the unpadded shape) becomes a meshvk.window,
 //    which exchanges only the borders it reads; static halo sizes in
 //    annotations are checked against the windows and dropped
-//    (shard-partition crashes on them); stride-1 convolutions and poolings
-//    of such a pad become one generic over windows (ConvWindows.h);
+//    (shard-partition crashes on them); convolutions and poolings (of
+//    such a pad or of the input itself) become one generic over windows
+//    (ConvWindows.h);
 //  * an unused tensor argument of an annotated function is annotated as
 //    replicated (shard-partition crashes on an argument without sharding);
 //  * scalar arithmetic on constants in the function body is folded

@@ -100,7 +100,7 @@ void PrintRankCollectives(const meshvk_module_t* module, uint32_t function, cons
     if (g.call == MESHVK_TRANSPORT_ALL_REDUCE) {
       std::printf(
           "collective %u: all_reduce of %llu bytes over %u processes (first %u) on %u ranks: reduced on the host "
-          "within each rank, one MPI_Allreduce among the ranks (ring: %llu bytes per rank)\n",
+          "within each rank, then MPI_Allreduce among the ranks, chunk by chunk (ring: %llu bytes per rank)\n",
           g.collective, bytes, g.member_count, g.first_process, g.rank_count, sent);
       continue;
     }
@@ -118,11 +118,17 @@ void PrintRankCollectives(const meshvk_module_t* module, uint32_t function, cons
     const char* call = g.call == MESHVK_TRANSPORT_ALL_GATHER  ? "MPI_Allgatherv"
                        : g.call == MESHVK_TRANSPORT_BROADCAST ? "MPI_Bcast"
                                                               : "MPI_Alltoallv";
+    // all_gather: where the blocks and landing buffers are host-mapped device
+    // memory, point-to-point messages between them (all_gather_pieces).
+    const char* mapped = g.call == MESHVK_TRANSPORT_ALL_GATHER
+                             ? "sent from host-mapped device memory straight into the landing buffers (point-to-"
+                               "point MPI), or else "
+                             : "";
     std::printf(
-        "collective %u: %s, %llu bytes of blocks between %u processes (first %u) on %u ranks: one %s among the "
-        "ranks, each block staged out once and received once per rank that reads it (at most %llu bytes sent, "
-        "%llu received per rank)\n",
-        g.collective, kind, bytes, g.member_count, g.first_process, g.rank_count, call, sent, received);
+        "collective %u: %s, %llu bytes of blocks between %u processes (first %u) on %u ranks: each block %sstaged "
+        "out once for one %s among the ranks, received once per rank that reads it (at most %llu bytes sent, %llu "
+        "received per rank)\n",
+        g.collective, kind, bytes, g.member_count, g.first_process, g.rank_count, mapped, call, sent, received);
   }
 }
 

@@ -9,7 +9,7 @@
 //    all_reduce. Layouts: one process per rank (grid R) and two local
 //    devices per rank (grid 2R, processes 2r, 2r+1 on rank r: the mixed case
 //    a hierarchical collective is for). Paths: `transport` (the runtime's
-//    host step: reduce within the rank, one MPI_Allreduce among the ranks,
+//    host step: reduce within the rank, MPI_Allreduce among the ranks,
 //    in lavapipe's host-mapped device memory), `staged`
 //    (MESHVK_RANK_COLLECTIVES=staged: the same through host buffers, as on
 //    device-local memory) and `copies` (MESHVK_RANK_COLLECTIVES=copies: the

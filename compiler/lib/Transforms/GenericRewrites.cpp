@@ -73,7 +73,11 @@ LogicalResult lowerArgmax(tosa::ArgMaxOp op) {
   if (extent >= (int64_t{1} << 30))
     return op.emitError("tosa.argmax over an axis of ")
            << extent << " elements: meshvk's index key needs fewer than 2^30";
-  bool propagate = op.getNanMode() == tosa::NanPropagationMode::PROPAGATE;
+  // A nan_mode the parser could not read (a string, as older tosa wrote it)
+  // leaves the property unset: TOSA's default, PROPAGATE (getNanMode() would
+  // dereference the null attribute).
+  tosa::NanPropagationModeAttr nanMode = op.getNanModeAttr();
+  bool propagate = !nanMode || nanMode.getValue() == tosa::NanPropagationMode::PROPAGATE;
   OpBuilder b(op);
   Location loc = op.getLoc();
   AffineMap identity = b.getMultiDimIdentityMap(rank);

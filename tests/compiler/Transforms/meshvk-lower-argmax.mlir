@@ -63,3 +63,17 @@ func.func @wide_index(%a: tensor<6x8xf32>) -> tensor<6xi64> {
   %0 = tosa.argmax %a {axis = 1 : i32} : (tensor<6x8xf32>) -> tensor<6xi64>
   return %0 : tensor<6xi64>
 }
+
+// -----
+
+// nan_mode written as a string (older tosa, upstream's tosa-to-linalg test
+// @argmax_nan_propagate) parses to no nan_mode at all: TOSA's default,
+// PROPAGATE (this segfaulted: the unset attribute was dereferenced).
+// CHECK-LABEL: func.func @nan_mode_unset
+// CHECK: arith.cmpf uno
+// CHECK: arith.cmpf uno
+// CHECK-NOT: tosa.argmax
+func.func @nan_mode_unset(%a: tensor<5x4xf32>) -> tensor<4xi32> {
+  %0 = tosa.argmax %a {axis = 0 : i32, nan_mode = "PROPAGATE"} : (tensor<5x4xf32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}

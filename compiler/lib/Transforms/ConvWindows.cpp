@@ -6,10 +6,11 @@
 // For each tap (a value of the window loops) the input it reads at stride 1
 // is a shifted window of the unpadded input, `x[e + tap * dilation - low]`
 // or the pad value outside: a meshvk.window, split like the output and
-// costing only the borders its shift reaches. The op becomes one
-// linalg.generic over the remaining loops that takes every tap's window (and
-// the matching slice of the filter) and applies the op's body once per tap,
-// accumulating as the op did:
+// costing only the borders its shift reaches. The op becomes linalg.generics
+// over the remaining loops that take the taps' windows (and the matching
+// slices of the filter) and apply the op's body once per tap, accumulating
+// as the op did (a few taps per generic, each continuing the previous one's
+// accumulator: propagation's cost grows as 2^operands):
 //
 //   conv(pad(x), w)  ->  generic(window(x, -1), w[0], window(x, 0), w[1],
 //                                window(x, +1), w[2]) { acc += x_t * w_t }
@@ -36,14 +37,18 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 
+#include <limits>
 #include <optional>
 
 using namespace mlir;
 
 namespace {
 
-/// At most this many taps (a 8x8 window) per op: each tap is an operand.
-constexpr int64_t kMaxTaps = 64;
+/// At most this many taps (an 11x11 window) per op: each group of taps is
+/// an op (and a kernel).
+constexpr int64_t kMaxTaps = 121;
+/// Operands of one generic over a group of taps (accumulator included).
+constexpr int64_t kMaxOperands = 9;
 
 /// A window dimension of the input: result `imageDim` of its map reads
 /// `outLoop * stride + tapLoop * dilation`.
@@ -342,25 +347,77 @@ FailureOr<bool> decomposeOne(linalg::LinalgOp op, OpBuilder &b) {
                               "result with that tensor)",
            failure();
   }
-  auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{accType}, inputs, ValueRange{init}, newMaps, newIterators,
-      [&](OpBuilder &nb, Location l, ValueRange args) {
-        Value acc = args.back();
-        for (int64_t t = 0; t < taps; ++t) {
-          IRMapping mapping;
-          for (OpOperand *input : op.getDpsInputOperands()) {
-            int64_t k = inputOf[t][input->getOperandNumber()];
-            if (k >= 0)
-              mapping.map(body->getArgument(input->getOperandNumber()), args[k]);
+  // The taps in groups of at most kMaxOperands operands, one generic each:
+  // upstream's sharding propagation tries every combination of an op's
+  // operands' shardings, 2^operands (a 3x3 convolution as one op of 18
+  // operands took 0.9 GB, a 5x5 one ran out of memory). A group continues
+  // the previous group's result (an input read like the output), except
+  // where loops other than the taps reduce (a convolution's channels): each
+  // reduction step starts from the output, so each group then sums into
+  // zeros and the groups' sums are added (another reduction stays one op).
+  bool reduces = llvm::is_contained(newIterators, utils::IteratorType::reduction);
+  bool sums = accumulatesBySum(op);
+  int64_t maxOperands = reduces && !sums ? std::numeric_limits<int64_t>::max() : kMaxOperands;
+  AffineMap accMap = newMaps.back();
+  Value acc; // the groups' result so far
+  for (int64_t first = 0; first < taps;) {
+    bool continues = acc && !reduces;
+    SmallVector<Value> groupInputs;
+    SmallVector<AffineMap> groupMaps;
+    DenseMap<int64_t, int64_t> position; // index in `inputs` -> in the group's inputs
+    if (continues) {
+      groupInputs.push_back(acc);
+      groupMaps.push_back(accMap);
+    }
+    int64_t last = first;
+    for (; last < taps; ++last) {
+      SmallVector<int64_t> fresh;
+      for (int64_t k : inputOf[last])
+        if (k >= 0 && !position.count(k) && !llvm::is_contained(fresh, k))
+          fresh.push_back(k);
+      if (last > first && (int64_t)(groupInputs.size() + fresh.size()) + 1 > maxOperands)
+        break;
+      for (int64_t k : fresh) {
+        position[k] = groupInputs.size();
+        groupInputs.push_back(inputs[k]);
+        groupMaps.push_back(newMaps[k]);
+      }
+    }
+    groupMaps.push_back(accMap);
+    Value out =
+        !acc ? init
+        : continues
+            ? (Value)tensor::EmptyOp::create(b, loc, accType.getShape(), accType.getElementType())
+            : filled(arith::ConstantOp::create(b, loc, b.getZeroAttr(accType.getElementType())));
+    auto generic = linalg::GenericOp::create(
+        b, loc, TypeRange{accType}, groupInputs, ValueRange{out}, groupMaps, newIterators,
+        [&](OpBuilder &nb, Location l, ValueRange args) {
+          Value running = continues ? args.front() : args.back();
+          for (int64_t t = first; t < last; ++t) {
+            IRMapping mapping;
+            for (OpOperand *input : op.getDpsInputOperands()) {
+              int64_t k = inputOf[t][input->getOperandNumber()];
+              if (k >= 0)
+                mapping.map(body->getArgument(input->getOperandNumber()), args[position[k]]);
+            }
+            mapping.map(body->getArguments().back(), running);
+            for (Operation &inner : body->without_terminator())
+              nb.clone(inner, mapping);
+            running = mapping.lookupOrDefault(body->getTerminator()->getOperand(0));
           }
-          mapping.map(body->getArguments().back(), acc);
-          for (Operation &inner : body->without_terminator())
-            nb.clone(inner, mapping);
-          acc = mapping.lookupOrDefault(body->getTerminator()->getOperand(0));
-        }
-        linalg::YieldOp::create(nb, l, acc);
-      });
-  Value result = generic.getResult(0);
+          linalg::YieldOp::create(nb, l, running);
+        });
+    Value sum = generic.getResult(0);
+    if (acc && !continues) {
+      Value empty = tensor::EmptyOp::create(b, loc, accType.getShape(), accType.getElementType());
+      sum =
+          linalg::AddOp::create(b, loc, TypeRange{accType}, ValueRange{acc, sum}, ValueRange{empty})
+              ->getResult(0);
+    }
+    acc = sum;
+    first = last;
+  }
+  Value result = acc;
   if (extended) {
     auto attrs = [&](ArrayRef<int64_t> values) { return getAsIndexOpFoldResult(ctx, values); };
     result = tensor::ExtractSliceOp::create(b, loc, initType, result,

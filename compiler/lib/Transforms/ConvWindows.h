@@ -3,7 +3,7 @@
 // Internal to compiler/lib/Transforms: meshvk-normalize-input's rewrite of
 // convolutions and poolings (linalg.conv_*, linalg.pooling_*, or any linalg
 // op reading one input at `out * stride + tap * dilation`), of a constant
-// tensor.pad or of the input itself, into one linalg.generic over shifted
+// tensor.pad or of the input itself, into linalg.generics over shifted
 // windows (meshvk.window) of the unpadded input: upstream's sharding
 // interface takes projected permutations only, and windows exchange only
 // borders.
@@ -16,7 +16,7 @@
 
 namespace meshvk {
 /// Rewrites every such op of `func`; fails (one error) on one with more than
-/// 64 taps, or a strided / size-changing one that another operand reads
+/// 121 taps, or a strided / size-changing one that another operand reads
 /// along the output's window dimensions or that combines into a tensor that
 /// is not a fill.
 mlir::LogicalResult decomposeWindowedOps(mlir::func::FuncOp func);

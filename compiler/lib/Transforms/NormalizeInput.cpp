@@ -503,8 +503,8 @@ LogicalResult decomposePadAndConcat(func::FuncOp func) {
 /// such values).
 void fuseUnstorableProducers(func::FuncOp func) {
   auto unstorable = [](OpOperand *operand) {
-    return !meshvk::isStorableElementType(
-        cast<ShapedType>(operand->get().getType()).getElementType());
+    auto shaped = dyn_cast<ShapedType>(operand->get().getType()); // not a scalar input
+    return shaped && !meshvk::isStorableElementType(shaped.getElementType());
   };
   auto pending = [&] {
     return func

@@ -34,6 +34,7 @@ struct PartitionOptions : PassPipelineOptions<PartitionOptions> {
 /// generator take); meshvk-normalize-input gives a function without
 /// annotations a grid of one and fixes what propagation trips over.
 void addInputPasses(OpPassManager &pm) {
+  pm.addPass(meshvk::createCheckTensorTypes());
   // Helper functions people factor out (`func.call @gelu`) are inlined and
   // the private ones then dropped: a plan is one function, and the sharding
   // interfaces have no rule for calls. No cleanup pipeline runs on the

@@ -1,8 +1,9 @@
 // RUN: mesh-vk-opt %s -split-input-file -verify-diagnostics --meshvk-normalize-input | FileCheck %s
 // RUN: mesh-vk-opt %s -split-input-file -verify-diagnostics --meshvk-compile-plan | FileCheck %s --check-prefix=PLAN
-// Convolutions and poolings become one linalg.generic over the taps'
-// shifted windows (meshvk.window) and filter slices: projected
-// permutations, so spatial splits partition and exchange only borders.
+// Convolutions and poolings become linalg.generics over the taps' shifted
+// windows (meshvk.window) and filter slices (groups of taps of at most nine
+// operands, chained through their sums): projected permutations, so
+// spatial splits partition and exchange only borders.
 // Where the output is not the input's size at stride 1 ('valid' padding,
 // strides) the generic runs over the input's extent and a strided
 // extract_slice keeps the op's outputs; dilation widens the shifts.
@@ -82,9 +83,17 @@ func.func @max_pool_rows(%x: tensor<1x8x2x3xf32>) -> tensor<1x8x2x3xf32> {
 // CHECK-NOT: linalg.conv_2d
 // CHECK-DAG: meshvk.window %{{.*}} shifts [0, 2, 2, 0] pad 0.000000e+00 : f32 : tensor<1x8x8x3xf32>
 // CHECK-DAG: %[[ACC:.*]] = tensor.empty() : tensor<1x8x8x4xf32>
-// CHECK: %[[G:.*]] = linalg.generic
+// Nine taps of two operands each run in three generics of at most nine
+// operands; the channels reduce in each, so each sums into zeros (the first
+// into the accumulator) and the sums are added:
+// CHECK: %[[G0:.*]] = linalg.generic
 // CHECK-SAME: outs(%[[ACC]] : tensor<1x8x8x4xf32>)
-// CHECK: tensor.extract_slice %[[G]][0, 0, 0, 0] [1, 6, 6, 4] [1, 1, 1, 1] : tensor<1x8x8x4xf32> to tensor<1x6x6x4xf32>
+// CHECK: %[[G1:.*]] = linalg.generic
+// CHECK: %[[S1:.*]] = linalg.add ins(%[[G0]], %[[G1]] :
+// CHECK: %[[G2:.*]] = linalg.generic
+// CHECK: %[[S2:.*]] = linalg.add ins(%[[S1]], %[[G2]] :
+// CHECK-NOT: linalg.generic
+// CHECK: tensor.extract_slice %[[S2]][0, 0, 0, 0] [1, 6, 6, 4] [1, 1, 1, 1] : tensor<1x8x8x4xf32> to tensor<1x6x6x4xf32>
 func.func @valid(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x6x6x4xf32> {
   %e = tensor.empty() : tensor<1x6x6x4xf32>
   %y = linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
@@ -99,9 +108,12 @@ func.func @valid(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x6
 // CHECK-LABEL: func.func @strided
 // CHECK-DAG: meshvk.window %{{.*}} shifts [0, 2, 2, 0]
 // CHECK-DAG: %[[ACC:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x9x9x4xf32>)
-// CHECK: %[[G:.*]] = linalg.generic
+// CHECK: linalg.generic
 // CHECK-SAME: outs(%[[ACC]] : tensor<1x9x9x4xf32>)
-// CHECK: tensor.extract_slice %[[G]][0, 0, 0, 0] [1, 4, 4, 4] [1, 2, 2, 1] : tensor<1x9x9x4xf32> to tensor<1x4x4x4xf32>
+// CHECK: %[[S:.*]] = linalg.add
+// CHECK: %[[G:.*]] = linalg.generic
+// CHECK: %[[T:.*]] = linalg.add ins(%[[S]], %[[G]] :
+// CHECK: tensor.extract_slice %[[T]][0, 0, 0, 0] [1, 4, 4, 4] [1, 2, 2, 1] : tensor<1x9x9x4xf32> to tensor<1x4x4x4xf32>
 func.func @strided(%x: tensor<1x9x9x3xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x4x4xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1x4x4x4xf32>
@@ -109,6 +121,30 @@ func.func @strided(%x: tensor<1x9x9x3xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1
   %y = linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
       ins(%x, %w : tensor<1x9x9x3xf32>, tensor<4x3x3x3xf32>) outs(%f : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
   return %y : tensor<1x4x4x4xf32>
+}
+
+// -----
+
+// A 3x3 max pooling, 'valid': nothing reduces but the taps, so the second
+// group (one tap) continues the first's maximum (eight taps), read as an
+// input like the output.
+// CHECK-LABEL: func.func @max_pool_valid
+// CHECK: %[[G0:.*]] = linalg.generic
+// CHECK-SAME: ins(%{{[^)]*}}, %{{[^)]*}}, %{{[^)]*}}, %{{[^)]*}}, %{{[^)]*}}, %{{[^)]*}}, %{{[^)]*}}, %{{[^)]*}} :
+// CHECK-COUNT-8: arith.maximumf
+// CHECK: %[[G1:.*]] = linalg.generic
+// CHECK-SAME: ins(%[[G0]], %{{[^)]*}} :
+// CHECK-NEXT: ^bb0(%[[RUNNING:.*]]: f32, %[[X:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: arith.maximumf %[[RUNNING]], %[[X]]
+// CHECK: tensor.extract_slice %[[G1]][0, 0, 0, 0] [1, 6, 6, 3] [1, 1, 1, 1]
+func.func @max_pool_valid(%x: tensor<1x8x8x3xf32>) -> tensor<1x6x6x3xf32> {
+  %low = arith.constant -3.40282347E+38 : f32
+  %window = tensor.empty() : tensor<3x3xf32>
+  %e = tensor.empty() : tensor<1x6x6x3xf32>
+  %f = linalg.fill ins(%low : f32) outs(%e : tensor<1x6x6x3xf32>) -> tensor<1x6x6x3xf32>
+  %y = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %window : tensor<1x8x8x3xf32>, tensor<3x3xf32>) outs(%f : tensor<1x6x6x3xf32>) -> tensor<1x6x6x3xf32>
+  return %y : tensor<1x6x6x3xf32>
 }
 
 // -----

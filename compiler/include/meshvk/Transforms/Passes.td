@@ -41,6 +41,18 @@ def CheckSharding : Pass<"meshvk-check-sharding", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::shard::ShardDialect"];
 }
 
+def CheckTensorTypes : Pass<"meshvk-check-tensor-types", "mlir::ModuleOp"> {
+  let summary = "Refuse unranked tensors and tensors of anything but integers and floats, first";
+  let description = [{
+    The first of meshvk's input passes: an unranked tensor (`tensor<*xf32>`),
+    or a tensor whose elements are not integers, floats or indices
+    (`complex<f32>`, `!quant.uniform<...>`, vectors), is refused with one
+    error naming the argument or op. No kernel computes them, meshvk's
+    rewrites build zeros of the element type, and upstream's tosa-to-linalg
+    segfaults on quantized convolutions and on unranked results.
+  }];
+}
+
 def NormalizeInput : Pass<"meshvk-normalize-input", "mlir::ModuleOp"> {
   let summary = "Rewrite programs as people write them into what sharding-propagation takes";
   let description = [{

@@ -12,10 +12,10 @@
 // inputs were compiled and refused, and the most frequent refusals.
 //
 // upstream_inputs WORKDIR FILE.mlir...
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <algorithm>
 #include <map>
 #include <sstream>
 #include <string>

@@ -1,4 +1,4 @@
-"""tosa.conv2d, tosa.max_pool2d and tosa.avg_pool2d as people write them: 'same', 'valid', partial and full
+"""tosa.conv2d, max_pool2d, avg_pool2d, depthwise_conv2d, transpose_conv2d and resize as people write them: 'same', 'valid', partial and full
 padding, strides and dilations, on NHWC split over batch, rows, columns and both (issue #12). Each program is
 compiled for its grid and run with validation on; numpy computes the reference from np.pad and strided slices,
 written from the TOSA definitions (never from meshvk's output)."""
@@ -51,8 +51,10 @@ WINDOWS = [
     ("patches", 8, 8, (2, 2), (0, 0, 0, 0), (2, 2), (1, 1)),
 ]
 
+# Batch, rows (even and uneven), columns, both, and the input channels (a conv2d then reduces over a split
+# dimension: partial sums and an all_reduce).
 SPLITS = [("1", "[[], [0]]"), ("2", "[[0]]"), ("2", "[[], [0]]"), ("3", "[[], [0]]"), ("4", "[[], [], [0]]"),
-          ("2x2", "[[], [0], [1]]")]
+          ("2x2", "[[], [0], [1]]"), ("3", "[[], [], [], [0]]")]
 
 
 def out_size(size, kernel, low, high, stride, dilation):
@@ -136,3 +138,86 @@ def test_avg_pool2d(make_runtime, rng, window, grid, split):
         count += ones
     y = make_runtime(devices=devices_of(grid)).load(program)["main"](x)
     np.testing.assert_allclose(y, total / count, rtol=1e-5, atol=1e-6)
+
+
+DEPTHWISE = """
+shard.grid @g(shape = GRID)
+func.func @main(%x: tensor<2x9x9x4xf32>, %w: tensor<3x3x4x2xf32>, %b: tensor<8xf32>) -> tensor<2x5x5x8xf32> {
+  %s = shard.sharding @g split_axes = SPLIT : !shard.sharding
+  %xs = shard.shard %x to %s annotate_for_users : tensor<2x9x9x4xf32>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %y = tosa.depthwise_conv2d %xs, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 2, 2>} : (tensor<2x9x9x4xf32>, tensor<3x3x4x2xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x5x5x8xf32>
+  %ys = shard.shard %y to %s : tensor<2x5x5x8xf32>
+  return %ys : tensor<2x5x5x8xf32>
+}
+"""
+
+TRANSPOSED = """
+shard.grid @g(shape = GRID)
+func.func @main(%x: tensor<2x4x4x3xf32>, %w: tensor<5x3x3x3xf32>, %b: tensor<5xf32>) -> tensor<2x9x9x5xf32> {
+  %s = shard.sharding @g split_axes = SPLIT : !shard.sharding
+  %xs = shard.shard %x to %s annotate_for_users : tensor<2x4x4x3xf32>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %y = tosa.transpose_conv2d %xs, %w, %b, %zp, %zp {acc_type = f32, out_pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<2x4x4x3xf32>, tensor<5x3x3x3xf32>, tensor<5xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x9x9x5xf32>
+  %ys = shard.shard %y to %s : tensor<2x9x9x5xf32>
+  return %ys : tensor<2x9x9x5xf32>
+}
+"""
+
+RESIZE = """
+shard.grid @g(shape = GRID)
+func.func @main(%x: tensor<2x4x4x3xf32>) -> tensor<2x8x8x3xf32> {
+  %s = shard.sharding @g split_axes = SPLIT : !shard.sharding
+  %xs = shard.shard %x to %s annotate_for_users : tensor<2x4x4x3xf32>
+  %scale = tosa.const_shape { values = dense<[2, 1, 2, 1]> : tensor<4xindex> } : () -> !tosa.shape<4>
+  %offset = tosa.const_shape { values = dense<[0, 0]> : tensor<2xindex> } : () -> !tosa.shape<2>
+  %border = tosa.const_shape { values = dense<[1, 1]> : tensor<2xindex> } : () -> !tosa.shape<2>
+  %y = tosa.resize %xs, %scale, %offset, %border { mode = NEAREST_NEIGHBOR } : (tensor<2x4x4x3xf32>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<2x8x8x3xf32>
+  %ys = shard.shard %y to %s : tensor<2x8x8x3xf32>
+  return %ys : tensor<2x8x8x3xf32>
+}
+"""
+
+NHWC_SPLITS = [("2", "[[0]]"), ("2", "[[], [0]]"), ("3", "[[], [], [0]]"), ("2", "[[], [], [], [0]]"),
+               ("2x2", "[[], [0], [1]]")]
+
+
+@pytest.mark.parametrize("grid,split", NHWC_SPLITS)
+def test_depthwise_conv2d_strided(make_runtime, rng, grid, split):
+    """tosa.depthwise_conv2d 3x3, pad 1, stride 2, channel multiplier 2: out[..., c * 2 + m]."""
+    program = meshvk.compile(DEPTHWISE.replace("GRID", grid).replace("SPLIT", split), name="depthwise.mlir")
+    x = rng.uniform(-1.0, 1.0, size=(2, 9, 9, 4)).astype(np.float32)
+    w = rng.uniform(-1.0, 1.0, size=(3, 3, 4, 2)).astype(np.float32)
+    b = rng.uniform(-1.0, 1.0, size=(8,)).astype(np.float32)
+    p = np.pad(x.astype(np.float64), ((0, 0), (1, 1), (1, 1), (0, 0)))
+    expected = np.zeros((2, 5, 5, 4, 2))
+    for kh, kw, view in windows_of(p, (3, 3), (2, 2), (1, 1), 5, 5):
+        expected += view[..., None] * w[kh, kw]
+    expected = expected.reshape(2, 5, 5, 8) + b
+    y = make_runtime(devices=devices_of(grid)).load(program)["main"](x, w, b)
+    np.testing.assert_allclose(y, expected, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("grid,split", NHWC_SPLITS)
+def test_transpose_conv2d(make_runtime, rng, grid, split):
+    """tosa.transpose_conv2d, stride 2: each input pixel scatters its 3x3 products to out[2i + kh, 2j + kw]."""
+    program = meshvk.compile(TRANSPOSED.replace("GRID", grid).replace("SPLIT", split), name="transposed.mlir")
+    x = rng.uniform(-1.0, 1.0, size=(2, 4, 4, 3)).astype(np.float32)
+    w = rng.uniform(-1.0, 1.0, size=(5, 3, 3, 3)).astype(np.float32)
+    b = rng.uniform(-1.0, 1.0, size=(5,)).astype(np.float32)
+    expected = np.zeros((2, 9, 9, 5)) + b
+    for kh in range(3):
+        for kw in range(3):
+            expected[:, kh:kh + 7:2, kw:kw + 7:2, :] += np.einsum("nijc,fc->nijf", x.astype(np.float64), w[:, kh, kw, :])
+    y = make_runtime(devices=devices_of(grid)).load(program)["main"](x, w, b)
+    np.testing.assert_allclose(y, expected, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("grid,split", NHWC_SPLITS)
+def test_resize_nearest(make_runtime, rng, grid, split):
+    """tosa.resize NEAREST_NEIGHBOR, scale 2: output y reads input round_half_up(y / 2), clamped (TOSA)."""
+    program = meshvk.compile(RESIZE.replace("GRID", grid).replace("SPLIT", split), name="resize.mlir")
+    x = rng.uniform(-1.0, 1.0, size=(2, 4, 4, 3)).astype(np.float32)
+    index = np.minimum((np.arange(8) + 1) // 2, 3)
+    y = make_runtime(devices=devices_of(grid)).load(program)["main"](x)
+    np.testing.assert_array_equal(y, x[:, index][:, :, index])

@@ -21,7 +21,8 @@ namespace {
 
 bool computable(Type type) {
   auto tensor = dyn_cast<TensorType>(type);
-  return !tensor || (tensor.hasRank() && isa<IntegerType, FloatType, IndexType>(tensor.getElementType()));
+  return !tensor ||
+         (tensor.hasRank() && isa<IntegerType, FloatType, IndexType>(tensor.getElementType()));
 }
 
 constexpr const char *kOnly = ": meshvk computes ranked tensors of integers and floats only";

@@ -168,8 +168,10 @@ struct CompleteShardingsPass : meshvk::impl::CompleteShardingsBase<CompleteShard
     if (incomplete.empty())
       return;
 
+    // At the top: an incomplete op may come before every annotation (a
+    // constant written first, or hoisted there by a rewrite driver).
     OpBuilder b(func.getContext());
-    b.setInsertionPointAfter(any);
+    b.setInsertionPointToStart(&func.getBody().front());
     auto replicated = shard::ShardingOp::create(
         b, any.getLoc(), any.getGridAttr(),
         ArrayRef<shard::GridAxesAttr>{DenseI16ArrayAttr::get(func.getContext(), {})});

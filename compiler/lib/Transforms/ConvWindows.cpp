@@ -84,14 +84,16 @@ Operation *freshInit(Value init) {
   return isa_and_nonnull<tensor::EmptyOp, linalg::FillOp>(def) ? def : nullptr;
 }
 
-/// Whether the body yields `out + something` (a convolution, a sum pool).
-bool accumulatesBySum(linalg::LinalgOp op) {
+/// The add when the body yields `out + v` and reads `out` nowhere else (a
+/// convolution, a sum pool), else null.
+Operation *sumIntoOut(linalg::LinalgOp op) {
   Block *body = op.getBlock();
-  Value yielded = body->getTerminator()->getOperand(0);
-  Operation *add = yielded.getDefiningOp();
+  Operation *add = body->getTerminator()->getOperand(0).getDefiningOp();
   Value out = body->getArguments().back();
-  return isa_and_nonnull<arith::AddFOp, arith::AddIOp>(add) &&
-         llvm::is_contained(add->getOperands(), out);
+  if (!isa_and_nonnull<arith::AddFOp, arith::AddIOp>(add) || !out.hasOneUse() ||
+      !llvm::is_contained(add->getOperands(), out) || add->getOperand(0) == add->getOperand(1))
+    return nullptr;
+  return add;
 }
 
 /// Whether `pad` is a constant pad of a static tensor that pads only the
@@ -333,7 +335,8 @@ FailureOr<bool> decomposeOne(linalg::LinalgOp op, OpBuilder &b) {
     Value empty = tensor::EmptyOp::create(b, loc, accType.getShape(), accType.getElementType());
     return value ? linalg::FillOp::create(b, loc, value, empty).getResult(0) : empty;
   };
-  if (!fresh && readsInit && accumulatesBySum(op)) {
+  Operation *sum = sumIntoOut(op);
+  if (!fresh && readsInit && sum) {
     after = init;
     init = filled(arith::ConstantOp::create(b, loc, b.getZeroAttr(accType.getElementType())));
   } else if (extended && (fresh || !readsInit)) {
@@ -356,9 +359,17 @@ FailureOr<bool> decomposeOne(linalg::LinalgOp op, OpBuilder &b) {
   // reduction step starts from the output, so each group then sums into
   // zeros and the groups' sums are added (another reduction stays one op).
   bool reduces = llvm::is_contained(newIterators, utils::IteratorType::reduction);
-  bool sums = accumulatesBySum(op);
-  int64_t maxOperands = reduces && !sums ? std::numeric_limits<int64_t>::max() : kMaxOperands;
+  int64_t maxOperands = reduces && !sum ? std::numeric_limits<int64_t>::max() : kMaxOperands;
   AffineMap accMap = newMaps.back();
+  Value outArg = body->getArguments().back();
+  unsigned termIndex = sum && sum->getOperand(0) == outArg ? 1 : 0;
+  // `acc + term` with the op's own add (its type and flags).
+  auto addTo = [&](OpBuilder &nb, Value acc, Value term) {
+    IRMapping mapping;
+    mapping.map(outArg, acc);
+    mapping.map(sum->getOperand(termIndex), term);
+    return nb.clone(*sum, mapping)->getResult(0);
+  };
   Value acc; // the groups' result so far
   for (int64_t first = 0; first < taps;) {
     bool continues = acc && !reduces;
@@ -393,6 +404,10 @@ FailureOr<bool> decomposeOne(linalg::LinalgOp op, OpBuilder &b) {
         b, loc, TypeRange{accType}, groupInputs, ValueRange{out}, groupMaps, newIterators,
         [&](OpBuilder &nb, Location l, ValueRange args) {
           Value running = continues ? args.front() : args.back();
+          // A sum adds the taps' terms first and the total to `out` once, so
+          // the body stays `out + v` (the combiner partitioning recognizes
+          // when another loop, the channels, is split).
+          Value total;
           for (int64_t t = first; t < last; ++t) {
             IRMapping mapping;
             for (OpOperand *input : op.getDpsInputOperands()) {
@@ -400,21 +415,29 @@ FailureOr<bool> decomposeOne(linalg::LinalgOp op, OpBuilder &b) {
               if (k >= 0)
                 mapping.map(body->getArgument(input->getOperandNumber()), args[position[k]]);
             }
-            mapping.map(body->getArguments().back(), running);
+            mapping.map(outArg, running);
             for (Operation &inner : body->without_terminator())
-              nb.clone(inner, mapping);
-            running = mapping.lookupOrDefault(body->getTerminator()->getOperand(0));
+              if (&inner != sum)
+                nb.clone(inner, mapping);
+            if (!sum) {
+              running = mapping.lookupOrDefault(body->getTerminator()->getOperand(0));
+              continue;
+            }
+            Value term = mapping.lookupOrDefault(sum->getOperand(termIndex));
+            total = total ? addTo(nb, total, term) : term;
           }
+          if (sum)
+            running = addTo(nb, running, total);
           linalg::YieldOp::create(nb, l, running);
         });
-    Value sum = generic.getResult(0);
+    Value groupResult = generic.getResult(0);
     if (acc && !continues) {
       Value empty = tensor::EmptyOp::create(b, loc, accType.getShape(), accType.getElementType());
-      sum =
-          linalg::AddOp::create(b, loc, TypeRange{accType}, ValueRange{acc, sum}, ValueRange{empty})
-              ->getResult(0);
+      groupResult = linalg::AddOp::create(b, loc, TypeRange{accType}, ValueRange{acc, groupResult},
+                                          ValueRange{empty})
+                        ->getResult(0);
     }
-    acc = sum;
+    acc = groupResult;
     first = last;
   }
   Value result = acc;

@@ -48,6 +48,7 @@ void addInputPasses(OpPassManager &pm) {
   func.addPass(createTosaToSCFPass());
   // Before tosa-to-linalg, whose argmax has two outputs (GenericRewrites.cpp).
   func.addPass(meshvk::createLowerArgmax());
+  func.addPass(meshvk::createDecomposeTosa());
   func.addPass(tosa::createTosaToLinalgNamed());
   func.addPass(tosa::createTosaToLinalg());
   func.addPass(createTosaToArithPass());

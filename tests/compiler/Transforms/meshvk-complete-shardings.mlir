@@ -70,3 +70,24 @@ func.func @consistent(%a: tensor<8x4xf32>) -> tensor<8x4xf32> {
   %r = shard.shard %0 to %rows : tensor<8x4xf32>
   return %r : tensor<8x4xf32>
 }
+
+// -----
+
+// A returned table constant (meshvk.constant, as normalize-input makes it)
+// written before every annotation: its replicated annotation uses a
+// sharding made at the top of the function (it was made after the first
+// annotation: 'operand #1 does not dominate this use').
+shard.grid @g(shape = 2)
+// CHECK-LABEL: func.func @constant_first
+// CHECK-NEXT: %[[REP:.*]] = shard.sharding @g split_axes = {{\[\[}}]]
+// CHECK-NEXT: %[[C:.*]] = meshvk.constant dense<[100, 200]>
+// CHECK-NEXT: shard.shard %[[C]] to %[[REP]] : tensor<2xi32>
+func.func @constant_first(%a: tensor<4xi32>) -> (tensor<4xi32>, tensor<2xi32>) {
+  %row = meshvk.constant dense<[100, 200]> : tensor<2xi32> : tensor<2xi32>
+  %s = shard.sharding @g split_axes = [[0]] : !shard.sharding
+  %a0 = shard.shard %a to %s annotate_for_users : tensor<4xi32>
+  %e = tensor.empty() : tensor<4xi32>
+  %r = linalg.add ins(%a0, %a0 : tensor<4xi32>, tensor<4xi32>) outs(%e : tensor<4xi32>) -> tensor<4xi32>
+  %r0 = shard.shard %r to %s : tensor<4xi32>
+  return %r0, %row : tensor<4xi32>, tensor<2xi32>
+}

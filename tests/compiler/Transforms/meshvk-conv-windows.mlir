@@ -21,12 +21,16 @@ shard.grid @g(shape = 2)
 // CHECK: linalg.generic
 // CHECK-SAME: iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]
 // CHECK-SAME: ins(%[[UP]], %[[W0]], %{{.*}}, %{{.*}}, %[[DN]], %{{.*}} :
-// CHECK: arith.mulf
-// CHECK: arith.addf
-// CHECK: arith.mulf
-// CHECK: arith.addf
-// CHECK: arith.mulf
-// CHECK: arith.addf
+// The taps' products are summed first and added to the accumulator once
+// (the body stays `out + v`, a sum the partitioner recognizes):
+// CHECK-NEXT: ^bb0(%[[X0:[^:]*]]: f32, %[[F0:[^:]*]]: f32, %[[X1:[^:]*]]: f32, %[[F1:[^:]*]]: f32, %[[X2:[^:]*]]: f32, %[[F2:[^:]*]]: f32, %[[OUT:[^:]*]]: f32):
+// CHECK-NEXT: %[[P0:.*]] = arith.mulf %[[X0]], %[[F0]]
+// CHECK-NEXT: %[[P1:.*]] = arith.mulf %[[X1]], %[[F1]]
+// CHECK-NEXT: %[[S1:.*]] = arith.addf %[[P0]], %[[P1]]
+// CHECK-NEXT: %[[P2:.*]] = arith.mulf %[[X2]], %[[F2]]
+// CHECK-NEXT: %[[S2:.*]] = arith.addf %[[S1]], %[[P2]]
+// CHECK-NEXT: %[[R:.*]] = arith.addf %[[OUT]], %[[S2]]
+// CHECK-NEXT: linalg.yield %[[R]]
 // PLAN-LABEL: func.func @conv_rows
 // PLAN-SAME: #meshvk.collective<id = 0, kind = "window", algorithm = "window", group_size = 2, pulled_bytes = [0, 24]>, #meshvk.collective<id = 1, kind = "window", algorithm = "window", group_size = 2, pulled_bytes = [24, 0]>]
 func.func @conv_rows(%x: tensor<1x8x2x3xf32>, %w: tensor<4x3x1x3xf32>) -> tensor<1x8x2x4xf32> {

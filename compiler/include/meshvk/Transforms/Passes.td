@@ -153,6 +153,17 @@ def LowerArgmax : Pass<"meshvk-lower-argmax", "mlir::func::FuncOp"> {
                            "mlir::tensor::TensorDialect"];
 }
 
+def DecomposeTosa : Pass<"meshvk-decompose-tosa", "mlir::func::FuncOp"> {
+  let summary = "tosa.transpose_conv2d as upstream's conv2d of the padded input and reversed filter";
+  let description = [{
+    Runs before tosa-to-linalg, which has no lowering for
+    tosa.transpose_conv2d: upstream's decomposition patterns (those of
+    tosa-optional-decompositions) applied by the walk driver, which neither
+    folds nor moves constants (the greedy driver of upstream's pass hoists
+    every constant above the program's annotations and erases unused ones).
+  }];
+}
+
 def PrepareGenerics : Pass<"meshvk-prepare-generics", "mlir::ModuleOp"> {
   let summary = "linalg.generic bodies the partitioner would get wrong -> ones it gets right";
   let description = [{

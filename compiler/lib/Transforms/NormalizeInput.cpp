@@ -80,13 +80,14 @@ shard::ShardingOp createReplicated(OpBuilder &b, Location loc, FlatSymbolRefAttr
       b, loc, grid, ArrayRef<shard::GridAxesAttr>{DenseI16ArrayAttr::get(b.getContext(), {})});
 }
 
-/// Folds the scalar ops of `func`'s body whose operands are all constants
-/// (no tensors involved): nothing to shard, and no sharding rule for them.
+/// Folds the scalar arith ops of `func`'s body whose operands are all
+/// constants (no tensors involved): nothing to shard, and no sharding rule
+/// for them. Only arith: annotations must stay as written.
 void foldScalarConstants(func::FuncOp func) {
   auto isTensor = [](Type t) { return isa<ShapedType>(t); };
   SmallVector<Operation *> ops;
   for (Operation &op : func.getBody().front().without_terminator())
-    if (op.getNumOperands() > 0 && op.getNumRegions() == 0 && isPure(&op) &&
+    if (isa<arith::ArithDialect>(op.getDialect()) && op.getNumOperands() > 0 && isPure(&op) &&
         llvm::none_of(op.getOperandTypes(), isTensor) &&
         llvm::none_of(op.getResultTypes(), isTensor) &&
         llvm::all_of(op.getOperands(), [](Value v) { return matchPattern(v, m_Constant()); }))

@@ -204,3 +204,29 @@ func.func @reshapes(%a: tensor<8x4xf32>) -> (tensor<32xf32>, tensor<2x4x4xf32>, 
   %r3 = tensor.reshape %a(%c3) : (tensor<8x4xf32>, tensor<2xindex>) -> tensor<4x8xf32>
   return %r1, %r2, %r3 : tensor<32xf32>, tensor<2x4x4xf32>, tensor<4x8xf32>
 }
+
+// -----
+
+// Scalar arith on constants in the body (tosa.avg_pool2d's divisor computes
+// `9 - 1` on index constants, read inside a generic) is folded: it has no
+// sharding rule and nothing to shard (the body's casts of it fold too).
+// CHECK-LABEL: func.func @scalar_constants
+// CHECK-NOT: arith.subi
+// CHECK: linalg.generic
+// CHECK: %[[EIGHT:.*]] = arith.constant 8.000000e+00 : f32
+// CHECK-NEXT: arith.divf %{{.*}}, %[[EIGHT]] : f32
+func.func @scalar_constants(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %c9 = arith.constant 9 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.subi %c9, %c1 : index
+  %e = tensor.empty() : tensor<4xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %i = arith.index_cast %n : index to i32
+    %f = arith.sitofp %i : i32 to f32
+    %d = arith.divf %a, %f : f32
+    linalg.yield %d : f32
+  } -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}

@@ -221,3 +221,54 @@ def test_resize_nearest(make_runtime, rng, grid, split):
     index = np.minimum((np.arange(8) + 1) // 2, 3)
     y = make_runtime(devices=devices_of(grid)).load(program)["main"](x)
     np.testing.assert_array_equal(y, x[:, index][:, :, index])
+
+
+# A small CNN classifier as people write it in tosa: a 'valid' 3x3 conv2d, relu (clamp), 2x2/2 max pool, flatten
+# (reshape), a dense layer (matmul of a sliced weight + bias) and softmax (reduce_max, exp, reduce_sum, reciprocal).
+CNN = """
+shard.grid @g(shape = GRID)
+func.func @main(%x: tensor<4x12x12x3xf32>, %w1: tensor<8x3x3x3xf32>, %b1: tensor<8xf32>, %w2: tensor<1x288x10xf32>, %b2: tensor<1x1x10xf32>) -> tensor<4x10xf32> {
+  %s = shard.sharding @g split_axes = SPLIT : !shard.sharding
+  %xs = shard.shard %x to %s annotate_for_users : tensor<4x12x12x3xf32>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %c = tosa.conv2d %xs, %w1, %b1, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<4x12x12x3xf32>, tensor<8x3x3x3xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x10x10x8xf32>
+  %r = tosa.clamp %c {min_val = 0.0 : f32, max_val = 3.4028235e+38 : f32} : (tensor<4x10x10x8xf32>) -> tensor<4x10x10x8xf32>
+  %p = tosa.max_pool2d %r {kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<4x10x10x8xf32>) -> tensor<4x5x5x8xf32>
+  %shape = tosa.const_shape {values = dense<[1, 4, 200]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %flat = tosa.reshape %p, %shape : (tensor<4x5x5x8xf32>, !tosa.shape<3>) -> tensor<1x4x200xf32>
+  %w2s = tosa.slice %w2, %start, %size : (tensor<1x288x10xf32>, !tosa.shape<3>, !tosa.shape<3>) -> tensor<1x200x10xf32>
+  %logits = tosa.matmul %flat, %w2s, %zp, %zp : (tensor<1x4x200xf32>, tensor<1x200x10xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x10xf32>
+  %biased = tosa.add %logits, %b2 : (tensor<1x4x10xf32>, tensor<1x1x10xf32>) -> tensor<1x4x10xf32>
+  %m = tosa.reduce_max %biased {axis = 2 : i32} : (tensor<1x4x10xf32>) -> tensor<1x4x1xf32>
+  %d = tosa.sub %biased, %m : (tensor<1x4x10xf32>, tensor<1x4x1xf32>) -> tensor<1x4x10xf32>
+  %e = tosa.exp %d : (tensor<1x4x10xf32>) -> tensor<1x4x10xf32>
+  %sum = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<1x4x10xf32>) -> tensor<1x4x1xf32>
+  %inv = tosa.reciprocal %sum : (tensor<1x4x1xf32>) -> tensor<1x4x1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %prob = tosa.mul %e, %inv, %shift : (tensor<1x4x10xf32>, tensor<1x4x1xf32>, tensor<1xi8>) -> tensor<1x4x10xf32>
+  %oshape = tosa.const_shape {values = dense<[4, 10]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %out = tosa.reshape %prob, %oshape : (tensor<1x4x10xf32>, !tosa.shape<2>) -> tensor<4x10xf32>
+  return %out : tensor<4x10xf32>
+}
+"""
+CNN = CNN.replace("  %w2s = tosa.slice", "  %start = tosa.const_shape {values = dense<[0, 0, 0]> : tensor<3xindex>} : () -> !tosa.shape<3>\n  %size = tosa.const_shape {values = dense<[1, 200, 10]> : tensor<3xindex>} : () -> !tosa.shape<3>\n  %w2s = tosa.slice")
+
+
+@pytest.mark.parametrize("grid,split", [("2", "[[0]]"), ("4", "[[0]]"), ("3", "[[], [0]]"), ("2x2", "[[0], [1]]"),
+                                        ("2", "[[], [], [0]]")])
+def test_small_cnn(make_runtime, rng, grid, split):
+    program = meshvk.compile(CNN.replace("GRID", grid).replace("SPLIT", split), name="cnn_%s.mlir" % grid)
+    x = rng.uniform(-1.0, 1.0, size=(4, 12, 12, 3)).astype(np.float32)
+    w1 = rng.uniform(-1.0, 1.0, size=(8, 3, 3, 3)).astype(np.float32)
+    b1 = rng.uniform(-1.0, 1.0, size=(8,)).astype(np.float32)
+    w2 = rng.uniform(-0.2, 0.2, size=(1, 288, 10)).astype(np.float32)
+    b2 = rng.uniform(-1.0, 1.0, size=(1, 1, 10)).astype(np.float32)
+    conv = np.zeros((4, 10, 10, 8)) + b1
+    for kh in range(3):
+        for kw in range(3):
+            conv += np.einsum("nhwc,fc->nhwf", x[:, kh:kh + 10, kw:kw + 10, :].astype(np.float64), w1[:, kh, kw, :])
+    pooled = np.maximum(conv, 0.0).reshape(4, 5, 2, 5, 2, 8).max(axis=(2, 4))
+    logits = pooled.reshape(4, 200) @ w2[0, :200].astype(np.float64) + b2[0]
+    e = np.exp(logits - logits.max(axis=1, keepdims=True))
+    y = make_runtime(devices=devices_of(grid)).load(program)["main"](x, w1, b1, w2, b2)
+    np.testing.assert_allclose(y, e / e.sum(axis=1, keepdims=True), rtol=1e-5, atol=1e-6)

@@ -5,11 +5,12 @@
 // (third_party/mlir-test-inputs/: the shard, tosa-to-linalg, linalg and tosa
 // dialect tests), as written: valid and invalid IR, annotated or not.
 //
-// Each chunk, and each function of a chunk alone, must end compiled (an artifact) or refused with exactly one
-// error line; a crash ends this process (ctest reports it) after the chunk
-// was written to WORKDIR/current.mlir, its reproducer. A dynamic grid
-// (`shape = ?`) is compiled for 2 processes. Prints, per file, how many
-// inputs were compiled and refused, and the most frequent refusals.
+// Each chunk, and each function of a chunk alone, must end compiled (an
+// artifact) or refused with exactly one error line; a crash ends this
+// process (ctest reports it) after the input was written to
+// WORKDIR/current.mlir, its reproducer. A dynamic grid (`shape = ?`) is
+// compiled for 2 processes. Prints, per file, how many inputs were compiled
+// and refused, and the most frequent refusals.
 //
 // upstream_inputs WORKDIR FILE.mlir...
 #include <algorithm>

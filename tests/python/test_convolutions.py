@@ -1,5 +1,6 @@
-"""tosa.conv2d, max_pool2d, avg_pool2d, depthwise_conv2d, transpose_conv2d and resize as people write them: 'same', 'valid', partial and full
-padding, strides and dilations, on NHWC split over batch, rows, columns and both (issue #12). Each program is
+"""Convolutions and poolings as people write them in tosa (issue #12): conv2d, max_pool2d and avg_pool2d with
+'same', 'valid', partial, asymmetric and full padding, strides and dilations; depthwise_conv2d, transpose_conv2d,
+resize; a small CNN classifier. NHWC tensors split over batch, rows, columns, both, or channels. Each program is
 compiled for its grid and run with validation on; numpy computes the reference from np.pad and strided slices,
 written from the TOSA definitions (never from meshvk's output)."""
 import numpy as np

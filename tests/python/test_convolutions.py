@@ -82,6 +82,10 @@ def fill(template, grid, split, h, w, kernel, pad, stride, dilation):
     return text, oh, ow
 
 
+def uniform(rng, *shape, scale=1.0):
+    return rng.uniform(-scale, scale, size=shape).astype(np.float32)
+
+
 def devices_of(grid):
     return int(np.prod([int(s) for s in grid.split("x")]))
 
@@ -92,9 +96,9 @@ def test_conv2d(make_runtime, rng, window, grid, split):
     name, h, w, kernel, pad, stride, dilation = window
     text, oh, ow = fill(CONV, grid, split, h, w, kernel, pad, stride, dilation)
     program = meshvk.compile(text, name="conv_%s_%s.mlir" % (name, grid))
-    x = rng.uniform(-1.0, 1.0, size=(2, h, w, 3)).astype(np.float32)
-    f = rng.uniform(-1.0, 1.0, size=(4, kernel[0], kernel[1], 3)).astype(np.float32)
-    b = rng.uniform(-1.0, 1.0, size=(4,)).astype(np.float32)
+    x = uniform(rng, 2, h, w, 3)
+    f = uniform(rng, 4, kernel[0], kernel[1], 3)
+    b = uniform(rng, 4)
     p = np.pad(x.astype(np.float64), ((0, 0), (pad[0], pad[1]), (pad[2], pad[3]), (0, 0)))
     expected = np.zeros((2, oh, ow, 4)) + b
     for kh, kw, view in windows_of(p, kernel, stride, dilation, oh, ow):
@@ -112,7 +116,7 @@ def test_max_pool2d(make_runtime, rng, window, grid, split):
     name, h, w, kernel, pad, stride, _ = window
     text, oh, ow = fill(POOL.replace("POOL_OP", MAX_POOL), grid, split, h, w, kernel, pad, stride, (1, 1))
     program = meshvk.compile(text, name="max_pool_%s_%s.mlir" % (name, grid))
-    x = rng.uniform(-1.0, 1.0, size=(2, h, w, 3)).astype(np.float32)
+    x = uniform(rng, 2, h, w, 3)
     p = np.pad(x, ((0, 0), (pad[0], pad[1]), (pad[2], pad[3]), (0, 0)), constant_values=-np.inf)
     expected = np.full((2, oh, ow, 3), -np.inf, dtype=np.float32)
     for _, _, view in windows_of(p, kernel, stride, (1, 1), oh, ow):
@@ -128,7 +132,7 @@ def test_avg_pool2d(make_runtime, rng, window, grid, split):
     name, h, w, kernel, pad, stride, _ = window
     text, oh, ow = fill(POOL.replace("POOL_OP", AVG_POOL), grid, split, h, w, kernel, pad, stride, (1, 1))
     program = meshvk.compile(text, name="avg_pool_%s_%s.mlir" % (name, grid))
-    x = rng.uniform(-1.0, 1.0, size=(2, h, w, 3)).astype(np.float32)
+    x = uniform(rng, 2, h, w, 3)
     pads = ((0, 0), (pad[0], pad[1]), (pad[2], pad[3]), (0, 0))
     p = np.pad(x.astype(np.float64), pads)
     inside = np.pad(np.ones((1, h, w, 1)), pads)
@@ -187,9 +191,9 @@ NHWC_SPLITS = [("2", "[[0]]"), ("2", "[[], [0]]"), ("3", "[[], [], [0]]"), ("2",
 def test_depthwise_conv2d_strided(make_runtime, rng, grid, split):
     """tosa.depthwise_conv2d 3x3, pad 1, stride 2, channel multiplier 2: out[..., c * 2 + m]."""
     program = meshvk.compile(DEPTHWISE.replace("GRID", grid).replace("SPLIT", split), name="depthwise.mlir")
-    x = rng.uniform(-1.0, 1.0, size=(2, 9, 9, 4)).astype(np.float32)
-    w = rng.uniform(-1.0, 1.0, size=(3, 3, 4, 2)).astype(np.float32)
-    b = rng.uniform(-1.0, 1.0, size=(8,)).astype(np.float32)
+    x = uniform(rng, 2, 9, 9, 4)
+    w = uniform(rng, 3, 3, 4, 2)
+    b = uniform(rng, 8)
     p = np.pad(x.astype(np.float64), ((0, 0), (1, 1), (1, 1), (0, 0)))
     expected = np.zeros((2, 5, 5, 4, 2))
     for kh, kw, view in windows_of(p, (3, 3), (2, 2), (1, 1), 5, 5):
@@ -203,9 +207,9 @@ def test_depthwise_conv2d_strided(make_runtime, rng, grid, split):
 def test_transpose_conv2d(make_runtime, rng, grid, split):
     """tosa.transpose_conv2d, stride 2: each input pixel scatters its 3x3 products to out[2i + kh, 2j + kw]."""
     program = meshvk.compile(TRANSPOSED.replace("GRID", grid).replace("SPLIT", split), name="transposed.mlir")
-    x = rng.uniform(-1.0, 1.0, size=(2, 4, 4, 3)).astype(np.float32)
-    w = rng.uniform(-1.0, 1.0, size=(5, 3, 3, 3)).astype(np.float32)
-    b = rng.uniform(-1.0, 1.0, size=(5,)).astype(np.float32)
+    x = uniform(rng, 2, 4, 4, 3)
+    w = uniform(rng, 5, 3, 3, 3)
+    b = uniform(rng, 5)
     expected = np.zeros((2, 9, 9, 5)) + b
     for kh in range(3):
         for kw in range(3):
@@ -218,7 +222,7 @@ def test_transpose_conv2d(make_runtime, rng, grid, split):
 def test_resize_nearest(make_runtime, rng, grid, split):
     """tosa.resize NEAREST_NEIGHBOR, scale 2: output y reads input round_half_up(y / 2), clamped (TOSA)."""
     program = meshvk.compile(RESIZE.replace("GRID", grid).replace("SPLIT", split), name="resize.mlir")
-    x = rng.uniform(-1.0, 1.0, size=(2, 4, 4, 3)).astype(np.float32)
+    x = uniform(rng, 2, 4, 4, 3)
     index = np.minimum((np.arange(8) + 1) // 2, 3)
     y = make_runtime(devices=devices_of(grid)).load(program)["main"](x)
     np.testing.assert_array_equal(y, x[:, index][:, :, index])
@@ -237,6 +241,8 @@ func.func @main(%x: tensor<4x12x12x3xf32>, %w1: tensor<8x3x3x3xf32>, %b1: tensor
   %p = tosa.max_pool2d %r {kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<4x10x10x8xf32>) -> tensor<4x5x5x8xf32>
   %shape = tosa.const_shape {values = dense<[1, 4, 200]> : tensor<3xindex>} : () -> !tosa.shape<3>
   %flat = tosa.reshape %p, %shape : (tensor<4x5x5x8xf32>, !tosa.shape<3>) -> tensor<1x4x200xf32>
+  %start = tosa.const_shape {values = dense<[0, 0, 0]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %size = tosa.const_shape {values = dense<[1, 200, 10]> : tensor<3xindex>} : () -> !tosa.shape<3>
   %w2s = tosa.slice %w2, %start, %size : (tensor<1x288x10xf32>, !tosa.shape<3>, !tosa.shape<3>) -> tensor<1x200x10xf32>
   %logits = tosa.matmul %flat, %w2s, %zp, %zp : (tensor<1x4x200xf32>, tensor<1x200x10xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x10xf32>
   %biased = tosa.add %logits, %b2 : (tensor<1x4x10xf32>, tensor<1x1x10xf32>) -> tensor<1x4x10xf32>
@@ -252,18 +258,17 @@ func.func @main(%x: tensor<4x12x12x3xf32>, %w1: tensor<8x3x3x3xf32>, %b1: tensor
   return %out : tensor<4x10xf32>
 }
 """
-CNN = CNN.replace("  %w2s = tosa.slice", "  %start = tosa.const_shape {values = dense<[0, 0, 0]> : tensor<3xindex>} : () -> !tosa.shape<3>\n  %size = tosa.const_shape {values = dense<[1, 200, 10]> : tensor<3xindex>} : () -> !tosa.shape<3>\n  %w2s = tosa.slice")
 
 
 @pytest.mark.parametrize("grid,split", [("2", "[[0]]"), ("4", "[[0]]"), ("3", "[[], [0]]"), ("2x2", "[[0], [1]]"),
                                         ("2", "[[], [], [0]]")])
 def test_small_cnn(make_runtime, rng, grid, split):
     program = meshvk.compile(CNN.replace("GRID", grid).replace("SPLIT", split), name="cnn_%s.mlir" % grid)
-    x = rng.uniform(-1.0, 1.0, size=(4, 12, 12, 3)).astype(np.float32)
-    w1 = rng.uniform(-1.0, 1.0, size=(8, 3, 3, 3)).astype(np.float32)
-    b1 = rng.uniform(-1.0, 1.0, size=(8,)).astype(np.float32)
-    w2 = rng.uniform(-0.2, 0.2, size=(1, 288, 10)).astype(np.float32)
-    b2 = rng.uniform(-1.0, 1.0, size=(1, 1, 10)).astype(np.float32)
+    x = uniform(rng, 4, 12, 12, 3)
+    w1 = uniform(rng, 8, 3, 3, 3)
+    b1 = uniform(rng, 8)
+    w2 = uniform(rng, 1, 288, 10, scale=0.2)
+    b2 = uniform(rng, 1, 1, 10)
     conv = np.zeros((4, 10, 10, 8)) + b1
     for kh in range(3):
         for kw in range(3):

@@ -167,6 +167,7 @@ FailureOr<bool> decomposeOne(linalg::LinalgOp op, OpBuilder &b) {
   // window dimensions (its value read outside), else the input itself.
   Location loc = op.getLoc();
   MLIRContext *ctx = op->getContext();
+  auto attrs = [&](ArrayRef<int64_t> values) { return getAsIndexOpFoldResult(ctx, values); };
   b.setInsertionPoint(op);
   auto pad = op->getOperand(image).getDefiningOp<tensor::PadOp>();
   if (!padsOnlyWindows(pad, windows))
@@ -222,7 +223,6 @@ FailureOr<bool> decomposeOne(linalg::LinalgOp op, OpBuilder &b) {
     for (int64_t i = 0; i < rank; ++i)
       shape[i] += extendHigh[i];
     Value value = arith::ConstantOp::create(b, loc, padValue);
-    auto attrs = [&](ArrayRef<int64_t> values) { return getAsIndexOpFoldResult(ctx, values); };
     x = tensor::PadOp::create(b, loc, RankedTensorType::get(shape, xType.getElementType()), x,
                               attrs(SmallVector<int64_t>(rank, 0)), attrs(extendHigh), value);
     xType = cast<RankedTensorType>(x.getType());
@@ -302,7 +302,6 @@ FailureOr<bool> decomposeOne(linalg::LinalgOp op, OpBuilder &b) {
         }
       }
       if (hasTap) {
-        auto attrs = [&](ArrayRef<int64_t> values) { return getAsIndexOpFoldResult(ctx, values); };
         SmallVector<int64_t> ones(offsets.size(), 1);
         value = tensor::ExtractSliceOp::create(b, loc,
                                                RankedTensorType::get(kept, type.getElementType()),
@@ -335,10 +334,13 @@ FailureOr<bool> decomposeOne(linalg::LinalgOp op, OpBuilder &b) {
     Value empty = tensor::EmptyOp::create(b, loc, accType.getShape(), accType.getElementType());
     return value ? linalg::FillOp::create(b, loc, value, empty).getResult(0) : empty;
   };
+  auto zeros = [&]() {
+    return filled(arith::ConstantOp::create(b, loc, b.getZeroAttr(accType.getElementType())));
+  };
   Operation *sum = sumIntoOut(op);
   if (!fresh && readsInit && sum) {
     after = init;
-    init = filled(arith::ConstantOp::create(b, loc, b.getZeroAttr(accType.getElementType())));
+    init = zeros();
   } else if (extended && (fresh || !readsInit)) {
     auto fill = dyn_cast_or_null<linalg::FillOp>(fresh);
     init = filled(fill && readsInit ? fill.getInputs()[0] : Value());
@@ -395,11 +397,7 @@ FailureOr<bool> decomposeOne(linalg::LinalgOp op, OpBuilder &b) {
       }
     }
     groupMaps.push_back(accMap);
-    Value out =
-        !acc ? init
-        : continues
-            ? (Value)tensor::EmptyOp::create(b, loc, accType.getShape(), accType.getElementType())
-            : filled(arith::ConstantOp::create(b, loc, b.getZeroAttr(accType.getElementType())));
+    Value out = !acc ? init : continues ? filled(Value()) : zeros();
     auto generic = linalg::GenericOp::create(
         b, loc, TypeRange{accType}, groupInputs, ValueRange{out}, groupMaps, newIterators,
         [&](OpBuilder &nb, Location l, ValueRange args) {
@@ -442,7 +440,6 @@ FailureOr<bool> decomposeOne(linalg::LinalgOp op, OpBuilder &b) {
   }
   Value result = acc;
   if (extended) {
-    auto attrs = [&](ArrayRef<int64_t> values) { return getAsIndexOpFoldResult(ctx, values); };
     result = tensor::ExtractSliceOp::create(b, loc, initType, result,
                                             attrs(SmallVector<int64_t>(initType.getRank(), 0)),
                                             attrs(initType.getShape()), attrs(outStrides));

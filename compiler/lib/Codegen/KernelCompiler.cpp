@@ -118,9 +118,15 @@ mlir::FailureOr<CompiledKernels> compileKernels(mlir::ModuleOp input,
                                                 const CompileOptions &options) {
   using namespace mlir;
   MLIRContext *ctx = input.getContext();
-  DialectRegistry registry;
-  registerCodegenDialects(registry);
-  ctx->appendDialectRegistry(registry);
+  // The caller's context already holds what codegen needs (its registry is
+  // the caller's, never extended here): say so instead of failing deep in a
+  // pass.
+  DialectRegistry needed;
+  registerCodegenDialects(needed);
+  if (!needed.isSubsetOf(ctx->getDialectRegistry()))
+    return input.emitError("the context lacks the kernel code generation dialects and "
+                           "interfaces: register them with meshvk::registerCodegenDialects "
+                           "before creating it");
   ctx->loadAllAvailableDialects();
   // Only the kernels are lowered (a fresh module): the rest of the caller's
   // module (plans, launches referring to the tensor signatures) stays as is.

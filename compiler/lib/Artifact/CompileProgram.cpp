@@ -14,6 +14,8 @@
 #include "meshvk/Dialect/MeshVKDialect.h"
 #include "meshvk/Transforms/Passes.h"
 #include "meshvk/Artifact/ArtifactEmitter.h"
+#include "meshvk/Codegen/KernelCompiler.h"
+#include "meshvk/Codegen/Passes.h"
 #include "meshvk/artifact/variants.h"
 #include "llvm/ADT/StringSet.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
@@ -259,25 +261,48 @@ bool parseVulkanVersion(const std::string &text, uint32_t *version, std::string 
   return true;
 }
 
-std::string compileProgramSource(const std::string &source, const std::string &bufferName,
-                                 const ProgramOptions &options, CompiledProgram *out) {
-  *out = CompiledProgram();
-  // A dump directory that cannot be created is the caller's mistake, not the
-  // program's: say so before compiling (and without a program location).
-  if (!options.dumpDirectory.empty())
-    if (std::error_code ec = llvm::sys::fs::create_directories(options.dumpDirectory))
-      return options.dumpDirectory + ": cannot create the kernel dump directory: " + ec.message();
-  if (std::string error = nestingError(source, bufferName); !error.empty())
-    return error;
-  DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry); // the sharding-interface models of linalg/tensor/arith
-  registry.insert<meshvk::MeshVKDialect>();
-  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+namespace {
 
-  std::string firstError;
-  std::vector<std::string> warnings;
-  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+/// One compilation of a program's source, step by step: the context with
+/// every stage's diagnostics in one handler, the module, and the result.
+/// Each step returns "" or the one-line error.
+class ProgramCompilation {
+public:
+  ProgramCompilation(const std::string &bufferName, const ProgramOptions &options,
+                     CompiledProgram *out)
+      : bufferName(bufferName), options(options), out(out),
+        context(makeRegistry(), MLIRContext::Threading::DISABLED),
+        handler(&context, [this](Diagnostic &diag) { return collect(diag); }) {}
+
+  std::string run(const std::string &source) {
+    if (std::string error = parse(source); !error.empty())
+      return error;
+    if (std::string error = resolveDynamicGrids(); !error.empty())
+      return error;
+    if (!variantsGrid.empty())
+      return compileGridVariants(source, bufferName, options, variantsWhere, variantsGrid, out);
+    if (std::string error = overrideGridShape(); !error.empty())
+      return error;
+    if (std::string error = runPipelines(); !error.empty())
+      return error;
+    recordPlanNumbers();
+    if (std::string error = compileKernels(); !error.empty())
+      return error;
+    return emit();
+  }
+
+private:
+  static DialectRegistry makeRegistry() {
+    DialectRegistry registry;
+    registerAllDialects(registry);
+    registerAllExtensions(registry); // the sharding-interface models of linalg/tensor/arith
+    registry.insert<meshvk::MeshVKDialect>();
+    registerCodegenDialects(registry); // what the codegen stage needs, up front
+    return registry;
+  }
+
+  /// Warnings are kept; the first error becomes the message.
+  LogicalResult collect(Diagnostic &diag) {
     if (diag.getSeverity() == DiagnosticSeverity::Warning) {
       std::string where = locationText(diag.getLocation());
       warnings.push_back((where.empty() ? bufferName : where) +
@@ -294,85 +319,91 @@ std::string compileProgramSource(const std::string &source, const std::string &b
       if (options.keepOperationNotes || note.str().rfind("see current operation", 0) != 0)
         firstError += " (" + oneLine(note.str()) + ")";
     return success();
-  });
-  auto fail = [&](const std::string &fallback) {
+  }
+
+  std::string fail(const std::string &fallback) {
     *out = CompiledProgram();
     return firstError.empty() ? bufferName + ": error: " + fallback : firstError;
-  };
-
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(source, bufferName),
-                               llvm::SMLoc());
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
-    return fail("cannot parse the program");
-
-  bool hasPublicFunction = false;
-  for (auto f : module->getOps<func::FuncOp>())
-    hasPublicFunction |= f.isPublic() && !f.isExternal();
-  if (!hasPublicFunction)
-    return fail(
-        "the program has no public func.func to compile (expected one function whose arguments or "
-        "results carry shard.shard annotations)");
-
-  // A dynamic grid takes its size from the caller (mesh-vk-run --devices=N;
-  // mesh-vk-compile --grid-shape): meshvk unrolls the grid into one program
-  // per process, so a plan is compiled for one process count. With no count
-  // given, the program is compiled once per count of options.gridSizes into
-  // one file of variants (compileGridVariants).
-  llvm::StringSet<> usedGrids;
-  module->walk([&](shard::ShardingOp s) { usedGrids.insert(s.getGrid()); });
-  std::string variantsGrid, variantsWhere;
-  for (auto grid : module->getOps<shard::GridOp>()) {
-    ArrayRef<int64_t> shape = grid.getShape();
-    int64_t dynamicAxes = llvm::count_if(shape, ShapedType::isDynamic);
-    if (dynamicAxes == 0 || !options.gridShape.empty() || !usedGrids.contains(grid.getSymName()))
-      continue;
-    std::string written;
-    int64_t fixed = 1;
-    for (int64_t s : shape) {
-      written +=
-          (written.empty() ? "" : "x") + (ShapedType::isDynamic(s) ? "?" : std::to_string(s));
-      fixed *= ShapedType::isDynamic(s) ? 1 : s;
-    }
-    std::string problem;
-    if (dynamicAxes > 1)
-      problem = "grid @" + grid.getSymName().str() + " (" + written +
-                ") has more than one '?' axis: meshvk sizes one '?' axis as the process count "
-                "divided by the static axes; write the other extents, or pass --grid-shape";
-    else if (options.dynamicGridProcesses <= 0 && !options.compileGridVariants)
-      problem = "grid @" + grid.getSymName().str() + " has a dynamic shape (" + written +
-                "): pass the process count (mesh-vk-run --devices=N), or compile it once for "
-                "every count with mesh-vk-compile";
-    else if (options.dynamicGridProcesses <= 0) {
-      variantsGrid = "grid @" + grid.getSymName().str() + " (shape " + written + ")";
-      variantsWhere = locationText(grid.getLoc());
-      if (variantsWhere.empty())
-        variantsWhere = bufferName;
-      continue;
-    } else if (fixed <= 0 || options.dynamicGridProcesses % fixed != 0)
-      problem = "grid @" + grid.getSymName().str() + " (" + written + ") cannot take " +
-                std::to_string(options.dynamicGridProcesses) +
-                " processes: meshvk sizes one '?' axis as the process count divided by the "
-                "static axes; pass --grid-shape instead";
-    if (!problem.empty()) {
-      grid.emitError(problem);
-      return fail(problem);
-    }
-    SmallVector<int64_t> resolved(shape);
-    for (int64_t &s : resolved)
-      if (ShapedType::isDynamic(s))
-        s = options.dynamicGridProcesses / fixed;
-    grid.setShape(resolved);
   }
-  if (!variantsGrid.empty())
-    return compileGridVariants(source, bufferName, options, variantsWhere, variantsGrid, out);
-  if (!options.gridSizes.empty())
-    return fail("process counts to compile for (--grid-sizes) apply to a program whose used "
-                "shard.grid has a '?' axis; this program's grid is static (use --grid-shape to "
-                "compile it for another grid)");
 
-  if (!options.gridShape.empty()) {
+  /// The module, with a public function to compile.
+  std::string parse(const std::string &source) {
+    llvm::SourceMgr sourceMgr;
+    sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(source, bufferName),
+                                 llvm::SMLoc());
+    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+    if (!module)
+      return fail("cannot parse the program");
+    bool hasPublicFunction = false;
+    for (auto f : module->getOps<func::FuncOp>())
+      hasPublicFunction |= f.isPublic() && !f.isExternal();
+    if (!hasPublicFunction)
+      return fail("the program has no public func.func to compile (expected one function whose "
+                  "arguments or results carry shard.shard annotations)");
+    return "";
+  }
+
+  /// A dynamic grid takes its size from the caller (mesh-vk-run --devices=N;
+  /// mesh-vk-compile --grid-shape): meshvk unrolls the grid into one program
+  /// per process, so a plan is compiled for one process count. With no count
+  /// given, the program is compiled once per count of options.gridSizes into
+  /// one file of variants (compileGridVariants; `variantsGrid` names it).
+  std::string resolveDynamicGrids() {
+    llvm::StringSet<> usedGrids;
+    module->walk([&](shard::ShardingOp s) { usedGrids.insert(s.getGrid()); });
+    for (auto grid : module->getOps<shard::GridOp>()) {
+      ArrayRef<int64_t> shape = grid.getShape();
+      int64_t dynamicAxes = llvm::count_if(shape, ShapedType::isDynamic);
+      if (dynamicAxes == 0 || !options.gridShape.empty() || !usedGrids.contains(grid.getSymName()))
+        continue;
+      std::string written;
+      int64_t fixed = 1;
+      for (int64_t s : shape) {
+        written +=
+            (written.empty() ? "" : "x") + (ShapedType::isDynamic(s) ? "?" : std::to_string(s));
+        fixed *= ShapedType::isDynamic(s) ? 1 : s;
+      }
+      std::string problem;
+      if (dynamicAxes > 1)
+        problem = "grid @" + grid.getSymName().str() + " (" + written +
+                  ") has more than one '?' axis: meshvk sizes one '?' axis as the process count "
+                  "divided by the static axes; write the other extents, or pass --grid-shape";
+      else if (options.dynamicGridProcesses <= 0 && !options.compileGridVariants)
+        problem = "grid @" + grid.getSymName().str() + " has a dynamic shape (" + written +
+                  "): pass the process count (mesh-vk-run --devices=N), or compile it once for "
+                  "every count with mesh-vk-compile";
+      else if (options.dynamicGridProcesses <= 0) {
+        variantsGrid = "grid @" + grid.getSymName().str() + " (shape " + written + ")";
+        variantsWhere = locationText(grid.getLoc());
+        if (variantsWhere.empty())
+          variantsWhere = bufferName;
+        continue;
+      } else if (fixed <= 0 || options.dynamicGridProcesses % fixed != 0)
+        problem = "grid @" + grid.getSymName().str() + " (" + written + ") cannot take " +
+                  std::to_string(options.dynamicGridProcesses) +
+                  " processes: meshvk sizes one '?' axis as the process count divided by the "
+                  "static axes; pass --grid-shape instead";
+      if (!problem.empty()) {
+        grid.emitError(problem);
+        return fail(problem);
+      }
+      SmallVector<int64_t> resolved(shape);
+      for (int64_t &s : resolved)
+        if (ShapedType::isDynamic(s))
+          s = options.dynamicGridProcesses / fixed;
+      grid.setShape(resolved);
+    }
+    return "";
+  }
+
+  /// --grid-shape: the program's one grid on the shape asked for.
+  std::string overrideGridShape() {
+    if (!options.gridSizes.empty())
+      return fail("process counts to compile for (--grid-sizes) apply to a program whose used "
+                  "shard.grid has a '?' axis; this program's grid is static (use --grid-shape to "
+                  "compile it for another grid)");
+    if (options.gridShape.empty())
+      return "";
     std::vector<shard::GridOp> grids(module->getOps<shard::GridOp>().begin(),
                                      module->getOps<shard::GridOp>().end());
     if (grids.size() != 1)
@@ -381,64 +412,105 @@ std::string compileProgramSource(const std::string &source, const std::string &b
     grids[0].setShape(options.gridShape);
     if (failed(verify(*module)))
       return fail("the program does not verify on the overridden grid");
+    return "";
   }
 
-  std::string failedPass;
-  PassManager pm(&context);
-  pm.enableVerifier(true);
-  if (options.applyMlirCommandLineOptions) {
-    if (failed(applyPassManagerCLOptions(pm)))
-      return fail("bad --mlir-* pass manager options");
-    applyDefaultTimingPassManagerCLOptions(pm);
-  }
-  OpPassManager &top = pm;
-  buildPartitionPipeline(top);
-  buildPlanPipeline(top);
-  pm.addInstrumentation(std::make_unique<NameFailedPass>(&failedPass));
-  // A pass that fails without a diagnostic (upstream shard-partition does, on
-  // ops it cannot partition) is still named, never "failed" alone.
-  if (failed(pm.run(*module)))
-    return fail("compiling the plan failed in pass '" + failedPass +
-                "' without a diagnostic (an op it cannot handle; please report the program)");
-
-  // The plan's numbers, for callers that compare the runtime with the plan.
-  for (auto f : module->getOps<func::FuncOp>()) {
-    PlanAttr plan = getPlan(f);
-    if (!plan)
-      continue;
-    ArrayRef<int64_t> shape = plan.getGridShape().asArrayRef();
-    out->gridShape.assign(shape.begin(), shape.end());
-    if (ArrayAttr memory = MeshVKDialect::MemoryAttrHelper(&context).getAttr(f))
-      for (ProcessMemoryAttr m : memory.getAsRange<ProcessMemoryAttr>())
-        out->memory.push_back({static_cast<uint64_t>(m.getArgumentBytes()),
-                               static_cast<uint64_t>(m.getResultBytes()),
-                               static_cast<uint64_t>(m.getTransientBytes()),
-                               static_cast<uint64_t>(m.getConstantBytes())});
-    if (ArrayAttr collectives = MeshVKDialect::CollectivesAttrHelper(&context).getAttr(f))
-      for (CollectiveAttr c : collectives.getAsRange<CollectiveAttr>()) {
-        ArrayRef<int64_t> pulled = c.getPulledBytes().asArrayRef();
-        out->collectives.push_back({c.getKind().str(), c.getAlgorithm().str(), c.getGroupSize(),
-                                    std::vector<int64_t>(pulled.begin(), pulled.end())});
-      }
+  /// Partitioning and planning (Pipelines.cpp).
+  std::string runPipelines() {
+    std::string failedPass;
+    PassManager pm(&context);
+    pm.enableVerifier(true);
+    if (options.applyMlirCommandLineOptions) {
+      if (failed(applyPassManagerCLOptions(pm)))
+        return fail("bad --mlir-* pass manager options");
+      applyDefaultTimingPassManagerCLOptions(pm);
+    }
+    OpPassManager &top = pm;
+    buildPartitionPipeline(top);
+    buildPlanPipeline(top);
+    pm.addInstrumentation(std::make_unique<NameFailedPass>(&failedPass));
+    // A pass that fails without a diagnostic (upstream shard-partition does, on
+    // ops it cannot partition) is still named, never "failed" alone.
+    if (failed(pm.run(*module)))
+      return fail("compiling the plan failed in pass '" + failedPass +
+                  "' without a diagnostic (an op it cannot handle; please report the program)");
+    return "";
   }
 
-  EmitOptions emit;
-  emit.device = options.device;
-  emit.maxSpirvVersion = maxSpirvFor(options.vulkanVersion);
-  emit.producer = options.producer;
-  emit.codegen.dumpDirectory = options.dumpDirectory;
-  FailureOr<std::vector<uint8_t>> artifact = emitArtifact(*module, emit);
-  if (failed(artifact))
-    return fail("emitting the artifact failed");
-  std::vector<int64_t> grid = std::move(out->gridShape);
-  auto memory = std::move(out->memory);
-  auto collectives = std::move(out->collectives);
-  out->artifact = std::move(*artifact);
-  out->gridShape = std::move(grid);
-  out->memory = std::move(memory);
-  out->collectives = std::move(collectives);
-  out->warnings = std::move(warnings);
-  return "";
+  /// The plan's numbers, for callers that compare the runtime with the plan.
+  void recordPlanNumbers() {
+    for (auto f : module->getOps<func::FuncOp>()) {
+      PlanAttr plan = getPlan(f);
+      if (!plan)
+        continue;
+      ArrayRef<int64_t> shape = plan.getGridShape().asArrayRef();
+      out->gridShape.assign(shape.begin(), shape.end());
+      if (ArrayAttr memory = MeshVKDialect::MemoryAttrHelper(&context).getAttr(f))
+        for (ProcessMemoryAttr m : memory.getAsRange<ProcessMemoryAttr>())
+          out->memory.push_back({static_cast<uint64_t>(m.getArgumentBytes()),
+                                 static_cast<uint64_t>(m.getResultBytes()),
+                                 static_cast<uint64_t>(m.getTransientBytes()),
+                                 static_cast<uint64_t>(m.getConstantBytes())});
+      if (ArrayAttr collectives = MeshVKDialect::CollectivesAttrHelper(&context).getAttr(f))
+        for (CollectiveAttr c : collectives.getAsRange<CollectiveAttr>()) {
+          ArrayRef<int64_t> pulled = c.getPulledBytes().asArrayRef();
+          out->collectives.push_back({c.getKind().str(), c.getAlgorithm().str(), c.getGroupSize(),
+                                      std::vector<int64_t>(pulled.begin(), pulled.end())});
+        }
+    }
+  }
+
+  /// The codegen stage: every kernel of the plan module compiled for
+  /// options.device (the meshvk-codegen pipeline on a copy of the kernels).
+  std::string compileKernels() {
+    codegen::CompileOptions compile;
+    compile.dumpDirectory = options.dumpDirectory;
+    FailureOr<codegen::CompiledKernels> compiled =
+        codegen::compileKernels(*module, options.device, compile);
+    if (failed(compiled))
+      return fail("emitting the artifact failed");
+    kernels = std::move(*compiled);
+    return "";
+  }
+
+  /// The artifact and the warnings.
+  std::string emit() {
+    EmitOptions emit;
+    emit.maxSpirvVersion = maxSpirvFor(options.vulkanVersion);
+    emit.producer = options.producer;
+    FailureOr<std::vector<uint8_t>> artifact = emitArtifact(*module, kernels, emit);
+    if (failed(artifact))
+      return fail("emitting the artifact failed");
+    out->artifact = std::move(*artifact);
+    out->warnings = std::move(warnings);
+    return "";
+  }
+
+  const std::string &bufferName;
+  const ProgramOptions &options;
+  CompiledProgram *out;
+  std::string firstError;
+  std::vector<std::string> warnings;
+  MLIRContext context;
+  ScopedDiagnosticHandler handler;
+  OwningOpRef<ModuleOp> module;
+  codegen::CompiledKernels kernels;
+  std::string variantsGrid, variantsWhere; // a dynamic grid compiled per process count
+};
+
+} // namespace
+
+std::string compileProgramSource(const std::string &source, const std::string &bufferName,
+                                 const ProgramOptions &options, CompiledProgram *out) {
+  *out = CompiledProgram();
+  // A dump directory that cannot be created is the caller's mistake, not the
+  // program's: say so before compiling (and without a program location).
+  if (!options.dumpDirectory.empty())
+    if (std::error_code ec = llvm::sys::fs::create_directories(options.dumpDirectory))
+      return options.dumpDirectory + ": cannot create the kernel dump directory: " + ec.message();
+  if (std::string error = nestingError(source, bufferName); !error.empty())
+    return error;
+  return ProgramCompilation(bufferName, options, out).run(source);
 }
 
 std::string compileProgramFile(const std::string &path, const ProgramOptions &options,

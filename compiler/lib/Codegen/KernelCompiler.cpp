@@ -73,6 +73,47 @@ std::string elementTypeName(Type t) {
   return s;
 }
 
+/// The bindings and push-constant words of lowered kernel `host`, whose
+/// declared tensor types (inputs, then results) are `kernelTypes`.
+void describeInterface(func::FuncOp host, ArrayRef<Type> kernelTypes, CompiledKernel &k) {
+  MLIRContext *ctx = host.getContext();
+  MeshVKDialect::NumInputsAttrHelper numInputsOf(ctx);
+  MeshVKDialect::AliasOfAttrHelper aliasOf(ctx);
+  MeshVKDialect::PushConstantsAttrHelper pushConstants(ctx);
+  MeshVKDialect::PushConstantDimsAttrHelper pushConstantDims(ctx);
+  int64_t numInputs = numInputsOf.getAttr(host).getInt();
+  for (auto [i, t] : llvm::enumerate(host.getArgumentTypes())) {
+    if (host.getArgAttr(i, aliasOf.getName()))
+      continue; // vec4 view, same binding
+    if (host.getArgAttr(i, pushConstants.getName()))
+      continue; // sizes, not a buffer
+    auto mt = cast<MemRefType>(t);
+    KernelBinding b;
+    b.binding = static_cast<uint32_t>(i);
+    b.writes = static_cast<int64_t>(i) >= numInputs;
+    // A flattened dynamic buffer (memref<?xT>): its shape is the kernel's.
+    auto declared = dyn_cast<RankedTensorType>(i < kernelTypes.size() ? kernelTypes[i] : Type());
+    ArrayRef<int64_t> shape = declared ? declared.getShape() : mt.getShape();
+    for (int64_t d : shape)
+      b.shape.push_back(ShapedType::isDynamic(d) ? -1 : d);
+    b.elementType = elementTypeName(mt.getElementType());
+    b.sizeBytes =
+        (declared ? declared.hasStaticShape() : mt.hasStaticShape())
+            ? static_cast<uint64_t>(declared ? declared.getNumElements() : mt.getNumElements()) *
+                  ((mt.getElementTypeBitWidth() + 7) / 8)
+            : 0;
+    k.bindings.push_back(std::move(b));
+  }
+  if (DenseI64ArrayAttr dims = pushConstantDims.getAttr(host)) {
+    ArrayRef<int64_t> pairs = dims.asArrayRef();
+    for (size_t w = 0; w + 1 < pairs.size(); w += 2)
+      k.pushConstants.push_back({static_cast<uint32_t>(4 * (w / 2)),
+                                 static_cast<uint32_t>(pairs[w]),
+                                 static_cast<uint32_t>(pairs[w + 1])});
+    k.pushConstantSize = static_cast<uint32_t>(4 * k.pushConstants.size());
+  }
+}
+
 } // namespace
 
 void buildCodegenPipeline(mlir::OpPassManager &pm, const TargetDescription &target,
@@ -118,18 +159,20 @@ mlir::FailureOr<CompiledKernels> compileKernels(mlir::ModuleOp input,
                                                 const CompileOptions &options) {
   using namespace mlir;
   MLIRContext *ctx = input.getContext();
-  DialectRegistry registry;
-  registerCodegenDialects(registry);
-  ctx->appendDialectRegistry(registry);
+  // The caller's context already holds what codegen needs (its registry is
+  // the caller's, never extended here): say so instead of failing deep in a
+  // pass.
+  DialectRegistry needed;
+  registerCodegenDialects(needed);
+  if (!needed.isSubsetOf(ctx->getDialectRegistry()))
+    return input.emitError("the context lacks the kernel code generation dialects and "
+                           "interfaces: register them with meshvk::registerCodegenDialects "
+                           "before creating it");
   ctx->loadAllAvailableDialects();
   // Only the kernels are lowered (a fresh module): the rest of the caller's
   // module (plans, launches referring to the tensor signatures) stays as is.
   OwningOpRef<ModuleOp> module(ModuleOp::create(input.getLoc()));
   std::map<std::string, SmallVector<Type>> declaredTypes;
-  MeshVKDialect::NumInputsAttrHelper numInputsOf(ctx);
-  MeshVKDialect::AliasOfAttrHelper aliasOf(ctx);
-  MeshVKDialect::PushConstantsAttrHelper pushConstants(ctx);
-  MeshVKDialect::PushConstantDimsAttrHelper pushConstantDims(ctx);
   {
     OpBuilder b(module->getBodyRegion());
     for (auto f : input.getOps<func::FuncOp>())
@@ -187,42 +230,12 @@ mlir::FailureOr<CompiledKernels> compileKernels(mlir::ModuleOp input,
                        constant(launch.getBlockSizeZ())};
     k.workgroupCount = {constant(launch.getGridSizeX()), constant(launch.getGridSizeY()),
                         constant(launch.getGridSizeZ())};
-    int64_t numInputs = numInputsOf.getAttr(host).getInt();
     // Declared tensor types of the kernel (inputs, then results): the source
     // of binding shapes, since dynamic buffers are flattened when lowered.
     SmallVector<Type> kernelTypes;
     if (auto it = declaredTypes.find(host.getName().str()); it != declaredTypes.end())
       kernelTypes = it->second;
-    for (auto [i, t] : llvm::enumerate(host.getArgumentTypes())) {
-      if (host.getArgAttr(i, aliasOf.getName()))
-        continue; // vec4 view, same binding
-      if (host.getArgAttr(i, pushConstants.getName()))
-        continue; // sizes, not a buffer
-      auto mt = cast<MemRefType>(t);
-      KernelBinding b;
-      b.binding = static_cast<uint32_t>(i);
-      b.writes = static_cast<int64_t>(i) >= numInputs;
-      // A flattened dynamic buffer (memref<?xT>): its shape is the kernel's.
-      auto declared = dyn_cast<RankedTensorType>(i < kernelTypes.size() ? kernelTypes[i] : Type());
-      ArrayRef<int64_t> shape = declared ? declared.getShape() : mt.getShape();
-      for (int64_t d : shape)
-        b.shape.push_back(ShapedType::isDynamic(d) ? -1 : d);
-      b.elementType = elementTypeName(mt.getElementType());
-      b.sizeBytes =
-          (declared ? declared.hasStaticShape() : mt.hasStaticShape())
-              ? static_cast<uint64_t>(declared ? declared.getNumElements() : mt.getNumElements()) *
-                    ((mt.getElementTypeBitWidth() + 7) / 8)
-              : 0;
-      k.bindings.push_back(std::move(b));
-    }
-    if (DenseI64ArrayAttr dims = pushConstantDims.getAttr(host)) {
-      ArrayRef<int64_t> pairs = dims.asArrayRef();
-      for (size_t w = 0; w + 1 < pairs.size(); w += 2)
-        k.pushConstants.push_back({static_cast<uint32_t>(4 * (w / 2)),
-                                   static_cast<uint32_t>(pairs[w]),
-                                   static_cast<uint32_t>(pairs[w + 1])});
-      k.pushConstantSize = static_cast<uint32_t>(4 * k.pushConstants.size());
-    }
+    describeInterface(host, kernelTypes, k);
     if (!options.dumpDirectory.empty() &&
         failed(dumpKernel(host, options.dumpDirectory, host.getName().str(), w)))
       return WalkResult::interrupt();

@@ -76,27 +76,9 @@ gpu::LaunchOp findLaunch(func::FuncOp f) {
   return launch;
 }
 
-LogicalResult lowerKernel(func::FuncOp f, const TargetDescription &target) {
-  MLIRContext *ctx = f.getContext();
-  if (failed(constantsToFills(f)))
-    return failure();
-  if (failed(simplifyOnTensors(f)))
-    return f.emitError("simplification did not converge");
-  ensureTileableRoots(f);
-  IRRewriter rw(ctx);
-  if (failed(bufferization::eliminateEmptyTensors(rw, f)))
-    return f.emitError("empty tensor elimination failed");
-  int64_t invocations = 1;
-  if (failed(tileRoots(f, target, &invocations)))
-    return failure();
-  if (failed(simplifyOnTensors(f)))
-    return f.emitError("simplification did not converge");
-  // Tiling gives ops whose output is never read a fresh tensor.empty tile;
-  // eliminating it again writes those tiles straight into the output.
-  if (failed(bufferization::eliminateEmptyTensors(rw, f)))
-    return f.emitError("empty tensor elimination failed");
-  // Everything that computes must now sit inside the thread loops: an op left
-  // at workgroup level would be executed by every invocation.
+/// Everything that computes must sit inside the thread loops after tiling: an
+/// op left at workgroup level would be executed by every invocation.
+LogicalResult checkFusedIntoThreads(func::FuncOp f) {
   WalkResult stray = findLaunch(f).walk([&](linalg::LinalgOp op) {
     auto forall = op->getParentOfType<scf::ForallOp>();
     std::optional<ArrayAttr> mapping = forall ? forall.getMapping() : std::nullopt;
@@ -106,17 +88,13 @@ LogicalResult lowerKernel(func::FuncOp f, const TargetDescription &target) {
     }
     return WalkResult::advance();
   });
-  if (stray.wasInterrupted())
-    return failure();
-  if (failed(boundTemporaries(f)))
-    return failure();
-  if (failed(bufferize(f)))
-    return failure();
-  if (failed(allocationsToPrivateVariables(f, findLaunch(f))))
-    return failure();
+  return failure(stray.wasInterrupted());
+}
 
+/// The ops tileRoots marked for register tiles (RegisterTiles.cpp).
+LogicalResult applyRegisterTiles(IRRewriter &rw, func::FuncOp f) {
   SmallVector<linalg::LinalgOp> regTiles;
-  MeshVKDialect::RegisterTileAttrHelper registerTileCaps(ctx);
+  MeshVKDialect::RegisterTileAttrHelper registerTileCaps(f.getContext());
   f.walk([&](linalg::LinalgOp op) {
     if (registerTileCaps.isAttrPresent(op))
       regTiles.push_back(op);
@@ -126,8 +104,13 @@ LogicalResult lowerKernel(func::FuncOp f, const TargetDescription &target) {
     if (failed(registerTile(rw, op, caps.asArrayRef())))
       return failure();
   }
+  return success();
+}
 
-  // Workgroup count: one workgroup per tile, clamped to the device limit.
+/// The foralls become grid-stride loops over `invocations` threads and the
+/// launch's workgroups: one workgroup per tile, clamped to the device limit.
+LogicalResult distribute(IRRewriter &rw, func::FuncOp f, const TargetDescription &target,
+                         int64_t invocations) {
   int64_t tiles = 1;
   SmallVector<scf::ForallOp> foralls;
   f.walk([&](scf::ForallOp fa) { foralls.push_back(fa); }); // post-order: inner first
@@ -158,27 +141,38 @@ LogicalResult lowerKernel(func::FuncOp f, const TargetDescription &target) {
   launch.getGridSizeXMutable().assign(arith::ConstantIndexOp::create(rw, launch.getLoc(), tiles));
   launch.getBlockSizeXMutable().assign(
       arith::ConstantIndexOp::create(rw, launch.getLoc(), invocations));
+  return success();
+}
 
-  {
-    // In-place results leave copies of a tile onto itself (parallel_insert_slice
-    // of the tile that was computed in place): canonicalization (trivial
-    // subviews fold away) and CSE make both views one value.
-    RewritePatternSet canon(ctx);
-    for (Dialect *d : ctx->getLoadedDialects())
-      d->getCanonicalizationPatterns(canon);
-    for (RegisteredOperationName op : ctx->getRegisteredOperations())
-      op.getCanonicalizationPatterns(canon, ctx);
-    (void)applyPatternsGreedily(f, std::move(canon));
-    DominanceInfo dom(f);
-    eliminateCommonSubExpressions(rw, dom, f);
-    SmallVector<linalg::CopyOp> copies;
-    f.walk([&](linalg::CopyOp c) {
-      if (c.getDpsInputOperand(0)->get() == c.getDpsInitOperand(0)->get())
-        copies.push_back(c);
-    });
-    for (auto c : copies)
-      rw.eraseOp(c);
-  }
+/// Every dialect's and op's canonicalization patterns (plus `patterns`).
+void canonicalize(func::FuncOp f, RewritePatternSet &&patterns) {
+  MLIRContext *ctx = f.getContext();
+  for (Dialect *d : ctx->getLoadedDialects())
+    d->getCanonicalizationPatterns(patterns);
+  for (RegisteredOperationName op : ctx->getRegisteredOperations())
+    op.getCanonicalizationPatterns(patterns, ctx);
+  (void)applyPatternsGreedily(f, std::move(patterns));
+}
+
+/// In-place results leave copies of a tile onto itself (parallel_insert_slice
+/// of the tile that was computed in place): canonicalization (trivial
+/// subviews fold away) and CSE make both views one value, and the copy goes.
+void dropSelfCopies(IRRewriter &rw, func::FuncOp f) {
+  canonicalize(f, RewritePatternSet(f.getContext()));
+  DominanceInfo dom(f);
+  eliminateCommonSubExpressions(rw, dom, f);
+  SmallVector<linalg::CopyOp> copies;
+  f.walk([&](linalg::CopyOp c) {
+    if (c.getDpsInputOperand(0)->get() == c.getDpsInitOperand(0)->get())
+      copies.push_back(c);
+  });
+  for (auto c : copies)
+    rw.eraseOp(c);
+}
+
+/// The remaining linalg ops as loops, simplified: identical index
+/// computations must be one value for access grouping.
+LogicalResult lowerToLoops(IRRewriter &rw, func::FuncOp f) {
   SmallVector<linalg::LinalgOp> rest;
   f.walk([&](linalg::LinalgOp op) { rest.push_back(op); });
   for (linalg::LinalgOp op : rest) {
@@ -187,18 +181,40 @@ LogicalResult lowerKernel(func::FuncOp f, const TargetDescription &target) {
       return op->emitError("lowering to loops failed");
     rw.eraseOp(op);
   }
-  RewritePatternSet patterns(ctx);
+  RewritePatternSet patterns(f.getContext());
   memref::populateFoldMemRefAliasOpPatterns(patterns);
-  for (Dialect *d : ctx->getLoadedDialects())
-    d->getCanonicalizationPatterns(patterns);
-  for (RegisteredOperationName op : ctx->getRegisteredOperations())
-    op.getCanonicalizationPatterns(patterns, ctx);
-  (void)applyPatternsGreedily(f, std::move(patterns));
-  {
-    // Identical index computations must be one value for access grouping.
-    DominanceInfo dom(f);
-    eliminateCommonSubExpressions(rw, dom, f);
-  }
+  canonicalize(f, std::move(patterns));
+  DominanceInfo dom(f);
+  eliminateCommonSubExpressions(rw, dom, f);
+  return success();
+}
+
+/// The steps of meshvk-tile-and-distribute on one kernel (KernelLowering.h).
+LogicalResult lowerKernel(func::FuncOp f, const TargetDescription &target) {
+  if (failed(constantsToFills(f)))
+    return failure();
+  if (failed(simplifyOnTensors(f)))
+    return f.emitError("simplification did not converge");
+  ensureTileableRoots(f);
+  IRRewriter rw(f.getContext());
+  if (failed(bufferization::eliminateEmptyTensors(rw, f)))
+    return f.emitError("empty tensor elimination failed");
+  int64_t invocations = 1;
+  if (failed(tileRoots(f, target, &invocations)))
+    return failure();
+  if (failed(simplifyOnTensors(f)))
+    return f.emitError("simplification did not converge");
+  // Tiling gives ops whose output is never read a fresh tensor.empty tile;
+  // eliminating it again writes those tiles straight into the output.
+  if (failed(bufferization::eliminateEmptyTensors(rw, f)))
+    return f.emitError("empty tensor elimination failed");
+  if (failed(checkFusedIntoThreads(f)) || failed(boundTemporaries(f)) || failed(bufferize(f)) ||
+      failed(allocationsToPrivateVariables(f, findLaunch(f))) ||
+      failed(applyRegisterTiles(rw, f)) || failed(distribute(rw, f, target, invocations)))
+    return failure();
+  dropSelfCopies(rw, f);
+  if (failed(lowerToLoops(rw, f)))
+    return failure();
   vectorizeBuffers(f);
   return passSizesAsPushConstants(f, findLaunch(f));
 }

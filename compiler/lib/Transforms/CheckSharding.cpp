@@ -182,6 +182,132 @@ LogicalResult checkOp(Operation *op) {
   return success();
 }
 
+/// One line for the first argument or result of public `func` the ABI cannot
+/// move: not a ranked tensor without encoding, empty, or of more than 2^32
+/// elements (the emitter's element count would wrap). True when it found one.
+bool badSignature(func::FuncOp func) {
+  bool bad = false;
+  auto describe = [&](StringRef what, unsigned i, Type t, Location loc) {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    if (bad)
+      return; // one line: the first offending type
+    if (tensor && !tensor.getEncoding()) {
+      uint64_t elements = 1;
+      bool tooBig = false, empty = false;
+      for (int64_t d : tensor.getShape()) {
+        if (ShapedType::isDynamic(d))
+          return; // the shard.shard check names dynamic shapes
+        empty |= d == 0;
+        tooBig |= d > 0 && elements > (uint64_t{1} << 32) / (uint64_t)d;
+        if (!tooBig && d > 0)
+          elements *= (uint64_t)d;
+      }
+      if (!empty && !tooBig)
+        return;
+      emitError(loc) << what << " #" << i << " of @" << func.getSymName() << " is " << t
+                     << (empty ? ": an empty tensor (a dimension of size 0); meshvk needs "
+                                 "at least one element"
+                               : ": more than 2^32 elements, meshvk's limit per tensor");
+      bad = true;
+      return;
+    }
+    emitError(loc) << what << " #" << i << " of @" << func.getSymName() << " is " << t
+                   << ": meshvk functions take and return ranked tensors without encoding"
+                   << (t.isIntOrIndexOrFloat() ? " (a scalar is a 0-d tensor<...>)" : "");
+    bad = true;
+  };
+  for (auto [i, t] : llvm::enumerate(func.getArgumentTypes()))
+    describe("argument", i, t, func.getArgument(i).getLoc());
+  for (auto [i, t] : llvm::enumerate(func.getResultTypes()))
+    describe("result", i, t, func.getLoc());
+  return bad;
+}
+
+/// Halos and offsets of a global program's annotation must be constants.
+LogicalResult checkAnnotation(shard::ShardingOp sharding) {
+  bool bad = false;
+  if (!sharding.getStaticHaloSizes().empty() || !sharding.getDynamicHaloSizes().empty()) {
+    // Upstream shard-partition crashes on ops whose operands carry
+    // halos, and halo shards overlap (no block ABI for them);
+    // meshvk-normalize-input drops constant ones, so these are SSA
+    // values (or this pass runs alone).
+    sharding.emitError("halo_sizes that are not constants are not supported in a "
+                       "global program's annotations: "
+                       "write the stencil as an SPMD function that calls "
+                       "shard.update_halo (compiler/README.md \"SPMD functions\"), or "
+                       "as tensor.pad + tensor.extract_slice windows of the global "
+                       "tensor (each process then pulls only the borders its windows read)");
+    bad = true;
+  }
+  if (!sharding.getDynamicShardedDimsOffsets().empty()) {
+    sharding.emitError("sharded_dims_offsets given as SSA values are not supported: "
+                       "write them as constants");
+    bad = true;
+  }
+  return failure(bad);
+}
+
+/// A shard.shard: its sharding a shard.sharding op, its tensor static, its
+/// split axes naming dimensions that exist, its uneven splits and written
+/// offsets of a form meshvk-uneven-shards runs (`badGrids`' shards are not
+/// cut: their grid was reported).
+LogicalResult checkShard(shard::ShardOp shardOp, SymbolTableCollection &symbols,
+                         const llvm::DenseSet<StringRef> &badGrids) {
+  shard::ShardingOp sharding = meshvk::shardingOpOf(shardOp);
+  if (!sharding)
+    return shardOp.emitError("the sharding must come from a shard.sharding op "
+                             "in the same function");
+  shard::GridOp grid = shard::getGridOrNull(sharding, sharding.getGridAttr(), symbols);
+  if (!grid)
+    return success(); // the sharding op's own verifier names the unknown grid
+  auto type = dyn_cast<RankedTensorType>(shardOp.getType());
+  if (!type || !type.hasStaticShape())
+    return shardOp.emitError("meshvk needs statically shaped tensors, got ") << shardOp.getType();
+  // Split axes name only tensor dimensions that exist (the shard
+  // dialect's verifier does not check it).
+  for (auto [dim, axes] : llvm::enumerate(sharding.getSplitAxes().getAxes()))
+    if (!axes.asArrayRef().empty() && (int64_t)dim >= type.getRank())
+      return shardOp.emitError() << "split_axes names tensor dimension " << dim << " but "
+                                 << shardOp.getType() << " has rank " << type.getRank();
+  // Uneven splits and written offsets run (meshvk-uneven-shards); what
+  // they cannot be is refused here with the rule they break.
+  if (sharding.getDynamicShardedDimsOffsets().empty() && !badGrids.contains(grid.getSymName()))
+    return meshvk::resolveShardOffsets(shardOp, shardOp.getSrc(), type, grid.getShape(),
+                                       sharding.getSplitAxes().getAxes(),
+                                       sharding.getStaticShardedDimsOffsets());
+  return success();
+}
+
+/// Every op and annotation of a global function; a public one must move
+/// tensors (a scalar, memref or vector argument has no shard and upstream
+/// propagation stops at it) and annotate at least one of them.
+LogicalResult checkFunction(func::FuncOp func, SymbolTableCollection &symbols,
+                            const llvm::DenseSet<StringRef> &badGrids) {
+  if (func.isPublic() && badSignature(func))
+    return failure();
+  bool failed = false, annotated = false;
+  func.walk([&](Operation *op) {
+    failed |= mlir::failed(checkOp(op));
+    if (auto sharding = dyn_cast<shard::ShardingOp>(op)) {
+      annotated = true;
+      failed |= mlir::failed(checkAnnotation(sharding));
+    }
+    if (auto shardOp = dyn_cast<shard::ShardOp>(op))
+      failed |= mlir::failed(checkShard(shardOp, symbols, badGrids));
+  });
+  bool hasTensors =
+      llvm::any_of(func.getArgumentTypes(), [](Type t) { return isa<TensorType>(t); }) ||
+      llvm::any_of(func.getResultTypes(), [](Type t) { return isa<TensorType>(t); });
+  if (hasTensors && !annotated && func.isPublic()) {
+    func.emitError() << "@" << func.getSymName()
+                     << " has no shard annotations: annotate at least "
+                        "one argument or result with shard.shard so the "
+                        "compiler knows how to split it";
+    failed = true;
+  }
+  return failure(failed);
+}
+
 struct CheckShardingPass : meshvk::impl::CheckShardingBase<CheckShardingPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -204,125 +330,10 @@ struct CheckShardingPass : meshvk::impl::CheckShardingBase<CheckShardingPass> {
     });
     if (axes.wasInterrupted())
       return signalPassFailure();
-
     for (auto func : module.getOps<func::FuncOp>()) {
       if (func.isExternal() || meshvk::isKernel(func) || meshvk::isSpmdFunction(func))
         continue; // SPMD functions: checked by meshvk::recordSpmdAbi
-      // The ABI moves tensors; a scalar, memref or vector argument has no
-      // shard and upstream propagation stops at it.
-      bool badSignature = false;
-      if (func.isPublic()) {
-        auto describe = [&](StringRef what, unsigned i, Type t, Location loc) {
-          auto tensor = dyn_cast<RankedTensorType>(t);
-          if (badSignature)
-            return; // one line: the first offending type
-          if (tensor && !tensor.getEncoding()) {
-            // Sizes the runtime cannot hold: the emitter's element count
-            // would wrap (and called the tensor empty).
-            uint64_t elements = 1;
-            bool tooBig = false, empty = false;
-            for (int64_t d : tensor.getShape()) {
-              if (ShapedType::isDynamic(d))
-                return; // the shard.shard check names dynamic shapes
-              empty |= d == 0;
-              tooBig |= d > 0 && elements > (uint64_t{1} << 32) / (uint64_t)d;
-              if (!tooBig && d > 0)
-                elements *= (uint64_t)d;
-            }
-            if (!empty && !tooBig)
-              return;
-            emitError(loc) << what << " #" << i << " of @" << func.getSymName() << " is " << t
-                           << (empty ? ": an empty tensor (a dimension of size 0); meshvk needs "
-                                       "at least one element"
-                                     : ": more than 2^32 elements, meshvk's limit per tensor");
-            badSignature = true;
-            return;
-          }
-          emitError(loc) << what << " #" << i << " of @" << func.getSymName() << " is " << t
-                         << ": meshvk functions take and return ranked tensors without encoding"
-                         << (t.isIntOrIndexOrFloat() ? " (a scalar is a 0-d tensor<...>)" : "");
-          badSignature = true;
-        };
-        for (auto [i, t] : llvm::enumerate(func.getArgumentTypes()))
-          describe("argument", i, t, func.getArgument(i).getLoc());
-        for (auto [i, t] : llvm::enumerate(func.getResultTypes()))
-          describe("result", i, t, func.getLoc());
-        failed |= badSignature;
-        if (badSignature)
-          continue;
-      }
-      bool annotated = false;
-      func.walk([&](Operation *op) {
-        failed |= mlir::failed(checkOp(op));
-        if (auto sharding = dyn_cast<shard::ShardingOp>(op)) {
-          annotated = true;
-          if (!sharding.getStaticHaloSizes().empty() || !sharding.getDynamicHaloSizes().empty()) {
-            // Upstream shard-partition crashes on ops whose operands carry
-            // halos, and halo shards overlap (no block ABI for them);
-            // meshvk-normalize-input drops constant ones, so these are SSA
-            // values (or this pass runs alone).
-            sharding.emitError(
-                "halo_sizes that are not constants are not supported in a "
-                "global program's annotations: "
-                "write the stencil as an SPMD function that calls "
-                "shard.update_halo (compiler/README.md \"SPMD functions\"), or "
-                "as tensor.pad + tensor.extract_slice windows of the global "
-                "tensor (each process then pulls only the borders its windows read)");
-            failed = true;
-          }
-          if (!sharding.getDynamicShardedDimsOffsets().empty()) {
-            sharding.emitError("sharded_dims_offsets given as SSA values are not supported: "
-                               "write them as constants");
-            failed = true;
-          }
-        }
-        auto shardOp = dyn_cast<shard::ShardOp>(op);
-        if (!shardOp)
-          return;
-        shard::ShardingOp sharding = meshvk::shardingOpOf(shardOp);
-        if (!sharding) {
-          shardOp.emitError("the sharding must come from a shard.sharding op "
-                            "in the same function");
-          failed = true;
-          return;
-        }
-        shard::GridOp grid = shard::getGridOrNull(sharding, sharding.getGridAttr(), symbols);
-        if (!grid)
-          return; // the sharding op's own verifier names the unknown grid
-        auto type = dyn_cast<RankedTensorType>(shardOp.getType());
-        if (!type || !type.hasStaticShape()) {
-          shardOp.emitError("meshvk needs statically shaped tensors, got ") << shardOp.getType();
-          failed = true;
-          return;
-        }
-        // Split axes name only tensor dimensions that exist (the shard
-        // dialect's verifier does not check it).
-        for (auto [dim, axes] : llvm::enumerate(sharding.getSplitAxes().getAxes())) {
-          if (!axes.asArrayRef().empty() && (int64_t)dim >= type.getRank()) {
-            shardOp.emitError() << "split_axes names tensor dimension " << dim << " but "
-                                << shardOp.getType() << " has rank " << type.getRank();
-            failed = true;
-            return;
-          }
-        }
-        // Uneven splits and written offsets run (meshvk-uneven-shards); what
-        // they cannot be is refused here with the rule they break.
-        if (sharding.getDynamicShardedDimsOffsets().empty() &&
-            !badGrids.contains(grid.getSymName()))
-          failed |= mlir::failed(meshvk::resolveShardOffsets(
-              shardOp, shardOp.getSrc(), type, grid.getShape(), sharding.getSplitAxes().getAxes(),
-              sharding.getStaticShardedDimsOffsets()));
-      });
-      bool hasTensors =
-          llvm::any_of(func.getArgumentTypes(), [](Type t) { return isa<TensorType>(t); }) ||
-          llvm::any_of(func.getResultTypes(), [](Type t) { return isa<TensorType>(t); });
-      if (hasTensors && !annotated && func.isPublic()) {
-        func.emitError() << "@" << func.getSymName()
-                         << " has no shard annotations: annotate at least "
-                            "one argument or result with shard.shard so the "
-                            "compiler knows how to split it";
-        failed = true;
-      }
+      failed |= mlir::failed(checkFunction(func, symbols, badGrids));
     }
     if (failed)
       signalPassFailure();

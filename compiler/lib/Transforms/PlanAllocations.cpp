@@ -43,21 +43,30 @@ int64_t bytesOf(Type type) {
   return tensor.getNumElements() * ((tensor.getElementTypeBitWidth() + 7) / 8);
 }
 
-struct PlanAllocationsPass : meshvk::impl::PlanAllocationsBase<PlanAllocationsPass> {
-  using PlanAllocationsBase::PlanAllocationsBase;
+/// The allocation of one plan, step by step; the state the steps share.
+class PlanAllocator {
+public:
+  PlanAllocator(func::FuncOp plan, int64_t alignment)
+      : plan(plan), alignment(alignment), processes(meshvk::getPlan(plan).getProcessCount()) {}
 
-  void runOnOperation() override {
-    for (auto plan : getOperation().getOps<func::FuncOp>())
-      if (meshvk::getPlan(plan) && failed(planOne(plan)))
-        return signalPassFailure();
+  LogicalResult run() {
+    if (failed(checkSignature()))
+      return failure();
+    giveResultsOwnBuffers();
+    if (failed(assignBuffers()) || failed(traceUses()) || failed(markResults()))
+      return failure();
+    placeTransients();
+    annotate();
+    return success();
   }
 
-  LogicalResult planOne(func::FuncOp plan) {
-    int64_t processes = meshvk::getPlan(plan).getProcessCount();
+private:
+  /// One block ending in func.return, sized static tensors per process.
+  LogicalResult checkSignature() {
     if (!plan.getBody().hasOneBlock())
       return plan.emitError("a plan must be a single block");
-    Block &block = plan.getBody().front();
-    auto ret = dyn_cast<func::ReturnOp>(block.getTerminator());
+    block = &plan.getBody().front();
+    ret = dyn_cast<func::ReturnOp>(block->getTerminator());
     if (!ret)
       return plan.emitError("a plan must end in func.return");
     // bytesOf needs a bit width: complex or index elements crashed here
@@ -70,7 +79,7 @@ struct PlanAllocationsPass : meshvk::impl::PlanAllocationsBase<PlanAllocationsPa
       if (!sized(t))
         return plan.emitError("element type of ")
                << t << " is not supported; the runtime supports f32, f16 and i32";
-    for (Operation &op : block)
+    for (Operation &op : *block)
       for (Type t : op.getResultTypes())
         if (!sized(t))
           return op.emitError("element type of ")
@@ -83,9 +92,12 @@ struct PlanAllocationsPass : meshvk::impl::PlanAllocationsBase<PlanAllocationsPa
         return plan.emitError("plan results must be static tensors, got ") << t;
     if (ret.getNumOperands() % processes || plan.getNumArguments() % processes)
       return plan.emitError("plan signature is not per-process");
+    return success();
+  }
 
-    // Every result gets its own buffer: a returned argument or constant, or
-    // a value returned twice, is first copied locally.
+  /// Every result gets its own buffer: a returned argument or constant, or
+  /// a value returned twice, is first copied locally.
+  void giveResultsOwnBuffers() {
     OpBuilder b(ret);
     llvm::SmallPtrSet<Value, 8> returned;
     for (OpOperand &operand : ret->getOpOperands()) {
@@ -102,11 +114,18 @@ struct PlanAllocationsPass : meshvk::impl::PlanAllocationsBase<PlanAllocationsPa
                                          b.getDenseI64ArrayAttr(zero),
                                          b.getDenseI64ArrayAttr(type.getShape())));
     }
+  }
 
-    // Buffers and which buffer each value lives in.
-    std::vector<Buffer> buffers;
-    DenseMap<Value, int64_t> bufferOf;
-    DenseMap<Operation *, int64_t> order;
+  int64_t addBuffer(Value value, Buffer buf) {
+    bufferOf[value] = buffers.size();
+    buffers.push_back(buf);
+    return buffers.size() - 1;
+  }
+
+  /// Buffers and which buffer each value lives in: arguments, constants,
+  /// empties and kernel outputs each a buffer, a copy's result its
+  /// destination's.
+  LogicalResult assignBuffers() {
     for (BlockArgument arg : plan.getArguments()) {
       Buffer buf;
       buf.process = arg.getArgNumber() % processes;
@@ -114,12 +133,10 @@ struct PlanAllocationsPass : meshvk::impl::PlanAllocationsBase<PlanAllocationsPa
       buf.kind = BufferKind::Argument;
       buf.index = arg.getArgNumber();
       buf.first = -1;
-      bufferOf[arg] = buffers.size();
-      buffers.push_back(buf);
+      addBuffer(arg, buf);
     }
-    int64_t position = 0;
     SmallVector<int64_t> constants(processes, 0);
-    for (Operation &op : block) {
+    for (Operation &op : *block) {
       order[&op] = position++;
       if (auto constant = dyn_cast<meshvk::ConstantOp>(op)) {
         int64_t p = meshvk::getProcess(&op);
@@ -132,25 +149,12 @@ struct PlanAllocationsPass : meshvk::impl::PlanAllocationsBase<PlanAllocationsPa
         buf.kind = BufferKind::Constant;
         buf.index = constants[p]++;
         buf.first = -1;
-        bufferOf[constant.getResult()] = buffers.size();
-        buffers.push_back(buf);
+        addBuffer(constant.getResult(), buf);
         continue;
       }
       if (auto copy = dyn_cast<meshvk::CopyOp>(op)) {
-        auto it = bufferOf.find(copy.getDest());
-        if (it == bufferOf.end())
-          return copy.emitError("copy destination has no buffer");
-        Buffer &dest = buffers[it->second];
-        if (dest.kind == BufferKind::Constant)
-          return copy.emitError("copies into a constant (constants are never written)");
-        if (dest.process != copy.getDestProcess())
-          return copy.emitError("copy destination lives on process ")
-                 << dest.process << ", not on " << copy.getDestProcess();
-        for (Operation *user : copy.getDest().getUsers())
-          if (user != copy && order.count(user) == 0)
-            return copy.emitError("the copy destination is used after the "
-                                  "copy that updates it in place");
-        bufferOf[copy.getResult()] = it->second;
+        if (failed(assignCopy(copy)))
+          return failure();
         continue;
       }
       if (!isa<meshvk::EmptyOp, meshvk::LaunchOp>(op))
@@ -166,12 +170,35 @@ struct PlanAllocationsPass : meshvk::impl::PlanAllocationsBase<PlanAllocationsPa
         // whose only consumer was an empty shard's slice) must not share
         // bytes with the same kernel's inputs.
         buf.last = buf.first;
-        bufferOf[result] = buffers.size();
-        buffers.push_back(buf);
+        addBuffer(result, buf);
       }
     }
-    // Lifetimes, peer reads and kinds from the uses.
-    for (Operation &op : block) {
+    return success();
+  }
+
+  /// A copy writes its destination's buffer in place: the destination must
+  /// be a writable buffer of the copy's process that nothing uses later.
+  LogicalResult assignCopy(meshvk::CopyOp copy) {
+    auto it = bufferOf.find(copy.getDest());
+    if (it == bufferOf.end())
+      return copy.emitError("copy destination has no buffer");
+    Buffer &dest = buffers[it->second];
+    if (dest.kind == BufferKind::Constant)
+      return copy.emitError("copies into a constant (constants are never written)");
+    if (dest.process != copy.getDestProcess())
+      return copy.emitError("copy destination lives on process ")
+             << dest.process << ", not on " << copy.getDestProcess();
+    for (Operation *user : copy.getDest().getUsers())
+      if (user != copy && order.count(user) == 0)
+        return copy.emitError("the copy destination is used after the "
+                              "copy that updates it in place");
+    bufferOf[copy.getResult()] = it->second;
+    return success();
+  }
+
+  /// Lifetimes and peer reads from the uses; only plan ops may remain.
+  LogicalResult traceUses() {
+    for (Operation &op : *block) {
       if (isa<func::ReturnOp>(op))
         continue;
       int64_t p = -1;
@@ -198,6 +225,11 @@ struct PlanAllocationsPass : meshvk::impl::PlanAllocationsBase<PlanAllocationsPa
                                  << "' left in the plan; run "
                                     "meshvk-outline-kernels first";
     }
+    return success();
+  }
+
+  /// The returned buffers become result buffers of their process.
+  LogicalResult markResults() {
     for (OpOperand &operand : ret->getOpOperands()) {
       auto it = bufferOf.find(operand.get());
       if (it == bufferOf.end())
@@ -210,10 +242,17 @@ struct PlanAllocationsPass : meshvk::impl::PlanAllocationsBase<PlanAllocationsPa
       buf.kind = BufferKind::Result;
       buf.index = operand.getOperandNumber();
     }
+    return success();
+  }
 
-    // First-fit placement of transients in each process's arena.
-    SmallVector<int64_t> arena(processes, 0), unshared(processes, 0), argBytes(processes, 0),
-        resultBytes(processes, 0), constantBytes(processes, 0);
+  /// First-fit placement of transients in each process's arena, and each
+  /// process's byte counts by kind.
+  void placeTransients() {
+    arena.assign(processes, 0);
+    unshared.assign(processes, 0);
+    argBytes.assign(processes, 0);
+    resultBytes.assign(processes, 0);
+    constantBytes.assign(processes, 0);
     std::vector<int64_t> placed;
     for (auto [id, buf] : llvm::enumerate(buffers)) {
       if (buf.kind == BufferKind::Argument) {
@@ -252,10 +291,13 @@ struct PlanAllocationsPass : meshvk::impl::PlanAllocationsBase<PlanAllocationsPa
       arena[buf.process] = std::max(arena[buf.process], offset + footprint);
       placed.push_back(id);
     }
+  }
 
-    // Annotate ops and the plan.
+  /// Each plan op's buffers (`meshvk.buffers`) and the plan's memory per
+  /// process (`meshvk.memory`).
+  void annotate() {
     Builder ab(plan.getContext());
-    for (Operation &op : block) {
+    for (Operation &op : *block) {
       if (!isa<meshvk::LaunchOp, meshvk::CopyOp, meshvk::EmptyOp, meshvk::ConstantOp>(op))
         continue;
       SmallVector<Attribute> entries;
@@ -271,12 +313,32 @@ struct PlanAllocationsPass : meshvk::impl::PlanAllocationsBase<PlanAllocationsPa
       memory.push_back(meshvk::ProcessMemoryAttr::get(ab.getContext(), argBytes[p], resultBytes[p],
                                                       arena[p], unshared[p], constantBytes[p]));
     meshvk::MeshVKDialect::MemoryAttrHelper(ab.getContext()).setAttr(plan, ab.getArrayAttr(memory));
-    return success();
   }
 
   int64_t alignTo(int64_t value) {
-    int64_t a = alignment > 0 ? (int64_t)alignment : 1;
+    int64_t a = alignment > 0 ? alignment : 1;
     return (value + a - 1) / a * a;
+  }
+
+  func::FuncOp plan;
+  int64_t alignment;
+  int64_t processes;
+  Block *block = nullptr;
+  func::ReturnOp ret;
+  std::vector<Buffer> buffers;
+  DenseMap<Value, int64_t> bufferOf;
+  DenseMap<Operation *, int64_t> order; // plan position of each op
+  int64_t position = 0;                 // ops in the plan
+  SmallVector<int64_t> arena, unshared, argBytes, resultBytes, constantBytes;
+};
+
+struct PlanAllocationsPass : meshvk::impl::PlanAllocationsBase<PlanAllocationsPass> {
+  using PlanAllocationsBase::PlanAllocationsBase;
+
+  void runOnOperation() override {
+    for (auto plan : getOperation().getOps<func::FuncOp>())
+      if (meshvk::getPlan(plan) && failed(PlanAllocator(plan, alignment).run()))
+        return signalPassFailure();
   }
 };
 

@@ -47,6 +47,82 @@ inline llvm::SmallVector<int64_t> processMultiIndex(llvm::ArrayRef<int64_t> grid
   return index;
 }
 
+/// Linear process of row-major multi-index `multi` on `gridShape` (the
+/// inverse of processMultiIndex).
+inline int64_t processLinearIndex(llvm::ArrayRef<int64_t> gridShape,
+                                  llvm::ArrayRef<int64_t> multi) {
+  int64_t linear = 0;
+  for (size_t a = 0; a < gridShape.size(); ++a)
+    linear = linear * gridShape[a] + multi[a];
+  return linear;
+}
+
+/// Writes `block`, a block index along `axes` linearised with the first axis
+/// most significant, into those axes' entries of `multi`.
+inline void setBlockAlong(llvm::ArrayRef<int64_t> gridShape, llvm::ArrayRef<int16_t> axes,
+                          int64_t block, llvm::SmallVectorImpl<int64_t> &multi) {
+  for (int64_t i = (int64_t)axes.size() - 1; i >= 0; --i) {
+    multi[axes[i]] = block % gridShape[axes[i]];
+    block /= gridShape[axes[i]];
+  }
+}
+
+/// The processes of one collective group over grid axes `axes`, ordered by
+/// in-group index (the block along `axes`, first axis most significant).
+struct ProcessGroup {
+  llvm::SmallVector<int64_t> members;
+  int64_t rank = 0; // in-group index of the process the group was built for
+};
+
+/// The group over `axes` that process `p` is in: the processes whose
+/// coordinates equal p's on every other grid axis.
+inline ProcessGroup groupOf(int64_t p, llvm::ArrayRef<int64_t> gridShape,
+                            llvm::ArrayRef<int16_t> axes) {
+  llvm::SmallVector<int64_t> multi = processMultiIndex(gridShape, p);
+  ProcessGroup group;
+  int64_t size = 1;
+  for (int16_t a : axes)
+    size *= gridShape[a];
+  for (int64_t k = 0; k < size; ++k) {
+    llvm::SmallVector<int64_t> member = multi;
+    setBlockAlong(gridShape, axes, k, member);
+    int64_t linear = processLinearIndex(gridShape, member);
+    if (linear == p)
+      group.rank = k;
+    group.members.push_back(linear);
+  }
+  return group;
+}
+
+/// The process whose block along `axes` (linearised, first axis most
+/// significant) is `delta` away from p's, all other grid coordinates equal;
+/// -1 past either end (halos are not periodic).
+inline int64_t neighborOf(int64_t p, llvm::ArrayRef<int64_t> gridShape,
+                          llvm::ArrayRef<int16_t> axes, int64_t delta) {
+  llvm::SmallVector<int64_t> multi = processMultiIndex(gridShape, p);
+  int64_t block = 0, blocks = 1;
+  for (int16_t a : axes) {
+    block = block * gridShape[a] + multi[a];
+    blocks *= gridShape[a];
+  }
+  block += delta;
+  if (block < 0 || block >= blocks)
+    return -1;
+  setBlockAlong(gridShape, axes, block, multi);
+  return processLinearIndex(gridShape, multi);
+}
+
+/// The grid axes on which processes `p` and `q` have different coordinates.
+inline llvm::SmallVector<int64_t> differingAxes(llvm::ArrayRef<int64_t> gridShape, int64_t p,
+                                                int64_t q) {
+  llvm::SmallVector<int64_t> mp = processMultiIndex(gridShape, p),
+                             mq = processMultiIndex(gridShape, q), axes;
+  for (int64_t a = 0; a < (int64_t)gridShape.size(); ++a)
+    if (mp[a] != mq[a])
+      axes.push_back(a);
+  return axes;
+}
+
 inline int64_t gridSize(llvm::ArrayRef<int64_t> gridShape) {
   int64_t n = 1;
   for (int64_t s : gridShape)
@@ -262,6 +338,30 @@ inline mlir::shard::ShardingOp shardingOpOf(mlir::shard::ShardOp shardOp) {
   return shardOp.getSharding().getDefiningOp<mlir::shard::ShardingOp>();
 }
 
+/// The part of a source box (`srcOffsets`, `srcSizes`) that a destination
+/// box (`destOffsets`, `destSizes`, in the same tensor) covers: where it
+/// starts in each box and its sizes. False when they do not meet.
+inline bool intersectBoxes(llvm::ArrayRef<int64_t> srcOffsets, llvm::ArrayRef<int64_t> srcSizes,
+                           llvm::ArrayRef<int64_t> destOffsets, llvm::ArrayRef<int64_t> destSizes,
+                           llvm::SmallVectorImpl<int64_t> &inSrc,
+                           llvm::SmallVectorImpl<int64_t> &inDest,
+                           llvm::SmallVectorImpl<int64_t> &sizes) {
+  int64_t rank = srcOffsets.size();
+  inSrc.assign(rank, 0);
+  inDest.assign(rank, 0);
+  sizes.assign(rank, 0);
+  bool empty = false;
+  for (int64_t k = 0; k < rank; ++k) {
+    int64_t lo = std::max(srcOffsets[k], destOffsets[k]);
+    int64_t hi = std::min(srcOffsets[k] + srcSizes[k], destOffsets[k] + destSizes[k]);
+    empty |= hi <= lo;
+    inSrc[k] = lo - srcOffsets[k];
+    inDest[k] = lo - destOffsets[k];
+    sizes[k] = hi - lo;
+  }
+  return !empty;
+}
+
 /// Lowers one meshvk.reshard (`ops[p]`: process p's copy, static types) to
 /// box copies: every destination shard pulls, from one holder of each
 /// distinct source shard (itself when it holds one), the intersection of the
@@ -299,22 +399,11 @@ lowerBoxReshard(llvm::ArrayRef<mlir::Operation *> ops, llvm::ArrayRef<int64_t> g
       if (s == d || !holder.count(from[s]))
         holder[from[s]] = s;
     for (auto &[box, s] : holder) {
-      llvm::SmallVector<int64_t> srcOff(rank), dstOff(rank), sizes(rank);
-      bool empty = false;
-      for (int64_t k = 0; k < rank; ++k) {
-        int64_t lo = std::max(box.first[k], to[d].first[k]);
-        int64_t hi = std::min(box.first[k] + box.second[k], to[d].first[k] + to[d].second[k]);
-        empty |= hi <= lo;
-        srcOff[k] = lo - box.first[k];
-        dstOff[k] = lo - to[d].first[k];
-        sizes[k] = hi - lo;
-      }
-      if (empty)
+      llvm::SmallVector<int64_t> srcOff, dstOff, sizes;
+      if (!intersectBoxes(box.first, box.second, to[d].first, to[d].second, srcOff, dstOff, sizes))
         continue;
-      llvm::SmallVector<int64_t> ms = processMultiIndex(gridShape, s),
-                                 md = processMultiIndex(gridShape, d);
-      for (int64_t a = 0; a < (int64_t)gridShape.size(); ++a)
-        if (ms[a] != md[a] && plan && !llvm::is_contained(peered, a))
+      for (int64_t a : differingAxes(gridShape, s, d))
+        if (plan && !llvm::is_contained(peered, a))
           return ops[d]->emitError("uneven reshard needs a copy over grid axis ")
                  << a << ", whose devices do not share memory: not supported yet";
       dest = copy(ops[s]->getOperand(0), s, dest, d, srcOff, dstOff, sizes);

@@ -285,41 +285,50 @@ SmallVector<Value> constantsFor(Operation *op, ArrayRef<int64_t> multi, int64_t 
   return constants;
 }
 
-struct UnrollGridPass : meshvk::impl::UnrollGridBase<UnrollGridPass> {
-  void runOnOperation() override {
-    SmallVector<func::FuncOp> funcs;
-    for (auto func : getOperation().getOps<func::FuncOp>())
-      if (meshvk::getAbi(func) && !meshvk::getPlan(func))
-        funcs.push_back(func);
-    for (func::FuncOp func : funcs)
-      if (failed(unroll(func)))
-        return signalPassFailure();
+/// The unrolling of one SPMD function into its plan, step by step; the state
+/// the steps share.
+class GridUnroller {
+public:
+  GridUnroller(func::FuncOp spmd)
+      : spmd(spmd), ctx(spmd.getContext()), abi(meshvk::getAbi(spmd)),
+        gridShape(abi.getGridShape().asArrayRef()), processes(abi.getProcessCount()),
+        builder(spmd) {}
+
+  LogicalResult run() {
+    if (failed(readGrid()) || failed(rejectUnplannable()))
+      return failure();
+    createPlan();
+    if (failed(cloneOnEveryProcess()) || failed(returnShards()))
+      return failure();
+    spmd.erase();
+    return foldProcessBranches();
   }
 
-  LogicalResult unroll(func::FuncOp spmd) {
-    meshvk::AbiAttr abi = meshvk::getAbi(spmd);
-    DenseI64ArrayAttr gridShapeAttr = abi.getGridShape();
+private:
+  /// The grid the ABI names, and the grid axes whose devices share memory:
+  /// decided here, once, for every later reader of the plan (all axes unless
+  /// the grid says otherwise).
+  LogicalResult readGrid() {
     FlatSymbolRefAttr gridRef = abi.getGrid();
-    ArrayRef<int64_t> gridShape = gridShapeAttr.asArrayRef();
     auto gridOp = SymbolTable::lookupNearestSymbolFrom<shard::GridOp>(spmd, gridRef);
     if (!gridOp || gridOp.getShape() != gridShape)
       return spmd.emitError(meshvk::MeshVKDialect::AbiAttrHelper::getNameStr())
-             << " names grid " << gridRef << " with shape " << gridShapeAttr
+             << " names grid " << gridRef << " with shape " << abi.getGridShape()
              << ", which is not a static shard.grid of this module";
-    int64_t processes = abi.getProcessCount();
-    // The grid axes whose devices share memory: decided here, once, for every
-    // later reader of the plan (all axes unless the grid says otherwise).
-    SmallVector<int64_t> peered;
     if (DenseI64ArrayAttr axes =
-            meshvk::MeshVKDialect::PeeredMemoryAxesAttrHelper(&getContext()).getAttr(gridOp))
+            meshvk::MeshVKDialect::PeeredMemoryAxesAttrHelper(ctx).getAttr(gridOp))
       peered.assign(axes.asArrayRef().begin(), axes.asArrayRef().end());
     else
       for (int64_t a = 0; a < (int64_t)gridShape.size(); ++a)
         peered.push_back(a);
     if (!spmd.getBody().hasOneBlock())
       return spmd.emitError("meshvk-unroll-grid needs a single-block function");
+    return success();
+  }
 
-    // Reject what a plan cannot express before touching anything.
+  /// Rejects what a plan cannot express before touching anything, and
+  /// numbers the collectives (each process's copy keeps its number).
+  LogicalResult rejectUnplannable() {
     int64_t nextCollective = 0;
     WalkResult bad = spmd.walk([&](Operation *op) {
       if (isa<shard::NeighborsLinearIndicesOp, shard::ShardOp, shard::GetShardingOp>(op) ||
@@ -341,15 +350,16 @@ struct UnrollGridPass : meshvk::impl::UnrollGridBase<UnrollGridPass> {
       }
       return WalkResult::advance();
     });
-    if (bad.wasInterrupted())
-      return failure();
+    return failure(bad.wasInterrupted());
+  }
 
-    // Plan signature: every process's shard of every argument and result,
-    // global index major, process minor.
+  /// The plan function: every process's shard of every argument and result
+  /// (each process's own static shard type: uneven shards differ), global
+  /// index major, process minor.
+  void createPlan() {
     FunctionType spmdType = spmd.getFunctionType();
-    Builder b(spmd.getContext());
-    // Each process's own (static) shard type: uneven shards differ.
-    SmallVector<Type> inputs, results;
+    Builder b(ctx);
+    SmallVector<Type> inputs;
     SmallVector<DictionaryAttr> argAttrs, resultAttrs;
     auto processType = [&](ArrayAttr entries, unsigned i, Type t, int64_t p) -> Type {
       auto entry = i < entries.size() ? dyn_cast<meshvk::ValueAbiAttr>(entries[i]) : nullptr;
@@ -358,35 +368,34 @@ struct UnrollGridPass : meshvk::impl::UnrollGridBase<UnrollGridPass> {
     for (auto [i, t] : llvm::enumerate(spmdType.getInputs()))
       for (int64_t p = 0; p < processes; ++p) {
         inputs.push_back(processType(abi.getArgs(), i, t, p));
-        argAttrs.push_back(b.getDictionaryAttr(meshvk::processEntry(b.getContext(), p)));
+        argAttrs.push_back(b.getDictionaryAttr(meshvk::processEntry(ctx, p)));
       }
     for (auto [i, t] : llvm::enumerate(spmdType.getResults()))
       for (int64_t p = 0; p < processes; ++p) {
         results.push_back(processType(abi.getResults(), i, t, p));
-        resultAttrs.push_back(b.getDictionaryAttr(meshvk::processEntry(b.getContext(), p)));
+        resultAttrs.push_back(b.getDictionaryAttr(meshvk::processEntry(ctx, p)));
       }
-
-    OpBuilder builder(spmd);
-    auto plan = func::FuncOp::create(builder, spmd.getLoc(), spmd.getSymName(),
-                                     builder.getFunctionType(inputs, results));
+    plan = func::FuncOp::create(builder, spmd.getLoc(), spmd.getSymName(),
+                                builder.getFunctionType(inputs, results));
     plan.setVisibility(spmd.getVisibility());
-    meshvk::MeshVKDialect::AbiAttrHelper(b.getContext()).setAttr(plan, abi);
-    meshvk::MeshVKDialect::PlanAttrHelper(b.getContext())
-        .setAttr(plan, meshvk::PlanAttr::get(b.getContext(), gridRef, gridShapeAttr,
-                                             b.getDenseI64ArrayAttr(peered)));
+    meshvk::MeshVKDialect::AbiAttrHelper(ctx).setAttr(plan, abi);
+    meshvk::MeshVKDialect::PlanAttrHelper(ctx).setAttr(
+        plan, meshvk::PlanAttr::get(ctx, abi.getGrid(), abi.getGridShape(),
+                                    b.getDenseI64ArrayAttr(peered)));
     plan.setAllArgAttrs(argAttrs);
     plan.setAllResultAttrs(resultAttrs);
-    Block *body = plan.addEntryBlock();
+    body = plan.addEntryBlock();
     builder.setInsertionPointToStart(body);
+  }
 
-    // Clone op by op, all processes at each step: every process's copy of a
-    // collective is then adjacent to the others, after all of their inputs, so
-    // the collective lowering can read any process's operand where it stands.
-    auto spmdReturn = dyn_cast<func::ReturnOp>(spmd.getBody().front().getTerminator());
+  /// Clones op by op, all processes at each step: every process's copy of a
+  /// collective is then adjacent to the others, after all of their inputs, so
+  /// the collective lowering can read any process's operand where it stands.
+  LogicalResult cloneOnEveryProcess() {
+    spmdReturn = dyn_cast<func::ReturnOp>(spmd.getBody().front().getTerminator());
     if (!spmdReturn)
       return spmd.emitError("the function must end in func.return");
-    SmallVector<IRMapping> maps(processes);
-    SmallVector<SmallVector<int64_t>> multis;
+    maps.resize(processes);
     for (int64_t p = 0; p < processes; ++p) {
       for (auto [i, arg] : llvm::enumerate(spmd.getArguments()))
         maps[p].map(arg, body->getArgument(i * processes + p));
@@ -397,40 +406,60 @@ struct UnrollGridPass : meshvk::impl::UnrollGridBase<UnrollGridPass> {
       if (isa<shard::ShardingOp>(op))
         continue;
       if (auto shapeOp = dyn_cast<shard::ShardShapeOp>(op)) {
-        for (int64_t p = 0; p < processes; ++p) {
-          FailureOr<SmallVector<int64_t>> sizes = shardShapeOn(shapeOp, p, gridShape);
-          if (failed(sizes))
-            return failure();
-          for (auto [result, size] : llvm::zip(shapeOp.getResults(), *sizes)) {
-            auto c = arith::ConstantIndexOp::create(builder, op.getLoc(), size);
-            meshvk::setProcess(c, p);
-            maps[p].map(result, c.getResult());
-          }
-        }
+        if (failed(foldShardShape(shapeOp)))
+          return failure();
         continue;
       }
-      for (int64_t p = 0; p < processes; ++p) {
-        Operation *clone = builder.clone(op, maps[p]);
-        SmallVector<Operation *> indexOps;
-        clone->walk([&](Operation *nested) {
-          meshvk::setProcess(nested, p);
-          if (isa<shard::ProcessMultiIndexOp, shard::ProcessLinearIndexOp, shard::GridShapeOp>(
-                  nested))
-            indexOps.push_back(nested);
-        });
-        for (Operation *indexOp : indexOps) {
-          SmallVector<Value> constants = constantsFor(indexOp, multis[p], p, gridShape);
-          if (indexOp == clone)
-            for (auto [from, to] : llvm::zip(op.getResults(), constants))
-              maps[p].map(from, to);
-          indexOp->replaceAllUsesWith(constants);
-          indexOp->erase();
-        }
-        if (!isa<shard::ProcessMultiIndexOp, shard::ProcessLinearIndexOp, shard::GridShapeOp>(op) &&
-            failed(refineToStatic(clone, p)))
+      for (int64_t p = 0; p < processes; ++p)
+        if (failed(cloneOnProcess(op, p)))
           return failure();
+    }
+    return success();
+  }
+
+  /// A shard.shard_shape becomes each process's constant sizes.
+  LogicalResult foldShardShape(shard::ShardShapeOp shapeOp) {
+    for (int64_t p = 0; p < processes; ++p) {
+      FailureOr<SmallVector<int64_t>> sizes = shardShapeOn(shapeOp, p, gridShape);
+      if (failed(sizes))
+        return failure();
+      for (auto [result, size] : llvm::zip(shapeOp.getResults(), *sizes)) {
+        auto c = arith::ConstantIndexOp::create(builder, shapeOp.getLoc(), size);
+        meshvk::setProcess(c, p);
+        maps[p].map(result, c.getResult());
       }
     }
+    return success();
+  }
+
+  /// Process `p`'s copy of `op`, tagged with p, its process-index queries
+  /// replaced by p's constants and its types refined to p's static shards.
+  LogicalResult cloneOnProcess(Operation &op, int64_t p) {
+    Operation *clone = builder.clone(op, maps[p]);
+    SmallVector<Operation *> indexOps;
+    clone->walk([&](Operation *nested) {
+      meshvk::setProcess(nested, p);
+      if (isa<shard::ProcessMultiIndexOp, shard::ProcessLinearIndexOp, shard::GridShapeOp>(nested))
+        indexOps.push_back(nested);
+    });
+    for (Operation *indexOp : indexOps) {
+      SmallVector<Value> constants = constantsFor(indexOp, multis[p], p, gridShape);
+      if (indexOp == clone)
+        for (auto [from, to] : llvm::zip(op.getResults(), constants))
+          maps[p].map(from, to);
+      indexOp->replaceAllUsesWith(constants);
+      indexOp->erase();
+    }
+    if (!isa<shard::ProcessMultiIndexOp, shard::ProcessLinearIndexOp, shard::GridShapeOp>(op) &&
+        failed(refineToStatic(clone, p)))
+      return failure();
+    return success();
+  }
+
+  /// The plan returns every process's shard of each result, of the shard
+  /// type its signature promises.
+  LogicalResult returnShards() {
+    FunctionType spmdType = spmd.getFunctionType();
     SmallVector<SmallVector<Value>> returned(spmdType.getNumResults());
     for (auto [j, value] : llvm::enumerate(spmdReturn.getOperands()))
       for (int64_t p = 0; p < processes; ++p)
@@ -444,12 +473,13 @@ struct UnrollGridPass : meshvk::impl::UnrollGridBase<UnrollGridPass> {
                << "result #" << i / processes << " of process " << i % processes << " is "
                << value.getType() << " but its shard is " << results[i];
     func::ReturnOp::create(builder, spmd.getLoc(), flat);
-    spmd.erase();
+    return success();
+  }
 
-    // Fold the branches on the (now constant) process index. Only scf/arith
-    // simplifications: general canonicalization could build new ops without
-    // their process tag.
-    MLIRContext *ctx = plan.getContext();
+  /// Folds the branches on the (now constant) process index. Only scf/arith
+  /// simplifications: general canonicalization could build new ops without
+  /// their process tag. Control flow that stays is refused.
+  LogicalResult foldProcessBranches() {
     RewritePatternSet patterns(ctx);
     scf::IfOp::getCanonicalizationPatterns(patterns, ctx);
     arith::CmpIOp::getCanonicalizationPatterns(patterns, ctx);
@@ -457,8 +487,6 @@ struct UnrollGridPass : meshvk::impl::UnrollGridBase<UnrollGridPass> {
     // constant with the others.
     (void)applyPatternsGreedily(plan, std::move(patterns),
                                 GreedyRewriteConfig().enableConstantCSE(false));
-    // Values of one process must not be consumed by another one except
-    // through a copy; verify that unrolling kept that.
     WalkResult leaked = plan.walk([&](Operation *op) {
       int64_t p = meshvk::getProcess(op);
       if (p < 0)
@@ -471,6 +499,32 @@ struct UnrollGridPass : meshvk::impl::UnrollGridBase<UnrollGridPass> {
       return WalkResult::advance();
     });
     return failure(leaked.wasInterrupted());
+  }
+
+  func::FuncOp spmd;
+  MLIRContext *ctx;
+  meshvk::AbiAttr abi;
+  ArrayRef<int64_t> gridShape;
+  int64_t processes;
+  OpBuilder builder;
+  SmallVector<int64_t> peered;
+  SmallVector<Type> results; // the plan's result types
+  func::FuncOp plan;
+  Block *body = nullptr;
+  func::ReturnOp spmdReturn;
+  SmallVector<IRMapping> maps; // per process: SPMD value -> its copy
+  SmallVector<SmallVector<int64_t>> multis;
+};
+
+struct UnrollGridPass : meshvk::impl::UnrollGridBase<UnrollGridPass> {
+  void runOnOperation() override {
+    SmallVector<func::FuncOp> funcs;
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (meshvk::getAbi(func) && !meshvk::getPlan(func))
+        funcs.push_back(func);
+    for (func::FuncOp func : funcs)
+      if (failed(GridUnroller(func).run()))
+        return signalPassFailure();
   }
 };
 

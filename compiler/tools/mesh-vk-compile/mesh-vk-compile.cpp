@@ -109,19 +109,17 @@ int ProbeDevice(meshvk::codegen::TargetDescription *out, uint32_t *api_version) 
   return kExitOk;
 }
 
-} // namespace
+// What one run was asked for, from the command line.
+struct Invocation {
+  std::string input, output, device, vulkan, grid, graph;
+  meshvk::ProgramOptions options;
+};
 
-int main(int argc, char **argv) {
-  mlir::registerMLIRContextCLOptions();
-  mlir::registerPassManagerCLOptions();
-  mlir::registerDefaultTimingManagerCLOptions();
-  mlir::registerAsmPrinterCLOptions();
-  llvm::cl::SetVersionPrinter([](llvm::raw_ostream &os) {
-    os << "mesh-vk-compile " MESHVK_VERSION_STRING " (meshvk compiler on MLIR " LLVM_VERSION_STRING
-          ")\n";
-  });
-  // cl reports into `errors` and returns false (it would exit(1) with several
-  // lines otherwise): the tool's contract is one line and exit 2.
+// Parses and checks the command line into `run`; kExitOk, or the exit code
+// after one line on stderr. cl reports into `errors` and returns false (it
+// would exit(1) with several lines otherwise): the tool's contract is one
+// line and exit 2.
+int ParseArguments(int argc, char **argv, Invocation *run) {
   std::string errors;
   llvm::raw_string_ostream errorStream(errors);
   if (!llvm::cl::ParseCommandLineOptions(
@@ -134,50 +132,54 @@ int main(int argc, char **argv) {
       first = first.substr(0, try_help);
     return Usage(first);
   }
-  std::string input = inputFile, output = outputFile, device = targetDevice, vulkan = vulkanVersion,
-              grid = gridShape, sizes = gridSizes;
-  bool print_plan = printPlan;
-  meshvk::ProgramOptions options;
+  run->input = inputFile, run->output = outputFile, run->device = targetDevice;
+  run->vulkan = vulkanVersion, run->grid = gridShape;
+  std::string sizes = gridSizes;
+  meshvk::ProgramOptions &options = run->options;
   options.dumpDirectory = dumpKernels;
   if (dumpKernels.getNumOccurrences() && options.dumpDirectory.empty())
     return Usage("--dump-kernels needs a directory (--dump-kernels=DIR)");
   options.applyMlirCommandLineOptions = true;
   if (auto *opt = llvm::cl::getRegisteredOptions().lookup("mlir-print-op-on-diagnostic"))
     options.keepOperationNotes = opt->getNumOccurrences() > 0;
-  if (input.empty())
+  if (run->input.empty())
     return Usage("no PROGRAM.mlir given");
-  if (output.empty())
+  if (run->output.empty())
     return Usage("no output given (-o PROGRAM.mvk)");
-  std::string graph = planGraph;
-  if (planGraph.getNumOccurrences() && graph.empty())
+  run->graph = planGraph;
+  if (planGraph.getNumOccurrences() && run->graph.empty())
     return Usage("--plan-graph needs a file (--plan-graph=FILE.dot)");
   // Checked before compiling: a bad path is bad usage, not a lost compile.
-  if (std::string why; !graph.empty() && !meshvk_run::OutputFiles::CheckPath(graph, &why))
+  if (std::string why; !run->graph.empty() && !meshvk_run::OutputFiles::CheckPath(run->graph, &why))
     return Usage("--plan-graph: " + why);
-
   std::string error;
-  if (!meshvk::parseVulkanVersion(vulkan, &options.vulkanVersion, &error))
+  if (!meshvk::parseVulkanVersion(run->vulkan, &options.vulkanVersion, &error))
     return Usage("--vulkan-version: " + error);
-  if (!grid.empty() && !meshvk::parseGridShape(grid, &options.gridShape, &error))
+  if (!run->grid.empty() && !meshvk::parseGridShape(run->grid, &options.gridShape, &error))
     return Usage("--grid-shape: " + error);
-  if (gridSizes.getNumOccurrences() && !grid.empty())
+  if (gridSizes.getNumOccurrences() && !run->grid.empty())
     return Usage("--grid-sizes and --grid-shape: give one (--grid-shape compiles one plan for one "
                  "grid, --grid-sizes one plan per process count of a dynamic grid)");
   if (gridSizes.getNumOccurrences() && !meshvk::parseGridSizes(sizes, &options.gridSizes, &error))
     return Usage("--grid-sizes: " + error);
-  if (device == "auto") {
+  return kExitOk;
+}
+
+// The device the kernels are tiled for: a preset, or physical device 0.
+int ChooseTarget(Invocation *run) {
+  meshvk::ProgramOptions &options = run->options;
+  if (run->device == "auto") {
     uint32_t api = 0;
     if (int code = ProbeDevice(&options.device, &api))
       return code;
     if (api < options.vulkanVersion)
-      return Usage("--vulkan-version=" + vulkan + ": device '" + options.device.name +
+      return Usage("--vulkan-version=" + run->vulkan + ": device '" + options.device.name +
                    "' supports Vulkan " + std::to_string(api / 100) + "." +
                    std::to_string(api % 100));
-  } else if (!meshvk::codegen::lookupTarget(device, &options.device)) {
-    return Usage("--target-device: unknown device '" + device +
+  } else if (!meshvk::codegen::lookupTarget(run->device, &options.device)) {
+    return Usage("--target-device: unknown device '" + run->device +
                  "' (expected lavapipe, generic or auto)");
   }
-
   if (verbose)
     std::fprintf(stderr,
                  "mesh-vk-compile: target device '%s' (workgroup invocations <= %u, shared memory "
@@ -186,21 +188,13 @@ int main(int argc, char **argv) {
                  options.device.name.c_str(), options.device.maxWorkgroupInvocations,
                  options.device.maxSharedMemoryBytes, options.device.subgroupSize,
                  options.vulkanVersion / 100, options.vulkanVersion % 100,
-                 grid.empty() ? "as written in the program" : grid.c_str());
-  meshvk::CompiledProgram program;
-  if (input == "-") { // the program on stdin, named <stdin> in messages
-    std::string source((std::istreambuf_iterator<char>(std::cin)),
-                       std::istreambuf_iterator<char>());
-    error = meshvk::compileProgramSource(source, "<stdin>", options, &program);
-  } else {
-    error = meshvk::compileProgramFile(input, options, &program);
-  }
-  if (!error.empty()) {
-    std::fprintf(stderr, "mesh-vk-compile: %s\n", error.c_str());
-    return kExitUsage;
-  }
-  for (const std::string &warning : program.warnings)
-    std::fprintf(stderr, "mesh-vk-compile: %s\n", warning.c_str());
+                 run->grid.empty() ? "as written in the program" : run->grid.c_str());
+  return kExitOk;
+}
+
+// Writes the artifact under a temporary name and renames it, so a failure
+// never leaves a half-written .mvk.
+int WriteArtifact(const meshvk::CompiledProgram &program, const std::string &output) {
   std::string temporary = output + ".partial";
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
@@ -220,92 +214,145 @@ int main(int argc, char **argv) {
                  std::strerror(errno));
     return kExitUsage;
   }
-  if (!graph.empty()) {
-    // The picture is drawn from the artifact just written, loaded (and
-    // verified) by the runtime like any .mvk: one writer for both tools.
-    meshvk_module_t *module = nullptr;
-    if (meshvk_status_t status =
-            meshvk_module_load(program.artifact.data(), program.artifact.size(), &module)) {
+  return kExitOk;
+}
+
+// The picture is drawn from the artifact just written, loaded (and verified)
+// by the runtime like any .mvk: one writer for both tools. A file of plans (a
+// dynamic grid): the picture of the largest count.
+int WriteGraph(const meshvk::CompiledProgram &program, const std::string &graph) {
+  meshvk_module_t *module = nullptr;
+  if (meshvk_status_t status =
+          meshvk_module_load(program.artifact.data(), program.artifact.size(), &module)) {
+    std::fprintf(stderr, "mesh-vk-compile: --plan-graph: %s\n", meshvk_status_message(status));
+    meshvk_status_free(status);
+    return kExitDevice;
+  }
+  if (!program.variants.empty()) {
+    meshvk_module_t *plan = nullptr;
+    meshvk_status_t status = meshvk_module_select_process_count(
+        module, static_cast<uint32_t>(program.variants.back().processes), &plan);
+    meshvk_module_release(module);
+    if (status) {
       std::fprintf(stderr, "mesh-vk-compile: --plan-graph: %s\n", meshvk_status_message(status));
       meshvk_status_free(status);
       return kExitDevice;
     }
-    // A file of plans (a dynamic grid): the picture of the largest count.
-    if (!program.variants.empty()) {
-      meshvk_module_t *plan = nullptr;
-      meshvk_status_t status = meshvk_module_select_process_count(
-          module, static_cast<uint32_t>(program.variants.back().processes), &plan);
-      meshvk_module_release(module);
-      if (status) {
-        std::fprintf(stderr, "mesh-vk-compile: --plan-graph: %s\n", meshvk_status_message(status));
-        meshvk_status_free(status);
-        return kExitDevice;
-      }
-      module = plan;
-    }
-    std::string why;
-    bool ok = meshvk_run::WritePlanGraph(graph, module, 0, nullptr, &why);
-    meshvk_module_release(module);
-    if (!ok) {
-      std::fprintf(stderr, "mesh-vk-compile: --plan-graph: %s\n", why.c_str());
-      return kExitUsage;
-    }
+    module = plan;
   }
-  auto shapeText = [](const std::vector<int64_t> &shape) {
-    std::string text;
-    for (int64_t e : shape)
-      text += (text.empty() ? "" : "x") + std::to_string(e);
-    return text;
-  };
-  if (verbose) {
-    if (program.variants.empty())
-      std::fprintf(stderr,
-                   "mesh-vk-compile: grid %s, %zu processes, %zu collectives, %zu-byte artifact "
-                   "%s\n",
-                   shapeText(program.gridShape).c_str(), program.memory.size(),
-                   program.collectives.size(), program.artifact.size(), output.c_str());
-    for (const meshvk::CompiledVariant &v : program.variants)
-      std::fprintf(stderr,
-                   "mesh-vk-compile: plan for %lld processes: grid %s, %zu collectives, %llu-byte "
-                   "plan, compiled in %.2f s\n",
-                   (long long)v.processes, shapeText(v.gridShape).c_str(), v.collectives.size(),
-                   (unsigned long long)v.artifactBytes, v.compileSeconds);
-    if (!program.variants.empty())
-      std::fprintf(stderr, "mesh-vk-compile: %zu plans, %zu-byte artifact %s\n",
-                   program.variants.size(), program.artifact.size(), output.c_str());
+  std::string why;
+  bool ok = meshvk_run::WritePlanGraph(graph, module, 0, nullptr, &why);
+  meshvk_module_release(module);
+  if (!ok) {
+    std::fprintf(stderr, "mesh-vk-compile: --plan-graph: %s\n", why.c_str());
+    return kExitUsage;
   }
-  auto printPlanOf = [](const std::vector<meshvk::ProcessMemoryPlan> &memory,
-                        const std::vector<meshvk::CollectivePlan> &collectives) {
-    for (size_t p = 0; p < memory.size(); ++p)
-      std::printf(
-          "process %zu: arguments %llu B, results %llu B, transients %llu B, constants %llu B\n", p,
-          (unsigned long long)memory[p].argumentBytes, (unsigned long long)memory[p].resultBytes,
-          (unsigned long long)memory[p].transientBytes,
-          (unsigned long long)memory[p].constantBytes);
-    for (const auto &c : collectives) {
-      long long total = 0;
-      for (int64_t b : c.pulledBytes)
-        total += b;
-      std::printf("collective %s (%s, group of %lld): %lld bytes pulled across devices\n",
-                  c.kind.c_str(), c.algorithm.c_str(), (long long)c.groupSize, total);
-    }
-  };
-  if (print_plan && program.variants.empty()) {
+  return kExitOk;
+}
+
+std::string ShapeText(const std::vector<int64_t> &shape) {
+  std::string text;
+  for (int64_t e : shape)
+    text += (text.empty() ? "" : "x") + std::to_string(e);
+  return text;
+}
+
+// --verbose: what was compiled, on stderr.
+void ReportCompiled(const meshvk::CompiledProgram &program, const std::string &output) {
+  if (program.variants.empty())
+    std::fprintf(stderr,
+                 "mesh-vk-compile: grid %s, %zu processes, %zu collectives, %zu-byte artifact "
+                 "%s\n",
+                 ShapeText(program.gridShape).c_str(), program.memory.size(),
+                 program.collectives.size(), program.artifact.size(), output.c_str());
+  for (const meshvk::CompiledVariant &v : program.variants)
+    std::fprintf(stderr,
+                 "mesh-vk-compile: plan for %lld processes: grid %s, %zu collectives, %llu-byte "
+                 "plan, compiled in %.2f s\n",
+                 (long long)v.processes, ShapeText(v.gridShape).c_str(), v.collectives.size(),
+                 (unsigned long long)v.artifactBytes, v.compileSeconds);
+  if (!program.variants.empty())
+    std::fprintf(stderr, "mesh-vk-compile: %zu plans, %zu-byte artifact %s\n",
+                 program.variants.size(), program.artifact.size(), output.c_str());
+}
+
+void PrintPlanOf(const std::vector<meshvk::ProcessMemoryPlan> &memory,
+                 const std::vector<meshvk::CollectivePlan> &collectives) {
+  for (size_t p = 0; p < memory.size(); ++p)
+    std::printf(
+        "process %zu: arguments %llu B, results %llu B, transients %llu B, constants %llu B\n", p,
+        (unsigned long long)memory[p].argumentBytes, (unsigned long long)memory[p].resultBytes,
+        (unsigned long long)memory[p].transientBytes, (unsigned long long)memory[p].constantBytes);
+  for (const auto &c : collectives) {
+    long long total = 0;
+    for (int64_t b : c.pulledBytes)
+      total += b;
+    std::printf("collective %s (%s, group of %lld): %lld bytes pulled across devices\n",
+                c.kind.c_str(), c.algorithm.c_str(), (long long)c.groupSize, total);
+  }
+}
+
+// --print-plan: per-process bytes and collectives, on stdout.
+void PrintPlan(const meshvk::CompiledProgram &program, const std::string &output) {
+  if (program.variants.empty()) {
     std::printf("grid %s, %zu processes, %zu bytes written to %s\n",
-                shapeText(program.gridShape).c_str(), program.memory.size(),
+                ShapeText(program.gridShape).c_str(), program.memory.size(),
                 program.artifact.size(), output.c_str());
-    printPlanOf(program.memory, program.collectives);
-  } else if (print_plan) {
-    std::string counts;
-    for (const meshvk::CompiledVariant &v : program.variants)
-      counts += (counts.empty() ? "" : ", ") + std::to_string(v.processes);
-    std::printf("dynamic grid: plans for %s processes, %zu bytes written to %s\n", counts.c_str(),
-                program.artifact.size(), output.c_str());
-    for (const meshvk::CompiledVariant &v : program.variants) {
-      std::printf("plan for %lld processes: grid %s, %llu-byte plan\n", (long long)v.processes,
-                  shapeText(v.gridShape).c_str(), (unsigned long long)v.artifactBytes);
-      printPlanOf(v.memory, v.collectives);
-    }
+    PrintPlanOf(program.memory, program.collectives);
+    return;
   }
+  std::string counts;
+  for (const meshvk::CompiledVariant &v : program.variants)
+    counts += (counts.empty() ? "" : ", ") + std::to_string(v.processes);
+  std::printf("dynamic grid: plans for %s processes, %zu bytes written to %s\n", counts.c_str(),
+              program.artifact.size(), output.c_str());
+  for (const meshvk::CompiledVariant &v : program.variants) {
+    std::printf("plan for %lld processes: grid %s, %llu-byte plan\n", (long long)v.processes,
+                ShapeText(v.gridShape).c_str(), (unsigned long long)v.artifactBytes);
+    PrintPlanOf(v.memory, v.collectives);
+  }
+}
+
+// Compiles the program the invocation names (- reads stdin, named <stdin>
+// in messages).
+std::string Compile(const Invocation &run, meshvk::CompiledProgram *program) {
+  if (run.input != "-")
+    return meshvk::compileProgramFile(run.input, run.options, program);
+  std::string source((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+  return meshvk::compileProgramSource(source, "<stdin>", run.options, program);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  mlir::registerMLIRContextCLOptions();
+  mlir::registerPassManagerCLOptions();
+  mlir::registerDefaultTimingManagerCLOptions();
+  mlir::registerAsmPrinterCLOptions();
+  llvm::cl::SetVersionPrinter([](llvm::raw_ostream &os) {
+    os << "mesh-vk-compile " MESHVK_VERSION_STRING " (meshvk compiler on MLIR " LLVM_VERSION_STRING
+          ")\n";
+  });
+  Invocation run;
+  if (int code = ParseArguments(argc, argv, &run))
+    return code;
+  if (int code = ChooseTarget(&run))
+    return code;
+  meshvk::CompiledProgram program;
+  if (std::string error = Compile(run, &program); !error.empty()) {
+    std::fprintf(stderr, "mesh-vk-compile: %s\n", error.c_str());
+    return kExitUsage;
+  }
+  for (const std::string &warning : program.warnings)
+    std::fprintf(stderr, "mesh-vk-compile: %s\n", warning.c_str());
+  if (int code = WriteArtifact(program, run.output))
+    return code;
+  if (!run.graph.empty())
+    if (int code = WriteGraph(program, run.graph))
+      return code;
+  if (verbose)
+    ReportCompiled(program, run.output);
+  if (printPlan)
+    PrintPlan(program, run.output);
   return kExitOk;
 }

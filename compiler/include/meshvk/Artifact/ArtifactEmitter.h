@@ -8,8 +8,9 @@
 //     ResultShard buffer per plan result, and ONE Transient buffer (the
 //     process's arena, `transient_bytes` of `meshvk.memory`) that the plan's
 //     byte offsets index into: the plan decided reuse, the emitter only obeys;
-//   * every kernel compiled once with codegen's compileKernels and stored once
-//     (deduplicated by SPIR-V words); a launch becomes a dispatch;
+//   * every kernel, compiled before by the codegen stage (codegen's
+//     compileKernels, which the caller runs: the emitter only packs), stored
+//     once (deduplicated by SPIR-V words); a launch becomes a dispatch;
 //   * every meshvk.copy becomes a copy recorded in its destination's stream
 //     (contiguous when the box is, else 32-bit-word strided regions);
 //   * a command depends on the commands of OTHER processes that produced its
@@ -34,17 +35,16 @@
 namespace meshvk {
 
 struct EmitOptions {
-  codegen::TargetDescription device;
   // Highest SPIR-V version (major * 100 + minor, e.g. 103 = 1.3) the target
   // accepts; a kernel whose module header says more is an error.
   uint32_t maxSpirvVersion = 103;
   std::string producer = "mesh-vk-compile 0.1";
-  // Passed to codegen::compileKernels: when set, each deduplicated kernel is
-  // also written as <dir>/<kernel>.spv and <dir>/<kernel>.spvasm.
-  codegen::CompileOptions codegen;
 };
 
+// `kernels`: the plan module's meshvk.kernel functions compiled
+// (codegen::compileKernels on the same module).
 mlir::FailureOr<std::vector<uint8_t>> emitArtifact(mlir::ModuleOp planModule,
+                                                   const codegen::CompiledKernels &kernels,
                                                    const EmitOptions &options);
 
 } // namespace meshvk

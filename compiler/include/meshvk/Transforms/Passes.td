@@ -379,6 +379,20 @@ def UnrollGrid : Pass<"meshvk-unroll-grid", "mlir::ModuleOp"> {
       %1 = linalg.exp {meshvk.process = 1} ins(%a1 ...) outs(...)
       return %0, %1
     ```
+
+    Expects: functions with `meshvk.abi` and no `meshvk.plan` (partitioned
+    SPMD code), each one block ending in `func.return`, whose ABI names a
+    static `shard.grid` of the module; no `shard.shard`, `shard.get_sharding`
+    or `shard.neighbors_linear_indices` left, `shard.sharding` and
+    `shard.shard_shape` only at the top level, collectives only at the top
+    level (not in control flow); `scf` control flow must fold away once the
+    process index is a constant.
+
+    Leaves: each such function replaced by its plan (same name, `meshvk.abi`
+    kept) with `meshvk.plan` (grid, grid shape, and the peered axes: the
+    grid's `meshvk.peered_memory_axes`, else every axis); each process's own
+    static shard types; every op tagged `meshvk.process`, every collective
+    `meshvk.collective_id`; no process-index queries.
   }];
   let dependentDialects = ["::meshvk::MeshVKDialect", "mlir::arith::ArithDialect"];
 }
@@ -406,6 +420,19 @@ def LowerCollectives : Pass<"meshvk-lower-collectives", "mlir::ModuleOp"> {
     %c0 = meshvk.copy %x0[0, 0] from 0 into %e[0, 0] on 1 sizes [4, 6] : ...
     %g1 = meshvk.copy %x1[0, 0] from 1 into %c0[4, 0] on 1 sizes [4, 6] : ...
     ```
+
+    Expects: plan functions (`meshvk.plan`) as meshvk-unroll-grid leaves them:
+    each collective (the ops sharing a `meshvk.collective_id`) once on every
+    process, on ranked tensors, over grid axes among the plan's peered axes;
+    `shard.send` / `shard.recv` matched in pairs. Functions without
+    `meshvk.plan` are left alone.
+
+    Leaves: no collectives: `meshvk.empty` + `meshvk.copy` and small
+    `linalg.fill` / `linalg.generic` kernels, each tagged with its process and
+    with the `meshvk.collective_id` of the collective it came from;
+    `meshvk.collectives` on the plan; static unit-stride
+    `tensor.extract_slice` / `insert_slice` of a process's own tensors as
+    local copies.
   }];
   let options = [
     Option<"directAllReduceMaxBytes", "direct-all-reduce-max-bytes", "int64_t",
@@ -437,6 +464,13 @@ def OutlineKernels : Pass<"meshvk-outline-kernels", "mlir::ModuleOp"> {
     %1 = meshvk.launch @kernel_0(%a1) on 1 : (tensor<4xf32>) -> tensor<4xf32>
     func.func private @kernel_0(%x: tensor<4xf32>) -> tensor<4xf32> attributes {meshvk.kernel}
     ```
+
+    Expects: plans whose collectives are lowered (meshvk-lower-collectives):
+    every op tagged with its process.
+
+    Leaves: every computation of a plan inside a `meshvk.launch` of a private
+    `meshvk.kernel` function; around the launches only `meshvk.empty`,
+    `meshvk.copy`, `meshvk.constant` (and constants and `tensor.empty`).
   }];
   let dependentDialects = ["::meshvk::MeshVKDialect", "mlir::func::FuncDialect"];
 }
@@ -455,6 +489,15 @@ def PlanAllocations : Pass<"meshvk-plan-allocations", "mlir::ModuleOp"> {
     `meshvk.memory`: per process `{argument_bytes, result_bytes,
     transient_bytes (arena size), transient_unshared_bytes (without reuse),
     peak_bytes}`.
+
+    Expects: plans as meshvk-outline-kernels leaves them: one block ending in
+    `func.return`, static tensor arguments and results of int or float
+    elements, a multiple of the process count of each, and only
+    `meshvk.empty` / `copy` / `launch` / `constant` ops (constant-like ops and
+    `tensor.empty` tolerated); a copy's destination unused after the copy.
+
+    Leaves: the same ops, a returned argument or constant (or a value returned
+    twice) first copied into a buffer of its own, plus the attributes above.
   }];
   let dependentDialects = ["::meshvk::MeshVKDialect"];
   let options = [

@@ -47,7 +47,7 @@ TEST_P(SampleTest, MatchesHostLoopsAndTheOneDeviceProgram) {
         << c.program << " on " << c.grid << " vs one device, result " << r;
 }
 
-MESHVK_INSTANTIATE_PROGRAM_CASES(SampleTest, Samples());
+MESHVK_INSTANTIATE_PROGRAM_CASES(Samples, SampleTest, Samples());
 
 // Gathers of boxes that are strided in 2 and 3 dimensions (and need several
 // regions in 4-D) assemble the right tensor: c = a + b in i32, exact.

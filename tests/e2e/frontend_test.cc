@@ -166,7 +166,7 @@ TEST_P(FrontendTest, MatchesHostLoops) {
                 MESHVK_TOPOLOGY_LOGICAL);
 }
 
-MESHVK_INSTANTIATE_PROGRAM_CASES(FrontendTest, Programs());
+MESHVK_INSTANTIATE_PROGRAM_CASES(Programs, FrontendTest, Programs());
 
 }  // namespace
 }  // namespace meshvk_e2e

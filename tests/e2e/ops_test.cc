@@ -482,7 +482,7 @@ TEST_P(OpsTest, MatchesHostLoops) {
   RunAndCompare(compiled.artifact, processes, inputs, program->reference(inputs, grid), 1e-4, 1e-5, What());
 }
 
-MESHVK_INSTANTIATE_PROGRAM_CASES(OpsTest, Programs());
+MESHVK_INSTANTIATE_PROGRAM_CASES(Programs, OpsTest, Programs());
 
 }  // namespace
 }  // namespace meshvk_e2e

@@ -60,10 +60,11 @@ class ProgramCaseTest : public ProgramRunTest, public ::testing::WithParamInterf
   std::string What() const { return GetParam().program + " on " + GetParam().grid; }
 };
 
-// Instantiates `fixture` over every case of `table` (a vector of rows with
-// `name` and `grids`), each named <program>_grid<grid>.
-#define MESHVK_INSTANTIATE_PROGRAM_CASES(fixture, table)                           \
-  INSTANTIATE_TEST_SUITE_P(Programs, fixture, ::testing::ValuesIn(CasesOf(table)), \
+// Instantiates `fixture` as <prefix>/<fixture>.* over every case of `table`
+// (a vector of rows with `name` and `grids`), each named
+// <program>_grid<grid>.
+#define MESHVK_INSTANTIATE_PROGRAM_CASES(prefix, fixture, table)                 \
+  INSTANTIATE_TEST_SUITE_P(prefix, fixture, ::testing::ValuesIn(CasesOf(table)), \
                            [](const ::testing::TestParamInfo<ProgramCase>& info) { return CaseName(info.param); })
 
 }  // namespace meshvk_e2e

@@ -81,7 +81,7 @@ TEST_P(UnevenTest, MatchesHostLoops) {
   RunAndCompare(compiled.artifact, processes, inputs, program->reference(inputs), 1e-4, 1e-5, What());
 }
 
-MESHVK_INSTANTIATE_PROGRAM_CASES(UnevenTest, Programs());
+MESHVK_INSTANTIATE_PROGRAM_CASES(Programs, UnevenTest, Programs());
 
 }  // namespace
 }  // namespace meshvk_e2e

@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <sstream>
 
 #include "layer.h"
@@ -14,6 +15,30 @@ std::string gConfigError;
 
 void badEnv(const char* var, const char* value, const char* expected) {
   if (gConfigError.empty()) gConfigError = std::string(var) + "='" + value + "' is invalid; expected " + expected;
+}
+
+// One value of an environment variable; `allowed` false where the rest of
+// the configuration rules it out (it then reads as invalid).
+template <typename E>
+struct Choice {
+  const char* name;
+  E value;
+  bool allowed = true;
+};
+
+// Sets *out from environment variable `var` when it is set to one of
+// `choices`; any other non-empty value is a configuration error.
+template <typename E>
+void readChoice(const char* var, std::initializer_list<Choice<E>> choices, const char* expected, E* out) {
+  const char* v = std::getenv(var);
+  if (!v || !*v) return;
+  for (const Choice<E>& choice : choices) {
+    if (std::strcmp(v, choice.name) != 0) continue;
+    if (!choice.allowed) break;
+    *out = choice.value;
+    return;
+  }
+  badEnv(var, v, expected);
 }
 
 Config readConfig() {
@@ -52,57 +77,38 @@ Config readConfig() {
       }
     }
   }
-  if (const char* v = std::getenv("MESHVK_EMULATED_EXECUTION_ORDER"); v && *v) {
-    if (!std::strcmp(v, "in-order"))
-      c.order = ExecutionOrder::kInOrder;
-    else if (!std::strcmp(v, "reverse"))
-      c.order = ExecutionOrder::kReverse;
-    else if (!std::strcmp(v, "shuffle"))
-      c.order = ExecutionOrder::kShuffle;
-    else
-      badEnv("MESHVK_EMULATED_EXECUTION_ORDER", v, "in-order, reverse or shuffle");
-  }
+  readChoice("MESHVK_EMULATED_EXECUTION_ORDER",
+             {{"in-order", ExecutionOrder::kInOrder},
+              {"reverse", ExecutionOrder::kReverse},
+              {"shuffle", ExecutionOrder::kShuffle}},
+             "in-order, reverse or shuffle", &c.order);
   if (const char* v = std::getenv("MESHVK_EMULATED_SHUFFLE_SEED"); v && *v) {
     char* end = nullptr;
     c.shuffleSeed = std::strtoull(v, &end, 10);
     if (*end) badEnv("MESHVK_EMULATED_SHUFFLE_SEED", v, "an unsigned integer");
   }
-  if (const char* v = std::getenv("MESHVK_EMULATED_RACE_CHECK"); v && *v) {
-    if (!std::strcmp(v, "0"))
-      c.raceCheck = false;
-    else if (!std::strcmp(v, "1"))
-      c.raceCheck = true;
-    else
-      badEnv("MESHVK_EMULATED_RACE_CHECK", v, "0 or 1");
-  }
-  if (const char* v = std::getenv("MESHVK_EMULATED_TOPOLOGY"); v && *v) {
-    if (!std::strcmp(v, "group"))
-      c.topology = Topology::kGroup;
-    else if (!std::strcmp(v, "separate"))
-      c.topology = Topology::kSeparate;
-    else
-      badEnv("MESHVK_EMULATED_TOPOLOGY", v, "group or separate");
-  }
-  if (const char* v = std::getenv("MESHVK_EMULATED_EXTERNAL_MEMORY"); v && *v) {
-    if (!std::strcmp(v, "on"))
-      c.externalMemory = ExternalMemory::kOn;
-    else if (!std::strcmp(v, "hidden"))
-      c.externalMemory = ExternalMemory::kHidden;
-    else if (!std::strcmp(v, "refuse-import"))
-      c.externalMemory = ExternalMemory::kRefuseImport;
-    else if (!std::strcmp(v, "refuse-export"))
-      c.externalMemory = ExternalMemory::kRefuseExport;
-    else
-      badEnv("MESHVK_EMULATED_EXTERNAL_MEMORY", v, "on, hidden, refuse-import or refuse-export");
-  }
-  if (const char* v = std::getenv("MESHVK_EMULATED_MEMORY"); v && *v) {
-    if (!std::strcmp(v, "discrete"))
-      c.memory = MemoryKind::kDiscrete;
-    else if (!std::strcmp(v, "host") && c.topology == Topology::kSeparate)
-      c.memory = MemoryKind::kHost;
-    else
-      badEnv("MESHVK_EMULATED_MEMORY", v, "discrete, or host with MESHVK_EMULATED_TOPOLOGY=separate");
-  }
+  readChoice("MESHVK_EMULATED_RACE_CHECK", {{"0", false}, {"1", true}}, "0 or 1", &c.raceCheck);
+  readChoice("MESHVK_EMULATED_TOPOLOGY", {{"group", Topology::kGroup}, {"separate", Topology::kSeparate}},
+             "group or separate", &c.topology);
+  readChoice("MESHVK_EMULATED_EXTERNAL_MEMORY",
+             {{"on", ExternalMemory::kOn},
+              {"hidden", ExternalMemory::kHidden},
+              {"refuse-import", ExternalMemory::kRefuseImport},
+              {"refuse-export", ExternalMemory::kRefuseExport}},
+             "on, hidden, refuse-import or refuse-export", &c.externalMemory);
+  // Host memory, distinct IDs and mixed drivers describe separate devices (a
+  // group's members show distinct deviceUUIDs of one driver already).
+  const bool separate = c.topology == Topology::kSeparate;
+  readChoice("MESHVK_EMULATED_MEMORY",
+             {{"rebar", MemoryKind::kResizableBar},
+              {"discrete", MemoryKind::kDiscrete},
+              {"host", MemoryKind::kHost, separate}},
+             "rebar, discrete, or host with MESHVK_EMULATED_TOPOLOGY=separate", &c.memory);
+  readChoice("MESHVK_EMULATED_UUIDS",
+             {{"shared", DeviceUuids::kShared}, {"distinct", DeviceUuids::kDistinct, separate}},
+             "shared, or distinct with MESHVK_EMULATED_TOPOLOGY=separate", &c.uuids);
+  readChoice("MESHVK_EMULATED_DRIVERS", {{"same", Drivers::kSame}, {"mixed", Drivers::kMixed, separate}},
+             "same, or mixed with MESHVK_EMULATED_TOPOLOGY=separate", &c.drivers);
   return c;
 }
 
@@ -211,7 +217,9 @@ ChainUnlink::~ChainUnlink() {
 }
 
 // A device group of discrete GPUs typically shows device-local memory in a
-// multi-instance heap and host memory in a separate single-instance heap.
+// multi-instance heap and host memory in a separate single-instance heap
+// (MESHVK_EMULATED_MEMORY=discrete: also for separate devices, and without
+// the real device-local host-visible type).
 // lavapipe has one heap and one type that is both; the emulation splits it:
 //   device-local only   (multi-instance heap)
 //   host-visible only   (an extra host heap: one instance shared by all devices)
@@ -224,6 +232,7 @@ MemoryLayout buildMemoryLayout(const VkPhysicalDeviceMemoryProperties& real, uin
     for (uint32_t t = 0; t < real.memoryTypeCount; ++t) out.realType[t] = t;
     return out;
   }
+  const bool discrete = config().memory == MemoryKind::kDiscrete;
   e.memoryHeapCount = real.memoryHeapCount;
   VkDeviceSize hostHeapSize = 0;
   for (uint32_t h = 0; h < real.memoryHeapCount; ++h) {
@@ -254,7 +263,7 @@ MemoryLayout buildMemoryLayout(const VkPhysicalDeviceMemoryProperties& real, uin
       addType(rt.propertyFlags, rt.heapIndex, t);
       continue;
     }
-    if (deviceCount == 1) continue;
+    if (deviceCount == 1 && !discrete) continue;
     if (hostHeap == UINT32_MAX && e.memoryHeapCount < VK_MAX_MEMORY_HEAPS) {
       hostHeap = e.memoryHeapCount++;
       e.memoryHeaps[hostHeap] = {0, 0};
@@ -264,8 +273,13 @@ MemoryLayout buildMemoryLayout(const VkPhysicalDeviceMemoryProperties& real, uin
     e.memoryHeaps[hostHeap].size = hostHeapSize;
     addType(rt.propertyFlags & ~VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, hostHeap, t);
   }
-  for (uint32_t t = 0; t < real.memoryTypeCount; ++t)  // the real types as they are
-    addType(real.memoryTypes[t].propertyFlags, real.memoryTypes[t].heapIndex, t);
+  for (uint32_t t = 0; t < real.memoryTypeCount; ++t) {  // the real types as they are
+    const VkMemoryPropertyFlags flags = real.memoryTypes[t].propertyFlags;
+    // A discrete GPU has no device-local type the host can map.
+    if (discrete && (flags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) && (flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT))
+      continue;
+    addType(flags, real.memoryTypes[t].heapIndex, t);
+  }
   return out;
 }
 

@@ -121,6 +121,9 @@ VKAPI_ATTR VkResult VKAPI_CALL AllocateMemory(VkDevice device, const VkMemoryAll
   // runs out of exportable memory.
   if (imports && config().externalMemory == ExternalMemory::kRefuseImport) return VK_ERROR_INVALID_EXTERNAL_HANDLE;
   if (exports && config().externalMemory == ExternalMemory::kRefuseExport) return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+  if (const auto* fd = findInChain<VkImportMemoryFdInfoKHR>(info->pNext, VK_STRUCTURE_TYPE_IMPORT_MEMORY_FD_INFO_KHR);
+      fd && fd->handleType == VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT && !opaqueFdImportAllowed(d, fd->fd))
+    return VK_ERROR_INVALID_EXTERNAL_HANDLE;
   const uint32_t heap = d->memory.emulated.memoryTypes[type].heapIndex;
   auto mem = std::make_unique<EmulatedMemory>();
   mem->magic = kMemoryMagic;
@@ -199,8 +202,10 @@ VKAPI_ATTR VkResult VKAPI_CALL GetMemoryFdKHR(VkDevice device, const VkMemoryGet
   VkMemoryGetFdInfoKHR real = *info;
   real.memory = singleInstance(emulatedMemory(info->memory, "vkGetMemoryFdKHR"));
   if (!real.memory) fatal("vkGetMemoryFdKHR", "names memory with more than one instance");
-  if (VkResult r; hostBackedFd(real.memory, fd, &r)) return r;
-  return d->next.GetMemoryFdKHR(device, &real, fd);
+  VkResult r = VK_SUCCESS;
+  if (!hostBackedFd(real.memory, fd, &r)) r = d->next.GetMemoryFdKHR(device, &real, fd);
+  if (r == VK_SUCCESS && info->handleType == VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT) exportedMemoryFd(d, *fd);
+  return r;
 }
 MESHVK_INTERCEPT(kDevice, GetMemoryFdKHR)
 
@@ -209,6 +214,13 @@ VKAPI_ATTR VkResult VKAPI_CALL MapMemory(VkDevice device, VkDeviceMemory memory,
   DeviceData* d = deviceFromHandle(device);
   EmulatedMemory* mem = emulatedMemory(memory, "vkMapMemory");
   VkDeviceMemory real = singleInstance(mem);
+  // The emulated type decides, not the real one (lavapipe's only type is
+  // host-visible): a discrete GPU's device-local memory cannot be mapped.
+  if (!(d->memory.emulated.memoryTypes[mem->emulatedType].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT)) {
+    report(d->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, "MESHVK-map-not-host-visible",
+           "vkMapMemory: the memory's type is not host-visible");
+    return VK_ERROR_MEMORY_MAP_FAILED;
+  }
   if (!real) {
     report(d->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, "MESHVK-map-multi-instance",
            "vkMapMemory: memory with more than one instance cannot be mapped (allocate host-visible memory on "

@@ -37,10 +37,17 @@ struct HostBlock {
   int refs = 0;  // real allocations importing it
 };
 
+// Who exported an fd not yet imported, by its file (the driver's fds too).
+struct Exporter {
+  const EmulatedPhysicalDevice* device = nullptr;
+  int pending = 0;  // fds of that file exported and not yet imported
+};
+
 struct Registry {
   std::mutex mutex;
   std::map<VkDeviceMemory, HostBlock*> byMemory;  // real allocation -> its block
   std::map<ino_t, HostBlock*> byInode;            // exported fd's inode -> block
+  std::map<std::pair<dev_t, ino_t>, Exporter> exporters;
 };
 Registry& registry() {
   static auto* r = new Registry;  // never destroyed (static destruction order)
@@ -142,6 +149,36 @@ bool hostBackedFd(VkDeviceMemory real, int* fd, VkResult* result) {
   *fd = out;
   *result = VK_SUCCESS;
   return true;
+}
+
+void exportedMemoryFd(const DeviceData* d, int fd) {
+  struct stat st{};
+  if (fstat(fd, &st) != 0) return;
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  Exporter& e = r.exporters[{st.st_dev, st.st_ino}];
+  e.device = d->members[0];
+  ++e.pending;
+}
+
+bool opaqueFdImportAllowed(DeviceData* d, int fd) {
+  struct stat st{};
+  if (fstat(fd, &st) != 0) return true;  // the driver reports a bad fd
+  const EmulatedPhysicalDevice* exporter = nullptr;
+  {
+    Registry& r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    auto it = r.exporters.find({st.st_dev, st.st_ino});
+    if (it == r.exporters.end()) return true;  // not exported through the layer
+    exporter = it->second.device;
+    if (--it->second.pending == 0) r.exporters.erase(it);
+  }
+  if (sameDeviceAndDriver(exporter, d->members[0])) return true;
+  report(d->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, "MESHVK-opaque-fd-across-devices",
+         "vkAllocateMemory: imports an opaque fd exported by a device whose deviceUUID or driverUUID differs from "
+         "the importer's (opaque fds are shared only between devices whose UUIDs match; use a dma-buf or host "
+         "memory)");
+  return false;
 }
 
 void freedHostBacked(VkDeviceMemory real) {

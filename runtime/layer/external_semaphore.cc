@@ -133,6 +133,14 @@ VKAPI_ATTR VkResult VKAPI_CALL ImportSemaphoreFdKHR(VkDevice device, const VkImp
   std::lock_guard<std::mutex> lock(shared().mutex);
   auto it = shared().exported.find(st.st_ino);
   if (it == shared().exported.end()) return VK_ERROR_INVALID_EXTERNAL_HANDLE;
+  // An opaque fd is only valid between devices with the same deviceUUID and
+  // driverUUID (distinct UUIDs or mixed drivers): a driver refuses it.
+  if (!sameDeviceAndDriver(it->second.device->members[0], d->members[0])) {
+    report(d->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, "MESHVK-opaque-fd-across-devices",
+           "vkImportSemaphoreFdKHR: the opaque fd was exported by a device whose deviceUUID or driverUUID differs "
+           "from the importer's (opaque fds are shared only between devices whose UUIDs match)");
+    return VK_ERROR_INVALID_EXTERNAL_HANDLE;
+  }
   shared().aliases[{d, info->semaphore}] = it->second;
   close(info->fd);  // a successful import owns the fd
   return VK_SUCCESS;

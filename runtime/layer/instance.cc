@@ -202,22 +202,53 @@ VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceProperties(VkPhysicalDevice pd, VkPh
 }
 MESHVK_INTERCEPT(kPhysicalDevice, GetPhysicalDeviceProperties)
 
+// The drivers mixed mode gives devices 1..7 (device 0 keeps the real one):
+// each device its own vendor's driver.
+constexpr VkDriverId kOtherDrivers[kMaxDevices - 1] = {
+    VK_DRIVER_ID_MESA_RADV,           VK_DRIVER_ID_NVIDIA_PROPRIETARY, VK_DRIVER_ID_INTEL_OPEN_SOURCE_MESA,
+    VK_DRIVER_ID_AMD_PROPRIETARY,     VK_DRIVER_ID_MESA_TURNIP,        VK_DRIVER_ID_ARM_PROPRIETARY,
+    VK_DRIVER_ID_QUALCOMM_PROPRIETARY};
+
+// Device `e`'s IDs as the emulation shows them. A group's members and
+// separate devices with distinct UUIDs or mixed drivers differ in the last
+// byte of deviceUUID (mixed: of driverUUID too, and in driverID); separate
+// devices otherwise keep the real IDs: one real device, so memory exported
+// as an opaque fd from one may be imported into another (the spec requires
+// matching deviceUUID and driverUUID for that).
+void patchIds(const EmulatedPhysicalDevice* e, uint8_t* deviceUuid, uint8_t* driverUuid, VkDriverId* driverId,
+              char* driverName) {
+  const Config& c = config();
+  const bool mixed = c.drivers == Drivers::kMixed;
+  const bool distinct = c.topology == Topology::kGroup || c.uuids == DeviceUuids::kDistinct || mixed;
+  const auto mark = static_cast<uint8_t>(e->index);
+  if (deviceUuid && distinct) deviceUuid[VK_UUID_SIZE - 1] ^= mark;
+  if (!mixed || e->index == 0) return;
+  if (driverUuid) driverUuid[VK_UUID_SIZE - 1] ^= mark;
+  if (driverId) *driverId = kOtherDrivers[(e->index - 1) % (kMaxDevices - 1)];
+  if (driverName) std::snprintf(driverName, VK_MAX_DRIVER_NAME_SIZE, "meshvk emulated driver %u", e->index);
+}
+
 VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceProperties2(VkPhysicalDevice pd, VkPhysicalDeviceProperties2* p) {
   auto* e = emulatedPhysicalDevice(pd, "vkGetPhysicalDeviceProperties2");
   e->instance->GetPhysicalDeviceProperties2(e->real, p);
   patchName(p->properties.deviceName, e);
-  // Distinct device UUIDs, as distinct GPUs of a group would have. Shown
-  // separately they keep the real UUIDs: they are one real device, so memory
-  // exported as an opaque fd from one may be imported into another (the spec
-  // requires matching deviceUUID and driverUUID for that).
-  if (config().topology == Topology::kSeparate) return;
   for (auto* s = reinterpret_cast<VkBaseOutStructure*>(p->pNext); s; s = s->pNext) {
-    if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES)
-      reinterpret_cast<VkPhysicalDeviceIDProperties*>(s)->deviceUUID[VK_UUID_SIZE - 1] ^=
-          static_cast<uint8_t>(e->index);
-    if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES)
-      reinterpret_cast<VkPhysicalDeviceVulkan11Properties*>(s)->deviceUUID[VK_UUID_SIZE - 1] ^=
-          static_cast<uint8_t>(e->index);
+    if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES) {
+      auto* ids = reinterpret_cast<VkPhysicalDeviceIDProperties*>(s);
+      patchIds(e, ids->deviceUUID, ids->driverUUID, nullptr, nullptr);
+    }
+    if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES) {
+      auto* v11 = reinterpret_cast<VkPhysicalDeviceVulkan11Properties*>(s);
+      patchIds(e, v11->deviceUUID, v11->driverUUID, nullptr, nullptr);
+    }
+    if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES) {
+      auto* driver = reinterpret_cast<VkPhysicalDeviceDriverProperties*>(s);
+      patchIds(e, nullptr, nullptr, &driver->driverID, driver->driverName);
+    }
+    if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES) {
+      auto* v12 = reinterpret_cast<VkPhysicalDeviceVulkan12Properties*>(s);
+      patchIds(e, nullptr, nullptr, &v12->driverID, v12->driverName);
+    }
   }
 }
 MESHVK_INTERCEPT(kPhysicalDevice, GetPhysicalDeviceProperties2)
@@ -368,6 +399,18 @@ VKAPI_ATTR void VKAPI_CALL DestroyDebugUtilsMessengerEXT(VkInstance instance, Vk
 MESHVK_INTERCEPT(kInstance, DestroyDebugUtilsMessengerEXT)
 
 }  // namespace
+
+bool sameDeviceAndDriver(const EmulatedPhysicalDevice* a, const EmulatedPhysicalDevice* b) {
+  auto ids = [](const EmulatedPhysicalDevice* e) {
+    VkPhysicalDeviceIDProperties id{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
+    VkPhysicalDeviceProperties2 p{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &id};
+    e->instance->GetPhysicalDeviceProperties2(e->real, &p);
+    patchIds(e, id.deviceUUID, id.driverUUID, nullptr, nullptr);
+    return std::string(reinterpret_cast<const char*>(id.deviceUUID), VK_UUID_SIZE) +
+           std::string(reinterpret_cast<const char*>(id.driverUUID), VK_UUID_SIZE);
+  };
+  return a == b || ids(a) == ids(b);
+}
 
 InstanceData* instanceFromHandle(VkInstance instance) {
   if (!instance) return nullptr;

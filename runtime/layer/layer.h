@@ -52,11 +52,21 @@ enum class Topology { kGroup, kSeparate };
 // types), or the extensions advertised but every import (or every exportable
 // allocation) refused, to exercise an application's fallback.
 enum class ExternalMemory { kOn, kHidden, kRefuseImport, kRefuseExport };
-// The emulated devices' memory in separate mode: a discrete GPU's (a
-// device-local type the host cannot map, plus host memory), or the driver's
-// own types unchanged, i.e. host memory as on a CPU device or an integrated
-// GPU with one unified heap (every device-local type host-visible).
-enum class MemoryKind { kDiscrete, kHost };
+// The emulated devices' memory: kResizableBar (the default) a GPU whose
+// device-local memory has a type the host cannot map and a host-visible one
+// (lavapipe's own type, as a GPU with a resizable BAR); kDiscrete a discrete
+// GPU's without one: device-local types the host can never map, and a
+// separate host heap of host-visible types; kHost (separate mode only) the
+// driver's own types unchanged, i.e. host memory as on a CPU device or an
+// integrated GPU with one unified heap (every device-local type host-visible).
+enum class MemoryKind { kResizableBar, kDiscrete, kHost };
+// What the separate devices' IDs say about them: kShared keeps the real
+// deviceUUID on every device (one real device, as lavapipe registered twice
+// shows), kDistinct gives each its own, as two GPUs of one driver have.
+enum class DeviceUuids { kShared, kDistinct };
+// kSame: one driver for all; kMixed: each device its own driverUUID and
+// driverID (and deviceUUID), as GPUs of different vendors side by side.
+enum class Drivers { kSame, kMixed };
 struct Config {
   uint32_t deviceCount = 2;                             // MESHVK_EMULATED_DEVICE_COUNT
   VkPeerMemoryFeatureFlags peerFeatures = 0xF;          // MESHVK_EMULATED_PEER_MEMORY_FEATURES
@@ -65,7 +75,9 @@ struct Config {
   bool raceCheck = true;                                // MESHVK_EMULATED_RACE_CHECK
   Topology topology = Topology::kGroup;                 // MESHVK_EMULATED_TOPOLOGY
   ExternalMemory externalMemory = ExternalMemory::kOn;  // MESHVK_EMULATED_EXTERNAL_MEMORY
-  MemoryKind memory = MemoryKind::kDiscrete;            // MESHVK_EMULATED_MEMORY
+  MemoryKind memory = MemoryKind::kResizableBar;        // MESHVK_EMULATED_MEMORY
+  DeviceUuids uuids = DeviceUuids::kShared;             // MESHVK_EMULATED_UUIDS
+  Drivers drivers = Drivers::kSame;                     // MESHVK_EMULATED_DRIVERS
   // Devices one VkDevice can span: N in a group, 1 when shown separately (the
   // memory layout and UUIDs follow).
   uint32_t groupSize() const { return topology == Topology::kGroup ? deviceCount : 1; }
@@ -442,6 +454,9 @@ struct EntryPointRegistrar {
   static const ::meshvk_layer::EntryPointRegistrar meshvk_reg_##alias(::meshvk_layer::EntryKind::kind, "vk" #alias, \
                                                                       reinterpret_cast<PFN_vkVoidFunction>(&fn));
 PFN_vkVoidFunction findEntryPoint(EntryKind kind, const char* name);
+// Whether two emulated devices show the same deviceUUID and driverUUID: the
+// spec's condition for sharing opaque-fd memory and semaphores (instance.cc).
+bool sameDeviceAndDriver(const EmulatedPhysicalDevice* a, const EmulatedPhysicalDevice* b);
 bool isPassThroughDeviceEntryPoint(const char* name);
 PFN_vkVoidFunction abortingStub(const char* name);
 
@@ -472,5 +487,10 @@ bool allocateHostBacked(DeviceData* d, VkDevice device, const VkMemoryAllocateIn
 bool hostBackedFd(VkDeviceMemory real, int* fd, VkResult* result);
 // After the real allocation was freed.
 void freedHostBacked(VkDeviceMemory real);
+// Records that device `d` exported memory as `fd` (vkGetMemoryFdKHR).
+void exportedMemoryFd(const DeviceData* d, int fd);
+// Whether `d` may import opaque fd `fd`: false, with an error message, when
+// its exporter shows another deviceUUID or driverUUID (a driver refuses it).
+bool opaqueFdImportAllowed(DeviceData* d, int fd);
 
 }  // namespace meshvk_layer

@@ -175,12 +175,13 @@ void DestroyCommandBuffer(meshvk_command_buffer_t* cb) {
     // Bounded; an unanswered device is not waited on (device_wait.h): the
     // release then goes ahead without waiting, as teardown must not hang.
     std::string where = set->Where(cb->process) + ": command buffer release";
-    if (WaitSemaphores(device, wait, DeviceTimeoutNs(), where + ": vkWaitSemaphores").ok()) {
+    if (WaitSemaphores(device, wait, DeviceTimeoutNs(), where + ": vkWaitSemaphores").ok() &&
+        TouchesCommandBuffersAfterSignal(set, device)) {
       // Lavapipe (Mesa 22.3) still touches a command buffer on its queue thread
       // after signalling the submission's semaphores: freeing the pool right
       // after the wait crashed its queue thread when 3+ Vulkan processes shared
       // the 2 CPUs (3 of 4 runs of RingTest x15; 0 of 8 with this wait). The
-      // spec does not need it; it only costs a queue drain on release.
+      // spec does not need it, so other drivers skip the queue drain.
       (void)DrainQueue(device, process.queue_index, where);
     }
   }

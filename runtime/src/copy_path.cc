@@ -150,6 +150,14 @@ void ChoosePairPath(const meshvk_instance_t* instance, uint32_t src, uint32_t ds
   }
   if (from.memory_fd_extension && to.memory_fd_extension && !(from.dma_buf_export && to.dma_buf_import))
     why += "; no dma-buf export/import between them";
+  // Staging then goes through one host allocation both devices import, so
+  // each device's copy engine moves the bytes (host_staging.cc,
+  // CopyThroughSharedHostMemory); else the host copies between two rings.
+  if (from.host_allocation_import && to.host_allocation_import && from.host_pointer_alignment &&
+      to.host_pointer_alignment)
+    why += "; staged through host memory both import (VK_EXT_external_memory_host): device copies, no host memcpy";
+  else
+    why += "; staged by host memcpy between the devices' staging buffers";
   SetReason(out, why);
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <vector>
 
@@ -84,6 +85,12 @@ Status DrainQueue(LogicalDevice& device, uint32_t queue, const std::string& wher
   // far, under its lock: lavapipe needs the drain before a pool is freed).
   QueueLock lock(device, queue);
   return WaitResult(device, device.vk.vkQueueWaitIdle(device.queues[queue]), where + ": vkQueueWaitIdle");
+}
+
+bool TouchesCommandBuffersAfterSignal(const meshvk_device_set_t* set, const LogicalDevice& device) {
+  for (uint32_t physical : device.physical_indices)
+    if (std::strstr(set->instance->physical_devices[physical].properties.deviceName, "llvmpipe")) return true;
+  return false;
 }
 
 bool LeakIfUnresponsive(const LogicalDevice& device, uint64_t objects) {

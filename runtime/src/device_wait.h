@@ -33,6 +33,11 @@ Status WaitForFence(LogicalDevice& device, VkFence fence, const std::string& whe
 // DestroyCommandBuffer; on an application's queue under its lock). Skipped
 // on an unresponsive device.
 Status DrainQueue(LogicalDevice& device, uint32_t queue, const std::string& where);
+// Whether `device` runs on lavapipe, whose queue thread still touches a
+// command buffer after signalling its submission (DestroyCommandBuffer then
+// drains the queue before freeing the pool). Told by the device name, which
+// the emulation layer keeps whatever driver IDs it shows.
+bool TouchesCommandBuffersAfterSignal(const meshvk_device_set_t* set, const LogicalDevice& device);
 // DrainQueue for every queue, then vkDeviceWaitIdle with all queues locked
 // (not on an application's device).
 Status DrainDevice(LogicalDevice& device, const std::string& where);

@@ -7,6 +7,13 @@
 namespace embed_render {
 
 void Renderer::Create(App& app, uint32_t width, uint32_t height, VkBuffer field) {
+  CreateTarget(app, width, height);
+  VkDescriptorSet set = CreateFieldDescriptor(app, field);
+  CreatePipeline(app, width, height);
+  RecordDraw(app, width, height, set);
+}
+
+void Renderer::CreateTarget(App& app, uint32_t width, uint32_t height) {
   VkDevice d = app.device;
   VkImageCreateInfo image_info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
   image_info.imageType = VK_IMAGE_TYPE_2D;
@@ -72,7 +79,10 @@ void Renderer::Create(App& app, uint32_t width, uint32_t height, VkBuffer field)
   fb.height = height;
   fb.layers = 1;
   Vk(vkCreateFramebuffer(d, &fb, nullptr, &framebuffer), "vkCreateFramebuffer");
+}
 
+VkDescriptorSet Renderer::CreateFieldDescriptor(App& app, VkBuffer field) {
+  VkDevice d = app.device;
   VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr};
   VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
   set_info.bindingCount = 1;
@@ -105,8 +115,11 @@ void Renderer::Create(App& app, uint32_t width, uint32_t height, VkBuffer field)
   layout_info.pushConstantRangeCount = 1;
   layout_info.pPushConstantRanges = &push;
   Vk(vkCreatePipelineLayout(d, &layout_info, nullptr, &layout), "vkCreatePipelineLayout");
-  CreatePipeline(app, width, height);
+  return set;
+}
 
+void Renderer::RecordDraw(App& app, uint32_t width, uint32_t height, VkDescriptorSet set) {
+  VkDevice d = app.device;
   VkCommandPoolCreateInfo command_pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
   command_pool_info.queueFamilyIndex = app.family;
   Vk(vkCreateCommandPool(d, &command_pool_info, nullptr, &command_pool), "vkCreateCommandPool");

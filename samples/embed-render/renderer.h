@@ -28,7 +28,13 @@ struct Renderer {
   // Everything above, and the command buffer that draws `field` (W*H RGBA
   // f32) and copies the image into `readback`, recorded once.
   void Create(App& app, uint32_t width, uint32_t height, VkBuffer field);
+  // The steps of Create: the image, its render pass and framebuffer; the
+  // descriptor set of `field` and the pipeline layout; the pipeline; the
+  // command buffer and readback buffer.
+  void CreateTarget(App& app, uint32_t width, uint32_t height);
+  VkDescriptorSet CreateFieldDescriptor(App& app, VkBuffer field);
   void CreatePipeline(App& app, uint32_t width, uint32_t height);
+  void RecordDraw(App& app, uint32_t width, uint32_t height, VkDescriptorSet set);
   void Destroy(App& app);
 };
 

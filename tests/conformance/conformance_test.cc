@@ -436,5 +436,63 @@ TEST_F(ExternalMemoryFaultTest, AFailedExportableAllocationNamesTheBufferDeviceA
   EXPECT_NE(error.find("bytes, exportable"), std::string::npos) << error;
 }
 
+// Real pairs (the emulation layer's MESHVK_EMULATED_UUIDS=distinct,
+// MESHVK_EMULATED_DRIVERS=mixed, MESHVK_EMULATED_MEMORY=discrete): each pair
+// takes the path its drivers allow, and a program's copies go that way.
+// Devices whose UUIDs differ share no opaque fd (memory or semaphores): host
+// staging through host memory both devices import, device copies, host
+// waits. Devices of one real device (discrete memory only) share opaque fds
+// and wait on each other's semaphores on the device.
+class RealPairTest : public meshvk_test::VulkanTest {
+ protected:
+  static std::string Env(const char* name) {
+    const char* v = std::getenv(name);
+    return v ? v : "";
+  }
+  static bool DistinctUuids() {
+    return Env("MESHVK_EMULATED_UUIDS") == "distinct" || Env("MESHVK_EMULATED_DRIVERS") == "mixed";
+  }
+};
+
+TEST_F(RealPairTest, EachPairTakesThePathItsDriversAllow) {
+  if (!DistinctUuids() && Env("MESHVK_EMULATED_MEMORY") != "discrete")
+    GTEST_SKIP() << "ctest runs this with the layer's distinct, mixed or discrete modes";
+  const meshvk::CompiledProgram* program = nullptr;
+  ASSERT_EQ(CompileSample("mlp_megatron", "4", &program), "");
+  meshvk_test::DeviceSet set = MakeSet(MESHVK_TOPOLOGY_INDEPENDENT, 4);
+  ASSERT_TRUE(set);
+  for (uint32_t a = 0; a < 4; ++a) {
+    for (uint32_t b = 0; b < 4; ++b) {
+      if (a == b) continue;
+      meshvk_copy_path_info_t path{};
+      ASSERT_EQ(meshvk_test::StatusText(meshvk_device_set_copy_path(set.get(), a, b, &path)), "");
+      std::string reason = path.reason;
+      if (DistinctUuids()) {
+        EXPECT_EQ(path.path, MESHVK_COPY_PATH_HOST_STAGING) << a << " -> " << b << ": " << reason;
+        EXPECT_EQ(path.external_semaphores, 0u) << a << " -> " << b << ": " << reason;
+        EXPECT_NE(reason.find("deviceUUID/driverUUID differ"), std::string::npos) << reason;
+        EXPECT_NE(reason.find("device copies"), std::string::npos) << reason;
+      } else {
+        EXPECT_EQ(path.path, MESHVK_COPY_PATH_EXTERNAL_MEMORY) << a << " -> " << b << ": " << reason;
+        EXPECT_EQ(path.handle_type, static_cast<uint32_t>(VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT)) << reason;
+        EXPECT_EQ(path.external_semaphores, 1u) << a << " -> " << b << ": " << reason;
+      }
+    }
+  }
+  const Sample& sample = SampleNamed("mlp_megatron");
+  std::vector<HostTensor> inputs = sample.make_inputs(kSeed), outputs;
+  ProgramPtr prog;
+  ASSERT_EQ(RunOnce(program->artifact, set.get(), inputs, &outputs, &prog), "");
+  EXPECT_EQ(Compare(outputs[0], sample.reference(inputs)[0], 1e-3, 1e-4), "");
+  const meshvk_copy_path_t taken = DistinctUuids() ? MESHVK_COPY_PATH_HOST_STAGING : MESHVK_COPY_PATH_EXTERNAL_MEMORY;
+  for (uint32_t p = 0; p < 4; ++p) {
+    uint64_t bytes[MESHVK_COPY_PATH_COUNT] = {};
+    ASSERT_EQ(meshvk_test::StatusText(meshvk_program_copy_bytes(prog.get(), 0, p, bytes)), "");
+    EXPECT_EQ(bytes[taken], 3u * 8192) << "process " << p;
+    EXPECT_EQ(bytes[MESHVK_COPY_PATH_EXTERNAL_MEMORY] + bytes[MESHVK_COPY_PATH_HOST_STAGING], 3u * 8192)
+        << "process " << p;
+  }
+}
+
 }  // namespace
 }  // namespace meshvk_e2e

@@ -8,7 +8,7 @@
 
 #include <chrono>
 
-#include "program_runner.h"
+#include "program_case_test.h"
 #include "samples.h"
 #include "vulkan_fixture.h"
 
@@ -18,71 +18,36 @@ namespace {
 constexpr uint32_t kSeed = 20261130;
 constexpr double kAtol = 1e-3, kRtol = 1e-4;
 
-struct Case {
-  std::string sample, grid;
-};
-
-std::vector<Case> AllCases() {
-  std::vector<Case> cases;
-  for (const Sample& s : Samples())
-    for (const std::string& g : s.grids) cases.push_back({s.name, g});
-  return cases;
-}
-
 // The one-process grid of a sample: "1" or "1x1".
 std::string OneProcessGrid(const Sample& s) { return s.grids.front(); }
 
-class SampleTest : public meshvk_test::VulkanTest, public ::testing::WithParamInterface<Case> {};
+class SampleTest : public ProgramCaseTest {};
 
 TEST_P(SampleTest, MatchesHostLoopsAndTheOneDeviceProgram) {
-  const Case& c = GetParam();
-  const Sample& sample = SampleNamed(c.sample);
+  const ProgramCase& c = GetParam();
+  const Sample& sample = SampleNamed(c.program);
   const meshvk::CompiledProgram* program = nullptr;
-  ASSERT_EQ(CompileSample(c.sample, c.grid, &program), "");
+  ASSERT_EQ(CompileSample(c.program, c.grid, &program), "");
   uint32_t processes = ProcessCount(c.grid);
   ASSERT_EQ(program->memory.size(), processes);
-
   std::vector<HostTensor> inputs = sample.make_inputs(kSeed);
-  std::vector<HostTensor> expected = sample.reference(inputs);
-
-  // Logical processes share physical device 0; independent ones are dealt
-  // round robin over all physical devices.
-  std::vector<uint32_t> on_device0(processes, 0);
-  meshvk_topology_t topology = TopologyFromEnvironment();
-  meshvk_test::DeviceSet set =
-      MakeSet(topology, processes, topology == MESHVK_TOPOLOGY_LOGICAL ? on_device0.data() : nullptr);
-  ASSERT_TRUE(set);
-  ASSERT_EQ(meshvk_device_set_topology(set.get()), topology);
-  if (topology == MESHVK_TOPOLOGY_INDEPENDENT && processes > 1 &&
-      meshvk_instance_physical_device_count(instance()) > 1) {
-    meshvk_process_info_t p0{}, p1{};
-    ASSERT_EQ(meshvk_device_set_process_info(set.get(), 0, &p0), MESHVK_OK);
-    ASSERT_EQ(meshvk_device_set_process_info(set.get(), 1, &p1), MESHVK_OK);
-    ASSERT_NE(p0.logical_device, p1.logical_device) << "independent processes 0 and 1 share a VkDevice";
-  }
-  std::vector<HostTensor> outputs;
-  ASSERT_EQ(RunOnce(program->artifact, set.get(), inputs, &outputs), "");
-  ASSERT_EQ(outputs.size(), expected.size());
-  for (size_t r = 0; r < outputs.size(); ++r)
-    EXPECT_EQ(Compare(outputs[r], expected[r], kAtol, kRtol), "") << c.sample << " on " << c.grid << ", result " << r;
+  RunAndCompare(program->artifact, processes, inputs, sample.reference(inputs), kAtol, kRtol, What());
+  if (HasFatalFailure() || IsSkipped()) return;
 
   // The unsharded program on one device.
   const meshvk::CompiledProgram* single = nullptr;
-  ASSERT_EQ(CompileSample(c.sample, OneProcessGrid(sample), &single), "");
+  ASSERT_EQ(CompileSample(c.program, OneProcessGrid(sample), &single), "");
   uint32_t device0 = 0;
   meshvk_test::DeviceSet one = MakeSet(MESHVK_TOPOLOGY_LOGICAL, 1, &device0);
   ASSERT_TRUE(one);
   std::vector<HostTensor> unsharded;
   ASSERT_EQ(RunOnce(single->artifact, one.get(), inputs, &unsharded), "");
-  for (size_t r = 0; r < outputs.size(); ++r)
-    EXPECT_EQ(Compare(outputs[r], unsharded[r], 1e-5, 1e-5), "")
-        << c.sample << " on " << c.grid << " vs one device, result " << r;
+  for (size_t r = 0; r < outputs_.size(); ++r)
+    EXPECT_EQ(Compare(outputs_[r], unsharded[r], 1e-5, 1e-5), "")
+        << c.program << " on " << c.grid << " vs one device, result " << r;
 }
 
-INSTANTIATE_TEST_SUITE_P(Samples, SampleTest, ::testing::ValuesIn(AllCases()),
-                         [](const ::testing::TestParamInfo<Case>& info) {
-                           return info.param.sample + "_grid" + info.param.grid;
-                         });
+MESHVK_INSTANTIATE_PROGRAM_CASES(Samples, SampleTest, Samples());
 
 // Gathers of boxes that are strided in 2 and 3 dimensions (and need several
 // regions in 4-D) assemble the right tensor: c = a + b in i32, exact.

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <random>
 
-#include "program_runner.h"
+#include "program_case_test.h"
 #include "samples.h"
 #include "vulkan_fixture.h"
 
@@ -150,55 +150,23 @@ const std::vector<FrontendProgram>& Programs() {
   return programs;
 }
 
-struct Case {
-  std::string program, grid;
-};
-
-std::vector<Case> AllCases() {
-  std::vector<Case> cases;
-  for (const FrontendProgram& p : Programs())
-    for (const std::string& g : p.grids) cases.push_back({p.name, g});
-  return cases;
-}
-
-void PrintTo(const Case& c, std::ostream* os) { *os << c.program << " on " << (c.grid.empty() ? "its grid" : c.grid); }
-
-class FrontendTest : public meshvk_test::VulkanTest, public ::testing::WithParamInterface<Case> {};
+class FrontendTest : public ProgramCaseTest {};
 
 TEST_P(FrontendTest, MatchesHostLoops) {
-  const Case& c = GetParam();
-  const FrontendProgram* program = nullptr;
-  for (const FrontendProgram& p : Programs())
-    if (p.name == c.program) program = &p;
+  const ProgramCase& c = GetParam();
+  const FrontendProgram* program = FindProgram(Programs(), c.program);
   ASSERT_NE(program, nullptr);
-  meshvk::ProgramOptions options;
-  options.producer = "meshvk frontend test";
-  std::string error;
-  if (!c.grid.empty()) ASSERT_TRUE(meshvk::parseGridShape(c.grid, &options.gridShape, &error)) << error;
   meshvk::CompiledProgram compiled;
-  ASSERT_EQ(meshvk::compileProgramFile(std::string(MESHVK_FRONTEND_PROGRAMS_DIR) + "/" + c.program + ".mlir", options,
-                                       &compiled),
-            "");
+  ASSERT_EQ(CompileCase(MESHVK_FRONTEND_PROGRAMS_DIR, c, "meshvk frontend test", &compiled), "");
   const uint32_t processes = static_cast<uint32_t>(compiled.memory.size());
   ASSERT_EQ(processes, c.grid.empty() ? 1u : ProcessCount(c.grid));
-
   std::mt19937 rng(20261130);
   Tensors inputs = program->inputs(&rng);
-  Tensors expected = program->reference(inputs);
-  std::vector<uint32_t> on_device0(processes, 0);
-  meshvk_test::DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, processes, on_device0.data());
-  ASSERT_TRUE(set);
-  Tensors outputs;
-  ASSERT_EQ(RunOnce(compiled.artifact, set.get(), inputs, &outputs), "");
-  ASSERT_EQ(outputs.size(), expected.size());
-  for (size_t r = 0; r < outputs.size(); ++r)
-    EXPECT_EQ(Compare(outputs[r], expected[r], 1e-3, 1e-4), "") << c.program << " on " << c.grid << ", result " << r;
+  RunAndCompare(compiled.artifact, processes, inputs, program->reference(inputs), 1e-3, 1e-4, What(),
+                MESHVK_TOPOLOGY_LOGICAL);
 }
 
-INSTANTIATE_TEST_SUITE_P(Programs, FrontendTest, ::testing::ValuesIn(AllCases()),
-                         [](const ::testing::TestParamInfo<Case>& info) {
-                           return info.param.program + "_grid" + (info.param.grid.empty() ? "asis" : info.param.grid);
-                         });
+MESHVK_INSTANTIATE_PROGRAM_CASES(Programs, FrontendTest, Programs());
 
 }  // namespace
 }  // namespace meshvk_e2e

@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <random>
 
-#include "program_runner.h"
+#include "program_case_test.h"
 #include "samples.h"
 #include "vulkan_fixture.h"
 
@@ -131,8 +131,9 @@ HostTensor Build(Shape shape, meshvk_element_type_t type, F at) {
   return t;
 }
 
-const std::vector<OpsProgram>& Programs() {
-  static const std::vector<OpsProgram> programs = {
+// Reductions to 0-d and rows, and 0-d scalar arguments.
+std::vector<OpsProgram> ReductionAndScalarPrograms() {
+  return {
       {"reduce_0d",
        {"1", "2", "4", "2x2"},
        {2},
@@ -194,6 +195,12 @@ const std::vector<OpsProgram>& Programs() {
          }
          return Tensors{s};
        }},
+  };
+}
+
+// Reshapes, pads, concats, slices and halo windows: data moved, not computed.
+std::vector<OpsProgram> ShapePrograms() {
+  return {
       {"reshape_rows",
        {"1", "2", "4"},
        {2},
@@ -265,6 +272,12 @@ const std::vector<OpsProgram>& Programs() {
          for (int32_t& v : y.i) v = v * v + v;
          return Tensors{y};
        }},
+  };
+}
+
+// Element-wise math, constants and attention rows.
+std::vector<OpsProgram> ElementwisePrograms() {
+  return {
       {"tosa_select_erf",
        {"1", "2", "4"},
        {2},
@@ -369,6 +382,12 @@ const std::vector<OpsProgram>& Programs() {
          h.shape = {4, 8};
          return Tensors{f, g, h};
        }},
+  };
+}
+
+// Programs written per process (shard.* collectives, send/recv, stencils by hand).
+std::vector<OpsProgram> SpmdPrograms() {
+  return {
       {"spmd_stencil_rows",
        {"1", "2", "4"},
        {2},
@@ -433,67 +452,37 @@ const std::vector<OpsProgram>& Programs() {
        [](const Shape& grid, std::mt19937* r) { return Tensors{RandomI32({4 * Processes(grid), 4}, r)}; },
        ReshapeCollectivesReference},
   };
+}
+
+const std::vector<OpsProgram>& Programs() {
+  static const std::vector<OpsProgram> programs = [] {
+    std::vector<OpsProgram> all;
+    for (auto family : {ReductionAndScalarPrograms, ShapePrograms, ElementwisePrograms, SpmdPrograms})
+      for (OpsProgram& p : family()) all.push_back(std::move(p));
+    return all;
+  }();
   return programs;
 }
 
-struct Case {
-  std::string program, grid;
-};
-
-std::vector<Case> AllCases() {
-  std::vector<Case> cases;
-  for (const OpsProgram& p : Programs())
-    for (const std::string& g : p.grids) cases.push_back({p.name, g});
-  return cases;
-}
-
-class OpsTest : public meshvk_test::VulkanTest, public ::testing::WithParamInterface<Case> {};
+class OpsTest : public ProgramCaseTest {};
 
 TEST_P(OpsTest, MatchesHostLoops) {
-  const Case& c = GetParam();
-  const OpsProgram* program = nullptr;
-  for (const OpsProgram& p : Programs())
-    if (p.name == c.program) program = &p;
+  const ProgramCase& c = GetParam();
+  const OpsProgram* program = FindProgram(Programs(), c.program);
   ASSERT_NE(program, nullptr);
-  meshvk::ProgramOptions options;
-  options.producer = "meshvk ops test";
-  std::string error;
-  Shape grid = program->written_grid;
-  if (!c.grid.empty()) {
-    ASSERT_TRUE(meshvk::parseGridShape(c.grid, &options.gridShape, &error)) << error;
-    grid = options.gridShape;
-  }
   meshvk::CompiledProgram compiled;
-  ASSERT_EQ(
-      meshvk::compileProgramFile(std::string(MESHVK_OPS_PROGRAMS_DIR) + "/" + c.program + ".mlir", options, &compiled),
-      "");
+  ASSERT_EQ(CompileCase(MESHVK_OPS_PROGRAMS_DIR, c, "meshvk ops test", &compiled), "");
+  Shape grid = program->written_grid;
+  std::string error;
+  if (!c.grid.empty()) ASSERT_TRUE(meshvk::parseGridShape(c.grid, &grid, &error)) << error;
   const uint32_t processes = static_cast<uint32_t>(compiled.memory.size());
   ASSERT_EQ(processes, static_cast<uint32_t>(Processes(grid)));
-
   std::mt19937 rng(20261201);
   Tensors inputs = program->inputs(grid, &rng);
-  Tensors expected = program->reference(inputs, grid);
-  const meshvk_topology_t topology = TopologyFromEnvironment();
-  if (topology == MESHVK_TOPOLOGY_DEVICE_GROUP && processes > Group0Size())
-    GTEST_SKIP() << processes << " processes, device group 0 has " << Group0Size() << " devices";
-  std::vector<uint32_t> on_device0(processes, 0);
-  meshvk_test::DeviceSet set =
-      MakeSet(topology, processes, topology == MESHVK_TOPOLOGY_LOGICAL ? on_device0.data() : nullptr);
-  ASSERT_TRUE(set);
-  Tensors outputs;
-  ASSERT_EQ(RunOnce(compiled.artifact, set.get(), inputs, &outputs), "");
-  ASSERT_EQ(outputs.size(), expected.size());
-  for (size_t r = 0; r < outputs.size(); ++r) {
-    ASSERT_EQ(outputs[r].shape, expected[r].shape) << "result " << r;
-    EXPECT_EQ(Compare(outputs[r], expected[r], 1e-4, 1e-5), "") << c.program << " on " << c.grid << ", result " << r;
-  }
+  RunAndCompare(compiled.artifact, processes, inputs, program->reference(inputs, grid), 1e-4, 1e-5, What());
 }
 
-INSTANTIATE_TEST_SUITE_P(Programs, OpsTest, ::testing::ValuesIn(AllCases()),
-                         [](const ::testing::TestParamInfo<Case>& info) {
-                           std::string grid = info.param.grid.empty() ? "asis" : info.param.grid;
-                           return info.param.program + "_grid" + grid;
-                         });
+MESHVK_INSTANTIATE_PROGRAM_CASES(Programs, OpsTest, Programs());
 
 }  // namespace
 }  // namespace meshvk_e2e

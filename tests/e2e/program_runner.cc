@@ -54,6 +54,24 @@ std::string CompileSample(const std::string& name, const std::string& grid, cons
   return it->second.first;
 }
 
+std::string CaseName(const ProgramCase& c) { return c.program + "_grid" + (c.grid.empty() ? "asis" : c.grid); }
+
+void PrintTo(const ProgramCase& c, std::ostream* os) {
+  *os << c.program << " on " << (c.grid.empty() ? "its grid" : c.grid);
+}
+
+std::string CompileCase(const std::string& dir, const ProgramCase& c, const std::string& producer,
+                        meshvk::CompiledProgram* out) {
+  meshvk::ProgramOptions options;
+  options.producer = producer;
+  std::string error;
+  if (!c.grid.empty() && c.grid[0] == 'd')
+    options.dynamicGridProcesses = std::stoll(c.grid.substr(1));
+  else if (!c.grid.empty() && !meshvk::parseGridShape(c.grid, &options.gridShape, &error))
+    return error;
+  return meshvk::compileProgramFile(dir + "/" + c.program + ".mlir", options, out);
+}
+
 std::string RunOnce(const std::vector<uint8_t>& artifact, meshvk_device_set_t* set,
                     const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs, ProgramPtr* program_out,
                     ModulePtr* module_out) {

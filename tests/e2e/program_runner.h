@@ -4,6 +4,7 @@
 #define MESHVK_TESTS_E2E_PROGRAM_RUNNER_H_
 
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,38 @@ uint32_t ProcessCount(const std::string& grid);
 // emulation layer's separate groups, with and without external memory, and
 // lavapipe registered twice); default: logical devices.
 meshvk_topology_t TopologyFromEnvironment();
+
+// One case of a table of test programs: `program` (<dir>/<program>.mlir)
+// compiled for `grid`: "" as written, "dN" a `?` grid run on N processes (as
+// mesh-vk-run --devices=N), else a --grid-shape value ("2x2").
+struct ProgramCase {
+  std::string program, grid;
+};
+
+// Every (name, grid) of a table whose rows have `name` and `grids`.
+template <typename Table>
+std::vector<ProgramCase> CasesOf(const Table& programs) {
+  std::vector<ProgramCase> cases;
+  for (const auto& p : programs)
+    for (const std::string& g : p.grids) cases.push_back({p.name, g});
+  return cases;
+}
+
+// The row of `programs` named `name`, or null.
+template <typename Row>
+const Row* FindProgram(const std::vector<Row>& programs, const std::string& name) {
+  for (const Row& p : programs)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+// The gtest name of a case: <program>_grid<grid>, "asis" for "".
+std::string CaseName(const ProgramCase& c);
+void PrintTo(const ProgramCase& c, std::ostream* os);
+
+// Compiles <dir>/<c.program>.mlir for c.grid. "" or the compiler's one line.
+std::string CompileCase(const std::string& dir, const ProgramCase& c, const std::string& producer,
+                        meshvk::CompiledProgram* out);
 
 }  // namespace meshvk_e2e
 

@@ -13,7 +13,7 @@
 #include <random>
 #include <sstream>
 
-#include "program_runner.h"
+#include "program_case_test.h"
 #include "samples.h"
 #include "vulkan_fixture.h"
 
@@ -171,7 +171,7 @@ std::vector<StencilCase> Cases() {
   return cases;
 }
 
-class StencilTest : public meshvk_test::VulkanTest, public ::testing::WithParamInterface<StencilCase> {};
+class StencilTest : public ProgramRunTest, public ::testing::WithParamInterface<StencilCase> {};
 
 TEST_P(StencilTest, MatchesHostLoopsAndPullsOnlyBorders) {
   const StencilCase& c = GetParam();
@@ -199,18 +199,7 @@ TEST_P(StencilTest, MatchesHostLoopsAndPullsOnlyBorders) {
   for (int32_t& v : x.i) v = static_cast<int32_t>(rng() % 2001) - 1000;
   const HostTensor expected = Reference(c, x);
 
-  const meshvk_topology_t topology = TopologyFromEnvironment();
-  if (topology == MESHVK_TOPOLOGY_DEVICE_GROUP && processes > Group0Size())
-    GTEST_SKIP() << processes << " processes, device group 0 has " << Group0Size() << " devices";
-  std::vector<uint32_t> on_device0(processes, 0);
-  meshvk_test::DeviceSet set = MakeSet(topology, static_cast<uint32_t>(processes),
-                                       topology == MESHVK_TOPOLOGY_LOGICAL ? on_device0.data() : nullptr);
-  ASSERT_TRUE(set);
-  std::vector<HostTensor> outputs;
-  ASSERT_EQ(RunOnce(compiled.artifact, set.get(), {x}, &outputs), "");
-  ASSERT_EQ(outputs.size(), 1u);
-  ASSERT_EQ(outputs[0].shape, expected.shape);
-  EXPECT_EQ(Compare(outputs[0], expected, 1e-5, 1e-5), "") << c.name;
+  RunAndCompare(compiled.artifact, static_cast<uint32_t>(processes), {x}, {expected}, 1e-5, 1e-5, c.name);
 }
 
 INSTANTIATE_TEST_SUITE_P(Stencils, StencilTest, ::testing::ValuesIn(Cases()),

@@ -9,7 +9,7 @@
 #include <random>
 #include <string>
 
-#include "program_runner.h"
+#include "program_case_test.h"
 #include "samples.h"
 #include "vulkan_fixture.h"
 
@@ -66,61 +66,22 @@ const std::vector<UnevenProgram>& Programs() {
   return programs;
 }
 
-struct Case {
-  std::string program, grid;
-};
-
-std::vector<Case> AllCases() {
-  std::vector<Case> cases;
-  for (const UnevenProgram& p : Programs())
-    for (const std::string& g : p.grids) cases.push_back({p.name, g});
-  return cases;
-}
-
-void PrintTo(const Case& c, std::ostream* os) { *os << c.program << " on " << (c.grid.empty() ? "its grid" : c.grid); }
-
-class UnevenTest : public meshvk_test::VulkanTest, public ::testing::WithParamInterface<Case> {};
+class UnevenTest : public ProgramCaseTest {};
 
 TEST_P(UnevenTest, MatchesHostLoops) {
-  const Case& c = GetParam();
-  const UnevenProgram* program = nullptr;
-  for (const UnevenProgram& p : Programs())
-    if (p.name == c.program) program = &p;
+  const ProgramCase& c = GetParam();
+  const UnevenProgram* program = FindProgram(Programs(), c.program);
   ASSERT_NE(program, nullptr);
-  meshvk::ProgramOptions options;
-  options.producer = "meshvk uneven test";
-  std::string error;
-  if (!c.grid.empty() && c.grid[0] == 'd')
-    options.dynamicGridProcesses = std::stoll(c.grid.substr(1));  // as mesh-vk-run --devices=N
-  else if (!c.grid.empty())
-    ASSERT_TRUE(meshvk::parseGridShape(c.grid, &options.gridShape, &error)) << error;
   meshvk::CompiledProgram compiled;
-  ASSERT_EQ(meshvk::compileProgramFile(std::string(MESHVK_UNEVEN_PROGRAMS_DIR) + "/" + c.program + ".mlir", options,
-                                       &compiled),
-            "");
+  ASSERT_EQ(CompileCase(MESHVK_UNEVEN_PROGRAMS_DIR, c, "meshvk uneven test", &compiled), "");
   const uint32_t processes = static_cast<uint32_t>(compiled.memory.size());
-  if (options.dynamicGridProcesses) ASSERT_EQ(processes, options.dynamicGridProcesses);
+  if (c.grid.rfind("d", 0) == 0) ASSERT_EQ(processes, std::stoul(c.grid.substr(1)));
   std::mt19937 rng(20261201);
   Tensors inputs = program->inputs(&rng);
-  Tensors expected = program->reference(inputs);
-  std::vector<uint32_t> on_device0(processes, 0);
-  meshvk_topology_t topology = TopologyFromEnvironment();
-  meshvk_test::DeviceSet set =
-      MakeSet(topology, processes, topology == MESHVK_TOPOLOGY_LOGICAL ? on_device0.data() : nullptr);
-  ASSERT_TRUE(set);
-  ASSERT_EQ(meshvk_device_set_topology(set.get()), topology);
-  Tensors outputs;
-  ASSERT_EQ(RunOnce(compiled.artifact, set.get(), inputs, &outputs), "");
-  ASSERT_EQ(outputs.size(), expected.size());
-  for (size_t r = 0; r < outputs.size(); ++r)
-    EXPECT_EQ(Compare(outputs[r], expected[r], 1e-4, 1e-5), "") << c.program << " on " << c.grid << ", result " << r;
+  RunAndCompare(compiled.artifact, processes, inputs, program->reference(inputs), 1e-4, 1e-5, What());
 }
 
-INSTANTIATE_TEST_SUITE_P(Programs, UnevenTest, ::testing::ValuesIn(AllCases()),
-                         [](const ::testing::TestParamInfo<Case>& info) {
-                           std::string grid = info.param.grid.empty() ? "asis" : info.param.grid;
-                           return info.param.program + "_grid" + grid;
-                         });
+MESHVK_INSTANTIATE_PROGRAM_CASES(Programs, UnevenTest, Programs());
 
 }  // namespace
 }  // namespace meshvk_e2e

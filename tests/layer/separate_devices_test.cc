@@ -1,11 +1,15 @@
 // MESHVK_EMULATED_TOPOLOGY=separate: the emulated devices as N groups of one,
 // independent VkDevices that share memory through external memory (opaque fd),
-// and the switch MESHVK_EMULATED_EXTERNAL_MEMORY that hides external memory or
-// refuses imports / exportable allocations.
+// the switch MESHVK_EMULATED_EXTERNAL_MEMORY that hides external memory or
+// refuses imports / exportable allocations, and the real-pair modes:
+// MESHVK_EMULATED_UUIDS=distinct and MESHVK_EMULATED_DRIVERS=mixed (opaque
+// fds refused between the devices, as drivers refuse them) and
+// MESHVK_EMULATED_MEMORY=discrete (no device-local type the host can map).
 #include <unistd.h>
 
 #include <cstdlib>
 #include <cstring>
+#include <set>
 #include <string>
 
 #include "layer_fixture.h"
@@ -13,9 +17,27 @@
 namespace meshvk_layer_test {
 namespace {
 
-std::string externalMemoryMode() {
-  const char* v = std::getenv("MESHVK_EMULATED_EXTERNAL_MEMORY");
-  return v && *v ? v : "on";
+std::string env(const char* name, const char* fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : fallback;
+}
+std::string externalMemoryMode() { return env("MESHVK_EMULATED_EXTERNAL_MEMORY", "on"); }
+bool mixedDrivers() { return env("MESHVK_EMULATED_DRIVERS", "same") == "mixed"; }
+// The devices show distinct deviceUUIDs (mixed drivers imply it).
+bool distinctUuids() { return env("MESHVK_EMULATED_UUIDS", "shared") == "distinct" || mixedDrivers(); }
+bool discreteMemory() { return env("MESHVK_EMULATED_MEMORY", "rebar") == "discrete"; }
+
+struct DeviceIds {
+  std::string device_uuid, driver_uuid;
+  VkDriverId driver_id;
+};
+DeviceIds idsOf(VkPhysicalDevice pd) {
+  VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+  VkPhysicalDeviceIDProperties id{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES, &driver};
+  VkPhysicalDeviceProperties2 p{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &id};
+  vkGetPhysicalDeviceProperties2(pd, &p);
+  return {std::string(reinterpret_cast<const char*>(id.deviceUUID), VK_UUID_SIZE),
+          std::string(reinterpret_cast<const char*>(id.driverUUID), VK_UUID_SIZE), driver.driverID};
 }
 
 class Separate : public LayerTest {
@@ -61,7 +83,7 @@ class Separate : public LayerTest {
   }
 };
 
-TEST_F(Separate, EveryDeviceIsItsOwnGroupWithTheRealUuids) {
+TEST_F(Separate, EveryDeviceIsItsOwnGroupWithTheModesIds) {
   uint32_t groupCount = 0;
   ASSERT_EQ(vkEnumeratePhysicalDeviceGroups(instance_, &groupCount, nullptr), VK_SUCCESS);
   std::vector<VkPhysicalDeviceGroupProperties> groups(groupCount, {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GROUP_PROPERTIES});
@@ -71,26 +93,39 @@ TEST_F(Separate, EveryDeviceIsItsOwnGroupWithTheRealUuids) {
     EXPECT_EQ(g.physicalDeviceCount, 1u);
     EXPECT_EQ(g.subsetAllocation, VK_FALSE);
   }
-  // One real device behind them: the same deviceUUID and driverUUID, so an
-  // opaque fd may pass between them.
-  std::string first;
+  // By default one real device behind them: the same deviceUUID and
+  // driverUUID, so an opaque fd may pass between them. Distinct: one driver,
+  // every device its own deviceUUID. Mixed: every device its own driver too.
+  std::set<std::string> devices, drivers;
+  std::set<VkDriverId> driverIds;
   for (uint32_t i = 0; i < n_; ++i) {
-    VkPhysicalDeviceIDProperties id{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
-    VkPhysicalDeviceProperties2 p{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &id};
-    vkGetPhysicalDeviceProperties2(members_[i], &p);
-    std::string uuid(reinterpret_cast<const char*>(id.deviceUUID), VK_UUID_SIZE);
-    uuid += std::string(reinterpret_cast<const char*>(id.driverUUID), VK_UUID_SIZE);
-    if (i == 0) first = uuid;
-    EXPECT_EQ(uuid, first) << "device " << i;
+    const DeviceIds ids = idsOf(members_[i]);
+    devices.insert(ids.device_uuid);
+    drivers.insert(ids.driver_uuid);
+    driverIds.insert(ids.driver_id);
   }
+  EXPECT_EQ(devices.size(), distinctUuids() ? n_ : 1u);
+  EXPECT_EQ(drivers.size(), mixedDrivers() ? n_ : 1u);
+  EXPECT_EQ(driverIds.size(), mixedDrivers() ? n_ : 1u);
   // No multi-instance heap: a device of its own, like a discrete GPU with
-  // device-local memory the host cannot map.
-  bool deviceOnly = false;
+  // device-local memory the host cannot map. Discrete: no device-local type
+  // the host can map at all, and host-visible types in a heap of their own.
+  bool deviceOnly = false, deviceMappable = false, hostHeap = false;
   for (uint32_t h = 0; h < memory_.memoryHeapCount; ++h)
     EXPECT_FALSE(memory_.memoryHeaps[h].flags & VK_MEMORY_HEAP_MULTI_INSTANCE_BIT);
-  for (uint32_t t = 0; t < memory_.memoryTypeCount; ++t)
-    deviceOnly |= memory_.memoryTypes[t].propertyFlags == VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+  for (uint32_t t = 0; t < memory_.memoryTypeCount; ++t) {
+    const VkMemoryType& type = memory_.memoryTypes[t];
+    deviceOnly |= type.propertyFlags == VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+    deviceMappable |= (type.propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) &&
+                      (type.propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
+    hostHeap |= (type.propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) &&
+                !(memory_.memoryHeaps[type.heapIndex].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT);
+  }
   EXPECT_TRUE(deviceOnly);
+  if (discreteMemory()) {
+    EXPECT_FALSE(deviceMappable);
+    EXPECT_TRUE(hostHeap);
+  }
 }
 
 TEST_F(Separate, ExternalMemoryIsAdvertisedOnlyWhenNotHidden) {
@@ -180,9 +215,13 @@ TEST_F(Separate, ExportedMemoryIsReadOnAnotherDevice) {
                                  VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT, fd};
   VkMemoryAllocateInfo imai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, &import, req.size, deviceType};
   VkDeviceMemory memB = VK_NULL_HANDLE;
+  // Devices whose UUIDs differ refuse each other's opaque fds, as drivers do
+  // (the layer also reports it: the spec forbids the import).
+  const bool refused = mode == "refuse-import" || distinctUuids();
   VkResult imported = b.vkAllocateMemory(devB, &imai, nullptr, &memB);
-  if (mode == "refuse-import") {
+  if (refused) {
     EXPECT_EQ(imported, VK_ERROR_INVALID_EXTERNAL_HANDLE);
+    if (mode != "refuse-import") EXPECT_EQ(takeLayerMessages("MESHVK-opaque-fd-across-devices").size(), 1u);
     close(fd);
   } else {
     ASSERT_EQ(imported, VK_SUCCESS);

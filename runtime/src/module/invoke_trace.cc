@@ -37,9 +37,10 @@ void InvokeTrace::Emit(meshvk_trace_event_t* event) {
 }
 
 void InvokeTrace::Host(meshvk_trace_event_kind_t kind, uint32_t process, uint32_t phase, uint32_t peer,
-                       uint64_t begin_ns, uint64_t end_ns, uint64_t bytes) {
+                       uint64_t begin_ns, uint64_t end_ns, uint64_t bytes, uint32_t flags) {
   meshvk_trace_event_t e{};
   e.kind = kind;
+  e.flags = flags;
   e.process = process;
   e.phase = phase;
   e.command = MESHVK_TRACE_NONE;
@@ -69,18 +70,8 @@ Status InvokeTrace::Segment(const meshvk_command_buffer_t* cb, uint32_t process,
   auto host_time = [&](uint64_t t) { return static_cast<uint64_t>(static_cast<int64_t>(t) + shift); };
 
   const auto* commands = StreamOf(artifact_, function_, process);
-  if (waited != MESHVK_TRACE_NONE && host_time(first) > submit_ns) {
-    meshvk_trace_event_t e{};
-    e.kind = MESHVK_TRACE_SEMAPHORE_WAIT;
-    e.flags = flags;
-    e.process = process;
-    e.phase = phase;
-    e.command = MESHVK_TRACE_NONE;
-    e.peer = waited;
-    e.begin_ns = submit_ns;
-    e.end_ns = host_time(first);
-    Emit(&e);
-  }
+  if (waited != MESHVK_TRACE_NONE && host_time(first) > submit_ns)
+    Host(MESHVK_TRACE_SEMAPHORE_WAIT, process, phase, waited, submit_ns, host_time(first), 0, flags);
   for (const CommandMarks& m : marks) {
     const mvk::Command* cmd = commands->Get(m.command);
     meshvk_trace_event_t e{};

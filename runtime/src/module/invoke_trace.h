@@ -34,8 +34,9 @@ class InvokeTrace {
   // An invoke: StartInvoke, Host steps as they happen, one Segment per
   // submitted segment after the wait, FinishInvoke.
   void StartInvoke(uint32_t function) { function_ = function; }
+  // (`flags`: MESHVK_TRACE_*_BIT of the event, e.g. a shifted clock.)
   void Host(meshvk_trace_event_kind_t kind, uint32_t process, uint32_t phase, uint32_t peer, uint64_t begin_ns,
-            uint64_t end_ns, uint64_t bytes = 0);
+            uint64_t end_ns, uint64_t bytes = 0, uint32_t flags = 0);
   // Device events of a completed segment: its commands, and the semaphore
   // wait from its submission (`submit_ns`) to its first command when it
   // waited for another process (`waited`, else MESHVK_TRACE_NONE).

@@ -234,10 +234,14 @@ void meshvk_program_transport_stats(const meshvk_program_t* program, meshvk_tran
 
 void meshvk_program_release(meshvk_program_t* program) {
   if (!program) return;
-  // Recorded work may still run after a failed invoke: let it finish first
-  // (after the async worker stopped submitting more).
+  // Recorded work may still run after a failed invoke or an async one: let
+  // it finish first (after the async worker stopped submitting more). The
+  // program waits for its own timelines (bounded by the device timeout), not
+  // for the set's queues or devices to go idle: other programs on the set
+  // keep running. Each command buffer's release then waits for its own last
+  // submission (command_buffer.cc).
   program->worker.reset();
-  meshvk_status_free(meshvk_device_set_wait_idle(program->set));
+  (void)meshvk::module::WaitForEarlierInvokes(program, UINT64_MAX);
   delete program;
 }
 

@@ -342,6 +342,157 @@ bool ReadRankCollectiveMode(RankCollectiveMode* out) {
   return mode.empty() || mode == "transport" || mode == "ring" || mode == "copies" || mode == "staged";
 }
 
+namespace {
+
+// The commands each process's stream tags with each collective, in stream
+// order: [collective][process] -> command indices.
+using TaggedCommands = std::map<uint32_t, std::vector<std::vector<uint32_t>>>;
+
+TaggedCommands TagCommands(const mvk::Artifact* artifact, uint32_t function, uint32_t P) {
+  TaggedCommands tagged;
+  for (uint32_t p = 0; p < P; ++p) {
+    const auto* stream = StreamOf(artifact, function, p);
+    for (uint32_t c = 0; stream && c < stream->size(); ++c) {
+      const int32_t k = stream->Get(c)->collective();
+      if (k < 0) continue;
+      auto& per = tagged[static_cast<uint32_t>(k)];
+      per.resize(P);
+      per[p].push_back(c);
+    }
+  }
+  return tagged;
+}
+
+// One reducing collective's members (every process's part of it), each
+// seeing the same group; false where the collective is not one a host step
+// can run (not an all_reduce/reduce_scatter of f32/i32/f16 with a reduction,
+// an algorithm other than direct or reduce_scatter+all_gather, or members
+// that disagree).
+bool ReadReduction(const mvk::Artifact* artifact, uint32_t function, const mvk::Collective* desc,
+                   const std::vector<std::vector<uint32_t>>& per, std::map<uint32_t, Member>* members) {
+  const bool reducible = desc->element_type() == mvk::ElementType::F32 ||
+                         desc->element_type() == mvk::ElementType::I32 || desc->element_type() == mvk::ElementType::F16;
+  const std::string algorithm = desc->algorithm() ? desc->algorithm()->str() : "";
+  const bool scatter = desc->kind() == mvk::CollectiveKind::ReduceScatter;
+  const Shape shape = scatter                                    ? Shape::kScatter
+                      : algorithm == "reduce_scatter+all_gather" ? Shape::kGathered
+                                                                 : Shape::kDirect;
+  if ((desc->kind() != mvk::CollectiveKind::AllReduce && !scatter) || desc->reduction() == mvk::Reduction::None ||
+      !reducible || (algorithm != "direct" && shape != Shape::kGathered))
+    return false;
+  bool ok = true;
+  for (uint32_t p = 0; p < per.size() && ok; ++p)
+    if (!per[p].empty()) ok = ReadMember(artifact, function, p, per[p], shape, &(*members)[p]);
+  if (ok && shape == Shape::kGathered) ok = ReadInputs(*members, members);
+  if (ok && shape == Shape::kScatter) ok = ReadScatterInputs(members);
+  // Every member of a group must see the same group.
+  for (const auto& [p, m] : *members)
+    for (uint32_t q : m.group)
+      ok = ok && members->count(q) && members->at(q).group == m.group && members->at(q).bytes == m.bytes;
+  return ok;
+}
+
+// The phase a group's host step runs in: once every member's partial is
+// produced (after the phase of each member's last command before the
+// collective). False when some command that reads its result (the members'
+// next commands, and commands of other processes that wait for one of its)
+// runs in an earlier phase.
+bool PhaseOfGroup(const mvk::Artifact* artifact, const FunctionSchedule& schedule, uint32_t function, uint32_t k,
+                  const std::vector<std::vector<uint32_t>>& per, std::map<uint32_t, Member>& members,
+                  const std::vector<uint32_t>& group, uint32_t* phase) {
+  *phase = 0;
+  for (uint32_t q : group) {
+    const uint32_t first = members[q].first;
+    if (first > 0) *phase = std::max(*phase, schedule.phase_of[q][first - 1] + 1);
+  }
+  for (uint32_t q : group) {
+    const auto* stream = StreamOf(artifact, function, q);
+    const uint32_t next = per[q].back() + 1;
+    if (next < stream->size() && schedule.phase_of[q][next] < *phase) return false;
+  }
+  for (uint32_t p = 0; p < per.size(); ++p) {
+    const auto* stream = StreamOf(artifact, function, p);
+    for (uint32_t c = 0; stream && c < stream->size(); ++c) {
+      const mvk::Command* cmd = stream->Get(c);
+      if (cmd->collective() == static_cast<int32_t>(k) || !cmd->deps()) continue;
+      for (const mvk::CommandRef* dep : *cmd->deps())
+        if (std::binary_search(group.begin(), group.end(), dep->process()) &&
+            StreamOf(artifact, function, dep->process())->Get(dep->command())->collective() ==
+                static_cast<int32_t>(k) &&
+            schedule.phase_of[p][c] < *phase)
+          return false;
+    }
+  }
+  return true;
+}
+
+// The host-step groups of reducing collective `k` that span two or more
+// ranks and run in time, appended to plan->groups (with an empty reader list
+// each in *readers_of); their commands marked replaced.
+void PlanReduction(const mvk::Artifact* artifact, const FunctionSchedule& schedule, uint32_t function, uint32_t k,
+                   const mvk::Collective* desc, const std::vector<std::vector<uint32_t>>& per,
+                   const std::vector<uint32_t>& rank_of, RankCollectivePlan* plan,
+                   std::vector<std::vector<std::tuple<uint32_t, uint32_t, uint32_t>>>* readers_of) {
+  std::map<uint32_t, Member> members;
+  if (!ReadReduction(artifact, function, desc, per, &members)) return;
+  const bool scatter = desc->kind() == mvk::CollectiveKind::ReduceScatter;
+  std::set<uint32_t> done;
+  for (const auto& [p, m] : members) {
+    if (done.count(p)) continue;
+    done.insert(m.group.begin(), m.group.end());
+    RankGroup g;
+    g.collective = k;
+    g.call = scatter ? TransportCall::kReduceScatter : TransportCall::kAllReduce;
+    g.kind = desc->kind();
+    g.reduction = desc->reduction();
+    g.element_type = desc->element_type();
+    g.bytes = m.bytes;
+    g.members = m.group;
+    std::set<uint32_t> ranks;
+    for (uint32_t q : m.group) ranks.insert(rank_of[q]);
+    if (ranks.size() < 2) continue;  // within one rank: the devices' own copies and kernel
+    g.ranks.assign(ranks.begin(), ranks.end());
+    if (!PhaseOfGroup(artifact, schedule, function, k, per, members, m.group, &g.phase)) continue;
+    std::set<uint32_t> chunks;
+    for (uint32_t q : m.group) chunks.insert(members[q].chunk);
+    if (scatter && (chunks.size() != m.group.size() || *chunks.rbegin() + 1 != m.group.size())) continue;
+    for (uint32_t q : m.group) {
+      g.input.push_back(members[q].input);
+      g.output.push_back(members[q].output);
+      g.chunk.push_back(members[q].chunk);
+      g.member_position.push_back(
+          static_cast<uint32_t>(std::lower_bound(g.ranks.begin(), g.ranks.end(), rank_of[q]) - g.ranks.begin()));
+      for (uint32_t c : per[q]) {
+        plan->replaced[q][c] = true;
+        plan->host_phase[q][c] = g.phase;
+      }
+    }
+    plan->groups.push_back(std::move(g));
+    readers_of->emplace_back();
+  }
+}
+
+// plan->groups in host-step order (phase, collective, first member), and the
+// copies each group's transport call carries, by their new group index.
+void OrderGroups(RankCollectivePlan* plan,
+                 const std::vector<std::vector<std::tuple<uint32_t, uint32_t, uint32_t>>>& readers_of) {
+  std::vector<uint32_t> order(plan->groups.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    const RankGroup &x = plan->groups[a], &y = plan->groups[b];
+    return std::tie(x.phase, x.collective, x.members[0]) < std::tie(y.phase, y.collective, y.members[0]);
+  });
+  std::vector<RankGroup> groups;
+  for (uint32_t i : order) {
+    for (const auto& [p, c, block] : readers_of[i])
+      plan->carried[{p, c}] = {static_cast<uint32_t>(groups.size()), block};
+    groups.push_back(std::move(plan->groups[i]));
+  }
+  plan->groups = std::move(groups);
+}
+
+}  // namespace
+
 RankCollectivePlan PlanRankCollectives(const mvk::Artifact* artifact, const FunctionSchedule& schedule,
                                        uint32_t function, const std::vector<uint32_t>& rank_of) {
   RankCollectivePlan plan;
@@ -357,123 +508,16 @@ RankCollectivePlan PlanRankCollectives(const mvk::Artifact* artifact, const Func
     plan.host_phase[p].assign(stream ? stream->size() : 0, -1);
   }
   if (copies || !fn->collectives() || fn->collectives()->size() == 0) return plan;
-  // Tagged commands per collective, per process, in stream order.
-  std::map<uint32_t, std::vector<std::vector<uint32_t>>> tagged;
-  for (uint32_t p = 0; p < P; ++p) {
-    const auto* stream = StreamOf(artifact, function, p);
-    for (uint32_t c = 0; stream && c < stream->size(); ++c) {
-      const int32_t k = stream->Get(c)->collective();
-      if (k < 0) continue;
-      auto& per = tagged[static_cast<uint32_t>(k)];
-      per.resize(P);
-      per[p].push_back(c);
-    }
-  }
   std::vector<std::vector<std::tuple<uint32_t, uint32_t, uint32_t>>> readers_of(plan.groups.size());
-  for (const auto& [k, per] : tagged) {
+  for (const auto& [k, per] : TagCommands(artifact, function, P)) {
     const mvk::Collective* desc = fn->collectives()->Get(k);
     if (desc->kind() == mvk::CollectiveKind::AllGather || desc->kind() == mvk::CollectiveKind::Broadcast ||
-        desc->kind() == mvk::CollectiveKind::AllToAll) {
+        desc->kind() == mvk::CollectiveKind::AllToAll)
       PlanCopyCollective(artifact, schedule, function, k, desc->kind(), per, rank_of, &plan.groups, &readers_of);
-      continue;
-    }
-    const bool reducible = desc->element_type() == mvk::ElementType::F32 ||
-                           desc->element_type() == mvk::ElementType::I32 ||
-                           desc->element_type() == mvk::ElementType::F16;
-    const std::string algorithm = desc->algorithm() ? desc->algorithm()->str() : "";
-    const bool scatter = desc->kind() == mvk::CollectiveKind::ReduceScatter;
-    const Shape shape = scatter                                    ? Shape::kScatter
-                        : algorithm == "reduce_scatter+all_gather" ? Shape::kGathered
-                                                                   : Shape::kDirect;
-    if ((desc->kind() != mvk::CollectiveKind::AllReduce && !scatter) || desc->reduction() == mvk::Reduction::None ||
-        !reducible || (algorithm != "direct" && shape != Shape::kGathered))
-      continue;
-    std::map<uint32_t, Member> members;
-    bool ok = true;
-    for (uint32_t p = 0; p < P && ok; ++p)
-      if (!per[p].empty()) ok = ReadMember(artifact, function, p, per[p], shape, &members[p]);
-    if (ok && shape == Shape::kGathered) ok = ReadInputs(members, &members);
-    if (ok && shape == Shape::kScatter) ok = ReadScatterInputs(&members);
-    // Every member of a group must see the same group.
-    for (const auto& [p, m] : members)
-      for (uint32_t q : m.group)
-        ok = ok && members.count(q) && members[q].group == m.group && members[q].bytes == m.bytes;
-    if (!ok) continue;
-    std::set<uint32_t> done;
-    for (const auto& [p, m] : members) {
-      if (done.count(p)) continue;
-      done.insert(m.group.begin(), m.group.end());
-      RankGroup g;
-      g.collective = k;
-      g.call = scatter ? TransportCall::kReduceScatter : TransportCall::kAllReduce;
-      g.kind = desc->kind();
-      g.reduction = desc->reduction();
-      g.element_type = desc->element_type();
-      g.bytes = m.bytes;
-      g.members = m.group;
-      std::set<uint32_t> ranks;
-      for (uint32_t q : m.group) ranks.insert(rank_of[q]);
-      if (ranks.size() < 2) continue;  // within one rank: the devices' own copies and kernel
-      g.ranks.assign(ranks.begin(), ranks.end());
-      // The host step runs once every member's partial is produced: after
-      // the phase of each member's last command before the collective...
-      g.phase = 0;
-      for (uint32_t q : m.group) {
-        const uint32_t first = members[q].first;
-        if (first > 0) g.phase = std::max(g.phase, schedule.phase_of[q][first - 1] + 1);
-      }
-      // ...and before any command that reads its result: the members' next
-      // commands, and commands of other processes that wait for one of its.
-      bool in_time = true;
-      for (uint32_t q : m.group) {
-        const auto* stream = StreamOf(artifact, function, q);
-        const uint32_t next = per[q].back() + 1;
-        if (next < stream->size()) in_time = in_time && schedule.phase_of[q][next] >= g.phase;
-      }
-      for (uint32_t p = 0; p < P && in_time; ++p) {
-        const auto* stream = StreamOf(artifact, function, p);
-        for (uint32_t c = 0; stream && c < stream->size(); ++c) {
-          const mvk::Command* cmd = stream->Get(c);
-          if (cmd->collective() == static_cast<int32_t>(k) || !cmd->deps()) continue;
-          for (const mvk::CommandRef* dep : *cmd->deps())
-            if (std::binary_search(m.group.begin(), m.group.end(), dep->process()) &&
-                StreamOf(artifact, function, dep->process())->Get(dep->command())->collective() ==
-                    static_cast<int32_t>(k))
-              in_time = in_time && schedule.phase_of[p][c] >= g.phase;
-        }
-      }
-      if (!in_time) continue;
-      std::set<uint32_t> chunks;
-      for (uint32_t q : m.group) chunks.insert(members[q].chunk);
-      if (scatter && (chunks.size() != m.group.size() || *chunks.rbegin() + 1 != m.group.size())) continue;
-      for (uint32_t q : m.group) {
-        g.input.push_back(members[q].input);
-        g.output.push_back(members[q].output);
-        g.chunk.push_back(members[q].chunk);
-        g.member_position.push_back(
-            static_cast<uint32_t>(std::lower_bound(g.ranks.begin(), g.ranks.end(), rank_of[q]) - g.ranks.begin()));
-        for (uint32_t c : per[q]) {
-          plan.replaced[q][c] = true;
-          plan.host_phase[q][c] = g.phase;
-        }
-      }
-      plan.groups.push_back(std::move(g));
-      readers_of.emplace_back();
-    }
+    else
+      PlanReduction(artifact, schedule, function, k, desc, per, rank_of, &plan, &readers_of);
   }
-  std::vector<uint32_t> order(plan.groups.size());
-  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    const RankGroup &x = plan.groups[a], &y = plan.groups[b];
-    return std::tie(x.phase, x.collective, x.members[0]) < std::tie(y.phase, y.collective, y.members[0]);
-  });
-  std::vector<RankGroup> groups;
-  for (uint32_t i : order) {
-    for (const auto& [p, c, block] : readers_of[i])
-      plan.carried[{p, c}] = {static_cast<uint32_t>(groups.size()), block};
-    groups.push_back(std::move(plan.groups[i]));
-  }
-  plan.groups = std::move(groups);
+  OrderGroups(&plan, readers_of);
   return plan;
 }
 

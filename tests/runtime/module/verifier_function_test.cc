@@ -1,0 +1,79 @@
+// The .mvk verifier's rules for functions: shards consistent with the
+// tensor's shape and sharding, shard buffers that hold them, names.
+#include <gtest/gtest.h>
+
+#include "verifier_test_util.h"
+
+namespace meshvk_test {
+namespace {
+
+// --- functions: sizes consistent with shapes and sharding --------------------
+
+TEST(ArtifactVerifier, ShardMustMatchTheSharding) {
+  EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.arguments[0].shards[1].shape = {4, 8}; }),
+                 "functions[0].arguments[0].shards[1]: dimension 0 is offset 2 size 4, past the extent 4");
+  EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.results[0].shards[0].global_offset = {2, 0}; }),
+                 "functions[0].results[0].shards: dimension 0 part 0 is offset 2 size 2; the parts must tile 0..4 in "
+                 "order (expected offset 0)");
+  // Uneven shards are fine, but they must still tile the dimension.
+  EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.arguments[0].shards[0].shape = {1, 8}; }),
+                 "functions[0].arguments[0].shards: dimension 0 part 1 is offset 2 size 2; the parts must tile 0..4 "
+                 "in order (expected offset 1)");
+  // An empty part is allowed (3 rows over 4 processes), a gap after it is not.
+  EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.arguments[0].shards[0].shape = {0, 8}; }),
+                 "functions[0].arguments[0].shards: dimension 0 part 1 is offset 2 size 2; the parts must tile 0..4 "
+                 "in order (expected offset 0)");
+  EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.arguments[1].shards[0].shape = {2}; }),
+                 "functions[0].arguments[1].shards[0]: shape/global_offset have 1/2 entries, tensor rank is 2");
+}
+
+TEST(ArtifactVerifier, ShardsMustCoverTheTensor) {
+  EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.results[0].shards.pop_back(); }),
+                 "functions[0].results[0].shards: cover 1 of the 2 shards the sharding defines");
+  EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.results[0].shards.clear(); }),
+                 "functions[0].results[0].shards: empty");
+}
+
+TEST(ArtifactVerifier, SplitRules) {
+  EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.arguments[0].shape = {5, 8}; }),
+                 "functions[0].arguments[0].shards: dimension 0 parts end at 4, the extent is 5");
+  EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.arguments[0].split_axes = {{0}, {0}}; }),
+                 "functions[0].arguments[0].split_axes[1].axes[0]: grid axis 0 used twice");
+  EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.arguments[0].split_axes = {{1}, {}}; }),
+                 "functions[0].arguments[0].split_axes[0].axes[0]: grid axis 1 out of range (grid rank 1)");
+  EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.arguments[0].split_axes = {{0}}; }),
+                 "functions[0].arguments[0].split_axes: 1 entries for a rank-2 tensor");
+  EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.arguments[0].shape = {4, 0}; }),
+                 "functions[0].arguments[0].shape[1]: extent 0");
+}
+
+TEST(ArtifactVerifier, ShardBuffersHoldTheShard) {
+  EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.arguments[0].shards[0].buffer = 2; }),
+                 "functions[0].arguments[0].shards[0].buffer: buffer 2 of process 0 is not a argument shard buffer");
+  EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.arguments[0].shards[0].buffer = 8; }),
+                 "functions[0].arguments[0].shards[0].buffer: 8 out of range (process 0 has 3 buffers)");
+  EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.arguments[0].shards[1].offset = 4; }),
+                 "functions[0].arguments[0].shards[1]: 64 bytes at offset 4 leave buffer 0 of process 1 (64 bytes)");
+  EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.arguments[0].shards[1].offset = 2; }),
+                 "functions[0].arguments[0].shards[1].offset: 2 not aligned to the element size 4");
+  EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.arguments[1].shards[0].process = 9; }),
+                 "functions[0].arguments[1].shards[0].process: 9 out of range");
+}
+
+TEST(ArtifactVerifier, OverlappingArgumentShards) {
+  EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.arguments[1].shards[0].buffer = 0; }),
+                 "functions[0].arguments[1].shards[0]: overlaps another argument shard in buffer 0 of process 0");
+}
+
+TEST(ArtifactVerifier, FunctionNames) {
+  ArtifactBuilder b = Base();
+  FunctionDesc extra;
+  b = Base(&extra);
+  b.AddFunction(extra);
+  b.AddFunction(extra);
+  EXPECT_REFUSED(b.Finish(), "functions[1].name: 'main' defined twice");
+  EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.name.clear(); }), "functions[0].name: missing");
+}
+
+}  // namespace
+}  // namespace meshvk_test

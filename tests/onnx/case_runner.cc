@@ -1,5 +1,6 @@
 #include "case_runner.h"
 
+#include <cfloat>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -75,6 +76,14 @@ bool Encode(const meshvk::OnnxHostTensor& t, meshvk_element_type_t type, std::ve
       int32_t w = static_cast<int32_t>(v);
       std::memcpy(bytes->data() + 4 * i, &w, 4);
     } else {
+      if (isReal && t.onnxType == TP::DOUBLE && std::isfinite(t.reals[i]) &&
+          (std::fabs(t.reals[i]) > FLT_MAX || (t.reals[i] != 0 && std::fabs(t.reals[i]) < FLT_MIN))) {
+        // DOUBLE is computed as f32: a value f32 cannot hold is refused, not rounded.
+        std::ostringstream s;
+        s << "a DOUBLE input element (" << t.reals[i] << ") is outside f32's normal range";
+        *error = s.str();
+        return false;
+      }
       float f = isReal ? static_cast<float>(t.reals[i]) : static_cast<float>(t.ints[i]);
       if (type == MESHVK_ELEMENT_F16) {
         uint16_t h = ToHalf(f);

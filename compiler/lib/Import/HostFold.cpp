@@ -310,7 +310,7 @@ bool foldOnHost(Importer &im, bool *failed) {
     if (!im.hasInput(i))
       return false;
     auto it = im.values.find(im.node->input(i));
-    if (it == im.values.end() || !it->second.host ||
+    if (it == im.values.end() || !it->second.host || it->second.boundInput ||
         elementCount(it->second.shape) > kMaxFoldElements)
       return false;
     in.push_back(&*it->second.host);

@@ -151,9 +151,21 @@ public:
         });
       t.value = im.annotate(info.name(), t.value, /*forUsers=*/true);
       auto bound = im.options.shapeInputValues.find(info.name());
-      if (bound != im.options.shapeInputValues.end())
+      if (bound != im.options.shapeInputValues.end()) {
         t.host = bound->second;
+        t.boundInput = true;
+      }
       im.values[info.name()] = t;
+    }
+    // Split initializers get their device value (and annotation) up front.
+    for (const std::string &name : initializerNames) {
+      Tensor &t = im.values[name];
+      if (im.splits.count(name) && kindOf(t.onnxType) == Kind::Float) {
+        Value v = im.valueOf(t);
+        if (!v)
+          return false;
+        t.value = im.annotate(name, v, /*forUsers=*/true);
+      }
     }
     for (const auto &node : graph.node())
       if (!importNode(node))

@@ -31,6 +31,9 @@ struct Tensor {
   std::vector<int64_t> shape;
   int32_t onnxType = 0;
   std::optional<OnnxHostTensor> host;
+  // A graph input whose value was given for shape operands only: read by
+  // hostInts(), never folded into data (its data uses read the argument).
+  bool boundInput = false;
 };
 
 // The computed element kind of an ONNX dtype: floats (FLOAT, DOUBLE as f32,

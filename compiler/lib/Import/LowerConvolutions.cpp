@@ -280,8 +280,10 @@ Value reduceKeep(Importer &im, Value x, const std::vector<int64_t> &axes, String
   return x;
 }
 
-// (x - mean) / sqrt(var + eps) over `axes`, from the data itself.
-Value normalize(Importer &im, Value x, const std::vector<int64_t> &axes, float eps) {
+// (x - mean) / sqrt(var + eps) over `axes`, from the data itself; the mean
+// and 1 / sqrt(var + eps) (dims kept) for LayerNormalization's extra outputs.
+Value normalize(Importer &im, Value x, const std::vector<int64_t> &axes, float eps, Value *meanOut,
+                Value *invStdOut) {
   std::vector<int64_t> shape = shapeOf(x);
   int64_t count = 1;
   for (int64_t a : axes)
@@ -299,9 +301,15 @@ Value normalize(Importer &im, Value x, const std::vector<int64_t> &axes, float e
     return arith::MulFOp::create(b, at, a[0], a[0]);
   });
   Value var = scaleBy(reduceKeep(im, sq, axes, "sum"));
-  return im.elementwise({centered, var}, shape, TP::FLOAT, [&](OpBuilder &b, Location at, ValueRange a) -> Value {
-    Value d = math::SqrtOp::create(b, at, arith::AddFOp::create(b, at, a[1], fconst(b, at, a[1].getType(), eps)));
-    return arith::DivFOp::create(b, at, a[0], d);
+  Value invStd = im.elementwise({var}, shapeOf(var), TP::FLOAT, [&](OpBuilder &b, Location at, ValueRange a) -> Value {
+    Type t = a[0].getType();
+    Value d = math::SqrtOp::create(b, at, arith::AddFOp::create(b, at, a[0], fconst(b, at, t, eps)));
+    return arith::DivFOp::create(b, at, fconst(b, at, t, 1), d);
+  });
+  *meanOut = mean;
+  *invStdOut = invStd;
+  return im.elementwise({centered, invStd}, shape, TP::FLOAT, [&](OpBuilder &b, Location at, ValueRange a) -> Value {
+    return arith::MulFOp::create(b, at, a[0], a[1]);
   });
 }
 
@@ -315,8 +323,10 @@ bool lowerNormalization(Importer &im) {
   if (tx->onnxType != TP::FLOAT)
     return im.fail("supported for FLOAT tensors only");
   for (int i = 1; i < im.node->output_size(); ++i)
-    if (!im.node->output(i).empty())
+    if (!im.node->output(i).empty() && op != "LayerNormalization")
       return im.fail("only the first output is supported (inference form)");
+  if (im.attrInt("stash_type", 1) != 1)
+    return im.fail("stash_type other than 1 (float) is not supported");
   if (op == "BatchNormalization" && im.attrInt("training_mode", 0))
     return im.fail("training_mode = 1 is not supported");
   Value x = im.valueOf(*tx);
@@ -355,7 +365,12 @@ bool lowerNormalization(Importer &im) {
     first = first < 0 ? first + rank : first;
     for (int64_t d = first; d < rank; ++d)
       axes.push_back(d);
-    Value n = normalize(im, x, axes, eps);
+    Value mean, invStd;
+    Value n = normalize(im, x, axes, eps, &mean, &invStd);
+    if (layer) {
+      im.define(1, Tensor{mean, shapeOf(mean), TP::FLOAT, std::nullopt});
+      im.define(2, Tensor{invStd, shapeOf(invStd), TP::FLOAT, std::nullopt});
+    }
     Value scale = param(1, !layer), bias = im.hasInput(2) ? param(2, !layer) : Value();
     if (!scale || (im.hasInput(2) && !bias))
       return false;

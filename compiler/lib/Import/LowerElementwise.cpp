@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 
+#include <cmath>
 #include <map>
 
 using namespace mlir;
@@ -42,6 +43,31 @@ Value sigmoid(OpBuilder &b, Location at, Value x) {
   Value e = math::ExpOp::create(b, at, arith::NegFOp::create(b, at, x));
   return arith::DivFOp::create(b, at, fconst(b, at, t, 1.0),
                                arith::AddFOp::create(b, at, fconst(b, at, t, 1.0), e));
+}
+
+// x^y with C's pow semantics; Vulkan's Pow is undefined for x < 0 and for
+// x = 0, y <= 0, so it only ever sees |x| > 0 and the sign, zero and NaN
+// cases are selected here.
+Value signedPow(OpBuilder &b, Location at, Value x, Value y) {
+  Type t = x.getType();
+  Value zero = fconst(b, at, t, 0), one = fconst(b, at, t, 1);
+  Value ax = math::AbsFOp::create(b, at, x);
+  Value safe = arith::SelectOp::create(b, at, arith::CmpFOp::create(b, at, arith::CmpFPredicate::OEQ, ax, zero), one, ax);
+  Value r = math::PowFOp::create(b, at, safe, y);
+  Value integral = arith::CmpFOp::create(b, at, arith::CmpFPredicate::OEQ, math::FloorOp::create(b, at, y), y);
+  Value half = arith::MulFOp::create(b, at, y, fconst(b, at, t, 0.5));
+  Value odd = arith::AndIOp::create(b, at, integral,
+                                    arith::CmpFOp::create(b, at, arith::CmpFPredicate::ONE, math::FloorOp::create(b, at, half), half));
+  Value negative = arith::CmpFOp::create(b, at, arith::CmpFPredicate::OLT, x, zero);
+  Value signedR = arith::SelectOp::create(b, at, odd, arith::NegFOp::create(b, at, r), r);
+  Value negR = arith::SelectOp::create(b, at, integral, signedR, fconst(b, at, t, NAN));
+  r = arith::SelectOp::create(b, at, negative, negR, r);
+  // 0^y: 0 for y > 0, 1 for y = 0, inf for y < 0 (-0 and odd y aside).
+  Value isZero = arith::CmpFOp::create(b, at, arith::CmpFPredicate::OEQ, x, zero);
+  Value zpos = arith::SelectOp::create(b, at, arith::CmpFOp::create(b, at, arith::CmpFPredicate::OGT, y, zero), zero,
+                                       arith::SelectOp::create(b, at, arith::CmpFOp::create(b, at, arith::CmpFPredicate::OEQ, y, zero), one,
+                                                               fconst(b, at, t, INFINITY)));
+  return arith::SelectOp::create(b, at, isZero, zpos, r);
 }
 
 #define FLOAT_UNARY(NAME, OP)                                                                   \
@@ -187,12 +213,25 @@ const std::map<std::string, ElementwiseOp> &table() {
                  return k == Kind::Float ? Value(arith::DivFOp::create(b, at, a[0], a[1]))
                                          : Value(arith::DivSIOp::create(b, at, a[0], a[1]));
                }}},
-      {"Pow", {2, true, -1, [](Importer &, OpBuilder &b, Location at, ValueRange a, Kind) -> Value {
-                 Value e = a[1];
-                 if (e.getType() != a[0].getType())
-                   return Value();
-                 return math::PowFOp::create(b, at, a[0], e);
+      {"Pow", {2, false, -1, [](Importer &im, OpBuilder &b, Location at, ValueRange a, Kind k) -> Value {
+                 // An integer exponent or base is computed in f32 (exact for
+                 // the small integer powers ONNX's int Pow is used for).
+                 Type f32 = b.getF32Type();
+                 Value base = k == Kind::Float ? a[0] : im.convertScalar(b, at, a[0], f32);
+                 Value e = im.convertScalar(b, at, a[1], base.getType());
+                 Value r = signedPow(b, at, base, e);
+                 if (k == Kind::Float)
+                   return r;
+                 return im.convertScalar(b, at, math::RoundEvenOp::create(b, at, r), a[0].getType());
                }}},
+      {"Shrink", {1, true, -1, [](Importer &im, OpBuilder &b, Location at, ValueRange a, Kind) -> Value {
+                    Type t = a[0].getType();
+                    float lambd = im.attrFloat("lambd", 0.5f), bias = im.attrFloat("bias", 0.0f);
+                    Value lo = arith::CmpFOp::create(b, at, arith::CmpFPredicate::OLT, a[0], fconst(b, at, t, -lambd));
+                    Value hi = arith::CmpFOp::create(b, at, arith::CmpFPredicate::OGT, a[0], fconst(b, at, t, lambd));
+                    Value r = arith::SelectOp::create(b, at, hi, arith::SubFOp::create(b, at, a[0], fconst(b, at, t, bias)), fconst(b, at, t, 0));
+                    return arith::SelectOp::create(b, at, lo, arith::AddFOp::create(b, at, a[0], fconst(b, at, t, bias)), r);
+                  }}},
       {"Max", {-1, false, -1, [](Importer &, OpBuilder &b, Location at, ValueRange a, Kind k) -> Value {
                  return k == Kind::Float ? Value(arith::MaximumFOp::create(b, at, a[0], a[1]))
                                          : Value(arith::MaxSIOp::create(b, at, a[0], a[1]));
@@ -270,14 +309,12 @@ bool lowerTableOp(Importer &im) {
     e = &table().at(op);
   int arity = e ? e->arity : 2;
   int count = arity < 0 ? im.inputCount() : arity;
-  if (!im.onlyAttributes({"alpha", "beta", "gamma", "detect_positive", "detect_negative"}) ||
+  if (!im.onlyAttributes({"alpha", "beta", "gamma", "detect_positive", "detect_negative", "lambd", "bias"}) ||
       !operands(im, 0, count, &values, &shape, &types))
     return false;
   Kind kind = kindOf(types[0]);
   if (e && e->floatOnly && kind != Kind::Float)
     return im.fail("supported for float tensors only, not " + onnxTypeName(types[0]));
-  if (op == "Pow" && types[1] != types[0])
-    return im.fail("supported with the exponent of the base's dtype only");
   int32_t resultType = cmp != comparisons().end() ? TP::BOOL
                        : e->resultKind >= 0     ? e->resultKind
                                                 : types[0];
@@ -365,6 +402,12 @@ bool lowerCast(Importer &im) {
   if (!x || !im.onlyAttributes({"to", "saturate"}))
     return false;
   int32_t to = static_cast<int32_t>(im.attrInt("to", 0));
+  if (im.node->op_type() == "CastLike") {
+    Tensor *like = im.input(1);
+    if (!like)
+      return false;
+    to = like->onnxType;
+  }
   using TP = onnx::TensorProto;
   if (to != TP::FLOAT && to != TP::FLOAT16 && to != TP::DOUBLE && to != TP::INT32 &&
       to != TP::INT64 && to != TP::BOOL)
@@ -397,33 +440,41 @@ bool lowerClip(Importer &im) {
   if (!v)
     return false;
   Kind kind = kindOf(x->onnxType);
-  std::optional<double> lo, hi;
+  // Bounds: attributes before opset 11, else optional operands (scalars,
+  // broadcast like any elementwise operand).
+  std::vector<Value> operands = {v};
+  int lo = -1, hi = -1;
+  std::optional<double> loAttr, hiAttr;
   if (im.opset < 11) {
     if (im.attr("min"))
-      lo = im.attrFloat("min", 0);
+      loAttr = im.attrFloat("min", 0);
     if (im.attr("max"))
-      hi = im.attrFloat("max", 0);
+      hiAttr = im.attrFloat("max", 0);
   }
-  std::vector<double> bound;
-  if (im.hasInput(1)) {
-    if (!im.hostReals(1, &bound, "min"))
+  for (int i = 1; i <= 2; ++i) {
+    if (!im.hasInput(i))
+      continue;
+    Tensor *t = im.input(i);
+    Value bound = t ? im.valueOf(*t) : Value();
+    if (!bound)
       return false;
-    lo = bound.at(0);
+    (i == 1 ? lo : hi) = operands.size();
+    operands.push_back(bound);
   }
-  if (im.hasInput(2)) {
-    if (!im.hostReals(2, &bound, "max"))
-      return false;
-    hi = bound.at(0);
-  }
-  Value result = im.elementwise({v}, x->shape, x->onnxType, [&](OpBuilder &b, Location at, ValueRange a) -> Value {
+  Value result = im.elementwise(operands, x->shape, x->onnxType, [&](OpBuilder &b, Location at, ValueRange a) -> Value {
     Value r = a[0];
     Type t = r.getType();
-    if (lo)
-      r = kind == Kind::Float ? Value(arith::MaximumFOp::create(b, at, r, fconst(b, at, t, *lo)))
-                              : Value(arith::MaxSIOp::create(b, at, r, iconst(b, at, t, *lo)));
-    if (hi)
-      r = kind == Kind::Float ? Value(arith::MinimumFOp::create(b, at, r, fconst(b, at, t, *hi)))
-                              : Value(arith::MinSIOp::create(b, at, r, iconst(b, at, t, *hi)));
+    auto bound = [&](int index, std::optional<double> attr) -> Value {
+      if (index >= 0)
+        return a[index];
+      if (!attr)
+        return Value();
+      return kind == Kind::Float ? fconst(b, at, t, *attr) : iconst(b, at, t, static_cast<int64_t>(*attr));
+    };
+    if (Value l = bound(lo, loAttr))
+      r = kind == Kind::Float ? Value(arith::MaximumFOp::create(b, at, r, l)) : Value(arith::MaxSIOp::create(b, at, r, l));
+    if (Value h = bound(hi, hiAttr))
+      r = kind == Kind::Float ? Value(arith::MinimumFOp::create(b, at, r, h)) : Value(arith::MinSIOp::create(b, at, r, h));
     return r;
   });
   im.define(0, Tensor{result, x->shape, x->onnxType, std::nullopt});
@@ -437,7 +488,7 @@ std::optional<Lowering> elementwiseLowering(const std::string &op) {
     return lowerTableOp;
   static const std::map<std::string, Lowering> others = {
       {"Mean", lowerMean}, {"Mod", lowerMod},       {"Where", lowerWhere},
-      {"Cast", lowerCast}, {"Identity", lowerIdentity}, {"Clip", lowerClip}};
+      {"Cast", lowerCast}, {"CastLike", lowerCast}, {"Identity", lowerIdentity}, {"Clip", lowerClip}};
   auto it = others.find(op);
   if (it == others.end())
     return std::nullopt;
@@ -450,7 +501,7 @@ std::string elementwiseOps() {
     list += name + " ";
   for (const auto &[name, _] : comparisons())
     list += name + " ";
-  return list + "Mean Mod Where Cast Identity Clip";
+  return list + "Mean Mod Where Cast CastLike Identity Clip";
 }
 
 } // namespace meshvk::onnx_import

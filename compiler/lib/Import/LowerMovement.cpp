@@ -288,7 +288,7 @@ bool lowerGather(Importer &im) {
     return false;
   Value data = im.valueOf(*x);
   Value indices;
-  if (idx->host) {
+  if (idx->host && !idx->boundInput) {
     OnnxHostTensor fixed = *idx->host;
     for (int64_t &i : fixed.ints) {
       if (i < -k || i >= k)
@@ -397,8 +397,6 @@ bool lowerArgExtreme(Importer &im) {
   Tensor *x = im.input(0);
   if (!x || !im.onlyAttributes({"axis", "keepdims", "select_last_index"}))
     return false;
-  if (im.attrInt("select_last_index", 0))
-    return im.fail("select_last_index = 1 is not supported");
   if (kindOf(x->onnxType) != Kind::Float)
     return im.fail("supported for float tensors only");
   int64_t rank = x->shape.size(), axis = axisOf(im.attrInt("axis", 0), rank);
@@ -413,8 +411,18 @@ bool lowerArgExtreme(Importer &im) {
   for (int64_t d = 0; d < rank; ++d)
     if (d != axis)
       shape.push_back(x->shape[d]);
+  // The last extreme: the first on the reversed axis, counted back.
+  bool last = im.attrInt("select_last_index", 0);
+  if (last)
+    v = reverse(im, v, axis);
   Value r = tosaOp(im, "tosa.argmax", RankedTensorType::get(shape, im.b.getI32Type()), {v},
                    {im.b.getNamedAttr("axis", im.b.getI32IntegerAttr(axis))});
+  if (last) {
+    int64_t top = x->shape[axis] - 1;
+    r = im.elementwise({r}, shape, TP::INT32, [&](OpBuilder &b, Location at, ValueRange a) -> Value {
+      return arith::SubIOp::create(b, at, arith::ConstantOp::create(b, at, b.getI32IntegerAttr(top)), a[0]);
+    });
+  }
   if (im.attrInt("keepdims", 1)) {
     shape.insert(shape.begin() + axis, 1);
     r = im.reshape(r, shape);
@@ -426,12 +434,18 @@ bool lowerDropout(Importer &im) {
   Tensor *x = im.input(0);
   if (!x)
     return false;
-  if (im.node->output_size() > 1 && !im.node->output(1).empty())
-    return im.fail("the mask output is not supported");
   std::vector<int64_t> training;
   if (im.hasInput(2) && (!im.hostInts(2, &training, "training_mode") || (!training.empty() && training[0])))
     return im.error.empty() ? im.fail("training_mode = true is not supported") : false;
   im.define(0, *x);
+  if (im.node->output_size() > 1 && !im.node->output(1).empty()) {
+    // Inference keeps every element: the mask is all true.
+    OnnxHostTensor mask;
+    mask.shape = x->shape;
+    mask.onnxType = TP::BOOL;
+    mask.ints.assign(elementCount(x->shape), 1);
+    im.define(1, Tensor{{}, x->shape, TP::BOOL, mask});
+  }
   return true;
 }
 

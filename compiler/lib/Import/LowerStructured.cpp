@@ -308,6 +308,8 @@ bool lowerGlobalPool(Importer &im);
 bool lowerNormalization(Importer &im);
 bool lowerMovement(Importer &im); // LowerMovement.cpp
 std::optional<Lowering> movementLowering(const std::string &op);
+std::optional<Lowering> compositeLowering(const std::string &op); // LowerComposite.cpp
+std::string compositeOps();
 std::string movementOps();
 std::string elementwiseOps();
 
@@ -325,7 +327,9 @@ std::optional<Lowering> structuredLowering(const std::string &op) {
   auto it = ops.find(op);
   if (it != ops.end())
     return it->second;
-  return movementLowering(op);
+  if (auto lowering = movementLowering(op))
+    return lowering;
+  return compositeLowering(op);
 }
 
 std::string supportedOps() {
@@ -334,7 +338,7 @@ std::string supportedOps() {
          " ReduceLogSum ReduceLogSumExp Softmax LogSoftmax MatMul Gemm Conv MaxPool AveragePool"
          " GlobalAveragePool GlobalMaxPool BatchNormalization LayerNormalization"
          " InstanceNormalization " +
-         movementOps() + " Constant Shape Size ConstantOfShape Range";
+         movementOps() + " " + compositeOps() + " Constant Shape Size ConstantOfShape Range";
 }
 
 } // namespace meshvk::onnx_import

@@ -121,8 +121,13 @@ bool decodeTensor(const onnx::TensorProto &tensor, const std::string &directory,
   out->shape.assign(tensor.dims().begin(), tensor.dims().end());
   out->onnxType = tensor.data_type();
   int64_t count = 1;
-  for (int64_t d : out->shape)
+  for (int64_t d : out->shape) {
+    if (d < 0 || (d > 0 && count > (int64_t(1) << 34) / d)) {
+      *error = "tensor '" + tensor.name() + "' has a negative or huge shape";
+      return false;
+    }
     count *= d;
+  }
   std::string external;
   const std::string *raw = tensor.has_raw_data() ? &tensor.raw_data() : nullptr;
   if (tensor.data_location() == onnx::TensorProto::EXTERNAL) {
@@ -231,3 +236,16 @@ bool decodeTensor(const onnx::TensorProto &tensor, const std::string &directory,
 }
 
 } // namespace meshvk::onnx_import
+
+bool meshvk::readOnnxTensorFile(const std::string &path, std::string *name, OnnxHostTensor *out,
+                                std::string *error) {
+  std::ifstream in(path, std::ios::binary);
+  onnx::TensorProto tensor;
+  if (!in || !tensor.ParseFromIstream(&in)) {
+    *error = path + ": not a serialized onnx.TensorProto";
+    return false;
+  }
+  *name = tensor.name();
+  std::string directory = path.substr(0, path.find_last_of('/'));
+  return onnx_import::decodeTensor(tensor, directory, out, error);
+}

@@ -79,6 +79,11 @@ mlir::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>>
 importOnnxBytes(llvm::StringRef bytes, llvm::StringRef name, const OnnxImportOptions &options,
                 mlir::MLIRContext &context, OnnxSignature *signature, std::string *error);
 
+// Reads a serialized onnx.TensorProto (a backend test case's input_0.pb):
+// its name (may be empty) and elements. false with a one-line *error.
+bool readOnnxTensorFile(const std::string &path, std::string *name, OnnxHostTensor *out,
+                        std::string *error);
+
 // Loads the dialects the importer builds (func, tosa, linalg, tensor, arith,
 // math, shard) into `context`.
 void loadOnnxImportDialects(mlir::MLIRContext &context);

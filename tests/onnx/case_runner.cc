@@ -158,9 +158,10 @@ std::string StripPath(std::string line, const std::string& path) {
 }
 
 // Compiles `module` text and runs it with `inputs`; "" or the failing step.
-std::string CompileAndRun(const std::string& source, const std::vector<std::vector<uint8_t>>& inputs,
+std::string CompileAndRun(const std::string& source, int devices, const std::vector<std::vector<uint8_t>>& inputs,
                           std::vector<std::vector<uint8_t>>* outputs, std::vector<meshvk_tensor_info_t>* infos) {
   meshvk::ProgramOptions options;
+  if (devices > 1) options.gridShape = {devices};
   options.producer = "meshvk onnx suite";
   meshvk::CompiledProgram program;
   if (std::string e = meshvk::compileProgramSource(source, "model.mlir", options, &program); !e.empty())
@@ -169,7 +170,7 @@ std::string CompileAndRun(const std::string& source, const std::vector<std::vect
   if (std::string e = Take(meshvk_instance_create(nullptr, &instance)); !e.empty()) return "REFUSED run: " + e;
   meshvk_device_set_create_info_t setInfo = {};
   setInfo.topology = MESHVK_TOPOLOGY_LOGICAL;
-  setInfo.process_count = 1;
+  setInfo.process_count = static_cast<uint32_t>(devices);
   meshvk_device_set_t* set = nullptr;
   if (std::string e = Take(meshvk_device_set_create(instance, &setInfo, &set)); !e.empty()) return "REFUSED run: " + e;
   meshvk_module_t* module = nullptr;
@@ -206,7 +207,7 @@ std::string CompileAndRun(const std::string& source, const std::vector<std::vect
 
 }  // namespace
 
-std::string RunCase(const std::string& dir) {
+std::string RunCase(const std::string& dir, int devices) {
   std::string modelPath = dir + "/model.onnx", error;
   std::vector<std::string> inputNames, outputNames;
   std::vector<meshvk::OnnxHostTensor> inputs, outputs;
@@ -225,6 +226,11 @@ std::string RunCase(const std::string& dir) {
   for (const auto& v : model.graph().input())
     if (!initializers.count(v.name())) graphInputs.push_back(v.name());
   meshvk::OnnxImportOptions options;
+  if (devices > 1) {
+    if (inputs.empty() || inputs[0].shape.empty() || inputs[0].shape[0] < devices) return "SKIP";
+    options.shard = meshvk::OnnxShardPolicy::Data;
+    options.devices = devices;
+  }
   std::map<std::string, size_t> byName;
   for (size_t i = 0; i < inputs.size() && i < graphInputs.size(); ++i) {
     std::string name = graphInputs[i];
@@ -257,7 +263,7 @@ std::string RunCase(const std::string& dir) {
   }
   std::vector<std::vector<uint8_t>> results;
   std::vector<meshvk_tensor_info_t> infos;
-  if (std::string e = CompileAndRun(source, argumentBytes, &results, &infos); !e.empty()) return e;
+  if (std::string e = CompileAndRun(source, devices, argumentBytes, &results, &infos); !e.empty()) return e;
   if (results.size() != outputs.size())
     return "WRONG " + std::to_string(results.size()) + " results for " + std::to_string(outputs.size()) + " outputs";
   for (size_t r = 0; r < results.size(); ++r) {

@@ -9,7 +9,11 @@ namespace meshvk_onnx_suite {
 
 // "PASS", "REFUSED <stage>: <one line>" or "WRONG <what differs>" for the case
 // in `dir` (model.onnx + test_data_set_0/).
-std::string RunCase(const std::string& dir);
+// With `devices` > 1 the model is imported with the data-parallel policy
+// (the leading dimension of every activation input split over a grid of
+// `devices`) and run on that many processes; a case whose first input has
+// fewer rows than processes is "SKIP".
+std::string RunCase(const std::string& dir, int devices = 1);
 
 // The refusal's group for the summary: its stage and op type and the kind of
 // reason, without the case's names.

@@ -176,9 +176,29 @@ bool lowerConvolutions(Importer &im) {
     Value wt = im.reshape(w, {cin, m, ws[2], ws[3]});
     wt = im.transpose(wt, {2, 3, 0, 1});
     y = tosaOp(im, "tosa.depthwise_conv2d", outType, {xin, wt, bias, zp, zp}, attrs);
+  } else if (cin % group == 0 && cout % group == 0 && ws[1] == cin / group) {
+    // Grouped: one conv2d per group on its channel slices, concatenated.
+    int64_t gin = cin / group, gout = cout / group;
+    std::vector<int64_t> xs = shapeOf(xin);
+    Value wt = im.transpose(w, {0, 2, 3, 1});
+    std::vector<int64_t> wts = shapeOf(wt);
+    auto sliceOf = [&](Value v, std::vector<int64_t> offsets, std::vector<int64_t> sizes) -> Value {
+      std::vector<int64_t> ones(sizes.size(), 1);
+      return tensor::ExtractSliceOp::create(im.b, im.loc, v, getAsIndexOpFoldResult(im.b.getContext(), ArrayRef<int64_t>(offsets)),
+                                            getAsIndexOpFoldResult(im.b.getContext(), ArrayRef<int64_t>(sizes)),
+                                            getAsIndexOpFoldResult(im.b.getContext(), ArrayRef<int64_t>(ones)));
+    };
+    SmallVector<Value> parts;
+    auto partType = RankedTensorType::get({n, win.out[0], win.out[1], gout}, f32);
+    for (int64_t g = 0; g < group; ++g) {
+      Value xg = sliceOf(xin, {0, 0, 0, g * gin}, {xs[0], xs[1], xs[2], gin});
+      Value wg = sliceOf(wt, {g * gout, 0, 0, 0}, {gout, wts[1], wts[2], wts[3]});
+      Value bg = sliceOf(bias, {g * gout}, {gout});
+      parts.push_back(tosaOp(im, "tosa.conv2d", partType, {xg, wg, bg, zp, zp}, attrs));
+    }
+    y = tosaOp(im, "tosa.concat", outType, parts, {im.b.getNamedAttr("axis", im.b.getI32IntegerAttr(3))});
   } else {
-    return im.fail("group = " + std::to_string(group) +
-                   " is not supported (supported: 1, or the input channel count: depthwise)");
+    return im.fail("group = " + std::to_string(group) + " does not divide the channels evenly");
   }
   Value r = fromNHWC(im, y, rank);
   im.define(0, Tensor{r, shapeOf(r), TP::FLOAT, std::nullopt});

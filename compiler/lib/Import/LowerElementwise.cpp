@@ -288,6 +288,25 @@ bool operands(Importer &im, int first, int count, std::vector<Value> *values,
     Value v = im.valueOf(*t);
     if (!v)
       return false;
+    if (i > first && im.node->op_type() != "Where" && !values->empty()) {
+      // Legacy forms: opset < 7 `broadcast` with `axis` aligns the second
+      // operand at `axis`; PRelu's per-channel slope [C] aligns at dim 1.
+      std::vector<int64_t> aligned;
+      int64_t axis = im.attrInt("axis", -1);
+      if (im.attrInt("broadcast", 0) && axis >= 0)
+        aligned = t->shape, aligned.resize(shape->size() - axis, 1);
+      else if (im.node->op_type() == "PRelu" && t->shape.size() == 1 && shape->size() > 2 &&
+               t->shape[0] == (*shape)[1] && t->shape[0] != shape->back())
+        aligned = t->shape, aligned.resize(shape->size() - 1, 1);
+      if (!aligned.empty()) {
+        v = im.reshape(v, aligned);
+        values->push_back(v);
+        types->push_back(t->onnxType);
+        if (!broadcastShapes(*shape, aligned, shape))
+          return im.fail("its operand shapes do not broadcast");
+        continue;
+      }
+    }
     if (i == first)
       *shape = t->shape;
     else if (!broadcastShapes(*shape, t->shape, shape))
@@ -309,7 +328,7 @@ bool lowerTableOp(Importer &im) {
     e = &table().at(op);
   int arity = e ? e->arity : 2;
   int count = arity < 0 ? im.inputCount() : arity;
-  if (!im.onlyAttributes({"alpha", "beta", "gamma", "detect_positive", "detect_negative", "lambd", "bias"}) ||
+  if (!im.onlyAttributes({"alpha", "beta", "gamma", "detect_positive", "detect_negative", "lambd", "bias", "broadcast", "axis"}) ||
       !operands(im, 0, count, &values, &shape, &types))
     return false;
   Kind kind = kindOf(types[0]);

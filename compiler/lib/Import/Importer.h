@@ -1,0 +1,136 @@
+//===- Importer.h - the state of one ONNX graph's import -------------------===//
+//
+// Shared by the graph walk (Importer.cpp) and the op lowerings
+// (LowerElementwise.cpp, LowerStructured.cpp): the ONNX values seen so far
+// (an MLIR value, or a host tensor known at compile time, or both), the
+// current node with its attributes, and the IR helpers the lowerings share.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MESHVK_LIB_IMPORT_IMPORTER_H_
+#define MESHVK_LIB_IMPORT_IMPORTER_H_
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "OnnxModel.h"
+#include "meshvk/Import/OnnxImport.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+namespace meshvk::onnx_import {
+
+// One ONNX tensor during the import. `value` is null while the tensor is only
+// known on the host (folded shape arithmetic, constants not yet used on the
+// device); `host` is set when its elements are known at compile time.
+struct Tensor {
+  mlir::Value value;
+  std::vector<int64_t> shape;
+  int32_t onnxType = 0;
+  std::optional<OnnxHostTensor> host;
+  // A graph input whose value was given for shape operands only: read by
+  // hostInts(), never folded into data (its data uses read the argument).
+  bool boundInput = false;
+};
+
+// The computed element kind of an ONNX dtype: floats (FLOAT, DOUBLE as f32,
+// FLOAT16), integers (all as i32), booleans (i1).
+enum class Kind { Float, Int, Bool };
+Kind kindOf(int32_t onnxType);
+bool isFloatType(int32_t onnxType);
+
+// The scalar body of an elementwise op: the operands' scalars (already in the
+// computed element types) -> the result scalar.
+using ScalarBody = std::function<mlir::Value(mlir::OpBuilder &, mlir::Location, mlir::ValueRange)>;
+
+class Importer {
+public:
+  Importer(mlir::MLIRContext &context, const OnnxImportOptions &options, int64_t opset,
+           std::string directory);
+
+  mlir::OpBuilder b;
+  mlir::Location loc;
+  const OnnxImportOptions &options;
+  int64_t opset;
+  std::string directory;
+  std::map<std::string, Tensor> values;
+  // Shape-inferred types of the graph's values (inputs, outputs, value_info).
+  std::map<std::string, const onnx::ValueInfoProto *> valueInfo;
+  // The sharding plan: ONNX tensor name -> split axes per dimension on @grid,
+  // written as a shard.shard where the tensor first gets a device value.
+  std::map<std::string, std::vector<std::vector<int64_t>>> splits;
+  std::map<std::string, std::string> splitReasons; // name -> policy, for the plan
+  std::vector<std::string> *plan = nullptr;
+  // Annotates `value` (the device value of ONNX tensor `name`) when the plan
+  // splits it; returns the value its users read.
+  mlir::Value annotate(const std::string &name, mlir::Value value, bool forUsers);
+  const onnx::NodeProto *node = nullptr;
+  std::string error;
+
+  // Records "node 'NAME' (OP, opset N): WHAT" and returns false.
+  bool fail(const std::string &what);
+
+  // Attributes of the current node.
+  const onnx::AttributeProto *attr(const std::string &name) const;
+  int64_t attrInt(const std::string &name, int64_t otherwise) const;
+  float attrFloat(const std::string &name, float otherwise) const;
+  std::string attrString(const std::string &name, const std::string &otherwise) const;
+  std::vector<int64_t> attrInts(const std::string &name) const;
+  // Refuses (false) an attribute of the node other than `known`.
+  bool onlyAttributes(std::initializer_list<const char *> known);
+
+  // Operands and results of the current node.
+  int inputCount() const;
+  bool hasInput(int i) const; // present and not the empty name
+  Tensor *input(int i);       // nullptr (with the error set) when missing
+  // Integer elements of a compile-time operand (a constant or a folded shape
+  // computation); false with the error when the operand is computed at run time.
+  bool hostInts(int i, std::vector<int64_t> *out, const char *what);
+  bool hostReals(int i, std::vector<double> *out, const char *what);
+  void define(int output, Tensor tensor);
+  // The node's output declared shape/dtype after shape inference (empty
+  // shape and 0 dtype when not known).
+  bool outputInfo(int output, std::vector<int64_t> *shape, int32_t *onnxType);
+
+  // The device value of a tensor (materializes a host tensor as a constant).
+  mlir::Value valueOf(Tensor &tensor);
+  mlir::Value constant(const OnnxHostTensor &host);
+  mlir::Type elementType(int32_t onnxType);
+  mlir::RankedTensorType tensorType(const std::vector<int64_t> &shape, int32_t onnxType);
+
+  // IR helpers.
+  mlir::Value reshape(mlir::Value value, const std::vector<int64_t> &shape);
+  mlir::Value transpose(mlir::Value value, const std::vector<int64_t> &permutation);
+  mlir::Value shapeConstant(const std::vector<int64_t> &values);
+  mlir::Value zeroPoint(mlir::Type element);
+  // A linalg.generic computing `body` elementwise over `operands`
+  // (numpy-broadcast to `shape`) into an `onnxType` result.
+  mlir::Value elementwise(std::vector<mlir::Value> operands, const std::vector<int64_t> &shape,
+                          int32_t onnxType, const ScalarBody &body);
+  // The scalar conversion between computed element types (Cast semantics).
+  mlir::Value convertScalar(mlir::OpBuilder &builder, mlir::Location at, mlir::Value v,
+                            mlir::Type to);
+};
+
+// Numpy broadcasting of two shapes; false when they do not broadcast.
+bool broadcastShapes(const std::vector<int64_t> &a, const std::vector<int64_t> &b,
+                     std::vector<int64_t> *out);
+int64_t elementCount(const std::vector<int64_t> &shape);
+
+// The op lowerings: each returns false with Importer::error set. A name the
+// table does not hold returns std::nullopt.
+using Lowering = bool (*)(Importer &);
+std::optional<Lowering> elementwiseLowering(const std::string &opType);
+std::optional<Lowering> structuredLowering(const std::string &opType);
+// Folds the node on the host when all its operands are known and the op is
+// one of the shape/integer ops; false (nothing defined) otherwise.
+bool foldOnHost(Importer &im, bool *failed);
+// The op types the importer lowers, for "supported: ..." messages.
+std::string supportedOps();
+
+} // namespace meshvk::onnx_import
+
+#endif // MESHVK_LIB_IMPORT_IMPORTER_H_

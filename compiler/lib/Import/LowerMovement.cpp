@@ -1,0 +1,502 @@
+//===- LowerMovement.cpp - ONNX data movement -> tosa / tensor -------------===//
+//
+// Reshape, Flatten, Squeeze, Unsqueeze (tosa.reshape), Transpose, Concat,
+// Slice and Split (tensor.extract_slice, strided; negative steps through
+// tosa.reverse), Gather (tosa.gather on [outer, K, inner]), Expand (a
+// broadcasting copy), Tile, Pad (constant mode), ArgMax/ArgMin, Dropout
+// (inference: identity), DepthToSpace/SpaceToDepth (reshape + transpose).
+//
+//===----------------------------------------------------------------------===//
+#include "Importer.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+#include <map>
+
+using namespace mlir;
+
+namespace meshvk::onnx_import {
+namespace {
+
+using TP = onnx::TensorProto;
+
+int64_t axisOf(int64_t axis, int64_t rank) { return axis < 0 ? axis + rank : axis; }
+
+std::vector<int64_t> shapeOf(Value v) {
+  auto t = cast<RankedTensorType>(v.getType());
+  return std::vector<int64_t>(t.getShape().begin(), t.getShape().end());
+}
+
+Value tosaOp(Importer &im, StringRef name, Type result, ValueRange operands,
+             ArrayRef<NamedAttribute> attributes = {}) {
+  OperationState state(im.loc, name);
+  state.addOperands(operands);
+  state.addTypes(result);
+  state.addAttributes(attributes);
+  return im.b.create(state)->getResult(0);
+}
+
+bool define(Importer &im, Value v, int32_t onnxType, int output = 0) {
+  if (!v)
+    return false;
+  im.define(output, Tensor{v, shapeOf(v), onnxType, std::nullopt});
+  return true;
+}
+
+bool checkNonEmpty(Importer &im, const std::vector<int64_t> &shape) {
+  for (int64_t d : shape)
+    if (d <= 0)
+      return im.fail("an empty result (a zero-sized dimension) is not supported");
+  return true;
+}
+
+// The new shape of a reshape-like node: the shape inferred by ONNX when it is
+// static, else computed here.
+bool reshapeTo(Importer &im, Tensor &x, std::vector<int64_t> shape) {
+  if (elementCount(shape) != elementCount(x.shape))
+    return im.fail("the new shape does not hold the input's elements");
+  if (!checkNonEmpty(im, shape))
+    return false;
+  Value v = im.valueOf(x);
+  if (!v)
+    return false;
+  if (x.host) { // stays foldable downstream
+    Tensor t = x;
+    t.value = im.reshape(v, shape);
+    t.shape = shape;
+    t.host->shape = shape;
+    im.define(0, std::move(t));
+    return true;
+  }
+  return define(im, im.reshape(v, shape), x.onnxType);
+}
+
+bool lowerReshape(Importer &im) {
+  Tensor *x = im.input(0);
+  std::vector<int64_t> target;
+  if (!x || !im.hostInts(1, &target, "shape"))
+    return false;
+  bool allowZero = im.attrInt("allowzero", 0);
+  int64_t known = 1, infer = -1;
+  for (size_t i = 0; i < target.size(); ++i) {
+    if (target[i] == 0 && !allowZero)
+      target[i] = i < x->shape.size() ? x->shape[i] : 0;
+    if (target[i] == -1)
+      infer = i;
+    else
+      known *= target[i];
+  }
+  if (infer >= 0)
+    target[infer] = known ? elementCount(x->shape) / known : 0;
+  return reshapeTo(im, *x, target);
+}
+
+bool lowerFlatten(Importer &im) {
+  Tensor *x = im.input(0);
+  if (!x)
+    return false;
+  int64_t rank = x->shape.size(), axis = axisOf(im.attrInt("axis", 1), rank), outer = 1;
+  for (int64_t d = 0; d < axis; ++d)
+    outer *= x->shape[d];
+  return reshapeTo(im, *x, {outer, outer ? elementCount(x->shape) / outer : 0});
+}
+
+bool lowerSqueezeLike(Importer &im) {
+  Tensor *x = im.input(0);
+  if (!x)
+    return false;
+  bool unsqueeze = im.node->op_type() == "Unsqueeze";
+  std::vector<int64_t> axes = im.attrInts("axes");
+  if (im.hasInput(1) && !im.hostInts(1, &axes, "axes"))
+    return false;
+  std::vector<int64_t> shape;
+  int64_t rank = x->shape.size();
+  if (unsqueeze) {
+    int64_t outRank = rank + axes.size();
+    std::vector<bool> inserted(outRank, false);
+    for (int64_t a : axes)
+      inserted[axisOf(a, outRank)] = true;
+    for (int64_t d = 0, k = 0; d < outRank; ++d)
+      shape.push_back(inserted[d] ? 1 : x->shape[k++]);
+  } else {
+    for (int64_t d = 0; d < rank; ++d) {
+      bool drop = axes.empty() ? x->shape[d] == 1 : false;
+      for (int64_t a : axes)
+        drop |= axisOf(a, rank) == d;
+      if (!drop)
+        shape.push_back(x->shape[d]);
+    }
+  }
+  return reshapeTo(im, *x, shape);
+}
+
+bool lowerTranspose(Importer &im) {
+  Tensor *x = im.input(0);
+  if (!x)
+    return false;
+  std::vector<int64_t> perm = im.attrInts("perm");
+  if (perm.empty())
+    for (int64_t d = x->shape.size() - 1; d >= 0; --d)
+      perm.push_back(d);
+  Value v = im.valueOf(*x);
+  return v && define(im, im.transpose(v, perm), x->onnxType);
+}
+
+bool lowerConcat(Importer &im) {
+  std::vector<Value> parts;
+  int32_t type = 0;
+  int64_t rank = 0;
+  std::vector<int64_t> shape;
+  for (int i = 0; i < im.inputCount(); ++i) {
+    Tensor *t = im.input(i);
+    if (!t)
+      return false;
+    type = t->onnxType;
+    rank = t->shape.size();
+    if (elementCount(t->shape) == 0)
+      continue; // an empty operand adds nothing
+    Value v = im.valueOf(*t);
+    if (!v)
+      return false;
+    parts.push_back(v);
+  }
+  if (parts.empty())
+    return im.fail("all operands are empty");
+  int64_t axis = axisOf(im.attrInt("axis", 0), rank);
+  shape = shapeOf(parts[0]);
+  shape[axis] = 0;
+  for (Value p : parts)
+    shape[axis] += shapeOf(p)[axis];
+  auto resultType = RankedTensorType::get(shape, cast<RankedTensorType>(parts[0].getType()).getElementType());
+  Value r = parts.size() == 1 ? parts[0]
+                              : tosaOp(im, "tosa.concat", resultType, parts,
+                                       {im.b.getNamedAttr("axis", im.b.getI32IntegerAttr(axis))});
+  return define(im, r, type);
+}
+
+Value reverse(Importer &im, Value v, int64_t axis) {
+  return tosaOp(im, "tosa.reverse", v.getType(), {v},
+                {im.b.getNamedAttr("axis", im.b.getI32IntegerAttr(axis))});
+}
+
+// x[starts : starts + sizes * steps : steps] with positive steps.
+Value slice(Importer &im, Value v, const std::vector<int64_t> &offsets,
+            const std::vector<int64_t> &sizes, const std::vector<int64_t> &steps) {
+  if (offsets == std::vector<int64_t>(offsets.size(), 0) && sizes == shapeOf(v))
+    return v;
+  return tensor::ExtractSliceOp::create(im.b, im.loc, v, getAsIndexOpFoldResult(im.b.getContext(), ArrayRef<int64_t>(offsets)),
+                                        getAsIndexOpFoldResult(im.b.getContext(), ArrayRef<int64_t>(sizes)), getAsIndexOpFoldResult(im.b.getContext(), ArrayRef<int64_t>(steps)));
+}
+
+bool lowerSlice(Importer &im) {
+  Tensor *x = im.input(0);
+  if (!x)
+    return false;
+  std::vector<int64_t> starts, ends, axes, steps;
+  if (im.opset < 10) {
+    starts = im.attrInts("starts");
+    ends = im.attrInts("ends");
+    axes = im.attrInts("axes");
+  } else if (!im.hostInts(1, &starts, "starts") || !im.hostInts(2, &ends, "ends") ||
+             (im.hasInput(3) && !im.hostInts(3, &axes, "axes")) ||
+             (im.hasInput(4) && !im.hostInts(4, &steps, "steps"))) {
+    return false;
+  }
+  int64_t rank = x->shape.size();
+  std::vector<int64_t> offsets(rank, 0), sizes = x->shape, strides(rank, 1);
+  std::vector<int64_t> reversed;
+  for (size_t k = 0; k < starts.size(); ++k) {
+    int64_t a = axes.empty() ? k : axisOf(axes[k], rank), dim = x->shape[a];
+    int64_t step = steps.empty() ? 1 : steps[k], b = starts[k], e = ends[k];
+    if (step == 0)
+      return im.fail("a step of 0 is not allowed");
+    b = b < 0 ? b + dim : b;
+    e = e < 0 ? e + dim : e;
+    if (step > 0) {
+      b = std::clamp<int64_t>(b, 0, dim);
+      e = std::clamp<int64_t>(e, 0, dim);
+      sizes[a] = std::max<int64_t>(0, (e - b + step - 1) / step);
+      offsets[a] = b;
+    } else {
+      // On the reversed axis, element i is dim - 1 - i.
+      b = std::clamp<int64_t>(b, 0, dim - 1);
+      e = std::clamp<int64_t>(e, -1, dim - 1);
+      sizes[a] = std::max<int64_t>(0, (b - e - step - 1) / -step);
+      offsets[a] = dim - 1 - b;
+      reversed.push_back(a);
+    }
+    strides[a] = std::abs(step);
+  }
+  if (!checkNonEmpty(im, sizes))
+    return false;
+  Value v = im.valueOf(*x);
+  if (!v)
+    return false;
+  for (int64_t a : reversed)
+    v = reverse(im, v, a);
+  return define(im, slice(im, v, offsets, sizes, strides), x->onnxType);
+}
+
+bool lowerSplit(Importer &im) {
+  Tensor *x = im.input(0);
+  if (!x)
+    return false;
+  int64_t rank = x->shape.size(), axis = axisOf(im.attrInt("axis", 0), rank);
+  std::vector<int64_t> sizes = im.attrInts("split");
+  if (im.hasInput(1) && !im.hostInts(1, &sizes, "split"))
+    return false;
+  int64_t outputs = im.node->output_size(), dim = x->shape[axis];
+  if (sizes.empty()) {
+    int64_t each = (dim + outputs - 1) / outputs;
+    for (int64_t i = 0; i < outputs; ++i)
+      sizes.push_back(std::min(each, dim - i * each));
+  }
+  Value v = im.valueOf(*x);
+  if (!v)
+    return false;
+  int64_t offset = 0;
+  for (int64_t i = 0; i < outputs; ++i) {
+    std::vector<int64_t> offsets(rank, 0), shape = x->shape, steps(rank, 1);
+    offsets[axis] = offset;
+    shape[axis] = sizes.at(i);
+    offset += sizes[i];
+    if (!checkNonEmpty(im, shape) || !define(im, slice(im, v, offsets, shape, steps), x->onnxType, i))
+      return false;
+  }
+  return true;
+}
+
+bool lowerGather(Importer &im) {
+  Tensor *x = im.input(0), *idx = im.input(1);
+  if (!x || !idx)
+    return false;
+  int64_t rank = x->shape.size(), axis = axisOf(im.attrInt("axis", 0), rank), k = x->shape[axis];
+  if (kindOf(x->onnxType) == Kind::Bool)
+    return im.fail("gathering BOOL tensors is not supported");
+  int64_t outer = 1, inner = 1, w = elementCount(idx->shape);
+  for (int64_t d = 0; d < axis; ++d)
+    outer *= x->shape[d];
+  for (int64_t d = axis + 1; d < rank; ++d)
+    inner *= x->shape[d];
+  std::vector<int64_t> shape(x->shape.begin(), x->shape.begin() + axis);
+  shape.insert(shape.end(), idx->shape.begin(), idx->shape.end());
+  shape.insert(shape.end(), x->shape.begin() + axis + 1, x->shape.end());
+  if (!checkNonEmpty(im, shape))
+    return false;
+  Value data = im.valueOf(*x);
+  Value indices;
+  if (idx->host && !idx->boundInput) {
+    OnnxHostTensor fixed = *idx->host;
+    for (int64_t &i : fixed.ints) {
+      if (i < -k || i >= k)
+        return im.fail("index " + std::to_string(i) + " is out of range for a dimension of " + std::to_string(k));
+      i = i < 0 ? i + k : i;
+    }
+    fixed.onnxType = TP::INT32;
+    indices = im.constant(fixed);
+  } else {
+    Value raw = im.valueOf(*idx);
+    if (!raw)
+      return false;
+    // Negative indices count from the end.
+    indices = im.elementwise({raw}, idx->shape, TP::INT32, [&](OpBuilder &b, Location at, ValueRange a) -> Value {
+      Value zero = arith::ConstantOp::create(b, at, b.getI32IntegerAttr(0));
+      Value kv = arith::ConstantOp::create(b, at, b.getI32IntegerAttr(k));
+      Value neg = arith::CmpIOp::create(b, at, arith::CmpIPredicate::slt, a[0], zero);
+      return arith::SelectOp::create(b, at, neg, arith::AddIOp::create(b, at, a[0], kv), a[0]);
+    });
+  }
+  if (!data || !indices)
+    return false;
+  Value values = im.reshape(data, {outer, k, inner});
+  indices = im.reshape(indices, {1, w});
+  if (outer > 1)
+    indices = im.elementwise({indices}, {outer, w}, TP::INT32, [](OpBuilder &, Location, ValueRange a) { return a[0]; });
+  Type element = cast<RankedTensorType>(data.getType()).getElementType();
+  Value g = tosaOp(im, "tosa.gather", RankedTensorType::get({outer, w, inner}, element), {values, indices});
+  return define(im, im.reshape(g, shape), x->onnxType);
+}
+
+bool lowerExpand(Importer &im) {
+  Tensor *x = im.input(0);
+  std::vector<int64_t> target, shape;
+  if (!x || !im.hostInts(1, &target, "shape"))
+    return false;
+  if (!broadcastShapes(x->shape, target, &shape))
+    return im.fail("the shape does not broadcast with the input");
+  Value v = im.valueOf(*x);
+  if (!v || !checkNonEmpty(im, shape))
+    return false;
+  return define(im, im.elementwise({v}, shape, x->onnxType, [](OpBuilder &, Location, ValueRange a) { return a[0]; }),
+                x->onnxType);
+}
+
+bool lowerTile(Importer &im) {
+  Tensor *x = im.input(0);
+  std::vector<int64_t> repeats;
+  if (!x || !im.hostInts(1, &repeats, "repeats"))
+    return false;
+  std::vector<int64_t> shape = x->shape;
+  for (size_t d = 0; d < shape.size(); ++d)
+    shape[d] *= repeats.at(d);
+  Value v = im.valueOf(*x);
+  if (!v || !checkNonEmpty(im, shape))
+    return false;
+  auto type = RankedTensorType::get(shape, cast<RankedTensorType>(v.getType()).getElementType());
+  return define(im, tosaOp(im, "tosa.tile", type, {v, im.shapeConstant(repeats)}), x->onnxType);
+}
+
+bool lowerPad(Importer &im) {
+  Tensor *x = im.input(0);
+  if (!x)
+    return false;
+  std::string mode = im.attrString("mode", "constant");
+  if (mode != "constant")
+    return im.fail("mode '" + mode + "' is not supported (supported: constant)");
+  std::vector<int64_t> pads = im.attrInts("pads"), axes;
+  std::vector<double> value = {im.attrFloat("value", 0)};
+  if (im.hasInput(1) && !im.hostInts(1, &pads, "pads"))
+    return false;
+  if (im.hasInput(2) && !im.hostReals(2, &value, "constant_value"))
+    return false;
+  if (im.hasInput(3) && !im.hostInts(3, &axes, "axes"))
+    return false;
+  int64_t rank = x->shape.size();
+  if (axes.empty())
+    for (int64_t d = 0; d < rank; ++d)
+      axes.push_back(d);
+  std::vector<int64_t> padding(2 * rank, 0), shape = x->shape;
+  int64_t n = axes.size();
+  for (int64_t k = 0; k < n; ++k) {
+    int64_t a = axisOf(axes[k], rank);
+    if (pads.at(k) < 0 || pads.at(k + n) < 0)
+      return im.fail("negative pads are not supported");
+    padding[2 * a] = pads[k];
+    padding[2 * a + 1] = pads[k + n];
+    shape[a] += pads[k] + pads[k + n];
+  }
+  Value v = im.valueOf(*x);
+  if (!v)
+    return false;
+  OnnxHostTensor fill;
+  fill.shape = {1};
+  fill.onnxType = x->onnxType;
+  if (kindOf(x->onnxType) == Kind::Float)
+    fill.reals = {value.empty() ? 0.0 : value[0]};
+  else
+    fill.ints = {static_cast<int64_t>(value.empty() ? 0 : value[0])};
+  Value padConst = im.constant(fill);
+  auto type = RankedTensorType::get(shape, cast<RankedTensorType>(v.getType()).getElementType());
+  return define(im, tosaOp(im, "tosa.pad", type, {v, im.shapeConstant(padding), padConst}), x->onnxType);
+}
+
+bool lowerArgExtreme(Importer &im) {
+  Tensor *x = im.input(0);
+  if (!x || !im.onlyAttributes({"axis", "keepdims", "select_last_index"}))
+    return false;
+  if (kindOf(x->onnxType) != Kind::Float)
+    return im.fail("supported for float tensors only");
+  int64_t rank = x->shape.size(), axis = axisOf(im.attrInt("axis", 0), rank);
+  Value v = im.valueOf(*x);
+  if (!v)
+    return false;
+  if (im.node->op_type() == "ArgMin")
+    v = im.elementwise({v}, x->shape, x->onnxType, [](OpBuilder &b, Location at, ValueRange a) -> Value {
+      return arith::NegFOp::create(b, at, a[0]);
+    });
+  std::vector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != axis)
+      shape.push_back(x->shape[d]);
+  // The last extreme: the first on the reversed axis, counted back.
+  bool last = im.attrInt("select_last_index", 0);
+  if (last)
+    v = reverse(im, v, axis);
+  Value r = tosaOp(im, "tosa.argmax", RankedTensorType::get(shape, im.b.getI32Type()), {v},
+                   {im.b.getNamedAttr("axis", im.b.getI32IntegerAttr(axis))});
+  if (last) {
+    int64_t top = x->shape[axis] - 1;
+    r = im.elementwise({r}, shape, TP::INT32, [&](OpBuilder &b, Location at, ValueRange a) -> Value {
+      return arith::SubIOp::create(b, at, arith::ConstantOp::create(b, at, b.getI32IntegerAttr(top)), a[0]);
+    });
+  }
+  if (im.attrInt("keepdims", 1)) {
+    shape.insert(shape.begin() + axis, 1);
+    r = im.reshape(r, shape);
+  }
+  return define(im, r, TP::INT64);
+}
+
+bool lowerDropout(Importer &im) {
+  Tensor *x = im.input(0);
+  if (!x)
+    return false;
+  std::vector<int64_t> training;
+  if (im.hasInput(2) && (!im.hostInts(2, &training, "training_mode") || (!training.empty() && training[0])))
+    return im.error.empty() ? im.fail("training_mode = true is not supported") : false;
+  im.define(0, *x);
+  if (im.node->output_size() > 1 && !im.node->output(1).empty()) {
+    // Inference keeps every element: the mask is all true.
+    OnnxHostTensor mask;
+    mask.shape = x->shape;
+    mask.onnxType = TP::BOOL;
+    mask.ints.assign(elementCount(x->shape), 1);
+    im.define(1, Tensor{{}, x->shape, TP::BOOL, mask});
+  }
+  return true;
+}
+
+// DepthToSpace (DCR / CRD) and SpaceToDepth: a reshape to 6-D, a transpose,
+// and a reshape back.
+bool lowerDepthSpace(Importer &im) {
+  Tensor *x = im.input(0);
+  if (!x)
+    return false;
+  if (x->shape.size() != 4)
+    return im.fail("supported for 4-D inputs only");
+  int64_t bs = im.attrInt("blocksize", 1), n = x->shape[0], c = x->shape[1], h = x->shape[2], w = x->shape[3];
+  Value v = im.valueOf(*x);
+  if (!v)
+    return false;
+  Value r;
+  if (im.node->op_type() == "DepthToSpace") {
+    bool crd = im.attrString("mode", "DCR") == "CRD";
+    int64_t oc = c / (bs * bs);
+    if (crd) {
+      r = im.transpose(im.reshape(v, {n, oc, bs, bs, h, w}), {0, 1, 4, 2, 5, 3});
+    } else {
+      r = im.transpose(im.reshape(v, {n, bs, bs, oc, h, w}), {0, 3, 4, 1, 5, 2});
+    }
+    r = im.reshape(r, {n, oc, h * bs, w * bs});
+  } else {
+    r = im.transpose(im.reshape(v, {n, c, h / bs, bs, w / bs, bs}), {0, 3, 5, 1, 2, 4});
+    r = im.reshape(r, {n, c * bs * bs, h / bs, w / bs});
+  }
+  return define(im, r, x->onnxType);
+}
+
+} // namespace
+
+std::optional<Lowering> movementLowering(const std::string &op) {
+  static const std::map<std::string, Lowering> ops = {
+      {"Reshape", lowerReshape},     {"Flatten", lowerFlatten},   {"Squeeze", lowerSqueezeLike},
+      {"Unsqueeze", lowerSqueezeLike}, {"Transpose", lowerTranspose}, {"Concat", lowerConcat},
+      {"Slice", lowerSlice},         {"Split", lowerSplit},       {"Gather", lowerGather},
+      {"Expand", lowerExpand},       {"Tile", lowerTile},         {"Pad", lowerPad},
+      {"ArgMax", lowerArgExtreme},   {"ArgMin", lowerArgExtreme}, {"Dropout", lowerDropout},
+      {"DepthToSpace", lowerDepthSpace}, {"SpaceToDepth", lowerDepthSpace}};
+  auto it = ops.find(op);
+  if (it == ops.end())
+    return std::nullopt;
+  return it->second;
+}
+
+std::string movementOps() {
+  return "Reshape Flatten Squeeze Unsqueeze Transpose Concat Slice Split Gather Expand Tile Pad "
+         "ArgMax ArgMin Dropout DepthToSpace SpaceToDepth";
+}
+
+} // namespace meshvk::onnx_import

@@ -1,0 +1,251 @@
+//===- OnnxModel.cpp - reading, checking and upgrading an ONNX model -----===//
+//
+// ONNX's own checker, version converter and shape inference, each failure
+// turned into one line (they throw; nothing here lets an exception escape).
+//
+//===----------------------------------------------------------------------===//
+#include "OnnxModel.h"
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "onnx/checker.h"
+#include "onnx/shape_inference/implementation.h"
+#include "onnx/version_converter/convert.h"
+
+namespace meshvk::onnx_import {
+namespace {
+
+std::string firstLine(const std::string &text) {
+  std::string line = text.substr(0, text.find('\n'));
+  while (!line.empty() && (line.back() == ' ' || line.back() == '\r'))
+    line.pop_back();
+  return line;
+}
+
+int64_t defaultOpset(const onnx::ModelProto &model) {
+  for (const auto &o : model.opset_import())
+    if (o.domain().empty() || o.domain() == "ai.onnx")
+      return o.version();
+  return 0;
+}
+
+} // namespace
+
+std::string onnxTypeName(int32_t type) {
+  if (onnx::TensorProto_DataType_IsValid(type))
+    return onnx::TensorProto_DataType_Name(static_cast<onnx::TensorProto_DataType>(type));
+  return "type " + std::to_string(type);
+}
+
+bool loadModel(const std::string &bytes, const std::string &name, onnx::ModelProto *model,
+               int64_t *opset, std::string *error) {
+  if (!model->ParseFromString(bytes) || model->graph().node_size() + model->graph().output_size() == 0) {
+    *error = name + ": not an ONNX model (the protobuf does not parse, or has no graph)";
+    return false;
+  }
+  try {
+    onnx::checker::check_model(*model);
+  } catch (const std::exception &e) {
+    *error = name + ": the ONNX checker refuses the model: " + firstLine(e.what());
+    return false;
+  }
+  for (const auto &o : model->opset_import())
+    if (!o.domain().empty() && o.domain() != "ai.onnx") {
+      *error = name + ": operator set domain '" + o.domain() +
+               "' is not supported (only the default ai.onnx domain)";
+      return false;
+    }
+  *opset = defaultOpset(*model);
+  if (*opset < kTargetOpset) {
+    // Older models are upgraded so the lowering sees one form of each op;
+    // where ONNX 1.12 has no adapter the model is imported at its own opset
+    // (the lowering reads the attribute-or-input forms of both).
+    try {
+      onnx::ModelProto converted = onnx::version_conversion::ConvertVersion(*model, kTargetOpset);
+      *model = std::move(converted);
+      *opset = kTargetOpset;
+    } catch (const std::exception &) {
+    }
+  }
+  try {
+    onnx::ShapeInferenceOptions options{/*check_type=*/false, /*error_mode=*/0,
+                                        /*enable_data_propagation=*/true};
+    onnx::shape_inference::InferShapes(*model, onnx::OpSchemaRegistry::Instance(), options);
+  } catch (const std::exception &e) {
+    *error = name + ": ONNX shape inference fails: " + firstLine(e.what());
+    return false;
+  }
+  return true;
+}
+
+namespace {
+
+template <typename T> void fromRaw(const std::string &raw, int64_t count, std::vector<T> *out) {
+  out->resize(count);
+  std::memcpy(out->data(), raw.data(), count * sizeof(T));
+}
+
+bool readExternal(const onnx::TensorProto &tensor, const std::string &directory, std::string *raw,
+                  std::string *error) {
+  std::string location;
+  int64_t offset = 0, length = -1;
+  for (const auto &entry : tensor.external_data()) {
+    if (entry.key() == "location")
+      location = entry.value();
+    else if (entry.key() == "offset")
+      offset = std::stoll(entry.value());
+    else if (entry.key() == "length")
+      length = std::stoll(entry.value());
+  }
+  std::ifstream in(directory + "/" + location, std::ios::binary);
+  if (location.empty() || !in) {
+    *error = "initializer '" + tensor.name() + "': cannot read its external data '" + location + "'";
+    return false;
+  }
+  in.seekg(offset);
+  std::ostringstream data;
+  data << in.rdbuf();
+  *raw = data.str();
+  if (length >= 0)
+    raw->resize(std::min<size_t>(raw->size(), length));
+  return true;
+}
+
+} // namespace
+
+bool decodeTensor(const onnx::TensorProto &tensor, const std::string &directory,
+                  OnnxHostTensor *out, std::string *error) {
+  out->shape.assign(tensor.dims().begin(), tensor.dims().end());
+  out->onnxType = tensor.data_type();
+  int64_t count = 1;
+  for (int64_t d : out->shape) {
+    if (d < 0 || (d > 0 && count > (int64_t(1) << 34) / d)) {
+      *error = "tensor '" + tensor.name() + "' has a negative or huge shape";
+      return false;
+    }
+    count *= d;
+  }
+  std::string external;
+  const std::string *raw = tensor.has_raw_data() ? &tensor.raw_data() : nullptr;
+  if (tensor.data_location() == onnx::TensorProto::EXTERNAL) {
+    if (!readExternal(tensor, directory, &external, error))
+      return false;
+    raw = &external;
+  }
+  auto sizeOk = [&](size_t bytes) {
+    if (raw && raw->size() < static_cast<size_t>(count) * bytes) {
+      *error = "tensor '" + tensor.name() + "': its data is shorter than its shape";
+      return false;
+    }
+    return true;
+  };
+  using TP = onnx::TensorProto;
+  switch (tensor.data_type()) {
+  case TP::FLOAT: {
+    if (!sizeOk(4))
+      return false;
+    std::vector<float> f;
+    if (raw)
+      fromRaw(*raw, count, &f);
+    else
+      f.assign(tensor.float_data().begin(), tensor.float_data().end());
+    out->reals.assign(f.begin(), f.end());
+    break;
+  }
+  case TP::DOUBLE: {
+    if (!sizeOk(8))
+      return false;
+    if (raw)
+      fromRaw(*raw, count, &out->reals);
+    else
+      out->reals.assign(tensor.double_data().begin(), tensor.double_data().end());
+    break;
+  }
+  case TP::FLOAT16: {
+    if (!sizeOk(2))
+      return false;
+    std::vector<uint16_t> h;
+    if (raw)
+      fromRaw(*raw, count, &h);
+    else
+      h.assign(tensor.int32_data().begin(), tensor.int32_data().end());
+    out->reals.resize(h.size());
+    for (size_t i = 0; i < h.size(); ++i) {
+      // IEEE half -> double (subnormals, inf and NaN included).
+      uint16_t v = h[i];
+      int sign = v >> 15, exponent = (v >> 10) & 31, mantissa = v & 1023;
+      double m = exponent == 0 ? mantissa / 1024.0 * std::ldexp(1.0, -14)
+                 : exponent == 31 ? (mantissa ? NAN : INFINITY)
+                                  : (1 + mantissa / 1024.0) * std::ldexp(1.0, exponent - 15);
+      out->reals[i] = sign ? -m : m;
+    }
+    break;
+  }
+  case TP::INT64: {
+    if (!sizeOk(8))
+      return false;
+    if (raw)
+      fromRaw(*raw, count, &out->ints);
+    else
+      out->ints.assign(tensor.int64_data().begin(), tensor.int64_data().end());
+    break;
+  }
+  case TP::INT32:
+  case TP::INT16:
+  case TP::INT8:
+  case TP::UINT8:
+  case TP::UINT16:
+  case TP::BOOL: {
+    size_t width = tensor.data_type() == TP::INT32                                 ? 4
+                   : tensor.data_type() == TP::INT16 || tensor.data_type() == TP::UINT16 ? 2
+                                                                                    : 1;
+    if (!sizeOk(width))
+      return false;
+    out->ints.resize(count);
+    if (raw) {
+      for (int64_t i = 0; i < count; ++i) {
+        const char *p = raw->data() + i * width;
+        switch (tensor.data_type()) {
+        case TP::INT32: { int32_t v; std::memcpy(&v, p, 4); out->ints[i] = v; break; }
+        case TP::INT16: { int16_t v; std::memcpy(&v, p, 2); out->ints[i] = v; break; }
+        case TP::UINT16: { uint16_t v; std::memcpy(&v, p, 2); out->ints[i] = v; break; }
+        case TP::INT8: out->ints[i] = static_cast<int8_t>(*p); break;
+        default: out->ints[i] = static_cast<uint8_t>(*p); break;
+        }
+      }
+    } else {
+      out->ints.assign(tensor.int32_data().begin(), tensor.int32_data().end());
+    }
+    break;
+  }
+  default:
+    *error = "tensor '" + tensor.name() + "' has dtype " + onnxTypeName(tensor.data_type()) +
+             " (supported: FLOAT, FLOAT16, DOUBLE, INT64, INT32, INT16, INT8, UINT8, UINT16, BOOL)";
+    return false;
+  }
+  size_t have = out->ints.size() + out->reals.size();
+  if (have != static_cast<size_t>(count)) {
+    *error = "tensor '" + tensor.name() + "' holds " + std::to_string(have) +
+             " values for a shape of " + std::to_string(count);
+    return false;
+  }
+  return true;
+}
+
+} // namespace meshvk::onnx_import
+
+bool meshvk::readOnnxTensorFile(const std::string &path, std::string *name, OnnxHostTensor *out,
+                                std::string *error) {
+  std::ifstream in(path, std::ios::binary);
+  onnx::TensorProto tensor;
+  if (!in || !tensor.ParseFromIstream(&in)) {
+    *error = path + ": not a serialized onnx.TensorProto";
+    return false;
+  }
+  *name = tensor.name();
+  std::string directory = path.substr(0, path.find_last_of('/'));
+  return onnx_import::decodeTensor(tensor, directory, out, error);
+}

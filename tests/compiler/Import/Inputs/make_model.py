@@ -1,0 +1,113 @@
+"""Writes one tiny ONNX model for the importer's lit tests.
+
+usage: make_model.py NAME OUT.onnx  (NAME: one of MODELS below)
+Models are built with onnx.helper at opset 17, so each test shows the IR of
+one op family; "truncated" writes half a model (a protobuf that does not parse).
+"""
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+F = TensorProto.FLOAT
+I64 = TensorProto.INT64
+
+
+def graph(nodes, inputs, outputs, inits=()):
+    g = helper.make_graph(nodes, "g", inputs, outputs, list(inits))
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def vi(name, t, shape):
+    return helper.make_tensor_value_info(name, t, shape)
+
+
+def const(name, array):
+    return numpy_helper.from_array(np.asarray(array), name)
+
+
+def mlp():
+    rng = np.random.default_rng(0)
+    w1 = const("w1", rng.standard_normal((8, 16)).astype(np.float32))
+    w2 = const("w2", rng.standard_normal((16, 4)).astype(np.float32))
+    nodes = [helper.make_node("MatMul", ["x", "w1"], ["h"], name="fc1"),
+             helper.make_node("Relu", ["h"], ["r"], name="relu"),
+             helper.make_node("MatMul", ["r", "w2"], ["y"], name="fc2")]
+    return graph(nodes, [vi("x", F, [4, 8])], [vi("y", F, [4, 4])], [w1, w2])
+
+
+MODELS = {
+    "add_broadcast": lambda: graph(
+        [helper.make_node("Add", ["a", "b"], ["y"], name="add")],
+        [vi("a", F, [2, 3]), vi("b", F, [3])], [vi("y", F, [2, 3])]),
+    "activations": lambda: graph(
+        [helper.make_node("Sigmoid", ["x"], ["s"], name="sig"),
+         helper.make_node("LeakyRelu", ["s"], ["y"], name="leaky", alpha=0.1)],
+        [vi("x", F, [4])], [vi("y", F, [4])]),
+    "where_bool": lambda: graph(
+        [helper.make_node("Where", ["c", "a", "b"], ["y"], name="where")],
+        [vi("c", TensorProto.BOOL, [3]), vi("a", F, [3]), vi("b", F, [3])],
+        [vi("y", F, [3])]),
+    "reduce_mean": lambda: graph(
+        [helper.make_node("ReduceMean", ["x"], ["y"], name="mean", axes=[1], keepdims=0)],
+        [vi("x", F, [2, 5])], [vi("y", F, [2])]),
+    "softmax": lambda: graph(
+        [helper.make_node("Softmax", ["x"], ["y"], name="sm", axis=-1)],
+        [vi("x", F, [2, 5])], [vi("y", F, [2, 5])]),
+    "gemm": lambda: graph(
+        [helper.make_node("Gemm", ["a", "w", "c"], ["y"], name="gemm", transB=1, alpha=2.0)],
+        [vi("a", F, [3, 4])], [vi("y", F, [3, 5])],
+        [const("w", np.ones((5, 4), np.float32)), const("c", np.zeros(5, np.float32))]),
+    "conv": lambda: graph(
+        [helper.make_node("Conv", ["x", "w"], ["y"], name="conv", pads=[1, 1, 1, 1])],
+        [vi("x", F, [1, 2, 5, 5])], [vi("y", F, [1, 3, 5, 5])],
+        [const("w", np.ones((3, 2, 3, 3), np.float32))]),
+    "maxpool": lambda: graph(
+        [helper.make_node("MaxPool", ["x"], ["y"], name="pool", kernel_shape=[2, 2], strides=[2, 2])],
+        [vi("x", F, [1, 1, 4, 4])], [vi("y", F, [1, 1, 2, 2])]),
+    # x.view(x.shape[0], -1) as torch exports it: folded at import.
+    "shape_subgraph": lambda: graph(
+        [helper.make_node("Shape", ["x"], ["s"], name="shape"),
+         helper.make_node("Gather", ["s", "zero"], ["n"], name="batch", axis=0),
+         helper.make_node("Unsqueeze", ["n", "axes"], ["n1"], name="unsq"),
+         helper.make_node("Concat", ["n1", "minus1"], ["newshape"], name="cat", axis=0),
+         helper.make_node("Reshape", ["x", "newshape"], ["y"], name="view")],
+        [vi("x", F, [2, 3, 4])], [vi("y", F, [2, 12])],
+        [const("zero", np.array(0, np.int64)), const("axes", np.array([0], np.int64)),
+         const("minus1", np.array([-1], np.int64))]),
+    "slice_concat": lambda: graph(
+        [helper.make_node("Slice", ["x", "st", "en", "ax", "sp"], ["s"], name="slice"),
+         helper.make_node("Concat", ["s", "s"], ["y"], name="cat", axis=1)],
+        [vi("x", F, [2, 6])], [vi("y", F, [2, 6])],
+        [const("st", np.array([0], np.int64)), const("en", np.array([6], np.int64)),
+         const("ax", np.array([1], np.int64)), const("sp", np.array([2], np.int64))]),
+    "cast_int64": lambda: graph(
+        [helper.make_node("Cast", ["x"], ["y"], name="cast", to=I64)],
+        [vi("x", F, [3])], [vi("y", I64, [3])]),
+    "mlp": mlp,
+    "unknown_op": lambda: graph(
+        [helper.make_node("NonMaxSuppression", ["b", "s"], ["y"], name="nms")],
+        [vi("b", F, [1, 4, 4]), vi("s", F, [1, 1, 4])], [vi("y", I64, [3, 3])]),
+    "dynamic_batch": lambda: graph(
+        [helper.make_node("Relu", ["x"], ["y"], name="relu")],
+        [vi("x", F, ["N", 4])], [vi("y", F, ["N", 4])]),
+    "runtime_shape": lambda: graph(
+        [helper.make_node("Reshape", ["x", "s"], ["y"], name="reshape")],
+        [vi("x", F, [2, 3]), vi("s", I64, [2])], [vi("y", F, [3, 2])]),
+}
+
+
+def main():
+    name, out = sys.argv[1], sys.argv[2]
+    if name == "truncated":
+        data = MODELS["mlp"]().SerializeToString()
+        open(out, "wb").write(data[: len(data) // 2])
+        return
+    model = MODELS[name]()
+    onnx.checker.check_model(model)
+    onnx.save(model, out)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,28 @@
+// The sharding policies write shard.grid + shard.shard annotations.
+// RUN: %make_model mlp %t.mlp.onnx
+// RUN: mesh-vk-translate --import-onnx %t.mlp.onnx --shard=data --devices=2 --print-plan | FileCheck %s --check-prefix=DATA
+// DATA: // plan: x: split_axes = {{\[\[}}0]] (data: leading dimension)
+// DATA: shard.grid @grid(shape = 2)
+// DATA: func.func @main(%[[X:.*]]: tensor<4x8xf32>)
+// DATA: shard.sharding @grid split_axes = {{\[\[}}0]]
+// DATA: shard.shard %[[X]] to %{{.*}} annotate_for_users
+//
+// Megatron: the first weight by columns, the second by rows.
+// RUN: mesh-vk-translate --import-onnx %t.mlp.onnx --shard=tensor --devices=2 --print-plan | FileCheck %s --check-prefix=TP
+// TP-DAG: // plan: w1: split_axes = {{\[\[}}], [0]] (tensor: first of a MatMul pair, columns)
+// TP-DAG: // plan: w2: split_axes = {{\[\[}}0]] (tensor: second of a MatMul pair, rows)
+// TP: shard.grid @grid(shape = 2)
+// TP: shard.sharding @grid split_axes = {{\[\[}}], [0]]
+// TP: shard.shard %{{.*}} to %{{.*}} annotate_for_users : tensor<8x16xf32>
+// TP: shard.sharding @grid split_axes = {{\[\[}}0]]
+// TP: shard.shard %{{.*}} to %{{.*}} annotate_for_users : tensor<16x4xf32>
+//
+// RUN: echo '{"grid": [2], "tensors": {"h": [[], [0]]}}' > %t.spec.json
+// RUN: mesh-vk-translate --import-onnx %t.mlp.onnx --shard=%t.spec.json --print-plan | FileCheck %s --check-prefix=SPEC
+// SPEC: // plan: h: split_axes = {{\[\[}}], [0]] (spec)
+// SPEC: tosa.matmul
+// SPEC: shard.shard %{{.*}} to %{{.*}} : tensor<4x16xf32>
+//
+// RUN: echo '{"grid": [2], "tensors": {"nope": [[0]]}}' > %t.bad.json
+// RUN: not mesh-vk-translate --import-onnx %t.mlp.onnx --shard=%t.bad.json 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: bad.json: tensor 'nope' is not in the model

@@ -110,33 +110,6 @@ void CollectiveBuilder::tag(Operation *op) {
 
 namespace {
 
-/// What every family reads of a collective: its ops, their tensor types and
-/// rank, and the result being built (one value per process).
-struct Collective {
-  explicit Collective(CollectiveOps ops)
-      : ops(ops), op0(ops.front()), processes(ops.size()),
-        inType(cast<RankedTensorType>(op0->getOperand(0).getType())),
-        outType(cast<RankedTensorType>(op0->getResult(0).getType())), rank(inType.getRank()),
-        zero(rank, 0) {
-    lowered.results.resize(processes);
-  }
-  Value input(int64_t p) const { return ops[p]->getOperand(0); }
-  LogicalResult sameElementTypes() const {
-    if (inType.getElementType() == outType.getElementType())
-      return success();
-    return op0->emitError("accumulating in ") << outType.getElementType() << " instead of "
-                                              << inType.getElementType() << " is not supported yet";
-  }
-
-  CollectiveOps ops;
-  Operation *op0;
-  int64_t processes;
-  RankedTensorType inType, outType;
-  int64_t rank;
-  SmallVector<int64_t> zero;
-  LoweredCollective lowered;
-};
-
 int64_t bytesOf(RankedTensorType type) {
   return type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
 }
@@ -195,186 +168,178 @@ FailureOr<int64_t> rootMember(Operation *op, ArrayRef<int64_t> root, size_t dyna
   return index;
 }
 
-/// The members' inputs of `g`, each `box` of `c.inType`'s shape placed along
+} // namespace
+
+GroupLowering::GroupLowering(CollectiveBuilder &l, CollectiveOps ops, ArrayRef<int64_t> gridShape,
+                             ArrayRef<int16_t> axes)
+    : l(l), ops(ops), gridShape(gridShape), axes(axes), op0(ops.front()), processes(ops.size()),
+      inType(cast<RankedTensorType>(op0->getOperand(0).getType())),
+      outType(cast<RankedTensorType>(op0->getResult(0).getType())), rank(inType.getRank()),
+      zero(rank, 0) {
+  lowered.results.resize(processes);
+}
+
+LogicalResult GroupLowering::sameElementTypes() const {
+  if (inType.getElementType() == outType.getElementType())
+    return success();
+  return op0->emitError("accumulating in ") << outType.getElementType() << " instead of "
+                                            << inType.getElementType() << " is not supported yet";
+}
+
+/// The members' inputs of `g`, each `box` of `inType`'s shape placed along
 /// `axis` at its in-group index, into a fresh result on `p`.
-Value gatherInto(CollectiveBuilder &l, const Collective &c, int64_t p, const ProcessGroup &g,
-                 int64_t axis) {
-  Value dest = l.empty(p, c.outType);
+Value GroupLowering::gatherInto(int64_t p, const ProcessGroup &g, int64_t axis) {
+  Value dest = l.empty(p, outType);
   for (auto [k, q] : llvm::enumerate(g.members)) {
-    SmallVector<int64_t> at(c.rank, 0);
-    at[axis] = k * c.inType.getDimSize(axis);
-    dest = l.copy(c.input(q), q, dest, p, c.zero, at, c.inType.getShape());
+    SmallVector<int64_t> at(rank, 0);
+    at[axis] = k * inType.getDimSize(axis);
+    dest = l.copy(input(q), q, dest, p, zero, at, inType.getShape());
   }
   return dest;
 }
 
 /// The partials of `g`'s members reduced on `p`: p's own and the others'
 /// pulled whole; p's input itself when it is the only member.
-FailureOr<Value> reduceWhole(CollectiveBuilder &l, const Collective &c, int64_t p,
-                             const ProcessGroup &g, shard::ReductionKind kind, bool ignoreNaN) {
-  SmallVector<Value> partials{c.input(p)};
+FailureOr<Value> GroupLowering::reduceWhole(int64_t p, const ProcessGroup &g,
+                                            shard::ReductionKind kind, bool ignoreNaN) {
+  SmallVector<Value> partials{input(p)};
   for (int64_t q : g.members)
     if (q != p)
-      partials.push_back(l.pullWhole(c.input(q), q, p));
+      partials.push_back(l.pullWhole(input(q), q, p));
   if (partials.size() == 1)
-    return c.input(p);
-  return l.reduce(c.op0, p, partials, kind, ignoreNaN);
+    return input(p);
+  return l.reduce(op0, p, partials, kind, ignoreNaN);
 }
 
-} // namespace
-
-FailureOr<LoweredCollective> meshvk::lowerAllGather(CollectiveBuilder &l, CollectiveOps ops,
-                                                    ArrayRef<int64_t> gridShape,
-                                                    ArrayRef<int16_t> axes) {
-  Collective c(ops);
-  int64_t axis = cast<shard::AllGatherOp>(c.op0).getGatherAxis().getSExtValue();
-  for (int64_t p = 0; p < c.processes; ++p)
-    c.lowered.results[p] = gatherInto(l, c, p, groupOf(p, gridShape, axes), axis);
-  return c.lowered;
+FailureOr<LoweredCollective> GroupLowering::allGather() {
+  int64_t axis = cast<shard::AllGatherOp>(op0).getGatherAxis().getSExtValue();
+  for (int64_t p = 0; p < processes; ++p)
+    lowered.results[p] = gatherInto(p, groupOf(p, gridShape, axes), axis);
+  return lowered;
 }
 
-FailureOr<LoweredCollective> meshvk::lowerAllSlice(CollectiveBuilder &l, CollectiveOps ops,
-                                                   ArrayRef<int64_t> gridShape,
-                                                   ArrayRef<int16_t> axes) {
-  Collective c(ops);
-  int64_t axis = cast<shard::AllSliceOp>(c.op0).getSliceAxis().getSExtValue();
-  c.lowered.algorithm = "local";
-  for (int64_t p = 0; p < c.processes; ++p) {
+FailureOr<LoweredCollective> GroupLowering::allSlice() {
+  int64_t axis = cast<shard::AllSliceOp>(op0).getSliceAxis().getSExtValue();
+  lowered.algorithm = "local";
+  for (int64_t p = 0; p < processes; ++p) {
     ProcessGroup g = groupOf(p, gridShape, axes);
-    SmallVector<int64_t> at(c.rank, 0);
-    at[axis] = g.rank * c.outType.getDimSize(axis);
-    c.lowered.results[p] =
-        l.copy(c.input(p), p, l.empty(p, c.outType), p, at, c.zero, c.outType.getShape());
+    SmallVector<int64_t> at(rank, 0);
+    at[axis] = g.rank * outType.getDimSize(axis);
+    lowered.results[p] = l.copy(input(p), p, l.empty(p, outType), p, at, zero, outType.getShape());
   }
-  return c.lowered;
+  return lowered;
 }
 
-FailureOr<LoweredCollective> meshvk::lowerAllToAll(CollectiveBuilder &l, CollectiveOps ops,
-                                                   ArrayRef<int64_t> gridShape,
-                                                   ArrayRef<int16_t> axes) {
-  Collective c(ops);
-  auto a2a = cast<shard::AllToAllOp>(c.op0);
+FailureOr<LoweredCollective> GroupLowering::allToAll() {
+  auto a2a = cast<shard::AllToAllOp>(op0);
   int64_t split = a2a.getSplitAxis().getSExtValue();
   int64_t concat = a2a.getConcatAxis().getSExtValue();
-  SmallVector<int64_t> chunk(c.inType.getShape());
+  SmallVector<int64_t> chunk(inType.getShape());
   chunk[split] /= groupOf(0, gridShape, axes).members.size();
-  for (int64_t p = 0; p < c.processes; ++p) {
+  for (int64_t p = 0; p < processes; ++p) {
     ProcessGroup g = groupOf(p, gridShape, axes);
-    Value dest = l.empty(p, c.outType);
+    Value dest = l.empty(p, outType);
     for (auto [k, q] : llvm::enumerate(g.members)) {
-      SmallVector<int64_t> from(c.rank, 0), at(c.rank, 0);
+      SmallVector<int64_t> from(rank, 0), at(rank, 0);
       from[split] = g.rank * chunk[split];
       at[concat] = k * chunk[concat];
-      dest = l.copy(c.input(q), q, dest, p, from, at, chunk);
+      dest = l.copy(input(q), q, dest, p, from, at, chunk);
     }
-    c.lowered.results[p] = dest;
+    lowered.results[p] = dest;
   }
-  return c.lowered;
+  return lowered;
 }
 
-FailureOr<LoweredCollective> meshvk::lowerBroadcast(CollectiveBuilder &l, CollectiveOps ops,
-                                                    ArrayRef<int64_t> gridShape,
-                                                    ArrayRef<int16_t> axes) {
-  Collective c(ops);
-  auto bcast = cast<shard::BroadcastOp>(c.op0);
+FailureOr<LoweredCollective> GroupLowering::broadcast() {
+  auto bcast = cast<shard::BroadcastOp>(op0);
   FailureOr<int64_t> rootIndex =
-      rootMember(c.op0, bcast.getRoot(), bcast.getRootDynamic().size(), gridShape, axes);
+      rootMember(op0, bcast.getRoot(), bcast.getRootDynamic().size(), gridShape, axes);
   if (failed(rootIndex))
     return failure();
-  for (int64_t p = 0; p < c.processes; ++p) {
+  for (int64_t p = 0; p < processes; ++p) {
     int64_t q = groupOf(p, gridShape, axes).members[*rootIndex];
-    c.lowered.results[p] = q == p ? c.input(p) : l.pullWhole(c.input(q), q, p);
+    lowered.results[p] = q == p ? input(p) : l.pullWhole(input(q), q, p);
   }
-  return c.lowered;
+  return lowered;
 }
 
-FailureOr<LoweredCollective> meshvk::lowerShift(CollectiveBuilder &l, CollectiveOps ops,
-                                                ArrayRef<int64_t> gridShape,
-                                                ArrayRef<int16_t> axes) {
-  Collective c(ops);
-  auto shift = cast<shard::ShiftOp>(c.op0);
+FailureOr<LoweredCollective> GroupLowering::shift() {
+  auto shift = cast<shard::ShiftOp>(op0);
   int64_t axis = shift.getShiftAxis().getSExtValue();
   if (axis < 0 || axis >= (int64_t)gridShape.size())
-    return c.op0->emitError("shift axis ") << axis << " is not a grid axis";
+    return op0->emitError("shift axis ") << axis << " is not a grid axis";
   int64_t offset = shift.getOffset();
-  for (int64_t p = 0; p < c.processes; ++p) {
+  for (int64_t p = 0; p < processes; ++p) {
     SmallVector<int64_t> multi = processMultiIndex(gridShape, p);
     int64_t size = gridShape[axis];
     int64_t from = multi[axis] - offset;
     if (shift.getRotate())
       from = ((from % size) + size) % size;
     if (from < 0 || from >= size) {
-      c.lowered.results[p] = c.input(p); // no source: the result is undefined; keep ours
+      lowered.results[p] = input(p); // no source: the result is undefined; keep ours
       continue;
     }
     multi[axis] = from;
     int64_t q = processLinearIndex(gridShape, multi);
-    c.lowered.results[p] = q == p ? c.input(p) : l.pullWhole(c.input(q), q, p);
+    lowered.results[p] = q == p ? input(p) : l.pullWhole(input(q), q, p);
   }
-  return c.lowered;
+  return lowered;
 }
 
-FailureOr<LoweredCollective> meshvk::lowerRooted(CollectiveBuilder &l, CollectiveOps ops,
-                                                 ArrayRef<int64_t> gridShape,
-                                                 ArrayRef<int16_t> axes) {
+FailureOr<LoweredCollective> GroupLowering::rooted() {
   // Results on the other processes (gather, reduce) are undefined: a fresh
   // buffer.
-  Collective c(ops);
   ArrayRef<int64_t> root;
   size_t dynamicRoot = 0;
-  if (auto g = dyn_cast<shard::GatherOp>(c.op0))
+  if (auto g = dyn_cast<shard::GatherOp>(op0))
     root = g.getRoot(), dynamicRoot = g.getRootDynamic().size();
-  else if (auto r = dyn_cast<shard::ReduceOp>(c.op0))
+  else if (auto r = dyn_cast<shard::ReduceOp>(op0))
     root = r.getRoot(), dynamicRoot = r.getRootDynamic().size();
   else
-    root = cast<shard::ScatterOp>(c.op0).getRoot(),
-    dynamicRoot = cast<shard::ScatterOp>(c.op0).getRootDynamic().size();
-  FailureOr<int64_t> rootIndex = rootMember(c.op0, root, dynamicRoot, gridShape, axes);
+    root = cast<shard::ScatterOp>(op0).getRoot(),
+    dynamicRoot = cast<shard::ScatterOp>(op0).getRootDynamic().size();
+  FailureOr<int64_t> rootIndex = rootMember(op0, root, dynamicRoot, gridShape, axes);
   if (failed(rootIndex))
     return failure();
-  c.lowered.algorithm = "rooted";
-  for (int64_t p = 0; p < c.processes; ++p) {
+  lowered.algorithm = "rooted";
+  for (int64_t p = 0; p < processes; ++p) {
     ProcessGroup g = groupOf(p, gridShape, axes);
     int64_t q = g.members[*rootIndex];
-    Value &result = c.lowered.results[p];
-    if (auto scatter = dyn_cast<shard::ScatterOp>(c.op0)) {
+    Value &result = lowered.results[p];
+    if (auto scatter = dyn_cast<shard::ScatterOp>(op0)) {
       int64_t axis = scatter.getScatterAxis().getSExtValue();
-      SmallVector<int64_t> from(c.rank, 0);
-      from[axis] = g.rank * c.outType.getDimSize(axis);
-      result = l.copy(c.input(q), q, l.empty(p, c.outType), p, from, c.zero, c.outType.getShape());
+      SmallVector<int64_t> from(rank, 0);
+      from[axis] = g.rank * outType.getDimSize(axis);
+      result = l.copy(input(q), q, l.empty(p, outType), p, from, zero, outType.getShape());
     } else if (q != p) {
-      result = l.empty(p, c.outType);
-    } else if (auto gather = dyn_cast<shard::GatherOp>(c.op0)) {
-      result = gatherInto(l, c, p, g, gather.getGatherAxis().getSExtValue());
+      result = l.empty(p, outType);
+    } else if (auto gather = dyn_cast<shard::GatherOp>(op0)) {
+      result = gatherInto(p, g, gather.getGatherAxis().getSExtValue());
     } else {
-      if (failed(c.sameElementTypes()))
+      if (failed(sameElementTypes()))
         return failure();
-      FailureOr<Value> sum = reduceWhole(l, c, p, g, cast<shard::ReduceOp>(c.op0).getReduction(),
-                                         ignoresNaN(c.op0->getOperand(0)));
+      FailureOr<Value> sum = reduceWhole(p, g, cast<shard::ReduceOp>(op0).getReduction(),
+                                         ignoresNaN(op0->getOperand(0)));
       if (failed(sum))
         return failure();
       result = *sum;
     }
   }
-  return c.lowered;
+  return lowered;
 }
 
-FailureOr<LoweredCollective> meshvk::lowerReduction(CollectiveBuilder &l, CollectiveOps ops,
-                                                    ArrayRef<int64_t> gridShape,
-                                                    ArrayRef<int16_t> axes,
-                                                    int64_t directMaxBytes) {
-  Collective c(ops);
-  if (failed(c.sameElementTypes()))
+FailureOr<LoweredCollective> GroupLowering::reduction(int64_t directMaxBytes) {
+  if (failed(sameElementTypes()))
     return failure();
   int64_t groupSize = groupOf(0, gridShape, axes).members.size();
-  auto scatter = dyn_cast<shard::ReduceScatterOp>(c.op0);
+  auto scatter = dyn_cast<shard::ReduceScatterOp>(op0);
   shard::ReductionKind kind =
-      scatter ? scatter.getReduction() : cast<shard::AllReduceOp>(c.op0).getReduction();
+      scatter ? scatter.getReduction() : cast<shard::AllReduceOp>(op0).getReduction();
   // Upstream marks reductions it does not classify (e.g. arith.maxnumf)
   // `generic`; the combiner of the op producing the partials tells.
   if (kind == shard::ReductionKind::Generic)
-    kind = combinerKind(c.op0->getOperand(0)).value_or(kind);
-  bool ignoreNaN = ignoresNaN(c.op0->getOperand(0));
+    kind = combinerKind(op0->getOperand(0)).value_or(kind);
+  bool ignoreNaN = ignoresNaN(op0->getOperand(0));
   // The dimension the partials are cut along (reduce_scatter: its scatter
   // axis; all_reduce: the first dimension the group size divides).
   int64_t cut = -1;
@@ -382,57 +347,57 @@ FailureOr<LoweredCollective> meshvk::lowerReduction(CollectiveBuilder &l, Collec
   if (scatter) {
     cut = scatter.getScatterAxis().getSExtValue();
   } else {
-    for (int64_t d = 0; d < c.rank && cut < 0; ++d)
-      if (c.inType.getDimSize(d) % groupSize == 0)
+    for (int64_t d = 0; d < rank && cut < 0; ++d)
+      if (inType.getDimSize(d) % groupSize == 0)
         cut = d;
     // Direct: n-1 whole partials, one reduction. Reduce-scatter +
     // all-gather: 2(n-1)/n of the data, two phases. Equal bytes at n = 2.
-    direct = cut < 0 || groupSize <= 2 || bytesOf(c.inType) <= directMaxBytes;
+    direct = cut < 0 || groupSize <= 2 || bytesOf(inType) <= directMaxBytes;
   }
   if (direct) {
-    for (int64_t p = 0; p < c.processes; ++p) {
-      FailureOr<Value> sum = reduceWhole(l, c, p, groupOf(p, gridShape, axes), kind, ignoreNaN);
+    for (int64_t p = 0; p < processes; ++p) {
+      FailureOr<Value> sum = reduceWhole(p, groupOf(p, gridShape, axes), kind, ignoreNaN);
       if (failed(sum))
         return failure();
-      c.lowered.results[p] = *sum;
+      lowered.results[p] = *sum;
     }
-    return c.lowered;
+    return lowered;
   }
   // Phase 1 (reduce-scatter): process p reduces its chunk of all partials.
-  SmallVector<int64_t> chunk(c.inType.getShape());
+  SmallVector<int64_t> chunk(inType.getShape());
   chunk[cut] /= groupSize;
-  auto chunkType = RankedTensorType::get(chunk, c.inType.getElementType());
-  SmallVector<Value> reduced(c.processes);
-  for (int64_t p = 0; p < c.processes; ++p) {
+  auto chunkType = RankedTensorType::get(chunk, inType.getElementType());
+  SmallVector<Value> reduced(processes);
+  for (int64_t p = 0; p < processes; ++p) {
     ProcessGroup g = groupOf(p, gridShape, axes);
-    SmallVector<int64_t> from(c.rank, 0);
+    SmallVector<int64_t> from(rank, 0);
     from[cut] = g.rank * chunk[cut];
     SmallVector<Value> partials;
-    partials.push_back(l.copy(c.input(p), p, l.empty(p, chunkType), p, from, c.zero, chunk));
+    partials.push_back(l.copy(input(p), p, l.empty(p, chunkType), p, from, zero, chunk));
     for (int64_t q : g.members)
       if (q != p)
-        partials.push_back(l.copy(c.input(q), q, l.empty(p, chunkType), p, from, c.zero, chunk));
+        partials.push_back(l.copy(input(q), q, l.empty(p, chunkType), p, from, zero, chunk));
     FailureOr<Value> sum = partials.size() == 1 ? FailureOr<Value>(partials.front())
-                                                : l.reduce(c.op0, p, partials, kind, ignoreNaN);
+                                                : l.reduce(op0, p, partials, kind, ignoreNaN);
     if (failed(sum))
       return failure();
     reduced[p] = *sum;
   }
   if (scatter) {
-    c.lowered.results = reduced;
-    return c.lowered;
+    lowered.results = reduced;
+    return lowered;
   }
   // Phase 2 (all-gather of the reduced chunks).
-  c.lowered.algorithm = "reduce_scatter+all_gather";
-  for (int64_t p = 0; p < c.processes; ++p) {
+  lowered.algorithm = "reduce_scatter+all_gather";
+  for (int64_t p = 0; p < processes; ++p) {
     ProcessGroup g = groupOf(p, gridShape, axes);
-    Value dest = l.empty(p, c.outType);
+    Value dest = l.empty(p, outType);
     for (auto [k, q] : llvm::enumerate(g.members)) {
-      SmallVector<int64_t> at(c.rank, 0);
+      SmallVector<int64_t> at(rank, 0);
       at[cut] = k * chunk[cut];
-      dest = l.copy(reduced[q], q, dest, p, c.zero, at, chunk);
+      dest = l.copy(reduced[q], q, dest, p, zero, at, chunk);
     }
-    c.lowered.results[p] = dest;
+    lowered.results[p] = dest;
   }
-  return c.lowered;
+  return lowered;
 }

@@ -76,25 +76,47 @@ struct LoweredCollective {
 /// first operand the tensor it moves).
 using CollectiveOps = llvm::ArrayRef<mlir::Operation *>;
 
-/// The lowering of one collective family over the groups on grid axes
-/// `axes`: each leaves `groupSize` 0 for the size of those groups.
-using LowerFamily = mlir::FailureOr<LoweredCollective>(CollectiveBuilder &l, CollectiveOps ops,
-                                                       llvm::ArrayRef<int64_t> gridShape,
-                                                       llvm::ArrayRef<int16_t> axes);
+/// The lowering of one collective (`ops`, lowered with `l`) over the groups
+/// on grid axes `axes`, one method per family, each called once
+/// (CollectiveGroups.cpp). They leave `groupSize` 0 for the size of those
+/// groups.
+class GroupLowering {
+public:
+  GroupLowering(CollectiveBuilder &l, CollectiveOps ops, llvm::ArrayRef<int64_t> gridShape,
+                llvm::ArrayRef<int16_t> axes);
 
-// Data movement within each group (CollectiveGroups.cpp).
-LowerFamily lowerAllGather, lowerAllSlice, lowerAllToAll, lowerBroadcast, lowerShift;
-/// The rooted gather, scatter and reduce: the root gathers / reduces, or
-/// hands out the chunks of its input.
-LowerFamily lowerRooted;
+  // Data movement within each group.
+  mlir::FailureOr<LoweredCollective> allGather();
+  mlir::FailureOr<LoweredCollective> allSlice();
+  mlir::FailureOr<LoweredCollective> allToAll();
+  mlir::FailureOr<LoweredCollective> broadcast();
+  mlir::FailureOr<LoweredCollective> shift();
+  /// The rooted gather, scatter and reduce: the root gathers / reduces, or
+  /// hands out the chunks of its input.
+  mlir::FailureOr<LoweredCollective> rooted();
+  /// all_reduce and reduce_scatter: direct (every partial pulled whole) or
+  /// reduce-scatter + all-gather; an all_reduce of at most `directMaxBytes`
+  /// bytes stays direct.
+  mlir::FailureOr<LoweredCollective> reduction(int64_t directMaxBytes);
 
-/// all_reduce and reduce_scatter: direct (every partial pulled whole) or
-/// reduce-scatter + all-gather; an all_reduce of at most `directMaxBytes`
-/// bytes stays direct.
-mlir::FailureOr<LoweredCollective> lowerReduction(CollectiveBuilder &l, CollectiveOps ops,
-                                                  llvm::ArrayRef<int64_t> gridShape,
-                                                  llvm::ArrayRef<int16_t> axes,
-                                                  int64_t directMaxBytes);
+private:
+  mlir::Value input(int64_t p) const { return ops[p]->getOperand(0); }
+  mlir::LogicalResult sameElementTypes() const;
+  mlir::Value gatherInto(int64_t p, const ProcessGroup &g, int64_t axis);
+  mlir::FailureOr<mlir::Value> reduceWhole(int64_t p, const ProcessGroup &g,
+                                           mlir::shard::ReductionKind kind, bool ignoreNaN);
+
+  CollectiveBuilder &l;
+  CollectiveOps ops;
+  llvm::ArrayRef<int64_t> gridShape;
+  llvm::ArrayRef<int16_t> axes;
+  mlir::Operation *op0;
+  int64_t processes;
+  mlir::RankedTensorType inType, outType;
+  int64_t rank;
+  llvm::SmallVector<int64_t> zero;
+  LoweredCollective lowered; // one value per process
+};
 
 // Borders pulled from neighbours (CollectiveNeighbors.cpp); these set
 // `groupSize` to the processes a split tensor spans.

@@ -326,21 +326,22 @@ struct LowerCollectivesPass : meshvk::impl::LowerCollectivesBase<LowerCollective
                                                 ArrayRef<int64_t> gridShape,
                                                 ArrayRef<int16_t> axes) {
     Operation *op0 = ops.front();
+    meshvk::GroupLowering group(l, ops, gridShape, axes);
     FailureOr<meshvk::LoweredCollective> lowered = failure();
     if (isa<shard::AllGatherOp>(op0))
-      lowered = meshvk::lowerAllGather(l, ops, gridShape, axes);
+      lowered = group.allGather();
     else if (isa<shard::AllSliceOp>(op0))
-      lowered = meshvk::lowerAllSlice(l, ops, gridShape, axes);
+      lowered = group.allSlice();
     else if (isa<shard::AllToAllOp>(op0))
-      lowered = meshvk::lowerAllToAll(l, ops, gridShape, axes);
+      lowered = group.allToAll();
     else if (isa<shard::BroadcastOp>(op0))
-      lowered = meshvk::lowerBroadcast(l, ops, gridShape, axes);
+      lowered = group.broadcast();
     else if (isa<shard::GatherOp, shard::ReduceOp, shard::ScatterOp>(op0))
-      lowered = meshvk::lowerRooted(l, ops, gridShape, axes);
+      lowered = group.rooted();
     else if (isa<shard::ShiftOp>(op0))
-      lowered = meshvk::lowerShift(l, ops, gridShape, axes);
+      lowered = group.shift();
     else if (isa<shard::AllReduceOp, shard::ReduceScatterOp>(op0))
-      lowered = meshvk::lowerReduction(l, ops, gridShape, axes, directAllReduceMaxBytes);
+      lowered = group.reduction(directAllReduceMaxBytes);
     else if (isa<meshvk::ReshardOp>(op0))
       lowered = lowerUnevenReshard(l, ops, gridShape);
     else if (auto window = dyn_cast<meshvk::WindowOp>(op0))

@@ -3,6 +3,7 @@
 // becomes the one-line message, so a caller never sees MLIR's multi-line
 // output or a crash for bad input.
 #include "meshvk/Artifact/CompileProgram.h"
+#include "meshvk/Import/OnnxImport.h"
 
 #include <cerrno>
 #include <chrono>
@@ -277,6 +278,18 @@ public:
   std::string run(const std::string &source) {
     if (std::string error = parse(source); !error.empty())
       return error;
+    return compileParsed(source);
+  }
+
+  /// An ONNX model: imported into this compilation's context with builders,
+  /// then the same steps as a parsed program.
+  std::string runOnnx(const std::string &path) {
+    std::string error = importOnnx(path);
+    return error.empty() ? compileParsed("") : error;
+  }
+
+private:
+  std::string compileParsed(const std::string &source) {
     if (std::string error = resolveDynamicGrids(); !error.empty())
       return error;
     if (!variantsGrid.empty())
@@ -291,7 +304,28 @@ public:
     return emit();
   }
 
-private:
+  std::string importOnnx(const std::string &path) {
+    OnnxImportOptions import;
+    if (options.onnxShard == "data")
+      import.shard = OnnxShardPolicy::Data;
+    else if (options.onnxShard == "tensor")
+      import.shard = OnnxShardPolicy::Tensor;
+    else if (options.onnxShard != "none" && !options.onnxShard.empty())
+      import.shard = OnnxShardPolicy::Spec, import.specPath = options.onnxShard;
+    import.devices = 1;
+    for (int64_t extent : options.gridShape)
+      import.devices *= extent;
+    for (const auto &[name, shape] : options.onnxInputShapes)
+      import.inputShapes[name] = shape;
+    std::string error;
+    FailureOr<OwningOpRef<ModuleOp>> imported =
+        importOnnxFile(path, import, context, /*signature=*/nullptr, &error);
+    if (failed(imported))
+      return error.empty() ? fail("cannot import the ONNX model") : oneLine(error);
+    module = std::move(*imported);
+    return "";
+  }
+
   static DialectRegistry makeRegistry() {
     DialectRegistry registry;
     registerAllDialects(registry);
@@ -516,6 +550,12 @@ std::string compileProgramSource(const std::string &source, const std::string &b
 std::string compileProgramFile(const std::string &path, const ProgramOptions &options,
                                CompiledProgram *out) {
   *out = CompiledProgram();
+  if (llvm::StringRef(path).ends_with(".onnx")) {
+    if (!options.dumpDirectory.empty())
+      if (std::error_code ec = llvm::sys::fs::create_directories(options.dumpDirectory))
+        return options.dumpDirectory + ": cannot create the kernel dump directory: " + ec.message();
+    return ProgramCompilation(path, options, out).runOnnx(path);
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return path + ": cannot read: " + std::strerror(errno);

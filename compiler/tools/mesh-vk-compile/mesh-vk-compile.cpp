@@ -59,6 +59,13 @@ llvm::cl::opt<std::string> gridSizes(
     llvm::cl::desc("a dynamic grid (shard.grid @g(shape = ?)): the process counts to put a plan "
                    "for into the one .mvk, e.g. 1,2,4,8 or 1-4,8 (default 1-8); counts the "
                    "program cannot take are left out with a warning"));
+llvm::cl::opt<std::string> shardPolicy(
+    "shard", llvm::cl::cat(toolCategory), llvm::cl::init("none"), llvm::cl::value_desc("policy"),
+    llvm::cl::desc("an ONNX model's sharding: none (default), data (batch split), tensor "
+                   "(Megatron weights), or SPEC.json; over --grid-shape's processes"));
+llvm::cl::list<std::string> inputShapes(
+    "input-shape", llvm::cl::cat(toolCategory), llvm::cl::value_desc("name=AxBx..."),
+    llvm::cl::desc("an ONNX model's dynamic input dimensions, e.g. x=1x3x224x224 (repeatable)"));
 llvm::cl::opt<bool>
     printPlan("print-plan", llvm::cl::cat(toolCategory),
               llvm::cl::desc("print per-process bytes and collectives of the plan"));
@@ -115,6 +122,25 @@ struct Invocation {
   meshvk::ProgramOptions options;
 };
 
+// --shard and --input-shape, which only an ONNX model takes.
+int ParseOnnxOptions(Invocation *run) {
+  bool onnx = llvm::StringRef(run->input).ends_with(".onnx");
+  if (!onnx && (shardPolicy.getNumOccurrences() || inputShapes.getNumOccurrences()))
+    return Usage("--shard and --input-shape apply to ONNX models (.onnx); an .mlir program carries "
+                 "its own shard annotations");
+  run->options.onnxShard = shardPolicy;
+  for (const std::string &spec : inputShapes) {
+    size_t eq = spec.find('=');
+    std::vector<int64_t> shape;
+    std::string error;
+    if (eq == std::string::npos || eq == 0 ||
+        !meshvk::parseGridShape(spec.substr(eq + 1), &shape, &error))
+      return Usage("--input-shape=" + spec + ": expected NAME=AxBx... (e.g. x=1x3x224x224)");
+    run->options.onnxInputShapes.push_back({spec.substr(0, eq), shape});
+  }
+  return kExitOk;
+}
+
 // Parses and checks the command line into `run`; kExitOk, or the exit code
 // after one line on stderr. cl reports into `errors` and returns false (it
 // would exit(1) with several lines otherwise): the tool's contract is one
@@ -162,7 +188,7 @@ int ParseArguments(int argc, char **argv, Invocation *run) {
                  "grid, --grid-sizes one plan per process count of a dynamic grid)");
   if (gridSizes.getNumOccurrences() && !meshvk::parseGridSizes(sizes, &options.gridSizes, &error))
     return Usage("--grid-sizes: " + error);
-  return kExitOk;
+  return ParseOnnxOptions(run);
 }
 
 // The device the kernels are tiled for: a preset, or physical device 0.

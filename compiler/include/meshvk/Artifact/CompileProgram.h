@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "meshvk/Codegen/TargetDescription.h"
@@ -51,6 +52,12 @@ struct ProgramOptions {
   // note in the error line (--mlir-print-op-on-diagnostic given explicitly).
   bool applyMlirCommandLineOptions = false;
   bool keepOperationNotes = false;
+  // ONNX models (compileProgramFile of a `.onnx` path): the sharding policy
+  // the importer writes as annotations: "none" (one process), "data", "tensor"
+  // (over a 1-D grid of gridShape's product processes), or a SPEC.json path.
+  std::string onnxShard = "none";
+  // Dynamic input dimensions fixed by ONNX input name: {"x", {1, 3, 224, 224}}.
+  std::vector<std::pair<std::string, std::vector<int64_t>>> onnxInputShapes;
 };
 
 // What the plan says, for --print-plan style reports and for tests that compare
@@ -97,7 +104,9 @@ inline const std::vector<int64_t> kDefaultGridSizes = {1, 2, 3, 4, 5, 6, 7, 8};
 // each count's reason). Never aborts on bad input.
 std::string compileProgramSource(const std::string &source, const std::string &bufferName,
                                  const ProgramOptions &options, CompiledProgram *out);
-// Reads `path` first ("PATH: cannot read: <errno text>" when it cannot).
+// Reads `path` first ("PATH: cannot read: <errno text>" when it cannot). A
+// path ending in `.onnx` is an ONNX model: imported (meshvk/Import/OnnxImport.h)
+// with options.onnxShard and options.onnxInputShapes, then compiled the same way.
 std::string compileProgramFile(const std::string &path, const ProgramOptions &options,
                                CompiledProgram *out);
 

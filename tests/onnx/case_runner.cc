@@ -5,17 +5,17 @@
 #include <cstring>
 #include <fstream>
 #include <map>
-#include <set>
 #include <memory>
+#include <set>
 #include <sstream>
 #include <vector>
 
+#include "llvm/Support/raw_ostream.h"
 #include "meshvk/Artifact/CompileProgram.h"
 #include "meshvk/Import/OnnxImport.h"
 #include "meshvk/meshvk.h"
 #include "meshvk/module.h"
 #include "mlir/IR/MLIRContext.h"
-#include "llvm/Support/raw_ostream.h"
 #include "onnx/onnx_pb.h"
 
 namespace meshvk_onnx_suite {
@@ -25,8 +25,8 @@ using TP = onnx::TensorProto;
 
 std::string Take(meshvk_status_t status) {
   if (!status) return "";
-  std::string text = std::string(meshvk_status_code_name(meshvk_status_code(status))) + ": " +
-                     meshvk_status_message(status);
+  std::string text =
+      std::string(meshvk_status_code_name(meshvk_status_code(status))) + ": " + meshvk_status_message(status);
   meshvk_status_free(status);
   return text;
 }
@@ -63,8 +63,8 @@ float FromHalf(uint16_t h) {
 bool Encode(const meshvk::OnnxHostTensor& t, meshvk_element_type_t type, std::vector<uint8_t>* bytes,
             std::string* error) {
   size_t n = t.ints.size() + t.reals.size();
-  bool isReal = !t.reals.empty() || (t.ints.empty() && (t.onnxType == TP::FLOAT || t.onnxType == TP::DOUBLE ||
-                                                         t.onnxType == TP::FLOAT16));
+  bool isReal = !t.reals.empty() ||
+                (t.ints.empty() && (t.onnxType == TP::FLOAT || t.onnxType == TP::DOUBLE || t.onnxType == TP::FLOAT16));
   bytes->resize(n * (type == MESHVK_ELEMENT_F16 ? 2 : 4));
   for (size_t i = 0; i < n; ++i) {
     if (type == MESHVK_ELEMENT_I32) {
@@ -96,8 +96,8 @@ bool Encode(const meshvk::OnnxHostTensor& t, meshvk_element_type_t type, std::ve
   return true;
 }
 
-std::string Compare(const meshvk::OnnxHostTensor& want, const std::vector<uint8_t>& got,
-                    meshvk_element_type_t type, const std::vector<int64_t>& shape) {
+std::string Compare(const meshvk::OnnxHostTensor& want, const std::vector<uint8_t>& got, meshvk_element_type_t type,
+                    const std::vector<int64_t>& shape) {
   if (shape != want.shape) {
     std::string s = "shape [";
     for (int64_t d : shape) s += std::to_string(d) + " ";
@@ -105,8 +105,8 @@ std::string Compare(const meshvk::OnnxHostTensor& want, const std::vector<uint8_
     for (int64_t d : want.shape) s += std::to_string(d) + " ";
     return s + "]";
   }
-  bool isFloat = !want.reals.empty() || want.onnxType == TP::FLOAT || want.onnxType == TP::DOUBLE ||
-                 want.onnxType == TP::FLOAT16;
+  bool isFloat =
+      !want.reals.empty() || want.onnxType == TP::FLOAT || want.onnxType == TP::DOUBLE || want.onnxType == TP::FLOAT16;
   double rtol = want.onnxType == TP::FLOAT16 ? 1e-2 : 1e-3, atol = want.onnxType == TP::FLOAT16 ? 1e-3 : 1e-5;
   size_t n = want.ints.size() + want.reals.size();
   for (size_t i = 0; i < n; ++i) {
@@ -254,7 +254,7 @@ std::string RunCase(const std::string& dir, int devices) {
     auto it = byName.find(signature.argumentNames[a]);
     if (it == byName.end()) return "REFUSED data: no input_N.pb for input '" + signature.argumentNames[a] + "'";
     int32_t t = signature.argumentTypes[a];
-    meshvk_element_type_t type = t == TP::FLOAT16                     ? MESHVK_ELEMENT_F16
+    meshvk_element_type_t type = t == TP::FLOAT16                      ? MESHVK_ELEMENT_F16
                                  : (t == TP::FLOAT || t == TP::DOUBLE) ? MESHVK_ELEMENT_F32
                                                                        : MESHVK_ELEMENT_I32;
     argumentBytes.emplace_back();

@@ -17,17 +17,17 @@
 //
 // usage: onnx_suite EXPECTED_REFUSALS.txt SUITE_DIR... [--filter=SUBSTRING] [-j N]
 //          [--data-parallel=N] [--write-expected=PATH]
+#include <dirent.h>
 #include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
-#include <csignal>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstring>
-#include <dirent.h>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -111,8 +111,7 @@ int main(int argc, char** argv) {
       jobs = std::max(1, std::atoi(argv[++i]));
     } else {
       std::string suite = a.substr(a.find_last_of('/') + 1);
-      for (const std::string& name : ListDirectory(a))
-        cases.push_back({suite, name, a + "/" + name});
+      for (const std::string& name : ListDirectory(a)) cases.push_back({suite, name, a + "/" + name});
     }
   }
   std::map<std::string, std::string> expected = ReadExpected(expectedPath);
@@ -190,8 +189,7 @@ int main(int argc, char** argv) {
     }
   }
   std::cout << "\nsuite                 pass refused wrong crashed\n";
-  for (const auto& [suite, c] : counts)
-    std::printf("%-20s %5d %7d %5d %7d\n", suite.c_str(), c[0], c[1], c[2], c[3]);
+  for (const auto& [suite, c] : counts) std::printf("%-20s %5d %7d %5d %7d\n", suite.c_str(), c[0], c[1], c[2], c[3]);
   std::cout << "\nrefusals by reason:\n";
   std::vector<std::pair<int, std::string>> sorted;
   for (const auto& [reason, n] : reasons) sorted.push_back({-n, reason});

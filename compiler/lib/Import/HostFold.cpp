@@ -72,9 +72,9 @@ int64_t normalizeAxis(int64_t axis, int64_t rank) { return axis < 0 ? axis + ran
 // Integer (and bool) elementwise ops, numpy-broadcast.
 bool foldIntegerElementwise(Importer &im, const std::string &op,
                             const std::vector<const OnnxHostTensor *> &in, OnnxHostTensor *out) {
-  static const std::set<std::string> binary = {"Add", "Sub", "Mul", "Div", "Equal", "Less",
-                                               "Greater", "LessOrEqual", "GreaterOrEqual", "Max",
-                                               "Min", "And", "Or", "Mod"};
+  static const std::set<std::string> binary = {
+      "Add", "Sub", "Mul", "Div", "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual",
+      "Max", "Min", "And", "Or",  "Mod"};
   static const std::set<std::string> unary = {"Neg", "Abs", "Not", "Identity"};
   bool isWhere = op == "Where";
   if (!(binary.count(op) && in.size() == 2) && !(unary.count(op) && in.size() == 1) &&
@@ -98,25 +98,50 @@ bool foldIntegerElementwise(Importer &im, const std::string &op,
     for (const OnnxHostTensor *t : in)
       v.push_back(t->ints[broadcastOffset(t->shape, index)]);
     int64_t r = 0;
-    if (op == "Add") r = v[0] + v[1];
-    else if (op == "Sub") r = v[0] - v[1];
-    else if (op == "Mul") r = v[0] * v[1];
-    else if (op == "Div") { if (!v[1]) return false; r = v[0] / v[1]; }
-    else if (op == "Mod") { if (!v[1]) return false; r = v[0] % v[1]; if (r && ((r < 0) != (v[1] < 0))) r += v[1]; }
-    else if (op == "Equal") r = v[0] == v[1];
-    else if (op == "Less") r = v[0] < v[1];
-    else if (op == "Greater") r = v[0] > v[1];
-    else if (op == "LessOrEqual") r = v[0] <= v[1];
-    else if (op == "GreaterOrEqual") r = v[0] >= v[1];
-    else if (op == "Max") r = std::max(v[0], v[1]);
-    else if (op == "Min") r = std::min(v[0], v[1]);
-    else if (op == "And") r = v[0] && v[1];
-    else if (op == "Or") r = v[0] || v[1];
-    else if (op == "Neg") r = -v[0];
-    else if (op == "Abs") r = std::abs(v[0]);
-    else if (op == "Not") r = !v[0];
-    else if (op == "Identity") r = v[0];
-    else if (isWhere) r = v[0] ? v[1] : v[2];
+    if (op == "Add")
+      r = v[0] + v[1];
+    else if (op == "Sub")
+      r = v[0] - v[1];
+    else if (op == "Mul")
+      r = v[0] * v[1];
+    else if (op == "Div") {
+      if (!v[1])
+        return false;
+      r = v[0] / v[1];
+    } else if (op == "Mod") {
+      if (!v[1])
+        return false;
+      r = v[0] % v[1];
+      if (r && ((r < 0) != (v[1] < 0)))
+        r += v[1];
+    } else if (op == "Equal")
+      r = v[0] == v[1];
+    else if (op == "Less")
+      r = v[0] < v[1];
+    else if (op == "Greater")
+      r = v[0] > v[1];
+    else if (op == "LessOrEqual")
+      r = v[0] <= v[1];
+    else if (op == "GreaterOrEqual")
+      r = v[0] >= v[1];
+    else if (op == "Max")
+      r = std::max(v[0], v[1]);
+    else if (op == "Min")
+      r = std::min(v[0], v[1]);
+    else if (op == "And")
+      r = v[0] && v[1];
+    else if (op == "Or")
+      r = v[0] || v[1];
+    else if (op == "Neg")
+      r = -v[0];
+    else if (op == "Abs")
+      r = std::abs(v[0]);
+    else if (op == "Not")
+      r = !v[0];
+    else if (op == "Identity")
+      r = v[0];
+    else if (isWhere)
+      r = v[0] ? v[1] : v[2];
     out->ints.push_back(r);
   }
   if (op == "Mod" && im.attrInt("fmod", 0))
@@ -124,7 +149,8 @@ bool foldIntegerElementwise(Importer &im, const std::string &op,
   return true;
 }
 
-bool foldStructural(Importer &im, const std::string &op, const std::vector<const OnnxHostTensor *> &in,
+bool foldStructural(Importer &im, const std::string &op,
+                    const std::vector<const OnnxHostTensor *> &in,
                     const std::vector<int64_t> &declared, OnnxHostTensor *out) {
   const OnnxHostTensor &x = *in[0];
   int64_t rank = x.shape.size();
@@ -236,9 +262,8 @@ bool foldStructural(Importer &im, const std::string &op, const std::vector<const
   if (op == "Expand" && in.size() == 2) {
     if (declared.empty() && elementCount(x.shape) != 1)
       return false;
-    *out = gatherElements(x, declared, [&](const std::vector<int64_t> &o) {
-      return broadcastOffset(x.shape, o);
-    });
+    *out = gatherElements(
+        x, declared, [&](const std::vector<int64_t> &o) { return broadcastOffset(x.shape, o); });
     return true;
   }
   return false;

@@ -37,7 +37,8 @@ bool boundaryType(int32_t t) {
   return t == TP::FLOAT || t == TP::FLOAT16 || t == TP::DOUBLE || t == TP::INT32 ||
          t == TP::INT64 || t == TP::BOOL;
 }
-constexpr const char *kBoundaryTypes = "FLOAT, FLOAT16, DOUBLE (as f32), INT32, INT64 (as i32), BOOL";
+constexpr const char *kBoundaryTypes =
+    "FLOAT, FLOAT16, DOUBLE (as f32), INT32, INT64 (as i32), BOOL";
 
 // The static shape of graph input `info`, dynamic dimensions fixed from the
 // options; false with a line naming the input and the dimension.
@@ -136,8 +137,7 @@ public:
       arguments.push_back(&info);
       shapes.push_back(shape);
     }
-    auto func = func::FuncOp::create(im.b, im.loc, "main",
-                                     im.b.getFunctionType(argumentTypes, {}));
+    auto func = func::FuncOp::create(im.b, im.loc, "main", im.b.getFunctionType(argumentTypes, {}));
     Block *entry = func.addEntryBlock();
     im.b.setInsertionPointToStart(entry);
     for (size_t i = 0; i < arguments.size(); ++i) {
@@ -145,10 +145,10 @@ public:
       int32_t type = info.type().tensor_type().elem_type();
       Tensor t{entry->getArgument(i), shapes[i], type, std::nullopt};
       if (kindOf(type) == Kind::Bool) // i32 at the boundary, i1 inside
-        t.value = im.elementwise({t.value}, shapes[i], type, [&](OpBuilder &nb, Location at,
-                                                                 ValueRange a) {
-          return im.convertScalar(nb, at, a[0], nb.getI1Type());
-        });
+        t.value = im.elementwise({t.value}, shapes[i], type,
+                                 [&](OpBuilder &nb, Location at, ValueRange a) {
+                                   return im.convertScalar(nb, at, a[0], nb.getI1Type());
+                                 });
       t.value = im.annotate(info.name(), t.value, /*forUsers=*/true);
       auto bound = im.options.shapeInputValues.find(info.name());
       if (bound != im.options.shapeInputValues.end()) {
@@ -276,9 +276,8 @@ private:
 
 FailureOr<OwningOpRef<ModuleOp>> importModel(const std::string &bytes, const std::string &name,
                                              const std::string &directory,
-                                             const OnnxImportOptions &options,
-                                             MLIRContext &context, OnnxSignature *signature,
-                                             std::string *error) {
+                                             const OnnxImportOptions &options, MLIRContext &context,
+                                             OnnxSignature *signature, std::string *error) {
   onnx::ModelProto model;
   int64_t opset = 0;
   if (!loadModel(bytes, name, &model, &opset, error))
@@ -323,8 +322,7 @@ FailureOr<OwningOpRef<ModuleOp>> importOnnxBytes(StringRef bytes, StringRef name
                                                  const OnnxImportOptions &options,
                                                  MLIRContext &context, OnnxSignature *signature,
                                                  std::string *error) {
-  return onnx_import::importModel(bytes.str(), name.str(), ".", options, context, signature,
-                                  error);
+  return onnx_import::importModel(bytes.str(), name.str(), ".", options, context, signature, error);
 }
 
 FailureOr<OwningOpRef<ModuleOp>> importOnnxFile(StringRef path, const OnnxImportOptions &options,

@@ -64,8 +64,8 @@ bool Importer::fail(const std::string &what) {
   if (!error.empty())
     return false;
   if (node)
-    error = "node '" + node->name() + "' (" + node->op_type() + ", opset " +
-            std::to_string(opset) + "): " + what;
+    error = "node '" + node->name() + "' (" + node->op_type() + ", opset " + std::to_string(opset) +
+            "): " + what;
   else
     error = what;
   return false;
@@ -234,8 +234,8 @@ Value Importer::reshape(Value value, const std::vector<int64_t> &shape) {
   auto type = cast<RankedTensorType>(value.getType());
   if (type.getShape() == ArrayRef<int64_t>(shape))
     return value;
-  return tosa::ReshapeOp::create(b, loc, RankedTensorType::get(shape, type.getElementType()),
-                                 value, shapeConstant(shape));
+  return tosa::ReshapeOp::create(b, loc, RankedTensorType::get(shape, type.getElementType()), value,
+                                 shapeConstant(shape));
 }
 
 Value Importer::transpose(Value value, const std::vector<int64_t> &permutation) {
@@ -277,12 +277,12 @@ Value Importer::elementwise(std::vector<Value> operands, const std::vector<int64
   RankedTensorType type = tensorType(shape, onnxType);
   Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
   SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::parallel);
-  auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{type}, operands, ValueRange{init}, maps, iterators,
-      [&](OpBuilder &nested, Location at, ValueRange args) {
-        Value result = body(nested, at, args.drop_back());
-        linalg::YieldOp::create(nested, at, result);
-      });
+  auto generic =
+      linalg::GenericOp::create(b, loc, TypeRange{type}, operands, ValueRange{init}, maps,
+                                iterators, [&](OpBuilder &nested, Location at, ValueRange args) {
+                                  Value result = body(nested, at, args.drop_back());
+                                  linalg::YieldOp::create(nested, at, result);
+                                });
   return generic.getResult(0);
 }
 
@@ -292,8 +292,9 @@ Value Importer::convertScalar(OpBuilder &nb, Location at, Value v, Type to) {
     return v;
   auto fromFloat = dyn_cast<FloatType>(from), toFloat = dyn_cast<FloatType>(to);
   if (fromFloat && toFloat)
-    return fromFloat.getWidth() < toFloat.getWidth() ? Value(arith::ExtFOp::create(nb, at, to, v))
-                                                     : Value(arith::TruncFOp::create(nb, at, to, v));
+    return fromFloat.getWidth() < toFloat.getWidth()
+               ? Value(arith::ExtFOp::create(nb, at, to, v))
+               : Value(arith::TruncFOp::create(nb, at, to, v));
   if (to.isInteger(1)) {
     if (fromFloat) {
       Value zero = arith::ConstantOp::create(nb, at, nb.getFloatAttr(from, 0.0));

@@ -80,16 +80,19 @@ Value reduceMax(Importer &im, Value x, int64_t axis) {
 Value logSoftmax(Importer &im, Value x, int64_t axis) {
   std::vector<int64_t> shape = shapeOf(x);
   Value m = reduceMax(im, x, axis);
-  Value shifted = im.elementwise({x, m}, shape, TP::FLOAT, [](OpBuilder &b, Location at, ValueRange a) -> Value {
-    return arith::SubFOp::create(b, at, a[0], a[1]);
-  });
-  Value e = im.elementwise({shifted}, shape, TP::FLOAT, [](OpBuilder &b, Location at, ValueRange a) -> Value {
-    return math::ExpOp::create(b, at, a[0]);
-  });
+  Value shifted = im.elementwise({x, m}, shape, TP::FLOAT,
+                                 [](OpBuilder &b, Location at, ValueRange a) -> Value {
+                                   return arith::SubFOp::create(b, at, a[0], a[1]);
+                                 });
+  Value e = im.elementwise({shifted}, shape, TP::FLOAT,
+                           [](OpBuilder &b, Location at, ValueRange a) -> Value {
+                             return math::ExpOp::create(b, at, a[0]);
+                           });
   Value s = sum(im, e, {axis}, true);
-  return im.elementwise({shifted, s}, shape, TP::FLOAT, [](OpBuilder &b, Location at, ValueRange a) -> Value {
-    return arith::SubFOp::create(b, at, a[0], math::LogOp::create(b, at, a[1]));
-  });
+  return im.elementwise(
+      {shifted, s}, shape, TP::FLOAT, [](OpBuilder &b, Location at, ValueRange a) -> Value {
+        return arith::SubFOp::create(b, at, a[0], math::LogOp::create(b, at, a[1]));
+      });
 }
 
 // loss[n, d..] = -x[n, t[n, d..], d..] * w[t] (0 where t == ignore_index),
@@ -121,15 +124,17 @@ bool negativeLogLikelihood(Importer &im, Value x, Tensor *target, Value weight, 
     Value hit = arith::CmpIOp::create(b, at, arith::CmpIPredicate::eq, a[1], a[2]);
     if (ignore) {
       Value ig = arith::ConstantOp::create(b, at, b.getI32IntegerAttr(*ignore));
-      hit = arith::AndIOp::create(b, at, hit, arith::CmpIOp::create(b, at, arith::CmpIPredicate::ne, a[1], ig));
+      hit = arith::AndIOp::create(b, at, hit,
+                                  arith::CmpIOp::create(b, at, arith::CmpIPredicate::ne, a[1], ig));
     }
     Type f32 = b.getF32Type();
     Value w = a.size() > 3 ? a[3] : fconst(b, at, f32, 1);
     return arith::SelectOp::create(b, at, hit, w, fconst(b, at, f32, 0));
   };
-  Value terms = im.elementwise(operands, xs, TP::FLOAT, [&](OpBuilder &b, Location at, ValueRange a) -> Value {
-    return arith::MulFOp::create(b, at, arith::NegFOp::create(b, at, a[0]), picked(b, at, a));
-  });
+  Value terms = im.elementwise(
+      operands, xs, TP::FLOAT, [&](OpBuilder &b, Location at, ValueRange a) -> Value {
+        return arith::MulFOp::create(b, at, arith::NegFOp::create(b, at, a[0]), picked(b, at, a));
+      });
   Value loss = sum(im, terms, {1}, false);
   if (reduction == "none")
     return im.define(output, Tensor{loss, shapeOf(loss), TP::FLOAT, std::nullopt}), true;
@@ -146,9 +151,10 @@ bool negativeLogLikelihood(Importer &im, Value x, Tensor *target, Value weight, 
     for (int64_t d = 0; d < rank; ++d)
       every.push_back(d);
     Value count = sum(im, weights, every, false);
-    total = im.elementwise({total, count}, {}, TP::FLOAT, [](OpBuilder &b, Location at, ValueRange a) -> Value {
-      return arith::DivFOp::create(b, at, a[0], a[1]);
-    });
+    total = im.elementwise({total, count}, {}, TP::FLOAT,
+                           [](OpBuilder &b, Location at, ValueRange a) -> Value {
+                             return arith::DivFOp::create(b, at, a[0], a[1]);
+                           });
   }
   im.define(output, Tensor{total, {}, TP::FLOAT, std::nullopt});
   return true;
@@ -196,16 +202,22 @@ bool lowerTrilu(Importer &im) {
   Value v = im.valueOf(*x);
   if (!v)
     return false;
-  Value rows = iota(im, x->shape[rank - 2], rank - 2, rank), cols = iota(im, x->shape[rank - 1], rank - 1, rank);
+  Value rows = iota(im, x->shape[rank - 2], rank - 2, rank),
+        cols = iota(im, x->shape[rank - 1], rank - 1, rank);
   int64_t diagonal = k.at(0);
-  Value r = im.elementwise({v, rows, cols}, x->shape, x->onnxType, [&](OpBuilder &b, Location at, ValueRange a) -> Value {
-    Value d = arith::SubIOp::create(b, at, a[2], a[1]);
-    Value kv = arith::ConstantOp::create(b, at, b.getI32IntegerAttr(diagonal));
-    Value keep = arith::CmpIOp::create(b, at, upper ? arith::CmpIPredicate::sge : arith::CmpIPredicate::sle, d, kv);
-    Type t = a[0].getType();
-    Value zero = isa<FloatType>(t) ? fconst(b, at, t, 0) : Value(arith::ConstantOp::create(b, at, b.getIntegerAttr(t, 0)));
-    return arith::SelectOp::create(b, at, keep, a[0], zero);
-  });
+  Value r = im.elementwise(
+      {v, rows, cols}, x->shape, x->onnxType,
+      [&](OpBuilder &b, Location at, ValueRange a) -> Value {
+        Value d = arith::SubIOp::create(b, at, a[2], a[1]);
+        Value kv = arith::ConstantOp::create(b, at, b.getI32IntegerAttr(diagonal));
+        Value keep = arith::CmpIOp::create(
+            b, at, upper ? arith::CmpIPredicate::sge : arith::CmpIPredicate::sle, d, kv);
+        Type t = a[0].getType();
+        Value zero = isa<FloatType>(t)
+                         ? fconst(b, at, t, 0)
+                         : Value(arith::ConstantOp::create(b, at, b.getIntegerAttr(t, 0)));
+        return arith::SelectOp::create(b, at, keep, a[0], zero);
+      });
   im.define(0, Tensor{r, x->shape, x->onnxType, std::nullopt});
   return true;
 }
@@ -233,11 +245,12 @@ bool lowerHardmax(Importer &im) {
   kept[axis] = 1;
   arg = im.reshape(arg, kept);
   Value idx = iota(im, x->shape[axis], axis, rank);
-  Value r = im.elementwise({arg, idx}, x->shape, TP::FLOAT, [](OpBuilder &b, Location at, ValueRange a) -> Value {
-    Value hit = arith::CmpIOp::create(b, at, arith::CmpIPredicate::eq, a[0], a[1]);
-    Type f32 = b.getF32Type();
-    return arith::SelectOp::create(b, at, hit, fconst(b, at, f32, 1), fconst(b, at, f32, 0));
-  });
+  Value r = im.elementwise(
+      {arg, idx}, x->shape, TP::FLOAT, [](OpBuilder &b, Location at, ValueRange a) -> Value {
+        Value hit = arith::CmpIOp::create(b, at, arith::CmpIPredicate::eq, a[0], a[1]);
+        Type f32 = b.getF32Type();
+        return arith::SelectOp::create(b, at, hit, fconst(b, at, f32, 1), fconst(b, at, f32, 0));
+      });
   im.define(0, Tensor{r, x->shape, TP::FLOAT, std::nullopt});
   return true;
 }
@@ -245,7 +258,8 @@ bool lowerHardmax(Importer &im) {
 bool lowerOneHot(Importer &im) {
   Tensor *indices = im.input(0), *values = im.input(2);
   std::vector<double> depth, onOff;
-  if (!indices || !values || !im.hostReals(1, &depth, "depth") || !im.hostReals(2, &onOff, "values"))
+  if (!indices || !values || !im.hostReals(1, &depth, "depth") ||
+      !im.hostReals(2, &onOff, "values"))
     return false;
   int64_t depthN = static_cast<int64_t>(depth.at(0)), rank = indices->shape.size() + 1;
   int64_t axis = axisOf(im.attrInt("axis", -1), rank);
@@ -258,24 +272,27 @@ bool lowerOneHot(Importer &im) {
   idx = im.reshape(idx, is);
   Value c = iota(im, depthN, axis, rank);
   int32_t type = values->onnxType;
-  Value r = im.elementwise({idx, c}, shape, type, [&](OpBuilder &b, Location at, ValueRange a) -> Value {
-    Type i = a[0].getType();
-    Value id = a[0];
-    if (isa<FloatType>(i))
-      id = arith::FPToSIOp::create(b, at, b.getI32Type(), id);
-    // Negative indices count from the end.
-    Value zero = arith::ConstantOp::create(b, at, b.getI32IntegerAttr(0));
-    Value neg = arith::CmpIOp::create(b, at, arith::CmpIPredicate::slt, id, zero);
-    Value wrapped = arith::AddIOp::create(b, at, id, arith::ConstantOp::create(b, at, b.getI32IntegerAttr(depthN)));
-    id = arith::SelectOp::create(b, at, neg, wrapped, id);
-    Value hit = arith::CmpIOp::create(b, at, arith::CmpIPredicate::eq, id, a[1]);
-    Type t = im.elementType(type);
-    auto make = [&](double v) -> Value {
-      return isa<FloatType>(t) ? fconst(b, at, t, v)
-                               : Value(arith::ConstantOp::create(b, at, b.getIntegerAttr(t, static_cast<int64_t>(v))));
-    };
-    return arith::SelectOp::create(b, at, hit, make(onOff.at(1)), make(onOff.at(0)));
-  });
+  Value r =
+      im.elementwise({idx, c}, shape, type, [&](OpBuilder &b, Location at, ValueRange a) -> Value {
+        Type i = a[0].getType();
+        Value id = a[0];
+        if (isa<FloatType>(i))
+          id = arith::FPToSIOp::create(b, at, b.getI32Type(), id);
+        // Negative indices count from the end.
+        Value zero = arith::ConstantOp::create(b, at, b.getI32IntegerAttr(0));
+        Value neg = arith::CmpIOp::create(b, at, arith::CmpIPredicate::slt, id, zero);
+        Value wrapped = arith::AddIOp::create(
+            b, at, id, arith::ConstantOp::create(b, at, b.getI32IntegerAttr(depthN)));
+        id = arith::SelectOp::create(b, at, neg, wrapped, id);
+        Value hit = arith::CmpIOp::create(b, at, arith::CmpIPredicate::eq, id, a[1]);
+        Type t = im.elementType(type);
+        auto make = [&](double v) -> Value {
+          return isa<FloatType>(t) ? fconst(b, at, t, v)
+                                   : Value(arith::ConstantOp::create(
+                                         b, at, b.getIntegerAttr(t, static_cast<int64_t>(v))));
+        };
+        return arith::SelectOp::create(b, at, hit, make(onOff.at(1)), make(onOff.at(0)));
+      });
   im.define(0, Tensor{r, shape, type, std::nullopt});
   return true;
 }
@@ -321,7 +338,8 @@ bool lowerRange(Importer &im) {
     return im.fail("a delta of 0 is not allowed");
   OnnxHostTensor t;
   t.onnxType = s->onnxType;
-  int64_t n = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((limit.at(0) - start.at(0)) / delta[0])));
+  int64_t n =
+      std::max<int64_t>(0, static_cast<int64_t>(std::ceil((limit.at(0) - start.at(0)) / delta[0])));
   for (int64_t i = 0; i < n; ++i) {
     if (kindOf(t.onnxType) == Kind::Float)
       t.reals.push_back(static_cast<float>(start[0] + i * delta[0]));
@@ -357,10 +375,14 @@ bool lowerConstantOfShape(Importer &im) {
 } // namespace
 
 std::optional<Lowering> compositeLowering(const std::string &op) {
-  static const std::map<std::string, Lowering> ops = {
-      {"NegativeLogLikelihoodLoss", lowerLoss}, {"SoftmaxCrossEntropyLoss", lowerLoss},
-      {"Trilu", lowerTrilu},   {"Hardmax", lowerHardmax},       {"OneHot", lowerOneHot},
-      {"EyeLike", lowerEyeLike}, {"Range", lowerRange},         {"ConstantOfShape", lowerConstantOfShape}};
+  static const std::map<std::string, Lowering> ops = {{"NegativeLogLikelihoodLoss", lowerLoss},
+                                                      {"SoftmaxCrossEntropyLoss", lowerLoss},
+                                                      {"Trilu", lowerTrilu},
+                                                      {"Hardmax", lowerHardmax},
+                                                      {"OneHot", lowerOneHot},
+                                                      {"EyeLike", lowerEyeLike},
+                                                      {"Range", lowerRange},
+                                                      {"ConstantOfShape", lowerConstantOfShape}};
   auto it = ops.find(op);
   if (it == ops.end())
     return std::nullopt;

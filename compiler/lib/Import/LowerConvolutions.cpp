@@ -108,8 +108,10 @@ Value toNHWC(Importer &im, Value x, const Window &w) {
     SmallVector<int64_t> offsets(4, 0), sizes(s.begin(), s.end()), strides(4, 1);
     sizes[2] -= w.cropInput[0];
     sizes[3] -= w.cropInput[1];
-    x = tensor::ExtractSliceOp::create(im.b, im.loc, x, getAsIndexOpFoldResult(im.b.getContext(), ArrayRef<int64_t>(offsets)),
-                                       getAsIndexOpFoldResult(im.b.getContext(), ArrayRef<int64_t>(sizes)), getAsIndexOpFoldResult(im.b.getContext(), ArrayRef<int64_t>(strides)));
+    x = tensor::ExtractSliceOp::create(
+        im.b, im.loc, x, getAsIndexOpFoldResult(im.b.getContext(), ArrayRef<int64_t>(offsets)),
+        getAsIndexOpFoldResult(im.b.getContext(), ArrayRef<int64_t>(sizes)),
+        getAsIndexOpFoldResult(im.b.getContext(), ArrayRef<int64_t>(strides)));
   }
   return im.transpose(x, {0, 2, 3, 1});
 }
@@ -130,18 +132,21 @@ NamedAttribute i64s(Importer &im, StringRef name, ArrayRef<int64_t> v) {
 
 bool lowerConvolutions(Importer &im) {
   Tensor *tx = im.input(0), *tw = im.input(1);
-  if (!tx || !tw || !im.onlyAttributes({"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"}))
+  if (!tx || !tw ||
+      !im.onlyAttributes({"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"}))
     return false;
   if (tx->onnxType != TP::FLOAT)
     return im.fail("supported for FLOAT tensors only");
   size_t rank = tx->shape.size();
   if (rank != 3 && rank != 4)
-    return im.fail("supported for 1-D and 2-D convolutions only (input rank " + std::to_string(rank) + ")");
+    return im.fail("supported for 1-D and 2-D convolutions only (input rank " +
+                   std::to_string(rank) + ")");
   Value x = im.valueOf(*tx), w = im.valueOf(*tw);
   if (!x || !w)
     return false;
   std::vector<int64_t> ws = tw->shape;
-  std::vector<int64_t> spatial(tx->shape.begin() + 2, tx->shape.end()), kernel(ws.begin() + 2, ws.end());
+  std::vector<int64_t> spatial(tx->shape.begin() + 2, tx->shape.end()),
+      kernel(ws.begin() + 2, ws.end());
   Window win;
   if (!window(im, spatial, kernel, false, &win))
     return false;
@@ -184,9 +189,10 @@ bool lowerConvolutions(Importer &im) {
     std::vector<int64_t> wts = shapeOf(wt);
     auto sliceOf = [&](Value v, std::vector<int64_t> offsets, std::vector<int64_t> sizes) -> Value {
       std::vector<int64_t> ones(sizes.size(), 1);
-      return tensor::ExtractSliceOp::create(im.b, im.loc, v, getAsIndexOpFoldResult(im.b.getContext(), ArrayRef<int64_t>(offsets)),
-                                            getAsIndexOpFoldResult(im.b.getContext(), ArrayRef<int64_t>(sizes)),
-                                            getAsIndexOpFoldResult(im.b.getContext(), ArrayRef<int64_t>(ones)));
+      return tensor::ExtractSliceOp::create(
+          im.b, im.loc, v, getAsIndexOpFoldResult(im.b.getContext(), ArrayRef<int64_t>(offsets)),
+          getAsIndexOpFoldResult(im.b.getContext(), ArrayRef<int64_t>(sizes)),
+          getAsIndexOpFoldResult(im.b.getContext(), ArrayRef<int64_t>(ones)));
     };
     SmallVector<Value> parts;
     auto partType = RankedTensorType::get({n, win.out[0], win.out[1], gout}, f32);
@@ -196,7 +202,8 @@ bool lowerConvolutions(Importer &im) {
       Value bg = sliceOf(bias, {g * gout}, {gout});
       parts.push_back(tosaOp(im, "tosa.conv2d", partType, {xg, wg, bg, zp, zp}, attrs));
     }
-    y = tosaOp(im, "tosa.concat", outType, parts, {im.b.getNamedAttr("axis", im.b.getI32IntegerAttr(3))});
+    y = tosaOp(im, "tosa.concat", outType, parts,
+               {im.b.getNamedAttr("axis", im.b.getI32IntegerAttr(3))});
   } else {
     return im.fail("group = " + std::to_string(group) + " does not divide the channels evenly");
   }
@@ -238,16 +245,18 @@ bool lowerPool(Importer &im) {
     // Zeros counted in the mean: pad explicitly, then pool without padding.
     std::vector<int64_t> s = shapeOf(xin);
     std::vector<int64_t> padding = {0, 0, win.pad[0], win.pad[1], win.pad[2], win.pad[3], 0, 0};
-    std::vector<int64_t> padded = {s[0], s[1] + win.pad[0] + win.pad[1], s[2] + win.pad[2] + win.pad[3], s[3]};
+    std::vector<int64_t> padded = {s[0], s[1] + win.pad[0] + win.pad[1],
+                                   s[2] + win.pad[2] + win.pad[3], s[3]};
     auto type = RankedTensorType::get({1}, f32);
     Value zero = tosa::ConstOp::create(im.b, im.loc, type, DenseElementsAttr::get(type, 0.0f));
-    xin = tosaOp(im, "tosa.pad", RankedTensorType::get(padded, f32), {xin, im.shapeConstant(padding), zero}, {});
+    xin = tosaOp(im, "tosa.pad", RankedTensorType::get(padded, f32),
+                 {xin, im.shapeConstant(padding), zero}, {});
     for (int64_t &p : win.pad)
       p = 0;
   }
   auto outType = RankedTensorType::get({tx->shape[0], win.out[0], win.out[1], tx->shape[1]}, f32);
-  std::vector<NamedAttribute> attrs = {i64s(im, "kernel", win.kernel), i64s(im, "stride", win.stride),
-                                       i64s(im, "pad", win.pad)};
+  std::vector<NamedAttribute> attrs = {i64s(im, "kernel", win.kernel),
+                                       i64s(im, "stride", win.stride), i64s(im, "pad", win.pad)};
   Value y;
   if (isMax) {
     y = tosaOp(im, "tosa.max_pool2d", outType, {xin}, attrs);
@@ -281,9 +290,10 @@ bool lowerGlobalPool(Importer &im) {
                {im.b.getNamedAttr("axis", im.b.getI32IntegerAttr(d))});
   }
   if (!isMax)
-    x = im.elementwise({x}, shape, TP::FLOAT, [&](OpBuilder &b, Location at, ValueRange a) -> Value {
-      return arith::DivFOp::create(b, at, a[0], fconst(b, at, a[0].getType(), count));
-    });
+    x = im.elementwise(
+        {x}, shape, TP::FLOAT, [&](OpBuilder &b, Location at, ValueRange a) -> Value {
+          return arith::DivFOp::create(b, at, a[0], fconst(b, at, a[0].getType(), count));
+        });
   im.define(0, Tensor{x, shape, TP::FLOAT, std::nullopt});
   return true;
 }
@@ -294,8 +304,8 @@ Value reduceKeep(Importer &im, Value x, const std::vector<int64_t> &axes, String
   std::vector<int64_t> shape = shapeOf(x);
   for (int64_t a : axes) {
     shape[a] = 1;
-    x = tosaOp(im, ("tosa.reduce_" + kind).str(), RankedTensorType::get(shape, im.b.getF32Type()), {x},
-               {im.b.getNamedAttr("axis", im.b.getI32IntegerAttr(a))});
+    x = tosaOp(im, ("tosa.reduce_" + kind).str(), RankedTensorType::get(shape, im.b.getF32Type()),
+               {x}, {im.b.getNamedAttr("axis", im.b.getI32IntegerAttr(a))});
   }
   return x;
 }
@@ -309,28 +319,34 @@ Value normalize(Importer &im, Value x, const std::vector<int64_t> &axes, float e
   for (int64_t a : axes)
     count *= shape[a];
   auto scaleBy = [&](Value v) {
-    return im.elementwise({v}, shapeOf(v), TP::FLOAT, [&](OpBuilder &b, Location at, ValueRange a) -> Value {
-      return arith::DivFOp::create(b, at, a[0], fconst(b, at, a[0].getType(), count));
-    });
+    return im.elementwise(
+        {v}, shapeOf(v), TP::FLOAT, [&](OpBuilder &b, Location at, ValueRange a) -> Value {
+          return arith::DivFOp::create(b, at, a[0], fconst(b, at, a[0].getType(), count));
+        });
   };
   Value mean = scaleBy(reduceKeep(im, x, axes, "sum"));
-  Value centered = im.elementwise({x, mean}, shape, TP::FLOAT, [](OpBuilder &b, Location at, ValueRange a) -> Value {
-    return arith::SubFOp::create(b, at, a[0], a[1]);
-  });
-  Value sq = im.elementwise({centered}, shape, TP::FLOAT, [](OpBuilder &b, Location at, ValueRange a) -> Value {
-    return arith::MulFOp::create(b, at, a[0], a[0]);
-  });
+  Value centered = im.elementwise({x, mean}, shape, TP::FLOAT,
+                                  [](OpBuilder &b, Location at, ValueRange a) -> Value {
+                                    return arith::SubFOp::create(b, at, a[0], a[1]);
+                                  });
+  Value sq = im.elementwise({centered}, shape, TP::FLOAT,
+                            [](OpBuilder &b, Location at, ValueRange a) -> Value {
+                              return arith::MulFOp::create(b, at, a[0], a[0]);
+                            });
   Value var = scaleBy(reduceKeep(im, sq, axes, "sum"));
-  Value invStd = im.elementwise({var}, shapeOf(var), TP::FLOAT, [&](OpBuilder &b, Location at, ValueRange a) -> Value {
-    Type t = a[0].getType();
-    Value d = math::SqrtOp::create(b, at, arith::AddFOp::create(b, at, a[0], fconst(b, at, t, eps)));
-    return arith::DivFOp::create(b, at, fconst(b, at, t, 1), d);
-  });
+  Value invStd = im.elementwise(
+      {var}, shapeOf(var), TP::FLOAT, [&](OpBuilder &b, Location at, ValueRange a) -> Value {
+        Type t = a[0].getType();
+        Value d =
+            math::SqrtOp::create(b, at, arith::AddFOp::create(b, at, a[0], fconst(b, at, t, eps)));
+        return arith::DivFOp::create(b, at, fconst(b, at, t, 1), d);
+      });
   *meanOut = mean;
   *invStdOut = invStd;
-  return im.elementwise({centered, invStd}, shape, TP::FLOAT, [&](OpBuilder &b, Location at, ValueRange a) -> Value {
-    return arith::MulFOp::create(b, at, a[0], a[1]);
-  });
+  return im.elementwise({centered, invStd}, shape, TP::FLOAT,
+                        [&](OpBuilder &b, Location at, ValueRange a) -> Value {
+                          return arith::MulFOp::create(b, at, a[0], a[1]);
+                        });
 }
 
 } // namespace
@@ -368,16 +384,19 @@ bool lowerNormalization(Importer &im) {
   };
   Value y;
   if (op == "BatchNormalization") {
-    Value scale = param(1, true), bias = param(2, true), mean = param(3, true), var = param(4, true);
+    Value scale = param(1, true), bias = param(2, true), mean = param(3, true),
+          var = param(4, true);
     if (!scale || !bias || !mean || !var)
       return false;
-    y = im.elementwise({x, scale, bias, mean, var}, tx->shape, TP::FLOAT,
-                       [&](OpBuilder &b, Location at, ValueRange a) -> Value {
-                         Type t = a[0].getType();
-                         Value d = math::SqrtOp::create(b, at, arith::AddFOp::create(b, at, a[4], fconst(b, at, t, eps)));
-                         Value n = arith::DivFOp::create(b, at, arith::SubFOp::create(b, at, a[0], a[3]), d);
-                         return arith::AddFOp::create(b, at, arith::MulFOp::create(b, at, n, a[1]), a[2]);
-                       });
+    y = im.elementwise(
+        {x, scale, bias, mean, var}, tx->shape, TP::FLOAT,
+        [&](OpBuilder &b, Location at, ValueRange a) -> Value {
+          Type t = a[0].getType();
+          Value d = math::SqrtOp::create(b, at,
+                                         arith::AddFOp::create(b, at, a[4], fconst(b, at, t, eps)));
+          Value n = arith::DivFOp::create(b, at, arith::SubFOp::create(b, at, a[0], a[3]), d);
+          return arith::AddFOp::create(b, at, arith::MulFOp::create(b, at, n, a[1]), a[2]);
+        });
   } else {
     bool layer = op == "LayerNormalization";
     std::vector<int64_t> axes;
@@ -397,10 +416,11 @@ bool lowerNormalization(Importer &im) {
     std::vector<Value> operands = {n, scale};
     if (bias)
       operands.push_back(bias);
-    y = im.elementwise(operands, tx->shape, TP::FLOAT, [&](OpBuilder &b, Location at, ValueRange a) -> Value {
-      Value v = arith::MulFOp::create(b, at, a[0], a[1]);
-      return a.size() > 2 ? Value(arith::AddFOp::create(b, at, v, a[2])) : v;
-    });
+    y = im.elementwise(operands, tx->shape, TP::FLOAT,
+                       [&](OpBuilder &b, Location at, ValueRange a) -> Value {
+                         Value v = arith::MulFOp::create(b, at, a[0], a[1]);
+                         return a.size() > 2 ? Value(arith::AddFOp::create(b, at, v, a[2])) : v;
+                       });
   }
   im.define(0, Tensor{y, tx->shape, TP::FLOAT, std::nullopt});
   return true;

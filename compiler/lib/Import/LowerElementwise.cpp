@@ -32,9 +32,9 @@ Value iconst(OpBuilder &b, Location at, Type t, int64_t v) {
 using KindBody = std::function<Value(Importer &, OpBuilder &, Location, ValueRange, Kind)>;
 
 struct ElementwiseOp {
-  int arity;        // operands (-1: variadic, folded pairwise)
-  bool floatOnly;   // refuses integer/bool operands
-  int resultKind;   // -1: the operands' dtype, else this TensorProto type
+  int arity;      // operands (-1: variadic, folded pairwise)
+  bool floatOnly; // refuses integer/bool operands
+  int resultKind; // -1: the operands' dtype, else this TensorProto type
   KindBody body;
 };
 
@@ -52,28 +52,38 @@ Value signedPow(OpBuilder &b, Location at, Value x, Value y) {
   Type t = x.getType();
   Value zero = fconst(b, at, t, 0), one = fconst(b, at, t, 1);
   Value ax = math::AbsFOp::create(b, at, x);
-  Value safe = arith::SelectOp::create(b, at, arith::CmpFOp::create(b, at, arith::CmpFPredicate::OEQ, ax, zero), one, ax);
+  Value safe = arith::SelectOp::create(
+      b, at, arith::CmpFOp::create(b, at, arith::CmpFPredicate::OEQ, ax, zero), one, ax);
   Value r = math::PowFOp::create(b, at, safe, y);
-  Value integral = arith::CmpFOp::create(b, at, arith::CmpFPredicate::OEQ, math::FloorOp::create(b, at, y), y);
+  Value integral =
+      arith::CmpFOp::create(b, at, arith::CmpFPredicate::OEQ, math::FloorOp::create(b, at, y), y);
   Value half = arith::MulFOp::create(b, at, y, fconst(b, at, t, 0.5));
-  Value odd = arith::AndIOp::create(b, at, integral,
-                                    arith::CmpFOp::create(b, at, arith::CmpFPredicate::ONE, math::FloorOp::create(b, at, half), half));
+  Value odd =
+      arith::AndIOp::create(b, at, integral,
+                            arith::CmpFOp::create(b, at, arith::CmpFPredicate::ONE,
+                                                  math::FloorOp::create(b, at, half), half));
   Value negative = arith::CmpFOp::create(b, at, arith::CmpFPredicate::OLT, x, zero);
   Value signedR = arith::SelectOp::create(b, at, odd, arith::NegFOp::create(b, at, r), r);
   Value negR = arith::SelectOp::create(b, at, integral, signedR, fconst(b, at, t, NAN));
   r = arith::SelectOp::create(b, at, negative, negR, r);
   // 0^y: 0 for y > 0, 1 for y = 0, inf for y < 0 (-0 and odd y aside).
   Value isZero = arith::CmpFOp::create(b, at, arith::CmpFPredicate::OEQ, x, zero);
-  Value zpos = arith::SelectOp::create(b, at, arith::CmpFOp::create(b, at, arith::CmpFPredicate::OGT, y, zero), zero,
-                                       arith::SelectOp::create(b, at, arith::CmpFOp::create(b, at, arith::CmpFPredicate::OEQ, y, zero), one,
-                                                               fconst(b, at, t, INFINITY)));
+  Value zpos = arith::SelectOp::create(
+      b, at, arith::CmpFOp::create(b, at, arith::CmpFPredicate::OGT, y, zero), zero,
+      arith::SelectOp::create(b, at,
+                              arith::CmpFOp::create(b, at, arith::CmpFPredicate::OEQ, y, zero), one,
+                              fconst(b, at, t, INFINITY)));
   return arith::SelectOp::create(b, at, isZero, zpos, r);
 }
 
-#define FLOAT_UNARY(NAME, OP)                                                                   \
-  {NAME, {1, true, -1, [](Importer &, OpBuilder &b, Location at, ValueRange a, Kind) -> Value {  \
-            return OP::create(b, at, a[0]);                                                     \
-          }}}
+#define FLOAT_UNARY(NAME, OP)                                                                      \
+  {                                                                                                \
+    NAME, {                                                                                        \
+      1, true, -1, [](Importer &, OpBuilder &b, Location at, ValueRange a, Kind) -> Value {        \
+        return OP::create(b, at, a[0]);                                                            \
+      }                                                                                            \
+    }                                                                                              \
+  }
 
 const std::map<std::string, ElementwiseOp> &table() {
   static const std::map<std::string, ElementwiseOp> ops = {
@@ -271,10 +281,11 @@ Value compare(OpBuilder &b, Location at, ValueRange a, Kind k, arith::CmpFPredic
 const std::map<std::string, std::pair<arith::CmpFPredicate, arith::CmpIPredicate>> &comparisons() {
   using F = arith::CmpFPredicate;
   using I = arith::CmpIPredicate;
-  static const std::map<std::string, std::pair<F, I>> ops = {
-      {"Equal", {F::OEQ, I::eq}},         {"Less", {F::OLT, I::slt}},
-      {"LessOrEqual", {F::OLE, I::sle}},  {"Greater", {F::OGT, I::sgt}},
-      {"GreaterOrEqual", {F::OGE, I::sge}}};
+  static const std::map<std::string, std::pair<F, I>> ops = {{"Equal", {F::OEQ, I::eq}},
+                                                             {"Less", {F::OLT, I::slt}},
+                                                             {"LessOrEqual", {F::OLE, I::sle}},
+                                                             {"Greater", {F::OGT, I::sgt}},
+                                                             {"GreaterOrEqual", {F::OGE, I::sge}}};
   return ops;
 }
 
@@ -328,29 +339,30 @@ bool lowerTableOp(Importer &im) {
     e = &table().at(op);
   int arity = e ? e->arity : 2;
   int count = arity < 0 ? im.inputCount() : arity;
-  if (!im.onlyAttributes({"alpha", "beta", "gamma", "detect_positive", "detect_negative", "lambd", "bias", "broadcast", "axis"}) ||
+  if (!im.onlyAttributes({"alpha", "beta", "gamma", "detect_positive", "detect_negative", "lambd",
+                          "bias", "broadcast", "axis"}) ||
       !operands(im, 0, count, &values, &shape, &types))
     return false;
   Kind kind = kindOf(types[0]);
   if (e && e->floatOnly && kind != Kind::Float)
     return im.fail("supported for float tensors only, not " + onnxTypeName(types[0]));
   int32_t resultType = cmp != comparisons().end() ? TP::BOOL
-                       : e->resultKind >= 0     ? e->resultKind
-                                                : types[0];
+                       : e->resultKind >= 0       ? e->resultKind
+                                                  : types[0];
   // Variadic ops: one generic over all operands, folded pairwise in the body.
   bool mean = op == "Mean";
-  Value result = im.elementwise(values, shape, resultType,
-                                [&](OpBuilder &b, Location at, ValueRange a) -> Value {
-                                  if (cmp != comparisons().end())
-                                    return compare(b, at, a, kind, cmp->second.first, cmp->second.second);
-                                  if (e->arity >= 0)
-                                    return e->body(im, b, at, a, kind);
-                                  Value acc = a[0];
-                                  for (size_t i = 1; i < a.size(); ++i)
-                                    acc = e->body(im, b, at, ValueRange{acc, a[i]}, kind);
-                                  (void)mean;
-                                  return acc;
-                                });
+  Value result = im.elementwise(
+      values, shape, resultType, [&](OpBuilder &b, Location at, ValueRange a) -> Value {
+        if (cmp != comparisons().end())
+          return compare(b, at, a, kind, cmp->second.first, cmp->second.second);
+        if (e->arity >= 0)
+          return e->body(im, b, at, a, kind);
+        Value acc = a[0];
+        for (size_t i = 1; i < a.size(); ++i)
+          acc = e->body(im, b, at, ValueRange{acc, a[i]}, kind);
+        (void)mean;
+        return acc;
+      });
   im.define(0, Tensor{result, shape, resultType, std::nullopt});
   return true;
 }
@@ -363,12 +375,13 @@ bool lowerMean(Importer &im) {
     return false;
   if (kindOf(types[0]) != Kind::Float)
     return im.fail("supported for float tensors only");
-  Value result = im.elementwise(values, shape, types[0], [&](OpBuilder &b, Location at, ValueRange a) -> Value {
-    Value acc = a[0];
-    for (size_t i = 1; i < a.size(); ++i)
-      acc = arith::AddFOp::create(b, at, acc, a[i]);
-    return arith::DivFOp::create(b, at, acc, fconst(b, at, acc.getType(), a.size()));
-  });
+  Value result = im.elementwise(
+      values, shape, types[0], [&](OpBuilder &b, Location at, ValueRange a) -> Value {
+        Value acc = a[0];
+        for (size_t i = 1; i < a.size(); ++i)
+          acc = arith::AddFOp::create(b, at, acc, a[i]);
+        return arith::DivFOp::create(b, at, acc, fconst(b, at, acc.getType(), a.size()));
+      });
   im.define(0, Tensor{result, shape, types[0], std::nullopt});
   return true;
 }
@@ -383,22 +396,23 @@ bool lowerMod(Importer &im) {
   bool fmod = im.attrInt("fmod", 0);
   if (kind == Kind::Float && !fmod)
     return im.fail("float Mod needs fmod=1 (ONNX requires it)");
-  Value result = im.elementwise(values, shape, types[0], [&](OpBuilder &b, Location at, ValueRange a) -> Value {
-    if (kind == Kind::Float)
-      return arith::RemFOp::create(b, at, a[0], a[1]);
-    Value r = arith::RemSIOp::create(b, at, a[0], a[1]);
-    if (fmod)
-      return r;
-    // Python modulo: the result takes the divisor's sign.
-    Type t = r.getType();
-    Value zero = iconst(b, at, t, 0);
-    Value nonzero = arith::CmpIOp::create(b, at, arith::CmpIPredicate::ne, r, zero);
-    Value signs = arith::XOrIOp::create(b, at,
-                                        arith::CmpIOp::create(b, at, arith::CmpIPredicate::slt, r, zero),
-                                        arith::CmpIOp::create(b, at, arith::CmpIPredicate::slt, a[1], zero));
-    Value fix = arith::AndIOp::create(b, at, nonzero, signs);
-    return arith::SelectOp::create(b, at, fix, arith::AddIOp::create(b, at, r, a[1]), r);
-  });
+  Value result = im.elementwise(
+      values, shape, types[0], [&](OpBuilder &b, Location at, ValueRange a) -> Value {
+        if (kind == Kind::Float)
+          return arith::RemFOp::create(b, at, a[0], a[1]);
+        Value r = arith::RemSIOp::create(b, at, a[0], a[1]);
+        if (fmod)
+          return r;
+        // Python modulo: the result takes the divisor's sign.
+        Type t = r.getType();
+        Value zero = iconst(b, at, t, 0);
+        Value nonzero = arith::CmpIOp::create(b, at, arith::CmpIPredicate::ne, r, zero);
+        Value signs = arith::XOrIOp::create(
+            b, at, arith::CmpIOp::create(b, at, arith::CmpIPredicate::slt, r, zero),
+            arith::CmpIOp::create(b, at, arith::CmpIPredicate::slt, a[1], zero));
+        Value fix = arith::AndIOp::create(b, at, nonzero, signs);
+        return arith::SelectOp::create(b, at, fix, arith::AddIOp::create(b, at, r, a[1]), r);
+      });
   im.define(0, Tensor{result, shape, types[0], std::nullopt});
   return true;
 }
@@ -409,9 +423,10 @@ bool lowerWhere(Importer &im) {
   std::vector<int32_t> types;
   if (!operands(im, 0, 3, &values, &shape, &types))
     return false;
-  Value result = im.elementwise(values, shape, types[1], [&](OpBuilder &b, Location at, ValueRange a) -> Value {
-    return arith::SelectOp::create(b, at, a[0], a[1], a[2]);
-  });
+  Value result = im.elementwise(values, shape, types[1],
+                                [&](OpBuilder &b, Location at, ValueRange a) -> Value {
+                                  return arith::SelectOp::create(b, at, a[0], a[1], a[2]);
+                                });
   im.define(0, Tensor{result, shape, types[1], std::nullopt});
   return true;
 }
@@ -480,22 +495,26 @@ bool lowerClip(Importer &im) {
     (i == 1 ? lo : hi) = operands.size();
     operands.push_back(bound);
   }
-  Value result = im.elementwise(operands, x->shape, x->onnxType, [&](OpBuilder &b, Location at, ValueRange a) -> Value {
-    Value r = a[0];
-    Type t = r.getType();
-    auto bound = [&](int index, std::optional<double> attr) -> Value {
-      if (index >= 0)
-        return a[index];
-      if (!attr)
-        return Value();
-      return kind == Kind::Float ? fconst(b, at, t, *attr) : iconst(b, at, t, static_cast<int64_t>(*attr));
-    };
-    if (Value l = bound(lo, loAttr))
-      r = kind == Kind::Float ? Value(arith::MaximumFOp::create(b, at, r, l)) : Value(arith::MaxSIOp::create(b, at, r, l));
-    if (Value h = bound(hi, hiAttr))
-      r = kind == Kind::Float ? Value(arith::MinimumFOp::create(b, at, r, h)) : Value(arith::MinSIOp::create(b, at, r, h));
-    return r;
-  });
+  Value result = im.elementwise(
+      operands, x->shape, x->onnxType, [&](OpBuilder &b, Location at, ValueRange a) -> Value {
+        Value r = a[0];
+        Type t = r.getType();
+        auto bound = [&](int index, std::optional<double> attr) -> Value {
+          if (index >= 0)
+            return a[index];
+          if (!attr)
+            return Value();
+          return kind == Kind::Float ? fconst(b, at, t, *attr)
+                                     : iconst(b, at, t, static_cast<int64_t>(*attr));
+        };
+        if (Value l = bound(lo, loAttr))
+          r = kind == Kind::Float ? Value(arith::MaximumFOp::create(b, at, r, l))
+                                  : Value(arith::MaxSIOp::create(b, at, r, l));
+        if (Value h = bound(hi, hiAttr))
+          r = kind == Kind::Float ? Value(arith::MinimumFOp::create(b, at, r, h))
+                                  : Value(arith::MinSIOp::create(b, at, r, h));
+        return r;
+      });
   im.define(0, Tensor{result, x->shape, x->onnxType, std::nullopt});
   return true;
 }
@@ -507,7 +526,8 @@ std::optional<Lowering> elementwiseLowering(const std::string &op) {
     return lowerTableOp;
   static const std::map<std::string, Lowering> others = {
       {"Mean", lowerMean}, {"Mod", lowerMod},       {"Where", lowerWhere},
-      {"Cast", lowerCast}, {"CastLike", lowerCast}, {"Identity", lowerIdentity}, {"Clip", lowerClip}};
+      {"Cast", lowerCast}, {"CastLike", lowerCast}, {"Identity", lowerIdentity},
+      {"Clip", lowerClip}};
   auto it = others.find(op);
   if (it == others.end())
     return std::nullopt;

@@ -170,7 +170,8 @@ bool lowerConcat(Importer &im) {
   shape[axis] = 0;
   for (Value p : parts)
     shape[axis] += shapeOf(p)[axis];
-  auto resultType = RankedTensorType::get(shape, cast<RankedTensorType>(parts[0].getType()).getElementType());
+  auto resultType =
+      RankedTensorType::get(shape, cast<RankedTensorType>(parts[0].getType()).getElementType());
   Value r = parts.size() == 1 ? parts[0]
                               : tosaOp(im, "tosa.concat", resultType, parts,
                                        {im.b.getNamedAttr("axis", im.b.getI32IntegerAttr(axis))});
@@ -187,8 +188,10 @@ Value slice(Importer &im, Value v, const std::vector<int64_t> &offsets,
             const std::vector<int64_t> &sizes, const std::vector<int64_t> &steps) {
   if (offsets == std::vector<int64_t>(offsets.size(), 0) && sizes == shapeOf(v))
     return v;
-  return tensor::ExtractSliceOp::create(im.b, im.loc, v, getAsIndexOpFoldResult(im.b.getContext(), ArrayRef<int64_t>(offsets)),
-                                        getAsIndexOpFoldResult(im.b.getContext(), ArrayRef<int64_t>(sizes)), getAsIndexOpFoldResult(im.b.getContext(), ArrayRef<int64_t>(steps)));
+  return tensor::ExtractSliceOp::create(
+      im.b, im.loc, v, getAsIndexOpFoldResult(im.b.getContext(), ArrayRef<int64_t>(offsets)),
+      getAsIndexOpFoldResult(im.b.getContext(), ArrayRef<int64_t>(sizes)),
+      getAsIndexOpFoldResult(im.b.getContext(), ArrayRef<int64_t>(steps)));
 }
 
 bool lowerSlice(Importer &im) {
@@ -263,7 +266,8 @@ bool lowerSplit(Importer &im) {
     offsets[axis] = offset;
     shape[axis] = sizes.at(i);
     offset += sizes[i];
-    if (!checkNonEmpty(im, shape) || !define(im, slice(im, v, offsets, shape, steps), x->onnxType, i))
+    if (!checkNonEmpty(im, shape) ||
+        !define(im, slice(im, v, offsets, shape, steps), x->onnxType, i))
       return false;
   }
   return true;
@@ -292,7 +296,8 @@ bool lowerGather(Importer &im) {
     OnnxHostTensor fixed = *idx->host;
     for (int64_t &i : fixed.ints) {
       if (i < -k || i >= k)
-        return im.fail("index " + std::to_string(i) + " is out of range for a dimension of " + std::to_string(k));
+        return im.fail("index " + std::to_string(i) + " is out of range for a dimension of " +
+                       std::to_string(k));
       i = i < 0 ? i + k : i;
     }
     fixed.onnxType = TP::INT32;
@@ -302,21 +307,24 @@ bool lowerGather(Importer &im) {
     if (!raw)
       return false;
     // Negative indices count from the end.
-    indices = im.elementwise({raw}, idx->shape, TP::INT32, [&](OpBuilder &b, Location at, ValueRange a) -> Value {
-      Value zero = arith::ConstantOp::create(b, at, b.getI32IntegerAttr(0));
-      Value kv = arith::ConstantOp::create(b, at, b.getI32IntegerAttr(k));
-      Value neg = arith::CmpIOp::create(b, at, arith::CmpIPredicate::slt, a[0], zero);
-      return arith::SelectOp::create(b, at, neg, arith::AddIOp::create(b, at, a[0], kv), a[0]);
-    });
+    indices = im.elementwise(
+        {raw}, idx->shape, TP::INT32, [&](OpBuilder &b, Location at, ValueRange a) -> Value {
+          Value zero = arith::ConstantOp::create(b, at, b.getI32IntegerAttr(0));
+          Value kv = arith::ConstantOp::create(b, at, b.getI32IntegerAttr(k));
+          Value neg = arith::CmpIOp::create(b, at, arith::CmpIPredicate::slt, a[0], zero);
+          return arith::SelectOp::create(b, at, neg, arith::AddIOp::create(b, at, a[0], kv), a[0]);
+        });
   }
   if (!data || !indices)
     return false;
   Value values = im.reshape(data, {outer, k, inner});
   indices = im.reshape(indices, {1, w});
   if (outer > 1)
-    indices = im.elementwise({indices}, {outer, w}, TP::INT32, [](OpBuilder &, Location, ValueRange a) { return a[0]; });
+    indices = im.elementwise({indices}, {outer, w}, TP::INT32,
+                             [](OpBuilder &, Location, ValueRange a) { return a[0]; });
   Type element = cast<RankedTensorType>(data.getType()).getElementType();
-  Value g = tosaOp(im, "tosa.gather", RankedTensorType::get({outer, w, inner}, element), {values, indices});
+  Value g = tosaOp(im, "tosa.gather", RankedTensorType::get({outer, w, inner}, element),
+                   {values, indices});
   return define(im, im.reshape(g, shape), x->onnxType);
 }
 
@@ -330,7 +338,9 @@ bool lowerExpand(Importer &im) {
   Value v = im.valueOf(*x);
   if (!v || !checkNonEmpty(im, shape))
     return false;
-  return define(im, im.elementwise({v}, shape, x->onnxType, [](OpBuilder &, Location, ValueRange a) { return a[0]; }),
+  return define(im,
+                im.elementwise({v}, shape, x->onnxType,
+                               [](OpBuilder &, Location, ValueRange a) { return a[0]; }),
                 x->onnxType);
 }
 
@@ -390,7 +400,8 @@ bool lowerPad(Importer &im) {
     fill.ints = {static_cast<int64_t>(value.empty() ? 0 : value[0])};
   Value padConst = im.constant(fill);
   auto type = RankedTensorType::get(shape, cast<RankedTensorType>(v.getType()).getElementType());
-  return define(im, tosaOp(im, "tosa.pad", type, {v, im.shapeConstant(padding), padConst}), x->onnxType);
+  return define(im, tosaOp(im, "tosa.pad", type, {v, im.shapeConstant(padding), padConst}),
+                x->onnxType);
 }
 
 bool lowerArgExtreme(Importer &im) {
@@ -404,9 +415,10 @@ bool lowerArgExtreme(Importer &im) {
   if (!v)
     return false;
   if (im.node->op_type() == "ArgMin")
-    v = im.elementwise({v}, x->shape, x->onnxType, [](OpBuilder &b, Location at, ValueRange a) -> Value {
-      return arith::NegFOp::create(b, at, a[0]);
-    });
+    v = im.elementwise({v}, x->shape, x->onnxType,
+                       [](OpBuilder &b, Location at, ValueRange a) -> Value {
+                         return arith::NegFOp::create(b, at, a[0]);
+                       });
   std::vector<int64_t> shape;
   for (int64_t d = 0; d < rank; ++d)
     if (d != axis)
@@ -419,9 +431,11 @@ bool lowerArgExtreme(Importer &im) {
                    {im.b.getNamedAttr("axis", im.b.getI32IntegerAttr(axis))});
   if (last) {
     int64_t top = x->shape[axis] - 1;
-    r = im.elementwise({r}, shape, TP::INT32, [&](OpBuilder &b, Location at, ValueRange a) -> Value {
-      return arith::SubIOp::create(b, at, arith::ConstantOp::create(b, at, b.getI32IntegerAttr(top)), a[0]);
-    });
+    r = im.elementwise(
+        {r}, shape, TP::INT32, [&](OpBuilder &b, Location at, ValueRange a) -> Value {
+          return arith::SubIOp::create(
+              b, at, arith::ConstantOp::create(b, at, b.getI32IntegerAttr(top)), a[0]);
+        });
   }
   if (im.attrInt("keepdims", 1)) {
     shape.insert(shape.begin() + axis, 1);
@@ -435,7 +449,8 @@ bool lowerDropout(Importer &im) {
   if (!x)
     return false;
   std::vector<int64_t> training;
-  if (im.hasInput(2) && (!im.hostInts(2, &training, "training_mode") || (!training.empty() && training[0])))
+  if (im.hasInput(2) &&
+      (!im.hostInts(2, &training, "training_mode") || (!training.empty() && training[0])))
     return im.error.empty() ? im.fail("training_mode = true is not supported") : false;
   im.define(0, *x);
   if (im.node->output_size() > 1 && !im.node->output(1).empty()) {
@@ -457,7 +472,8 @@ bool lowerDepthSpace(Importer &im) {
     return false;
   if (x->shape.size() != 4)
     return im.fail("supported for 4-D inputs only");
-  int64_t bs = im.attrInt("blocksize", 1), n = x->shape[0], c = x->shape[1], h = x->shape[2], w = x->shape[3];
+  int64_t bs = im.attrInt("blocksize", 1), n = x->shape[0], c = x->shape[1], h = x->shape[2],
+          w = x->shape[3];
   Value v = im.valueOf(*x);
   if (!v)
     return false;
@@ -481,13 +497,23 @@ bool lowerDepthSpace(Importer &im) {
 } // namespace
 
 std::optional<Lowering> movementLowering(const std::string &op) {
-  static const std::map<std::string, Lowering> ops = {
-      {"Reshape", lowerReshape},     {"Flatten", lowerFlatten},   {"Squeeze", lowerSqueezeLike},
-      {"Unsqueeze", lowerSqueezeLike}, {"Transpose", lowerTranspose}, {"Concat", lowerConcat},
-      {"Slice", lowerSlice},         {"Split", lowerSplit},       {"Gather", lowerGather},
-      {"Expand", lowerExpand},       {"Tile", lowerTile},         {"Pad", lowerPad},
-      {"ArgMax", lowerArgExtreme},   {"ArgMin", lowerArgExtreme}, {"Dropout", lowerDropout},
-      {"DepthToSpace", lowerDepthSpace}, {"SpaceToDepth", lowerDepthSpace}};
+  static const std::map<std::string, Lowering> ops = {{"Reshape", lowerReshape},
+                                                      {"Flatten", lowerFlatten},
+                                                      {"Squeeze", lowerSqueezeLike},
+                                                      {"Unsqueeze", lowerSqueezeLike},
+                                                      {"Transpose", lowerTranspose},
+                                                      {"Concat", lowerConcat},
+                                                      {"Slice", lowerSlice},
+                                                      {"Split", lowerSplit},
+                                                      {"Gather", lowerGather},
+                                                      {"Expand", lowerExpand},
+                                                      {"Tile", lowerTile},
+                                                      {"Pad", lowerPad},
+                                                      {"ArgMax", lowerArgExtreme},
+                                                      {"ArgMin", lowerArgExtreme},
+                                                      {"Dropout", lowerDropout},
+                                                      {"DepthToSpace", lowerDepthSpace},
+                                                      {"SpaceToDepth", lowerDepthSpace}};
   auto it = ops.find(op);
   if (it == ops.end())
     return std::nullopt;

@@ -80,14 +80,18 @@ Value reduce(Importer &im, Value x, std::vector<int64_t> axes, StringRef kind, b
   return im.reshape(x, dropped);
 }
 
-Value unary(Importer &im, Value x, int32_t type, std::function<Value(OpBuilder &, Location, Value)> f) {
-  return im.elementwise({x}, shapeOf(x), type, [&](OpBuilder &b, Location at, ValueRange a) { return f(b, at, a[0]); });
+Value unary(Importer &im, Value x, int32_t type,
+            std::function<Value(OpBuilder &, Location, Value)> f) {
+  return im.elementwise({x}, shapeOf(x), type,
+                        [&](OpBuilder &b, Location at, ValueRange a) { return f(b, at, a[0]); });
 }
 Value binary(Importer &im, Value x, Value y, int32_t type,
              std::function<Value(OpBuilder &, Location, Value, Value)> f) {
   std::vector<int64_t> shape;
   broadcastShapes(shapeOf(x), shapeOf(y), &shape);
-  return im.elementwise({x, y}, shape, type, [&](OpBuilder &b, Location at, ValueRange a) { return f(b, at, a[0], a[1]); });
+  return im.elementwise({x, y}, shape, type, [&](OpBuilder &b, Location at, ValueRange a) {
+    return f(b, at, a[0], a[1]);
+  });
 }
 
 // The reduction axes of a Reduce* node: the axes input (ReduceSum from 13) or
@@ -114,8 +118,8 @@ bool lowerReduce(Importer &im) {
   const std::string &op = im.node->op_type();
   Kind kind = kindOf(t->onnxType);
   bool isFloat = kind == Kind::Float;
-  if (kind == Kind::Bool || (!isFloat && op != "ReduceSum" && op != "ReduceMax" && op != "ReduceMin" &&
-                             op != "ReduceProd"))
+  if (kind == Kind::Bool || (!isFloat && op != "ReduceSum" && op != "ReduceMax" &&
+                             op != "ReduceMin" && op != "ReduceProd"))
     return im.fail("supported for float tensors (and int Sum/Max/Min/Prod) only, not " +
                    onnxTypeName(t->onnxType));
   std::vector<int64_t> axes;
@@ -145,26 +149,34 @@ bool lowerReduce(Importer &im) {
       return arith::DivFOp::create(b, at, v, fconst(b, at, v.getType(), count));
     });
   } else if (op == "ReduceL1") {
-    r = reduce(im, unary(im, x, t->onnxType, [](OpBuilder &b, Location at, Value v) -> Value {
-                 return math::AbsFOp::create(b, at, v);
-               }), axes, "sum", keep);
+    r = reduce(im,
+               unary(im, x, t->onnxType,
+                     [](OpBuilder &b, Location at, Value v) -> Value {
+                       return math::AbsFOp::create(b, at, v);
+                     }),
+               axes, "sum", keep);
   } else if (op == "ReduceL2" || op == "ReduceSumSquare") {
-    r = reduce(im, unary(im, x, t->onnxType, [](OpBuilder &b, Location at, Value v) -> Value {
-                 return arith::MulFOp::create(b, at, v, v);
-               }), axes, "sum", keep);
+    r = reduce(im,
+               unary(im, x, t->onnxType,
+                     [](OpBuilder &b, Location at, Value v) -> Value {
+                       return arith::MulFOp::create(b, at, v, v);
+                     }),
+               axes, "sum", keep);
     if (op == "ReduceL2")
       r = unary(im, r, t->onnxType, [](OpBuilder &b, Location at, Value v) -> Value {
         return math::SqrtOp::create(b, at, v);
       });
   } else if (op == "ReduceLogSum") {
-    r = unary(im, reduce(im, x, axes, "sum", keep), t->onnxType,
-              [](OpBuilder &b, Location at, Value v) -> Value { return math::LogOp::create(b, at, v); });
+    r = unary(
+        im, reduce(im, x, axes, "sum", keep), t->onnxType,
+        [](OpBuilder &b, Location at, Value v) -> Value { return math::LogOp::create(b, at, v); });
   } else if (op == "ReduceLogSumExp") {
     // log(sum(exp(x - max))) + max: exp of large values stays finite.
     Value m = reduce(im, x, axes, "max", true);
-    Value e = binary(im, x, m, t->onnxType, [](OpBuilder &b, Location at, Value v, Value mx) -> Value {
-      return math::ExpOp::create(b, at, arith::SubFOp::create(b, at, v, mx));
-    });
+    Value e =
+        binary(im, x, m, t->onnxType, [](OpBuilder &b, Location at, Value v, Value mx) -> Value {
+          return math::ExpOp::create(b, at, arith::SubFOp::create(b, at, v, mx));
+        });
     Value s = reduce(im, e, axes, "sum", true);
     r = binary(im, s, m, t->onnxType, [](OpBuilder &b, Location at, Value v, Value mx) -> Value {
       return arith::AddFOp::create(b, at, math::LogOp::create(b, at, v), mx);
@@ -202,19 +214,22 @@ bool lowerSoftmax(Importer &im) {
   }
   bool log = im.node->op_type() == "LogSoftmax";
   Value m = reduce(im, in, {reduceAxis}, "max", true);
-  Value shifted = binary(im, in, m, t->onnxType, [](OpBuilder &b, Location at, Value v, Value mx) -> Value {
-    return arith::SubFOp::create(b, at, v, mx);
-  });
+  Value shifted =
+      binary(im, in, m, t->onnxType, [](OpBuilder &b, Location at, Value v, Value mx) -> Value {
+        return arith::SubFOp::create(b, at, v, mx);
+      });
   Value e = unary(im, shifted, t->onnxType, [](OpBuilder &b, Location at, Value v) -> Value {
     return math::ExpOp::create(b, at, v);
   });
   Value s = reduce(im, e, {reduceAxis}, "sum", true);
-  Value r = log ? binary(im, shifted, s, t->onnxType, [](OpBuilder &b, Location at, Value v, Value sum) -> Value {
-    return arith::SubFOp::create(b, at, v, math::LogOp::create(b, at, sum));
-  })
-                : binary(im, e, s, t->onnxType, [](OpBuilder &b, Location at, Value v, Value sum) -> Value {
-                    return arith::DivFOp::create(b, at, v, sum);
-                  });
+  Value r = log ? binary(im, shifted, s, t->onnxType,
+                         [](OpBuilder &b, Location at, Value v, Value sum) -> Value {
+                           return arith::SubFOp::create(b, at, v, math::LogOp::create(b, at, sum));
+                         })
+                : binary(im, e, s, t->onnxType,
+                         [](OpBuilder &b, Location at, Value v, Value sum) -> Value {
+                           return arith::DivFOp::create(b, at, v, sum);
+                         });
   return defineValue(im, 0, im.reshape(r, t->shape), t->onnxType);
 }
 
@@ -242,7 +257,8 @@ Value matmul(Importer &im, Value a, Value b) {
       std::vector<int64_t> full = batch;
       full.insert(full.end(), tail.begin(), tail.end());
       if (shapeOf(v) != full)
-        v = im.elementwise({v}, full, TP::FLOAT, [](OpBuilder &, Location, ValueRange x) { return x[0]; });
+        v = im.elementwise({v}, full, TP::FLOAT,
+                           [](OpBuilder &, Location, ValueRange x) { return x[0]; });
       return v;
     };
     a3 = im.reshape(expand(a, {M, K}), {B, M, K});
@@ -289,7 +305,8 @@ bool lowerGemm(Importer &im) {
       return false;
     y = binary(im, y, c, TP::FLOAT, [&](OpBuilder &bb, Location at, Value v, Value cv) -> Value {
       Type t = v.getType();
-      return arith::AddFOp::create(bb, at, arith::MulFOp::create(bb, at, v, fconst(bb, at, t, alpha)),
+      return arith::AddFOp::create(bb, at,
+                                   arith::MulFOp::create(bb, at, v, fconst(bb, at, t, alpha)),
                                    arith::MulFOp::create(bb, at, cv, fconst(bb, at, t, beta)));
     });
   } else if (alpha != 1) {
@@ -315,15 +332,28 @@ std::string elementwiseOps();
 
 std::optional<Lowering> structuredLowering(const std::string &op) {
   static const std::map<std::string, Lowering> ops = {
-      {"ReduceSum", lowerReduce},       {"ReduceMean", lowerReduce},  {"ReduceMax", lowerReduce},
-      {"ReduceMin", lowerReduce},       {"ReduceProd", lowerReduce},  {"ReduceL1", lowerReduce},
-      {"ReduceL2", lowerReduce},        {"ReduceSumSquare", lowerReduce},
-      {"ReduceLogSum", lowerReduce},    {"ReduceLogSumExp", lowerReduce},
-      {"Softmax", lowerSoftmax},        {"LogSoftmax", lowerSoftmax}, {"MatMul", lowerMatMul},
-      {"Gemm", lowerGemm},              {"Conv", lowerConvolutions},  {"MaxPool", lowerPool},
-      {"AveragePool", lowerPool},       {"GlobalAveragePool", lowerGlobalPool},
-      {"GlobalMaxPool", lowerGlobalPool}, {"BatchNormalization", lowerNormalization},
-      {"LayerNormalization", lowerNormalization}, {"InstanceNormalization", lowerNormalization}};
+      {"ReduceSum", lowerReduce},
+      {"ReduceMean", lowerReduce},
+      {"ReduceMax", lowerReduce},
+      {"ReduceMin", lowerReduce},
+      {"ReduceProd", lowerReduce},
+      {"ReduceL1", lowerReduce},
+      {"ReduceL2", lowerReduce},
+      {"ReduceSumSquare", lowerReduce},
+      {"ReduceLogSum", lowerReduce},
+      {"ReduceLogSumExp", lowerReduce},
+      {"Softmax", lowerSoftmax},
+      {"LogSoftmax", lowerSoftmax},
+      {"MatMul", lowerMatMul},
+      {"Gemm", lowerGemm},
+      {"Conv", lowerConvolutions},
+      {"MaxPool", lowerPool},
+      {"AveragePool", lowerPool},
+      {"GlobalAveragePool", lowerGlobalPool},
+      {"GlobalMaxPool", lowerGlobalPool},
+      {"BatchNormalization", lowerNormalization},
+      {"LayerNormalization", lowerNormalization},
+      {"InstanceNormalization", lowerNormalization}};
   auto it = ops.find(op);
   if (it != ops.end())
     return it->second;

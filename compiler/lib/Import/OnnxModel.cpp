@@ -42,7 +42,8 @@ std::string onnxTypeName(int32_t type) {
 
 bool loadModel(const std::string &bytes, const std::string &name, onnx::ModelProto *model,
                int64_t *opset, std::string *error) {
-  if (!model->ParseFromString(bytes) || model->graph().node_size() + model->graph().output_size() == 0) {
+  if (!model->ParseFromString(bytes) ||
+      model->graph().node_size() + model->graph().output_size() == 0) {
     *error = name + ": not an ONNX model (the protobuf does not parse, or has no graph)";
     return false;
   }
@@ -83,7 +84,8 @@ bool loadModel(const std::string &bytes, const std::string &name, onnx::ModelPro
 
 namespace {
 
-template <typename T> void fromRaw(const std::string &raw, int64_t count, std::vector<T> *out) {
+template <typename T>
+void fromRaw(const std::string &raw, int64_t count, std::vector<T> *out) {
   out->resize(count);
   std::memcpy(out->data(), raw.data(), count * sizeof(T));
 }
@@ -102,7 +104,8 @@ bool readExternal(const onnx::TensorProto &tensor, const std::string &directory,
   }
   std::ifstream in(directory + "/" + location, std::ios::binary);
   if (location.empty() || !in) {
-    *error = "initializer '" + tensor.name() + "': cannot read its external data '" + location + "'";
+    *error =
+        "initializer '" + tensor.name() + "': cannot read its external data '" + location + "'";
     return false;
   }
   in.seekg(offset);
@@ -177,7 +180,7 @@ bool decodeTensor(const onnx::TensorProto &tensor, const std::string &directory,
       // IEEE half -> double (subnormals, inf and NaN included).
       uint16_t v = h[i];
       int sign = v >> 15, exponent = (v >> 10) & 31, mantissa = v & 1023;
-      double m = exponent == 0 ? mantissa / 1024.0 * std::ldexp(1.0, -14)
+      double m = exponent == 0    ? mantissa / 1024.0 * std::ldexp(1.0, -14)
                  : exponent == 31 ? (mantissa ? NAN : INFINITY)
                                   : (1 + mantissa / 1024.0) * std::ldexp(1.0, exponent - 15);
       out->reals[i] = sign ? -m : m;
@@ -199,9 +202,9 @@ bool decodeTensor(const onnx::TensorProto &tensor, const std::string &directory,
   case TP::UINT8:
   case TP::UINT16:
   case TP::BOOL: {
-    size_t width = tensor.data_type() == TP::INT32                                 ? 4
+    size_t width = tensor.data_type() == TP::INT32                                       ? 4
                    : tensor.data_type() == TP::INT16 || tensor.data_type() == TP::UINT16 ? 2
-                                                                                    : 1;
+                                                                                         : 1;
     if (!sizeOk(width))
       return false;
     out->ints.resize(count);
@@ -209,11 +212,30 @@ bool decodeTensor(const onnx::TensorProto &tensor, const std::string &directory,
       for (int64_t i = 0; i < count; ++i) {
         const char *p = raw->data() + i * width;
         switch (tensor.data_type()) {
-        case TP::INT32: { int32_t v; std::memcpy(&v, p, 4); out->ints[i] = v; break; }
-        case TP::INT16: { int16_t v; std::memcpy(&v, p, 2); out->ints[i] = v; break; }
-        case TP::UINT16: { uint16_t v; std::memcpy(&v, p, 2); out->ints[i] = v; break; }
-        case TP::INT8: out->ints[i] = static_cast<int8_t>(*p); break;
-        default: out->ints[i] = static_cast<uint8_t>(*p); break;
+        case TP::INT32: {
+          int32_t v;
+          std::memcpy(&v, p, 4);
+          out->ints[i] = v;
+          break;
+        }
+        case TP::INT16: {
+          int16_t v;
+          std::memcpy(&v, p, 2);
+          out->ints[i] = v;
+          break;
+        }
+        case TP::UINT16: {
+          uint16_t v;
+          std::memcpy(&v, p, 2);
+          out->ints[i] = v;
+          break;
+        }
+        case TP::INT8:
+          out->ints[i] = static_cast<int8_t>(*p);
+          break;
+        default:
+          out->ints[i] = static_cast<uint8_t>(*p);
+          break;
         }
       }
     } else {

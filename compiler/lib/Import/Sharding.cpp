@@ -89,8 +89,9 @@ bool planSpec(Importer &im, const onnx::GraphProto &graph, std::string *error) {
   if (!tensors) {
     if (!json)
       llvm::consumeError(json.takeError());
-    *error = im.options.specPath +
-             ": not a sharding spec (expected {\"grid\": [N], \"tensors\": {\"name\": [[axes], ...]}})";
+    *error =
+        im.options.specPath +
+        ": not a sharding spec (expected {\"grid\": [N], \"tensors\": {\"name\": [[axes], ...]}})";
     return false;
   }
   std::set<std::string> names;

@@ -21,7 +21,8 @@ static cl::opt<bool> importOnnx("import-onnx", cl::desc("Import an ONNX model"),
 static cl::opt<std::string> outputPath("o", cl::desc("Output file"), cl::init("-"));
 static cl::opt<std::string> shardPolicy("shard", cl::desc("none | data | tensor | SPEC.json"),
                                         cl::init("none"));
-static cl::opt<int64_t> devices("devices", cl::desc("Grid size for --shard=data|tensor"), cl::init(1));
+static cl::opt<int64_t> devices("devices", cl::desc("Grid size for --shard=data|tensor"),
+                                cl::init(1));
 static cl::list<std::string> inputShapes("input-shape",
                                          cl::desc("NAME=DxDx... fixes a dynamic input shape"));
 static cl::opt<bool> printPlan("print-plan", cl::desc("Print which policy split which tensor"),

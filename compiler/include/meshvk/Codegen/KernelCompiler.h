@@ -71,8 +71,8 @@ struct CompileOptions {
 // Compiles every `meshvk.kernel` function of `module` (the module is not
 // modified; a clone is lowered through the meshvk-codegen pipeline). The
 // module's context must hold registerCodegenDialects' dialects and
-// interfaces (it fails with one error otherwise; its registry is not changed). Errors are reported through the context's
-// diagnostic handler at the offending op; returns failure then.
+// interfaces (it fails with one error otherwise; its registry is not changed). Errors are reported
+// through the context's diagnostic handler at the offending op; returns failure then.
 mlir::FailureOr<CompiledKernels> compileKernels(mlir::ModuleOp module,
                                                 const TargetDescription &target,
                                                 const CompileOptions &options = {});

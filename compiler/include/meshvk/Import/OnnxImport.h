@@ -47,7 +47,7 @@ struct OnnxHostTensor {
 
 struct OnnxImportOptions {
   OnnxShardPolicy shard = OnnxShardPolicy::None;
-  int64_t devices = 1; // the 1-D grid's size for Data/Tensor
+  int64_t devices = 1;  // the 1-D grid's size for Data/Tensor
   std::string specPath; // Spec: {"grid": [2], "tensors": {"name": [[0], []]}}
   // Graph inputs whose values are fixed at compile time (folded into the
   // program, dropped from its arguments) when the model uses them as shape

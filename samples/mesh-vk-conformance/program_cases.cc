@@ -90,6 +90,19 @@ std::string Invoke(meshvk_module_t* module, meshvk_program_t* program, const Kit
   return "";
 }
 
+// The copy commands of process `p`'s stream in function 0, with their
+// indices; "" or the error.
+std::string CopiesOf(meshvk_module_t* module, uint32_t p,
+                     std::vector<std::pair<uint32_t, meshvk_command_info_t>>* out) {
+  for (uint32_t c = 0; c < meshvk_module_command_count(module, 0, p); ++c) {
+    meshvk_command_info_t info = {};
+    Status sc(meshvk_module_command_info(module, 0, p, c, &info));
+    if (!sc.ok()) return sc.Message();
+    if (info.kind == MESHVK_TRACE_COPY) out->push_back({c, info});
+  }
+  return "";
+}
+
 // Bytes that arrive at each process by each path, as the runtime counts them,
 // vs the plan: every copy of the process's stream counted under the path the
 // set has from its source (a copy from the process itself: the same device),
@@ -104,11 +117,9 @@ std::string CheckBytes(meshvk_module_t* module, meshvk_program_t* program, meshv
     Status s(meshvk_module_function_process_summary(module, 0, p, &plan));
     if (!s.ok()) return s.Message();
     uint64_t want[MESHVK_COPY_PATH_COUNT] = {}, got[MESHVK_COPY_PATH_COUNT] = {}, from_peers = 0;
-    for (uint32_t c = 0; c < meshvk_module_command_count(module, 0, p); ++c) {
-      meshvk_command_info_t info = {};
-      Status sc(meshvk_module_command_info(module, 0, p, c, &info));
-      if (!sc.ok()) return sc.Message();
-      if (info.kind != MESHVK_TRACE_COPY) continue;
+    std::vector<std::pair<uint32_t, meshvk_command_info_t>> copies;
+    if (std::string e = CopiesOf(module, p, &copies); !e.empty()) return e;
+    for (const auto& [c, info] : copies) {
       meshvk_copy_path_info_t path = {};
       path.path = MESHVK_COPY_PATH_SAME_DEVICE;
       if (info.peer != p) {
@@ -143,11 +154,9 @@ std::string CheckPlacement(meshvk_module_t* module, meshvk_device_set_t* set, ui
     Status s(meshvk_module_function_process_summary(module, 0, p, &plan));
     if (!s.ok()) return s.Message();
     uint64_t local = 0;
-    for (uint32_t c = 0; c < meshvk_module_command_count(module, 0, p); ++c) {
-      meshvk_command_info_t info = {};
-      Status sc(meshvk_module_command_info(module, 0, p, c, &info));
-      if (!sc.ok()) return sc.Message();
-      if (info.kind != MESHVK_TRACE_COPY) continue;
+    std::vector<std::pair<uint32_t, meshvk_command_info_t>> copies;
+    if (std::string e = CopiesOf(module, p, &copies); !e.empty()) return e;
+    for (const auto& [c, info] : copies) {
       if (info.peer == p) {
         local += info.bytes;
         continue;

@@ -10,6 +10,7 @@
 
 #include "plan_graph.h"
 #include "probes.h"
+#include "status_text.h"
 #include "trace.h"
 #include "verbose.h"
 
@@ -195,7 +196,7 @@ int RunBenchmark(const BenchmarkSetup& setup) {
     auto start = std::chrono::steady_clock::now();
     if (meshvk_status_t status = meshvk_program_invoke(setup.program, &invoke)) {
       progress.Done();
-      std::fprintf(stderr, "mesh-vk-run: benchmark run %u: %s\n", r, meshvk_status_message(status));
+      std::fprintf(stderr, "mesh-vk-run: benchmark run %u: %s\n", r, StatusText(status).c_str());
       meshvk_status_free(status);
       return 3;
     }
@@ -208,7 +209,7 @@ int RunBenchmark(const BenchmarkSetup& setup) {
     std::vector<meshvk_phase_timing_t> timings(1024);
     meshvk_status_t status = meshvk_program_phase_timings(setup.program, timings.data(), 1024, &count);
     if (status) {
-      if (have_timings) Verbose(1, "no per-phase GPU times: %s", meshvk_status_message(status));
+      if (have_timings) Verbose(1, "no per-phase GPU times: %s", StatusText(status).c_str());
       meshvk_status_free(status);
       have_timings = false;
       continue;
@@ -226,7 +227,7 @@ int RunBenchmark(const BenchmarkSetup& setup) {
   if (setup.dispatches) {
     progress.Show("benchmark: measuring copy bandwidth and FMA peak");
     if (meshvk_status_t status = MeasureRoofs(setup.set, 0, &roofs)) {
-      Verbose(1, "no roofline: the probes failed: %s", meshvk_status_message(status));
+      Verbose(1, "no roofline: the probes failed: %s", StatusText(status).c_str());
       meshvk_status_free(status);
     } else {
       have_roofs = true;

@@ -1,5 +1,5 @@
 // mesh-vk-run --benchmark=N: N invokes after one warm-up, reported as text
-// (times in ms) or as Google-Benchmark-like JSON (--benchmark_format=json,
+// (times in ms) or as Google-Benchmark-like JSON (--benchmark-format=json,
 // fields documented in README.md): wall time and per-(phase, process) GPU
 // time as min/median/max, per-dispatch GPU time with bytes/s (and FLOP/s
 // where the artifact says how many FLOPs a dispatch does), and a roofline
@@ -54,7 +54,7 @@ struct BenchmarkSetup {
   meshvk_program_t* program = nullptr;
   meshvk_invoke_info_t invoke{};
   uint32_t runs = 0;
-  bool json = false;  // --benchmark_format=json
+  bool json = false;  // --benchmark-format=json
   std::string program_path, function_name, device_name;
   const meshvk_module_t* module = nullptr;
   uint32_t function = 0;

@@ -1,4 +1,4 @@
-// numpy.testing.assert_allclose-style comparison for --expected_output (see compare.h).
+// numpy.testing.assert_allclose-style comparison for --expected-output (see compare.h).
 #include "compare.h"
 
 #include <cmath>

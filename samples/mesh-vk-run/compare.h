@@ -1,4 +1,4 @@
-// --expected_output checking with numpy.testing.assert_allclose semantics:
+// --expected-output checking with numpy.testing.assert_allclose semantics:
 // |actual - expected| <= atol + rtol * |expected| (defaults atol 1e-8,
 // rtol 1e-5); NaN matches NaN only and an infinity the same infinity only
 // (numpy.testing.assert_allclose's equal_nan=True: a program whose reference

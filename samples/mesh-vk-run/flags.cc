@@ -2,10 +2,13 @@
 #include "flags.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "cli_errors.h"
+#include "flag_spelling.h"
 #include "meshvk/meshvk.h"
 
 #ifndef MESHVK_VERSION_STRING
@@ -64,7 +67,10 @@ bool CheckDevices(const std::string& value, Flags* flags, std::string* error) {
     }
     flags->device_group = std::strtol(index.c_str(), nullptr, 10);
   } else if (!ParseCount(value, &flags->devices) || flags->devices > 1024) {
-    *error = "flag --devices: expected auto, a process count 1..1024 or group:G, got '" + value + "'";
+    *error =
+        "flag --devices: expected auto, a process count 1..1024, group:G (a device group) or I,J,... "
+        "(physical device indices, as --list-devices numbers them), got '" +
+        value + "'";
     return false;
   } else {
     flags->devices_set = true;
@@ -121,6 +127,15 @@ std::string VersionText() {
   return text + ")";
 }
 
+// The long names `app` knows (without dashes), for spellings and suggestions.
+std::vector<std::string> KnownFlags(CLI::App* app) {
+  std::vector<std::string> names;
+  for (const CLI::Option* option : app->get_options()) {
+    names.insert(names.end(), option->get_lnames().begin(), option->get_lnames().end());
+  }
+  return names;
+}
+
 bool ParseFlags(int argc, char** argv, Flags* flags, std::string* error) {
   CLI::App app{"mesh-vk-run"};
   app.set_help_flag();                                 // our own --help text (UsageText), one home for it
@@ -132,26 +147,34 @@ bool ParseFlags(int argc, char** argv, Flags* flags, std::string* error) {
   app.add_flag("--list-devices", flags->list_devices)->disable_flag_override();
   app.add_flag("--self-check", flags->self_check)->disable_flag_override();
   app.add_flag("--validation", flags->validation)->disable_flag_override();
-  std::string devices, topology;
-  app.add_option("--devices", devices)->multi_option_policy(last);
+  std::string topology;
+  app.add_option("--devices", flags->devices_text)->multi_option_policy(last);
   app.add_option("--topology", topology)->multi_option_policy(last);
   RunFlagValues run_values;
   AddRunFlags(&app, &flags->run, &run_values);
   app.add_option("program", flags->positional);
 
+  // --expected-output is --expected-output (flag_spelling.h); CLI11 sees the dash spelling only.
+  const std::vector<std::string> known = KnownFlags(&app);
+  const std::vector<std::string> given(argv, argv + argc);
+  std::vector<std::string> spelled = DashSpelling(
+      given, [&](const std::string& name) { return std::find(known.begin(), known.end(), name) != known.end(); });
+  std::vector<char*> spelled_argv;
+  for (std::string& arg : spelled) spelled_argv.push_back(arg.data());
   try {
-    app.parse(argc, argv);
+    app.parse(argc, spelled_argv.data());
   } catch (const CLI::ParseError& e) {
-    *error = DescribeParseError(e, argc, argv);
+    *error = DescribeParseError(e, argc, spelled_argv.data());
     return false;
   }
   for (const std::string& extra : app.remaining()) {
     if (extra.size() > 1 && extra[0] == '-') {
-      *error = "unknown flag '" + extra + "'";
+      // As typed: DashSpelling rewrites known names only.
+      *error = UnknownFlagMessage(extra, known);
       return false;
     }
   }
-  if (app.count("--devices") && !CheckDevices(devices, flags, error)) return false;
+  if (app.count("--devices") && !CheckDevices(flags->devices_text, flags, error)) return false;
   if (app.count("--topology") && !CheckTopology(topology, &flags->topology, error)) return false;
   return CheckRunFlags(run_values, &flags->run, error);
 }

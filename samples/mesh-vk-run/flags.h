@@ -23,6 +23,7 @@ struct Flags {
   bool validation = false;
   uint32_t devices = 1;                    // processes for --self-check (--devices=N)
   bool devices_set = false;                // --devices=N given (a program's grid must match)
+  std::string devices_text;                // --devices as given, for messages ("" = not given)
   int64_t device_group = -1;               // --devices=group:G
   std::vector<uint32_t> physical_devices;  // --devices=0,2: which physical devices (GPUs)
   meshvk_topology_t topology = MESHVK_TOPOLOGY_AUTO;

@@ -4,7 +4,9 @@
 #include <cstdio>
 #include <memory>
 
+#include "device_flags.h"
 #include "meshvk/meshvk.h"
+#include "status_text.h"
 
 namespace meshvk_run {
 namespace {
@@ -24,14 +26,13 @@ std::string GroupDeviceCount(uint32_t group, uint32_t* count) {
   if (group < groups) {
     auto info = std::make_unique<meshvk_device_group_info_t>();  // 64 KiB: not on the stack
     if (meshvk_status_t status = meshvk_instance_device_group_info(instance, group, info.get())) {
-      error = meshvk_status_message(status);
+      error = StatusText(status);
       meshvk_status_free(status);
     } else {
       *count = info->device_count;
     }
   } else {
-    error = "this machine has " + std::to_string(groups) + " device group" + (groups == 1 ? "" : "s") +
-            " (mesh-vk-run --list-devices shows them)";
+    error = MachineHas(groups, "device group");
   }
   meshvk_instance_release(instance);
   return error.empty() ? "" : "--devices=group:" + std::to_string(group) + ": " + error;

@@ -60,7 +60,7 @@ meshvk_status_t ListCopyPaths(meshvk_instance_t* instance, uint32_t count, uint3
       if (group->physical_devices[d] < count) group_of[group->physical_devices[d]] = static_cast<int>(g);
     }
   }
-  std::fprintf(out, "copy paths [src -> dst] (a copy is recorded on dst and reads src):\n");
+  std::fprintf(out, "copy paths [src -> dst] between physical devices (a copy is recorded on dst and reads src):\n");
   for (uint32_t src = 0; src < count; ++src) {
     for (uint32_t dst = 0; dst < count; ++dst) {
       if (src == dst) continue;
@@ -89,11 +89,13 @@ meshvk_status_t ListCopyPaths(meshvk_instance_t* instance, uint32_t count, uint3
 meshvk_status_t ListDevices(meshvk_instance_t* instance, FILE* out) {
   uint32_t count = meshvk_instance_physical_device_count(instance);
   std::fprintf(out, "physical devices: %u\n", count);
+  std::vector<std::string> names(count);  // for the groups' lines
   for (uint32_t i = 0; i < count; ++i) {
     meshvk_physical_device_info_t info;
     if (meshvk_status_t status = meshvk_instance_physical_device_info(instance, i, &info)) {
       return status;
     }
+    names[i] = info.name;
     const meshvk_device_limits_t& l = info.limits;
     std::fprintf(out, "  [%u] %s (%s, vendor 0x%04x device 0x%04x, Vulkan %u.%u.%u)\n", i, info.name,
                  meshvk_physical_device_type_name(info.device_type), info.vendor_id, info.device_id,
@@ -120,21 +122,26 @@ meshvk_status_t ListDevices(meshvk_instance_t* instance, FILE* out) {
   }
 
   uint32_t groups = meshvk_instance_device_group_count(instance);
-  std::fprintf(out, "device groups: %u\n", groups);
+  std::fprintf(out, "device groups: %u (--devices=group:G)\n", groups);
   // The group info carries a 64 KiB peer matrix: keep it off the stack.
   auto group = std::make_unique<meshvk_device_group_info_t>();
   for (uint32_t g = 0; g < groups; ++g) {
     if (meshvk_status_t status = meshvk_instance_device_group_info(instance, g, group.get())) {
       return status;
     }
-    std::fprintf(out, "  group %u: %u device(s):", g, group->device_count);
+    std::fprintf(out, "  group %u: %u device(s), subset allocation %s\n", g, group->device_count,
+                 group->subset_allocation ? "yes" : "no");
+    // A group numbers its devices 0.. (device masks, the peer matrix below); each is
+    // also a physical device with its own index above ([N], what --devices=I,J takes).
     for (uint32_t d = 0; d < group->device_count; ++d) {
-      std::fprintf(out, " %u", group->physical_devices[d]);
+      const uint32_t physical = group->physical_devices[d];
+      std::fprintf(out, "    index %u in group: [%u] %s\n", d, physical,
+                   physical < count ? names[physical].c_str() : "");
     }
-    std::fprintf(out, ", subset allocation %s\n", group->subset_allocation ? "yes" : "no");
     std::fprintf(out,
-                 "    peer memory features [local -> remote] (C copy-src, D copy-dst, "
-                 "c generic-src, d generic-dst):\n");
+                 "    peer memory features [local -> remote] by index in group %u (C copy-src, D copy-dst, "
+                 "c generic-src, d generic-dst):\n",
+                 g);
     for (uint32_t h = 0; h < group->heap_count; ++h) {
       std::fprintf(out, "    heap %u:\n      local\\remote", h);
       for (uint32_t r = 0; r < group->device_count; ++r) std::fprintf(out, " %4u", r);

@@ -1,12 +1,13 @@
 // mesh-vk-run: runs meshvk programs (.mvk, or .mlir compiled in-process),
 // lists devices and runs a built-in self-check on every process of a device set.
-// Exit codes: 0 ok, 1 results differ from --expected_output, 2 bad input/usage,
+// Exit codes: 0 ok, 1 results differ from --expected-output, 2 bad input/usage,
 // 3 runtime/device failure.
 #include <cstdio>
 #include <memory>
 #include <new>
 #include <string>
 
+#include "device_flags.h"
 #include "flags.h"
 #include "list_devices.h"
 #include "meshvk/meshvk.h"
@@ -14,6 +15,7 @@
 #include "rank_layout.h"
 #include "run_program.h"
 #include "self_check.h"
+#include "status_text.h"
 #include "verbose.h"
 
 namespace {
@@ -24,7 +26,7 @@ using meshvk_run::kExitUsage;
 
 int Fail(meshvk_status_t status, int code = kExitDevice) {
   std::fprintf(stderr, "mesh-vk-run: %s: %s\n", meshvk_status_code_name(meshvk_status_code(status)),
-               meshvk_status_message(status));
+               meshvk_run::StatusText(status).c_str());
   meshvk_status_free(status);
   return code;
 }
@@ -73,6 +75,7 @@ int main(int argc, char** argv) {
     devices.group = flags.device_group;
     devices.topology = flags.topology;
     devices.physical_devices = flags.physical_devices;
+    devices.devices_text = flags.devices_text;
     devices.validation = flags.validation;
     // Started by mpirun (or another MPI launcher): one rank of a job.
     std::unique_ptr<meshvk_run::MpiSession> mpi;
@@ -129,6 +132,15 @@ int main(int argc, char** argv) {
     }
   }
   if (flags.self_check && exit_code == kExitOk) {
+    meshvk_run::DeviceChoice devices;
+    devices.physical_devices = flags.physical_devices;
+    devices.group = flags.device_group;
+    devices.devices_text = flags.devices_text;
+    if (std::string error = meshvk_run::CheckDeviceChoice(instance, devices); !error.empty()) {
+      std::fprintf(stderr, "mesh-vk-run: %s\n", error.c_str());
+      meshvk_instance_release(instance);
+      return kExitUsage;
+    }
     std::string mismatch;
     // --devices=0,2: one process per listed device unless a count was given too.
     const uint32_t processes = !flags.physical_devices.empty() && !flags.devices_set

@@ -1,5 +1,5 @@
 // .npz archives (numpy.savez / numpy.savez_compressed) for mesh-vk-run's
-// --input/--expected_output: a zip file whose members are .npy files. Only
+// --input/--expected-output: a zip file whose members are .npy files. Only
 // what numpy writes is read: stored members (no zlib needed) and deflated ones
 // (zlib, when the build found it), zip64 sizes, one disk. Everything is
 // untrusted: sizes, offsets and names are checked against the file, and

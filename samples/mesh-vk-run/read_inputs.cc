@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "meshvk/transport.h"
+#include "status_text.h"
 
 namespace meshvk_run {
 namespace {
@@ -39,7 +40,7 @@ bool ReadInputData(const meshvk_module_t* module, uint32_t function, const uint3
                                                &count);
       }
       if (status) {
-        *error = where + meshvk_status_message(status);
+        *error = where + StatusText(status);
         meshvk_status_free(status);
         return false;
       }

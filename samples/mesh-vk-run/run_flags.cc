@@ -57,10 +57,10 @@ void AddText(CLI::App* app, const std::string& name, std::string* text, bool* se
 
 const char* RunUsageText() {
   return "usage: mesh-vk-run PROGRAM.mvk [--function=NAME] --input=SHAPExTYPE=VALUES|@a.npy|@a.bin ...\n"
-         "                   [--output=@c.npy|-]... [--expected_output=SPEC... [--atol=A] [--rtol=R]]\n"
+         "                   [--output=@c.npy|-]... [--expected-output=SPEC... [--atol=A] [--rtol=R]]\n"
          "                   [--devices=auto|N|group:G|I,J,...] [--topology=auto|group|logical|independent]\n"
          "                   [--validation] [--print-plan] [--plan-graph=F.dot] [--trace=F.json]\n"
-         "                   [--benchmark=N [--benchmark_format=json]] [--rank-axes=A,...]\n"
+         "                   [--benchmark=N [--benchmark-format=json]] [--rank-axes=A,...]\n"
          "                   [-v] [--version]\n"
          "  --function=NAME        function to run (default: the only one)\n"
          "  --input=SPEC           a whole (global) input tensor, e.g. 2x3xf32=\"1 2 3 4 5 6\",\n"
@@ -68,10 +68,10 @@ const char* RunUsageText() {
          "                         @a.npy takes shape and type from the file, @args.npz gives one\n"
          "                         argument per array (in order), @args.npz:NAME one array\n"
          "  --output=@file.npy|-   where each result goes (default: print all results)\n"
-         "  --print_max_element_count=N  print at most N elements of a result (default 1024)\n"
-         "  --expected_output=SPEC compare each result (numpy.testing.assert_allclose); exit 1 if one differs\n"
+         "  --print-max-element-count=N  print at most N elements of a result (default 1024)\n"
+         "  --expected-output=SPEC compare each result (numpy.testing.assert_allclose); exit 1 if one differs\n"
          "  --atol=A --rtol=R      tolerances (defaults 1e-8 and 1e-5, like numpy)\n"
-         "  --devices=auto|N|group:G  processes: the program's grid (auto), N (a .mvk must\n"
+         "  --devices=auto|N|group:G|I,J,...  processes: the program's grid (auto), N (a .mvk must\n"
          "                         match it; a 1-D .mlir program is recompiled for N, a\n"
          "                         dynamic grid (shape = ?) is compiled for N, and a .mvk\n"
          "                         of a dynamic grid runs its plan for N),\n"
@@ -86,7 +86,7 @@ const char* RunUsageText() {
          "  --benchmark=N          run N times after a warm-up: wall, per-phase and per-dispatch\n"
          "                         GPU times (min/median/max ms), bytes/s, a roofline line per\n"
          "                         dispatch against the measured copy bandwidth and FMA peak\n"
-         "  --benchmark_format=console|json  json: Google-Benchmark-like fields on stdout\n"
+         "  --benchmark-format=console|json  json: Google-Benchmark-like fields on stdout\n"
          "  --trace=FILE.json      Chrome trace-event file (Perfetto): host steps, every command\n"
          "                         on each process's device timeline, copy flow arrows\n"
          "  --plan-graph=FILE.dot  the plan as a Graphviz picture (dot -Tsvg FILE.dot)\n"
@@ -95,7 +95,9 @@ const char* RunUsageText() {
          "  --rank-axes=A[,B]      under mpirun: the grid axes across MPI ranks (default: the\n"
          "                         outermost axes whose sizes multiply to the rank count)\n"
          "  PROGRAM.mlir           compiled in-process (needs a build with MESHVK_BUILD_COMPILER=ON)\n"
-         "exit codes: 0 ok, 1 results differ from --expected_output, 2 bad input/usage,\n"
+         "flags are spelled with dashes; underscores are accepted too (--expected_output,\n"
+         "--print_max_element_count, --benchmark_format: iree-run-module's spelling)\n"
+         "exit codes: 0 ok, 1 results differ from --expected-output, 2 bad input/usage,\n"
          "            3 runtime/device failure\n";
 }
 
@@ -104,12 +106,12 @@ void AddRunFlags(CLI::App* app, RunFlags* flags, RunFlagValues* values) {
   // One value per occurrence: `--input A PROGRAM` must not swallow the program.
   app->add_option("--input", flags->inputs)->allow_extra_args(false);
   app->add_option("--output", values->outputs)->allow_extra_args(false);
-  app->add_option("--expected_output", flags->expected)->allow_extra_args(false);
+  app->add_option("--expected-output", flags->expected)->allow_extra_args(false);
   AddText(app, "--atol", &values->atol, &values->atol_set);
   AddText(app, "--rtol", &values->rtol, &values->rtol_set);
   AddText(app, "--benchmark", &values->benchmark, &values->benchmark_set);
-  AddText(app, "--print_max_element_count", &values->print_max, &values->print_max_set);
-  AddText(app, "--benchmark_format", &values->benchmark_format, &values->benchmark_format_set);
+  AddText(app, "--print-max-element-count", &values->print_max, &values->print_max_set);
+  AddText(app, "--benchmark-format", &values->benchmark_format, &values->benchmark_format_set);
   AddText(app, "--trace", &values->trace, &values->trace_set);
   AddText(app, "--plan-graph", &values->plan_graph, &values->plan_graph_set);
   AddText(app, "--device-timeout", &values->device_timeout, &values->device_timeout_set);
@@ -136,7 +138,7 @@ bool CheckRunFlags(const RunFlagValues& values, RunFlags* flags, std::string* er
   }
   if (values.benchmark_format_set) {
     if (values.benchmark_format != "console" && values.benchmark_format != "json") {
-      *error = "flag --benchmark_format: expected console or json, got '" + values.benchmark_format + "'";
+      *error = "flag --benchmark-format: expected console or json, got '" + values.benchmark_format + "'";
       return false;
     }
     flags->benchmark_format = values.benchmark_format;
@@ -160,7 +162,7 @@ bool CheckRunFlags(const RunFlagValues& values, RunFlags* flags, std::string* er
     const std::string& v = values.print_max;
     unsigned long long n = !v.empty() && v[0] >= '0' && v[0] <= '9' ? std::strtoull(v.c_str(), &end, 10) : 0;
     if (!end || *end != '\0' || errno == ERANGE) {
-      *error = "flag --print_max_element_count: expected a count of elements (0 or more), got '" + v + "'";
+      *error = "flag --print-max-element-count: expected a count of elements (0 or more), got '" + v + "'";
       return false;
     }
     flags->print_max_element_count = n;

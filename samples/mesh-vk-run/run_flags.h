@@ -19,12 +19,12 @@ struct RunFlags {
   std::string function;                      // --function=NAME ("" = the only one)
   std::vector<std::string> inputs;           // --input=SPEC, in argument order
   std::vector<std::string> outputs;          // --output=@file.npy or -, in result order
-  std::vector<std::string> expected;         // --expected_output=SPEC, in result order
+  std::vector<std::string> expected;         // --expected-output=SPEC, in result order
   Tolerance tolerance;                       // --atol, --rtol
   bool print_plan = false;                   // --print-plan
   uint32_t benchmark = 0;                    // --benchmark=N (0: off)
-  uint64_t print_max_element_count = 1024;   // --print_max_element_count=N
-  std::string benchmark_format = "console";  // --benchmark_format=console|json
+  uint64_t print_max_element_count = 1024;   // --print-max-element-count=N
+  std::string benchmark_format = "console";  // --benchmark-format=console|json
   std::string trace;                         // --trace=FILE.json ("" = off)
   std::string plan_graph;                    // --plan-graph=FILE.dot ("" = off)
   uint64_t device_timeout_ms = 0;            // --device-timeout=S (0: MESHVK_DEVICE_TIMEOUT_MS or 60 s)

@@ -13,6 +13,7 @@
 
 #include "benchmark.h"
 #include "copy_path.h"
+#include "device_flags.h"
 #include "grid_variant.h"
 #include "meshvk/meshvk.h"
 #include "meshvk/module.h"
@@ -24,6 +25,7 @@
 #include "plan_print.h"
 #include "rank_layout.h"
 #include "read_inputs.h"
+#include "status_text.h"
 #include "tensor_args.h"
 #include "tensor_io.h"
 #include "trace.h"
@@ -49,9 +51,9 @@ int Error(int code, const std::string& message) {
   return code;
 }
 
-// Consumes `status`; returns its one-line message.
+// Consumes `status`; returns its one-line message, in the user's words (status_text.h).
 std::string Take(meshvk_status_t status) {
-  std::string message = meshvk_status_message(status);
+  std::string message = StatusText(status);
   meshvk_status_free(status);
   return message;
 }
@@ -250,7 +252,7 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
   // after program creation (read_inputs.h), and under mpirun only each
   // rank's part of it.
   if (std::string error; !ExpandTensorArgs(flags.inputs, "--input", &input_args, &error) ||
-                         !ExpandTensorArgs(flags.expected, "--expected_output", &expected_args, &error))
+                         !ExpandTensorArgs(flags.expected, "--expected-output", &expected_args, &error))
     return Error(kExitUsage, error);
   if (input_args.size() != fn.argument_count)
     return Error(kExitUsage, "--input: " + std::to_string(input_args.size()) + " given" +
@@ -281,7 +283,7 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
     return Error(kExitUsage, "--output: " + std::to_string(flags.outputs.size()) + " given, function " + fn_name +
                                  " returns " + std::to_string(fn.result_count) + " (" + result_list + ")");
   if (!expected_args.empty() && expected_args.size() != fn.result_count)
-    return Error(kExitUsage, "--expected_output: " + std::to_string(expected_args.size()) + " given, function " +
+    return Error(kExitUsage, "--expected-output: " + std::to_string(expected_args.size()) + " given, function " +
                                  fn_name + " returns " + std::to_string(fn.result_count) + " (" + result_list + ")");
   std::vector<HostTensor> expected(expected_args.size());
   std::vector<TensorSource> expected_sources(expected_args.size());
@@ -291,15 +293,15 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
       expected[i] = std::move(expected_args[i].tensor);
       expected_sources[i] = std::move(expected_args[i].source);
     } else if (!ParseTensorType(expected_args[i].spec, &expected[i], &error)) {
-      return Error(kExitUsage, "--expected_output[" + std::to_string(i) + "]: " + error);
+      return Error(kExitUsage, "--expected-output[" + std::to_string(i) + "]: " + error);
     }
     if (!Matches(expected[i], results[i]))
       return Error(kExitUsage,
-                   "--expected_output[" + std::to_string(i) + "]: " + TypeString(expected[i].shape, expected[i].type) +
+                   "--expected-output[" + std::to_string(i) + "]: " + TypeString(expected[i].shape, expected[i].type) +
                        " given" + (expected_args[i].origin.empty() ? "" : " (" + expected_args[i].origin + ")") +
                        ", result " + std::to_string(i) + " of " + fn_name + " is " + SignatureString(results[i]));
     if (!expected_args[i].loaded && !ParseTensorSpec(expected_args[i].spec, &expected[i], &error, &expected_sources[i]))
-      return Error(kExitUsage, "--expected_output[" + std::to_string(i) + "]: " + error);
+      return Error(kExitUsage, "--expected-output[" + std::to_string(i) + "]: " + error);
   }
   for (size_t i = 0; i < flags.outputs.size(); ++i) {
     if (flags.outputs[i] == "-") continue;
@@ -325,6 +327,7 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
     const int code = InstanceCreateExitCode(status);
     return Error(code, Take(status));
   }
+  if (std::string error = CheckDeviceChoice(r.instance, devices); !error.empty()) return Error(kExitUsage, error);
   meshvk_device_set_create_info_t set_info{};
   set_info.topology = devices.group >= 0 ? MESHVK_TOPOLOGY_DEVICE_GROUP : devices.topology;
   set_info.process_count = grid.process_count;
@@ -470,7 +473,7 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
     return Error(kExitUsage, error);
   for (size_t i = 0; i < expected.size() && root; ++i)  // compared on rank 0 only
     if (std::string error; !ReadTensorSource(expected_sources[i], nullptr, &expected[i], nullptr, &error))
-      return Error(kExitUsage, "--expected_output[" + std::to_string(i) + "]: " + OneLine(error));
+      return Error(kExitUsage, "--expected-output[" + std::to_string(i) + "]: " + OneLine(error));
   step("read inputs", read_stats.bytes_read);
   if (mpi && (flags.print_plan || Verbosity() >= 1)) {
     std::printf(
@@ -548,7 +551,7 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
   // one is written and the run had no validation message (output_files.h).
   OutputFiles files;
   for (uint32_t i = 0; i < fn.result_count; ++i) {
-    // With --benchmark_format=json, stdout is the JSON document alone: results
+    // With --benchmark-format=json, stdout is the JSON document alone: results
     // are printed only where --output=- asks for them.
     const bool json = flags.benchmark > 0 && flags.benchmark_format == "json";
     const std::string target = flags.outputs.empty() ? (expected.empty() && !json ? "-" : "") : flags.outputs[i];
@@ -575,13 +578,13 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
   for (size_t i = 0; i < expected.size(); ++i) {
     std::string report;
     if (!TensorsClose(outputs[i], expected[i], flags.tolerance, &report)) {
-      std::fprintf(stderr, "mesh-vk-run: result %zu differs from --expected_output[%zu]: %s\n", i, i, report.c_str());
+      std::fprintf(stderr, "mesh-vk-run: result %zu differs from --expected-output[%zu]: %s\n", i, i, report.c_str());
       code = kExitMismatch;
     } else {
       // The line a newcomer looks for after the README's first command (on
       // stderr when stdout carries the benchmark's JSON).
       std::fprintf(flags.benchmark > 0 && flags.benchmark_format == "json" ? stderr : stdout,
-                   "result %zu: ok (matches --expected_output[%zu], atol %g, rtol %g)\n", i, i, flags.tolerance.atol,
+                   "result %zu: ok (matches --expected-output[%zu], atol %g, rtol %g)\n", i, i, flags.tolerance.atol,
                    flags.tolerance.rtol);
     }
   }

@@ -31,6 +31,7 @@ struct DeviceChoice {
   int64_t group = -1;      // --devices=group:G
   meshvk_topology_t topology = MESHVK_TOPOLOGY_AUTO;
   std::vector<uint32_t> physical_devices;  // --devices=0,2 (empty: all)
+  std::string devices_text;                // --devices as given, for messages
   bool validation = false;
 };
 

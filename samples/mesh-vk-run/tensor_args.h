@@ -1,4 +1,4 @@
-// --input / --expected_output values that name files whose shape and type
+// --input / --expected-output values that name files whose shape and type
 // come from the file itself:
 //   @a.npy        one tensor, the .npy file's shape and dtype
 //   @a.npz        every array of the archive, in archive order, one argument each

@@ -427,7 +427,7 @@ void PrintTensor(FILE* out, const HostTensor& tensor, uint64_t max_elements) {
   bool elided = false;
   PrintLevel(out, tensor, 0, &index, max_elements, &elided);
   if (elided)
-    std::fprintf(out, " (%llu of %llu elements printed; see --print_max_element_count)",
+    std::fprintf(out, " (%llu of %llu elements printed; see --print-max-element-count)",
                  static_cast<unsigned long long>(max_elements),
                  static_cast<unsigned long long>(tensor.element_count()));
   std::fputc('\n', out);

@@ -162,7 +162,7 @@ faults)
       done
     done < "$out/counts"
   }
-  sweep program add.mvk "${AB[@]}" --expected_output=4x3xf32=@expected_c.npy
+  sweep program add.mvk "${AB[@]}" --expected-output=4x3xf32=@expected_c.npy
   sweep self-check --self-check --devices=2
   echo "$runs fault runs"
   ;;
@@ -175,10 +175,10 @@ soak)
     pids=()
     for i in 0 1 2 3 4 5 6 7; do
       case $((i % 4)) in
-        0) cmd=(add.mvk "${AB[@]}" --expected_output=4x3xf32=@expected_c.npy) ;;
-        1) cmd=(allgather4.mvk --input=8xf32=@x.npy --expected_output=8xf32=@x.npy) ;;
-        2) cmd=(allgather_i32.mvk "--input=4xi32=1 -2 3 2147483647" --expected_output=4xi32=1,-2,3,2147483647) ;;
-        3) cmd=(add2.mvk "${AB[@]}" --expected_output=4x3xf32=@expected_c.npy --expected_output=4x3xf32=@expected_c.npy) ;;
+        0) cmd=(add.mvk "${AB[@]}" --expected-output=4x3xf32=@expected_c.npy) ;;
+        1) cmd=(allgather4.mvk --input=8xf32=@x.npy --expected-output=8xf32=@x.npy) ;;
+        2) cmd=(allgather_i32.mvk "--input=4xi32=1 -2 3 2147483647" --expected-output=4xi32=1,-2,3,2147483647) ;;
+        3) cmd=(add2.mvk "${AB[@]}" --expected-output=4x3xf32=@expected_c.npy --expected-output=4x3xf32=@expected_c.npy) ;;
       esac
       timeout 120 "$runner" "${cmd[@]}" > "$out/soak.$i.log" 2>&1 &
       pids+=($!)
@@ -205,7 +205,7 @@ campaign)
   expect 2 10 "MESHVK_DEVICE_TIMEOUT_MS='abc': expected milliseconds, 1..86400000" -- \
     env MESHVK_DEVICE_TIMEOUT_MS=abc "$runner" add.mvk "${AB[@]}"
   expect 2 10 "MESHVK_DEVICE_TIMEOUT_MS='18446744073710'" -- env MESHVK_DEVICE_TIMEOUT_MS=18446744073710 "$runner" add.mvk "${AB[@]}"
-  expect 0 30 "^$" -- env MESHVK_DEVICE_TIMEOUT_MS=30000 "$runner" add.mvk "${AB[@]}" --expected_output=4x3xf32=@expected_c.npy
+  expect 0 30 "^$" -- env MESHVK_DEVICE_TIMEOUT_MS=30000 "$runner" add.mvk "${AB[@]}" --expected-output=4x3xf32=@expected_c.npy
   # Arguments the signature allows (2^32 elements) but a 1 GiB process cannot
   # hold (was std::bad_alloc -> abort, exit 134; then exit 3 "out of host
   # memory"): the device limit refuses the program before any input is
@@ -237,7 +237,7 @@ campaign)
   # An input FIFO with a writer is read like a file.
   mkfifo "$out/in.npy"
   (cat a.npy > "$out/in.npy" &) 2>/dev/null
-  expect 0 30 "^$" -- "$runner" add.mvk --input=4x3xf32=@"$out/in.npy" --input=4x3xf32=@b.npy --expected_output=4x3xf32=@expected_c.npy
+  expect 0 30 "^$" -- "$runner" add.mvk --input=4x3xf32=@"$out/in.npy" --input=4x3xf32=@b.npy --expected-output=4x3xf32=@expected_c.npy
   ;;
 
 *)

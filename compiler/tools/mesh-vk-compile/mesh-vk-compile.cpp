@@ -17,6 +17,7 @@
 #include "meshvk/Artifact/CompileProgram.h"
 #include "meshvk/meshvk.h"
 #include "meshvk/module.h"
+#include "flag_spelling.h"
 #include "output_files.h"
 #include "plan_graph.h"
 #include "llvm/Config/llvm-config.h"
@@ -141,22 +142,61 @@ int ParseOnnxOptions(Invocation *run) {
   return kExitOk;
 }
 
+// The options --help lists (not the hidden ones): what an unknown flag is
+// compared with for a suggestion.
+std::vector<std::string> VisibleOptions() {
+  std::vector<std::string> names;
+  for (const auto &entry : llvm::cl::getRegisteredOptions())
+    if (entry.second->getOptionHiddenFlag() == llvm::cl::NotHidden)
+      names.push_back(entry.first().str());
+  return names;
+}
+
+// cl's first error line in the tool's words. "Unknown command line argument
+// 'X'.  Try: ..." (its own suggestion follows on a second line, which the one-
+// line contract drops) becomes "unknown flag 'X'; did you mean --Y?" as in
+// mesh-vk-run, X as the user typed it (`given`, before DashSpelling).
+std::string DescribeParseError(const std::string &errors, const std::vector<std::string> &given,
+                               const std::vector<std::string> &spelled) {
+  std::string first = errors.substr(0, errors.find('\n'));
+  if (first.rfind("mesh-vk-compile: ", 0) == 0)
+    first = first.substr(17);
+  const std::string unknown = "Unknown command line argument '";
+  if (size_t try_help = first.find("'.  Try: ");
+      first.rfind(unknown, 0) == 0 && try_help != std::string::npos) {
+    std::string arg = first.substr(unknown.size(), try_help - unknown.size());
+    for (size_t i = 0; i < spelled.size(); ++i)
+      if (spelled[i] == arg) {
+        arg = given[i];
+        break;
+      }
+    return meshvk_run::UnknownFlagMessage(arg, VisibleOptions());
+  }
+  if (size_t try_help = first.find(".  Try: "); try_help != std::string::npos)
+    first = first.substr(0, try_help);
+  return first;
+}
+
 // Parses and checks the command line into `run`; kExitOk, or the exit code
 // after one line on stderr. cl reports into `errors` and returns false (it
 // would exit(1) with several lines otherwise): the tool's contract is one
-// line and exit 2.
+// line and exit 2. Flags are read in their dash spelling, underscores accepted
+// (flag_spelling.h: --print_plan is --print-plan, as in mesh-vk-run).
 int ParseArguments(int argc, char **argv, Invocation *run) {
+  const std::vector<std::string> given(argv, argv + argc);
+  const auto &registered = llvm::cl::getRegisteredOptions();
+  const std::vector<std::string> spelled = meshvk_run::DashSpelling(
+      given, [&](const std::string &name) { return registered.count(name) > 0; });
+  std::vector<const char *> spelledArgv;
+  for (const std::string &arg : spelled)
+    spelledArgv.push_back(arg.c_str());
   std::string errors;
   llvm::raw_string_ostream errorStream(errors);
-  if (!llvm::cl::ParseCommandLineOptions(
-          argc, argv, "meshvk compiler: PROGRAM.mlir -> PROGRAM.mvk\n", &errorStream)) {
+  if (!llvm::cl::ParseCommandLineOptions(argc, spelledArgv.data(),
+                                         "meshvk compiler: PROGRAM.mlir -> PROGRAM.mvk\n",
+                                         &errorStream)) {
     errorStream.flush();
-    std::string first = errors.substr(0, errors.find('\n'));
-    if (first.rfind("mesh-vk-compile: ", 0) == 0)
-      first = first.substr(17);
-    if (size_t try_help = first.find(".  Try: "); try_help != std::string::npos)
-      first = first.substr(0, try_help);
-    return Usage(first);
+    return Usage(DescribeParseError(errors, given, spelled));
   }
   run->input = inputFile, run->output = outputFile, run->device = targetDevice;
   run->vulkan = vulkanVersion, run->grid = gridShape;

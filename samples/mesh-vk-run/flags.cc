@@ -127,6 +127,8 @@ std::string VersionText() {
   return text + ")";
 }
 
+namespace {
+
 // The long names `app` knows (without dashes), for spellings and suggestions.
 std::vector<std::string> KnownFlags(CLI::App* app) {
   std::vector<std::string> names;
@@ -135,6 +137,8 @@ std::vector<std::string> KnownFlags(CLI::App* app) {
   }
   return names;
 }
+
+}  // namespace
 
 bool ParseFlags(int argc, char** argv, Flags* flags, std::string* error) {
   CLI::App app{"mesh-vk-run"};
@@ -154,7 +158,7 @@ bool ParseFlags(int argc, char** argv, Flags* flags, std::string* error) {
   AddRunFlags(&app, &flags->run, &run_values);
   app.add_option("program", flags->positional);
 
-  // --expected-output is --expected-output (flag_spelling.h); CLI11 sees the dash spelling only.
+  // IREE's --expected_output is --expected-output (flag_spelling.h): CLI11 sees the dash spelling only.
   const std::vector<std::string> known = KnownFlags(&app);
   const std::vector<std::string> given(argv, argv + argc);
   std::vector<std::string> spelled = DashSpelling(

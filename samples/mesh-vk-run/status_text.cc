@@ -13,11 +13,11 @@ std::string WithoutFunctionNames(const std::string& message) {
     if (name == std::string::npos) break;
     size_t end = name + 7;
     while (end < message.size() && ((message[end] >= 'a' && message[end] <= 'z') || message[end] == '_' ||
-                                     (message[end] >= '0' && message[end] <= '9')))
+                                    (message[end] >= '0' && message[end] <= '9')))
       ++end;
     // Only a prefix: the name at the start or after ": ", followed by ": ".
-    const bool prefix = (name == 0 || (name >= 2 && message.compare(name - 2, 2, ": ") == 0)) &&
-                        message.compare(end, 2, ": ") == 0;
+    const bool prefix =
+        (name == 0 || (name >= 2 && message.compare(name - 2, 2, ": ") == 0)) && message.compare(end, 2, ": ") == 0;
     out += message.substr(at, name - at);
     if (!prefix) out += message.substr(name, end - name);
     at = prefix ? end + 2 : end;

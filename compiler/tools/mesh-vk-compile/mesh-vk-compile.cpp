@@ -148,7 +148,7 @@ std::vector<std::string> VisibleOptions() {
   std::vector<std::string> names;
   for (const auto &entry : llvm::cl::getRegisteredOptions())
     if (entry.second->getOptionHiddenFlag() == llvm::cl::NotHidden)
-      names.push_back(entry.first().str());
+      names.push_back(entry.first.str());
   return names;
 }
 

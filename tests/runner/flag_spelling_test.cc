@@ -13,16 +13,19 @@
 namespace meshvk_run {
 namespace {
 
-const std::vector<std::string> kKnown = {"help", "h", "v", "verbose", "list-devices", "print-plan", "expected-output",
-                                         "print-max-element-count", "devices", "input"};
+const std::vector<std::string> kKnown = {
+    "help",    "h",    "v", "verbose", "list-devices", "print-plan", "expected-output", "print-max-element-count",
+    "devices", "input"};
 
 bool Known(const std::string& name) { return std::find(kKnown.begin(), kKnown.end(), name) != kKnown.end(); }
 
 TEST(FlagSpelling, UnderscoresBecomeDashesInKnownNamesOnly) {
-  const std::vector<std::string> args = {"mesh-vk-run",  "--expected_output=@c_1.npy", "-", "x_y.mlir", "--print_plnn",
-                                         "-print_plan", "-vv", "--", "--print_plan"};
-  const std::vector<std::string> want = {"mesh-vk-run", "--expected-output=@c_1.npy", "-", "x_y.mlir", "--print_plnn",
-                                         "-print-plan", "-vv", "--", "--print_plan"};
+  const std::vector<std::string> args = {
+      "mesh-vk-run", "--expected_output=@c_1.npy", "-", "x_y.mlir", "--print_plnn", "-print_plan", "-vv", "--",
+      "--print_plan"};
+  const std::vector<std::string> want = {
+      "mesh-vk-run", "--expected-output=@c_1.npy", "-", "x_y.mlir", "--print_plnn", "-print-plan", "-vv", "--",
+      "--print_plan"};
   EXPECT_EQ(DashSpelling(args, Known), want);
 }
 

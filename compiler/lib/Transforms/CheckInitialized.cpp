@@ -152,8 +152,8 @@ std::optional<SmallVector<int64_t>> firstUnwritten(ArrayRef<int64_t> shape,
       if (slice.sizes[d] > kMaxStridedWrites)
         return std::nullopt;
       for (int64_t k = 0; k < slice.sizes[d]; ++k)
-        points.insert({slice.offsets[d] + k * slice.strides[d],
-                       slice.offsets[d] + k * slice.strides[d] + 1});
+        points.insert(
+            {slice.offsets[d] + k * slice.strides[d], slice.offsets[d] + k * slice.strides[d] + 1});
     }
     for (int64_t p : points)
       if (p <= shape[d])

@@ -50,7 +50,7 @@ func.func @matmul_through_annotation(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>) -
   %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
   %e = tensor.empty() : tensor<4x2xf32>
   %e_s = shard.shard %e to %s : tensor<4x2xf32>
-  // expected-error @+1 {{linalg.matmul accumulates into %1 = tensor.empty}}
+  // expected-error @+1 {{linalg.matmul accumulates into %0 = tensor.empty}}
   %0 = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x2xf32>) outs(%e_s : tensor<4x2xf32>) -> tensor<4x2xf32>
   return %0 : tensor<4x2xf32>
 }

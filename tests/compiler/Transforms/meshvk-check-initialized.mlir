@@ -217,7 +217,8 @@ func.func @filled(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>) -> tensor<4x2xf32> {
 // -----
 
 // Accepted: elementwise ops and generics that write their init without
-// reading it; an accumulator that is an argument (meshvk-normalize-input
+// reading it; a dead matmul into a tensor.empty (erased by
+// meshvk-normalize-input, its values reach nothing); an accumulator that is an argument (meshvk-normalize-input
 // rewrites or refuses that one); an alloc_tensor copying a defined tensor.
 // CHECK-LABEL: func.func @not_read
 func.func @not_read(%x: tensor<8xf32>, %a: tensor<4x8xf32>, %b: tensor<8x2xf32>, %acc: tensor<4x2xf32>)
@@ -235,6 +236,9 @@ func.func @not_read(%x: tensor<8xf32>, %a: tensor<4x8xf32>, %b: tensor<8x2xf32>,
   } -> tensor<8xf32>
   // CHECK: linalg.matmul
   %2 = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x2xf32>) outs(%acc : tensor<4x2xf32>) -> tensor<4x2xf32>
+  %e2 = tensor.empty() : tensor<4x2xf32>
+  // CHECK: linalg.matmul
+  %dead = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x2xf32>) outs(%e2 : tensor<4x2xf32>) -> tensor<4x2xf32>
   %copy = bufferization.alloc_tensor() copy(%x) : tensor<8xf32>
   // CHECK: linalg.reduce
   %3 = linalg.reduce ins(%a : tensor<4x8xf32>) outs(%copy : tensor<8xf32>) dimensions = [0]

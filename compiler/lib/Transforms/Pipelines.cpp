@@ -35,6 +35,10 @@ struct PartitionOptions : PassPipelineOptions<PartitionOptions> {
 /// annotations a grid of one and fixes what propagation trips over.
 void addInputPasses(OpPassManager &pm) {
   pm.addPass(meshvk::createCheckTensorTypes());
+  // On the program as written: every tensor.empty from here on is one the
+  // compiler made (tosa-to-linalg, pad/concat decomposition, read-init
+  // rewrites), and those are filled or fully written.
+  pm.addPass(meshvk::createCheckInitialized());
   // Helper functions people factor out (`func.call @gelu`) are inlined and
   // the private ones then dropped: a plan is one function, and the sharding
   // interfaces have no rule for calls. No cleanup pipeline runs on the

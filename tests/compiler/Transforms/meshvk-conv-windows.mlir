@@ -82,11 +82,12 @@ func.func @max_pool_rows(%x: tensor<1x8x2x3xf32>) -> tensor<1x8x2x3xf32> {
 
 // 'valid' (no pad): the taps shift the input itself by 0..2; the generic
 // runs over the input's 8x8 and an extract_slice keeps the 6x6 outputs. The
-// accumulator (a tensor.empty the op reads) becomes an empty of 8x8.
+// accumulator (a filled tensor.empty; an unfilled one is refused by
+// meshvk-check-initialized) becomes a fill of 8x8.
 // CHECK-LABEL: func.func @valid
 // CHECK-NOT: linalg.conv_2d
 // CHECK-DAG: meshvk.window %{{.*}} shifts [0, 2, 2, 0] pad 0.000000e+00 : f32 : tensor<1x8x8x3xf32>
-// CHECK-DAG: %[[ACC:.*]] = tensor.empty() : tensor<1x8x8x4xf32>
+// CHECK-DAG: %[[ACC:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x8x8x4xf32>)
 // Nine taps of two operands each run in three generics of at most nine
 // operands; the channels reduce in each, so each sums into zeros (the first
 // into the accumulator) and the sums are added:
@@ -99,9 +100,11 @@ func.func @max_pool_rows(%x: tensor<1x8x2x3xf32>) -> tensor<1x8x2x3xf32> {
 // CHECK-NOT: linalg.generic
 // CHECK: tensor.extract_slice %[[S2]][0, 0, 0, 0] [1, 6, 6, 4] [1, 1, 1, 1] : tensor<1x8x8x4xf32> to tensor<1x6x6x4xf32>
 func.func @valid(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x6x6x4xf32> {
+  %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1x6x6x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x6x6x4xf32>) -> tensor<1x6x6x4xf32>
   %y = linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-      ins(%x, %w : tensor<1x8x8x3xf32>, tensor<4x3x3x3xf32>) outs(%e : tensor<1x6x6x4xf32>) -> tensor<1x6x6x4xf32>
+      ins(%x, %w : tensor<1x8x8x3xf32>, tensor<4x3x3x3xf32>) outs(%f : tensor<1x6x6x4xf32>) -> tensor<1x6x6x4xf32>
   return %y : tensor<1x6x6x4xf32>
 }
 

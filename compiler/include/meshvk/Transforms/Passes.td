@@ -1,7 +1,8 @@
 //===- Passes.td - meshvk compiler passes ------------------------*- tablegen -*-===//
 //
 // Order (pipeline `meshvk-partition` then `meshvk-plan`):
-//   [upstream] tosa-to-linalg-named, tosa-to-linalg, tosa-to-arith,
+//   meshvk-check-tensor-types, meshvk-check-initialized (the program as
+//   written), [upstream] tosa-to-linalg-named, tosa-to-linalg, tosa-to-arith,
 //   tosa-to-tensor, convert-elementwise-to-linalg (the input normalisation),
 //   meshvk-normalize-input, meshvk-check-sharding,
 //   meshvk-propagate-shardings = on every annotated function:
@@ -50,6 +51,43 @@ def CheckTensorTypes : Pass<"meshvk-check-tensor-types", "mlir::ModuleOp"> {
     error naming the argument or op. No kernel computes them, meshvk's
     rewrites build zeros of the element type, and upstream's tosa-to-linalg
     segfaults on quantized convolutions and on unranked results.
+  }];
+}
+
+def CheckInitialized : Pass<"meshvk-check-initialized", "mlir::ModuleOp"> {
+  let summary = "Refuse programs whose results depend on the undefined values of tensor.empty";
+  let description = [{
+    Runs on the program as written, right after `meshvk-check-tensor-types`
+    and before anything in meshvk creates a `tensor.empty` of its own. A
+    `tensor.empty` (or `bufferization.alloc_tensor` without `copy`) holds
+    undefined values; two ways of reading them are refused with one error at
+    the op that reads, naming the fix:
+
+    1. A linalg op whose payload reads its init (matmul, batch_matmul, conv_*,
+       pooling_*, linalg.reduce, a linalg.generic whose region uses the outs
+       block argument, with reduction iterators or parallel ones) when that
+       init is a `tensor.empty`, looking through `shard.shard`, `tensor.cast`,
+       expand/collapse_shape, `tensor.reshape` and `tensor.extract_slice`.
+    ```mlir
+    %e = tensor.empty() : tensor<32x64xf32>
+    %y = linalg.matmul ins(%a, %b : ...) outs(%e : tensor<32x64xf32>) -> ...
+    // error: linalg.matmul accumulates into %e = tensor.empty, whose values
+    // are undefined (expected an initialised accumulator: fill it first, e.g.
+    // linalg.fill ins(%zero : f32) outs(%empty))
+    ```
+    2. A chain of `tensor.insert_slice` into a `tensor.empty` with static
+       shape, offsets, sizes and strides whose slices leave an element
+       unwritten, when the chain's result is read:
+    ```mlir
+    %e = tensor.empty() : tensor<8xf32>
+    %0 = tensor.insert_slice %a into %e[0] [4] [1] : tensor<4xf32> into tensor<8xf32>
+    %r = linalg.exp ins(%0 : tensor<8xf32>) outs(%e2 : tensor<8xf32>) -> ...
+    // error: tensor.insert_slice leaves element [4] of %e = tensor.empty
+    // unwritten, and its result is read ...
+    ```
+    Dynamic shapes or slices are left alone (what they cover is known only
+    at run time). TOSA ops have no init and are not checked. The IR is not
+    changed.
   }];
 }
 

@@ -29,6 +29,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   meshvk::ProgramOptions options;
   options.producer = "meshvk compiler fuzz";
+  options.isolateCrashes = false;  // libFuzzer needs the coverage of the code it runs
   meshvk::CompiledProgram program;
   std::string text(reinterpret_cast<const char*>(data), size);
   std::string error = meshvk::compileProgramSource(text, "fuzz.mlir", options, &program);

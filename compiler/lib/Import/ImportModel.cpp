@@ -15,6 +15,7 @@
 #include <set>
 #include <sstream>
 
+#include "meshvk/Support/CompileStage.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -197,6 +198,7 @@ private:
 
   bool importNode(const onnx::NodeProto &node) {
     im.node = &node;
+    setCompileStage("importing ONNX node '" + node.name() + "' (" + node.op_type() + ")");
     if (!node.domain().empty() && node.domain() != "ai.onnx")
       return im.fail("domain '" + node.domain() + "' is not supported (only ai.onnx)");
     for (const auto &a : node.attribute())

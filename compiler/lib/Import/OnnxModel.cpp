@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "meshvk/Support/CompileStage.h"
 #include "onnx/checker.h"
 #include "onnx/shape_inference/implementation.h"
 #include "onnx/version_converter/convert.h"
@@ -42,11 +43,13 @@ std::string onnxTypeName(int32_t type) {
 
 bool loadModel(const std::string &bytes, const std::string &name, onnx::ModelProto *model,
                int64_t *opset, std::string *error) {
+  setCompileStage("reading the ONNX protobuf", name);
   if (!model->ParseFromString(bytes) ||
       model->graph().node_size() + model->graph().output_size() == 0) {
     *error = name + ": not an ONNX model (the protobuf does not parse, or has no graph)";
     return false;
   }
+  setCompileStage("the ONNX checker", name);
   try {
     onnx::checker::check_model(*model);
   } catch (const std::exception &e) {
@@ -64,6 +67,7 @@ bool loadModel(const std::string &bytes, const std::string &name, onnx::ModelPro
     // Older models are upgraded so the lowering sees one form of each op;
     // where ONNX 1.12 has no adapter the model is imported at its own opset
     // (the lowering reads the attribute-or-input forms of both).
+    setCompileStage("ONNX version conversion to opset " + std::to_string(kTargetOpset), name);
     try {
       onnx::ModelProto converted = onnx::version_conversion::ConvertVersion(*model, kTargetOpset);
       *model = std::move(converted);
@@ -71,6 +75,7 @@ bool loadModel(const std::string &bytes, const std::string &name, onnx::ModelPro
     } catch (const std::exception &) {
     }
   }
+  setCompileStage("ONNX shape inference", name);
   try {
     onnx::ShapeInferenceOptions options{/*check_type=*/false, /*error_mode=*/0,
                                         /*enable_data_propagation=*/true};

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -95,31 +96,97 @@ void fromRaw(const std::string &raw, int64_t count, std::vector<T> *out) {
   std::memcpy(out->data(), raw.data(), count * sizeof(T));
 }
 
-bool readExternal(const onnx::TensorProto &tensor, const std::string &directory, std::string *raw,
-                  std::string *error) {
-  std::string location;
-  int64_t offset = 0, length = -1;
+// A non-negative decimal (external data's offset and length), or false.
+bool parseByteCount(const std::string &text, int64_t *value) {
+  if (text.empty() || text.size() > 18 || text.find_first_not_of("0123456789") != std::string::npos)
+    return false;
+  *value = std::stoll(text);
+  return true;
+}
+
+// `expected` bytes of an initializer's external data: its location must name a
+// regular file inside the model's folder (ONNX's rule: a relative path, no
+// `..`), and offset + length must lie inside that file. Only those bytes are
+// read, and only once their size is known to fit.
+bool readExternal(const onnx::TensorProto &tensor, const std::string &directory, size_t expected,
+                  std::string *raw, std::string *error) {
+  std::string location, offsetText = "0", lengthText;
   for (const auto &entry : tensor.external_data()) {
     if (entry.key() == "location")
       location = entry.value();
     else if (entry.key() == "offset")
-      offset = std::stoll(entry.value());
+      offsetText = entry.value();
     else if (entry.key() == "length")
-      length = std::stoll(entry.value());
+      lengthText = entry.value();
   }
-  std::ifstream in(directory + "/" + location, std::ios::binary);
-  if (location.empty() || !in) {
-    *error =
-        "initializer '" + tensor.name() + "': cannot read its external data '" + location + "'";
+  std::string what = "initializer '" + tensor.name() + "': external data '" + location + "'";
+  std::filesystem::path relative(location);
+  bool inside = !location.empty() && relative.is_relative();
+  for (const auto &part : relative)
+    inside &= part != "..";
+  if (!inside) {
+    *error = what + " is not a file inside the model's folder (expected a relative path without "
+                    "'..', as ONNX's external data format requires)";
     return false;
   }
+  int64_t offset = 0, length = static_cast<int64_t>(expected);
+  if (!parseByteCount(offsetText, &offset) ||
+      (!lengthText.empty() && !parseByteCount(lengthText, &length))) {
+    *error = what + ": offset '" + offsetText + "' or length '" + lengthText +
+             "' is not a byte count (expected non-negative decimals)";
+    return false;
+  }
+  std::filesystem::path file = std::filesystem::path(directory) / relative;
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(file, ec)) {
+    *error = what + ": no such file next to the model";
+    return false;
+  }
+  uint64_t size = std::filesystem::file_size(file, ec);
+  if (ec || static_cast<uint64_t>(offset) > size || static_cast<uint64_t>(length) > size - offset) {
+    *error = what + ": bytes " + std::to_string(offset) + ".." + std::to_string(offset + length) +
+             " are past the end of the " + std::to_string(size) + "-byte file";
+    return false;
+  }
+  if (static_cast<size_t>(length) < expected) {
+    *error = what + ": " + std::to_string(length) + " bytes, its shape needs " +
+             std::to_string(expected);
+    return false;
+  }
+  std::ifstream in(file, std::ios::binary);
+  raw->resize(expected);
   in.seekg(offset);
-  std::ostringstream data;
-  data << in.rdbuf();
-  *raw = data.str();
-  if (length >= 0)
-    raw->resize(std::min<size_t>(raw->size(), length));
+  if (!in || !in.read(raw->data(), static_cast<std::streamsize>(expected))) {
+    *error = what + ": cannot read it";
+    return false;
+  }
   return true;
+}
+
+// Bytes per element of the types decodeTensor reads (0: not one of them).
+size_t elementBytes(int32_t type) {
+  using TP = onnx::TensorProto;
+  switch (type) {
+  case TP::DOUBLE:
+  case TP::INT64:
+  case TP::UINT64:
+    return 8;
+  case TP::FLOAT:
+  case TP::INT32:
+  case TP::UINT32:
+    return 4;
+  case TP::FLOAT16:
+  case TP::BFLOAT16:
+  case TP::INT16:
+  case TP::UINT16:
+    return 2;
+  case TP::INT8:
+  case TP::UINT8:
+  case TP::BOOL:
+    return 1;
+  default:
+    return 0;
+  }
 }
 
 } // namespace
@@ -139,7 +206,13 @@ bool decodeTensor(const onnx::TensorProto &tensor, const std::string &directory,
   std::string external;
   const std::string *raw = tensor.has_raw_data() ? &tensor.raw_data() : nullptr;
   if (tensor.data_location() == onnx::TensorProto::EXTERNAL) {
-    if (!readExternal(tensor, directory, &external, error))
+    size_t bytes = elementBytes(tensor.data_type());
+    if (bytes == 0) {
+      *error = "tensor '" + tensor.name() + "': external data of type " +
+               onnxTypeName(tensor.data_type()) + " is not supported";
+      return false;
+    }
+    if (!readExternal(tensor, directory, static_cast<size_t>(count) * bytes, &external, error))
       return false;
     raw = &external;
   }

@@ -13,6 +13,8 @@
 //    input kept as isolated-N.onnx); a crash in meshvk's own importer, or a
 //    broken one-line contract, fails the run with the input kept as
 //    current.onnx.
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -23,8 +25,6 @@
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <unistd.h>
 
 #include "meshvk/Artifact/CompileProgram.h"
 
@@ -250,11 +250,10 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "fuzz_onnx_importer: broken contract on %s: '%s'\n", current.c_str(), error.c_str());
       return 1;
     }
-    if (error.find("meshvk ran it in a child process") == std::string::npos) continue;
+    if (error.find("it ran in a child process") == std::string::npos) continue;
     // Isolated: upstream's crash is survived and kept; meshvk's own is a bug.
     if (error.find("in stage importing ONNX node") != std::string::npos) {
-      std::fprintf(stderr, "fuzz_onnx_importer: meshvk's importer crashed on %s: %s\n", current.c_str(),
-                   error.c_str());
+      std::fprintf(stderr, "fuzz_onnx_importer: meshvk's importer crashed on %s: %s\n", current.c_str(), error.c_str());
       return 1;
     }
     std::filesystem::copy_file(current, work / ("isolated-" + std::to_string(isolated) + ".onnx"),
@@ -262,9 +261,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "fuzz_onnx_importer: isolated crash %zu: %s\n", isolated, error.c_str());
     ++isolated;
   }
-  std::printf("fuzz_onnx_importer: %zu mutated models, %zu compiled, %zu refused with one line (%zu of them "
-              "crashes in upstream code isolated in the compiling child process), 0 broken contracts\n",
-              runs, compiled, runs - compiled, isolated);
+  std::printf(
+      "fuzz_onnx_importer: %zu mutated models, %zu compiled, %zu refused with one line (%zu of them "
+      "crashes in upstream code isolated in the compiling child process), 0 broken contracts\n",
+      runs, compiled, runs - compiled, isolated);
   std::filesystem::remove(current);
   return 0;
 }

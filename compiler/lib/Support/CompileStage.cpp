@@ -15,7 +15,8 @@ namespace {
 // (the MLIR context has threading disabled), and the parent attaches none.
 CompileStageRecord *attached = nullptr;
 
-template <size_t N> void copyField(char (&field)[N], llvm::StringRef text) {
+template <size_t N>
+void copyField(char (&field)[N], llvm::StringRef text) {
   size_t n = std::min(text.size(), N - 1);
   // Terminate first: a crash mid-copy leaves a shorter string, never an
   // unterminated one.

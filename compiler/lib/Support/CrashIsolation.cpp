@@ -133,17 +133,16 @@ std::string trimmed(std::string s) {
   return s;
 }
 
-std::string crashLine(const std::string &inputName, const CompileStageRecord &record,
-                      int status, const std::string &childStderr) {
+std::string crashLine(const std::string &inputName, const CompileStageRecord &record, int status,
+                      const std::string &childStderr) {
   std::string stage = record.stage[0] ? record.stage : "starting";
   std::string where = record.where;
   std::string reason = reasonFromStderr(childStderr);
   std::string what = "the compiler " + howItEnded(status) + " in stage " + stage;
   if (!reason.empty())
     what += " [" + trimmed(reason) + "]";
-  what += ": upstream code failed on this input; meshvk ran it in a child process, so "
-          "nothing was compiled and this process is unharmed (MESHVK_COMPILE_IN_PROCESS=1 "
-          "reproduces it in-process, for a debugger)";
+  what += "; it ran in a child process, so nothing was compiled and this process is unharmed "
+          "(please report the input; MESHVK_COMPILE_IN_PROCESS=1 reproduces the crash in-process)";
   // An error diagnosed before the crash is nearly always its cause (MLIR's
   // parser crashing while recovering from a syntax error): lead with it.
   if (record.firstError[0])

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <tuple>
 
 #include "meshvk/Support/CompileStage.h"
 #include "onnx/checker.h"
@@ -42,8 +43,8 @@ std::string onnxTypeName(int32_t type) {
   return "type " + std::to_string(type);
 }
 
-bool loadModel(const std::string &bytes, const std::string &name, onnx::ModelProto *model,
-               int64_t *opset, std::string *error) {
+bool loadModel(const std::string &bytes, const std::string &name, const std::string &path,
+               onnx::ModelProto *model, int64_t *opset, std::string *error) {
   setCompileStage("reading the ONNX protobuf", name);
   if (!model->ParseFromString(bytes) ||
       model->graph().node_size() + model->graph().output_size() == 0) {
@@ -51,8 +52,16 @@ bool loadModel(const std::string &bytes, const std::string &name, onnx::ModelPro
     return false;
   }
   setCompileStage("the ONNX checker", name);
+  // The checker finds external data relative to the model's folder only when
+  // given the path (its ModelProto overload looks in the working directory).
+  bool externalData = false;
+  for (const auto &t : model->graph().initializer())
+    externalData |= t.data_location() == onnx::TensorProto::EXTERNAL;
   try {
-    onnx::checker::check_model(*model);
+    if (externalData && !path.empty())
+      onnx::checker::check_model(path);
+    else
+      onnx::checker::check_model(*model);
   } catch (const std::exception &e) {
     *error = name + ": the ONNX checker refuses the model: " + firstLine(e.what());
     return false;
@@ -130,12 +139,13 @@ bool readExternal(const onnx::TensorProto &tensor, const std::string &directory,
     return false;
   }
   int64_t offset = 0, length = static_cast<int64_t>(expected);
-  if (!parseByteCount(offsetText, &offset) ||
-      (!lengthText.empty() && !parseByteCount(lengthText, &length))) {
-    *error = what + ": offset '" + offsetText + "' or length '" + lengthText +
-             "' is not a byte count (expected non-negative decimals)";
-    return false;
-  }
+  for (auto [key, text, value] :
+       {std::tuple("offset", &offsetText, &offset), std::tuple("length", &lengthText, &length)})
+    if ((key == std::string("offset") || !text->empty()) && !parseByteCount(*text, value)) {
+      *error =
+          what + ": " + key + " '" + *text + "' is not a byte count (expected a decimal 0..10^18)";
+      return false;
+    }
   std::filesystem::path file = std::filesystem::path(directory) / relative;
   std::error_code ec;
   if (!std::filesystem::is_regular_file(file, ec)) {

@@ -3,7 +3,9 @@
 // becomes the one-line message, so a caller never sees MLIR's multi-line
 // output or a crash for bad input.
 #include "meshvk/Artifact/CompileProgram.h"
+#include "IsolatedCompile.h"
 #include "meshvk/Import/OnnxImport.h"
+#include "meshvk/Support/CompileStage.h"
 
 #include <cerrno>
 #include <chrono>
@@ -352,6 +354,7 @@ private:
     for (const Diagnostic &note : diag.getNotes())
       if (options.keepOperationNotes || note.str().rfind("see current operation", 0) != 0)
         firstError += " (" + oneLine(note.str()) + ")";
+    recordCompileError(firstError); // kept for a crash that may follow
     return success();
   }
 
@@ -362,6 +365,7 @@ private:
 
   /// The module, with a public function to compile.
   std::string parse(const std::string &source) {
+    setCompileStage("parse (MLIR's parser)", bufferName);
     llvm::SourceMgr sourceMgr;
     sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(source, bufferName),
                                  llvm::SMLoc());
@@ -463,6 +467,7 @@ private:
     buildPartitionPipeline(top);
     buildPlanPipeline(top);
     pm.addInstrumentation(std::make_unique<NameFailedPass>(&failedPass));
+    pm.addInstrumentation(createCompileStageInstrumentation());
     // A pass that fails without a diagnostic (upstream shard-partition does, on
     // ops it cannot partition) is still named, never "failed" alone.
     if (failed(pm.run(*module)))
@@ -497,6 +502,7 @@ private:
   /// The codegen stage: every kernel of the plan module compiled for
   /// options.device (the meshvk-codegen pipeline on a copy of the kernels).
   std::string compileKernels() {
+    setCompileStage("kernel codegen");
     codegen::CompileOptions compile;
     compile.dumpDirectory = options.dumpDirectory;
     FailureOr<codegen::CompiledKernels> compiled =
@@ -509,6 +515,7 @@ private:
 
   /// The artifact and the warnings.
   std::string emit() {
+    setCompileStage("artifact emission");
     EmitOptions emit;
     emit.maxSpirvVersion = maxSpirvFor(options.vulkanVersion);
     emit.producer = options.producer;
@@ -534,9 +541,10 @@ private:
 
 } // namespace
 
-std::string compileProgramSource(const std::string &source, const std::string &bufferName,
-                                 const ProgramOptions &options, CompiledProgram *out) {
-  *out = CompiledProgram();
+namespace {
+
+std::string compileSourceInProcess(const std::string &source, const std::string &bufferName,
+                                   const ProgramOptions &options, CompiledProgram *out) {
   // A dump directory that cannot be created is the caller's mistake, not the
   // program's: say so before compiling (and without a program location).
   if (!options.dumpDirectory.empty())
@@ -547,14 +555,33 @@ std::string compileProgramSource(const std::string &source, const std::string &b
   return ProgramCompilation(bufferName, options, out).run(source);
 }
 
+std::string compileOnnxInProcess(const std::string &path, const ProgramOptions &options,
+                                 CompiledProgram *out) {
+  if (!options.dumpDirectory.empty())
+    if (std::error_code ec = llvm::sys::fs::create_directories(options.dumpDirectory))
+      return options.dumpDirectory + ": cannot create the kernel dump directory: " + ec.message();
+  return ProgramCompilation(path, options, out).runOnnx(path);
+}
+
+} // namespace
+
+std::string compileProgramSource(const std::string &source, const std::string &bufferName,
+                                 const ProgramOptions &options, CompiledProgram *out) {
+  *out = CompiledProgram();
+  auto compile = [&](CompiledProgram *result) {
+    return compileSourceInProcess(source, bufferName, options, result);
+  };
+  return options.isolateCrashes ? compileInChildProcess(bufferName, compile, out) : compile(out);
+}
+
 std::string compileProgramFile(const std::string &path, const ProgramOptions &options,
                                CompiledProgram *out) {
   *out = CompiledProgram();
   if (llvm::StringRef(path).ends_with(".onnx")) {
-    if (!options.dumpDirectory.empty())
-      if (std::error_code ec = llvm::sys::fs::create_directories(options.dumpDirectory))
-        return options.dumpDirectory + ": cannot create the kernel dump directory: " + ec.message();
-    return ProgramCompilation(path, options, out).runOnnx(path);
+    auto compile = [&](CompiledProgram *result) {
+      return compileOnnxInProcess(path, options, result);
+    };
+    return options.isolateCrashes ? compileInChildProcess(path, compile, out) : compile(out);
   }
   std::ifstream in(path, std::ios::binary);
   if (!in)

@@ -5,6 +5,7 @@
 #include "KernelLowering.h"
 #include "llvm/Support/raw_ostream.h"
 #include "meshvk/Codegen/Passes.h"
+#include "meshvk/Support/CompileStage.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -188,6 +189,7 @@ mlir::FailureOr<CompiledKernels> compileKernels(mlir::ModuleOp input,
     return CompiledKernels{};
   PassManager pm(ctx);
   buildCodegenPipeline(pm, target);
+  pm.addInstrumentation(createCompileStageInstrumentation());
   if (failed(pm.run(*module)))
     return failure();
 

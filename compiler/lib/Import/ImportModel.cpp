@@ -15,6 +15,7 @@
 #include <set>
 #include <sstream>
 
+#include "meshvk/Support/CompileStage.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -197,6 +198,7 @@ private:
 
   bool importNode(const onnx::NodeProto &node) {
     im.node = &node;
+    setCompileStage("importing ONNX node '" + node.name() + "' (" + node.op_type() + ")");
     if (!node.domain().empty() && node.domain() != "ai.onnx")
       return im.fail("domain '" + node.domain() + "' is not supported (only ai.onnx)");
     for (const auto &a : node.attribute())
@@ -275,12 +277,12 @@ private:
 };
 
 FailureOr<OwningOpRef<ModuleOp>> importModel(const std::string &bytes, const std::string &name,
-                                             const std::string &directory,
+                                             const std::string &path, const std::string &directory,
                                              const OnnxImportOptions &options, MLIRContext &context,
                                              OnnxSignature *signature, std::string *error) {
   onnx::ModelProto model;
   int64_t opset = 0;
-  if (!loadModel(bytes, name, &model, &opset, error))
+  if (!loadModel(bytes, name, path, &model, &opset, error))
     return failure();
   loadOnnxImportDialects(context);
   OnnxSignature local;
@@ -322,7 +324,8 @@ FailureOr<OwningOpRef<ModuleOp>> importOnnxBytes(StringRef bytes, StringRef name
                                                  const OnnxImportOptions &options,
                                                  MLIRContext &context, OnnxSignature *signature,
                                                  std::string *error) {
-  return onnx_import::importModel(bytes.str(), name.str(), ".", options, context, signature, error);
+  return onnx_import::importModel(bytes.str(), name.str(), /*path=*/"", ".", options, context,
+                                  signature, error);
 }
 
 FailureOr<OwningOpRef<ModuleOp>> importOnnxFile(StringRef path, const OnnxImportOptions &options,
@@ -338,8 +341,8 @@ FailureOr<OwningOpRef<ModuleOp>> importOnnxFile(StringRef path, const OnnxImport
   std::string directory = path.str();
   size_t slash = directory.rfind('/');
   directory = slash == std::string::npos ? "." : directory.substr(0, slash);
-  return onnx_import::importModel(bytes.str(), path.str(), directory, options, context, signature,
-                                  error);
+  return onnx_import::importModel(bytes.str(), path.str(), path.str(), directory, options, context,
+                                  signature, error);
 }
 
 } // namespace meshvk

@@ -8,9 +8,12 @@
 
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <tuple>
 
+#include "meshvk/Support/CompileStage.h"
 #include "onnx/checker.h"
 #include "onnx/shape_inference/implementation.h"
 #include "onnx/version_converter/convert.h"
@@ -40,15 +43,25 @@ std::string onnxTypeName(int32_t type) {
   return "type " + std::to_string(type);
 }
 
-bool loadModel(const std::string &bytes, const std::string &name, onnx::ModelProto *model,
-               int64_t *opset, std::string *error) {
+bool loadModel(const std::string &bytes, const std::string &name, const std::string &path,
+               onnx::ModelProto *model, int64_t *opset, std::string *error) {
+  setCompileStage("reading the ONNX protobuf", name);
   if (!model->ParseFromString(bytes) ||
       model->graph().node_size() + model->graph().output_size() == 0) {
     *error = name + ": not an ONNX model (the protobuf does not parse, or has no graph)";
     return false;
   }
+  setCompileStage("the ONNX checker", name);
+  // The checker finds external data relative to the model's folder only when
+  // given the path (its ModelProto overload looks in the working directory).
+  bool externalData = false;
+  for (const auto &t : model->graph().initializer())
+    externalData |= t.data_location() == onnx::TensorProto::EXTERNAL;
   try {
-    onnx::checker::check_model(*model);
+    if (externalData && !path.empty())
+      onnx::checker::check_model(path);
+    else
+      onnx::checker::check_model(*model);
   } catch (const std::exception &e) {
     *error = name + ": the ONNX checker refuses the model: " + firstLine(e.what());
     return false;
@@ -64,6 +77,7 @@ bool loadModel(const std::string &bytes, const std::string &name, onnx::ModelPro
     // Older models are upgraded so the lowering sees one form of each op;
     // where ONNX 1.12 has no adapter the model is imported at its own opset
     // (the lowering reads the attribute-or-input forms of both).
+    setCompileStage("ONNX version conversion to opset " + std::to_string(kTargetOpset), name);
     try {
       onnx::ModelProto converted = onnx::version_conversion::ConvertVersion(*model, kTargetOpset);
       *model = std::move(converted);
@@ -71,6 +85,7 @@ bool loadModel(const std::string &bytes, const std::string &name, onnx::ModelPro
     } catch (const std::exception &) {
     }
   }
+  setCompileStage("ONNX shape inference", name);
   try {
     onnx::ShapeInferenceOptions options{/*check_type=*/false, /*error_mode=*/0,
                                         /*enable_data_propagation=*/true};
@@ -90,31 +105,98 @@ void fromRaw(const std::string &raw, int64_t count, std::vector<T> *out) {
   std::memcpy(out->data(), raw.data(), count * sizeof(T));
 }
 
-bool readExternal(const onnx::TensorProto &tensor, const std::string &directory, std::string *raw,
-                  std::string *error) {
-  std::string location;
-  int64_t offset = 0, length = -1;
+// A non-negative decimal (external data's offset and length), or false.
+bool parseByteCount(const std::string &text, int64_t *value) {
+  if (text.empty() || text.size() > 18 || text.find_first_not_of("0123456789") != std::string::npos)
+    return false;
+  *value = std::stoll(text);
+  return true;
+}
+
+// `expected` bytes of an initializer's external data: its location must name a
+// regular file inside the model's folder (ONNX's rule: a relative path, no
+// `..`), and offset + length must lie inside that file. Only those bytes are
+// read, and only once their size is known to fit.
+bool readExternal(const onnx::TensorProto &tensor, const std::string &directory, size_t expected,
+                  std::string *raw, std::string *error) {
+  std::string location, offsetText = "0", lengthText;
   for (const auto &entry : tensor.external_data()) {
     if (entry.key() == "location")
       location = entry.value();
     else if (entry.key() == "offset")
-      offset = std::stoll(entry.value());
+      offsetText = entry.value();
     else if (entry.key() == "length")
-      length = std::stoll(entry.value());
+      lengthText = entry.value();
   }
-  std::ifstream in(directory + "/" + location, std::ios::binary);
-  if (location.empty() || !in) {
-    *error =
-        "initializer '" + tensor.name() + "': cannot read its external data '" + location + "'";
+  std::string what = "initializer '" + tensor.name() + "': external data '" + location + "'";
+  std::filesystem::path relative(location);
+  bool inside = !location.empty() && relative.is_relative();
+  for (const auto &part : relative)
+    inside &= part != "..";
+  if (!inside) {
+    *error = what + " is not a file inside the model's folder (expected a relative path without "
+                    "'..', as ONNX's external data format requires)";
     return false;
   }
+  int64_t offset = 0, length = static_cast<int64_t>(expected);
+  for (auto [key, text, value] :
+       {std::tuple("offset", &offsetText, &offset), std::tuple("length", &lengthText, &length)})
+    if ((key == std::string("offset") || !text->empty()) && !parseByteCount(*text, value)) {
+      *error =
+          what + ": " + key + " '" + *text + "' is not a byte count (expected a decimal 0..10^18)";
+      return false;
+    }
+  std::filesystem::path file = std::filesystem::path(directory) / relative;
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(file, ec)) {
+    *error = what + ": no such file next to the model";
+    return false;
+  }
+  uint64_t size = std::filesystem::file_size(file, ec);
+  if (ec || static_cast<uint64_t>(offset) > size || static_cast<uint64_t>(length) > size - offset) {
+    *error = what + ": bytes " + std::to_string(offset) + ".." + std::to_string(offset + length) +
+             " are past the end of the " + std::to_string(size) + "-byte file";
+    return false;
+  }
+  if (static_cast<size_t>(length) < expected) {
+    *error = what + ": " + std::to_string(length) + " bytes, its shape needs " +
+             std::to_string(expected);
+    return false;
+  }
+  std::ifstream in(file, std::ios::binary);
+  raw->resize(expected);
   in.seekg(offset);
-  std::ostringstream data;
-  data << in.rdbuf();
-  *raw = data.str();
-  if (length >= 0)
-    raw->resize(std::min<size_t>(raw->size(), length));
+  if (!in || !in.read(raw->data(), static_cast<std::streamsize>(expected))) {
+    *error = what + ": cannot read it";
+    return false;
+  }
   return true;
+}
+
+// Bytes per element of the types decodeTensor reads (0: not one of them).
+size_t elementBytes(int32_t type) {
+  using TP = onnx::TensorProto;
+  switch (type) {
+  case TP::DOUBLE:
+  case TP::INT64:
+  case TP::UINT64:
+    return 8;
+  case TP::FLOAT:
+  case TP::INT32:
+  case TP::UINT32:
+    return 4;
+  case TP::FLOAT16:
+  case TP::BFLOAT16:
+  case TP::INT16:
+  case TP::UINT16:
+    return 2;
+  case TP::INT8:
+  case TP::UINT8:
+  case TP::BOOL:
+    return 1;
+  default:
+    return 0;
+  }
 }
 
 } // namespace
@@ -134,7 +216,13 @@ bool decodeTensor(const onnx::TensorProto &tensor, const std::string &directory,
   std::string external;
   const std::string *raw = tensor.has_raw_data() ? &tensor.raw_data() : nullptr;
   if (tensor.data_location() == onnx::TensorProto::EXTERNAL) {
-    if (!readExternal(tensor, directory, &external, error))
+    size_t bytes = elementBytes(tensor.data_type());
+    if (bytes == 0) {
+      *error = "tensor '" + tensor.name() + "': external data of type " +
+               onnxTypeName(tensor.data_type()) + " is not supported";
+      return false;
+    }
+    if (!readExternal(tensor, directory, static_cast<size_t>(count) * bytes, &external, error))
       return false;
     raw = &external;
   }

@@ -19,9 +19,10 @@ constexpr int64_t kTargetOpset = 17;
 
 // Parses, checks, upgrades (falling back to the model's own opset where the
 // converter has no adapter) and infers shapes. `*opset` is the default-domain
-// opset of the result. false with a one-line *error otherwise.
-bool loadModel(const std::string &bytes, const std::string &name, onnx::ModelProto *model,
-               int64_t *opset, std::string *error);
+// opset of the result. false with a one-line *error otherwise. `path` is the
+// file the bytes came from ("" for bytes from memory).
+bool loadModel(const std::string &bytes, const std::string &name, const std::string &path,
+               onnx::ModelProto *model, int64_t *opset, std::string *error);
 
 // Decodes a TensorProto (raw_data or the typed fields). `directory` resolves
 // external data. false with *error for a dtype or location it cannot read.

@@ -11,6 +11,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "meshvk/Support/CrashIsolation.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -64,10 +65,31 @@ int main(int argc, char **argv) {
       llvm::errs() << "mesh-vk-translate: --input-shape=" << s << ": expected NAME=DxD...\n";
       return 2;
     }
-  mlir::MLIRContext context;
-  meshvk::OnnxSignature signature;
-  auto module = meshvk::importOnnxFile(inputPath, options, context, &signature, &error);
-  if (failed(module)) {
+  // The import runs in a child process: libonnx's checker, version converter
+  // and shape inference crash on some malformed models, and that must be one
+  // error line, not a signal. The IR comes back as text, and the output file
+  // is written only once it is whole.
+  std::string text;
+  error = meshvk::runInChildProcess(
+      inputPath,
+      [&](std::string *ir) {
+        mlir::MLIRContext context;
+        meshvk::OnnxSignature signature;
+        std::string importError;
+        auto module = meshvk::importOnnxFile(inputPath, options, context, &signature, &importError);
+        if (failed(module))
+          return importError.empty() ? inputPath + ": error: cannot import the ONNX model"
+                                     : importError;
+        llvm::raw_string_ostream os(*ir);
+        if (printPlan)
+          for (const std::string &line : signature.plan)
+            os << "// plan: " << line << "\n";
+        (*module)->print(os);
+        os << "\n";
+        return std::string();
+      },
+      &text);
+  if (!error.empty()) {
     llvm::errs() << error << "\n";
     return 2;
   }
@@ -77,10 +99,6 @@ int main(int argc, char **argv) {
     llvm::errs() << outputPath << ": cannot write: " << ec.message() << "\n";
     return 2;
   }
-  if (printPlan)
-    for (const std::string &line : signature.plan)
-      out << "// plan: " << line << "\n";
-  (*module)->print(out);
-  out << "\n";
+  out << text;
   return 0;
 }

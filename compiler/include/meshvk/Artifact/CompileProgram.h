@@ -58,6 +58,13 @@ struct ProgramOptions {
   std::string onnxShard = "none";
   // Dynamic input dimensions fixed by ONNX input name: {"x", {1, 3, 224, 224}}.
   std::vector<std::pair<std::string, std::vector<int64_t>>> onnxInputShapes;
+  // Compile in a child process (fork), so that a crash in upstream code on
+  // bad input (MLIR's parser, a pass, libonnx's shape inference) becomes the
+  // one error line naming the stage instead of taking the caller down.
+  // false: compile in this process (libFuzzer targets, which need the
+  // coverage of the code they run; MESHVK_COMPILE_IN_PROCESS=1 does the same
+  // for a debugger).
+  bool isolateCrashes = true;
 };
 
 // What the plan says, for --print-plan style reports and for tests that compare

@@ -98,8 +98,40 @@ MODELS = {
 }
 
 
+# External data (issue 33): an initializer `w` of 4 floats stored in a file
+# next to the model, as torch.onnx.export writes models over 2 GiB. The
+# entries are ONNX's external_data keys; `data` is what the file holds.
+EXTERNAL = {
+    "external_ok": ({"location": "w.bin"}, np.arange(4, dtype=np.float32).tobytes()),
+    "external_outside": ({"location": "../w.bin"}, None),
+    "external_absolute": ({"location": "/dev/zero"}, None),
+    "external_missing": ({"location": "absent.bin"}, None),
+    "external_short": ({"location": "w.bin"}, b"\0" * 8),
+    "external_past_end": ({"location": "w.bin", "offset": "8"}, b"\0" * 16),
+    "external_bad_offset": ({"location": "w.bin", "offset": "-4"}, b"\0" * 16),
+}
+
+
+def external(name, out):
+    entries, data = EXTERNAL[name]
+    w = onnx.TensorProto(name="w", data_type=F, dims=[4], data_location=TensorProto.EXTERNAL)
+    for key, value in entries.items():
+        w.external_data.add(key=key, value=value)
+    model = graph([helper.make_node("Add", ["x", "w"], ["y"], name="add")],
+                  [vi("x", F, [4])], [vi("y", F, [4])], [w])
+    if data is not None:
+        import os
+        with open(os.path.join(os.path.dirname(os.path.abspath(out)), entries["location"]), "wb") as f:
+            f.write(data)
+    # Not through onnx.checker or onnx.save: both would read the data.
+    open(out, "wb").write(model.SerializeToString())
+
+
 def main():
     name, out = sys.argv[1], sys.argv[2]
+    if name in EXTERNAL:
+        external(name, out)
+        return
     if name == "truncated":
         data = MODELS["mlp"]().SerializeToString()
         open(out, "wb").write(data[: len(data) // 2])

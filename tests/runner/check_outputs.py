@@ -90,6 +90,17 @@ def check_trace(path, processes, copies, invokes, arrows):
     for e in copy_events:
         if arrows and (id(e) not in produced or id(e) not in consumed):
             fail("copy without a producer or consumer arrow: %s" % e)
+    # A process's "wait for process N" starts at the phase boundary it waits
+    # at: it never encloses that process's own commands of earlier phases.
+    for w in spans:
+        if not w["name"].startswith("wait for process"):
+            continue
+        for e in spans:
+            if (e is not w and e["pid"] == w["pid"] and e["args"].get("invoke") == w["args"].get("invoke")
+                    and e["args"].get("phase", w["args"]["phase"]) < w["args"]["phase"]
+                    and e["ts"] + e["dur"] > w["ts"] + 1e-3):
+                fail("'%s' of phase %d starts at %.3f us, before its own %s of phase %d ends at %.3f us" %
+                     (w["name"], w["args"]["phase"], w["ts"], e["name"], e["args"]["phase"], e["ts"] + e["dur"]))
     print("trace ok: %d events, %d copies between their producers and consumers over %d invokes" %
           (len(events), len(copy_events), invokes))
 

@@ -1,6 +1,7 @@
 // Traced invokes (see invoke_trace.h).
 #include "invoke_trace.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "schedule.h"
@@ -70,8 +71,13 @@ Status InvokeTrace::Segment(const meshvk_command_buffer_t* cb, uint32_t process,
   auto host_time = [&](uint64_t t) { return static_cast<uint64_t>(static_cast<int64_t>(t) + shift); };
 
   const auto* commands = StreamOf(artifact_, function_, process);
-  if (waited != MESHVK_TRACE_NONE && host_time(first) > submit_ns)
-    Host(MESHVK_TRACE_SEMAPHORE_WAIT, process, phase, waited, submit_ns, host_time(first), 0, flags);
+  // Every phase is submitted up front, so a later phase's wait starts where
+  // the process's earlier phases end, not at its submission (which would
+  // enclose the process's own earlier kernels).
+  uint64_t& process_end = device_end_ns_[process];
+  uint64_t wait_begin = std::max(submit_ns, process_end);
+  if (waited != MESHVK_TRACE_NONE && host_time(first) > wait_begin)
+    Host(MESHVK_TRACE_SEMAPHORE_WAIT, process, phase, waited, wait_begin, host_time(first), 0, flags);
   for (const CommandMarks& m : marks) {
     const mvk::Command* cmd = commands->Get(m.command);
     meshvk_trace_event_t e{};
@@ -94,6 +100,7 @@ Status InvokeTrace::Segment(const meshvk_command_buffer_t* cb, uint32_t process,
       e.kind = MESHVK_TRACE_FILL;
       e.bytes = f->size();
     }
+    process_end = std::max(process_end, e.end_ns);
     Emit(&e);
   }
   return Status();

@@ -6,6 +6,7 @@
 #define MESHVK_RUNTIME_MODULE_INVOKE_TRACE_H_
 
 #include <cstdint>
+#include <map>
 #include <vector>
 
 #include "meshvk/artifact/mvk_generated.h"
@@ -42,7 +43,10 @@ class InvokeTrace {
   // waited for another process (`waited`, else MESHVK_TRACE_NONE).
   Status Segment(const meshvk_command_buffer_t* cb, uint32_t process, uint32_t phase,
                  const std::vector<CommandMarks>& marks, uint64_t submit_ns, uint32_t waited);
-  void FinishInvoke() { ++invoke_; }
+  void FinishInvoke() {
+    ++invoke_;
+    device_end_ns_.clear();
+  }
 
  private:
   void Emit(meshvk_trace_event_t* event);
@@ -50,6 +54,9 @@ class InvokeTrace {
   const mvk::Artifact* artifact_;
   uint32_t function_ = 0;
   uint64_t invoke_ = 0;
+  // Per process, the end of its last command traced in this invoke (segments
+  // come in phase order): where its next wait starts.
+  std::map<uint32_t, uint64_t> device_end_ns_;
 };
 
 }  // namespace meshvk::module

@@ -47,6 +47,9 @@ void unflatten(int64_t flat, const std::vector<int64_t> &shape, std::vector<int6
 }
 
 bool isFloat(const OnnxHostTensor &t) { return kindOf(t.onnxType) == Kind::Float; }
+
+// Shape's start/end: clamped to 0..rank by the op's definition, never refused.
+int64_t clampedAxis(int64_t axis, int64_t rank) { return axis < 0 ? axis + rank : axis; }
 double real(const OnnxHostTensor &t, int64_t i) { return isFloat(t) ? t.reals[i] : t.ints[i]; }
 
 // Moves elements: out[i] = in[source(i)] for the output's flat indices.
@@ -66,8 +69,6 @@ OnnxHostTensor gatherElements(const OnnxHostTensor &in, const std::vector<int64_
   }
   return out;
 }
-
-int64_t normalizeAxis(int64_t axis, int64_t rank) { return axis < 0 ? axis + rank : axis; }
 
 // Integer (and bool) elementwise ops, numpy-broadcast.
 bool foldIntegerElementwise(Importer &im, const std::string &op,
@@ -180,7 +181,9 @@ bool foldStructural(Importer &im, const std::string &op,
     return true;
   }
   if (op == "Concat") {
-    int64_t axis = normalizeAxis(im.attrInt("axis", 0), rank);
+    int64_t axis = 0;
+    if (!im.axis(im.attrInt("axis", 0), rank, &axis))
+      return false;
     out->onnxType = x.onnxType;
     out->shape = x.shape;
     out->shape[axis] = 0;
@@ -202,7 +205,9 @@ bool foldStructural(Importer &im, const std::string &op,
     return true;
   }
   if (op == "Gather" && in.size() == 2 && !isFloat(*in[1])) {
-    int64_t axis = normalizeAxis(im.attrInt("axis", 0), rank);
+    int64_t axis = 0;
+    if (!im.axis(im.attrInt("axis", 0), rank, &axis))
+      return false;
     const OnnxHostTensor &idx = *in[1];
     std::vector<int64_t> shape(x.shape.begin(), x.shape.begin() + axis);
     shape.insert(shape.end(), idx.shape.begin(), idx.shape.end());
@@ -229,8 +234,12 @@ bool foldStructural(Importer &im, const std::string &op,
   if (op == "Slice" && in.size() >= 3) {
     std::vector<int64_t> starts(rank, 0), steps(rank, 1), shape = x.shape;
     std::vector<int64_t> axes;
-    for (size_t k = 0; k < in[1]->ints.size(); ++k)
-      axes.push_back(in.size() > 3 ? normalizeAxis(in[3]->ints.at(k), rank) : k);
+    for (size_t k = 0; k < in[1]->ints.size(); ++k) {
+      int64_t a = static_cast<int64_t>(k);
+      if (in.size() > 3 && (k >= in[3]->ints.size() || !im.axis(in[3]->ints[k], rank, &a)))
+        return im.fail("its axes do not match its starts");
+      axes.push_back(a);
+    }
     for (size_t k = 0; k < axes.size(); ++k) {
       int64_t dim = x.shape[axes[k]], step = in.size() > 4 ? in[4]->ints.at(k) : 1;
       int64_t b = in[1]->ints[k], e = in[2]->ints.at(k);
@@ -308,8 +317,8 @@ bool foldSources(Importer &im, const std::string &op, OnnxHostTensor *out, bool 
       return true;
     }
     int64_t rank = x->shape.size();
-    int64_t start = std::clamp<int64_t>(normalizeAxis(im.attrInt("start", 0), rank), 0, rank);
-    int64_t end = std::clamp<int64_t>(normalizeAxis(im.attrInt("end", rank), rank), 0, rank);
+    int64_t start = std::clamp<int64_t>(clampedAxis(im.attrInt("start", 0), rank), 0, rank);
+    int64_t end = std::clamp<int64_t>(clampedAxis(im.attrInt("end", rank), rank), 0, rank);
     for (int64_t d = start; d < end; ++d)
       out->ints.push_back(x->shape[d]);
     out->shape = {static_cast<int64_t>(out->ints.size())};
@@ -373,6 +382,7 @@ bool foldOnHost(Importer &im, bool *failed) {
   } else if (foldIntegerElementwise(im, op, in, &out)) {
   } else if (!(known || op == "Concat" || op == "Gather" || op == "Cast" || op == "Slice") ||
              !foldStructural(im, op, in, declared, &out)) {
+    *failed = !im.error.empty(); // refused (an axis out of range), not just left to the device
     return false;
   }
   Tensor t{{}, out.shape, out.onnxType, out};

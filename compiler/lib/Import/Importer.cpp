@@ -71,6 +71,28 @@ bool Importer::fail(const std::string &what) {
   return false;
 }
 
+bool Importer::axis(int64_t value, int64_t rank, int64_t *out, const char *what, bool pastEnd) {
+  int64_t last = pastEnd ? rank : rank - 1;
+  if (value < -rank || value > last)
+    return fail(std::string(what) + " " + std::to_string(value) + " is out of range for a rank-" +
+                std::to_string(rank) + " tensor (expected " + std::to_string(-rank) + ".." +
+                std::to_string(last) + ")");
+  *out = value < 0 ? value + rank : value;
+  return true;
+}
+
+bool Importer::axes(const std::vector<int64_t> &values, int64_t rank, std::vector<int64_t> *out,
+                    const char *what) {
+  out->clear();
+  for (int64_t v : values) {
+    int64_t a = 0;
+    if (!axis(v, rank, &a, what))
+      return false;
+    out->push_back(a);
+  }
+  return true;
+}
+
 const onnx::AttributeProto *Importer::attr(const std::string &name) const {
   for (const auto &a : node->attribute())
     if (a.name() == name)

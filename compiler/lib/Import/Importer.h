@@ -73,6 +73,16 @@ public:
   // Records "node 'NAME' (OP, opset N): WHAT" and returns false.
   bool fail(const std::string &what);
 
+  // An axis of a rank-`rank` tensor, normalized to 0..rank-1 (a negative axis
+  // counts from the end; `pastEnd`: rank itself is valid too, as Flatten's
+  // axis). false with "WHAT A is out of range for a rank-R tensor (expected
+  // -R..R-1)" otherwise: an axis is never used to index unchecked.
+  bool axis(int64_t value, int64_t rank, int64_t *out, const char *what = "axis",
+            bool pastEnd = false);
+  // Each of `values` the same way, into *out.
+  bool axes(const std::vector<int64_t> &values, int64_t rank, std::vector<int64_t> *out,
+            const char *what = "axes");
+
   // Attributes of the current node.
   const onnx::AttributeProto *attr(const std::string &name) const;
   int64_t attrInt(const std::string &name, int64_t otherwise) const;

@@ -23,8 +23,6 @@ namespace {
 
 using TP = onnx::TensorProto;
 
-int64_t axisOf(int64_t axis, int64_t rank) { return axis < 0 ? axis + rank : axis; }
-
 std::vector<int64_t> shapeOf(Value v) {
   auto t = cast<RankedTensorType>(v.getType());
   return std::vector<int64_t>(t.getShape().begin(), t.getShape().end());
@@ -228,7 +226,9 @@ bool lowerHardmax(Importer &im) {
     return false;
   if (x->onnxType != TP::FLOAT)
     return im.fail("supported for FLOAT tensors only");
-  int64_t rank = x->shape.size(), axis = axisOf(im.attrInt("axis", -1), rank);
+  int64_t rank = x->shape.size(), axis = 0;
+  if (!im.axis(im.attrInt("axis", -1), rank, &axis))
+    return false;
   Value v = im.valueOf(*x);
   if (!v)
     return false;
@@ -262,7 +262,9 @@ bool lowerOneHot(Importer &im) {
       !im.hostReals(2, &onOff, "values"))
     return false;
   int64_t depthN = static_cast<int64_t>(depth.at(0)), rank = indices->shape.size() + 1;
-  int64_t axis = axisOf(im.attrInt("axis", -1), rank);
+  int64_t axis = 0;
+  if (!im.axis(im.attrInt("axis", -1), rank, &axis))
+    return false;
   Value idx = im.valueOf(*indices);
   if (!idx)
     return false;

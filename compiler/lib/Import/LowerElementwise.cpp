@@ -304,10 +304,12 @@ bool operands(Importer &im, int first, int count, std::vector<Value> *values,
       // operand at `axis`; PRelu's per-channel slope [C] aligns at dim 1.
       std::vector<int64_t> aligned;
       int64_t axis = im.attrInt("axis", -1);
-      if (im.attrInt("broadcast", 0) && axis >= 0)
+      if (im.attrInt("broadcast", 0) && axis >= 0) {
+        if (!im.axis(axis, static_cast<int64_t>(shape->size()), &axis, "axis", /*pastEnd=*/true))
+          return false;
         aligned = t->shape, aligned.resize(shape->size() - axis, 1);
-      else if (im.node->op_type() == "PRelu" && t->shape.size() == 1 && shape->size() > 2 &&
-               t->shape[0] == (*shape)[1] && t->shape[0] != shape->back())
+      } else if (im.node->op_type() == "PRelu" && t->shape.size() == 1 && shape->size() > 2 &&
+                 t->shape[0] == (*shape)[1] && t->shape[0] != shape->back())
         aligned = t->shape, aligned.resize(shape->size() - 1, 1);
       if (!aligned.empty()) {
         v = im.reshape(v, aligned);

@@ -23,8 +23,6 @@ namespace {
 
 using TP = onnx::TensorProto;
 
-int64_t axisOf(int64_t axis, int64_t rank) { return axis < 0 ? axis + rank : axis; }
-
 std::vector<int64_t> shapeOf(Value v) {
   auto t = cast<RankedTensorType>(v.getType());
   return std::vector<int64_t>(t.getShape().begin(), t.getShape().end());
@@ -98,7 +96,9 @@ bool lowerFlatten(Importer &im) {
   Tensor *x = im.input(0);
   if (!x)
     return false;
-  int64_t rank = x->shape.size(), axis = axisOf(im.attrInt("axis", 1), rank), outer = 1;
+  int64_t rank = x->shape.size(), axis = 0, outer = 1;
+  if (!im.axis(im.attrInt("axis", 1), rank, &axis, "axis", /*pastEnd=*/true))
+    return false;
   for (int64_t d = 0; d < axis; ++d)
     outer *= x->shape[d];
   return reshapeTo(im, *x, {outer, outer ? elementCount(x->shape) / outer : 0});
@@ -114,18 +114,23 @@ bool lowerSqueezeLike(Importer &im) {
     return false;
   std::vector<int64_t> shape;
   int64_t rank = x->shape.size();
+  // Unsqueeze's axes name dimensions of its output, Squeeze's of its input.
+  int64_t axesRank = unsqueeze ? rank + static_cast<int64_t>(axes.size()) : rank;
+  std::vector<int64_t> normalized;
+  if (!im.axes(axes, axesRank, &normalized))
+    return false;
+  std::vector<bool> named(axesRank, false);
+  for (int64_t a : normalized) {
+    if (named[a])
+      return im.fail("axes name dimension " + std::to_string(a) + " twice");
+    named[a] = true;
+  }
   if (unsqueeze) {
-    int64_t outRank = rank + axes.size();
-    std::vector<bool> inserted(outRank, false);
-    for (int64_t a : axes)
-      inserted[axisOf(a, outRank)] = true;
-    for (int64_t d = 0, k = 0; d < outRank; ++d)
-      shape.push_back(inserted[d] ? 1 : x->shape[k++]);
+    for (int64_t d = 0, k = 0; d < axesRank; ++d)
+      shape.push_back(named[d] ? 1 : x->shape[k++]);
   } else {
     for (int64_t d = 0; d < rank; ++d) {
-      bool drop = axes.empty() ? x->shape[d] == 1 : false;
-      for (int64_t a : axes)
-        drop |= axisOf(a, rank) == d;
+      bool drop = axes.empty() ? x->shape[d] == 1 : named[d];
       if (!drop)
         shape.push_back(x->shape[d]);
     }
@@ -165,7 +170,9 @@ bool lowerConcat(Importer &im) {
   }
   if (parts.empty())
     return im.fail("all operands are empty");
-  int64_t axis = axisOf(im.attrInt("axis", 0), rank);
+  int64_t axis = 0;
+  if (!im.axis(im.attrInt("axis", 0), rank, &axis))
+    return false;
   shape = shapeOf(parts[0]);
   shape[axis] = 0;
   for (Value p : parts)
@@ -209,10 +216,19 @@ bool lowerSlice(Importer &im) {
     return false;
   }
   int64_t rank = x->shape.size();
+  if (ends.size() != starts.size() || (!axes.empty() && axes.size() != starts.size()) ||
+      (!steps.empty() && steps.size() != starts.size()))
+    return im.fail("starts, ends, axes and steps differ in length");
+  if (axes.empty())
+    for (size_t k = 0; k < starts.size(); ++k)
+      axes.push_back(static_cast<int64_t>(k));
+  std::vector<int64_t> given = axes;
+  if (!im.axes(given, rank, &axes))
+    return false;
   std::vector<int64_t> offsets(rank, 0), sizes = x->shape, strides(rank, 1);
   std::vector<int64_t> reversed;
   for (size_t k = 0; k < starts.size(); ++k) {
-    int64_t a = axes.empty() ? k : axisOf(axes[k], rank), dim = x->shape[a];
+    int64_t a = axes[k], dim = x->shape[a];
     int64_t step = steps.empty() ? 1 : steps[k], b = starts[k], e = ends[k];
     if (step == 0)
       return im.fail("a step of 0 is not allowed");
@@ -247,7 +263,9 @@ bool lowerSplit(Importer &im) {
   Tensor *x = im.input(0);
   if (!x)
     return false;
-  int64_t rank = x->shape.size(), axis = axisOf(im.attrInt("axis", 0), rank);
+  int64_t rank = x->shape.size(), axis = 0;
+  if (!im.axis(im.attrInt("axis", 0), rank, &axis))
+    return false;
   std::vector<int64_t> sizes = im.attrInts("split");
   if (im.hasInput(1) && !im.hostInts(1, &sizes, "split"))
     return false;
@@ -277,7 +295,10 @@ bool lowerGather(Importer &im) {
   Tensor *x = im.input(0), *idx = im.input(1);
   if (!x || !idx)
     return false;
-  int64_t rank = x->shape.size(), axis = axisOf(im.attrInt("axis", 0), rank), k = x->shape[axis];
+  int64_t rank = x->shape.size(), axis = 0;
+  if (!im.axis(im.attrInt("axis", 0), rank, &axis))
+    return false;
+  int64_t k = x->shape[axis];
   if (kindOf(x->onnxType) == Kind::Bool)
     return im.fail("gathering BOOL tensors is not supported");
   int64_t outer = 1, inner = 1, w = elementCount(idx->shape);
@@ -378,10 +399,16 @@ bool lowerPad(Importer &im) {
   if (axes.empty())
     for (int64_t d = 0; d < rank; ++d)
       axes.push_back(d);
+  std::vector<int64_t> given = axes;
+  if (!im.axes(given, rank, &axes))
+    return false;
   std::vector<int64_t> padding(2 * rank, 0), shape = x->shape;
   int64_t n = axes.size();
+  if (pads.size() != static_cast<size_t>(2 * n))
+    return im.fail("pads has " + std::to_string(pads.size()) + " values for " + std::to_string(n) +
+                   " axes (expected " + std::to_string(2 * n) + ")");
   for (int64_t k = 0; k < n; ++k) {
-    int64_t a = axisOf(axes[k], rank);
+    int64_t a = axes[k];
     if (pads.at(k) < 0 || pads.at(k + n) < 0)
       return im.fail("negative pads are not supported");
     padding[2 * a] = pads[k];
@@ -410,7 +437,9 @@ bool lowerArgExtreme(Importer &im) {
     return false;
   if (kindOf(x->onnxType) != Kind::Float)
     return im.fail("supported for float tensors only");
-  int64_t rank = x->shape.size(), axis = axisOf(im.attrInt("axis", 0), rank);
+  int64_t rank = x->shape.size(), axis = 0;
+  if (!im.axis(im.attrInt("axis", 0), rank, &axis))
+    return false;
   Value v = im.valueOf(*x);
   if (!v)
     return false;

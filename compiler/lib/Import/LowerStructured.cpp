@@ -25,8 +25,6 @@ namespace {
 
 using TP = onnx::TensorProto;
 
-int64_t axisOf(int64_t axis, int64_t rank) { return axis < 0 ? axis + rank : axis; }
-
 Value fconst(OpBuilder &b, Location at, Type t, double v) {
   return arith::ConstantOp::create(b, at, b.getFloatAttr(t, v));
 }
@@ -101,9 +99,8 @@ bool reductionAxes(Importer &im, int64_t rank, std::vector<int64_t> *axes, bool 
   if (im.hasInput(1) && !im.hostInts(1, &given, "axes"))
     return false;
   *noop = given.empty() && im.attrInt("noop_with_empty_axes", 0);
-  axes->clear();
-  for (int64_t a : given)
-    axes->push_back(axisOf(a, rank));
+  if (!im.axes(given, rank, axes))
+    return false;
   if (given.empty())
     for (int64_t d = 0; d < rank; ++d)
       axes->push_back(d);
@@ -202,7 +199,9 @@ bool lowerSoftmax(Importer &im) {
   if (kindOf(t->onnxType) != Kind::Float)
     return im.fail("supported for float tensors only");
   int64_t rank = t->shape.size();
-  int64_t axis = axisOf(im.attrInt("axis", im.opset < 13 ? 1 : -1), rank);
+  int64_t axis = 0;
+  if (!im.axis(im.attrInt("axis", im.opset < 13 ? 1 : -1), rank, &axis))
+    return false;
   Value in = x;
   int64_t reduceAxis = axis;
   if (im.opset < 13) {

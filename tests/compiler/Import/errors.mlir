@@ -20,3 +20,14 @@
 //
 // RUN: not mesh-vk-translate --import-onnx %t.missing.onnx 2>&1 | FileCheck %s --check-prefix=MISSING
 // MISSING: missing.onnx: cannot read: No such file or directory
+//
+// Axes are checked before they index anything (found by fuzz_onnx_importer).
+// RUN: %make_model softmax_axis %t.sm.onnx
+// RUN: not mesh-vk-translate --import-onnx %t.sm.onnx 2>&1 | FileCheck %s --check-prefix=SMAXIS
+// SMAXIS: node 'sm' (Softmax, opset 17): axis 3 is out of range for a rank-3 tensor (expected -3..2)
+// RUN: %make_model unsqueeze_twice %t.unsq.onnx
+// RUN: not mesh-vk-translate --import-onnx %t.unsq.onnx 2>&1 | FileCheck %s --check-prefix=UNSQ
+// UNSQ: node 'unsq' (Unsqueeze, opset 17): axes name dimension 0 twice
+// RUN: %make_model slice_lengths %t.slice.onnx
+// RUN: not mesh-vk-translate --import-onnx %t.slice.onnx 2>&1 | FileCheck %s --check-prefix=SLICELEN
+// SLICELEN: node 'slice' (Slice, opset 17): starts, ends, axes and steps differ in length

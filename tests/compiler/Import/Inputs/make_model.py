@@ -92,6 +92,19 @@ MODELS = {
     "dynamic_batch": lambda: graph(
         [helper.make_node("Relu", ["x"], ["y"], name="relu")],
         [vi("x", F, ["N", 4])], [vi("y", F, ["N", 4])]),
+    # Axes out of range or repeated (issue 33, found by fuzz_onnx_importer:
+    # the lowering indexed the shape with them unchecked).
+    "softmax_axis": lambda: graph(
+        [helper.make_node("Softmax", ["x"], ["y"], name="sm", axis=3)],
+        [vi("x", F, [3, 4, 5])], [vi("y", F, [3, 4, 5])]),
+    "unsqueeze_twice": lambda: graph(
+        [helper.make_node("Unsqueeze", ["x", "a"], ["y"], name="unsq")],
+        [vi("x", F, [3])], [vi("y", F, [1, 1, 3])], [const("a", np.array([0, 0], dtype=np.int64))]),
+    "slice_lengths": lambda: graph(
+        [helper.make_node("Slice", ["x", "s", "e", "a"], ["y"], name="slice")],
+        [vi("x", F, [4, 4])], [vi("y", F, [2, 4])],
+        [const("s", np.array([0, 0], dtype=np.int64)), const("e", np.array([2], dtype=np.int64)),
+         const("a", np.array([0, 1], dtype=np.int64))]),
     "runtime_shape": lambda: graph(
         [helper.make_node("Reshape", ["x", "s"], ["y"], name="reshape")],
         [vi("x", F, [2, 3]), vi("s", I64, [2])], [vi("y", F, [3, 2])]),
@@ -127,6 +140,10 @@ def external(name, out):
     open(out, "wb").write(model.SerializeToString())
 
 
+# Models onnx.checker passes or refuses only in part; meshvk must refuse them itself.
+UNCHECKED = {"softmax_axis", "unsqueeze_twice", "slice_lengths"}
+
+
 def main():
     name, out = sys.argv[1], sys.argv[2]
     if name in EXTERNAL:
@@ -137,7 +154,8 @@ def main():
         open(out, "wb").write(data[: len(data) // 2])
         return
     model = MODELS[name]()
-    onnx.checker.check_model(model)
+    if name not in UNCHECKED:
+        onnx.checker.check_model(model)
     onnx.save(model, out)
 
 

@@ -10,6 +10,7 @@
 #include "executable.h"
 #include "external_memory.h"
 #include "host_staging.h"
+#include "pipeline_cache.h"
 #include "vulkan/loader.h"
 #include "vulkan/vk_status.h"
 
@@ -151,6 +152,7 @@ void DestroyLogicalDevice(LogicalDevice* device) {
     device->device = VK_NULL_HANDLE;
     return;
   }
+  SaveAndDestroyPipelineCache(device);
   for (VkSemaphore semaphore : device->queue_timelines) {
     if (semaphore) device->vk.vkDestroySemaphore(device->device, semaphore, nullptr);
   }
@@ -162,6 +164,7 @@ void DestroyLogicalDevice(LogicalDevice* device) {
 
 Status SetUpLogicalDevice(meshvk_device_set_t* set, LogicalDevice* out) {
   const std::string name = set->instance->DeviceName(out->physical_indices[0]);
+  CreatePipelineCache(out);
   const uint32_t queue_count = static_cast<uint32_t>(out->queues.size());
   out->queue_locks.reset(new std::mutex[queue_count]);
   const uint32_t timelines = queue_count * out->group_size();

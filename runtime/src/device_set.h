@@ -48,6 +48,9 @@ struct LogicalDevice {
   // False for an application's VkDevice (meshvk/vulkan.h): never destroyed or
   // waited idle; its queues are shared under the application's lock.
   bool owns_device = true;
+  // Used by every pipeline made on this device, kept across runs
+  // (pipeline_cache.h); VK_NULL_HANDLE when it could not be made.
+  VkPipelineCache pipeline_cache = VK_NULL_HANDLE;
   meshvk_queue_lock_t app_queue_lock{};
   // The external memory handle type this device's exportable shard buffers
   // use (VkExternalMemoryHandleTypeFlagBits; 0: it shares with no other

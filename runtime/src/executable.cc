@@ -83,7 +83,7 @@ Status CreatePipelines(meshvk_executable_t* executable, const std::vector<uint32
     pipeline.stage.pName = entry_point;
     pipeline.layout = objects.layout;
     VkResult result =
-        vk.vkCreateComputePipelines(device.device, VK_NULL_HANDLE, 1, &pipeline, nullptr, &objects.pipeline);
+        vk.vkCreateComputePipelines(device.device, device.pipeline_cache, 1, &pipeline, nullptr, &objects.pipeline);
     vk.vkDestroyShaderModule(device.device, module, nullptr);
     MESHVK_VK_RETURN_IF_ERROR(result, where + "vkCreateComputePipelines");
   }

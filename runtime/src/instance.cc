@@ -85,10 +85,19 @@ void QueryPhysicalDevice(VkPhysicalDevice handle, uint32_t instance_api, Physica
   out->subgroup.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES;
   out->maintenance3.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES;
   out->maintenance3.pNext = &out->subgroup;
+  VkPhysicalDeviceIDProperties ids{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
+  VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+  out->subgroup.pNext = &ids;
+  VkPhysicalDeviceProperties plain{};
+  vkGetPhysicalDeviceProperties(handle, &plain);
+  // The driver properties struct may only be chained for a 1.2 device on a
+  // 1.2 instance (as the 1.2 feature structs below).
+  if (std::min(instance_api, plain.apiVersion) >= VK_API_VERSION_1_2) ids.pNext = &driver;
   VkPhysicalDeviceProperties2 properties2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
   properties2.pNext = &out->maintenance3;
   vkGetPhysicalDeviceProperties2(handle, &properties2);
   out->properties = properties2.properties;
+  out->subgroup.pNext = nullptr;  // the chain's other links are locals
 
   // Vulkan 1.2 feature structs may only be chained when both the instance and
   // the device speak 1.2.
@@ -116,6 +125,10 @@ void QueryPhysicalDevice(VkPhysicalDevice handle, uint32_t instance_api, Physica
   info.timestamp_period_ns = out->properties.limits.timestampPeriod;
   info.shader_float16 = out->vulkan12.shaderFloat16;
   info.storage_buffer_16bit = out->storage16.storageBuffer16BitAccess;
+  std::memcpy(info.device_uuid, ids.deviceUUID, VK_UUID_SIZE);
+  std::memcpy(info.driver_uuid, ids.driverUUID, VK_UUID_SIZE);
+  info.driver_id = ids.pNext ? driver.driverID : 0;
+  std::snprintf(info.driver_name, sizeof(info.driver_name), "%s", ids.pNext ? driver.driverName : "");
   info.queue_family_count = std::min<uint32_t>(family_count, MESHVK_MAX_QUEUE_FAMILIES);
   for (uint32_t i = 0; i < info.queue_family_count; ++i) {
     info.queue_families[i].queue_flags = out->queue_families[i].queueFlags;

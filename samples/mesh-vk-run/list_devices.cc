@@ -1,6 +1,7 @@
 // mesh-vk-run --list-devices (see list_devices.h).
 #include "list_devices.h"
 
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
@@ -42,6 +43,18 @@ const char* HandleName(uint32_t handle_type) {
     default:
       return "";
   }
+}
+
+// 8-4-4-4-12 hex, as vulkaninfo prints UUIDs.
+std::string UuidText(const uint8_t (&uuid)[16]) {
+  std::string text;
+  char hex[3];
+  for (int i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) text += '-';
+    std::snprintf(hex, sizeof hex, "%02x", uuid[i]);
+    text += hex;
+  }
+  return text;
 }
 
 // For every ordered pair of physical devices, the path a copy between them
@@ -111,6 +124,9 @@ meshvk_status_t ListDevices(meshvk_instance_t* instance, FILE* out) {
                  static_cast<unsigned long long>(l.min_storage_buffer_offset_alignment));
     std::fprintf(out, "      float16 %s, 16-bit storage %s\n", info.shader_float16 ? "yes" : "no",
                  info.storage_buffer_16bit ? "yes" : "no");
+    std::fprintf(out, "      device UUID %s, driver UUID %s, driver %s (id %u)\n", UuidText(info.device_uuid).c_str(),
+                 UuidText(info.driver_uuid).c_str(), info.driver_name[0] ? info.driver_name : "unnamed",
+                 info.driver_id);
     for (uint32_t q = 0; q < info.queue_family_count; ++q) {
       std::fprintf(out, "      queue family %u: %u queue(s), %s\n", q, info.queue_families[q].queue_count,
                    QueueFlagsText(info.queue_families[q].queue_flags).c_str());

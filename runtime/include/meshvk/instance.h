@@ -91,6 +91,13 @@ typedef struct meshvk_physical_device_info_s {
   uint64_t heap_sizes[MESHVK_MAX_HEAPS];
   uint32_t heap_flags[MESHVK_MAX_HEAPS];  // VkMemoryHeapFlags
   meshvk_device_limits_t limits;
+  // VkPhysicalDeviceIDProperties: two devices share external memory and
+  // semaphores through opaque fds only when both UUIDs match.
+  uint8_t device_uuid[16];
+  uint8_t driver_uuid[16];
+  // VkPhysicalDeviceDriverProperties (Vulkan 1.2 devices; 0 and "" before).
+  uint32_t driver_id;  // VkDriverId
+  char driver_name[MESHVK_MAX_NAME];
 } meshvk_physical_device_info_t;
 
 uint32_t meshvk_instance_physical_device_count(const meshvk_instance_t* instance);

@@ -202,6 +202,20 @@ bool parseGridShape(const std::string &text, std::vector<int64_t> *shape, std::s
   return true;
 }
 
+bool parseOnnxInputShape(const std::string &text,
+                         std::pair<std::string, std::vector<int64_t>> *nameAndShape,
+                         std::string *error) {
+  size_t eq = text.find('=');
+  std::string ignored;
+  if (eq == std::string::npos || eq == 0 ||
+      !parseGridShape(text.substr(eq + 1), &nameAndShape->second, &ignored)) {
+    *error = "expected NAME=AxBx... (e.g. x=1x3x224x224)";
+    return false;
+  }
+  nameAndShape->first = text.substr(0, eq);
+  return true;
+}
+
 bool parseGridSizes(const std::string &text, std::vector<int64_t> *sizes, std::string *error) {
   sizes->clear();
   auto bad = [&](const std::string &why) {
@@ -319,7 +333,7 @@ private:
       import.inputShapes[name] = shape;
     std::string error;
     FailureOr<OwningOpRef<ModuleOp>> imported =
-        importOnnxFile(path, import, context, /*signature=*/nullptr, &error);
+        importOnnxFile(path, import, context, &onnxSignature, &error);
     if (failed(imported))
       return error.empty() ? fail("cannot import the ONNX model") : oneLine(error);
     module = std::move(*imported);
@@ -512,6 +526,9 @@ private:
     EmitOptions emit;
     emit.maxSpirvVersion = maxSpirvFor(options.vulkanVersion);
     emit.producer = options.producer;
+    // An ONNX model's input and output names travel in the signature.
+    emit.argumentNames = onnxSignature.argumentNames;
+    emit.resultNames = onnxSignature.resultNames;
     FailureOr<std::vector<uint8_t>> artifact = emitArtifact(*module, kernels, emit);
     if (failed(artifact))
       return fail("emitting the artifact failed");
@@ -529,6 +546,7 @@ private:
   ScopedDiagnosticHandler handler;
   OwningOpRef<ModuleOp> module;
   codegen::CompiledKernels kernels;
+  OnnxSignature onnxSignature; // names of an imported model's inputs and outputs
   std::string variantsGrid, variantsWhere; // a dynamic grid compiled per process count
 };
 

@@ -8,6 +8,7 @@
 #include "errors.h"
 #include "program.h"
 #include "runtime.h"
+#include "tensors.h"
 
 namespace py = pybind11;
 using namespace meshvk_py;
@@ -44,8 +45,21 @@ PYBIND11_MODULE(_meshvk, m) {
       .def("save", &Artifact::Save, py::arg("path"));
 
   py::class_<Function>(m, "Function")
-      .def("__call__", &Function::Call, py::kw_only(), py::arg("keep_sharded") = false, py::arg("timeout") = py::none())
-      .def("benchmark", &Function::Benchmark, py::kw_only(), py::arg("n") = 20)
+      // Inputs by position, or by the program's argument names as keywords
+      // (an ONNX model's inputs: fn(x=a)); keep_sharded and timeout are the call's own.
+      .def(
+          "__call__",
+          [](Function& f, const py::args& args, bool keep_sharded, const py::object& timeout,
+             const py::kwargs& kwargs) {
+            return f.Call(InputsByName(f.signature(), args, kwargs), keep_sharded, timeout);
+          },
+          py::kw_only(), py::arg("keep_sharded") = false, py::arg("timeout") = py::none())
+      .def(
+          "benchmark",
+          [](Function& f, const py::args& args, uint32_t n, const py::kwargs& kwargs) {
+            return f.Benchmark(InputsByName(f.signature(), args, kwargs), n);
+          },
+          py::kw_only(), py::arg("n") = 20)
       .def_property_readonly("name", &Function::name)
       .def_property_readonly("signature", &Function::SignatureDict)
       .def("__repr__", [](const Function& f) { return "<meshvk.Function '" + f.name() + "'>"; });

@@ -72,6 +72,7 @@ class Function {
   // timestamps (wall min/median/max, per-(phase, process) GPU times).
   py::dict Benchmark(const py::args& args, uint32_t n);
   const std::string& name() const { return signature_.name; }
+  const FunctionSignature& signature() const { return signature_; }
   py::dict SignatureDict() const { return program_->artifact()->SignatureDict(signature_.name); }
 
  private:

@@ -37,10 +37,10 @@ class Runtime(_meshvk.Runtime):
         """
         if isinstance(program, (str, os.PathLike)):
             path = os.fspath(program)
-            program = compile(path) if path.endswith(".mlir") else Program.load(path)
+            program = compile(path) if path.endswith((".mlir", ".onnx")) else Program.load(path)
         if not isinstance(program, Program):
             raise _errors.InvalidArgumentError(
-                "load: a meshvk.Program or a .mvk/.mlir path is expected, got %s" % type(program).__name__)
+                "load: a meshvk.Program or a .mvk/.mlir/.onnx path is expected, got %s" % type(program).__name__)
         n = self.process_count
         if program.process_counts:  # a dynamic grid: the plan for this runtime's devices
             if not n:
@@ -48,7 +48,7 @@ class Runtime(_meshvk.Runtime):
                     "%s: a dynamic grid with plans for %s processes: create the Runtime with devices=N"
                     % (program.name, ", ".join(map(str, program.process_counts))))
             program = program.for_process_count(n)
-        if n and program.process_count != n and program.source is not None and len(program.grid_shape) == 1:
+        if n and program.process_count != n and program.recompilable and len(program.grid_shape) == 1:
             try:
                 program = program.for_grid((n,))
             except _errors.CompileError as e:

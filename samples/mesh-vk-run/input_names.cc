@@ -44,8 +44,8 @@ bool AssignInputs(const std::vector<std::string>& values, const std::vector<std:
     }
     const std::string prefix = values[i].substr(0, values[i].find('='));
     if (argument == -2) {
-      *error = "--input[" + std::to_string(i) + "]: '" + prefix + "' is not an input of the program (its inputs: " +
-               NameList(names) + "; or give SHAPExTYPE=VALUES)";
+      *error = "--input[" + std::to_string(i) + "]: '" + prefix +
+               "' is not an input of the program (its inputs: " + NameList(names) + "; or give SHAPExTYPE=VALUES)";
       return false;
     }
     if (taken[argument]) {

@@ -42,7 +42,8 @@ void PrintSignatureNames(FILE* out, const meshvk_module_t* module, uint32_t func
       std::string split;
       for (uint32_t d = 0; d < t.rank; ++d) {
         split += d ? ",[" : "[";
-        for (uint32_t a = 0; a < t.split_axis_count[d]; ++a) split += (a ? "," : "") + std::to_string(t.split_axes[d][a]);
+        for (uint32_t a = 0; a < t.split_axis_count[d]; ++a)
+          split += (a ? "," : "") + std::to_string(t.split_axes[d][a]);
         split += "]";
       }
       std::string type = TypeString(std::vector<uint64_t>(t.shape, t.shape + t.rank), t.element_type);

@@ -56,7 +56,8 @@ void AddText(CLI::App* app, const std::string& name, std::string* text, bool* se
 }  // namespace
 
 const char* RunUsageText() {
-  return "usage: mesh-vk-run PROGRAM.mvk|.mlir|.onnx [--function=NAME] --input=[NAME=]SHAPExTYPE=VALUES|@a.npy|@a.bin ...\n"
+  return "usage: mesh-vk-run PROGRAM.mvk|.mlir|.onnx [--function=NAME] --input=[NAME=]SHAPExTYPE=VALUES|@a.npy|@a.bin "
+         "...\n"
          "                   [--output=@c.npy|-]... [--expected-output=SPEC... [--atol=A] [--rtol=R]]\n"
          "                   [--devices=auto|N|group:G|I,J,...] [--topology=auto|group|logical|independent]\n"
          "                   [--validation] [--print-plan] [--plan-graph=F.dot] [--trace=F.json]\n"

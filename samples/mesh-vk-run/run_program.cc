@@ -217,9 +217,10 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
   const bool onnx = EndsWith(path, ".onnx"), mlir = EndsWith(path, ".mlir");
   // The ONNX-only flags, with mesh-vk-compile's words.
   if (!onnx && (flags.shard_set || !flags.input_shapes.empty()))
-    return Error(kExitUsage, std::string("--shard and --input-shape apply to ONNX models (.onnx); ") +
-                                 (mlir ? "an .mlir program carries its own shard annotations"
-                                       : "a .mvk is compiled already (compile the model with mesh-vk-compile --shard)"));
+    return Error(kExitUsage,
+                 std::string("--shard and --input-shape apply to ONNX models (.onnx); ") +
+                     (mlir ? "an .mlir program carries its own shard annotations"
+                           : "a .mvk is compiled already (compile the model with mesh-vk-compile --shard)"));
   if (mlir || onnx) {
 #ifdef MESHVK_RUN_HAS_COMPILER
     ProgressLine progress;
@@ -293,8 +294,8 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
   for (uint32_t i = 0; i < fn.argument_count; ++i) arg_names[i] = args[i].name ? args[i].name : "";
   bool count_error = false;
   size_t given = 0;
-  if (std::string error; !AssignInputs(flags.inputs, arg_names, &input_args, &count_error, &given, &error) &&
-                         !count_error)
+  if (std::string error;
+      !AssignInputs(flags.inputs, arg_names, &input_args, &count_error, &given, &error) && !count_error)
     return Error(kExitUsage, error);
   if (std::string error; !ExpandTensorArgs(flags.expected, "--expected-output", &expected_args, &error))
     return Error(kExitUsage, error);
@@ -320,8 +321,7 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
                                    " given" + (input_args[i].origin.empty() ? "" : " (" + input_args[i].origin + ")") +
                                    ", argument " + std::to_string(i) +
                                    (args[i].name && *args[i].name ? " ('" + std::string(args[i].name) + "')" : "") +
-                                   " of " + fn_name + " is " +
-                                   SignatureString(args[i]));
+                                   " of " + fn_name + " is " + SignatureString(args[i]));
     if (!input_args[i].loaded && !ParseTensorSpec(input_args[i].spec, &inputs[i], &error, &input_sources[i]))
       return Error(kExitUsage, "--input[" + std::to_string(i) + "]: " + error);
   }

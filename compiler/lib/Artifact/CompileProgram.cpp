@@ -546,7 +546,7 @@ private:
   ScopedDiagnosticHandler handler;
   OwningOpRef<ModuleOp> module;
   codegen::CompiledKernels kernels;
-  OnnxSignature onnxSignature; // names of an imported model's inputs and outputs
+  OnnxSignature onnxSignature;             // names of an imported model's inputs and outputs
   std::string variantsGrid, variantsWhere; // a dynamic grid compiled per process count
 };
 

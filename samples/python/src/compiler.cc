@@ -73,8 +73,7 @@ std::string CommonOptions(const std::string& grid_shape, const py::object& targe
   options->producer = "meshvk Python (in-process compile)";
   std::string error;
   if (!TargetFrom(target, &options->device, &error)) return error;
-  if (!meshvk::parseVulkanVersion(vulkan_version, &options->vulkanVersion, &error))
-    return "vulkan_version: " + error;
+  if (!meshvk::parseVulkanVersion(vulkan_version, &options->vulkanVersion, &error)) return "vulkan_version: " + error;
   if (!grid_shape.empty() && !meshvk::parseGridShape(grid_shape, &options->gridShape, &error))
     return "grid_shape: " + error;
   return "";
@@ -98,25 +97,25 @@ PYBIND11_MODULE(_compiler, m) {
   });
   // compile_onnx(path, grid_shape, target, vulkan_version, shard, input_shapes) -> Result;
   // input_shapes: ["x=1x3x8x8", ...] (mesh-vk-compile's --input-shape values).
-  m.def("compile_onnx", [](const std::string& path, const std::string& grid_shape, const py::object& target,
-                           const std::string& vulkan_version, const std::string& shard,
-                           const std::vector<std::string>& input_shapes) {
-    meshvk::ProgramOptions options;
-    meshvk::CompiledProgram compiled;
-    std::string error = CommonOptions(grid_shape, target, vulkan_version, &options);
-    options.onnxShard = shard;
-    for (const std::string& spec : input_shapes) {
-      std::pair<std::string, std::vector<int64_t>> name_and_shape;
-      if (!error.empty()) break;
-      if (!meshvk::parseOnnxInputShape(spec, &name_and_shape, &error))
-        error = "input_shapes: '" + spec + "': " + error;
-      else
-        options.onnxInputShapes.push_back(std::move(name_and_shape));
-    }
-    if (error.empty()) {
-      py::gil_scoped_release release;
-      error = meshvk::compileProgramFile(path, options, &compiled);
-    }
-    return Result(error, compiled);
-  });
+  m.def("compile_onnx",
+        [](const std::string& path, const std::string& grid_shape, const py::object& target,
+           const std::string& vulkan_version, const std::string& shard, const std::vector<std::string>& input_shapes) {
+          meshvk::ProgramOptions options;
+          meshvk::CompiledProgram compiled;
+          std::string error = CommonOptions(grid_shape, target, vulkan_version, &options);
+          options.onnxShard = shard;
+          for (const std::string& spec : input_shapes) {
+            std::pair<std::string, std::vector<int64_t>> name_and_shape;
+            if (!error.empty()) break;
+            if (!meshvk::parseOnnxInputShape(spec, &name_and_shape, &error))
+              error = "input_shapes: '" + spec + "': " + error;
+            else
+              options.onnxInputShapes.push_back(std::move(name_and_shape));
+          }
+          if (error.empty()) {
+            py::gil_scoped_release release;
+            error = meshvk::compileProgramFile(path, options, &compiled);
+          }
+          return Result(error, compiled);
+        });
 }

@@ -130,9 +130,9 @@ py::args InputsByName(const FunctionSignature& signature, const py::args& args, 
     size_t a = 0;
     while (a < count && !(signature.arguments[a].name && name == signature.arguments[a].name)) ++a;
     if (a == count)
-      Raise(MESHVK_STATUS_INVALID_ARGUMENT,
-            "inputs: '" + name + "' is not an input of " + fn +
-                (names.empty() ? " (its arguments have no names: pass them by position)" : " (its inputs: " + names + ")"));
+      Raise(MESHVK_STATUS_INVALID_ARGUMENT, "inputs: '" + name + "' is not an input of " + fn +
+                                                (names.empty() ? " (its arguments have no names: pass them by position)"
+                                                               : " (its inputs: " + names + ")"));
     slots[a] = py::reinterpret_borrow<py::object>(value);
     taken[a] = true;
   }

@@ -85,7 +85,8 @@ TEST(ArtifactVerifier, TensorNames) {
   EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.arguments[0].name = std::string(257, 'x'); }),
                  "functions[0].arguments[0].name: 257 bytes (expected 1..256)");
   // An argument and a result may share a name (an ONNX input that is also an output).
-  const std::vector<uint8_t> named = WithFunction([](FunctionDesc& f) { f.arguments[1].name = f.results[0].name = "b"; });
+  const std::vector<uint8_t> named =
+      WithFunction([](FunctionDesc& f) { f.arguments[1].name = f.results[0].name = "b"; });
   meshvk_module_t* module = nullptr;
   ASSERT_EQ(meshvk_module_load(named.data(), named.size(), &module), nullptr);
   meshvk_tensor_info_t info{};

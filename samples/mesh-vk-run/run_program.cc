@@ -152,6 +152,10 @@ int CompileInProcess(const std::string& path, const RunFlags& flags, const Devic
         return Error(kExitUsage, "--input-shape=" + spec + ": " + error);
       options->onnxInputShapes.push_back(std::move(name_and_shape));
     }
+    if (flags.shard == "none" && devices.processes > 1)
+      return Error(kExitUsage, "--devices=" + std::to_string(devices.processes) +
+                                   ": an ONNX model under --shard=none runs on one process; split it with "
+                                   "--shard=data, --shard=tensor or --shard=SPEC.json");
     // data/tensor split over a 1-D grid of the run's processes (mesh-vk-compile's --grid-shape).
     if (flags.shard == "data" || flags.shard == "tensor") {
       if (processes == 0)

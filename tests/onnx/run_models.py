@@ -104,6 +104,9 @@ check_usage("an input given twice", [w("two.onnx"), f"--input=a=@{w('a.npy')}", 
 check_usage("--shard=tensor without a process count", [mlp_onnx, "--shard=tensor", f"--input=@{w('x.npy')}"],
             "mesh-vk-run: --shard=tensor: give the process count with --devices=N (e.g. --devices=4); "
             "--shard=none runs on one process")
+check_usage("--devices=4 under --shard=none", [mlp_onnx, "--devices=4", f"--input=@{w('x.npy')}"],
+            "mesh-vk-run: --devices=4: an ONNX model under --shard=none runs on one process; split it with "
+            "--shard=data, --shard=tensor or --shard=SPEC.json")
 check_usage("bad --input-shape", [mlp_onnx, "--input-shape=x", f"--input=@{w('x.npy')}"],
             "mesh-vk-run: --input-shape=x: expected NAME=AxBx... (e.g. x=1x3x224x224)")
 

@@ -454,6 +454,13 @@ private:
       return "";
     std::vector<shard::GridOp> grids(module->getOps<shard::GridOp>().begin(),
                                      module->getOps<shard::GridOp>().end());
+    // A program without a grid runs on one process: a grid of 1 asks for just
+    // that (an ONNX model under the `none` policy, compiled with grid 1).
+    int64_t processes = 1;
+    for (int64_t extent : options.gridShape)
+      processes *= extent;
+    if (grids.empty() && processes == 1)
+      return "";
     if (grids.size() != 1)
       return fail("a grid shape override needs exactly one shard.grid in the program, found " +
                   std::to_string(grids.size()));

@@ -205,7 +205,8 @@ class Program:
         return self._artifact.functions
 
     def signature(self, function=""):
-        """{name, arguments: [...], results: [...]}; each {shape, dtype, split_axes, shard_count}."""
+        """{name, arguments: [...], results: [...]}; each {shape, dtype, split_axes, shard_count, name}
+        (name: the ONNX input or output name; None for an unnamed tensor)."""
         return self._artifact.signature(function)
 
     @property

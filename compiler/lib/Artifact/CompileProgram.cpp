@@ -118,6 +118,19 @@ std::string countsText(const std::vector<int64_t> &counts) {
   return text;
 }
 
+// "2x2" ("?" for a dynamic extent).
+std::string shapeText(ArrayRef<int64_t> shape) {
+  std::string text;
+  for (size_t i = 0; i < shape.size(); ++i)
+    text += (i ? "x" : "") + (ShapedType::isDynamic(shape[i]) ? std::string("?")
+                                                               : std::to_string(shape[i]));
+  return text;
+}
+
+std::string axesText(size_t count) {
+  return std::to_string(count) + (count == 1 ? " axis" : " axes");
+}
+
 // A dynamic grid with no process count given: one plan per count of
 // options.gridSizes, each compiled exactly as for mesh-vk-run --devices=N
 // (the whole chain again, on the source), packed into one file of variants.
@@ -464,6 +477,14 @@ private:
     if (grids.size() != 1)
       return fail("a grid shape override needs exactly one shard.grid in the program, found " +
                   std::to_string(grids.size()));
+    // A shape of another rank would surface as a sharding error of some op
+    // far from the cause; say what does not fit.
+    ArrayRef<int64_t> declared = grids[0].getShape();
+    if (declared.size() != options.gridShape.size())
+      return fail("grid shape " + shapeText(options.gridShape) + " given (" +
+                  axesText(options.gridShape.size()) + ") does not fit the program's shard.grid @" +
+                  grids[0].getSymName().str() + " of " + axesText(declared.size()) + " (" +
+                  shapeText(declared) + ")");
     grids[0].setShape(options.gridShape);
     if (failed(verify(*module)))
       return fail("the program does not verify on the overridden grid");

@@ -56,10 +56,10 @@ PYBIND11_MODULE(_meshvk, m) {
           py::kw_only(), py::arg("keep_sharded") = false, py::arg("timeout") = py::none())
       .def(
           "benchmark",
-          [](Function& f, const py::args& args, uint32_t n, const py::kwargs& kwargs) {
-            return f.Benchmark(InputsByName(f.signature(), args, kwargs), n);
+          [](Function& f, const py::args& args, uint32_t iterations, const py::kwargs& kwargs) {
+            return f.Benchmark(InputsByName(f.signature(), args, kwargs), iterations);
           },
-          py::kw_only(), py::arg("n") = 20)
+          py::kw_only(), py::arg("iterations") = 20)
       .def_property_readonly("name", &Function::name)
       .def_property_readonly("signature", &Function::SignatureDict)
       .def("__repr__", [](const Function& f) { return "<meshvk.Function '" + f.name() + "'>"; });
@@ -70,6 +70,7 @@ PYBIND11_MODULE(_meshvk, m) {
       .def_property_readonly("functions", &LoadedProgram::function_names)
       .def("placement", &LoadedProgram::Placement)
       .def_property_readonly("stats", &LoadedProgram::Stats)
+      .def_property_readonly("topology", &LoadedProgram::Topology)
       .def("plan_graph", &LoadedProgram::PlanGraph, py::arg("function") = "")
       .def("close", &LoadedProgram::Close)
       .def_property_readonly("closed", &LoadedProgram::closed)
@@ -86,6 +87,8 @@ PYBIND11_MODULE(_meshvk, m) {
       .def_property_readonly("closed", &Runtime::closed)
       .def_property_readonly("process_count", &Runtime::process_count)
       .def_property_readonly("topology", &Runtime::topology)
+      .def_property_readonly("requested_topology", &Runtime::requested_topology)
+      .def("_open_devices", &Runtime::OpenDevices)
       .def_property_readonly("validation_messages", &Runtime::validation_messages)
       .def("devices", &Runtime::Devices)
       .def("device_groups", &Runtime::DeviceGroups)

@@ -225,7 +225,9 @@ class Program:
 
     @property
     def kernels(self):
-        """Each distinct kernel: entry_point, workgroup_size, bindings, spirv (bytes), disassembly (text)."""
+        """Each distinct kernel: name (as the plan graph and the trace name it: the
+        entry point, or kernel_<index> for an entry point "main"), index,
+        entry_point, workgroup_size, bindings, spirv (bytes), disassembly (text)."""
         if self._kernels is None:
             self._kernels = self._artifact.kernels()
         return self._kernels
@@ -270,5 +272,8 @@ class Program:
         return compile(text, grid_shape=grid_shape, target=target, vulkan_version=vulkan_version, name=name)
 
     def __repr__(self):
-        return "<meshvk.Program %s grid %s, functions %s>" % (
-            self.name, "x".join(map(str, self.grid_shape)), self.functions)
+        if self.process_counts:
+            grid = "dynamic grid, plans for %s processes" % ", ".join(map(str, self.process_counts))
+        else:
+            grid = "grid %s, %d processes" % ("x".join(map(str, self.grid_shape)), self.process_count)
+        return "<meshvk.Program %s: functions %s, %s>" % (self.name, self.functions, grid)

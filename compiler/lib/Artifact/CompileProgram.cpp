@@ -122,8 +122,8 @@ std::string countsText(const std::vector<int64_t> &counts) {
 std::string shapeText(ArrayRef<int64_t> shape) {
   std::string text;
   for (size_t i = 0; i < shape.size(); ++i)
-    text += (i ? "x" : "") + (ShapedType::isDynamic(shape[i]) ? std::string("?")
-                                                               : std::to_string(shape[i]));
+    text += (i ? "x" : "") +
+            (ShapedType::isDynamic(shape[i]) ? std::string("?") : std::to_string(shape[i]));
   return text;
 }
 

@@ -124,7 +124,8 @@ py::list DispatchList(const TraceTimes& trace, const meshvk_module_t* module, ui
     d["bytes"] = info.bytes;
     d["flops"] = info.flops ? py::object(py::int_(info.flops)) : py::object(py::none());  // None: not recorded
     d["bytes_per_second"] = median > 0 ? info.bytes / median : 0.0;
-    d["flops_per_second"] = info.flops && median > 0 ? py::object(py::float_(info.flops / median)) : py::object(py::none());
+    d["flops_per_second"] =
+        info.flops && median > 0 ? py::object(py::float_(info.flops / median)) : py::object(py::none());
     list.append(d);
   }
   return list;

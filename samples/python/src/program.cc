@@ -33,7 +33,6 @@ uint64_t TimeoutNs(const py::object& timeout) {
   return std::max<uint64_t>(1, static_cast<uint64_t>(seconds * 1e9));
 }
 
-
 }  // namespace
 
 void ProgramCore::Close() {

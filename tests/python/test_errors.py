@@ -161,3 +161,5 @@ def test_bad_timeout_and_runs(mlp):
         main.benchmark(*args, iterations=-3)
     with pytest.raises(meshvk.InvalidArgumentError, match="^iterations: an int is expected, got float$"):
         main.benchmark(*args, iterations=2.5)
+    with pytest.raises(meshvk.InvalidArgumentError, match=r"^benchmark: n= is now iterations= \(the number of timed runs\)$"):
+        main.benchmark(*args, n=5)

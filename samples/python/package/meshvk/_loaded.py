@@ -62,6 +62,8 @@ class Function:
         runner's roofline needs its probe shaders, which only mesh-vk-run has.
         """
         _arguments.check_call_options(cast=cast)
+        if "n" in named and all(a["name"] != "n" for a in self._signature["arguments"]):
+            raise _errors.InvalidArgumentError("benchmark: n= is now iterations= (the number of timed runs)")
         _arguments.check_iterations(iterations)
         return self._function.benchmark(*self._inputs(args, named, cast), iterations=int(iterations))
 

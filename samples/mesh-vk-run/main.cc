@@ -1,4 +1,4 @@
-// mesh-vk-run: runs meshvk programs (.mvk, or .mlir compiled in-process),
+// mesh-vk-run: runs meshvk programs (.mvk, or .mlir/.onnx compiled in-process),
 // lists devices and runs a built-in self-check on every process of a device set.
 // Exit codes: 0 ok, 1 results differ from --expected-output, 2 bad input/usage,
 // 3 runtime/device failure.

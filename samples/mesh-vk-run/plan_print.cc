@@ -3,6 +3,9 @@
 #include "plan_print.h"
 
 #include <string>
+#include <vector>
+
+#include "tensor_io.h"
 
 namespace meshvk_run {
 
@@ -16,6 +19,41 @@ const char* TopologyText(meshvk_topology_t topology) {
       return "logical devices";
   }
 }
+
+namespace {
+
+// A program whose signature carries the model's names (an ONNX model): its
+// inputs and outputs by name, "inputs: x 8x16xf32 (split [[0],[]])".
+void PrintSignatureNames(FILE* out, const meshvk_module_t* module, uint32_t function,
+                         const meshvk_function_info_t& fn) {
+  for (int results = 0; results < 2; ++results) {
+    const uint32_t count = results ? fn.result_count : fn.argument_count;
+    std::string line;
+    bool named = false;
+    for (uint32_t i = 0; i < count; ++i) {
+      meshvk_tensor_info_t t{};
+      meshvk_status_t st = results ? meshvk_module_result_info(module, function, i, &t)
+                                   : meshvk_module_argument_info(module, function, i, &t);
+      if (st) {
+        meshvk_status_free(st);
+        return;
+      }
+      named |= t.name && *t.name;
+      std::string split;
+      for (uint32_t d = 0; d < t.rank; ++d) {
+        split += d ? ",[" : "[";
+        for (uint32_t a = 0; a < t.split_axis_count[d]; ++a)
+          split += (a ? "," : "") + std::to_string(t.split_axes[d][a]);
+        split += "]";
+      }
+      std::string type = TypeString(std::vector<uint64_t>(t.shape, t.shape + t.rank), t.element_type);
+      line += std::string(i ? ", " : "") + (t.name && *t.name ? t.name : "?") + " " + type + " (split [" + split + "])";
+    }
+    if (named) std::fprintf(out, "%s: %s\n", results ? "outputs" : "inputs", line.c_str());
+  }
+}
+
+}  // namespace
 
 void PrintPlan(FILE* out, const meshvk_module_t* module, uint32_t function, const meshvk_instance_t* instance,
                const meshvk_device_set_t* set, const meshvk_program_t* program) {
@@ -32,6 +70,7 @@ void PrintPlan(FILE* out, const meshvk_module_t* module, uint32_t function, cons
   std::fprintf(out, "plan: function '%s', grid %s (peered axes: %s), %u processes, %u phases, %s\n",
                fn.name ? fn.name : "?", shape.c_str(), peered.empty() ? "none" : peered.c_str(), grid.process_count,
                meshvk_module_function_phase_count(module, function), topology);
+  PrintSignatureNames(out, module, function, fn);
   // Uneven shards (a split that does not divide, or explicit offsets): each
   // process's own shard shape, for the tensors where they differ.
   for (int results = 0; program && results < 2; ++results) {

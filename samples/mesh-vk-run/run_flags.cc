@@ -56,7 +56,8 @@ void AddText(CLI::App* app, const std::string& name, std::string* text, bool* se
 }  // namespace
 
 const char* RunUsageText() {
-  return "usage: mesh-vk-run PROGRAM.mvk [--function=NAME] --input=SHAPExTYPE=VALUES|@a.npy|@a.bin ...\n"
+  return "usage: mesh-vk-run PROGRAM.mvk|.mlir|.onnx [--function=NAME] --input=[NAME=]SHAPExTYPE=VALUES|@a.npy|@a.bin "
+         "...\n"
          "                   [--output=@c.npy|-]... [--expected-output=SPEC... [--atol=A] [--rtol=R]]\n"
          "                   [--devices=auto|N|group:G|I,J,...] [--topology=auto|group|logical|independent]\n"
          "                   [--validation] [--print-plan] [--plan-graph=F.dot] [--trace=F.json]\n"
@@ -66,7 +67,11 @@ const char* RunUsageText() {
          "  --input=SPEC           a whole (global) input tensor, e.g. 2x3xf32=\"1 2 3 4 5 6\",\n"
          "                         4x4xf16=@a.npy or 16xi32=@a.bin; one per argument, in order;\n"
          "                         @a.npy takes shape and type from the file, @args.npz gives one\n"
-         "                         argument per array (in order), @args.npz:NAME one array\n"
+         "                         argument per array (in order), @args.npz:NAME one array;\n"
+         "                         NAME=SOURCE gives the argument of that name (an ONNX input),\n"
+         "                         the others fill the remaining arguments in order. The text\n"
+         "                         before the first '=' is a NAME when it is one of the\n"
+         "                         program's argument names, else SHAPExTYPE\n"
          "  --output=@file.npy|-   where each result goes (default: print all results)\n"
          "  --print-max-element-count=N  print at most N elements of a result (default 1024)\n"
          "  --expected-output=SPEC compare each result (numpy.testing.assert_allclose); exit 1 if one differs\n"
@@ -95,6 +100,10 @@ const char* RunUsageText() {
          "  --rank-axes=A[,B]      under mpirun: the grid axes across MPI ranks (default: the\n"
          "                         outermost axes whose sizes multiply to the rank count)\n"
          "  PROGRAM.mlir           compiled in-process (needs a build with MESHVK_BUILD_COMPILER=ON)\n"
+         "  PROGRAM.onnx           an ONNX model, imported and compiled in-process likewise:\n"
+         "  --shard=none|data|tensor|SPEC.json  its sharding (mesh-vk-compile's --shard), over\n"
+         "                         --devices=N processes (default none: one process)\n"
+         "  --input-shape=NAME=AxB its dynamic input dimensions, e.g. x=1x3x224x224 (repeatable)\n"
          "flags are spelled with dashes; underscores are accepted too (--expected_output,\n"
          "--print_max_element_count, --benchmark_format: iree-run-module's spelling)\n"
          "exit codes: 0 ok, 1 results differ from --expected-output, 2 bad input/usage,\n"
@@ -117,6 +126,8 @@ void AddRunFlags(CLI::App* app, RunFlags* flags, RunFlagValues* values) {
   AddText(app, "--device-timeout", &values->device_timeout, &values->device_timeout_set);
   app->add_flag("--print-plan", flags->print_plan)->disable_flag_override();
   app->add_option("--rank-axes", flags->rank_axes)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  AddText(app, "--shard", &flags->shard, &flags->shard_set);
+  app->add_option("--input-shape", flags->input_shapes)->allow_extra_args(false);
 }
 
 bool CheckRunFlags(const RunFlagValues& values, RunFlags* flags, std::string* error) {

@@ -29,6 +29,12 @@ struct RunFlags {
   std::string plan_graph;                    // --plan-graph=FILE.dot ("" = off)
   uint64_t device_timeout_ms = 0;            // --device-timeout=S (0: MESHVK_DEVICE_TIMEOUT_MS or 60 s)
   std::string rank_axes;                     // --rank-axes=0,1 (under mpirun; "": default)
+  // An ONNX model (PROGRAM.onnx) only: the sharding policy, as mesh-vk-compile's
+  // --shard (none|data|tensor|SPEC.json), over --devices=N processes; and
+  // fixed dynamic input dimensions, --input-shape=NAME=AxB (repeatable).
+  std::string shard = "none";
+  bool shard_set = false;
+  std::vector<std::string> input_shapes;
 };
 
 // The values CLI11 collected as text, checked by CheckRunFlags (so each error

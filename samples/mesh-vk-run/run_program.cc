@@ -15,6 +15,7 @@
 #include "copy_path.h"
 #include "device_flags.h"
 #include "grid_variant.h"
+#include "input_names.h"
 #include "meshvk/meshvk.h"
 #include "meshvk/module.h"
 #include "meshvk/trace.h"
@@ -65,6 +66,11 @@ bool EndsWith(const std::string& s, const std::string& suffix) {
 std::string SignatureString(const meshvk_tensor_info_t& info) {
   std::vector<uint64_t> shape(info.shape, info.shape + info.rank);
   return TypeString(shape, info.element_type);
+}
+
+// "x: 1x16xf32" for a named tensor (an ONNX input), else "1x16xf32".
+std::string NamedSignature(const meshvk_tensor_info_t& info) {
+  return (info.name && *info.name ? std::string(info.name) + ": " : std::string()) + SignatureString(info);
 }
 
 bool Matches(const HostTensor& t, const meshvk_tensor_info_t& info) {
@@ -123,6 +129,56 @@ meshvk::ProgramOptions CompileOptionsForThisMachine() {
   meshvk_instance_release(instance);
   return options;
 }
+// Compiles a .mlir program or an .onnx model in-process with the same chain
+// as mesh-vk-compile; any error in the program is bad input (exit 2) with the
+// compiler's one-line message. Returns kExitOk or the exit code after Error.
+int CompileInProcess(const std::string& path, const RunFlags& flags, const DeviceChoice& devices, MpiSession* mpi,
+                     meshvk::ProgramOptions* options, meshvk::CompiledProgram* compiled) {
+  *options = CompileOptionsForThisMachine();
+  // Sizes a `shard.grid @g(shape = ?)` as for a .mvk of plans (grid_variant.h),
+  // and an ONNX model's data/tensor grid.
+  std::string count_source;
+  uint32_t processes = 0;
+  if (std::string error = DynamicGridProcesses(devices, mpi ? mpi->size() : 0, &processes, &count_source);
+      !error.empty())
+    return Error(kExitUsage, error);
+  options->dynamicGridProcesses = processes;
+  options->compileGridVariants = false;  // one count runs: never compile them all
+  if (EndsWith(path, ".onnx")) {
+    options->onnxShard = flags.shard;
+    for (const std::string& spec : flags.input_shapes) {
+      std::pair<std::string, std::vector<int64_t>> name_and_shape;
+      if (std::string error; !meshvk::parseOnnxInputShape(spec, &name_and_shape, &error))
+        return Error(kExitUsage, "--input-shape=" + spec + ": " + error);
+      options->onnxInputShapes.push_back(std::move(name_and_shape));
+    }
+    if (flags.shard == "none" && devices.processes > 1)
+      return Error(kExitUsage, "--devices=" + std::to_string(devices.processes) +
+                                   ": an ONNX model under --shard=none runs on one process; split it with "
+                                   "--shard=data, --shard=tensor or --shard=SPEC.json");
+    // data/tensor split over a 1-D grid of the run's processes (mesh-vk-compile's --grid-shape).
+    if (flags.shard == "data" || flags.shard == "tensor") {
+      if (processes == 0)
+        return Error(kExitUsage, "--shard=" + flags.shard +
+                                     ": give the process count with --devices=N (e.g. --devices=4); "
+                                     "--shard=none runs on one process");
+      options->gridShape = {static_cast<int64_t>(processes)};
+    }
+  }
+  std::string error = meshvk::compileProgramFile(path, *options, compiled);
+  if (!error.empty()) return Error(kExitUsage, error);
+  // `--devices=N` on a program over a 1-D grid of another size compiles it
+  // for a grid of N (DESIGN.md: `matmul_rows.mlir --devices=2`); shards must
+  // still divide evenly, else that is the error. Other grids keep the
+  // mismatch error of the run.
+  if (devices.processes != 0 && compiled->gridShape.size() == 1 &&
+      compiled->gridShape[0] != static_cast<int64_t>(devices.processes)) {
+    options->gridShape = {static_cast<int64_t>(devices.processes)};
+    error = meshvk::compileProgramFile(path, *options, compiled);
+    if (!error.empty()) return Error(kExitUsage, "--devices=" + std::to_string(devices.processes) + ": " + error);
+  }
+  return kExitOk;
+}
 #endif
 
 }  // namespace
@@ -162,34 +218,20 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
     if (tracing) tracing->HostStep(name, step_start, now, bytes);
     step_start = now;
   };
-  if (EndsWith(path, ".mlir")) {
+  const bool onnx = EndsWith(path, ".onnx"), mlir = EndsWith(path, ".mlir");
+  // The ONNX-only flags, with mesh-vk-compile's words.
+  if (!onnx && (flags.shard_set || !flags.input_shapes.empty()))
+    return Error(kExitUsage,
+                 std::string("--shard and --input-shape apply to ONNX models (.onnx); ") +
+                     (mlir ? "an .mlir program carries its own shard annotations"
+                           : "a .mvk is compiled already (compile the model with mesh-vk-compile --shard)"));
+  if (mlir || onnx) {
 #ifdef MESHVK_RUN_HAS_COMPILER
     ProgressLine progress;
     progress.Show("mesh-vk-run: compiling " + path + " ...");
-    // Compiled in-process with the same chain as mesh-vk-compile; any error in
-    // the program is bad input (exit 2) with the compiler's one-line message.
-    meshvk::ProgramOptions options = CompileOptionsForThisMachine();
-    // Sizes a `shard.grid @g(shape = ?)` as for a .mvk of plans (grid_variant.h).
-    std::string count_source;
-    uint32_t dynamic_processes = 0;
-    if (std::string error = DynamicGridProcesses(devices, mpi ? mpi->size() : 0, &dynamic_processes, &count_source);
-        !error.empty())
-      return Error(kExitUsage, error);
-    options.dynamicGridProcesses = dynamic_processes;
-    options.compileGridVariants = false;  // one count runs: never compile them all
+    meshvk::ProgramOptions options;
     meshvk::CompiledProgram compiled;
-    std::string error = meshvk::compileProgramFile(path, options, &compiled);
-    if (!error.empty()) return Error(kExitUsage, error);
-    // `--devices=N` on a program over a 1-D grid of another size compiles it
-    // for a grid of N (DESIGN.md: `matmul_rows.mlir --devices=2`); shards must
-    // still divide evenly, else that is the error. Other grids keep the
-    // mismatch error below.
-    if (devices.processes != 0 && compiled.gridShape.size() == 1 &&
-        compiled.gridShape[0] != static_cast<int64_t>(devices.processes)) {
-      options.gridShape = {static_cast<int64_t>(devices.processes)};
-      error = meshvk::compileProgramFile(path, options, &compiled);
-      if (!error.empty()) return Error(kExitUsage, "--devices=" + std::to_string(devices.processes) + ": " + error);
-    }
+    if (int code = CompileInProcess(path, flags, devices, mpi, &options, &compiled)) return code;
     progress.Done();
     for (const std::string& warning : compiled.warnings) std::fprintf(stderr, "mesh-vk-run: %s\n", warning.c_str());
     Verbose(1, "compiled %s in-process for device '%s': %zu-byte artifact", path.c_str(), options.device.name.c_str(),
@@ -199,8 +241,8 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
       return Error(kExitUsage, path + ": " + Take(status));
     step("load + verify");
 #else
-    return Error(kExitUsage, path +
-                                 ": compiling .mlir needs the compiler (not built yet: configure with "
+    return Error(kExitUsage, path + ": compiling " + (onnx ? ".onnx" : ".mlir") +
+                                 " needs the compiler (not built yet: configure with "
                                  "MESHVK_BUILD_COMPILER=ON); pass a compiled .mvk");
 #endif
   } else if (meshvk_status_t status = meshvk_module_load_file(path.c_str(), &r.module)) {
@@ -226,11 +268,11 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
   std::string arg_list, result_list;
   for (uint32_t i = 0; i < fn.argument_count; ++i) {
     meshvk_status_free(meshvk_module_argument_info(r.module, function, i, &args[i]));
-    arg_list += (i ? ", " : "") + SignatureString(args[i]);
+    arg_list += (i ? ", " : "") + NamedSignature(args[i]);
   }
   for (uint32_t i = 0; i < fn.result_count; ++i) {
     meshvk_status_free(meshvk_module_result_info(r.module, function, i, &results[i]));
-    result_list += (i ? ", " : "") + SignatureString(results[i]);
+    result_list += (i ? ", " : "") + NamedSignature(results[i]);
   }
 
   // @a.npy / @a.npz values bring their own shape and type (tensor_args.h);
@@ -251,12 +293,19 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
   // Only headers and archive directories are read here: the data is read
   // after program creation (read_inputs.h), and under mpirun only each
   // rank's part of it.
-  if (std::string error; !ExpandTensorArgs(flags.inputs, "--input", &input_args, &error) ||
-                         !ExpandTensorArgs(flags.expected, "--expected-output", &expected_args, &error))
+  // By position, or by the program's argument names (input_names.h).
+  std::vector<std::string> arg_names(fn.argument_count);
+  for (uint32_t i = 0; i < fn.argument_count; ++i) arg_names[i] = args[i].name ? args[i].name : "";
+  bool count_error = false;
+  size_t given = 0;
+  if (std::string error;
+      !AssignInputs(flags.inputs, arg_names, &input_args, &count_error, &given, &error) && !count_error)
     return Error(kExitUsage, error);
-  if (input_args.size() != fn.argument_count)
-    return Error(kExitUsage, "--input: " + std::to_string(input_args.size()) + " given" +
-                                 (input_args.size() != flags.inputs.size() ? " (.npz arrays counted one each)" : "") +
+  if (std::string error; !ExpandTensorArgs(flags.expected, "--expected-output", &expected_args, &error))
+    return Error(kExitUsage, error);
+  if (count_error)
+    return Error(kExitUsage, "--input: " + std::to_string(given) + " given" +
+                                 (given != flags.inputs.size() ? " (.npz arrays counted one each)" : "") +
                                  ", function " + fn_name + " takes " + std::to_string(fn.argument_count) + " (" +
                                  arg_list + ")");
   // Each spec's shape is checked against the signature before its values
@@ -274,8 +323,9 @@ int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoic
     if (!Matches(inputs[i], args[i]))
       return Error(kExitUsage, "--input[" + std::to_string(i) + "]: " + TypeString(inputs[i].shape, inputs[i].type) +
                                    " given" + (input_args[i].origin.empty() ? "" : " (" + input_args[i].origin + ")") +
-                                   ", argument " + std::to_string(i) + " of " + fn_name + " is " +
-                                   SignatureString(args[i]));
+                                   ", argument " + std::to_string(i) +
+                                   (args[i].name && *args[i].name ? " ('" + std::string(args[i].name) + "')" : "") +
+                                   " of " + fn_name + " is " + SignatureString(args[i]));
     if (!input_args[i].loaded && !ParseTensorSpec(input_args[i].spec, &inputs[i], &error, &input_sources[i]))
       return Error(kExitUsage, "--input[" + std::to_string(i) + "]: " + error);
   }

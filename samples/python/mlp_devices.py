@@ -39,20 +39,20 @@ def main(argv):
             loaded = rt.load(prog)
             y = loaded["main"](x, w1, w2)
             np.testing.assert_allclose(y, want, atol=1e-3, rtol=1e-4)
-            stats = loaded["main"].benchmark(x, w1, w2, n=args.runs)
+            stats = loaded["main"].benchmark(x, w1, w2, iterations=args.runs)
             placement = loaded.placement()
             plan = prog.plan
             # GPU time on the critical path: per phase, the slowest process.
             phases = {}
             for p in stats["phases"]:
-                phases[p["phase"]] = max(phases.get(p["phase"], 0.0), p["gpu_us_median"])
+                phases[p["phase"]] = max(phases.get(p["phase"], 0.0), p["gpu"]["median"] * 1e6)
             print("%d device(s): wall median %.3f ms (min %.3f); GPU %.1f us over %d phase(s)" % (
-                n, stats["wall_ms"]["median"], stats["wall_ms"]["min"], sum(phases.values()), len(phases)))
+                n, stats["wall"]["median"] * 1e3, stats["wall"]["min"] * 1e3, sum(phases.values()), len(phases)))
             for p, planned in zip(placement, plan["processes"]):
                 print("    process %d on physical device %d: %7d bytes allocated (plan %d), %d bytes in from peers" % (
                     p["process"], p["physical_device"], p["allocated_bytes"], planned["allocated_bytes"],
                     planned["peer_bytes_in"]))
-            rows.append((n, stats["wall_ms"]["median"], [p["allocated_bytes"] for p in placement]))
+            rows.append((n, stats["wall"]["median"] * 1e3, [p["allocated_bytes"] for p in placement]))
 
     if args.plot:
         try:

@@ -37,7 +37,8 @@ def test_devices_match_list_devices():
 def test_runtime_devices_are_the_module_devices(make_runtime):
     rt = make_runtime()
     assert rt.devices() == meshvk.devices()
-    assert rt.process_count is None and rt.topology == "auto"
+    # devices=None: no device set before the first load; the topology asked for is kept apart.
+    assert rt.process_count is None and rt.topology is None and rt.requested_topology == "auto"
 
 
 def test_program_facts():
@@ -61,6 +62,10 @@ def test_kernels_are_spirv_with_disassembly():
         assert "OpEntryPoint GLCompute" in k["disassembly"]
         assert k["entry_point"] in k["disassembly"]
         assert len(k["workgroup_size"]) == 3 and k["bindings"] == len(k["writable_bindings"]) > 0
+        # The plan graph's and the trace's name: the entry point, or kernel_<index> for "main".
+        assert k["name"] == (k["entry_point"] if k["entry_point"] != "main" else "kernel_%d" % k["index"])
+    dot = compiled("mlp_megatron").plan_graph()
+    assert all(k["name"] in dot for k in kernels)
 
 
 def test_measured_memory_equals_the_plan(make_runtime):
@@ -100,12 +105,27 @@ def test_devices_list_runs_on_those_devices(make_runtime, rng):
 
 
 def test_benchmark_has_the_cli_numbers(make_runtime, rng):
-    main = make_runtime(devices=4).load(compiled("mlp_megatron"))["main"]
-    stats = main.benchmark(*[uniform(rng, s) for s in [(32, 64), (64, 256), (256, 64)]], n=5)
-    assert stats["runs"] == 5 and set(stats["wall_ms"]) == {"min", "median", "max"}
-    assert stats["record_ms"] > 0
+    prog = compiled("mlp_megatron")
+    main = make_runtime(devices=4).load(prog)["main"]
+    stats = main.benchmark(*[uniform(rng, s) for s in [(32, 64), (64, 256), (256, 64)]], iterations=5)
+    assert stats["unit"] == "s" and stats["runs"] == 5 and set(stats["wall"]) == {"min", "median", "max"}
+    assert 0 < stats["wall"]["median"] < 10 and 0 < stats["record"] < 10  # seconds, not ms
+    assert stats["roofline"] is None  # the runner's probe shaders are not in the package
     for p in stats["phases"]:
-        assert p["gpu_us_min"] <= p["gpu_us_median"] <= p["gpu_us_max"]
+        assert p["gpu"]["min"] <= p["gpu"]["median"] <= p["gpu"]["max"]
+    # Per dispatch, named as prog.kernels, the plan graph and the trace name them.
+    names = {k["name"] for k in prog.kernels}
+    assert stats["dispatches"] and {d["kernel"] for d in stats["dispatches"]} <= names
+    assert {d["process"] for d in stats["dispatches"]} == {0, 1, 2, 3}
+    for d in stats["dispatches"]:
+        assert d["bytes"] > 0 and d["gpu"]["min"] <= d["gpu"]["median"] <= d["gpu"]["max"] < 10
+    # The all_reduce pulls 24,576 bytes into each process (the plan's peer_bytes_in).
+    into = {}
+    for c in stats["copies"]:
+        assert c["from_process"] != c["process"] and c["leg"] in ("device", "host") and c["path"]
+        if c["leg"] == "device":
+            into[c["process"]] = into.get(c["process"], 0) + c["bytes"]
+    assert into == {p: 24576 for p in range(4)}
 
 
 LAVAPIPE_ICD = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
@@ -120,7 +140,7 @@ with meshvk.Runtime(devices=[0, 1], validation="sync") as rt:
     loaded = rt.load(meshvk.compile(elementwise_add("f32", (8, 8), (2,), ([0],))))
     assert [p["physical_device"] for p in loaded.placement()] == [0, 1]
     np.testing.assert_array_equal(loaded["main"](a, b), a + b)
-    assert rt.topology == "auto"
+    assert rt.topology == "independent" and rt.requested_topology == "auto"  # what "auto" chose
     # seed_matmul all-gathers its row-split result: copies between the two VkDevices.
     seed = rt.load(meshvk.compile(str(SAMPLES / "seed_matmul.mlir")))
     assert [p["physical_device"] for p in seed.placement()] == [0, 1]

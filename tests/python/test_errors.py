@@ -30,8 +30,10 @@ def test_wrong_dtype(mlp):
     _, main, (x, w1, w2) = mlp
     with pytest.raises(meshvk.InvalidArgumentError) as e:
         main(x.astype(np.float64), w1, w2)
-    assert str(e.value) == "inputs[0]: 32x64xf64 given, argument 0 of 'main' is 32x64xf32"
-    with pytest.raises(ValueError, match=r"^inputs\[2\]: 256x64xi32 given, argument 2 of 'main' is 256x64xf32$"):
+    assert str(e.value) == ("inputs[0]: 32x64xf64 given, argument 0 of 'main' is 32x64xf32 "
+                            "(convert with x.astype(np.float32))")
+    with pytest.raises(ValueError, match=r"^inputs\[2\]: 256x64xi32 given, argument 2 of 'main' is 256x64xf32 "
+                                         r"\(convert with x\.astype\(np\.float32\)\)$"):
         main(x, w1, w2.astype(np.int32))
 
 
@@ -145,15 +147,19 @@ def test_bad_runtime_arguments():
         meshvk.Runtime(devices=0)
     with pytest.raises(meshvk.InvalidArgumentError, match="validation: 'loud' given"):
         meshvk.Runtime(validation="loud")
-    rt = meshvk.Runtime(devices=[0, 7])
     with pytest.raises(meshvk.Error, match="devices/topology: "):
-        rt.load(compiled("seed_matmul"))  # physical device 7 does not exist
-    rt.close()
+        meshvk.Runtime(devices=[0, 7])  # physical device 7 does not exist: refused when the Runtime is made
 
 
 def test_bad_timeout_and_runs(mlp):
     _, main, args = mlp
     with pytest.raises(meshvk.InvalidArgumentError, match="timeout: -1"):
         main(*args, timeout=-1)
-    with pytest.raises(meshvk.InvalidArgumentError, match="n: 0 given"):
-        main.benchmark(*args, n=0)
+    with pytest.raises(meshvk.InvalidArgumentError, match="^iterations: 0 given, expected at least 1 run$"):
+        main.benchmark(*args, iterations=0)
+    with pytest.raises(meshvk.InvalidArgumentError, match="^iterations: -3 given"):
+        main.benchmark(*args, iterations=-3)
+    with pytest.raises(meshvk.InvalidArgumentError, match="^iterations: an int is expected, got float$"):
+        main.benchmark(*args, iterations=2.5)
+    with pytest.raises(meshvk.InvalidArgumentError, match=r"^benchmark: n= is now iterations= \(the number of timed runs\)$"):
+        main.benchmark(*args, n=5)

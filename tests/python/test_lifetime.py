@@ -112,7 +112,7 @@ def test_gil_is_released_while_a_program_runs(make_runtime, rng):
     def run():
         inside.set()
         start = time.perf_counter()
-        main.benchmark(a, b, n=30)  # one call into C++, a few hundred ms
+        main.benchmark(a, b, iterations=30)  # one call into C++, a few hundred ms
         call["seconds"] = time.perf_counter() - start
 
     worker = threading.Thread(target=run)

@@ -101,6 +101,14 @@ LogicalResult Emitter::createBuffers() {
   return failure(bad.wasInterrupted());
 }
 
+void Emitter::nameTensors(const std::vector<std::string> &names,
+                          std::vector<art::TensorDesc> *tensors) {
+  if (names.size() != tensors->size())
+    return;
+  for (size_t i = 0; i < names.size(); ++i)
+    (*tensors)[i].name = names[i];
+}
+
 LogicalResult Emitter::buildSignature() {
   AbiAttr abi = getAbi(plan_);
   StringRef abiTag = MeshVKDialect::AbiAttrHelper::getNameStr();
@@ -162,6 +170,8 @@ LogicalResult Emitter::buildSignature() {
       failed(
           convert("results", abi.getResults(), resultBuffer_, resultProcess_, &function.results)))
     return failure();
+  nameTensors(options_.argumentNames, &function.arguments);
+  nameTensors(options_.resultNames, &function.results);
   return success();
 }
 

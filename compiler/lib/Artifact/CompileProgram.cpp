@@ -120,6 +120,19 @@ std::string countsText(const std::vector<int64_t> &counts) {
   return text;
 }
 
+// "2x2" ("?" for a dynamic extent).
+std::string shapeText(ArrayRef<int64_t> shape) {
+  std::string text;
+  for (size_t i = 0; i < shape.size(); ++i)
+    text += (i ? "x" : "") +
+            (ShapedType::isDynamic(shape[i]) ? std::string("?") : std::to_string(shape[i]));
+  return text;
+}
+
+std::string axesText(size_t count) {
+  return std::to_string(count) + (count == 1 ? " axis" : " axes");
+}
+
 // A dynamic grid with no process count given: one plan per count of
 // options.gridSizes, each compiled exactly as for mesh-vk-run --devices=N
 // (the whole chain again, on the source), packed into one file of variants.
@@ -201,6 +214,20 @@ bool parseGridShape(const std::string &text, std::vector<int64_t> *shape, std::s
              "' is not a grid shape (expected extents 1..1024 joined by 'x', e.g. 4 or 2x2)";
     return false;
   }
+  return true;
+}
+
+bool parseOnnxInputShape(const std::string &text,
+                         std::pair<std::string, std::vector<int64_t>> *nameAndShape,
+                         std::string *error) {
+  size_t eq = text.find('=');
+  std::string ignored;
+  if (eq == std::string::npos || eq == 0 ||
+      !parseGridShape(text.substr(eq + 1), &nameAndShape->second, &ignored)) {
+    *error = "expected NAME=AxBx... (e.g. x=1x3x224x224)";
+    return false;
+  }
+  nameAndShape->first = text.substr(0, eq);
   return true;
 }
 
@@ -321,7 +348,7 @@ private:
       import.inputShapes[name] = shape;
     std::string error;
     FailureOr<OwningOpRef<ModuleOp>> imported =
-        importOnnxFile(path, import, context, /*signature=*/nullptr, &error);
+        importOnnxFile(path, import, context, &onnxSignature, &error);
     if (failed(imported))
       return error.empty() ? fail("cannot import the ONNX model") : oneLine(error);
     module = std::move(*imported);
@@ -444,9 +471,24 @@ private:
       return "";
     std::vector<shard::GridOp> grids(module->getOps<shard::GridOp>().begin(),
                                      module->getOps<shard::GridOp>().end());
+    // A program without a grid runs on one process: a grid of 1 asks for just
+    // that (an ONNX model under the `none` policy, compiled with grid 1).
+    int64_t processes = 1;
+    for (int64_t extent : options.gridShape)
+      processes *= extent;
+    if (grids.empty() && processes == 1)
+      return "";
     if (grids.size() != 1)
       return fail("a grid shape override needs exactly one shard.grid in the program, found " +
                   std::to_string(grids.size()));
+    // A shape of another rank would surface as a sharding error of some op
+    // far from the cause; say what does not fit.
+    ArrayRef<int64_t> declared = grids[0].getShape();
+    if (declared.size() != options.gridShape.size())
+      return fail("grid shape " + shapeText(options.gridShape) + " given (" +
+                  axesText(options.gridShape.size()) + ") does not fit the program's shard.grid @" +
+                  grids[0].getSymName().str() + " of " + axesText(declared.size()) + " (" +
+                  shapeText(declared) + ")");
     grids[0].setShape(options.gridShape);
     if (failed(verify(*module)))
       return fail("the program does not verify on the overridden grid");
@@ -519,6 +561,9 @@ private:
     EmitOptions emit;
     emit.maxSpirvVersion = maxSpirvFor(options.vulkanVersion);
     emit.producer = options.producer;
+    // An ONNX model's input and output names travel in the signature.
+    emit.argumentNames = onnxSignature.argumentNames;
+    emit.resultNames = onnxSignature.resultNames;
     FailureOr<std::vector<uint8_t>> artifact = emitArtifact(*module, kernels, emit);
     if (failed(artifact))
       return fail("emitting the artifact failed");
@@ -536,6 +581,7 @@ private:
   ScopedDiagnosticHandler handler;
   OwningOpRef<ModuleOp> module;
   codegen::CompiledKernels kernels;
+  OnnxSignature onnxSignature;             // names of an imported model's inputs and outputs
   std::string variantsGrid, variantsWhere; // a dynamic grid compiled per process count
 };
 

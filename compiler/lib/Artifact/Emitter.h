@@ -91,6 +91,8 @@ private:
   LogicalResult readGrid();
   LogicalResult createBuffers();
   LogicalResult buildSignature();
+  static void nameTensors(const std::vector<std::string> &names,
+                          std::vector<art::TensorDesc> *tensors);
   FailureOr<Place> placeOf(Value value);
   std::vector<art::CommandRef> crossProcessDeps(ValueRange operands, uint32_t process);
   LogicalResult emitCopy(CopyOp copy);

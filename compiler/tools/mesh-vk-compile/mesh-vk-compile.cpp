@@ -131,13 +131,11 @@ int ParseOnnxOptions(Invocation *run) {
                  "its own shard annotations");
   run->options.onnxShard = shardPolicy;
   for (const std::string &spec : inputShapes) {
-    size_t eq = spec.find('=');
-    std::vector<int64_t> shape;
+    std::pair<std::string, std::vector<int64_t>> nameAndShape;
     std::string error;
-    if (eq == std::string::npos || eq == 0 ||
-        !meshvk::parseGridShape(spec.substr(eq + 1), &shape, &error))
-      return Usage("--input-shape=" + spec + ": expected NAME=AxBx... (e.g. x=1x3x224x224)");
-    run->options.onnxInputShapes.push_back({spec.substr(0, eq), shape});
+    if (!meshvk::parseOnnxInputShape(spec, &nameAndShape, &error))
+      return Usage("--input-shape=" + spec + ": " + error);
+    run->options.onnxInputShapes.push_back(std::move(nameAndShape));
   }
   return kExitOk;
 }

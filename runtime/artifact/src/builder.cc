@@ -118,7 +118,8 @@ flatbuffers::Offset<mvk::TensorSignature> BuildTensor(flatbuffers::FlatBufferBui
         mvk::CreateShard(fbb, s.process, s.buffer, s.offset, U64Vector(fbb, s.global_offset), U64Vector(fbb, s.shape)));
   }
   return mvk::CreateTensorSignature(fbb, U64Vector(fbb, t.shape), static_cast<mvk::ElementType>(t.element_type),
-                                    fbb.CreateVector(split), fbb.CreateVector(shards));
+                                    fbb.CreateVector(split), fbb.CreateVector(shards),
+                                    t.name.empty() ? 0 : fbb.CreateString(t.name));
 }
 
 }  // namespace

@@ -113,6 +113,9 @@ typedef struct meshvk_tensor_info_s {
   uint32_t split_axis_count[MESHVK_MAX_RANK];
   uint32_t split_axes[MESHVK_MAX_RANK][MESHVK_MAX_RANK];  // grid axes per dimension
   uint32_t shard_count;                                   // processes holding a shard (or replica)
+  // The source model's name for the tensor (an ONNX input or output name),
+  // owned by the module; "" when the artifact names none (an .mlir program).
+  const char* name;
 } meshvk_tensor_info_t;
 meshvk_status_t meshvk_module_argument_info(const meshvk_module_t* module, uint32_t function, uint32_t argument,
                                             meshvk_tensor_info_t* out_info);

@@ -172,6 +172,7 @@ std::string ArtifactChecker::CheckFunctions() {
       std::string e = CheckTensor(Msg(path, ".results[", i, "]"), fn->results()->Get(i), true);
       if (!e.empty()) return e;
     }
+    if (std::string e = CheckTensorNames(path, fn); !e.empty()) return e;
     // Two arguments written into overlapping bytes of one buffer would
     // clobber each other on the host side.
     std::vector<std::pair<std::pair<uint32_t, uint32_t>, std::pair<uint64_t, uint64_t>>> ranges;
@@ -187,6 +188,27 @@ std::string ArtifactChecker::CheckFunctions() {
                        sh->buffer(), " of process ", sh->process());
         ranges.push_back({key, {sh->offset(), bytes}});
       }
+    }
+  }
+  return "";
+}
+
+// Names are optional; present ones are shown in messages and picked by
+// callers (mesh-vk-run --input=NAME=..., Python keywords), so each is one
+// printable line, at most 256 bytes, and unique among its function's
+// arguments (results).
+std::string ArtifactChecker::CheckTensorNames(const std::string& path, const mvk::Function* fn) {
+  for (int result = 0; result < 2; ++result) {
+    const auto* list = result ? fn->results() : fn->arguments();
+    std::set<std::string> seen;
+    for (uint32_t i = 0; i < Len(list); ++i) {
+      const flatbuffers::String* name = list->Get(i)->name();
+      if (!name) continue;
+      std::string where = Msg(path, result ? ".results[" : ".arguments[", i, "].name");
+      if (name->size() == 0 || name->size() > 256) return Msg(where, ": ", name->size(), " bytes (expected 1..256)");
+      for (unsigned char c : name->str())
+        if (c < 0x20 || c == 0x7f) return where + ": contains a control character";
+      if (!seen.insert(name->str()).second) return Msg(where, ": '", name->str(), "' given twice");
     }
   }
   return "";

@@ -111,6 +111,7 @@ meshvk_status_t TensorInfo(const meshvk_module_t* m, uint32_t function, uint32_t
     }
   }
   out->shard_count = t->shards() ? t->shards()->size() : 0;
+  out->name = t->name() ? t->name()->c_str() : "";
   return MESHVK_OK;
 }
 

@@ -196,8 +196,10 @@ py::list Artifact::Kernels() const {
     if (e->bindings())
       for (const meshvk::mvk::BindingInfo* b : *e->bindings()) writable.append(b->writable());
     py::dict k;
+    const std::string entry_point = e->entry_point() ? e->entry_point()->str() : "";
+    k["name"] = meshvk_run::KernelName(entry_point.c_str(), index);  // as the plan graph and the trace name it
     k["index"] = index++;
-    k["entry_point"] = e->entry_point() ? e->entry_point()->str() : "";
+    k["entry_point"] = entry_point;
     k["workgroup_size"] =
         py::make_tuple(e->workgroup_size()->Get(0), e->workgroup_size()->Get(1), e->workgroup_size()->Get(2));
     k["bindings"] = py::len(writable);

@@ -43,47 +43,79 @@ bool TargetFrom(const py::object& target, meshvk::codegen::TargetDescription* ou
   return true;
 }
 
+// (error or "", artifact bytes, grid shape, [per-process memory], [collectives])
+py::tuple Result(const std::string& error, const meshvk::CompiledProgram& compiled) {
+  if (!error.empty()) return py::make_tuple(error, py::none(), py::none(), py::none(), py::none());
+  py::list memory, collectives;
+  for (const auto& p : compiled.memory) {
+    py::dict d;
+    d["argument_bytes"] = p.argumentBytes;
+    d["result_bytes"] = p.resultBytes;
+    d["transient_bytes"] = p.transientBytes;
+    d["constant_bytes"] = p.constantBytes;
+    memory.append(d);
+  }
+  for (const auto& c : compiled.collectives) {
+    py::dict d;
+    d["kind"] = c.kind;
+    d["algorithm"] = c.algorithm;
+    d["group_size"] = c.groupSize;
+    d["pulled_bytes"] = c.pulledBytes;
+    collectives.append(d);
+  }
+  py::bytes artifact(reinterpret_cast<const char*>(compiled.artifact.data()), compiled.artifact.size());
+  return py::make_tuple(std::string(), artifact, py::tuple(py::cast(compiled.gridShape)), memory, collectives);
+}
+
+// The options every compile takes; "" or the error.
+std::string CommonOptions(const std::string& grid_shape, const py::object& target, const std::string& vulkan_version,
+                          meshvk::ProgramOptions* options) {
+  options->producer = "meshvk Python (in-process compile)";
+  std::string error;
+  if (!TargetFrom(target, &options->device, &error)) return error;
+  if (!meshvk::parseVulkanVersion(vulkan_version, &options->vulkanVersion, &error)) return "vulkan_version: " + error;
+  if (!grid_shape.empty() && !meshvk::parseGridShape(grid_shape, &options->gridShape, &error))
+    return "grid_shape: " + error;
+  return "";
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_compiler, m) {
   m.doc() = "meshvk compiler bindings (use meshvk.compile)";
-  // compile(source, name, grid_shape, target, vulkan_version) ->
-  //   (error or "", artifact bytes, grid shape, [per-process memory], [collectives])
+  // compile(source, name, grid_shape, target, vulkan_version) -> Result
   m.def("compile", [](const std::string& source, const std::string& name, const std::string& grid_shape,
                       const py::object& target, const std::string& vulkan_version) {
     meshvk::ProgramOptions options;
-    options.producer = "meshvk Python (in-process compile)";
-    std::string error;
-    if (!TargetFrom(target, &options.device, &error))
-      return py::make_tuple(error, py::none(), py::none(), py::none(), py::none());
-    if (!meshvk::parseVulkanVersion(vulkan_version, &options.vulkanVersion, &error))
-      return py::make_tuple("vulkan_version: " + error, py::none(), py::none(), py::none(), py::none());
-    if (!grid_shape.empty() && !meshvk::parseGridShape(grid_shape, &options.gridShape, &error))
-      return py::make_tuple("grid_shape: " + error, py::none(), py::none(), py::none(), py::none());
     meshvk::CompiledProgram compiled;
-    {
+    std::string error = CommonOptions(grid_shape, target, vulkan_version, &options);
+    if (error.empty()) {
       py::gil_scoped_release release;  // compiling takes a while; other threads may run
       error = meshvk::compileProgramSource(source, name, options, &compiled);
     }
-    if (!error.empty()) return py::make_tuple(error, py::none(), py::none(), py::none(), py::none());
-    py::list memory, collectives;
-    for (const auto& p : compiled.memory) {
-      py::dict d;
-      d["argument_bytes"] = p.argumentBytes;
-      d["result_bytes"] = p.resultBytes;
-      d["transient_bytes"] = p.transientBytes;
-      d["constant_bytes"] = p.constantBytes;
-      memory.append(d);
-    }
-    for (const auto& c : compiled.collectives) {
-      py::dict d;
-      d["kind"] = c.kind;
-      d["algorithm"] = c.algorithm;
-      d["group_size"] = c.groupSize;
-      d["pulled_bytes"] = c.pulledBytes;
-      collectives.append(d);
-    }
-    py::bytes artifact(reinterpret_cast<const char*>(compiled.artifact.data()), compiled.artifact.size());
-    return py::make_tuple(std::string(), artifact, py::tuple(py::cast(compiled.gridShape)), memory, collectives);
+    return Result(error, compiled);
   });
+  // compile_onnx(path, grid_shape, target, vulkan_version, shard, input_shapes) -> Result;
+  // input_shapes: ["x=1x3x8x8", ...] (mesh-vk-compile's --input-shape values).
+  m.def("compile_onnx",
+        [](const std::string& path, const std::string& grid_shape, const py::object& target,
+           const std::string& vulkan_version, const std::string& shard, const std::vector<std::string>& input_shapes) {
+          meshvk::ProgramOptions options;
+          meshvk::CompiledProgram compiled;
+          std::string error = CommonOptions(grid_shape, target, vulkan_version, &options);
+          options.onnxShard = shard;
+          for (const std::string& spec : input_shapes) {
+            std::pair<std::string, std::vector<int64_t>> name_and_shape;
+            if (!error.empty()) break;
+            if (!meshvk::parseOnnxInputShape(spec, &name_and_shape, &error))
+              error = "input_shapes: '" + spec + "': " + error;
+            else
+              options.onnxInputShapes.push_back(std::move(name_and_shape));
+          }
+          if (error.empty()) {
+            py::gil_scoped_release release;
+            error = meshvk::compileProgramFile(path, options, &compiled);
+          }
+          return Result(error, compiled);
+        });
 }

@@ -30,6 +30,11 @@ void RegisterErrorTranslator() {
       // reference outlives interpreter shutdown this way).
       py::object cls = py::module_::import("meshvk._errors").attr("error_class")(static_cast<int>(e.code()));
       PyErr_SetString(cls.ptr(), e.what());
+    } catch (const py::cast_error& e) {
+      // A value of the wrong type reached a C++ parameter: bad input, never
+      // pybind's generic RuntimeError.
+      py::object cls = py::module_::import("meshvk._errors").attr("InvalidArgumentError");
+      PyErr_SetString(cls.ptr(), e.what());
     }
   });
 }

@@ -8,6 +8,7 @@
 #include "errors.h"
 #include "program.h"
 #include "runtime.h"
+#include "tensors.h"
 
 namespace py = pybind11;
 using namespace meshvk_py;
@@ -44,8 +45,21 @@ PYBIND11_MODULE(_meshvk, m) {
       .def("save", &Artifact::Save, py::arg("path"));
 
   py::class_<Function>(m, "Function")
-      .def("__call__", &Function::Call, py::kw_only(), py::arg("keep_sharded") = false, py::arg("timeout") = py::none())
-      .def("benchmark", &Function::Benchmark, py::kw_only(), py::arg("n") = 20)
+      // Inputs by position, or by the program's argument names as keywords
+      // (an ONNX model's inputs: fn(x=a)); keep_sharded and timeout are the call's own.
+      .def(
+          "__call__",
+          [](Function& f, const py::args& args, bool keep_sharded, const py::object& timeout,
+             const py::kwargs& kwargs) {
+            return f.Call(InputsByName(f.signature(), args, kwargs), keep_sharded, timeout);
+          },
+          py::kw_only(), py::arg("keep_sharded") = false, py::arg("timeout") = py::none())
+      .def(
+          "benchmark",
+          [](Function& f, const py::args& args, uint32_t iterations, const py::kwargs& kwargs) {
+            return f.Benchmark(InputsByName(f.signature(), args, kwargs), iterations);
+          },
+          py::kw_only(), py::arg("iterations") = 20)
       .def_property_readonly("name", &Function::name)
       .def_property_readonly("signature", &Function::SignatureDict)
       .def("__repr__", [](const Function& f) { return "<meshvk.Function '" + f.name() + "'>"; });
@@ -56,6 +70,7 @@ PYBIND11_MODULE(_meshvk, m) {
       .def_property_readonly("functions", &LoadedProgram::function_names)
       .def("placement", &LoadedProgram::Placement)
       .def_property_readonly("stats", &LoadedProgram::Stats)
+      .def_property_readonly("topology", &LoadedProgram::Topology)
       .def("plan_graph", &LoadedProgram::PlanGraph, py::arg("function") = "")
       .def("close", &LoadedProgram::Close)
       .def_property_readonly("closed", &LoadedProgram::closed)
@@ -72,6 +87,8 @@ PYBIND11_MODULE(_meshvk, m) {
       .def_property_readonly("closed", &Runtime::closed)
       .def_property_readonly("process_count", &Runtime::process_count)
       .def_property_readonly("topology", &Runtime::topology)
+      .def_property_readonly("requested_topology", &Runtime::requested_topology)
+      .def("_open_devices", &Runtime::OpenDevices)
       .def_property_readonly("validation_messages", &Runtime::validation_messages)
       .def("devices", &Runtime::Devices)
       .def("device_groups", &Runtime::DeviceGroups)

@@ -5,21 +5,12 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
-#include <map>
 
 #include "errors.h"
 #include "plan_graph.h"
 
 namespace meshvk_py {
-namespace {
-
-struct PreparedCall {
-  std::vector<py::array> inputs;  // keep the arrays alive while the GIL is released
-  std::vector<meshvk_host_input_t> host_inputs;
-  meshvk_invoke_info_t invoke{};
-};
 
 PreparedCall Prepare(const FunctionSignature& signature, const py::args& args) {
   PreparedCall call;
@@ -31,6 +22,8 @@ PreparedCall Prepare(const FunctionSignature& signature, const py::args& args) {
   return call;
 }
 
+namespace {
+
 uint64_t TimeoutNs(const py::object& timeout) {
   if (timeout.is_none()) return 0;
   double seconds = timeout.cast<double>();
@@ -38,12 +31,6 @@ uint64_t TimeoutNs(const py::object& timeout) {
     Raise(MESHVK_STATUS_INVALID_ARGUMENT, "timeout: " + py::str(timeout).cast<std::string>() +
                                               " given, expected a positive number of seconds (or None)");
   return std::max<uint64_t>(1, static_cast<uint64_t>(seconds * 1e9));
-}
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 }  // namespace
@@ -120,69 +107,6 @@ py::object Function::Call(const py::args& args, bool keep_sharded, const py::obj
   return py::tuple(results);
 }
 
-py::dict Function::Benchmark(const py::args& args, uint32_t n) {
-  if (n == 0) Raise(MESHVK_STATUS_INVALID_ARGUMENT, "n: 0 given, expected at least 1 run");
-  PreparedCall call = Prepare(signature_, args);
-  std::vector<py::array> outputs;
-  std::vector<meshvk_host_output_t> host_outputs;
-  for (const meshvk_tensor_info_t& info : signature_.results) {
-    outputs.push_back(NewArray(info));
-    host_outputs.push_back({outputs.back().mutable_data(), static_cast<uint64_t>(outputs.back().nbytes())});
-  }
-  call.invoke.outputs = host_outputs.data();
-  call.invoke.output_count = static_cast<uint32_t>(host_outputs.size());
-  std::vector<double> wall_ms;
-  std::map<std::pair<uint32_t, uint32_t>, std::vector<double>> phase_us;  // (phase, process)
-  std::string no_timings;
-  meshvk_program_stats_t stats{};
-  {
-    py::gil_scoped_release release;
-    program_->WithProgram([&](meshvk_program_t* program, meshvk_device_set_t*) {
-      Check(meshvk_program_invoke(program, &call.invoke), signature_.name + ": warm-up run: ");
-      call.invoke.flags |= MESHVK_INVOKE_TIMESTAMPS_BIT;
-      std::vector<meshvk_phase_timing_t> timings(1024);
-      for (uint32_t r = 0; r < n; ++r) {
-        auto start = std::chrono::steady_clock::now();
-        Check(meshvk_program_invoke(program, &call.invoke),
-              signature_.name + ": benchmark run " + std::to_string(r) + ": ");
-        wall_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-        uint32_t count = 0;
-        meshvk_status_t status = meshvk_program_phase_timings(program, timings.data(), 1024, &count);
-        if (status) {
-          no_timings = TakeMessage(status);
-          continue;
-        }
-        for (uint32_t i = 0; i < std::min<uint32_t>(count, 1024); ++i)
-          phase_us[{timings[i].phase, timings[i].process}].push_back(timings[i].device_ns / 1000.0);
-      }
-      meshvk_program_stats(program, &stats);
-    });
-  }
-  py::dict wall;
-  wall["min"] = *std::min_element(wall_ms.begin(), wall_ms.end());
-  wall["median"] = Median(wall_ms);
-  wall["max"] = *std::max_element(wall_ms.begin(), wall_ms.end());
-  py::list phases;
-  for (const auto& [key, values] : phase_us) {
-    py::dict p;
-    p["phase"] = key.first;
-    p["process"] = key.second;
-    p["gpu_us_median"] = Median(values);
-    p["gpu_us_min"] = *std::min_element(values.begin(), values.end());
-    p["gpu_us_max"] = *std::max_element(values.begin(), values.end());
-    phases.append(p);
-  }
-  py::dict result;
-  result["runs"] = n;
-  result["wall_ms"] = wall;
-  result["command_buffers"] = stats.command_buffer_count;
-  result["commands"] = stats.command_count;
-  result["record_ms"] = stats.record_ns / 1e6;
-  result["phases"] = phases;
-  if (!no_timings.empty()) result["no_phase_timings"] = no_timings;
-  return result;
-}
-
 Function LoadedProgram::Get(const std::string& name) const {
   return Function(program_, program_->artifact()->Signature(name));
 }
@@ -233,6 +157,14 @@ py::dict LoadedProgram::Stats() const {
   d["commands"] = stats.command_count;
   d["record_ms"] = stats.record_ns / 1e6;
   return d;
+}
+
+std::string LoadedProgram::Topology() const {
+  meshvk_topology_t topology = MESHVK_TOPOLOGY_AUTO;
+  py::gil_scoped_release release;
+  program_->WithProgram(
+      [&](meshvk_program_t*, meshvk_device_set_t* set) { topology = meshvk_device_set_topology(set); });
+  return meshvk_topology_name(topology);
 }
 
 std::string LoadedProgram::PlanGraph(const std::string& function) const {

@@ -16,6 +16,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "artifact.h"
 #include "meshvk/module.h"
@@ -24,6 +25,14 @@
 namespace meshvk_py {
 
 namespace py = pybind11;
+
+// A call's inputs checked against the signature, in the invoke's form.
+struct PreparedCall {
+  std::vector<py::array> inputs;  // keep the arrays alive while the GIL is released
+  std::vector<meshvk_host_input_t> host_inputs;
+  meshvk_invoke_info_t invoke{};
+};
+PreparedCall Prepare(const FunctionSignature& signature, const py::args& args);
 
 class ProgramCore {
  public:
@@ -68,10 +77,14 @@ class Function {
   // keep_sharded, each result is a meshvk.ShardedTensor of per-process arrays
   // read from the devices. timeout: seconds (None: the runtime's 60 s).
   py::object Call(const py::args& args, bool keep_sharded, const py::object& timeout);
-  // The numbers of mesh-vk-run --benchmark: one warm-up run, then n runs with
-  // timestamps (wall min/median/max, per-(phase, process) GPU times).
-  py::dict Benchmark(const py::args& args, uint32_t n);
+  // The numbers of mesh-vk-run --benchmark, every time in seconds: one
+  // warm-up run, then `iterations` runs with timestamps on a traced twin of
+  // the program (same devices), as the runner does: wall, per-(phase,
+  // process), per-dispatch and per-copy times as min/median/max, with bytes
+  // and FLOPs. No roofline: its probe shaders live in mesh-vk-run (benchmark.cc).
+  py::dict Benchmark(const py::args& args, uint32_t iterations);
   const std::string& name() const { return signature_.name; }
+  const FunctionSignature& signature() const { return signature_; }
   py::dict SignatureDict() const { return program_->artifact()->SignatureDict(signature_.name); }
 
  private:
@@ -88,6 +101,9 @@ class LoadedProgram {
   // VkDevice, queue) and the bytes allocated on its device set for it.
   py::list Placement() const;
   py::dict Stats() const;
+  // The topology of the device set the program runs on ("group", "logical",
+  // "independent"): what "auto" resolved to.
+  std::string Topology() const;
   // Artifact::PlanGraph on this program's device set.
   std::string PlanGraph(const std::string& function) const;
   void Close();

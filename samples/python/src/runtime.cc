@@ -195,7 +195,10 @@ void RuntimeCore::CheckOpen() const {
 meshvk_device_set_t* RuntimeCore::SetFor(uint32_t processes) {
   CheckOpen();
   auto found = sets_.find(processes);
-  if (found != sets_.end()) return found->second;
+  if (found != sets_.end()) {
+    chosen_topology_ = meshvk_device_set_topology(found->second);
+    return found->second;
+  }
   meshvk_device_set_create_info_t info{};
   info.topology = choice_.topology;
   info.process_count = processes;
@@ -204,6 +207,7 @@ meshvk_device_set_t* RuntimeCore::SetFor(uint32_t processes) {
   meshvk_device_set_t* set = nullptr;
   Check(meshvk_device_set_create(instance_, &info, &set), "devices/topology: ");
   sets_[processes] = set;
+  chosen_topology_ = meshvk_device_set_topology(set);
   return set;
 }
 
@@ -316,7 +320,20 @@ py::object Runtime::process_count() const {
   return core_->choice().processes ? py::int_(core_->choice().processes) : py::object(py::none());
 }
 
-std::string Runtime::topology() const { return meshvk_topology_name(core_->choice().topology); }
+py::object Runtime::topology() const {
+  std::lock_guard<std::mutex> lock(core_->mutex());
+  std::optional<meshvk_topology_t> chosen = core_->chosen_topology();
+  return chosen ? py::object(py::str(meshvk_topology_name(*chosen))) : py::object(py::none());
+}
+
+std::string Runtime::requested_topology() const { return meshvk_topology_name(core_->choice().topology); }
+
+void Runtime::OpenDevices() {
+  if (!core_->choice().processes) return;
+  py::gil_scoped_release release;
+  std::lock_guard<std::mutex> lock(core_->mutex());
+  core_->SetFor(core_->choice().processes);
+}
 
 // Under the core mutex so that a close() on another thread cannot free the
 // instance mid-query (safe with the GIL held: no thread holding that mutex

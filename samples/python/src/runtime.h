@@ -56,6 +56,9 @@ class RuntimeCore {
   meshvk_instance_t* instance() const { return instance_; }
   const DeviceChoice& choice() const { return choice_; }
   bool closed() const { return instance_ == nullptr; }
+  // The topology of the device set created last ("auto" resolved); nullopt
+  // before the first. Caller holds mutex().
+  std::optional<meshvk_topology_t> chosen_topology() const { return chosen_topology_; }
   std::vector<std::string> Messages();
 
  private:
@@ -66,6 +69,7 @@ class RuntimeCore {
   meshvk_instance_t* instance_ = nullptr;
   bool validated_ = false;
   std::map<uint32_t, meshvk_device_set_t*> sets_;
+  std::optional<meshvk_topology_t> chosen_topology_;
   std::vector<std::weak_ptr<ProgramCore>> programs_;
   std::mutex messages_mutex_;  // the callback runs on whichever thread called Vulkan
   std::vector<std::string> messages_;
@@ -82,10 +86,18 @@ class Runtime {
   ~Runtime();
 
   std::shared_ptr<ProgramCore> Load(const std::shared_ptr<Artifact>& artifact);
+  // With a process count (devices=N or a list), creates the device set now,
+  // so a device that does not exist or a topology impossible here is an
+  // error of the Runtime's creation, not of the first load.
+  void OpenDevices();
   void Close();
   bool closed();
   py::object process_count() const;
-  std::string topology() const;
+  // The topology chosen (what "auto" resolved to): that of the device set
+  // programs run on; with devices=None, of the last program's set (None
+  // before the first load). requested_topology: the one asked for.
+  py::object topology() const;
+  std::string requested_topology() const;
   std::vector<std::string> validation_messages() { return core_->Messages(); }
   py::list Devices();
   py::list DeviceGroups();

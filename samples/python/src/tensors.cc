@@ -74,6 +74,7 @@ py::dict TensorInfoDict(const meshvk_tensor_info_t& info) {
   dict["dtype"] = ElementTypeName(info.element_type);
   dict["split_axes"] = split_axes;
   dict["shard_count"] = info.shard_count;
+  dict["name"] = info.name && *info.name ? py::object(py::str(info.name)) : py::object(py::none());
   return dict;
 }
 
@@ -113,6 +114,41 @@ std::vector<py::array> CheckInputs(const FunctionSignature& signature, const py:
     arrays.push_back(a);
   }
   return arrays;
+}
+
+py::args InputsByName(const FunctionSignature& signature, const py::args& args, const py::kwargs& kwargs) {
+  if (kwargs.empty()) return args;
+  const std::string fn = "'" + signature.name + "'";
+  std::string names;
+  for (const meshvk_tensor_info_t& info : signature.arguments)
+    if (info.name && *info.name) names += (names.empty() ? "" : ", ") + std::string(info.name);
+  const size_t count = signature.arguments.size();
+  std::vector<py::object> slots(count);
+  std::vector<bool> taken(count, false);
+  for (const auto& [key, value] : kwargs) {
+    const std::string name = py::str(key).cast<std::string>();
+    size_t a = 0;
+    while (a < count && !(signature.arguments[a].name && name == signature.arguments[a].name)) ++a;
+    if (a == count)
+      Raise(MESHVK_STATUS_INVALID_ARGUMENT, "inputs: '" + name + "' is not an input of " + fn +
+                                                (names.empty() ? " (its arguments have no names: pass them by position)"
+                                                               : " (its inputs: " + names + ")"));
+    slots[a] = py::reinterpret_borrow<py::object>(value);
+    taken[a] = true;
+  }
+  if (args.size() + kwargs.size() != count) {
+    std::string list;
+    for (size_t i = 0; i < count; ++i) list += (i ? ", " : "") + SignatureString(signature.arguments[i]);
+    Raise(MESHVK_STATUS_INVALID_ARGUMENT, "inputs: " + std::to_string(args.size() + kwargs.size()) +
+                                              " given, function " + fn + " takes " + std::to_string(count) + " (" +
+                                              list + ")");
+  }
+  size_t next = 0;
+  for (size_t a = 0; a < count; ++a)
+    if (!taken[a]) slots[a] = args[next++];
+  py::tuple ordered(count);
+  for (size_t a = 0; a < count; ++a) ordered[a] = slots[a];
+  return py::args(ordered);
 }
 
 py::array NewArray(const meshvk_tensor_info_t& info) { return py::array(DtypeOf(info.element_type), ShapeOf(info)); }

@@ -44,6 +44,11 @@ py::dict TensorInfoDict(const meshvk_tensor_info_t& info);
 // arrays that are C-contiguous, aligned and native-endian (the same objects
 // where they already are).
 std::vector<py::array> CheckInputs(const FunctionSignature& signature, const py::args& args);
+// Keyword inputs by the program's argument names (an ONNX model's input
+// names): each keyword takes its argument, the positional inputs fill the
+// others in order. Returns the inputs in argument order; an unknown keyword,
+// an input given twice or a program without names raises INVALID_ARGUMENT.
+py::args InputsByName(const FunctionSignature& signature, const py::args& args, const py::kwargs& kwargs);
 
 // A new, uninitialised C-contiguous array of `info`'s global shape and dtype.
 py::array NewArray(const meshvk_tensor_info_t& info);

@@ -75,5 +75,29 @@ TEST(ArtifactVerifier, FunctionNames) {
   EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.name.clear(); }), "functions[0].name: missing");
 }
 
+// A tensor's name (an ONNX input/output name) is optional; a present one is
+// one printable line of 1..256 bytes, unique among the arguments (results).
+TEST(ArtifactVerifier, TensorNames) {
+  EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.arguments[0].name = f.arguments[1].name = "a"; }),
+                 "functions[0].arguments[1].name: 'a' given twice");
+  EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.results[0].name = "y\nz"; }),
+                 "functions[0].results[0].name: contains a control character");
+  EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.arguments[0].name = std::string(257, 'x'); }),
+                 "functions[0].arguments[0].name: 257 bytes (expected 1..256)");
+  // An argument and a result may share a name (an ONNX input that is also an output).
+  const std::vector<uint8_t> named =
+      WithFunction([](FunctionDesc& f) { f.arguments[1].name = f.results[0].name = "b"; });
+  meshvk_module_t* module = nullptr;
+  ASSERT_EQ(meshvk_module_load(named.data(), named.size(), &module), nullptr);
+  meshvk_tensor_info_t info{};
+  ASSERT_EQ(meshvk_module_argument_info(module, 0, 1, &info), nullptr);
+  EXPECT_STREQ(info.name, "b");
+  ASSERT_EQ(meshvk_module_argument_info(module, 0, 0, &info), nullptr);
+  EXPECT_STREQ(info.name, "");  // unnamed
+  ASSERT_EQ(meshvk_module_result_info(module, 0, 0, &info), nullptr);
+  EXPECT_STREQ(info.name, "b");
+  meshvk_module_release(module);
+}
+
 }  // namespace
 }  // namespace meshvk_test

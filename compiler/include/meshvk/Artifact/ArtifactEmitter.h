@@ -39,6 +39,10 @@ struct EmitOptions {
   // accepts; a kernel whose module header says more is an error.
   uint32_t maxSpirvVersion = 103;
   std::string producer = "mesh-vk-compile 0.1";
+  // The source model's names for the plan function's arguments and results
+  // (an ONNX model's input and output names), stored in the signature; empty:
+  // unnamed. A list whose size differs from the signature's is not used.
+  std::vector<std::string> argumentNames, resultNames;
 };
 
 // `kernels`: the plan module's meshvk.kernel functions compiled

@@ -123,6 +123,13 @@ bool parseGridShape(const std::string &text, std::vector<int64_t> *shape, std::s
 // ranges A-B joined by commas ("1,2,4,8", "1-4", "1-4,8"), each count once;
 // false (with *error) otherwise.
 bool parseGridSizes(const std::string &text, std::vector<int64_t> *sizes, std::string *error);
+// Parses an ONNX input's fixed shape, "x=1x3x224x224" (NAME=AxBx..., extents
+// as parseGridShape's), into {name, shape}: the value of mesh-vk-compile's and
+// mesh-vk-run's --input-shape. False otherwise, *error then "expected
+// NAME=AxBx... (e.g. x=1x3x224x224)".
+bool parseOnnxInputShape(const std::string &text,
+                         std::pair<std::string, std::vector<int64_t>> *nameAndShape,
+                         std::string *error);
 // Parses "1.1", "1.2", "1.3" into 101..103; false (with *error) otherwise.
 bool parseVulkanVersion(const std::string &text, uint32_t *version, std::string *error);
 

@@ -3,15 +3,14 @@
     import numpy as np, meshvk
     prog = meshvk.compile("samples/programs/mlp_megatron.mlir")   # or MLIR text
     rt = meshvk.Runtime(devices=4, topology="auto")
-    main = rt.load(prog)["main"]
-    y = main(x, w1, w2)
+    y = rt.load(prog)(x, w1, w2)            # or rt.load(prog)["main"](...) with several functions
 
 See samples/python/README.md for the whole API.
 """
 
 from ._errors import *  # noqa: F401,F403  (the Error hierarchy)
 from ._errors import __all__ as _error_names
-from ._meshvk import Function, LoadedProgram
+from ._loaded import Function, LoadedProgram
 from ._meshvk import device_groups, devices
 from ._program import Program, compile
 from ._runtime import Runtime, Shard, ShardedTensor

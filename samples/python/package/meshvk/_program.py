@@ -37,17 +37,79 @@ def _looks_like_mlir(text):
     return "\n" in text or "{" in text
 
 
-def compile(source, grid_shape=None, target="auto", vulkan_version="1.1", name=None):
-    """Compiles a sharded MLIR program into a Program.
+def _is_onnx(source):
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return True
+    if isinstance(source, os.PathLike) or isinstance(source, str):
+        return os.fspath(source).endswith(".onnx") and not (isinstance(source, str) and _looks_like_mlir(source))
+    return False
 
-    source: a path to a .mlir file, or the MLIR text itself.
-    grid_shape: replaces the shape of the program's shard.grid, e.g. 2, (2, 2) or "2x2".
+
+def _input_shape_texts(input_shapes):
+    """{"x": (1, 3, 8, 8)} or {"x": "1x3x8x8"} -> ["x=1x3x8x8"] (the compiler checks them)."""
+    if input_shapes is None:
+        return []
+    if not isinstance(input_shapes, dict):
+        raise _errors.InvalidArgumentError(
+            "input_shapes: a dict of ONNX input name -> shape is expected, got %s" % type(input_shapes).__name__)
+    return ["%s=%s" % (name, _grid_text(shape)) for name, shape in input_shapes.items()]
+
+
+def _compile_onnx(source, grid_shape, device, vulkan_version, shard, input_shapes, name):
+    """An ONNX model from a path or its serialized bytes (written to a temporary file)."""
+    from . import _compiler  # maps libMLIR only now
+    shapes = _input_shape_texts(input_shapes)
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        import tempfile
+        buffer_name = name or "<onnx bytes>"
+        fd, path = tempfile.mkstemp(suffix=".onnx", prefix="meshvk-")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(bytes(source))
+            result = _compiler.compile_onnx(path, _grid_text(grid_shape), device, vulkan_version, shard, shapes)
+        finally:
+            os.unlink(path)
+        if result[0]:
+            result = (result[0].replace(path, buffer_name),) + tuple(result[1:])
+        return result, buffer_name
+    path = os.fspath(source)
+    if not os.path.exists(path):
+        raise _errors.UnavailableError("%s: cannot read: No such file or directory" % path)
+    return _compiler.compile_onnx(path, _grid_text(grid_shape), device, vulkan_version, shard, shapes), name or path
+
+
+def compile(source, grid_shape=None, target="auto", vulkan_version="1.1", name=None, shard=None,
+            input_shapes=None):
+    """Compiles a sharded MLIR program or an ONNX model into a Program.
+
+    source: a path to a .mlir file, the MLIR text itself, a path to a .onnx
+        model, or an ONNX model's serialized bytes (onnx.ModelProto.SerializeToString()).
+    grid_shape: replaces the shape of the program's shard.grid, e.g. 2, (2, 2) or "2x2";
+        for an ONNX model, the grid shard="data"/"tensor" split over (default: 1 process).
     target: "auto" (tile for physical device 0 of this machine), "lavapipe" or "generic".
     vulkan_version: "1.1", "1.2" or "1.3" (caps the SPIR-V version of the kernels).
-    name: the name used in messages for MLIR text (default "<string>").
+    name: the name used in messages for MLIR text or ONNX bytes.
+    shard: an ONNX model's sharding: "none" (default), "data", "tensor" or a SPEC.json path
+        (mesh-vk-compile --shard).
+    input_shapes: an ONNX model's dynamic input dimensions, {"x": (1, 3, 224, 224)}.
     Raises CompileError with the compiler's one line "FILE:LINE:COL: error: ...".
+    A compiled ONNX model keeps its input names: call it with keywords, fn(x=a).
     """
-    if isinstance(source, os.PathLike) or (isinstance(source, str) and not _looks_like_mlir(source)):
+    onnx = _is_onnx(source)
+    if not onnx and (shard is not None or input_shapes is not None):
+        raise _errors.InvalidArgumentError(
+            "shard and input_shapes apply to ONNX models (.onnx path or bytes); an MLIR program carries "
+            "its own shard annotations")
+    if not isinstance(target, str):
+        raise _errors.InvalidArgumentError("target: a device name is expected, got %s" % type(target).__name__)
+    if onnx:
+        shard = "none" if shard is None else shard
+        if not isinstance(shard, (str, os.PathLike)):
+            raise _errors.InvalidArgumentError(
+                "shard: 'none', 'data', 'tensor' or a SPEC.json path is expected, got %s" % type(shard).__name__)
+        shard = os.fspath(shard)
+        _input_shape_texts(input_shapes)  # checked before anything else
+    elif isinstance(source, os.PathLike) or (isinstance(source, str) and not _looks_like_mlir(source)):
         path = os.fspath(source)
         try:
             with open(path, "r", encoding="utf-8") as f:
@@ -59,9 +121,7 @@ def compile(source, grid_shape=None, target="auto", vulkan_version="1.1", name=N
         text, buffer_name = source, name or "<string>"
     else:
         raise _errors.InvalidArgumentError(
-            "source: a path or MLIR text is expected, got %s" % type(source).__name__)
-    if not isinstance(target, str):
-        raise _errors.InvalidArgumentError("target: a device name is expected, got %s" % type(target).__name__)
+            "source: a path, MLIR text or ONNX bytes is expected, got %s" % type(source).__name__)
     device = _probe_target(vulkan_version) if target == "auto" else target
     try:
         from . import _compiler  # maps libMLIR only now
@@ -69,12 +129,19 @@ def compile(source, grid_shape=None, target="auto", vulkan_version="1.1", name=N
         raise _errors.UnimplementedError(
             "compile: this meshvk was built without the compiler (MESHVK_BUILD_COMPILER=OFF); "
             "load a compiled .mvk with meshvk.Program.load or Runtime.load") from None
-    error, artifact, grid, memory, collectives = _compiler.compile(
-        text, buffer_name, _grid_text(grid_shape), device, vulkan_version)
+    if onnx:
+        result, buffer_name = _compile_onnx(source, grid_shape, device, vulkan_version, shard, input_shapes, name)
+    else:
+        result = _compiler.compile(text, buffer_name, _grid_text(grid_shape), device, vulkan_version)
+    error, artifact, grid, memory, collectives = result
     if error:
         raise _errors.CompileError(error)
     program = Program(_meshvk.Artifact.from_bytes(artifact, buffer_name))
-    program._source = (text, buffer_name, target, vulkan_version)
+    if onnx:
+        keep = bytes(source) if isinstance(source, (bytes, bytearray, memoryview)) else os.fspath(source)
+        program._onnx = (keep, buffer_name, target, vulkan_version, shard, input_shapes)
+    else:
+        program._source = (text, buffer_name, target, vulkan_version)
     program._compiled = {"grid_shape": grid, "memory": memory, "collectives": collectives}
     return program
 
@@ -88,6 +155,7 @@ class Program:
     def __init__(self, artifact):
         self._artifact = artifact
         self._source = None
+        self._onnx = None  # (path or bytes, name, target, vulkan_version, shard, input_shapes)
         self._compiled = None
         self._kernels = None
 
@@ -129,6 +197,7 @@ class Program:
         Program of its own (OutOfRangeError lists the counts it holds)."""
         program = Program(self._artifact.for_process_count(int(processes)))
         program._source = self._source
+        program._onnx = self._onnx
         return program
 
     @property
@@ -136,7 +205,8 @@ class Program:
         return self._artifact.functions
 
     def signature(self, function=""):
-        """{name, arguments: [...], results: [...]}; each {shape, dtype, split_axes, shard_count}."""
+        """{name, arguments: [...], results: [...]}; each {shape, dtype, split_axes, shard_count, name}
+        (name: the ONNX input or output name; None for an unnamed tensor)."""
         return self._artifact.signature(function)
 
     @property
@@ -155,7 +225,9 @@ class Program:
 
     @property
     def kernels(self):
-        """Each distinct kernel: entry_point, workgroup_size, bindings, spirv (bytes), disassembly (text)."""
+        """Each distinct kernel: name (as the plan graph and the trace name it: the
+        entry point, or kernel_<index> for an entry point "main"), index,
+        entry_point, workgroup_size, bindings, spirv (bytes), disassembly (text)."""
         if self._kernels is None:
             self._kernels = self._artifact.kernels()
         return self._kernels
@@ -182,8 +254,17 @@ class Program:
         """The MLIR text this program was compiled from (None for a loaded .mvk)."""
         return self._source[0] if self._source else None
 
+    @property
+    def recompilable(self):
+        """True for a program compiled here (MLIR text or an ONNX model): for_grid works."""
+        return self._source is not None or self._onnx is not None
+
     def for_grid(self, grid_shape):
         """The same source compiled for another grid (only for programs compiled here)."""
+        if self._onnx is not None:
+            model, name, target, vulkan_version, shard, input_shapes = self._onnx
+            return compile(model, grid_shape=grid_shape, target=target, vulkan_version=vulkan_version,
+                           name=name, shard=shard, input_shapes=input_shapes)
         if self._source is None:
             raise _errors.FailedPreconditionError(
                 "%s: a loaded .mvk cannot be recompiled for another grid; compile the .mlir" % self.name)
@@ -191,5 +272,8 @@ class Program:
         return compile(text, grid_shape=grid_shape, target=target, vulkan_version=vulkan_version, name=name)
 
     def __repr__(self):
-        return "<meshvk.Program %s grid %s, functions %s>" % (
-            self.name, "x".join(map(str, self.grid_shape)), self.functions)
+        if self.process_counts:
+            grid = "dynamic grid, plans for %s processes" % ", ".join(map(str, self.process_counts))
+        else:
+            grid = "grid %s, %d processes" % ("x".join(map(str, self.grid_shape)), self.process_count)
+        return "<meshvk.Program %s: functions %s, %s>" % (self.name, self.functions, grid)

@@ -7,6 +7,7 @@ import numpy as np
 
 from . import _errors
 from . import _meshvk
+from ._loaded import LoadedProgram
 from ._program import Program, compile
 
 
@@ -28,19 +29,30 @@ class Runtime(_meshvk.Runtime):
     """
 
     def __init__(self, devices=None, topology="auto", group=None, validation=None):
-        super().__init__(devices, topology, group, validation)
+        super().__init__(_devices_argument(devices), _checked("topology", topology, str, "a name"),
+                         _checked("group", group, int, "None or a group index"),
+                         _validation_argument(validation))
+        self._open_devices()  # devices=N or a list: a device that is not there fails here, not at load
+
+    @property
+    def topology(self):
+        """The topology chosen: what "auto" resolved to ("group", "logical" or
+        "independent"); with devices=None, that of the last program loaded (None
+        before the first). requested_topology is the one asked for."""
+        return super().topology
 
     def load(self, program):
         """Instantiates a Program (or a .mvk / .mlir path) on the devices.
 
-        Returns a LoadedProgram; index it by function name: rt.load(p)["main"].
+        Returns a LoadedProgram; index it by function name: rt.load(p)["main"],
+        or call it when it has one function: rt.load(p)(x, w).
         """
         if isinstance(program, (str, os.PathLike)):
             path = os.fspath(program)
-            program = compile(path) if path.endswith(".mlir") else Program.load(path)
+            program = compile(path) if path.endswith((".mlir", ".onnx")) else Program.load(path)
         if not isinstance(program, Program):
             raise _errors.InvalidArgumentError(
-                "load: a meshvk.Program or a .mvk/.mlir path is expected, got %s" % type(program).__name__)
+                "load: a meshvk.Program or a .mvk/.mlir/.onnx path is expected, got %s" % type(program).__name__)
         n = self.process_count
         if program.process_counts:  # a dynamic grid: the plan for this runtime's devices
             if not n:
@@ -48,16 +60,49 @@ class Runtime(_meshvk.Runtime):
                     "%s: a dynamic grid with plans for %s processes: create the Runtime with devices=N"
                     % (program.name, ", ".join(map(str, program.process_counts))))
             program = program.for_process_count(n)
-        if n and program.process_count != n and program.source is not None and len(program.grid_shape) == 1:
+        if n and program.process_count != n and program.recompilable and len(program.grid_shape) == 1:
             try:
                 program = program.for_grid((n,))
             except _errors.CompileError as e:
                 raise _errors.CompileError("devices=%d: %s" % (n, e)) from None
-        return self._load(program._artifact)
+        return LoadedProgram(self._load(program._artifact), program)
 
     def __repr__(self):
         return "<meshvk.Runtime devices=%s topology=%s%s>" % (
-            self.process_count, self.topology, " closed" if self.closed else "")
+            self.process_count, self.topology or self.requested_topology, " closed" if self.closed else "")
+
+
+def _type_name(value):
+    return type(value).__name__
+
+
+def _checked(name, value, kind, expected):
+    """`value` when it is a `kind` (None allowed for every parameter but topology)."""
+    if (value is None and name != "topology") or (isinstance(value, kind) and not isinstance(value, bool)):
+        return value
+    raise _errors.InvalidArgumentError("%s: %s is expected, got %s" % (name, expected, _type_name(value)))
+
+
+def _devices_argument(devices):
+    """None, an int or an iterable of device indices (a list, tuple, range or array)."""
+    expected = "None, a process count or a list of device indices"
+    if devices is None or (isinstance(devices, (int, np.integer)) and not isinstance(devices, bool)):
+        return None if devices is None else int(devices)
+    if isinstance(devices, (str, bytes, dict)) or not hasattr(devices, "__iter__"):
+        raise _errors.InvalidArgumentError("devices: %s is expected, got %s" % (expected, _type_name(devices)))
+    indices = list(devices)
+    for index in indices:
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
+            raise _errors.InvalidArgumentError("devices: device indices are expected, got %s in the list" %
+                                               _type_name(index))
+    return [int(index) for index in indices]
+
+
+def _validation_argument(validation):
+    if validation is None or isinstance(validation, (bool, str)):
+        return validation
+    raise _errors.InvalidArgumentError("validation: None, False, True or 'sync' is expected, got %s" %
+                                       _type_name(validation))
 
 
 class Shard(NamedTuple):
@@ -76,7 +121,11 @@ class ShardedTensor:
     """A result left sharded (keep_sharded=True): per-process arrays + the sharding.
 
     split_axes[d] lists the grid axes dimension d is split over ([] = not split);
-    a replicated tensor has one full shard per process.
+    a replicated tensor has one full shard per process. The shards are host
+    copies read from the devices. np.asarray(t) assembles the global tensor;
+    passed back as a function's argument, it is assembled on the host and
+    streamed in shard by shard under that argument's sharding (the runtime's
+    host call takes whole tensors, so a matching sharding saves no copy yet).
     """
 
     def __init__(self, shape, dtype, split_axes, shards):
@@ -91,6 +140,11 @@ class ShardedTensor:
         for shard in self.shards:
             out[shard.index] = shard.array
         return out
+
+    def __array__(self, dtype=None, copy=None):
+        """np.asarray(t): the assembled global tensor (always a new array)."""
+        out = self.assemble()
+        return out if dtype is None else out.astype(dtype, copy=False)
 
     def __len__(self):
         return len(self.shards)

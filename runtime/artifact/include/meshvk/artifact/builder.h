@@ -95,6 +95,7 @@ struct TensorDesc {
   ElementType element_type = ElementType::kF32;
   std::vector<std::vector<uint32_t>> split_axes;  // per dimension
   std::vector<ShardDesc> shards;
+  std::string name;  // the source model's name for it ("": none, not stored)
 };
 
 // A lowered collective (mvk.fbs `Collective`); values as in the schema.

@@ -91,8 +91,8 @@ void SaveAndDestroyPipelineCache(LogicalDevice* device) {
   const std::string file = PipelineCacheFile(*device);
   size_t size = 0;
   std::vector<char> data;
-  if (!file.empty() && device->vk.vkGetPipelineCacheData(device->device, device->pipeline_cache, &size, nullptr) ==
-                           VK_SUCCESS) {
+  if (!file.empty() &&
+      device->vk.vkGetPipelineCacheData(device->device, device->pipeline_cache, &size, nullptr) == VK_SUCCESS) {
     data.resize(size);
     if (device->vk.vkGetPipelineCacheData(device->device, device->pipeline_cache, &size, data.data()) != VK_SUCCESS)
       data.clear();

@@ -115,9 +115,9 @@ TEST_F(PipelineCacheTest, DamagedOrForeignFilesAreIgnored) {
   const fs::path file = CacheFiles()[0];
   std::vector<char> good = Read(file);
   std::vector<std::vector<char>> bad = {
-      {},                                              // empty
+      {},                                                  // empty
       std::vector<char>(good.begin(), good.begin() + 20),  // shorter than a header
-      std::vector<char>(4096, '\x5a'),                 // noise
+      std::vector<char>(4096, '\x5a'),                     // noise
   };
   std::vector<char> foreign = good;  // another device's header
   foreign[12] ^= 0x1;

@@ -22,6 +22,16 @@ const char* TopologyText(meshvk_topology_t topology) {
 
 namespace {
 
+// Argument (or, with `result`, result) `i` of `function`; false when the
+// module has no such tensor.
+bool TensorInfo(const meshvk_module_t* module, uint32_t function, bool result, uint32_t i, meshvk_tensor_info_t* t) {
+  meshvk_status_t st =
+      result ? meshvk_module_result_info(module, function, i, t) : meshvk_module_argument_info(module, function, i, t);
+  const bool ok = st == MESHVK_OK;
+  meshvk_status_free(st);
+  return ok;
+}
+
 // A program whose signature carries the model's names (an ONNX model): its
 // inputs and outputs by name, "inputs: x 8x16xf32 (split [[0],[]])".
 void PrintSignatureNames(FILE* out, const meshvk_module_t* module, uint32_t function,
@@ -32,12 +42,7 @@ void PrintSignatureNames(FILE* out, const meshvk_module_t* module, uint32_t func
     bool named = false;
     for (uint32_t i = 0; i < count; ++i) {
       meshvk_tensor_info_t t{};
-      meshvk_status_t st = results ? meshvk_module_result_info(module, function, i, &t)
-                                   : meshvk_module_argument_info(module, function, i, &t);
-      if (st) {
-        meshvk_status_free(st);
-        return;
-      }
+      if (!TensorInfo(module, function, results, i, &t)) return;
       named |= t.name && *t.name;
       std::string split;
       for (uint32_t d = 0; d < t.rank; ++d) {
@@ -77,12 +82,7 @@ void PrintPlan(FILE* out, const meshvk_module_t* module, uint32_t function, cons
     uint32_t count = results ? fn.result_count : fn.argument_count;
     for (uint32_t i = 0; i < count; ++i) {
       meshvk_tensor_info_t t{};
-      meshvk_status_t st = results ? meshvk_module_result_info(module, function, i, &t)
-                                   : meshvk_module_argument_info(module, function, i, &t);
-      if (st) {
-        meshvk_status_free(st);
-        continue;
-      }
+      if (!TensorInfo(module, function, results, i, &t)) continue;
       std::string global, shards;
       for (uint32_t d = 0; d < t.rank; ++d) global += std::to_string(t.shape[d]) + "x";
       global += t.element_type == MESHVK_ELEMENT_F32 ? "f32" : t.element_type == MESHVK_ELEMENT_F16 ? "f16" : "i32";

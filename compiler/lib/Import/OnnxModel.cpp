@@ -173,7 +173,8 @@ bool readExternal(const onnx::TensorProto &tensor, const std::string &directory,
   return true;
 }
 
-// Bytes per element of the types decodeTensor reads (0: not one of them).
+// Bytes per element of an ONNX element type (0: not a fixed-size numeric
+// type); decodeTensor then says which of them it reads.
 size_t elementBytes(int32_t type) {
   using TP = onnx::TensorProto;
   switch (type) {

@@ -90,8 +90,8 @@ void PrintPlan(FILE* out, const meshvk_module_t* module, uint32_t function, cons
       std::string first;
       for (uint32_t k = 0; k < t.shard_count; ++k) {
         meshvk_shard_view_t v{};
-        st = results ? meshvk_program_result_shard(program, function, i, k, &v)
-                     : meshvk_program_argument_shard(program, function, i, k, &v);
+        meshvk_status_t st = results ? meshvk_program_result_shard(program, function, i, k, &v)
+                                     : meshvk_program_argument_shard(program, function, i, k, &v);
         if (st) {
           meshvk_status_free(st);
           shards.clear();

@@ -160,14 +160,14 @@ def test_topology_is_the_one_chosen(make_runtime):
     assert lazy.topology in ("group", "logical", "independent")
 
 
-def test_grid_shape_of_the_wrong_rank_names_the_shapes():
+def test_grid_shape_of_too_few_axes_names_the_shapes():
     square = elementwise_add("f32", (4, 4), (2, 2), ([0], [1]))
     with pytest.raises(meshvk.CompileError) as e:
         meshvk.compile(square, grid_shape=3, name="square.mlir")
     assert str(e.value) == ("square.mlir: error: grid shape 3 given (1 axis) does not fit the program's "
                             "shard.grid @grid of 2 axes (2x2)")
-    with pytest.raises(meshvk.CompileError, match=r"grid shape 2x2x1 given \(3 axes\) does not fit"):
-        meshvk.compile(square, grid_shape=(2, 2, 1), name="square.mlir")
+    # More axes than declared: the added ones are replicated.
+    assert meshvk.compile(square, grid_shape=(2, 2, 1)).grid_shape == (2, 2, 1)
     assert meshvk.compile(square, grid_shape=(1, 2)).grid_shape == (1, 2)
 
 

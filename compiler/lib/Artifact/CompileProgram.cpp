@@ -481,10 +481,11 @@ private:
     if (grids.size() != 1)
       return fail("a grid shape override needs exactly one shard.grid in the program, found " +
                   std::to_string(grids.size()));
-    // A shape of another rank would surface as a sharding error of some op
-    // far from the cause; say what does not fit.
+    // Fewer axes than declared would surface as a sharding error of some op
+    // far from the cause; say what does not fit. More axes are fine: the
+    // added ones are replicated (a 1-D program on a 2x2 grid).
     ArrayRef<int64_t> declared = grids[0].getShape();
-    if (declared.size() != options.gridShape.size())
+    if (options.gridShape.size() < declared.size())
       return fail("grid shape " + shapeText(options.gridShape) + " given (" +
                   axesText(options.gridShape.size()) + ") does not fit the program's shard.grid @" +
                   grids[0].getSymName().str() + " of " + axesText(declared.size()) + " (" +

@@ -11,8 +11,7 @@
 #include "flags.h"
 #include "list_devices.h"
 #include "meshvk/meshvk.h"
-#include "mpi_session.h"
-#include "rank_layout.h"
+#include "mpi_job.h"
 #include "run_program.h"
 #include "self_check.h"
 #include "status_text.h"
@@ -78,9 +77,9 @@ int main(int argc, char** argv) {
     devices.devices_text = flags.devices_text;
     devices.validation = flags.validation;
     // Started by mpirun (or another MPI launcher): one rank of a job.
-    std::unique_ptr<meshvk_run::MpiSession> mpi;
-    if (meshvk_run::LauncherRankCount() > 0) {
-      mpi = meshvk_run::MpiSession::Start(&argc, &argv, &error);
+    std::unique_ptr<meshvk_run::MpiJob> mpi;
+    if (meshvk_mpi_launcher_rank_count() > 0) {
+      mpi = meshvk_run::MpiJob::Start(&argc, &argv, &error);
       if (!mpi) {
         std::fprintf(stderr, "mesh-vk-run: %s\n", error.c_str());
         return kExitUsage;
@@ -104,7 +103,7 @@ int main(int argc, char** argv) {
     if (mpi) {
       // A failing rank ends the whole job at once (the others may be blocked
       // in a receive from it); otherwise every rank exits with the same code.
-      // (A failure found before the invoke was agreed by every rank: mpi_session.h AgreeStart.)
+      // (A failure found before the invoke was agreed by every rank: mpi_job.h AgreeStart.)
       if (code != kExitOk && code != meshvk_run::kExitMismatch && !mpi->failure_agreed()) {
         std::fprintf(stderr, "mesh-vk-run: rank %u of %u failed (exit %d); ending the job\n", mpi->rank(), mpi->size(),
                      code);

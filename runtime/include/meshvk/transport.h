@@ -12,9 +12,9 @@
 // landing buffer (meshvk_buffer_write) before the consuming segment is
 // submitted. Results are gathered to `root_rank`.
 //
-// The runtime has no MPI dependency: mesh-vk-run's MPI transport
-// (samples/mesh-vk-run/mpi_transport.cc) is one implementation; the in-process
-// one below (ranks as threads of one process) is the other.
+// The runtime has no MPI dependency: the MPI transport is its own library
+// (meshvk/transport_mpi.h, meshvk::transport_mpi); the in-process one below
+// (ranks as threads of one process) is the other implementation.
 #ifndef MESHVK_TRANSPORT_H_
 #define MESHVK_TRANSPORT_H_
 
@@ -163,7 +163,7 @@ typedef struct meshvk_rank_collective_s {
 // Reduces `count` elements of `from` into `into` (into[i] = into[i] op
 // from[i]) as the runtime's host steps do; f16 combines in float and rounds
 // each result to the nearest half. For transports whose library lacks a type
-// (MPI has no half: mesh-vk-run's MPI transport makes a user-defined MPI_Op
+// (MPI has no half: the MPI transport makes a user-defined MPI_Op
 // of it). Unknown types / reductions: nothing.
 void meshvk_transport_reduce(uint32_t element_type, uint32_t reduction, const void* from, void* into, uint64_t count);
 

@@ -69,10 +69,10 @@ int32_t meshvk_mpi_transport_agree(meshvk_mpi_transport_t* transport, int32_t co
   return agreed;
 }
 
-void meshvk_mpi_transport_abort(meshvk_mpi_transport_t*, int32_t code) {
+void meshvk_mpi_transport_abort(meshvk_mpi_transport_t* transport, int32_t code) {
   std::fflush(stdout);
   std::fflush(stderr);
-  MPI_Abort(MPI_COMM_WORLD, code);
+  if (transport) MPI_Abort(MPI_COMM_WORLD, code);
   std::_Exit(code);  // MPI_Abort does not return; keep the promise anyway
 }
 

@@ -184,11 +184,17 @@ void ProgressLine::Done() {
   shown_ = false;
 }
 
-int RunBenchmark(const BenchmarkSetup& setup) {
-  meshvk_invoke_info_t invoke = setup.invoke;
-  invoke.flags |= MESHVK_INVOKE_TIMESTAMPS_BIT;
+namespace {
+
+// Wall and per-phase GPU times of setup.runs invokes; false after an invoke
+// failed (its line printed).
+struct RunTimes {
   std::vector<double> wall_ms;
   std::map<std::pair<uint32_t, uint32_t>, std::vector<double>> phase_ms;  // (phase, process)
+};
+bool TimeRuns(const BenchmarkSetup& setup, RunTimes* out) {
+  meshvk_invoke_info_t invoke = setup.invoke;
+  invoke.flags |= MESHVK_INVOKE_TIMESTAMPS_BIT;
   bool have_timings = true;
   ProgressLine progress;
   if (setup.dispatches) setup.dispatches->set_active(true);
@@ -198,12 +204,12 @@ int RunBenchmark(const BenchmarkSetup& setup) {
       progress.Done();
       std::fprintf(stderr, "mesh-vk-run: benchmark run %u: %s\n", r, StatusText(status).c_str());
       meshvk_status_free(status);
-      return 3;
+      return false;
     }
-    wall_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    out->wall_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     char text[160];
     std::snprintf(text, sizeof(text), "benchmark: run %u/%u, median so far %.3f ms", r + 1, setup.runs,
-                  Summarize(wall_ms).median);
+                  Summarize(out->wall_ms).median);
     progress.Show(text);
     uint32_t count = 0;
     std::vector<meshvk_phase_timing_t> timings(1024);
@@ -215,98 +221,91 @@ int RunBenchmark(const BenchmarkSetup& setup) {
       continue;
     }
     for (uint32_t i = 0; i < std::min<uint32_t>(count, 1024); ++i)
-      phase_ms[{timings[i].phase, timings[i].process}].push_back(timings[i].device_ns / 1e6);
+      out->phase_ms[{timings[i].phase, timings[i].process}].push_back(timings[i].device_ns / 1e6);
   }
   if (setup.dispatches) setup.dispatches->set_active(false);
   progress.Done();
+  return true;
+}
 
-  // The roofs of the device of process 0 (every process of a logical set
-  // shares it; on other sets, the first device speaks for all).
-  DeviceRoofs roofs;
-  bool have_roofs = false;
-  if (setup.dispatches) {
-    progress.Show("benchmark: measuring copy bandwidth and FMA peak");
-    if (meshvk_status_t status = MeasureRoofs(setup.set, 0, &roofs)) {
-      Verbose(1, "no roofline: the probes failed: %s", StatusText(status).c_str());
+// The roofs of the device of process 0 (every process of a logical set
+// shares it; on other sets, the first device speaks for all).
+bool MeasureProcessRoofs(const BenchmarkSetup& setup, DeviceRoofs* roofs) {
+  ProgressLine progress;
+  progress.Show("benchmark: measuring copy bandwidth and FMA peak");
+  meshvk_status_t status = MeasureRoofs(setup.set, 0, roofs);
+  progress.Done();
+  if (!status) return true;
+  Verbose(1, "no roofline: the probes failed: %s", StatusText(status).c_str());
+  meshvk_status_free(status);
+  return false;
+}
+
+// The roofline's lower bound on a dispatch's time: its bytes at the measured
+// copy bandwidth, or its FLOPs at the measured FMA peak, whichever is longer;
+// the counters on `row` and the text line.
+std::string RooflineLine(const std::string& who, const meshvk_command_info_t& info, const DeviceRoofs& roofs,
+                         const Summary& s, Series* row) {
+  double memory_ms = info.bytes / roofs.copy_bytes_per_second * 1e3;
+  double compute_ms = info.flops ? info.flops / roofs.fma_flops_per_second * 1e3 : 0;
+  double bound_ms = std::max(memory_ms, compute_ms);
+  row->counters.push_back({"roofline_ms", bound_ms});
+  row->counters.push_back({"roofline_fraction", bound_ms / s.median});
+  char line[512];
+  if (info.flops) {
+    double intensity = static_cast<double>(info.flops) / std::max<uint64_t>(info.bytes, 1);
+    std::snprintf(line, sizeof(line),
+                  "%s: %.3f ms measured; %llu B, %llu FLOP (%.2f FLOP/B): roof %.4f ms (%s-bound: "
+                  "%.4f ms at %.2f GB/s, %.4f ms at %.2f GFLOP/s); %.1f%% of roofline",
+                  who.c_str(), s.median, static_cast<unsigned long long>(info.bytes),
+                  static_cast<unsigned long long>(info.flops), intensity, bound_ms,
+                  memory_ms >= compute_ms ? "bandwidth" : "compute", memory_ms, roofs.copy_bytes_per_second / 1e9,
+                  compute_ms, roofs.fma_flops_per_second / 1e9, 100.0 * bound_ms / s.median);
+  } else {
+    std::snprintf(line, sizeof(line),
+                  "%s: %.3f ms measured; %llu B bound: roof %.4f ms at %.2f GB/s (FLOPs not in the "
+                  "artifact: bandwidth roof only); %.1f%% of roofline",
+                  who.c_str(), s.median, static_cast<unsigned long long>(info.bytes), bound_ms,
+                  roofs.copy_bytes_per_second / 1e9, 100.0 * bound_ms / s.median);
+  }
+  return line;
+}
+
+// One series per dispatch (GPU time, bytes, FLOPs), and its roofline line
+// when the roofs were measured.
+void AddDispatchSeries(const BenchmarkSetup& setup, const std::string& base, const DeviceRoofs* roofs,
+                       std::vector<Series>* series, std::vector<std::string>* roofline) {
+  for (const auto& [key, times] : setup.dispatches->series()) {
+    const auto& [process, command] = key;
+    meshvk_command_info_t info{};
+    if (meshvk_status_t status = meshvk_module_command_info(setup.module, setup.function, process, command, &info)) {
       meshvk_status_free(status);
-    } else {
-      have_roofs = true;
+      continue;
     }
-    progress.Done();
-  }
-
-  meshvk_program_stats_t stats{};
-  meshvk_program_stats(setup.program, &stats);
-  std::vector<Series> series;
-  std::string base = setup.function_name;
-  series.push_back({base + "/wall", "wall", Summarize(wall_ms), {}});
-  for (const auto& [key, values] : phase_ms)
-    series.push_back({base + "/phase_" + std::to_string(key.first) + "/process_" + std::to_string(key.second) + "/gpu",
-                      "phase " + std::to_string(key.first) + " process " + std::to_string(key.second) + ": GPU",
-                      Summarize(values),
-                      {}});
-  if (setup.dispatches) AddCopySeries(setup, base, &series);
-  std::vector<std::string> roofline;
-  if (setup.dispatches) {
-    for (const auto& [key, times] : setup.dispatches->series()) {
-      const auto& [process, command] = key;
-      meshvk_command_info_t info{};
-      if (meshvk_status_t status = meshvk_module_command_info(setup.module, setup.function, process, command, &info)) {
-        meshvk_status_free(status);
-        continue;
-      }
-      std::vector<double> ms;
-      for (double ns : times.ns) ms.push_back(ns / 1e6);
-      Summary s = Summarize(ms);
-      std::string who = KernelName(info.name, info.executable) + " process " + std::to_string(process) + " command " +
-                        std::to_string(command);
-      Series row{base + "/" + KernelName(info.name, info.executable) + "/process_" + std::to_string(process) +
-                     "/command_" + std::to_string(command) + "/gpu",
-                 "dispatch " + who + ": GPU",
-                 s,
-                 {}};
-      double seconds = s.median / 1e3;
-      row.counters.push_back({"bytes", static_cast<double>(info.bytes)});
-      if (seconds > 0) row.counters.push_back({"bytes_per_second", info.bytes / seconds});
-      if (info.flops) {
-        row.counters.push_back({"flops", static_cast<double>(info.flops)});
-        if (seconds > 0) row.counters.push_back({"flops_per_second", info.flops / seconds});
-      }
-      if (have_roofs && seconds > 0) {
-        // The roofline's lower bound on time: the bytes at the measured copy
-        // bandwidth, or the FLOPs at the measured FMA peak, whichever is longer.
-        double memory_ms = info.bytes / roofs.copy_bytes_per_second * 1e3;
-        double compute_ms = info.flops ? info.flops / roofs.fma_flops_per_second * 1e3 : 0;
-        double bound_ms = std::max(memory_ms, compute_ms);
-        row.counters.push_back({"roofline_ms", bound_ms});
-        row.counters.push_back({"roofline_fraction", bound_ms / s.median});
-        char line[512];
-        if (info.flops) {
-          double intensity = static_cast<double>(info.flops) / std::max<uint64_t>(info.bytes, 1);
-          std::snprintf(line, sizeof(line),
-                        "%s: %.3f ms measured; %llu B, %llu FLOP (%.2f FLOP/B): roof %.4f ms (%s-bound: "
-                        "%.4f ms at %.2f GB/s, %.4f ms at %.2f GFLOP/s); %.1f%% of roofline",
-                        who.c_str(), s.median, static_cast<unsigned long long>(info.bytes),
-                        static_cast<unsigned long long>(info.flops), intensity, bound_ms,
-                        memory_ms >= compute_ms ? "bandwidth" : "compute", memory_ms, roofs.copy_bytes_per_second / 1e9,
-                        compute_ms, roofs.fma_flops_per_second / 1e9, 100.0 * bound_ms / s.median);
-        } else {
-          std::snprintf(line, sizeof(line),
-                        "%s: %.3f ms measured; %llu B bound: roof %.4f ms at %.2f GB/s (FLOPs not in the "
-                        "artifact: bandwidth roof only); %.1f%% of roofline",
-                        who.c_str(), s.median, static_cast<unsigned long long>(info.bytes), bound_ms,
-                        roofs.copy_bytes_per_second / 1e9, 100.0 * bound_ms / s.median);
-        }
-        roofline.push_back(line);
-      }
-      series.push_back(std::move(row));
+    std::vector<double> ms;
+    for (double ns : times.ns) ms.push_back(ns / 1e6);
+    Summary s = Summarize(ms);
+    std::string who = KernelName(info.name, info.executable) + " process " + std::to_string(process) + " command " +
+                      std::to_string(command);
+    Series row{base + "/" + KernelName(info.name, info.executable) + "/process_" + std::to_string(process) +
+                   "/command_" + std::to_string(command) + "/gpu",
+               "dispatch " + who + ": GPU",
+               s,
+               {}};
+    double seconds = s.median / 1e3;
+    row.counters.push_back({"bytes", static_cast<double>(info.bytes)});
+    if (seconds > 0) row.counters.push_back({"bytes_per_second", info.bytes / seconds});
+    if (info.flops) {
+      row.counters.push_back({"flops", static_cast<double>(info.flops)});
+      if (seconds > 0) row.counters.push_back({"flops_per_second", info.flops / seconds});
     }
+    if (roofs && seconds > 0) roofline->push_back(RooflineLine(who, info, *roofs, s, &row));
+    series->push_back(std::move(row));
   }
+}
 
-  if (setup.json) {
-    PrintJson(setup, series, roofs, have_roofs, stats, roofline);
-    return 0;
-  }
+void PrintText(const BenchmarkSetup& setup, const std::vector<Series>& series, const DeviceRoofs* roofs,
+               const meshvk_program_stats_t& stats, const std::vector<std::string>& roofline) {
   const Summary& wall = series[0].ms;
   std::printf("benchmark: %u runs after 1 warm-up: wall min %.3f ms, median %.3f ms, max %.3f ms\n", setup.runs,
               wall.min, wall.median, wall.max);
@@ -328,11 +327,40 @@ int RunBenchmark(const BenchmarkSetup& setup) {
     std::printf("benchmark: %s median %.3f ms (min %.3f, max %.3f)%s\n", s.label.c_str(), s.ms.median, s.ms.min,
                 s.ms.max, extra.c_str());
   }
-  if (have_roofs)
+  if (roofs)
     std::printf("benchmark: device roofs (probes): copy %.2f GB/s (%llu MiB copy), FMA peak %.2f GFLOP/s\n",
-                roofs.copy_bytes_per_second / 1e9, static_cast<unsigned long long>(roofs.copy_bytes >> 20),
-                roofs.fma_flops_per_second / 1e9);
+                roofs->copy_bytes_per_second / 1e9, static_cast<unsigned long long>(roofs->copy_bytes >> 20),
+                roofs->fma_flops_per_second / 1e9);
   for (const std::string& line : roofline) std::printf("roofline: %s\n", line.c_str());
+}
+
+}  // namespace
+
+int RunBenchmark(const BenchmarkSetup& setup) {
+  RunTimes times;
+  if (!TimeRuns(setup, &times)) return 3;
+  DeviceRoofs roofs;
+  const bool have_roofs = setup.dispatches && MeasureProcessRoofs(setup, &roofs);
+  meshvk_program_stats_t stats{};
+  meshvk_program_stats(setup.program, &stats);
+  std::vector<Series> series;
+  const std::string& base = setup.function_name;
+  series.push_back({base + "/wall", "wall", Summarize(times.wall_ms), {}});
+  for (const auto& [key, values] : times.phase_ms)
+    series.push_back({base + "/phase_" + std::to_string(key.first) + "/process_" + std::to_string(key.second) + "/gpu",
+                      "phase " + std::to_string(key.first) + " process " + std::to_string(key.second) + ": GPU",
+                      Summarize(values),
+                      {}});
+  std::vector<std::string> roofline;
+  if (setup.dispatches) {
+    AddCopySeries(setup, base, &series);
+    AddDispatchSeries(setup, base, have_roofs ? &roofs : nullptr, &series, &roofline);
+  }
+  if (setup.json) {
+    PrintJson(setup, series, roofs, have_roofs, stats, roofline);
+    return 0;
+  }
+  PrintText(setup, series, have_roofs ? &roofs : nullptr, stats, roofline);
   return 0;
 }
 

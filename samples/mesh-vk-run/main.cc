@@ -11,8 +11,7 @@
 #include "flags.h"
 #include "list_devices.h"
 #include "meshvk/meshvk.h"
-#include "mpi_session.h"
-#include "rank_layout.h"
+#include "mpi_job.h"
 #include "run_program.h"
 #include "self_check.h"
 #include "status_text.h"
@@ -34,91 +33,68 @@ int Fail(meshvk_status_t status, int code = kExitDevice) {
 // A bad MESHVK_VALIDATION value is usage (exit 2), not a device failure.
 int FailInstanceCreate(meshvk_status_t status) { return Fail(status, meshvk_run::InstanceCreateExitCode(status)); }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  meshvk_run::Flags flags;
+// PROGRAM given: list devices first when asked too, then run it (as one
+// rank of an MPI job when a launcher started this process).
+int RunOneProgram(int argc, char** argv, const meshvk_run::Flags& flags) {
   std::string error;
-  if (!meshvk_run::ParseFlags(argc, argv, &flags, &error)) {
-    // One line: the usage text is one --help away.
-    std::fprintf(stderr, "mesh-vk-run: %s (see --help)\n", error.c_str());
+  if (flags.self_check) {
+    std::fprintf(stderr, "mesh-vk-run: --self-check does not take a program ('%s')\n", flags.positional[0].c_str());
     return kExitUsage;
   }
-  if (flags.help) {
-    std::fputs(meshvk_run::UsageText(), stdout);
-    return kExitOk;
+  if (flags.list_devices) {  // list first, then run: both were asked for
+    meshvk_instance_t* instance = nullptr;
+    if (meshvk_status_t status = meshvk_instance_create(nullptr, &instance)) return FailInstanceCreate(status);
+    meshvk_status_t status = meshvk_run::ListDevices(instance, stdout);
+    meshvk_instance_release(instance);
+    if (status) return Fail(status);
   }
-  if (flags.version) {
-    std::printf("%s\n", meshvk_run::VersionText().c_str());
-    return kExitOk;
-  }
-  meshvk_run::SetVerbosity(flags.verbosity);
-  if (flags.positional.size() > 1) {
-    std::fprintf(stderr, "mesh-vk-run: one program at a time (got '%s' and '%s')\n", flags.positional[0].c_str(),
-                 flags.positional[1].c_str());
-    return kExitUsage;
-  }
-  if (flags.positional.size() == 1) {
-    if (flags.self_check) {
-      std::fprintf(stderr, "mesh-vk-run: --self-check does not take a program ('%s')\n", flags.positional[0].c_str());
+  meshvk_run::DeviceChoice devices;
+  devices.processes = flags.devices_set ? flags.devices : 0;
+  devices.group = flags.device_group;
+  devices.topology = flags.topology;
+  devices.physical_devices = flags.physical_devices;
+  devices.devices_text = flags.devices_text;
+  devices.validation = flags.validation;
+  // Started by mpirun (or another MPI launcher): one rank of a job.
+  std::unique_ptr<meshvk_run::MpiJob> mpi;
+  if (meshvk_mpi_launcher_rank_count() > 0) {
+    mpi = meshvk_run::MpiJob::Start(&argc, &argv, &error);
+    if (!mpi) {
+      std::fprintf(stderr, "mesh-vk-run: %s\n", error.c_str());
       return kExitUsage;
     }
-    if (flags.list_devices) {  // list first, then run: both were asked for
-      meshvk_instance_t* instance = nullptr;
-      if (meshvk_status_t status = meshvk_instance_create(nullptr, &instance)) return FailInstanceCreate(status);
-      meshvk_status_t status = meshvk_run::ListDevices(instance, stdout);
-      meshvk_instance_release(instance);
-      if (status) return Fail(status);
-    }
-    meshvk_run::DeviceChoice devices;
-    devices.processes = flags.devices_set ? flags.devices : 0;
-    devices.group = flags.device_group;
-    devices.topology = flags.topology;
-    devices.physical_devices = flags.physical_devices;
-    devices.devices_text = flags.devices_text;
-    devices.validation = flags.validation;
-    // Started by mpirun (or another MPI launcher): one rank of a job.
-    std::unique_ptr<meshvk_run::MpiSession> mpi;
-    if (meshvk_run::LauncherRankCount() > 0) {
-      mpi = meshvk_run::MpiSession::Start(&argc, &argv, &error);
-      if (!mpi) {
-        std::fprintf(stderr, "mesh-vk-run: %s\n", error.c_str());
-        return kExitUsage;
-      }
-    }
-    int code = kExitDevice;
-    // Sizes are checked against the signature before anything is allocated,
-    // but a tensor the signature allows can still exceed this process's
-    // memory (ulimit, cgroup): one line and exit 3, not std::terminate
-    // (issue 13 campaign: a 65536x65536xf32 splat under ulimit -v 4 GiB).
-    try {
-      code = meshvk_run::RunProgram(flags.positional[0], flags.run, devices, mpi.get());
-    } catch (const std::bad_alloc&) {
-      std::fprintf(stderr,
-                   "mesh-vk-run: out of host memory: the program's inputs, outputs or buffers do not fit "
-                   "this process's memory limit\n");
-    }
-    if (uint64_t leaked = meshvk_leaked_object_count())  // a device stopped answering (device_wait.h)
-      meshvk_run::Verbose(1, "left %llu Vulkan objects of a device that stopped answering alive on purpose",
-                          static_cast<unsigned long long>(leaked));
-    if (mpi) {
-      // A failing rank ends the whole job at once (the others may be blocked
-      // in a receive from it); otherwise every rank exits with the same code.
-      // (A failure found before the invoke was agreed by every rank: mpi_session.h AgreeStart.)
-      if (code != kExitOk && code != meshvk_run::kExitMismatch && !mpi->failure_agreed()) {
-        std::fprintf(stderr, "mesh-vk-run: rank %u of %u failed (exit %d); ending the job\n", mpi->rank(), mpi->size(),
-                     code);
-        mpi->Abort(code);
-      }
-      code = mpi->AgreeExit(code);
-    }
-    return code;
   }
-  if (!flags.list_devices && !flags.self_check) {
-    std::fprintf(stderr, "mesh-vk-run: nothing to do (give PROGRAM.mvk, --list-devices or --self-check; see --help)\n");
-    return kExitUsage;
+  int code = kExitDevice;
+  // Sizes are checked against the signature before anything is allocated,
+  // but a tensor the signature allows can still exceed this process's
+  // memory (ulimit, cgroup): one line and exit 3, not std::terminate
+  // (issue 13 campaign: a 65536x65536xf32 splat under ulimit -v 4 GiB).
+  try {
+    code = meshvk_run::RunProgram(flags.positional[0], flags.run, devices, mpi.get());
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr,
+                 "mesh-vk-run: out of host memory: the program's inputs, outputs or buffers do not fit "
+                 "this process's memory limit\n");
   }
+  if (uint64_t leaked = meshvk_leaked_object_count())  // a device stopped answering (device_wait.h)
+    meshvk_run::Verbose(1, "left %llu Vulkan objects of a device that stopped answering alive on purpose",
+                        static_cast<unsigned long long>(leaked));
+  if (mpi) {
+    // A failing rank ends the whole job at once (the others may be blocked
+    // in a receive from it); otherwise every rank exits with the same code.
+    // (A failure found before the invoke was agreed by every rank: mpi_job.h AgreeStart.)
+    if (code != kExitOk && code != meshvk_run::kExitMismatch && !mpi->failure_agreed()) {
+      std::fprintf(stderr, "mesh-vk-run: rank %u of %u failed (exit %d); ending the job\n", mpi->rank(), mpi->size(),
+                   code);
+      mpi->Abort(code);
+    }
+    code = mpi->AgreeExit(code);
+  }
+  return code;
+}
 
+// --list-devices and --self-check without a program.
+int RunDeviceCommands(const meshvk_run::Flags& flags) {
   meshvk_instance_create_info_t info = {};
   info.flags = flags.validation ? MESHVK_INSTANCE_VALIDATION_BIT : 0;
   info.application_name = "mesh-vk-run";
@@ -161,4 +137,37 @@ int main(int argc, char** argv) {
   }
   meshvk_instance_release(instance);
   return exit_code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  meshvk_run::Flags flags;
+  std::string error;
+  if (!meshvk_run::ParseFlags(argc, argv, &flags, &error)) {
+    // One line: the usage text is one --help away.
+    std::fprintf(stderr, "mesh-vk-run: %s (see --help)\n", error.c_str());
+    return kExitUsage;
+  }
+  if (flags.help) {
+    std::fputs(meshvk_run::UsageText(), stdout);
+    return kExitOk;
+  }
+  if (flags.version) {
+    std::printf("%s\n", meshvk_run::VersionText().c_str());
+    return kExitOk;
+  }
+  meshvk_run::SetVerbosity(flags.verbosity);
+  if (flags.positional.size() > 1) {
+    std::fprintf(stderr, "mesh-vk-run: one program at a time (got '%s' and '%s')\n", flags.positional[0].c_str(),
+                 flags.positional[1].c_str());
+    return kExitUsage;
+  }
+  if (flags.positional.size() == 1) return RunOneProgram(argc, argv, flags);
+  if (!flags.list_devices && !flags.self_check) {
+    std::fprintf(stderr, "mesh-vk-run: nothing to do (give PROGRAM.mvk, --list-devices or --self-check; see --help)\n");
+    return kExitUsage;
+  }
+
+  return RunDeviceCommands(flags);
 }

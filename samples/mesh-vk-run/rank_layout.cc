@@ -1,6 +1,7 @@
 // Rank layout of a grid (see rank_layout.h).
 #include "rank_layout.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -9,65 +10,32 @@
 
 namespace meshvk_run {
 
-uint32_t LauncherRankCount() {
-  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"}) {
-    const char* value = std::getenv(name);
-    if (value && *value) return static_cast<uint32_t>(std::strtoul(value, nullptr, 10));
-  }
-  return 0;
-}
-
-bool ChooseRankLayout(const meshvk_grid_info_t& grid, uint32_t rank_count, const std::string& flag, RankLayout* out,
+bool ChooseRankLayout(const meshvk_module_t* module, uint32_t rank_count, const std::string& flag, RankLayout* out,
                       std::string* error) {
-  std::string shape;
-  for (uint32_t a = 0; a < grid.rank; ++a) shape += (a ? "x" : "") + std::to_string(grid.shape[a]);
-  out->axes.clear();
-  if (flag.empty()) {
-    uint64_t product = 1;
-    for (uint32_t a = 0; a < grid.rank && product < rank_count; ++a) {
-      out->axes.push_back(a);
-      product *= grid.shape[a];
-    }
-    if (product != rank_count) {
-      *error = std::to_string(rank_count) + " ranks do not fit the " + shape +
-               " grid: no outermost axes have that many processes (pass --rank-axes, or start " +
-               "a matching number of ranks)";
+  meshvk_grid_info_t grid{};
+  meshvk_module_grid_info(module, &grid);
+  std::vector<uint32_t> axes;
+  std::stringstream list(flag);
+  for (std::string item; !flag.empty() && std::getline(list, item, ',');) {
+    char* end = nullptr;
+    unsigned long axis = std::strtoul(item.c_str(), &end, 10);
+    if (item.empty() || *end || item[0] == '-' || axis > UINT32_MAX) {
+      *error = "flag --rank-axes: expected a comma list of grid axes, got '" + flag + "'";
       return false;
     }
-  } else {
-    std::stringstream list(flag);
-    std::string item;
-    while (std::getline(list, item, ',')) {
-      char* end = nullptr;
-      unsigned long axis = std::strtoul(item.c_str(), &end, 10);
-      if (item.empty() || *end || axis >= grid.rank || (!out->axes.empty() && axis <= out->axes.back())) {
-        *error = "flag --rank-axes: expected ascending grid axes below " + std::to_string(grid.rank) + " (the " +
-                 shape + " grid), got '" + flag + "'";
-        return false;
-      }
-      out->axes.push_back(static_cast<uint32_t>(axis));
-    }
-    uint64_t product = 1;
-    for (uint32_t a : out->axes) product *= grid.shape[a];
-    if (product != rank_count) {
-      *error = "flag --rank-axes=" + flag + ": those axes of the " + shape + " grid hold " + std::to_string(product) +
-               " processes, but " + std::to_string(rank_count) + " ranks were started";
-      return false;
-    }
+    axes.push_back(static_cast<uint32_t>(axis));
   }
   out->process_rank.assign(grid.process_count, 0);
-  for (uint32_t p = 0; p < grid.process_count; ++p) {
-    // Row-major coordinates of p, then the rank axes' coordinates row-major.
-    std::vector<uint32_t> coord(grid.rank);
-    uint32_t rest = p;
-    for (uint32_t a = grid.rank; a-- > 0;) {
-      coord[a] = rest % grid.shape[a];
-      rest /= grid.shape[a];
-    }
-    uint32_t rank = 0;
-    for (uint32_t a : out->axes) rank = rank * grid.shape[a] + coord[a];
-    out->process_rank[p] = rank;
+  out->axes.assign(grid.rank, 0);
+  uint32_t axis_count = 0;
+  if (meshvk_status_t status =
+          meshvk_module_rank_layout(module, rank_count, axes.data(), static_cast<uint32_t>(axes.size()),
+                                    out->process_rank.data(), grid.process_count, out->axes.data(), &axis_count)) {
+    *error = (flag.empty() ? std::string() : "flag --rank-axes=" + flag + ": ") + meshvk_status_message(status);
+    meshvk_status_free(status);
+    return false;
   }
+  out->axes.resize(axis_count);
   return true;
 }
 

@@ -35,10 +35,10 @@ struct DeviceChoice {
   bool validation = false;
 };
 
-class MpiSession;
+class MpiJob;
 // `mpi`: non-null under mpirun; this rank then runs the processes of its
 // coordinates on the rank axes (--rank-axes), and rank 0 prints and writes.
-int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoice& devices, MpiSession* mpi = nullptr);
+int RunProgram(const std::string& path, const RunFlags& flags, const DeviceChoice& devices, MpiJob* mpi = nullptr);
 
 }  // namespace meshvk_run
 

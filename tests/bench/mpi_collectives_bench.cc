@@ -55,7 +55,7 @@
 #include "meshvk/meshvk.h"
 #include "meshvk/module.h"
 #include "meshvk/transport.h"
-#include "mpi_session.h"
+#include "meshvk/transport_mpi.h"
 #include "rank_program.h"
 
 namespace {
@@ -157,7 +157,7 @@ struct Measured {
 
 // Median seconds of the collective through meshvk with processes p on rank
 // process_rank[p], all on this rank's device 0.
-bool MeshvkSeconds(meshvk_instance_t* instance, const meshvk_run::MpiSession& mpi, const std::string& source,
+bool MeshvkSeconds(meshvk_instance_t* instance, const meshvk_transport_t& mpi, const std::string& source,
                    const std::vector<uint32_t>& process_rank, uint64_t input_bytes, float expected, Measured* out) {
   meshvk::ProgramOptions options;
   meshvk::CompiledProgram compiled;
@@ -178,7 +178,7 @@ bool MeshvkSeconds(meshvk_instance_t* instance, const meshvk_run::MpiSession& mp
   meshvk_device_set_t* set = nullptr;
   if (!Check(meshvk_device_set_create(instance, &set_info, &set), "device set")) return false;
   std::unique_ptr<meshvk_device_set_t, void (*)(meshvk_device_set_t*)> set_owner(set, meshvk_device_set_release);
-  meshvk_program_ranks_t ranks{mpi.transport(), process_rank.data(), 0};
+  meshvk_program_ranks_t ranks{&mpi, process_rank.data(), 0};
   meshvk_program_t* program = nullptr;
   if (!Check(meshvk_ranks::CreateOnRanks(module, set, &ranks, &program), "program")) return false;
   std::unique_ptr<meshvk_program_t, void (*)(meshvk_program_t*)> program_owner(program, meshvk_program_release);
@@ -208,7 +208,7 @@ bool MeshvkSeconds(meshvk_instance_t* instance, const meshvk_run::MpiSession& mp
   meshvk_shard_view_t view{};
   for (uint32_t shard = 0; view.buffer == nullptr; ++shard) {
     if (!Check(meshvk_program_result_shard(program, 0, 0, shard, &view), "result shard")) return false;
-    if (process_rank[view.process] != mpi.rank()) view.buffer = nullptr;
+    if (process_rank[view.process] != mpi.rank) view.buffer = nullptr;
   }
   uint64_t count = 1;
   for (uint32_t d = 0; d < view.rank; ++d) count *= view.shape[d];
@@ -217,7 +217,7 @@ bool MeshvkSeconds(meshvk_instance_t* instance, const meshvk_run::MpiSession& mp
     return false;
   for (uint64_t i = 0; i < count; ++i)
     if (result[i] != expected) {
-      std::fprintf(stderr, "meshvk_mpi_bench: rank %u: result[%llu] = %g, expected %g\n", mpi.rank(),
+      std::fprintf(stderr, "meshvk_mpi_bench: rank %u: result[%llu] = %g, expected %g\n", mpi.rank,
                    static_cast<unsigned long long>(i), result[i], expected);
       return false;
     }
@@ -240,16 +240,17 @@ double MpiSeconds(Call call) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string error;
-  std::unique_ptr<meshvk_run::MpiSession> mpi = meshvk_run::MpiSession::Start(&argc, &argv, &error);
-  if (!mpi) {
-    std::fprintf(stderr, "meshvk_mpi_bench: %s\n", error.c_str());
+  meshvk_mpi_transport_t* mpi = nullptr;
+  if (meshvk_status_t status = meshvk_mpi_transport_create(&argc, &argv, &mpi)) {
+    std::fprintf(stderr, "meshvk_mpi_bench: %s\n", meshvk_status_message(status));
+    meshvk_status_free(status);
     return 2;
   }
-  const uint32_t R = mpi->size();
+  const meshvk_transport_t& transport = *meshvk_mpi_transport_get(mpi);
+  const uint32_t R = transport.rank_count;
   if (R < 2) {
     std::fprintf(stderr, "meshvk_mpi_bench: start it with mpirun -np 2 or 4 (got %u ranks)\n", R);
-    mpi->Abort(2);
+    meshvk_mpi_transport_abort(mpi, 2);
   }
   std::vector<uint64_t> mib = {1, 16, 128};
   if (argc > 1) {
@@ -257,8 +258,8 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) mib.push_back(std::strtoull(argv[i], nullptr, 10));
   }
   meshvk_instance_t* instance = nullptr;
-  if (!Check(meshvk_instance_create(nullptr, &instance), "instance")) mpi->Abort(3);
-  const bool root = mpi->rank() == 0;
+  if (!Check(meshvk_instance_create(nullptr, &instance), "instance")) meshvk_mpi_transport_abort(mpi, 3);
+  const bool root = transport.rank == 0;
   if (root)
     std::printf("%u ranks\n%-10s %-12s %-9s %6s %11s %11s %11s %8s %8s %14s %14s %14s\n", R, "collective", "layout",
                 "path", "MiB", "meshvk ms", "(max ms)", "MPI ms", "MPI GB/s", "ratio", "sent/rank", "received/rank",
@@ -281,9 +282,9 @@ int main(int argc, char** argv) {
       for (uint32_t p = 0; p < P; ++p) process_rank[p] = p / c.local;
       meshvk_ranks::SetRankMode(c.path);  // the variable exists since before main
       Measured measured;
-      if (!MeshvkSeconds(instance, *mpi, reduce ? AllReduceProgram(P, floats) : AllGatherProgram(P, floats),
+      if (!MeshvkSeconds(instance, transport, reduce ? AllReduceProgram(P, floats) : AllGatherProgram(P, floats),
                          process_rank, reduce ? P * bytes : bytes, reduce ? static_cast<float>(P) : -1.0f, &measured))
-        mpi->Abort(3);
+        meshvk_mpi_transport_abort(mpi, 3);
       std::vector<float> in(reduce ? floats : floats / R, 1.0f), out(floats);
       double mpi_s = MpiSeconds([&] {
         if (reduce)
@@ -303,5 +304,6 @@ int main(int argc, char** argv) {
     }
   }
   meshvk_instance_release(instance);
+  meshvk_mpi_transport_destroy(mpi);
   return 0;
 }

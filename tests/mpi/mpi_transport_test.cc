@@ -1,4 +1,4 @@
-// mesh-vk-run's MPI transport (samples/mesh-vk-run/mpi_session.cc) on its
+// The runtime's MPI transport (meshvk/transport_mpi.h) on its
 // own, under `mpirun -np R mpi_transport_test BYTES`: every callback the
 // runtime uses moves blocks of BYTES per rank (odd sizes: counted in bytes;
 // powers of two: in MPI_Type_contiguous units), and each received byte is
@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "mpi_session.h"
+#include "meshvk/transport_mpi.h"
 
 namespace {
 
@@ -36,18 +36,18 @@ std::string Check(const uint8_t* data, uint64_t bytes, uint32_t rank, uint64_t f
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string error;
-  std::unique_ptr<meshvk_run::MpiSession> mpi = meshvk_run::MpiSession::Start(&argc, &argv, &error);
-  if (!mpi) {
-    std::fprintf(stderr, "mpi_transport_test: %s\n", error.c_str());
+  meshvk_mpi_transport_t* mpi = nullptr;
+  if (meshvk_status_t status = meshvk_mpi_transport_create(&argc, &argv, &mpi)) {
+    std::fprintf(stderr, "mpi_transport_test: %s\n", meshvk_status_message(status));
+    meshvk_status_free(status);
     return 2;
   }
-  if (argc != 2 || mpi->size() < 2) {
+  const meshvk_transport_t* t = meshvk_mpi_transport_get(mpi);
+  if (argc != 2 || t->rank_count < 2) {
     std::fprintf(stderr, "usage: mpirun -np R (R >= 2) mpi_transport_test BYTES\n");
-    mpi->Abort(2);
+    meshvk_mpi_transport_abort(mpi, 2);
   }
   const uint64_t B = std::strtoull(argv[1], nullptr, 10);
-  const meshvk_transport_t* t = mpi->transport();
   const uint32_t R = t->rank_count, me = t->rank;
   std::vector<uint32_t> ranks(R);
   for (uint32_t r = 0; r < R; ++r) ranks[r] = r;
@@ -105,10 +105,11 @@ int main(int argc, char** argv) {
       for (uint32_t r = 0, k = 0; r < R; ++r)
         if (r != me) verify(Check(in.data() + part * k++, part, r, me * part, "all_to_all"));
   }
-  const int failed = mpi->AgreeExit(failures.empty() ? 0 : 1);
+  const int failed = meshvk_mpi_transport_agree(mpi, failures.empty() ? 0 : 1, nullptr);
   for (const std::string& f : failures) std::fprintf(stderr, "rank %u: %s\n", me, f.c_str());
   if (me == 0 && failed == 0)
     std::printf("PASS: all_gather, all_gather_pieces, send/receive, all_to_all of %llu bytes per rank on %u ranks\n",
                 static_cast<unsigned long long>(B), R);
+  meshvk_mpi_transport_destroy(mpi);
   return failed;
 }

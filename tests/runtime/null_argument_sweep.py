@@ -12,7 +12,7 @@ the headers, so a new function is covered the day it is declared:
       ...; the `Handles` of tests/runtime/module/hostile_arguments_test.cc)
       and hostile values everywhere else: NULL pointers, and integers either
       0 or their maximum; a third call passes zero-filled structs as inputs. Functions that release, retain or free are left out
-      (they end a handle's life), and timeouts are 0 (a wait with an infinite
+      (they end a handle's life; abort ends the process), and timeouts are 0 (a wait with an infinite
       timeout on a value never signalled is a correct hang).
 """
 import re
@@ -39,6 +39,8 @@ HANDLES = {
     'meshvk_instance_t*': 'h.instance', 'meshvk_device_set_t*': 'h.set', 'meshvk_buffer_t*': 'h.buffer',
     'meshvk_command_buffer_t*': 'h.command_buffer', 'meshvk_executable_t*': 'h.executable',
     'meshvk_semaphore_t*': 'h.semaphore', 'meshvk_module_t*': 'h.module', 'meshvk_program_t*': 'h.program',
+    # No live MPI transport in a test process that mpirun did not start.
+    'meshvk_mpi_transport_t*': 'nullptr',
 }
 INTEGERS = ('uint32_t', 'uint64_t', 'size_t', 'VkDeviceSize', 'int32_t', 'int64_t', 'int')
 
@@ -79,7 +81,7 @@ def call_statement(result, call):
 def hostile_table(found):
     rows = []
     for result, name, count, parameters in found:
-        if re.search(r'_(release|retain|destroy|free)$', name) or name == 'meshvk_leaked_object_count':
+        if re.search(r'_(release|retain|destroy|free|abort)$', name) or name == 'meshvk_leaked_object_count':
             continue
         split = [p for p in parameters.split(',')] if count else []
         variants = ['zero', 'max']
@@ -118,6 +120,7 @@ def main():
 #include "meshvk/meshvk.h"
 #include "meshvk/trace.h"
 #include "meshvk/transport.h"
+#include "meshvk/transport_mpi.h"
 #include "meshvk/vulkan.h"
 
 namespace {{

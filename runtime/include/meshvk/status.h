@@ -41,6 +41,10 @@ const char* meshvk_status_message(meshvk_status_t status);
 // Short name of a code, e.g. "OUT_OF_RANGE".
 const char* meshvk_status_code_name(meshvk_status_code_t code);
 void meshvk_status_free(meshvk_status_t status);
+// A status with `code` and a copy of `message` (NULL: ""), for libraries that
+// extend the runtime through its C API (libmeshvk_transport_mpi) and return
+// its statuses; MESHVK_OK for MESHVK_STATUS_OK. Free with meshvk_status_free.
+meshvk_status_t meshvk_status_create(meshvk_status_code_t code, const char* message);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -12,9 +12,9 @@
 // landing buffer (meshvk_buffer_write) before the consuming segment is
 // submitted. Results are gathered to `root_rank`.
 //
-// The runtime has no MPI dependency: mesh-vk-run's MPI transport
-// (samples/mesh-vk-run/mpi_transport.cc) is one implementation; the in-process
-// one below (ranks as threads of one process) is the other.
+// The runtime has no MPI dependency: the MPI transport is its own library
+// (meshvk/transport_mpi.h, meshvk::transport_mpi); the in-process one below
+// (ranks as threads of one process) is the other implementation.
 #ifndef MESHVK_TRANSPORT_H_
 #define MESHVK_TRANSPORT_H_
 
@@ -163,7 +163,7 @@ typedef struct meshvk_rank_collective_s {
 // Reduces `count` elements of `from` into `into` (into[i] = into[i] op
 // from[i]) as the runtime's host steps do; f16 combines in float and rounds
 // each result to the nearest half. For transports whose library lacks a type
-// (MPI has no half: mesh-vk-run's MPI transport makes a user-defined MPI_Op
+// (MPI has no half: the MPI transport makes a user-defined MPI_Op
 // of it). Unknown types / reductions: nothing.
 void meshvk_transport_reduce(uint32_t element_type, uint32_t reduction, const void* from, void* into, uint64_t count);
 
@@ -182,6 +182,21 @@ meshvk_status_t meshvk_module_rank_collectives(const meshvk_module_t* module, ui
                                                const uint32_t* process_rank, uint32_t rank_count,
                                                meshvk_rank_collective_t* out_groups, uint32_t capacity,
                                                uint32_t* out_count);
+
+// Which rank runs each grid process when the grid is laid over `rank_count`
+// ranks along `axes` (ascending grid axes; axis_count 0: the outermost axes
+// whose product is rank_count). Processes are numbered row-major over the grid
+// (the artifact's order); the rank axes' coordinates of a process, numbered
+// row-major among the rank axes, are its rank: with a 2x2 grid and axes {0},
+// processes 0,1 run on rank 0 and 2,3 on rank 1; with axes {1}, processes 0,2
+// on rank 0. Fills process_rank[process_count] (process_count: the grid's;
+// INVALID_ARGUMENT for another) and, when out_axes is not NULL, the axes used
+// (up to the grid's rank of them) with their count in *out_axis_count.
+// INVALID_ARGUMENT with one line when the axes do not exist, are not
+// ascending or hold another number of processes than rank_count.
+meshvk_status_t meshvk_module_rank_layout(const meshvk_module_t* module, uint32_t rank_count, const uint32_t* axes,
+                                          uint32_t axis_count, uint32_t* process_rank, uint32_t process_count,
+                                          uint32_t* out_axes, uint32_t* out_axis_count);
 
 typedef struct meshvk_program_ranks_s {
   const meshvk_transport_t* transport;  // borrowed; must outlive the program

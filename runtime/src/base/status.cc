@@ -82,6 +82,11 @@ const char* meshvk_status_code_name(meshvk_status_code_t code) {
   return "UNKNOWN";
 }
 
+meshvk_status_t meshvk_status_create(meshvk_status_code_t code, const char* message) {
+  if (code == MESHVK_STATUS_OK) return MESHVK_OK;
+  return meshvk::Status(code, message ? message : "").ToC();
+}
+
 void meshvk_status_free(meshvk_status_t status) {
   if (status == &g_out_of_memory) return;
   delete status;

@@ -7,6 +7,7 @@
 #include "artifact.h"
 #include "errors.h"
 #include "program.h"
+#include "ranks.h"
 #include "runtime.h"
 #include "tensors.h"
 
@@ -79,9 +80,16 @@ PYBIND11_MODULE(_meshvk, m) {
       .def("__enter__", [](py::object self) { return self; })
       .def("__exit__", [](LoadedProgram& p, py::args) { p.Close(); });
 
+  // Ends MPI (when a Runtime started it) after closing those runtimes; the
+  // package registers it with atexit.
+  m.def("_end_ranks", [] {
+    py::gil_scoped_release release;
+    EndRanks();
+  });
   py::class_<Runtime>(m, "Runtime")
-      .def(py::init<py::object, std::string, py::object, py::object>(), py::arg("devices") = py::none(),
-           py::arg("topology") = "auto", py::arg("group") = py::none(), py::arg("validation") = py::none())
+      .def(py::init<py::object, std::string, py::object, py::object, py::object, py::object>(),
+           py::arg("devices") = py::none(), py::arg("topology") = "auto", py::arg("group") = py::none(),
+           py::arg("validation") = py::none(), py::arg("ranks") = py::none(), py::arg("rank_axes") = py::none())
       .def("_load", [](Runtime& r, const std::shared_ptr<Artifact>& a) { return LoadedProgram(r.Load(a)); })
       .def("close", &Runtime::Close)
       .def_property_readonly("closed", &Runtime::closed)
@@ -90,6 +98,8 @@ PYBIND11_MODULE(_meshvk, m) {
       .def_property_readonly("requested_topology", &Runtime::requested_topology)
       .def("_open_devices", &Runtime::OpenDevices)
       .def_property_readonly("validation_messages", &Runtime::validation_messages)
+      .def_property_readonly("rank", &Runtime::rank)
+      .def_property_readonly("rank_count", &Runtime::rank_count)
       .def("devices", &Runtime::Devices)
       .def("device_groups", &Runtime::DeviceGroups)
       .def("__enter__", [](py::object self) { return self; })

@@ -9,6 +9,7 @@
 
 #include "errors.h"
 #include "plan_graph.h"
+#include "ranks.h"
 
 namespace meshvk_py {
 
@@ -78,6 +79,9 @@ py::object Function::Call(const py::args& args, bool keep_sharded, const py::obj
     py::gil_scoped_release release;
     program_->WithProgram([&](meshvk_program_t* program, meshvk_device_set_t*) {
       Check(meshvk_program_invoke(program, &call.invoke), signature_.name + ": ");
+      // Over ranks the results land on rank 0: every rank gets them.
+      if (const meshvk_transport_t* transport = program_->runtime()->choice().transport; transport && !keep_sharded)
+        ShareResults(transport, host_outputs);
       // The shards stay valid until the next invoke, which this lock excludes.
       for (uint32_t r = 0; r < shard_memory.size(); ++r)
         for (uint32_t s = 0; s < shard_memory[r].size(); ++s) {

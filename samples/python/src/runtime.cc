@@ -9,7 +9,9 @@
 #include "artifact.h"
 #include "errors.h"
 #include "meshvk/instance.h"
+#include "meshvk/trace.h"
 #include "program.h"
+#include "ranks.h"
 
 namespace meshvk_py {
 namespace {
@@ -256,7 +258,7 @@ int ParseValidation(const py::object& validation) {
 }  // namespace
 
 Runtime::Runtime(const py::object& devices, const std::string& topology, const py::object& group,
-                 const py::object& validation) {
+                 const py::object& validation, const py::object& ranks, const py::object& rank_axes) {
   DeviceChoice choice;
   choice.topology = ParseTopology(topology);
   if (!group.is_none()) {
@@ -282,10 +284,21 @@ Runtime::Runtime(const py::object& devices, const std::string& topology, const p
       Raise(MESHVK_STATUS_INVALID_ARGUMENT, "devices: an empty list given, expected one device index per process");
     choice.processes = static_cast<uint32_t>(choice.process_devices.size());
   }
+  if (ranks.is_none() ? LaunchedAmongRanks() : ranks.cast<bool>()) {
+    choice.transport = RankTransport();
+    if (!rank_axes.is_none())
+      for (const py::handle& a : py::iter(rank_axes)) choice.rank_axes.push_back(a.cast<uint32_t>());
+  } else if (!rank_axes.is_none()) {
+    Raise(MESHVK_STATUS_INVALID_ARGUMENT, "rank_axes: only for a Runtime over the ranks of an MPI job (ranks=True)");
+  }
   int level = ParseValidation(validation);
   py::gil_scoped_release release;
   core_ = std::make_shared<RuntimeCore>(choice, level);
+  if (choice.transport) RegisterRankRuntime(core_);
 }
+
+uint32_t Runtime::rank() const { return core_->choice().transport ? core_->choice().transport->rank : 0; }
+uint32_t Runtime::rank_count() const { return core_->choice().transport ? core_->choice().transport->rank_count : 1; }
 
 Runtime::~Runtime() = default;  // the core closes when its last program is gone
 
@@ -299,7 +312,19 @@ std::shared_ptr<ProgramCore> Runtime::Load(const std::shared_ptr<Artifact>& arti
   std::lock_guard<std::mutex> lock(core_->mutex());
   meshvk_device_set_t* set = core_->SetFor(processes);
   meshvk_program_t* program = nullptr;
-  Check(meshvk_program_create(artifact->module(), set, &program), artifact->name() + ": ");
+  meshvk_program_create_info_t create{};
+  create.module = artifact->module();
+  create.set = set;
+  // Over ranks: this rank's processes only, bytes between ranks through MPI.
+  const meshvk_transport_t* transport = core_->choice().transport;
+  std::vector<uint32_t> process_rank;
+  meshvk_program_ranks_t ranks{};
+  if (transport) {
+    process_rank = LayRanks(artifact->module(), transport, core_->choice().rank_axes);
+    ranks = meshvk_program_ranks_t{transport, process_rank.data(), 0};
+    create.ranks = &ranks;
+  }
+  Check(meshvk_program_create_with_info(&create, &program), artifact->name() + ": ");
   auto core = std::make_shared<ProgramCore>(core_, artifact, set, program);
   core_->Register(core);
   return core;

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "meshvk/device_set.h"
+#include "meshvk/transport.h"
 
 namespace meshvk_py {
 
@@ -37,6 +38,10 @@ struct DeviceChoice {
   std::vector<uint32_t> process_devices;  // empty: round robin
   meshvk_topology_t topology = MESHVK_TOPOLOGY_AUTO;
   uint32_t group = 0;
+  // Over the ranks of an MPI job (ranks.h): the transport, and the grid axes
+  // laid over the ranks (empty: the outermost that fit). Null: one rank.
+  const meshvk_transport_t* transport = nullptr;
+  std::vector<uint32_t> rank_axes;
 };
 
 class RuntimeCore {
@@ -81,8 +86,10 @@ class Runtime {
   // per process: physical devices, or indices in the group when group= is
   // given or topology="group"). topology: "auto", "group", "logical".
   // validation: None (env MESHVK_VALIDATION decides), False, True, "sync".
-  Runtime(const py::object& devices, const std::string& topology, const py::object& group,
-          const py::object& validation);
+  // ranks: None (over MPI when an MPI launcher started 2+ ranks), True
+  // (over MPI), False (one rank); rank_axes: None or a list of grid axes.
+  Runtime(const py::object& devices, const std::string& topology, const py::object& group, const py::object& validation,
+          const py::object& ranks, const py::object& rank_axes);
   ~Runtime();
 
   std::shared_ptr<ProgramCore> Load(const std::shared_ptr<Artifact>& artifact);
@@ -101,6 +108,9 @@ class Runtime {
   std::vector<std::string> validation_messages() { return core_->Messages(); }
   py::list Devices();
   py::list DeviceGroups();
+  // This process's rank and the job's rank count (0 and 1 without ranks).
+  uint32_t rank() const;
+  uint32_t rank_count() const;
 
  private:
   std::shared_ptr<RuntimeCore> core_;

@@ -12,6 +12,7 @@
 #include "meshvk/meshvk.h"
 #include "meshvk/trace.h"
 #include "meshvk/transport.h"
+#include "meshvk/transport_mpi.h"
 #include "meshvk/vulkan.h"
 #include "programs.h"
 #include "vulkan_fixture.h"

@@ -1,5 +1,6 @@
 """meshvk.Runtime and the sharded results a function can return."""
 
+import atexit
 import os
 from typing import NamedTuple, Tuple
 
@@ -9,6 +10,11 @@ from . import _errors
 from . import _meshvk
 from ._loaded import LoadedProgram
 from ._program import Program, compile
+
+
+# MPI, when a Runtime over ranks started it, ends once at exit (after those
+# runtimes close): mpirun counts a rank that exits without MPI_Finalize as failed.
+atexit.register(_meshvk._end_ranks)
 
 
 class Runtime(_meshvk.Runtime):
@@ -25,13 +31,29 @@ class Runtime(_meshvk.Runtime):
     group: the device group to use (implies topology="group").
     validation: None (env MESHVK_VALIDATION decides), False, True or "sync";
         messages are collected in validation_messages.
+    ranks: None (over the ranks of an MPI job when mpirun or another MPI
+        launcher started this process among 2 or more), True (over MPI) or
+        False (this process alone). Over ranks, every rank creates the same
+        Runtime and loads and calls the same program with the same arguments;
+        each rank runs the grid processes laid on it, bytes between ranks go
+        through MPI, and every rank gets the whole results.
+    rank_axes: the grid axes laid over the ranks (None: the outermost axes
+        whose sizes multiply to the rank count), as mesh-vk-run --rank-axes.
     Close it with close() or a `with` block; programs loaded on it close too.
     """
 
-    def __init__(self, devices=None, topology="auto", group=None, validation=None):
+    def __init__(self, devices=None, topology="auto", group=None, validation=None, ranks=None, rank_axes=None):
+        if ranks is not None and not isinstance(ranks, bool):
+            raise _errors.InvalidArgumentError("ranks: None, True or False is expected, got %s" % _type_name(ranks))
+        if rank_axes is not None:
+            if isinstance(rank_axes, (str, bytes, dict)) or not hasattr(rank_axes, "__iter__") or not all(
+                    isinstance(a, (int, np.integer)) and not isinstance(a, bool) and a >= 0 for a in rank_axes):
+                raise _errors.InvalidArgumentError("rank_axes: a list of grid axes (ints >= 0) is expected, got %r"
+                                                   % (rank_axes,))
+            rank_axes = [int(a) for a in rank_axes]
         super().__init__(_devices_argument(devices), _checked("topology", topology, str, "a name"),
                          _checked("group", group, int, "None or a group index"),
-                         _validation_argument(validation))
+                         _validation_argument(validation), ranks, rank_axes)
         self._open_devices()  # devices=N or a list: a device that is not there fails here, not at load
 
     @property
@@ -68,8 +90,9 @@ class Runtime(_meshvk.Runtime):
         return LoadedProgram(self._load(program._artifact), program)
 
     def __repr__(self):
-        return "<meshvk.Runtime devices=%s topology=%s%s>" % (
-            self.process_count, self.topology or self.requested_topology, " closed" if self.closed else "")
+        ranks = " rank %d of %d" % (self.rank, self.rank_count) if self.rank_count > 1 else ""
+        return "<meshvk.Runtime devices=%s topology=%s%s%s>" % (
+            self.process_count, self.topology or self.requested_topology, ranks, " closed" if self.closed else "")
 
 
 def _type_name(value):

@@ -1,6 +1,6 @@
-// MPI session and transport (see mpi_session.h). Compiled with and without
-// MPI: without it, Start says so (the runner then refuses an mpirun launch).
-#include "mpi_session.h"
+// The MPI transport (meshvk/transport_mpi.h): meshvk_transport_t's calls
+// as MPI point-to-point messages and collectives, and its C API.
+#include "mpi_transport.h"
 
 #include <algorithm>
 #include <array>
@@ -10,20 +10,9 @@
 #include <map>
 #include <vector>
 
-#ifdef MESHVK_RUN_HAS_MPI
-#include <mpi.h>
-#endif
-
-namespace meshvk_run {
-
-#ifdef MESHVK_RUN_HAS_MPI
+namespace meshvk::mpi {
 
 namespace {
-using Communicators = std::map<std::vector<uint32_t>, MPI_Comm>;
-std::vector<MPI_Request>& Requests(const std::shared_ptr<void>& p) {
-  return *static_cast<std::vector<MPI_Request>*>(p.get());
-}
-
 // The reductions MPI cannot do itself, as user-defined MPI_Ops that run the
 // runtime's own host reduction (meshvk_transport_reduce): every f16 one (MPI
 // has no half type: MPI_UINT16_T elements) and float max/min (MPI_MAX leaves
@@ -51,50 +40,46 @@ constexpr HostFunction kHostFunctions[kReductions] = {nullptr,
                                                       HostReduction<kType, MESHVK_TRANSPORT_MIN_NUM>};
 }  // namespace
 
-std::unique_ptr<MpiSession> MpiSession::Start(int* argc, char*** argv, std::string* error) {
-  int provided = 0;
-  if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
-    *error = "MPI_Init failed";
-    return nullptr;
-  }
-  std::unique_ptr<MpiSession> session(new MpiSession);
+MpiTransport::MpiTransport(bool owns_mpi) : owns_mpi_(owns_mpi) {
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  session->requests_ = std::make_shared<std::vector<MPI_Request>>();
-  session->communicators_ = std::shared_ptr<Communicators>(new Communicators, [](Communicators* c) {
-    for (auto& [ranks, comm] : *c) MPI_Comm_free(&comm);
-    delete c;
-  });
-  session->transport_ = meshvk_transport_t{
-      session.get(),          static_cast<uint32_t>(rank), static_cast<uint32_t>(size), &MpiSession::Send,
-      &MpiSession::Receive,   &MpiSession::WaitSends,      &MpiSession::AllReduce,      &MpiSession::AllGather,
-      &MpiSession::Broadcast, &MpiSession::AllToAll,       &MpiSession::ReduceScatter,  &MpiSession::AllGatherPieces};
-  return session;
+  transport_ = meshvk_transport_t{this,
+                                  static_cast<uint32_t>(rank),
+                                  static_cast<uint32_t>(size),
+                                  &MpiTransport::Send,
+                                  &MpiTransport::Receive,
+                                  &MpiTransport::WaitSends,
+                                  &MpiTransport::AllReduce,
+                                  &MpiTransport::AllGather,
+                                  &MpiTransport::Broadcast,
+                                  &MpiTransport::AllToAll,
+                                  &MpiTransport::ReduceScatter,
+                                  &MpiTransport::AllGatherPieces};
 }
 
-MpiSession::~MpiSession() {
-  communicators_.reset();  // MPI_Comm_free before MPI_Finalize
+MpiTransport::~MpiTransport() {
+  WaitSends(this);
+  for (auto& [ranks, comm] : communicators_) MPI_Comm_free(&comm);  // before MPI_Finalize
   for (auto& ops : host_ops)
     for (MPI_Op& op : ops)
       if (op != MPI_OP_NULL) MPI_Op_free(&op);
-  MPI_Finalize();
+  if (owns_mpi_) MPI_Finalize();
 }
 
 // One communicator per distinct rank list (a group of a collective), made on
 // first use by exactly those ranks (MPI_Comm_create_group is collective over
 // the group only; the runtime makes its collective calls in the same order
-// on every rank), kept for the session. Communicator rank i = ranks[i]. All
-// ranks get a duplicate of MPI_COMM_WORLD: all_gather_pieces sends point to
-// point on it, apart from the runtime's own tags on MPI_COMM_WORLD.
-static int CommunicatorFor(const std::shared_ptr<void>& communicators, uint32_t world_size, const uint32_t* ranks,
-                           uint32_t rank_count, MPI_Comm* out) {
-  auto& comms = *static_cast<Communicators*>(communicators.get());
+// on every rank), kept for the transport's life. Communicator rank i =
+// ranks[i]. All ranks get a duplicate of MPI_COMM_WORLD: all_gather_pieces
+// sends point to point on it, apart from the runtime's own tags on
+// MPI_COMM_WORLD.
+int MpiTransport::CommunicatorFor(const uint32_t* ranks, uint32_t rank_count, MPI_Comm* out) {
   std::vector<uint32_t> key(ranks, ranks + rank_count);
-  auto it = comms.find(key);
-  if (it == comms.end()) {
+  auto it = communicators_.find(key);
+  if (it == communicators_.end()) {
     MPI_Comm comm = MPI_COMM_NULL;
-    if (rank_count == world_size) {
+    if (rank_count == transport_.rank_count) {
       if (int code = MPI_Comm_dup(MPI_COMM_WORLD, &comm)) return code;
     } else {
       MPI_Group world, group;
@@ -106,7 +91,7 @@ static int CommunicatorFor(const std::shared_ptr<void>& communicators, uint32_t 
       MPI_Group_free(&world);
       if (code != MPI_SUCCESS) return code;
     }
-    it = comms.emplace(std::move(key), comm).first;
+    it = communicators_.emplace(std::move(key), comm).first;
   }
   *out = it->second;
   return MPI_SUCCESS;
@@ -146,25 +131,23 @@ struct ReductionCall {
   MPI_Op op;
   uint32_t size;
 };
-static int PrepareReduction(const std::shared_ptr<void>& communicators, uint32_t world_size, const uint32_t* ranks,
-                            uint32_t rank_count, uint32_t element_type, uint32_t reduction, ReductionCall* out) {
-  if (int code = CommunicatorFor(communicators, world_size, ranks, rank_count, &out->comm)) return code;
+int MpiTransport::PrepareReduction(const uint32_t* ranks, uint32_t rank_count, uint32_t element_type,
+                                   uint32_t reduction, ReductionCall* out) {
+  if (int code = CommunicatorFor(ranks, rank_count, &out->comm)) return code;
   return MpiReduction(element_type, reduction, &out->type, &out->op, &out->size) ? 0 : -3;
 }
 
-uint32_t MpiSession::Position(const uint32_t* ranks, uint32_t rank_count) const {
+uint32_t MpiTransport::Position(const uint32_t* ranks, uint32_t rank_count) const {
   uint32_t position = 0;
   while (position < rank_count && ranks[position] != transport_.rank) ++position;
   return position;
 }
 
-int MpiSession::AllReduce(void* user, const uint32_t* ranks, uint32_t rank_count, void* data, uint64_t count,
-                          uint32_t element_type, uint32_t reduction) {
-  auto* self = static_cast<MpiSession*>(user);
+int MpiTransport::AllReduce(void* user, const uint32_t* ranks, uint32_t rank_count, void* data, uint64_t count,
+                            uint32_t element_type, uint32_t reduction) {
+  auto* self = static_cast<MpiTransport*>(user);
   ReductionCall call;
-  if (int code = PrepareReduction(self->communicators_, self->transport_.rank_count, ranks, rank_count, element_type,
-                                  reduction, &call))
-    return code;
+  if (int code = self->PrepareReduction(ranks, rank_count, element_type, reduction, &call)) return code;
   const auto [comm, type, op, size] = call;
   auto* bytes = static_cast<uint8_t*>(data);
   for (uint64_t done = 0; done < count;) {  // MPI counts are int
@@ -180,13 +163,11 @@ int MpiSession::AllReduce(void* user, const uint32_t* ranks, uint32_t rank_count
   return 0;
 }
 
-int MpiSession::ReduceScatter(void* user, const uint32_t* ranks, uint32_t rank_count, void* data,
-                              const uint64_t* counts, uint32_t element_type, uint32_t reduction) {
-  auto* self = static_cast<MpiSession*>(user);
+int MpiTransport::ReduceScatter(void* user, const uint32_t* ranks, uint32_t rank_count, void* data,
+                                const uint64_t* counts, uint32_t element_type, uint32_t reduction) {
+  auto* self = static_cast<MpiTransport*>(user);
   ReductionCall call;
-  if (int code = PrepareReduction(self->communicators_, self->transport_.rank_count, ranks, rank_count, element_type,
-                                  reduction, &call))
-    return code;
+  if (int code = self->PrepareReduction(ranks, rank_count, element_type, reduction, &call)) return code;
   const auto [comm, type, op, size] = call;
   std::vector<int> recv_counts;
   uint64_t total = 0;
@@ -247,11 +228,10 @@ class UnitType {
   MPI_Datatype type_ = MPI_BYTE;
 };
 
-int MpiSession::AllGather(void* user, const uint32_t* ranks, uint32_t rank_count, void* data, const uint64_t* bytes) {
-  auto* self = static_cast<MpiSession*>(user);
+int MpiTransport::AllGather(void* user, const uint32_t* ranks, uint32_t rank_count, void* data, const uint64_t* bytes) {
+  auto* self = static_cast<MpiTransport*>(user);
   MPI_Comm comm;
-  if (int code = CommunicatorFor(self->communicators_, self->transport_.rank_count, ranks, rank_count, &comm))
-    return code;
+  if (int code = self->CommunicatorFor(ranks, rank_count, &comm)) return code;
   std::vector<int> counts, displs;
   const uint64_t unit = CommonUnit(kMaxUnit, bytes, rank_count);
   if (!IntCounts(bytes, rank_count, unit, &counts, &displs)) return -1;
@@ -274,12 +254,11 @@ constexpr uint64_t kMessagePiece = uint64_t(1) << 30;
 // MPI_Allgatherv does between two ranks, from and into the pieces' own
 // memory. A piece over 1 GiB goes as several messages (MPI counts are int),
 // cut the same way on both sides.
-int MpiSession::AllGatherPieces(void* user, const uint32_t* ranks, uint32_t rank_count,
-                                const meshvk_transport_piece_t* pieces, const uint32_t* piece_counts) {
-  auto* self = static_cast<MpiSession*>(user);
+int MpiTransport::AllGatherPieces(void* user, const uint32_t* ranks, uint32_t rank_count,
+                                  const meshvk_transport_piece_t* pieces, const uint32_t* piece_counts) {
+  auto* self = static_cast<MpiTransport*>(user);
   MPI_Comm comm;
-  if (int code = CommunicatorFor(self->communicators_, self->transport_.rank_count, ranks, rank_count, &comm))
-    return code;
+  if (int code = self->CommunicatorFor(ranks, rank_count, &comm)) return code;
   const uint32_t me = self->Position(ranks, rank_count);
   std::vector<uint32_t> first(rank_count, 0);
   std::vector<uint64_t> bytes(rank_count, 0);
@@ -318,7 +297,7 @@ int MpiSession::AllGatherPieces(void* user, const uint32_t* ranks, uint32_t rank
 }
 
 // Each rank's block reaches each other rank once (what the plan counts).
-void MpiSession::CountAllGather(const uint64_t* bytes, uint32_t rank_count, uint32_t me) {
+void MpiTransport::CountAllGather(const uint64_t* bytes, uint32_t rank_count, uint32_t me) {
   for (uint32_t i = 0; i < rank_count; ++i)
     if (i != me) {
       sent_ += bytes[me];
@@ -327,12 +306,11 @@ void MpiSession::CountAllGather(const uint64_t* bytes, uint32_t rank_count, uint
   ++collectives_;
 }
 
-int MpiSession::Broadcast(void* user, const uint32_t* ranks, uint32_t rank_count, uint32_t root, void* data,
-                          uint64_t bytes) {
-  auto* self = static_cast<MpiSession*>(user);
+int MpiTransport::Broadcast(void* user, const uint32_t* ranks, uint32_t rank_count, uint32_t root, void* data,
+                            uint64_t bytes) {
+  auto* self = static_cast<MpiTransport*>(user);
   MPI_Comm comm;
-  if (int code = CommunicatorFor(self->communicators_, self->transport_.rank_count, ranks, rank_count, &comm))
-    return code;
+  if (int code = self->CommunicatorFor(ranks, rank_count, &comm)) return code;
   auto* base = static_cast<uint8_t*>(data);
   for (uint64_t done = 0; done < bytes;) {
     const int n = static_cast<int>(std::min<uint64_t>(bytes - done, INT_MAX));
@@ -348,12 +326,11 @@ int MpiSession::Broadcast(void* user, const uint32_t* ranks, uint32_t rank_count
   return 0;
 }
 
-int MpiSession::AllToAll(void* user, const uint32_t* ranks, uint32_t rank_count, const void* send,
-                         const uint64_t* send_bytes, void* recv, const uint64_t* recv_bytes) {
-  auto* self = static_cast<MpiSession*>(user);
+int MpiTransport::AllToAll(void* user, const uint32_t* ranks, uint32_t rank_count, const void* send,
+                           const uint64_t* send_bytes, void* recv, const uint64_t* recv_bytes) {
+  auto* self = static_cast<MpiTransport*>(user);
   MPI_Comm comm;
-  if (int code = CommunicatorFor(self->communicators_, self->transport_.rank_count, ranks, rank_count, &comm))
-    return code;
+  if (int code = self->CommunicatorFor(ranks, rank_count, &comm)) return code;
   std::vector<int> send_counts, send_displs, recv_counts, recv_displs;
   const uint64_t unit = CommonUnit(CommonUnit(kMaxUnit, send_bytes, rank_count), recv_bytes, rank_count);
   if (!IntCounts(send_bytes, rank_count, unit, &send_counts, &send_displs) ||
@@ -372,8 +349,8 @@ int MpiSession::AllToAll(void* user, const uint32_t* ranks, uint32_t rank_count,
   return 0;
 }
 
-int MpiSession::Send(void* user, uint32_t to, uint32_t tag, const void* data, uint64_t size) {
-  auto* self = static_cast<MpiSession*>(user);
+int MpiTransport::Send(void* user, uint32_t to, uint32_t tag, const void* data, uint64_t size) {
+  auto* self = static_cast<MpiTransport*>(user);
   const auto* bytes = static_cast<const uint8_t*>(data);
   uint64_t at = 0;
   do {  // at least one message: an empty one too
@@ -382,15 +359,15 @@ int MpiSession::Send(void* user, uint32_t to, uint32_t tag, const void* data, ui
     int code =
         MPI_Isend(bytes + at, n, MPI_BYTE, static_cast<int>(to), static_cast<int>(tag), MPI_COMM_WORLD, &request);
     if (code != MPI_SUCCESS) return code;
-    Requests(self->requests_).push_back(request);
+    self->requests_.push_back(request);
     at += static_cast<uint64_t>(n);
   } while (at < size);
   self->sent_ += size;
   return 0;
 }
 
-int MpiSession::Receive(void* user, uint32_t from, uint32_t tag, void* data, uint64_t size) {
-  auto* self = static_cast<MpiSession*>(user);
+int MpiTransport::Receive(void* user, uint32_t from, uint32_t tag, void* data, uint64_t size) {
+  auto* self = static_cast<MpiTransport*>(user);
   auto* bytes = static_cast<uint8_t*>(data);
   uint64_t at = 0;
   do {
@@ -408,73 +385,13 @@ int MpiSession::Receive(void* user, uint32_t from, uint32_t tag, void* data, uin
   return 0;
 }
 
-int MpiSession::WaitSends(void* user) {
-  auto* self = static_cast<MpiSession*>(user);
-  std::vector<MPI_Request>& requests = Requests(self->requests_);
+int MpiTransport::WaitSends(void* user) {
+  auto* self = static_cast<MpiTransport*>(user);
+  std::vector<MPI_Request>& requests = self->requests_;
   int code = requests.empty() ? MPI_SUCCESS
                               : MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
   requests.clear();
   return code == MPI_SUCCESS ? 0 : code;
 }
 
-void MpiSession::Abort(int code) {
-  std::fflush(stdout);
-  std::fflush(stderr);
-  MPI_Abort(MPI_COMM_WORLD, code);
-  std::_Exit(code);  // MPI_Abort does not return; keep the promise anyway
-}
-
-int MpiSession::AgreeExit(int code) {
-  int agreed = code;
-  MPI_Allreduce(&code, &agreed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  return agreed;
-}
-
-int MpiSession::AgreeStart(int code, bool* report) {
-  started_ = true;
-  int agreed = code;
-  MPI_Allreduce(&code, &agreed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  int me = code != 0 && code == agreed ? static_cast<int>(rank()) : static_cast<int>(size()), reporter = me;
-  MPI_Allreduce(&me, &reporter, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  *report = reporter == static_cast<int>(rank());
-  failure_agreed_ = agreed != 0;
-  return agreed;
-}
-
-#else  // !MESHVK_RUN_HAS_MPI
-
-std::unique_ptr<MpiSession> MpiSession::Start(int*, char***, std::string* error) {
-  *error =
-      "started by an MPI launcher, but this mesh-vk-run was built without MPI (install libopenmpi-dev and "
-      "reconfigure)";
-  return nullptr;
-}
-MpiSession::~MpiSession() = default;
-int MpiSession::Send(void*, uint32_t, uint32_t, const void*, uint64_t) { return -1; }
-int MpiSession::Receive(void*, uint32_t, uint32_t, void*, uint64_t) { return -1; }
-int MpiSession::WaitSends(void*) { return -1; }
-int MpiSession::AllReduce(void*, const uint32_t*, uint32_t, void*, uint64_t, uint32_t, uint32_t) { return -1; }
-int MpiSession::AllGather(void*, const uint32_t*, uint32_t, void*, const uint64_t*) { return -1; }
-int MpiSession::Broadcast(void*, const uint32_t*, uint32_t, uint32_t, void*, uint64_t) { return -1; }
-int MpiSession::AllToAll(void*, const uint32_t*, uint32_t, const void*, const uint64_t*, void*, const uint64_t*) {
-  return -1;
-}
-int MpiSession::ReduceScatter(void*, const uint32_t*, uint32_t, void*, const uint64_t*, uint32_t, uint32_t) {
-  return -1;
-}
-int MpiSession::AllGatherPieces(void*, const uint32_t*, uint32_t, const meshvk_transport_piece_t*, const uint32_t*) {
-  return -1;
-}
-uint32_t MpiSession::Position(const uint32_t*, uint32_t) const { return 0; }
-void MpiSession::Abort(int code) { std::_Exit(code); }
-int MpiSession::AgreeExit(int code) { return code; }
-int MpiSession::AgreeStart(int code, bool* report) {
-  started_ = true;
-  failure_agreed_ = code != 0;
-  *report = true;
-  return code;
-}
-
-#endif
-
-}  // namespace meshvk_run
+}  // namespace meshvk::mpi

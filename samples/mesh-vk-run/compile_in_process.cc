@@ -1,0 +1,83 @@
+// mesh-vk-run's in-process compile (see compile_in_process.h).
+#include "compile_in_process.h"
+
+#include "grid_variant.h"
+#include "meshvk/Codegen/RuntimeDevice.h"
+#include "meshvk/meshvk.h"
+
+namespace meshvk_run {
+namespace {
+
+// Kernels are tiled for physical device 0 of this machine (the device the run
+// uses by default), exactly as mesh-vk-compile --target-device=auto does; the
+// lavapipe preset when discovery fails (the run then reports the device error
+// itself).
+meshvk::ProgramOptions CompileOptionsForThisMachine() {
+  meshvk::ProgramOptions options;
+  options.producer = "mesh-vk-run (in-process compile)";
+  meshvk_instance_t* instance = nullptr;
+  if (meshvk_status_t status = meshvk_instance_create(nullptr, &instance)) {
+    meshvk_status_free(status);
+    return options;
+  }
+  meshvk_physical_device_info_t info{};
+  if (meshvk_instance_physical_device_count(instance) > 0) {
+    if (meshvk_status_t status = meshvk_instance_physical_device_info(instance, 0, &info)) {
+      meshvk_status_free(status);
+    } else {
+      options.device = meshvk::codegen::targetForDevice(info);
+    }
+  }
+  meshvk_instance_release(instance);
+  return options;
+}
+}  // namespace
+
+std::string CompileInProcess(const std::string& path, const RunFlags& flags, const DeviceChoice& devices,
+                             uint32_t mpi_ranks, meshvk::ProgramOptions* options, meshvk::CompiledProgram* compiled) {
+  *options = CompileOptionsForThisMachine();
+  // Sizes a `shard.grid @g(shape = ?)` as for a .mvk of plans (grid_variant.h),
+  // and an ONNX model's data/tensor grid.
+  std::string count_source;
+  uint32_t processes = 0;
+  if (std::string error = DynamicGridProcesses(devices, mpi_ranks, &processes, &count_source); !error.empty())
+    return error;
+  options->dynamicGridProcesses = processes;
+  options->compileGridVariants = false;  // one count runs: never compile them all
+  if (path.size() >= 5 && path.compare(path.size() - 5, 5, ".onnx") == 0) {
+    options->onnxShard = flags.shard;
+    for (const std::string& spec : flags.input_shapes) {
+      std::pair<std::string, std::vector<int64_t>> name_and_shape;
+      if (std::string error; !meshvk::parseOnnxInputShape(spec, &name_and_shape, &error))
+        return "--input-shape=" + spec + ": " + error;
+      options->onnxInputShapes.push_back(std::move(name_and_shape));
+    }
+    if (flags.shard == "none" && devices.processes > 1)
+      return "--devices=" + std::to_string(devices.processes) +
+             ": an ONNX model under --shard=none runs on one process; split it with "
+             "--shard=data, --shard=tensor or --shard=SPEC.json";
+    // data/tensor split over a 1-D grid of the run's processes (mesh-vk-compile's --grid-shape).
+    if (flags.shard == "data" || flags.shard == "tensor") {
+      if (processes == 0)
+        return "--shard=" + flags.shard +
+               ": give the process count with --devices=N (e.g. --devices=4); "
+               "--shard=none runs on one process";
+      options->gridShape = {static_cast<int64_t>(processes)};
+    }
+  }
+  std::string error = meshvk::compileProgramFile(path, *options, compiled);
+  if (!error.empty()) return error;
+  // `--devices=N` on a program over a 1-D grid of another size compiles it
+  // for a grid of N (DESIGN.md: `matmul_rows.mlir --devices=2`); shards must
+  // still divide evenly, else that is the error. Other grids keep the
+  // mismatch error of the run.
+  if (devices.processes != 0 && compiled->gridShape.size() == 1 &&
+      compiled->gridShape[0] != static_cast<int64_t>(devices.processes)) {
+    options->gridShape = {static_cast<int64_t>(devices.processes)};
+    error = meshvk::compileProgramFile(path, *options, compiled);
+    if (!error.empty()) return "--devices=" + std::to_string(devices.processes) + ": " + error;
+  }
+  return "";
+}
+
+}  // namespace meshvk_run

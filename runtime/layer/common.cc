@@ -5,6 +5,7 @@
 #include <initializer_list>
 #include <sstream>
 
+#include "heap_cap.h"
 #include "layer.h"
 
 namespace meshvk_layer {
@@ -109,6 +110,9 @@ Config readConfig() {
              "shared, or distinct with MESHVK_EMULATED_TOPOLOGY=separate", &c.uuids);
   readChoice("MESHVK_EMULATED_DRIVERS", {{"same", Drivers::kSame}, {"mixed", Drivers::kMixed, separate}},
              "same, or mixed with MESHVK_EMULATED_TOPOLOGY=separate", &c.drivers);
+  if (const char* v = std::getenv("MESHVK_EMULATED_HEAP_BYTES"); v && *v && !parseByteCount(v, &c.heapBytes))
+    badEnv("MESHVK_EMULATED_HEAP_BYTES", v,
+           "a byte count above 0, optionally with K, M, G or T (e.g. 268435456, 256M)");
   return c;
 }
 
@@ -224,7 +228,9 @@ ChainUnlink::~ChainUnlink() {
 //   device-local only   (multi-instance heap)
 //   host-visible only   (an extra host heap: one instance shared by all devices)
 //   both                (multi-instance heap: mappable only if allocated on one device)
-MemoryLayout buildMemoryLayout(const VkPhysicalDeviceMemoryProperties& real, uint32_t deviceCount) {
+namespace {
+
+MemoryLayout splitHeaps(const VkPhysicalDeviceMemoryProperties& real, uint32_t deviceCount) {
   MemoryLayout out;
   VkPhysicalDeviceMemoryProperties& e = out.emulated;
   if (config().memory == MemoryKind::kHost && deviceCount == 1) {  // the driver's types as they are
@@ -280,6 +286,14 @@ MemoryLayout buildMemoryLayout(const VkPhysicalDeviceMemoryProperties& real, uin
       continue;
     addType(flags, real.memoryTypes[t].heapIndex, t);
   }
+  return out;
+}
+
+}  // namespace
+
+MemoryLayout buildMemoryLayout(const VkPhysicalDeviceMemoryProperties& real, uint32_t deviceCount) {
+  MemoryLayout out = splitHeaps(real, deviceCount);
+  capDeviceLocalHeaps(&out.emulated);
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "heap_cap.h"
 #include "layer.h"
 #include "scheduler.h"
 
@@ -156,8 +157,14 @@ VKAPI_ATTR VkResult VKAPI_CALL AllocateMemory(VkDevice device, const VkMemoryAll
     realFlags.pNext = realInfo.pNext;
     realInfo.pNext = &realFlags;
   }
+  // A small GPU's heap (MESHVK_EMULATED_HEAP_BYTES): imported memory was
+  // counted where it was allocated.
+  if (!imports && !chargeHeap(d, mem.get())) return VK_ERROR_OUT_OF_DEVICE_MEMORY;
   if (VkResult r; (imports || exports) && allocateHostBacked(d, device, realInfo, alloc, &mem->real[0], &r)) {
-    if (r != VK_SUCCESS) return r;
+    if (r != VK_SUCCESS) {
+      releaseHeap(d, mem.get());
+      return r;
+    }
     *out = reinterpret_cast<VkDeviceMemory>(mem.release());
     return VK_SUCCESS;
   }
@@ -167,6 +174,7 @@ VKAPI_ATTR VkResult VKAPI_CALL AllocateMemory(VkDevice device, const VkMemoryAll
     if (r != VK_SUCCESS) {
       for (uint32_t j = 0; j < i; ++j)
         if (mem->real[j]) d->next.FreeMemory(device, mem->real[j], alloc);
+      releaseHeap(d, mem.get());
       return r;
     }
   }
@@ -184,6 +192,7 @@ VKAPI_ATTR void VKAPI_CALL FreeMemory(VkDevice device, VkDeviceMemory memory, co
     if (r) freedHostBacked(r);
   }
   d->scheduler->memoryFreed(mem->id);
+  releaseHeap(d, mem);
   mem->magic = 0;
   delete mem;
 }

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "heap_cap.h"
 #include "layer.h"
 
 namespace meshvk_layer {
@@ -294,6 +295,7 @@ VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceMemoryProperties2(VkPhysicalDevice p
               p->pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT))) {
     for (uint32_t h = 1; h < p->memoryProperties.memoryHeapCount; ++h)
       if (!b->heapBudget[h]) b->heapBudget[h] = b->heapBudget[0], b->heapUsage[h] = b->heapUsage[0];
+    reportHeapBudget(e, p->memoryProperties, b);
   }
 }
 MESHVK_INTERCEPT(kPhysicalDevice, GetPhysicalDeviceMemoryProperties2)

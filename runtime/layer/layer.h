@@ -78,6 +78,7 @@ struct Config {
   MemoryKind memory = MemoryKind::kResizableBar;        // MESHVK_EMULATED_MEMORY
   DeviceUuids uuids = DeviceUuids::kShared;             // MESHVK_EMULATED_UUIDS
   Drivers drivers = Drivers::kSame;                     // MESHVK_EMULATED_DRIVERS
+  uint64_t heapBytes = 0;                               // MESHVK_EMULATED_HEAP_BYTES (0: the driver's sizes)
   // Devices one VkDevice can span: N in a group, 1 when shown separately (the
   // memory layout and UUIDs follow).
   uint32_t groupSize() const { return topology == Topology::kGroup ? deviceCount : 1; }
@@ -219,6 +220,9 @@ struct EmulatedPhysicalDevice {
   InstanceData* instance;
   VkPhysicalDevice real;
   uint32_t index;  // position in the emulated group
+  // Bytes allocated on this device per emulated heap, counted only under
+  // MESHVK_EMULATED_HEAP_BYTES (heap_cap.cc; guarded by its mutex).
+  VkDeviceSize heapUsed[VK_MAX_MEMORY_HEAPS] = {};
 };
 constexpr uint32_t kPhysicalDeviceMagic = 0x6d70646eu;
 
@@ -262,6 +266,8 @@ struct MemoryLayout {
   // true for heaps with VK_MEMORY_HEAP_MULTI_INSTANCE_BIT (one instance per device)
   bool multiInstanceHeap[VK_MAX_MEMORY_HEAPS] = {};
 };
+// The emulated memory layout; device-local heaps are N bytes under
+// MESHVK_EMULATED_HEAP_BYTES=N.
 MemoryLayout buildMemoryLayout(const VkPhysicalDeviceMemoryProperties& real, uint32_t deviceCount);
 uint32_t emulatedTypeBits(const MemoryLayout& layout, uint32_t realBits);
 
@@ -285,6 +291,7 @@ struct EmulatedMemory {
   bool multiInstance;  // one instance per device in instanceMask
   uint32_t instanceMask;
   VkDeviceMemory real[kMaxDevices] = {};  // index = memory instance (single instance: [0])
+  bool heapCharged = false;               // counted against MESHVK_EMULATED_HEAP_BYTES (heap_cap.h)
 };
 constexpr uint32_t kMemoryMagic = 0x6d6d656du;
 

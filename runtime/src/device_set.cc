@@ -2,6 +2,7 @@
 #include "device_set.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <map>
 
@@ -587,6 +588,28 @@ meshvk_status_t meshvk_device_set_wait_idle(meshvk_device_set_t* set) {
 uint64_t meshvk_device_set_allocated_bytes(const meshvk_device_set_t* set, uint32_t process) {
   if (!set || process >= set->processes.size()) return 0;
   return set->allocated_bytes[process].load();
+}
+
+meshvk_status_t meshvk_device_set_process_memory(const meshvk_device_set_t* set, uint32_t process,
+                                                 meshvk_process_memory_t* out_memory) {
+  if (!set || !out_memory)
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_device_set_process_memory: set or out_memory is NULL")
+        .ToC();
+  Status status = set->CheckProcess(process, "meshvk_device_set_process_memory");
+  if (!status.ok()) return status.ToC();
+  const meshvk::Process& p = set->processes[process];
+  const meshvk::LogicalDevice& device = *set->devices[p.logical_device];
+  *out_memory = meshvk_process_memory_t{};
+  out_memory->physical_device = p.physical_device;
+  out_memory->heap_index = device.storage_heap;
+  out_memory->heap_bytes =
+      set->instance->physical_devices[p.physical_device].memory.memoryHeaps[device.storage_heap].size;
+  for (uint32_t q = 0; q < set->processes.size(); ++q)
+    if (set->processes[q].physical_device == p.physical_device) out_memory->allocated_bytes += set->allocated_bytes[q];
+  std::string name = set->instance->DeviceName(p.physical_device);
+  if (set->is_group()) name += ", device index " + std::to_string(p.device_index);
+  std::snprintf(out_memory->device, sizeof(out_memory->device), "%s", name.c_str());
+  return MESHVK_OK;
 }
 
 }  // extern "C"

@@ -58,6 +58,21 @@ void PrintSignatureNames(FILE* out, const meshvk_module_t* module, uint32_t func
   }
 }
 
+// "  peak: N bytes on its device (P parameter, A activation, I argument and
+// result); heap H bytes": what the process holds while the program is loaded
+// (every buffer lives from program creation to release), and the heap it
+// comes from when the devices are known.
+void PrintPeak(FILE* out, const meshvk_process_summary_t& s, const meshvk_device_set_t* set, uint32_t process) {
+  std::string heap;
+  meshvk_process_memory_t memory{};
+  if (set && meshvk_device_set_process_memory(set, process, &memory) == MESHVK_OK)
+    heap = "; heap " + std::to_string(memory.heap_bytes) + " bytes";
+  std::fprintf(out, "  peak: %llu bytes on its device (%llu parameter, %llu activation, %llu argument and result)%s\n",
+               static_cast<unsigned long long>(s.peak_bytes), static_cast<unsigned long long>(s.constant_bytes),
+               static_cast<unsigned long long>(s.transient_bytes),
+               static_cast<unsigned long long>(s.argument_bytes + s.result_bytes), heap.c_str());
+}
+
 }  // namespace
 
 void PrintPlan(FILE* out, const meshvk_module_t* module, uint32_t function, const meshvk_instance_t* instance,
@@ -131,6 +146,7 @@ void PrintPlan(FILE* out, const meshvk_module_t* module, uint32_t function, cons
         static_cast<unsigned long long>(s.result_bytes), static_cast<unsigned long long>(s.transient_bytes),
         static_cast<unsigned long long>(s.constant_bytes), s.dispatch_count, s.copy_count, s.fill_count, s.phase_count,
         static_cast<unsigned long long>(s.peer_bytes_in), static_cast<unsigned long long>(s.local_copy_bytes));
+    PrintPeak(out, s, set, p);
     uint64_t by_path[MESHVK_COPY_PATH_COUNT] = {};
     if (program && meshvk_program_copy_bytes(program, function, p, by_path) == MESHVK_OK) {
       std::string line;

@@ -118,6 +118,25 @@ uint64_t meshvk_device_set_peak_staging_bytes(const meshvk_device_set_t* set, ui
 // (meshvk_buffer_allocation_size summed); 0 for an out-of-range process.
 uint64_t meshvk_device_set_allocated_bytes(const meshvk_device_set_t* set, uint32_t process);
 
+// The device memory process `process`'s buffers come from: the heap of the
+// memory type every shard buffer uses, its size (VkMemoryHeap::size; for a
+// device group's multi-instance heap, what each device of the group has),
+// and the bytes this set's live buffers hold on the same physical device now
+// (every process placed on it: LOGICAL processes share one heap). `device`
+// names the device as errors do: "physical device 0 'llvmpipe'", plus
+// ", device index 1" in a group. For checking that a program fits before
+// allocating it (meshvk_program_create). INVALID_ARGUMENT for NULL,
+// OUT_OF_RANGE for a bad process. No Vulkan call; thread-safe.
+typedef struct meshvk_process_memory_s {
+  uint32_t physical_device;  // index into the instance's physical devices
+  uint32_t heap_index;
+  uint64_t heap_bytes;
+  uint64_t allocated_bytes;  // this set's live buffers on the physical device
+  char device[MESHVK_MAX_NAME + 64];
+} meshvk_process_memory_t;
+meshvk_status_t meshvk_device_set_process_memory(const meshvk_device_set_t* set, uint32_t process,
+                                                 meshvk_process_memory_t* out_memory);
+
 // Waits until all queues of the set are idle (vkDeviceWaitIdle per device).
 meshvk_status_t meshvk_device_set_wait_idle(meshvk_device_set_t* set);
 

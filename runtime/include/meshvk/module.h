@@ -133,6 +133,14 @@ typedef struct meshvk_process_summary_s {
   uint64_t peer_bytes_in;     // bytes this process copies in from other processes
   uint64_t local_copy_bytes;  // bytes copied between its own buffers
   uint32_t phase_count;       // phases in which this process has commands
+  // Device bytes the process holds while the program is loaded: every buffer
+  // above is allocated when the program is created and kept until it is
+  // released, so the peak is their sum (argument + result + transient +
+  // constant). constant_bytes are the parameters (a model's weights),
+  // transient_bytes the activations. Not included: the landing buffers and
+  // staging rings of host-staged copies (meshvk_device_set_staging_bytes)
+  // and each allocation's rounding to the device's alignment.
+  uint64_t peak_bytes;
 } meshvk_process_summary_t;
 meshvk_status_t meshvk_module_function_process_summary(const meshvk_module_t* module, uint32_t function,
                                                        uint32_t process, meshvk_process_summary_t* out_summary);

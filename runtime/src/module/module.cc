@@ -259,6 +259,7 @@ meshvk_status_t meshvk_module_function_process_summary(const meshvk_module_t* mo
   out_summary->result_bytes = bytes.result_bytes;
   out_summary->transient_bytes = bytes.transient_bytes;
   out_summary->constant_bytes = bytes.constant_bytes;
+  out_summary->peak_bytes = bytes.peak_bytes;
   return MESHVK_OK;
 }
 

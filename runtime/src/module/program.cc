@@ -37,6 +37,7 @@
 #include "artifact_verifier.h"
 #include "cross_device.h"
 #include "invoke_trace.h"
+#include "memory_fit.h"
 #include "meshvk/module.h"
 #include "meshvk/transport.h"
 #include "module.h"
@@ -84,8 +85,9 @@ Status AllocateBuffers(meshvk_program_t* prog) {
         uint64_t size = slot >= 0 ? schedule.slot_size[p][slot] : desc->size();
         meshvk_buffer_create_info_t info{
             p, size, exportable[p][b] ? static_cast<meshvk_buffer_flags_t>(MESHVK_BUFFER_EXPORTABLE_BIT) : 0u};
-        MESHVK_RETURN_IF_ERROR(FromC(meshvk_buffer_create_with_info(prog->set, &info, &buffer),
-                                     "processes[" + std::to_string(p) + "].buffers[" + std::to_string(b) + "]"));
+        Status created = FromC(meshvk_buffer_create_with_info(prog->set, &info, &buffer),
+                               "processes[" + std::to_string(p) + "].buffers[" + std::to_string(b) + "]");
+        if (!created.ok()) return meshvk::module::OutOfDeviceMemory(prog, p, b, size, created);
         if (slot >= 0) slots[slot] = buffer;
       }
       prog->buffers[p].push_back(buffer);
@@ -145,6 +147,8 @@ Status Create(meshvk_module_t* module, meshvk_device_set_t* set, const meshvk_pr
     prog->logical_device.push_back(info.logical_device);
   }
   MESHVK_RETURN_IF_ERROR(prog->remote->Init(prog->artifact, module->schedule, ranks));
+  // Memory next: a program that cannot fit is refused before its first buffer.
+  MESHVK_RETURN_IF_ERROR(meshvk::module::CheckMemoryFits(prog));
   MESHVK_RETURN_IF_ERROR(AllocateBuffers(prog));
   prog->cross_device->Init(set, module->artifact->functions() ? module->artifact->functions()->size() : 0, P);
   MESHVK_RETURN_IF_ERROR(CreateExecutables(prog));

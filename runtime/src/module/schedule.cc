@@ -128,6 +128,7 @@ Schedule ComputeSchedule(const mvk::Artifact* a) {
       }
     }
     for (uint64_t slot : schedule.slot_size[p]) s.transient_bytes += slot;
+    s.peak_bytes = s.argument_bytes + s.result_bytes + s.transient_bytes + s.constant_bytes;
   }
   for (uint32_t f = 0; a->functions() && f < a->functions()->size(); ++f)
     schedule.functions.push_back(ScheduleFunction(a, f));

@@ -135,7 +135,12 @@ py::dict ProcessPlanDict(const meshvk_process_summary_t& p) {
   d["result_bytes"] = p.result_bytes;
   d["transient_bytes"] = p.transient_bytes;
   d["constant_bytes"] = p.constant_bytes;
-  d["allocated_bytes"] = p.argument_bytes + p.result_bytes + p.transient_bytes + p.constant_bytes;
+  d["allocated_bytes"] = p.peak_bytes;
+  // A model's view of the same bytes: weights, activations, and the most the
+  // process holds on its device (all buffers live as long as the program).
+  d["parameter_bytes"] = p.constant_bytes;
+  d["activation_bytes"] = p.transient_bytes;
+  d["peak_bytes"] = p.peak_bytes;
   d["dispatches"] = p.dispatch_count;
   d["copies"] = p.copy_count;
   d["fills"] = p.fill_count;
@@ -168,6 +173,7 @@ py::dict Artifact::PlanDict(const std::string& function) const {
     total.fill_count += plan.fill_count;
     total.peer_bytes_in += plan.peer_bytes_in;
     total.local_copy_bytes += plan.local_copy_bytes;
+    total.peak_bytes += plan.peak_bytes;
   }
   total.phase_count = meshvk_module_function_phase_count(module_, s.index);
   py::dict dict;

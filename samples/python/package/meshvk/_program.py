@@ -213,6 +213,11 @@ class Program:
     def plan(self):
         """The plan as dicts: per-process bytes, dispatches, copies, peer bytes, phases; totals.
 
+        Per process, a model's memory: parameter_bytes (its weights: constant
+        buffers), activation_bytes (transients, after reuse) and peak_bytes
+        (what it holds on its device while loaded: every buffer lives as long
+        as the program); in "total", their sums over the processes.
+
         When the program was compiled in this process, also the collectives the
         compiler planned (kind, algorithm, group size, bytes each process pulls).
         """

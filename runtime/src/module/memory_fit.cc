@@ -97,7 +97,9 @@ Status CheckMemoryFits(const meshvk_program_s* prog) {
 
 Status OutOfDeviceMemory(const meshvk_program_s* prog, uint32_t process, uint32_t buffer, uint64_t bytes,
                          Status cause) {
-  if (cause.code() != MESHVK_STATUS_RESOURCE_EXHAUSTED) return cause;
+  if (cause.code() != MESHVK_STATUS_RESOURCE_EXHAUSTED ||
+      cause.message().find("VK_ERROR_OUT_OF_DEVICE_MEMORY") == std::string::npos)
+    return cause;
   std::map<uint32_t, DeviceNeed> needs;
   meshvk_process_memory_t memory{};
   if (!NeedsByDevice(prog, &needs).ok()) return cause;
@@ -106,16 +108,11 @@ Status OutOfDeviceMemory(const meshvk_program_s* prog, uint32_t process, uint32_
     return cause;
   }
   const DeviceNeed& need = needs[memory.physical_device];
-  // The driver's word for it when it gave one (VK_ERROR_OUT_OF_DEVICE_MEMORY).
-  const std::string& message = cause.message();
-  std::string reason = message;
-  if (size_t at = message.find("VK_ERROR_"); at != std::string::npos)
-    reason = message.substr(at, message.find_first_of(" ;,)", at) - at);
   return MakeStatus(MESHVK_STATUS_RESOURCE_EXHAUSTED,
-                    "%s%s; its device refused buffer %u of process %u (%s: %s) with %s of its %s heap held by this "
-                    "device set's buffers",
+                    "%s%s; its device refused buffer %u of process %u (%s: VK_ERROR_OUT_OF_DEVICE_MEMORY) with %s of "
+                    "its %s heap held by this device set's buffers",
                     Who(need.processes, memory).c_str(), NeedText(need.bytes).c_str(), buffer, process,
-                    BytesText(bytes).c_str(), reason.c_str(), BytesText(memory.allocated_bytes).c_str(),
+                    BytesText(bytes).c_str(), BytesText(memory.allocated_bytes).c_str(),
                     BytesText(memory.heap_bytes).c_str());
 }
 

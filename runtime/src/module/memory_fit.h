@@ -23,8 +23,9 @@ Status CheckMemoryFits(const meshvk_program_s* prog);
 
 // The same kind of line for a device that refused an allocation the check
 // let through (the driver's memory is shared with other programs): `cause`
-// is the buffer's failure (RESOURCE_EXHAUSTED), `buffer` and `bytes` what
-// was being allocated. Other statuses come back unchanged.
+// is the buffer's failure, `buffer` and `bytes` what was being allocated.
+// Only a driver's VK_ERROR_OUT_OF_DEVICE_MEMORY is rewritten; other statuses
+// (a buffer past maxMemoryAllocationSize, ...) come back unchanged.
 Status OutOfDeviceMemory(const meshvk_program_s* prog, uint32_t process, uint32_t buffer, uint64_t bytes, Status cause);
 
 // "16.1 MiB", "64.0 KiB", "12 MiB", "100 bytes".

@@ -87,7 +87,9 @@ Status AllocateBuffers(meshvk_program_t* prog) {
             p, size, exportable[p][b] ? static_cast<meshvk_buffer_flags_t>(MESHVK_BUFFER_EXPORTABLE_BIT) : 0u};
         Status created = FromC(meshvk_buffer_create_with_info(prog->set, &info, &buffer),
                                "processes[" + std::to_string(p) + "].buffers[" + std::to_string(b) + "]");
-        if (!created.ok()) return meshvk::module::OutOfDeviceMemory(prog, p, b, size, created);
+        // An exportable allocation's failure keeps its own line (buffer.cc says what was refused).
+        if (!created.ok())
+          return exportable[p][b] ? created : meshvk::module::OutOfDeviceMemory(prog, p, b, size, created);
         if (slot >= 0) slots[slot] = buffer;
       }
       prog->buffers[p].push_back(buffer);

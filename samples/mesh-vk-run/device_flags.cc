@@ -1,6 +1,9 @@
 // --devices against this machine's devices (see device_flags.h).
 #include "device_flags.h"
 
+#include <algorithm>
+#include <memory>
+
 namespace meshvk_run {
 
 std::string MachineHas(uint32_t count, const std::string& noun) {
@@ -25,7 +28,33 @@ std::string CheckDeviceChoice(meshvk_instance_t* instance, const DeviceChoice& d
   const uint32_t groups = meshvk_instance_device_group_count(instance);
   if (devices.group >= 0 && static_cast<uint32_t>(devices.group) >= groups)
     return flag + MachineHas(groups, "device group");
+  if (devices.topology == MESHVK_TOPOLOGY_DEVICE_GROUP && devices.physical_devices.size() > 1)
+    return CheckListedDevicesShareAGroup(instance, devices);
   return "";
+}
+
+std::string CheckListedDevicesShareAGroup(meshvk_instance_t* instance, const DeviceChoice& devices) {
+  const uint32_t groups = meshvk_instance_device_group_count(instance);
+  std::string membership;
+  // The group info is large (peer features of every pair): heap-allocated.
+  auto info = std::make_unique<meshvk_device_group_info_t>();
+  for (uint32_t g = 0; g < groups; ++g) {
+    if (meshvk_status_t status = meshvk_instance_device_group_info(instance, g, info.get())) {
+      meshvk_status_free(status);
+      return "";  // creating the device set will report why the group cannot be read
+    }
+    const uint32_t* begin = info->physical_devices;
+    const uint32_t* end = begin + info->device_count;
+    bool all = true;
+    for (uint32_t d : devices.physical_devices) all &= std::find(begin, end, d) != end;
+    if (all) return "";
+    membership += (g ? ", group " : "group ") + std::to_string(g) + " holds [";
+    for (const uint32_t* d = begin; d != end; ++d) membership += (d == begin ? "" : ",") + std::to_string(*d);
+    membership += "]";
+  }
+  return "--devices=" + devices.devices_text +
+         " with --topology=group: no device group holds all of these physical devices (" + membership +
+         "); list devices of one group, or use --topology=independent for one VkDevice per device";
 }
 
 }  // namespace meshvk_run

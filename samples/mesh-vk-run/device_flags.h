@@ -19,7 +19,12 @@ std::string MachineHas(uint32_t count, const std::string& noun);
 
 // "" when every index of --devices=I,J,... and --devices=group:G names a device
 // or group of `instance`, each once; else one line starting with "--devices=...: ".
+// Also, under --topology=group, that one device group holds every listed device.
 std::string CheckDeviceChoice(meshvk_instance_t* instance, const DeviceChoice& devices);
+
+// "" when one device group of `instance` holds every device of
+// --devices=I,J,...; else the line naming each group's members and the way out.
+std::string CheckListedDevicesShareAGroup(meshvk_instance_t* instance, const DeviceChoice& devices);
 
 }  // namespace meshvk_run
 

@@ -111,6 +111,7 @@ int RunDeviceCommands(const meshvk_run::Flags& flags) {
     meshvk_run::DeviceChoice devices;
     devices.physical_devices = flags.physical_devices;
     devices.group = flags.device_group;
+    devices.topology = flags.topology;
     devices.devices_text = flags.devices_text;
     if (std::string error = meshvk_run::CheckDeviceChoice(instance, devices); !error.empty()) {
       std::fprintf(stderr, "mesh-vk-run: %s\n", error.c_str());

@@ -75,7 +75,7 @@ def test_sharded_tensor_as_an_argument(rows, make_runtime, rng):
     small = make_runtime(devices=2, topology="logical").load(
         meshvk.compile(elementwise_add("f32", (4, 8), (2,), ([0],))))
     s = small(a[:4], b[:4], keep_sharded=True)
-    with pytest.raises(meshvk.InvalidArgumentError, match=r"^inputs\[0\]: 4x8xf32 given, argument 0 of 'main' is 8x8xf32$"):
+    with pytest.raises(meshvk.InvalidArgumentError, match=r"^inputs\[0\]: ShardedTensor 4x8xf32 given, argument 0 of 'main' is 8x8xf32$"):
         loaded(s, b)
 
 

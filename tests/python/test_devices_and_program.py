@@ -141,11 +141,18 @@ with meshvk.Runtime(devices=[0, 1], validation="sync") as rt:
     assert [p["physical_device"] for p in loaded.placement()] == [0, 1]
     np.testing.assert_array_equal(loaded["main"](a, b), a + b)
     assert rt.topology == "independent" and rt.requested_topology == "auto"  # what "auto" chose
+    # Results kept on two VkDevices and passed back (the async invoke's worker thread).
+    t = loaded["main"](a, b, keep_on_device=True)
+    for _ in range(3):
+        t = loaded["main"](t, b, keep_on_device=True)
+    np.testing.assert_array_equal(t.numpy(), a + 4 * b)
+    np.testing.assert_array_equal(loaded["main"](t, a), a + 4 * b + a)
     # seed_matmul all-gathers its row-split result: copies between the two VkDevices.
     seed = rt.load(meshvk.compile(str(SAMPLES / "seed_matmul.mlir")))
     assert [p["physical_device"] for p in seed.placement()] == [0, 1]
     x, y = a[:2, :3].copy(), b[:3, :2].copy()
     np.testing.assert_allclose(seed["main"](x, y), x @ y, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(seed["main"](x, y, keep_on_device=True).numpy(), x @ y, rtol=1e-5, atol=1e-6)
     assert rt.validation_messages == [], rt.validation_messages
 print("two physical devices: ok")
 '''

@@ -133,6 +133,21 @@ TEST_F(EmbedDevicesTest, AsyncInvokeSpansTwoApplicationDevices) {
   ASSERT_MESHVK_OK(meshvk_program_invoke(program_, &host));
   EXPECT_EQ(y, x);
 
+  // No semaphores of the application's: meshvk_program_wait returns once the
+  // queued invoke has run.
+  for (uint32_t s = 0; s < P; ++s)
+    for (uint32_t i = 0; i < n; ++i) host_x[s][i] = -static_cast<float>(s * n + i);
+  meshvk_async_invoke_info_t unsignalled{};
+  unsignalled.arguments = &arguments;
+  unsignalled.argument_count = 1;
+  unsignalled.results = &results;
+  unsignalled.result_count = 1;
+  ASSERT_MESHVK_OK(meshvk_program_invoke_async(program_, &unsignalled));
+  ASSERT_MESHVK_OK(meshvk_program_wait(program_, 0));
+  for (uint32_t s = 0; s < P; ++s)
+    for (uint32_t i = 0; i < P * n; ++i)
+      ASSERT_EQ(host_y[s][i], -static_cast<float>(i)) << "after meshvk_program_wait, y on process " << s << ", " << i;
+
   // An invoke still waiting for the application when the program is
   // released: the release stops it (it never signals).
   meshvk_semaphore_value_t never{m_ready, 100}, late{m_done0, 100};
@@ -144,6 +159,8 @@ TEST_F(EmbedDevicesTest, AsyncInvokeSpansTwoApplicationDevices) {
   pending.signals = &late;
   pending.signal_count = 1;
   ASSERT_MESHVK_OK(meshvk_program_invoke_async(program_, &pending));
+  // Waiting for it is bounded by the timeout given: it waits for the application.
+  EXPECT_EQ(CodeOf(meshvk_program_wait(program_, 50ull * 1000 * 1000)), MESHVK_STATUS_DEADLINE_EXCEEDED);
 
   meshvk_semaphore_release(m_ready);
   meshvk_semaphore_release(m_done0);

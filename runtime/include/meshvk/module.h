@@ -319,6 +319,18 @@ typedef struct meshvk_async_invoke_info_s {
 // program (as invoke).
 meshvk_status_t meshvk_program_invoke_async(meshvk_program_t* program, const meshvk_async_invoke_info_t* info);
 
+// Blocks until every invoke made on `program` so far has finished on the
+// devices (the asynchronous ones included: those queued on its worker thread
+// first), so the caller may read result buffers or reuse argument buffers
+// without semaphores of its own. Returns the first error a queued invoke hit
+// (which, without this call, the next invoke would return). timeout_ns bounds
+// the wait; 0: each device wait as long as the device timeout allows (as
+// meshvk_invoke_info_t), and a queued invoke that waits for an application's
+// semaphore for as long as that takes (give a timeout to bound it).
+// DEADLINE_EXCEEDED (the invokes stay queued) / DEVICE_LOST from the waits.
+// Not thread-safe per program (as invoke).
+meshvk_status_t meshvk_program_wait(meshvk_program_t* program, uint64_t timeout_ns);
+
 typedef struct meshvk_phase_timing_s {
   uint32_t phase;
   uint32_t process;

@@ -1,6 +1,7 @@
 // AsyncWorker: one thread per program, started on first use (async_worker.h).
 #include "async_worker.h"
 
+#include <chrono>
 #include <utility>
 
 namespace meshvk::module {
@@ -27,6 +28,21 @@ void AsyncWorker::Push(Job job) {
 Status AsyncWorker::Drain() {
   std::unique_lock<std::mutex> lock(mutex_);
   changed_.wait(lock, [this] { return jobs_.empty() && !running_; });
+  return std::exchange(error_, Status());
+}
+
+Status AsyncWorker::Drain(uint64_t timeout_ns) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  const auto idle = [this] { return jobs_.empty() && !running_; };
+  // Past ~292 years a deadline overflows: wait without one.
+  if (timeout_ns >= (uint64_t{1} << 63)) {
+    changed_.wait(lock, idle);
+  } else if (!changed_.wait_for(lock, std::chrono::nanoseconds(timeout_ns), idle)) {
+    return MakeStatus(MESHVK_STATUS_DEADLINE_EXCEEDED,
+                      "asynchronous invokes still queued after %.3f s (one may wait for a semaphore that is never "
+                      "signalled)",
+                      timeout_ns / 1e9);
+  }
   return std::exchange(error_, Status());
 }
 

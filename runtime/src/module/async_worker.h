@@ -13,6 +13,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <mutex>
@@ -40,6 +41,8 @@ class AsyncWorker {
   // a job returned since the last Drain/TakeError (later jobs after an error
   // are skipped: their order would be broken).
   Status Drain();
+  // Drain, giving up after `timeout_ns` with DEADLINE_EXCEEDED (jobs stay queued).
+  Status Drain(uint64_t timeout_ns);
   // The first error so far, without waiting (cleared); OK when none.
   Status TakeError();
   // True while a job is queued or running.

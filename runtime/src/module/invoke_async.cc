@@ -468,4 +468,15 @@ meshvk_status_t meshvk_program_invoke_async(meshvk_program_t* program, const mes
   return MESHVK_OK;
 }
 
+meshvk_status_t meshvk_program_wait(meshvk_program_t* program, uint64_t timeout_ns) {
+  if (!program) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_program_wait: program is NULL").ToC();
+  // A queued invoke may wait for an application's semaphore, which only a
+  // timeout given here bounds (its device waits are bounded by the runtime's).
+  const uint64_t timeout = timeout_ns ? timeout_ns : UINT64_MAX;
+  Status status = program->worker ? program->worker->Drain(timeout) : Status();
+  if (status.ok()) status = meshvk::module::WaitForEarlierInvokes(program, timeout);
+  if (!status.ok()) return MakeStatus(status.code(), "meshvk_program_wait: %s", status.message().c_str()).ToC();
+  return MESHVK_OK;
+}
+
 }  // extern "C"

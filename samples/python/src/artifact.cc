@@ -100,10 +100,9 @@ FunctionSignature Artifact::Signature(const std::string& name) const {
   return s;
 }
 
-std::vector<ShardPlacement> Artifact::ResultShards(uint32_t function, uint32_t result) const {
-  // The module verified these bytes (indices and shapes) when it was loaded.
-  const auto* artifact = meshvk::mvk::GetArtifact(bytes_.data());
-  const auto* signature = artifact->functions()->Get(function)->results()->Get(result);
+namespace {
+
+std::vector<ShardPlacement> PlacementsOf(const meshvk::mvk::TensorSignature* signature) {
   std::vector<ShardPlacement> shards;
   for (const meshvk::mvk::Shard* sh : *signature->shards()) {
     ShardPlacement p;
@@ -113,6 +112,17 @@ std::vector<ShardPlacement> Artifact::ResultShards(uint32_t function, uint32_t r
     shards.push_back(std::move(p));
   }
   return shards;
+}
+
+}  // namespace
+
+// The module verified these bytes (indices and shapes) when it was loaded.
+std::vector<ShardPlacement> Artifact::ResultShards(uint32_t function, uint32_t result) const {
+  return PlacementsOf(meshvk::mvk::GetArtifact(bytes_.data())->functions()->Get(function)->results()->Get(result));
+}
+
+std::vector<ShardPlacement> Artifact::ArgumentShards(uint32_t function, uint32_t argument) const {
+  return PlacementsOf(meshvk::mvk::GetArtifact(bytes_.data())->functions()->Get(function)->arguments()->Get(argument));
 }
 
 py::dict Artifact::SignatureDict(const std::string& function) const {

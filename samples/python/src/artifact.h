@@ -17,7 +17,8 @@
 
 namespace meshvk_py {
 
-// Where one process keeps its shard of a result (static: from the artifact).
+// Where one process keeps its shard of an argument or a result (static: from
+// the artifact).
 struct ShardPlacement {
   uint32_t process = 0;
   std::vector<uint64_t> global_offset, shape;
@@ -50,6 +51,7 @@ class Artifact {
   // `name` "" picks the only function. OutOfRangeError for an unknown name.
   FunctionSignature Signature(const std::string& name) const;
   std::vector<ShardPlacement> ResultShards(uint32_t function, uint32_t result) const;
+  std::vector<ShardPlacement> ArgumentShards(uint32_t function, uint32_t argument) const;
 
   py::dict SignatureDict(const std::string& function) const;
   // Per-process bytes, dispatches, copies and phases of one function (or of

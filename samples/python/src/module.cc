@@ -5,6 +5,7 @@
 #include <pybind11/stl.h>
 
 #include "artifact.h"
+#include "device_tensor.h"
 #include "errors.h"
 #include "program.h"
 #include "ranks.h"
@@ -45,16 +46,19 @@ PYBIND11_MODULE(_meshvk, m) {
       .def("to_bytes", [](const Artifact& a) { return py::bytes(a.bytes()); })
       .def("save", &Artifact::Save, py::arg("path"));
 
+  BindDeviceTensor(m);
+
   py::class_<Function>(m, "Function")
       // Inputs by position, or by the program's argument names as keywords
       // (an ONNX model's inputs: fn(x=a)); keep_sharded and timeout are the call's own.
       .def(
           "__call__",
-          [](Function& f, const py::args& args, bool keep_sharded, const py::object& timeout,
+          [](Function& f, const py::args& args, bool keep_sharded, bool keep_on_device, const py::object& timeout,
              const py::kwargs& kwargs) {
-            return f.Call(InputsByName(f.signature(), args, kwargs), keep_sharded, timeout);
+            return f.CallAny(InputsByName(f.signature(), args, kwargs), keep_sharded, keep_on_device, timeout);
           },
-          py::kw_only(), py::arg("keep_sharded") = false, py::arg("timeout") = py::none())
+          py::kw_only(), py::arg("keep_sharded") = false, py::arg("keep_on_device") = false,
+          py::arg("timeout") = py::none())
       .def(
           "benchmark",
           [](Function& f, const py::args& args, uint32_t iterations, const py::kwargs& kwargs) {

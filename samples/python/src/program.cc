@@ -23,8 +23,6 @@ PreparedCall Prepare(const FunctionSignature& signature, const py::args& args) {
   return call;
 }
 
-namespace {
-
 uint64_t TimeoutNs(const py::object& timeout) {
   if (timeout.is_none()) return 0;
   double seconds = timeout.cast<double>();
@@ -34,7 +32,27 @@ uint64_t TimeoutNs(const py::object& timeout) {
   return std::max<uint64_t>(1, static_cast<uint64_t>(seconds * 1e9));
 }
 
-}  // namespace
+void ReadResultShards(meshvk_program_t* program, const FunctionSignature& signature,
+                      const std::vector<std::vector<meshvk_host_output_t>>& memory) {
+  for (uint32_t r = 0; r < memory.size(); ++r)
+    for (uint32_t s = 0; s < memory[r].size(); ++s) {
+      meshvk_shard_view_t view{};
+      Check(meshvk_program_result_shard(program, signature.index, r, s, &view));
+      Check(meshvk_buffer_read(view.buffer, view.offset, memory[r][s].data, memory[r][s].size),
+            signature.name + ": result " + std::to_string(r) + " shard " + std::to_string(s) + ": ");
+    }
+}
+
+py::object MakeShardedTensor(const meshvk_tensor_info_t& info, const std::vector<ShardPlacement>& placements,
+                             const std::vector<py::array>& shards) {
+  py::module_ runtime = py::module_::import("meshvk._runtime");
+  py::list list;
+  for (uint32_t s = 0; s < shards.size(); ++s)
+    list.append(
+        runtime.attr("Shard")(placements[s].process, py::tuple(py::cast(placements[s].global_offset)), shards[s]));
+  py::dict d = TensorInfoDict(info);
+  return runtime.attr("ShardedTensor")(d["shape"], d["dtype"], d["split_axes"], list);
+}
 
 void ProgramCore::Close() {
   std::lock_guard<std::mutex> lock(run_mutex_);
@@ -83,29 +101,15 @@ py::object Function::Call(const py::args& args, bool keep_sharded, const py::obj
       if (const meshvk_transport_t* transport = program_->runtime()->choice().transport; transport && !keep_sharded)
         ShareResults(transport, host_outputs);
       // The shards stay valid until the next invoke, which this lock excludes.
-      for (uint32_t r = 0; r < shard_memory.size(); ++r)
-        for (uint32_t s = 0; s < shard_memory[r].size(); ++s) {
-          meshvk_shard_view_t view{};
-          Check(meshvk_program_result_shard(program, signature_.index, r, s, &view));
-          Check(meshvk_buffer_read(view.buffer, view.offset, shard_memory[r][s].data, shard_memory[r][s].size),
-                signature_.name + ": result " + std::to_string(r) + " shard " + std::to_string(s) + ": ");
-        }
+      ReadResultShards(program, signature_, shard_memory);
     });
   }
   py::list results;
   if (!keep_sharded) {
     for (py::array& a : outputs) results.append(a);
   } else {
-    py::object shard_class = py::module_::import("meshvk._runtime").attr("Shard");
-    py::object tensor_class = py::module_::import("meshvk._runtime").attr("ShardedTensor");
-    for (uint32_t r = 0; r < result_count; ++r) {
-      py::list list;
-      for (uint32_t s = 0; s < shards[r].size(); ++s)
-        list.append(
-            shard_class(placements[r][s].process, py::tuple(py::cast(placements[r][s].global_offset)), shards[r][s]));
-      py::dict info = TensorInfoDict(signature_.results[r]);
-      results.append(tensor_class(info["shape"], info["dtype"], info["split_axes"], list));
-    }
+    for (uint32_t r = 0; r < result_count; ++r)
+      results.append(MakeShardedTensor(signature_.results[r], placements[r], shards[r]));
   }
   if (results.size() == 1) return results[0];
   return py::tuple(results);

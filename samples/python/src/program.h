@@ -34,6 +34,16 @@ struct PreparedCall {
 };
 PreparedCall Prepare(const FunctionSignature& signature, const py::args& args);
 
+// Seconds (None: 0, the runtime's device timeout) as an invoke's timeout_ns.
+uint64_t TimeoutNs(const py::object& timeout);
+// Reads result shards left on the devices by the last invoke into `memory`
+// (per result, per shard). Call without the GIL, under the run mutex.
+void ReadResultShards(meshvk_program_t* program, const FunctionSignature& signature,
+                      const std::vector<std::vector<meshvk_host_output_t>>& memory);
+// meshvk.ShardedTensor of result `r` from its shards' arrays.
+py::object MakeShardedTensor(const meshvk_tensor_info_t& info, const std::vector<ShardPlacement>& placements,
+                             const std::vector<py::array>& shards);
+
 class ProgramCore {
  public:
   ProgramCore(std::shared_ptr<RuntimeCore> runtime, std::shared_ptr<Artifact> artifact, meshvk_device_set_t* set,
@@ -53,6 +63,9 @@ class ProgramCore {
   }
 
   const std::shared_ptr<Artifact>& artifact() const { return artifact_; }
+  // The device set, to compare with a DeviceTensor's (never dereference
+  // outside WithProgram: it is released with the runtime).
+  const meshvk_device_set_t* set_identity() const { return set_; }
   const std::shared_ptr<RuntimeCore>& runtime() const { return runtime_; }
   bool closed() {
     std::lock_guard<std::mutex> lock(run_mutex_);
@@ -77,6 +90,14 @@ class Function {
   // keep_sharded, each result is a meshvk.ShardedTensor of per-process arrays
   // read from the devices. timeout: seconds (None: the runtime's 60 s).
   py::object Call(const py::args& args, bool keep_sharded, const py::object& timeout);
+  // A call whose arguments may be meshvk.DeviceTensors (used in place when
+  // laid out as the argument is) or ShardedTensors, and whose results may
+  // stay on the devices (keep_on_device: DeviceTensors). device_call.cc.
+  py::object CallOnDevice(const py::args& args, bool keep_on_device, bool keep_sharded, const py::object& timeout);
+  // Call, or CallOnDevice when results stay on the devices or an argument is
+  // a DeviceTensor or a ShardedTensor (over MPI ranks a ShardedTensor is
+  // assembled and sent as a host array instead).
+  py::object CallAny(const py::args& args, bool keep_sharded, bool keep_on_device, const py::object& timeout);
   // The numbers of mesh-vk-run --benchmark, every time in seconds: one
   // warm-up run, then `iterations` runs with timestamps on a traced twin of
   // the program (same devices), as the runner does: wall, per-(phase,

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "artifact.h"
+#include "device_tensor.h"
 #include "errors.h"
 #include "meshvk/instance.h"
 #include "meshvk/trace.h"
@@ -221,13 +222,28 @@ void RuntimeCore::Register(const std::shared_ptr<ProgramCore>& program) {
   programs_.push_back(program);
 }
 
+void RuntimeCore::Register(const std::shared_ptr<DeviceTensor>& tensor) {
+  std::lock_guard<std::mutex> lock(tensors_mutex_);
+  tensors_.erase(std::remove_if(tensors_.begin(), tensors_.end(),
+                                [](const std::weak_ptr<DeviceTensor>& t) { return t.expired(); }),
+                 tensors_.end());
+  tensors_.push_back(tensor);
+}
+
 void RuntimeCore::Close() {
   std::lock_guard<std::mutex> lock(mutex_);
-  // Programs first (they hold buffers and pipelines on the sets), then the
-  // sets, then the instance they came from.
+  // Programs first (they hold buffers and pipelines on the sets; closing one
+  // waits for its call in progress), then the tensors left on the devices,
+  // then the sets, then the instance they came from.
   for (const std::weak_ptr<ProgramCore>& weak : programs_)
     if (std::shared_ptr<ProgramCore> program = weak.lock()) program->Close();
   programs_.clear();
+  {
+    std::lock_guard<std::mutex> tensors_lock(tensors_mutex_);
+    for (const std::weak_ptr<DeviceTensor>& weak : tensors_)
+      if (std::shared_ptr<DeviceTensor> tensor = weak.lock()) tensor->Release();
+    tensors_.clear();
+  }
   for (auto& [processes, set] : sets_) meshvk_device_set_release(set);
   sets_.clear();
   ReleaseInstance(instance_, validated_);

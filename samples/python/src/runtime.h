@@ -32,6 +32,7 @@ namespace py = pybind11;
 
 class ProgramCore;
 class Artifact;
+class DeviceTensor;
 
 struct DeviceChoice {
   uint32_t processes = 0;                 // 0: each program's grid
@@ -54,6 +55,9 @@ class RuntimeCore {
   // Releases every program, set and the instance. Idempotent.
   void Close();
   void Register(const std::shared_ptr<ProgramCore>& program);
+  // A tensor left on the devices; freed by Close. Call with its program open
+  // (under its run mutex), so Close, which closes programs first, sees it.
+  void Register(const std::shared_ptr<DeviceTensor>& tensor);
   // Raises FailedPreconditionError once closed. Caller holds mutex().
   void CheckOpen() const;
 
@@ -76,6 +80,8 @@ class RuntimeCore {
   std::map<uint32_t, meshvk_device_set_t*> sets_;
   std::optional<meshvk_topology_t> chosen_topology_;
   std::vector<std::weak_ptr<ProgramCore>> programs_;
+  std::mutex tensors_mutex_;  // taken without mutex_ by calls that make tensors
+  std::vector<std::weak_ptr<DeviceTensor>> tensors_;
   std::mutex messages_mutex_;  // the callback runs on whichever thread called Vulkan
   std::vector<std::string> messages_;
 };

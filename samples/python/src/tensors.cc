@@ -78,41 +78,45 @@ py::dict TensorInfoDict(const meshvk_tensor_info_t& info) {
   return dict;
 }
 
-std::vector<py::array> CheckInputs(const FunctionSignature& signature, const py::args& args) {
+void CheckInputCount(const FunctionSignature& signature, size_t given) {
+  if (given == signature.arguments.size()) return;
+  std::string list;
+  for (size_t i = 0; i < signature.arguments.size(); ++i)
+    list += (i ? ", " : "") + SignatureString(signature.arguments[i]);
+  Raise(MESHVK_STATUS_INVALID_ARGUMENT, "inputs: " + std::to_string(given) + " given, function '" + signature.name +
+                                            "' takes " + std::to_string(signature.arguments.size()) + " (" + list +
+                                            ")");
+}
+
+py::array CheckInput(const FunctionSignature& signature, size_t i, const py::handle& value) {
   const std::string fn = "'" + signature.name + "'";
-  if (args.size() != signature.arguments.size()) {
-    std::string list;
-    for (size_t i = 0; i < signature.arguments.size(); ++i)
-      list += (i ? ", " : "") + SignatureString(signature.arguments[i]);
-    Raise(MESHVK_STATUS_INVALID_ARGUMENT, "inputs: " + std::to_string(args.size()) + " given, function " + fn +
-                                              " takes " + std::to_string(signature.arguments.size()) + " (" + list +
-                                              ")");
-  }
+  const meshvk_tensor_info_t& info = signature.arguments[i];
+  const std::string where = "inputs[" + std::to_string(i) + "]: ";
+  if (!py::isinstance<py::array>(value))
+    Raise(MESHVK_STATUS_INVALID_ARGUMENT, where + "a numpy array is expected (argument " + std::to_string(i) + " of " +
+                                              fn + " is " + SignatureString(info) + "), got " +
+                                              py::str(py::type::of(value).attr("__name__")).cast<std::string>());
+  py::array a = value.cast<py::array>();
+  bool shape_ok = a.ndim() == static_cast<py::ssize_t>(info.rank);
+  for (uint32_t d = 0; shape_ok && d < info.rank; ++d) shape_ok = a.shape(d) == static_cast<py::ssize_t>(info.shape[d]);
+  if (!shape_ok || !SameElementType(a.dtype(), info.element_type))
+    Raise(MESHVK_STATUS_INVALID_ARGUMENT, where + ArrayTypeString(a) + " given, argument " + std::to_string(i) +
+                                              " of " + fn + " is " + SignatureString(info));
+  // The runtime reads dense, aligned, little-endian (= native here) rows.
+  const bool native = a.dtype().attr("isnative").cast<bool>();
+  const int flags = py::detail::array_proxy(a.ptr())->flags;
+  const bool dense =
+      (flags & py::detail::npy_api::NPY_ARRAY_C_CONTIGUOUS_) && (flags & py::detail::npy_api::NPY_ARRAY_ALIGNED_);
+  if (!native || !dense)
+    a = py::module_::import("numpy").attr("require")(a, DtypeOf(info.element_type),
+                                                     py::make_tuple("C_CONTIGUOUS", "ALIGNED"));
+  return a;
+}
+
+std::vector<py::array> CheckInputs(const FunctionSignature& signature, const py::args& args) {
+  CheckInputCount(signature, args.size());
   std::vector<py::array> arrays;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const meshvk_tensor_info_t& info = signature.arguments[i];
-    const std::string where = "inputs[" + std::to_string(i) + "]: ";
-    if (!py::isinstance<py::array>(args[i]))
-      Raise(MESHVK_STATUS_INVALID_ARGUMENT, where + "a numpy array is expected (argument " + std::to_string(i) +
-                                                " of " + fn + " is " + SignatureString(info) + "), got " +
-                                                py::str(py::type::of(args[i]).attr("__name__")).cast<std::string>());
-    py::array a = args[i].cast<py::array>();
-    bool shape_ok = a.ndim() == static_cast<py::ssize_t>(info.rank);
-    for (uint32_t d = 0; shape_ok && d < info.rank; ++d)
-      shape_ok = a.shape(d) == static_cast<py::ssize_t>(info.shape[d]);
-    if (!shape_ok || !SameElementType(a.dtype(), info.element_type))
-      Raise(MESHVK_STATUS_INVALID_ARGUMENT, where + ArrayTypeString(a) + " given, argument " + std::to_string(i) +
-                                                " of " + fn + " is " + SignatureString(info));
-    // The runtime reads dense, aligned, little-endian (= native here) rows.
-    const bool native = a.dtype().attr("isnative").cast<bool>();
-    const int flags = py::detail::array_proxy(a.ptr())->flags;
-    const bool dense =
-        (flags & py::detail::npy_api::NPY_ARRAY_C_CONTIGUOUS_) && (flags & py::detail::npy_api::NPY_ARRAY_ALIGNED_);
-    if (!native || !dense)
-      a = py::module_::import("numpy").attr("require")(a, DtypeOf(info.element_type),
-                                                       py::make_tuple("C_CONTIGUOUS", "ALIGNED"));
-    arrays.push_back(a);
-  }
+  for (size_t i = 0; i < args.size(); ++i) arrays.push_back(CheckInput(signature, i, args[i]));
   return arrays;
 }
 

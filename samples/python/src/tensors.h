@@ -44,6 +44,9 @@ py::dict TensorInfoDict(const meshvk_tensor_info_t& info);
 // arrays that are C-contiguous, aligned and native-endian (the same objects
 // where they already are).
 std::vector<py::array> CheckInputs(const FunctionSignature& signature, const py::args& args);
+// The two halves of CheckInputs: the count, and argument `i`'s array.
+void CheckInputCount(const FunctionSignature& signature, size_t given);
+py::array CheckInput(const FunctionSignature& signature, size_t i, const py::handle& value);
 // Keyword inputs by the program's argument names (an ONNX model's input
 // names): each keyword takes its argument, the positional inputs fill the
 // others in order. Returns the inputs in argument order; an unknown keyword,

@@ -11,11 +11,11 @@ See samples/python/README.md for the whole API.
 from ._errors import *  # noqa: F401,F403  (the Error hierarchy)
 from ._errors import __all__ as _error_names
 from ._loaded import Function, LoadedProgram
-from ._meshvk import device_groups, devices
+from ._meshvk import DeviceTensor, device_groups, devices
 from ._program import Program, compile
 from ._runtime import Runtime, Shard, ShardedTensor
 
 __version__ = "0.1.0"
 
 __all__ = ["compile", "Program", "Runtime", "LoadedProgram", "Function", "Shard", "ShardedTensor",
-           "devices", "device_groups"] + list(_error_names)
+           "DeviceTensor", "devices", "device_groups"] + list(_error_names)

@@ -67,13 +67,42 @@ def order_inputs(signature, args, named):
     return [slots[i] if taken[i] else next(positional) for i in range(len(arguments))]
 
 
-def _as_array(value, i, info, fn, cast):
-    """The array a value stands for: itself, an assembled ShardedTensor, or
-    (cast=True) a list converted."""
+def _tensor_kind(value):
+    """"DeviceTensor" or "ShardedTensor" for the tensors passed through to the
+    extension as they are (it uses their shards in place where it can); None
+    for anything else."""
+    from ._meshvk import DeviceTensor
     from ._runtime import ShardedTensor  # the two modules import each other
-    where = "inputs[%d]: " % i
+    if isinstance(value, DeviceTensor):
+        return "DeviceTensor"
     if isinstance(value, ShardedTensor):
-        return value.assemble()
+        return "ShardedTensor"
+    return None
+
+
+def _check_tensor(value, kind, i, info, fn):
+    """A DeviceTensor or ShardedTensor argument: its global type must be the
+    argument's (no cast: its shards are used as they are)."""
+    given = type_text(value.shape, _element_name(value.dtype))
+    if given != type_text(info["shape"], info["dtype"]):
+        raise _errors.InvalidArgumentError("inputs[%d]: %s %s given, argument %d of %s is %s" % (
+            i, kind, given, i, fn, type_text(info["shape"], info["dtype"])))
+    if kind == "DeviceTensor" and value.closed:
+        raise _errors.FailedPreconditionError(
+            "inputs[%d]: the DeviceTensor is closed (its runtime was closed, or close() was called)" % i)
+    return value
+
+
+def _element_name(dtype):
+    for name, numpy_type in DTYPES.items():
+        if np.dtype(dtype) == np.dtype(numpy_type):
+            return name
+    return str(dtype)
+
+
+def _as_array(value, i, info, fn, cast):
+    """The array a value stands for: itself, or (cast=True) a list converted."""
+    where = "inputs[%d]: " % i
     if isinstance(value, np.ndarray):
         return value
     if cast and isinstance(value, (list, tuple, numbers.Number)) and not isinstance(value, bool):
@@ -101,6 +130,10 @@ def check_inputs(signature, args, cast=False):
     arrays = []
     for i, (value, info) in enumerate(zip(args, arguments)):
         where = "inputs[%d]: " % i
+        kind = _tensor_kind(value)
+        if kind:
+            arrays.append(_check_tensor(value, kind, i, info, fn))
+            continue
         a = _as_array(value, i, info, fn, cast)
         expected = "%s given, argument %d of %s is %s" % (
             array_type_text(a), i, fn, type_text(info["shape"], info["dtype"]))
@@ -123,9 +156,15 @@ def check_inputs(signature, args, cast=False):
     return arrays
 
 
-def check_call_options(keep_sharded=False, timeout=None, cast=False):
+def check_call_options(keep_sharded=False, timeout=None, cast=False, keep_on_device=False):
     if not isinstance(keep_sharded, (bool, np.bool_)):
         raise _errors.InvalidArgumentError("keep_sharded: True or False is expected, got %s" % _type_name(keep_sharded))
+    if not isinstance(keep_on_device, (bool, np.bool_)):
+        raise _errors.InvalidArgumentError(
+            "keep_on_device: True or False is expected, got %s" % _type_name(keep_on_device))
+    if keep_sharded and keep_on_device:
+        raise _errors.InvalidArgumentError(
+            "keep_on_device and keep_sharded: pick one (device-resident tensors, or host copies of the shards)")
     if not isinstance(cast, (bool, np.bool_)):
         raise _errors.InvalidArgumentError("cast: True or False is expected, got %s" % _type_name(cast))
     if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, numbers.Real)):

@@ -5,6 +5,8 @@ Thin Python classes over the extension's (meshvk._meshvk): arguments are
 checked here first (_arguments.py), so a wrong call is one line.
 """
 
+import numpy as np
+
 from . import _arguments
 from . import _errors
 
@@ -34,19 +36,25 @@ class Function:
         ordered = _arguments.order_inputs(self._signature, args, named)
         return _arguments.check_inputs(self._signature, ordered, cast)
 
-    def __call__(self, *args, keep_sharded=False, timeout=None, cast=False, **named):
+    def __call__(self, *args, keep_sharded=False, keep_on_device=False, timeout=None, cast=False, **named):
         """numpy in, numpy out: one array for one result, a tuple for several.
 
         Inputs by position, or by the program's argument names as keywords (an
-        ONNX model's inputs: fn(x=a)). An input may be a ShardedTensor (an
-        earlier result kept sharded). keep_sharded=True returns ShardedTensors;
-        timeout in seconds (None: the runtime's 60 s). cast=True converts
-        lists and arrays of another dtype of the same kind (float64 ->
-        float32) to the argument's dtype; by default a wrong dtype is refused.
+        ONNX model's inputs: fn(x=a)). An input may be a DeviceTensor (a
+        result kept on the devices: used in place when this argument is laid
+        out as it is on the same devices, else read back and sent as an
+        array) or a ShardedTensor (its shards written as they are when laid
+        out as the argument is, else assembled). keep_on_device=True returns
+        DeviceTensors; keep_sharded=True returns ShardedTensors (host copies
+        of the shards); timeout in seconds (None: the runtime's 60 s).
+        cast=True converts lists and arrays of another dtype of the same kind
+        (float64 -> float32) to the argument's dtype; by default a wrong
+        dtype is refused.
         """
-        _arguments.check_call_options(keep_sharded, timeout, cast)
+        _arguments.check_call_options(keep_sharded, timeout, cast, keep_on_device)
         inputs = self._inputs(args, named, cast)
-        return self._function(*inputs, keep_sharded=bool(keep_sharded), timeout=timeout)
+        return self._function(*inputs, keep_sharded=bool(keep_sharded), keep_on_device=bool(keep_on_device),
+                              timeout=timeout)
 
     def benchmark(self, *args, iterations=20, cast=False, **named):
         """mesh-vk-run --benchmark's numbers as a dict; EVERY time is in seconds.
@@ -65,7 +73,9 @@ class Function:
         if "n" in named and all(a["name"] != "n" for a in self._signature["arguments"]):
             raise _errors.InvalidArgumentError("benchmark: n= is now iterations= (the number of timed runs)")
         _arguments.check_iterations(iterations)
-        return self._function.benchmark(*self._inputs(args, named, cast), iterations=int(iterations))
+        # Timed on host arrays: a DeviceTensor or ShardedTensor is read back once.
+        inputs = [a if isinstance(a, np.ndarray) else np.asarray(a) for a in self._inputs(args, named, cast)]
+        return self._function.benchmark(*inputs, iterations=int(iterations))
 
     def __repr__(self):
         sig = self._signature

@@ -145,10 +145,12 @@ class ShardedTensor:
 
     split_axes[d] lists the grid axes dimension d is split over ([] = not split);
     a replicated tensor has one full shard per process. The shards are host
-    copies read from the devices. np.asarray(t) assembles the global tensor;
-    passed back as a function's argument, it is assembled on the host and
-    streamed in shard by shard under that argument's sharding (the runtime's
-    host call takes whole tensors, so a matching sharding saves no copy yet).
+    copies read from the devices. np.asarray(t) assembles the global tensor.
+    Passed back as a function's argument laid out as this tensor is (same
+    processes, offsets and shapes), each shard is written to its device as it
+    is, never assembled; with another layout it is assembled on the host and
+    sent as an array. For tensors that stay on the devices, see
+    meshvk.DeviceTensor (keep_on_device=True).
     """
 
     def __init__(self, shape, dtype, split_axes, shards):

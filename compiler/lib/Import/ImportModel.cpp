@@ -117,6 +117,7 @@ public:
       im.valueInfo[v.name()] = &v;
     if (!initializers() || !planSharding(im, graph, signature))
       return false;
+    pretransposeGemmWeights();
     im.b.setInsertionPointToEnd(module.getBody());
     if (im.options.shard != OnnxShardPolicy::None)
       shard::GridOp::create(im.b, im.loc, "grid", gridShape(im));
@@ -194,6 +195,58 @@ private:
       initializerNames.insert(init.name());
     }
     return true;
+  }
+
+  // See Importer::pretransposed. After the sharding plan, which chose split
+  // dimensions of the weights as the model stores them: those move with the data.
+  void pretransposeGemmWeights() {
+    std::map<std::string, bool> onlyTransposedB; // initializer -> every use is a Gemm's transB B
+    for (const auto &node : graph.node()) {
+      bool transB = false;
+      for (const auto &a : node.attribute())
+        transB |= a.name() == "transB" && a.i() != 0;
+      for (int i = 0; i < node.input_size(); ++i) {
+        if (!initializerNames.count(node.input(i)))
+          continue;
+        bool asB = node.op_type() == "Gemm" && transB && i == 1;
+        auto [it, fresh] = onlyTransposedB.try_emplace(node.input(i), asB);
+        if (!fresh)
+          it->second = it->second && asB;
+      }
+    }
+    for (const auto &out : graph.output())
+      onlyTransposedB[out.name()] = false;
+    for (const auto &[name, only] : onlyTransposedB) {
+      auto found = im.values.find(name);
+      if (!only || found == im.values.end() || found->second.shape.size() != 2 ||
+          !found->second.host)
+        continue;
+      transpose2D(*found->second.host);
+      found->second.shape = found->second.host->shape;
+      auto split = im.splits.find(name);
+      if (split != im.splits.end()) {
+        split->second.resize(2);
+        std::swap(split->second[0], split->second[1]);
+        im.splitReasons[name] += ", stored transposed for Gemm transB";
+      }
+      im.pretransposed.insert(name);
+    }
+  }
+
+  static void transpose2D(OnnxHostTensor &t) {
+    const int64_t rows = t.shape[0], cols = t.shape[1];
+    auto flip = [&](auto &data) {
+      if (data.size() != static_cast<size_t>(rows * cols))
+        return;
+      auto out = data;
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t c = 0; c < cols; ++c)
+          out[c * rows + r] = data[r * cols + c];
+      data = std::move(out);
+    };
+    flip(t.reals);
+    flip(t.ints);
+    t.shape = {cols, rows};
   }
 
   bool importNode(const onnx::NodeProto &node) {

@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,11 @@ public:
   // written as a shard.shard where the tensor first gets a device value.
   std::map<std::string, std::vector<std::vector<int64_t>>> splits;
   std::map<std::string, std::string> splitReasons; // name -> policy, for the plan
+  // 2-D initializers read only as a Gemm's B with transB=1, stored transposed
+  // at import (their data and split axes): the Gemm then reads B^T directly,
+  // instead of transposing the weights on the device at every call into an
+  // activation as large as the weights.
+  std::set<std::string> pretransposed;
   std::vector<std::string> *plan = nullptr;
   // Annotates `value` (the device value of ONNX tensor `name`) when the plan
   // splits it; returns the value its users read.

@@ -11,6 +11,7 @@
 #include "Importer.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -232,8 +233,24 @@ bool lowerSoftmax(Importer &im) {
   return defineValue(im, 0, im.reshape(r, t->shape), t->onnxType);
 }
 
-// a [.., M, K] x b [.., K, N] with numpy batch broadcasting, through one
-// tosa.matmul on rank-3 operands.
+// a [B*M, K] x b [K, N] as one linalg.matmul: a weight read as it is stored,
+// with no reshape to rank 3 (which, on a sharded weight, the partitioned
+// program would copy into an activation as large as the weight's shard).
+Value matmul2D(Importer &im, Value a, Value b) {
+  auto type = cast<RankedTensorType>(a.getType());
+  std::vector<int64_t> out = {type.getDimSize(0),
+                              cast<RankedTensorType>(b.getType()).getDimSize(1)};
+  Type element = type.getElementType();
+  Value empty = tensor::EmptyOp::create(im.b, im.loc, out, element);
+  Value zero = arith::ConstantOp::create(im.b, im.loc, im.b.getFloatAttr(element, 0.0));
+  Value init = linalg::FillOp::create(im.b, im.loc, zero, empty).getResult(0);
+  return linalg::MatmulOp::create(im.b, im.loc, TypeRange{init.getType()}, ValueRange{a, b},
+                                  ValueRange{init})
+      .getResult(0);
+}
+
+// a [.., M, K] x b [.., K, N] with numpy batch broadcasting: one linalg.matmul
+// for a shared (unbatched) b, else one tosa.matmul on rank-3 operands.
 Value matmul(Importer &im, Value a, Value b) {
   std::vector<int64_t> as = shapeOf(a), bs = shapeOf(b);
   bool vecA = as.size() == 1, vecB = bs.size() == 1;
@@ -244,35 +261,32 @@ Value matmul(Importer &im, Value a, Value b) {
   int64_t M = as[as.size() - 2], K = as.back(), N = bs.back();
   std::vector<int64_t> abatch(as.begin(), as.end() - 2), bbatch(bs.begin(), bs.end() - 2), batch;
   broadcastShapes(abatch, bbatch, &batch);
-  Type element = cast<RankedTensorType>(a.getType()).getElementType();
-  Value a3, b3;
+  // The product [batch.., M, N], less the dimensions of a vector operand.
+  auto result = [&](Value r, std::vector<int64_t> out) {
+    if (!vecA)
+      out.push_back(M);
+    if (!vecB)
+      out.push_back(N);
+    return im.reshape(r, out);
+  };
+  if (elementCount(bbatch) == 1) // a shared weight: the batch folds into M
+    return result(matmul2D(im, im.reshape(a, {elementCount(abatch) * M, K}), im.reshape(b, {K, N})),
+                  abatch);
+  auto expand = [&](Value v, std::vector<int64_t> tail) {
+    std::vector<int64_t> full = batch;
+    full.insert(full.end(), tail.begin(), tail.end());
+    if (shapeOf(v) != full)
+      v = im.elementwise({v}, full, TP::FLOAT,
+                         [](OpBuilder &, Location, ValueRange x) { return x[0]; });
+    return v;
+  };
   int64_t B = elementCount(batch);
-  if (elementCount(bbatch) == 1) {
-    // A shared weight: the batch folds into M (one [1, B*M, K] x [1, K, N]).
-    a3 = im.reshape(a, {1, elementCount(abatch) * M, K});
-    b3 = im.reshape(b, {1, K, N});
-  } else {
-    auto expand = [&](Value v, std::vector<int64_t> tail) {
-      std::vector<int64_t> full = batch;
-      full.insert(full.end(), tail.begin(), tail.end());
-      if (shapeOf(v) != full)
-        v = im.elementwise({v}, full, TP::FLOAT,
-                           [](OpBuilder &, Location, ValueRange x) { return x[0]; });
-      return v;
-    };
-    a3 = im.reshape(expand(a, {M, K}), {B, M, K});
-    b3 = im.reshape(expand(b, {K, N}), {B, K, N});
-  }
-  int64_t rows = shapeOf(a3)[0] == 1 && elementCount(bbatch) == 1 ? elementCount(abatch) * M : M;
-  std::vector<int64_t> out3 = {shapeOf(a3)[0], rows, N};
+  Value a3 = im.reshape(expand(a, {M, K}), {B, M, K});
+  Value b3 = im.reshape(expand(b, {K, N}), {B, K, N});
+  Type element = cast<RankedTensorType>(a.getType()).getElementType();
   Value zp = im.zeroPoint(element);
-  Value r = tosa(im, "tosa.matmul", RankedTensorType::get(out3, element), {a3, b3, zp, zp});
-  std::vector<int64_t> out = elementCount(bbatch) == 1 ? abatch : batch;
-  if (!vecA)
-    out.push_back(M);
-  if (!vecB)
-    out.push_back(N);
-  return im.reshape(r, out);
+  return result(
+      tosa(im, "tosa.matmul", RankedTensorType::get({B, M, N}, element), {a3, b3, zp, zp}), batch);
 }
 
 bool lowerMatMul(Importer &im) {
@@ -294,7 +308,7 @@ bool lowerGemm(Importer &im) {
     return im.fail("supported for FLOAT operands only");
   if (im.attrInt("transA", 0))
     a = im.transpose(a, {1, 0});
-  if (im.attrInt("transB", 0))
+  if (im.attrInt("transB", 0) && !im.pretransposed.count(im.node->input(1)))
     b = im.transpose(b, {1, 0});
   Value y = matmul(im, a, b);
   float alpha = im.attrFloat("alpha", 1), beta = im.attrFloat("beta", 1);

@@ -55,9 +55,9 @@ class DeviceCall {
   const Artifact& artifact_;
   std::vector<CallArgument> arguments_;
   std::vector<std::vector<ShardPlacement>> result_placements_;
-  std::vector<std::vector<py::array>> result_shards_;                 // host results
-  std::vector<std::vector<meshvk_host_output_t>> result_memory_;      // touched without the GIL
-  std::vector<std::shared_ptr<DeviceTensor>> result_tensors_;         // results kept on the devices
+  std::vector<std::vector<py::array>> result_shards_;             // host results
+  std::vector<std::vector<meshvk_host_output_t>> result_memory_;  // touched without the GIL
+  std::vector<std::shared_ptr<DeviceTensor>> result_tensors_;     // results kept on the devices
 };
 
 void DeviceCall::TakeArguments(const py::args& args) {
@@ -74,10 +74,9 @@ CallArgument DeviceCall::Take(uint32_t i, py::object value) {
   if (py::isinstance<DeviceTensor>(value)) {
     auto tensor = value.cast<std::shared_ptr<DeviceTensor>>();
     if (SignatureString(tensor->info()) != SignatureString(info))
-      Raise(MESHVK_STATUS_INVALID_ARGUMENT, "inputs[" + std::to_string(i) + "]: DeviceTensor " +
-                                                SignatureString(tensor->info()) + " given, argument " +
-                                                std::to_string(i) + " of '" + signature_.name + "' is " +
-                                                SignatureString(info));
+      Raise(MESHVK_STATUS_INVALID_ARGUMENT,
+            "inputs[" + std::to_string(i) + "]: DeviceTensor " + SignatureString(tensor->info()) + " given, argument " +
+                std::to_string(i) + " of '" + signature_.name + "' is " + SignatureString(info));
     if (tensor->LaidOutAs(program_.set_identity(), placements)) {
       argument.device = tensor->RetainShards();
       return argument;
@@ -149,7 +148,8 @@ void DeviceCall::WriteHostShards(meshvk_program_t* program) const {
     for (uint32_t s = 0; s < arguments_[i].host.size(); ++s) {
       const py::array& shard = arguments_[i].host[s];
       if (shard.nbytes() == 0) continue;
-      const std::string where = signature_.name + ": argument " + std::to_string(i) + " shard " + std::to_string(s) + ": ";
+      const std::string where =
+          signature_.name + ": argument " + std::to_string(i) + " shard " + std::to_string(s) + ": ";
       meshvk_shard_view_t view{};
       Check(meshvk_program_argument_shard(program, signature_.index, i, s, &view), where);
       Check(meshvk_buffer_write(view.buffer, view.offset, shard.data(), static_cast<uint64_t>(shard.nbytes())), where);
@@ -189,7 +189,8 @@ void DeviceCall::Run(meshvk_program_t* program, meshvk_device_set_t* set, bool k
   std::vector<std::vector<meshvk_shard_buffer_t>> host_entries(arguments_.size());
   std::vector<meshvk_device_tensor_t> arguments;
   for (uint32_t i = 0; i < arguments_.size(); ++i) {
-    if (arguments_[i].device.empty()) host_entries[i].assign(arguments_[i].host.size(), meshvk_shard_buffer_t{nullptr, 0});
+    if (arguments_[i].device.empty())
+      host_entries[i].assign(arguments_[i].host.size(), meshvk_shard_buffer_t{nullptr, 0});
     const auto& shards = arguments_[i].device.empty() ? host_entries[i] : arguments_[i].device;
     arguments.push_back({shards.data(), static_cast<uint32_t>(shards.size())});
   }
@@ -255,8 +256,7 @@ py::object Function::CallOnDevice(const py::args& args, bool keep_on_device, boo
   return call.Results(keep_sharded);
 }
 
-py::object Function::CallAny(const py::args& args, bool keep_sharded, bool keep_on_device,
-                             const py::object& timeout) {
+py::object Function::CallAny(const py::args& args, bool keep_sharded, bool keep_on_device, const py::object& timeout) {
   py::object sharded_class = py::module_::import("meshvk._runtime").attr("ShardedTensor");
   const bool ranks = program_->runtime()->choice().transport != nullptr;
   bool on_device = keep_on_device;

@@ -17,10 +17,22 @@
 // TP: shard.sharding @grid split_axes = {{\[\[}}0]]
 // TP: shard.shard %{{.*}} to %{{.*}} annotate_for_users : tensor<16x4xf32>
 //
+// torch.nn.Linear's Gemm(transB=1): w1 (16x8, out x in) split by output
+// features (its rows) is stored as 8x16 split by columns; w2, also read by an
+// Add, keeps its layout and a device transpose.
+// RUN: %make_model linear_mlp %t.linear.onnx
+// RUN: mesh-vk-translate --import-onnx %t.linear.onnx --shard=tensor --devices=2 --print-plan | FileCheck %s --check-prefix=LINEAR
+// LINEAR-DAG: // plan: w1: split_axes = {{\[\[}}], [0]] (tensor: first of a MatMul pair, columns, stored transposed for Gemm transB)
+// LINEAR-DAG: // plan: w2: split_axes = {{\[\[}}], [0]] (tensor: second of a MatMul pair, rows)
+// LINEAR: shard.shard %{{.*}} to %{{.*}} annotate_for_users : tensor<8x16xf32>
+// LINEAR: shard.shard %{{.*}} to %{{.*}} annotate_for_users : tensor<4x16xf32>
+// LINEAR: tosa.transpose %{{.*}} (tensor<4x16xf32>) -> tensor<16x4xf32>
+// LINEAR-NOT: tosa.transpose
+//
 // RUN: echo '{"grid": [2], "tensors": {"h": [[], [0]]}}' > %t.spec.json
 // RUN: mesh-vk-translate --import-onnx %t.mlp.onnx --shard=%t.spec.json --print-plan | FileCheck %s --check-prefix=SPEC
 // SPEC: // plan: h: split_axes = {{\[\[}}], [0]] (spec)
-// SPEC: tosa.matmul
+// SPEC: linalg.matmul
 // SPEC: shard.shard %{{.*}} to %{{.*}} : tensor<4x16xf32>
 //
 // RUN: echo '{"grid": [2], "tensors": {"nope": [[0]]}}' > %t.bad.json

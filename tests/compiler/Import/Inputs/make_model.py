@@ -37,6 +37,18 @@ def mlp():
     return graph(nodes, [vi("x", F, [4, 8])], [vi("y", F, [4, 4])], [w1, w2])
 
 
+def linear_mlp():
+    """torch.nn.Linear's export: Gemm with transB=1 on (out, in) weights; w2
+    is also read by an Add, so it cannot be stored transposed."""
+    w1 = const("w1", np.arange(16 * 8, dtype=np.float32).reshape(16, 8))
+    w2 = const("w2", np.ones((4, 16), np.float32))
+    nodes = [helper.make_node("Gemm", ["x", "w1"], ["h"], name="fc1", transB=1),
+             helper.make_node("Relu", ["h"], ["r"], name="relu"),
+             helper.make_node("Gemm", ["r", "w2"], ["y"], name="fc2", transB=1),
+             helper.make_node("Add", ["w2", "w2"], ["w2x2"], name="reuse")]
+    return graph(nodes, [vi("x", F, [4, 8])], [vi("y", F, [4, 4]), vi("w2x2", F, [4, 16])], [w1, w2])
+
+
 MODELS = {
     "add_broadcast": lambda: graph(
         [helper.make_node("Add", ["a", "b"], ["y"], name="add")],
@@ -58,7 +70,7 @@ MODELS = {
     "gemm": lambda: graph(
         [helper.make_node("Gemm", ["a", "w", "c"], ["y"], name="gemm", transB=1, alpha=2.0)],
         [vi("a", F, [3, 4])], [vi("y", F, [3, 5])],
-        [const("w", np.ones((5, 4), np.float32)), const("c", np.zeros(5, np.float32))]),
+        [const("w", np.arange(20, dtype=np.float32).reshape(5, 4)), const("c", np.zeros(5, np.float32))]),
     "conv": lambda: graph(
         [helper.make_node("Conv", ["x", "w"], ["y"], name="conv", pads=[1, 1, 1, 1])],
         [vi("x", F, [1, 2, 5, 5])], [vi("y", F, [1, 3, 5, 5])],
@@ -86,6 +98,7 @@ MODELS = {
         [helper.make_node("Cast", ["x"], ["y"], name="cast", to=I64)],
         [vi("x", F, [3])], [vi("y", I64, [3])]),
     "mlp": mlp,
+    "linear_mlp": linear_mlp,
     "unknown_op": lambda: graph(
         [helper.make_node("NonMaxSuppression", ["b", "s"], ["y"], name="nms")],
         [vi("b", F, [1, 4, 4]), vi("s", F, [1, 1, 4])], [vi("y", I64, [3, 3])]),

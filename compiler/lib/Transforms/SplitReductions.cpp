@@ -143,7 +143,8 @@ struct SplitReductionsPass : meshvk::impl::SplitReductionsBase<SplitReductionsPa
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     int64_t outputs = 1, reduced = 1, longest = -1;
     for (auto [d, iter] : llvm::enumerate(op.getIteratorTypesArray())) {
-      if (ShapedType::isDynamic(ranges[d]))
+      // Dynamic or empty (a 0-row shard: meshvk-outline-kernels drops it).
+      if (ShapedType::isDynamic(ranges[d]) || ranges[d] <= 0)
         return {};
       if (linalg::isReductionIterator(iter)) {
         reduced *= ranges[d];
@@ -195,7 +196,8 @@ struct SplitReductionsPass : meshvk::impl::SplitReductionsBase<SplitReductionsPa
                             SplitPlan plan);
   Value partials(IRRewriter &rw, linalg::GenericOp op, Operation *combiner, unsigned dim,
                  SplitPlan plan);
-  Value tail(IRRewriter &rw, linalg::GenericOp op, unsigned dim, int64_t start, int64_t length);
+  Value tail(IRRewriter &rw, linalg::GenericOp op, Operation *combiner, unsigned dim,
+             int64_t start, int64_t length);
 };
 
 /// An op like `op` over (its loops, loop `dim` remapped by `replacement`) with
@@ -223,26 +225,41 @@ linalg::GenericOp cloneWithLoop(IRRewriter &rw, linalg::GenericOp op, unsigned n
   return g;
 }
 
+/// A tensor of `shape` filled with the combiner's neutral element.
+Value neutralFill(IRRewriter &rw, Operation *combiner, ArrayRef<int64_t> shape, int64_t process) {
+  Location loc = combiner->getLoc();
+  Type element = combiner->getResult(0).getType();
+  auto empty = tensor::EmptyOp::create(rw, loc, shape, element);
+  auto neutral = arith::ConstantOp::create(rw, loc, *neutralOf(combiner));
+  auto fill = linalg::FillOp::create(rw, loc, neutral.getResult(), empty.getResult());
+  for (Operation *o : {empty.getOperation(), neutral.getOperation(), fill.getOperation()})
+    meshvk::setProcess(o, process);
+  return fill.getResult(0);
+}
+
+/// A body yielding `combiner` (its kind and flags) of args[0] and args[1].
+void yieldCombined(OpBuilder &b, Location loc, ValueRange args, Operation *combiner,
+                   Value accArg) {
+  IRMapping map;
+  for (Value operand : combiner->getOperands())
+    map.map(operand, operand == accArg ? args[1] : args[0]);
+  Operation *c = b.clone(*combiner, map);
+  linalg::YieldOp::create(b, loc, c->getResult(0));
+}
+
 Value SplitReductionsPass::partials(IRRewriter &rw, linalg::GenericOp op, Operation *combiner,
                                     unsigned dim, SplitPlan plan) {
   MLIRContext *ctx = op.getContext();
-  int64_t process = meshvk::getProcess(op);
   unsigned n = op.getNumLoops();
-  Location loc = op.getLoc();
   auto outType = cast<RankedTensorType>(op.getDpsInits()[0].getType());
   SmallVector<int64_t> shape(outType.getShape());
   shape.push_back(plan.partials);
-  Type element = outType.getElementType();
-  // Loop n (new, parallel) numbers the chunk; loop `dim` runs inside it.
-  auto tag = [&](Operation *o) {
-    meshvk::setProcess(o, process);
-    return o;
-  };
-  Value empty = tag(tensor::EmptyOp::create(rw, loc, shape, element))->getResult(0);
-  auto neutral = arith::ConstantOp::create(rw, loc, *neutralOf(combiner));
-  tag(neutral);
-  Value init = tag(linalg::FillOp::create(rw, loc, neutral.getResult(), empty))->getResult(0);
-  Value extent = tag(tensor::EmptyOp::create(rw, loc, {plan.chunk}, element))->getResult(0);
+  // Loop n (new, parallel, innermost in the partials tensor: the combine
+  // reads a row of them) numbers the chunk; loop `dim` runs inside it.
+  Value init = neutralFill(rw, combiner, shape, meshvk::getProcess(op));
+  Value extent =
+      tensor::EmptyOp::create(rw, op.getLoc(), {plan.chunk}, outType.getElementType());
+  meshvk::setProcess(extent.getDefiningOp(), meshvk::getProcess(op));
   AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   SmallVector<AffineExpr> outs(outMap.getResults());
   outs.push_back(getAffineDimExpr(n, ctx));
@@ -254,14 +271,17 @@ Value SplitReductionsPass::partials(IRRewriter &rw, linalg::GenericOp op, Operat
       .getResult(0);
 }
 
-Value SplitReductionsPass::tail(IRRewriter &rw, linalg::GenericOp op, unsigned dim, int64_t start,
-                                int64_t length) {
-  auto element = cast<RankedTensorType>(op.getDpsInits()[0].getType()).getElementType();
-  Value extent = tensor::EmptyOp::create(rw, op.getLoc(), {length}, element);
+// From a neutral fill, not the op's init: a kernel whose init is another
+// kernel's output would read and write it through a temporary the kernel
+// generator cannot place (an init is an input buffer, the result another).
+Value SplitReductionsPass::tail(IRRewriter &rw, linalg::GenericOp op, Operation *combiner,
+                                unsigned dim, int64_t start, int64_t length) {
+  auto outType = cast<RankedTensorType>(op.getDpsInits()[0].getType());
+  Value init = neutralFill(rw, combiner, outType.getShape(), meshvk::getProcess(op));
+  Value extent = tensor::EmptyOp::create(rw, op.getLoc(), {length}, outType.getElementType());
   meshvk::setProcess(extent.getDefiningOp(), meshvk::getProcess(op));
-  unsigned n = op.getNumLoops();
   AffineExpr shifted = getAffineDimExpr(dim, op.getContext()) + start;
-  return cloneWithLoop(rw, op, n, dim, shifted, extent, op.getDpsInits()[0],
+  return cloneWithLoop(rw, op, op.getNumLoops(), dim, shifted, extent, init,
                        op.getMatchingIndexingMap(op.getDpsInitOperand(0)),
                        op.getIteratorTypesArray())
       .getResult(0);
@@ -270,36 +290,47 @@ Value SplitReductionsPass::tail(IRRewriter &rw, linalg::GenericOp op, unsigned d
 linalg::GenericOp SplitReductionsPass::rewrite(IRRewriter &rw, linalg::GenericOp op,
                                                Operation *combiner, unsigned dim, SplitPlan plan) {
   MLIRContext *ctx = op.getContext();
-  int64_t length = op.getStaticLoopRanges()[dim];
+  int64_t process = meshvk::getProcess(op);
   Value parts = partials(rw, op, combiner, dim, plan);
-  Value acc = op.getDpsInits()[0];
-  if (int64_t rest = length - plan.chunk * plan.partials)
-    acc = tail(rw, op, dim, plan.chunk * plan.partials, rest);
-  // result[out...] = acc[out...] (+) partials[out..., q] over q.
-  auto accType = cast<RankedTensorType>(acc.getType());
-  unsigned rank = accType.getRank();
-  SmallVector<AffineExpr> outs;
+  // result[out...] = init[out...] (+) partials[out..., q] over q.
+  Value init = op.getDpsInits()[0];
+  auto outType = cast<RankedTensorType>(init.getType());
+  unsigned rank = outType.getRank();
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
+  SmallVector<AffineExpr> dims;
   for (unsigned d = 0; d < rank; ++d)
-    outs.push_back(getAffineDimExpr(d, ctx));
-  AffineMap outMap = AffineMap::get(rank + 1, 0, outs, ctx);
-  outs.push_back(getAffineDimExpr(rank, ctx));
-  AffineMap inMap = AffineMap::get(rank + 1, 0, outs, ctx);
+    dims.push_back(getAffineDimExpr(d, ctx));
+  AffineMap outMap = AffineMap::get(rank + 1, 0, dims, ctx);
+  AffineMap inMap = AffineMap::getMultiDimIdentityMap(rank + 1, ctx);
   SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::parallel);
   iterators.push_back(utils::IteratorType::reduction);
   BlockArgument accArg = op.getRegion().front().getArgument(op.getNumDpsInputs());
   auto combine = linalg::GenericOp::create(
-      rw, op.getLoc(), TypeRange{accType}, ValueRange{parts}, ValueRange{acc},
+      rw, op.getLoc(), TypeRange{outType}, ValueRange{parts}, ValueRange{init},
       ArrayRef<AffineMap>{inMap, outMap}, iterators,
       [&](OpBuilder &b, Location loc, ValueRange args) {
-        // The same combiner (its kind and flags), on a partial and the accumulator.
-        IRMapping map;
-        for (Value operand : combiner->getOperands())
-          map.map(operand, operand == accArg ? args[1] : args[0]);
-        Operation *c = b.clone(*combiner, map);
-        linalg::YieldOp::create(b, loc, c->getResult(0));
+        yieldCombined(b, loc, args, combiner, accArg);
       });
-  meshvk::setProcess(combine, meshvk::getProcess(op));
-  rw.replaceOp(op, combine->getResults());
+  meshvk::setProcess(combine, process);
+  Value result = combine.getResult(0);
+  int64_t length = op.getStaticLoopRanges()[dim];
+  if (int64_t rest = length - plan.chunk * plan.partials) {
+    // result (+)= the tail's reduction, elementwise.
+    Value t = tail(rw, op, combiner, dim, plan.chunk * plan.partials, rest);
+    Value empty = tensor::EmptyOp::create(rw, op.getLoc(), outType.getShape(),
+                                          outType.getElementType());
+    meshvk::setProcess(empty.getDefiningOp(), process);
+    SmallVector<utils::IteratorType> parallel(rank, utils::IteratorType::parallel);
+    auto add = linalg::GenericOp::create(
+        rw, op.getLoc(), TypeRange{outType}, ValueRange{t, result}, ValueRange{empty},
+        ArrayRef<AffineMap>{identity, identity, identity}, parallel,
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          yieldCombined(b, loc, args.take_front(2), combiner, accArg);
+        });
+    meshvk::setProcess(add, process);
+    result = add.getResult(0);
+  }
+  rw.replaceOp(op, result);
   return combine;
 }
 

@@ -386,7 +386,8 @@ std::string PlanDispatches(const std::string& program, std::vector<PlannedDispat
   pm.addPass(meshvk::createSplitReductions());
   pm.addPass(meshvk::createOutlineKernels());
   if (mlir::failed(pm.run(*module))) return "meshvk-plan passes failed";
-  mlir::FailureOr<meshvk::codegen::CompiledKernels> kernels = meshvk::codegen::compileKernels(*module, TheDevice().target());
+  mlir::FailureOr<meshvk::codegen::CompiledKernels> kernels =
+      meshvk::codegen::compileKernels(*module, TheDevice().target());
   if (mlir::failed(kernels)) return "codegen failed";
   llvm::DenseMap<mlir::Value, size_t> bufferOf;
   std::string error;

@@ -157,8 +157,8 @@ struct SplitReductionsPass : meshvk::impl::SplitReductionsBase<SplitReductionsPa
     if (longest < 0)
       return {};
     *dim = longest;
-    return planSplit(outputs, ranges[longest], reduced / ranges[longest], fillOutputs,
-                     minLength, minChunk, maxChunk);
+    return planSplit(outputs, ranges[longest], reduced / ranges[longest], fillOutputs, minLength,
+                     minChunk, maxChunk);
   }
 
   /// Splits `named` if it is a long reduction; returns the combine (or null).
@@ -196,8 +196,8 @@ struct SplitReductionsPass : meshvk::impl::SplitReductionsBase<SplitReductionsPa
                             SplitPlan plan);
   Value partials(IRRewriter &rw, linalg::GenericOp op, Operation *combiner, unsigned dim,
                  SplitPlan plan);
-  Value tail(IRRewriter &rw, linalg::GenericOp op, Operation *combiner, unsigned dim,
-             int64_t start, int64_t length);
+  Value tail(IRRewriter &rw, linalg::GenericOp op, Operation *combiner, unsigned dim, int64_t start,
+             int64_t length);
 };
 
 /// An op like `op` over (its loops, loop `dim` remapped by `replacement`) with
@@ -238,8 +238,7 @@ Value neutralFill(IRRewriter &rw, Operation *combiner, ArrayRef<int64_t> shape, 
 }
 
 /// A body yielding `combiner` (its kind and flags) of args[0] and args[1].
-void yieldCombined(OpBuilder &b, Location loc, ValueRange args, Operation *combiner,
-                   Value accArg) {
+void yieldCombined(OpBuilder &b, Location loc, ValueRange args, Operation *combiner, Value accArg) {
   IRMapping map;
   for (Value operand : combiner->getOperands())
     map.map(operand, operand == accArg ? args[1] : args[0]);
@@ -257,8 +256,7 @@ Value SplitReductionsPass::partials(IRRewriter &rw, linalg::GenericOp op, Operat
   // Loop n (new, parallel, innermost in the partials tensor: the combine
   // reads a row of them) numbers the chunk; loop `dim` runs inside it.
   Value init = neutralFill(rw, combiner, shape, meshvk::getProcess(op));
-  Value extent =
-      tensor::EmptyOp::create(rw, op.getLoc(), {plan.chunk}, outType.getElementType());
+  Value extent = tensor::EmptyOp::create(rw, op.getLoc(), {plan.chunk}, outType.getElementType());
   meshvk::setProcess(extent.getDefiningOp(), meshvk::getProcess(op));
   AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   SmallVector<AffineExpr> outs(outMap.getResults());
@@ -305,20 +303,20 @@ linalg::GenericOp SplitReductionsPass::rewrite(IRRewriter &rw, linalg::GenericOp
   SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::parallel);
   iterators.push_back(utils::IteratorType::reduction);
   BlockArgument accArg = op.getRegion().front().getArgument(op.getNumDpsInputs());
-  auto combine = linalg::GenericOp::create(
-      rw, op.getLoc(), TypeRange{outType}, ValueRange{parts}, ValueRange{init},
-      ArrayRef<AffineMap>{inMap, outMap}, iterators,
-      [&](OpBuilder &b, Location loc, ValueRange args) {
-        yieldCombined(b, loc, args, combiner, accArg);
-      });
+  auto combine =
+      linalg::GenericOp::create(rw, op.getLoc(), TypeRange{outType}, ValueRange{parts},
+                                ValueRange{init}, ArrayRef<AffineMap>{inMap, outMap}, iterators,
+                                [&](OpBuilder &b, Location loc, ValueRange args) {
+                                  yieldCombined(b, loc, args, combiner, accArg);
+                                });
   meshvk::setProcess(combine, process);
   Value result = combine.getResult(0);
   int64_t length = op.getStaticLoopRanges()[dim];
   if (int64_t rest = length - plan.chunk * plan.partials) {
     // result (+)= the tail's reduction, elementwise.
     Value t = tail(rw, op, combiner, dim, plan.chunk * plan.partials, rest);
-    Value empty = tensor::EmptyOp::create(rw, op.getLoc(), outType.getShape(),
-                                          outType.getElementType());
+    Value empty =
+        tensor::EmptyOp::create(rw, op.getLoc(), outType.getShape(), outType.getElementType());
     meshvk::setProcess(empty.getDefiningOp(), process);
     SmallVector<utils::IteratorType> parallel(rank, utils::IteratorType::parallel);
     auto add = linalg::GenericOp::create(

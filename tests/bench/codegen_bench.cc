@@ -17,7 +17,12 @@
 #include <string>
 
 #include "kernel_harness.h"
+#include "meshvk/Codegen/Passes.h"
+#include "meshvk/Transforms/Passes.h"
 #include "meshvk_reference_shaders.h"
+#include "mlir/Dialect/Shard/IR/ShardDialect.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 
 namespace {
 
@@ -342,6 +347,112 @@ void BM_ReduceRows(benchmark::State& state) {
   ReportVsCopy(state, bytes / genS / 1e9, copyGBs);
 }
 BENCHMARK(BM_ReduceRows)->Args({4096, 4096})->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
+
+// A full f32 sum of n elements as a one-process program (what mesh-vk-run
+// compiles from `linalg.reduce ... dimensions = [0]` to tensor<f32>).
+std::string ReduceAllProgram(int64_t n) {
+  std::string T = "tensor<" + std::to_string(n) + "xf32>";
+  std::ostringstream m;
+  m << "shard.grid @g(shape = 1)\n"
+    << "func.func @sum(%x: " << T << ") -> tensor<f32> attributes {meshvk.abi = #meshvk.abi<grid = @g, "
+    << "grid_shape = [1], args = [], results = []>} {\n"
+    << "  %z = arith.constant 0.0 : f32\n  %e = tensor.empty() : tensor<f32>\n"
+    << "  %f = linalg.fill ins(%z : f32) outs(%e : tensor<f32>) -> tensor<f32>\n"
+    << "  %r = linalg.reduce ins(%x : " << T << ") outs(%f : tensor<f32>) dimensions = [0]\n"
+    << "    (%v: f32, %acc: f32) {\n      %s = arith.addf %v, %acc : f32\n"
+    << "      linalg.yield %s : f32\n    }\n  return %r : tensor<f32>\n}\n";
+  return m.str();
+}
+
+// The dispatches meshvk-plan makes of a one-process program (unroll, split
+// reductions, outline), compiled, in launch order: each launch's kernel and
+// which buffers it binds (0 = the argument, k > 0 = the output of launch k-1).
+struct PlannedDispatch {
+  meshvk::codegen::CompiledKernel kernel;
+  std::vector<size_t> operands;
+  uint64_t resultBytes = 0;
+};
+
+std::string PlanDispatches(const std::string& program, std::vector<PlannedDispatch>* out) {
+  mlir::DialectRegistry registry;
+  meshvk::registerCodegenDialects(registry);
+  registry.insert<mlir::shard::ShardDialect>();
+  mlir::MLIRContext ctx(registry);
+  ctx.loadAllAvailableDialects();
+  mlir::OwningOpRef<mlir::ModuleOp> module = mlir::parseSourceString<mlir::ModuleOp>(program, &ctx);
+  if (!module) return "parse error";
+  mlir::PassManager pm(&ctx);
+  pm.addPass(meshvk::createUnrollGrid());
+  pm.addPass(meshvk::createSplitReductions());
+  pm.addPass(meshvk::createOutlineKernels());
+  if (mlir::failed(pm.run(*module))) return "meshvk-plan passes failed";
+  mlir::FailureOr<meshvk::codegen::CompiledKernels> kernels =
+      meshvk::codegen::compileKernels(*module, TheDevice().target());
+  if (mlir::failed(kernels)) return "codegen failed";
+  llvm::DenseMap<mlir::Value, size_t> bufferOf;
+  std::string error;
+  module->walk([&](mlir::func::FuncOp f) {
+    if (!meshvk::getPlan(f)) return;
+    bufferOf[f.getArgument(0)] = 0;
+    f.walk([&](meshvk::LaunchOp launch) {
+      PlannedDispatch d;
+      d.kernel = kernels->kernels.at(kernels->byFunction.at(launch.getKernel().str()));
+      for (mlir::Value v : launch.getInputs()) d.operands.push_back(bufferOf.lookup(v));
+      auto type = mlir::cast<mlir::RankedTensorType>(launch->getResult(0).getType());
+      d.resultBytes = type.getNumElements() * 4;
+      out->push_back(std::move(d));
+      bufferOf[launch->getResult(0)] = out->size();
+    });
+  });
+  return out->empty() ? "no launches" : "";
+}
+
+// A 64 MiB f32 sum to a scalar as meshvk-plan compiles it (partials + combine),
+// every dispatch timed; frac_copy_bw: bytes read / summed time over the copy
+// probe's read+write rate, interleaved in the same process.
+void BM_ReduceAll(benchmark::State& state) {
+  Device& dev = TheDevice();
+  if (!dev.error().empty()) return state.SkipWithError(dev.error().c_str());
+  const int64_t n = state.range(0);
+  std::vector<PlannedDispatch> plan;
+  std::string err = PlanDispatches(ReduceAllProgram(n), &plan);
+  if (!err.empty()) return state.SkipWithError(err.c_str());
+  std::vector<std::unique_ptr<Buffer>> buffers;
+  buffers.push_back(Upload(RandomFloats(n, 11)));
+  std::vector<std::unique_ptr<Kernel>> kernels;
+  for (const PlannedDispatch& d : plan) {
+    buffers.push_back(Empty(d.resultBytes / 4));
+    kernels.push_back(std::make_unique<Kernel>(dev, d.kernel));
+  }
+  CopyProbe copy(static_cast<uint32_t>(n / 4));
+  double best = 1e30, copyBest = 1e30;
+  for (auto _ : state) {
+    for (int rep = 0; rep < 3 && err.empty(); ++rep) {
+      double total = 0;
+      for (size_t k = 0; k < plan.size() && err.empty(); ++k) {
+        std::vector<Buffer*> bufs;
+        for (size_t b : plan[k].operands) bufs.push_back(buffers[b].get());
+        bufs.push_back(buffers[k + 1].get());
+        std::vector<bool> writes(bufs.size(), false);
+        writes.back() = true;
+        double s = 0;
+        err = kernels[k]->Run(bufs, writes, plan[k].kernel.workgroupCount, nullptr, 0, 1, &s);
+        total += s;
+      }
+      Variant c = copy.variant();
+      double cs = BestSeconds(*c.kernel, *c.bufs, *c.writes, c.count, c.push, c.push_size, 1, &err);
+      best = std::min(best, total);
+      copyBest = std::min(copyBest, cs);
+    }
+    if (!err.empty()) return state.SkipWithError(err.c_str());
+    state.SetIterationTime(best);
+  }
+  double bytes = 4.0 * n;
+  state.counters["GB/s"] = bytes / best / 1e9;
+  state.counters["dispatches"] = static_cast<double>(plan.size());
+  ReportVsCopy(state, bytes / best / 1e9, copy.GBs(copyBest));
+}
+BENCHMARK(BM_ReduceAll)->Arg(16 << 20)->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

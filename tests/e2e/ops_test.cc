@@ -198,6 +198,52 @@ std::vector<OpsProgram> ReductionAndScalarPrograms() {
   };
 }
 
+// Reductions long enough for meshvk-split-reductions (partials, a tail, a
+// combine per process, then the all-reduce): sums in double (f32) or int64
+// (i32), max with std::max_element, from each program's comment.
+std::vector<OpsProgram> LongReductionPrograms() {
+  return {
+      {"reduce_all_f32",
+       {"1", "2"},
+       {2},
+       [](const Shape&, std::mt19937* r) { return Tensors{RandomF32({131074}, r)}; },
+       [](const Tensors& in, const Shape&) {
+         double sum = 0;
+         for (float v : in[0].f) sum += v;
+         HostTensor s = HostTensor::Zeros({}, MESHVK_ELEMENT_F32), m = s, a = s;
+         s.f[0] = static_cast<float>(sum);
+         m.f[0] = *std::max_element(in[0].f.begin(), in[0].f.end());
+         a.f[0] = static_cast<float>(sum / 131074.0);
+         return Tensors{s, m, a};
+       }},
+      {"reduce_all_i32_2d",
+       {"1", "2"},
+       {2},
+       [](const Shape&, std::mt19937* r) { return Tensors{RandomI32({256, 1000}, r)}; },
+       [](const Tensors& in, const Shape&) {
+         int64_t sum = 0;
+         for (int32_t v : in[0].i) sum += v;
+         HostTensor s = HostTensor::Zeros({}, MESHVK_ELEMENT_I32), m = s;
+         s.i[0] = static_cast<int32_t>(sum);
+         m.i[0] = *std::max_element(in[0].i.begin(), in[0].i.end());
+         return Tensors{s, m};
+       }},
+      {"reduce_rows_long",
+       {"1", "2"},
+       {2},
+       [](const Shape&, std::mt19937* r) { return Tensors{RandomI32({4, 300001}, r)}; },
+       [](const Tensors& in, const Shape&) {
+         HostTensor s = HostTensor::Zeros({4}, MESHVK_ELEMENT_I32);
+         for (int64_t i = 0; i < 4; ++i) {
+           int64_t sum = 0;
+           for (int64_t j = 0; j < 300001; ++j) sum += in[0].i[i * 300001 + j];
+           s.i[i] = static_cast<int32_t>(sum);
+         }
+         return Tensors{s};
+       }},
+  };
+}
+
 // Reshapes, pads, concats, slices and halo windows: data moved, not computed.
 std::vector<OpsProgram> ShapePrograms() {
   return {
@@ -457,7 +503,8 @@ std::vector<OpsProgram> SpmdPrograms() {
 const std::vector<OpsProgram>& Programs() {
   static const std::vector<OpsProgram> programs = [] {
     std::vector<OpsProgram> all;
-    for (auto family : {ReductionAndScalarPrograms, ShapePrograms, ElementwisePrograms, SpmdPrograms})
+    for (auto family :
+         {ReductionAndScalarPrograms, LongReductionPrograms, ShapePrograms, ElementwisePrograms, SpmdPrograms})
       for (OpsProgram& p : family()) all.push_back(std::move(p));
     return all;
   }();

@@ -73,6 +73,27 @@ struct SplitIndex {
   int64_t offset = 0;
 };
 
+// An operand `x + c` (arith.addi with a constant, as register tiles unroll a
+// loop) is read as `x` with `c` moved into `e`: the four unrolled loads of a
+// chunk read through a map (a split reduction's p * S + k) then share one
+// base and differ by constant offsets, like loads of a 2-D row do.
+AffineExpr foldConstantOffsets(AffineExpr e, SmallVectorImpl<Value> &operands) {
+  MLIRContext *ctx = e.getContext();
+  SmallVector<AffineExpr> symRepl;
+  for (unsigned i = 0; i < operands.size(); ++i) {
+    symRepl.push_back(getAffineSymbolExpr(i, ctx));
+    auto add = operands[i].getDefiningOp<arith::AddIOp>();
+    std::optional<int64_t> c = add ? getConstantIntValue(add.getRhs()) : std::nullopt;
+    if (!c)
+      continue;
+    symRepl.back() = symRepl.back() + *c;
+    operands[i] = add.getLhs();
+  }
+  // Simplified even when nothing moved: groups compare the maps, so every
+  // base must be in the same (simplified) form.
+  return simplifyAffineExpr(e.replaceSymbols(symRepl), 0, operands.size());
+}
+
 SplitIndex splitIndex(Value v) {
   MLIRContext *ctx = v.getContext();
   SplitIndex r;
@@ -94,15 +115,16 @@ SplitIndex splitIndex(Value v) {
     for (unsigned i = 0; i < ns; ++i)
       symRepl.push_back(getAffineSymbolExpr(i, ctx));
     AffineExpr e = m.getResult(0).replaceDimsAndSymbols(dimRepl, symRepl);
+    auto ops = apply.getMapOperands();
+    r.operands.assign(ops.begin() + nd, ops.end());
+    r.operands.append(ops.begin(), ops.begin() + nd);
+    e = foldConstantOffsets(e, r.operands);
     if (auto bin = dyn_cast<AffineBinaryOpExpr>(e); bin && bin.getKind() == AffineExprKind::Add)
       if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS())) {
         r.offset = c.getValue();
         e = bin.getLHS();
       }
     r.base = AffineMap::get(0, nd + ns, e);
-    auto ops = apply.getMapOperands();
-    r.operands.assign(ops.begin() + nd, ops.end());
-    r.operands.append(ops.begin(), ops.begin() + nd);
     return r;
   }
   if (auto add = v.getDefiningOp<arith::AddIOp>())

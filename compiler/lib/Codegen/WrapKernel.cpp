@@ -187,7 +187,9 @@ FailureOr<func::FuncOp> wrapKernel(func::FuncOp f, bool keepOriginal) {
 // dimension to tile and distribute. It becomes a linalg.generic on 1-element
 // tensors: a 0-d output gets a new leading parallel loop of extent 1, a 0-d
 // input is read at index 0. Reshapes at its edges fold against the 1-element
-// kernel buffers (wrapKernel) during simplification.
+// kernel buffers (wrapKernel) during simplification. In programs a long full
+// reduction never gets here whole: meshvk-split-reductions made it partials
+// (many outputs) and a short combine, which is what runs on one invocation.
 FailureOr<func::FuncOp> rankZeroAsOneElement(func::FuncOp f) {
   auto isRankZero = [](Value v) {
     auto t = dyn_cast<RankedTensorType>(v.getType());

@@ -97,6 +97,8 @@ void meshvk::buildPlanPipeline(OpPassManager &pm) {
   // different processes, and rewrites could drop the meshvk.process tags.
   pm.addPass(createUnrollGrid());
   pm.addPass(createLowerCollectives());
+  // Before outlining: each piece of a split reduction is a kernel of its own.
+  pm.addPass(createSplitReductions());
   pm.addPass(createOutlineKernels());
   pm.addPass(createPlanAllocations());
 }

@@ -482,6 +482,56 @@ def LowerCollectives : Pass<"meshvk-lower-collectives", "mlir::ModuleOp"> {
                            "mlir::func::FuncDialect"];
 }
 
+def SplitReductions : Pass<"meshvk-split-reductions", "mlir::ModuleOp"> {
+  let summary = "Split long reductions with few outputs into partials and a combine";
+  let description = [{
+    The kernel tiler reduces each output element on one invocation. A
+    reduction with fewer outputs than `fill-outputs` (a sum to a scalar) and
+    at least `min-length` elements per output, or
+    with a reduction loop longer than `max-chunk` (llvmpipe ends any loop after
+    65535 iterations), becomes three plan ops: partials over chunks of its
+    longest reduction loop (a new innermost output dimension), a tail op for
+    the elements past the last whole chunk (only when there are any, into the
+    original init), and a combine of the partials into that. Each becomes a
+    kernel (meshvk-outline-kernels); a combine that is still long is split
+    again. Only bodies `acc = acc (+) f(inputs)` with a commutative combiner
+    that has a neutral element (addf/addi/mulf/muli, max/min, and/or/xor) and
+    no linalg.index are split; matmuls are not.
+
+    Before:
+    ```mlir
+    %r = linalg.reduce {meshvk.process = 0} ins(%x : tensor<16777216xf32>)
+           outs(%zero : tensor<f32>) dimensions = [0] (addf)
+    ```
+    After:
+    ```mlir
+    %p = linalg.generic {maps = [(d0, d1) -> (d1 * 4096 + d0), (d0, d1) -> (d0),
+                                 (d0, d1) -> (d1)], iterators = [reduction, parallel]}
+           ins(%x, %extent : tensor<16777216xf32>, tensor<4096xf32>)
+           outs(%fill0 : tensor<4096xf32>)          // addf
+    %r = linalg.generic {maps = [(d0) -> (d0), (d0) -> ()], iterators = [reduction]}
+           ins(%p : tensor<4096xf32>) outs(%zero : tensor<f32>)   // addf
+    ```
+    (`%extent` is an unused `tensor.empty` whose map gives the chunk loop its
+    range; the kernel generator drops it.)
+
+    Expects: plans (meshvk-unroll-grid), ops tagged with their process.
+    Leaves: the same plans, long reductions split; every new op tagged.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
+                           "mlir::arith::ArithDialect"];
+  let options = [
+    Option<"fillOutputs", "fill-outputs", "int64_t", /*default=*/"4096",
+           "outputs (partials) that keep the device busy: a reduction with fewer is split">,
+    Option<"minLength", "min-length", "int64_t", /*default=*/"16384",
+           "elements per output below which a reduction with few outputs is left whole">,
+    Option<"minChunk", "min-chunk", "int64_t", /*default=*/"1024",
+           "fewest elements a partial reduces">,
+    Option<"maxChunk", "max-chunk", "int64_t", /*default=*/"16384",
+           "longest reduction loop left unsplit (llvmpipe's loop limit is 65535 iterations)">,
+  ];
+}
+
 def OutlineKernels : Pass<"meshvk-outline-kernels", "mlir::ModuleOp"> {
   let summary = "Outline each process's local compute into deduplicated kernel functions";
   let description = [{

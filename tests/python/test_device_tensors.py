@@ -148,3 +148,42 @@ def test_collective_program_chained_on_the_devices(make_runtime, rng):
         expected = np.maximum(expected @ w1, 0) @ w2
     t = main(main(t, w1, w2, keep_on_device=True), w1, w2, keep_on_device=True)
     np.testing.assert_allclose(t.numpy(), expected, rtol=1e-4, atol=1e-5)
+
+
+def rss_kib():
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise AssertionError("no VmRSS in /proc/self/status")
+
+
+def test_rss_flat_over_200_device_steps(make_runtime, rng):
+    """Each step's 256 KiB result replaces the last: 100 leaked steps would add
+    25 MiB (lavapipe's device memory is this process's memory)."""
+    rt = runtime(make_runtime)
+    step = rt.load(compiled_text(elementwise_add("f32", (256, 256), (2,), ([0],)), "big_rows.mlir"))
+    a, b = uniform(rng, (256, 256)), uniform(rng, (256, 256)) / 256
+    state, expected = step(a, b, keep_on_device=True), a + b
+    for _ in range(100):  # warm-up: recordings, malloc arenas, driver caches
+        state = step(state, b, keep_on_device=True)
+        expected = expected + b
+    before = rss_kib()
+    for _ in range(100):
+        state = step(state, b, keep_on_device=True)
+        expected = expected + b
+    grown = rss_kib() - before
+    np.testing.assert_allclose(state.numpy(), expected, rtol=1e-4, atol=1e-5)
+    assert grown < 8192, "RSS grew by %d KiB over 100 device-resident steps" % grown
+
+
+def test_rss_measure_sees_kept_tensors(make_runtime, rng):
+    """Negative control for the test above: 100 results kept alive exceed its bound."""
+    rt = runtime(make_runtime)
+    step = rt.load(compiled_text(elementwise_add("f32", (256, 256), (2,), ([0],)), "big_rows.mlir"))
+    a = uniform(rng, (256, 256))
+    step(a, a, keep_on_device=True)
+    before, kept = rss_kib(), []
+    for _ in range(100):
+        kept.append(step(a, a, keep_on_device=True))
+    assert rss_kib() - before > 8192

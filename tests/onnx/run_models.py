@@ -109,6 +109,8 @@ check_usage("--devices=4 under --shard=none", [mlp_onnx, "--devices=4", f"--inpu
             "--shard=data, --shard=tensor or --shard=SPEC.json")
 check_usage("bad --input-shape", [mlp_onnx, "--input-shape=x", f"--input=@{w('x.npy')}"],
             "mesh-vk-run: --input-shape=x: expected NAME=AxBx... (e.g. x=1x3x224x224)")
+check_usage("--input-shape naming no input", [mlp_onnx, "--input-shape=X=8x64", f"--input=@{w('x.npy')}"],
+            f"mesh-vk-run: {mlp_onnx}: a shape given for 'X', which is not an input of the model (its inputs: x)")
 
 if failures:
     print("\n".join(failures))

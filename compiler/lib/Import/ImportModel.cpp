@@ -115,7 +115,7 @@ public:
       im.valueInfo[v.name()] = &v;
     for (const auto &v : graph.output())
       im.valueInfo[v.name()] = &v;
-    if (!initializers() || !planSharding(im, graph, signature))
+    if (!initializers() || !givenInputsExist() || !planSharding(im, graph, signature))
       return false;
     pretransposeGemmWeights();
     im.b.setInsertionPointToEnd(module.getBody());
@@ -247,6 +247,32 @@ private:
     flip(t.reals);
     flip(t.ints);
     t.shape = {cols, rows};
+  }
+
+  // A shape or a value given for a name the model has no input of is a typo
+  // the user must hear about (it would otherwise be ignored).
+  bool givenInputsExist() {
+    std::set<std::string> inputs;
+    std::string names;
+    for (const auto &info : graph.input())
+      if (!initializerNames.count(info.name()) && inputs.insert(info.name()).second)
+        names += (names.empty() ? "" : ", ") + info.name();
+    auto check = [&](const std::string &name, const char *what) {
+      if (inputs.count(name))
+        return true;
+      im.error =
+          std::string(what) + " given for '" + name +
+          "', which is not an input of the model (its inputs: " + (names.empty() ? "none" : names) +
+          ")";
+      return false;
+    };
+    for (const auto &[name, shape] : im.options.inputShapes)
+      if (!check(name, "a shape"))
+        return false;
+    for (const auto &[name, value] : im.options.shapeInputValues)
+      if (!check(name, "a value"))
+        return false;
+    return true;
   }
 
   bool importNode(const onnx::NodeProto &node) {

@@ -175,6 +175,16 @@ std::string DescribeParseError(const std::string &errors, const std::vector<std:
   return first;
 }
 
+// --help lists the tool's flags and MLIR's documented ones (--mlir-timing,
+// ...), not the hundreds LLVM's libraries register (--amdgpu-*, ...), and a
+// did-you-mean suggests only those. Hidden flags still parse.
+void HideLibraryOptions() {
+  llvm::cl::HideUnrelatedOptions(toolCategory);
+  for (auto &entry : llvm::cl::getRegisteredOptions())
+    if (entry.first.starts_with("mlir-"))
+      entry.second->setHiddenFlag(llvm::cl::NotHidden);
+}
+
 // Parses and checks the command line into `run`; kExitOk, or the exit code
 // after one line on stderr. cl reports into `errors` and returns false (it
 // would exit(1) with several lines otherwise): the tool's contract is one
@@ -188,6 +198,7 @@ int ParseArguments(int argc, char **argv, Invocation *run) {
   std::vector<const char *> spelledArgv;
   for (const std::string &arg : spelled)
     spelledArgv.push_back(arg.c_str());
+  HideLibraryOptions();
   std::string errors;
   llvm::raw_string_ostream errorStream(errors);
   if (!llvm::cl::ParseCommandLineOptions(argc, spelledArgv.data(),

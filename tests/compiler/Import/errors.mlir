@@ -13,6 +13,9 @@
 // DYN: input 'x': dimension 0 ('N') is dynamic (give the shape with --input-shape or an input)
 // RUN: mesh-vk-translate --import-onnx %t.dyn.onnx --input-shape=x=3x4 | FileCheck %s --check-prefix=FIXED
 // FIXED: func.func @main(%{{.*}}: tensor<3x4xf32>) -> tensor<3x4xf32>
+// A shape for a name that is no input (a typo) is refused, not ignored.
+// RUN: not mesh-vk-translate --import-onnx %t.dyn.onnx --input-shape=x=3x4 --input-shape=X=3x4 2>&1 | FileCheck %s --check-prefix=TYPO
+// TYPO: a shape given for 'X', which is not an input of the model (its inputs: x)
 //
 // RUN: %make_model runtime_shape %t.rs.onnx
 // RUN: not mesh-vk-translate --import-onnx %t.rs.onnx 2>&1 | FileCheck %s --check-prefix=RS

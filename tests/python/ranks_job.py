@@ -29,6 +29,15 @@ def main():
         if not error <= 1e-3 * max(1.0, float(np.max(np.abs(expected)))):
             print("rank %d: call %d: max error %g" % (rt.rank, call, error), flush=True)
             return 1
+    # Each rank holds only its own shards: results cannot stay on the devices.
+    try:
+        fn(x, w1, w2, keep_on_device=True)
+        print("rank %d: keep_on_device over ranks was not refused" % rt.rank, flush=True)
+        return 1
+    except meshvk.UnimplementedError as e:
+        if not str(e).startswith("DeviceTensors over MPI ranks"):
+            print("rank %d: unexpected message: %s" % (rt.rank, e), flush=True)
+            return 1
     if rt.validation_messages:
         print("rank %d: validation: %s" % (rt.rank, rt.validation_messages[0]), flush=True)
         return 1

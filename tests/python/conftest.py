@@ -65,6 +65,15 @@ def run(make_runtime, text, n, *args):
     return results if isinstance(results, tuple) else (results,)
 
 
+def rss_kib():
+    """This process's resident set size (VmRSS), in KiB."""
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise AssertionError("no VmRSS in /proc/self/status")
+
+
 @pytest.fixture
 def rng():
     return np.random.default_rng(1234)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import meshvk
-from conftest import TOPOLOGY, compiled, compiled_text, elementwise_add, uniform
+from conftest import TOPOLOGY, compiled, compiled_text, elementwise_add, rss_kib, uniform
 
 ROWS = elementwise_add("f32", (8, 8), (2,), ([0],))
 COLUMNS = elementwise_add("f32", (8, 8), (2,), ([], [0]))
@@ -148,14 +148,6 @@ def test_collective_program_chained_on_the_devices(make_runtime, rng):
         expected = np.maximum(expected @ w1, 0) @ w2
     t = main(main(t, w1, w2, keep_on_device=True), w1, w2, keep_on_device=True)
     np.testing.assert_allclose(t.numpy(), expected, rtol=1e-4, atol=1e-5)
-
-
-def rss_kib():
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    raise AssertionError("no VmRSS in /proc/self/status")
 
 
 def test_rss_flat_over_200_device_steps(make_runtime, rng):

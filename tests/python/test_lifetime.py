@@ -6,15 +6,7 @@ import time
 import numpy as np
 
 import meshvk
-from conftest import compiled, uniform
-
-
-def rss_kib():
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    raise AssertionError("no VmRSS in /proc/self/status")
+from conftest import compiled, rss_kib, uniform
 
 
 def run_once(prog, args, close):

@@ -202,9 +202,8 @@ private:
   void pretransposeGemmWeights() {
     std::map<std::string, bool> onlyTransposedB; // initializer -> every use is a Gemm's transB B
     for (const auto &node : graph.node()) {
-      bool transB = false;
-      for (const auto &a : node.attribute())
-        transB |= a.name() == "transB" && a.i() != 0;
+      const auto *transBAttr = findAttribute(node, "transB");
+      bool transB = transBAttr && transBAttr->i() != 0;
       for (int i = 0; i < node.input_size(); ++i) {
         if (!initializerNames.count(node.input(i)))
           continue;

@@ -93,11 +93,15 @@ bool Importer::axes(const std::vector<int64_t> &values, int64_t rank, std::vecto
   return true;
 }
 
-const onnx::AttributeProto *Importer::attr(const std::string &name) const {
-  for (const auto &a : node->attribute())
+const onnx::AttributeProto *findAttribute(const onnx::NodeProto &node, const std::string &name) {
+  for (const auto &a : node.attribute())
     if (a.name() == name)
       return &a;
   return nullptr;
+}
+
+const onnx::AttributeProto *Importer::attr(const std::string &name) const {
+  return findAttribute(*node, name);
 }
 int64_t Importer::attrInt(const std::string &name, int64_t otherwise) const {
   const auto *a = attr(name);

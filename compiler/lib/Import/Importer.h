@@ -37,6 +37,10 @@ struct Tensor {
   bool boundInput = false;
 };
 
+// `node`'s attribute `name`, or nullptr (Importer::attr for the node being
+// lowered; this one for scans over the whole graph).
+const onnx::AttributeProto *findAttribute(const onnx::NodeProto &node, const std::string &name);
+
 // The computed element kind of an ONNX dtype: floats (FLOAT, DOUBLE as f32,
 // FLOAT16), integers (all as i32), booleans (i1).
 enum class Kind { Float, Int, Bool };

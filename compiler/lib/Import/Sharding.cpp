@@ -46,9 +46,8 @@ void planTensor(Importer &im, const onnx::GraphProto &graph, const std::set<std:
   for (const auto &node : graph.node()) {
     const std::string &op = node.op_type();
     if ((op == "MatMul" || op == "Gemm") && node.input_size() >= 2 && inits.count(node.input(1))) {
-      bool transB = false;
-      for (const auto &a : node.attribute())
-        transB |= a.name() == "transB" && a.i() != 0;
+      const auto *transBAttr = findAttribute(node, "transB");
+      bool transB = transBAttr && transBAttr->i() != 0;
       const std::string &w = node.input(1);
       auto it = im.values.find(w);
       if (it == im.values.end() || it->second.shape.size() != 2)

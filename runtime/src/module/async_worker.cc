@@ -25,12 +25,6 @@ void AsyncWorker::Push(Job job) {
   changed_.notify_all();
 }
 
-Status AsyncWorker::Drain() {
-  std::unique_lock<std::mutex> lock(mutex_);
-  changed_.wait(lock, [this] { return jobs_.empty() && !running_; });
-  return std::exchange(error_, Status());
-}
-
 Status AsyncWorker::Drain(uint64_t timeout_ns) {
   std::unique_lock<std::mutex> lock(mutex_);
   const auto idle = [this] { return jobs_.empty() && !running_; };

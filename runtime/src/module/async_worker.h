@@ -39,10 +39,9 @@ class AsyncWorker {
   void Push(Job job);
   // Blocks until every queued job has run; returns and clears the first error
   // a job returned since the last Drain/TakeError (later jobs after an error
-  // are skipped: their order would be broken).
-  Status Drain();
-  // Drain, giving up after `timeout_ns` with DEADLINE_EXCEEDED (jobs stay queued).
-  Status Drain(uint64_t timeout_ns);
+  // are skipped: their order would be broken). Gives up after `timeout_ns`
+  // with DEADLINE_EXCEEDED (the jobs stay queued); UINT64_MAX: no bound.
+  Status Drain(uint64_t timeout_ns = UINT64_MAX);
   // The first error so far, without waiting (cleared); OK when none.
   Status TakeError();
   // True while a job is queued or running.

@@ -38,15 +38,17 @@ class DeviceCall {
   DeviceCall& operator=(const DeviceCall&) = delete;
 
   void TakeArguments(const py::args& args);
-  // Host arrays for each result shard, unless the results stay on the devices.
-  void PrepareHostResults();
+  // Host arrays for the result shards read back, unless the results stay on
+  // the devices: every shard when kept sharded, else each distinct block once.
+  void PrepareHostResults(bool keep_sharded);
   void Run(meshvk_program_t* program, meshvk_device_set_t* set, bool keep_on_device, uint64_t timeout_ns);
   py::object Results(bool keep_sharded);
 
  private:
   CallArgument Take(uint32_t i, py::object value);
-  std::vector<py::array> HostShards(uint32_t i, const py::array& global) const;
-  bool ShardsInPlace(uint32_t i, const py::object& sharded, std::vector<py::array>* out) const;
+  static std::vector<py::array> HostShards(const std::vector<ShardPlacement>& placements, const py::array& global);
+  bool ShardsInPlace(uint32_t i, const std::vector<ShardPlacement>& placements, const py::object& sharded,
+                     std::vector<py::array>* out) const;
   void WriteHostShards(meshvk_program_t* program) const;
   void MakeResultTensors(meshvk_device_set_t* set);
 
@@ -55,7 +57,8 @@ class DeviceCall {
   const Artifact& artifact_;
   std::vector<CallArgument> arguments_;
   std::vector<std::vector<ShardPlacement>> result_placements_;
-  std::vector<std::vector<py::array>> result_shards_;             // host results
+  std::vector<std::vector<size_t>> result_read_;                  // per result, the shards read back
+  std::vector<std::vector<py::array>> result_shards_;             // host results, one per result_read_ entry
   std::vector<std::vector<meshvk_host_output_t>> result_memory_;  // touched without the GIL
   std::vector<std::shared_ptr<DeviceTensor>> result_tensors_;     // results kept on the devices
 };
@@ -85,35 +88,30 @@ CallArgument DeviceCall::Take(uint32_t i, py::object value) {
   }
   py::object sharded_class = py::module_::import("meshvk._runtime").attr("ShardedTensor");
   if (py::isinstance(value, sharded_class)) {
-    if (ShardsInPlace(i, value, &argument.host)) return argument;
+    if (ShardsInPlace(i, placements, value, &argument.host)) return argument;
     value = value.attr("assemble")();
   }
-  argument.host = HostShards(i, CheckInput(signature_, i, value));
+  argument.host = HostShards(placements, CheckInput(signature_, i, value));
   return argument;
 }
 
-std::vector<py::array> DeviceCall::HostShards(uint32_t i, const py::array& global) const {
+std::vector<py::array> DeviceCall::HostShards(const std::vector<ShardPlacement>& placements, const py::array& global) {
   py::object contiguous = py::module_::import("numpy").attr("ascontiguousarray");
   std::vector<py::array> shards;
-  for (const ShardPlacement& p : artifact_.ArgumentShards(signature_.index, i)) {
-    py::tuple slices(p.shape.size());
-    for (size_t d = 0; d < p.shape.size(); ++d)
-      slices[d] = py::slice(static_cast<py::ssize_t>(p.global_offset[d]),
-                            static_cast<py::ssize_t>(p.global_offset[d] + p.shape[d]), 1);
-    shards.push_back(contiguous(global[slices]));
-  }
+  for (const ShardPlacement& p : placements) shards.push_back(contiguous(global[SlicesOf(p)]));
   return shards;
 }
 
 // A ShardedTensor whose every shard the argument needs is there (same
 // process, offset and shape) is written shard by shard, never assembled.
-bool DeviceCall::ShardsInPlace(uint32_t i, const py::object& sharded, std::vector<py::array>* out) const {
+bool DeviceCall::ShardsInPlace(uint32_t i, const std::vector<ShardPlacement>& placements, const py::object& sharded,
+                               std::vector<py::array>* out) const {
   const meshvk_tensor_info_t& info = signature_.arguments[i];
   if (py::str(sharded.attr("dtype")).cast<std::string>() != py::str(DtypeOf(info.element_type)).cast<std::string>())
     return false;
   py::object contiguous = py::module_::import("numpy").attr("ascontiguousarray");
   std::vector<py::array> shards;
-  for (const ShardPlacement& p : artifact_.ArgumentShards(signature_.index, i)) {
+  for (const ShardPlacement& p : placements) {
     py::object found = py::none();
     for (py::handle shard : sharded.attr("shards")) {
       if (shard.attr("process").cast<uint32_t>() == p.process &&
@@ -130,15 +128,21 @@ bool DeviceCall::ShardsInPlace(uint32_t i, const py::object& sharded, std::vecto
   return true;
 }
 
-void DeviceCall::PrepareHostResults() {
+void DeviceCall::PrepareHostResults(bool keep_sharded) {
   for (uint32_t r = 0; r < result_placements_.size(); ++r) {
+    const std::vector<ShardPlacement>& placements = result_placements_[r];
+    std::vector<size_t> read(placements.size());
+    for (size_t s = 0; s < read.size(); ++s) read[s] = s;
+    if (!keep_sharded) read = DistinctShards(placements);  // replicas of a block read once
+    result_read_.push_back(read);
     result_shards_.emplace_back();
-    result_memory_.emplace_back();
-    for (const ShardPlacement& p : result_placements_[r]) {
+    result_memory_.emplace_back(placements.size(), meshvk_host_output_t{nullptr, 0});
+    for (size_t s : read) {
+      const ShardPlacement& p = placements[s];
       result_shards_[r].push_back(py::array(DtypeOf(signature_.results[r].element_type),
                                             std::vector<py::ssize_t>(p.shape.begin(), p.shape.end())));
-      result_memory_[r].push_back(
-          {result_shards_[r].back().mutable_data(), static_cast<uint64_t>(result_shards_[r].back().nbytes())});
+      result_memory_[r][s] = {result_shards_[r].back().mutable_data(),
+                              static_cast<uint64_t>(result_shards_[r].back().nbytes())};
     }
   }
 }
@@ -222,10 +226,7 @@ py::object DeviceCall::Results(bool keep_sharded) {
     } else if (keep_sharded) {
       results.append(MakeShardedTensor(signature_.results[r], result_placements_[r], result_shards_[r]));
     } else {
-      const std::vector<size_t> distinct = DistinctShards(result_placements_[r]);
-      std::vector<py::array> parts;
-      for (size_t s : distinct) parts.push_back(result_shards_[r][s]);
-      results.append(AssembleShards(signature_.results[r], result_placements_[r], distinct, parts));
+      results.append(AssembleShards(signature_.results[r], result_placements_[r], result_read_[r], result_shards_[r]));
     }
   }
   if (results.size() == 1) return results[0];
@@ -246,7 +247,7 @@ py::object Function::CallOnDevice(const py::args& args, bool keep_on_device, boo
   const uint64_t timeout_ns = TimeoutNs(timeout);
   DeviceCall call(*program_, signature_);
   call.TakeArguments(args);
-  if (!keep_on_device) call.PrepareHostResults();
+  if (!keep_on_device) call.PrepareHostResults(keep_sharded);
   {
     py::gil_scoped_release release;
     program_->WithProgram([&](meshvk_program_t* program, meshvk_device_set_t* set) {

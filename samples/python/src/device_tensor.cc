@@ -17,7 +17,13 @@ bool SamePlace(const ShardPlacement& a, const ShardPlacement& b) {
   return a.global_offset == b.global_offset && a.shape == b.shape;
 }
 
-// The slices of the global tensor `shard` holds, as numpy indexes them.
+[[noreturn]] void RaiseClosed() {
+  Raise(MESHVK_STATUS_FAILED_PRECONDITION,
+        "the DeviceTensor is closed (its runtime was closed, or close() was called): its buffers are gone");
+}
+
+}  // namespace
+
 py::tuple SlicesOf(const ShardPlacement& shard) {
   py::tuple slices(shard.shape.size());
   for (size_t d = 0; d < shard.shape.size(); ++d)
@@ -25,13 +31,6 @@ py::tuple SlicesOf(const ShardPlacement& shard) {
                           static_cast<py::ssize_t>(shard.global_offset[d] + shard.shape[d]), 1);
   return slices;
 }
-
-[[noreturn]] void RaiseClosed() {
-  Raise(MESHVK_STATUS_FAILED_PRECONDITION,
-        "the DeviceTensor is closed (its runtime was closed, or close() was called): its buffers are gone");
-}
-
-}  // namespace
 
 uint64_t ShardBytes(const meshvk_tensor_info_t& info, const ShardPlacement& shard) {
   uint64_t bytes = meshvk_run::ElementBytes(info.element_type);

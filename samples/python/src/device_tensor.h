@@ -85,6 +85,9 @@ py::array AssembleShards(const meshvk_tensor_info_t& info, const std::vector<Sha
 // Releases what DeviceTensor::RetainShards retained.
 void ReleaseShards(const std::vector<meshvk_shard_buffer_t>& shards);
 
+// The slices of the global tensor `shard` holds, as numpy indexes them.
+py::tuple SlicesOf(const ShardPlacement& shard);
+
 // Bytes of one shard of `info`'s element type.
 uint64_t ShardBytes(const meshvk_tensor_info_t& info, const ShardPlacement& shard);
 

@@ -36,6 +36,7 @@ void ReadResultShards(meshvk_program_t* program, const FunctionSignature& signat
                       const std::vector<std::vector<meshvk_host_output_t>>& memory) {
   for (uint32_t r = 0; r < memory.size(); ++r)
     for (uint32_t s = 0; s < memory[r].size(); ++s) {
+      if (!memory[r][s].data) continue;  // not wanted (a replica already read)
       meshvk_shard_view_t view{};
       Check(meshvk_program_result_shard(program, signature.index, r, s, &view));
       Check(meshvk_buffer_read(view.buffer, view.offset, memory[r][s].data, memory[r][s].size),

@@ -37,7 +37,8 @@ PreparedCall Prepare(const FunctionSignature& signature, const py::args& args);
 // Seconds (None: 0, the runtime's device timeout) as an invoke's timeout_ns.
 uint64_t TimeoutNs(const py::object& timeout);
 // Reads result shards left on the devices by the last invoke into `memory`
-// (per result, per shard). Call without the GIL, under the run mutex.
+// (per result, per shard; an entry with NULL data is skipped). Call without
+// the GIL, under the run mutex.
 void ReadResultShards(meshvk_program_t* program, const FunctionSignature& signature,
                       const std::vector<std::vector<meshvk_host_output_t>>& memory);
 // meshvk.ShardedTensor of result `r` from its shards' arrays.

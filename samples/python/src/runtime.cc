@@ -214,20 +214,24 @@ meshvk_device_set_t* RuntimeCore::SetFor(uint32_t processes) {
   return set;
 }
 
-void RuntimeCore::Register(const std::shared_ptr<ProgramCore>& program) {
-  // Forget programs that are gone, so a load/close loop does not grow this.
-  programs_.erase(std::remove_if(programs_.begin(), programs_.end(),
-                                 [](const std::weak_ptr<ProgramCore>& p) { return p.expired(); }),
-                  programs_.end());
-  programs_.push_back(program);
+namespace {
+
+// Adds `object` to the weak list, forgetting those that are gone first, so a
+// load/close (or call) loop does not grow it.
+template <typename T>
+void Remember(std::vector<std::weak_ptr<T>>* list, const std::shared_ptr<T>& object) {
+  list->erase(std::remove_if(list->begin(), list->end(), [](const std::weak_ptr<T>& w) { return w.expired(); }),
+              list->end());
+  list->push_back(object);
 }
+
+}  // namespace
+
+void RuntimeCore::Register(const std::shared_ptr<ProgramCore>& program) { Remember(&programs_, program); }
 
 void RuntimeCore::Register(const std::shared_ptr<DeviceTensor>& tensor) {
   std::lock_guard<std::mutex> lock(tensors_mutex_);
-  tensors_.erase(std::remove_if(tensors_.begin(), tensors_.end(),
-                                [](const std::weak_ptr<DeviceTensor>& t) { return t.expired(); }),
-                 tensors_.end());
-  tensors_.push_back(tensor);
+  Remember(&tensors_, tensor);
 }
 
 void RuntimeCore::Close() {

@@ -234,6 +234,8 @@ private:
 
   static void transpose2D(OnnxHostTensor &t) {
     const int64_t rows = t.shape[0], cols = t.shape[1];
+    // One of reals/ints holds the values (decodeTensor checked their count);
+    // the other is empty.
     auto flip = [&](auto &data) {
       if (data.size() != static_cast<size_t>(rows * cols))
         return;

@@ -45,6 +45,14 @@ std::vector<int64_t> shapeOf(Value v) {
   return std::vector<int64_t>(t.getShape().begin(), t.getShape().end());
 }
 
+// "8x1024", as the messages spell a shape.
+std::string shapeText(const std::vector<int64_t> &shape) {
+  std::string text;
+  for (int64_t d : shape)
+    text += (text.empty() ? "" : "x") + std::to_string(d);
+  return text;
+}
+
 Value operand(Importer &im, int i, Tensor **tensor = nullptr) {
   Tensor *t = im.input(i);
   if (tensor)
@@ -259,6 +267,13 @@ Value matmul(Importer &im, Value a, Value b) {
   if (vecB)
     b = im.reshape(b, bs = {bs[0], 1});
   int64_t M = as[as.size() - 2], K = as.back(), N = bs.back();
+  if (bs[bs.size() - 2] != K) {
+    im.fail("the product's inner dimensions differ: " + shapeText(as) + " times " + shapeText(bs) +
+            " (as multiplied, after any transA/transB: the first's last dimension must equal the "
+            "second's "
+            "second to last)");
+    return Value();
+  }
   std::vector<int64_t> abatch(as.begin(), as.end() - 2), bbatch(bs.begin(), bs.end() - 2), batch;
   broadcastShapes(abatch, bbatch, &batch);
   // The product [batch.., M, N], less the dimensions of a vector operand.
@@ -311,6 +326,8 @@ bool lowerGemm(Importer &im) {
   if (im.attrInt("transB", 0) && !im.pretransposed.count(im.node->input(1)))
     b = im.transpose(b, {1, 0});
   Value y = matmul(im, a, b);
+  if (!y)
+    return false;
   float alpha = im.attrFloat("alpha", 1), beta = im.attrFloat("beta", 1);
   if (im.hasInput(2)) {
     Value c = operand(im, 2);

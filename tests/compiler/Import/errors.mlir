@@ -13,6 +13,10 @@
 // DYN: input 'x': dimension 0 ('N') is dynamic (give the shape with --input-shape or an input)
 // RUN: mesh-vk-translate --import-onnx %t.dyn.onnx --input-shape=x=3x4 | FileCheck %s --check-prefix=FIXED
 // FIXED: func.func @main(%{{.*}}: tensor<3x4xf32>) -> tensor<3x4xf32>
+// An input shape that does not fit the weights: the product named, not a reshape that fails to verify.
+// RUN: %make_model mlp %t.mlp.onnx
+// RUN: not mesh-vk-translate --import-onnx %t.mlp.onnx --input-shape=x=4x7 2>&1 | FileCheck %s --check-prefix=INNER
+// INNER: node 'fc1' (MatMul, opset 17): the product's inner dimensions differ: 4x7 times 8x16 (as multiplied, after any transA/transB
 // A shape for a name that is no input (a typo) is refused, not ignored.
 // RUN: not mesh-vk-translate --import-onnx %t.dyn.onnx --input-shape=x=3x4 --input-shape=X=3x4 2>&1 | FileCheck %s --check-prefix=TYPO
 // TYPO: a shape given for 'X', which is not an input of the model (its inputs: x)

@@ -1,4 +1,4 @@
-// meshvk/vulkan.h: running on an application's Vulkan objects. Adopted
+// meshvk/vulkan.h: running on an application's Vulkan objects. Imported
 // objects go into the same internal structures as created ones, marked as not
 // owned, so every other part of the runtime treats them alike; only creation,
 // destruction and idle-waits differ (owns_instance, owns_device, imported).
@@ -7,6 +7,8 @@
 #include <memory>
 #include <string>
 
+#include "api_version.h"
+#include "base/structure.h"
 #include "buffer.h"
 #include "copy_path.h"
 #include "device_set.h"
@@ -19,13 +21,13 @@
 namespace meshvk {
 namespace {
 
-Status AdoptInstance(const meshvk_instance_adopt_info_t& info, meshvk_instance_t* out) {
+Status AdoptInstance(const meshvk_instance_import_info_t& info, meshvk_instance_t* out) {
   if (!info.instance) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_instance_create_from_vulkan: instance is NULL");
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_instance_import: instance is NULL");
   }
   if (info.api_version < VK_API_VERSION_1_2) {
     return MakeStatus(MESHVK_STATUS_UNAVAILABLE,
-                      "meshvk_instance_create_from_vulkan: the instance speaks Vulkan %u.%u, meshvk "
+                      "meshvk_instance_import: the instance speaks Vulkan %u.%u, meshvk "
                       "needs 1.2 (meshvk_vulkan_requirements)",
                       VK_API_VERSION_MAJOR(info.api_version), VK_API_VERSION_MINOR(info.api_version));
   }
@@ -51,9 +53,9 @@ uint32_t PhysicalIndex(const meshvk_instance_t* instance, VkPhysicalDevice handl
   return UINT32_MAX;
 }
 
-Status AdoptDevice(meshvk_device_set_t* set, const meshvk_adopted_device_t& app, uint32_t index,
+Status AdoptDevice(meshvk_device_set_t* set, const meshvk_imported_device_t& app, uint32_t index,
                    const meshvk_queue_lock_t& queue_lock, LogicalDevice* out) {
-  const std::string what = "meshvk_device_set_create_from_vulkan: devices[" + std::to_string(index) + "]";
+  const std::string what = "meshvk_device_set_import: devices[" + std::to_string(index) + "]";
   if (!app.device || !app.physical_devices || app.physical_device_count == 0 || !app.queues || app.queue_count == 0) {
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: device, physical_devices and queues must be given",
                       what.c_str());
@@ -90,8 +92,8 @@ Status AdoptDevice(meshvk_device_set_t* set, const meshvk_adopted_device_t& app,
   return SetUpLogicalDevice(set, out);
 }
 
-Status AdoptSet(const meshvk_device_set_adopt_info_t& info, meshvk_device_set_t* set) {
-  const char* what = "meshvk_device_set_create_from_vulkan";
+Status AdoptSet(const meshvk_device_set_import_info_t& info, meshvk_device_set_t* set) {
+  const char* what = "meshvk_device_set_import";
   if (info.process_count == 0 || !info.devices || info.device_count == 0) {
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: process_count and devices must be >= 1", what);
   }
@@ -153,14 +155,14 @@ using meshvk::Status;
 
 extern "C" {
 
-meshvk_status_t meshvk_instance_create_from_vulkan(const meshvk_instance_adopt_info_t* info,
-                                                   meshvk_instance_t** out_instance) {
-  if (!out_instance || !info) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                      "meshvk_instance_create_from_vulkan: info or out_instance is NULL")
-        .ToC();
+meshvk_status_t meshvk_instance_import(const meshvk_instance_import_info_t* info, meshvk_instance_t** out_instance) {
+  if (!out_instance) {
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_instance_import: out_instance is NULL").ToC();
   }
   *out_instance = nullptr;
+  Status checked = meshvk::CheckStructure(info, MESHVK_STRUCTURE_TYPE_INSTANCE_IMPORT_INFO, "meshvk_instance_import: info");
+  if (checked.ok()) checked = meshvk::CheckHeaderVersion(info->meshvk_api_version, "meshvk_instance_import");
+  if (!checked.ok()) return checked.ToC();
   auto instance = std::make_unique<meshvk_instance_t>();
   Status status = meshvk::AdoptInstance(*info, instance.get());
   if (!status.ok()) {
@@ -177,66 +179,84 @@ VkInstance meshvk_instance_vk_instance(const meshvk_instance_t* instance) {
 
 meshvk_status_t meshvk_vulkan_requirements(meshvk_topology_t topology, const meshvk_shader_features_t* shader_features,
                                            meshvk_vulkan_requirements_t* out) {
-  if (!out) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_vulkan_requirements: out is NULL").ToC();
-  }
+  Status checked =
+      meshvk::CheckStructure(out, MESHVK_STRUCTURE_TYPE_VULKAN_REQUIREMENTS, "meshvk_vulkan_requirements: out");
+  if (checked.ok() && shader_features)
+    checked = meshvk::CheckStructure(shader_features, MESHVK_STRUCTURE_TYPE_SHADER_FEATURES,
+                                     "meshvk_vulkan_requirements: shader_features");
+  if (!checked.ok()) return checked.ToC();
   if (topology != MESHVK_TOPOLOGY_AUTO && topology != MESHVK_TOPOLOGY_LOGICAL &&
       topology != MESHVK_TOPOLOGY_DEVICE_GROUP) {
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_vulkan_requirements: unknown topology %d",
                       static_cast<int>(topology))
         .ToC();
   }
-  *out = meshvk_vulkan_requirements_t{};
+  meshvk_vulkan_requirements_t requirements = MESHVK_VULKAN_REQUIREMENTS_INIT;
   // Device groups (and vkCmdDispatchBase, device masks) are core in 1.1, timeline
   // semaphores in 1.2: no extension is needed on either topology.
-  out->api_version = VK_API_VERSION_1_2;
-  out->timeline_semaphore = 1;
-  out->queue_flags = VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT;
-  if (shader_features) out->shader = *shader_features;
+  requirements.api_version = VK_API_VERSION_1_2;
+  requirements.timeline_semaphore = 1;
+  requirements.queue_flags = VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT;
+  requirements.shader.type = MESHVK_STRUCTURE_TYPE_SHADER_FEATURES;
+  if (shader_features) meshvk::FillKeepingHeader(&requirements.shader, *shader_features);
+  meshvk::FillKeepingHeader(out, requirements);
   return MESHVK_OK;
 }
 
-meshvk_status_t meshvk_device_set_create_from_vulkan(meshvk_instance_t* instance,
-                                                     const meshvk_device_set_adopt_info_t* info,
-                                                     meshvk_device_set_t** out_set) {
-  if (!out_set || !instance || !info) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                      "meshvk_device_set_create_from_vulkan: instance, info or out_set is NULL")
-        .ToC();
+meshvk_status_t meshvk_device_set_import(meshvk_instance_t* instance, const meshvk_device_set_import_info_t* info,
+                                         meshvk_device_set_t** out_set) {
+  if (!out_set || !instance) {
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_device_set_import: instance or out_set is NULL").ToC();
   }
   *out_set = nullptr;
+  Status status =
+      meshvk::CheckStructure(info, MESHVK_STRUCTURE_TYPE_DEVICE_SET_IMPORT_INFO, "meshvk_device_set_import: info");
+  if (!status.ok()) return status.ToC();
   auto* set = new meshvk_device_set_t();
+  meshvk_instance_retain(instance);
   set->instance = instance;
-  Status status = meshvk::AdoptSet(*info, set);
+  status = meshvk::TakeDeviceTimeout(info, set);
+  if (status.ok()) status = meshvk::AdoptSet(*info, set);
   if (!status.ok()) {
-    meshvk_device_set_release(set);
+    meshvk::DestroySet(set);
     return status.ToC();
   }
+  meshvk::ApplyDeviceTimeout(set);
   *out_set = set;
   return MESHVK_OK;
 }
 
 meshvk_status_t meshvk_device_set_process_vulkan(const meshvk_device_set_t* set, uint32_t process,
                                                  meshvk_process_vulkan_t* out) {
-  if (!set || !out) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_device_set_process_vulkan: set or out is NULL").ToC();
+  if (!set) {
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_device_set_process_vulkan: set is NULL").ToC();
   }
-  Status status = set->CheckProcess(process, "meshvk_device_set_process_vulkan");
+  Status status =
+      meshvk::CheckStructure(out, MESHVK_STRUCTURE_TYPE_PROCESS_VULKAN, "meshvk_device_set_process_vulkan: out");
+  if (status.ok()) status = set->CheckProcess(process, "meshvk_device_set_process_vulkan");
   if (!status.ok()) return status.ToC();
   const meshvk::Process& p = set->processes[process];
   const meshvk::LogicalDevice& device = *set->devices[p.logical_device];
-  out->physical_device = set->instance->physical_devices[p.physical_device].handle;
-  out->device = device.device;
-  out->queue = device.queues[p.queue_index];
-  out->queue_family = device.queue_family;
-  out->device_mask = 1u << p.device_index;
+  meshvk_process_vulkan_t handles = MESHVK_PROCESS_VULKAN_INIT;
+  handles.physical_device = set->instance->physical_devices[p.physical_device].handle;
+  handles.device = device.device;
+  handles.queue = device.queues[p.queue_index];
+  handles.queue_family = device.queue_family;
+  handles.device_mask = 1u << p.device_index;
+  meshvk::FillKeepingHeader(out, handles);
   return MESHVK_OK;
 }
 
-meshvk_status_t meshvk_buffer_import_vulkan(meshvk_device_set_t* set, uint32_t process, VkBuffer buffer,
-                                            VkDeviceSize offset, VkDeviceSize range, meshvk_buffer_t** out_buffer) {
-  const char* what = "meshvk_buffer_import_vulkan";
-  Status status = meshvk::CheckProcessCreate(set, process, out_buffer, what, "out_buffer");
+meshvk_status_t meshvk_buffer_import(meshvk_device_set_t* set, const meshvk_buffer_import_info_t* info,
+                                     meshvk_buffer_t** out_buffer) {
+  const char* what = "meshvk_buffer_import";
+  if (out_buffer) *out_buffer = nullptr;
+  Status status = meshvk::CheckStructure(info, MESHVK_STRUCTURE_TYPE_BUFFER_IMPORT_INFO, "meshvk_buffer_import: info");
+  if (!status.ok()) return status.ToC();
+  const uint32_t process = info->process;
+  const VkBuffer buffer = info->buffer;
+  const VkDeviceSize offset = info->offset, range = info->range;
+  status = meshvk::CheckProcessCreate(set, process, out_buffer, what, "out_buffer");
   if (!status.ok()) return status.ToC();
   if (!buffer || range == 0) {
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: buffer is NULL or range is 0", what).ToC();

@@ -1,6 +1,8 @@
 // meshvk_buffer_t: a shard buffer in memory of its owning process's device.
 #include "buffer.h"
 
+#include "base/structure.h"
+
 #include <cstring>
 #include <vector>
 
@@ -201,12 +203,12 @@ Status CreateBuffer(meshvk_buffer_t* buffer, meshvk_buffer_flags_t flags) {
 Status StagedTransfer(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, void* host, bool to_device) {
   auto* bytes = static_cast<uint8_t*>(host);
   if (to_device) {
-    return StageIn(buffer, offset, size, 0, 0, [bytes](uint8_t* chunk, uint64_t n, uint64_t at) {
+    return StageIn(buffer, offset, size, 0, UINT64_MAX, [bytes](uint8_t* chunk, uint64_t n, uint64_t at) {
       std::memcpy(chunk, bytes + at, n);
       return Status();
     });
   }
-  return StageOut(buffer, offset, size, 0, 0, [bytes](const uint8_t* chunk, uint64_t n, uint64_t at) {
+  return StageOut(buffer, offset, size, 0, UINT64_MAX, [bytes](const uint8_t* chunk, uint64_t n, uint64_t at) {
     std::memcpy(bytes + at, chunk, n);
     return Status();
   });
@@ -285,15 +287,19 @@ extern "C" {
 
 meshvk_status_t meshvk_buffer_create(meshvk_device_set_t* set, uint32_t process, uint64_t size,
                                      meshvk_buffer_t** out_buffer) {
-  meshvk_buffer_create_info_t info{process, size, 0};
+  meshvk_buffer_create_info_t info = MESHVK_BUFFER_CREATE_INFO_INIT;
+  info.process = process;
+  info.size = size;
   return meshvk_buffer_create_with_info(set, &info, out_buffer);
 }
 
 meshvk_status_t meshvk_buffer_create_with_info(meshvk_device_set_t* set, const meshvk_buffer_create_info_t* info,
                                                meshvk_buffer_t** out_buffer) {
-  if (!info) {
+  if (Status checked =
+          meshvk::CheckStructure(info, MESHVK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, "meshvk_buffer_create: info");
+      !checked.ok()) {
     if (out_buffer) *out_buffer = nullptr;
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_buffer_create: info is NULL").ToC();
+    return checked.ToC();
   }
   const uint32_t process = info->process;
   const uint64_t size = info->size;
@@ -328,7 +334,7 @@ void meshvk_buffer_release(meshvk_buffer_t* buffer) {
 
 uint64_t meshvk_buffer_size(const meshvk_buffer_t* buffer) { return buffer ? buffer->size : 0; }
 
-uint32_t meshvk_buffer_process(const meshvk_buffer_t* buffer) { return buffer ? buffer->process : 0; }
+uint32_t meshvk_buffer_process(const meshvk_buffer_t* buffer) { return buffer ? buffer->process : MESHVK_NO_PROCESS; }
 
 uint64_t meshvk_buffer_allocation_size(const meshvk_buffer_t* buffer) { return buffer ? buffer->allocation_size : 0; }
 

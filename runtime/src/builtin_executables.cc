@@ -45,7 +45,7 @@ Status GetBuiltin(meshvk_device_set_t* set, meshvk_builtin_t builtin, meshvk_exe
   meshvk_executable_t*& cached = set->builtins[builtin];
   if (!cached) {
     BuiltinSpec spec = GetBuiltinSpec(builtin);
-    meshvk_executable_create_info_t info = {};
+    meshvk_executable_create_info_t info = MESHVK_EXECUTABLE_CREATE_INFO_INIT;
     info.spirv = spec.words;
     info.spirv_size = spec.word_count * sizeof(uint32_t);
     info.binding_count = spec.binding_count;

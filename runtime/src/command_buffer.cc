@@ -175,7 +175,7 @@ void DestroyCommandBuffer(meshvk_command_buffer_t* cb) {
     // Bounded; an unanswered device is not waited on (device_wait.h): the
     // release then goes ahead without waiting, as teardown must not hang.
     std::string where = set->Where(cb->process) + ": command buffer release";
-    if (WaitSemaphores(device, wait, DeviceTimeoutNs(), where + ": vkWaitSemaphores").ok() &&
+    if (WaitSemaphores(device, wait, device.timeout_ns, where + ": vkWaitSemaphores").ok() &&
         TouchesCommandBuffersAfterSignal(set, device)) {
       // Lavapipe (Mesa 22.3) still touches a command buffer on its queue thread
       // after signalling the submission's semaphores: freeing the pool right
@@ -228,8 +228,12 @@ meshvk_status_t meshvk_command_buffer_create(meshvk_device_set_t* set, uint32_t 
   return MESHVK_OK;
 }
 
+void meshvk_command_buffer_retain(meshvk_command_buffer_t* command_buffer) {
+  if (command_buffer) command_buffer->references.fetch_add(1);
+}
+
 void meshvk_command_buffer_release(meshvk_command_buffer_t* command_buffer) {
-  if (command_buffer) meshvk::DestroyCommandBuffer(command_buffer);
+  if (command_buffer && command_buffer->references.fetch_sub(1) == 1) meshvk::DestroyCommandBuffer(command_buffer);
 }
 
 meshvk_status_t meshvk_command_buffer_barrier(meshvk_command_buffer_t* cb) {

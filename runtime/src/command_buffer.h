@@ -5,6 +5,7 @@
 #include <volk.h>
 
 #include <unordered_map>
+#include <atomic>
 #include <vector>
 
 #include "device_set.h"
@@ -13,6 +14,7 @@
 #include "status.h"
 
 struct meshvk_command_buffer_s {
+  std::atomic<uint32_t> references{1};
   meshvk_device_set_t* set = nullptr;  // retained
   uint32_t process = 0;
   VkCommandPool pool = VK_NULL_HANDLE;  // one per command buffer: no sharing, no locks

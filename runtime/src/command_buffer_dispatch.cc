@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "base/structure.h"
 #include "buffer.h"
 #include "builtin_executables.h"
 #include "command_buffer.h"
@@ -179,7 +180,7 @@ Status DispatchBuiltin(meshvk_command_buffer_t* cb, meshvk_builtin_t builtin, co
                        uint32_t binding_count, const void* push, uint32_t push_size, uint64_t items, const char* what) {
   meshvk_executable_t* executable = nullptr;
   MESHVK_RETURN_IF_ERROR(GetBuiltin(cb->set, builtin, &executable));
-  meshvk_dispatch_info_t info = {};
+  meshvk_dispatch_info_t info = MESHVK_DISPATCH_INFO_INIT;
   info.executable = executable;
   info.bindings = bindings;
   info.binding_count = binding_count;
@@ -203,9 +204,8 @@ extern "C" {
 meshvk_status_t meshvk_command_buffer_dispatch(meshvk_command_buffer_t* cb, const meshvk_dispatch_info_t* info) {
   const char* what = "meshvk_command_buffer_dispatch";
   Status status = meshvk::CheckRecording(cb, what);
-  if (status.ok() && !info) {
-    status = MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: info is NULL", what);
-  }
+  if (status.ok())
+    status = meshvk::CheckStructure(info, MESHVK_STRUCTURE_TYPE_DISPATCH_INFO, "meshvk_command_buffer_dispatch: info");
   if (status.ok()) status = meshvk::CheckDispatch(cb, *info, what);
   if (status.ok()) status = meshvk::Recorded(cb, meshvk::RecordDispatch(cb, *info));
   return status.ToC();

@@ -3,6 +3,7 @@
 
 #include <cstring>
 
+#include "base/structure.h"
 #include "device_set.h"
 
 namespace meshvk {
@@ -168,7 +169,7 @@ namespace {
 meshvk_copy_path_info_t ChooseForDevices(const meshvk_device_set_t* set, size_t a, size_t b, bool host_allocation) {
   const LogicalDevice& src = *set->devices[a];
   const LogicalDevice& dst = *set->devices[b];
-  meshvk_copy_path_info_t path{};
+  meshvk_copy_path_info_t path = MESHVK_COPY_PATH_INFO_INIT;
   ChoosePairPath(set->instance, src.physical_indices[0], dst.physical_indices[0], &path, host_allocation);
   // Shared semaphores need the fd extension enabled on both VkDevices.
   path.external_semaphores = path.external_semaphores && src.external_semaphore_fd && dst.external_semaphore_fd;
@@ -260,33 +261,39 @@ const char* meshvk_copy_path_name(meshvk_copy_path_t path) {
 
 meshvk_status_t meshvk_instance_copy_path(const meshvk_instance_t* instance, uint32_t src, uint32_t dst,
                                           meshvk_copy_path_info_t* out_info) {
-  if (!instance || !out_info) {
-    return meshvk::MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_instance_copy_path: instance or out_info is NULL")
-        .ToC();
+  if (!instance) {
+    return meshvk::MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_instance_copy_path: instance is NULL").ToC();
   }
-  *out_info = meshvk_copy_path_info_t{};
+  meshvk::Status checked = meshvk::CheckStructure(out_info, MESHVK_STRUCTURE_TYPE_COPY_PATH_INFO,
+                                                 "meshvk_instance_copy_path: out_info");
+  if (!checked.ok()) return checked.ToC();
+  meshvk::FillKeepingHeader(out_info, meshvk_copy_path_info_t{});
   const size_t n = instance->physical_devices.size();
   if (src >= n || dst >= n) {
     return meshvk::MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "meshvk_instance_copy_path: devices %u -> %u, there are %zu",
                               src, dst, n)
         .ToC();
   }
-  meshvk::ChoosePairPath(instance, src, dst, out_info);
+  meshvk_copy_path_info_t path = MESHVK_COPY_PATH_INFO_INIT;
+  meshvk::ChoosePairPath(instance, src, dst, &path);
+  meshvk::FillKeepingHeader(out_info, path);
   return MESHVK_OK;
 }
 
 meshvk_status_t meshvk_device_set_copy_path(const meshvk_device_set_t* set, uint32_t src, uint32_t dst,
                                             meshvk_copy_path_info_t* out_info) {
-  if (!set || !out_info) {
-    return meshvk::MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_device_set_copy_path: set or out_info is NULL")
-        .ToC();
+  if (!set) {
+    return meshvk::MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_device_set_copy_path: set is NULL").ToC();
   }
-  *out_info = meshvk_copy_path_info_t{};
+  meshvk::Status checked = meshvk::CheckStructure(out_info, MESHVK_STRUCTURE_TYPE_COPY_PATH_INFO,
+                                                 "meshvk_device_set_copy_path: out_info");
+  if (!checked.ok()) return checked.ToC();
+  meshvk::FillKeepingHeader(out_info, meshvk_copy_path_info_t{});
   for (uint32_t p : {src, dst}) {
     meshvk::Status status = set->CheckProcess(p, "meshvk_device_set_copy_path");
     if (!status.ok()) return status.ToC();
   }
-  *out_info = set->CopyPath(src, dst);
+  meshvk::FillKeepingHeader(out_info, set->CopyPath(src, dst));
   return MESHVK_OK;
 }
 

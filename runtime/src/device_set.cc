@@ -6,6 +6,7 @@
 #include <cstring>
 #include <map>
 
+#include "base/structure.h"
 #include "copy_path.h"
 #include "device_wait.h"
 #include "executable.h"
@@ -402,16 +403,32 @@ Status CreateSet(const meshvk_device_set_create_info_t& info, meshvk_device_set_
   return Status();
 }
 
+}  // namespace
+
 void DestroySet(meshvk_device_set_t* set) {
   for (auto*& builtin : set->builtins) {
     if (builtin) DestroyExecutable(builtin);
     builtin = nullptr;
   }
   for (auto& device : set->devices) DestroyLogicalDevice(device.get());
+  meshvk_instance_t* instance = set->instance;
   delete set;
+  meshvk_instance_release(instance);
 }
 
-}  // namespace
+Status TakeDeviceTimeout(const void* info, meshvk_device_set_t* set) {
+  const auto* chained = FindChained<meshvk_device_timeout_t>(info, MESHVK_STRUCTURE_TYPE_DEVICE_TIMEOUT);
+  if (chained && chained->timeout == 0)
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
+                      "meshvk_device_timeout_t: timeout 0 would take every device as unresponsive at its first wait");
+  set->device_timeout_ns = chained ? chained->timeout : kDefaultDeviceTimeoutNs;
+  return Status();
+}
+
+void ApplyDeviceTimeout(meshvk_device_set_t* set) {
+  for (auto& device : set->devices) device->timeout_ns = set->device_timeout_ns;
+}
+
 }  // namespace meshvk
 
 using meshvk::MakeStatus;
@@ -432,7 +449,7 @@ Status meshvk_device_set_s::CheckProcess(uint32_t process, const char* what) con
 }
 
 meshvk_copy_path_info_t meshvk_device_set_s::CopyPath(uint32_t src, uint32_t dst) const {
-  meshvk_copy_path_info_t out{};
+  meshvk_copy_path_info_t out = MESHVK_COPY_PATH_INFO_INIT;
   const meshvk::Process& s = processes[src];
   const meshvk::Process& d = processes[dst];
   if (s.logical_device != d.logical_device) return pair_paths[s.logical_device * devices.size() + d.logical_device];
@@ -464,9 +481,9 @@ uint32_t meshvk_device_set_s::PeerFeatures(uint32_t local, uint32_t remote) cons
 Status meshvk_device_set_s::CheckPeerAccess(uint32_t local, uint32_t remote, uint32_t required,
                                             const char* what) const {
   if (processes[local].logical_device != processes[remote].logical_device) {
-    return MakeStatus(MESHVK_STATUS_UNIMPLEMENTED,
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
                       "%s: %s cannot reach memory of %s: they are on different VkDevices "
-                      "(import it with meshvk_buffer_import, or copy it with "
+                      "(share it with meshvk_buffer_share, or copy it with "
                       "meshvk_buffer_copy_host_staged)",
                       what, Where(local).c_str(), Where(remote).c_str());
   }
@@ -486,16 +503,22 @@ meshvk_status_t meshvk_device_set_create(meshvk_instance_t* instance, const mesh
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_device_set_create: out_set is NULL").ToC();
   }
   *out_set = nullptr;
-  if (!instance || !info) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_device_set_create: instance or info is NULL").ToC();
+  if (!instance) {
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_device_set_create: instance is NULL").ToC();
   }
+  Status status =
+      meshvk::CheckStructure(info, MESHVK_STRUCTURE_TYPE_DEVICE_SET_CREATE_INFO, "meshvk_device_set_create: info");
+  if (!status.ok()) return status.ToC();
   auto* set = new meshvk_device_set_t();
+  meshvk_instance_retain(instance);
   set->instance = instance;
-  Status status = meshvk::CreateSet(*info, set);
+  status = meshvk::TakeDeviceTimeout(info, set);
+  if (status.ok()) status = meshvk::CreateSet(*info, set);
   if (!status.ok()) {
     meshvk::DestroySet(set);
     return status.ToC();
   }
+  meshvk::ApplyDeviceTimeout(set);
   *out_set = set;
   return MESHVK_OK;
 }
@@ -543,29 +566,35 @@ uint32_t meshvk_device_set_process_count(const meshvk_device_set_t* set) {
 
 meshvk_status_t meshvk_device_set_process_info(const meshvk_device_set_t* set, uint32_t process,
                                                meshvk_process_info_t* out_info) {
-  if (!set || !out_info) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_device_set_process_info: set or out_info is NULL").ToC();
+  if (!set) {
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_device_set_process_info: set is NULL").ToC();
   }
-  Status status = set->CheckProcess(process, "meshvk_device_set_process_info");
+  Status status = meshvk::CheckStructure(out_info, MESHVK_STRUCTURE_TYPE_PROCESS_INFO,
+                                         "meshvk_device_set_process_info: out_info");
+  if (status.ok()) status = set->CheckProcess(process, "meshvk_device_set_process_info");
   if (!status.ok()) return status.ToC();
   const meshvk::Process& p = set->processes[process];
-  out_info->physical_device = p.physical_device;
-  out_info->device_index = p.device_index;
-  out_info->logical_device = p.logical_device;
-  out_info->queue_family = set->devices[p.logical_device]->queue_family;
-  out_info->queue_index = p.queue_index;
+  meshvk_process_info_t info = MESHVK_PROCESS_INFO_INIT;
+  info.physical_device = p.physical_device;
+  info.device_index = p.device_index;
+  info.logical_device = p.logical_device;
+  info.queue_family = set->devices[p.logical_device]->queue_family;
+  info.queue_index = p.queue_index;
+  meshvk::FillKeepingHeader(out_info, info);
   return MESHVK_OK;
 }
 
 meshvk_status_t meshvk_device_set_process_limits(const meshvk_device_set_t* set, uint32_t process,
                                                  meshvk_device_limits_t* out_limits) {
-  if (!set || !out_limits) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_device_set_process_limits: set or out_limits is NULL")
-        .ToC();
+  if (!set) {
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_device_set_process_limits: set is NULL").ToC();
   }
-  Status status = set->CheckProcess(process, "meshvk_device_set_process_limits");
+  Status status = meshvk::CheckStructure(out_limits, MESHVK_STRUCTURE_TYPE_DEVICE_LIMITS,
+                                         "meshvk_device_set_process_limits: out_limits");
+  if (status.ok()) status = set->CheckProcess(process, "meshvk_device_set_process_limits");
   if (!status.ok()) return status.ToC();
-  *out_limits = set->instance->physical_devices[set->processes[process].physical_device].info.limits;
+  meshvk::FillKeepingHeader(out_limits,
+                            set->instance->physical_devices[set->processes[process].physical_device].info.limits);
   return MESHVK_OK;
 }
 
@@ -592,23 +621,24 @@ uint64_t meshvk_device_set_allocated_bytes(const meshvk_device_set_t* set, uint3
 
 meshvk_status_t meshvk_device_set_process_memory(const meshvk_device_set_t* set, uint32_t process,
                                                  meshvk_process_memory_t* out_memory) {
-  if (!set || !out_memory)
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_device_set_process_memory: set or out_memory is NULL")
-        .ToC();
-  Status status = set->CheckProcess(process, "meshvk_device_set_process_memory");
+  if (!set)
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_device_set_process_memory: set is NULL").ToC();
+  Status status = meshvk::CheckStructure(out_memory, MESHVK_STRUCTURE_TYPE_PROCESS_MEMORY,
+                                         "meshvk_device_set_process_memory: out_memory");
+  if (status.ok()) status = set->CheckProcess(process, "meshvk_device_set_process_memory");
   if (!status.ok()) return status.ToC();
   const meshvk::Process& p = set->processes[process];
   const meshvk::LogicalDevice& device = *set->devices[p.logical_device];
-  *out_memory = meshvk_process_memory_t{};
-  out_memory->physical_device = p.physical_device;
-  out_memory->heap_index = device.storage_heap;
-  out_memory->heap_bytes =
-      set->instance->physical_devices[p.physical_device].memory.memoryHeaps[device.storage_heap].size;
+  meshvk_process_memory_t memory = MESHVK_PROCESS_MEMORY_INIT;
+  memory.physical_device = p.physical_device;
+  memory.heap_index = device.storage_heap;
+  memory.heap_bytes = set->instance->physical_devices[p.physical_device].memory.memoryHeaps[device.storage_heap].size;
   for (uint32_t q = 0; q < set->processes.size(); ++q)
-    if (set->processes[q].physical_device == p.physical_device) out_memory->allocated_bytes += set->allocated_bytes[q];
+    if (set->processes[q].physical_device == p.physical_device) memory.allocated_bytes += set->allocated_bytes[q];
   std::string name = set->instance->DeviceName(p.physical_device);
   if (set->is_group()) name += ", device index " + std::to_string(p.device_index);
-  std::snprintf(out_memory->device, sizeof(out_memory->device), "%s", name.c_str());
+  std::snprintf(memory.device, sizeof(memory.device), "%s", name.c_str());
+  meshvk::FillKeepingHeader(out_memory, memory);
   return MESHVK_OK;
 }
 

@@ -22,6 +22,9 @@ class StagingRingCache;  // host_staging.h
 
 // One VkDevice of a set: a whole device group, or one physical device that
 // several LOGICAL processes share.
+// Without a chained meshvk_device_timeout_t: 60 s.
+constexpr uint64_t kDefaultDeviceTimeoutNs = 60ull * 1000 * 1000 * 1000;
+
 struct LogicalDevice {
   VkDevice device = VK_NULL_HANDLE;
   VolkDeviceTable vk{};                      // this device's entry points (one table per VkDevice)
@@ -75,6 +78,9 @@ struct LogicalDevice {
   // Set when a wait timed out or reported a lost device (device_wait.h): the
   // device is never waited on again, so teardown cannot hang on it.
   std::atomic<bool> unresponsive{false};
+  // The bound of every wait on work meshvk submitted here (the set's
+  // meshvk_device_timeout_t): running past it sets `unresponsive`.
+  uint64_t timeout_ns = kDefaultDeviceTimeoutNs;
 
   uint32_t group_size() const { return static_cast<uint32_t>(physical_indices.size()); }
   uint32_t timeline_index(uint32_t queue, uint32_t device_index) const { return queue * group_size() + device_index; }
@@ -114,7 +120,8 @@ struct Process {
 
 struct meshvk_device_set_s {
   std::atomic<uint32_t> refs{1};
-  meshvk_instance_t* instance = nullptr;  // not owned: must outlive the set
+  meshvk_instance_t* instance = nullptr;  // retained
+  uint64_t device_timeout_ns = meshvk::kDefaultDeviceTimeoutNs;
   meshvk_topology_t topology = MESHVK_TOPOLOGY_LOGICAL;
   std::vector<std::unique_ptr<meshvk::LogicalDevice>> devices;
   std::vector<meshvk::Process> processes;
@@ -149,6 +156,14 @@ namespace meshvk {
 // and vk: creates the queue timelines, picks the storage memory type and reads
 // the peer features. Shared by created and adopted devices.
 Status SetUpLogicalDevice(meshvk_device_set_t* set, LogicalDevice* device);
+// The last step of freeing a set (device set release, or a failed create or
+// import): its devices, then its reference to the instance.
+void DestroySet(meshvk_device_set_t* set);
+// The set's device timeout from the meshvk_device_timeout_t chained to its
+// create or import info `info` (60 s without one); INVALID_ARGUMENT for 0.
+Status TakeDeviceTimeout(const void* info, meshvk_device_set_t* set);
+// Hands the set's device timeout to each of its VkDevices (after creation).
+void ApplyDeviceTimeout(meshvk_device_set_t* set);
 
 // The arguments every per-process create shares (`what` names the API,
 // `out_name` its out parameter). Clears *out first: a failed create leaves

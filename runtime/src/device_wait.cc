@@ -27,36 +27,25 @@ Status WaitResult(LogicalDevice& device, VkResult result, const std::string& whe
   return VkResultToStatus(result, where);
 }
 
-}  // namespace
-
-uint64_t DeviceTimeoutNs() {
-  static const uint64_t timeout = [] {
-    uint64_t ms = 60000;
-    if (const char* text = std::getenv("MESHVK_DEVICE_TIMEOUT_MS"); text && *text) {
-      char* end = nullptr;
-      unsigned long long v = std::strtoull(text, &end, 10);
-      // Anything else keeps the default; at most a day (mesh-vk-run's
-      // range), so ms * 10^6 cannot wrap to a tiny bound.
-      if (*end == '\0' && v > 0) ms = std::min<unsigned long long>(v, 86400000ull);
-    }
-    return ms * 1000 * 1000;
-  }();
-  return timeout;
+std::string TimeoutText(uint64_t bound) {
+  return bound == UINT64_MAX ? " (no timeout)" : " (timeout " + std::to_string(bound / 1000000) + " ms)";
 }
 
+}  // namespace
+
 Status WaitSemaphores(LogicalDevice& device, const VkSemaphoreWaitInfo& wait, uint64_t timeout_ns,
-                      const std::string& where) {
+                      const std::string& where, bool bounded_by_device) {
   if (device.unresponsive) return Unresponsive(where);
-  uint64_t bound = std::min(timeout_ns, DeviceTimeoutNs());
-  return WaitResult(device, device.vk.vkWaitSemaphores(device.device, &wait, bound),
-                    where + " (timeout " + std::to_string(bound / 1000000) + " ms)", bound == DeviceTimeoutNs());
+  const uint64_t bound = bounded_by_device ? std::min(timeout_ns, device.timeout_ns) : timeout_ns;
+  return WaitResult(device, device.vk.vkWaitSemaphores(device.device, &wait, bound), where + TimeoutText(bound),
+                    bounded_by_device && bound == device.timeout_ns);
 }
 
 Status WaitForFence(LogicalDevice& device, VkFence fence, const std::string& where) {
   if (device.unresponsive) return Unresponsive(where);
-  uint64_t bound = DeviceTimeoutNs();
+  uint64_t bound = device.timeout_ns;
   return WaitResult(device, device.vk.vkWaitForFences(device.device, 1, &fence, VK_TRUE, bound),
-                    where + " (timeout " + std::to_string(bound / 1000000) + " ms)");
+                    where + TimeoutText(bound));
 }
 
 Status DrainQueue(LogicalDevice& device, uint32_t queue, const std::string& where) {
@@ -78,7 +67,7 @@ Status DrainQueue(LogicalDevice& device, uint32_t queue, const std::string& wher
     wait.semaphoreCount = static_cast<uint32_t>(timelines.size());
     wait.pSemaphores = timelines.data();
     wait.pValues = values.data();
-    MESHVK_RETURN_IF_ERROR(WaitSemaphores(device, wait, DeviceTimeoutNs(), where + ": vkWaitSemaphores"));
+    MESHVK_RETURN_IF_ERROR(WaitSemaphores(device, wait, device.timeout_ns, where + ": vkWaitSemaphores"));
   }
   // Everything meshvk submitted has finished, so this returns promptly (on an
   // application's queue it also waits for the application's work queued so
@@ -105,9 +94,8 @@ std::atomic<uint64_t> leaked_objects{0};
 
 void CountLeaked(uint64_t objects) { leaked_objects += objects; }
 
-void MarkIfUnanswered(std::atomic<bool>* flag, VkResult result, uint64_t timeout_ns) {
-  if (flag && ((result == VK_TIMEOUT && timeout_ns >= DeviceTimeoutNs()) || result == VK_ERROR_DEVICE_LOST))
-    *flag = true;
+void MarkIfUnanswered(std::atomic<bool>* flag, VkResult result, bool ran_device_timeout) {
+  if (flag && ((result == VK_TIMEOUT && ran_device_timeout) || result == VK_ERROR_DEVICE_LOST)) *flag = true;
 }
 
 Status DrainDevice(LogicalDevice& device, const std::string& where) {

@@ -2,7 +2,8 @@
 // answering must turn into an error naming the device and the operation, and
 // the process must then tear down without waiting on that device again.
 //
-// The bound is MESHVK_DEVICE_TIMEOUT_MS (default 60000 ms; README.md). A wait
+// The bound is the set's device timeout (meshvk_device_timeout_t, 60 s
+// without one; LogicalDevice::timeout_ns). A wait
 // that runs out that bound or reports VK_ERROR_DEVICE_LOST marks the device
 // unresponsive; later waits on it return DEVICE_LOST / DEADLINE_EXCEEDED at
 // once, and teardown (command buffer release, device destruction) skips its
@@ -20,13 +21,12 @@
 
 namespace meshvk {
 
-// The bound of every device wait, in ns (MESHVK_DEVICE_TIMEOUT_MS, read once).
-uint64_t DeviceTimeoutNs();
-
-// vkWaitSemaphores for `wait`, at most min(timeout_ns, DeviceTimeoutNs()).
+// vkWaitSemaphores for `wait`, at most min(timeout_ns, device.timeout_ns);
+// without `bounded_by_device` (an application's semaphore, which its own
+// work signals) at most timeout_ns, and running out never marks the device.
 Status WaitSemaphores(LogicalDevice& device, const VkSemaphoreWaitInfo& wait, uint64_t timeout_ns,
-                      const std::string& where);
-// vkWaitForFences for one fence, at most DeviceTimeoutNs().
+                      const std::string& where, bool bounded_by_device = true);
+// vkWaitForFences for one fence, at most device.timeout_ns.
 Status WaitForFence(LogicalDevice& device, VkFence fence, const std::string& where);
 // Waits for everything submitted to `queue` (its timelines, bounded), then
 // vkQueueWaitIdle (lavapipe needs it before a command pool is freed: see
@@ -53,9 +53,10 @@ bool LeakIfUnresponsive(const LogicalDevice& device, uint64_t objects);
 // Counts `objects` left alive on purpose (LeakIfUnresponsive's counter).
 void CountLeaked(uint64_t objects);
 // A wait's result on `flag` (the device's unresponsive flag): a timeout of
-// the whole device bound or a lost device marks it. For waits that do not go
-// through WaitSemaphores/WaitForFence (host staging's fences).
-void MarkIfUnanswered(std::atomic<bool>* flag, VkResult result, uint64_t timeout_ns);
+// the whole device bound (`ran_device_timeout`) or a lost device marks it.
+// For waits that do not go through WaitSemaphores/WaitForFence (host
+// staging's fences).
+void MarkIfUnanswered(std::atomic<bool>* flag, VkResult result, bool ran_device_timeout);
 
 }  // namespace meshvk
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "base/structure.h"
 #include "device_wait.h"  // LeakIfUnresponsive
 #include "spirv_check.h"
 #include "vulkan/vk_status.h"
@@ -145,9 +146,11 @@ meshvk_status_t meshvk_executable_create(meshvk_device_set_t* set, const meshvk_
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_executable_create: out_executable is NULL").ToC();
   }
   *out_executable = nullptr;
-  if (!set || !info) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_executable_create: set or info is NULL").ToC();
-  }
+  if (!set) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_executable_create: set is NULL").ToC();
+  if (Status checked =
+          meshvk::CheckStructure(info, MESHVK_STRUCTURE_TYPE_EXECUTABLE_CREATE_INFO, "meshvk_executable_create: info");
+      !checked.ok())
+    return checked.ToC();
   auto* executable = new meshvk_executable_t();
   executable->set = set;
   Status status = meshvk::CreateExecutable(executable, *info);

@@ -207,9 +207,9 @@ Status ImportBuffer(meshvk_buffer_t* exported, meshvk_buffer_t* view) {
 
 extern "C" {
 
-meshvk_status_t meshvk_buffer_import(meshvk_buffer_t* buffer, uint32_t process, meshvk_buffer_t** out_view) {
+meshvk_status_t meshvk_buffer_share(meshvk_buffer_t* buffer, uint32_t process, meshvk_buffer_t** out_view) {
   using meshvk::MakeStatus;
-  const char* what = "meshvk_buffer_import";
+  const char* what = "meshvk_buffer_share";
   if (!out_view) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: out_view is NULL", what).ToC();
   *out_view = nullptr;
   if (!buffer) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: buffer is NULL", what).ToC();

@@ -63,6 +63,7 @@ StagedBuffer StagedBufferOf(meshvk_buffer_t* buffer) {
   d.cache = device.staging_rings;
   d.host_pointer_alignment = device.host_pointer_alignment;
   d.unresponsive = &device.unresponsive;
+  d.device_timeout_ns = device.timeout_ns;
   return out;
 }
 
@@ -167,7 +168,7 @@ StagingRing::~StagingRing() {
   // objects stay alive (device_wait.h).
   for (uint32_t slot = 0; slot < slots(); ++slot) {
     if (pending_[slot] && !Responsive()) break;
-    if (pending_[slot]) (void)Wait(slot, DeviceTimeoutNs());
+    if (pending_[slot]) (void)Wait(slot, UINT64_MAX);
   }
   if (!Responsive()) {
     CountLeaked(fences_.size() + 3);  // fences, pool, buffer, memory
@@ -254,9 +255,10 @@ Status StagingRing::Wait(uint32_t slot, uint64_t timeout_ns) {
     return MakeStatus(MESHVK_STATUS_DEVICE_LOST,
                       "%s: not waited on: the device stopped answering earlier (timed out or lost)", where.c_str());
   }
-  VkResult result = device_.vk->vkWaitForFences(device_.device, 1, &fences_[slot], VK_TRUE, timeout_ns);
-  MarkIfUnanswered(device_.unresponsive, result, timeout_ns);
-  MESHVK_VK_RETURN_IF_ERROR(result, where + " (timeout " + std::to_string(timeout_ns / 1000000) + " ms)");
+  const uint64_t bound = std::min(timeout_ns, device_.device_timeout_ns);
+  VkResult result = device_.vk->vkWaitForFences(device_.device, 1, &fences_[slot], VK_TRUE, bound);
+  MarkIfUnanswered(device_.unresponsive, result, bound == device_.device_timeout_ns);
+  MESHVK_VK_RETURN_IF_ERROR(result, where + " (timeout " + std::to_string(bound / 1000000) + " ms)");
   pending_[slot] = false;
   return Status();
 }
@@ -273,7 +275,7 @@ Status StagingRingCache::Take(const StagingDevice& device, uint64_t chunk, std::
     }
   }
   // Cached rings are full size, so a later larger transfer can reuse them.
-  return StagingRing::Create(device, std::max<uint64_t>(chunk, MESHVK_STAGING_CHUNK_BYTES), out);
+  return StagingRing::Create(device, std::max<uint64_t>(chunk, kStagingChunkBytes), out);
 }
 
 void StagingRingCache::Trim(size_t keep) {
@@ -460,7 +462,7 @@ Status CheckStaged(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, cons
 }
 
 uint64_t ChunkFor(uint64_t chunk_bytes, uint64_t size) {
-  uint64_t chunk = chunk_bytes ? chunk_bytes : MESHVK_STAGING_CHUNK_BYTES;
+  uint64_t chunk = chunk_bytes ? chunk_bytes : kStagingChunkBytes;
   // Staging for a small transfer is only as large as the transfer.
   return std::max<uint64_t>(4, std::min(chunk, (size + 3) / 4 * 4));
 }
@@ -476,7 +478,7 @@ Status StageOut(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, uint64_
   const uint64_t chunk = ChunkFor(chunk_bytes, size);
   RingLease out;
   MESHVK_RETURN_IF_ERROR(out.Acquire(staged.device, chunk));
-  return Pump(size, chunk, timeout_ns ? timeout_ns : DeviceTimeoutNs(), out.get(), staged.handle,
+  return Pump(size, chunk, timeout_ns, out.get(), staged.handle,
               staged.offset + offset, nullptr, nullptr, VK_NULL_HANDLE, 0, sink);
 }
 
@@ -489,7 +491,7 @@ Status StageIn(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, uint64_t
   const uint64_t chunk = ChunkFor(chunk_bytes, size);
   RingLease in;
   MESHVK_RETURN_IF_ERROR(in.Acquire(staged.device, chunk));
-  return Pump(size, chunk, timeout_ns ? timeout_ns : DeviceTimeoutNs(), nullptr, VK_NULL_HANDLE, 0, source, in.get(),
+  return Pump(size, chunk, timeout_ns, nullptr, VK_NULL_HANDLE, 0, source, in.get(),
               staged.handle, staged.offset + offset, nullptr);
 }
 
@@ -521,7 +523,7 @@ Status CopyHostStaged(meshvk_buffer_t* src, uint64_t src_offset, meshvk_buffer_t
                     });
   }
   const uint64_t chunk = ChunkFor(chunk_bytes, size);
-  const uint64_t timeout = timeout_ns ? timeout_ns : DeviceTimeoutNs();
+  const uint64_t timeout = timeout_ns;
   bool shared = false;
   MESHVK_RETURN_IF_ERROR(CopyThroughSharedHostMemory(from, src_offset, to, dst_offset, size, chunk, timeout, &shared));
   if (shared) return Status();
@@ -537,7 +539,7 @@ Status CopyHostStaged(meshvk_buffer_t* src, uint64_t src_offset, meshvk_buffer_t
 extern "C" {
 
 meshvk_status_t meshvk_buffer_copy_host_staged(meshvk_buffer_t* src, uint64_t src_offset, meshvk_buffer_t* dst,
-                                               uint64_t dst_offset, uint64_t size, uint64_t timeout_ns) {
+                                               uint64_t dst_offset, uint64_t size, meshvk_timeout_t timeout_ns) {
   return meshvk::CopyHostStaged(src, src_offset, dst, dst_offset, size, 0, timeout_ns).ToC();
 }
 

@@ -1,6 +1,9 @@
 // meshvk_instance_t: the VkInstance, validation routing and device discovery.
 #include "instance.h"
 
+#include "base/structure.h"
+#include "api_version.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -62,24 +65,6 @@ bool HasLayer(const char* name) {
   return false;
 }
 
-// MESHVK_VALIDATION=1 enables validation, =sync adds synchronization
-// validation, =0, empty or unset leaves the create flags as they are. Any
-// other value is refused: a typo must not silently run without validation.
-Status FlagsFromEnvironment(meshvk_instance_flags_t* flags) {
-  *flags = 0;
-  const char* value = std::getenv("MESHVK_VALIDATION");
-  if (!value || !*value || std::strcmp(value, "0") == 0) return Status();
-  if (std::strcmp(value, "1") == 0) {
-    *flags = MESHVK_INSTANCE_VALIDATION_BIT;
-  } else if (std::strcmp(value, "sync") == 0) {
-    *flags = MESHVK_INSTANCE_VALIDATION_BIT | MESHVK_INSTANCE_SYNC_VALIDATION_BIT;
-  } else {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "MESHVK_VALIDATION='%s' is invalid; expected 0, 1 or sync",
-                      value);
-  }
-  return Status();
-}
-
 void QueryPhysicalDevice(VkPhysicalDevice handle, uint32_t instance_api, PhysicalDevice* out) {
   out->handle = handle;
   out->subgroup.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES;
@@ -129,12 +114,16 @@ void QueryPhysicalDevice(VkPhysicalDevice handle, uint32_t instance_api, Physica
   std::memcpy(info.driver_uuid, ids.driverUUID, VK_UUID_SIZE);
   info.driver_id = ids.pNext ? driver.driverID : 0;
   std::snprintf(info.driver_name, sizeof(info.driver_name), "%s", ids.pNext ? driver.driverName : "");
-  info.queue_family_count = std::min<uint32_t>(family_count, MESHVK_MAX_QUEUE_FAMILIES);
-  for (uint32_t i = 0; i < info.queue_family_count; ++i) {
-    info.queue_families[i].queue_flags = out->queue_families[i].queueFlags;
-    info.queue_families[i].queue_count = out->queue_families[i].queueCount;
-    info.queue_families[i].timestamp_valid_bits = out->queue_families[i].timestampValidBits;
+  out->public_queue_families.resize(family_count);
+  for (uint32_t i = 0; i < family_count; ++i) {
+    out->public_queue_families[i].queue_flags = out->queue_families[i].queueFlags;
+    out->public_queue_families[i].queue_count = out->queue_families[i].queueCount;
+    out->public_queue_families[i].timestamp_valid_bits = out->queue_families[i].timestampValidBits;
   }
+  info.type = MESHVK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INFO;
+  info.limits.type = MESHVK_STRUCTURE_TYPE_DEVICE_LIMITS;
+  info.queue_family_count = family_count;
+  info.queue_families = out->public_queue_families.data();
   info.heap_count = std::min<uint32_t>(out->memory.memoryHeapCount, MESHVK_MAX_HEAPS);
   for (uint32_t i = 0; i < info.heap_count; ++i) {
     info.heap_sizes[i] = out->memory.memoryHeaps[i].size;
@@ -190,7 +179,7 @@ Status Discover(meshvk_instance_t* instance) {
     instance->groups.push_back(std::move(members));
     instance->group_subset_allocation.push_back(group.subsetAllocation);
   }
-  instance->group_info_cache.resize(instance->groups.size());
+  instance->group_peer_cache.resize(instance->groups.size());
   return Status();
 }
 
@@ -203,15 +192,11 @@ Status CreateInstance(const meshvk_instance_create_info_t* info, meshvk_instance
   }
   out->api_version = std::min<uint32_t>(loader_version, VK_API_VERSION_1_3);
 
-  meshvk_instance_flags_t flags = 0;
-  MESHVK_RETURN_IF_ERROR(FlagsFromEnvironment(&flags));
-  flags |= info ? info->flags : 0;
+  const meshvk_instance_flags_t flags = info->flags;
   out->validation = flags & MESHVK_INSTANCE_VALIDATION_BIT;
   bool sync_validation = out->validation && (flags & MESHVK_INSTANCE_SYNC_VALIDATION_BIT);
-  if (info) {
-    out->callback = info->message_callback;
-    out->callback_user_data = info->message_user_data;
-  }
+  out->callback = info->message_callback;
+  out->callback_user_data = info->message_user_data;
 
   std::vector<const char*> layers;
   std::vector<const char*> extensions;
@@ -228,7 +213,7 @@ Status CreateInstance(const meshvk_instance_create_info_t* info, meshvk_instance
   }
 
   VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
-  app.pApplicationName = info && info->application_name ? info->application_name : "meshvk";
+  app.pApplicationName = info->application_name ? info->application_name : "meshvk";
   app.pEngineName = "meshvk";
   app.apiVersion = out->api_version;
 
@@ -269,17 +254,16 @@ Status CreateInstance(const meshvk_instance_create_info_t* info, meshvk_instance
 }
 
 // Peer features need a VkDevice over the group; a size-1 group has no peers.
-Status QueryGroupInfo(meshvk_instance_t* instance, uint32_t index, meshvk_device_group_info_t* out) {
+Status QueryGroupPeers(meshvk_instance_t* instance, uint32_t index, GroupPeers* out) {
   const std::vector<uint32_t>& members = instance->groups[index];
-  out->device_count = static_cast<uint32_t>(members.size());
-  for (uint32_t i = 0; i < members.size(); ++i) out->physical_devices[i] = members[i];
-  out->subset_allocation = instance->group_subset_allocation[index];
   const PhysicalDevice& first = instance->physical_devices[members[0]];
+  out->device_count = static_cast<uint32_t>(members.size());
   out->heap_count = std::min<uint32_t>(first.memory.memoryHeapCount, MESHVK_MAX_HEAPS);
+  out->features.assign(size_t{out->heap_count} * out->device_count * out->device_count, 0);
   const uint32_t all = VK_PEER_MEMORY_FEATURE_COPY_SRC_BIT | VK_PEER_MEMORY_FEATURE_COPY_DST_BIT |
                        VK_PEER_MEMORY_FEATURE_GENERIC_SRC_BIT | VK_PEER_MEMORY_FEATURE_GENERIC_DST_BIT;
   for (uint32_t heap = 0; heap < out->heap_count; ++heap) {
-    for (uint32_t d = 0; d < members.size(); ++d) out->peer_memory_features[heap][d][d] = all;
+    for (uint32_t d = 0; d < members.size(); ++d) out->at(heap, d, d) = all;
   }
   if (members.size() < 2) return Status();
 
@@ -312,7 +296,7 @@ Status QueryGroupInfo(meshvk_instance_t* instance, uint32_t index, meshvk_device
         if (local == remote) continue;
         VkPeerMemoryFeatureFlags flags = 0;
         table.vkGetDeviceGroupPeerMemoryFeatures(device, heap, local, remote, &flags);
-        out->peer_memory_features[heap][local][remote] = flags;
+        out->at(heap, local, remote) = flags;
       }
     }
   }
@@ -344,6 +328,9 @@ meshvk_status_t meshvk_instance_create(const meshvk_instance_create_info_t* info
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_instance_create: out_instance is NULL").ToC();
   }
   *out_instance = nullptr;
+  Status checked = meshvk::CheckStructure(info, MESHVK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, "meshvk_instance_create: info");
+  if (checked.ok()) checked = meshvk::CheckHeaderVersion(info->api_version, "meshvk_instance_create");
+  if (!checked.ok()) return checked.ToC();
   auto instance = std::make_unique<meshvk_instance_t>();
   Status status = meshvk::CreateInstance(info, instance.get());
   if (!status.ok()) {
@@ -354,8 +341,12 @@ meshvk_status_t meshvk_instance_create(const meshvk_instance_create_info_t* info
   return MESHVK_OK;
 }
 
+void meshvk_instance_retain(meshvk_instance_t* instance) {
+  if (instance) instance->references.fetch_add(1);
+}
+
 void meshvk_instance_release(meshvk_instance_t* instance) {
-  if (!instance) return;
+  if (!instance || instance->references.fetch_sub(1) != 1) return;
   if (instance->messenger) {
     vkDestroyDebugUtilsMessengerEXT(instance->instance, instance->messenger, nullptr);
   }
@@ -391,7 +382,10 @@ meshvk_status_t meshvk_instance_physical_device_info(const meshvk_instance_t* in
                       index, instance->physical_devices.size())
         .ToC();
   }
-  *out_info = instance->physical_devices[index].info;
+  Status checked = meshvk::CheckStructure(out_info, MESHVK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INFO,
+                                         "meshvk_instance_physical_device_info: out_info");
+  if (!checked.ok()) return checked.ToC();
+  meshvk::FillKeepingHeader(out_info, instance->physical_devices[index].info);
   return MESHVK_OK;
 }
 
@@ -401,25 +395,56 @@ uint32_t meshvk_instance_device_group_count(const meshvk_instance_t* instance) {
 
 meshvk_status_t meshvk_instance_device_group_info(meshvk_instance_t* instance, uint32_t index,
                                                   meshvk_device_group_info_t* out_info) {
-  if (!instance || !out_info) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_instance_device_group_info: instance or out_info is NULL")
-        .ToC();
+  if (!instance) {
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_instance_device_group_info: instance is NULL").ToC();
   }
+  Status checked = meshvk::CheckStructure(out_info, MESHVK_STRUCTURE_TYPE_DEVICE_GROUP_INFO,
+                                         "meshvk_instance_device_group_info: out_info");
+  if (!checked.ok()) return checked.ToC();
   if (index >= instance->groups.size()) {
     return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "meshvk_instance_device_group_info: device group %u of %zu", index,
                       instance->groups.size())
         .ToC();
   }
-  std::lock_guard<std::mutex> lock(instance->group_info_mutex);
-  auto& cached = instance->group_info_cache[index];
-  if (!cached) {
-    auto info = std::make_unique<meshvk_device_group_info_t>();
-    std::memset(info.get(), 0, sizeof(*info));
-    Status status = meshvk::QueryGroupInfo(instance, index, info.get());
-    if (!status.ok()) return status.ToC();
-    cached = std::move(info);
+  const std::vector<uint32_t>& members = instance->groups[index];
+  meshvk_device_group_info_t info = MESHVK_DEVICE_GROUP_INFO_INIT;
+  info.device_count = static_cast<uint32_t>(members.size());
+  for (uint32_t i = 0; i < members.size(); ++i) info.physical_devices[i] = members[i];
+  info.subset_allocation = instance->group_subset_allocation[index];
+  info.heap_count = std::min<uint32_t>(instance->physical_devices[members[0]].memory.memoryHeapCount, MESHVK_MAX_HEAPS);
+  meshvk::FillKeepingHeader(out_info, info);
+  return MESHVK_OK;
+}
+
+meshvk_status_t meshvk_instance_device_group_peer_features(meshvk_instance_t* instance, uint32_t index, uint32_t heap,
+                                                           uint32_t local, uint32_t remote, uint32_t* out_features) {
+  if (!instance || !out_features) {
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
+                      "meshvk_instance_device_group_peer_features: instance or out_features is NULL")
+        .ToC();
   }
-  std::memcpy(out_info, cached.get(), sizeof(*out_info));
+  *out_features = 0;
+  if (index >= instance->groups.size()) {
+    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "meshvk_instance_device_group_peer_features: device group %u of %zu",
+                      index, instance->groups.size())
+        .ToC();
+  }
+  std::lock_guard<std::mutex> lock(instance->group_info_mutex);
+  auto& cached = instance->group_peer_cache[index];
+  if (!cached) {
+    auto peers = std::make_unique<meshvk::GroupPeers>();
+    Status status = meshvk::QueryGroupPeers(instance, index, peers.get());
+    if (!status.ok()) return status.ToC();
+    cached = std::move(peers);
+  }
+  if (heap >= cached->heap_count || local >= cached->device_count || remote >= cached->device_count) {
+    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE,
+                      "meshvk_instance_device_group_peer_features: heap %u, devices %u and %u of a group of %u "
+                      "devices with %u heaps",
+                      heap, local, remote, cached->device_count, cached->heap_count)
+        .ToC();
+  }
+  *out_features = cached->at(heap, local, remote);
   return MESHVK_OK;
 }
 

@@ -26,7 +26,17 @@ struct PhysicalDevice {
   VkPhysicalDeviceFeatures features{};
   VkPhysicalDevice16BitStorageFeatures storage16{};
   VkPhysicalDeviceVulkan12Features vulkan12{};
-  meshvk_physical_device_info_t info{};  // the public view, filled once
+  meshvk_physical_device_info_t info = MESHVK_PHYSICAL_DEVICE_INFO_INIT;  // the public view, filled once
+  std::vector<meshvk_queue_family_info_t> public_queue_families;  // info.queue_families points here
+};
+
+// A device group's VkPeerMemoryFeatureFlags, [heap][local][remote].
+struct GroupPeers {
+  uint32_t device_count = 0, heap_count = 0;
+  std::vector<uint32_t> features;
+  uint32_t& at(uint32_t heap, uint32_t local, uint32_t remote) {
+    return features[(size_t{heap} * device_count + local) * device_count + remote];
+  }
 };
 
 // Index of the first queue family with compute support, or UINT32_MAX.
@@ -35,6 +45,7 @@ uint32_t FindComputeQueueFamily(const PhysicalDevice& device);
 }  // namespace meshvk
 
 struct meshvk_instance_s {
+  std::atomic<uint32_t> references{1};  // device sets retain their instance
   VkInstance instance = VK_NULL_HANDLE;
   bool owns_instance = true;  // false: the application's (meshvk/vulkan.h)
   VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
@@ -48,7 +59,7 @@ struct meshvk_instance_s {
   std::vector<std::vector<uint32_t>> groups;
   std::vector<uint32_t> group_subset_allocation;
   std::mutex group_info_mutex;
-  std::vector<std::unique_ptr<meshvk_device_group_info_t>> group_info_cache;
+  std::vector<std::unique_ptr<meshvk::GroupPeers>> group_peer_cache;
 
   // "physical device 0 'llvmpipe (LLVM 15.0.6, 256 bits)'"
   std::string DeviceName(uint32_t physical_index) const;

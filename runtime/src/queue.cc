@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "base/structure.h"
 #include "command_buffer.h"
 #include "semaphore.h"
 #include "vulkan/vk_status.h"
@@ -26,9 +27,9 @@ Status CheckSemaphores(const meshvk_device_set_t* set, uint32_t process, const m
                         role, i);
     }
     if (set->processes[semaphore->process].logical_device != set->processes[process].logical_device) {
-      return MakeStatus(MESHVK_STATUS_UNIMPLEMENTED,
+      return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
                         "meshvk_queue_submit: %s: %s semaphore %u lives on the VkDevice of %s; "
-                        "cross-VkDevice semaphores need external semaphores",
+                        "wait on a view of it on this VkDevice (meshvk_semaphore_share)",
                         set->Where(process).c_str(), role, i, set->Where(semaphore->process).c_str());
     }
   }
@@ -36,8 +37,10 @@ Status CheckSemaphores(const meshvk_device_set_t* set, uint32_t process, const m
 }
 
 Status Submit(meshvk_device_set_t* set, const meshvk_submit_info_t* info) {
-  if (!set || !info || !info->command_buffer) {
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_queue_submit: set, info or command buffer is NULL");
+  if (!set) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_queue_submit: set is NULL");
+  MESHVK_RETURN_IF_ERROR(CheckStructure(info, MESHVK_STRUCTURE_TYPE_SUBMIT_INFO, "meshvk_queue_submit: info"));
+  if (!info->command_buffer) {
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_queue_submit: info->command_buffer is NULL");
   }
   meshvk_command_buffer_t* cb = info->command_buffer;
   if (cb->set != set) {

@@ -144,7 +144,7 @@ meshvk_status_t meshvk_semaphore_query(meshvk_semaphore_t* semaphore, uint64_t* 
       .ToC();
 }
 
-meshvk_status_t meshvk_semaphore_wait(meshvk_semaphore_t* semaphore, uint64_t value, uint64_t timeout_ns) {
+meshvk_status_t meshvk_semaphore_wait(meshvk_semaphore_t* semaphore, uint64_t value, meshvk_timeout_t timeout_ns) {
   Status status = meshvk::CheckSemaphore(semaphore, "meshvk_semaphore_wait");
   if (!status.ok()) return status.ToC();
   semaphore = meshvk::HostSide(semaphore);
@@ -153,11 +153,13 @@ meshvk_status_t meshvk_semaphore_wait(meshvk_semaphore_t* semaphore, uint64_t va
   info.semaphoreCount = 1;
   info.pSemaphores = &semaphore->semaphore;
   info.pValues = &value;
-  // Bounded by the device timeout too (device_wait.h); VK_TIMEOUT becomes
-  // DEADLINE_EXCEEDED in VkResultToStatus.
+  // A semaphore meshvk's own submissions signal is bounded by the device
+  // timeout too (device_wait.h); an application's only by `timeout_ns`.
+  // VK_TIMEOUT becomes DEADLINE_EXCEEDED in VkResultToStatus.
   return meshvk::WaitSemaphores(
              device, info, timeout_ns,
-             semaphore->set->Where(semaphore->process) + ": vkWaitSemaphores(value " + std::to_string(value) + ")")
+             semaphore->set->Where(semaphore->process) + ": vkWaitSemaphores(value " + std::to_string(value) + ")",
+             /*bounded_by_device=*/!semaphore->imported)
       .ToC();
 }
 
@@ -191,7 +193,7 @@ meshvk_status_t meshvk_semaphore_signal(meshvk_semaphore_t* semaphore, uint64_t 
 }
 
 uint32_t meshvk_semaphore_process(const meshvk_semaphore_t* semaphore) {
-  return semaphore ? semaphore->process : UINT32_MAX;
+  return semaphore ? semaphore->process : MESHVK_NO_PROCESS;
 }
 
 meshvk_status_t meshvk_semaphore_share(meshvk_semaphore_t* semaphore, uint32_t process, meshvk_semaphore_t** out_view) {

@@ -4,6 +4,8 @@
 // validator cannot know and which Vulkan would treat as undefined behaviour.
 #include "spirv_check.h"
 
+#include "base/structure.h"
+
 #include <cstring>
 #include <spirv-tools/libspirv.hpp>
 #include <string>
@@ -139,17 +141,20 @@ extern "C" {
 
 meshvk_status_t meshvk_executable_check_spirv(const meshvk_executable_create_info_t* info,
                                               uint32_t vulkan_api_version) {
-  if (!info)
-    return meshvk::MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_executable_check_spirv: info is NULL").ToC();
+  meshvk::Status checked = meshvk::CheckStructure(info, MESHVK_STRUCTURE_TYPE_EXECUTABLE_CREATE_INFO,
+                                                 "meshvk_executable_check_spirv: info");
+  if (!checked.ok()) return checked.ToC();
   return meshvk::CheckSpirv(*info, vulkan_api_version).ToC();
 }
 
 meshvk_status_t meshvk_executable_check_mvk_kernel(const meshvk_executable_create_info_t* info,
                                                    uint32_t vulkan_api_version, meshvk_spirv_layout_t* out_layout) {
-  if (!info || !out_layout)
-    return meshvk::MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                              "meshvk_executable_check_mvk_kernel: info or out_layout is NULL")
-        .ToC();
+  meshvk::Status checked = meshvk::CheckStructure(info, MESHVK_STRUCTURE_TYPE_EXECUTABLE_CREATE_INFO,
+                                                 "meshvk_executable_check_mvk_kernel: info");
+  if (checked.ok())
+    checked = meshvk::CheckStructure(out_layout, MESHVK_STRUCTURE_TYPE_SPIRV_LAYOUT,
+                                     "meshvk_executable_check_mvk_kernel: out_layout");
+  if (!checked.ok()) return checked.ToC();
   meshvk::KernelLayout layout;
   meshvk::Status status = meshvk::CheckSpirv(*info, vulkan_api_version, meshvk::KernelRules::kMvkKernel, &layout);
   if (!status.ok()) return status.ToC();
@@ -205,7 +210,10 @@ void AddCapability(uint32_t capability, meshvk_shader_features_t* out) {
 extern "C" {
 
 meshvk_status_t meshvk_executable_spirv_features(const uint32_t* spirv, size_t size, meshvk_shader_features_t* out) {
-  if (!spirv || !out || size < 20 || size % 4 != 0 || spirv[0] != spv::MagicNumber) {
+  meshvk::Status checked =
+      meshvk::CheckStructure(out, MESHVK_STRUCTURE_TYPE_SHADER_FEATURES, "meshvk_executable_spirv_features: out");
+  if (!checked.ok()) return checked.ToC();
+  if (!spirv || size < 20 || size % 4 != 0 || spirv[0] != spv::MagicNumber) {
     return meshvk::MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
                               "meshvk_executable_spirv_features: not a SPIR-V module (or out is NULL)")
         .ToC();

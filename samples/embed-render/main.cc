@@ -4,7 +4,7 @@
 // graphics pipeline. Every frame meshvk evaluates a neural field (an MLP) over
 // all pixels, the pixels split over P processes, reading the application's
 // coordinate buffer and writing the application's field buffer directly
-// (meshvk_buffer_import_vulkan + meshvk_program_invoke_async, ordered by the
+// (meshvk_buffer_import + meshvk_program_invoke_async, ordered by the
 // application's timeline semaphores); the application's fragment shader then
 // draws that buffer into an offscreen image. Nothing goes through host memory
 // between compute and draw. --round-trip instead runs the host path (results
@@ -238,20 +238,23 @@ struct Meshvk {
 Meshvk AdoptApplication(const App& app, const Options& o, const meshvk_vulkan_requirements_t& needs,
                         meshvk_module_t* module) {
   Meshvk m;
-  meshvk_instance_adopt_info_t adopt{app.instance, vkGetInstanceProcAddr, needs.api_version};
-  Mvk(meshvk_instance_create_from_vulkan(&adopt, &m.instance), "meshvk_instance_create_from_vulkan");
+  meshvk_instance_import_info_t adopt = MESHVK_INSTANCE_IMPORT_INFO_INIT;
+  adopt.instance = app.instance;
+  adopt.get_instance_proc_addr = vkGetInstanceProcAddr;
+  adopt.api_version = needs.api_version;
+  Mvk(meshvk_instance_import(&adopt, &m.instance), "meshvk_instance_import");
   VkPhysicalDevice physical = app.physical;
   VkQueue queue = app.queue;
-  meshvk_adopted_device_t device{&physical, 1, app.device, needs.api_version, app.family, &queue, 1};
+  meshvk_imported_device_t device{&physical, 1, app.device, needs.api_version, app.family, &queue, 1};
   if (!app.group.empty()) {
     device.physical_devices = app.group.data();
     device.physical_device_count = static_cast<uint32_t>(app.group.size());
   }
-  meshvk_device_set_adopt_info_t set_info{};
+  meshvk_device_set_import_info_t set_info = MESHVK_DEVICE_SET_IMPORT_INFO_INIT;
   set_info.process_count = o.processes;
   set_info.devices = &device;
   set_info.device_count = 1;  // single-threaded app: no queue lock needed
-  Mvk(meshvk_device_set_create_from_vulkan(m.instance, &set_info, &m.set), "meshvk_device_set_create_from_vulkan");
+  Mvk(meshvk_device_set_import(m.instance, &set_info, &m.set), "meshvk_device_set_import");
   if (!app.group.empty())
     std::printf("embed-render: %u processes on a device group of %zu (process p on device p %% %zu)\n", o.processes,
                 app.group.size(), app.group.size());
@@ -269,14 +272,22 @@ struct Shards {
 Shards ImportShards(const Meshvk& m, uint32_t processes, VkBuffer coords, VkBuffer field) {
   Shards shards;
   for (uint32_t s = 0; s < processes; ++s) {
-    meshvk_shard_view_t in{}, out{};
+    meshvk_shard_view_t in = MESHVK_SHARD_VIEW_INIT, out = MESHVK_SHARD_VIEW_INIT;
     Mvk(meshvk_program_argument_shard(m.program, 0, 0, s, &in), "meshvk_program_argument_shard");
     Mvk(meshvk_program_result_shard(m.program, 0, 0, s, &out), "meshvk_program_result_shard");
     meshvk_buffer_t *a = nullptr, *b = nullptr;
-    Mvk(meshvk_buffer_import_vulkan(m.set, in.process, coords, in.global_offset[0] * 8, in.shape[0] * 8, &a),
-        "meshvk_buffer_import_vulkan");
-    Mvk(meshvk_buffer_import_vulkan(m.set, out.process, field, out.global_offset[0] * 16, out.shape[0] * 16, &b),
-        "meshvk_buffer_import_vulkan");
+    meshvk_buffer_import_info_t import_a = MESHVK_BUFFER_IMPORT_INFO_INIT;
+    import_a.process = in.process;
+    import_a.buffer = coords;
+    import_a.offset = in.global_offset[0] * 8;
+    import_a.range = in.shape[0] * 8;
+    Mvk(meshvk_buffer_import(m.set, &import_a, &a), "meshvk_buffer_import");
+    meshvk_buffer_import_info_t import_b = MESHVK_BUFFER_IMPORT_INFO_INIT;
+    import_b.process = out.process;
+    import_b.buffer = field;
+    import_b.offset = out.global_offset[0] * 16;
+    import_b.range = out.shape[0] * 16;
+    Mvk(meshvk_buffer_import(m.set, &import_b, &b), "meshvk_buffer_import");
     shards.imported.push_back(a);
     shards.imported.push_back(b);
     shards.coords.push_back({a, 0});
@@ -305,7 +316,7 @@ struct Frames {
   void InvokeOnDevice(uint64_t frame) {
     meshvk_device_tensor_t arguments{shards.coords.data(), o.processes}, results{shards.field.data(), o.processes};
     meshvk_semaphore_value_t previous{meshvk_render_done, frame - 1}, done{meshvk_field_done, frame};
-    meshvk_async_invoke_info_t run{};
+    meshvk_async_invoke_info_t run = MESHVK_ASYNC_INVOKE_INFO_INIT;
     run.arguments = &arguments;
     run.argument_count = 1;
     run.results = &results;
@@ -326,7 +337,7 @@ struct Frames {
     const uint64_t pixels = uint64_t{o.width} * o.height;
     meshvk_host_input_t input{coords.data(), pixels * 8};
     meshvk_host_output_t output{host_field.data(), pixels * 16};
-    meshvk_invoke_info_t run{};
+    meshvk_invoke_info_t run = MESHVK_INVOKE_INFO_INIT;
     run.inputs = &input;
     run.input_count = 1;
     run.outputs = &output;
@@ -425,9 +436,9 @@ int main(int argc, char** argv) {
   // What meshvk needs, asked before the application creates its device.
   meshvk_module_t* module = nullptr;
   Mvk(meshvk_module_load(program_bytes.data(), program_bytes.size(), &module), "meshvk_module_load");
-  meshvk_shader_features_t shader{};
+  meshvk_shader_features_t shader = MESHVK_SHADER_FEATURES_INIT;
   Mvk(meshvk_module_shader_features(module, &shader), "meshvk_module_shader_features");
-  meshvk_vulkan_requirements_t needs{};
+  meshvk_vulkan_requirements_t needs = MESHVK_VULKAN_REQUIREMENTS_INIT;
   Mvk(meshvk_vulkan_requirements(o.device_group ? MESHVK_TOPOLOGY_DEVICE_GROUP : MESHVK_TOPOLOGY_LOGICAL, &shader,
                                  &needs),
       "meshvk_vulkan_requirements");

@@ -25,9 +25,9 @@ struct BufferRef {
 uint32_t ProcessCount(meshvk_instance_t* instance, const Topology& topology) {
   if (topology.kind == MESHVK_TOPOLOGY_LOGICAL) return 2;
   if (topology.kind == MESHVK_TOPOLOGY_INDEPENDENT) return static_cast<uint32_t>(topology.physical_devices.size());
-  auto info = std::make_unique<meshvk_device_group_info_t>();
-  Status s(meshvk_instance_device_group_info(instance, topology.group_index, info.get()));
-  return s.ok() ? info->device_count : 0;
+  meshvk_device_group_info_t info = MESHVK_DEVICE_GROUP_INFO_INIT;
+  Status s(meshvk_instance_device_group_info(instance, topology.group_index, &info));
+  return s.ok() ? info.device_count : 0;
 }
 
 std::string PairName(uint32_t a, uint32_t b) { return "copy." + std::to_string(a) + "-" + std::to_string(b); }
@@ -51,7 +51,7 @@ class PairCopy {
     uint32_t b = meshvk_buffer_process(dst);
     meshvk_buffer_t* from = src;
     if (path_.path == MESHVK_COPY_PATH_EXTERNAL_MEMORY) {
-      Status s(meshvk_buffer_import(src, b, &view_));
+      Status s(meshvk_buffer_share(src, b, &view_));
       if (!s.ok()) return "import into process " + std::to_string(b) + ": " + s.Message();
       from = view_;
     }
@@ -72,7 +72,10 @@ class PairCopy {
       if (!s.ok()) return "host-staged copy: " + s.Message();
     } else {
       meshvk_semaphore_value_t signal = {done_, ++value_};
-      meshvk_submit_info_t submit = {cb_, nullptr, 0, &signal, 1};
+      meshvk_submit_info_t submit = MESHVK_SUBMIT_INFO_INIT;
+      submit.command_buffer = cb_;
+      submit.signals = &signal;
+      submit.signal_count = 1;
       Status s(meshvk_queue_submit(set_, &submit));
       if (!s.ok()) return "submit: " + s.Message();
       Status w(meshvk_semaphore_wait(done_, value_, options_.timeout_ns));
@@ -95,7 +98,7 @@ class PairCopy {
 
  private:
   meshvk_device_set_t* set_;
-  meshvk_copy_path_info_t path_;
+  meshvk_copy_path_info_t path_ = MESHVK_COPY_PATH_INFO_INIT;
   const KitOptions& options_;
   meshvk_buffer_t *src_ = nullptr, *dst_ = nullptr, *view_ = nullptr;
   meshvk_command_buffer_t* cb_ = nullptr;
@@ -121,7 +124,10 @@ std::string Contents(meshvk_buffer_t* dst, const std::vector<uint32_t>& want) {
 }
 
 std::string MakeBuffer(meshvk_device_set_t* set, uint32_t process, uint64_t size, bool exportable, BufferRef& out) {
-  meshvk_buffer_create_info_t info = {process, size, exportable ? MESHVK_BUFFER_EXPORTABLE_BIT : 0u};
+  meshvk_buffer_create_info_t info = MESHVK_BUFFER_CREATE_INFO_INIT;
+  info.process = process;
+  info.size = size;
+  info.flags = exportable ? MESHVK_BUFFER_EXPORTABLE_BIT : 0u;
   Status s(meshvk_buffer_create_with_info(set, &info, &out.b));
   return s.ok() ? "" : "buffer on process " + std::to_string(process) + ": " + s.Message();
 }
@@ -131,7 +137,7 @@ std::string MakeBuffer(meshvk_device_set_t* set, uint32_t process, uint64_t size
 void RunPair(meshvk_device_set_t* set, uint32_t a, uint32_t b, const KitOptions& options, TopologyResult& out) {
   auto start = std::chrono::steady_clock::now();
   std::string name = PairName(a, b) + ".contents";
-  meshvk_copy_path_info_t path = {};
+  meshvk_copy_path_info_t path = MESHVK_COPY_PATH_INFO_INIT;
   Status sp(meshvk_device_set_copy_path(set, a, b, &path));
   if (!sp.ok()) return out.cases.push_back({name, Outcome::kFail, sp.Message(), 0});
   uint64_t size = options.bandwidth_bytes;
@@ -179,7 +185,7 @@ void RunCopyCases(meshvk_instance_t* instance, const Topology& topology, const K
                    [&](const std::string& n) { return options.selected(topology.name + "/" + n); }))
     return;
   meshvk_status_t raw = MESHVK_OK;
-  meshvk_device_set_t* set = CreateDeviceSet(instance, topology, ProcessCount(instance, topology), &raw);
+  meshvk_device_set_t* set = CreateDeviceSet(instance, topology, ProcessCount(instance, topology), options.timeout_ns, &raw);
   Status made(raw);
   if (!made.ok()) {
     for (const std::string& n : names)

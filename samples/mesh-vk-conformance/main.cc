@@ -97,7 +97,7 @@ void List(meshvk_instance_t* instance, const std::vector<Topology>& topologies, 
 std::string Machine(meshvk_instance_t* instance) {
   std::string out;
   for (uint32_t d = 0; d < meshvk_instance_physical_device_count(instance); ++d) {
-    meshvk_physical_device_info_t info = {};
+    meshvk_physical_device_info_t info = MESHVK_PHYSICAL_DEVICE_INFO_INIT;
     Status s(meshvk_instance_physical_device_info(instance, d, &info));
     out += (d ? "; " : "") + std::to_string(d) + ": " + info.name;
   }
@@ -114,9 +114,7 @@ int WriteReports(const Flags& f, const std::vector<TopologyResult>& results, mes
 }
 
 int Run(const Flags& f) {
-  // The runtime reads its device timeout from the environment once.
-  setenv("MESHVK_DEVICE_TIMEOUT_MS", std::to_string(f.timeout_ms).c_str(), 1);
-  meshvk_instance_create_info_t info = {};
+  meshvk_instance_create_info_t info = MESHVK_INSTANCE_CREATE_INFO_INIT;
   if (f.validation) info.flags = MESHVK_INSTANCE_VALIDATION_BIT | MESHVK_INSTANCE_SYNC_VALIDATION_BIT;
   meshvk_instance_t* instance = nullptr;
   Status made(meshvk_instance_create(&info, &instance));

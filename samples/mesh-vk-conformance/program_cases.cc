@@ -55,13 +55,13 @@ std::string TimeoutReason(const Status& s, const KitOptions& options) {
 // wall time is the case's time) and returns its results, or "" with the error.
 std::string Invoke(meshvk_module_t* module, meshvk_program_t* program, const KitOptions& options,
                    std::vector<HostTensor>& inputs, std::vector<HostTensor>& results, double& seconds) {
-  meshvk_function_info_t fn = {};
+  meshvk_function_info_t fn = MESHVK_FUNCTION_INFO_INIT;
   Status s(meshvk_module_function_info(module, 0, &fn));
   if (!s.ok()) return s.Message();
   std::vector<std::vector<uint8_t>> in_bytes, out_bytes;
   std::vector<meshvk_tensor_info_t> result_info(fn.result_count);
   for (uint32_t a = 0; a < fn.argument_count; ++a) {
-    meshvk_tensor_info_t info = {};
+    meshvk_tensor_info_t info = MESHVK_TENSOR_INFO_INIT;
     Status sa(meshvk_module_argument_info(module, 0, a, &info));
     if (!sa.ok()) return sa.Message();
     inputs.push_back(RandomInput(info, 1000 + a));
@@ -76,7 +76,12 @@ std::string Invoke(meshvk_module_t* module, meshvk_program_t* program, const Kit
   std::vector<meshvk_host_output_t> outs(fn.result_count);
   for (uint32_t a = 0; a < fn.argument_count; ++a) in[a] = {in_bytes[a].data(), in_bytes[a].size()};
   for (uint32_t r = 0; r < fn.result_count; ++r) outs[r] = {out_bytes[r].data(), out_bytes[r].size()};
-  meshvk_invoke_info_t info = {0, in.data(), fn.argument_count, outs.data(), fn.result_count, 0, options.timeout_ns};
+  meshvk_invoke_info_t info = MESHVK_INVOKE_INFO_INIT;
+  info.inputs = in.data();
+  info.input_count = fn.argument_count;
+  info.outputs = outs.data();
+  info.output_count = fn.result_count;
+  info.timeout = options.timeout_ns;
   std::vector<double> times;
   for (int i = 0; i < 3; ++i) {
     auto start = std::chrono::steady_clock::now();
@@ -95,7 +100,7 @@ std::string Invoke(meshvk_module_t* module, meshvk_program_t* program, const Kit
 std::string CopiesOf(meshvk_module_t* module, uint32_t p,
                      std::vector<std::pair<uint32_t, meshvk_command_info_t>>* out) {
   for (uint32_t c = 0; c < meshvk_module_command_count(module, 0, p); ++c) {
-    meshvk_command_info_t info = {};
+    meshvk_command_info_t info = MESHVK_COMMAND_INFO_INIT;
     Status sc(meshvk_module_command_info(module, 0, p, c, &info));
     if (!sc.ok()) return sc.Message();
     if (info.kind == MESHVK_TRACE_COPY) out->push_back({c, info});
@@ -113,14 +118,14 @@ std::string CheckBytes(meshvk_module_t* module, meshvk_program_t* program, meshv
                        uint32_t processes) {
   bool rerouted = meshvk_program_note_count(program) > 0;
   for (uint32_t p = 0; p < processes; ++p) {
-    meshvk_process_summary_t plan = {};
+    meshvk_process_summary_t plan = MESHVK_PROCESS_SUMMARY_INIT;
     Status s(meshvk_module_function_process_summary(module, 0, p, &plan));
     if (!s.ok()) return s.Message();
     uint64_t want[MESHVK_COPY_PATH_COUNT] = {}, got[MESHVK_COPY_PATH_COUNT] = {}, from_peers = 0;
     std::vector<std::pair<uint32_t, meshvk_command_info_t>> copies;
     if (std::string e = CopiesOf(module, p, &copies); !e.empty()) return e;
     for (const auto& [c, info] : copies) {
-      meshvk_copy_path_info_t path = {};
+      meshvk_copy_path_info_t path = MESHVK_COPY_PATH_INFO_INIT;
       path.path = MESHVK_COPY_PATH_SAME_DEVICE;
       if (info.peer != p) {
         Status sp(meshvk_device_set_copy_path(set, info.peer, p, &path));
@@ -150,7 +155,7 @@ std::string CheckBytes(meshvk_module_t* module, meshvk_program_t* program, meshv
 // itself are only its local copies.
 std::string CheckPlacement(meshvk_module_t* module, meshvk_device_set_t* set, uint32_t processes) {
   for (uint32_t p = 0; p < processes; ++p) {
-    meshvk_process_summary_t plan = {};
+    meshvk_process_summary_t plan = MESHVK_PROCESS_SUMMARY_INIT;
     Status s(meshvk_module_function_process_summary(module, 0, p, &plan));
     if (!s.ok()) return s.Message();
     uint64_t local = 0;
@@ -161,7 +166,7 @@ std::string CheckPlacement(meshvk_module_t* module, meshvk_device_set_t* set, ui
         local += info.bytes;
         continue;
       }
-      meshvk_copy_path_info_t path = {};
+      meshvk_copy_path_info_t path = MESHVK_COPY_PATH_INFO_INIT;
       Status sp(meshvk_device_set_copy_path(set, info.peer, p, &path));
       if (!sp.ok() || path.path == MESHVK_COPY_PATH_NONE)
         return "process " + std::to_string(p) + " command " + std::to_string(c) + " copies from process " +
@@ -179,7 +184,7 @@ std::string CheckPlacement(meshvk_module_t* module, meshvk_device_set_t* set, ui
 // plus 4 MiB (allocation granularity and host-allocation alignment).
 std::string CheckAllocations(meshvk_module_t* module, meshvk_device_set_t* set, uint32_t processes) {
   for (uint32_t p = 0; p < processes; ++p) {
-    meshvk_process_summary_t plan = {};
+    meshvk_process_summary_t plan = MESHVK_PROCESS_SUMMARY_INIT;
     Status s(meshvk_module_process_summary(module, p, &plan));
     if (!s.ok()) return s.Message();
     uint64_t want = plan.argument_bytes + plan.result_bytes + plan.transient_bytes + plan.constant_bytes;
@@ -204,11 +209,11 @@ void RunOneProgram(meshvk_instance_t* instance, const Topology& topology, const 
   ModuleRef module;
   Status load(meshvk_module_load_file(path.c_str(), &module.m));
   if (!load.ok()) return AllChecks(ref.program, Outcome::kFail, "the installed program: " + load.Message(), 0, out);
-  meshvk_grid_info_t grid = {};
+  meshvk_grid_info_t grid = MESHVK_GRID_INFO_INIT;
   meshvk_module_grid_info(module.m, &grid);
   SetRef set;
   meshvk_status_t raw = MESHVK_OK;
-  set.s = CreateDeviceSet(instance, topology, grid.process_count, &raw);
+  set.s = CreateDeviceSet(instance, topology, grid.process_count, options.timeout_ns, &raw);
   Status made(raw);
   if (!made.ok())
     return AllChecks(ref.program, made.NotSupported() ? Outcome::kNotSupported : Outcome::kFail,

@@ -6,7 +6,7 @@ namespace meshvk_conformance {
 namespace {
 
 std::string DeviceName(meshvk_instance_t* instance, uint32_t index) {
-  meshvk_physical_device_info_t info = {};
+  meshvk_physical_device_info_t info = MESHVK_PHYSICAL_DEVICE_INFO_INIT;
   Status s(meshvk_instance_physical_device_info(instance, index, &info));
   if (!s.ok()) return "device " + std::to_string(index);
   return std::to_string(index) + " '" + info.name + "' (" + meshvk_physical_device_type_name(info.device_type) + ")";
@@ -38,15 +38,14 @@ Topology Independent(meshvk_instance_t* instance, const std::vector<uint32_t>& d
 }
 
 void AddGroups(meshvk_instance_t* instance, std::vector<Topology>& out) {
-  // The info struct is 64 KiB (peer features per heap and pair): on the heap.
-  auto info = std::make_unique<meshvk_device_group_info_t>();
+  meshvk_device_group_info_t info = MESHVK_DEVICE_GROUP_INFO_INIT;
   for (uint32_t g = 0; g < meshvk_instance_device_group_count(instance); ++g) {
-    Status s(meshvk_instance_device_group_info(instance, g, info.get()));
-    if (!s.ok() || info->device_count < 2) continue;
+    Status s(meshvk_instance_device_group_info(instance, g, &info));
+    if (!s.ok() || info.device_count < 2) continue;
     Topology t;
     t.name = "group:" + std::to_string(g);
-    std::vector<uint32_t> members(info->physical_devices, info->physical_devices + info->device_count);
-    t.description = "device group of " + std::to_string(info->device_count) + ": " + Join(instance, members, ", ");
+    std::vector<uint32_t> members(info.physical_devices, info.physical_devices + info.device_count);
+    t.description = "device group of " + std::to_string(info.device_count) + ": " + Join(instance, members, ", ");
     t.kind = MESHVK_TOPOLOGY_DEVICE_GROUP;
     t.group_index = g;
     out.push_back(t);
@@ -71,8 +70,11 @@ std::vector<Topology> DiscoverTopologies(meshvk_instance_t* instance) {
 }
 
 meshvk_device_set_t* CreateDeviceSet(meshvk_instance_t* instance, const Topology& topology, uint32_t process_count,
-                                     meshvk_status_t* out_status) {
-  meshvk_device_set_create_info_t info = {};
+                                     uint64_t device_timeout_ns, meshvk_status_t* out_status) {
+  meshvk_device_timeout_t timeout = MESHVK_DEVICE_TIMEOUT_INIT;
+  timeout.timeout = device_timeout_ns;
+  meshvk_device_set_create_info_t info = MESHVK_DEVICE_SET_CREATE_INFO_INIT;
+  info.next = &timeout;
   info.topology = topology.kind;
   info.process_count = process_count;
   info.device_group_index = topology.group_index;

@@ -24,10 +24,11 @@ struct Topology {
 
 std::vector<Topology> DiscoverTopologies(meshvk_instance_t* instance);
 
-// A device set of `process_count` processes on `topology`; NULL with the
-// runtime's status on failure (the caller owns both).
+// A device set of `process_count` processes on `topology`, its waits on a
+// device bounded by `device_timeout_ns`; NULL with the runtime's status on
+// failure (the caller owns both).
 meshvk_device_set_t* CreateDeviceSet(meshvk_instance_t* instance, const Topology& topology, uint32_t process_count,
-                                     meshvk_status_t* out_status);
+                                     uint64_t device_timeout_ns, meshvk_status_t* out_status);
 
 // Owns a meshvk_status_t; Message() is "" for OK.
 class Status {

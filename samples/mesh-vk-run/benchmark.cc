@@ -127,7 +127,7 @@ void PrintJson(const BenchmarkSetup& setup, const std::vector<Series>& series, c
 void AddCopySeries(const BenchmarkSetup& setup, const std::string& base, std::vector<Series>* out) {
   for (const auto& [key, per_invoke] : setup.dispatches->copies()) {
     const auto& [process, peer, leg] = key;
-    meshvk_copy_path_info_t path{};
+    meshvk_copy_path_info_t path = MESHVK_COPY_PATH_INFO_INIT;
     meshvk_status_free(meshvk_device_set_copy_path(setup.set, peer, process, &path));
     const bool staged = leg == DispatchTimes::Leg::kHostStaging;
     std::string path_name = staged ? "host staging" : meshvk_copy_path_name(path.path);
@@ -277,7 +277,7 @@ void AddDispatchSeries(const BenchmarkSetup& setup, const std::string& base, con
                        std::vector<Series>* series, std::vector<std::string>* roofline) {
   for (const auto& [key, times] : setup.dispatches->series()) {
     const auto& [process, command] = key;
-    meshvk_command_info_t info{};
+    meshvk_command_info_t info = MESHVK_COMMAND_INFO_INIT;
     if (meshvk_status_t status = meshvk_module_command_info(setup.module, setup.function, process, command, &info)) {
       meshvk_status_free(status);
       continue;
@@ -341,7 +341,7 @@ int RunBenchmark(const BenchmarkSetup& setup) {
   if (!TimeRuns(setup, &times)) return 3;
   DeviceRoofs roofs;
   const bool have_roofs = setup.dispatches && MeasureProcessRoofs(setup, &roofs);
-  meshvk_program_stats_t stats{};
+  meshvk_program_stats_t stats = MESHVK_PROGRAM_STATS_INIT;
   meshvk_program_stats(setup.program, &stats);
   std::vector<Series> series;
   const std::string& base = setup.function_name;

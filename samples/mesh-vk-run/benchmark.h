@@ -52,7 +52,7 @@ class DispatchTimes {
 
 struct BenchmarkSetup {
   meshvk_program_t* program = nullptr;
-  meshvk_invoke_info_t invoke{};
+  meshvk_invoke_info_t invoke = MESHVK_INVOKE_INFO_INIT;
   uint32_t runs = 0;
   bool json = false;  // --benchmark-format=json
   std::string program_path, function_name, device_name;

@@ -2,6 +2,7 @@
 #include "compile_in_process.h"
 
 #include "grid_variant.h"
+#include "meshvk_environment.h"
 #include "meshvk/Codegen/RuntimeDevice.h"
 #include "meshvk/meshvk.h"
 
@@ -16,11 +17,11 @@ meshvk::ProgramOptions CompileOptionsForThisMachine() {
   meshvk::ProgramOptions options;
   options.producer = "mesh-vk-run (in-process compile)";
   meshvk_instance_t* instance = nullptr;
-  if (meshvk_status_t status = meshvk_instance_create(nullptr, &instance)) {
+  if (meshvk_status_t status = meshvk_environment_create_instance(&instance)) {
     meshvk_status_free(status);
     return options;
   }
-  meshvk_physical_device_info_t info{};
+  meshvk_physical_device_info_t info = MESHVK_PHYSICAL_DEVICE_INFO_INIT;
   if (meshvk_instance_physical_device_count(instance) > 0) {
     if (meshvk_status_t status = meshvk_instance_physical_device_info(instance, 0, &info)) {
       meshvk_status_free(status);

@@ -6,7 +6,7 @@ namespace meshvk_run {
 std::string CopyPathName(const meshvk_device_set_t* set, uint32_t src, uint32_t dst) {
   if (src == dst) return "local";
   // The runtime decides the path (meshvk_device_set_copy_path): one source of truth.
-  meshvk_copy_path_info_t info{};
+  meshvk_copy_path_info_t info = MESHVK_COPY_PATH_INFO_INIT;
   if (meshvk_status_t status = meshvk_device_set_copy_path(set, src, dst, &info)) {
     meshvk_status_free(status);
     return "unknown";
@@ -16,12 +16,12 @@ std::string CopyPathName(const meshvk_device_set_t* set, uint32_t src, uint32_t 
 
 std::string ProcessTrackName(meshvk_instance_t* instance, const meshvk_device_set_t* set, uint32_t process) {
   std::string name = "process " + std::to_string(process);
-  meshvk_process_info_t info{};
+  meshvk_process_info_t info = MESHVK_PROCESS_INFO_INIT;
   if (meshvk_status_t status = meshvk_device_set_process_info(set, process, &info)) {
     meshvk_status_free(status);
     return name;
   }
-  meshvk_physical_device_info_t device{};
+  meshvk_physical_device_info_t device = MESHVK_PHYSICAL_DEVICE_INFO_INIT;
   std::string device_name = "physical device " + std::to_string(info.physical_device);
   if (instance) {
     if (meshvk_status_t status = meshvk_instance_physical_device_info(instance, info.physical_device, &device))

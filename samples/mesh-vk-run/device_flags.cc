@@ -37,14 +37,14 @@ std::string CheckListedDevicesShareAGroup(meshvk_instance_t* instance, const Dev
   const uint32_t groups = meshvk_instance_device_group_count(instance);
   std::string membership;
   // The group info is large (peer features of every pair): heap-allocated.
-  auto info = std::make_unique<meshvk_device_group_info_t>();
+  meshvk_device_group_info_t info = MESHVK_DEVICE_GROUP_INFO_INIT;
   for (uint32_t g = 0; g < groups; ++g) {
-    if (meshvk_status_t status = meshvk_instance_device_group_info(instance, g, info.get())) {
+    if (meshvk_status_t status = meshvk_instance_device_group_info(instance, g, &info)) {
       meshvk_status_free(status);
       return "";  // creating the device set will report why the group cannot be read
     }
-    const uint32_t* begin = info->physical_devices;
-    const uint32_t* end = begin + info->device_count;
+    const uint32_t* begin = info.physical_devices;
+    const uint32_t* end = begin + info.device_count;
     bool all = true;
     for (uint32_t d : devices.physical_devices) all &= std::find(begin, end, d) != end;
     if (all) return "";

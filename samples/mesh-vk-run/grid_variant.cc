@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "device_flags.h"
+#include "meshvk_environment.h"
 #include "meshvk/meshvk.h"
 #include "status_text.h"
 
@@ -17,19 +18,19 @@ namespace {
 std::string GroupDeviceCount(uint32_t group, uint32_t* count) {
   *count = 0;
   meshvk_instance_t* instance = nullptr;
-  if (meshvk_status_t status = meshvk_instance_create(nullptr, &instance)) {
+  if (meshvk_status_t status = meshvk_environment_create_instance(&instance)) {
     meshvk_status_free(status);
     return "";
   }
   const uint32_t groups = meshvk_instance_device_group_count(instance);
   std::string error;
   if (group < groups) {
-    auto info = std::make_unique<meshvk_device_group_info_t>();  // 64 KiB: not on the stack
-    if (meshvk_status_t status = meshvk_instance_device_group_info(instance, group, info.get())) {
+    meshvk_device_group_info_t info = MESHVK_DEVICE_GROUP_INFO_INIT;
+    if (meshvk_status_t status = meshvk_instance_device_group_info(instance, group, &info)) {
       error = StatusText(status);
       meshvk_status_free(status);
     } else {
-      *count = info->device_count;
+      *count = info.device_count;
     }
   } else {
     error = MachineHas(groups, "device group");

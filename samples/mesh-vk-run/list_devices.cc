@@ -63,14 +63,14 @@ std::string UuidText(const uint8_t (&uuid)[16]) {
 meshvk_status_t ListCopyPaths(meshvk_instance_t* instance, uint32_t count, uint32_t groups, FILE* out) {
   if (count < 2) return MESHVK_OK;
   std::vector<int> group_of(count, -1);
-  auto group = std::make_unique<meshvk_device_group_info_t>();
+  meshvk_device_group_info_t group = MESHVK_DEVICE_GROUP_INFO_INIT;
   for (uint32_t g = 0; g < groups; ++g) {
-    if (meshvk_status_t status = meshvk_instance_device_group_info(instance, g, group.get())) {
+    if (meshvk_status_t status = meshvk_instance_device_group_info(instance, g, &group)) {
       return status;
     }
-    if (group->device_count < 2) continue;
-    for (uint32_t d = 0; d < group->device_count; ++d) {
-      if (group->physical_devices[d] < count) group_of[group->physical_devices[d]] = static_cast<int>(g);
+    if (group.device_count < 2) continue;
+    for (uint32_t d = 0; d < group.device_count; ++d) {
+      if (group.physical_devices[d] < count) group_of[group.physical_devices[d]] = static_cast<int>(g);
     }
   }
   std::fprintf(out, "copy paths [src -> dst] between physical devices (a copy is recorded on dst and reads src):\n");
@@ -81,7 +81,7 @@ meshvk_status_t ListCopyPaths(meshvk_instance_t* instance, uint32_t count, uint3
         std::fprintf(out, "  %u -> %u: group peer memory (device group %d; see its peer features)\n", src, dst,
                      group_of[src]);
       }
-      meshvk_copy_path_info_t path;
+      meshvk_copy_path_info_t path = MESHVK_COPY_PATH_INFO_INIT;
       if (meshvk_status_t status = meshvk_instance_copy_path(instance, src, dst, &path)) return status;
       const char* prefix =
           group_of[src] >= 0 && group_of[src] == group_of[dst] ? "           as independent devices: " : "";
@@ -104,7 +104,7 @@ meshvk_status_t ListDevices(meshvk_instance_t* instance, FILE* out) {
   std::fprintf(out, "physical devices: %u\n", count);
   std::vector<std::string> names(count);  // for the groups' lines
   for (uint32_t i = 0; i < count; ++i) {
-    meshvk_physical_device_info_t info;
+    meshvk_physical_device_info_t info = MESHVK_PHYSICAL_DEVICE_INFO_INIT;
     if (meshvk_status_t status = meshvk_instance_physical_device_info(instance, i, &info)) {
       return status;
     }
@@ -139,18 +139,17 @@ meshvk_status_t ListDevices(meshvk_instance_t* instance, FILE* out) {
 
   uint32_t groups = meshvk_instance_device_group_count(instance);
   std::fprintf(out, "device groups: %u (--devices=group:G)\n", groups);
-  // The group info carries a 64 KiB peer matrix: keep it off the stack.
-  auto group = std::make_unique<meshvk_device_group_info_t>();
+  meshvk_device_group_info_t group = MESHVK_DEVICE_GROUP_INFO_INIT;
   for (uint32_t g = 0; g < groups; ++g) {
-    if (meshvk_status_t status = meshvk_instance_device_group_info(instance, g, group.get())) {
+    if (meshvk_status_t status = meshvk_instance_device_group_info(instance, g, &group)) {
       return status;
     }
-    std::fprintf(out, "  group %u: %u device(s), subset allocation %s\n", g, group->device_count,
-                 group->subset_allocation ? "yes" : "no");
+    std::fprintf(out, "  group %u: %u device(s), subset allocation %s\n", g, group.device_count,
+                 group.subset_allocation ? "yes" : "no");
     // A group numbers its devices 0.. (device masks, the peer matrix below); each is
     // also a physical device with its own index above ([N], what --devices=I,J takes).
-    for (uint32_t d = 0; d < group->device_count; ++d) {
-      const uint32_t physical = group->physical_devices[d];
+    for (uint32_t d = 0; d < group.device_count; ++d) {
+      const uint32_t physical = group.physical_devices[d];
       std::fprintf(out, "    index %u in group: [%u] %s\n", d, physical,
                    physical < count ? names[physical].c_str() : "");
     }
@@ -158,14 +157,17 @@ meshvk_status_t ListDevices(meshvk_instance_t* instance, FILE* out) {
                  "    peer memory features [local -> remote] by index in group %u (C copy-src, D copy-dst, "
                  "c generic-src, d generic-dst):\n",
                  g);
-    for (uint32_t h = 0; h < group->heap_count; ++h) {
+    for (uint32_t h = 0; h < group.heap_count; ++h) {
       std::fprintf(out, "    heap %u:\n      local\\remote", h);
-      for (uint32_t r = 0; r < group->device_count; ++r) std::fprintf(out, " %4u", r);
+      for (uint32_t r = 0; r < group.device_count; ++r) std::fprintf(out, " %4u", r);
       std::fprintf(out, "\n");
-      for (uint32_t l = 0; l < group->device_count; ++l) {
+      for (uint32_t l = 0; l < group.device_count; ++l) {
         std::fprintf(out, "      %12u", l);
-        for (uint32_t r = 0; r < group->device_count; ++r) {
-          std::fprintf(out, " %s", PeerText(group->peer_memory_features[h][l][r]).c_str());
+        for (uint32_t r = 0; r < group.device_count; ++r) {
+          uint32_t features = 0;
+          if (meshvk_status_t status = meshvk_instance_device_group_peer_features(instance, g, h, l, r, &features))
+            return status;
+          std::fprintf(out, " %s", PeerText(features).c_str());
         }
         std::fprintf(out, "\n");
       }

@@ -10,6 +10,7 @@
 #include "device_flags.h"
 #include "flags.h"
 #include "list_devices.h"
+#include "meshvk_environment.h"
 #include "meshvk/meshvk.h"
 #include "mpi_job.h"
 #include "run_program.h"
@@ -43,7 +44,7 @@ int RunOneProgram(int argc, char** argv, const meshvk_run::Flags& flags) {
   }
   if (flags.list_devices) {  // list first, then run: both were asked for
     meshvk_instance_t* instance = nullptr;
-    if (meshvk_status_t status = meshvk_instance_create(nullptr, &instance)) return FailInstanceCreate(status);
+    if (meshvk_status_t status = meshvk_environment_create_instance(&instance)) return FailInstanceCreate(status);
     meshvk_status_t status = meshvk_run::ListDevices(instance, stdout);
     meshvk_instance_release(instance);
     if (status) return Fail(status);
@@ -95,10 +96,11 @@ int RunOneProgram(int argc, char** argv, const meshvk_run::Flags& flags) {
 
 // --list-devices and --self-check without a program.
 int RunDeviceCommands(const meshvk_run::Flags& flags) {
-  meshvk_instance_create_info_t info = {};
+  meshvk_instance_create_info_t info = MESHVK_INSTANCE_CREATE_INFO_INIT;
   info.flags = flags.validation ? MESHVK_INSTANCE_VALIDATION_BIT : 0;
   info.application_name = "mesh-vk-run";
   meshvk_instance_t* instance = nullptr;
+  if (meshvk_status_t status = meshvk_environment_instance_flags(&info)) return FailInstanceCreate(status);
   if (meshvk_status_t status = meshvk_instance_create(&info, &instance)) return FailInstanceCreate(status);
 
   int exit_code = kExitOk;

@@ -13,10 +13,10 @@ std::unique_ptr<MpiJob> MpiJob::Start(int* argc, char*** argv, std::string* erro
   return std::unique_ptr<MpiJob>(new MpiJob(mpi));
 }
 
-MpiJob::~MpiJob() { meshvk_mpi_transport_destroy(mpi_); }
+MpiJob::~MpiJob() { meshvk_mpi_transport_release(mpi_); }
 
 meshvk_mpi_transport_stats_t MpiJob::stats() const {
-  meshvk_mpi_transport_stats_t stats{};
+  meshvk_mpi_transport_stats_t stats = MESHVK_MPI_TRANSPORT_STATS_INIT;
   meshvk_mpi_transport_stats(mpi_, &stats);
   return stats;
 }

@@ -255,9 +255,9 @@ bool ParseNpyHeader(const uint8_t* bytes, size_t size, NpyHeader* out, std::stri
     *error = "header 'shape' is not a tuple";
     return false;
   }
-  if (shape->items.size() > MESHVK_MAX_RANK) {
+  if (shape->items.size() > kMaxTensorRank) {
     *error =
-        "shape has rank " + std::to_string(shape->items.size()) + " (at most " + std::to_string(MESHVK_MAX_RANK) + ")";
+        "shape has rank " + std::to_string(shape->items.size()) + " (at most " + std::to_string(kMaxTensorRank) + ")";
     return false;
   }
   uint64_t count = 1;

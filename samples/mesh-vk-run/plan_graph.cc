@@ -46,7 +46,7 @@ void FindCopyEnds(const meshvk_module_t* module, uint32_t function, uint32_t pro
   // Producer: walk back through copies.
   uint32_t p = process, c = command;
   for (int guard = 0; guard < 1024; ++guard) {
-    meshvk_command_info_t info{};
+    meshvk_command_info_t info = MESHVK_COMMAND_INFO_INIT;
     if (!info_of(p, c, &info)) return;
     uint32_t src = info.peer == MESHVK_TRACE_NONE ? p : info.peer;
     CommandRef next;
@@ -61,7 +61,7 @@ void FindCopyEnds(const meshvk_module_t* module, uint32_t function, uint32_t pro
     }
     if (!next.valid() && src == p) {  // a local copy: the stream order decides
       for (uint32_t k = c; k-- > 0;) {
-        meshvk_command_info_t before{};
+        meshvk_command_info_t before = MESHVK_COMMAND_INFO_INIT;
         if (info_of(p, k, &before) && before.kind != MESHVK_TRACE_COPY) {
           next = {p, k};
           break;
@@ -69,7 +69,7 @@ void FindCopyEnds(const meshvk_module_t* module, uint32_t function, uint32_t pro
       }
     }
     if (!next.valid()) break;
-    meshvk_command_info_t found{};
+    meshvk_command_info_t found = MESHVK_COMMAND_INFO_INIT;
     if (!info_of(next.process, next.command, &found)) break;
     if (found.kind != MESHVK_TRACE_COPY) {
       *producer = next;
@@ -81,7 +81,7 @@ void FindCopyEnds(const meshvk_module_t* module, uint32_t function, uint32_t pro
   // Consumer: the next non-copy command of the destination's stream.
   uint32_t count = meshvk_module_command_count(module, function, process);
   for (uint32_t k = command + 1; k < count; ++k) {
-    meshvk_command_info_t after{};
+    meshvk_command_info_t after = MESHVK_COMMAND_INFO_INIT;
     if (info_of(process, k, &after) && after.kind != MESHVK_TRACE_COPY) {
       *consumer = {process, k};
       return;
@@ -90,9 +90,9 @@ void FindCopyEnds(const meshvk_module_t* module, uint32_t function, uint32_t pro
 }
 
 std::string PlanGraphDot(const meshvk_module_t* module, uint32_t function, const meshvk_device_set_t* set) {
-  meshvk_grid_info_t grid{};
+  meshvk_grid_info_t grid = MESHVK_GRID_INFO_INIT;
   meshvk_module_grid_info(module, &grid);
-  meshvk_function_info_t fn{};
+  meshvk_function_info_t fn = MESHVK_FUNCTION_INFO_INIT;
   if (meshvk_status_t status = meshvk_module_function_info(module, function, &fn)) meshvk_status_free(status);
   const uint32_t processes = grid.process_count;
 

@@ -41,7 +41,7 @@ void PrintSignatureNames(FILE* out, const meshvk_module_t* module, uint32_t func
     std::string line;
     bool named = false;
     for (uint32_t i = 0; i < count; ++i) {
-      meshvk_tensor_info_t t{};
+      meshvk_tensor_info_t t = MESHVK_TENSOR_INFO_INIT;
       if (!TensorInfo(module, function, results, i, &t)) return;
       named |= t.name && *t.name;
       std::string split;
@@ -64,7 +64,7 @@ void PrintSignatureNames(FILE* out, const meshvk_module_t* module, uint32_t func
 // comes from when the devices are known.
 void PrintPeak(FILE* out, const meshvk_process_summary_t& s, const meshvk_device_set_t* set, uint32_t process) {
   std::string heap;
-  meshvk_process_memory_t memory{};
+  meshvk_process_memory_t memory = MESHVK_PROCESS_MEMORY_INIT;
   if (set && meshvk_device_set_process_memory(set, process, &memory) == MESHVK_OK)
     heap = "; heap " + std::to_string(memory.heap_bytes) + " bytes";
   std::fprintf(out, "  peak: %llu bytes on its device (%llu parameter, %llu activation, %llu argument and result)%s\n",
@@ -77,7 +77,7 @@ void PrintPeak(FILE* out, const meshvk_process_summary_t& s, const meshvk_device
 
 void PrintPlan(FILE* out, const meshvk_module_t* module, uint32_t function, const meshvk_instance_t* instance,
                const meshvk_device_set_t* set, const meshvk_program_t* program) {
-  meshvk_grid_info_t grid;
+  meshvk_grid_info_t grid = MESHVK_GRID_INFO_INIT;
   meshvk_module_grid_info(module, &grid);
   std::string shape, peered;
   for (uint32_t a = 0; a < grid.rank; ++a) {
@@ -85,7 +85,7 @@ void PrintPlan(FILE* out, const meshvk_module_t* module, uint32_t function, cons
     if (grid.peered_axes_mask & (1u << a)) peered += (peered.empty() ? "" : ",") + std::to_string(a);
   }
   const char* topology = !set ? "none" : TopologyText(meshvk_device_set_topology(set));
-  meshvk_function_info_t fn{};
+  meshvk_function_info_t fn = MESHVK_FUNCTION_INFO_INIT;
   meshvk_status_free(meshvk_module_function_info(module, function, &fn));
   std::fprintf(out, "plan: function '%s', grid %s (peered axes: %s), %u processes, %u phases, %s\n",
                fn.name ? fn.name : "?", shape.c_str(), peered.empty() ? "none" : peered.c_str(), grid.process_count,
@@ -96,7 +96,7 @@ void PrintPlan(FILE* out, const meshvk_module_t* module, uint32_t function, cons
   for (int results = 0; program && results < 2; ++results) {
     uint32_t count = results ? fn.result_count : fn.argument_count;
     for (uint32_t i = 0; i < count; ++i) {
-      meshvk_tensor_info_t t{};
+      meshvk_tensor_info_t t = MESHVK_TENSOR_INFO_INIT;
       if (!TensorInfo(module, function, results, i, &t)) continue;
       std::string global, shards;
       for (uint32_t d = 0; d < t.rank; ++d) global += std::to_string(t.shape[d]) + "x";
@@ -104,7 +104,7 @@ void PrintPlan(FILE* out, const meshvk_module_t* module, uint32_t function, cons
       bool uneven = false;
       std::string first;
       for (uint32_t k = 0; k < t.shard_count; ++k) {
-        meshvk_shard_view_t v{};
+        meshvk_shard_view_t v = MESHVK_SHARD_VIEW_INIT;
         meshvk_status_t st = results ? meshvk_program_result_shard(program, function, i, k, &v)
                                      : meshvk_program_argument_shard(program, function, i, k, &v);
         if (st) {
@@ -123,16 +123,16 @@ void PrintPlan(FILE* out, const meshvk_module_t* module, uint32_t function, cons
                      global.c_str(), shards.c_str());
     }
   }
-  meshvk_process_summary_t total{};
+  meshvk_process_summary_t total = MESHVK_PROCESS_SUMMARY_INIT;
   uint64_t total_by_path[MESHVK_COPY_PATH_COUNT] = {};
   for (uint32_t p = 0; p < grid.process_count; ++p) {
-    meshvk_process_summary_t s{};
+    meshvk_process_summary_t s = MESHVK_PROCESS_SUMMARY_INIT;
     meshvk_status_free(meshvk_module_function_process_summary(module, function, p, &s));
     std::string device = "-";
-    meshvk_process_info_t info{};
+    meshvk_process_info_t info = MESHVK_PROCESS_INFO_INIT;
     if (set && meshvk_device_set_process_info(set, p, &info) == MESHVK_OK) {
       device = "physical device " + std::to_string(info.physical_device);
-      meshvk_physical_device_info_t pd{};
+      meshvk_physical_device_info_t pd = MESHVK_PHYSICAL_DEVICE_INFO_INIT;
       if (instance && meshvk_instance_physical_device_info(instance, info.physical_device, &pd) == MESHVK_OK)
         device += " '" + std::string(pd.name) + "'";
       device += " (device index " + std::to_string(info.device_index) + ", VkDevice " +

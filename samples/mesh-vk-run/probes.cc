@@ -34,7 +34,7 @@ meshvk_status_t BestOf(meshvk_device_set_t* set, uint32_t process, meshvk_comman
   *out = 1e30;
   for (int r = 0; r < kRepeats; ++r) {
     meshvk_semaphore_value_t signal{done.p, static_cast<uint64_t>(r + 1)};
-    meshvk_submit_info_t submit{};
+    meshvk_submit_info_t submit = MESHVK_SUBMIT_INFO_INIT;
     submit.command_buffer = cb;
     submit.signals = &signal;
     submit.signal_count = 1;
@@ -71,7 +71,7 @@ meshvk_status_t MeasureRoofs(meshvk_device_set_t* set, uint32_t process, DeviceR
     out->copy_bytes_per_second = kCopyBytes / seconds;
   }
   {  // FMA peak
-    meshvk_executable_create_info_t info{};
+    meshvk_executable_create_info_t info = MESHVK_EXECUTABLE_CREATE_INFO_INIT;
     info.spirv = meshvk::probe_spirv::fma_peak;
     info.spirv_size = meshvk::probe_spirv::fma_peak_word_count * sizeof(uint32_t);
     info.binding_count = 1;
@@ -89,7 +89,7 @@ meshvk_status_t MeasureRoofs(meshvk_device_set_t* set, uint32_t process, DeviceR
     float seed = 0.5f;
     std::memcpy(&push[1], &seed, sizeof(seed));
     meshvk_binding_t binding{values.p, 0, 0, 1};
-    meshvk_dispatch_info_t dispatch{};
+    meshvk_dispatch_info_t dispatch = MESHVK_DISPATCH_INFO_INIT;
     dispatch.executable = fma.p;
     dispatch.bindings = &binding;
     dispatch.binding_count = 1;

@@ -19,7 +19,7 @@ namespace meshvk_run {
 struct FunctionSignature {
   explicit FunctionSignature(const meshvk_module_t* module, uint32_t function);
   uint32_t function = 0;
-  meshvk_function_info_t info{};
+  meshvk_function_info_t info = MESHVK_FUNCTION_INFO_INIT;
   std::string quoted_name;  // 'main'
   std::vector<meshvk_tensor_info_t> args, results;
   std::string arg_list, result_list;  // "x: 2x3xf32, 3x2xf32"

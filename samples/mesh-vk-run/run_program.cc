@@ -16,6 +16,7 @@
 #include "copy_path.h"
 #include "device_flags.h"
 #include "grid_variant.h"
+#include "meshvk_environment.h"
 #include "meshvk/meshvk.h"
 #include "meshvk/module.h"
 #include "meshvk/trace.h"
@@ -165,27 +166,26 @@ class ProgramRun {
   Resources r_;
   Trace trace_;
   uint64_t step_start_ = NowNs();
-  meshvk_grid_info_t grid_{};
+  meshvk_grid_info_t grid_ = MESHVK_GRID_INFO_INIT;
   std::unique_ptr<FunctionSignature> signature_;
   RankLayout layout_;  // under mpirun: which processes this rank runs
   RunArguments arguments_;
   DispatchTimes dispatches_;
   EventSinks sinks_;
-  meshvk_trace_sink_t sink_{};
+  meshvk_trace_sink_t sink_ = MESHVK_TRACE_SINK_INIT;
   std::vector<uint64_t> plan_sent_, plan_received_;  // per rank, under mpirun
   std::vector<meshvk_host_input_t> host_inputs_;
   std::vector<HostTensor> outputs_;
   std::vector<meshvk_host_output_t> host_outputs_;
-  meshvk_invoke_info_t invoke_{};
+  meshvk_invoke_info_t invoke_ = MESHVK_INVOKE_INFO_INIT;
 };
 
 // The environment and the files this run writes besides results, checked
 // before any work: a bad value or path is bad usage (exit 2) at once.
 int ProgramRun::CheckEnvironment() {
-  // The runtime reads its wait bound from the environment (device_wait.h).
-  if (flags_.device_timeout_ms) setenv("MESHVK_DEVICE_TIMEOUT_MS", std::to_string(flags_.device_timeout_ms).c_str(), 1);
-  // The runtime keeps its default for a value it cannot use; a user who set
-  // one should hear that it was not used (the range of --device-timeout).
+  // MESHVK_DEVICE_TIMEOUT_MS is the default of --device-timeout (the device
+  // set's meshvk_device_timeout_t); a value it cannot use is refused rather
+  // than left unused silently (the range of --device-timeout).
   if (const char* text = std::getenv("MESHVK_DEVICE_TIMEOUT_MS"); text && *text && !flags_.device_timeout_ms) {
     char* end = nullptr;
     errno = 0;
@@ -272,20 +272,25 @@ int ProgramRun::CreateDevices() {
   if (devices_.processes != 0 && devices_.processes != grid_.process_count)
     return Error(kExitUsage, "--devices=" + std::to_string(devices_.processes) + ": " + path_ + " is compiled for " +
                                  std::to_string(grid_.process_count) + " processes");
-  meshvk_instance_create_info_t instance_info{};
+  meshvk_instance_create_info_t instance_info = MESHVK_INSTANCE_CREATE_INFO_INIT;
   instance_info.flags = devices_.validation ? MESHVK_INSTANCE_VALIDATION_BIT | MESHVK_INSTANCE_SYNC_VALIDATION_BIT : 0;
   instance_info.application_name = "mesh-vk-run";
+  if (meshvk_status_t status = meshvk_environment_instance_flags(&instance_info)) return Error(kExitUsage, Take(status));
   if (meshvk_status_t status = meshvk_instance_create(&instance_info, &r_.instance)) {
     const int code = InstanceCreateExitCode(status);
     return Error(code, Take(status));
   }
   if (std::string error = CheckDeviceChoice(r_.instance, devices_); !error.empty()) return Error(kExitUsage, error);
-  meshvk_device_set_create_info_t set_info{};
+  meshvk_device_set_create_info_t set_info = MESHVK_DEVICE_SET_CREATE_INFO_INIT;
   set_info.topology = devices_.group >= 0 ? MESHVK_TOPOLOGY_DEVICE_GROUP : devices_.topology;
   set_info.process_count = grid_.process_count;
   set_info.device_group_index = devices_.group >= 0 ? static_cast<uint32_t>(devices_.group) : 0;
   set_info.physical_devices = devices_.physical_devices.data();
   set_info.physical_device_count = static_cast<uint32_t>(devices_.physical_devices.size());
+  // --device-timeout, else MESHVK_DEVICE_TIMEOUT_MS (checked in CheckEnvironment), else the runtime's 60 s.
+  meshvk_device_timeout_t device_timeout = MESHVK_DEVICE_TIMEOUT_INIT;
+  if (flags_.device_timeout_ms) device_timeout.timeout = flags_.device_timeout_ms * 1000000ull;
+  if (flags_.device_timeout_ms || meshvk_environment_device_timeout(&device_timeout)) set_info.next = &device_timeout;
   // Under mpirun with --devices=I,J: a rank deals ITS processes over the listed
   // devices (by their order among the rank's processes), whichever grid axes
   // are rank axes; other ranks' processes get the same devices and no buffers.
@@ -314,7 +319,7 @@ void ProgramRun::ReportPlanDecisions() {
   Verbose(1, "device set: %s, %u processes, %u phases", TopologyText(meshvk_device_set_topology(r_.set)),
           grid_.process_count, meshvk_module_function_phase_count(r_.module, function()));
   for (uint32_t p = 0; p < grid_.process_count; ++p) {
-    meshvk_process_info_t info{};
+    meshvk_process_info_t info = MESHVK_PROCESS_INFO_INIT;
     if (meshvk_status_t status = meshvk_device_set_process_info(r_.set, p, &info)) {
       meshvk_status_free(status);
       continue;
@@ -325,7 +330,7 @@ void ProgramRun::ReportPlanDecisions() {
   std::map<std::string, std::pair<uint32_t, uint64_t>> paths;  // path -> (copies, bytes)
   for (uint32_t p = 0; p < grid_.process_count; ++p) {
     for (uint32_t c = 0; c < meshvk_module_command_count(r_.module, function(), p); ++c) {
-      meshvk_command_info_t info{};
+      meshvk_command_info_t info = MESHVK_COMMAND_INFO_INIT;
       if (meshvk_status_t status = meshvk_module_command_info(r_.module, function(), p, c, &info)) {
         meshvk_status_free(status);
         continue;
@@ -361,14 +366,21 @@ int ProgramRun::CreateProgram() {
   // command then carries its own timestamp pair (meshvk/trace.h).
   sinks_.trace = tracing();
   sinks_.dispatches = flags_.benchmark > 0 ? &dispatches_ : nullptr;
-  sink_ = meshvk_trace_sink_t{&EventSinks::Forward, &sinks_};
-  meshvk_program_create_info_t create{};
+  sink_ = meshvk_trace_sink_t MESHVK_TRACE_SINK_INIT;
+  sink_.event = &EventSinks::Forward;
+  sink_.user_data = &sinks_;
+  meshvk_program_create_info_t create = MESHVK_PROGRAM_CREATE_INFO_INIT;
   create.module = r_.module;
   create.set = r_.set;
-  create.trace_sink = sinks_.trace || sinks_.dispatches ? &sink_ : nullptr;
   // Under mpirun: only this rank's processes, bytes between ranks through MPI.
-  meshvk_program_ranks_t ranks{mpi_ ? mpi_->transport() : nullptr, layout_.process_rank.data(), 0};
-  create.ranks = mpi_ ? &ranks : nullptr;
+  meshvk_program_ranks_t ranks = MESHVK_PROGRAM_RANKS_INIT;
+  ranks.transport = mpi_ ? mpi_->transport() : nullptr;
+  ranks.process_rank = layout_.process_rank.data();
+  if (mpi_) create.next = &ranks;
+  if (sinks_.trace || sinks_.dispatches) {
+    sink_.next = create.next;
+    create.next = &sink_;
+  }
   // OUT_OF_RANGE: the program exceeds a limit of the chosen device (buffer
   // size, workgroup count, binding alignment): bad input for it, not a failure.
   if (meshvk_status_t status = meshvk_program_create_with_info(&create, &r_.program)) {
@@ -414,7 +426,7 @@ void ProgramRun::ReportCopyPaths() {
   if (Verbosity() < 2) return;
   for (uint32_t p = 0; p < grid_.process_count; ++p) {
     for (uint32_t q = 0; q < grid_.process_count; ++q) {
-      meshvk_copy_path_info_t path{};
+      meshvk_copy_path_info_t path = MESHVK_COPY_PATH_INFO_INIT;
       if (p == q || meshvk_device_set_copy_path(r_.set, q, p, &path) != MESHVK_OK) continue;
       if (path.path == MESHVK_COPY_PATH_EXTERNAL_MEMORY || path.path == MESHVK_COPY_PATH_HOST_STAGING)
         Verbose(2, "copies %u -> %u: %s: %s; sync: %s", q, p, meshvk_copy_path_name(path.path), path.reason,

@@ -41,9 +41,11 @@ meshvk_status_t Record(meshvk_device_set_t* set, meshvk_executable_t* fill, uint
   if ((status = meshvk_buffer_create(set, p, bytes, &work->b))) return status;
   // c is what the successor pulls: exportable when their path is external memory.
   const uint32_t next = (p + 1) % meshvk_device_set_process_count(set);
-  meshvk_copy_path_info_t path{};
+  meshvk_copy_path_info_t path = MESHVK_COPY_PATH_INFO_INIT;
   if ((status = meshvk_device_set_copy_path(set, p, next, &path))) return status;
-  meshvk_buffer_create_info_t c_info{p, bytes, 0};
+  meshvk_buffer_create_info_t c_info = MESHVK_BUFFER_CREATE_INFO_INIT;
+  c_info.process = p;
+  c_info.size = bytes;
   if (path.path == MESHVK_COPY_PATH_EXTERNAL_MEMORY) c_info.flags = MESHVK_BUFFER_EXPORTABLE_BIT;
   if ((status = meshvk_buffer_create_with_info(set, &c_info, &work->c))) return status;
   if ((status = meshvk_semaphore_create(set, p, 0, &work->done))) return status;
@@ -56,7 +58,7 @@ meshvk_status_t Record(meshvk_device_set_t* set, meshvk_executable_t* fill, uint
   uint32_t push[3] = {0, kWords, 0};
   std::memcpy(&push[2], &b_value, sizeof(float));
   meshvk_binding_t binding = {work->b, 0, 0, 1};
-  meshvk_dispatch_info_t dispatch = {};
+  meshvk_dispatch_info_t dispatch = MESHVK_DISPATCH_INFO_INIT;
   dispatch.executable = fill;
   dispatch.bindings = &binding;
   dispatch.binding_count = 1;
@@ -77,7 +79,7 @@ meshvk_status_t Record(meshvk_device_set_t* set, meshvk_executable_t* fill, uint
 meshvk_status_t CheckNeighbourPull(meshvk_device_set_t* set, uint32_t p, uint32_t q, meshvk_buffer_t* src, FILE* out,
                                    std::string* mismatch) {
   const uint64_t bytes = kWords * sizeof(float);
-  meshvk_copy_path_info_t path{};
+  meshvk_copy_path_info_t path = MESHVK_COPY_PATH_INFO_INIT;
   meshvk_status_t status = nullptr;
   if ((status = meshvk_device_set_copy_path(set, q, p, &path))) return status;
   meshvk_buffer_t* dst = nullptr;
@@ -91,7 +93,7 @@ meshvk_status_t CheckNeighbourPull(meshvk_device_set_t* set, uint32_t p, uint32_
       std::fprintf(out, "process %u <- %u: group peer memory without copy access: not checked\n", p, q);
       return nullptr;
     }
-    if (path.path == MESHVK_COPY_PATH_EXTERNAL_MEMORY && (status = meshvk_buffer_import(src, p, &view))) return status;
+    if (path.path == MESHVK_COPY_PATH_EXTERNAL_MEMORY && (status = meshvk_buffer_share(src, p, &view))) return status;
     std::unique_ptr<meshvk_buffer_t, void (*)(meshvk_buffer_t*)> view_owner(view, meshvk_buffer_release);
     meshvk_command_buffer_t* cb = nullptr;
     if ((status = meshvk_command_buffer_create(set, p, &cb))) return status;
@@ -103,7 +105,7 @@ meshvk_status_t CheckNeighbourPull(meshvk_device_set_t* set, uint32_t p, uint32_
     if ((status = meshvk_command_buffer_copy(cb, view ? view : src, 0, dst, 0, bytes))) return status;
     if ((status = meshvk_command_buffer_end(cb))) return status;
     meshvk_semaphore_value_t signal = {done, 1};
-    meshvk_submit_info_t submit = {};
+    meshvk_submit_info_t submit = MESHVK_SUBMIT_INFO_INIT;
     submit.command_buffer = cb;
     submit.signals = &signal;
     submit.signal_count = 1;
@@ -129,7 +131,7 @@ meshvk_status_t CheckNeighbourPull(meshvk_device_set_t* set, uint32_t p, uint32_
 
 meshvk_status_t SelfCheck(meshvk_instance_t* instance, uint32_t processes, meshvk_topology_t topology,
                           const std::vector<uint32_t>& physical_devices, FILE* out, std::string* mismatch) {
-  meshvk_device_set_create_info_t info = {};
+  meshvk_device_set_create_info_t info = MESHVK_DEVICE_SET_CREATE_INFO_INIT;
   info.topology = topology;
   info.process_count = processes;
   info.physical_devices = physical_devices.data();
@@ -150,7 +152,7 @@ meshvk_status_t SelfCheck(meshvk_instance_t* instance, uint32_t processes, meshv
   // Submit everything first, then wait: processes run concurrently.
   for (uint32_t p = 0; p < processes; ++p) {
     meshvk_semaphore_value_t signal = {work[p].done, 1};
-    meshvk_submit_info_t submit = {};
+    meshvk_submit_info_t submit = MESHVK_SUBMIT_INFO_INIT;
     submit.command_buffer = work[p].cb;
     submit.signals = &signal;
     submit.signal_count = 1;
@@ -171,11 +173,11 @@ meshvk_status_t SelfCheck(meshvk_instance_t* instance, uint32_t processes, meshv
         return nullptr;
       }
     }
-    meshvk_process_info_t process_info;
+    meshvk_process_info_t process_info = MESHVK_PROCESS_INFO_INIT;
     if (meshvk_status_t status = meshvk_device_set_process_info(set, p, &process_info)) {
       return status;
     }
-    meshvk_physical_device_info_t device;
+    meshvk_physical_device_info_t device = MESHVK_PHYSICAL_DEVICE_INFO_INIT;
     if (meshvk_status_t status =
             meshvk_instance_physical_device_info(instance, process_info.physical_device, &device)) {
       return status;

@@ -268,9 +268,9 @@ static bool ParseTensorTypeImpl(const std::string& spec, HostTensor* out, std::s
     *error = "malformed type '" + type + "': element type '" + parts.back() + "' (expected f32, f16 or i32)";
     return false;
   }
-  if (parts.size() - 1 > MESHVK_MAX_RANK) {
+  if (parts.size() - 1 > kMaxTensorRank) {
     *error = "shape '" + type + "' has rank " + std::to_string(parts.size() - 1) + " (at most " +
-             std::to_string(MESHVK_MAX_RANK) + ")";
+             std::to_string(kMaxTensorRank) + ")";
     return false;
   }
   uint64_t count = 1;

@@ -35,9 +35,10 @@ uint16_t FloatToHalf(float value);
 float HalfToFloat(uint16_t half);
 
 // Limits on one tensor (documented in README.md): at most 2^32 elements
-// (16 GiB of f32), rank <= MESHVK_MAX_RANK. Every count is multiplied with
+// (16 GiB of f32), rank <= kMaxTensorRank. Every count is multiplied with
 // overflow checks before anything is sized from it.
 inline constexpr uint64_t kMaxTensorElements = uint64_t(1) << 32;
+inline constexpr uint64_t kMaxTensorRank = 8;
 
 // Parses only the SHAPExTYPE part of a spec (before '='): *out gets shape and
 // type, no data, and nothing is read or allocated. Callers check it against

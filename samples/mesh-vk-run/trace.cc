@@ -97,7 +97,7 @@ void Trace::SetProgram(const meshvk_module_t* module, uint32_t function, meshvk_
 }
 
 meshvk_trace_sink_t Trace::Sink() {
-  meshvk_trace_sink_t sink{};
+  meshvk_trace_sink_t sink = MESHVK_TRACE_SINK_INIT;
   sink.event = &Trace::OnEvent;
   sink.user_data = this;
   return sink;
@@ -127,7 +127,7 @@ void Trace::OnEvent(void* self_pointer, const meshvk_trace_event_t* e) {
   }
   switch (e->kind) {
     case MESHVK_TRACE_DISPATCH: {
-      meshvk_command_info_t info{};
+      meshvk_command_info_t info = MESHVK_COMMAND_INFO_INIT;
       meshvk_status_t status =
           self->module_ ? meshvk_module_command_info(self->module_, self->function_, e->process, e->command, &info)
                         : nullptr;

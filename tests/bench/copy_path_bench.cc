@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "meshvk_environment.h"
 #include "meshvk/meshvk.h"
 
 namespace {
@@ -49,7 +50,7 @@ struct Setup {
   std::string error;
   Setup() {
     RegisterTwoDevices();
-    if (meshvk_status_t s = meshvk_instance_create(nullptr, &instance)) {
+    if (meshvk_status_t s = meshvk_environment_create_instance(&instance)) {
       error = meshvk_status_message(s);
       meshvk_status_free(s);
       return;
@@ -58,7 +59,7 @@ struct Setup {
       error = "needs two physical devices";
       return;
     }
-    meshvk_device_set_create_info_t info{};
+    meshvk_device_set_create_info_t info = MESHVK_DEVICE_SET_CREATE_INFO_INIT;
     info.topology = MESHVK_TOPOLOGY_INDEPENDENT;
     info.process_count = 2;
     if (meshvk_status_t s = meshvk_device_set_create(instance, &info, &set)) {
@@ -81,7 +82,10 @@ bool Check(benchmark::State& state, meshvk_status_t status) {
 }
 
 meshvk_buffer_t* Make(uint32_t process, uint64_t bytes, bool exportable) {
-  meshvk_buffer_create_info_t info{process, bytes, exportable ? MESHVK_BUFFER_EXPORTABLE_BIT : 0u};
+  meshvk_buffer_create_info_t info = MESHVK_BUFFER_CREATE_INFO_INIT;
+  info.process = process;
+  info.size = bytes;
+  info.flags = exportable ? MESHVK_BUFFER_EXPORTABLE_BIT : 0u;
   meshvk_buffer_t* buffer = nullptr;
   meshvk_status_free(meshvk_buffer_create_with_info(TheSetup().set, &info, &buffer));
   return buffer;
@@ -137,7 +141,7 @@ double DeviceCopySeconds(benchmark::State& state, uint32_t process, meshvk_buffe
   // CPU device) is not copy bandwidth.
   {
     meshvk_semaphore_value_t signal{done, ++value};
-    meshvk_submit_info_t submit{};
+    meshvk_submit_info_t submit = MESHVK_SUBMIT_INFO_INIT;
     submit.command_buffer = cb;
     submit.signals = &signal;
     submit.signal_count = 1;
@@ -146,7 +150,7 @@ double DeviceCopySeconds(benchmark::State& state, uint32_t process, meshvk_buffe
   }
   for (auto _ : state) {
     meshvk_semaphore_value_t signal{done, ++value};
-    meshvk_submit_info_t submit{};
+    meshvk_submit_info_t submit = MESHVK_SUBMIT_INFO_INIT;
     submit.command_buffer = cb;
     submit.signals = &signal;
     submit.signal_count = 1;
@@ -178,7 +182,7 @@ double DeviceCopySecondsOnce(uint32_t process, meshvk_buffer_t* src, meshvk_buff
   double best = 1e30;
   for (uint64_t v = 1; v <= reps + 1; ++v) {
     meshvk_semaphore_value_t signal{done, v};
-    meshvk_submit_info_t submit{};
+    meshvk_submit_info_t submit = MESHVK_SUBMIT_INFO_INIT;
     submit.command_buffer = cb;
     submit.signals = &signal;
     submit.signal_count = 1;
@@ -214,11 +218,11 @@ void BM_SameDevice(benchmark::State& state) {
 void BM_ExternalMemory(benchmark::State& state) {
   if (!TheSetup().error.empty()) return state.SkipWithError(TheSetup().error.c_str());
   const uint64_t bytes = static_cast<uint64_t>(state.range(0));
-  meshvk_copy_path_info_t path{};
+  meshvk_copy_path_info_t path = MESHVK_COPY_PATH_INFO_INIT;
   meshvk_status_free(meshvk_device_set_copy_path(TheSetup().set, 0, 1, &path));
   if (path.path != MESHVK_COPY_PATH_EXTERNAL_MEMORY) return state.SkipWithError(path.reason);
   meshvk_buffer_t *src = Make(0, bytes, true), *dst = Make(1, bytes, false), *view = nullptr;
-  if (Check(state, meshvk_buffer_import(src, 1, &view))) {
+  if (Check(state, meshvk_buffer_share(src, 1, &view))) {
     // The same-device reference on the destination device, in this process.
     meshvk_buffer_t* local = Make(1, bytes, false);
     benchmark::State* s = &state;
@@ -247,13 +251,13 @@ void BM_HostStaging(benchmark::State& state) {
   const uint64_t bytes = static_cast<uint64_t>(state.range(0));
   meshvk_buffer_t *src = Make(0, bytes, false), *dst = Make(1, bytes, false);
   double best = 1e30;
-  if (!Check(state, meshvk_buffer_copy_host_staged(src, 0, dst, 0, bytes, 0))) return;  // warm-up (first touch)
+  if (!Check(state, meshvk_buffer_copy_host_staged(src, 0, dst, 0, bytes, MESHVK_TIMEOUT_INFINITE))) return;  // warm-up (first touch)
   MemcpyProbe memcpy_probe(bytes);
   double best_cpu = 1e30;
   for (auto _ : state) {
     auto t0 = std::chrono::steady_clock::now();
     double c0 = ProcessCpuSeconds();
-    if (!Check(state, meshvk_buffer_copy_host_staged(src, 0, dst, 0, bytes, 0))) break;
+    if (!Check(state, meshvk_buffer_copy_host_staged(src, 0, dst, 0, bytes, MESHVK_TIMEOUT_INFINITE))) break;
     best_cpu = std::min(best_cpu, ProcessCpuSeconds() - c0);
     double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     state.SetIterationTime(s);
@@ -294,9 +298,9 @@ struct MlpRun {
   }
   bool Create(benchmark::State& state, meshvk_module_t* module, meshvk_topology_t topology,
               std::vector<uint32_t> physical_devices) {
-    meshvk_grid_info_t grid{};
+    meshvk_grid_info_t grid = MESHVK_GRID_INFO_INIT;
     meshvk_module_grid_info(module, &grid);
-    meshvk_device_set_create_info_t info{};
+    meshvk_device_set_create_info_t info = MESHVK_DEVICE_SET_CREATE_INFO_INIT;
     info.topology = topology;
     info.process_count = grid.process_count;
     info.physical_devices = physical_devices.data();
@@ -304,11 +308,11 @@ struct MlpRun {
     if (!Check(state, meshvk_device_set_create(TheSetup().instance, &info, &set)) ||
         !Check(state, meshvk_program_create(module, set, &program)))
       return false;
-    meshvk_function_info_t fn{};
+    meshvk_function_info_t fn = MESHVK_FUNCTION_INFO_INIT;
     if (!Check(state, meshvk_module_function_info(module, 0, &fn))) return false;
     uint32_t seed = 1;
     for (uint32_t i = 0; i < fn.argument_count; ++i) {
-      meshvk_tensor_info_t t{};
+      meshvk_tensor_info_t t = MESHVK_TENSOR_INFO_INIT;
       if (!Check(state, meshvk_module_argument_info(module, 0, i, &t))) return false;
       inputs.emplace_back(t.byte_size / sizeof(float));
       for (float& v : inputs.back())
@@ -316,7 +320,7 @@ struct MlpRun {
       in.push_back({inputs.back().data(), t.byte_size});
     }
     for (uint32_t i = 0; i < fn.result_count; ++i) {
-      meshvk_tensor_info_t t{};
+      meshvk_tensor_info_t t = MESHVK_TENSOR_INFO_INIT;
       if (!Check(state, meshvk_module_result_info(module, 0, i, &t))) return false;
       outputs.emplace_back(t.byte_size / sizeof(float));
       out.push_back({outputs.back().data(), t.byte_size});
@@ -325,7 +329,7 @@ struct MlpRun {
   }
   // Wall seconds of one invoke, inputs in and results out included.
   double Invoke(benchmark::State& state) {
-    meshvk_invoke_info_t info{};
+    meshvk_invoke_info_t info = MESHVK_INVOKE_INFO_INIT;
     info.inputs = in.data();
     info.input_count = static_cast<uint32_t>(in.size());
     info.outputs = out.data();

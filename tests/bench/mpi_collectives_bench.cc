@@ -51,6 +51,7 @@
 #include <string>
 #include <vector>
 
+#include "meshvk_environment.h"
 #include "meshvk/Artifact/CompileProgram.h"
 #include "meshvk/meshvk.h"
 #include "meshvk/module.h"
@@ -171,20 +172,22 @@ bool MeshvkSeconds(meshvk_instance_t* instance, const meshvk_transport_t& mpi, c
   std::unique_ptr<meshvk_module_t, void (*)(meshvk_module_t*)> module_owner(module, meshvk_module_release);
   const uint32_t P = static_cast<uint32_t>(process_rank.size());
   std::vector<uint32_t> on_device0(P, 0);
-  meshvk_device_set_create_info_t set_info{};
+  meshvk_device_set_create_info_t set_info = MESHVK_DEVICE_SET_CREATE_INFO_INIT;
   set_info.topology = MESHVK_TOPOLOGY_LOGICAL;
   set_info.process_count = P;
   set_info.process_devices = on_device0.data();
   meshvk_device_set_t* set = nullptr;
   if (!Check(meshvk_device_set_create(instance, &set_info, &set), "device set")) return false;
   std::unique_ptr<meshvk_device_set_t, void (*)(meshvk_device_set_t*)> set_owner(set, meshvk_device_set_release);
-  meshvk_program_ranks_t ranks{&mpi, process_rank.data(), 0};
+  meshvk_program_ranks_t ranks = MESHVK_PROGRAM_RANKS_INIT;
+  ranks.transport = &mpi;
+  ranks.process_rank = process_rank.data();
   meshvk_program_t* program = nullptr;
   if (!Check(meshvk_ranks::CreateOnRanks(module, set, &ranks, &program), "program")) return false;
   std::unique_ptr<meshvk_program_t, void (*)(meshvk_program_t*)> program_owner(program, meshvk_program_release);
   std::vector<float> x(input_bytes / sizeof(float), 1.0f);
   meshvk_host_input_t input{x.data(), input_bytes};
-  meshvk_invoke_info_t invoke{};
+  meshvk_invoke_info_t invoke = MESHVK_INVOKE_INFO_INIT;
   invoke.inputs = &input;
   invoke.input_count = 1;
   invoke.flags = MESHVK_INVOKE_KEEP_RESULTS_SHARDED_BIT;  // the collective, not the gather to rank 0
@@ -192,7 +195,7 @@ bool MeshvkSeconds(meshvk_instance_t* instance, const meshvk_transport_t& mpi, c
   for (int run = 0; run <= kRuns; ++run) {
     MPI_Barrier(MPI_COMM_WORLD);
     if (!Check(meshvk_program_invoke(program, &invoke), "invoke")) return false;
-    meshvk_transport_stats_t stats{};
+    meshvk_transport_stats_t stats = MESHVK_TRANSPORT_STATS_INIT;
     meshvk_program_transport_stats(program, &stats);
     double s = MinOverRanks(stats.host_ns / 1e9), max_s = MaxOverRanks(stats.host_ns / 1e9);
     if (run > 0) runs.push_back(s);  // run 0 warms up
@@ -205,7 +208,7 @@ bool MeshvkSeconds(meshvk_instance_t* instance, const meshvk_transport_t& mpi, c
   out->max_seconds = Median(max_runs);
   // The result on this rank's first process: every element must be
   // `expected` (inputs are all 1: the sum of P partials, or -1 gathered).
-  meshvk_shard_view_t view{};
+  meshvk_shard_view_t view = MESHVK_SHARD_VIEW_INIT;
   for (uint32_t shard = 0; view.buffer == nullptr; ++shard) {
     if (!Check(meshvk_program_result_shard(program, 0, 0, shard, &view), "result shard")) return false;
     if (process_rank[view.process] != mpi.rank) view.buffer = nullptr;
@@ -258,7 +261,7 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) mib.push_back(std::strtoull(argv[i], nullptr, 10));
   }
   meshvk_instance_t* instance = nullptr;
-  if (!Check(meshvk_instance_create(nullptr, &instance), "instance")) meshvk_mpi_transport_abort(mpi, 3);
+  if (!Check(meshvk_environment_create_instance(&instance), "instance")) meshvk_mpi_transport_abort(mpi, 3);
   const bool root = transport.rank == 0;
   if (root)
     std::printf("%u ranks\n%-10s %-12s %-9s %6s %11s %11s %11s %8s %8s %14s %14s %14s\n", R, "collective", "layout",
@@ -304,6 +307,6 @@ int main(int argc, char** argv) {
     }
   }
   meshvk_instance_release(instance);
-  meshvk_mpi_transport_destroy(mpi);
+  meshvk_mpi_transport_release(mpi);
   return 0;
 }

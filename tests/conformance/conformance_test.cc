@@ -27,6 +27,9 @@
 namespace meshvk_e2e {
 namespace {
 
+// The runtime's host-staging chunk (runtime/src/host_staging.h).
+constexpr uint64_t kStagingChunk = 1ull << 20;
+
 namespace mvk = meshvk::mvk;
 constexpr uint32_t kSeed = 7;
 
@@ -154,12 +157,12 @@ TEST_P(ConformanceTest, ShardBuffersAreLocalAndAllocationsEqualThePlan) {
     // Staging is per device: the processes sharing a VkDevice add up.
     std::map<uint32_t, uint64_t> staged_in;  // VkDevice -> landing bytes
     for (uint32_t p = 0; p < P; ++p) {
-      meshvk_process_info_t info{};
+      meshvk_process_info_t info = MESHVK_PROCESS_INFO_INIT;
       ASSERT_EQ(meshvk_test::StatusText(meshvk_device_set_process_info(set.get(), p, &info)), "");
       uint64_t& staged = staged_in[info.logical_device];
       for (const mvk::Command* cmd : *a->functions()->Get(0)->streams()->Get(p)->commands()) {
         const mvk::Copy* copy = cmd->op_as_Copy();
-        meshvk_copy_path_info_t path{};
+        meshvk_copy_path_info_t path = MESHVK_COPY_PATH_INFO_INIT;
         if (!copy) continue;
         ASSERT_EQ(meshvk_test::StatusText(meshvk_device_set_copy_path(set.get(), copy->src_process(), p, &path)), "");
         if (path.path == MESHVK_COPY_PATH_HOST_STAGING)
@@ -167,17 +170,17 @@ TEST_P(ConformanceTest, ShardBuffersAreLocalAndAllocationsEqualThePlan) {
       }
     }
     for (uint32_t p = 0; p < P; ++p) {
-      meshvk_process_info_t info{};
+      meshvk_process_info_t info = MESHVK_PROCESS_INFO_INIT;
       ASSERT_EQ(meshvk_test::StatusText(meshvk_device_set_process_info(set.get(), p, &info)), "");
       const uint64_t staged = staged_in[info.logical_device];
-      EXPECT_LE(meshvk_device_set_staging_bytes(set.get(), p), staged + 2 * 2 * MESHVK_STAGING_CHUNK_BYTES)
+      EXPECT_LE(meshvk_device_set_staging_bytes(set.get(), p), staged + 2 * 2 * kStagingChunk)
           << "process " << p;
-      EXPECT_LE(meshvk_device_set_peak_staging_bytes(set.get(), p), staged + 2 * 2 * MESHVK_STAGING_CHUNK_BYTES)
+      EXPECT_LE(meshvk_device_set_peak_staging_bytes(set.get(), p), staged + 2 * 2 * kStagingChunk)
           << "process " << p;
     }
     // Result shards handed out by the runtime are buffers of their owner.
     for (uint32_t s = 0; s < P; ++s) {
-      meshvk_shard_view_t view{};
+      meshvk_shard_view_t view = MESHVK_SHARD_VIEW_INIT;
       ASSERT_EQ(meshvk_test::StatusText(meshvk_program_result_shard(prog.get(), 0, 0, s, &view)), "");
       EXPECT_EQ(meshvk_buffer_process(view.buffer), view.process);
     }
@@ -212,7 +215,7 @@ TEST_P(ConformanceTest, CrossDeviceCopiesArePullsOfTheMinimumBytes) {
   ModulePtr module(raw);
   for (uint32_t p = 0; p < P; ++p) {
     EXPECT_EQ(pulled[p], c.min_peer_bytes_per_process) << "process " << p;
-    meshvk_process_summary_t plan{};
+    meshvk_process_summary_t plan = MESHVK_PROCESS_SUMMARY_INIT;
     ASSERT_EQ(meshvk_test::StatusText(meshvk_module_process_summary(module.get(), p, &plan)), "");
     EXPECT_EQ(plan.peer_bytes_in, c.min_peer_bytes_per_process) << "runtime's accounting, process " << p;
     int64_t compiler = 0;
@@ -241,7 +244,7 @@ TEST_P(ConformanceTest, ResultsAreTheSameOnEveryTopologyAndMapping) {
       meshvk_test::DeviceSet set = MakeSet(topology, P, mapping->data());
       ASSERT_TRUE(set);
       for (uint32_t p = 0; p < P; ++p) {
-        meshvk_process_info_t info{};
+        meshvk_process_info_t info = MESHVK_PROCESS_INFO_INIT;
         ASSERT_EQ(meshvk_test::StatusText(meshvk_device_set_process_info(set.get(), p, &info)), "");
         if (topology == MESHVK_TOPOLOGY_DEVICE_GROUP)
           EXPECT_EQ(info.device_index, (*mapping)[p]);
@@ -284,13 +287,13 @@ TEST_P(ConformanceTest, CopiesTakeTheirPairsPathAndMoveThePlannedBytes) {
         for (const mvk::Command* cmd : *a->functions()->Get(0)->streams()->Get(p)->commands()) {
           const mvk::Copy* copy = cmd->op_as_Copy();
           if (!copy) continue;
-          meshvk_copy_path_info_t path{};
+          meshvk_copy_path_info_t path = MESHVK_COPY_PATH_INFO_INIT;
           ASSERT_EQ(meshvk_test::StatusText(meshvk_device_set_copy_path(set.get(), copy->src_process(), p, &path)), "");
           expected[path.path] += CopyBytes(copy);
-          meshvk_process_info_t src{}, dst{};
+          meshvk_process_info_t src = MESHVK_PROCESS_INFO_INIT, dst = MESHVK_PROCESS_INFO_INIT;
           ASSERT_EQ(meshvk_test::StatusText(meshvk_device_set_process_info(set.get(), copy->src_process(), &src)), "");
           ASSERT_EQ(meshvk_test::StatusText(meshvk_device_set_process_info(set.get(), p, &dst)), "");
-          meshvk_copy_path_info_t pair{};
+          meshvk_copy_path_info_t pair = MESHVK_COPY_PATH_INFO_INIT;
           if (src.logical_device != dst.logical_device) {
             ASSERT_EQ(meshvk_test::StatusText(
                           meshvk_instance_copy_path(instance(), src.physical_device, dst.physical_device, &pair)),
@@ -340,7 +343,7 @@ TEST_F(DeviceGroupTest, ProgramsRunAcrossTheGroupsDevicesThroughPeerMemory) {
   EXPECT_EQ(meshvk_device_set_topology(set.get()), MESHVK_TOPOLOGY_DEVICE_GROUP);
   std::map<uint32_t, uint32_t> processes_per_device;
   for (uint32_t p = 0; p < P; ++p) {
-    meshvk_process_info_t info{};
+    meshvk_process_info_t info = MESHVK_PROCESS_INFO_INIT;
     ASSERT_EQ(meshvk_test::StatusText(meshvk_device_set_process_info(set.get(), p, &info)), "");
     EXPECT_EQ(info.device_index, p % D);
     EXPECT_EQ(info.logical_device, 0u) << "one VkDevice for the whole group";
@@ -396,7 +399,7 @@ TEST_F(ExternalMemoryFaultTest, ARefusedImportFallsBackToHostStaging) {
   ASSERT_EQ(CompileSample("mlp_megatron", "4", &program), "");
   meshvk_test::DeviceSet set = MakeSet(MESHVK_TOPOLOGY_INDEPENDENT, 4);
   ASSERT_TRUE(set);
-  meshvk_copy_path_info_t path{};
+  meshvk_copy_path_info_t path = MESHVK_COPY_PATH_INFO_INIT;
   ASSERT_EQ(meshvk_test::StatusText(meshvk_device_set_copy_path(set.get(), 0, 1, &path)), "");
   ASSERT_EQ(path.path, MESHVK_COPY_PATH_EXTERNAL_MEMORY) << "the devices advertise external memory: " << path.reason;
   // Devices whose memory is host memory share host allocations: then the
@@ -464,7 +467,7 @@ TEST_F(RealPairTest, EachPairTakesThePathItsDriversAllow) {
   for (uint32_t a = 0; a < 4; ++a) {
     for (uint32_t b = 0; b < 4; ++b) {
       if (a == b) continue;
-      meshvk_copy_path_info_t path{};
+      meshvk_copy_path_info_t path = MESHVK_COPY_PATH_INFO_INIT;
       ASSERT_EQ(meshvk_test::StatusText(meshvk_device_set_copy_path(set.get(), a, b, &path)), "");
       std::string reason = path.reason;
       if (DistinctUuids()) {

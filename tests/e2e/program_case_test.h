@@ -36,7 +36,7 @@ class ProgramRunTest : public meshvk_test::VulkanTest {
     ASSERT_EQ(meshvk_device_set_topology(set.get()), topology);
     if (topology == MESHVK_TOPOLOGY_INDEPENDENT && processes > 1 &&
         meshvk_instance_physical_device_count(instance()) > 1) {
-      meshvk_process_info_t p0{}, p1{};
+      meshvk_process_info_t p0 = MESHVK_PROCESS_INFO_INIT, p1 = MESHVK_PROCESS_INFO_INIT;
       ASSERT_EQ(meshvk_device_set_process_info(set.get(), 0, &p0), MESHVK_OK);
       ASSERT_EQ(meshvk_device_set_process_info(set.get(), 1, &p1), MESHVK_OK);
       ASSERT_NE(p0.logical_device, p1.logical_device) << "independent processes 0 and 1 share a VkDevice";

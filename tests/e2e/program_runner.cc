@@ -79,12 +79,12 @@ std::string RunOnce(const std::vector<uint8_t>& artifact, meshvk_device_set_t* s
   if (std::string e = Take(meshvk_module_load(artifact.data(), artifact.size(), &raw_module)); !e.empty())
     return "load: " + e;
   ModulePtr module(raw_module);
-  meshvk_function_info_t fn{};
+  meshvk_function_info_t fn = MESHVK_FUNCTION_INFO_INIT;
   if (std::string e = Take(meshvk_module_function_info(module.get(), 0, &fn)); !e.empty()) return e;
   if (fn.argument_count != inputs.size()) return "argument count differs";
   outputs->clear();
   for (uint32_t r = 0; r < fn.result_count; ++r) {
-    meshvk_tensor_info_t info{};
+    meshvk_tensor_info_t info = MESHVK_TENSOR_INFO_INIT;
     if (std::string e = Take(meshvk_module_result_info(module.get(), 0, r, &info)); !e.empty()) return e;
     outputs->push_back(HostTensor::Zeros(std::vector<int64_t>(info.shape, info.shape + info.rank), info.element_type));
   }
@@ -96,7 +96,7 @@ std::string RunOnce(const std::vector<uint8_t>& artifact, meshvk_device_set_t* s
   for (const HostTensor& t : inputs) in.push_back({t.data(), t.bytes()});
   std::vector<meshvk_host_output_t> out;
   for (HostTensor& t : *outputs) out.push_back({t.data(), t.bytes()});
-  meshvk_invoke_info_t invoke{};
+  meshvk_invoke_info_t invoke = MESHVK_INVOKE_INFO_INIT;
   invoke.function = 0;
   invoke.inputs = in.data();
   invoke.input_count = static_cast<uint32_t>(in.size());

@@ -13,6 +13,14 @@ add_custom_command(
   COMMAND ${MESHVK_FUZZ_FLATC} --cpp --scoped-enums -o ${_fuzz_gen} ${MESHVK_SOURCE_DIR}/runtime/artifact/mvk.fbs
   DEPENDS ${MESHVK_SOURCE_DIR}/runtime/artifact/mvk.fbs
   VERBATIM)
+# meshvk/version.h (the public headers include it), from the project's version.
+file(STRINGS ${MESHVK_SOURCE_DIR}/CMakeLists.txt _meshvk_project REGEX "^project\\(meshvk VERSION")
+string(REGEX MATCH "([0-9]+)\\.([0-9]+)\\.([0-9]+)" _meshvk_version "${_meshvk_project}")
+set(PROJECT_VERSION_MAJOR ${CMAKE_MATCH_1})
+set(PROJECT_VERSION_MINOR ${CMAKE_MATCH_2})
+set(PROJECT_VERSION_PATCH ${CMAKE_MATCH_3})
+configure_file(${MESHVK_SOURCE_DIR}/runtime/include/meshvk/version.h.in ${CMAKE_CURRENT_BINARY_DIR}/fuzz_gen/meshvk/version.h
+               @ONLY)
 add_executable(fuzz_artifact_loader
   ${MESHVK_SOURCE_DIR}/tests/fuzz/fuzz_artifact_loader.cc
   ${MESHVK_SOURCE_DIR}/runtime/src/module/artifact_verifier.cc
@@ -24,6 +32,7 @@ add_executable(fuzz_artifact_loader
   ${MESHVK_SOURCE_DIR}/runtime/src/spirv_check_interface.cc
   ${MESHVK_SOURCE_DIR}/runtime/src/spirv_names.cc
   ${MESHVK_SOURCE_DIR}/runtime/src/base/status.cc
+  ${MESHVK_SOURCE_DIR}/runtime/src/base/structure.cc
   ${MESHVK_SOURCE_DIR}/runtime/artifact/src/builder.cc
   ${MESHVK_SOURCE_DIR}/runtime/artifact/src/integrity.cc
   ${_fuzz_gen}/mvk_generated.h)
@@ -46,6 +55,7 @@ add_executable(fuzz_tensor_io
   ${MESHVK_SOURCE_DIR}/samples/mesh-vk-run/npz.cc
   ${MESHVK_SOURCE_DIR}/samples/mesh-vk-run/npy_header.cc)
 target_include_directories(fuzz_tensor_io PRIVATE
+  ${CMAKE_CURRENT_BINARY_DIR}/fuzz_gen
   ${MESHVK_SOURCE_DIR}/samples/mesh-vk-run
   ${MESHVK_SOURCE_DIR}/runtime/include)
 target_compile_options(fuzz_tensor_io PRIVATE -g -O1 -fsanitize=fuzzer,address,undefined

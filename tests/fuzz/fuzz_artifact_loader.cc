@@ -51,7 +51,7 @@ void Check(std::vector<uint8_t> bytes) {
 
 void CheckPlan(const meshvk::mvk::Artifact* artifact) {
   meshvk::module::Schedule schedule = meshvk::module::ComputeSchedule(artifact);
-  meshvk_device_limits_t limits{};
+  meshvk_device_limits_t limits = MESHVK_DEVICE_LIMITS_INIT;
   for (int i = 0; i < 3; ++i) {
     limits.max_workgroup_count[i] = 65535;
     limits.max_workgroup_size[i] = 1024;

@@ -12,6 +12,7 @@
 #include <map>
 #include <vector>
 
+#include "meshvk_environment.h"
 #include "meshvk/meshvk.h"
 #include "meshvk/module.h"
 #include "programs.h"
@@ -34,7 +35,7 @@ struct Reader {
 meshvk_instance_t* Instance() {
   static meshvk_instance_t* instance = [] {
     meshvk_instance_t* i = nullptr;
-    if (meshvk_status_t s = meshvk_instance_create(nullptr, &i)) {
+    if (meshvk_status_t s = meshvk_environment_create_instance(&i)) {
       meshvk_status_free(s);
       __builtin_trap();
     }
@@ -49,7 +50,7 @@ meshvk_device_set_t* SetFor(uint32_t processes) {
   static auto& sets = *new std::map<uint32_t, meshvk_device_set_t*>();
   auto it = sets.find(processes);
   if (it != sets.end()) return it->second;
-  meshvk_device_set_create_info_t info{};
+  meshvk_device_set_create_info_t info = MESHVK_DEVICE_SET_CREATE_INFO_INIT;
   info.process_count = processes;
   meshvk_device_set_t* set = nullptr;
   if (meshvk_status_t s = meshvk_device_set_create(Instance(), &info, &set)) {
@@ -116,7 +117,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::vector<float> a(rows * cols, 1.0f), bb(rows * cols, 2.0f), c(rows * cols);
     meshvk_host_input_t inputs[2] = {{a.data(), a.size() * 4}, {bb.data(), bb.size() * 4}};
     meshvk_host_output_t output = {c.data(), c.size() * 4};
-    meshvk_invoke_info_t invoke{};
+    meshvk_invoke_info_t invoke = MESHVK_INVOKE_INFO_INIT;
     invoke.inputs = inputs;
     invoke.input_count = 2;
     invoke.outputs = &output;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "meshvk_environment.h"
 #include "meshvk/meshvk.h"
 #include "meshvk/trace.h"
 #include "meshvk/transport_mpi.h"
@@ -42,16 +43,18 @@ int main(int argc, char** argv) {
   if ((status = meshvk_module_rank_layout(module, 2, NULL, 0, process_rank, 4, axes, &axis_count)))
     return Fail(mpi, "rank layout", status);
   meshvk_instance_t* instance = NULL;
-  if ((status = meshvk_instance_create(NULL, &instance))) return Fail(mpi, "instance", status);
-  meshvk_device_set_create_info_t set_info = {0};
+  if ((status = meshvk_environment_create_instance(&instance))) return Fail(mpi, "instance", status);
+  meshvk_device_set_create_info_t set_info = MESHVK_DEVICE_SET_CREATE_INFO_INIT;
   set_info.process_count = 4;
   meshvk_device_set_t* set = NULL;
   if ((status = meshvk_device_set_create(instance, &set_info, &set))) return Fail(mpi, "device set", status);
-  meshvk_program_ranks_t ranks = {transport, process_rank, 0};
-  meshvk_program_create_info_t create = {0};
+  meshvk_program_ranks_t ranks = MESHVK_PROGRAM_RANKS_INIT;
+  ranks.transport = transport;
+  ranks.process_rank = process_rank;
+  meshvk_program_create_info_t create = MESHVK_PROGRAM_CREATE_INFO_INIT;
+  create.next = &ranks;
   create.module = module;
   create.set = set;
-  create.ranks = &ranks;
   meshvk_program_t* program = NULL;
   if ((status = meshvk_program_create_with_info(&create, &program))) return Fail(mpi, "program", status);
 
@@ -61,7 +64,7 @@ int main(int argc, char** argv) {
   for (unsigned i = 0; i < H * D; ++i) w2[i] = Value(i, 3);
   meshvk_host_input_t inputs[3] = {{x, sizeof x}, {w1, sizeof w1}, {w2, sizeof w2}};
   meshvk_host_output_t outputs[1] = {{y, sizeof y}};
-  meshvk_invoke_info_t invoke = {0};
+  meshvk_invoke_info_t invoke = MESHVK_INVOKE_INFO_INIT;
   invoke.inputs = inputs;
   invoke.input_count = 3;
   invoke.outputs = transport->rank == 0 ? outputs : NULL;
@@ -86,7 +89,7 @@ int main(int argc, char** argv) {
     printf("%s: 2x2 grid over 2 ranks (rank axes: %u axis, axis %u), max error %g vs the host loop\n",
            failed ? "FAIL" : "PASS", axis_count, axes[0], worst);
   }
-  meshvk_mpi_transport_stats_t stats;
+  meshvk_mpi_transport_stats_t stats = MESHVK_MPI_TRANSPORT_STATS_INIT;
   meshvk_mpi_transport_stats(mpi, &stats);
   if (stats.bytes_sent == 0 && stats.bytes_received == 0) {
     fprintf(stderr, "c_api_ranks: rank %u moved no bytes through MPI\n", transport->rank);
@@ -97,6 +100,6 @@ int main(int argc, char** argv) {
   meshvk_instance_release(instance);
   meshvk_module_release(module);
   int code = meshvk_mpi_transport_agree(mpi, failed, NULL);
-  meshvk_mpi_transport_destroy(mpi);
+  meshvk_mpi_transport_release(mpi);
   return code;
 }

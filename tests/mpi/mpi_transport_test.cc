@@ -110,6 +110,6 @@ int main(int argc, char** argv) {
   if (me == 0 && failed == 0)
     std::printf("PASS: all_gather, all_gather_pieces, send/receive, all_to_all of %llu bytes per rank on %u ranks\n",
                 static_cast<unsigned long long>(B), R);
-  meshvk_mpi_transport_destroy(mpi);
+  meshvk_mpi_transport_release(mpi);
   return failed;
 }

@@ -9,7 +9,7 @@ meshvk_status_t InvokeWith(meshvk_program_t* program, const std::vector<HostTens
   for (const HostTensor& t : inputs) in.push_back({t.data(), t.bytes()});
   std::vector<meshvk_host_output_t> out;
   for (HostTensor& t : *outputs) out.push_back({t.data(), t.bytes()});
-  meshvk_invoke_info_t invoke{};
+  meshvk_invoke_info_t invoke = MESHVK_INVOKE_INFO_INIT;
   invoke.inputs = in.data();
   invoke.input_count = static_cast<uint32_t>(in.size());
   invoke.outputs = out.data();
@@ -21,7 +21,8 @@ std::string JobTest::StartJob(const std::vector<uint8_t>& artifact, const std::v
                               uint32_t ranks, uint32_t timeout_ms, Job* job, const std::vector<uint32_t>& started) {
   job->transports.resize(ranks);
   meshvk_in_process_hub_t* hub = nullptr;
-  if (meshvk_status_t s = meshvk_transport_in_process_create(ranks, timeout_ms, job->transports.data(), &hub))
+  const meshvk_timeout_t timeout = (timeout_ms ? timeout_ms : 60000) * 1000000ull;
+  if (meshvk_status_t s = meshvk_transport_in_process_create(ranks, timeout, job->transports.data(), &hub))
     return meshvk_test::StatusText(s);
   job->hub.reset(hub);
   meshvk_module_t* module = nullptr;
@@ -35,7 +36,9 @@ std::string JobTest::StartJob(const std::vector<uint8_t>& artifact, const std::v
     if (!started.empty() && std::find(started.begin(), started.end(), r) == started.end()) continue;
     job->sets.push_back(MakeSet(MESHVK_TOPOLOGY_LOGICAL, P, on_device0.data()));
     if (!job->sets.back()) return "no device set";
-    meshvk_program_ranks_t map{&job->transports[r], process_rank.data(), 0};
+    meshvk_program_ranks_t map = MESHVK_PROGRAM_RANKS_INIT;
+    map.transport = &job->transports[r];
+    map.process_rank = process_rank.data();
     meshvk_program_t* program = nullptr;
     if (meshvk_status_t s = CreateOnRanks(module, job->sets.back().get(), &map, &program))
       return meshvk_test::StatusText(s);

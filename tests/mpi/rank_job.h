@@ -29,7 +29,7 @@ meshvk_status_t InvokeWith(meshvk_program_t* program, const std::vector<HostTens
 struct Job {
   std::vector<meshvk_transport_t> transports;
   std::unique_ptr<meshvk_in_process_hub_t, void (*)(meshvk_in_process_hub_t*)> hub{nullptr,
-                                                                                   meshvk_transport_in_process_destroy};
+                                                                                   meshvk_transport_in_process_release};
   ModulePtr module;
   std::vector<meshvk_test::DeviceSet> sets;
   std::vector<ProgramPtr> programs;  // [rank], null for ranks not started
@@ -39,7 +39,7 @@ class JobTest : public meshvk_test::VulkanTest {
  protected:
   // Loads `artifact` and creates the programs of the ranks in `started`
   // (all when empty) for processes on rank process_rank[p]; receives time
-  // out after `timeout_ms` (0: the transport's default). "" or the failure.
+  // out after `timeout_ms` (0: 60 s). "" or the failure.
   std::string StartJob(const std::vector<uint8_t>& artifact, const std::vector<uint32_t>& process_rank, uint32_t ranks,
                        uint32_t timeout_ms, Job* job, const std::vector<uint32_t>& started = {});
   // A whole job invoked once, one thread per rank. Returns "" or the first

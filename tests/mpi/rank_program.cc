@@ -17,10 +17,10 @@ void SetRankMode(const char* mode) {
 
 meshvk_status_t CreateOnRanks(meshvk_module_t* module, meshvk_device_set_t* set, const meshvk_program_ranks_t* ranks,
                               meshvk_program_t** out) {
-  meshvk_program_create_info_t info{};
+  meshvk_program_create_info_t info = MESHVK_PROGRAM_CREATE_INFO_INIT;
+  info.next = ranks;
   info.module = module;
   info.set = set;
-  info.ranks = ranks;
   return meshvk_program_create_with_info(&info, out);
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "llvm/Support/raw_ostream.h"
+#include "meshvk_environment.h"
 #include "meshvk/Artifact/CompileProgram.h"
 #include "meshvk/Import/OnnxImport.h"
 #include "meshvk/meshvk.h"
@@ -167,8 +168,8 @@ std::string CompileAndRun(const std::string& source, int devices, const std::vec
   if (std::string e = meshvk::compileProgramSource(source, "model.mlir", options, &program); !e.empty())
     return "REFUSED compile: " + e;
   meshvk_instance_t* instance = nullptr;
-  if (std::string e = Take(meshvk_instance_create(nullptr, &instance)); !e.empty()) return "REFUSED run: " + e;
-  meshvk_device_set_create_info_t setInfo = {};
+  if (std::string e = Take(meshvk_environment_create_instance(&instance)); !e.empty()) return "REFUSED run: " + e;
+  meshvk_device_set_create_info_t setInfo = MESHVK_DEVICE_SET_CREATE_INFO_INIT;
   setInfo.topology = MESHVK_TOPOLOGY_LOGICAL;
   setInfo.process_count = static_cast<uint32_t>(devices);
   meshvk_device_set_t* set = nullptr;
@@ -176,10 +177,10 @@ std::string CompileAndRun(const std::string& source, int devices, const std::vec
   meshvk_module_t* module = nullptr;
   if (std::string e = Take(meshvk_module_load(program.artifact.data(), program.artifact.size(), &module)); !e.empty())
     return "REFUSED load: " + e;
-  meshvk_function_info_t fn{};
+  meshvk_function_info_t fn = MESHVK_FUNCTION_INFO_INIT;
   if (std::string e = Take(meshvk_module_function_info(module, 0, &fn)); !e.empty()) return "REFUSED load: " + e;
   for (uint32_t r = 0; r < fn.result_count; ++r) {
-    meshvk_tensor_info_t info{};
+    meshvk_tensor_info_t info = MESHVK_TENSOR_INFO_INIT;
     if (std::string e = Take(meshvk_module_result_info(module, 0, r, &info)); !e.empty()) return "REFUSED load: " + e;
     uint64_t n = 1;
     for (uint32_t d = 0; d < info.rank; ++d) n *= info.shape[d];
@@ -192,7 +193,7 @@ std::string CompileAndRun(const std::string& source, int devices, const std::vec
   for (const auto& b : inputs) in.push_back({b.data(), b.size()});
   std::vector<meshvk_host_output_t> out;
   for (auto& b : *outputs) out.push_back({b.data(), b.size()});
-  meshvk_invoke_info_t invoke{};
+  meshvk_invoke_info_t invoke = MESHVK_INVOKE_INFO_INIT;
   invoke.inputs = in.data();
   invoke.input_count = static_cast<uint32_t>(in.size());
   invoke.outputs = out.data();

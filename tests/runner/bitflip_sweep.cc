@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "compare.h"
+#include "meshvk_environment.h"
 #include "meshvk/artifact/integrity.h"
 #include "meshvk/meshvk.h"
 #include "meshvk/module.h"
@@ -87,7 +88,7 @@ struct Sweep {
   meshvk_device_set_t* SetFor(uint32_t processes, std::string* error) {
     auto it = sets.find(processes);
     if (it != sets.end()) return it->second;
-    meshvk_device_set_create_info_t info{};
+    meshvk_device_set_create_info_t info = MESHVK_DEVICE_SET_CREATE_INFO_INIT;
     info.topology = MESHVK_TOPOLOGY_AUTO;
     info.process_count = processes;
     meshvk_device_set_t* set = nullptr;
@@ -114,7 +115,7 @@ struct Sweep {
 
   Outcome RunModule(meshvk_module_t* module, std::string* detail) {
     uint32_t function = 0;
-    meshvk_function_info_t fn{};
+    meshvk_function_info_t fn = MESHVK_FUNCTION_INFO_INIT;
     if (meshvk_status_t s = meshvk_module_find_function(module, nullptr, &function)) {
       *detail = Take(s);
       return Outcome::kRefusedSignature;
@@ -126,7 +127,7 @@ struct Sweep {
     }
     std::vector<meshvk_tensor_info_t> results(fn.result_count);
     for (uint32_t i = 0; i < fn.argument_count; ++i) {
-      meshvk_tensor_info_t info{};
+      meshvk_tensor_info_t info = MESHVK_TENSOR_INFO_INIT;
       meshvk_status_free(meshvk_module_argument_info(module, function, i, &info));
       if (info.element_type != inputs[i].type ||
           std::vector<uint64_t>(info.shape, info.shape + info.rank) != inputs[i].shape) {
@@ -142,7 +143,7 @@ struct Sweep {
         return Outcome::kRefusedSignature;
       }
     }
-    meshvk_grid_info_t grid{};
+    meshvk_grid_info_t grid = MESHVK_GRID_INFO_INIT;
     meshvk_module_grid_info(module, &grid);
     meshvk_device_set_t* set = SetFor(grid.process_count, detail);
     if (!set) return Outcome::kFailedCreate;
@@ -162,13 +163,13 @@ struct Sweep {
       outputs[i].data.assign(results[i].byte_size, 0);
       host_outputs.push_back({outputs[i].data.data(), outputs[i].data.size()});
     }
-    meshvk_invoke_info_t invoke{};
+    meshvk_invoke_info_t invoke = MESHVK_INVOKE_INFO_INIT;
     invoke.function = function;
     invoke.inputs = host_inputs.data();
     invoke.input_count = static_cast<uint32_t>(host_inputs.size());
     invoke.outputs = host_outputs.data();
     invoke.output_count = static_cast<uint32_t>(host_outputs.size());
-    invoke.timeout_ns = 10ull * 1000 * 1000 * 1000;
+    invoke.timeout = 10ull * 1000 * 1000 * 1000;
     meshvk_status_t s = meshvk_program_invoke(program, &invoke);
     meshvk_program_release(program);
     if (s) {
@@ -236,7 +237,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "bitflip_sweep: cannot read %s\n", argv[1]);
     return 2;
   }
-  if (meshvk_status_t s = meshvk_instance_create(nullptr, &sweep.instance)) {
+  if (meshvk_status_t s = meshvk_environment_create_instance(&sweep.instance)) {
     std::fprintf(stderr, "bitflip_sweep: %s\n", Take(s).c_str());
     return 3;
   }

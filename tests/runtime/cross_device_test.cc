@@ -15,6 +15,9 @@
 namespace meshvk_test {
 namespace {
 
+// The runtime's host-staging chunk (runtime/src/host_staging.h): sizes at and around it.
+constexpr uint64_t kStagingChunk = 1ull << 20;
+
 class CrossDeviceTest : public VulkanTest {
  protected:
   void SetUp() override {
@@ -34,7 +37,10 @@ class CrossDeviceTest : public VulkanTest {
   }
 
   Buffer Make(uint32_t process, uint64_t bytes, meshvk_buffer_flags_t flags) {
-    meshvk_buffer_create_info_t info{process, bytes, flags};
+    meshvk_buffer_create_info_t info = MESHVK_BUFFER_CREATE_INFO_INIT;
+    info.process = process;
+    info.size = bytes;
+    info.flags = flags;
     meshvk_buffer_t* raw = nullptr;
     MESHVK_EXPECT_OK(meshvk_buffer_create_with_info(set_.get(), &info, &raw));
     return Buffer(raw);
@@ -47,23 +53,23 @@ class CrossDeviceTest : public VulkanTest {
   }
 
   DeviceSet set_;
-  meshvk_copy_path_info_t path_{};
+  meshvk_copy_path_info_t path_ = MESHVK_COPY_PATH_INFO_INIT;
   meshvk_buffer_t* raw_buffer_ = nullptr;
 };
 
 TEST_F(CrossDeviceTest, ProcessesLiveOnTwoVkDevicesWithThePairsPath) {
-  meshvk_process_info_t a{}, b{};
+  meshvk_process_info_t a = MESHVK_PROCESS_INFO_INIT, b = MESHVK_PROCESS_INFO_INIT;
   MESHVK_ASSERT_OK(meshvk_device_set_process_info(set_.get(), 0, &a));
   MESHVK_ASSERT_OK(meshvk_device_set_process_info(set_.get(), 1, &b));
   EXPECT_NE(a.logical_device, b.logical_device);
   EXPECT_NE(a.physical_device, b.physical_device);
-  meshvk_copy_path_info_t pair{};
+  meshvk_copy_path_info_t pair = MESHVK_COPY_PATH_INFO_INIT;
   MESHVK_ASSERT_OK(meshvk_instance_copy_path(instance(), a.physical_device, b.physical_device, &pair));
   EXPECT_EQ(path_.path, pair.path) << pair.reason;
   EXPECT_TRUE(path_.path == MESHVK_COPY_PATH_EXTERNAL_MEMORY || path_.path == MESHVK_COPY_PATH_HOST_STAGING)
       << meshvk_copy_path_name(path_.path);
   EXPECT_STRNE(path_.reason, "");
-  meshvk_copy_path_info_t self{};
+  meshvk_copy_path_info_t self = MESHVK_COPY_PATH_INFO_INIT;
   MESHVK_ASSERT_OK(meshvk_instance_copy_path(instance(), a.physical_device, a.physical_device, &self));
   EXPECT_EQ(self.path, MESHVK_COPY_PATH_SAME_DEVICE);
   EXPECT_TRUE(HasCode(meshvk_device_set_copy_path(set_.get(), 0, 2, &pair), MESHVK_STATUS_OUT_OF_RANGE, "process 2"));
@@ -80,7 +86,7 @@ TEST_F(CrossDeviceTest, AnImportedViewIsCopiedOnTheDestination) {
   std::vector<uint32_t> host = Pattern(words, 7);
   MESHVK_ASSERT_OK(meshvk_buffer_write(src.get(), 0, host.data(), words * 4));
   meshvk_buffer_t* raw = nullptr;
-  MESHVK_ASSERT_OK(meshvk_buffer_import(src.get(), 1, &raw));
+  MESHVK_ASSERT_OK(meshvk_buffer_share(src.get(), 1, &raw));
   Buffer view(raw);
   EXPECT_EQ(meshvk_buffer_process(view.get()), 1u);
   EXPECT_EQ(meshvk_buffer_allocation_size(view.get()), 0u) << "the import allocates nothing";
@@ -94,9 +100,9 @@ TEST_F(CrossDeviceTest, AnImportedViewIsCopiedOnTheDestination) {
   // A buffer that was not created exportable cannot be imported; nor can a
   // process import what its own VkDevice already holds.
   Buffer plain = Make(0, 64, 0);
-  EXPECT_TRUE(HasCode(meshvk_buffer_import(plain.get(), 1, &raw), MESHVK_STATUS_FAILED_PRECONDITION, "exportable"));
+  EXPECT_TRUE(HasCode(meshvk_buffer_share(plain.get(), 1, &raw), MESHVK_STATUS_FAILED_PRECONDITION, "exportable"));
   EXPECT_EQ(raw, nullptr);
-  EXPECT_TRUE(HasCode(meshvk_buffer_import(src.get(), 0, &raw), MESHVK_STATUS_INVALID_ARGUMENT, "use the buffer"));
+  EXPECT_TRUE(HasCode(meshvk_buffer_share(src.get(), 0, &raw), MESHVK_STATUS_INVALID_ARGUMENT, "use the buffer"));
 }
 
 // Where both devices' memory is host memory (ctest sets
@@ -131,7 +137,7 @@ TEST_F(CrossDeviceTest, HostMemoryDevicesShareOneHostAllocation) {
   std::vector<uint32_t> first = Pattern(words, 3), second = Pattern(words, 11);
   MESHVK_ASSERT_OK(meshvk_buffer_write(src.get(), 0, first.data(), words * 4));
   meshvk_buffer_t* raw = nullptr;
-  MESHVK_ASSERT_OK(meshvk_buffer_import(src.get(), 1, &raw));
+  MESHVK_ASSERT_OK(meshvk_buffer_share(src.get(), 1, &raw));
   Buffer view(raw);
   EXPECT_EQ(meshvk_device_set_allocated_bytes(set_.get(), 1) - before1, meshvk_buffer_allocation_size(dst.get()))
       << "the import allocates nothing on the reader";
@@ -160,10 +166,10 @@ TEST_F(CrossDeviceTest, HostMemoryDevicesShareOneHostAllocation) {
 // chunk (and odd), with offsets; staging is counted apart and released.
 TEST_F(CrossDeviceTest, HostStagedCopiesMoveExactlyTheRange) {
   const uint64_t allocated0 = meshvk_device_set_allocated_bytes(set_.get(), 0);
-  for (uint64_t bytes : {uint64_t{4}, uint64_t{4096 + 12}, uint64_t{MESHVK_STAGING_CHUNK_BYTES},
-                         uint64_t{2 * MESHVK_STAGING_CHUNK_BYTES + 4 * 333},
+  for (uint64_t bytes : {uint64_t{4}, uint64_t{4096 + 12}, uint64_t{kStagingChunk},
+                         uint64_t{2 * kStagingChunk + 4 * 333},
                          // More chunks than a shared host allocation has slots: every slot is refilled.
-                         uint64_t{9 * MESHVK_STAGING_CHUNK_BYTES + 4 * 77}}) {
+                         uint64_t{9 * kStagingChunk + 4 * 77}}) {
     const size_t words = bytes / 4 + 2;
     Buffer src = Make(0, words * 4, 0);
     Buffer dst = Make(1, words * 4, 0);
@@ -171,21 +177,21 @@ TEST_F(CrossDeviceTest, HostStagedCopiesMoveExactlyTheRange) {
     std::vector<uint32_t> a = Pattern(words, 1), b = Pattern(words, 99);
     MESHVK_ASSERT_OK(meshvk_buffer_write(src.get(), 0, a.data(), words * 4));
     MESHVK_ASSERT_OK(meshvk_buffer_write(dst.get(), 0, b.data(), words * 4));
-    MESHVK_ASSERT_OK(meshvk_buffer_copy_host_staged(src.get(), 4, dst.get(), 8, bytes - 4, 0));
+    MESHVK_ASSERT_OK(meshvk_buffer_copy_host_staged(src.get(), 4, dst.get(), 8, bytes - 4, MESHVK_TIMEOUT_INFINITE));
     std::vector<uint32_t> got = ReadWords(dst.get());
     for (size_t i = 0; i < words; ++i) {
       uint32_t expected = (i >= 2 && i < 2 + (bytes - 4) / 4) ? a[i - 1] : b[i];
       ASSERT_EQ(got[i], expected) << bytes << " bytes, word " << i;
     }
     // At most the two rings a device keeps between transfers (2 chunks each).
-    EXPECT_LE(meshvk_device_set_staging_bytes(set_.get(), 0), 4 * MESHVK_STAGING_CHUNK_BYTES + 8192);
-    EXPECT_LE(meshvk_device_set_staging_bytes(set_.get(), 1), 4 * MESHVK_STAGING_CHUNK_BYTES + 8192);
+    EXPECT_LE(meshvk_device_set_staging_bytes(set_.get(), 0), 4 * kStagingChunk + 8192);
+    EXPECT_LE(meshvk_device_set_staging_bytes(set_.get(), 1), 4 * kStagingChunk + 8192);
   }
   // Never the transfer's size (the largest here is 9 chunks and more).
-  EXPECT_LE(meshvk_device_set_peak_staging_bytes(set_.get(), 1), 4 * MESHVK_STAGING_CHUNK_BYTES + 8192);
+  EXPECT_LE(meshvk_device_set_peak_staging_bytes(set_.get(), 1), 4 * kStagingChunk + 8192);
   EXPECT_EQ(meshvk_device_set_allocated_bytes(set_.get(), 0), allocated0) << "staging is not in allocated bytes";
   Buffer small = Make(0, 64, 0), other = Make(1, 64, 0);
-  EXPECT_TRUE(HasCode(meshvk_buffer_copy_host_staged(small.get(), 32, other.get(), 0, 64, 0),
+  EXPECT_TRUE(HasCode(meshvk_buffer_copy_host_staged(small.get(), 32, other.get(), 0, 64, MESHVK_TIMEOUT_INFINITE),
                       MESHVK_STATUS_OUT_OF_RANGE, "leave a buffer"));
 }
 
@@ -220,13 +226,13 @@ TEST_F(CrossDeviceTest, ASharedSemaphoreOrdersTheConsumerOnItsDevice) {
   Buffer src = Make(0, words * 4, MESHVK_BUFFER_EXPORTABLE_BIT);
   Buffer dst = Make(1, words * 4, 0);
   ASSERT_TRUE(src && dst);
-  MESHVK_ASSERT_OK(meshvk_buffer_import(src.get(), 1, &raw_buffer_));
+  MESHVK_ASSERT_OK(meshvk_buffer_share(src.get(), 1, &raw_buffer_));
   Buffer imported(raw_buffer_);
   CommandBuffer copy = MakeCommandBuffer(set_.get(), 1);
   MESHVK_ASSERT_OK(meshvk_command_buffer_copy(copy.get(), imported.get(), 0, dst.get(), 0, words * 4));
   MESHVK_ASSERT_OK(meshvk_command_buffer_end(copy.get()));
   meshvk_semaphore_value_t wait{view.get(), 1}, done{consumed.get(), 1};
-  meshvk_submit_info_t consumer{};
+  meshvk_submit_info_t consumer = MESHVK_SUBMIT_INFO_INIT;
   consumer.command_buffer = copy.get();
   consumer.waits = &wait;
   consumer.wait_count = 1;
@@ -239,7 +245,7 @@ TEST_F(CrossDeviceTest, ASharedSemaphoreOrdersTheConsumerOnItsDevice) {
   MESHVK_ASSERT_OK(meshvk_command_buffer_fill(fill.get(), src.get(), 0, words * 4, 0x5eed5eedu));
   MESHVK_ASSERT_OK(meshvk_command_buffer_end(fill.get()));
   meshvk_semaphore_value_t signal{produced.get(), 1};
-  meshvk_submit_info_t producer{};
+  meshvk_submit_info_t producer = MESHVK_SUBMIT_INFO_INIT;
   producer.command_buffer = fill.get();
   producer.signals = &signal;
   producer.signal_count = 1;

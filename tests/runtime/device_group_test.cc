@@ -37,7 +37,7 @@ TEST_F(DeviceGroupTest, DispatchBaseOnEveryDeviceOfTheGroup) {
   std::vector<CommandBuffer> cbs;
   std::vector<Semaphore> done;
   for (uint32_t p = 0; p < d; ++p) {
-    meshvk_process_info_t info;
+    meshvk_process_info_t info = MESHVK_PROCESS_INFO_INIT;
     MESHVK_ASSERT_OK(meshvk_device_set_process_info(set.get(), p, &info));
     EXPECT_EQ(info.device_index, p);
     buffers.push_back(MakeBuffer(set.get(), p, n * 4));
@@ -53,7 +53,7 @@ TEST_F(DeviceGroupTest, DispatchBaseOnEveryDeviceOfTheGroup) {
     // below 128 keep the sentinel and the grid-stride loop covers the rest.
     meshvk_binding_t binding = {buffers[p].get(), 0, 0, 1};
     uint32_t push[3] = {0, n, 0x100u + p};
-    meshvk_dispatch_info_t dispatch = {};
+    meshvk_dispatch_info_t dispatch = MESHVK_DISPATCH_INFO_INIT;
     dispatch.executable = fill.get();
     dispatch.bindings = &binding;
     dispatch.binding_count = 1;
@@ -67,7 +67,7 @@ TEST_F(DeviceGroupTest, DispatchBaseOnEveryDeviceOfTheGroup) {
   }
   for (uint32_t p = 0; p < d; ++p) {
     meshvk_semaphore_value_t signal = {done[p].get(), 1};
-    meshvk_submit_info_t submit = {};
+    meshvk_submit_info_t submit = MESHVK_SUBMIT_INFO_INIT;
     submit.command_buffer = cbs[p].get();
     submit.signals = &signal;
     submit.signal_count = 1;
@@ -111,7 +111,7 @@ TEST_F(DeviceGroupTest, PeerRingAcrossTheGroup) {
     MESHVK_ASSERT_OK(meshvk_command_buffer_sum_f32(compute[p].get(), srcs, 2, result[p].get(), n));
     MESHVK_ASSERT_OK(meshvk_command_buffer_end(compute[p].get()));
     meshvk_semaphore_value_t signal = {phase[p].get(), 1};
-    meshvk_submit_info_t submit = {};
+    meshvk_submit_info_t submit = MESHVK_SUBMIT_INFO_INIT;
     submit.command_buffer = compute[p].get();
     submit.signals = &signal;
     submit.signal_count = 1;
@@ -133,7 +133,7 @@ TEST_F(DeviceGroupTest, PeerRingAcrossTheGroup) {
     MESHVK_ASSERT_OK(meshvk_command_buffer_end(pull[p].get()));
     meshvk_semaphore_value_t waits[2] = {{phase[p].get(), 1}, {phase[from].get(), 1}};
     meshvk_semaphore_value_t signal = {phase[p].get(), 2};
-    meshvk_submit_info_t submit = {};
+    meshvk_submit_info_t submit = MESHVK_SUBMIT_INFO_INIT;
     submit.command_buffer = pull[p].get();
     submit.waits = waits;
     submit.wait_count = from == p ? 1 : 2;
@@ -162,7 +162,7 @@ TEST_F(DeviceGroupTest, ExplicitMappingPlacesProcesses) {
   DeviceSet set = MakeSet(MESHVK_TOPOLOGY_DEVICE_GROUP, 3, mapping.data());
   ASSERT_TRUE(set);
   for (uint32_t p = 0; p < 3; ++p) {
-    meshvk_process_info_t info;
+    meshvk_process_info_t info = MESHVK_PROCESS_INFO_INIT;
     MESHVK_ASSERT_OK(meshvk_device_set_process_info(set.get(), p, &info));
     EXPECT_EQ(info.device_index, mapping[p]);
   }
@@ -213,7 +213,7 @@ TEST_F(DeviceGroupTest, MissingPeerFeatureIsUnavailable) {
   ASSERT_TRUE(remote && local && fill && cb);
   meshvk_binding_t binding = {remote.get(), 0, 0, 1};  // a peer write
   uint32_t push[3] = {0, 64, 0};
-  meshvk_dispatch_info_t dispatch = {};
+  meshvk_dispatch_info_t dispatch = MESHVK_DISPATCH_INFO_INIT;
   dispatch.executable = fill.get();
   dispatch.bindings = &binding;
   dispatch.binding_count = 1;

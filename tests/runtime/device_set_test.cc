@@ -25,25 +25,25 @@ TEST_P(LogicalDeviceSetTest, MapsProcessesOntoPhysicalDevices) {
     EXPECT_EQ(meshvk_device_set_topology(set.get()), topology);
     EXPECT_EQ(meshvk_device_set_process_count(set.get()), processes);
     for (uint32_t p = 0; p < processes; ++p) {
-      meshvk_process_info_t info;
+      meshvk_process_info_t info = MESHVK_PROCESS_INFO_INIT;
       MESHVK_ASSERT_OK(meshvk_device_set_process_info(set.get(), p, &info));
       EXPECT_EQ(info.physical_device, independent ? p % physical : 0u);
       EXPECT_EQ(info.device_index, 0u);
       EXPECT_EQ(info.logical_device, independent ? p % physical : 0u);
-      meshvk_physical_device_info_t device;
+      meshvk_physical_device_info_t device = MESHVK_PHYSICAL_DEVICE_INFO_INIT;
       MESHVK_ASSERT_OK(meshvk_instance_physical_device_info(instance(), info.physical_device, &device));
       EXPECT_LT(info.queue_family, device.queue_family_count);
       EXPECT_LT(info.queue_index, device.queue_families[info.queue_family].queue_count);
-      meshvk_device_limits_t limits;
+      meshvk_device_limits_t limits = MESHVK_DEVICE_LIMITS_INIT;
       MESHVK_ASSERT_OK(meshvk_device_set_process_limits(set.get(), p, &limits));
       EXPECT_EQ(limits.max_workgroup_invocations, device.limits.max_workgroup_invocations);
       for (uint32_t q = 0; q < processes; ++q) {
-        meshvk_process_info_t other;
+        meshvk_process_info_t other = MESHVK_PROCESS_INFO_INIT;
         MESHVK_ASSERT_OK(meshvk_device_set_process_info(set.get(), q, &other));
         uint32_t expected = other.logical_device == info.logical_device ? 0xFu : 0u;
         EXPECT_EQ(meshvk_device_set_peer_features(set.get(), p, q), expected) << p << " -> " << q;
         // Across VkDevices the set's path is the pair's (external memory or host staging).
-        meshvk_copy_path_info_t path{}, pair{};
+        meshvk_copy_path_info_t path = MESHVK_COPY_PATH_INFO_INIT, pair = MESHVK_COPY_PATH_INFO_INIT;
         MESHVK_ASSERT_OK(meshvk_device_set_copy_path(set.get(), q, p, &path));
         if (other.logical_device == info.logical_device) {
           EXPECT_EQ(path.path, MESHVK_COPY_PATH_SAME_DEVICE) << q << " -> " << p;
@@ -66,7 +66,7 @@ TEST_F(DeviceSetTest, ProcessesOnOnePhysicalDeviceShareOneVkDevice) {
   DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, 3, mapping);
   ASSERT_TRUE(set);
   for (uint32_t p = 0; p < 3; ++p) {
-    meshvk_process_info_t info;
+    meshvk_process_info_t info = MESHVK_PROCESS_INFO_INIT;
     MESHVK_ASSERT_OK(meshvk_device_set_process_info(set.get(), p, &info));
     EXPECT_EQ(info.logical_device, 0u);
     EXPECT_EQ(info.physical_device, 0u);
@@ -79,13 +79,13 @@ TEST_F(DeviceSetTest, GroupTopologyCoversTheWholeGroup) {
   DeviceSet set = MakeSet(MESHVK_TOPOLOGY_DEVICE_GROUP, 2 * d);
   ASSERT_TRUE(set);
   EXPECT_EQ(meshvk_device_set_topology(set.get()), MESHVK_TOPOLOGY_DEVICE_GROUP);
-  auto group = std::make_unique<meshvk_device_group_info_t>();
-  MESHVK_ASSERT_OK(meshvk_instance_device_group_info(instance(), 0, group.get()));
+  meshvk_device_group_info_t group = MESHVK_DEVICE_GROUP_INFO_INIT;
+  MESHVK_ASSERT_OK(meshvk_instance_device_group_info(instance(), 0, &group));
   for (uint32_t p = 0; p < 2 * d; ++p) {
-    meshvk_process_info_t info;
+    meshvk_process_info_t info = MESHVK_PROCESS_INFO_INIT;
     MESHVK_ASSERT_OK(meshvk_device_set_process_info(set.get(), p, &info));
     EXPECT_EQ(info.device_index, p % d);
-    EXPECT_EQ(info.physical_device, group->physical_devices[p % d]);
+    EXPECT_EQ(info.physical_device, group.physical_devices[p % d]);
     EXPECT_EQ(info.logical_device, 0u) << "a group is one VkDevice";
   }
   for (uint32_t p = 0; p < d; ++p) {
@@ -96,8 +96,10 @@ TEST_F(DeviceSetTest, GroupTopologyCoversTheWholeGroup) {
       // every heap's entry comes from vkGetDeviceGroupPeerMemoryFeatures.
       uint32_t features = meshvk_device_set_peer_features(set.get(), p, q);
       bool found = false;
-      for (uint32_t h = 0; h < group->heap_count; ++h) {
-        found |= group->peer_memory_features[h][p][q] == features;
+      for (uint32_t h = 0; h < group.heap_count; ++h) {
+        uint32_t reported = 0;
+        MESHVK_ASSERT_OK(meshvk_instance_device_group_peer_features(instance(), 0, h, p, q, &reported));
+        found |= reported == features;
       }
       EXPECT_TRUE(found) << p << " -> " << q << ": 0x" << std::hex << features;
     }
@@ -108,7 +110,7 @@ TEST_F(DeviceSetTest, GroupTopologyCoversTheWholeGroup) {
 TEST_F(DeviceSetTest, PhysicalDeviceListChoosesTheDevices) {
   const uint32_t physical = meshvk_instance_physical_device_count(instance());
   const uint32_t last = physical - 1;
-  meshvk_device_set_create_info_t info{};
+  meshvk_device_set_create_info_t info = MESHVK_DEVICE_SET_CREATE_INFO_INIT;
   info.topology = MESHVK_TOPOLOGY_INDEPENDENT;
   info.process_count = 3;
   info.physical_devices = &last;
@@ -117,7 +119,7 @@ TEST_F(DeviceSetTest, PhysicalDeviceListChoosesTheDevices) {
   MESHVK_ASSERT_OK(meshvk_device_set_create(instance(), &info, &raw));
   DeviceSet set(raw);
   for (uint32_t p = 0; p < 3; ++p) {
-    meshvk_process_info_t process;
+    meshvk_process_info_t process = MESHVK_PROCESS_INFO_INIT;
     MESHVK_ASSERT_OK(meshvk_device_set_process_info(set.get(), p, &process));
     EXPECT_EQ(process.physical_device, last);
   }
@@ -137,10 +139,10 @@ TEST_F(DeviceSetTest, AutoPicksAGroupOfTwoOrMoreElseLogical) {
   DeviceSet set = MakeSet(MESHVK_TOPOLOGY_AUTO, 2);
   ASSERT_TRUE(set);
   bool has_big_group = false;
-  auto group = std::make_unique<meshvk_device_group_info_t>();
+  meshvk_device_group_info_t group = MESHVK_DEVICE_GROUP_INFO_INIT;
   for (uint32_t g = 0; g < meshvk_instance_device_group_count(instance()); ++g) {
-    MESHVK_ASSERT_OK(meshvk_instance_device_group_info(instance(), g, group.get()));
-    has_big_group |= group->device_count >= 2;
+    MESHVK_ASSERT_OK(meshvk_instance_device_group_info(instance(), g, &group));
+    has_big_group |= group.device_count >= 2;
   }
   const bool several = meshvk_instance_physical_device_count(instance()) > 1;
   EXPECT_EQ(meshvk_device_set_topology(set.get()), has_big_group ? MESHVK_TOPOLOGY_DEVICE_GROUP
@@ -149,7 +151,7 @@ TEST_F(DeviceSetTest, AutoPicksAGroupOfTwoOrMoreElseLogical) {
 }
 
 TEST_F(DeviceSetTest, RejectsImpossibleRequests) {
-  meshvk_device_set_create_info_t info = {};
+  meshvk_device_set_create_info_t info = MESHVK_DEVICE_SET_CREATE_INFO_INIT;
   meshvk_device_set_t* set = reinterpret_cast<meshvk_device_set_t*>(0x1);
   info.topology = MESHVK_TOPOLOGY_LOGICAL;
   info.process_count = 0;
@@ -182,8 +184,8 @@ TEST_F(DeviceSetTest, RejectsImpossibleRequests) {
 TEST_F(DeviceSetTest, QueriesRejectOutOfRangeProcesses) {
   DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, 2);
   ASSERT_TRUE(set);
-  meshvk_process_info_t info;
-  meshvk_device_limits_t limits;
+  meshvk_process_info_t info = MESHVK_PROCESS_INFO_INIT;
+  meshvk_device_limits_t limits = MESHVK_DEVICE_LIMITS_INIT;
   EXPECT_TRUE(HasCode(meshvk_device_set_process_info(set.get(), 2, &info), MESHVK_STATUS_OUT_OF_RANGE, "process 2"));
   EXPECT_TRUE(
       HasCode(meshvk_device_set_process_limits(set.get(), 7, &limits), MESHVK_STATUS_OUT_OF_RANGE, "process 7"));

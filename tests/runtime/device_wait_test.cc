@@ -49,7 +49,7 @@ TEST_F(TeardownAfterTimeoutTest, ReleasesWithoutWaitingAgainAndLeaksInFlightObje
   MESHVK_ASSERT_OK(meshvk_command_buffer_copy(cb.get(), src.get(), 0, dst.get(), 0, 4096));
   MESHVK_ASSERT_OK(meshvk_command_buffer_end(cb.get()));
   meshvk_semaphore_value_t signal{done.get(), 1};
-  meshvk_submit_info_t submit{};
+  meshvk_submit_info_t submit = MESHVK_SUBMIT_INFO_INIT;
   submit.command_buffer = cb.get();
   submit.signals = &signal;
   submit.signal_count = 1;

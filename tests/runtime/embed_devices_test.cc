@@ -23,20 +23,23 @@ class EmbedDevicesTest : public EmbedTest {
  protected:
   // meshvk on both application devices: process p on device p.
   void AdoptBoth() {
-    meshvk_instance_adopt_info_t instance{instance_, vkGetInstanceProcAddr, VK_API_VERSION_1_2};
-    ASSERT_MESHVK_OK(meshvk_instance_create_from_vulkan(&instance, &meshvk_instance_));
-    meshvk_adopted_device_t devices[2] = {
+    meshvk_instance_import_info_t instance = MESHVK_INSTANCE_IMPORT_INFO_INIT;
+    instance.instance = instance_;
+    instance.get_instance_proc_addr = vkGetInstanceProcAddr;
+    instance.api_version = VK_API_VERSION_1_2;
+    ASSERT_MESHVK_OK(meshvk_instance_import(&instance, &meshvk_instance_));
+    meshvk_imported_device_t devices[2] = {
         {&physical_, 1, device_, VK_API_VERSION_1_2, family_, &queue_, 1},
         {&physical2_, 1, device2_, VK_API_VERSION_1_2, family2_, &queue2_, 1},
     };
     const uint32_t placement[2] = {0, 1};
-    meshvk_device_set_adopt_info_t info{};
+    meshvk_device_set_import_info_t info = MESHVK_DEVICE_SET_IMPORT_INFO_INIT;
     info.process_count = 2;
     info.devices = devices;
     info.device_count = 2;
     info.process_devices = placement;
     info.queue_lock = {&EmbedTest::LockQueue, &EmbedTest::UnlockQueue, this};
-    ASSERT_MESHVK_OK(meshvk_device_set_create_from_vulkan(meshvk_instance_, &info, &set_));
+    ASSERT_MESHVK_OK(meshvk_device_set_import(meshvk_instance_, &info, &set_));
   }
 };
 
@@ -65,7 +68,7 @@ TEST_F(EmbedDevicesTest, AsyncInvokeSpansTwoApplicationDevices) {
   std::vector<meshvk_buffer_t*> imported;
   meshvk_shard_buffer_t x_shards[P], y_shards[P];
   for (uint32_t s = 0; s < P; ++s) {
-    meshvk_shard_view_t x{}, y{};
+    meshvk_shard_view_t x = MESHVK_SHARD_VIEW_INIT, y = MESHVK_SHARD_VIEW_INIT;
     ASSERT_MESHVK_OK(meshvk_program_argument_shard(program_, 0, 0, s, &x));
     ASSERT_MESHVK_OK(meshvk_program_result_shard(program_, 0, 0, s, &y));
     ASSERT_EQ(x.process, s);
@@ -74,8 +77,8 @@ TEST_F(EmbedDevicesTest, AsyncInvokeSpansTwoApplicationDevices) {
     VkBuffer app_y = AppBuffer(P * n * 4, &host_y[s], static_cast<int>(s));
     for (uint32_t i = 0; i < P * n; ++i) host_y[s][i] = -1.0f;
     meshvk_buffer_t *bx = nullptr, *by = nullptr;
-    ASSERT_MESHVK_OK(meshvk_buffer_import_vulkan(set_, s, app_x, 0, n * 4, &bx));
-    ASSERT_MESHVK_OK(meshvk_buffer_import_vulkan(set_, s, app_y, 0, P * n * 4, &by));
+    ASSERT_MESHVK_OK(ImportAppBuffer(set_, s, app_x, 0, n * 4, &bx));
+    ASSERT_MESHVK_OK(ImportAppBuffer(set_, s, app_y, 0, P * n * 4, &by));
     imported.push_back(bx);
     imported.push_back(by);
     x_shards[s] = {bx, 0};
@@ -93,7 +96,7 @@ TEST_F(EmbedDevicesTest, AsyncInvokeSpansTwoApplicationDevices) {
   for (uint64_t frame = 1; frame <= 3; ++frame) {
     meshvk_semaphore_value_t wait{m_ready, frame};
     meshvk_semaphore_value_t signals[2] = {{m_done0, frame}, {m_done1, frame}};
-    meshvk_async_invoke_info_t info{};
+    meshvk_async_invoke_info_t info = MESHVK_ASYNC_INVOKE_INFO_INIT;
     info.arguments = &arguments;
     info.argument_count = 1;
     info.results = &results;
@@ -125,7 +128,7 @@ TEST_F(EmbedDevicesTest, AsyncInvokeSpansTwoApplicationDevices) {
   for (uint32_t i = 0; i < P * n; ++i) x[i] = 0.5f * i;
   meshvk_host_input_t input{x.data(), x.size() * 4};
   meshvk_host_output_t output{y.data(), y.size() * 4};
-  meshvk_invoke_info_t host{};
+  meshvk_invoke_info_t host = MESHVK_INVOKE_INFO_INIT;
   host.inputs = &input;
   host.input_count = 1;
   host.outputs = &output;
@@ -137,13 +140,13 @@ TEST_F(EmbedDevicesTest, AsyncInvokeSpansTwoApplicationDevices) {
   // queued invoke has run.
   for (uint32_t s = 0; s < P; ++s)
     for (uint32_t i = 0; i < n; ++i) host_x[s][i] = -static_cast<float>(s * n + i);
-  meshvk_async_invoke_info_t unsignalled{};
+  meshvk_async_invoke_info_t unsignalled = MESHVK_ASYNC_INVOKE_INFO_INIT;
   unsignalled.arguments = &arguments;
   unsignalled.argument_count = 1;
   unsignalled.results = &results;
   unsignalled.result_count = 1;
   ASSERT_MESHVK_OK(meshvk_program_invoke_async(program_, &unsignalled));
-  ASSERT_MESHVK_OK(meshvk_program_wait(program_, 0));
+  ASSERT_MESHVK_OK(meshvk_program_wait(program_, MESHVK_TIMEOUT_INFINITE));
   for (uint32_t s = 0; s < P; ++s)
     for (uint32_t i = 0; i < P * n; ++i)
       ASSERT_EQ(host_y[s][i], -static_cast<float>(i)) << "after meshvk_program_wait, y on process " << s << ", " << i;
@@ -151,7 +154,7 @@ TEST_F(EmbedDevicesTest, AsyncInvokeSpansTwoApplicationDevices) {
   // An invoke still waiting for the application when the program is
   // released: the release stops it (it never signals).
   meshvk_semaphore_value_t never{m_ready, 100}, late{m_done0, 100};
-  meshvk_async_invoke_info_t pending{};
+  meshvk_async_invoke_info_t pending = MESHVK_ASYNC_INVOKE_INFO_INIT;
   pending.arguments = &arguments;
   pending.argument_count = 1;
   pending.waits = &never;

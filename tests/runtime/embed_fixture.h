@@ -33,6 +33,17 @@ inline std::string Text(meshvk_status_t status) {
 #define ASSERT_MESHVK_OK(expr) ASSERT_EQ(Text(expr), "")
 #define ASSERT_VK_OK(expr) ASSERT_EQ((expr), VK_SUCCESS)
 
+// meshvk_buffer_import of bytes [offset, offset + range) of the app's `buffer`.
+inline meshvk_status_t ImportAppBuffer(meshvk_device_set_t* set, uint32_t process, VkBuffer buffer,
+                                       VkDeviceSize offset, VkDeviceSize range, meshvk_buffer_t** out) {
+  meshvk_buffer_import_info_t info = MESHVK_BUFFER_IMPORT_INFO_INIT;
+  info.process = process;
+  info.buffer = buffer;
+  info.offset = offset;
+  info.range = range;
+  return meshvk_buffer_import(set, &info, out);
+}
+
 inline meshvk_status_code_t CodeOf(meshvk_status_t status) {
   meshvk_status_code_t code = meshvk_status_code(status);
   meshvk_status_free(status);
@@ -60,7 +71,7 @@ class EmbedTest : public ::testing::Test {
   static void UnlockQueue(void* self, VkQueue) { static_cast<EmbedTest*>(self)->queue_mutex_.unlock(); }
 
   void SetUp() override {
-    meshvk_vulkan_requirements_t needs{};
+    meshvk_vulkan_requirements_t needs = MESHVK_VULKAN_REQUIREMENTS_INIT;
     ASSERT_MESHVK_OK(meshvk_vulkan_requirements(MESHVK_TOPOLOGY_LOGICAL, nullptr, &needs));
     VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
     app.pApplicationName = "meshvk_embed_tests";
@@ -101,7 +112,7 @@ class EmbedTest : public ::testing::Test {
   // The application's VkDevice on `physical`: one queue of a family with what
   // meshvk needs, timeline semaphores on.
   void CreateDevice(VkPhysicalDevice physical, uint32_t* out_family, VkDevice* out_device, VkQueue* out_queue) {
-    meshvk_vulkan_requirements_t needs{};
+    meshvk_vulkan_requirements_t needs = MESHVK_VULKAN_REQUIREMENTS_INIT;
     ASSERT_MESHVK_OK(meshvk_vulkan_requirements(MESHVK_TOPOLOGY_LOGICAL, nullptr, &needs));
     uint32_t families = 0;
     vkGetPhysicalDeviceQueueFamilyProperties(physical, &families, nullptr);
@@ -166,12 +177,12 @@ class EmbedTest : public ::testing::Test {
 
   // meshvk on the application's objects: P processes on its one device.
   void Adopt(uint32_t processes) {
-    meshvk_instance_adopt_info_t instance{};
+    meshvk_instance_import_info_t instance = MESHVK_INSTANCE_IMPORT_INFO_INIT;
     instance.instance = instance_;
     instance.get_instance_proc_addr = vkGetInstanceProcAddr;
     instance.api_version = VK_API_VERSION_1_2;
-    ASSERT_MESHVK_OK(meshvk_instance_create_from_vulkan(&instance, &meshvk_instance_));
-    meshvk_adopted_device_t device{};
+    ASSERT_MESHVK_OK(meshvk_instance_import(&instance, &meshvk_instance_));
+    meshvk_imported_device_t device{};
     device.physical_devices = &physical_;
     device.physical_device_count = 1;
     device.device = device_;
@@ -179,12 +190,12 @@ class EmbedTest : public ::testing::Test {
     device.queue_family = family_;
     device.queues = &queue_;
     device.queue_count = 1;
-    meshvk_device_set_adopt_info_t info{};
+    meshvk_device_set_import_info_t info = MESHVK_DEVICE_SET_IMPORT_INFO_INIT;
     info.process_count = processes;
     info.devices = &device;
     info.device_count = 1;
     info.queue_lock = {&EmbedTest::LockQueue, &EmbedTest::UnlockQueue, this};
-    ASSERT_MESHVK_OK(meshvk_device_set_create_from_vulkan(meshvk_instance_, &info, &set_));
+    ASSERT_MESHVK_OK(meshvk_device_set_import(meshvk_instance_, &info, &set_));
   }
   void ReleaseMeshvk() {
     meshvk_program_release(program_);

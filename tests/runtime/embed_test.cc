@@ -85,20 +85,20 @@ void EmbedAsyncTest::RunFrames(Handover handover) {
   for (uint32_t k = 0; k < 3; ++k) {
     std::vector<meshvk_buffer_t*> whole(P, nullptr);  // kWholeBuffer: per process
     for (uint32_t s = 0; s < P; ++s) {
-      meshvk_shard_view_t view{};
+      meshvk_shard_view_t view = MESHVK_SHARD_VIEW_INIT;
       ASSERT_MESHVK_OK(k < 2 ? meshvk_program_argument_shard(program_, 0, k, s, &view)
                              : meshvk_program_result_shard(program_, 0, 0, s, &view));
       uint64_t offset = view.global_offset[0] * kCols * 4, range = view.shape[0] * view.shape[1] * 4;
       if (handover == Handover::kWholeBuffer) {
         if (!whole[view.process]) {
-          ASSERT_MESHVK_OK(meshvk_buffer_import_vulkan(set_, view.process, app[k], 0, total, &whole[view.process]));
+          ASSERT_MESHVK_OK(ImportAppBuffer(set_, view.process, app[k], 0, total, &whole[view.process]));
           t.imported.push_back(whole[view.process]);
         }
         t.shards[k].push_back({whole[view.process], offset});
         continue;
       }
       meshvk_buffer_t* imported = nullptr;
-      ASSERT_MESHVK_OK(meshvk_buffer_import_vulkan(set_, view.process, app[k], offset, range, &imported));
+      ASSERT_MESHVK_OK(ImportAppBuffer(set_, view.process, app[k], offset, range, &imported));
       t.imported.push_back(imported);
       VkDeviceSize where = 1;
       EXPECT_EQ(meshvk_buffer_vk_buffer(imported, &where), app[k]);
@@ -118,7 +118,7 @@ void EmbedAsyncTest::RunFrames(Handover handover) {
 
   for (uint64_t frame = 1; frame <= 3; ++frame) {
     meshvk_semaphore_value_t wait{meshvk_ready, frame}, signal{meshvk_done, frame};
-    meshvk_async_invoke_info_t info{};
+    meshvk_async_invoke_info_t info = MESHVK_ASYNC_INVOKE_INFO_INIT;
     info.function = 0;
     info.arguments = t.arguments;
     info.argument_count = 2;
@@ -155,7 +155,7 @@ void EmbedAsyncTest::RunFrames(Handover handover) {
   std::vector<float> a(kRows * kCols, 1.0f), b(kRows * kCols, 2.0f), c(kRows * kCols, 0.0f);
   meshvk_host_input_t inputs[2] = {{a.data(), total}, {b.data(), total}};
   meshvk_host_output_t output{c.data(), total};
-  meshvk_invoke_info_t host{};
+  meshvk_invoke_info_t host = MESHVK_INVOKE_INFO_INIT;
   host.inputs = inputs;
   host.input_count = 2;
   host.outputs = &output;
@@ -223,7 +223,7 @@ TEST_F(EmbedTest, AnArgumentTheProgramWritesIsCopiedNotBound) {
   for (int k = 0; k < 3; ++k) {
     for (uint32_t p = 0; p < P; ++p) {
       meshvk_buffer_t* view = nullptr;
-      ASSERT_MESHVK_OK(meshvk_buffer_import_vulkan(set_, p, app[k], uint64_t{p} * n * 4, n * 4, &view));
+      ASSERT_MESHVK_OK(ImportAppBuffer(set_, p, app[k], uint64_t{p} * n * 4, n * 4, &view));
       imported.push_back(view);
       shards[k].push_back({view, 0});
     }
@@ -238,7 +238,7 @@ TEST_F(EmbedTest, AnArgumentTheProgramWritesIsCopiedNotBound) {
       host[1][i] = 2.0f - 0.25f * i;
     }
     meshvk_semaphore_value_t signal{meshvk_done, frame};
-    meshvk_async_invoke_info_t info{};
+    meshvk_async_invoke_info_t info = MESHVK_ASYNC_INVOKE_INFO_INIT;
     info.arguments = arguments;
     info.argument_count = 2;
     info.results = &result;
@@ -341,7 +341,7 @@ TEST_F(EmbedTest, ProgramRunsWhileTheApplicationSubmitsOnTheSameQueue) {
     }
     meshvk_host_input_t inputs[2] = {{a.data(), total}, {b.data(), total}};
     meshvk_host_output_t output{c.data(), total};
-    meshvk_invoke_info_t host{};
+    meshvk_invoke_info_t host = MESHVK_INVOKE_INFO_INIT;
     host.inputs = inputs;
     host.input_count = 2;
     host.outputs = &output;
@@ -349,7 +349,7 @@ TEST_F(EmbedTest, ProgramRunsWhileTheApplicationSubmitsOnTheSameQueue) {
     ASSERT_MESHVK_OK(meshvk_program_invoke(program_, &host));
     for (uint32_t i = 0; i < a.size(); ++i) ASSERT_FLOAT_EQ(c[i], a[i] + kScale * b[i]) << "round " << round;
     // And an async one on the program's own buffers (results left there).
-    meshvk_async_invoke_info_t async{};
+    meshvk_async_invoke_info_t async = MESHVK_ASYNC_INVOKE_INFO_INIT;
     ASSERT_MESHVK_OK(meshvk_program_invoke_async(program_, &async));
   }
   stop = true;
@@ -367,14 +367,14 @@ TEST_F(EmbedTest, NativeHandlesAreTheApplications) {
   EXPECT_EQ(meshvk_instance_vk_instance(meshvk_instance_), instance_);
   EXPECT_EQ(meshvk_device_set_topology(set_), MESHVK_TOPOLOGY_LOGICAL);
   for (uint32_t p = 0; p < 3; ++p) {
-    meshvk_process_vulkan_t native{};
+    meshvk_process_vulkan_t native = MESHVK_PROCESS_VULKAN_INIT;
     ASSERT_MESHVK_OK(meshvk_device_set_process_vulkan(set_, p, &native));
     EXPECT_EQ(native.device, device_);
     EXPECT_EQ(native.queue, queue_);
     EXPECT_EQ(native.physical_device, physical_);
     EXPECT_EQ(native.queue_family, family_);
   }
-  meshvk_process_vulkan_t native{};
+  meshvk_process_vulkan_t native = MESHVK_PROCESS_VULKAN_INIT;
   EXPECT_EQ(CodeOf(meshvk_device_set_process_vulkan(set_, 3, &native)), MESHVK_STATUS_OUT_OF_RANGE);
   // meshvk's own buffers and semaphores have handles on the application's device too.
   meshvk_buffer_t* own = nullptr;
@@ -396,30 +396,30 @@ TEST_F(EmbedTest, BadEmbeddingInputIsRefused) {
   Adopt(1);
   ASSERT_TRUE(set_);
   meshvk_device_set_t* other = nullptr;
-  meshvk_adopted_device_t device{};
-  meshvk_device_set_adopt_info_t info{};
+  meshvk_imported_device_t device{};
+  meshvk_device_set_import_info_t info = MESHVK_DEVICE_SET_IMPORT_INFO_INIT;
   info.process_count = 1;
   info.devices = &device;
   info.device_count = 1;
-  EXPECT_EQ(CodeOf(meshvk_device_set_create_from_vulkan(meshvk_instance_, &info, &other)),
+  EXPECT_EQ(CodeOf(meshvk_device_set_import(meshvk_instance_, &info, &other)),
             MESHVK_STATUS_INVALID_ARGUMENT);  // no device
   EXPECT_EQ(other, nullptr);
   VkPhysicalDevice stranger = reinterpret_cast<VkPhysicalDevice>(uintptr_t{0x1234});
   device = {&stranger, 1, device_, VK_API_VERSION_1_2, family_, &queue_, 1};
-  EXPECT_EQ(CodeOf(meshvk_device_set_create_from_vulkan(meshvk_instance_, &info, &other)),
+  EXPECT_EQ(CodeOf(meshvk_device_set_import(meshvk_instance_, &info, &other)),
             MESHVK_STATUS_INVALID_ARGUMENT);  // not the instance's physical device
   device = {&physical_, 1, device_, VK_API_VERSION_1_1, family_, &queue_, 1};
-  EXPECT_EQ(CodeOf(meshvk_device_set_create_from_vulkan(meshvk_instance_, &info, &other)),
+  EXPECT_EQ(CodeOf(meshvk_device_set_import(meshvk_instance_, &info, &other)),
             MESHVK_STATUS_UNAVAILABLE);          // below 1.2
   info.queue_lock.lock = &EmbedTest::LockQueue;  // unlock missing
   device.api_version = VK_API_VERSION_1_2;
-  EXPECT_EQ(CodeOf(meshvk_device_set_create_from_vulkan(meshvk_instance_, &info, &other)),
+  EXPECT_EQ(CodeOf(meshvk_device_set_import(meshvk_instance_, &info, &other)),
             MESHVK_STATUS_INVALID_ARGUMENT);
   float* host = nullptr;
   VkBuffer buffer = AppBuffer(4096, &host);
   meshvk_buffer_t* imported = nullptr;
-  EXPECT_EQ(CodeOf(meshvk_buffer_import_vulkan(set_, 0, buffer, 3, 64, &imported)), MESHVK_STATUS_INVALID_ARGUMENT);
-  EXPECT_EQ(CodeOf(meshvk_buffer_import_vulkan(set_, 1, buffer, 0, 64, &imported)), MESHVK_STATUS_OUT_OF_RANGE);
+  EXPECT_EQ(CodeOf(ImportAppBuffer(set_, 0, buffer, 3, 64, &imported)), MESHVK_STATUS_INVALID_ARGUMENT);
+  EXPECT_EQ(CodeOf(ImportAppBuffer(set_, 1, buffer, 0, 64, &imported)), MESHVK_STATUS_OUT_OF_RANGE);
   EXPECT_EQ(imported, nullptr);
 
   std::vector<uint8_t> bytes = meshvk_test::Elementwise({1}, {{0}, {}}, 4, 4, 1.0f);
@@ -427,7 +427,7 @@ TEST_F(EmbedTest, BadEmbeddingInputIsRefused) {
   ASSERT_MESHVK_OK(meshvk_module_load(bytes.data(), bytes.size(), &module));
   ASSERT_MESHVK_OK(meshvk_program_create(module, set_, &program_));
   meshvk_module_release(module);
-  meshvk_async_invoke_info_t async{};
+  meshvk_async_invoke_info_t async = MESHVK_ASYNC_INVOKE_INFO_INIT;
   meshvk_device_tensor_t one{};
   async.arguments = &one;
   async.argument_count = 1;  // the function takes 2
@@ -442,7 +442,7 @@ TEST_F(EmbedTest, BadEmbeddingInputIsRefused) {
 // What an application must enable, before it creates its device.
 TEST(EmbedRequirements, VersionFeaturesAndShaderCapabilities) {
   EXPECT_EQ(meshvk_version(), MESHVK_VERSION);
-  meshvk_vulkan_requirements_t needs{};
+  meshvk_vulkan_requirements_t needs = MESHVK_VULKAN_REQUIREMENTS_INIT;
   ASSERT_MESHVK_OK(meshvk_vulkan_requirements(MESHVK_TOPOLOGY_DEVICE_GROUP, nullptr, &needs));
   EXPECT_EQ(needs.api_version, VK_API_VERSION_1_2);
   EXPECT_EQ(needs.timeline_semaphore, 1u);
@@ -454,7 +454,7 @@ TEST(EmbedRequirements, VersionFeaturesAndShaderCapabilities) {
   const uint32_t spirv[] = {
       0x07230203, 0x00010300,      0,   10, 0, (2u << 16) | 17, 1, (2u << 16) | 17, 9, (2u << 16) | 17,
       11,         (2u << 16) | 17, 4433};
-  meshvk_shader_features_t features{};
+  meshvk_shader_features_t features = MESHVK_SHADER_FEATURES_INIT;
   ASSERT_MESHVK_OK(meshvk_executable_spirv_features(spirv, sizeof(spirv), &features));
   EXPECT_EQ(features.shader_float16, 1u);
   EXPECT_EQ(features.shader_int64, 1u);
@@ -464,7 +464,7 @@ TEST(EmbedRequirements, VersionFeaturesAndShaderCapabilities) {
   std::vector<uint8_t> bytes = meshvk_test::Elementwise({2}, {{0}, {}}, 8, 8, 1.0f);
   meshvk_module_t* module = nullptr;
   ASSERT_MESHVK_OK(meshvk_module_load(bytes.data(), bytes.size(), &module));
-  meshvk_shader_features_t module_features{};
+  meshvk_shader_features_t module_features = MESHVK_SHADER_FEATURES_INIT;
   ASSERT_MESHVK_OK(meshvk_module_shader_features(module, &module_features));
   EXPECT_EQ(module_features.shader_float16 + module_features.shader_int64 + module_features.shader_int8, 0u);
   meshvk_module_release(module);

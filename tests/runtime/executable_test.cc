@@ -16,7 +16,7 @@ std::vector<uint32_t> FillSpirv() {
 }
 
 meshvk_executable_create_info_t FillInfo(const std::vector<uint32_t>& words) {
-  meshvk_executable_create_info_t info = {};
+  meshvk_executable_create_info_t info = MESHVK_EXECUTABLE_CREATE_INFO_INIT;
   info.spirv = words.data();
   info.spirv_size = words.size() * 4;
   info.binding_count = 1;
@@ -99,7 +99,7 @@ TEST_F(ExecutableTest, RejectsBindingsTheLayoutDoesNotDeclare) {
   // sum_f32 uses bindings 0..8; declaring only 3 would mismatch the layout.
   std::vector<uint32_t> words(meshvk::builtin_spirv::sum_f32,
                               meshvk::builtin_spirv::sum_f32 + meshvk::builtin_spirv::sum_f32_word_count);
-  meshvk_executable_create_info_t info = {};
+  meshvk_executable_create_info_t info = MESHVK_EXECUTABLE_CREATE_INFO_INIT;
   info.spirv = words.data();
   info.spirv_size = words.size() * 4;
   info.binding_count = 3;

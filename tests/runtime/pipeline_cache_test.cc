@@ -69,7 +69,7 @@ TEST_F(PipelineCacheTest, WritesOneFileNamedByTheDeviceWithItsHeader) {
   CreatePipelineAndRelease();
   std::vector<fs::path> files = CacheFiles();
   ASSERT_EQ(files.size(), 1u) << "one cache file for lavapipe, no temporary left behind";
-  meshvk_physical_device_info_t device{};
+  meshvk_physical_device_info_t device = MESHVK_PHYSICAL_DEVICE_INFO_INIT;
   MESHVK_ASSERT_OK(meshvk_instance_physical_device_info(instance(), 0, &device));
   std::string name = files[0].filename().string();
   char uuid[3];

@@ -43,7 +43,7 @@ TEST_F(SemaphoreTest, WaitTimesOutWithDeadlineExceeded) {
 TEST_F(SemaphoreTest, DeviceWorkWaitsForAHostSignal) {
   DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, 2);
   ASSERT_TRUE(set);
-  meshvk_process_info_t info;
+  meshvk_process_info_t info = MESHVK_PROCESS_INFO_INIT;
   MESHVK_ASSERT_OK(meshvk_device_set_process_info(set.get(), 1, &info));
   Semaphore gate = MakeSemaphore(set.get(), 1, 0);
   Semaphore done = MakeSemaphore(set.get(), 1, 0);
@@ -54,7 +54,7 @@ TEST_F(SemaphoreTest, DeviceWorkWaitsForAHostSignal) {
   MESHVK_ASSERT_OK(meshvk_command_buffer_end(cb.get()));
   meshvk_semaphore_value_t wait = {gate.get(), 1};
   meshvk_semaphore_value_t signal = {done.get(), 1};
-  meshvk_submit_info_t submit = {};
+  meshvk_submit_info_t submit = MESHVK_SUBMIT_INFO_INIT;
   submit.command_buffer = cb.get();
   submit.waits = &wait;
   submit.wait_count = 1;

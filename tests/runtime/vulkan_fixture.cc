@@ -34,7 +34,7 @@ void VulkanTest::OnMessage(meshvk_message_severity_t severity, const char* messa
 }
 
 void VulkanTest::SetUp() {
-  meshvk_instance_create_info_t info = {};
+  meshvk_instance_create_info_t info = MESHVK_INSTANCE_CREATE_INFO_INIT;
   info.flags = MESHVK_INSTANCE_VALIDATION_BIT | MESHVK_INSTANCE_SYNC_VALIDATION_BIT;
   info.message_callback = &VulkanTest::OnMessage;
   info.message_user_data = this;
@@ -53,7 +53,7 @@ void VulkanTest::TearDown() {
 }
 
 DeviceSet VulkanTest::MakeSet(meshvk_topology_t topology, uint32_t processes, const uint32_t* process_devices) {
-  meshvk_device_set_create_info_t info = {};
+  meshvk_device_set_create_info_t info = MESHVK_DEVICE_SET_CREATE_INFO_INIT;
   info.topology = topology;
   info.process_count = processes;
   info.process_devices = process_devices;
@@ -92,7 +92,7 @@ void VulkanTest::SubmitAndWait(meshvk_device_set_t* set, uint32_t process, meshv
   MESHVK_ASSERT_OK(meshvk_semaphore_create(set, process, 0, &raw));
   Semaphore done(raw);
   meshvk_semaphore_value_t signal = {done.get(), 1};
-  meshvk_submit_info_t submit = {};
+  meshvk_submit_info_t submit = MESHVK_SUBMIT_INFO_INIT;
   submit.command_buffer = cb;
   submit.signals = &signal;
   submit.signal_count = 1;
@@ -102,9 +102,9 @@ void VulkanTest::SubmitAndWait(meshvk_device_set_t* set, uint32_t process, meshv
 
 uint32_t VulkanTest::Group0Size() {
   if (meshvk_instance_device_group_count(instance()) == 0) return 0;
-  auto info = std::make_unique<meshvk_device_group_info_t>();
-  EXPECT_EQ(StatusText(meshvk_instance_device_group_info(instance(), 0, info.get())), "");
-  return info->device_count;
+  meshvk_device_group_info_t info = MESHVK_DEVICE_GROUP_INFO_INIT;
+  EXPECT_EQ(StatusText(meshvk_instance_device_group_info(instance(), 0, &info)), "");
+  return info.device_count;
 }
 
 std::vector<uint32_t> VulkanTest::ReadWords(meshvk_buffer_t* buffer) {

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "meshvk_environment.h"
 #include "meshvk/Codegen/RuntimeDevice.h"
 #include "meshvk/Artifact/CompileProgram.h"
 #include "meshvk/meshvk.h"
@@ -92,13 +93,13 @@ int Usage(const std::string &message) {
 // Fills `out` from physical device 0 through the runtime's discovery.
 int ProbeDevice(meshvk::codegen::TargetDescription *out, uint32_t *api_version) {
   meshvk_instance_t *instance = nullptr;
-  if (meshvk_status_t status = meshvk_instance_create(nullptr, &instance)) {
+  if (meshvk_status_t status = meshvk_environment_create_instance(&instance)) {
     std::fprintf(stderr, "mesh-vk-compile: --target-device=auto: %s\n",
                  meshvk_status_message(status));
     meshvk_status_free(status);
     return kExitDevice;
   }
-  meshvk_physical_device_info_t info{};
+  meshvk_physical_device_info_t info = MESHVK_PHYSICAL_DEVICE_INFO_INIT;
   meshvk_status_t status = meshvk_instance_physical_device_count(instance) == 0
                                ? nullptr
                                : meshvk_instance_physical_device_info(instance, 0, &info);

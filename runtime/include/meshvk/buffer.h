@@ -30,9 +30,12 @@ meshvk_status_t meshvk_buffer_create(meshvk_device_set_t* set, uint32_t process,
 void meshvk_buffer_retain(meshvk_buffer_t* buffer);
 void meshvk_buffer_release(meshvk_buffer_t* buffer);
 
+// Size in bytes; 0 for NULL.
 uint64_t meshvk_buffer_size(const meshvk_buffer_t* buffer);
+// The owning process; MESHVK_NO_PROCESS for NULL.
 uint32_t meshvk_buffer_process(const meshvk_buffer_t* buffer);
-// Bytes of device memory actually allocated for this buffer (>= size).
+// Bytes of device memory actually allocated for this buffer (>= size; 0 for
+// views, imported buffers and NULL).
 uint64_t meshvk_buffer_allocation_size(const meshvk_buffer_t* buffer);
 
 // Host -> device: copies `size` bytes at `offset`. Maps the memory directly when
@@ -68,12 +71,15 @@ typedef enum meshvk_buffer_flag_bits_e {
 typedef uint32_t meshvk_buffer_flags_t;
 
 typedef struct meshvk_buffer_create_info_s {
+  meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_BUFFER_CREATE_INFO
+  const void* next;
   uint32_t process;
   uint64_t size;  // > 0
   meshvk_buffer_flags_t flags;
 } meshvk_buffer_create_info_t;
+#define MESHVK_BUFFER_CREATE_INFO_INIT {MESHVK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, NULL}
 
-// meshvk_buffer_create with flags. EXPORTABLE on a set whose devices share no
+// meshvk_buffer_create with flags (INVALID_ARGUMENT for another structure type). EXPORTABLE on a set whose devices share no
 // external memory handle type is UNAVAILABLE; an exportable allocation the
 // driver refuses is RESOURCE_EXHAUSTED naming the process, device and size.
 meshvk_status_t meshvk_buffer_create_with_info(meshvk_device_set_t* set, const meshvk_buffer_create_info_t* info,
@@ -89,24 +95,23 @@ meshvk_status_t meshvk_buffer_create_with_info(meshvk_device_set_t* set, const m
 // allocation at creation (the caller may fall back to
 // meshvk_buffer_copy_host_staged), INVALID_ARGUMENT when `process` shares
 // `buffer`'s VkDevice (use the buffer itself).
-meshvk_status_t meshvk_buffer_import(meshvk_buffer_t* buffer, uint32_t process, meshvk_buffer_t** out_view);
+meshvk_status_t meshvk_buffer_share(meshvk_buffer_t* buffer, uint32_t process, meshvk_buffer_t** out_view);
 
 // Copies `size` bytes from `src` to `dst` through host memory and waits:
 // device -> host-visible staging -> host -> staging -> device, in chunks of
-// MESHVK_STAGING_CHUNK_BYTES with two staging buffers per side, so the source
+// 1 MiB with two staging buffers per side, so the source
 // device fills one chunk while the host moves the other and the destination
 // device drains it. Memory the host can map is read or written directly.
 // Works between any two buffers of a set (other VkDevices included). Neither
 // device may be using the ranges (wait for the producer first).
-// DEADLINE_EXCEEDED after `timeout_ns` (0: 60 s) on any device wait.
+// DEADLINE_EXCEEDED when a device wait runs past `timeout` (meshvk/types.h).
 meshvk_status_t meshvk_buffer_copy_host_staged(meshvk_buffer_t* src, uint64_t src_offset, meshvk_buffer_t* dst,
-                                               uint64_t dst_offset, uint64_t size, uint64_t timeout_ns);
-#define MESHVK_STAGING_CHUNK_BYTES \
-  (1ull << 20)  // 1 MiB: measured best on lavapipe (chunks stay in cache; 4 MiB was 2.7x slower at 64 MiB)
+                                               uint64_t dst_offset, uint64_t size, meshvk_timeout_t timeout);
 
 // The host address of the buffer's first byte when its memory is
 // host-visible and coherent (persistently mapped: lavapipe, integrated GPUs,
-// resizable BAR), else NULL (reach it with meshvk_buffer_read/write). Valid
+// resizable BAR), else NULL (reach it with meshvk_buffer_read/write; NULL
+// for a NULL buffer too). Valid
 // until the buffer is released; the same rules as meshvk_buffer_write apply
 // (the device must not be using the bytes touched). Lets a host step hand the
 // transport device memory without a staging copy.

@@ -11,8 +11,8 @@
 // first. A recorded buffer can be submitted many times (record once, replay).
 // Threading: record one command buffer from one thread at a time; different
 // command buffers (even of one process) may be recorded concurrently.
-// Submitting (meshvk/queue.h) is thread-safe; release must not race with a
-// submit of the same command buffer.
+// Submitting (meshvk/queue.h) is thread-safe; the last release must not race
+// with a submit of the same command buffer.
 #ifndef MESHVK_COMMAND_BUFFER_H_
 #define MESHVK_COMMAND_BUFFER_H_
 
@@ -34,6 +34,7 @@ typedef struct meshvk_command_buffer_s meshvk_command_buffer_t;
 // the last submission of the command buffer to finish.
 meshvk_status_t meshvk_command_buffer_create(meshvk_device_set_t* set, uint32_t process,
                                              meshvk_command_buffer_t** out_command_buffer);
+void meshvk_command_buffer_retain(meshvk_command_buffer_t* command_buffer);
 void meshvk_command_buffer_release(meshvk_command_buffer_t* command_buffer);
 
 // vkCmdFillBuffer: `size` bytes (multiple of 4) at `offset` set to `value`.
@@ -75,6 +76,8 @@ typedef struct meshvk_binding_s {
 } meshvk_binding_t;
 
 typedef struct meshvk_dispatch_info_s {
+  meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_DISPATCH_INFO
+  const void* next;
   meshvk_executable_t* executable;
   const meshvk_binding_t* bindings;  // executable's binding_count entries
   uint32_t binding_count;
@@ -83,6 +86,7 @@ typedef struct meshvk_dispatch_info_s {
   uint32_t workgroup_count[3];  // each >= 1 and <= the device limit
   uint32_t workgroup_base[3];   // vkCmdDispatchBase when nonzero
 } meshvk_dispatch_info_t;
+#define MESHVK_DISPATCH_INFO_INIT {MESHVK_STRUCTURE_TYPE_DISPATCH_INFO, NULL}
 
 // Records a dispatch. OUT_OF_RANGE for counts past maxComputeWorkGroupCount or
 // binding ranges past their buffers; INVALID_ARGUMENT for a count/size mismatch.

@@ -15,12 +15,11 @@
 //    through host memory (host staging), whichever the pair of drivers allows
 //    (meshvk_device_set_copy_path); waits across VkDevices happen on the host.
 // Layers above do not need to know which one they run on.
-// Reference counted: create returns +1; retain/release are thread-safe.
+// Reference counted (meshvk/types.h): a set retains its instance; buffers,
+// executables, semaphores, command buffers and programs retain their set.
 // Threading: every query and meshvk_device_set_wait_idle are thread-safe
 // (queues are locked); objects created on one set from several threads are
 // independent.
-// Buffers, executables, semaphores and command buffers retain their set. The
-// instance is not retained: it must outlive every set created from it.
 // All devices need Vulkan 1.2 with timeline semaphores (UNAVAILABLE otherwise);
 // shader features the device has (int64, int16, float16, 8/16-bit storage,
 // Vulkan memory model) are enabled.
@@ -50,6 +49,8 @@ typedef enum meshvk_topology_e {
 const char* meshvk_topology_name(meshvk_topology_t topology);
 
 typedef struct meshvk_device_set_create_info_s {
+  meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_DEVICE_SET_CREATE_INFO
+  const void* next;              // may chain a meshvk_device_timeout_t
   meshvk_topology_t topology;
   uint32_t process_count;       // P >= 1
   uint32_t device_group_index;  // DEVICE_GROUP: which group (default 0)
@@ -63,25 +64,46 @@ typedef struct meshvk_device_set_create_info_s {
   const uint32_t* physical_devices;
   uint32_t physical_device_count;
 } meshvk_device_set_create_info_t;
+#define MESHVK_DEVICE_SET_CREATE_INFO_INIT {MESHVK_STRUCTURE_TYPE_DEVICE_SET_CREATE_INFO, NULL, MESHVK_TOPOLOGY_AUTO, 1}
+
+// Chained to a device set's create (or import) info: how long work meshvk
+// submitted may take on one of the set's devices before a wait takes the
+// device as unresponsive (DEADLINE_EXCEEDED), after which meshvk never waits
+// on it again (these calls fail at once; teardown skips its waits, see
+// meshvk_leaked_object_count). Without it: 60 s (mesh-vk-run and the Python
+// package set it from MESHVK_DEVICE_TIMEOUT_MS). MESHVK_TIMEOUT_INFINITE: no
+// bound; 0 is INVALID_ARGUMENT. A wait with a shorter timeout of its own that
+// runs out leaves the device as it is.
+typedef struct meshvk_device_timeout_s {
+  meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_DEVICE_TIMEOUT
+  const void* next;
+  meshvk_timeout_t timeout;
+} meshvk_device_timeout_t;
+#define MESHVK_DEVICE_TIMEOUT_INIT {MESHVK_STRUCTURE_TYPE_DEVICE_TIMEOUT, NULL, 60000000000ull}
 
 // Creates the VkDevice(s), queues and command pools. INVALID_ARGUMENT for P=0
 // or a bad mapping, OUT_OF_RANGE for a group/device index past the count,
 // UNAVAILABLE when the topology is impossible here. *out_set NULL on failure.
+// Retains `instance`.
 meshvk_status_t meshvk_device_set_create(meshvk_instance_t* instance, const meshvk_device_set_create_info_t* info,
                                          meshvk_device_set_t** out_set);
 void meshvk_device_set_retain(meshvk_device_set_t* set);
 void meshvk_device_set_release(meshvk_device_set_t* set);
 
+// The set's topology (never AUTO; AUTO for NULL) and process count (0 for NULL).
 meshvk_topology_t meshvk_device_set_topology(const meshvk_device_set_t* set);
 uint32_t meshvk_device_set_process_count(const meshvk_device_set_t* set);
 
 typedef struct meshvk_process_info_s {
+  meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_PROCESS_INFO
+  const void* next;
   uint32_t physical_device;  // index into the instance's physical devices
   uint32_t device_index;     // index within the device group (0 for LOGICAL)
   uint32_t logical_device;   // which VkDevice of the set (0..n-1)
   uint32_t queue_family;
   uint32_t queue_index;
 } meshvk_process_info_t;
+#define MESHVK_PROCESS_INFO_INIT {MESHVK_STRUCTURE_TYPE_PROCESS_INFO, NULL}
 
 meshvk_status_t meshvk_device_set_process_info(const meshvk_device_set_t* set, uint32_t process,
                                                meshvk_process_info_t* out_info);
@@ -91,9 +113,9 @@ meshvk_status_t meshvk_device_set_process_limits(const meshvk_device_set_t* set,
 // Peer memory features (VkPeerMemoryFeatureFlags) for `local` process reading
 // or writing memory owned by `remote` process, for the heap shard buffers are
 // allocated from. Same device: all bits. LOGICAL processes on one VkDevice
-// share memory: all bits. Processes on different VkDevices: 0 (copies between
-// them return UNIMPLEMENTED until external memory is supported). Out-of-range
-// processes: 0.
+// share memory: all bits. Processes on different VkDevices: 0 (they reach
+// each other's memory through copies: meshvk_device_set_copy_path).
+// Out-of-range processes and NULL: 0.
 uint32_t meshvk_device_set_peer_features(const meshvk_device_set_t* set, uint32_t local, uint32_t remote);
 
 // The path a copy from memory of process `src` into memory of process `dst`
@@ -109,7 +131,7 @@ meshvk_status_t meshvk_device_set_copy_path(const meshvk_device_set_t* set, uint
 // for host-staged copies and host I/O (not counted in
 // meshvk_device_set_allocated_bytes): the landing buffers of host-staged
 // copies (MESHVK_BUFFER_STAGING_BIT) plus at most two staging rings of 2
-// chunks of MESHVK_STAGING_CHUNK_BYTES, kept between transfers.
+// chunks (1 MiB each), kept between transfers. 0 for NULL or a bad process.
 uint64_t meshvk_device_set_staging_bytes(const meshvk_device_set_t* set, uint32_t process);
 // The largest value meshvk_device_set_staging_bytes reached for the device of
 // `process` since the set was created.
@@ -128,12 +150,15 @@ uint64_t meshvk_device_set_allocated_bytes(const meshvk_device_set_t* set, uint3
 // allocating it (meshvk_program_create). INVALID_ARGUMENT for NULL,
 // OUT_OF_RANGE for a bad process. No Vulkan call; thread-safe.
 typedef struct meshvk_process_memory_s {
+  meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_PROCESS_MEMORY
+  const void* next;
   uint32_t physical_device;  // index into the instance's physical devices
   uint32_t heap_index;
   uint64_t heap_bytes;
   uint64_t allocated_bytes;  // this set's live buffers on the physical device
   char device[MESHVK_MAX_NAME + 64];
 } meshvk_process_memory_t;
+#define MESHVK_PROCESS_MEMORY_INIT {MESHVK_STRUCTURE_TYPE_PROCESS_MEMORY, NULL}
 meshvk_status_t meshvk_device_set_process_memory(const meshvk_device_set_t* set, uint32_t process,
                                                  meshvk_process_memory_t* out_memory);
 
@@ -141,8 +166,8 @@ meshvk_status_t meshvk_device_set_process_memory(const meshvk_device_set_t* set,
 meshvk_status_t meshvk_device_set_wait_idle(meshvk_device_set_t* set);
 
 // Vulkan objects meshvk left undestroyed on purpose in this process. After a
-// wait on a device ran out MESHVK_DEVICE_TIMEOUT_MS or reported a lost
-// device, that device is never waited on again, and teardown must not
+// wait on a device ran out its set's device timeout (meshvk_device_timeout_t)
+// or reported a lost device, that device is never waited on again, and teardown must not
 // destroy what its unfinished work may still use (undefined, and a hung
 // driver can block inside the destroy call): releasing a buffer, semaphore,
 // command buffer, executable or set of that device then leaves its Vulkan

@@ -21,6 +21,8 @@ extern "C" {
 typedef struct meshvk_executable_s meshvk_executable_t;
 
 typedef struct meshvk_executable_create_info_s {
+  meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_EXECUTABLE_CREATE_INFO
+  const void* next;
   const uint32_t* spirv;
   size_t spirv_size;            // in bytes, a multiple of 4
   const char* entry_point;      // NULL: "main"
@@ -28,6 +30,7 @@ typedef struct meshvk_executable_create_info_s {
   uint32_t push_constant_size;  // bytes, multiple of 4, <= device limit
   uint32_t workgroup_size[3];   // the shader's LocalSize (checked); any 0 = unknown
 } meshvk_executable_create_info_t;
+#define MESHVK_EXECUTABLE_CREATE_INFO_INIT {MESHVK_STRUCTURE_TYPE_EXECUTABLE_CREATE_INFO, NULL}
 
 // INVALID_ARGUMENT (message = validator output) when the SPIR-V does not
 // validate or lacks the GLCompute entry point, or for a size that is not a
@@ -55,6 +58,8 @@ meshvk_status_t meshvk_executable_check_spirv(const meshvk_executable_create_inf
 // Shader capabilities a module's (or one executable's) SPIR-V declares, as the
 // Vulkan features that enable them. 1 = needed.
 typedef struct meshvk_shader_features_s {
+  meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_SHADER_FEATURES
+  const void* next;
   uint32_t shader_float16;               // VkPhysicalDeviceVulkan12Features
   uint32_t shader_int8;                  // VkPhysicalDeviceVulkan12Features
   uint32_t storage_buffer_8bit_access;   // VkPhysicalDeviceVulkan12Features
@@ -64,11 +69,13 @@ typedef struct meshvk_shader_features_s {
   uint32_t shader_int64;                 // VkPhysicalDeviceFeatures
   uint32_t shader_float64;               // VkPhysicalDeviceFeatures
 } meshvk_shader_features_t;
+#define MESHVK_SHADER_FEATURES_INIT {MESHVK_STRUCTURE_TYPE_SHADER_FEATURES, NULL}
 
 // ORs into *out the features SPIR-V `spirv` (size bytes) declares through
 // OpCapability. INVALID_ARGUMENT when it is not SPIR-V. No device needed.
 meshvk_status_t meshvk_executable_spirv_features(const uint32_t* spirv, size_t size, meshvk_shader_features_t* out);
 
+// 0 for NULL.
 uint32_t meshvk_executable_binding_count(const meshvk_executable_t* executable);
 uint32_t meshvk_executable_push_constant_size(const meshvk_executable_t* executable);
 
@@ -94,10 +101,13 @@ meshvk_status_t meshvk_executable_builtin(meshvk_device_set_t* set, meshvk_built
 
 // What a kernel's SPIR-V itself declares about its layout.
 typedef struct meshvk_spirv_layout_s {
+  meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_SPIRV_LAYOUT
+  const void* next;
   uint32_t workgroup_size[3];       // the size it runs with (WorkgroupSize constant, else LocalSize/LocalSizeId)
   uint32_t push_constant_bytes;     // its push-constant block: highest member Offset + size; 0 without one
   uint64_t workgroup_memory_bytes;  // all its Workgroup (shared memory) variables
 } meshvk_spirv_layout_t;
+#define MESHVK_SPIRV_LAYOUT_INIT {MESHVK_STRUCTURE_TYPE_SPIRV_LAYOUT, NULL}
 
 // The .mvk loader's check of an executable: everything
 // meshvk_executable_check_spirv checks, plus what every kernel of a .mvk is

@@ -8,6 +8,7 @@
 #define MESHVK_INSTANCE_H_
 
 #include "meshvk/status.h"
+#include "meshvk/version.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -18,11 +19,11 @@ typedef struct meshvk_instance_s meshvk_instance_t;
 #define MESHVK_MAX_NAME 256
 #define MESHVK_MAX_GROUP_DEVICES 32  // VK_MAX_DEVICE_GROUP_SIZE
 #define MESHVK_MAX_HEAPS 16          // VK_MAX_MEMORY_HEAPS
-#define MESHVK_MAX_QUEUE_FAMILIES 16
 
 typedef enum meshvk_instance_flag_bits_e {
-  // Enable VK_LAYER_KHRONOS_validation (also enabled by env MESHVK_VALIDATION=1;
-  // MESHVK_VALIDATION=sync also enables synchronization validation).
+  // Enable VK_LAYER_KHRONOS_validation. (The runtime reads no environment
+  // variable: mesh-vk-run and the Python package set this from
+  // MESHVK_VALIDATION=1, and the sync bit from MESHVK_VALIDATION=sync.)
   MESHVK_INSTANCE_VALIDATION_BIT = 1u << 0,
   // With validation: also enable synchronization validation.
   MESHVK_INSTANCE_SYNC_VALIDATION_BIT = 1u << 1,
@@ -42,23 +43,34 @@ typedef enum meshvk_message_severity_e {
 typedef void (*meshvk_message_callback_t)(meshvk_message_severity_t severity, const char* message, void* user_data);
 
 typedef struct meshvk_instance_create_info_s {
+  meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO
+  const void* next;
+  // The version of the headers the caller was compiled with (MESHVK_VERSION,
+  // which the initializer sets): the runtime refuses headers of another major
+  // version or of a newer minor version than its own (UNAVAILABLE).
+  uint32_t api_version;
   meshvk_instance_flags_t flags;
   meshvk_message_callback_t message_callback;  // NULL: print to stderr
   void* message_user_data;
   const char* application_name;  // may be NULL
 } meshvk_instance_create_info_t;
+#define MESHVK_INSTANCE_CREATE_INFO_INIT {MESHVK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, NULL, MESHVK_VERSION, 0, NULL, NULL, NULL}
 
-// Creates an instance (vkCreateInstance, Vulkan 1.1+ required). `info` may be
-// NULL for defaults. Returns UNAVAILABLE when no Vulkan loader/driver is found
-// or validation was requested and the layer is missing. *out_instance is NULL
-// on failure.
+// Creates an instance (vkCreateInstance, Vulkan 1.1+ required).
+// INVALID_ARGUMENT for a NULL `info` or another structure type; UNAVAILABLE
+// when no Vulkan loader/driver is found, validation was requested and the
+// layer is missing, or info->api_version is not one this runtime serves.
+// *out_instance is NULL on failure. Device sets retain their instance.
 meshvk_status_t meshvk_instance_create(const meshvk_instance_create_info_t* info, meshvk_instance_t** out_instance);
+void meshvk_instance_retain(meshvk_instance_t* instance);
 void meshvk_instance_release(meshvk_instance_t* instance);
 
-// Number of validation messages (warning or error) seen since creation.
+// Number of validation messages (warning or error) seen since creation; 0 for NULL.
 uint64_t meshvk_instance_message_count(const meshvk_instance_t* instance);
 
 typedef struct meshvk_device_limits_s {
+  meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_DEVICE_LIMITS
+  const void* next;
   uint32_t max_workgroup_size[3];
   uint32_t max_workgroup_count[3];
   uint32_t max_workgroup_invocations;
@@ -69,6 +81,7 @@ typedef struct meshvk_device_limits_s {
   uint64_t max_memory_allocation_size;
   uint64_t min_storage_buffer_offset_alignment;
 } meshvk_device_limits_t;
+#define MESHVK_DEVICE_LIMITS_INIT {MESHVK_STRUCTURE_TYPE_DEVICE_LIMITS, NULL}
 
 typedef struct meshvk_queue_family_info_s {
   uint32_t queue_flags;  // VkQueueFlags
@@ -77,7 +90,9 @@ typedef struct meshvk_queue_family_info_s {
 } meshvk_queue_family_info_t;
 
 typedef struct meshvk_physical_device_info_s {
-  char name[MESHVK_MAX_NAME];
+  meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INFO
+  const void* next;
+  char name[MESHVK_MAX_NAME];  // VK_MAX_PHYSICAL_DEVICE_NAME_SIZE
   uint32_t vendor_id;
   uint32_t device_id;
   uint32_t device_type;  // VkPhysicalDeviceType
@@ -86,9 +101,9 @@ typedef struct meshvk_physical_device_info_s {
   uint32_t shader_float16;        // 1 if shaderFloat16 is supported
   uint32_t storage_buffer_16bit;  // 1 if storageBuffer16BitAccess
   uint32_t queue_family_count;
-  meshvk_queue_family_info_t queue_families[MESHVK_MAX_QUEUE_FAMILIES];
+  const meshvk_queue_family_info_t* queue_families;  // queue_family_count entries, owned by the instance
   uint32_t heap_count;
-  uint64_t heap_sizes[MESHVK_MAX_HEAPS];
+  uint64_t heap_sizes[MESHVK_MAX_HEAPS];  // VK_MAX_MEMORY_HEAPS bounds the count
   uint32_t heap_flags[MESHVK_MAX_HEAPS];  // VkMemoryHeapFlags
   meshvk_device_limits_t limits;
   // VkPhysicalDeviceIDProperties: two devices share external memory and
@@ -99,9 +114,11 @@ typedef struct meshvk_physical_device_info_s {
   uint32_t driver_id;  // VkDriverId
   char driver_name[MESHVK_MAX_NAME];
 } meshvk_physical_device_info_t;
+#define MESHVK_PHYSICAL_DEVICE_INFO_INIT {MESHVK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INFO, NULL}
 
 uint32_t meshvk_instance_physical_device_count(const meshvk_instance_t* instance);
 // Fills `out_info` for physical device `index` (OUT_OF_RANGE past the count).
+// Its pointers stay valid while the instance lives.
 meshvk_status_t meshvk_instance_physical_device_info(const meshvk_instance_t* instance, uint32_t index,
                                                      meshvk_physical_device_info_t* out_info);
 
@@ -113,23 +130,28 @@ meshvk_status_t meshvk_instance_physical_device_info(const meshvk_instance_t* in
 const char* meshvk_physical_device_type_name(uint32_t device_type);
 
 typedef struct meshvk_device_group_info_s {
+  meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_DEVICE_GROUP_INFO
+  const void* next;
   uint32_t device_count;
-  // Indices into the instance's physical device list.
+  // Indices into the instance's physical device list (VK_MAX_DEVICE_GROUP_SIZE
+  // bounds the count).
   uint32_t physical_devices[MESHVK_MAX_GROUP_DEVICES];
   uint32_t subset_allocation;  // VkPhysicalDeviceGroupProperties::subsetAllocation
-  uint32_t heap_count;
-  // peer_memory_features[heap][local][remote]: VkPeerMemoryFeatureFlags from
-  // vkGetDeviceGroupPeerMemoryFeatures; local == remote reports all bits.
-  // Filled for local, remote < device_count. Large (64 KiB): heap-allocate.
-  uint32_t peer_memory_features[MESHVK_MAX_HEAPS][MESHVK_MAX_GROUP_DEVICES][MESHVK_MAX_GROUP_DEVICES];
+  uint32_t heap_count;         // heaps meshvk_instance_device_group_peer_features answers for
 } meshvk_device_group_info_t;
+#define MESHVK_DEVICE_GROUP_INFO_INIT {MESHVK_STRUCTURE_TYPE_DEVICE_GROUP_INFO, NULL}
 
 uint32_t meshvk_instance_device_group_count(const meshvk_instance_t* instance);
-// Fills `out_info` for device group `index`. Creates a temporary VkDevice over
-// the group to query peer memory features (vkGetDeviceGroupPeerMemoryFeatures
-// needs a device); the result is cached.
+// Fills `out_info` for device group `index` (OUT_OF_RANGE past the count).
 meshvk_status_t meshvk_instance_device_group_info(meshvk_instance_t* instance, uint32_t index,
                                                   meshvk_device_group_info_t* out_info);
+// The VkPeerMemoryFeatureFlags (vkGetDeviceGroupPeerMemoryFeatures) for group
+// `index`'s device `local` using memory of heap `heap` that lives on device
+// `remote` (positions in the group; local == remote reports all bits). The
+// first call for a group creates a temporary VkDevice over it (the query
+// needs a device) and caches every answer. OUT_OF_RANGE for a bad index.
+meshvk_status_t meshvk_instance_device_group_peer_features(meshvk_instance_t* instance, uint32_t index, uint32_t heap,
+                                                           uint32_t local, uint32_t remote, uint32_t* out_features);
 
 // ---- copies between devices ------------------------------------------------
 // How bytes owned by one device reach another, fastest first. A copy is always
@@ -147,6 +169,8 @@ typedef enum meshvk_copy_path_e {
 const char* meshvk_copy_path_name(meshvk_copy_path_t path);
 
 typedef struct meshvk_copy_path_info_s {
+  meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_COPY_PATH_INFO
+  const void* next;
   meshvk_copy_path_t path;
   // EXTERNAL_MEMORY: the VkExternalMemoryHandleTypeFlagBits used (host
   // allocation, opaque fd or dma-buf); 0 otherwise.
@@ -161,6 +185,7 @@ typedef struct meshvk_copy_path_info_s {
   uint32_t external_semaphores;
   char reason[MESHVK_MAX_NAME];  // one line: why this path and not a faster one
 } meshvk_copy_path_info_t;
+#define MESHVK_COPY_PATH_INFO_INIT {MESHVK_STRUCTURE_TYPE_COPY_PATH_INFO, NULL}
 
 // The path a copy from memory of physical device `src` into memory of physical
 // device `dst` takes when they are separate VkDevices (src == dst: SAME_DEVICE;

@@ -18,8 +18,8 @@
 // Threading: modules are immutable (any thread). One program is used by one
 // thread at a time (invoke, invoke_async, result/argument shards, timings);
 // different programs, even on one device set, may be invoked concurrently from
-// different threads (queues are locked). Reference counting: modules are
-// retained by the programs created from them.
+// different threads (queues are locked). Reference counting (meshvk/types.h):
+// a program retains its module and its device set.
 #ifndef MESHVK_MODULE_H_
 #define MESHVK_MODULE_H_
 
@@ -31,8 +31,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define MESHVK_MAX_RANK 8
 
 typedef struct meshvk_module_s meshvk_module_t;
 typedef struct meshvk_program_s meshvk_program_t;
@@ -83,13 +81,16 @@ meshvk_status_t meshvk_module_select_process_count(meshvk_module_t* module, uint
                                                    meshvk_module_t** out_module);
 
 typedef struct meshvk_grid_info_s {
+  meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_GRID_INFO
+  const void* next;
   uint32_t rank;
-  uint32_t shape[MESHVK_MAX_RANK];
-  uint32_t peered_axes_mask;  // bit a set: grid axis a has peer memory
+  const uint32_t* shape;      // rank entries, owned by the module
+  uint32_t peered_axes_mask;  // bit a set: grid axis a has peer memory (axes 0..31)
   uint32_t process_count;
 } meshvk_grid_info_t;
-// All zero for a set of plans (meshvk_module_variant_count > 0).
-void meshvk_module_grid_info(const meshvk_module_t* module, meshvk_grid_info_t* out_info);
+#define MESHVK_GRID_INFO_INIT {MESHVK_STRUCTURE_TYPE_GRID_INFO, NULL}
+// All zero (shape NULL) for a set of plans (meshvk_module_variant_count > 0).
+meshvk_status_t meshvk_module_grid_info(const meshvk_module_t* module, meshvk_grid_info_t* out_info);
 
 uint32_t meshvk_module_function_count(const meshvk_module_t* module);
 // Finds a function by name (FAILED_PRECONDITION on a set of plans). NULL or "" picks the only function
@@ -97,26 +98,33 @@ uint32_t meshvk_module_function_count(const meshvk_module_t* module);
 meshvk_status_t meshvk_module_find_function(const meshvk_module_t* module, const char* name, uint32_t* out_function);
 
 typedef struct meshvk_function_info_s {
+  meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_FUNCTION_INFO
+  const void* next;
   const char* name;  // owned by the module
   uint32_t argument_count;
   uint32_t result_count;
 } meshvk_function_info_t;
+#define MESHVK_FUNCTION_INFO_INIT {MESHVK_STRUCTURE_TYPE_FUNCTION_INFO, NULL}
 meshvk_status_t meshvk_module_function_info(const meshvk_module_t* module, uint32_t function,
                                             meshvk_function_info_t* out_info);
 
-// A global tensor of a function signature and its sharding.
+// A global tensor of a function signature and its sharding. The arrays are
+// owned by the module (valid while it lives).
 typedef struct meshvk_tensor_info_s {
+  meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_TENSOR_INFO
+  const void* next;
   uint32_t rank;
-  uint64_t shape[MESHVK_MAX_RANK];  // global shape
+  const uint64_t* shape;  // rank entries: the global shape
   meshvk_element_type_t element_type;
-  uint64_t byte_size;  // product(shape) * element size
-  uint32_t split_axis_count[MESHVK_MAX_RANK];
-  uint32_t split_axes[MESHVK_MAX_RANK][MESHVK_MAX_RANK];  // grid axes per dimension
-  uint32_t shard_count;                                   // processes holding a shard (or replica)
+  uint64_t byte_size;                 // product(shape) * element size
+  const uint32_t* split_axis_count;   // rank entries: grid axes splitting each dimension
+  const uint32_t* const* split_axes;  // rank entries: split_axes[d][0..split_axis_count[d]) (NULL when 0)
+  uint32_t shard_count;               // processes holding a shard (or replica)
   // The source model's name for the tensor (an ONNX input or output name),
   // owned by the module; "" when the artifact names none (an .mlir program).
   const char* name;
 } meshvk_tensor_info_t;
+#define MESHVK_TENSOR_INFO_INIT {MESHVK_STRUCTURE_TYPE_TENSOR_INFO, NULL}
 meshvk_status_t meshvk_module_argument_info(const meshvk_module_t* module, uint32_t function, uint32_t argument,
                                             meshvk_tensor_info_t* out_info);
 meshvk_status_t meshvk_module_result_info(const meshvk_module_t* module, uint32_t function, uint32_t result,
@@ -126,6 +134,8 @@ meshvk_status_t meshvk_module_result_info(const meshvk_module_t* module, uint32_
 // artifact without a device (for mesh-vk-run --print-plan). Allocations are
 // the process's (shared by all functions).
 typedef struct meshvk_process_summary_s {
+  meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_PROCESS_SUMMARY
+  const void* next;
   // Bytes allocated by buffer kind: argument shards, result shards,
   // transients (after reuse slots share memory), constants.
   uint64_t argument_bytes, result_bytes, transient_bytes, constant_bytes;
@@ -142,6 +152,7 @@ typedef struct meshvk_process_summary_s {
   // and each allocation's rounding to the device's alignment.
   uint64_t peak_bytes;
 } meshvk_process_summary_t;
+#define MESHVK_PROCESS_SUMMARY_INIT {MESHVK_STRUCTURE_TYPE_PROCESS_SUMMARY, NULL}
 meshvk_status_t meshvk_module_function_process_summary(const meshvk_module_t* module, uint32_t function,
                                                        uint32_t process, meshvk_process_summary_t* out_summary);
 // The same summed over all functions (phase_count: the largest); for the
@@ -159,19 +170,41 @@ uint32_t meshvk_module_phase_count(const meshvk_module_t* module);
 // application must enable on a VkDevice it hands to meshvk for this module.
 meshvk_status_t meshvk_module_shader_features(const meshvk_module_t* module, meshvk_shader_features_t* out);
 
-// Instantiates `module` on `set` (whose process count must equal the grid's;
-// FAILED_PRECONDITION for a set of plans, see meshvk_module_select_process_count):
+// Optional, chained to meshvk_program_create_info_t: receives the events of
+// every invoke (meshvk/trace.h). Copied; user_data must outlive the program.
+typedef struct meshvk_trace_sink_s meshvk_trace_sink_t;
+// Optional, chained to meshvk_program_create_info_t: run only the processes of
+// one rank of a job (meshvk/transport.h).
+typedef struct meshvk_program_ranks_s meshvk_program_ranks_t;
+
+typedef struct meshvk_program_create_info_s {
+  meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_PROGRAM_CREATE_INFO
+  const void* next;              // may chain a meshvk_trace_sink_t and a meshvk_program_ranks_t
+  meshvk_module_t* module;
+  meshvk_device_set_t* set;
+} meshvk_program_create_info_t;
+#define MESHVK_PROGRAM_CREATE_INFO_INIT {MESHVK_STRUCTURE_TYPE_PROGRAM_CREATE_INFO, NULL, NULL, NULL}
+
+// Instantiates info->module on info->set (whose process count must equal the
+// grid's; FAILED_PRECONDITION for a set of plans, see
+// meshvk_module_select_process_count):
 // checks the module against each device's limits (workgroup counts and sizes,
 // push constants, binding alignment/ranges, allocation sizes) BEFORE any
 // allocation, then allocates buffers (transients sharing a reuse slot share one
 // buffer), writes constants, creates pipelines and records the command
 // buffers. INVALID_ARGUMENT for a process count mismatch, OUT_OF_RANGE for a
 // limit the device does not meet (message names the field), any buffer/
-// executable/command buffer error otherwise. The program retains both.
+// executable/command buffer error otherwise. With a trace sink, UNAVAILABLE
+// when a device has no timestamp support. The program retains both.
+meshvk_status_t meshvk_program_create_with_info(const meshvk_program_create_info_t* info,
+                                                meshvk_program_t** out_program);
+// meshvk_program_create_with_info with nothing chained.
 meshvk_status_t meshvk_program_create(meshvk_module_t* module, meshvk_device_set_t* set,
                                       meshvk_program_t** out_program);
-// Waits until the device set is idle (recorded work may still be in flight
-// after a failed invoke), then frees the program's buffers and pipelines.
+void meshvk_program_retain(meshvk_program_t* program);
+// The last release waits for the program's work on the devices to finish
+// (recorded work may still be in flight after a failed invoke), then frees
+// its buffers and pipelines.
 void meshvk_program_release(meshvk_program_t* program);
 
 typedef struct meshvk_host_input_s {
@@ -203,14 +236,20 @@ typedef enum meshvk_invoke_flag_bits_e {
 typedef uint32_t meshvk_invoke_flags_t;
 
 typedef struct meshvk_invoke_info_s {
+  meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_INVOKE_INFO
+  const void* next;
   uint32_t function;
   const meshvk_host_input_t* inputs;
   uint32_t input_count;  // the function's argument count
   meshvk_host_output_t* outputs;
   uint32_t output_count;  // the function's result count (or 0 when kept sharded)
   meshvk_invoke_flags_t flags;
-  uint64_t timeout_ns;  // 0: the device timeout (MESHVK_DEVICE_TIMEOUT_MS, default 60 s)
+  // How long the invoke waits for its work (meshvk/types.h; the initializer:
+  // MESHVK_TIMEOUT_INFINITE, each device still bounded by its device timeout).
+  meshvk_timeout_t timeout;
 } meshvk_invoke_info_t;
+#define MESHVK_INVOKE_INFO_INIT \
+  {MESHVK_STRUCTURE_TYPE_INVOKE_INFO, NULL, 0, NULL, 0, NULL, 0, 0, MESHVK_TIMEOUT_INFINITE}
 
 // Runs `function`: streams each argument shard straight out of the global host
 // tensor into its device buffer (strided writes, no unsharded staging copy),
@@ -223,13 +262,16 @@ meshvk_status_t meshvk_program_invoke(meshvk_program_t* program, const meshvk_in
 // A result shard left on a device by the last invoke. `buffer` is borrowed
 // (retain it to keep it); its contents are overwritten by the next invoke.
 typedef struct meshvk_shard_view_s {
+  meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_SHARD_VIEW
+  const void* next;
   uint32_t process;
   meshvk_buffer_t* buffer;
   uint64_t offset;  // bytes into buffer
   uint32_t rank;
-  uint64_t global_offset[MESHVK_MAX_RANK];  // elements, per dimension
-  uint64_t shape[MESHVK_MAX_RANK];
+  const uint64_t* global_offset;  // rank entries: elements, per dimension (owned by the module)
+  const uint64_t* shape;          // rank entries (owned by the module)
 } meshvk_shard_view_t;
+#define MESHVK_SHARD_VIEW_INIT {MESHVK_STRUCTURE_TYPE_SHARD_VIEW, NULL}
 meshvk_status_t meshvk_program_result_shard(const meshvk_program_t* program, uint32_t function, uint32_t result,
                                             uint32_t shard, meshvk_shard_view_t* out_view);
 
@@ -262,6 +304,8 @@ typedef enum meshvk_async_invoke_bits_e {
 typedef uint32_t meshvk_async_invoke_flags_t;
 
 typedef struct meshvk_async_invoke_info_s {
+  meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_ASYNC_INVOKE_INFO
+  const void* next;
   uint32_t function;
   // argument_count entries, or NULL: the arguments are already in the
   // program's own argument shards. A shard is BOUND DIRECTLY (the program's
@@ -292,6 +336,7 @@ typedef struct meshvk_async_invoke_info_s {
   uint32_t signal_count;
   meshvk_async_invoke_flags_t flags;
 } meshvk_async_invoke_info_t;
+#define MESHVK_ASYNC_INVOKE_INFO_INIT {MESHVK_STRUCTURE_TYPE_ASYNC_INVOKE_INFO, NULL}
 
 // Runs `function` on device-resident tensors without blocking the calling
 // thread: submits the copies in, the recorded phases, the copies out and a
@@ -302,7 +347,7 @@ typedef struct meshvk_async_invoke_info_s {
 // waits for their last use). Later
 // invokes (async or not) are ordered after this one on the device; a
 // host-tensor invoke waits for it first.
-// Processes on several VkDevices (independent devices, or several adopted
+// Processes on several VkDevices (independent devices, or several imported
 // VkDevices): a command buffer cannot wait across VkDevices, so the call
 // checks and records, then queues the invoke on the program's worker thread
 // and returns; the worker waits on the host for `waits`, runs the copies in,
@@ -313,7 +358,8 @@ typedef struct meshvk_async_invoke_info_s {
 // queue (release stops an invoke still waiting for `waits`: it never
 // signals). An invoke that fails on the worker does not signal; its error is
 // returned by the next meshvk_program_invoke_async or meshvk_program_invoke.
-// UNIMPLEMENTED for such a program split over ranks or traced.
+// UNIMPLEMENTED (a later version may do it) for such a program split over
+// ranks or traced.
 // INVALID_ARGUMENT for counts, shard counts or semaphores of another set;
 // OUT_OF_RANGE for a shard that does not fit its buffer. Not thread-safe per
 // program (as invoke).
@@ -323,13 +369,13 @@ meshvk_status_t meshvk_program_invoke_async(meshvk_program_t* program, const mes
 // devices (the asynchronous ones included: those queued on its worker thread
 // first), so the caller may read result buffers or reuse argument buffers
 // without semaphores of its own. Returns the first error a queued invoke hit
-// (which, without this call, the next invoke would return). timeout_ns bounds
-// the wait; 0: each device wait as long as the device timeout allows (as
-// meshvk_invoke_info_t), and a queued invoke that waits for an application's
-// semaphore for as long as that takes (give a timeout to bound it).
+// (which, without this call, the next invoke would return). `timeout` bounds
+// the wait (meshvk/types.h): with MESHVK_TIMEOUT_INFINITE each device wait
+// lasts as long as the device timeout allows, and a queued invoke that waits
+// for an application's semaphore for as long as that takes; 0 checks once.
 // DEADLINE_EXCEEDED (the invokes stay queued) / DEVICE_LOST from the waits.
 // Not thread-safe per program (as invoke).
-meshvk_status_t meshvk_program_wait(meshvk_program_t* program, uint64_t timeout_ns);
+meshvk_status_t meshvk_program_wait(meshvk_program_t* program, meshvk_timeout_t timeout);
 
 typedef struct meshvk_phase_timing_s {
   uint32_t phase;
@@ -344,11 +390,14 @@ meshvk_status_t meshvk_program_phase_timings(const meshvk_program_t* program, me
 
 // Number of command buffers recorded and commands they hold (for benchmarks).
 typedef struct meshvk_program_stats_s {
+  meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_PROGRAM_STATS
+  const void* next;
   uint32_t command_buffer_count;
   uint32_t command_count;
   uint64_t record_ns;  // host time spent recording in meshvk_program_create
 } meshvk_program_stats_t;
-void meshvk_program_stats(const meshvk_program_t* program, meshvk_program_stats_t* out_stats);
+#define MESHVK_PROGRAM_STATS_INIT {MESHVK_STRUCTURE_TYPE_PROGRAM_STATS, NULL}
+meshvk_status_t meshvk_program_stats(const meshvk_program_t* program, meshvk_program_stats_t* out_stats);
 
 // Bytes that arrive at `process` in one invoke of `function`, by the path they
 // take on this program's device set (out_bytes[MESHVK_COPY_PATH_...]): what the
@@ -358,7 +407,8 @@ meshvk_status_t meshvk_program_copy_bytes(const meshvk_program_t* program, uint3
                                           uint64_t out_bytes[MESHVK_COPY_PATH_COUNT]);
 // One-line explanations of what meshvk_program_create decided differently from
 // the plain plan (e.g. "an import the driver refused: host staging instead"),
-// for a --verbose runner. Valid while the program lives.
+// for a --verbose runner. Valid while the program lives (0 and NULL for NULL
+// or an index past the count).
 uint32_t meshvk_program_note_count(const meshvk_program_t* program);
 const char* meshvk_program_note(const meshvk_program_t* program, uint32_t index);
 

@@ -15,19 +15,23 @@ extern "C" {
 #endif
 
 typedef struct meshvk_submit_info_s {
+  meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_SUBMIT_INFO
+  const void* next;
   meshvk_command_buffer_t* command_buffer;  // ended
   const meshvk_semaphore_value_t* waits;
   uint32_t wait_count;
   const meshvk_semaphore_value_t* signals;
   uint32_t signal_count;
 } meshvk_submit_info_t;
+#define MESHVK_SUBMIT_INFO_INIT {MESHVK_STRUCTURE_TYPE_SUBMIT_INFO, NULL}
 
 // Submits to the command buffer's process queue (vkQueueSubmit with
 // VkTimelineSemaphoreSubmitInfo, and VkDeviceGroupSubmitInfo on a device group
 // with the process's device index for the command buffer and semaphores).
 // Waits happen before any command of the buffer (ALL_COMMANDS). Thread-safe
 // (queues are locked). FAILED_PRECONDITION unless recording has ended;
-// UNIMPLEMENTED for a semaphore on another VkDevice; DEVICE_LOST names the
+// INVALID_ARGUMENT for a semaphore on another VkDevice (wait on a view of it:
+// meshvk_semaphore_share); DEVICE_LOST names the
 // process and device.
 meshvk_status_t meshvk_queue_submit(meshvk_device_set_t* set, const meshvk_submit_info_t* info);
 

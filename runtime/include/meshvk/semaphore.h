@@ -27,16 +27,18 @@ meshvk_status_t meshvk_semaphore_create(meshvk_device_set_t* set, uint32_t proce
 void meshvk_semaphore_retain(meshvk_semaphore_t* semaphore);
 void meshvk_semaphore_release(meshvk_semaphore_t* semaphore);
 
-// The process whose VkDevice holds the semaphore (UINT32_MAX for NULL).
+// The process whose VkDevice holds the semaphore (MESHVK_NO_PROCESS for NULL).
 uint32_t meshvk_semaphore_process(const meshvk_semaphore_t* semaphore);
 
 // vkGetSemaphoreCounterValue.
 meshvk_status_t meshvk_semaphore_query(meshvk_semaphore_t* semaphore, uint64_t* out_value);
-// vkWaitSemaphores; DEADLINE_EXCEEDED after `timeout_ns` (capped by the
-// runtime's device timeout, MESHVK_DEVICE_TIMEOUT_MS, default 60 s), DEVICE_LOST
-// names the device. After a timeout or a lost device the runtime never waits
-// on that device again (these calls fail at once; teardown skips its waits).
-meshvk_status_t meshvk_semaphore_wait(meshvk_semaphore_t* semaphore, uint64_t value, uint64_t timeout_ns);
+// vkWaitSemaphores; DEADLINE_EXCEEDED when `value` is not reached within
+// `timeout` (0: checks once), DEVICE_LOST names the device. A semaphore meshvk
+// created is signalled by its device: a wait on it is also bounded by the
+// set's device timeout (meshvk_device_timeout_t), and running past that marks
+// the device unresponsive for good. An imported semaphore (the application's,
+// meshvk/vulkan.h) is waited on for `timeout` alone.
+meshvk_status_t meshvk_semaphore_wait(meshvk_semaphore_t* semaphore, uint64_t value, meshvk_timeout_t timeout);
 // Host signal (vkSignalSemaphore).
 meshvk_status_t meshvk_semaphore_signal(meshvk_semaphore_t* semaphore, uint64_t value);
 

@@ -9,8 +9,7 @@
 #ifndef MESHVK_STATUS_H_
 #define MESHVK_STATUS_H_
 
-#include <stddef.h>
-#include <stdint.h>
+#include "meshvk/types.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -20,10 +19,10 @@ typedef enum meshvk_status_code_e {
   MESHVK_STATUS_OK = 0,
   MESHVK_STATUS_INVALID_ARGUMENT = 1,     // bad handle, null pointer, bad value
   MESHVK_STATUS_OUT_OF_RANGE = 2,         // index or byte range outside its object
-  MESHVK_STATUS_FAILED_PRECONDITION = 3,  // wrong state (e.g. recording ended)
+  MESHVK_STATUS_FAILED_PRECONDITION = 3,  // wrong state (e.g. recording ended), or a design limit
   MESHVK_STATUS_RESOURCE_EXHAUSTED = 4,   // out of host or device memory
   MESHVK_STATUS_UNAVAILABLE = 5,          // feature/driver/device not present
-  MESHVK_STATUS_UNIMPLEMENTED = 6,        // valid request meshvk cannot do yet
+  MESHVK_STATUS_UNIMPLEMENTED = 6,        // valid request this version cannot do (a later one may)
   MESHVK_STATUS_DEADLINE_EXCEEDED = 7,    // a wait timed out
   MESHVK_STATUS_DEVICE_LOST = 8,          // VK_ERROR_DEVICE_LOST
   MESHVK_STATUS_DATA_LOSS = 9,            // malformed input file (artifact, npy)

@@ -47,6 +47,8 @@ typedef enum meshvk_trace_event_flag_bits_e {
 #define MESHVK_TRACE_NONE 0xffffffffu
 
 typedef struct meshvk_trace_event_s {
+  meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_TRACE_EVENT
+  const void* next;
   meshvk_trace_event_kind_t kind;
   uint32_t flags;   // meshvk_trace_event_flag_bits_t
   uint64_t invoke;  // 0 for the program's first invoke, then 1, 2, ...
@@ -60,35 +62,26 @@ typedef struct meshvk_trace_event_s {
   uint64_t bytes;
   const char* name;  // dispatches: the kernel entry point (owned by the module); else NULL
 } meshvk_trace_event_t;
+#define MESHVK_TRACE_EVENT_INIT {MESHVK_STRUCTURE_TYPE_TRACE_EVENT, NULL}
 
 typedef void (*meshvk_trace_event_fn_t)(void* user_data, const meshvk_trace_event_t* event);
 
-typedef struct meshvk_trace_sink_s {
+// Chained to meshvk_program_create_info_t (meshvk/module.h).
+struct meshvk_trace_sink_s {
+  meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_TRACE_SINK
+  const void* next;
   meshvk_trace_event_fn_t event;
   void* user_data;
-} meshvk_trace_sink_t;
-
-typedef struct meshvk_program_create_info_s {
-  meshvk_module_t* module;
-  meshvk_device_set_t* set;
-  // Optional: receives the events of every invoke (see above). Copied; the
-  // user_data must outlive the program.
-  const meshvk_trace_sink_t* trace_sink;
-  // Optional: run only the processes of one rank of a job (meshvk/transport.h).
-  const struct meshvk_program_ranks_s* ranks;
-} meshvk_program_create_info_t;
-
-// meshvk_program_create with options. Without a sink it is exactly
-// meshvk_program_create. With one, program creation also fails with
-// UNAVAILABLE when a device has no timestamp support.
-meshvk_status_t meshvk_program_create_with_info(const meshvk_program_create_info_t* info,
-                                                meshvk_program_t** out_program);
+};
+#define MESHVK_TRACE_SINK_INIT {MESHVK_STRUCTURE_TYPE_TRACE_SINK, NULL}
 
 // The structure a trace viewer needs to draw dependencies, without a device:
 // the commands each command waits for (the artifact's deps).
 uint32_t meshvk_module_command_count(const meshvk_module_t* module, uint32_t function, uint32_t process);
 
 typedef struct meshvk_command_info_s {
+  meshvk_structure_type_t type;    // MESHVK_STRUCTURE_TYPE_COMMAND_INFO
+  const void* next;
   meshvk_trace_event_kind_t kind;  // DISPATCH, COPY or FILL
   uint32_t phase;                  // the segment it is recorded in
   uint64_t bytes;                  // copies and fills (copies: payload bytes); dispatches: bytes bound
@@ -99,6 +92,7 @@ typedef struct meshvk_command_info_s {
   uint32_t workgroup_count[3];  // dispatches
   uint64_t flops;               // dispatches: FLOPs the artifact records; 0 when it does not say
 } meshvk_command_info_t;
+#define MESHVK_COMMAND_INFO_INIT {MESHVK_STRUCTURE_TYPE_COMMAND_INFO, NULL}
 // OUT_OF_RANGE for an index out of range.
 meshvk_status_t meshvk_module_command_info(const meshvk_module_t* module, uint32_t function, uint32_t process,
                                            uint32_t command, meshvk_command_info_t* out_info);

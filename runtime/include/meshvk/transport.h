@@ -36,6 +36,8 @@ typedef struct meshvk_transport_piece_s {
 // Ordering: messages between two ranks with the same tag arrive in the order
 // they were sent (MPI's non-overtaking rule).
 typedef struct meshvk_transport_s {
+  meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_TRANSPORT
+  const void* next;
   void* user;
   uint32_t rank;  // this rank, < rank_count
   uint32_t rank_count;
@@ -90,6 +92,7 @@ typedef struct meshvk_transport_s {
   int (*all_gather_pieces)(void* user, const uint32_t* ranks, uint32_t rank_count,
                            const meshvk_transport_piece_t* pieces, const uint32_t* piece_counts);
 } meshvk_transport_t;
+#define MESHVK_TRANSPORT_INIT {MESHVK_STRUCTURE_TYPE_TRANSPORT, NULL}
 
 // Values of all_reduce's element_type and reduction (the artifact's own).
 enum { MESHVK_TRANSPORT_F32 = 0, MESHVK_TRANSPORT_F16 = 1, MESHVK_TRANSPORT_I32 = 2 };
@@ -198,13 +201,16 @@ meshvk_status_t meshvk_module_rank_layout(const meshvk_module_t* module, uint32_
                                           uint32_t axis_count, uint32_t* process_rank, uint32_t process_count,
                                           uint32_t* out_axes, uint32_t* out_axis_count);
 
-typedef struct meshvk_program_ranks_s {
+struct meshvk_program_ranks_s {
+  meshvk_structure_type_t type;         // MESHVK_STRUCTURE_TYPE_PROGRAM_RANKS
+  const void* next;
   const meshvk_transport_t* transport;  // borrowed; must outlive the program
   const uint32_t* process_rank;         // [grid process count]: the rank running each process
   uint32_t root_rank;                   // receives the gathered results
-} meshvk_program_ranks_t;
+};
+#define MESHVK_PROGRAM_RANKS_INIT {MESHVK_STRUCTURE_TYPE_PROGRAM_RANKS, NULL}
 
-// Passed as meshvk_program_create_info_t::ranks (meshvk/trace.h) to
+// Chained to meshvk_program_create_info_t (meshvk/module.h) for
 // meshvk_program_create_with_info: the program is created for the processes
 // of `ranks->transport->rank` only. INVALID_ARGUMENT for a NULL transport/map,
 // a rank out of range or a map that leaves this rank no process. Invoke: every rank calls meshvk_program_invoke
@@ -255,24 +261,30 @@ meshvk_status_t meshvk_module_rank_input_runs(const meshvk_module_t* module, uin
 // landing buffers all sit on one VkDevice per rank: the transport reads and
 // writes the device memory itself.
 typedef struct meshvk_transport_stats_s {
+  meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_TRANSPORT_STATS
+  const void* next;
   uint64_t bytes_sent, bytes_received;
   uint64_t host_ns;
   uint64_t staged_bytes;
 } meshvk_transport_stats_t;
-void meshvk_program_transport_stats(const meshvk_program_t* program, meshvk_transport_stats_t* out_stats);
+#define MESHVK_TRANSPORT_STATS_INIT {MESHVK_STRUCTURE_TYPE_TRANSPORT_STATS, NULL}
+// All zero for a program without ranks.
+meshvk_status_t meshvk_program_transport_stats(const meshvk_program_t* program, meshvk_transport_stats_t* out_stats);
 
 // An in-process transport: `rank_count` endpoints (out_transports[r] for
 // rank r) that pass messages between threads of this process through
 // mailboxes. Sends copy their data. It has all_gather, all_gather_pieces,
 // broadcast and all_to_all (direct messages to each peer), no all_reduce
-// or reduce_scatter (the runtime's own exchanges run). Receives wait at most `timeout_ms`
-// (0: 60 s), then fail. Free with meshvk_transport_in_process_destroy after
-// every program using it is released.
+// or reduce_scatter (the runtime's own exchanges run). Receives wait at most
+// `timeout` (meshvk/types.h; 0: a message must already be there), then fail.
+// The transports are valid while the hub lives (reference counted; the
+// programs using them do not retain it, so release it after them).
 typedef struct meshvk_in_process_hub_s meshvk_in_process_hub_t;
-meshvk_status_t meshvk_transport_in_process_create(uint32_t rank_count, uint32_t timeout_ms,
+meshvk_status_t meshvk_transport_in_process_create(uint32_t rank_count, meshvk_timeout_t timeout,
                                                    meshvk_transport_t* out_transports,
                                                    meshvk_in_process_hub_t** out_hub);
-void meshvk_transport_in_process_destroy(meshvk_in_process_hub_t* hub);
+void meshvk_transport_in_process_retain(meshvk_in_process_hub_t* hub);
+void meshvk_transport_in_process_release(meshvk_in_process_hub_t* hub);
 
 #ifdef __cplusplus
 }  // extern "C"

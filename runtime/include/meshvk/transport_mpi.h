@@ -8,10 +8,12 @@
 //
 //   meshvk_mpi_transport_t* mpi;
 //   meshvk_mpi_transport_create(&argc, &argv, &mpi);   // MPI_Init if needed
-//   meshvk_program_ranks_t ranks = {meshvk_mpi_transport_get(mpi), process_rank, 0};
-//   create_info.ranks = &ranks;                         // meshvk/trace.h
+//   meshvk_program_ranks_t ranks = MESHVK_PROGRAM_RANKS_INIT;
+//   ranks.transport = meshvk_mpi_transport_get(mpi);
+//   ranks.process_rank = process_rank;
+//   create_info.next = &ranks;                          // meshvk/module.h
 //   ... meshvk_program_create_with_info, meshvk_program_invoke on every rank ...
-//   meshvk_mpi_transport_destroy(mpi);                  // after the program
+//   meshvk_mpi_transport_release(mpi);                  // after the program
 //
 // Threads: MPI is started at MPI_THREAD_FUNNELED; every call into the
 // transport (program creation, invokes, the functions below) must come from
@@ -38,7 +40,7 @@ uint32_t meshvk_mpi_launcher_rank_count(void);
 
 // The transport over MPI_COMM_WORLD. When MPI is not initialized yet, starts
 // it (MPI_Init_thread; argc/argv may be NULL) and finalizes it in
-// meshvk_mpi_transport_destroy; when the application started MPI (e.g.
+// the transport's last release; when the application started MPI (e.g.
 // mpi4py), uses it as it is and leaves MPI_Finalize to the application.
 // INTERNAL when MPI fails to start or gives less than MPI_THREAD_FUNNELED.
 // At most one transport exists at a time in a process (FAILED_PRECONDITION
@@ -57,11 +59,15 @@ const meshvk_transport_t* meshvk_mpi_transport_get(const meshvk_mpi_transport_t*
 // once from each other rank. collective_calls: the MPI collective calls made
 // for collectives between ranks.
 typedef struct meshvk_mpi_transport_stats_s {
+  meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_MPI_TRANSPORT_STATS
+  const void* next;
   uint64_t bytes_sent;
   uint64_t bytes_received;
   uint64_t collective_calls;
 } meshvk_mpi_transport_stats_t;
-void meshvk_mpi_transport_stats(const meshvk_mpi_transport_t* transport, meshvk_mpi_transport_stats_t* out_stats);
+#define MESHVK_MPI_TRANSPORT_STATS_INIT {MESHVK_STRUCTURE_TYPE_MPI_TRANSPORT_STATS, NULL}
+meshvk_status_t meshvk_mpi_transport_stats(const meshvk_mpi_transport_t* transport,
+                                           meshvk_mpi_transport_stats_t* out_stats);
 
 // Every rank calls it with its own `code` (collective over MPI_COMM_WORLD);
 // returns the largest, and in *out_lowest_rank (may be NULL) the lowest rank
@@ -73,10 +79,11 @@ int32_t meshvk_mpi_transport_agree(meshvk_mpi_transport_t* transport, int32_t co
 // must not leave the others blocked in a receive. Does not return.
 void meshvk_mpi_transport_abort(meshvk_mpi_transport_t* transport, int32_t code);
 
-// Frees the transport (and finalizes MPI if meshvk_mpi_transport_create
-// started it). Every program created with it must be released first. NULL
-// is ignored.
-void meshvk_mpi_transport_destroy(meshvk_mpi_transport_t* transport);
+// Reference counted (meshvk/types.h). The last release frees the transport
+// (and finalizes MPI if meshvk_mpi_transport_create started it); programs
+// created with it do not retain it, so release it after them.
+void meshvk_mpi_transport_retain(meshvk_mpi_transport_t* transport);
+void meshvk_mpi_transport_release(meshvk_mpi_transport_t* transport);
 
 #ifdef __cplusplus
 }  // extern "C"

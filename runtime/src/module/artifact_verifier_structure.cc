@@ -106,14 +106,14 @@ std::string ArtifactChecker::CheckExecutables() {
                  " (must be a multiple of 4, <= ", kMaxPushConstantBytes, ")");
     if (Len(x->spirv()) == 0) return path + ".spirv: empty";
     // The same SPIR-V rules meshvk_executable_create applies, for Vulkan 1.1.
-    meshvk_executable_create_info_t info{};
+    meshvk_executable_create_info_t info = MESHVK_EXECUTABLE_CREATE_INFO_INIT;
     info.spirv = x->spirv()->data();
     info.spirv_size = x->spirv()->size() * sizeof(uint32_t);
     info.entry_point = x->entry_point()->c_str();
     info.binding_count = Len(x->bindings());
     info.push_constant_size = x->push_constant_size();
     for (uint32_t d = 0; d < 3; ++d) info.workgroup_size[d] = wg[d];
-    meshvk_spirv_layout_t layout{};
+    meshvk_spirv_layout_t layout = MESHVK_SPIRV_LAYOUT_INIT;
     if (meshvk_status_t status = meshvk_executable_check_mvk_kernel(&info, 0, &layout)) {
       std::string e = meshvk_status_message(status);
       meshvk_status_free(status);

@@ -8,6 +8,7 @@
 #include "module.h"
 #include "schedule.h"
 #include "status.h"
+#include "structure.h"
 
 namespace {
 
@@ -39,12 +40,14 @@ uint32_t meshvk_module_command_count(const meshvk_module_t* module, uint32_t fun
 
 meshvk_status_t meshvk_module_command_info(const meshvk_module_t* module, uint32_t function, uint32_t process,
                                            uint32_t command, meshvk_command_info_t* out_info) {
-  if (!out_info)
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_module_command_info: out_info is NULL").ToC();
+  if (meshvk::Status checked = meshvk::CheckStructure(out_info, MESHVK_STRUCTURE_TYPE_COMMAND_INFO,
+                                                      "meshvk_module_command_info: out_info");
+      !checked.ok())
+    return checked.ToC();
   meshvk_status_t status = nullptr;
   const mvk::Command* cmd = Find(module, function, process, command, &status);
   if (!cmd) return status;
-  meshvk_command_info_t info{};
+  meshvk_command_info_t info = MESHVK_COMMAND_INFO_INIT;
   info.phase = module->schedule.functions[function].phase_of[process][command];
   info.peer = MESHVK_TRACE_NONE;
   info.dependency_count = cmd->deps() ? cmd->deps()->size() : 0;
@@ -70,7 +73,7 @@ meshvk_status_t meshvk_module_command_info(const meshvk_module_t* module, uint32
     info.kind = MESHVK_TRACE_FILL;
     info.bytes = f->size();
   }
-  *out_info = info;
+  meshvk::FillKeepingHeader(out_info, info);
   return nullptr;
 }
 

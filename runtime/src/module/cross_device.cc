@@ -7,14 +7,14 @@ namespace meshvk::module {
 namespace {
 
 bool SameVkDevice(const meshvk_device_set_t* set, uint32_t a, uint32_t b) {
-  meshvk_process_info_t ia{}, ib{};
+  meshvk_process_info_t ia = MESHVK_PROCESS_INFO_INIT, ib = MESHVK_PROCESS_INFO_INIT;
   meshvk_status_free(meshvk_device_set_process_info(set, a, &ia));
   meshvk_status_free(meshvk_device_set_process_info(set, b, &ib));
   return ia.logical_device == ib.logical_device;
 }
 
 meshvk_copy_path_t PathOf(const meshvk_device_set_t* set, uint32_t src, uint32_t dst) {
-  meshvk_copy_path_info_t info{};
+  meshvk_copy_path_info_t info = MESHVK_COPY_PATH_INFO_INIT;
   meshvk_status_t status = meshvk_device_set_copy_path(set, src, dst, &info);
   meshvk_status_free(status);
   return info.path;
@@ -30,7 +30,7 @@ uint64_t DeliveredBytes(const mvk::Copy* copy) {
 }
 
 uint32_t LogicalDeviceOf(const meshvk_device_set_t* set, uint32_t process) {
-  meshvk_process_info_t info{};
+  meshvk_process_info_t info = MESHVK_PROCESS_INFO_INIT;
   meshvk_status_free(meshvk_device_set_process_info(set, process, &info));
   return info.logical_device;
 }
@@ -44,7 +44,7 @@ void CrossDeviceCopies::ShareSemaphores(const std::vector<meshvk_semaphore_t*>& 
       if (SameVkDevice(set_, producer, consumer)) continue;
       const auto key = std::make_pair(producer, LogicalDeviceOf(set_, consumer));
       if (semaphore_views_.count(key)) continue;
-      meshvk_copy_path_info_t info{};
+      meshvk_copy_path_info_t info = MESHVK_COPY_PATH_INFO_INIT;
       meshvk_status_free(meshvk_device_set_copy_path(set_, producer, consumer, &info));
       if (!info.external_semaphores) continue;
       meshvk_semaphore_t* view = nullptr;
@@ -151,7 +151,7 @@ Status CrossDeviceCopies::SourceFor(uint32_t function, const mvk::Copy* copy, me
     auto it = views_.find(key);
     if (it == views_.end()) {
       meshvk_buffer_t* view = nullptr;
-      meshvk_status_t status = meshvk_buffer_import(src, to, &view);
+      meshvk_status_t status = meshvk_buffer_share(src, to, &view);
       if (status && meshvk_status_code(status) == MESHVK_STATUS_UNAVAILABLE) {
         // The driver advertised the handle type but refused this import: the
         // bytes go through the host instead (slower, never wrong).
@@ -173,7 +173,10 @@ Status CrossDeviceCopies::SourceFor(uint32_t function, const mvk::Copy* copy, me
   // buffer so the recorded offsets stay as they are; only the span the copy
   // reads moves.
   meshvk_buffer_t* landing = nullptr;
-  meshvk_buffer_create_info_t info{to, meshvk_buffer_size(src), MESHVK_BUFFER_STAGING_BIT};
+  meshvk_buffer_create_info_t info = MESHVK_BUFFER_CREATE_INFO_INIT;
+  info.process = to;
+  info.size = meshvk_buffer_size(src);
+  info.flags = MESHVK_BUFFER_STAGING_BIT;
   MESHVK_RETURN_IF_ERROR(
       FromC(meshvk_buffer_create_with_info(set_, &info, &landing), path + ": host staging landing buffer"));
   landings_.push_back(landing);

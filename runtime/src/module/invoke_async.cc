@@ -24,6 +24,7 @@
 #include "async_worker.h"
 #include "meshvk/artifact/builder.h"
 #include "meshvk/queue.h"
+#include "structure.h"
 #include "program.h"
 
 namespace {
@@ -195,7 +196,7 @@ Status RecordCopies(meshvk_program_t* prog, uint32_t function, const meshvk_devi
 
 Status Submit(meshvk_program_t* prog, meshvk_command_buffer_t* cb, std::vector<meshvk_semaphore_value_t> waits,
               const meshvk_semaphore_value_t* signals, uint32_t signal_count, const std::string& what) {
-  meshvk_submit_info_t submit{};
+  meshvk_submit_info_t submit = MESHVK_SUBMIT_INFO_INIT;
   submit.command_buffer = cb;
   submit.waits = waits.data();
   submit.wait_count = static_cast<uint32_t>(waits.size());
@@ -461,18 +462,19 @@ Status InvokeAsync(meshvk_program_t* prog, const meshvk_async_invoke_info_t* inf
 extern "C" {
 
 meshvk_status_t meshvk_program_invoke_async(meshvk_program_t* program, const meshvk_async_invoke_info_t* info) {
-  if (!program || !info)
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_program_invoke_async: program or info is NULL").ToC();
-  Status status = InvokeAsync(program, info);
+  if (!program) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_program_invoke_async: program is NULL").ToC();
+  Status status =
+      meshvk::CheckStructure(info, MESHVK_STRUCTURE_TYPE_ASYNC_INVOKE_INFO, "meshvk_program_invoke_async: info");
+  if (!status.ok()) return status.ToC();
+  status = InvokeAsync(program, info);
   if (!status.ok()) return MakeStatus(status.code(), "meshvk_program_invoke_async: %s", status.message().c_str()).ToC();
   return MESHVK_OK;
 }
 
-meshvk_status_t meshvk_program_wait(meshvk_program_t* program, uint64_t timeout_ns) {
+meshvk_status_t meshvk_program_wait(meshvk_program_t* program, meshvk_timeout_t timeout) {
   if (!program) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_program_wait: program is NULL").ToC();
   // A queued invoke may wait for an application's semaphore, which only a
   // timeout given here bounds (its device waits are bounded by the runtime's).
-  const uint64_t timeout = timeout_ns ? timeout_ns : UINT64_MAX;
   Status status = program->worker ? program->worker->Drain(timeout) : Status();
   if (status.ok()) status = meshvk::module::WaitForEarlierInvokes(program, timeout);
   if (!status.ok()) return MakeStatus(status.code(), "meshvk_program_wait: %s", status.message().c_str()).ToC();

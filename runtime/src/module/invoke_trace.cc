@@ -39,7 +39,7 @@ void InvokeTrace::Emit(meshvk_trace_event_t* event) {
 
 void InvokeTrace::Host(meshvk_trace_event_kind_t kind, uint32_t process, uint32_t phase, uint32_t peer,
                        uint64_t begin_ns, uint64_t end_ns, uint64_t bytes, uint32_t flags) {
-  meshvk_trace_event_t e{};
+  meshvk_trace_event_t e = MESHVK_TRACE_EVENT_INIT;
   e.kind = kind;
   e.flags = flags;
   e.process = process;
@@ -80,7 +80,7 @@ Status InvokeTrace::Segment(const meshvk_command_buffer_t* cb, uint32_t process,
     Host(MESHVK_TRACE_SEMAPHORE_WAIT, process, phase, waited, wait_begin, host_time(first), 0, flags);
   for (const CommandMarks& m : marks) {
     const mvk::Command* cmd = commands->Get(m.command);
-    meshvk_trace_event_t e{};
+    meshvk_trace_event_t e = MESHVK_TRACE_EVENT_INIT;
     e.flags = flags;
     e.process = process;
     e.phase = phase;

@@ -50,7 +50,7 @@ class InvokeTrace {
 
  private:
   void Emit(meshvk_trace_event_t* event);
-  meshvk_trace_sink_t sink_;
+  meshvk_trace_sink_t sink_ = MESHVK_TRACE_SINK_INIT;
   const mvk::Artifact* artifact_;
   uint32_t function_ = 0;
   uint64_t invoke_ = 0;

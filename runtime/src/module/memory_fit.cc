@@ -21,7 +21,7 @@ namespace {
 // What the processes this rank runs on one physical device hold.
 struct DeviceNeed {
   std::vector<uint32_t> processes;
-  meshvk_process_summary_t bytes{};  // summed byte fields, peak_bytes included
+  meshvk_process_summary_t bytes = MESHVK_PROCESS_SUMMARY_INIT;  // summed byte fields, peak_bytes included
 };
 
 // The local processes by physical device, with their plan's bytes.
@@ -29,7 +29,7 @@ Status NeedsByDevice(const meshvk_program_s* prog, std::map<uint32_t, DeviceNeed
   const Schedule& schedule = prog->module->schedule;
   for (uint32_t p = 0; p < schedule.allocations.size(); ++p) {
     if (!prog->remote->Local(p)) continue;
-    meshvk_process_memory_t memory{};
+    meshvk_process_memory_t memory = MESHVK_PROCESS_MEMORY_INIT;
     MESHVK_RETURN_IF_ERROR(
         FromC(meshvk_device_set_process_memory(prog->set, p, &memory), "process " + std::to_string(p)));
     DeviceNeed& need = (*out)[memory.physical_device];
@@ -81,7 +81,7 @@ Status CheckMemoryFits(const meshvk_program_s* prog) {
   std::map<uint32_t, DeviceNeed> needs;
   MESHVK_RETURN_IF_ERROR(NeedsByDevice(prog, &needs));
   for (const auto& [physical, need] : needs) {
-    meshvk_process_memory_t memory{};
+    meshvk_process_memory_t memory = MESHVK_PROCESS_MEMORY_INIT;
     MESHVK_RETURN_IF_ERROR(FromC(meshvk_device_set_process_memory(prog->set, need.processes[0], &memory), ""));
     const uint64_t available =
         memory.heap_bytes > memory.allocated_bytes ? memory.heap_bytes - memory.allocated_bytes : 0;
@@ -101,7 +101,7 @@ Status OutOfDeviceMemory(const meshvk_program_s* prog, uint32_t process, uint32_
       cause.message().find("VK_ERROR_OUT_OF_DEVICE_MEMORY") == std::string::npos)
     return cause;
   std::map<uint32_t, DeviceNeed> needs;
-  meshvk_process_memory_t memory{};
+  meshvk_process_memory_t memory = MESHVK_PROCESS_MEMORY_INIT;
   if (!NeedsByDevice(prog, &needs).ok()) return cause;
   if (meshvk_status_t status = meshvk_device_set_process_memory(prog->set, process, &memory)) {
     meshvk_status_free(status);

@@ -13,12 +13,40 @@
 #include "artifact_verifier.h"
 #include "meshvk/artifact/builder.h"
 #include "status.h"
+#include "structure.h"
 
 namespace {
 
+using meshvk::CheckStructure;
+using meshvk::FillKeepingHeader;
 using meshvk::FromC;
 using meshvk::MakeStatus;
 using meshvk::Status;
+
+// The split axes of every tensor of a plan as arrays meshvk_tensor_info_t
+// points at (the artifact holds each dimension's axes as a table).
+void IndexSplitAxes(meshvk_module_s* module) {
+  const auto* functions = module->artifact->functions();
+  if (!functions) return;
+  for (const meshvk::mvk::Function* fn : *functions) {
+    std::vector<meshvk_module_s::TensorAxes>& tensors = module->tensor_axes.emplace_back();
+    for (const auto* list : {fn->arguments(), fn->results()}) {
+      if (!list) continue;
+      for (const meshvk::mvk::TensorSignature* t : *list) {
+        meshvk_module_s::TensorAxes& axes = tensors.emplace_back();
+        const uint32_t rank = t->shape() ? t->shape()->size() : 0;
+        axes.counts.assign(rank, 0);
+        axes.axes.assign(rank, nullptr);
+        for (uint32_t d = 0; d < rank && t->split_axes() && d < t->split_axes()->size(); ++d) {
+          const auto* split = t->split_axes()->Get(d)->axes();
+          if (!split || split->size() == 0) continue;
+          axes.counts[d] = split->size();
+          axes.axes[d] = split->data();
+        }
+      }
+    }
+  }
+}
 
 Status LoadBytes(std::vector<uint8_t> bytes, const std::string& what, meshvk_module_t** out) {
   auto module = std::make_unique<meshvk_module_s>();
@@ -29,6 +57,7 @@ Status LoadBytes(std::vector<uint8_t> bytes, const std::string& what, meshvk_mod
   module->artifact = artifact;
   if (!artifact->variants()) {
     module->schedule = meshvk::module::ComputeSchedule(artifact);
+    IndexSplitAxes(module.get());
   } else {
     // Every plan was verified where it lies in the file; each module gets a
     // copy of those same bytes (heap-aligned), so it needs no second check.
@@ -37,6 +66,7 @@ Status LoadBytes(std::vector<uint8_t> bytes, const std::string& what, meshvk_mod
       plan->bytes.assign(v->artifact()->begin(), v->artifact()->end());
       plan->artifact = meshvk::mvk::GetArtifact(plan->bytes.data());
       plan->schedule = meshvk::module::ComputeSchedule(plan->artifact);
+      IndexSplitAxes(plan.get());
       module->variants.push_back(plan.release());
     }
   }
@@ -91,27 +121,29 @@ const meshvk::mvk::TensorSignature* Tensor(const meshvk_module_t* m, uint32_t fu
 
 meshvk_status_t TensorInfo(const meshvk_module_t* m, uint32_t function, uint32_t index, bool result,
                            meshvk_tensor_info_t* out) {
-  if (!out) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "out_info is NULL").ToC();
+  if (!m) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "module is NULL").ToC();
+  if (Status checked = CheckStructure(out, MESHVK_STRUCTURE_TYPE_TENSOR_INFO, "out_info"); !checked.ok())
+    return checked.ToC();
   const meshvk::mvk::TensorSignature* t = Tensor(m, function, index, result);
   if (!t)
     return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "function %u has no %s %u", function, result ? "result" : "argument",
                       index)
         .ToC();
-  *out = meshvk_tensor_info_t{};
-  out->rank = t->shape() ? t->shape()->size() : 0;
-  out->element_type = static_cast<meshvk_element_type_t>(t->element_type());
-  out->byte_size = meshvk::artifact::ElementSize(static_cast<meshvk::artifact::ElementType>(t->element_type()));
-  for (uint32_t d = 0; d < out->rank; ++d) {
-    out->shape[d] = t->shape()->Get(d);
-    out->byte_size *= out->shape[d];
-    if (t->split_axes() && d < t->split_axes()->size() && t->split_axes()->Get(d)->axes()) {
-      const auto* axes = t->split_axes()->Get(d)->axes();
-      out->split_axis_count[d] = axes->size();
-      for (uint32_t i = 0; i < axes->size(); ++i) out->split_axes[d][i] = axes->Get(i);
-    }
-  }
-  out->shard_count = t->shards() ? t->shards()->size() : 0;
-  out->name = t->name() ? t->name()->c_str() : "";
+  const uint32_t arguments = m->artifact->functions()->Get(function)->arguments()
+                                 ? m->artifact->functions()->Get(function)->arguments()->size()
+                                 : 0;
+  const meshvk_module_s::TensorAxes& axes = m->tensor_axes[function][result ? arguments + index : index];
+  meshvk_tensor_info_t info = MESHVK_TENSOR_INFO_INIT;
+  info.rank = t->shape() ? t->shape()->size() : 0;
+  info.shape = info.rank ? t->shape()->data() : nullptr;
+  info.element_type = static_cast<meshvk_element_type_t>(t->element_type());
+  info.byte_size = meshvk::artifact::ElementSize(static_cast<meshvk::artifact::ElementType>(t->element_type()));
+  for (uint32_t d = 0; d < info.rank; ++d) info.byte_size *= info.shape[d];
+  info.split_axis_count = axes.counts.data();
+  info.split_axes = axes.axes.data();
+  info.shard_count = t->shards() ? t->shards()->size() : 0;
+  info.name = t->name() ? t->name()->c_str() : "";
+  FillKeepingHeader(out, info);
   return MESHVK_OK;
 }
 
@@ -162,20 +194,24 @@ void meshvk_module_release(meshvk_module_t* module) {
   if (module && module->references.fetch_sub(1, std::memory_order_acq_rel) == 1) delete module;
 }
 
-void meshvk_module_grid_info(const meshvk_module_t* module, meshvk_grid_info_t* out) {
-  if (!out) return;
-  *out = meshvk_grid_info_t{};
-  if (!module) return;
-  if (!module->variants.empty()) return;  // no grid until a plan is chosen
-  const meshvk::mvk::Grid* grid = module->artifact->grid();
-  out->rank = grid->shape()->size();
-  out->process_count = 1;
-  for (uint32_t a = 0; a < out->rank; ++a) {
-    out->shape[a] = grid->shape()->Get(a);
-    out->process_count *= out->shape[a];
+meshvk_status_t meshvk_module_grid_info(const meshvk_module_t* module, meshvk_grid_info_t* out) {
+  if (!module) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_module_grid_info: module is NULL").ToC();
+  if (Status checked = CheckStructure(out, MESHVK_STRUCTURE_TYPE_GRID_INFO, "meshvk_module_grid_info: out_info");
+      !checked.ok())
+    return checked.ToC();
+  meshvk_grid_info_t info = MESHVK_GRID_INFO_INIT;
+  if (module->variants.empty()) {  // a set of plans has no grid until one is chosen
+    const meshvk::mvk::Grid* grid = module->artifact->grid();
+    info.rank = grid->shape()->size();
+    info.shape = grid->shape()->data();
+    info.process_count = 1;
+    for (uint32_t a = 0; a < info.rank; ++a) info.process_count *= info.shape[a];
+    if (grid->peered_axes())
+      for (uint32_t axis : *grid->peered_axes())
+        if (axis < 32) info.peered_axes_mask |= 1u << axis;
   }
-  if (grid->peered_axes())
-    for (uint32_t axis : *grid->peered_axes()) out->peered_axes_mask |= 1u << axis;
+  FillKeepingHeader(out, info);
+  return MESHVK_OK;
 }
 
 uint32_t meshvk_module_function_count(const meshvk_module_t* module) {
@@ -217,14 +253,19 @@ meshvk_status_t meshvk_module_find_function(const meshvk_module_t* module, const
 
 meshvk_status_t meshvk_module_function_info(const meshvk_module_t* module, uint32_t function,
                                             meshvk_function_info_t* out_info) {
-  if (!module || !out_info)
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_module_function_info: module or out_info is NULL").ToC();
+  if (!module)
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_module_function_info: module is NULL").ToC();
+  if (Status checked = CheckStructure(out_info, MESHVK_STRUCTURE_TYPE_FUNCTION_INFO, "meshvk_module_function_info: out_info");
+      !checked.ok())
+    return checked.ToC();
   if (function >= meshvk_module_function_count(module))
     return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "function %u out of range", function).ToC();
   const meshvk::mvk::Function* fn = module->artifact->functions()->Get(function);
-  out_info->name = fn->name()->c_str();
-  out_info->argument_count = fn->arguments() ? fn->arguments()->size() : 0;
-  out_info->result_count = fn->results() ? fn->results()->size() : 0;
+  meshvk_function_info_t info = MESHVK_FUNCTION_INFO_INIT;
+  info.name = fn->name()->c_str();
+  info.argument_count = fn->arguments() ? fn->arguments()->size() : 0;
+  info.result_count = fn->results() ? fn->results()->size() : 0;
+  FillKeepingHeader(out_info, info);
   return MESHVK_OK;
 }
 
@@ -240,10 +281,12 @@ meshvk_status_t meshvk_module_result_info(const meshvk_module_t* module, uint32_
 
 meshvk_status_t meshvk_module_function_process_summary(const meshvk_module_t* module, uint32_t function,
                                                        uint32_t process, meshvk_process_summary_t* out_summary) {
-  if (!module || !out_summary)
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                      "meshvk_module_function_process_summary: module or out_summary is NULL")
-        .ToC();
+  if (!module)
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_module_function_process_summary: module is NULL").ToC();
+  if (Status checked = CheckStructure(out_summary, MESHVK_STRUCTURE_TYPE_PROCESS_SUMMARY,
+                                      "meshvk_module_function_process_summary: out_summary");
+      !checked.ok())
+    return checked.ToC();
   const meshvk::module::Schedule& schedule = module->schedule;
   if (function >= schedule.functions.size())
     return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "function %u out of range (%zu functions)", function,
@@ -253,36 +296,41 @@ meshvk_status_t meshvk_module_function_process_summary(const meshvk_module_t* mo
     return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "process %u out of range (%zu processes)", process,
                       schedule.allocations.size())
         .ToC();
-  *out_summary = schedule.functions[function].processes[process];
+  meshvk_process_summary_t summary = schedule.functions[function].processes[process];
   const meshvk_process_summary_t& bytes = schedule.allocations[process];
-  out_summary->argument_bytes = bytes.argument_bytes;
-  out_summary->result_bytes = bytes.result_bytes;
-  out_summary->transient_bytes = bytes.transient_bytes;
-  out_summary->constant_bytes = bytes.constant_bytes;
-  out_summary->peak_bytes = bytes.peak_bytes;
+  summary.argument_bytes = bytes.argument_bytes;
+  summary.result_bytes = bytes.result_bytes;
+  summary.transient_bytes = bytes.transient_bytes;
+  summary.constant_bytes = bytes.constant_bytes;
+  summary.peak_bytes = bytes.peak_bytes;
+  FillKeepingHeader(out_summary, summary);
   return MESHVK_OK;
 }
 
 meshvk_status_t meshvk_module_process_summary(const meshvk_module_t* module, uint32_t process,
                                               meshvk_process_summary_t* out_summary) {
-  if (!module || !out_summary)
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_module_process_summary: module or out_summary is NULL")
-        .ToC();
+  if (!module)
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_module_process_summary: module is NULL").ToC();
+  if (Status checked = CheckStructure(out_summary, MESHVK_STRUCTURE_TYPE_PROCESS_SUMMARY,
+                                      "meshvk_module_process_summary: out_summary");
+      !checked.ok())
+    return checked.ToC();
   const meshvk::module::Schedule& schedule = module->schedule;
   if (process >= schedule.allocations.size())
     return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "process %u out of range (%zu processes)", process,
                       schedule.allocations.size())
         .ToC();
-  *out_summary = schedule.allocations[process];
+  meshvk_process_summary_t summary = schedule.allocations[process];
   for (const meshvk::module::FunctionSchedule& fn : schedule.functions) {
     const meshvk_process_summary_t& s = fn.processes[process];
-    out_summary->dispatch_count += s.dispatch_count;
-    out_summary->copy_count += s.copy_count;
-    out_summary->fill_count += s.fill_count;
-    out_summary->peer_bytes_in += s.peer_bytes_in;
-    out_summary->local_copy_bytes += s.local_copy_bytes;
-    out_summary->phase_count = std::max(out_summary->phase_count, s.phase_count);
+    summary.dispatch_count += s.dispatch_count;
+    summary.copy_count += s.copy_count;
+    summary.fill_count += s.fill_count;
+    summary.peer_bytes_in += s.peer_bytes_in;
+    summary.local_copy_bytes += s.local_copy_bytes;
+    summary.phase_count = std::max(summary.phase_count, s.phase_count);
   }
+  FillKeepingHeader(out_summary, summary);
   return MESHVK_OK;
 }
 
@@ -303,8 +351,10 @@ uint32_t meshvk_module_phase_count(const meshvk_module_t* module) {
 extern "C" {
 
 meshvk_status_t meshvk_module_shader_features(const meshvk_module_t* module, meshvk_shader_features_t* out) {
-  if (!module || !out)
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_module_shader_features: module or out is NULL").ToC();
+  if (!module) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_module_shader_features: module is NULL").ToC();
+  if (Status checked = CheckStructure(out, MESHVK_STRUCTURE_TYPE_SHADER_FEATURES, "meshvk_module_shader_features: out");
+      !checked.ok())
+    return checked.ToC();
   const auto* executables = module->artifact->executables();
   for (uint32_t i = 0; executables && i < executables->size(); ++i) {
     const auto* spirv = executables->Get(i)->spirv();
@@ -333,7 +383,7 @@ meshvk_status_t meshvk_module_select_process_count(meshvk_module_t* module, uint
   *out_module = nullptr;
   if (!module) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "module is NULL").ToC();
   if (module->variants.empty()) {
-    meshvk_grid_info_t grid{};
+    meshvk_grid_info_t grid = MESHVK_GRID_INFO_INIT;
     meshvk_module_grid_info(module, &grid);
     if (process_count != 0 && process_count != grid.process_count)
       return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "the module is compiled for %u processes, not %u",

@@ -20,6 +20,13 @@ struct meshvk_module_s {
   // copy of its plan's bytes, referenced here (+1 each) in file order; the
   // module itself has no grid, functions or schedule. Empty for a plan.
   std::vector<meshvk_module_t*> variants;
+  // Per function, its arguments then its results: the split axes that
+  // meshvk_tensor_info_t points at (pointers into `bytes`).
+  struct TensorAxes {
+    std::vector<uint32_t> counts;
+    std::vector<const uint32_t*> axes;
+  };
+  std::vector<std::vector<TensorAxes>> tensor_axes;
 };
 
 namespace meshvk::module {

@@ -44,6 +44,7 @@
 #include "remote_copies.h"
 #include "schedule.h"
 #include "status.h"
+#include "structure.h"
 
 namespace {
 
@@ -83,8 +84,10 @@ Status AllocateBuffers(meshvk_program_t* prog) {
         meshvk_buffer_retain(buffer);
       } else {
         uint64_t size = slot >= 0 ? schedule.slot_size[p][slot] : desc->size();
-        meshvk_buffer_create_info_t info{
-            p, size, exportable[p][b] ? static_cast<meshvk_buffer_flags_t>(MESHVK_BUFFER_EXPORTABLE_BIT) : 0u};
+        meshvk_buffer_create_info_t info = MESHVK_BUFFER_CREATE_INFO_INIT;
+        info.process = p;
+        info.size = size;
+        info.flags = exportable[p][b] ? static_cast<meshvk_buffer_flags_t>(MESHVK_BUFFER_EXPORTABLE_BIT) : 0u;
         Status created = FromC(meshvk_buffer_create_with_info(prog->set, &info, &buffer),
                                "processes[" + std::to_string(p) + "].buffers[" + std::to_string(b) + "]");
         // An exportable allocation's failure keeps its own line (buffer.cc says what was refused).
@@ -107,7 +110,7 @@ Status CreateExecutables(meshvk_program_t* prog) {
   const auto* list = prog->artifact->executables();
   for (uint32_t i = 0; list && i < list->size(); ++i) {
     const mvk::Executable* x = list->Get(i);
-    meshvk_executable_create_info_t info{};
+    meshvk_executable_create_info_t info = MESHVK_EXECUTABLE_CREATE_INFO_INIT;
     info.spirv = x->spirv()->data();
     info.spirv_size = x->spirv()->size() * sizeof(uint32_t);
     info.entry_point = x->entry_point()->c_str();
@@ -140,11 +143,11 @@ Status Create(meshvk_module_t* module, meshvk_device_set_t* set, const meshvk_pr
                       P, set_processes);
   // Device limits first: nothing is allocated for a program a device cannot run.
   for (uint32_t p = 0; p < P; ++p) {
-    meshvk_device_limits_t limits{};
+    meshvk_device_limits_t limits = MESHVK_DEVICE_LIMITS_INIT;
     MESHVK_RETURN_IF_ERROR(FromC(meshvk_device_set_process_limits(set, p, &limits), "process " + std::to_string(p)));
     std::string error = meshvk::module::VerifyAgainstLimits(prog->artifact, p, limits);
     if (!error.empty()) return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "%s", error.c_str());
-    meshvk_process_info_t info{};
+    meshvk_process_info_t info = MESHVK_PROCESS_INFO_INIT;
     MESHVK_RETURN_IF_ERROR(FromC(meshvk_device_set_process_info(set, p, &info), "process " + std::to_string(p)));
     prog->logical_device.push_back(info.logical_device);
   }
@@ -169,24 +172,24 @@ Status Create(meshvk_module_t* module, meshvk_device_set_t* set, const meshvk_pr
 meshvk_status_t ShardView(const meshvk_program_t* program, uint32_t function, uint32_t index, bool result,
                           uint32_t shard, meshvk_shard_view_t* out_view) {
   const char* what = result ? "result" : "argument";
-  if (!program || !out_view)
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_program_%s_shard: program or out_view is NULL", what)
-        .ToC();
+  if (!program)
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_program_%s_shard: program is NULL", what).ToC();
+  if (Status checked = meshvk::CheckStructure(out_view, MESHVK_STRUCTURE_TYPE_SHARD_VIEW, "out_view"); !checked.ok())
+    return MakeStatus(checked.code(), "meshvk_program_%s_shard: %s", what, checked.message().c_str()).ToC();
   const mvk::TensorSignature* t = meshvk::module::TensorSignatureOf(program, function, index, result);
   if (!t) return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "function %u has no %s %u", function, what, index).ToC();
   uint32_t shards = t->shards() ? t->shards()->size() : 0;
   if (shard >= shards)
     return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "shard %u out of range (%u shards)", shard, shards).ToC();
   const mvk::Shard* sh = t->shards()->Get(shard);
-  *out_view = meshvk_shard_view_t{};
-  out_view->process = sh->process();
-  out_view->buffer = program->buffers[sh->process()][sh->buffer()];
-  out_view->offset = sh->offset();
-  out_view->rank = t->shape()->size();
-  for (uint32_t d = 0; d < out_view->rank; ++d) {
-    out_view->global_offset[d] = sh->global_offset()->Get(d);
-    out_view->shape[d] = sh->shape()->Get(d);
-  }
+  meshvk_shard_view_t view = MESHVK_SHARD_VIEW_INIT;
+  view.process = sh->process();
+  view.buffer = program->buffers[sh->process()][sh->buffer()];
+  view.offset = sh->offset();
+  view.rank = t->shape()->size();
+  view.global_offset = view.rank ? sh->global_offset()->data() : nullptr;
+  view.shape = view.rank ? sh->shape()->data() : nullptr;
+  meshvk::FillKeepingHeader(out_view, view);
   return MESHVK_OK;
 }
 
@@ -204,7 +207,7 @@ extern "C" {
 
 meshvk_status_t meshvk_program_create(meshvk_module_t* module, meshvk_device_set_t* set,
                                       meshvk_program_t** out_program) {
-  meshvk_program_create_info_t info{};
+  meshvk_program_create_info_t info = MESHVK_PROGRAM_CREATE_INFO_INIT;
   info.module = module;
   info.set = set;
   return meshvk_program_create_with_info(&info, out_program);
@@ -214,32 +217,44 @@ meshvk_status_t meshvk_program_create_with_info(const meshvk_program_create_info
                                                 meshvk_program_t** out_program) {
   if (!out_program) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "out_program is NULL").ToC();
   *out_program = nullptr;
-  if (!info || !info->module || !info->set)
+  if (Status checked = meshvk::CheckStructure(info, MESHVK_STRUCTURE_TYPE_PROGRAM_CREATE_INFO, "info"); !checked.ok())
+    return checked.ToC();
+  if (!info->module || !info->set)
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "module or device set is NULL").ToC();
+  const auto* sink = meshvk::FindChained<meshvk_trace_sink_t>(info, MESHVK_STRUCTURE_TYPE_TRACE_SINK);
+  const auto* ranks = meshvk::FindChained<meshvk_program_ranks_t>(info, MESHVK_STRUCTURE_TYPE_PROGRAM_RANKS);
   auto prog = std::make_unique<meshvk_program_s>();
-  if (info->trace_sink) {
-    if (!info->trace_sink->event)
-      return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "trace sink without an event function").ToC();
-    prog->trace = std::make_unique<meshvk::module::InvokeTrace>(*info->trace_sink, info->module->artifact);
+  if (sink) {
+    if (!sink->event) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "trace sink without an event function").ToC();
+    prog->trace = std::make_unique<meshvk::module::InvokeTrace>(*sink, info->module->artifact);
   }
-  Status status = Create(info->module, info->set, info->ranks, prog.get());
+  Status status = Create(info->module, info->set, ranks, prog.get());
   if (!status.ok()) return status.ToC();
   *out_program = prog.release();
   return MESHVK_OK;
 }
 
-void meshvk_program_transport_stats(const meshvk_program_t* program, meshvk_transport_stats_t* out_stats) {
-  if (!out_stats) return;
-  *out_stats = meshvk_transport_stats_t{};
-  if (!program) return;
-  out_stats->bytes_sent = program->remote->bytes_sent();
-  out_stats->bytes_received = program->remote->bytes_received();
-  out_stats->host_ns = program->remote->host_ns();
-  out_stats->staged_bytes = program->remote->staged_bytes();
+meshvk_status_t meshvk_program_transport_stats(const meshvk_program_t* program, meshvk_transport_stats_t* out_stats) {
+  if (!program) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_program_transport_stats: program is NULL").ToC();
+  if (Status checked = meshvk::CheckStructure(out_stats, MESHVK_STRUCTURE_TYPE_TRANSPORT_STATS,
+                                              "meshvk_program_transport_stats: out_stats");
+      !checked.ok())
+    return checked.ToC();
+  meshvk_transport_stats_t stats = MESHVK_TRANSPORT_STATS_INIT;
+  stats.bytes_sent = program->remote->bytes_sent();
+  stats.bytes_received = program->remote->bytes_received();
+  stats.host_ns = program->remote->host_ns();
+  stats.staged_bytes = program->remote->staged_bytes();
+  meshvk::FillKeepingHeader(out_stats, stats);
+  return MESHVK_OK;
+}
+
+void meshvk_program_retain(meshvk_program_t* program) {
+  if (program) program->references.fetch_add(1);
 }
 
 void meshvk_program_release(meshvk_program_t* program) {
-  if (!program) return;
+  if (!program || program->references.fetch_sub(1) != 1) return;
   // Recorded work may still run after a failed invoke or an async one: let
   // it finish first (after the async worker stopped submitting more). The
   // program waits for its own timelines (bounded by the device timeout), not
@@ -281,13 +296,18 @@ const char* meshvk_program_note(const meshvk_program_t* program, uint32_t index)
   return index < notes.size() ? notes[index].c_str() : program->async_notes[index - notes.size()].c_str();
 }
 
-void meshvk_program_stats(const meshvk_program_t* program, meshvk_program_stats_t* out_stats) {
-  if (!out_stats) return;
-  *out_stats = meshvk_program_stats_t{};
-  if (!program) return;
-  out_stats->command_buffer_count = program->command_buffer_count;
-  out_stats->command_count = program->command_count;
-  out_stats->record_ns = program->record_ns;
+meshvk_status_t meshvk_program_stats(const meshvk_program_t* program, meshvk_program_stats_t* out_stats) {
+  if (!program) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_program_stats: program is NULL").ToC();
+  if (Status checked =
+          meshvk::CheckStructure(out_stats, MESHVK_STRUCTURE_TYPE_PROGRAM_STATS, "meshvk_program_stats: out_stats");
+      !checked.ok())
+    return checked.ToC();
+  meshvk_program_stats_t stats = MESHVK_PROGRAM_STATS_INIT;
+  stats.command_buffer_count = program->command_buffer_count;
+  stats.command_count = program->command_count;
+  stats.record_ns = program->record_ns;
+  meshvk::FillKeepingHeader(out_stats, stats);
+  return MESHVK_OK;
 }
 
 }  // extern "C"

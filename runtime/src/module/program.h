@@ -6,6 +6,7 @@
 #ifndef MESHVK_RUNTIME_MODULE_PROGRAM_H_
 #define MESHVK_RUNTIME_MODULE_PROGRAM_H_
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -78,6 +79,7 @@ struct BoundSegments {
 }  // namespace meshvk::module
 
 struct meshvk_program_s {
+  std::atomic<uint32_t> references{1};
   meshvk_module_t* module = nullptr;
   meshvk_device_set_t* set = nullptr;
   const meshvk::mvk::Artifact* artifact = nullptr;

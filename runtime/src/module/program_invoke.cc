@@ -17,6 +17,7 @@
 #include "rank_inputs.h"
 #include "remote_copies.h"
 #include "status.h"
+#include "structure.h"
 
 namespace {
 
@@ -236,7 +237,7 @@ Status Invoke(meshvk_program_t* prog, const meshvk_invoke_info_t* info) {
   MESHVK_RETURN_IF_ERROR(CheckOutputs(prog, fn, info));
   // 0: as long as the runtime's device timeout allows (every wait is bounded
   // by MESHVK_DEVICE_TIMEOUT_MS, default 60 s).
-  uint64_t timeout = info->timeout_ns ? info->timeout_ns : UINT64_MAX;
+  const uint64_t timeout = info->timeout;
   // Async invokes queued on the worker (several VkDevices) go first; one that
   // failed reports here.
   if (prog->worker) MESHVK_RETURN_IF_ERROR(prog->worker->Drain());
@@ -304,7 +305,10 @@ meshvk_status_t meshvk_module_rank_input_runs(const meshvk_module_t* module, uin
 }
 
 meshvk_status_t meshvk_program_invoke(meshvk_program_t* program, const meshvk_invoke_info_t* info) {
-  if (!program || !info) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "program or info is NULL").ToC();
+  if (!program) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_program_invoke: program is NULL").ToC();
+  if (Status checked = meshvk::CheckStructure(info, MESHVK_STRUCTURE_TYPE_INVOKE_INFO, "meshvk_program_invoke: info");
+      !checked.ok())
+    return checked.ToC();
   return Invoke(program, info).ToC();
 }
 

@@ -50,7 +50,7 @@ Status RecordCommand(meshvk_program_t* prog, meshvk_command_buffer_t* cb, uint32
       binding.writes = x->bindings()->Get(i)->writable() ? 1 : 0;
       bindings.push_back(binding);
     }
-    meshvk_dispatch_info_t info{};
+    meshvk_dispatch_info_t info = MESHVK_DISPATCH_INFO_INIT;
     info.executable = prog->executables[d->executable()];
     info.bindings = bindings.data();
     info.binding_count = static_cast<uint32_t>(bindings.size());

@@ -88,7 +88,7 @@ Status SubmitSegment(meshvk_program_t* prog, Segment& seg, uint64_t base, const 
   // Bytes from other ranks arrive through the transport.
   MESHVK_RETURN_IF_ERROR(prog->remote->Receive(seg.remote_receives));
   meshvk_semaphore_value_t signal{prog->semaphores[seg.process], base + seg.phase + 1};
-  meshvk_submit_info_t submit{};
+  meshvk_submit_info_t submit = MESHVK_SUBMIT_INFO_INIT;
   submit.command_buffer = seg.command_buffer;
   submit.waits = waits.data();
   submit.wait_count = static_cast<uint32_t>(waits.size());

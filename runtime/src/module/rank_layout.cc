@@ -67,7 +67,7 @@ extern "C" meshvk_status_t meshvk_module_rank_layout(const meshvk_module_t* modu
   using meshvk::MakeStatus;
   if (!module || !process_rank || (axis_count && !axes) || (out_axes && !out_axis_count))
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "module, process_rank, axes or out_axis_count is NULL").ToC();
-  meshvk_grid_info_t grid{};
+  meshvk_grid_info_t grid = MESHVK_GRID_INFO_INIT;
   meshvk_module_grid_info(module, &grid);
   if (grid.rank == 0)
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "the module has no grid to lay over ranks").ToC();

@@ -11,6 +11,7 @@
 
 #include "cross_device.h"
 #include "meshvk/artifact/builder.h"
+#include "structure.h"
 #include "module.h"
 
 namespace meshvk::module {
@@ -48,6 +49,7 @@ Status RemoteCopies::Init(const mvk::Artifact* artifact, const Schedule& schedul
                           const meshvk_program_ranks_t* ranks) {
   artifact_ = artifact;
   if (!ranks) return Status();
+  MESHVK_RETURN_IF_ERROR(CheckStructure(ranks->transport, MESHVK_STRUCTURE_TYPE_TRANSPORT, "ranks->transport"));
   const uint32_t P = artifact->processes()->size();
   if (!ranks->transport || !ranks->process_rank || !ranks->transport->send || !ranks->transport->receive ||
       !ranks->transport->wait_sends)
@@ -126,7 +128,7 @@ Status RemoteCopies::LandingFor(meshvk_device_set_t* set, uint32_t function, uin
   // buffer (only read by the copies), so the host writes each received block
   // once per VkDevice, not once per copy.
   const auto* carried = plans_[function].Carried(process, command);
-  meshvk_process_info_t where{};
+  meshvk_process_info_t where = MESHVK_PROCESS_INFO_INIT;
   if (carried && meshvk_device_set_process_info(set, process, &where) == MESHVK_OK) {
     for (const auto& [buffer, device, family] : block_landings_[{function, carried->first, carried->second}]) {
       if (device != where.logical_device || family != where.queue_family) continue;
@@ -135,7 +137,10 @@ Status RemoteCopies::LandingFor(meshvk_device_set_t* set, uint32_t function, uin
     }
   }
   meshvk_buffer_t* landing = nullptr;
-  meshvk_buffer_create_info_t info{process, size, MESHVK_BUFFER_STAGING_BIT};
+  meshvk_buffer_create_info_t info = MESHVK_BUFFER_CREATE_INFO_INIT;
+  info.process = process;
+  info.size = size;
+  info.flags = MESHVK_BUFFER_STAGING_BIT;
   MESHVK_RETURN_IF_ERROR(FromC(meshvk_buffer_create_with_info(set, &info, &landing),
                                path + ": landing buffer for bytes from rank " + std::to_string(rank_of_[src])));
   landings_.push_back(landing);

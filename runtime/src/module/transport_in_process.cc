@@ -8,6 +8,7 @@
 // exchanges run for those.
 #include <algorithm>
 #include <chrono>
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <map>
@@ -23,7 +24,8 @@ struct meshvk_in_process_hub_s {
   std::mutex lock;
   std::condition_variable arrived;
   std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::deque<std::vector<uint8_t>>> mailboxes;
-  uint32_t timeout_ms = 60000;
+  std::atomic<uint32_t> references{1};
+  uint64_t timeout_ns = 0;  // meshvk_timeout_t
   struct Endpoint {
     meshvk_in_process_hub_s* hub;
     uint32_t rank;
@@ -47,8 +49,13 @@ int Receive(void* user, uint32_t from, uint32_t tag, void* data, uint64_t size) 
   meshvk_in_process_hub_s* hub = e->hub;
   std::unique_lock<std::mutex> guard(hub->lock);
   auto& box = hub->mailboxes[{from, e->rank, tag}];
-  if (!hub->arrived.wait_for(guard, std::chrono::milliseconds(hub->timeout_ms), [&] { return !box.empty(); }))
+  const auto arrived = [&] { return !box.empty(); };
+  if (hub->timeout_ns == MESHVK_TIMEOUT_INFINITE) {
+    hub->arrived.wait(guard, arrived);
+  } else if (!hub->arrived.wait_for(guard, std::chrono::nanoseconds(std::min<uint64_t>(hub->timeout_ns, INT64_MAX)),
+                                    arrived)) {
     return 1;  // timed out
+  }
   std::vector<uint8_t> message = std::move(box.front());
   box.pop_front();
   if (message.size() != size) return 2;  // the sender and receiver disagree on the size
@@ -127,26 +134,42 @@ int AllToAll(void* user, const uint32_t* ranks, uint32_t rank_count, const void*
 
 extern "C" {
 
-meshvk_status_t meshvk_transport_in_process_create(uint32_t rank_count, uint32_t timeout_ms,
+meshvk_status_t meshvk_transport_in_process_create(uint32_t rank_count, meshvk_timeout_t timeout,
                                                    meshvk_transport_t* out_transports,
                                                    meshvk_in_process_hub_t** out_hub) {
   if (!out_hub || !out_transports || rank_count == 0)
     return meshvk::MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "need rank_count > 0 and output pointers").ToC();
   auto* hub = new (std::nothrow) meshvk_in_process_hub_s;
   if (!hub) return meshvk::MakeStatus(MESHVK_STATUS_RESOURCE_EXHAUSTED, "in-process transport hub").ToC();
-  if (timeout_ms) hub->timeout_ms = timeout_ms;
+  hub->timeout_ns = timeout;
   hub->endpoints.resize(rank_count);
   for (uint32_t r = 0; r < rank_count; ++r) {
     hub->endpoints[r] = {hub, r};
     // No all_reduce: the runtime's ring over send/receive runs instead.
-    out_transports[r] =
-        meshvk_transport_t{&hub->endpoints[r], r,         rank_count, Send,    Receive,        WaitSends, nullptr,
-                           AllGather,          Broadcast, AllToAll,   nullptr, AllGatherPieces};
+    meshvk_transport_t t = MESHVK_TRANSPORT_INIT;
+    t.type = MESHVK_STRUCTURE_TYPE_TRANSPORT;
+    t.user = &hub->endpoints[r];
+    t.rank = r;
+    t.rank_count = rank_count;
+    t.send = Send;
+    t.receive = Receive;
+    t.wait_sends = WaitSends;
+    t.all_gather = AllGather;
+    t.broadcast = Broadcast;
+    t.all_to_all = AllToAll;
+    t.all_gather_pieces = AllGatherPieces;
+    out_transports[r] = t;
   }
   *out_hub = hub;
   return MESHVK_OK;
 }
 
-void meshvk_transport_in_process_destroy(meshvk_in_process_hub_t* hub) { delete hub; }
+void meshvk_transport_in_process_retain(meshvk_in_process_hub_t* hub) {
+  if (hub) hub->references.fetch_add(1);
+}
+
+void meshvk_transport_in_process_release(meshvk_in_process_hub_t* hub) {
+  if (hub && hub->references.fetch_sub(1) == 1) delete hub;
+}
 
 }  // extern "C"

@@ -44,7 +44,9 @@ MpiTransport::MpiTransport(bool owns_mpi) : owns_mpi_(owns_mpi) {
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  transport_ = meshvk_transport_t{this,
+  transport_ = meshvk_transport_t{MESHVK_STRUCTURE_TYPE_TRANSPORT,
+                                  nullptr,
+                                  this,
                                   static_cast<uint32_t>(rank),
                                   static_cast<uint32_t>(size),
                                   &MpiTransport::Send,

@@ -24,7 +24,13 @@ class MpiTransport {
   MpiTransport& operator=(const MpiTransport&) = delete;
 
   const meshvk_transport_t* transport() const { return &transport_; }
-  meshvk_mpi_transport_stats_t stats() const { return {sent_, received_, collectives_}; }
+  meshvk_mpi_transport_stats_t stats() const {
+    meshvk_mpi_transport_stats_t s = MESHVK_MPI_TRANSPORT_STATS_INIT;
+    s.bytes_sent = sent_;
+    s.bytes_received = received_;
+    s.collective_calls = collectives_;
+    return s;
+  }
 
  private:
   static int Send(void* user, uint32_t to, uint32_t tag, const void* data, uint64_t size);

@@ -1,4 +1,5 @@
 // The C API of the MPI transport (meshvk/transport_mpi.h) over MpiTransport.
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -9,6 +10,7 @@
 
 struct meshvk_mpi_transport_s {
   explicit meshvk_mpi_transport_s(bool owns_mpi) : impl(owns_mpi) {}
+  std::atomic<uint32_t> references{1};
   meshvk::mpi::MpiTransport impl;
 };
 
@@ -53,9 +55,17 @@ const meshvk_transport_t* meshvk_mpi_transport_get(const meshvk_mpi_transport_t*
   return transport ? transport->impl.transport() : nullptr;
 }
 
-void meshvk_mpi_transport_stats(const meshvk_mpi_transport_t* transport, meshvk_mpi_transport_stats_t* out_stats) {
-  if (!out_stats) return;
-  *out_stats = transport ? transport->impl.stats() : meshvk_mpi_transport_stats_t{};
+meshvk_status_t meshvk_mpi_transport_stats(const meshvk_mpi_transport_t* transport,
+                                           meshvk_mpi_transport_stats_t* out_stats) {
+  if (!transport) return Error(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_mpi_transport_stats: transport is NULL");
+  if (!out_stats || out_stats->type != MESHVK_STRUCTURE_TYPE_MPI_TRANSPORT_STATS)
+    return Error(MESHVK_STATUS_INVALID_ARGUMENT,
+                 "meshvk_mpi_transport_stats: out_stats is NULL or not MESHVK_STRUCTURE_TYPE_MPI_TRANSPORT_STATS "
+                 "(initialize it with MESHVK_MPI_TRANSPORT_STATS_INIT)");
+  const void* next = out_stats->next;
+  *out_stats = transport->impl.stats();
+  out_stats->next = next;
+  return MESHVK_OK;
 }
 
 int32_t meshvk_mpi_transport_agree(meshvk_mpi_transport_t* transport, int32_t code, uint32_t* out_lowest_rank) {
@@ -76,8 +86,12 @@ void meshvk_mpi_transport_abort(meshvk_mpi_transport_t* transport, int32_t code)
   std::_Exit(code);  // MPI_Abort does not return; keep the promise anyway
 }
 
-void meshvk_mpi_transport_destroy(meshvk_mpi_transport_t* transport) {
-  if (!transport) return;
+void meshvk_mpi_transport_retain(meshvk_mpi_transport_t* transport) {
+  if (transport) transport->references.fetch_add(1);
+}
+
+void meshvk_mpi_transport_release(meshvk_mpi_transport_t* transport) {
+  if (!transport || transport->references.fetch_sub(1) != 1) return;
   delete transport;
   g_exists = false;
 }

@@ -34,19 +34,19 @@ std::shared_ptr<Artifact> Artifact::FromFile(const std::string& path) {
 Artifact::~Artifact() { meshvk_module_release(module_); }
 
 uint32_t Artifact::process_count() const {
-  meshvk_grid_info_t grid{};
+  meshvk_grid_info_t grid = MESHVK_GRID_INFO_INIT;
   meshvk_module_grid_info(module_, &grid);
   return grid.process_count;
 }
 
 std::vector<uint32_t> Artifact::grid_shape() const {
-  meshvk_grid_info_t grid{};
+  meshvk_grid_info_t grid = MESHVK_GRID_INFO_INIT;
   meshvk_module_grid_info(module_, &grid);
   return std::vector<uint32_t>(grid.shape, grid.shape + grid.rank);
 }
 
 std::vector<uint32_t> Artifact::peered_axes() const {
-  meshvk_grid_info_t grid{};
+  meshvk_grid_info_t grid = MESHVK_GRID_INFO_INIT;
   meshvk_module_grid_info(module_, &grid);
   std::vector<uint32_t> axes;
   for (uint32_t a = 0; a < grid.rank; ++a)
@@ -79,7 +79,7 @@ std::shared_ptr<Artifact> Artifact::ForProcessCount(uint32_t processes) const {
 std::vector<std::string> Artifact::function_names() const {
   std::vector<std::string> names;
   for (uint32_t f = 0; f < meshvk_module_function_count(module_); ++f) {
-    meshvk_function_info_t info{};
+    meshvk_function_info_t info = MESHVK_FUNCTION_INFO_INIT;
     Check(meshvk_module_function_info(module_, f, &info));
     names.push_back(info.name);
   }
@@ -89,7 +89,7 @@ std::vector<std::string> Artifact::function_names() const {
 FunctionSignature Artifact::Signature(const std::string& name) const {
   FunctionSignature s;
   Check(meshvk_module_find_function(module_, name.c_str(), &s.index), name_ + ": ");
-  meshvk_function_info_t info{};
+  meshvk_function_info_t info = MESHVK_FUNCTION_INFO_INIT;
   Check(meshvk_module_function_info(module_, s.index, &info));
   s.name = info.name;
   s.arguments.resize(info.argument_count);
@@ -164,12 +164,12 @@ py::dict ProcessPlanDict(const meshvk_process_summary_t& p) {
 
 py::dict Artifact::PlanDict(const std::string& function) const {
   FunctionSignature s = Signature(function);
-  meshvk_grid_info_t grid{};
+  meshvk_grid_info_t grid = MESHVK_GRID_INFO_INIT;
   meshvk_module_grid_info(module_, &grid);
   py::list processes;
-  meshvk_process_summary_t total{};
+  meshvk_process_summary_t total = MESHVK_PROCESS_SUMMARY_INIT;
   for (uint32_t p = 0; p < grid.process_count; ++p) {
-    meshvk_process_summary_t plan{};
+    meshvk_process_summary_t plan = MESHVK_PROCESS_SUMMARY_INIT;
     Check(meshvk_module_function_process_summary(module_, s.index, p, &plan));
     py::dict d = ProcessPlanDict(plan);
     d["process"] = p;

@@ -68,7 +68,7 @@ struct Measured {
   std::vector<double> wall;
   std::map<std::pair<uint32_t, uint32_t>, std::vector<double>> phases;  // (phase, process) -> s
   std::string no_phase_times, no_trace;
-  meshvk_program_stats_t stats{};
+  meshvk_program_stats_t stats = MESHVK_PROGRAM_STATS_INIT;
   std::map<std::pair<uint32_t, uint32_t>, std::string> copy_paths;  // (process, source) -> path name
 };
 
@@ -109,7 +109,7 @@ py::list PhaseList(const Measured& m) {
 py::list DispatchList(const TraceTimes& trace, const meshvk_module_t* module, uint32_t function) {
   py::list list;
   for (const auto& [key, seconds] : trace.dispatches) {
-    meshvk_command_info_t info{};
+    meshvk_command_info_t info = MESHVK_COMMAND_INFO_INIT;
     if (meshvk_status_t status = meshvk_module_command_info(module, function, key.first, key.second, &info)) {
       meshvk_status_free(status);
       continue;
@@ -172,11 +172,13 @@ py::dict Function::Benchmark(const py::args& args, uint32_t iterations) {
   {
     py::gil_scoped_release release;
     program_->WithProgram([&](meshvk_program_t* program, meshvk_device_set_t* set) {
-      meshvk_trace_sink_t sink{&TraceTimes::OnEvent, &trace};
-      meshvk_program_create_info_t info{};
+      meshvk_trace_sink_t sink = MESHVK_TRACE_SINK_INIT;
+      sink.event = &TraceTimes::OnEvent;
+      sink.user_data = &trace;
+      meshvk_program_create_info_t info = MESHVK_PROGRAM_CREATE_INFO_INIT;
+      info.next = &sink;
       info.module = module;
       info.set = set;
-      info.trace_sink = &sink;
       meshvk_program_t* traced = nullptr;
       if (meshvk_status_t status = meshvk_program_create_with_info(&info, &traced)) m.no_trace = TakeMessage(status);
       struct Release {
@@ -186,7 +188,7 @@ py::dict Function::Benchmark(const py::args& args, uint32_t iterations) {
       RunTimed(traced ? traced : program, call.invoke, iterations, signature_.name, &trace, &m);
       meshvk_program_stats(traced ? traced : program, &m.stats);
       for (const auto& [key, per_invoke] : trace.copies) {
-        meshvk_copy_path_info_t path{};
+        meshvk_copy_path_info_t path = MESHVK_COPY_PATH_INFO_INIT;
         if (meshvk_status_t status = meshvk_device_set_copy_path(set, std::get<1>(key), std::get<0>(key), &path))
           meshvk_status_free(status);
         else

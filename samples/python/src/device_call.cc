@@ -154,7 +154,7 @@ void DeviceCall::WriteHostShards(meshvk_program_t* program) const {
       if (shard.nbytes() == 0) continue;
       const std::string where =
           signature_.name + ": argument " + std::to_string(i) + " shard " + std::to_string(s) + ": ";
-      meshvk_shard_view_t view{};
+      meshvk_shard_view_t view = MESHVK_SHARD_VIEW_INIT;
       Check(meshvk_program_argument_shard(program, signature_.index, i, s, &view), where);
       Check(meshvk_buffer_write(view.buffer, view.offset, shard.data(), static_cast<uint64_t>(shard.nbytes())), where);
     }
@@ -205,7 +205,7 @@ void DeviceCall::Run(meshvk_program_t* program, meshvk_device_set_t* set, bool k
     for (const auto& tensor : result_tensors_) result_shards.push_back(tensor->RetainShards());
     for (const auto& shards : result_shards) results.push_back({shards.data(), static_cast<uint32_t>(shards.size())});
   }
-  meshvk_async_invoke_info_t info{};
+  meshvk_async_invoke_info_t info = MESHVK_ASYNC_INVOKE_INFO_INIT;
   info.function = signature_.index;
   info.arguments = arguments.data();
   info.argument_count = static_cast<uint32_t>(arguments.size());

@@ -68,7 +68,7 @@ class DeviceTensor {
  private:
   std::shared_ptr<RuntimeCore> runtime_;
   const meshvk_device_set_t* set_;  // compared only: buffers_ keep it alive
-  meshvk_tensor_info_t info_;
+  meshvk_tensor_info_t info_ = MESHVK_TENSOR_INFO_INIT;
   std::vector<ShardPlacement> placements_;
   std::mutex mutex_;
   std::vector<meshvk_buffer_t*> buffers_;

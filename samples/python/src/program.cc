@@ -24,7 +24,7 @@ PreparedCall Prepare(const FunctionSignature& signature, const py::args& args) {
 }
 
 uint64_t TimeoutNs(const py::object& timeout) {
-  if (timeout.is_none()) return 0;
+  if (timeout.is_none()) return MESHVK_TIMEOUT_INFINITE;
   double seconds = timeout.cast<double>();
   if (!(seconds > 0) || !std::isfinite(seconds))
     Raise(MESHVK_STATUS_INVALID_ARGUMENT, "timeout: " + py::str(timeout).cast<std::string>() +
@@ -37,7 +37,7 @@ void ReadResultShards(meshvk_program_t* program, const FunctionSignature& signat
   for (uint32_t r = 0; r < memory.size(); ++r)
     for (uint32_t s = 0; s < memory[r].size(); ++s) {
       if (!memory[r][s].data) continue;  // not wanted (a replica already read)
-      meshvk_shard_view_t view{};
+      meshvk_shard_view_t view = MESHVK_SHARD_VIEW_INIT;
       Check(meshvk_program_result_shard(program, signature.index, r, s, &view));
       Check(meshvk_buffer_read(view.buffer, view.offset, memory[r][s].data, memory[r][s].size),
             signature.name + ": result " + std::to_string(r) + " shard " + std::to_string(s) + ": ");
@@ -68,7 +68,7 @@ void ProgramCore::ThrowClosed() const {
 
 py::object Function::Call(const py::args& args, bool keep_sharded, const py::object& timeout) {
   PreparedCall call = Prepare(signature_, args);
-  call.invoke.timeout_ns = TimeoutNs(timeout);
+  call.invoke.timeout = TimeoutNs(timeout);
   const size_t result_count = signature_.results.size();
   std::vector<py::array> outputs;
   std::vector<meshvk_host_output_t> host_outputs;
@@ -122,7 +122,7 @@ Function LoadedProgram::Get(const std::string& name) const {
 
 py::list LoadedProgram::Placement() const {
   struct Row {
-    meshvk_process_info_t info;
+    meshvk_process_info_t info = MESHVK_PROCESS_INFO_INIT;
     uint64_t allocated, staging;
   };
   std::vector<Row> rows;
@@ -155,7 +155,7 @@ py::list LoadedProgram::Placement() const {
 }
 
 py::dict LoadedProgram::Stats() const {
-  meshvk_program_stats_t stats{};
+  meshvk_program_stats_t stats = MESHVK_PROGRAM_STATS_INIT;
   {
     py::gil_scoped_release release;
     program_->WithProgram(

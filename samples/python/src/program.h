@@ -30,7 +30,7 @@ namespace py = pybind11;
 struct PreparedCall {
   std::vector<py::array> inputs;  // keep the arrays alive while the GIL is released
   std::vector<meshvk_host_input_t> host_inputs;
-  meshvk_invoke_info_t invoke{};
+  meshvk_invoke_info_t invoke = MESHVK_INVOKE_INFO_INIT;
 };
 PreparedCall Prepare(const FunctionSignature& signature, const py::args& args);
 

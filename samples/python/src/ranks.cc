@@ -39,13 +39,13 @@ void EndRanks() {
   for (const auto& weak : runtimes)
     if (std::shared_ptr<RuntimeCore> runtime = weak.lock()) runtime->Close();
   std::lock_guard<std::mutex> lock(g_mutex);
-  meshvk_mpi_transport_destroy(g_mpi);
+  meshvk_mpi_transport_release(g_mpi);
   g_mpi = nullptr;
 }
 
 std::vector<uint32_t> LayRanks(const meshvk_module_t* module, const meshvk_transport_t* transport,
                                const std::vector<uint32_t>& axes) {
-  meshvk_grid_info_t grid{};
+  meshvk_grid_info_t grid = MESHVK_GRID_INFO_INIT;
   meshvk_module_grid_info(module, &grid);
   std::vector<uint32_t> process_rank(grid.process_count);
   Check(meshvk_module_rank_layout(module, transport->rank_count, axes.data(), static_cast<uint32_t>(axes.size()),

@@ -9,6 +9,7 @@
 #include "artifact.h"
 #include "device_tensor.h"
 #include "errors.h"
+#include "meshvk_environment.h"
 #include "meshvk/instance.h"
 #include "meshvk/trace.h"
 #include "program.h"
@@ -48,20 +49,15 @@ std::string PeerText(uint32_t flags) {
 std::mutex instance_mutex;
 uint32_t validated_instances = 0;  // guarded by instance_mutex
 
-// Whether the instance gets validation: its flags, or MESHVK_VALIDATION (read
-// by meshvk_instance_create the same way: unset, "" and "0" mean off).
-bool WillValidate(const meshvk_instance_create_info_t& info) {
-  const char* env = std::getenv("MESHVK_VALIDATION");
-  return (info.flags & MESHVK_INSTANCE_VALIDATION_BIT) || (env && *env && std::strcmp(env, "0") != 0);
-}
-
-// Sets *validated for ReleaseInstance.
+// Sets *validated for ReleaseInstance. MESHVK_VALIDATION is the default of
+// the flags (meshvk_environment.h).
 meshvk_instance_t* CreateInstance(meshvk_instance_create_info_t info, bool* validated) {
   std::lock_guard<std::mutex> lock(instance_mutex);
   if (validated_instances > 0) info.flags |= MESHVK_INSTANCE_VALIDATION_BIT;
+  Check(meshvk_environment_instance_flags(&info));
   meshvk_instance_t* instance = nullptr;
   Check(meshvk_instance_create(&info, &instance));
-  *validated = WillValidate(info);
+  *validated = info.flags & MESHVK_INSTANCE_VALIDATION_BIT;
   if (*validated) ++validated_instances;
   return instance;
 }
@@ -78,7 +74,7 @@ struct TemporaryInstance {
   meshvk_instance_t* instance = nullptr;
   bool validated = false;
   TemporaryInstance() {
-    meshvk_instance_create_info_t info{};
+    meshvk_instance_create_info_t info = MESHVK_INSTANCE_CREATE_INFO_INIT;
     info.application_name = "meshvk (Python)";
     instance = CreateInstance(info, &validated);
   }
@@ -92,7 +88,7 @@ py::list ListDevices(meshvk_instance_t* instance) {
   if (!instance) instance = temporary.emplace().instance;
   py::list devices;
   for (uint32_t i = 0; i < meshvk_instance_physical_device_count(instance); ++i) {
-    meshvk_physical_device_info_t info{};
+    meshvk_physical_device_info_t info = MESHVK_PHYSICAL_DEVICE_INFO_INIT;
     Check(meshvk_instance_physical_device_info(instance, i, &info));
     const meshvk_device_limits_t& l = info.limits;
     py::dict limits;
@@ -144,16 +140,20 @@ py::list ListDeviceGroups(meshvk_instance_t* instance) {
   std::optional<TemporaryInstance> temporary;
   if (!instance) instance = temporary.emplace().instance;
   py::list groups;
-  auto group = std::make_unique<meshvk_device_group_info_t>();  // 64 KiB peer matrix
+  meshvk_device_group_info_t group = MESHVK_DEVICE_GROUP_INFO_INIT;
   for (uint32_t g = 0; g < meshvk_instance_device_group_count(instance); ++g) {
-    Check(meshvk_instance_device_group_info(instance, g, group.get()));
+    Check(meshvk_instance_device_group_info(instance, g, &group));
     py::list devices, heaps;
-    for (uint32_t d = 0; d < group->device_count; ++d) devices.append(group->physical_devices[d]);
-    for (uint32_t h = 0; h < group->heap_count; ++h) {
+    for (uint32_t d = 0; d < group.device_count; ++d) devices.append(group.physical_devices[d]);
+    for (uint32_t h = 0; h < group.heap_count; ++h) {
       py::list rows;
-      for (uint32_t l = 0; l < group->device_count; ++l) {
+      for (uint32_t l = 0; l < group.device_count; ++l) {
         py::list row;
-        for (uint32_t r = 0; r < group->device_count; ++r) row.append(PeerText(group->peer_memory_features[h][l][r]));
+        for (uint32_t r = 0; r < group.device_count; ++r) {
+          uint32_t features = 0;
+          Check(meshvk_instance_device_group_peer_features(instance, g, h, l, r, &features));
+          row.append(PeerText(features));
+        }
         rows.append(row);
       }
       heaps.append(rows);
@@ -161,7 +161,7 @@ py::list ListDeviceGroups(meshvk_instance_t* instance) {
     py::dict d;
     d["index"] = g;
     d["physical_devices"] = devices;
-    d["subset_allocation"] = group->subset_allocation != 0;
+    d["subset_allocation"] = group.subset_allocation != 0;
     d["peer_memory"] = heaps;  // [heap][local][remote] -> "CDcd"
     groups.append(d);
   }
@@ -169,7 +169,7 @@ py::list ListDeviceGroups(meshvk_instance_t* instance) {
 }
 
 RuntimeCore::RuntimeCore(const DeviceChoice& choice, int validation) : choice_(choice) {
-  meshvk_instance_create_info_t info{};
+  meshvk_instance_create_info_t info = MESHVK_INSTANCE_CREATE_INFO_INIT;
   if (validation > 0) info.flags |= MESHVK_INSTANCE_VALIDATION_BIT;
   if (validation > 1) info.flags |= MESHVK_INSTANCE_SYNC_VALIDATION_BIT;
   info.message_callback = &RuntimeCore::OnMessage;
@@ -202,11 +202,13 @@ meshvk_device_set_t* RuntimeCore::SetFor(uint32_t processes) {
     chosen_topology_ = meshvk_device_set_topology(found->second);
     return found->second;
   }
-  meshvk_device_set_create_info_t info{};
+  meshvk_device_set_create_info_t info = MESHVK_DEVICE_SET_CREATE_INFO_INIT;
   info.topology = choice_.topology;
   info.process_count = processes;
   info.device_group_index = choice_.group;
   info.process_devices = choice_.process_devices.empty() ? nullptr : choice_.process_devices.data();
+  meshvk_device_timeout_t timeout = MESHVK_DEVICE_TIMEOUT_INIT;  // MESHVK_DEVICE_TIMEOUT_MS, else 60 s
+  if (meshvk_environment_device_timeout(&timeout)) info.next = &timeout;
   meshvk_device_set_t* set = nullptr;
   Check(meshvk_device_set_create(instance_, &info, &set), "devices/topology: ");
   sets_[processes] = set;
@@ -332,17 +334,18 @@ std::shared_ptr<ProgramCore> Runtime::Load(const std::shared_ptr<Artifact>& arti
   std::lock_guard<std::mutex> lock(core_->mutex());
   meshvk_device_set_t* set = core_->SetFor(processes);
   meshvk_program_t* program = nullptr;
-  meshvk_program_create_info_t create{};
+  meshvk_program_create_info_t create = MESHVK_PROGRAM_CREATE_INFO_INIT;
   create.module = artifact->module();
   create.set = set;
   // Over ranks: this rank's processes only, bytes between ranks through MPI.
   const meshvk_transport_t* transport = core_->choice().transport;
   std::vector<uint32_t> process_rank;
-  meshvk_program_ranks_t ranks{};
+  meshvk_program_ranks_t ranks = MESHVK_PROGRAM_RANKS_INIT;
   if (transport) {
     process_rank = LayRanks(artifact->module(), transport, core_->choice().rank_axes);
-    ranks = meshvk_program_ranks_t{transport, process_rank.data(), 0};
-    create.ranks = &ranks;
+    ranks.transport = transport;
+    ranks.process_rank = process_rank.data();
+    create.next = &ranks;
   }
   Check(meshvk_program_create_with_info(&create, &program), artifact->name() + ": ");
   auto core = std::make_shared<ProgramCore>(core_, artifact, set, program);

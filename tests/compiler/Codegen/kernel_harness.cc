@@ -46,7 +46,7 @@ std::string CompileMlir(const std::string& mlir, const meshvk::codegen::TargetDe
 }
 
 Device::Device(bool validation) {
-  meshvk_instance_create_info_t info = {};
+  meshvk_instance_create_info_t info = MESHVK_INSTANCE_CREATE_INFO_INIT;
   if (validation) info.flags = MESHVK_INSTANCE_VALIDATION_BIT | MESHVK_INSTANCE_SYNC_VALIDATION_BIT;
   info.message_callback = &Device::OnMessage;
   info.message_user_data = this;
@@ -57,10 +57,10 @@ Device::Device(bool validation) {
     error_ = "no Vulkan physical device";
     return;
   }
-  meshvk_physical_device_info_t pd = {};
+  meshvk_physical_device_info_t pd = MESHVK_PHYSICAL_DEVICE_INFO_INIT;
   error_ = StatusText(meshvk_instance_physical_device_info(instance_, 0, &pd));
   if (!error_.empty()) return;
-  meshvk_device_set_create_info_t set_info = {};
+  meshvk_device_set_create_info_t set_info = MESHVK_DEVICE_SET_CREATE_INFO_INIT;
   set_info.topology = MESHVK_TOPOLOGY_LOGICAL;
   set_info.process_count = 1;
   error_ = StatusText(meshvk_device_set_create(instance_, &set_info, &set_));
@@ -109,7 +109,7 @@ std::string Buffer::Read(void* data, uint64_t bytes) {
 
 Kernel::Kernel(Device& device, const meshvk::codegen::CompiledKernel& compiled)
     : device_(device), bindings_(static_cast<uint32_t>(compiled.bindings.size())) {
-  meshvk_executable_create_info_t info = {};
+  meshvk_executable_create_info_t info = MESHVK_EXECUTABLE_CREATE_INFO_INIT;
   info.spirv = compiled.spirv.data();
   info.spirv_size = compiled.spirv.size() * 4;
   info.entry_point = compiled.entryPoint.c_str();
@@ -121,7 +121,7 @@ Kernel::Kernel(Device& device, const meshvk::codegen::CompiledKernel& compiled)
 
 Kernel::Kernel(Device& device, const uint32_t* words, size_t word_count, uint32_t bindings, uint32_t push_constant_size)
     : device_(device), bindings_(bindings) {
-  meshvk_executable_create_info_t info = {};
+  meshvk_executable_create_info_t info = MESHVK_EXECUTABLE_CREATE_INFO_INIT;
   info.spirv = words;
   info.spirv_size = word_count * 4;
   info.entry_point = "main";
@@ -147,7 +147,7 @@ std::string Kernel::Run(const std::vector<Buffer*>& buffers, const std::vector<b
   meshvk_command_buffer_t* cb = nullptr;
   std::string err = StatusText(meshvk_command_buffer_create(device_.set(), 0, &cb));
   if (!err.empty()) return err;
-  meshvk_dispatch_info_t dispatch = {};
+  meshvk_dispatch_info_t dispatch = MESHVK_DISPATCH_INFO_INIT;
   dispatch.executable = executable_;
   dispatch.bindings = bindings.data();
   dispatch.binding_count = static_cast<uint32_t>(bindings.size());
@@ -160,7 +160,7 @@ std::string Kernel::Run(const std::vector<Buffer*>& buffers, const std::vector<b
   if (err.empty()) err = StatusText(meshvk_semaphore_create(device_.set(), 0, 0, &done));
   if (err.empty()) {
     meshvk_semaphore_value_t signal = {done, 1};
-    meshvk_submit_info_t submit = {};
+    meshvk_submit_info_t submit = MESHVK_SUBMIT_INFO_INIT;
     submit.command_buffer = cb;
     submit.signals = &signal;
     submit.signal_count = 1;

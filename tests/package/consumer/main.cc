@@ -21,8 +21,9 @@ int main() {
     return 1;
   }
   meshvk_instance_t* instance = nullptr;
-  if (!Ok(meshvk_instance_create(nullptr, &instance), "instance")) return 1;
-  meshvk_device_set_create_info_t set_info = {};
+  meshvk_instance_create_info_t instance_info = MESHVK_INSTANCE_CREATE_INFO_INIT;
+  if (!Ok(meshvk_instance_create(&instance_info, &instance), "instance")) return 1;
+  meshvk_device_set_create_info_t set_info = MESHVK_DEVICE_SET_CREATE_INFO_INIT;
   set_info.topology = MESHVK_TOPOLOGY_LOGICAL;
   set_info.process_count = 1;
   meshvk_device_set_t* set = nullptr;
@@ -39,7 +40,7 @@ int main() {
   if (ok) {
     meshvk_binding_t binding = {buffer, 0, 0, 1};
     uint32_t push[3] = {0, n, 0xC0FFEEu};
-    meshvk_dispatch_info_t dispatch = {};
+    meshvk_dispatch_info_t dispatch = MESHVK_DISPATCH_INFO_INIT;
     dispatch.executable = fill;
     dispatch.bindings = &binding;
     dispatch.binding_count = 1;
@@ -47,7 +48,7 @@ int main() {
     dispatch.push_constant_size = sizeof(push);
     dispatch.workgroup_count[0] = dispatch.workgroup_count[1] = dispatch.workgroup_count[2] = 1;
     meshvk_semaphore_value_t signal = {done, 1};
-    meshvk_submit_info_t submit = {};
+    meshvk_submit_info_t submit = MESHVK_SUBMIT_INFO_INIT;
     submit.command_buffer = cb;
     submit.signals = &signal;
     submit.signal_count = 1;

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "meshvk_environment.h"
 #include "meshvk/meshvk.h"
 #include "meshvk/module.h"
 #include "programs.h"
@@ -47,8 +48,8 @@ int main(int argc, char** argv) {
               bytes.size(), load_ms[5], load_ms[0], load_ms[5] * 1e3 / dispatches);
 
   meshvk_instance_t* instance = nullptr;
-  Check(meshvk_instance_create(nullptr, &instance), "instance");
-  meshvk_device_set_create_info_t set_info{};
+  Check(meshvk_environment_create_instance(&instance), "instance");
+  meshvk_device_set_create_info_t set_info = MESHVK_DEVICE_SET_CREATE_INFO_INIT;
   set_info.topology = MESHVK_TOPOLOGY_LOGICAL;
   set_info.process_count = 1;
   meshvk_device_set_t* set = nullptr;
@@ -58,7 +59,7 @@ int main(int argc, char** argv) {
   meshvk_program_t* program = nullptr;
   std::vector<double> record_us_list;
   double create_s = 0;
-  meshvk_program_stats_t stats{};
+  meshvk_program_stats_t stats = MESHVK_PROGRAM_STATS_INIT;
   for (int i = 0; i < 5; ++i) {
     if (program) meshvk_program_release(program);
     auto create_start = std::chrono::steady_clock::now();
@@ -72,7 +73,7 @@ int main(int argc, char** argv) {
   std::vector<float> x(n, 1.0f), z(n);
   meshvk_host_input_t input = {x.data(), n * 4};
   meshvk_host_output_t output = {z.data(), n * 4};
-  meshvk_invoke_info_t info{};
+  meshvk_invoke_info_t info = MESHVK_INVOKE_INFO_INIT;
   info.inputs = &input;
   info.input_count = 1;
   info.outputs = &output;

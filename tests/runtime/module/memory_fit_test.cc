@@ -37,7 +37,7 @@ class MemoryFitTest : public VulkanTest {
 TEST_F(MemoryFitTest, HeapIsTheCap) {
   DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, 1);
   ASSERT_TRUE(set);
-  meshvk_process_memory_t memory{};
+  meshvk_process_memory_t memory = MESHVK_PROCESS_MEMORY_INIT;
   MESHVK_ASSERT_OK(meshvk_device_set_process_memory(set.get(), 0, &memory));
   EXPECT_EQ(memory.heap_bytes, 4u << 20);
   EXPECT_EQ(memory.allocated_bytes, 0u);

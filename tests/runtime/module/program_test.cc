@@ -62,7 +62,7 @@ TEST_P(ElementwiseTest, MatchesHostLoopOverSeveralInvokes) {
     std::vector<float> c(rows * cols, -1.0f);
     meshvk_host_input_t inputs[2] = {{a.data(), a.size() * 4}, {b.data(), b.size() * 4}};
     meshvk_host_output_t output = {c.data(), c.size() * 4};
-    meshvk_invoke_info_t info{};
+    meshvk_invoke_info_t info = MESHVK_INVOKE_INFO_INIT;
     info.inputs = inputs;
     info.input_count = 2;
     info.outputs = &output;
@@ -70,7 +70,7 @@ TEST_P(ElementwiseTest, MatchesHostLoopOverSeveralInvokes) {
     MESHVK_ASSERT_OK(meshvk_program_invoke(program.get(), &info));
     for (size_t i = 0; i < c.size(); ++i) ASSERT_EQ(c[i], a[i] + 0.5f * b[i]) << "run " << run << " element " << i;
   }
-  meshvk_program_stats_t stats{};
+  meshvk_program_stats_t stats = MESHVK_PROGRAM_STATS_INIT;
   meshvk_program_stats(program.get(), &stats);
   EXPECT_EQ(stats.command_buffer_count, P);  // one phase, one command buffer per process
   EXPECT_EQ(stats.command_count, P);
@@ -99,13 +99,13 @@ TEST_P(AllGatherTest, EveryReplicaHoldsAllBlocks) {
   for (int run = 0; run < 2; ++run) {
     std::vector<float> x = Iota(P * n, 10.0f * run, 1.0f);
     meshvk_host_input_t input = {x.data(), x.size() * 4};
-    meshvk_invoke_info_t info{};
+    meshvk_invoke_info_t info = MESHVK_INVOKE_INFO_INIT;
     info.inputs = &input;
     info.input_count = 1;
     info.flags = MESHVK_INVOKE_KEEP_RESULTS_SHARDED_BIT | MESHVK_INVOKE_TIMESTAMPS_BIT;
     MESHVK_ASSERT_OK(meshvk_program_invoke(program.get(), &info));
     for (uint32_t p = 0; p < P; ++p) {
-      meshvk_shard_view_t view{};
+      meshvk_shard_view_t view = MESHVK_SHARD_VIEW_INIT;
       MESHVK_ASSERT_OK(meshvk_program_result_shard(program.get(), 0, 0, p, &view));
       EXPECT_EQ(view.process, p);
       ASSERT_EQ(view.shape[0], P * n);
@@ -151,13 +151,13 @@ TEST_P(GroupTest, AllGatherAndElementwiseOnTheDeviceGroup) {
   for (int run = 0; run < 2; ++run) {
     std::vector<float> x = Iota(P * n, 3.0f * run, 2.0f);
     meshvk_host_input_t input = {x.data(), x.size() * 4};
-    meshvk_invoke_info_t info{};
+    meshvk_invoke_info_t info = MESHVK_INVOKE_INFO_INIT;
     info.inputs = &input;
     info.input_count = 1;
     info.flags = MESHVK_INVOKE_KEEP_RESULTS_SHARDED_BIT;
     MESHVK_ASSERT_OK(meshvk_program_invoke(gather_program.get(), &info));
     for (uint32_t p = 0; p < P; ++p) {
-      meshvk_shard_view_t view{};
+      meshvk_shard_view_t view = MESHVK_SHARD_VIEW_INIT;
       MESHVK_ASSERT_OK(meshvk_program_result_shard(gather_program.get(), 0, 0, p, &view));
       std::vector<float> replica(P * n);
       MESHVK_ASSERT_OK(meshvk_buffer_read(view.buffer, view.offset, replica.data(), replica.size() * 4));
@@ -166,7 +166,7 @@ TEST_P(GroupTest, AllGatherAndElementwiseOnTheDeviceGroup) {
     std::vector<float> a = Iota(16 * P, 1.0f, 1.0f), b = Iota(16 * P, 0.5f, run + 1.0f), c(16 * P);
     meshvk_host_input_t inputs[2] = {{a.data(), a.size() * 4}, {b.data(), b.size() * 4}};
     meshvk_host_output_t c_out = {c.data(), c.size() * 4};
-    meshvk_invoke_info_t add_info{};
+    meshvk_invoke_info_t add_info = MESHVK_INVOKE_INFO_INIT;
     add_info.inputs = inputs;
     add_info.input_count = 2;
     add_info.outputs = &c_out;
@@ -197,7 +197,7 @@ TEST_F(ProgramTest, GroupMissingDependencyIsCaught) {
   ASSERT_TRUE(program);
   std::vector<float> x = Iota(P * n, 1.0f, 1.0f);
   meshvk_host_input_t input = {x.data(), x.size() * 4};
-  meshvk_invoke_info_t info{};
+  meshvk_invoke_info_t info = MESHVK_INVOKE_INFO_INIT;
   info.inputs = &input;
   info.input_count = 1;
   info.flags = MESHVK_INVOKE_KEEP_RESULTS_SHARDED_BIT;
@@ -208,7 +208,7 @@ TEST_F(ProgramTest, GroupMissingDependencyIsCaught) {
     meshvk_status_free(status);
   } else {
     for (uint32_t p = 0; p < P && !wrong; ++p) {
-      meshvk_shard_view_t view{};
+      meshvk_shard_view_t view = MESHVK_SHARD_VIEW_INIT;
       MESHVK_ASSERT_OK(meshvk_program_result_shard(program.get(), 0, 0, p, &view));
       std::vector<float> replica(P * n);
       MESHVK_ASSERT_OK(meshvk_buffer_read(view.buffer, view.offset, replica.data(), replica.size() * 4));
@@ -230,7 +230,7 @@ TEST_F(ProgramTest, DispatchChainAndPhaseTimings) {
   std::vector<float> x = Iota(n, 0.0f, 0.5f), z(n);
   meshvk_host_input_t input = {x.data(), n * 4};
   meshvk_host_output_t output = {z.data(), n * 4};
-  meshvk_invoke_info_t info{};
+  meshvk_invoke_info_t info = MESHVK_INVOKE_INFO_INIT;
   info.inputs = &input;
   info.input_count = 1;
   info.outputs = &output;
@@ -275,7 +275,7 @@ TEST_F(ProgramTest, EachFunctionRunsItsOwnCommands) {
   for (uint32_t f : {1u, 0u, 1u}) {
     std::vector<float> c(16);
     meshvk_host_output_t output = {c.data(), 64};
-    meshvk_invoke_info_t info{};
+    meshvk_invoke_info_t info = MESHVK_INVOKE_INFO_INIT;
     info.function = f;
     info.inputs = inputs;
     info.input_count = 2;
@@ -284,7 +284,7 @@ TEST_F(ProgramTest, EachFunctionRunsItsOwnCommands) {
     MESHVK_ASSERT_OK(meshvk_program_invoke(program.get(), &info));
     for (size_t i = 0; i < 16; ++i) ASSERT_EQ(c[i], a[i] + (f == 0 ? 2.0f : -1.0f) * bv[i]) << f << " " << i;
   }
-  meshvk_program_stats_t stats{};
+  meshvk_program_stats_t stats = MESHVK_PROGRAM_STATS_INIT;
   meshvk_program_stats(program.get(), &stats);
   EXPECT_EQ(stats.command_buffer_count, 4u);  // 2 functions x 2 processes x 1 phase
 }
@@ -300,7 +300,7 @@ TEST_F(ProgramTest, ProgramKeepsItsModuleAndDeviceSetAlive) {
   std::vector<float> x = Iota(16, 2.0f, 1.0f), y(16);
   meshvk_host_input_t input = {x.data(), 64};
   meshvk_host_output_t output = {y.data(), 64};
-  meshvk_invoke_info_t info{};
+  meshvk_invoke_info_t info = MESHVK_INVOKE_INFO_INIT;
   info.inputs = &input;
   info.input_count = 1;
   info.outputs = &output;
@@ -319,7 +319,7 @@ TEST_F(ProgramTest, WrongInputsAreRefusedByName) {
   std::vector<float> a(16), c(16);
   meshvk_host_input_t inputs[2] = {{a.data(), 64}, {a.data(), 60}};
   meshvk_host_output_t output = {c.data(), 64};
-  meshvk_invoke_info_t info{};
+  meshvk_invoke_info_t info = MESHVK_INVOKE_INFO_INIT;
   info.inputs = inputs;
   info.input_count = 1;
   info.outputs = &output;
@@ -340,7 +340,7 @@ TEST_F(ProgramTest, ShardViewsRefuseBadIndicesByName) {
   DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, 2);
   Program program = MakeProgram(module.get(), set.get());
   ASSERT_TRUE(program);
-  meshvk_shard_view_t view{};
+  meshvk_shard_view_t view = MESHVK_SHARD_VIEW_INIT;
   // 4x4 rows split over 2 processes: shard 1 is process 1's, from row 2.
   MESHVK_ASSERT_OK(meshvk_program_argument_shard(program.get(), 0, 0, 1, &view));
   EXPECT_EQ(view.process, 1u);
@@ -388,7 +388,7 @@ TEST_F(ProgramTest, ASetOfPlansIsChosenFromBeforeCreatingAProgram) {
   std::vector<float> a = Iota(16, 1.0f, 0.5f), b = Iota(16, -2.0f, 1.0f), c(16, -1.0f);
   meshvk_host_input_t inputs[2] = {{a.data(), 64}, {b.data(), 64}};
   meshvk_host_output_t output = {c.data(), 64};
-  meshvk_invoke_info_t info{};
+  meshvk_invoke_info_t info = MESHVK_INVOKE_INFO_INIT;
   info.inputs = inputs;
   info.input_count = 2;
   info.outputs = &output;

@@ -45,7 +45,7 @@ TEST_F(TraceTest, RingAllGatherOnFourProcesses) {
     ASSERT_EQ(meshvk_module_command_count(module.get(), 0, p), 5u);
     uint32_t copies = 0, fills = 0;
     for (uint32_t c = 0; c < 5; ++c) {
-      meshvk_command_info_t info{};
+      meshvk_command_info_t info = MESHVK_COMMAND_INFO_INIT;
       ASSERT_EQ(StatusText(meshvk_module_command_info(module.get(), 0, p, c, &info)), "");
       copies += info.kind == MESHVK_TRACE_COPY;
       fills += info.kind == MESHVK_TRACE_FILL;
@@ -54,16 +54,18 @@ TEST_F(TraceTest, RingAllGatherOnFourProcesses) {
     EXPECT_EQ(copies, 4u);
     EXPECT_EQ(fills, 1u);
   }
-  meshvk_command_info_t none{};
+  meshvk_command_info_t none = MESHVK_COMMAND_INFO_INIT;
   EXPECT_NE(StatusText(meshvk_module_command_info(module.get(), 0, 0, 5, &none)), "");
 
   DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, P);
   Recorder recorder;
-  meshvk_trace_sink_t sink{&Recorder::On, &recorder};
-  meshvk_program_create_info_t info{};
+  meshvk_trace_sink_t sink = MESHVK_TRACE_SINK_INIT;
+  sink.event = &Recorder::On;
+  sink.user_data = &recorder;
+  meshvk_program_create_info_t info = MESHVK_PROGRAM_CREATE_INFO_INIT;
+  info.next = &sink;
   info.module = module.get();
   info.set = set.get();
-  info.trace_sink = &sink;
   meshvk_program_t* program_raw = nullptr;
   ASSERT_EQ(StatusText(meshvk_program_create_with_info(&info, &program_raw)), "");
   Program program(program_raw);
@@ -72,7 +74,7 @@ TEST_F(TraceTest, RingAllGatherOnFourProcesses) {
   for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i);
   meshvk_host_input_t input{x.data(), x.size() * 4};
   meshvk_host_output_t output{y.data(), y.size() * 4};
-  meshvk_invoke_info_t invoke{};
+  meshvk_invoke_info_t invoke = MESHVK_INVOKE_INFO_INIT;
   invoke.inputs = &input;
   invoke.input_count = 1;
   invoke.outputs = &output;
@@ -108,7 +110,7 @@ TEST_F(TraceTest, RingAllGatherOnFourProcesses) {
   EXPECT_EQ(host[MESHVK_TRACE_WRITE_INPUTS], 2);
   EXPECT_EQ(host[MESHVK_TRACE_WAIT], 2);
   EXPECT_EQ(host[MESHVK_TRACE_READ_RESULTS], 2);
-  meshvk_program_stats_t stats{};
+  meshvk_program_stats_t stats = MESHVK_PROGRAM_STATS_INIT;
   meshvk_program_stats(program.get(), &stats);
   EXPECT_EQ(host[MESHVK_TRACE_SUBMIT], 2 * static_cast<int>(stats.command_buffer_count));
 }
@@ -119,8 +121,11 @@ TEST_F(TraceTest, SinkWithoutFunctionIsRefused) {
   ASSERT_EQ(StatusText(meshvk_module_load(bytes.data(), bytes.size(), &raw)), "");
   Module module(raw);
   DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, 1);
-  meshvk_trace_sink_t sink{nullptr, nullptr};
-  meshvk_program_create_info_t info{module.get(), set.get(), &sink};
+  meshvk_trace_sink_t sink = MESHVK_TRACE_SINK_INIT;  // no event function
+  meshvk_program_create_info_t info = MESHVK_PROGRAM_CREATE_INFO_INIT;
+  info.next = &sink;
+  info.module = module.get();
+  info.set = set.get();
   meshvk_program_t* program = nullptr;
   EXPECT_NE(StatusText(meshvk_program_create_with_info(&info, &program)), "");
   EXPECT_EQ(program, nullptr);

@@ -62,7 +62,7 @@ TEST(GridVariants, ListsCountsAndSelectsAPlan) {
   EXPECT_EQ(meshvk_module_variant_process_count(set, 3), 0u);
 
   // A set of plans is not a plan: no grid, no functions, a clear status.
-  meshvk_grid_info_t grid{};
+  meshvk_grid_info_t grid = MESHVK_GRID_INFO_INIT;
   meshvk_module_grid_info(set, &grid);
   EXPECT_EQ(grid.process_count, 0u);
   EXPECT_EQ(grid.rank, 0u);
@@ -71,7 +71,7 @@ TEST(GridVariants, ListsCountsAndSelectsAPlan) {
   EXPECT_EQ(Take(meshvk_module_find_function(set, nullptr, &function)),
             "FAILED_PRECONDITION: the module holds plans for 1, 2 and 4 processes (a dynamic grid): choose one with "
             "meshvk_module_select_process_count");
-  meshvk_process_summary_t summary{};
+  meshvk_process_summary_t summary = MESHVK_PROCESS_SUMMARY_INIT;
   EXPECT_NE(Take(meshvk_module_process_summary(set, 0, &summary)), "");
   EXPECT_EQ(meshvk_module_phase_count(set), 0u);
 

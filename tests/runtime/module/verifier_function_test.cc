@@ -89,7 +89,7 @@ TEST(ArtifactVerifier, TensorNames) {
       WithFunction([](FunctionDesc& f) { f.arguments[1].name = f.results[0].name = "b"; });
   meshvk_module_t* module = nullptr;
   ASSERT_EQ(meshvk_module_load(named.data(), named.size(), &module), nullptr);
-  meshvk_tensor_info_t info{};
+  meshvk_tensor_info_t info = MESHVK_TENSOR_INFO_INIT;
   ASSERT_EQ(meshvk_module_argument_info(module, 0, 1, &info), nullptr);
   EXPECT_STREQ(info.name, "b");
   ASSERT_EQ(meshvk_module_argument_info(module, 0, 0, &info), nullptr);

@@ -31,7 +31,7 @@ TEST(ArtifactVerifier, ModuleQueriesDescribeTheProgram) {
   std::vector<uint8_t> bytes = RingAllGather(4, 16);
   meshvk_module_t* module = nullptr;
   ASSERT_EQ(meshvk_module_load(bytes.data(), bytes.size(), &module), MESHVK_OK);
-  meshvk_grid_info_t grid;
+  meshvk_grid_info_t grid = MESHVK_GRID_INFO_INIT;
   meshvk_module_grid_info(module, &grid);
   EXPECT_EQ(grid.process_count, 4u);
   EXPECT_EQ(grid.peered_axes_mask, 1u);
@@ -43,13 +43,13 @@ TEST(ArtifactVerifier, ModuleQueriesDescribeTheProgram) {
   ASSERT_NE(missing, MESHVK_OK);
   EXPECT_NE(std::string(meshvk_status_message(missing)).find("all_gather"), std::string::npos);
   meshvk_status_free(missing);
-  meshvk_tensor_info_t x{};
+  meshvk_tensor_info_t x = MESHVK_TENSOR_INFO_INIT;
   ASSERT_EQ(meshvk_module_argument_info(module, 0, 0, &x), MESHVK_OK);
   EXPECT_EQ(x.rank, 1u);
   EXPECT_EQ(x.shape[0], 64u);
   EXPECT_EQ(x.byte_size, 256u);
   EXPECT_EQ(x.split_axis_count[0], 1u);
-  meshvk_process_summary_t plan{};
+  meshvk_process_summary_t plan = MESHVK_PROCESS_SUMMARY_INIT;
   ASSERT_EQ(meshvk_module_process_summary(module, 2, &plan), MESHVK_OK);
   EXPECT_EQ(plan.copy_count, 4u);
   EXPECT_EQ(plan.fill_count, 1u);
@@ -69,7 +69,7 @@ TEST(ArtifactVerifier, TransientsSharingASlotAreCountedOnce) {
   std::vector<uint8_t> bytes = b.Finish();
   meshvk_module_t* module = nullptr;
   ASSERT_EQ(meshvk_module_load(bytes.data(), bytes.size(), &module), MESHVK_OK);
-  meshvk_process_summary_t plan{};
+  meshvk_process_summary_t plan = MESHVK_PROCESS_SUMMARY_INIT;
   ASSERT_EQ(meshvk_module_process_summary(module, 0, &plan), MESHVK_OK);
   EXPECT_EQ(plan.transient_bytes, 1024u + 128u);
   meshvk_module_release(module);

@@ -15,7 +15,7 @@ from ._meshvk import DeviceTensor, device_groups, devices
 from ._program import Program, compile
 from ._runtime import Runtime, Shard, ShardedTensor
 
-__version__ = "0.1.0"
+__version__ = "1.0.0"
 
 __all__ = ["compile", "Program", "Runtime", "LoadedProgram", "Function", "Shard", "ShardedTensor",
            "DeviceTensor", "devices", "device_groups"] + list(_error_names)

@@ -40,7 +40,7 @@ class UnavailableError(Error, RuntimeError):
 
 
 class UnimplementedError(Error, NotImplementedError):
-    """UNIMPLEMENTED: a valid request meshvk cannot do yet."""
+    """UNIMPLEMENTED: a valid request this version cannot do (a later one may)."""
     code, status = "UNIMPLEMENTED", 6
 
 

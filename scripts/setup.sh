@@ -6,6 +6,7 @@ set -euo pipefail
 # llvm-14: Debian's clang-14 ASan runtime calls /usr/bin/llvm-symbolizer-14
 # (hard-coded); without it every sanitizer report gains a warning line.
 # libpng-dev: samples/embed-render writes its frame as PNG.
+# abigail-tools: abidw/abidiff hold the C API to its ABI baseline (tests/abi).
 # scripts/check-fresh-machine.sh proves this list on a bare Debian 12 root.
 packages=(
   build-essential cmake ninja-build ccache pkg-config python3 git ca-certificates
@@ -19,6 +20,7 @@ packages=(
   python3-dev python3-numpy python3-pybind11 pybind11-dev python3-pytest
   libopenmpi-dev openmpi-bin
   libonnx-dev libprotobuf-dev protobuf-compiler python3-onnx libonnx-testdata
+  abigail-tools
   python3-torch python3-torchvision
 )
 

@@ -59,7 +59,7 @@ std::string Invoke(meshvk_module_t* module, meshvk_program_t* program, const Kit
   Status s(meshvk_module_function_info(module, 0, &fn));
   if (!s.ok()) return s.Message();
   std::vector<std::vector<uint8_t>> in_bytes, out_bytes;
-  std::vector<meshvk_tensor_info_t> result_info(fn.result_count);
+  std::vector<meshvk_tensor_info_t> result_info(fn.result_count, meshvk_tensor_info_t MESHVK_TENSOR_INFO_INIT);
   for (uint32_t a = 0; a < fn.argument_count; ++a) {
     meshvk_tensor_info_t info = MESHVK_TENSOR_INFO_INIT;
     Status sa(meshvk_module_argument_info(module, 0, a, &info));
@@ -210,7 +210,7 @@ void RunOneProgram(meshvk_instance_t* instance, const Topology& topology, const 
   Status load(meshvk_module_load_file(path.c_str(), &module.m));
   if (!load.ok()) return AllChecks(ref.program, Outcome::kFail, "the installed program: " + load.Message(), 0, out);
   meshvk_grid_info_t grid = MESHVK_GRID_INFO_INIT;
-  meshvk_module_grid_info(module.m, &grid);
+  meshvk_status_free(meshvk_module_grid_info(module.m, &grid));
   SetRef set;
   meshvk_status_t raw = MESHVK_OK;
   set.s = CreateDeviceSet(instance, topology, grid.process_count, options.timeout_ns, &raw);

@@ -342,7 +342,7 @@ int RunBenchmark(const BenchmarkSetup& setup) {
   DeviceRoofs roofs;
   const bool have_roofs = setup.dispatches && MeasureProcessRoofs(setup, &roofs);
   meshvk_program_stats_t stats = MESHVK_PROGRAM_STATS_INIT;
-  meshvk_program_stats(setup.program, &stats);
+  meshvk_status_free(meshvk_program_stats(setup.program, &stats));
   std::vector<Series> series;
   const std::string& base = setup.function_name;
   series.push_back({base + "/wall", "wall", Summarize(times.wall_ms), {}});

@@ -17,7 +17,7 @@ MpiJob::~MpiJob() { meshvk_mpi_transport_release(mpi_); }
 
 meshvk_mpi_transport_stats_t MpiJob::stats() const {
   meshvk_mpi_transport_stats_t stats = MESHVK_MPI_TRANSPORT_STATS_INIT;
-  meshvk_mpi_transport_stats(mpi_, &stats);
+  meshvk_status_free(meshvk_mpi_transport_stats(mpi_, &stats));
   return stats;
 }
 

@@ -91,14 +91,14 @@ void FindCopyEnds(const meshvk_module_t* module, uint32_t function, uint32_t pro
 
 std::string PlanGraphDot(const meshvk_module_t* module, uint32_t function, const meshvk_device_set_t* set) {
   meshvk_grid_info_t grid = MESHVK_GRID_INFO_INIT;
-  meshvk_module_grid_info(module, &grid);
+  meshvk_status_free(meshvk_module_grid_info(module, &grid));
   meshvk_function_info_t fn = MESHVK_FUNCTION_INFO_INIT;
   if (meshvk_status_t status = meshvk_module_function_info(module, function, &fn)) meshvk_status_free(status);
   const uint32_t processes = grid.process_count;
 
   std::vector<std::vector<meshvk_command_info_t>> commands(processes);
   for (uint32_t p = 0; p < processes; ++p) {
-    commands[p].resize(meshvk_module_command_count(module, function, p));
+    commands[p].resize(meshvk_module_command_count(module, function, p), meshvk_command_info_t MESHVK_COMMAND_INFO_INIT);
     for (uint32_t c = 0; c < commands[p].size(); ++c)
       if (meshvk_status_t status = meshvk_module_command_info(module, function, p, c, &commands[p][c]))
         meshvk_status_free(status);

@@ -78,7 +78,7 @@ void PrintPeak(FILE* out, const meshvk_process_summary_t& s, const meshvk_device
 void PrintPlan(FILE* out, const meshvk_module_t* module, uint32_t function, const meshvk_instance_t* instance,
                const meshvk_device_set_t* set, const meshvk_program_t* program) {
   meshvk_grid_info_t grid = MESHVK_GRID_INFO_INIT;
-  meshvk_module_grid_info(module, &grid);
+  meshvk_status_free(meshvk_module_grid_info(module, &grid));
   std::string shape, peered;
   for (uint32_t a = 0; a < grid.rank; ++a) {
     shape += (a ? "x" : "") + std::to_string(grid.shape[a]);

@@ -13,7 +13,7 @@ namespace meshvk_run {
 bool ChooseRankLayout(const meshvk_module_t* module, uint32_t rank_count, const std::string& flag, RankLayout* out,
                       std::string* error) {
   meshvk_grid_info_t grid = MESHVK_GRID_INFO_INIT;
-  meshvk_module_grid_info(module, &grid);
+  meshvk_status_free(meshvk_module_grid_info(module, &grid));
   std::vector<uint32_t> axes;
   std::stringstream list(flag);
   for (std::string item; !flag.empty() && std::getline(list, item, ',');) {

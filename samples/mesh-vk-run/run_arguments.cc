@@ -101,8 +101,8 @@ FunctionSignature::FunctionSignature(const meshvk_module_t* module, uint32_t fun
     : function(function_index) {
   meshvk_status_free(meshvk_module_function_info(module, function, &info));
   quoted_name = std::string("'") + info.name + "'";
-  args.resize(info.argument_count);
-  results.resize(info.result_count);
+  args.resize(info.argument_count, meshvk_tensor_info_t MESHVK_TENSOR_INFO_INIT);
+  results.resize(info.result_count, meshvk_tensor_info_t MESHVK_TENSOR_INFO_INIT);
   for (uint32_t i = 0; i < info.argument_count; ++i) {
     meshvk_status_free(meshvk_module_argument_info(module, function, i, &args[i]));
     arg_list += (i ? ", " : "") + NamedSignature(args[i]);

@@ -222,7 +222,7 @@ int ProgramRun::LoadModule() {
           SelectGridVariant(path_, devices_, mpi_ ? mpi_->size() : 0, flags_.print_plan && root_, &r_.module);
       !error.empty())
     return Error(kExitUsage, error);
-  meshvk_module_grid_info(r_.module, &grid_);
+  meshvk_status_free(meshvk_module_grid_info(r_.module, &grid_));
   return kExitOk;
 }
 

@@ -299,7 +299,7 @@ struct MlpRun {
   bool Create(benchmark::State& state, meshvk_module_t* module, meshvk_topology_t topology,
               std::vector<uint32_t> physical_devices) {
     meshvk_grid_info_t grid = MESHVK_GRID_INFO_INIT;
-    meshvk_module_grid_info(module, &grid);
+    meshvk_status_free(meshvk_module_grid_info(module, &grid));
     meshvk_device_set_create_info_t info = MESHVK_DEVICE_SET_CREATE_INFO_INIT;
     info.topology = topology;
     info.process_count = grid.process_count;

@@ -196,7 +196,7 @@ bool MeshvkSeconds(meshvk_instance_t* instance, const meshvk_transport_t& mpi, c
     MPI_Barrier(MPI_COMM_WORLD);
     if (!Check(meshvk_program_invoke(program, &invoke), "invoke")) return false;
     meshvk_transport_stats_t stats = MESHVK_TRANSPORT_STATS_INIT;
-    meshvk_program_transport_stats(program, &stats);
+    meshvk_status_free(meshvk_program_transport_stats(program, &stats));
     double s = MinOverRanks(stats.host_ns / 1e9), max_s = MaxOverRanks(stats.host_ns / 1e9);
     if (run > 0) runs.push_back(s);  // run 0 warms up
     if (run > 0) max_runs.push_back(max_s);

@@ -90,7 +90,7 @@ int main(int argc, char** argv) {
            failed ? "FAIL" : "PASS", axis_count, axes[0], worst);
   }
   meshvk_mpi_transport_stats_t stats = MESHVK_MPI_TRANSPORT_STATS_INIT;
-  meshvk_mpi_transport_stats(mpi, &stats);
+  meshvk_status_free(meshvk_mpi_transport_stats(mpi, &stats));
   if (stats.bytes_sent == 0 && stats.bytes_received == 0) {
     fprintf(stderr, "c_api_ranks: rank %u moved no bytes through MPI\n", transport->rank);
     failed = 1;

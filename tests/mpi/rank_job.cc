@@ -59,10 +59,10 @@ std::string JobTest::RunJob(const std::vector<uint8_t>& artifact, const std::vec
     threads.emplace_back(
         [&, r] { errors[r] = meshvk_test::StatusText(InvokeWith(job.programs[r].get(), inputs, &results[r])); });
   for (std::thread& t : threads) t.join();
-  stats->assign(ranks, meshvk_transport_stats_t{});
+  stats->assign(ranks, meshvk_transport_stats_t MESHVK_TRANSPORT_STATS_INIT);
   for (uint32_t r = 0; r < ranks; ++r) {
     if (!errors[r].empty()) return "rank " + std::to_string(r) + ": " + errors[r];
-    meshvk_program_transport_stats(job.programs[r].get(), &(*stats)[r]);
+    meshvk_status_free(meshvk_program_transport_stats(job.programs[r].get(), &(*stats)[r]));
   }
   *outputs = std::move(results[0]);
   return "";

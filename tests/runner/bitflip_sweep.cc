@@ -125,7 +125,7 @@ struct Sweep {
       *detail = "argument/result count changed";
       return Outcome::kRefusedSignature;
     }
-    std::vector<meshvk_tensor_info_t> results(fn.result_count);
+    std::vector<meshvk_tensor_info_t> results(fn.result_count, meshvk_tensor_info_t MESHVK_TENSOR_INFO_INIT);
     for (uint32_t i = 0; i < fn.argument_count; ++i) {
       meshvk_tensor_info_t info = MESHVK_TENSOR_INFO_INIT;
       meshvk_status_free(meshvk_module_argument_info(module, function, i, &info));
@@ -144,7 +144,7 @@ struct Sweep {
       }
     }
     meshvk_grid_info_t grid = MESHVK_GRID_INFO_INIT;
-    meshvk_module_grid_info(module, &grid);
+    meshvk_status_free(meshvk_module_grid_info(module, &grid));
     meshvk_device_set_t* set = SetFor(grid.process_count, detail);
     if (!set) return Outcome::kFailedCreate;
     meshvk_program_t* program = nullptr;

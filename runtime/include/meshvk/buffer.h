@@ -77,7 +77,7 @@ typedef struct meshvk_buffer_create_info_s {
   uint64_t size;  // > 0
   meshvk_buffer_flags_t flags;
 } meshvk_buffer_create_info_t;
-#define MESHVK_BUFFER_CREATE_INFO_INIT {MESHVK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, NULL}
+#define MESHVK_BUFFER_CREATE_INFO_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_BUFFER_CREATE_INFO)
 
 // meshvk_buffer_create with flags (INVALID_ARGUMENT for another structure type). EXPORTABLE on a set whose devices share no
 // external memory handle type is UNAVAILABLE; an exportable allocation the
@@ -109,7 +109,7 @@ meshvk_status_t meshvk_buffer_copy_host_staged(meshvk_buffer_t* src, uint64_t sr
                                                uint64_t dst_offset, uint64_t size, meshvk_timeout_t timeout);
 
 // The host address of the buffer's first byte when its memory is
-// host-visible and coherent (persistently mapped: lavapipe, integrated GPUs,
+// host-visible and coherent (persistently mapped: CPU devices, integrated GPUs,
 // resizable BAR), else NULL (reach it with meshvk_buffer_read/write; NULL
 // for a NULL buffer too). Valid
 // until the buffer is released; the same rules as meshvk_buffer_write apply

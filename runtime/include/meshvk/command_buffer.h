@@ -86,7 +86,7 @@ typedef struct meshvk_dispatch_info_s {
   uint32_t workgroup_count[3];  // each >= 1 and <= the device limit
   uint32_t workgroup_base[3];   // vkCmdDispatchBase when nonzero
 } meshvk_dispatch_info_t;
-#define MESHVK_DISPATCH_INFO_INIT {MESHVK_STRUCTURE_TYPE_DISPATCH_INFO, NULL}
+#define MESHVK_DISPATCH_INFO_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_DISPATCH_INFO)
 
 // Records a dispatch. OUT_OF_RANGE for counts past maxComputeWorkGroupCount or
 // binding ranges past their buffers; INVALID_ARGUMENT for a count/size mismatch.

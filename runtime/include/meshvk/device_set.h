@@ -64,7 +64,13 @@ typedef struct meshvk_device_set_create_info_s {
   const uint32_t* physical_devices;
   uint32_t physical_device_count;
 } meshvk_device_set_create_info_t;
-#define MESHVK_DEVICE_SET_CREATE_INFO_INIT {MESHVK_STRUCTURE_TYPE_DEVICE_SET_CREATE_INFO, NULL, MESHVK_TOPOLOGY_AUTO, 1}
+#if MESHVK_DESIGNATED_INITIALIZERS
+#define MESHVK_DEVICE_SET_CREATE_INFO_INIT \
+  { .type = MESHVK_STRUCTURE_TYPE_DEVICE_SET_CREATE_INFO, .topology = MESHVK_TOPOLOGY_AUTO, .process_count = 1 }
+#else
+#define MESHVK_DEVICE_SET_CREATE_INFO_INIT \
+  { MESHVK_STRUCTURE_TYPE_DEVICE_SET_CREATE_INFO, NULL, MESHVK_TOPOLOGY_AUTO, 1, 0, NULL, NULL, 0 }
+#endif
 
 // Chained to a device set's create (or import) info: how long work meshvk
 // submitted may take on one of the set's devices before a wait takes the
@@ -79,7 +85,13 @@ typedef struct meshvk_device_timeout_s {
   const void* next;
   meshvk_timeout_t timeout;
 } meshvk_device_timeout_t;
-#define MESHVK_DEVICE_TIMEOUT_INIT {MESHVK_STRUCTURE_TYPE_DEVICE_TIMEOUT, NULL, 60000000000ull}
+#if MESHVK_DESIGNATED_INITIALIZERS
+#define MESHVK_DEVICE_TIMEOUT_INIT \
+  { .type = MESHVK_STRUCTURE_TYPE_DEVICE_TIMEOUT, .timeout = 60000000000ull }
+#else
+#define MESHVK_DEVICE_TIMEOUT_INIT \
+  { MESHVK_STRUCTURE_TYPE_DEVICE_TIMEOUT, NULL, 60000000000ull }
+#endif
 
 // Creates the VkDevice(s), queues and command pools. INVALID_ARGUMENT for P=0
 // or a bad mapping, OUT_OF_RANGE for a group/device index past the count,
@@ -103,7 +115,7 @@ typedef struct meshvk_process_info_s {
   uint32_t queue_family;
   uint32_t queue_index;
 } meshvk_process_info_t;
-#define MESHVK_PROCESS_INFO_INIT {MESHVK_STRUCTURE_TYPE_PROCESS_INFO, NULL}
+#define MESHVK_PROCESS_INFO_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_PROCESS_INFO)
 
 meshvk_status_t meshvk_device_set_process_info(const meshvk_device_set_t* set, uint32_t process,
                                                meshvk_process_info_t* out_info);
@@ -158,7 +170,7 @@ typedef struct meshvk_process_memory_s {
   uint64_t allocated_bytes;  // this set's live buffers on the physical device
   char device[MESHVK_MAX_NAME + 64];
 } meshvk_process_memory_t;
-#define MESHVK_PROCESS_MEMORY_INIT {MESHVK_STRUCTURE_TYPE_PROCESS_MEMORY, NULL}
+#define MESHVK_PROCESS_MEMORY_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_PROCESS_MEMORY)
 meshvk_status_t meshvk_device_set_process_memory(const meshvk_device_set_t* set, uint32_t process,
                                                  meshvk_process_memory_t* out_memory);
 

@@ -30,7 +30,7 @@ typedef struct meshvk_executable_create_info_s {
   uint32_t push_constant_size;  // bytes, multiple of 4, <= device limit
   uint32_t workgroup_size[3];   // the shader's LocalSize (checked); any 0 = unknown
 } meshvk_executable_create_info_t;
-#define MESHVK_EXECUTABLE_CREATE_INFO_INIT {MESHVK_STRUCTURE_TYPE_EXECUTABLE_CREATE_INFO, NULL}
+#define MESHVK_EXECUTABLE_CREATE_INFO_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_EXECUTABLE_CREATE_INFO)
 
 // INVALID_ARGUMENT (message = validator output) when the SPIR-V does not
 // validate or lacks the GLCompute entry point, or for a size that is not a
@@ -69,7 +69,7 @@ typedef struct meshvk_shader_features_s {
   uint32_t shader_int64;                 // VkPhysicalDeviceFeatures
   uint32_t shader_float64;               // VkPhysicalDeviceFeatures
 } meshvk_shader_features_t;
-#define MESHVK_SHADER_FEATURES_INIT {MESHVK_STRUCTURE_TYPE_SHADER_FEATURES, NULL}
+#define MESHVK_SHADER_FEATURES_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_SHADER_FEATURES)
 
 // ORs into *out the features SPIR-V `spirv` (size bytes) declares through
 // OpCapability. INVALID_ARGUMENT when it is not SPIR-V. No device needed.
@@ -107,7 +107,7 @@ typedef struct meshvk_spirv_layout_s {
   uint32_t push_constant_bytes;     // its push-constant block: highest member Offset + size; 0 without one
   uint64_t workgroup_memory_bytes;  // all its Workgroup (shared memory) variables
 } meshvk_spirv_layout_t;
-#define MESHVK_SPIRV_LAYOUT_INIT {MESHVK_STRUCTURE_TYPE_SPIRV_LAYOUT, NULL}
+#define MESHVK_SPIRV_LAYOUT_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_SPIRV_LAYOUT)
 
 // The .mvk loader's check of an executable: everything
 // meshvk_executable_check_spirv checks, plus what every kernel of a .mvk is

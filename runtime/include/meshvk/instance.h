@@ -54,7 +54,13 @@ typedef struct meshvk_instance_create_info_s {
   void* message_user_data;
   const char* application_name;  // may be NULL
 } meshvk_instance_create_info_t;
-#define MESHVK_INSTANCE_CREATE_INFO_INIT {MESHVK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, NULL, MESHVK_VERSION, 0, NULL, NULL, NULL}
+#if MESHVK_DESIGNATED_INITIALIZERS
+#define MESHVK_INSTANCE_CREATE_INFO_INIT \
+  { .type = MESHVK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .api_version = MESHVK_VERSION }
+#else
+#define MESHVK_INSTANCE_CREATE_INFO_INIT \
+  { MESHVK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, NULL, MESHVK_VERSION, 0, NULL, NULL, NULL }
+#endif
 
 // Creates an instance (vkCreateInstance, Vulkan 1.1+ required).
 // INVALID_ARGUMENT for a NULL `info` or another structure type; UNAVAILABLE
@@ -81,7 +87,7 @@ typedef struct meshvk_device_limits_s {
   uint64_t max_memory_allocation_size;
   uint64_t min_storage_buffer_offset_alignment;
 } meshvk_device_limits_t;
-#define MESHVK_DEVICE_LIMITS_INIT {MESHVK_STRUCTURE_TYPE_DEVICE_LIMITS, NULL}
+#define MESHVK_DEVICE_LIMITS_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_DEVICE_LIMITS)
 
 typedef struct meshvk_queue_family_info_s {
   uint32_t queue_flags;  // VkQueueFlags
@@ -114,7 +120,7 @@ typedef struct meshvk_physical_device_info_s {
   uint32_t driver_id;  // VkDriverId
   char driver_name[MESHVK_MAX_NAME];
 } meshvk_physical_device_info_t;
-#define MESHVK_PHYSICAL_DEVICE_INFO_INIT {MESHVK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INFO, NULL}
+#define MESHVK_PHYSICAL_DEVICE_INFO_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INFO)
 
 uint32_t meshvk_instance_physical_device_count(const meshvk_instance_t* instance);
 // Fills `out_info` for physical device `index` (OUT_OF_RANGE past the count).
@@ -139,7 +145,7 @@ typedef struct meshvk_device_group_info_s {
   uint32_t subset_allocation;  // VkPhysicalDeviceGroupProperties::subsetAllocation
   uint32_t heap_count;         // heaps meshvk_instance_device_group_peer_features answers for
 } meshvk_device_group_info_t;
-#define MESHVK_DEVICE_GROUP_INFO_INIT {MESHVK_STRUCTURE_TYPE_DEVICE_GROUP_INFO, NULL}
+#define MESHVK_DEVICE_GROUP_INFO_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_DEVICE_GROUP_INFO)
 
 uint32_t meshvk_instance_device_group_count(const meshvk_instance_t* instance);
 // Fills `out_info` for device group `index` (OUT_OF_RANGE past the count).
@@ -185,7 +191,7 @@ typedef struct meshvk_copy_path_info_s {
   uint32_t external_semaphores;
   char reason[MESHVK_MAX_NAME];  // one line: why this path and not a faster one
 } meshvk_copy_path_info_t;
-#define MESHVK_COPY_PATH_INFO_INIT {MESHVK_STRUCTURE_TYPE_COPY_PATH_INFO, NULL}
+#define MESHVK_COPY_PATH_INFO_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_COPY_PATH_INFO)
 
 // The path a copy from memory of physical device `src` into memory of physical
 // device `dst` takes when they are separate VkDevices (src == dst: SAME_DEVICE;

@@ -11,7 +11,7 @@
 // type returns INVALID_ARGUMENT naming it, and a call ignores chained structs
 // it does not know. Each struct has an initializer macro, MESHVK_<NAME>_INIT
 // (meshvk_invoke_info_t: MESHVK_INVOKE_INFO_INIT), that sets `type` and every
-// default:
+// default (designated initializers in C and C++20, positional before C++20):
 //     meshvk_invoke_info_t info = MESHVK_INVOKE_INFO_INIT;
 // A call that fills a struct keeps its `type` and `next`. Elements of arrays
 // (a count and a pointer) are plain values without `type`.

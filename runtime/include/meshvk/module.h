@@ -88,7 +88,7 @@ typedef struct meshvk_grid_info_s {
   uint32_t peered_axes_mask;  // bit a set: grid axis a has peer memory (axes 0..31)
   uint32_t process_count;
 } meshvk_grid_info_t;
-#define MESHVK_GRID_INFO_INIT {MESHVK_STRUCTURE_TYPE_GRID_INFO, NULL}
+#define MESHVK_GRID_INFO_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_GRID_INFO)
 // All zero (shape NULL) for a set of plans (meshvk_module_variant_count > 0).
 meshvk_status_t meshvk_module_grid_info(const meshvk_module_t* module, meshvk_grid_info_t* out_info);
 
@@ -104,7 +104,7 @@ typedef struct meshvk_function_info_s {
   uint32_t argument_count;
   uint32_t result_count;
 } meshvk_function_info_t;
-#define MESHVK_FUNCTION_INFO_INIT {MESHVK_STRUCTURE_TYPE_FUNCTION_INFO, NULL}
+#define MESHVK_FUNCTION_INFO_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_FUNCTION_INFO)
 meshvk_status_t meshvk_module_function_info(const meshvk_module_t* module, uint32_t function,
                                             meshvk_function_info_t* out_info);
 
@@ -124,11 +124,30 @@ typedef struct meshvk_tensor_info_s {
   // owned by the module; "" when the artifact names none (an .mlir program).
   const char* name;
 } meshvk_tensor_info_t;
-#define MESHVK_TENSOR_INFO_INIT {MESHVK_STRUCTURE_TYPE_TENSOR_INFO, NULL}
+#define MESHVK_TENSOR_INFO_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_TENSOR_INFO)
 meshvk_status_t meshvk_module_argument_info(const meshvk_module_t* module, uint32_t function, uint32_t argument,
                                             meshvk_tensor_info_t* out_info);
 meshvk_status_t meshvk_module_result_info(const meshvk_module_t* module, uint32_t function, uint32_t result,
                                           meshvk_tensor_info_t* out_info);
+
+// The artifact bytes the module holds (for a plan chosen with
+// meshvk_module_select_process_count: that plan's own bytes, a .mvk file of
+// one plan), owned by the module: what to write to save it. INVALID_ARGUMENT
+// for NULL pointers.
+meshvk_status_t meshvk_module_bytes(const meshvk_module_t* module, const void** out_data, size_t* out_size);
+
+// The module's kernels (the artifact's executables, in file order: kernel_<i>).
+// 0 for NULL or a set of plans.
+uint32_t meshvk_module_executable_count(const meshvk_module_t* module);
+// Executable `index` as meshvk_executable_create would take it: its SPIR-V
+// (owned by the module), entry point, binding count, push-constant size and
+// workgroup size. OUT_OF_RANGE for a bad index.
+meshvk_status_t meshvk_module_executable_info(const meshvk_module_t* module, uint32_t index,
+                                              meshvk_executable_create_info_t* out_info);
+// 1 when executable `index` writes binding `binding` (the artifact's
+// BindingInfo.writable), 0 when it only reads it or either index is out of
+// range (or for NULL).
+uint32_t meshvk_module_executable_writes_binding(const meshvk_module_t* module, uint32_t index, uint32_t binding);
 
 // What one process does in one function and what it holds, computed from the
 // artifact without a device (for mesh-vk-run --print-plan). Allocations are
@@ -152,7 +171,7 @@ typedef struct meshvk_process_summary_s {
   // and each allocation's rounding to the device's alignment.
   uint64_t peak_bytes;
 } meshvk_process_summary_t;
-#define MESHVK_PROCESS_SUMMARY_INIT {MESHVK_STRUCTURE_TYPE_PROCESS_SUMMARY, NULL}
+#define MESHVK_PROCESS_SUMMARY_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_PROCESS_SUMMARY)
 meshvk_status_t meshvk_module_function_process_summary(const meshvk_module_t* module, uint32_t function,
                                                        uint32_t process, meshvk_process_summary_t* out_summary);
 // The same summed over all functions (phase_count: the largest); for the
@@ -183,7 +202,7 @@ typedef struct meshvk_program_create_info_s {
   meshvk_module_t* module;
   meshvk_device_set_t* set;
 } meshvk_program_create_info_t;
-#define MESHVK_PROGRAM_CREATE_INFO_INIT {MESHVK_STRUCTURE_TYPE_PROGRAM_CREATE_INFO, NULL, NULL, NULL}
+#define MESHVK_PROGRAM_CREATE_INFO_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_PROGRAM_CREATE_INFO)
 
 // Instantiates info->module on info->set (whose process count must equal the
 // grid's; FAILED_PRECONDITION for a set of plans, see
@@ -248,8 +267,13 @@ typedef struct meshvk_invoke_info_s {
   // MESHVK_TIMEOUT_INFINITE, each device still bounded by its device timeout).
   meshvk_timeout_t timeout;
 } meshvk_invoke_info_t;
+#if MESHVK_DESIGNATED_INITIALIZERS
 #define MESHVK_INVOKE_INFO_INIT \
-  {MESHVK_STRUCTURE_TYPE_INVOKE_INFO, NULL, 0, NULL, 0, NULL, 0, 0, MESHVK_TIMEOUT_INFINITE}
+  { .type = MESHVK_STRUCTURE_TYPE_INVOKE_INFO, .timeout = MESHVK_TIMEOUT_INFINITE }
+#else
+#define MESHVK_INVOKE_INFO_INIT \
+  { MESHVK_STRUCTURE_TYPE_INVOKE_INFO, NULL, 0, NULL, 0, NULL, 0, 0, MESHVK_TIMEOUT_INFINITE }
+#endif
 
 // Runs `function`: streams each argument shard straight out of the global host
 // tensor into its device buffer (strided writes, no unsharded staging copy),
@@ -271,7 +295,17 @@ typedef struct meshvk_shard_view_s {
   const uint64_t* global_offset;  // rank entries: elements, per dimension (owned by the module)
   const uint64_t* shape;          // rank entries (owned by the module)
 } meshvk_shard_view_t;
-#define MESHVK_SHARD_VIEW_INIT {MESHVK_STRUCTURE_TYPE_SHARD_VIEW, NULL}
+#define MESHVK_SHARD_VIEW_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_SHARD_VIEW)
+
+// Where shard `shard` of an argument (or result) lives, from the artifact
+// alone (no device): `process`, `rank`, `global_offset` and `shape` (owned by
+// the module) as meshvk_program_argument_shard reports them, `offset` the
+// byte offset in the process's buffer, `buffer` NULL. OUT_OF_RANGE for a bad
+// index; shards are numbered as meshvk_tensor_info_t::shard_count counts them.
+meshvk_status_t meshvk_module_argument_shard(const meshvk_module_t* module, uint32_t function, uint32_t argument,
+                                             uint32_t shard, meshvk_shard_view_t* out_view);
+meshvk_status_t meshvk_module_result_shard(const meshvk_module_t* module, uint32_t function, uint32_t result,
+                                           uint32_t shard, meshvk_shard_view_t* out_view);
 meshvk_status_t meshvk_program_result_shard(const meshvk_program_t* program, uint32_t function, uint32_t result,
                                             uint32_t shard, meshvk_shard_view_t* out_view);
 
@@ -336,7 +370,7 @@ typedef struct meshvk_async_invoke_info_s {
   uint32_t signal_count;
   meshvk_async_invoke_flags_t flags;
 } meshvk_async_invoke_info_t;
-#define MESHVK_ASYNC_INVOKE_INFO_INIT {MESHVK_STRUCTURE_TYPE_ASYNC_INVOKE_INFO, NULL}
+#define MESHVK_ASYNC_INVOKE_INFO_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_ASYNC_INVOKE_INFO)
 
 // Runs `function` on device-resident tensors without blocking the calling
 // thread: submits the copies in, the recorded phases, the copies out and a
@@ -396,7 +430,7 @@ typedef struct meshvk_program_stats_s {
   uint32_t command_count;
   uint64_t record_ns;  // host time spent recording in meshvk_program_create
 } meshvk_program_stats_t;
-#define MESHVK_PROGRAM_STATS_INIT {MESHVK_STRUCTURE_TYPE_PROGRAM_STATS, NULL}
+#define MESHVK_PROGRAM_STATS_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_PROGRAM_STATS)
 meshvk_status_t meshvk_program_stats(const meshvk_program_t* program, meshvk_program_stats_t* out_stats);
 
 // Bytes that arrive at `process` in one invoke of `function`, by the path they

@@ -23,7 +23,7 @@ typedef struct meshvk_submit_info_s {
   const meshvk_semaphore_value_t* signals;
   uint32_t signal_count;
 } meshvk_submit_info_t;
-#define MESHVK_SUBMIT_INFO_INIT {MESHVK_STRUCTURE_TYPE_SUBMIT_INFO, NULL}
+#define MESHVK_SUBMIT_INFO_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_SUBMIT_INFO)
 
 // Submits to the command buffer's process queue (vkQueueSubmit with
 // VkTimelineSemaphoreSubmitInfo, and VkDeviceGroupSubmitInfo on a device group

@@ -6,7 +6,7 @@
 // programs pay nothing), and each invoke reports, after its wait, one event
 // per command of every process plus the host steps of the invoke. Times are
 // nanoseconds on the host's steady clock (CLOCK_MONOTONIC): device timestamps
-// are taken as they are when the device's clock is that clock (lavapipe), and
+// are taken as they are when the device's clock is that clock (CPU devices), and
 // otherwise shifted so that a segment's first command starts when the host
 // submitted it (an approximation, marked by MESHVK_TRACE_SHIFTED_BIT).
 //
@@ -62,7 +62,7 @@ typedef struct meshvk_trace_event_s {
   uint64_t bytes;
   const char* name;  // dispatches: the kernel entry point (owned by the module); else NULL
 } meshvk_trace_event_t;
-#define MESHVK_TRACE_EVENT_INIT {MESHVK_STRUCTURE_TYPE_TRACE_EVENT, NULL}
+#define MESHVK_TRACE_EVENT_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_TRACE_EVENT)
 
 typedef void (*meshvk_trace_event_fn_t)(void* user_data, const meshvk_trace_event_t* event);
 
@@ -73,7 +73,7 @@ struct meshvk_trace_sink_s {
   meshvk_trace_event_fn_t event;
   void* user_data;
 };
-#define MESHVK_TRACE_SINK_INIT {MESHVK_STRUCTURE_TYPE_TRACE_SINK, NULL}
+#define MESHVK_TRACE_SINK_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_TRACE_SINK)
 
 // The structure a trace viewer needs to draw dependencies, without a device:
 // the commands each command waits for (the artifact's deps).
@@ -92,7 +92,7 @@ typedef struct meshvk_command_info_s {
   uint32_t workgroup_count[3];  // dispatches
   uint64_t flops;               // dispatches: FLOPs the artifact records; 0 when it does not say
 } meshvk_command_info_t;
-#define MESHVK_COMMAND_INFO_INIT {MESHVK_STRUCTURE_TYPE_COMMAND_INFO, NULL}
+#define MESHVK_COMMAND_INFO_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_COMMAND_INFO)
 // OUT_OF_RANGE for an index out of range.
 meshvk_status_t meshvk_module_command_info(const meshvk_module_t* module, uint32_t function, uint32_t process,
                                            uint32_t command, meshvk_command_info_t* out_info);

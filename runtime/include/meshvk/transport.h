@@ -81,7 +81,7 @@ typedef struct meshvk_transport_s {
                         uint32_t element_type, uint32_t reduction);
   // Optional (NULL: all_gather through a host buffer): all_gather where each
   // rank's block is made of pieces at their own addresses, so the runtime
-  // hands device memory the host maps (lavapipe, integrated GPUs, ReBAR)
+  // hands device memory the host maps (CPU devices, integrated GPUs, ReBAR)
   // straight to the transport, with no staging copy on either side.
   // `pieces` lists every listed rank's pieces, concatenated in `ranks` order,
   // piece_counts[i] of them from ranks[i]; this rank's pieces are read (and
@@ -92,7 +92,7 @@ typedef struct meshvk_transport_s {
   int (*all_gather_pieces)(void* user, const uint32_t* ranks, uint32_t rank_count,
                            const meshvk_transport_piece_t* pieces, const uint32_t* piece_counts);
 } meshvk_transport_t;
-#define MESHVK_TRANSPORT_INIT {MESHVK_STRUCTURE_TYPE_TRANSPORT, NULL}
+#define MESHVK_TRANSPORT_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_TRANSPORT)
 
 // Values of all_reduce's element_type and reduction (the artifact's own).
 enum { MESHVK_TRANSPORT_F32 = 0, MESHVK_TRANSPORT_F16 = 1, MESHVK_TRANSPORT_I32 = 2 };
@@ -208,7 +208,7 @@ struct meshvk_program_ranks_s {
   const uint32_t* process_rank;         // [grid process count]: the rank running each process
   uint32_t root_rank;                   // receives the gathered results
 };
-#define MESHVK_PROGRAM_RANKS_INIT {MESHVK_STRUCTURE_TYPE_PROGRAM_RANKS, NULL}
+#define MESHVK_PROGRAM_RANKS_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_PROGRAM_RANKS)
 
 // Chained to meshvk_program_create_info_t (meshvk/module.h) for
 // meshvk_program_create_with_info: the program is created for the processes
@@ -267,7 +267,7 @@ typedef struct meshvk_transport_stats_s {
   uint64_t host_ns;
   uint64_t staged_bytes;
 } meshvk_transport_stats_t;
-#define MESHVK_TRANSPORT_STATS_INIT {MESHVK_STRUCTURE_TYPE_TRANSPORT_STATS, NULL}
+#define MESHVK_TRANSPORT_STATS_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_TRANSPORT_STATS)
 // All zero for a program without ranks.
 meshvk_status_t meshvk_program_transport_stats(const meshvk_program_t* program, meshvk_transport_stats_t* out_stats);
 

@@ -65,7 +65,7 @@ typedef struct meshvk_mpi_transport_stats_s {
   uint64_t bytes_received;
   uint64_t collective_calls;
 } meshvk_mpi_transport_stats_t;
-#define MESHVK_MPI_TRANSPORT_STATS_INIT {MESHVK_STRUCTURE_TYPE_MPI_TRANSPORT_STATS, NULL}
+#define MESHVK_MPI_TRANSPORT_STATS_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_MPI_TRANSPORT_STATS)
 meshvk_status_t meshvk_mpi_transport_stats(const meshvk_mpi_transport_t* transport,
                                            meshvk_mpi_transport_stats_t* out_stats);
 

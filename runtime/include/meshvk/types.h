@@ -57,6 +57,19 @@ typedef struct meshvk_base_structure_s {
   const void* next;
 } meshvk_base_structure_t;
 
+// The initializer of an extensible struct of type `type_enum`, every other
+// member zero: designated in C (no -Wmissing-field-initializers) and in
+// C++20, positional before C++20.
+#if defined(__cplusplus) && __cplusplus < 202002L
+#define MESHVK_STRUCT_INIT(type_enum) \
+  { type_enum, NULL }
+#define MESHVK_DESIGNATED_INITIALIZERS 0
+#else
+#define MESHVK_STRUCT_INIT(type_enum) \
+  { .type = type_enum }
+#define MESHVK_DESIGNATED_INITIALIZERS 1
+#endif
+
 // Nanoseconds from the call; 0: do not wait; MESHVK_TIMEOUT_INFINITE: no bound.
 typedef uint64_t meshvk_timeout_t;
 #define MESHVK_TIMEOUT_INFINITE UINT64_MAX

@@ -50,7 +50,13 @@ typedef struct meshvk_instance_import_info_s {
   PFN_vkGetInstanceProcAddr get_instance_proc_addr;  // NULL: the system loader's
   uint32_t api_version;                              // VkApplicationInfo::apiVersion it was created with (>= 1.2)
 } meshvk_instance_import_info_t;
-#define MESHVK_INSTANCE_IMPORT_INFO_INIT {MESHVK_STRUCTURE_TYPE_INSTANCE_IMPORT_INFO, NULL, MESHVK_VERSION}
+#if MESHVK_DESIGNATED_INITIALIZERS
+#define MESHVK_INSTANCE_IMPORT_INFO_INIT \
+  { .type = MESHVK_STRUCTURE_TYPE_INSTANCE_IMPORT_INFO, .meshvk_api_version = MESHVK_VERSION }
+#else
+#define MESHVK_INSTANCE_IMPORT_INFO_INIT \
+  { MESHVK_STRUCTURE_TYPE_INSTANCE_IMPORT_INFO, NULL, MESHVK_VERSION, VK_NULL_HANDLE, NULL, 0 }
+#endif
 
 // Wraps the application's instance: enumerates its physical devices and groups
 // (as meshvk_instance_create does) but creates no instance and no debug
@@ -76,7 +82,7 @@ typedef struct meshvk_vulkan_requirements_s {
   uint32_t queue_flags;                  // VkQueueFlags the queues given to meshvk need
   meshvk_shader_features_t shader;       // from `shader_features`, as given
 } meshvk_vulkan_requirements_t;
-#define MESHVK_VULKAN_REQUIREMENTS_INIT {MESHVK_STRUCTURE_TYPE_VULKAN_REQUIREMENTS, NULL}
+#define MESHVK_VULKAN_REQUIREMENTS_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_VULKAN_REQUIREMENTS)
 
 // What an application must enable when it creates the VkInstance/VkDevice it
 // will hand to meshvk: Vulkan 1.2, timeline semaphores, a compute queue, the
@@ -127,7 +133,7 @@ typedef struct meshvk_device_set_import_info_s {
   const uint32_t* process_devices;
   meshvk_queue_lock_t queue_lock;  // shared by all imported queues
 } meshvk_device_set_import_info_t;
-#define MESHVK_DEVICE_SET_IMPORT_INFO_INIT {MESHVK_STRUCTURE_TYPE_DEVICE_SET_IMPORT_INFO, NULL}
+#define MESHVK_DEVICE_SET_IMPORT_INFO_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_DEVICE_SET_IMPORT_INFO)
 
 // A device set on the application's VkDevice(s): topology DEVICE_GROUP when
 // the (single) device spans several physical devices, else LOGICAL. The
@@ -153,7 +159,7 @@ typedef struct meshvk_process_vulkan_s {
   uint32_t queue_family;
   uint32_t device_mask;  // device group: 1 << device index; else 1
 } meshvk_process_vulkan_t;
-#define MESHVK_PROCESS_VULKAN_INIT {MESHVK_STRUCTURE_TYPE_PROCESS_VULKAN, NULL}
+#define MESHVK_PROCESS_VULKAN_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_PROCESS_VULKAN)
 meshvk_status_t meshvk_device_set_process_vulkan(const meshvk_device_set_t* set, uint32_t process,
                                                  meshvk_process_vulkan_t* out);
 
@@ -176,7 +182,7 @@ typedef struct meshvk_buffer_import_info_s {
   VkDeviceSize offset;
   VkDeviceSize range;
 } meshvk_buffer_import_info_t;
-#define MESHVK_BUFFER_IMPORT_INFO_INIT {MESHVK_STRUCTURE_TYPE_BUFFER_IMPORT_INFO, NULL}
+#define MESHVK_BUFFER_IMPORT_INFO_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_BUFFER_IMPORT_INFO)
 meshvk_status_t meshvk_buffer_import(meshvk_device_set_t* set, const meshvk_buffer_import_info_t* info,
                                      meshvk_buffer_t** out_buffer);
 // The VkBuffer behind a shard buffer and where its bytes start in it (0 unless

@@ -279,6 +279,94 @@ meshvk_status_t meshvk_module_result_info(const meshvk_module_t* module, uint32_
   return TensorInfo(module, function, result, true, out_info);
 }
 
+namespace {
+
+meshvk_status_t ModuleShard(const meshvk_module_t* module, uint32_t function, uint32_t index, bool result,
+                            uint32_t shard, meshvk_shard_view_t* out_view) {
+  const char* what = result ? "meshvk_module_result_shard" : "meshvk_module_argument_shard";
+  if (!module) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: module is NULL", what).ToC();
+  if (Status checked = CheckStructure(out_view, MESHVK_STRUCTURE_TYPE_SHARD_VIEW, "out_view"); !checked.ok())
+    return MakeStatus(checked.code(), "%s: %s", what, checked.message().c_str()).ToC();
+  const meshvk::mvk::TensorSignature* t = Tensor(module, function, index, result);
+  if (!t)
+    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "%s: function %u has no %s %u", what, function,
+                      result ? "result" : "argument", index)
+        .ToC();
+  const uint32_t shards = t->shards() ? t->shards()->size() : 0;
+  if (shard >= shards)
+    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "%s: shard %u out of range (%u shards)", what, shard, shards).ToC();
+  const meshvk::mvk::Shard* sh = t->shards()->Get(shard);
+  meshvk_shard_view_t view{};
+  view.process = sh->process();
+  view.offset = sh->offset();
+  view.rank = t->shape() ? t->shape()->size() : 0;
+  view.global_offset = view.rank ? sh->global_offset()->data() : nullptr;
+  view.shape = view.rank ? sh->shape()->data() : nullptr;
+  FillKeepingHeader(out_view, view);
+  return MESHVK_OK;
+}
+
+const meshvk::mvk::Executable* ExecutableOf(const meshvk_module_t* module, uint32_t index) {
+  const auto* executables = module && module->variants.empty() ? module->artifact->executables() : nullptr;
+  return executables && index < executables->size() ? executables->Get(index) : nullptr;
+}
+
+}  // namespace
+
+meshvk_status_t meshvk_module_argument_shard(const meshvk_module_t* module, uint32_t function, uint32_t argument,
+                                             uint32_t shard, meshvk_shard_view_t* out_view) {
+  return ModuleShard(module, function, argument, /*result=*/false, shard, out_view);
+}
+
+meshvk_status_t meshvk_module_result_shard(const meshvk_module_t* module, uint32_t function, uint32_t result,
+                                           uint32_t shard, meshvk_shard_view_t* out_view) {
+  return ModuleShard(module, function, result, /*result=*/true, shard, out_view);
+}
+
+meshvk_status_t meshvk_module_bytes(const meshvk_module_t* module, const void** out_data, size_t* out_size) {
+  if (!module || !out_data || !out_size)
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_module_bytes: module, out_data or out_size is NULL")
+        .ToC();
+  *out_data = module->bytes.data();
+  *out_size = module->bytes.size();
+  return MESHVK_OK;
+}
+
+uint32_t meshvk_module_executable_count(const meshvk_module_t* module) {
+  const auto* executables = module && module->variants.empty() ? module->artifact->executables() : nullptr;
+  return executables ? executables->size() : 0;
+}
+
+meshvk_status_t meshvk_module_executable_info(const meshvk_module_t* module, uint32_t index,
+                                              meshvk_executable_create_info_t* out_info) {
+  if (!module) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_module_executable_info: module is NULL").ToC();
+  if (Status checked = CheckStructure(out_info, MESHVK_STRUCTURE_TYPE_EXECUTABLE_CREATE_INFO,
+                                      "meshvk_module_executable_info: out_info");
+      !checked.ok())
+    return checked.ToC();
+  const meshvk::mvk::Executable* e = ExecutableOf(module, index);
+  if (!e)
+    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "meshvk_module_executable_info: executable %u of %u", index,
+                      meshvk_module_executable_count(module))
+        .ToC();
+  // The loader verified every executable: SPIR-V, entry point, 3 workgroup sizes.
+  meshvk_executable_create_info_t info{};
+  info.spirv = e->spirv()->data();
+  info.spirv_size = e->spirv()->size() * sizeof(uint32_t);
+  info.entry_point = e->entry_point() ? e->entry_point()->c_str() : "main";
+  info.binding_count = e->bindings() ? e->bindings()->size() : 0;
+  info.push_constant_size = e->push_constant_size();
+  for (uint32_t d = 0; d < 3; ++d) info.workgroup_size[d] = e->workgroup_size()->Get(d);
+  FillKeepingHeader(out_info, info);
+  return MESHVK_OK;
+}
+
+uint32_t meshvk_module_executable_writes_binding(const meshvk_module_t* module, uint32_t index, uint32_t binding) {
+  const meshvk::mvk::Executable* e = ExecutableOf(module, index);
+  if (!e || !e->bindings() || binding >= e->bindings()->size()) return 0;
+  return e->bindings()->Get(binding)->writable() ? 1 : 0;
+}
+
 meshvk_status_t meshvk_module_function_process_summary(const meshvk_module_t* module, uint32_t function,
                                                        uint32_t process, meshvk_process_summary_t* out_summary) {
   if (!module)

@@ -10,7 +10,6 @@
 #include <sstream>
 
 #include "errors.h"
-#include "meshvk/artifact/mvk_generated.h"
 #include "plan_graph.h"  // mesh-vk-run's DOT writer (meshvk_run_views)
 #include "spirv-tools/libspirv.hpp"
 
@@ -35,19 +34,19 @@ Artifact::~Artifact() { meshvk_module_release(module_); }
 
 uint32_t Artifact::process_count() const {
   meshvk_grid_info_t grid = MESHVK_GRID_INFO_INIT;
-  meshvk_module_grid_info(module_, &grid);
+  meshvk_status_free(meshvk_module_grid_info(module_, &grid));
   return grid.process_count;
 }
 
 std::vector<uint32_t> Artifact::grid_shape() const {
   meshvk_grid_info_t grid = MESHVK_GRID_INFO_INIT;
-  meshvk_module_grid_info(module_, &grid);
+  meshvk_status_free(meshvk_module_grid_info(module_, &grid));
   return std::vector<uint32_t>(grid.shape, grid.shape + grid.rank);
 }
 
 std::vector<uint32_t> Artifact::peered_axes() const {
   meshvk_grid_info_t grid = MESHVK_GRID_INFO_INIT;
-  meshvk_module_grid_info(module_, &grid);
+  meshvk_status_free(meshvk_module_grid_info(module_, &grid));
   std::vector<uint32_t> axes;
   for (uint32_t a = 0; a < grid.rank; ++a)
     if (grid.peered_axes_mask & (1u << a)) axes.push_back(a);
@@ -65,15 +64,15 @@ std::shared_ptr<Artifact> Artifact::ForProcessCount(uint32_t processes) const {
   meshvk_module_t* plan = nullptr;
   Check(meshvk_module_select_process_count(module_, processes, &plan), name_ + ": ");
   if (plan == module_) return std::shared_ptr<Artifact>(new Artifact(bytes_, name_, plan));
-  // The plan's own bytes (kernels(), save()): the verified file's variant.
-  const auto* variants = meshvk::mvk::GetArtifact(bytes_.data())->variants();
-  for (const meshvk::mvk::GridVariant* v : *variants)
-    if (v->process_count() == processes)
-      return std::shared_ptr<Artifact>(new Artifact(std::string(v->artifact()->begin(), v->artifact()->end()),
-                                                    name_ + " (plan for " + std::to_string(processes) + " processes)",
-                                                    plan));
-  meshvk_module_release(plan);
-  Raise(MESHVK_STATUS_INTERNAL, name_ + ": the selected plan is not in the file");
+  // The plan's own bytes (save()): a .mvk file of that plan alone.
+  const void* data = nullptr;
+  size_t size = 0;
+  if (meshvk_status_t status = meshvk_module_bytes(plan, &data, &size)) {
+    meshvk_module_release(plan);
+    Check(status, name_ + ": ");
+  }
+  return std::shared_ptr<Artifact>(new Artifact(std::string(static_cast<const char*>(data), size),
+                                                name_ + " (plan for " + std::to_string(processes) + " processes)", plan));
 }
 
 std::vector<std::string> Artifact::function_names() const {
@@ -92,8 +91,8 @@ FunctionSignature Artifact::Signature(const std::string& name) const {
   meshvk_function_info_t info = MESHVK_FUNCTION_INFO_INIT;
   Check(meshvk_module_function_info(module_, s.index, &info));
   s.name = info.name;
-  s.arguments.resize(info.argument_count);
-  s.results.resize(info.result_count);
+  s.arguments.resize(info.argument_count, meshvk_tensor_info_t MESHVK_TENSOR_INFO_INIT);
+  s.results.resize(info.result_count, meshvk_tensor_info_t MESHVK_TENSOR_INFO_INIT);
   for (uint32_t i = 0; i < info.argument_count; ++i)
     Check(meshvk_module_argument_info(module_, s.index, i, &s.arguments[i]));
   for (uint32_t i = 0; i < info.result_count; ++i) Check(meshvk_module_result_info(module_, s.index, i, &s.results[i]));
@@ -102,13 +101,18 @@ FunctionSignature Artifact::Signature(const std::string& name) const {
 
 namespace {
 
-std::vector<ShardPlacement> PlacementsOf(const meshvk::mvk::TensorSignature* signature) {
+using ShardQuery = meshvk_status_t (*)(const meshvk_module_t*, uint32_t, uint32_t, uint32_t, meshvk_shard_view_t*);
+
+std::vector<ShardPlacement> PlacementsOf(const meshvk_module_t* module, uint32_t function, uint32_t index,
+                                         const meshvk_tensor_info_t& tensor, ShardQuery query) {
   std::vector<ShardPlacement> shards;
-  for (const meshvk::mvk::Shard* sh : *signature->shards()) {
+  for (uint32_t s = 0; s < tensor.shard_count; ++s) {
+    meshvk_shard_view_t view = MESHVK_SHARD_VIEW_INIT;
+    Check(query(module, function, index, s, &view));
     ShardPlacement p;
-    p.process = sh->process();
-    p.global_offset.assign(sh->global_offset()->begin(), sh->global_offset()->end());
-    p.shape.assign(sh->shape()->begin(), sh->shape()->end());
+    p.process = view.process;
+    p.global_offset.assign(view.global_offset, view.global_offset + view.rank);
+    p.shape.assign(view.shape, view.shape + view.rank);
     shards.push_back(std::move(p));
   }
   return shards;
@@ -116,13 +120,16 @@ std::vector<ShardPlacement> PlacementsOf(const meshvk::mvk::TensorSignature* sig
 
 }  // namespace
 
-// The module verified these bytes (indices and shapes) when it was loaded.
 std::vector<ShardPlacement> Artifact::ResultShards(uint32_t function, uint32_t result) const {
-  return PlacementsOf(meshvk::mvk::GetArtifact(bytes_.data())->functions()->Get(function)->results()->Get(result));
+  meshvk_tensor_info_t info = MESHVK_TENSOR_INFO_INIT;
+  Check(meshvk_module_result_info(module_, function, result, &info));
+  return PlacementsOf(module_, function, result, info, meshvk_module_result_shard);
 }
 
 std::vector<ShardPlacement> Artifact::ArgumentShards(uint32_t function, uint32_t argument) const {
-  return PlacementsOf(meshvk::mvk::GetArtifact(bytes_.data())->functions()->Get(function)->arguments()->Get(argument));
+  meshvk_tensor_info_t info = MESHVK_TENSOR_INFO_INIT;
+  Check(meshvk_module_argument_info(module_, function, argument, &info));
+  return PlacementsOf(module_, function, argument, info, meshvk_module_argument_shard);
 }
 
 py::dict Artifact::SignatureDict(const std::string& function) const {
@@ -165,7 +172,7 @@ py::dict ProcessPlanDict(const meshvk_process_summary_t& p) {
 py::dict Artifact::PlanDict(const std::string& function) const {
   FunctionSignature s = Signature(function);
   meshvk_grid_info_t grid = MESHVK_GRID_INFO_INIT;
-  meshvk_module_grid_info(module_, &grid);
+  meshvk_status_free(meshvk_module_grid_info(module_, &grid));
   py::list processes;
   meshvk_process_summary_t total = MESHVK_PROCESS_SUMMARY_INIT;
   for (uint32_t p = 0; p < grid.process_count; ++p) {
@@ -198,29 +205,27 @@ py::dict Artifact::PlanDict(const std::string& function) const {
 }
 
 py::list Artifact::Kernels() const {
-  const auto* artifact = meshvk::mvk::GetArtifact(bytes_.data());
   py::list kernels;
-  if (!artifact->executables()) return kernels;
   spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_1);
-  uint32_t index = 0;
-  for (const meshvk::mvk::Executable* e : *artifact->executables()) {
-    std::vector<uint32_t> words(e->spirv()->begin(), e->spirv()->end());
+  for (uint32_t index = 0; index < meshvk_module_executable_count(module_); ++index) {
+    meshvk_executable_create_info_t e = MESHVK_EXECUTABLE_CREATE_INFO_INIT;
+    Check(meshvk_module_executable_info(module_, index, &e));
+    std::vector<uint32_t> words(e.spirv, e.spirv + e.spirv_size / sizeof(uint32_t));
     std::string text;
     if (!tools.Disassemble(words, &text, SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES | SPV_BINARY_TO_TEXT_OPTION_INDENT))
       text = "";  // the loader validated it; an older SPIRV-Tools may still not know an opcode
     py::list writable;
-    if (e->bindings())
-      for (const meshvk::mvk::BindingInfo* b : *e->bindings()) writable.append(b->writable());
+    for (uint32_t b = 0; b < e.binding_count; ++b)
+      writable.append(meshvk_module_executable_writes_binding(module_, index, b) == 1);
     py::dict k;
-    const std::string entry_point = e->entry_point() ? e->entry_point()->str() : "";
+    const std::string entry_point = e.entry_point;
     k["name"] = meshvk_run::KernelName(entry_point.c_str(), index);  // as the plan graph and the trace name it
-    k["index"] = index++;
+    k["index"] = index;
     k["entry_point"] = entry_point;
-    k["workgroup_size"] =
-        py::make_tuple(e->workgroup_size()->Get(0), e->workgroup_size()->Get(1), e->workgroup_size()->Get(2));
+    k["workgroup_size"] = py::make_tuple(e.workgroup_size[0], e.workgroup_size[1], e.workgroup_size[2]);
     k["bindings"] = py::len(writable);
     k["writable_bindings"] = writable;
-    k["push_constant_size"] = e->push_constant_size();
+    k["push_constant_size"] = e.push_constant_size;
     k["spirv"] = py::bytes(reinterpret_cast<const char*>(words.data()), words.size() * sizeof(uint32_t));
     k["disassembly"] = text;
     kernels.append(k);

@@ -186,7 +186,7 @@ py::dict Function::Benchmark(const py::args& args, uint32_t iterations) {
         ~Release() { meshvk_program_release(p); }
       } release_traced{traced};
       RunTimed(traced ? traced : program, call.invoke, iterations, signature_.name, &trace, &m);
-      meshvk_program_stats(traced ? traced : program, &m.stats);
+      meshvk_status_free(meshvk_program_stats(traced ? traced : program, &m.stats));
       for (const auto& [key, per_invoke] : trace.copies) {
         meshvk_copy_path_info_t path = MESHVK_COPY_PATH_INFO_INIT;
         if (meshvk_status_t status = meshvk_device_set_copy_path(set, std::get<1>(key), std::get<0>(key), &path))

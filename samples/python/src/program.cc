@@ -159,7 +159,7 @@ py::dict LoadedProgram::Stats() const {
   {
     py::gil_scoped_release release;
     program_->WithProgram(
-        [&](meshvk_program_t* program, meshvk_device_set_t*) { meshvk_program_stats(program, &stats); });
+        [&](meshvk_program_t* program, meshvk_device_set_t*) { meshvk_status_free(meshvk_program_stats(program, &stats)); });
   }
   py::dict d;
   d["command_buffers"] = stats.command_buffer_count;

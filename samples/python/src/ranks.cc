@@ -46,7 +46,7 @@ void EndRanks() {
 std::vector<uint32_t> LayRanks(const meshvk_module_t* module, const meshvk_transport_t* transport,
                                const std::vector<uint32_t>& axes) {
   meshvk_grid_info_t grid = MESHVK_GRID_INFO_INIT;
-  meshvk_module_grid_info(module, &grid);
+  meshvk_status_free(meshvk_module_grid_info(module, &grid));
   std::vector<uint32_t> process_rank(grid.process_count);
   Check(meshvk_module_rank_layout(module, transport->rank_count, axes.data(), static_cast<uint32_t>(axes.size()),
                                   process_rank.data(), grid.process_count, nullptr, nullptr),

@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
     auto create_start = std::chrono::steady_clock::now();
     Check(meshvk_program_create(module, set, &program), "program");
     create_s = Seconds(create_start);
-    meshvk_program_stats(program, &stats);
+    meshvk_status_free(meshvk_program_stats(program, &stats));
     record_us_list.push_back(stats.record_ns / 1e3 / dispatches);
   }
   std::sort(record_us_list.begin(), record_us_list.end());

@@ -71,7 +71,7 @@ TEST_P(ElementwiseTest, MatchesHostLoopOverSeveralInvokes) {
     for (size_t i = 0; i < c.size(); ++i) ASSERT_EQ(c[i], a[i] + 0.5f * b[i]) << "run " << run << " element " << i;
   }
   meshvk_program_stats_t stats = MESHVK_PROGRAM_STATS_INIT;
-  meshvk_program_stats(program.get(), &stats);
+  meshvk_status_free(meshvk_program_stats(program.get(), &stats));
   EXPECT_EQ(stats.command_buffer_count, P);  // one phase, one command buffer per process
   EXPECT_EQ(stats.command_count, P);
 }
@@ -285,7 +285,7 @@ TEST_F(ProgramTest, EachFunctionRunsItsOwnCommands) {
     for (size_t i = 0; i < 16; ++i) ASSERT_EQ(c[i], a[i] + (f == 0 ? 2.0f : -1.0f) * bv[i]) << f << " " << i;
   }
   meshvk_program_stats_t stats = MESHVK_PROGRAM_STATS_INIT;
-  meshvk_program_stats(program.get(), &stats);
+  meshvk_status_free(meshvk_program_stats(program.get(), &stats));
   EXPECT_EQ(stats.command_buffer_count, 4u);  // 2 functions x 2 processes x 1 phase
 }
 

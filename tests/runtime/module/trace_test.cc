@@ -111,7 +111,7 @@ TEST_F(TraceTest, RingAllGatherOnFourProcesses) {
   EXPECT_EQ(host[MESHVK_TRACE_WAIT], 2);
   EXPECT_EQ(host[MESHVK_TRACE_READ_RESULTS], 2);
   meshvk_program_stats_t stats = MESHVK_PROGRAM_STATS_INIT;
-  meshvk_program_stats(program.get(), &stats);
+  meshvk_status_free(meshvk_program_stats(program.get(), &stats));
   EXPECT_EQ(host[MESHVK_TRACE_SUBMIT], 2 * static_cast<int>(stats.command_buffer_count));
 }
 

@@ -63,7 +63,7 @@ TEST(GridVariants, ListsCountsAndSelectsAPlan) {
 
   // A set of plans is not a plan: no grid, no functions, a clear status.
   meshvk_grid_info_t grid = MESHVK_GRID_INFO_INIT;
-  meshvk_module_grid_info(set, &grid);
+  meshvk_status_free(meshvk_module_grid_info(set, &grid));
   EXPECT_EQ(grid.process_count, 0u);
   EXPECT_EQ(grid.rank, 0u);
   EXPECT_EQ(meshvk_module_function_count(set), 0u);
@@ -84,7 +84,7 @@ TEST(GridVariants, ListsCountsAndSelectsAPlan) {
   EXPECT_NE(Take(meshvk_module_select_process_count(set, 0, &missing)).find("INVALID_ARGUMENT: "), std::string::npos);
   // The chosen plan outlives the set it came from.
   meshvk_module_release(set);
-  meshvk_module_grid_info(two, &grid);
+  meshvk_status_free(meshvk_module_grid_info(two, &grid));
   EXPECT_EQ(grid.process_count, 2u);
   EXPECT_EQ(meshvk_module_variant_count(two), 0u);
   ASSERT_EQ(meshvk_module_find_function(two, nullptr, &function), nullptr);

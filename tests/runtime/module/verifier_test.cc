@@ -32,7 +32,7 @@ TEST(ArtifactVerifier, ModuleQueriesDescribeTheProgram) {
   meshvk_module_t* module = nullptr;
   ASSERT_EQ(meshvk_module_load(bytes.data(), bytes.size(), &module), MESHVK_OK);
   meshvk_grid_info_t grid = MESHVK_GRID_INFO_INIT;
-  meshvk_module_grid_info(module, &grid);
+  meshvk_status_free(meshvk_module_grid_info(module, &grid));
   EXPECT_EQ(grid.process_count, 4u);
   EXPECT_EQ(grid.peered_axes_mask, 1u);
   EXPECT_EQ(meshvk_module_phase_count(module), 4u);  // own block + 3 ring steps

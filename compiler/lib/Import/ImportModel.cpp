@@ -118,6 +118,7 @@ public:
     if (!initializers() || !givenInputsExist() || !planSharding(im, graph, signature))
       return false;
     pretransposeGemmWeights();
+    storeConvTransposeWeights();
     im.b.setInsertionPointToEnd(module.getBody());
     if (im.options.shard != OnnxShardPolicy::None)
       shard::GridOp::create(im.b, im.loc, "grid", gridShape(im));
@@ -229,6 +230,44 @@ private:
         im.splitReasons[name] += ", stored transposed for Gemm transB";
       }
       im.pretransposed.insert(name);
+    }
+  }
+
+  // See Importer::convTransposeStored: initializers every use of which is
+  // the weight of a ConvTranspose with one group count. A tensor-policy
+  // split of the output channels (dimension 1 as the model stores them,
+  // group 1 only) moves to dimension 0 with the data.
+  void storeConvTransposeWeights() {
+    std::map<std::string, int64_t> groups; // initializer -> group, or 0: another use
+    for (const auto &node : graph.node())
+      for (int i = 0; i < node.input_size(); ++i) {
+        if (!initializerNames.count(node.input(i)))
+          continue;
+        const auto *groupAttr = findAttribute(node, "group");
+        int64_t group =
+            node.op_type() == "ConvTranspose" && i == 1 ? (groupAttr ? groupAttr->i() : 1) : 0;
+        auto [it, fresh] = groups.try_emplace(node.input(i), group);
+        if (!fresh && it->second != group)
+          it->second = 0;
+      }
+    for (const auto &out : graph.output())
+      groups[out.name()] = 0;
+    for (const auto &[name, group] : groups) {
+      auto found = im.values.find(name);
+      if (group < 1 || found == im.values.end() || !found->second.host ||
+          found->second.onnxType != onnx::TensorProto::FLOAT)
+        continue;
+      const std::vector<int64_t> &shape = found->second.shape;
+      if ((shape.size() != 3 && shape.size() != 4) || shape[0] % group != 0)
+        continue; // the lowering refuses it with the node's name
+      convTransposeWeightAsConv(*found->second.host, group);
+      found->second.shape = found->second.host->shape;
+      auto split = im.splits.find(name);
+      if (split != im.splits.end() && split->second.size() >= 2) {
+        std::swap(split->second[0], split->second[1]);
+        im.splitReasons[name] += ", stored as the equivalent Conv weight";
+      }
+      im.convTransposeStored.insert(name);
     }
   }
 

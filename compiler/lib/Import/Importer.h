@@ -77,6 +77,11 @@ public:
   // the equivalent Conv weight (convTransposeWeightAsConv), so the window is
   // not flipped on the device at every call.
   std::set<std::string> convTransposeStored;
+  // Initializers read only as the weight of a group-1 Conv (or of a
+  // ConvTranspose once stored as one), stored at import as TOSA's OHWI
+  // (output, window..., input) instead of OIHW: otherwise every call
+  // transposes every weight into a transient buffer as large as it.
+  std::set<std::string> ohwiStored;
   std::vector<std::string> *plan = nullptr;
   // Annotates `value` (the device value of ONNX tensor `name`) when the plan
   // splits it; returns the value its users read.

@@ -151,10 +151,12 @@ Value biasOf(Importer &im, int64_t cout) {
   return arith::ConstantOp::create(im.b, im.loc, type, DenseElementsAttr::get(type, 0.0f));
 }
 
-// conv(xin, w) + bias: xin NHWC, w OIHW with I = C / group, bias [O];
+// conv(xin, w) + bias: xin NHWC, w OIHW with I = C / group (or OHWI when
+// `ohwi`: stored so at import, group 1 only), bias [O];
 // an NHWC result. Depthwise convolutions are tosa.depthwise_conv2d, other
 // groups one tosa.conv2d per group concatenated.
-Value convNHWC(Importer &im, Value xin, Value w, Value bias, const Window &win, int64_t group) {
+Value convNHWC(Importer &im, Value xin, Value w, Value bias, const Window &win, int64_t group,
+               bool ohwi) {
   std::vector<int64_t> xs = shapeOf(xin), ws = shapeOf(w);
   int64_t n = xs[0], cin = xs[3], cout = ws[0];
   Type f32 = im.b.getF32Type();
@@ -164,7 +166,7 @@ Value convNHWC(Importer &im, Value xin, Value w, Value bias, const Window &win, 
                                        i64s(im, "dilation", win.dilation),
                                        im.b.getNamedAttr("acc_type", TypeAttr::get(f32))};
   if (group == 1) {
-    Value wt = im.transpose(w, {0, 2, 3, 1}); // OIHW -> OHWI
+    Value wt = ohwi ? w : im.transpose(w, {0, 2, 3, 1}); // OIHW -> OHWI
     return tosaOp(im, "tosa.conv2d", outType, {xin, wt, bias, zp, zp}, attrs);
   }
   if (group == cin && ws[1] == 1) {
@@ -189,6 +191,27 @@ Value convNHWC(Importer &im, Value xin, Value w, Value bias, const Window &win, 
                 {im.b.getNamedAttr("axis", im.b.getI32IntegerAttr(3))});
 }
 
+// The weight's shape as OIHW (the model's layout, or ConvTranspose's once
+// rearranged), whether it is stored OHWI (Importer::ohwiStored).
+std::vector<int64_t> oihwShape(Importer &im, const Tensor &w, bool *ohwi) {
+  *ohwi = im.ohwiStored.count(im.node->input(1)) > 0;
+  std::vector<int64_t> s = w.shape;
+  if (!*ohwi)
+    return s;
+  std::vector<int64_t> oihw = {s[0], s.back()};
+  oihw.insert(oihw.end(), s.begin() + 1, s.end() - 1);
+  return oihw;
+}
+
+// A 1-D window's weight as a 2-D one of height 1, in its stored layout.
+Value weight2D(Importer &im, Value w, bool ohwi) {
+  std::vector<int64_t> s = shapeOf(w);
+  if (s.size() == 4)
+    return w;
+  return im.reshape(w, ohwi ? std::vector<int64_t>{s[0], 1, s[1], s[2]}
+                            : std::vector<int64_t>{s[0], s[1], 1, s[2]});
+}
+
 } // namespace
 
 bool lowerConvolutions(Importer &im) {
@@ -205,7 +228,8 @@ bool lowerConvolutions(Importer &im) {
   Value x = im.valueOf(*tx), w = im.valueOf(*tw);
   if (!x || !w)
     return false;
-  std::vector<int64_t> ws = tw->shape;
+  bool ohwi = false;
+  std::vector<int64_t> ws = oihwShape(im, *tw, &ohwi);
   std::vector<int64_t> spatial(tx->shape.begin() + 2, tx->shape.end()),
       kernel(ws.begin() + 2, ws.end());
   Window win;
@@ -217,9 +241,7 @@ bool lowerConvolutions(Importer &im) {
   Value bias = biasOf(im, cout);
   if (!bias)
     return false;
-  if (rank == 3)
-    w = im.reshape(w, {ws[0], ws[1], 1, ws[2]});
-  Value y = convNHWC(im, toNHWC(im, x, win), w, bias, win, group);
+  Value y = convNHWC(im, toNHWC(im, x, win), weight2D(im, w, ohwi), bias, win, group, ohwi);
   Value r = fromNHWC(im, y, rank);
   im.define(0, Tensor{r, shapeOf(r), TP::FLOAT, std::nullopt});
   return true;
@@ -397,9 +419,9 @@ bool lowerConvTranspose(Importer &im) {
   if (rank != 3 && rank != 4)
     return im.fail("supported for 1-D and 2-D transposed convolutions only (input rank " +
                    std::to_string(rank) + ")");
-  bool stored = im.convTransposeStored.count(im.node->input(1));
+  bool stored = im.convTransposeStored.count(im.node->input(1)), ohwi = false;
   int64_t group = im.attrInt("group", 1), cin = tx->shape[1];
-  std::vector<int64_t> ws = tw->shape;
+  std::vector<int64_t> ws = oihwShape(im, *tw, &ohwi);
   int64_t weightIn = ws.size() == rank ? (stored ? ws[1] * group : ws[0]) : -1;
   if (group < 1 || cin % group != 0 || weightIn != cin) {
     std::vector<int64_t> asStored = ws; // the model's layout [C, O/group, k...]
@@ -424,10 +446,9 @@ bool lowerConvTranspose(Importer &im) {
   Value x = im.valueOf(*tx), w = im.valueOf(*tw), bias = biasOf(im, cout);
   if (!x || !w || !bias)
     return false;
-  if (rank == 3) {
+  if (rank == 3)
     x = im.reshape(x, {tx->shape[0], cin, 1, tx->shape[2]});
-    w = im.reshape(w, {ws[0], ws[1], 1, ws[2]});
-  }
+  w = weight2D(im, w, ohwi);
   if (!stored)
     w = convTransposeWeightOnDevice(im, w, group);
   Value xin = dilateAndPad(im, x, axes.data());
@@ -439,7 +460,7 @@ bool lowerConvTranspose(Importer &im) {
     win.pad[2 * d + 1] = axes[d].hi;
     win.out[d] = axes[d].out;
   }
-  Value y = convNHWC(im, xin, w, bias, win, group);
+  Value y = convNHWC(im, xin, w, bias, win, group, ohwi);
   Value r = fromNHWC(im, y, rank);
   im.define(0, Tensor{r, shapeOf(r), TP::FLOAT, std::nullopt});
   return true;

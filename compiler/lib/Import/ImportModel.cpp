@@ -11,6 +11,7 @@
 #include "Importer.h"
 #include "Sharding.h"
 
+#include <algorithm>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -118,6 +119,8 @@ public:
     if (!initializers() || !givenInputsExist() || !planSharding(im, graph, signature))
       return false;
     pretransposeGemmWeights();
+    storeConvTransposeWeights();
+    storeConvWeightsOHWI();
     im.b.setInsertionPointToEnd(module.getBody());
     if (im.options.shard != OnnxShardPolicy::None)
       shard::GridOp::create(im.b, im.loc, "grid", gridShape(im));
@@ -229,6 +232,95 @@ private:
         im.splitReasons[name] += ", stored transposed for Gemm transB";
       }
       im.pretransposed.insert(name);
+    }
+  }
+
+  // See Importer::convTransposeStored: initializers every use of which is
+  // the weight of a ConvTranspose with one group count. A tensor-policy
+  // split of the output channels (dimension 1 as the model stores them,
+  // group 1 only) moves to dimension 0 with the data.
+  void storeConvTransposeWeights() {
+    std::map<std::string, int64_t> groups; // initializer -> group, or 0: another use
+    for (const auto &node : graph.node())
+      for (int i = 0; i < node.input_size(); ++i) {
+        if (!initializerNames.count(node.input(i)))
+          continue;
+        const auto *groupAttr = findAttribute(node, "group");
+        int64_t group =
+            node.op_type() == "ConvTranspose" && i == 1 ? (groupAttr ? groupAttr->i() : 1) : 0;
+        auto [it, fresh] = groups.try_emplace(node.input(i), group);
+        if (!fresh && it->second != group)
+          it->second = 0;
+      }
+    for (const auto &out : graph.output())
+      groups[out.name()] = 0;
+    for (const auto &[name, group] : groups) {
+      auto found = im.values.find(name);
+      if (group < 1 || found == im.values.end() || !found->second.host ||
+          found->second.onnxType != onnx::TensorProto::FLOAT)
+        continue;
+      const std::vector<int64_t> &shape = found->second.shape;
+      if ((shape.size() != 3 && shape.size() != 4) || shape[0] % group != 0)
+        continue; // the lowering refuses it with the node's name
+      convTransposeWeightAsConv(*found->second.host, group);
+      found->second.shape = found->second.host->shape;
+      auto split = im.splits.find(name);
+      if (split != im.splits.end() && split->second.size() >= 2) {
+        std::swap(split->second[0], split->second[1]);
+        im.splitReasons[name] += ", stored as the equivalent Conv weight";
+      }
+      im.convTransposeStored.insert(name);
+    }
+  }
+
+  // See Importer::ohwiStored. A split of dimension 0 (output channels)
+  // stays; the others move with their dimensions.
+  void storeConvWeightsOHWI() {
+    std::map<std::string, bool> only; // initializer -> every use is a group-1 Conv weight
+    for (const auto &node : graph.node())
+      for (int i = 0; i < node.input_size(); ++i) {
+        const std::string &name = node.input(i);
+        if (!initializerNames.count(name))
+          continue;
+        const auto *groupAttr = findAttribute(node, "group");
+        bool conv = node.op_type() == "Conv" ||
+                    (node.op_type() == "ConvTranspose" && im.convTransposeStored.count(name));
+        bool asWeight = conv && i == 1 && (!groupAttr || groupAttr->i() == 1);
+        auto [it, fresh] = only.try_emplace(name, asWeight);
+        if (!fresh)
+          it->second = it->second && asWeight;
+      }
+    for (const auto &out : graph.output())
+      only[out.name()] = false;
+    for (const auto &[name, ok] : only) {
+      auto found = im.values.find(name);
+      if (!ok || found == im.values.end() || !found->second.host ||
+          found->second.onnxType != onnx::TensorProto::FLOAT ||
+          (found->second.shape.size() != 3 && found->second.shape.size() != 4))
+        continue;
+      OnnxHostTensor &host = *found->second.host;
+      const int64_t out = host.shape[0], in = host.shape[1];
+      const int64_t window = elementCount(host.shape) / std::max<int64_t>(1, out * in);
+      if (host.reals.size() != static_cast<size_t>(out * in * window))
+        continue;
+      std::vector<double> data(host.reals.size());
+      for (int64_t o = 0; o < out; ++o)
+        for (int64_t c = 0; c < in; ++c)
+          for (int64_t k = 0; k < window; ++k)
+            data[(o * window + k) * in + c] = host.reals[(o * in + c) * window + k];
+      host.reals = std::move(data);
+      std::vector<int64_t> shape = {out};
+      shape.insert(shape.end(), host.shape.begin() + 2, host.shape.end());
+      shape.push_back(in);
+      host.shape = shape;
+      found->second.shape = shape;
+      auto split = im.splits.find(name);
+      if (split != im.splits.end()) {
+        split->second.resize(shape.size());
+        std::rotate(split->second.begin() + 1, split->second.begin() + 2, split->second.end());
+        im.splitReasons[name] += ", stored OHWI";
+      }
+      im.ohwiStored.insert(name);
     }
   }
 

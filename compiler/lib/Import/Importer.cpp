@@ -33,6 +33,14 @@ Kind kindOf(int32_t t) {
   return t == onnx::TensorProto::BOOL ? Kind::Bool : Kind::Int;
 }
 
+// "8x1024", as the messages spell a shape.
+std::string shapeText(const std::vector<int64_t> &shape) {
+  std::string text;
+  for (int64_t d : shape)
+    text += (text.empty() ? "" : "x") + std::to_string(d);
+  return text;
+}
+
 int64_t elementCount(const std::vector<int64_t> &shape) {
   int64_t n = 1;
   for (int64_t d : shape)
@@ -229,11 +237,30 @@ Value Importer::constant(const OnnxHostTensor &host) {
     SmallVector<bool> values;
     for (int64_t v : host.ints)
       values.push_back(v != 0);
-    attr = DenseElementsAttr::get(type, ArrayRef<bool>(values));
-    break;
+    if (llvm::all_equal(values)) {
+      attr = DenseElementsAttr::get(type, ArrayRef<bool>(values));
+      break;
+    }
+    // The runtime stores constants of f32, f16 and i32 only: a mask whose
+    // elements differ is an i32 constant compared with 0 on the device.
+    return elementwise(
+        {boolWords(host)}, host.shape, host.onnxType,
+        [](OpBuilder &nested, Location at, ValueRange a) -> Value {
+          Value zero = arith::ConstantOp::create(nested, at, nested.getI32IntegerAttr(0));
+          return arith::CmpIOp::create(nested, at, arith::CmpIPredicate::ne, a[0], zero);
+        });
   }
   }
   return arith::ConstantOp::create(b, loc, type, attr);
+}
+
+Value Importer::boolWords(const OnnxHostTensor &host) {
+  std::vector<int32_t> words;
+  for (int64_t v : host.ints)
+    words.push_back(v != 0);
+  auto type = RankedTensorType::get(host.shape, b.getI32Type());
+  return arith::ConstantOp::create(b, loc, type,
+                                   DenseElementsAttr::get(type, ArrayRef<int32_t>(words)));
 }
 
 Value Importer::valueOf(Tensor &tensor) {

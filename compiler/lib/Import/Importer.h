@@ -73,6 +73,15 @@ public:
   // instead of transposing the weights on the device at every call into an
   // activation as large as the weights.
   std::set<std::string> pretransposed;
+  // Initializers read only as a ConvTranspose's weight, stored at import as
+  // the equivalent Conv weight (convTransposeWeightAsConv), so the window is
+  // not flipped on the device at every call.
+  std::set<std::string> convTransposeStored;
+  // Initializers read only as the weight of a group-1 Conv (or of a
+  // ConvTranspose once stored as one), stored at import as TOSA's OHWI
+  // (output, window..., input) instead of OIHW: otherwise every call
+  // transposes every weight into a transient buffer as large as it.
+  std::set<std::string> ohwiStored;
   std::vector<std::string> *plan = nullptr;
   // Annotates `value` (the device value of ONNX tensor `name`) when the plan
   // splits it; returns the value its users read.
@@ -118,6 +127,9 @@ public:
   // The device value of a tensor (materializes a host tensor as a constant).
   mlir::Value valueOf(Tensor &tensor);
   mlir::Value constant(const OnnxHostTensor &host);
+  // A BOOL host tensor as an i32 constant of 0s and 1s (storable, unlike i1:
+  // a consumer compares it with 0 in its own body).
+  mlir::Value boolWords(const OnnxHostTensor &host);
   mlir::Type elementType(int32_t onnxType);
   mlir::RankedTensorType tensorType(const std::vector<int64_t> &shape, int32_t onnxType);
 
@@ -139,6 +151,8 @@ public:
 bool broadcastShapes(const std::vector<int64_t> &a, const std::vector<int64_t> &b,
                      std::vector<int64_t> *out);
 int64_t elementCount(const std::vector<int64_t> &shape);
+// "8x1024", as the messages spell a shape.
+std::string shapeText(const std::vector<int64_t> &shape);
 
 // The op lowerings: each returns false with Importer::error set. A name the
 // table does not hold returns std::nullopt.
@@ -148,6 +162,10 @@ std::optional<Lowering> structuredLowering(const std::string &opType);
 // Folds the node on the host when all its operands are known and the op is
 // one of the shape/integer ops; false (nothing defined) otherwise.
 bool foldOnHost(Importer &im, bool *failed);
+// A ConvTranspose weight [C, O/group, k...] rearranged in place into the
+// weight [O, C/group, k...] of the stride-1 Conv that computes it (each
+// group's channel roles swapped, the window flipped).
+void convTransposeWeightAsConv(OnnxHostTensor &t, int64_t group);
 // The op types the importer lowers, for "supported: ..." messages.
 std::string supportedOps();
 

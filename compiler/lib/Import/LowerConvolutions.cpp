@@ -1,4 +1,4 @@
-//===- LowerConvolutions.cpp - Conv, pools, normalizations -----------------===//
+//===- LowerConvolutions.cpp - Conv, ConvTranspose, pools ------------------===//
 //
 // ONNX is NCHW (OIHW weights); TOSA's conv2d and pools are NHWC (OHWI): the
 // lowering transposes around them and the compiler's canonicalization folds
@@ -130,6 +130,90 @@ NamedAttribute i64s(Importer &im, StringRef name, ArrayRef<int64_t> v) {
 
 } // namespace
 
+namespace {
+
+Value sliceOf(Importer &im, Value v, const std::vector<int64_t> &offsets,
+              const std::vector<int64_t> &sizes) {
+  std::vector<int64_t> ones(sizes.size(), 1);
+  return tensor::ExtractSliceOp::create(
+      im.b, im.loc, v, getAsIndexOpFoldResult(im.b.getContext(), ArrayRef<int64_t>(offsets)),
+      getAsIndexOpFoldResult(im.b.getContext(), ArrayRef<int64_t>(sizes)),
+      getAsIndexOpFoldResult(im.b.getContext(), ArrayRef<int64_t>(ones)));
+}
+
+// The bias operand (input 2) of a Conv/ConvTranspose, or zeros.
+Value biasOf(Importer &im, int64_t cout) {
+  if (im.hasInput(2)) {
+    Tensor *tb = im.input(2);
+    return tb ? im.valueOf(*tb) : Value();
+  }
+  auto type = RankedTensorType::get({cout}, im.b.getF32Type());
+  return arith::ConstantOp::create(im.b, im.loc, type, DenseElementsAttr::get(type, 0.0f));
+}
+
+// conv(xin, w) + bias: xin NHWC, w OIHW with I = C / group (or OHWI when
+// `ohwi`: stored so at import, group 1 only), bias [O];
+// an NHWC result. Depthwise convolutions are tosa.depthwise_conv2d, other
+// groups one tosa.conv2d per group concatenated.
+Value convNHWC(Importer &im, Value xin, Value w, Value bias, const Window &win, int64_t group,
+               bool ohwi) {
+  std::vector<int64_t> xs = shapeOf(xin), ws = shapeOf(w);
+  int64_t n = xs[0], cin = xs[3], cout = ws[0];
+  Type f32 = im.b.getF32Type();
+  auto outType = RankedTensorType::get({n, win.out[0], win.out[1], cout}, f32);
+  Value zp = im.zeroPoint(f32);
+  std::vector<NamedAttribute> attrs = {i64s(im, "pad", win.pad), i64s(im, "stride", win.stride),
+                                       i64s(im, "dilation", win.dilation),
+                                       im.b.getNamedAttr("acc_type", TypeAttr::get(f32))};
+  if (group == 1) {
+    Value wt = ohwi ? w : im.transpose(w, {0, 2, 3, 1}); // OIHW -> OHWI
+    return tosaOp(im, "tosa.conv2d", outType, {xin, wt, bias, zp, zp}, attrs);
+  }
+  if (group == cin && ws[1] == 1) {
+    // Depthwise: OIHW with I = 1, O = C * M -> HWCM.
+    int64_t m = cout / cin;
+    Value wt = im.reshape(w, {cin, m, ws[2], ws[3]});
+    wt = im.transpose(wt, {2, 3, 0, 1});
+    return tosaOp(im, "tosa.depthwise_conv2d", outType, {xin, wt, bias, zp, zp}, attrs);
+  }
+  int64_t gin = cin / group, gout = cout / group;
+  Value wt = im.transpose(w, {0, 2, 3, 1});
+  std::vector<int64_t> wts = shapeOf(wt);
+  SmallVector<Value> parts;
+  auto partType = RankedTensorType::get({n, win.out[0], win.out[1], gout}, f32);
+  for (int64_t g = 0; g < group; ++g) {
+    Value xg = sliceOf(im, xin, {0, 0, 0, g * gin}, {xs[0], xs[1], xs[2], gin});
+    Value wg = sliceOf(im, wt, {g * gout, 0, 0, 0}, {gout, wts[1], wts[2], wts[3]});
+    Value bg = sliceOf(im, bias, {g * gout}, {gout});
+    parts.push_back(tosaOp(im, "tosa.conv2d", partType, {xg, wg, bg, zp, zp}, attrs));
+  }
+  return tosaOp(im, "tosa.concat", outType, parts,
+                {im.b.getNamedAttr("axis", im.b.getI32IntegerAttr(3))});
+}
+
+// The weight's shape as OIHW (the model's layout, or ConvTranspose's once
+// rearranged), whether it is stored OHWI (Importer::ohwiStored).
+std::vector<int64_t> oihwShape(Importer &im, const Tensor &w, bool *ohwi) {
+  *ohwi = im.ohwiStored.count(im.node->input(1)) > 0;
+  std::vector<int64_t> s = w.shape;
+  if (!*ohwi)
+    return s;
+  std::vector<int64_t> oihw = {s[0], s.back()};
+  oihw.insert(oihw.end(), s.begin() + 1, s.end() - 1);
+  return oihw;
+}
+
+// A 1-D window's weight as a 2-D one of height 1, in its stored layout.
+Value weight2D(Importer &im, Value w, bool ohwi) {
+  std::vector<int64_t> s = shapeOf(w);
+  if (s.size() == 4)
+    return w;
+  return im.reshape(w, ohwi ? std::vector<int64_t>{s[0], 1, s[1], s[2]}
+                            : std::vector<int64_t>{s[0], s[1], 1, s[2]});
+}
+
+} // namespace
+
 bool lowerConvolutions(Importer &im) {
   Tensor *tx = im.input(0), *tw = im.input(1);
   if (!tx || !tw ||
@@ -144,69 +228,239 @@ bool lowerConvolutions(Importer &im) {
   Value x = im.valueOf(*tx), w = im.valueOf(*tw);
   if (!x || !w)
     return false;
-  std::vector<int64_t> ws = tw->shape;
+  bool ohwi = false;
+  std::vector<int64_t> ws = oihwShape(im, *tw, &ohwi);
   std::vector<int64_t> spatial(tx->shape.begin() + 2, tx->shape.end()),
       kernel(ws.begin() + 2, ws.end());
   Window win;
   if (!window(im, spatial, kernel, false, &win))
     return false;
   int64_t group = im.attrInt("group", 1), cin = tx->shape[1], cout = ws[0];
-  Type f32 = im.b.getF32Type();
-  Value bias;
-  if (im.hasInput(2)) {
-    Tensor *tb = im.input(2);
-    bias = tb ? im.valueOf(*tb) : Value();
-    if (!bias)
-      return false;
-  } else {
-    auto type = RankedTensorType::get({cout}, f32);
-    bias = arith::ConstantOp::create(im.b, im.loc, type, DenseElementsAttr::get(type, 0.0f));
-  }
-  if (rank == 3)
-    w = im.reshape(w, ws = {ws[0], ws[1], 1, ws[2]});
-  Value xin = toNHWC(im, x, win);
-  int64_t n = tx->shape[0];
-  auto outType = RankedTensorType::get({n, win.out[0], win.out[1], cout}, f32);
-  Value zp = im.zeroPoint(f32);
-  std::vector<NamedAttribute> attrs = {i64s(im, "pad", win.pad), i64s(im, "stride", win.stride),
-                                       i64s(im, "dilation", win.dilation),
-                                       im.b.getNamedAttr("acc_type", TypeAttr::get(f32))};
-  Value y;
-  if (group == 1) {
-    Value wt = im.transpose(w, {0, 2, 3, 1}); // OIHW -> OHWI
-    y = tosaOp(im, "tosa.conv2d", outType, {xin, wt, bias, zp, zp}, attrs);
-  } else if (group == cin && ws[1] == 1) {
-    // Depthwise: OIHW with I = 1, O = C * M -> HWCM.
-    int64_t m = cout / cin;
-    Value wt = im.reshape(w, {cin, m, ws[2], ws[3]});
-    wt = im.transpose(wt, {2, 3, 0, 1});
-    y = tosaOp(im, "tosa.depthwise_conv2d", outType, {xin, wt, bias, zp, zp}, attrs);
-  } else if (cin % group == 0 && cout % group == 0 && ws[1] == cin / group) {
-    // Grouped: one conv2d per group on its channel slices, concatenated.
-    int64_t gin = cin / group, gout = cout / group;
-    std::vector<int64_t> xs = shapeOf(xin);
-    Value wt = im.transpose(w, {0, 2, 3, 1});
-    std::vector<int64_t> wts = shapeOf(wt);
-    auto sliceOf = [&](Value v, std::vector<int64_t> offsets, std::vector<int64_t> sizes) -> Value {
-      std::vector<int64_t> ones(sizes.size(), 1);
-      return tensor::ExtractSliceOp::create(
-          im.b, im.loc, v, getAsIndexOpFoldResult(im.b.getContext(), ArrayRef<int64_t>(offsets)),
-          getAsIndexOpFoldResult(im.b.getContext(), ArrayRef<int64_t>(sizes)),
-          getAsIndexOpFoldResult(im.b.getContext(), ArrayRef<int64_t>(ones)));
-    };
-    SmallVector<Value> parts;
-    auto partType = RankedTensorType::get({n, win.out[0], win.out[1], gout}, f32);
-    for (int64_t g = 0; g < group; ++g) {
-      Value xg = sliceOf(xin, {0, 0, 0, g * gin}, {xs[0], xs[1], xs[2], gin});
-      Value wg = sliceOf(wt, {g * gout, 0, 0, 0}, {gout, wts[1], wts[2], wts[3]});
-      Value bg = sliceOf(bias, {g * gout}, {gout});
-      parts.push_back(tosaOp(im, "tosa.conv2d", partType, {xg, wg, bg, zp, zp}, attrs));
-    }
-    y = tosaOp(im, "tosa.concat", outType, parts,
-               {im.b.getNamedAttr("axis", im.b.getI32IntegerAttr(3))});
-  } else {
+  if (group < 1 || cin % group != 0 || cout % group != 0 || ws[1] != cin / group)
     return im.fail("group = " + std::to_string(group) + " does not divide the channels evenly");
+  Value bias = biasOf(im, cout);
+  if (!bias)
+    return false;
+  Value y = convNHWC(im, toNHWC(im, x, win), weight2D(im, w, ohwi), bias, win, group, ohwi);
+  Value r = fromNHWC(im, y, rank);
+  im.define(0, Tensor{r, shapeOf(r), TP::FLOAT, std::nullopt});
+  return true;
+}
+
+void convTransposeWeightAsConv(OnnxHostTensor &t, int64_t group) {
+  const int64_t cin = t.shape[0], outPerGroup = t.shape[1], inPerGroup = cin / group;
+  int64_t window = 1;
+  for (size_t d = 2; d < t.shape.size(); ++d)
+    window *= t.shape[d];
+  auto rearrange = [&](auto &data) {
+    if (data.size() != static_cast<size_t>(cin * outPerGroup * window))
+      return;
+    auto out = data;
+    for (int64_t c = 0; c < cin; ++c)
+      for (int64_t o = 0; o < outPerGroup; ++o)
+        for (int64_t k = 0; k < window; ++k) {
+          int64_t g = c / inPerGroup, i = c % inPerGroup;
+          // Flipping every spatial axis reverses the flattened window.
+          out[((g * outPerGroup + o) * inPerGroup + i) * window + (window - 1 - k)] =
+              data[(c * outPerGroup + o) * window + k];
+        }
+    data = std::move(out);
+  };
+  rearrange(t.reals);
+  rearrange(t.ints);
+  t.shape[0] = group * outPerGroup;
+  t.shape[1] = inPerGroup;
+}
+
+namespace {
+
+// The same rearrangement on the device, for a weight computed at run time:
+// w [C, O/g, kh, kw] -> [O, C/g, kh, kw], the window reversed.
+Value convTransposeWeightOnDevice(Importer &im, Value w, int64_t group) {
+  std::vector<int64_t> ws = shapeOf(w);
+  int64_t inPerGroup = ws[0] / group;
+  w = im.reshape(w, {group, inPerGroup, ws[1], ws[2], ws[3]});
+  w = im.transpose(w, {0, 2, 1, 3, 4});
+  w = im.reshape(w, {group * ws[1], inPerGroup, ws[2], ws[3]});
+  for (int64_t axis : {2, 3})
+    if (ws[axis] > 1)
+      w = tosaOp(im, "tosa.reverse", w.getType(), {w},
+                 {im.b.getNamedAttr("axis", im.b.getI32IntegerAttr(axis))});
+  return w;
+}
+
+int64_t floorHalf(int64_t v) { return v >= 0 ? v / 2 : -((-v + 1) / 2); }
+
+// One spatial axis of a ConvTranspose: the output size and the zero padding
+// [lo, hi] of the stride-dilated input ((in - 1) * stride + 1 elements) that
+// a stride-1 convolution with the flipped window reads. Negative: cropped.
+struct TransposedAxis {
+  int64_t in = 1, kernel = 1, stride = 1, dilation = 1, lo = 0, hi = 0, out = 1;
+};
+
+// The attribute `name` with one value per spatial axis (`count` of them,
+// `fill` when absent); false with the error otherwise.
+bool perAxis(Importer &im, const char *name, size_t count, int64_t fill,
+             std::vector<int64_t> *out) {
+  *out = im.attrInts(name);
+  if (out->empty() && !im.attr(name))
+    out->assign(count, fill);
+  if (out->size() != count)
+    return im.fail(
+        std::string(name) + " has " + std::to_string(out->size()) + " values, expected " +
+        std::to_string(count) + " (one per spatial axis" +
+        (count == 2 * (count / 2) && std::string(name) == "pads" ? ", begins then ends" : "") +
+        ")");
+  return true;
+}
+
+bool transposedAxes(Importer &im, const std::vector<int64_t> &spatial,
+                    const std::vector<int64_t> &kernel, std::vector<TransposedAxis> *axes) {
+  size_t n = spatial.size();
+  std::vector<int64_t> strides, dilations, outputPadding, pads,
+      outputShape = im.attrInts("output_shape");
+  if (!perAxis(im, "strides", n, 1, &strides) || !perAxis(im, "dilations", n, 1, &dilations) ||
+      !perAxis(im, "output_padding", n, 0, &outputPadding) || !perAxis(im, "pads", 2 * n, 0, &pads))
+    return false;
+  if (outputShape.size() == n + 2) // the whole output shape: its spatial part
+    outputShape.erase(outputShape.begin(), outputShape.begin() + 2);
+  if (!outputShape.empty() && outputShape.size() != n)
+    return im.fail("output_shape has " + std::to_string(outputShape.size()) + " values, expected " +
+                   std::to_string(n) + " (one per spatial axis)");
+  std::string autoPad = im.attrString("auto_pad", "NOTSET");
+  if (autoPad != "NOTSET" && autoPad != "VALID" && autoPad != "SAME_UPPER" &&
+      autoPad != "SAME_LOWER")
+    return im.fail("auto_pad '" + autoPad +
+                   "' is not supported (NOTSET, VALID, SAME_UPPER, SAME_LOWER)");
+  for (size_t i = 0; i < n; ++i) {
+    TransposedAxis a;
+    a.in = spatial[i], a.kernel = kernel[i], a.stride = strides[i], a.dilation = dilations[i];
+    if (a.stride < 1 || a.dilation < 1 || outputPadding[i] < 0)
+      return im.fail("strides and dilations must be positive and output_padding not negative "
+                     "(spatial axis " +
+                     std::to_string(i) + ")");
+    int64_t eff = (a.kernel - 1) * a.dilation + 1;
+    int64_t natural = a.stride * (a.in - 1) + outputPadding[i] + eff;
+    int64_t begin = 0, end = 0;
+    bool same = autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER";
+    if (!outputShape.empty() || same) {
+      // The ONNX spec: total = natural - output; SAME_UPPER puts the smaller
+      // half first, every other mode the smaller half last.
+      int64_t total = natural - (outputShape.empty() ? a.in * a.stride : outputShape[i]);
+      if (autoPad == "SAME_UPPER") {
+        begin = floorHalf(total);
+        end = total - begin;
+      } else {
+        end = floorHalf(total);
+        begin = total - end;
+      }
+    } else if (autoPad == "NOTSET") {
+      begin = pads[i];
+      end = pads[i + n];
+    }
+    a.out = natural - begin - end;
+    if (a.out < 1)
+      return im.fail("the output has " + std::to_string(a.out) + " elements along spatial axis " +
+                     std::to_string(i) +
+                     " (pads remove more than the transposed convolution makes)");
+    a.lo = eff - 1 - begin;
+    a.hi = eff - 1 - end + outputPadding[i];
+    axes->push_back(a);
   }
+  return true;
+}
+
+// x [N, C, H, W] with (stride - 1) zeros between its pixels, then padded by
+// [lo, hi] (negative: cropped); NHWC.
+Value dilateAndPad(Importer &im, Value x, TransposedAxis axes[2]) {
+  std::vector<int64_t> s = shapeOf(x);
+  int64_t sh = axes[0].stride, sw = axes[1].stride;
+  int64_t hi[2] = {axes[0].hi, axes[1].hi};
+  if (sh > 1 || sw > 1) {
+    x = im.reshape(x, {s[0], s[1], s[2], 1, s[3], 1});
+    std::vector<int64_t> padding = {0, 0, 0, 0, 0, 0, 0, sh - 1, 0, 0, 0, sw - 1};
+    auto type = RankedTensorType::get({1}, im.b.getF32Type());
+    Value zero = tosa::ConstOp::create(im.b, im.loc, type, DenseElementsAttr::get(type, 0.0f));
+    x = tosaOp(im, "tosa.pad",
+               RankedTensorType::get({s[0], s[1], s[2], sh, s[3], sw}, im.b.getF32Type()),
+               {x, im.shapeConstant(padding), zero}, {});
+    x = im.reshape(x, s = {s[0], s[1], s[2] * sh, s[3] * sw});
+    hi[0] -= sh - 1; // the trailing zeros of the last pixel are padding
+    hi[1] -= sw - 1;
+  }
+  std::vector<int64_t> offsets = {0, 0, std::max<int64_t>(0, -axes[0].lo),
+                                  std::max<int64_t>(0, -axes[1].lo)};
+  std::vector<int64_t> sizes = {s[0], s[1], s[2] - offsets[2] - std::max<int64_t>(0, -hi[0]),
+                                s[3] - offsets[3] - std::max<int64_t>(0, -hi[1])};
+  if (sizes != s)
+    x = sliceOf(im, x, offsets, sizes);
+  for (int d = 0; d < 2; ++d) {
+    axes[d].lo = std::max<int64_t>(0, axes[d].lo);
+    axes[d].hi = std::max<int64_t>(0, hi[d]);
+  }
+  return im.transpose(x, {0, 2, 3, 1});
+}
+
+} // namespace
+
+// ConvTranspose as the convolution it is the gradient of: the input
+// dilated by the strides (zeros between pixels) and padded by
+// dilation * (kernel - 1) - pads (+ output_padding at the end), convolved
+// at stride 1 with the window flipped and the channel roles swapped per group.
+bool lowerConvTranspose(Importer &im) {
+  Tensor *tx = im.input(0), *tw = im.input(1);
+  if (!tx || !tw ||
+      !im.onlyAttributes({"auto_pad", "dilations", "group", "kernel_shape", "output_padding",
+                          "output_shape", "pads", "strides"}))
+    return false;
+  if (tx->onnxType != TP::FLOAT)
+    return im.fail("supported for FLOAT tensors only");
+  size_t rank = tx->shape.size();
+  if (rank != 3 && rank != 4)
+    return im.fail("supported for 1-D and 2-D transposed convolutions only (input rank " +
+                   std::to_string(rank) + ")");
+  bool stored = im.convTransposeStored.count(im.node->input(1)), ohwi = false;
+  int64_t group = im.attrInt("group", 1), cin = tx->shape[1];
+  std::vector<int64_t> ws = oihwShape(im, *tw, &ohwi);
+  int64_t weightIn = ws.size() == rank ? (stored ? ws[1] * group : ws[0]) : -1;
+  if (group < 1 || cin % group != 0 || weightIn != cin) {
+    std::vector<int64_t> asStored = ws; // the model's layout [C, O/group, k...]
+    if (stored)
+      asStored[0] = ws[1] * group, asStored[1] = ws[0] / group;
+    return im.fail("a weight of shape " + shapeText(asStored) + " does not fit an input of " +
+                   std::to_string(cin) + " channels with group = " + std::to_string(group) +
+                   " (expected " + std::to_string(cin) + "x(OUT/group)xKERNEL)");
+  }
+  int64_t cout = stored ? ws[0] : ws[1] * group;
+  std::vector<int64_t> spatial(tx->shape.begin() + 2, tx->shape.end()),
+      kernel(ws.begin() + 2, ws.end());
+  std::vector<int64_t> kernelShape = im.attrInts("kernel_shape");
+  if (!kernelShape.empty() && kernelShape != kernel)
+    return im.fail("kernel_shape " + shapeText(kernelShape) + " differs from the weight's window " +
+                   shapeText(kernel));
+  std::vector<TransposedAxis> axes;
+  if (!transposedAxes(im, spatial, kernel, &axes))
+    return false;
+  if (rank == 3)
+    axes.insert(axes.begin(), TransposedAxis{});
+  Value x = im.valueOf(*tx), w = im.valueOf(*tw), bias = biasOf(im, cout);
+  if (!x || !w || !bias)
+    return false;
+  if (rank == 3)
+    x = im.reshape(x, {tx->shape[0], cin, 1, tx->shape[2]});
+  w = weight2D(im, w, ohwi);
+  if (!stored)
+    w = convTransposeWeightOnDevice(im, w, group);
+  Value xin = dilateAndPad(im, x, axes.data());
+  Window win;
+  for (int d = 0; d < 2; ++d) {
+    win.kernel[d] = axes[d].kernel;
+    win.dilation[d] = axes[d].dilation;
+    win.pad[2 * d] = axes[d].lo;
+    win.pad[2 * d + 1] = axes[d].hi;
+    win.out[d] = axes[d].out;
+  }
+  Value y = convNHWC(im, xin, w, bias, win, group, ohwi);
   Value r = fromNHWC(im, y, rank);
   im.define(0, Tensor{r, shapeOf(r), TP::FLOAT, std::nullopt});
   return true;
@@ -295,134 +549,6 @@ bool lowerGlobalPool(Importer &im) {
           return arith::DivFOp::create(b, at, a[0], fconst(b, at, a[0].getType(), count));
         });
   im.define(0, Tensor{x, shape, TP::FLOAT, std::nullopt});
-  return true;
-}
-
-namespace {
-
-Value reduceKeep(Importer &im, Value x, const std::vector<int64_t> &axes, StringRef kind) {
-  std::vector<int64_t> shape = shapeOf(x);
-  for (int64_t a : axes) {
-    shape[a] = 1;
-    x = tosaOp(im, ("tosa.reduce_" + kind).str(), RankedTensorType::get(shape, im.b.getF32Type()),
-               {x}, {im.b.getNamedAttr("axis", im.b.getI32IntegerAttr(a))});
-  }
-  return x;
-}
-
-// (x - mean) / sqrt(var + eps) over `axes`, from the data itself; the mean
-// and 1 / sqrt(var + eps) (dims kept) for LayerNormalization's extra outputs.
-Value normalize(Importer &im, Value x, const std::vector<int64_t> &axes, float eps, Value *meanOut,
-                Value *invStdOut) {
-  std::vector<int64_t> shape = shapeOf(x);
-  int64_t count = 1;
-  for (int64_t a : axes)
-    count *= shape[a];
-  auto scaleBy = [&](Value v) {
-    return im.elementwise(
-        {v}, shapeOf(v), TP::FLOAT, [&](OpBuilder &b, Location at, ValueRange a) -> Value {
-          return arith::DivFOp::create(b, at, a[0], fconst(b, at, a[0].getType(), count));
-        });
-  };
-  Value mean = scaleBy(reduceKeep(im, x, axes, "sum"));
-  Value centered = im.elementwise({x, mean}, shape, TP::FLOAT,
-                                  [](OpBuilder &b, Location at, ValueRange a) -> Value {
-                                    return arith::SubFOp::create(b, at, a[0], a[1]);
-                                  });
-  Value sq = im.elementwise({centered}, shape, TP::FLOAT,
-                            [](OpBuilder &b, Location at, ValueRange a) -> Value {
-                              return arith::MulFOp::create(b, at, a[0], a[0]);
-                            });
-  Value var = scaleBy(reduceKeep(im, sq, axes, "sum"));
-  Value invStd = im.elementwise(
-      {var}, shapeOf(var), TP::FLOAT, [&](OpBuilder &b, Location at, ValueRange a) -> Value {
-        Type t = a[0].getType();
-        Value d =
-            math::SqrtOp::create(b, at, arith::AddFOp::create(b, at, a[0], fconst(b, at, t, eps)));
-        return arith::DivFOp::create(b, at, fconst(b, at, t, 1), d);
-      });
-  *meanOut = mean;
-  *invStdOut = invStd;
-  return im.elementwise({centered, invStd}, shape, TP::FLOAT,
-                        [&](OpBuilder &b, Location at, ValueRange a) -> Value {
-                          return arith::MulFOp::create(b, at, a[0], a[1]);
-                        });
-}
-
-} // namespace
-
-bool lowerNormalization(Importer &im) {
-  const std::string &op = im.node->op_type();
-  Tensor *tx = im.input(0);
-  if (!tx)
-    return false;
-  if (tx->onnxType != TP::FLOAT)
-    return im.fail("supported for FLOAT tensors only");
-  for (int i = 1; i < im.node->output_size(); ++i)
-    if (!im.node->output(i).empty() && op != "LayerNormalization")
-      return im.fail("only the first output is supported (inference form)");
-  if (im.attrInt("stash_type", 1) != 1)
-    return im.fail("stash_type other than 1 (float) is not supported");
-  if (op == "BatchNormalization" && im.attrInt("training_mode", 0))
-    return im.fail("training_mode = 1 is not supported");
-  Value x = im.valueOf(*tx);
-  if (!x)
-    return false;
-  int64_t rank = tx->shape.size();
-  float eps = im.attrFloat("epsilon", 1e-5f);
-  // The per-channel parameters broadcast as [C, 1, ...] (Batch/Instance) or
-  // as the normalized trailing shape (Layer).
-  auto param = [&](int i, bool channel) -> Value {
-    Tensor *t = im.input(i);
-    Value v = t ? im.valueOf(*t) : Value();
-    if (v && channel) {
-      std::vector<int64_t> s = {t->shape[0]};
-      s.resize(rank - 1, 1);
-      v = im.reshape(v, s);
-    }
-    return v;
-  };
-  Value y;
-  if (op == "BatchNormalization") {
-    Value scale = param(1, true), bias = param(2, true), mean = param(3, true),
-          var = param(4, true);
-    if (!scale || !bias || !mean || !var)
-      return false;
-    y = im.elementwise(
-        {x, scale, bias, mean, var}, tx->shape, TP::FLOAT,
-        [&](OpBuilder &b, Location at, ValueRange a) -> Value {
-          Type t = a[0].getType();
-          Value d = math::SqrtOp::create(b, at,
-                                         arith::AddFOp::create(b, at, a[4], fconst(b, at, t, eps)));
-          Value n = arith::DivFOp::create(b, at, arith::SubFOp::create(b, at, a[0], a[3]), d);
-          return arith::AddFOp::create(b, at, arith::MulFOp::create(b, at, n, a[1]), a[2]);
-        });
-  } else {
-    bool layer = op == "LayerNormalization";
-    std::vector<int64_t> axes;
-    int64_t first = layer ? im.attrInt("axis", -1) : 2;
-    first = first < 0 ? first + rank : first;
-    for (int64_t d = first; d < rank; ++d)
-      axes.push_back(d);
-    Value mean, invStd;
-    Value n = normalize(im, x, axes, eps, &mean, &invStd);
-    if (layer) {
-      im.define(1, Tensor{mean, shapeOf(mean), TP::FLOAT, std::nullopt});
-      im.define(2, Tensor{invStd, shapeOf(invStd), TP::FLOAT, std::nullopt});
-    }
-    Value scale = param(1, !layer), bias = im.hasInput(2) ? param(2, !layer) : Value();
-    if (!scale || (im.hasInput(2) && !bias))
-      return false;
-    std::vector<Value> operands = {n, scale};
-    if (bias)
-      operands.push_back(bias);
-    y = im.elementwise(operands, tx->shape, TP::FLOAT,
-                       [&](OpBuilder &b, Location at, ValueRange a) -> Value {
-                         Value v = arith::MulFOp::create(b, at, a[0], a[1]);
-                         return a.size() > 2 ? Value(arith::AddFOp::create(b, at, v, a[2])) : v;
-                       });
-  }
-  im.define(0, Tensor{y, tx->shape, TP::FLOAT, std::nullopt});
   return true;
 }
 

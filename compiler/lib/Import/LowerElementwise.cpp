@@ -423,12 +423,28 @@ bool lowerWhere(Importer &im) {
   std::vector<Value> values;
   std::vector<int64_t> shape;
   std::vector<int32_t> types;
-  if (!operands(im, 0, 3, &values, &shape, &types))
+  // A condition known at compile time (torch's causal mask, folded from
+  // `tril(ones) == 0`) is read as 0/1 words and compared in the select's
+  // body: an i1 tensor cannot be a buffer, and the broadcast reshape of the
+  // mask would keep it from fusing into this kernel.
+  Tensor *condition = im.input(0);
+  bool words = condition && !condition->value && condition->host &&
+               kindOf(condition->onnxType) == Kind::Bool;
+  if (words)
+    condition->value = im.boolWords(*condition->host);
+  bool ok = operands(im, 0, 3, &values, &shape, &types);
+  if (words)
+    condition->value = Value(); // this node's operand only; other users see the mask
+  if (!ok)
     return false;
-  Value result = im.elementwise(values, shape, types[1],
-                                [&](OpBuilder &b, Location at, ValueRange a) -> Value {
-                                  return arith::SelectOp::create(b, at, a[0], a[1], a[2]);
-                                });
+  Value result = im.elementwise(
+      values, shape, types[1], [&](OpBuilder &b, Location at, ValueRange a) -> Value {
+        Value c = a[0];
+        if (words)
+          c = arith::CmpIOp::create(b, at, arith::CmpIPredicate::ne, c,
+                                    arith::ConstantOp::create(b, at, b.getI32IntegerAttr(0)));
+        return arith::SelectOp::create(b, at, c, a[1], a[2]);
+      });
   im.define(0, Tensor{result, shape, types[1], std::nullopt});
   return true;
 }

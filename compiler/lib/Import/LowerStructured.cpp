@@ -45,14 +45,6 @@ std::vector<int64_t> shapeOf(Value v) {
   return std::vector<int64_t>(t.getShape().begin(), t.getShape().end());
 }
 
-// "8x1024", as the messages spell a shape.
-std::string shapeText(const std::vector<int64_t> &shape) {
-  std::string text;
-  for (int64_t d : shape)
-    text += (text.empty() ? "" : "x") + std::to_string(d);
-  return text;
-}
-
 Value operand(Importer &im, int i, Tensor **tensor = nullptr) {
   Tensor *t = im.input(i);
   if (tensor)
@@ -350,10 +342,11 @@ bool lowerGemm(Importer &im) {
 } // namespace
 
 bool lowerConvolutions(Importer &im); // LowerConvolutions.cpp
+bool lowerConvTranspose(Importer &im);
 bool lowerPool(Importer &im);
 bool lowerGlobalPool(Importer &im);
-bool lowerNormalization(Importer &im);
-bool lowerMovement(Importer &im); // LowerMovement.cpp
+bool lowerNormalization(Importer &im); // LowerNormalization.cpp
+bool lowerMovement(Importer &im);      // LowerMovement.cpp
 std::optional<Lowering> movementLowering(const std::string &op);
 std::optional<Lowering> compositeLowering(const std::string &op); // LowerComposite.cpp
 std::string compositeOps();
@@ -377,6 +370,7 @@ std::optional<Lowering> structuredLowering(const std::string &op) {
       {"MatMul", lowerMatMul},
       {"Gemm", lowerGemm},
       {"Conv", lowerConvolutions},
+      {"ConvTranspose", lowerConvTranspose},
       {"MaxPool", lowerPool},
       {"AveragePool", lowerPool},
       {"GlobalAveragePool", lowerGlobalPool},
@@ -395,7 +389,8 @@ std::optional<Lowering> structuredLowering(const std::string &op) {
 std::string supportedOps() {
   return elementwiseOps() +
          " ReduceSum ReduceMean ReduceMax ReduceMin ReduceProd ReduceL1 ReduceL2 ReduceSumSquare"
-         " ReduceLogSum ReduceLogSumExp Softmax LogSoftmax MatMul Gemm Conv MaxPool AveragePool"
+         " ReduceLogSum ReduceLogSumExp Softmax LogSoftmax MatMul Gemm Conv ConvTranspose MaxPool "
+         "AveragePool"
          " GlobalAveragePool GlobalMaxPool BatchNormalization LayerNormalization"
          " InstanceNormalization " +
          movementOps() + " " + compositeOps() + " Constant Shape Size ConstantOfShape Range";

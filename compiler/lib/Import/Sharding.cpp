@@ -40,7 +40,7 @@ void planData(Importer &im, const onnx::GraphProto &graph, const std::set<std::s
 
 // Megatron: a weight pair (W1 then W2 read by the next MatMul/Gemm) is split
 // by columns then rows, so the hidden activation stays split and the pair
-// costs one all_reduce; conv weights by output channel.
+// costs one all_reduce; Conv and ConvTranspose weights by output channel.
 void planTensor(Importer &im, const onnx::GraphProto &graph, const std::set<std::string> &inits) {
   bool secondOfPair = false;
   for (const auto &node : graph.node()) {
@@ -70,6 +70,15 @@ void planTensor(Importer &im, const onnx::GraphProto &graph, const std::set<std:
         continue;
       im.splits[node.input(1)] = splitDim(4, 0);
       im.splitReasons[node.input(1)] = "tensor: convolution output channels";
+    } else if (op == "ConvTranspose" && node.input_size() >= 2 && inits.count(node.input(1))) {
+      // [C, OUT/group, k...]: output channels are dimension 1 (one group).
+      const auto *groupAttr = findAttribute(node, "group");
+      auto it = im.values.find(node.input(1));
+      if ((groupAttr && groupAttr->i() != 1) || it == im.values.end() ||
+          it->second.shape.size() < 3 || it->second.shape[1] % im.options.devices != 0)
+        continue;
+      im.splits[node.input(1)] = splitDim(it->second.shape.size(), 1);
+      im.splitReasons[node.input(1)] = "tensor: transposed-convolution output channels";
     }
   }
 }

@@ -27,3 +27,17 @@
 // RUN: mesh-vk-translate --import-onnx %t.cast.onnx | FileCheck %s --check-prefix=CAST
 // CAST: func.func @main(%{{.*}}: tensor<3xf32>) -> tensor<3xi32>
 // CAST: arith.fptosi
+//
+// A BOOL constant whose elements differ (torch's causal mask, folded from
+// `tril(ones) == 0`): the runtime stores no i1 buffers, so Where reads it as
+// i32 words compared in its own body, and another user gets the words
+// compared with 0 in a kernel of their own.
+// RUN: %make_model where_mask %t.mask.onnx
+// RUN: mesh-vk-translate --import-onnx %t.mask.onnx | FileCheck %s --check-prefix=MASK
+// MASK: arith.constant dense<{{\[\[}}0, 1], [0, 0]]> : tensor<2x2xi32>
+// MASK: linalg.generic
+// MASK: arith.cmpi ne, %{{.*}}, %{{.*}} : i32
+// MASK-NEXT: arith.select
+// MASK: arith.constant dense<{{\[\[}}1, 0], [1, 1]]> : tensor<2x2xi32>
+// MASK-NOT: tensor<2x2xi1>>
+// MASK: arith.cmpi ne

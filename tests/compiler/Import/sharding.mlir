@@ -38,3 +38,10 @@
 // RUN: echo '{"grid": [2], "tensors": {"nope": [[0]]}}' > %t.bad.json
 // RUN: not mesh-vk-translate --import-onnx %t.mlp.onnx --shard=%t.bad.json 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: bad.json: tensor 'nope' is not in the model
+//
+// ConvTranspose's weight [C, OUT, k, k] split by output channels (its
+// dimension 1) is stored as the Conv weight [OUT, k, k, C] (OHWI): the split moves to 0.
+// RUN: %make_model conv_transpose %t.ct.onnx
+// RUN: mesh-vk-translate --import-onnx %t.ct.onnx --shard=tensor --devices=3 --print-plan | FileCheck %s --check-prefix=CT
+// CT: // plan: w: split_axes = {{\[\[}}0], [], [], []] (tensor: transposed-convolution output channels, stored as the equivalent Conv weight, stored OHWI)
+// CT: shard.shard %{{.*}} to %{{.*}} annotate_for_users : tensor<3x2x2x2xf32>

@@ -118,6 +118,42 @@ MODELS = {
         [vi("x", F, [4, 4])], [vi("y", F, [2, 4])],
         [const("s", np.array([0, 0], dtype=np.int64)), const("e", np.array([2], dtype=np.int64)),
          const("a", np.array([0, 1], dtype=np.int64))]),
+    # ConvTranspose (torch's nn.ConvTranspose2d): an initializer weight
+    # [C=2, O=3, 2, 2] stored as the Conv weight [3, 2, 2, 2], window flipped.
+    "conv_transpose": lambda: graph(
+        [helper.make_node("ConvTranspose", ["x", "w", "b"], ["y"], name="up", strides=[2, 2])],
+        [vi("x", F, [1, 2, 3, 3])], [vi("y", F, [1, 3, 6, 6])],
+        [const("w", np.arange(24, dtype=np.float32).reshape(2, 3, 2, 2)),
+         const("b", np.zeros(3, np.float32))]),
+    # A weight given at run time (flipped on the device), pads larger than
+    # the window (the input cropped), group 2.
+    "conv_transpose_runtime_weight": lambda: graph(
+        [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="up", pads=[2, 2, 2, 2], group=2)],
+        [vi("x", F, [1, 2, 4, 4]), vi("w", F, [2, 1, 2, 2])], [vi("y", F, [1, 2, 1, 1])]),
+    "conv_transpose_3d": lambda: graph(
+        [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="up3")],
+        [vi("x", F, [1, 1, 2, 2, 2])], [vi("y", F, [1, 1, 3, 3, 3])],
+        [const("w", np.ones((1, 1, 2, 2, 2), np.float32))]),
+    "conv_transpose_channels": lambda: graph(
+        [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="up")],
+        [vi("x", F, [1, 2, 3, 3])], [vi("y", F, [1, 1, 4, 4])],
+        [const("w", np.ones((3, 1, 2, 2), np.float32))]),
+    "conv_transpose_kernel_shape": lambda: graph(
+        [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="up", kernel_shape=[3, 3])],
+        [vi("x", F, [1, 1, 3, 3])], [vi("y", F, [1, 1, 5, 5])],
+        [const("w", np.ones((1, 1, 2, 2), np.float32))]),
+    "conv_transpose_strides": lambda: graph(
+        [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="up", strides=[2, 2, 2])],
+        [vi("x", F, [1, 1, 3, 3])], [vi("y", F, [1, 1, 4, 4])],
+        [const("w", np.ones((1, 1, 2, 2), np.float32))]),
+    # torch's causal mask: `tril(ones) == 0` folds to a BOOL constant whose
+    # elements differ; the runtime stores no i1 buffers.
+    "where_mask": lambda: graph(
+        [helper.make_node("Where", ["mask", "ninf", "x"], ["y"], name="masked_fill"),
+         helper.make_node("Not", ["mask"], ["keep"], name="keep")],
+        [vi("x", F, [2, 2, 2])], [vi("y", F, [2, 2, 2]), vi("keep", TensorProto.BOOL, [2, 2])],
+        [const("mask", np.array([[False, True], [False, False]])),
+         const("ninf", np.array(-np.inf, np.float32))]),
     "runtime_shape": lambda: graph(
         [helper.make_node("Reshape", ["x", "s"], ["y"], name="reshape")],
         [vi("x", F, [2, 3]), vi("s", I64, [2])], [vi("y", F, [3, 2])]),
@@ -154,7 +190,8 @@ def external(name, out):
 
 
 # Models onnx.checker passes or refuses only in part; meshvk must refuse them itself.
-UNCHECKED = {"softmax_axis", "unsqueeze_twice", "slice_lengths"}
+UNCHECKED = {"softmax_axis", "unsqueeze_twice", "slice_lengths", "conv_transpose_channels",
+             "conv_transpose_kernel_shape", "conv_transpose_strides"}
 
 
 def main():

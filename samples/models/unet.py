@@ -1,0 +1,14 @@
+#!/usr/bin/env python3
+"""A small U-Net (MaxPool, ConvTranspose, skip concats): torch.onnx.export, then mesh-vk-run and Python.
+
+For each model and each POLICY:DEVICES (default none:1 data:4 tensor:4):
+max abs error vs torch from mesh-vk-run and from meshvk.compile, parameter
+and peak bytes per device (mesh-vk-run --print-plan), the median wall time of
+a call (weights resident) from both, and torch's CPU time on the same input.
+
+    PYTHONPATH=build/python /usr/bin/python3 samples/models/unet.py [--models ...] [--configs tensor:2 ...]
+"""
+import common
+
+if __name__ == "__main__":
+    common.main(["unet"], __doc__.splitlines()[0])

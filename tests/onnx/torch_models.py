@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""Real models exported from torch at test time run through mesh-vk-run and match torch.
+
+    torch_models.py MESH_VK_RUN WORK_DIR [MODEL...]
+
+ResNet-18, MobileNet-v2, SqueezeNet-1.1 (torchvision, weights=None), a
+ViT-style encoder, a GPT-2-style decoder (int64 token ids) and a small U-Net
+(samples/models/zoo.py; torch.manual_seed(0), random weights, nothing
+downloaded) are exported with torch.onnx.export and run as
+`mesh-vk-run MODEL.onnx --shard=POLICY --devices=N` on 1 process and on 4
+logical devices under --shard=data and --shard=tensor (the decoder also
+under --shard=data on 3, which is refused). Each result must be
+within 1e-3 x max(1, max |torch output|) of torch's output (read back from
+--output, compared here). A model that cannot run under a policy must be
+refused with exactly the line listed in REFUSALS (exit non-zero); a
+refusal not listed, a listed one that now runs, a crash or a wrong answer
+fails the test.
+"""
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "samples", "models"))
+import common  # noqa: E402
+import zoo  # noqa: E402
+
+# Configurations besides common.CONFIGS: a batch of 4 over 3 processes.
+EXTRA_CONFIGS = {"gpt": [("data", 3)]}
+# (model, policy, devices) -> the one line mesh-vk-run prints when it
+# refuses ({onnx}: the model's path).
+REFUSALS = {
+    ("gpt", "data", 3): "mesh-vk-run: {onnx}: error: 'tensor.collapse_shape' op cannot be partitioned: it merges a "
+                        "dimension split into uneven shards with other dimensions ('tensor<4x16xi32>'); split it over "
+                        "a process count that divides it, or reshape before splitting",
+}
+
+run_tool, work = sys.argv[1:3]
+names = sys.argv[3:] or list(zoo.MODELS)
+os.makedirs(work, exist_ok=True)
+failures = []
+for name in names:
+    exported = zoo.export(name, work, torch_runs=1)
+    for policy, devices in common.CONFIGS + EXTRA_CONFIGS.get(name, []):
+        label = f"{name} --shard={policy} --devices={devices}"
+        run = common.run_cli(exported, policy, devices, run_tool, work=work)
+        expected_refusal = REFUSALS.get((name, policy, devices))
+        expected_refusal = expected_refusal and expected_refusal.format(onnx=exported.onnx)
+        if expected_refusal is not None:
+            if run.refusal != expected_refusal or run.returncode == 0:
+                failures.append(f"{label}: expected the refusal {expected_refusal!r}, got exit "
+                                f"{run.returncode} {run.refusal!r}")
+            else:
+                print(f"{label}: refused as expected: {run.refusal}")
+        elif not run.passed:
+            failures.append(f"{label}: exit {run.returncode}: {run.refusal}")
+        elif not run.max_error <= exported.tolerance:  # NaN fails too
+            failures.append(f"{label}: max abs error {run.max_error:.3e} > {exported.tolerance:.3e}")
+        else:
+            print(f"{label}: ok, max abs error {run.max_error:.2e} (bound {exported.tolerance:.1e}), "
+                  f"{run.parameter_bytes} parameter / {run.peak_bytes} peak bytes per device, "
+                  f"{run.seconds:.1f} s")
+        sys.stdout.flush()
+
+if failures:
+    print("\n".join(failures))
+    sys.exit(1)

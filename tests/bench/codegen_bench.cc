@@ -233,6 +233,88 @@ BENCHMARK(BM_Matmul)
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);
 
+// relu(a . b + bias[j]) as ONE kernel (what meshvk-fuse-kernels makes of
+// matmul + bias + relu) vs the two kernels it replaces (the matmul, then
+// bias + relu re-reading the product), timed interleaved in one process:
+// x_vs_unfused = (matmul + epilogue) / fused; epilogue_overhead = fused /
+// matmul alone (1.0 = the epilogue is free).
+std::string EpilogueBody(const std::string& in, const std::string& T, const std::string& R) {
+  return "  %e2 = tensor.empty() : " + T +
+         "\n"
+         "  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, "
+         "affine_map<(i, j) -> (i, j)>], iterator_types = [\"parallel\", \"parallel\"]} ins(" +
+         in + ", %bias : " + T + ", " + R + ") outs(%e2 : " + T +
+         ") {\n"
+         "  ^bb0(%x: f32, %y: f32, %o: f32):\n    %v = arith.addf %x, %y : f32\n"
+         "    %zero = arith.constant 0.0 : f32\n    %w = arith.maxnumf %v, %zero fastmath<nnan> : f32\n"
+         "    linalg.yield %w : f32\n  } -> " +
+         T + "\n  return %r : " + T + "\n}\n";
+}
+
+std::string MatmulEpilogueMlir(int64_t M, int64_t N, int64_t K) {
+  auto t = [](int64_t a, int64_t b) { return "tensor<" + std::to_string(a) + "x" + std::to_string(b) + "xf32>"; };
+  std::string R = "tensor<" + std::to_string(N) + "xf32>";
+  std::ostringstream m;
+  m << "func.func @fused(%a: " << t(M, K) << ", %b: " << t(K, N) << ", %bias: " << R << ") -> " << t(M, N)
+    << " attributes {meshvk.kernel} {\n  %z = arith.constant 0.0 : f32\n"
+    << "  %e = tensor.empty() : " << t(M, N) << "\n"
+    << "  %f = linalg.fill ins(%z : f32) outs(%e : " << t(M, N) << ") -> " << t(M, N) << "\n"
+    << "  %m = linalg.matmul ins(%a, %b : " << t(M, K) << ", " << t(K, N) << ") outs(%f : " << t(M, N) << ") -> "
+    << t(M, N) << "\n"
+    << EpilogueBody("%m", t(M, N), R);
+  return m.str();
+}
+
+std::string EpilogueMlir(int64_t M, int64_t N) {
+  std::string T = "tensor<" + std::to_string(M) + "x" + std::to_string(N) + "xf32>";
+  std::string R = "tensor<" + std::to_string(N) + "xf32>";
+  return "func.func @epilogue(%c: " + T + ", %bias: " + R + ") -> " + T + " attributes {meshvk.kernel} {\n" +
+         EpilogueBody("%c", T, R);
+}
+
+void BM_MatmulEpilogue(benchmark::State& state) {
+  Device& dev = TheDevice();
+  if (!dev.error().empty()) return state.SkipWithError(dev.error().c_str());
+  const int64_t M = state.range(0), N = state.range(1), K = state.range(2);
+  std::string err;
+  const auto* fused = Generated(MatmulEpilogueMlir(M, N, K), &err);
+  const auto* matmul = fused ? Generated(MatmulMlir(M, N, K), &err) : nullptr;
+  const auto* epilogue = matmul ? Generated(EpilogueMlir(M, N), &err) : nullptr;
+  if (!epilogue) return state.SkipWithError(err.c_str());
+  auto a = Upload(RandomFloats(M * K, 2)), b = Upload(RandomFloats(K * N, 3));
+  auto bias = Upload(RandomFloats(N, 4));
+  auto c = Empty(M * N), out = Empty(M * N);
+  std::vector<Buffer*> fusedBufs = {a.get(), b.get(), bias.get(), out.get()};
+  std::vector<Buffer*> matmulBufs = {a.get(), b.get(), c.get()};
+  std::vector<Buffer*> epilogueBufs = {c.get(), bias.get(), out.get()};
+  std::vector<bool> fusedWrites = {false, false, false, true}, matmulWrites = {false, false, true},
+                    epilogueWrites = {false, false, true};
+  Kernel fk(dev, *fused), mk(dev, *matmul), ek(dev, *epilogue);
+  double fusedS = 0, matmulS = 0, epilogueS = 0;
+  for (auto _ : state) {
+    std::vector<double> t = Interleaved({{&fk, fused->workgroupCount, nullptr, 0, &fusedBufs, &fusedWrites},
+                                         {&mk, matmul->workgroupCount, nullptr, 0, &matmulBufs, &matmulWrites},
+                                         {&ek, epilogue->workgroupCount, nullptr, 0, &epilogueBufs, &epilogueWrites}},
+                                        fusedBufs, fusedWrites, 3, &err);
+    if (!err.empty()) return state.SkipWithError(err.c_str());
+    fusedS = t[0];
+    matmulS = t[1];
+    epilogueS = t[2];
+    state.SetIterationTime(fusedS);
+  }
+  state.counters["GFLOPS"] = 2.0 * M * N * K / fusedS / 1e9;
+  state.counters["unfused_ms"] = (matmulS + epilogueS) * 1e3;
+  state.counters["x_vs_unfused"] = (matmulS + epilogueS) / fusedS;
+  state.counters["epilogue_overhead"] = fusedS / matmulS;
+}
+BENCHMARK(BM_MatmulEpilogue)
+    ->Args({512, 512, 512})
+    ->Args({256, 4096, 64})
+    ->Args({8, 256, 64})
+    ->UseManualTime()
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
+
 // relu(a * row[j] + col[i]). The max carries fastmath<nnan>: like GLSL's
 // max() in the hand-written kernels it may ignore NaN operands (without the
 // flag MLIR adds IsNan/Select pairs to honour maxnumf's NaN rule).

@@ -181,6 +181,96 @@ FailureOr<scf::SCFTileAndFuseResult> tileAndFuse(RewriterBase &rw, TilingInterfa
   return res;
 }
 
+// ---------------------------------------------------------------------------
+// Fused kernels (meshvk-fuse-kernels): a root whose operand is a contraction's
+// result read through a permutation (the contraction's epilogue: bias,
+// activation, residual add, a transpose) is tiled as that contraction would
+// be, so each invocation keeps a register tile of the contraction and applies
+// the epilogue to it.
+// ---------------------------------------------------------------------------
+bool isContraction(linalg::LinalgOp op) {
+  if (op.getNumReductionLoops() == 0 || op.getNumDpsInits() != 1)
+    return false;
+  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  return out.isProjectedPermutation() && out.getNumResults() >= 2;
+}
+
+/// The contraction that produces an operand of `root` read through a
+/// permutation, and that operand's map; root itself when it is one.
+struct Anchor {
+  linalg::LinalgOp op;
+  AffineMap rootMap; // root loops -> the contraction's output dims
+};
+
+std::optional<Anchor> findAnchor(linalg::LinalgOp root) {
+  if (isContraction(root) || root.getNumReductionLoops() != 0)
+    return std::nullopt;
+  for (OpOperand &operand : root->getOpOperands()) {
+    auto producer = operand.get().getDefiningOp<linalg::LinalgOp>();
+    if (!producer || !isContraction(producer))
+      continue;
+    AffineMap map = root.getMatchingIndexingMap(&operand);
+    if (map.isPermutation())
+      return Anchor{producer, map};
+  }
+  return std::nullopt;
+}
+
+/// Per loop of `op`: the root loop its output dimension `k` is (through the
+/// root's map of that output), or -1 for reduction loops.
+SmallVector<int64_t> rootLoopsOf(linalg::LinalgOp op, AffineMap rootMap) {
+  SmallVector<int64_t> loops(op.getNumLoops(), -1);
+  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  for (auto [k, e] : llvm::enumerate(out.getResults()))
+    loops[cast<AffineDimExpr>(e).getPosition()] =
+        cast<AffineDimExpr>(rootMap.getResult(k)).getPosition();
+  return loops;
+}
+
+/// The contraction's plan in the root's loops.
+TilePlan planInRootLoops(const TilePlan &anchorPlan, linalg::LinalgOp anchor, AffineMap rootMap,
+                         unsigned rootLoops) {
+  SmallVector<int64_t> toRoot = rootLoopsOf(anchor, rootMap);
+  TilePlan p;
+  p.invocations = anchorPlan.invocations;
+  p.workgroupTile.assign(rootLoops, 1);
+  p.threadTile.assign(rootLoops, 1);
+  for (auto [d, l] : llvm::enumerate(toRoot)) {
+    if (l < 0)
+      continue;
+    p.workgroupTile[l] = anchorPlan.workgroupTile[d];
+    p.threadTile[l] = anchorPlan.threadTile[d];
+  }
+  int64_t outputs = 1;
+  for (int64_t t : p.threadTile)
+    outputs *= t;
+  if (outputs <= kMaxRegisterTileOutputs)
+    p.registerTile = p.threadTile;
+  return p;
+}
+
+/// Register tiles for the contractions fused into a tiled root: the root's
+/// thread tile on their output loops (RegisterTiles.cpp guards full tiles).
+void markFusedContractions(linalg::LinalgOp tiledRoot, ArrayRef<int64_t> rootThreadTile) {
+  MeshVKDialect::RegisterTileAttrHelper caps(tiledRoot.getContext());
+  for (OpOperand &operand : tiledRoot->getOpOperands()) {
+    auto producer = operand.get().getDefiningOp<linalg::LinalgOp>();
+    AffineMap map = tiledRoot.getMatchingIndexingMap(&operand);
+    if (!producer || !isContraction(producer) || !map.isPermutation() ||
+        caps.isAttrPresent(producer))
+      continue;
+    SmallVector<int64_t> tile(producer.getNumLoops(), 0);
+    int64_t outputs = 1;
+    for (auto [d, l] : llvm::enumerate(rootLoopsOf(producer, map)))
+      if (l >= 0) {
+        tile[d] = rootThreadTile[l];
+        outputs *= tile[d];
+      }
+    if (outputs <= kMaxRegisterTileOutputs)
+      caps.setAttr(producer, DenseI64ArrayAttr::get(tiledRoot.getContext(), tile));
+  }
+}
+
 } // namespace
 
 LogicalResult tileRoots(func::FuncOp f, const TargetDescription &target, int64_t *invocations) {
@@ -192,9 +282,12 @@ LogicalResult tileRoots(func::FuncOp f, const TargetDescription &target, int64_t
     auto root = m.getSource().getDefiningOp<linalg::LinalgOp>();
     if (!root)
       return m.emitError("kernel result is not computed by a linalg op");
-    FailureOr<TilePlan> plan = planTiles(root, target);
+    std::optional<Anchor> anchor = findAnchor(root);
+    FailureOr<TilePlan> plan = planTiles(anchor ? anchor->op : root, target);
     if (failed(plan))
       return failure();
+    if (anchor)
+      plan = planInRootLoops(*plan, anchor->op, anchor->rootMap, root.getNumLoops());
     *invocations = std::max(*invocations, plan->invocations);
     auto wg = tileAndFuse(rw, cast<TilingInterface>(root.getOperation()), plan->workgroupTile,
                           /*threads=*/false);
@@ -207,6 +300,8 @@ LogicalResult tileRoots(func::FuncOp f, const TargetDescription &target, int64_t
     if (!plan->registerTile.empty())
       MeshVKDialect::RegisterTileAttrHelper(rw.getContext())
           .setAttr(th->tiledAndFusedOps.front(), rw.getDenseI64ArrayAttr(plan->registerTile));
+    if (anchor)
+      markFusedContractions(cast<linalg::LinalgOp>(th->tiledAndFusedOps.front()), plan->threadTile);
   }
   return success();
 }

@@ -23,6 +23,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
@@ -89,6 +90,20 @@ struct ElementwiseInPlace : OpRewritePattern<linalg::GenericOp> {
       return success();
     }
     return failure();
+  }
+};
+
+// Named elementwise ops (linalg.add, linalg.exp, linalg.transpose, ...) as
+// linalg.generic, so that elementwise fusion (which takes generics) makes one
+// op of a chain: a fused kernel's epilogue is then one root whose operand is
+// its contraction (TileKernel.cpp tiles such a root as the contraction).
+struct GeneralizeElementwise : OpInterfaceRewritePattern<linalg::LinalgOp> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+  LogicalResult matchAndRewrite(linalg::LinalgOp op, PatternRewriter &rw) const override {
+    if (isa<linalg::GenericOp, linalg::FillOp, linalg::CopyOp>(op) ||
+        !op.hasPureTensorSemantics() || op.getNumLoops() != op.getNumParallelLoops())
+      return failure();
+    return linalg::generalizeNamedOp(rw, op);
   }
 };
 
@@ -289,7 +304,10 @@ LogicalResult simplifyOnTensors(func::FuncOp f) {
     Operation *producer = operand->get().getDefiningOp();
     return producer && producer->hasOneUse();
   });
-  patterns.add<ElementwiseInPlace>(ctx);
+  patterns.add<ElementwiseInPlace, GeneralizeElementwise>(ctx);
+  // A tile of a tensor.empty is an empty tile: a temporary of the tile's size
+  // (bounded by boundTemporaries), never one of the whole tensor.
+  tensor::populateFoldTensorEmptyPatterns(patterns);
   for (Dialect *d : ctx->getLoadedDialects())
     d->getCanonicalizationPatterns(patterns);
   for (RegisteredOperationName op : ctx->getRegisteredOperations())

@@ -100,6 +100,9 @@ void meshvk::buildPlanPipeline(OpPassManager &pm) {
   // Before outlining: each piece of a split reduction is a kernel of its own.
   pm.addPass(createSplitReductions());
   pm.addPass(createOutlineKernels());
+  // On launches (per process, after partitioning and collective lowering):
+  // merges never cross a copy or collective.
+  pm.addPass(createFuseKernels());
   pm.addPass(createPlanAllocations());
 }
 

@@ -32,6 +32,37 @@ func.func @matmul(%a: tensor<37x53xf32>, %b: tensor<53x64xf32>) -> tensor<37x64x
 
 // -----
 
+// A fused epilogue (meshvk-fuse-kernels: matmul + bias + relu in one kernel)
+// is tiled as its matmul: the same workgroups and invocations as @matmul,
+// the 8x8 accumulators carried through the K loop, then bias and relu on the
+// tile, written in place into the output (no temporary).
+
+// CHECK-LABEL: func.func @matmul_epilogue
+// CHECK-NOT: memref.alloca
+// CHECK: gpu.launch blocks({{.*}}) threads({{.*}}) in ({{.*}} = %c64,
+// CHECK: %{{.*}}:64 = scf.for {{.*}} iter_args(
+// CHECK: arith.addf
+// CHECK: arith.maxnumf
+// CHECK: return
+func.func @matmul_epilogue(%a: tensor<37x53xf32>, %b: tensor<53x64xf32>, %bias: tensor<64xf32>) -> tensor<37x64xf32> attributes {meshvk.kernel} {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<37x64xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<37x64xf32>) -> tensor<37x64xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<37x53xf32>, tensor<53x64xf32>) outs(%f : tensor<37x64xf32>) -> tensor<37x64xf32>
+  %e2 = tensor.empty() : tensor<37x64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%m, %bias : tensor<37x64xf32>, tensor<64xf32>) outs(%e2 : tensor<37x64xf32>) {
+    ^bb0(%v: f32, %c: f32, %o: f32):
+      %s = arith.addf %v, %c : f32
+      %y = arith.maxnumf %s, %z : f32
+      linalg.yield %y : f32
+  } -> tensor<37x64xf32>
+  return %r : tensor<37x64xf32>
+}
+
+// -----
+
 // An elementwise chain with a broadcast is fused into one loop nest that
 // writes the output in place (no temporary, no copy); 4-wide tiles use vec4.
 

@@ -1,4 +1,5 @@
-// RUN: mesh-vk-opt %s -split-input-file -verify-diagnostics --meshvk-plan | FileCheck %s
+// RUN: mesh-vk-opt %s -split-input-file -verify-diagnostics --meshvk-unroll-grid --meshvk-lower-collectives --meshvk-split-reductions --meshvk-outline-kernels --meshvk-plan-allocations | FileCheck %s
+// (meshvk-plan without meshvk-fuse-kernels: the chains below stay one launch per op.)
 // Buffers of every process, sized from local shard types; transients reuse
 // arena bytes when their lifetimes do not overlap. meshvk.buffers per result:
 // #meshvk.buffer<kind (argument, result, transient), index (argument/result

@@ -563,6 +563,39 @@ def OutlineKernels : Pass<"meshvk-outline-kernels", "mlir::ModuleOp"> {
   let dependentDialects = ["::meshvk::MeshVKDialect", "mlir::func::FuncDialect"];
 }
 
+def FuseKernels : Pass<"meshvk-fuse-kernels", "mlir::ModuleOp"> {
+  let summary = "Merge elementwise kernels into the kernel of their producer (epilogues, chains)";
+  let description = [{
+    A launch whose results are read only by one elementwise launch of the same
+    process is merged into it: the producer's body, then the consumer's, as
+    one kernel (a matmul or convolution with its bias, activation and residual
+    add; a chain of elementwise ops). The producer must be elementwise or a
+    contraction kernel, each of its results read once through a permutation
+    (never broadcast), and no copy or collective may lie between the two
+    launches (work never moves across data movement). Merged kernels are
+    deduplicated; outlined kernels left without launches are erased.
+
+    Before:
+    ```mlir
+    %0 = meshvk.launch @kernel_0(%a, %w) on 0 : (...) -> tensor<8x256xf32>   // matmul
+    %1 = meshvk.launch @kernel_1(%0, %bias) on 0 : (...) -> tensor<8x256xf32> // + bias
+    %2 = meshvk.launch @kernel_2(%1) on 0 : (...) -> tensor<8x256xf32>        // relu
+    ```
+    After:
+    ```mlir
+    %2 = meshvk.launch @kernel_fused(%a, %w, %bias) on 0 : (...) -> tensor<8x256xf32>
+    func.func private @kernel_fused(...) attributes {meshvk.kernel} {
+      // fill, matmul, bias generic, relu generic
+    }
+    ```
+
+    Expects: meshvk-outline-kernels' output. Leaves: the same contract, with
+    fewer launches.
+  }];
+  let dependentDialects = ["::meshvk::MeshVKDialect", "mlir::func::FuncDialect",
+                           "mlir::linalg::LinalgDialect"];
+}
+
 def PlanAllocations : Pass<"meshvk-plan-allocations", "mlir::ModuleOp"> {
   let summary = "Assign every plan value a buffer on its process (the one place sizes are decided)";
   let description = [{

@@ -160,7 +160,8 @@ meshvk_status_t meshvk_instance_import(const meshvk_instance_import_info_t* info
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_instance_import: out_instance is NULL").ToC();
   }
   *out_instance = nullptr;
-  Status checked = meshvk::CheckStructure(info, MESHVK_STRUCTURE_TYPE_INSTANCE_IMPORT_INFO, "meshvk_instance_import: info");
+  Status checked =
+      meshvk::CheckStructure(info, MESHVK_STRUCTURE_TYPE_INSTANCE_IMPORT_INFO, "meshvk_instance_import: info");
   if (checked.ok()) checked = meshvk::CheckHeaderVersion(info->meshvk_api_version, "meshvk_instance_import");
   if (!checked.ok()) return checked.ToC();
   auto instance = std::make_unique<meshvk_instance_t>();

@@ -1,11 +1,10 @@
 // meshvk_buffer_t: a shard buffer in memory of its owning process's device.
 #include "buffer.h"
 
-#include "base/structure.h"
-
 #include <cstring>
 #include <vector>
 
+#include "base/structure.h"
 #include "device_wait.h"
 #include "external_memory.h"
 #include "host_staging.h"

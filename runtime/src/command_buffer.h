@@ -4,8 +4,8 @@
 
 #include <volk.h>
 
-#include <unordered_map>
 #include <atomic>
+#include <unordered_map>
 #include <vector>
 
 #include "device_set.h"

@@ -264,8 +264,8 @@ meshvk_status_t meshvk_instance_copy_path(const meshvk_instance_t* instance, uin
   if (!instance) {
     return meshvk::MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_instance_copy_path: instance is NULL").ToC();
   }
-  meshvk::Status checked = meshvk::CheckStructure(out_info, MESHVK_STRUCTURE_TYPE_COPY_PATH_INFO,
-                                                 "meshvk_instance_copy_path: out_info");
+  meshvk::Status checked =
+      meshvk::CheckStructure(out_info, MESHVK_STRUCTURE_TYPE_COPY_PATH_INFO, "meshvk_instance_copy_path: out_info");
   if (!checked.ok()) return checked.ToC();
   meshvk::FillKeepingHeader(out_info, meshvk_copy_path_info_t{});
   const size_t n = instance->physical_devices.size();
@@ -285,8 +285,8 @@ meshvk_status_t meshvk_device_set_copy_path(const meshvk_device_set_t* set, uint
   if (!set) {
     return meshvk::MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_device_set_copy_path: set is NULL").ToC();
   }
-  meshvk::Status checked = meshvk::CheckStructure(out_info, MESHVK_STRUCTURE_TYPE_COPY_PATH_INFO,
-                                                 "meshvk_device_set_copy_path: out_info");
+  meshvk::Status checked =
+      meshvk::CheckStructure(out_info, MESHVK_STRUCTURE_TYPE_COPY_PATH_INFO, "meshvk_device_set_copy_path: out_info");
   if (!checked.ok()) return checked.ToC();
   meshvk::FillKeepingHeader(out_info, meshvk_copy_path_info_t{});
   for (uint32_t p : {src, dst}) {

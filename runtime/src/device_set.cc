@@ -569,8 +569,8 @@ meshvk_status_t meshvk_device_set_process_info(const meshvk_device_set_t* set, u
   if (!set) {
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_device_set_process_info: set is NULL").ToC();
   }
-  Status status = meshvk::CheckStructure(out_info, MESHVK_STRUCTURE_TYPE_PROCESS_INFO,
-                                         "meshvk_device_set_process_info: out_info");
+  Status status =
+      meshvk::CheckStructure(out_info, MESHVK_STRUCTURE_TYPE_PROCESS_INFO, "meshvk_device_set_process_info: out_info");
   if (status.ok()) status = set->CheckProcess(process, "meshvk_device_set_process_info");
   if (!status.ok()) return status.ToC();
   const meshvk::Process& p = set->processes[process];
@@ -621,8 +621,7 @@ uint64_t meshvk_device_set_allocated_bytes(const meshvk_device_set_t* set, uint3
 
 meshvk_status_t meshvk_device_set_process_memory(const meshvk_device_set_t* set, uint32_t process,
                                                  meshvk_process_memory_t* out_memory) {
-  if (!set)
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_device_set_process_memory: set is NULL").ToC();
+  if (!set) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_device_set_process_memory: set is NULL").ToC();
   Status status = meshvk::CheckStructure(out_memory, MESHVK_STRUCTURE_TYPE_PROCESS_MEMORY,
                                          "meshvk_device_set_process_memory: out_memory");
   if (status.ok()) status = set->CheckProcess(process, "meshvk_device_set_process_memory");

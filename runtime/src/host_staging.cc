@@ -478,8 +478,8 @@ Status StageOut(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, uint64_
   const uint64_t chunk = ChunkFor(chunk_bytes, size);
   RingLease out;
   MESHVK_RETURN_IF_ERROR(out.Acquire(staged.device, chunk));
-  return Pump(size, chunk, timeout_ns, out.get(), staged.handle,
-              staged.offset + offset, nullptr, nullptr, VK_NULL_HANDLE, 0, sink);
+  return Pump(size, chunk, timeout_ns, out.get(), staged.handle, staged.offset + offset, nullptr, nullptr,
+              VK_NULL_HANDLE, 0, sink);
 }
 
 Status StageIn(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, uint64_t chunk_bytes, uint64_t timeout_ns,
@@ -491,8 +491,8 @@ Status StageIn(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, uint64_t
   const uint64_t chunk = ChunkFor(chunk_bytes, size);
   RingLease in;
   MESHVK_RETURN_IF_ERROR(in.Acquire(staged.device, chunk));
-  return Pump(size, chunk, timeout_ns, nullptr, VK_NULL_HANDLE, 0, source, in.get(),
-              staged.handle, staged.offset + offset, nullptr);
+  return Pump(size, chunk, timeout_ns, nullptr, VK_NULL_HANDLE, 0, source, in.get(), staged.handle,
+              staged.offset + offset, nullptr);
 }
 
 Status CopyHostStaged(meshvk_buffer_t* src, uint64_t src_offset, meshvk_buffer_t* dst, uint64_t dst_offset,

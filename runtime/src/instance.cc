@@ -1,14 +1,13 @@
 // meshvk_instance_t: the VkInstance, validation routing and device discovery.
 #include "instance.h"
 
-#include "base/structure.h"
-#include "api_version.h"
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
+#include "api_version.h"
+#include "base/structure.h"
 #include "device_wait.h"  // CountLeaked
 #include "vulkan/loader.h"
 #include "vulkan/vk_status.h"
@@ -328,7 +327,8 @@ meshvk_status_t meshvk_instance_create(const meshvk_instance_create_info_t* info
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_instance_create: out_instance is NULL").ToC();
   }
   *out_instance = nullptr;
-  Status checked = meshvk::CheckStructure(info, MESHVK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, "meshvk_instance_create: info");
+  Status checked =
+      meshvk::CheckStructure(info, MESHVK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, "meshvk_instance_create: info");
   if (checked.ok()) checked = meshvk::CheckHeaderVersion(info->api_version, "meshvk_instance_create");
   if (!checked.ok()) return checked.ToC();
   auto instance = std::make_unique<meshvk_instance_t>();
@@ -383,7 +383,7 @@ meshvk_status_t meshvk_instance_physical_device_info(const meshvk_instance_t* in
         .ToC();
   }
   Status checked = meshvk::CheckStructure(out_info, MESHVK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INFO,
-                                         "meshvk_instance_physical_device_info: out_info");
+                                          "meshvk_instance_physical_device_info: out_info");
   if (!checked.ok()) return checked.ToC();
   meshvk::FillKeepingHeader(out_info, instance->physical_devices[index].info);
   return MESHVK_OK;
@@ -399,7 +399,7 @@ meshvk_status_t meshvk_instance_device_group_info(meshvk_instance_t* instance, u
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_instance_device_group_info: instance is NULL").ToC();
   }
   Status checked = meshvk::CheckStructure(out_info, MESHVK_STRUCTURE_TYPE_DEVICE_GROUP_INFO,
-                                         "meshvk_instance_device_group_info: out_info");
+                                          "meshvk_instance_device_group_info: out_info");
   if (!checked.ok()) return checked.ToC();
   if (index >= instance->groups.size()) {
     return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "meshvk_instance_device_group_info: device group %u of %zu", index,

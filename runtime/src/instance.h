@@ -27,7 +27,7 @@ struct PhysicalDevice {
   VkPhysicalDevice16BitStorageFeatures storage16{};
   VkPhysicalDeviceVulkan12Features vulkan12{};
   meshvk_physical_device_info_t info = MESHVK_PHYSICAL_DEVICE_INFO_INIT;  // the public view, filled once
-  std::vector<meshvk_queue_family_info_t> public_queue_families;  // info.queue_families points here
+  std::vector<meshvk_queue_family_info_t> public_queue_families;          // info.queue_families points here
 };
 
 // A device group's VkPeerMemoryFeatureFlags, [heap][local][remote].

@@ -4,8 +4,6 @@
 // validator cannot know and which Vulkan would treat as undefined behaviour.
 #include "spirv_check.h"
 
-#include "base/structure.h"
-
 #include <cstring>
 #include <spirv-tools/libspirv.hpp>
 #include <string>
@@ -13,6 +11,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "base/structure.h"
 #include "meshvk/vulkan.h"
 
 namespace meshvk {
@@ -141,8 +140,8 @@ extern "C" {
 
 meshvk_status_t meshvk_executable_check_spirv(const meshvk_executable_create_info_t* info,
                                               uint32_t vulkan_api_version) {
-  meshvk::Status checked = meshvk::CheckStructure(info, MESHVK_STRUCTURE_TYPE_EXECUTABLE_CREATE_INFO,
-                                                 "meshvk_executable_check_spirv: info");
+  meshvk::Status checked =
+      meshvk::CheckStructure(info, MESHVK_STRUCTURE_TYPE_EXECUTABLE_CREATE_INFO, "meshvk_executable_check_spirv: info");
   if (!checked.ok()) return checked.ToC();
   return meshvk::CheckSpirv(*info, vulkan_api_version).ToC();
 }
@@ -150,7 +149,7 @@ meshvk_status_t meshvk_executable_check_spirv(const meshvk_executable_create_inf
 meshvk_status_t meshvk_executable_check_mvk_kernel(const meshvk_executable_create_info_t* info,
                                                    uint32_t vulkan_api_version, meshvk_spirv_layout_t* out_layout) {
   meshvk::Status checked = meshvk::CheckStructure(info, MESHVK_STRUCTURE_TYPE_EXECUTABLE_CREATE_INFO,
-                                                 "meshvk_executable_check_mvk_kernel: info");
+                                                  "meshvk_executable_check_mvk_kernel: info");
   if (checked.ok())
     checked = meshvk::CheckStructure(out_layout, MESHVK_STRUCTURE_TYPE_SPIRV_LAYOUT,
                                      "meshvk_executable_check_mvk_kernel: out_layout");

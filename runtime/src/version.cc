@@ -22,9 +22,9 @@ Status CheckHeaderVersion(uint32_t header_version, const char* where) {
     return MakeStatus(MESHVK_STATUS_UNAVAILABLE,
                       "%s: compiled with meshvk headers %u.%u.%u, but the library is %u.%u.%u (it serves headers "
                       "%u.0 to %u.%u)",
-                      where, Major(header_version), Minor(header_version), Patch(header_version),
-                      Major(MESHVK_VERSION), Minor(MESHVK_VERSION), Patch(MESHVK_VERSION), Major(MESHVK_VERSION),
-                      Major(MESHVK_VERSION), Minor(MESHVK_VERSION));
+                      where, Major(header_version), Minor(header_version), Patch(header_version), Major(MESHVK_VERSION),
+                      Minor(MESHVK_VERSION), Patch(MESHVK_VERSION), Major(MESHVK_VERSION), Major(MESHVK_VERSION),
+                      Minor(MESHVK_VERSION));
   }
   return Status();
 }

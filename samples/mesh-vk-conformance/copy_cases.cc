@@ -185,7 +185,8 @@ void RunCopyCases(meshvk_instance_t* instance, const Topology& topology, const K
                    [&](const std::string& n) { return options.selected(topology.name + "/" + n); }))
     return;
   meshvk_status_t raw = MESHVK_OK;
-  meshvk_device_set_t* set = CreateDeviceSet(instance, topology, ProcessCount(instance, topology), options.timeout_ns, &raw);
+  meshvk_device_set_t* set =
+      CreateDeviceSet(instance, topology, ProcessCount(instance, topology), options.timeout_ns, &raw);
   Status made(raw);
   if (!made.ok()) {
     for (const std::string& n : names)

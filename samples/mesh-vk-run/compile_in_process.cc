@@ -2,9 +2,9 @@
 #include "compile_in_process.h"
 
 #include "grid_variant.h"
-#include "meshvk_environment.h"
 #include "meshvk/Codegen/RuntimeDevice.h"
 #include "meshvk/meshvk.h"
+#include "meshvk_environment.h"
 
 namespace meshvk_run {
 namespace {

@@ -5,8 +5,8 @@
 #include <memory>
 
 #include "device_flags.h"
-#include "meshvk_environment.h"
 #include "meshvk/meshvk.h"
+#include "meshvk_environment.h"
 #include "status_text.h"
 
 namespace meshvk_run {

@@ -98,7 +98,8 @@ std::string PlanGraphDot(const meshvk_module_t* module, uint32_t function, const
 
   std::vector<std::vector<meshvk_command_info_t>> commands(processes);
   for (uint32_t p = 0; p < processes; ++p) {
-    commands[p].resize(meshvk_module_command_count(module, function, p), meshvk_command_info_t MESHVK_COMMAND_INFO_INIT);
+    commands[p].resize(meshvk_module_command_count(module, function, p),
+                       meshvk_command_info_t MESHVK_COMMAND_INFO_INIT);
     for (uint32_t c = 0; c < commands[p].size(); ++c)
       if (meshvk_status_t status = meshvk_module_command_info(module, function, p, c, &commands[p][c]))
         meshvk_status_free(status);

@@ -16,11 +16,11 @@
 #include "copy_path.h"
 #include "device_flags.h"
 #include "grid_variant.h"
-#include "meshvk_environment.h"
 #include "meshvk/meshvk.h"
 #include "meshvk/module.h"
 #include "meshvk/trace.h"
 #include "meshvk/transport.h"
+#include "meshvk_environment.h"
 #include "mpi_job.h"
 #include "output_files.h"
 #include "plan_graph.h"
@@ -275,7 +275,8 @@ int ProgramRun::CreateDevices() {
   meshvk_instance_create_info_t instance_info = MESHVK_INSTANCE_CREATE_INFO_INIT;
   instance_info.flags = devices_.validation ? MESHVK_INSTANCE_VALIDATION_BIT | MESHVK_INSTANCE_SYNC_VALIDATION_BIT : 0;
   instance_info.application_name = "mesh-vk-run";
-  if (meshvk_status_t status = meshvk_environment_instance_flags(&instance_info)) return Error(kExitUsage, Take(status));
+  if (meshvk_status_t status = meshvk_environment_instance_flags(&instance_info))
+    return Error(kExitUsage, Take(status));
   if (meshvk_status_t status = meshvk_instance_create(&instance_info, &r_.instance)) {
     const int code = InstanceCreateExitCode(status);
     return Error(code, Take(status));

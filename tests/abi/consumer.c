@@ -28,8 +28,9 @@ static void Expect(int ok, const char* what) {
 /* Takes a status: 1 when its code is `code`. */
 static int Code(meshvk_status_t status, meshvk_status_code_t code) {
   const int same = meshvk_status_code(status) == code;
-  if (!same) printf("consumer: got %s: %s\n", meshvk_status_code_name(meshvk_status_code(status)),
-                    meshvk_status_message(status));
+  if (!same)
+    printf("consumer: got %s: %s\n", meshvk_status_code_name(meshvk_status_code(status)),
+           meshvk_status_message(status));
   meshvk_status_free(status);
   return same;
 }
@@ -41,17 +42,20 @@ typedef struct Unknown {
   double payload[4];
 } Unknown;
 
-#define CHECK_INIT(TYPE, INIT, ENUM)  \
-  {                                   \
-    TYPE value = INIT;                \
-    Expect(value.type == (ENUM), #INIT); \
+#define CHECK_INIT(TYPE, INIT, ENUM)           \
+  {                                            \
+    TYPE value = INIT;                         \
+    Expect(value.type == (ENUM), #INIT);       \
     Expect(value.next == NULL, #INIT " next"); \
   }
 
 static void EveryInitializer(void) {
-  CHECK_INIT(meshvk_instance_create_info_t, MESHVK_INSTANCE_CREATE_INFO_INIT, MESHVK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO)
-  CHECK_INIT(meshvk_instance_import_info_t, MESHVK_INSTANCE_IMPORT_INFO_INIT, MESHVK_STRUCTURE_TYPE_INSTANCE_IMPORT_INFO)
-  CHECK_INIT(meshvk_physical_device_info_t, MESHVK_PHYSICAL_DEVICE_INFO_INIT, MESHVK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INFO)
+  CHECK_INIT(meshvk_instance_create_info_t, MESHVK_INSTANCE_CREATE_INFO_INIT,
+             MESHVK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO)
+  CHECK_INIT(meshvk_instance_import_info_t, MESHVK_INSTANCE_IMPORT_INFO_INIT,
+             MESHVK_STRUCTURE_TYPE_INSTANCE_IMPORT_INFO)
+  CHECK_INIT(meshvk_physical_device_info_t, MESHVK_PHYSICAL_DEVICE_INFO_INIT,
+             MESHVK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INFO)
   CHECK_INIT(meshvk_device_limits_t, MESHVK_DEVICE_LIMITS_INIT, MESHVK_STRUCTURE_TYPE_DEVICE_LIMITS)
   CHECK_INIT(meshvk_device_group_info_t, MESHVK_DEVICE_GROUP_INFO_INIT, MESHVK_STRUCTURE_TYPE_DEVICE_GROUP_INFO)
   CHECK_INIT(meshvk_copy_path_info_t, MESHVK_COPY_PATH_INFO_INIT, MESHVK_STRUCTURE_TYPE_COPY_PATH_INFO)
@@ -87,8 +91,7 @@ static void EveryInitializer(void) {
   CHECK_INIT(meshvk_trace_event_t, MESHVK_TRACE_EVENT_INIT, MESHVK_STRUCTURE_TYPE_TRACE_EVENT)
   CHECK_INIT(meshvk_transport_t, MESHVK_TRANSPORT_INIT, MESHVK_STRUCTURE_TYPE_TRANSPORT)
   CHECK_INIT(meshvk_transport_stats_t, MESHVK_TRANSPORT_STATS_INIT, MESHVK_STRUCTURE_TYPE_TRANSPORT_STATS)
-  CHECK_INIT(meshvk_mpi_transport_stats_t, MESHVK_MPI_TRANSPORT_STATS_INIT, MESHVK_STRUCTURE_TYPE_MPI_TRANSPORT_STATS)
-  {
+  CHECK_INIT(meshvk_mpi_transport_stats_t, MESHVK_MPI_TRANSPORT_STATS_INIT, MESHVK_STRUCTURE_TYPE_MPI_TRANSPORT_STATS) {
     meshvk_invoke_info_t invoke = MESHVK_INVOKE_INFO_INIT;
     meshvk_instance_create_info_t instance = MESHVK_INSTANCE_CREATE_INFO_INIT;
     meshvk_device_timeout_t timeout = MESHVK_DEVICE_TIMEOUT_INIT;

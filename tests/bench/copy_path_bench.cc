@@ -23,8 +23,8 @@
 #include <string>
 #include <vector>
 
-#include "meshvk_environment.h"
 #include "meshvk/meshvk.h"
+#include "meshvk_environment.h"
 
 namespace {
 
@@ -251,7 +251,8 @@ void BM_HostStaging(benchmark::State& state) {
   const uint64_t bytes = static_cast<uint64_t>(state.range(0));
   meshvk_buffer_t *src = Make(0, bytes, false), *dst = Make(1, bytes, false);
   double best = 1e30;
-  if (!Check(state, meshvk_buffer_copy_host_staged(src, 0, dst, 0, bytes, MESHVK_TIMEOUT_INFINITE))) return;  // warm-up (first touch)
+  if (!Check(state, meshvk_buffer_copy_host_staged(src, 0, dst, 0, bytes, MESHVK_TIMEOUT_INFINITE)))
+    return;  // warm-up (first touch)
   MemcpyProbe memcpy_probe(bytes);
   double best_cpu = 1e30;
   for (auto _ : state) {

@@ -51,12 +51,12 @@
 #include <string>
 #include <vector>
 
-#include "meshvk_environment.h"
 #include "meshvk/Artifact/CompileProgram.h"
 #include "meshvk/meshvk.h"
 #include "meshvk/module.h"
 #include "meshvk/transport.h"
 #include "meshvk/transport_mpi.h"
+#include "meshvk_environment.h"
 #include "rank_program.h"
 
 namespace {

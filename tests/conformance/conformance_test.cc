@@ -173,10 +173,8 @@ TEST_P(ConformanceTest, ShardBuffersAreLocalAndAllocationsEqualThePlan) {
       meshvk_process_info_t info = MESHVK_PROCESS_INFO_INIT;
       ASSERT_EQ(meshvk_test::StatusText(meshvk_device_set_process_info(set.get(), p, &info)), "");
       const uint64_t staged = staged_in[info.logical_device];
-      EXPECT_LE(meshvk_device_set_staging_bytes(set.get(), p), staged + 2 * 2 * kStagingChunk)
-          << "process " << p;
-      EXPECT_LE(meshvk_device_set_peak_staging_bytes(set.get(), p), staged + 2 * 2 * kStagingChunk)
-          << "process " << p;
+      EXPECT_LE(meshvk_device_set_staging_bytes(set.get(), p), staged + 2 * 2 * kStagingChunk) << "process " << p;
+      EXPECT_LE(meshvk_device_set_peak_staging_bytes(set.get(), p), staged + 2 * 2 * kStagingChunk) << "process " << p;
     }
     // Result shards handed out by the runtime are buffers of their owner.
     for (uint32_t s = 0; s < P; ++s) {

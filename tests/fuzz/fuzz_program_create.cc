@@ -12,9 +12,9 @@
 #include <map>
 #include <vector>
 
-#include "meshvk_environment.h"
 #include "meshvk/meshvk.h"
 #include "meshvk/module.h"
+#include "meshvk_environment.h"
 #include "programs.h"
 
 namespace {

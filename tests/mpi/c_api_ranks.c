@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "meshvk_environment.h"
 #include "meshvk/meshvk.h"
 #include "meshvk/trace.h"
 #include "meshvk/transport_mpi.h"
+#include "meshvk_environment.h"
 
 enum { B = 32, D = 64, H = 128 };
 

@@ -11,11 +11,11 @@
 #include <vector>
 
 #include "llvm/Support/raw_ostream.h"
-#include "meshvk_environment.h"
 #include "meshvk/Artifact/CompileProgram.h"
 #include "meshvk/Import/OnnxImport.h"
 #include "meshvk/meshvk.h"
 #include "meshvk/module.h"
+#include "meshvk_environment.h"
 #include "mlir/IR/MLIRContext.h"
 #include "onnx/onnx_pb.h"
 

@@ -22,10 +22,10 @@
 #include <vector>
 
 #include "compare.h"
-#include "meshvk_environment.h"
 #include "meshvk/artifact/integrity.h"
 #include "meshvk/meshvk.h"
 #include "meshvk/module.h"
+#include "meshvk_environment.h"
 #include "tensor_io.h"
 
 namespace {

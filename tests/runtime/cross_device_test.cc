@@ -166,10 +166,10 @@ TEST_F(CrossDeviceTest, HostMemoryDevicesShareOneHostAllocation) {
 // chunk (and odd), with offsets; staging is counted apart and released.
 TEST_F(CrossDeviceTest, HostStagedCopiesMoveExactlyTheRange) {
   const uint64_t allocated0 = meshvk_device_set_allocated_bytes(set_.get(), 0);
-  for (uint64_t bytes : {uint64_t{4}, uint64_t{4096 + 12}, uint64_t{kStagingChunk},
-                         uint64_t{2 * kStagingChunk + 4 * 333},
-                         // More chunks than a shared host allocation has slots: every slot is refilled.
-                         uint64_t{9 * kStagingChunk + 4 * 77}}) {
+  for (uint64_t bytes :
+       {uint64_t{4}, uint64_t{4096 + 12}, uint64_t{kStagingChunk}, uint64_t{2 * kStagingChunk + 4 * 333},
+        // More chunks than a shared host allocation has slots: every slot is refilled.
+        uint64_t{9 * kStagingChunk + 4 * 77}}) {
     const size_t words = bytes / 4 + 2;
     Buffer src = Make(0, words * 4, 0);
     Buffer dst = Make(1, words * 4, 0);

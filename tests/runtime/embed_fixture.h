@@ -34,8 +34,8 @@ inline std::string Text(meshvk_status_t status) {
 #define ASSERT_VK_OK(expr) ASSERT_EQ((expr), VK_SUCCESS)
 
 // meshvk_buffer_import of bytes [offset, offset + range) of the app's `buffer`.
-inline meshvk_status_t ImportAppBuffer(meshvk_device_set_t* set, uint32_t process, VkBuffer buffer,
-                                       VkDeviceSize offset, VkDeviceSize range, meshvk_buffer_t** out) {
+inline meshvk_status_t ImportAppBuffer(meshvk_device_set_t* set, uint32_t process, VkBuffer buffer, VkDeviceSize offset,
+                                       VkDeviceSize range, meshvk_buffer_t** out) {
   meshvk_buffer_import_info_t info = MESHVK_BUFFER_IMPORT_INFO_INIT;
   info.process = process;
   info.buffer = buffer;

@@ -413,8 +413,7 @@ TEST_F(EmbedTest, BadEmbeddingInputIsRefused) {
             MESHVK_STATUS_UNAVAILABLE);          // below 1.2
   info.queue_lock.lock = &EmbedTest::LockQueue;  // unlock missing
   device.api_version = VK_API_VERSION_1_2;
-  EXPECT_EQ(CodeOf(meshvk_device_set_import(meshvk_instance_, &info, &other)),
-            MESHVK_STATUS_INVALID_ARGUMENT);
+  EXPECT_EQ(CodeOf(meshvk_device_set_import(meshvk_instance_, &info, &other)), MESHVK_STATUS_INVALID_ARGUMENT);
   float* host = nullptr;
   VkBuffer buffer = AppBuffer(4096, &host);
   meshvk_buffer_t* imported = nullptr;

@@ -79,9 +79,9 @@ typedef struct meshvk_buffer_create_info_s {
 } meshvk_buffer_create_info_t;
 #define MESHVK_BUFFER_CREATE_INFO_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_BUFFER_CREATE_INFO)
 
-// meshvk_buffer_create with flags (INVALID_ARGUMENT for another structure type). EXPORTABLE on a set whose devices share no
-// external memory handle type is UNAVAILABLE; an exportable allocation the
-// driver refuses is RESOURCE_EXHAUSTED naming the process, device and size.
+// meshvk_buffer_create with flags (INVALID_ARGUMENT for another structure type). EXPORTABLE on a set whose devices
+// share no external memory handle type is UNAVAILABLE; an exportable allocation the driver refuses is
+// RESOURCE_EXHAUSTED naming the process, device and size.
 meshvk_status_t meshvk_buffer_create_with_info(meshvk_device_set_t* set, const meshvk_buffer_create_info_t* info,
                                                meshvk_buffer_t** out_buffer);
 

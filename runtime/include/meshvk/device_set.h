@@ -66,10 +66,10 @@ typedef struct meshvk_device_set_create_info_s {
 } meshvk_device_set_create_info_t;
 #if MESHVK_DESIGNATED_INITIALIZERS
 #define MESHVK_DEVICE_SET_CREATE_INFO_INIT \
-  { .type = MESHVK_STRUCTURE_TYPE_DEVICE_SET_CREATE_INFO, .topology = MESHVK_TOPOLOGY_AUTO, .process_count = 1 }
+  {.type = MESHVK_STRUCTURE_TYPE_DEVICE_SET_CREATE_INFO, .topology = MESHVK_TOPOLOGY_AUTO, .process_count = 1}
 #else
 #define MESHVK_DEVICE_SET_CREATE_INFO_INIT \
-  { MESHVK_STRUCTURE_TYPE_DEVICE_SET_CREATE_INFO, NULL, MESHVK_TOPOLOGY_AUTO, 1, 0, NULL, NULL, 0 }
+  {MESHVK_STRUCTURE_TYPE_DEVICE_SET_CREATE_INFO, NULL, MESHVK_TOPOLOGY_AUTO, 1, 0, NULL, NULL, 0}
 #endif
 
 // Chained to a device set's create (or import) info: how long work meshvk
@@ -86,11 +86,9 @@ typedef struct meshvk_device_timeout_s {
   meshvk_timeout_t timeout;
 } meshvk_device_timeout_t;
 #if MESHVK_DESIGNATED_INITIALIZERS
-#define MESHVK_DEVICE_TIMEOUT_INIT \
-  { .type = MESHVK_STRUCTURE_TYPE_DEVICE_TIMEOUT, .timeout = 60000000000ull }
+#define MESHVK_DEVICE_TIMEOUT_INIT {.type = MESHVK_STRUCTURE_TYPE_DEVICE_TIMEOUT, .timeout = 60000000000ull}
 #else
-#define MESHVK_DEVICE_TIMEOUT_INIT \
-  { MESHVK_STRUCTURE_TYPE_DEVICE_TIMEOUT, NULL, 60000000000ull }
+#define MESHVK_DEVICE_TIMEOUT_INIT {MESHVK_STRUCTURE_TYPE_DEVICE_TIMEOUT, NULL, 60000000000ull}
 #endif
 
 // Creates the VkDevice(s), queues and command pools. INVALID_ARGUMENT for P=0

@@ -56,10 +56,10 @@ typedef struct meshvk_instance_create_info_s {
 } meshvk_instance_create_info_t;
 #if MESHVK_DESIGNATED_INITIALIZERS
 #define MESHVK_INSTANCE_CREATE_INFO_INIT \
-  { .type = MESHVK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .api_version = MESHVK_VERSION }
+  {.type = MESHVK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .api_version = MESHVK_VERSION}
 #else
 #define MESHVK_INSTANCE_CREATE_INFO_INIT \
-  { MESHVK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, NULL, MESHVK_VERSION, 0, NULL, NULL, NULL }
+  {MESHVK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, NULL, MESHVK_VERSION, 0, NULL, NULL, NULL}
 #endif
 
 // Creates an instance (vkCreateInstance, Vulkan 1.1+ required).

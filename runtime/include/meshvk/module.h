@@ -268,11 +268,10 @@ typedef struct meshvk_invoke_info_s {
   meshvk_timeout_t timeout;
 } meshvk_invoke_info_t;
 #if MESHVK_DESIGNATED_INITIALIZERS
-#define MESHVK_INVOKE_INFO_INIT \
-  { .type = MESHVK_STRUCTURE_TYPE_INVOKE_INFO, .timeout = MESHVK_TIMEOUT_INFINITE }
+#define MESHVK_INVOKE_INFO_INIT {.type = MESHVK_STRUCTURE_TYPE_INVOKE_INFO, .timeout = MESHVK_TIMEOUT_INFINITE}
 #else
 #define MESHVK_INVOKE_INFO_INIT \
-  { MESHVK_STRUCTURE_TYPE_INVOKE_INFO, NULL, 0, NULL, 0, NULL, 0, 0, MESHVK_TIMEOUT_INFINITE }
+  {MESHVK_STRUCTURE_TYPE_INVOKE_INFO, NULL, 0, NULL, 0, NULL, 0, 0, MESHVK_TIMEOUT_INFINITE}
 #endif
 
 // Runs `function`: streams each argument shard straight out of the global host

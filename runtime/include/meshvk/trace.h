@@ -80,7 +80,7 @@ struct meshvk_trace_sink_s {
 uint32_t meshvk_module_command_count(const meshvk_module_t* module, uint32_t function, uint32_t process);
 
 typedef struct meshvk_command_info_s {
-  meshvk_structure_type_t type;    // MESHVK_STRUCTURE_TYPE_COMMAND_INFO
+  meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_COMMAND_INFO
   const void* next;
   meshvk_trace_event_kind_t kind;  // DISPATCH, COPY or FILL
   uint32_t phase;                  // the segment it is recorded in

@@ -202,7 +202,7 @@ meshvk_status_t meshvk_module_rank_layout(const meshvk_module_t* module, uint32_
                                           uint32_t* out_axes, uint32_t* out_axis_count);
 
 struct meshvk_program_ranks_s {
-  meshvk_structure_type_t type;         // MESHVK_STRUCTURE_TYPE_PROGRAM_RANKS
+  meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_PROGRAM_RANKS
   const void* next;
   const meshvk_transport_t* transport;  // borrowed; must outlive the program
   const uint32_t* process_rank;         // [grid process count]: the rank running each process

@@ -61,12 +61,10 @@ typedef struct meshvk_base_structure_s {
 // member zero: designated in C (no -Wmissing-field-initializers) and in
 // C++20, positional before C++20.
 #if defined(__cplusplus) && __cplusplus < 202002L
-#define MESHVK_STRUCT_INIT(type_enum) \
-  { type_enum, NULL }
+#define MESHVK_STRUCT_INIT(type_enum) {type_enum, NULL}
 #define MESHVK_DESIGNATED_INITIALIZERS 0
 #else
-#define MESHVK_STRUCT_INIT(type_enum) \
-  { .type = type_enum }
+#define MESHVK_STRUCT_INIT(type_enum) {.type = type_enum}
 #define MESHVK_DESIGNATED_INITIALIZERS 1
 #endif
 

@@ -43,7 +43,7 @@ extern "C" {
 // --- instance ----------------------------------------------------------------
 
 typedef struct meshvk_instance_import_info_s {
-  meshvk_structure_type_t type;                      // MESHVK_STRUCTURE_TYPE_INSTANCE_IMPORT_INFO
+  meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_INSTANCE_IMPORT_INFO
   const void* next;
   uint32_t meshvk_api_version;                       // MESHVK_VERSION (as meshvk_instance_create_info_t)
   VkInstance instance;                               // the application's, not destroyed
@@ -52,10 +52,10 @@ typedef struct meshvk_instance_import_info_s {
 } meshvk_instance_import_info_t;
 #if MESHVK_DESIGNATED_INITIALIZERS
 #define MESHVK_INSTANCE_IMPORT_INFO_INIT \
-  { .type = MESHVK_STRUCTURE_TYPE_INSTANCE_IMPORT_INFO, .meshvk_api_version = MESHVK_VERSION }
+  {.type = MESHVK_STRUCTURE_TYPE_INSTANCE_IMPORT_INFO, .meshvk_api_version = MESHVK_VERSION}
 #else
 #define MESHVK_INSTANCE_IMPORT_INFO_INIT \
-  { MESHVK_STRUCTURE_TYPE_INSTANCE_IMPORT_INFO, NULL, MESHVK_VERSION, VK_NULL_HANDLE, NULL, 0 }
+  {MESHVK_STRUCTURE_TYPE_INSTANCE_IMPORT_INFO, NULL, MESHVK_VERSION, VK_NULL_HANDLE, NULL, 0}
 #endif
 
 // Wraps the application's instance: enumerates its physical devices and groups

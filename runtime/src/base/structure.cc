@@ -9,8 +9,9 @@ namespace {
 // that tell the caller what to write.
 const char* TypeName(meshvk_structure_type_t type) {
   switch (type) {
-#define MESHVK_NAME(NAME) \
-  case MESHVK_STRUCTURE_TYPE_##NAME: return #NAME;
+#define MESHVK_NAME(NAME)            \
+  case MESHVK_STRUCTURE_TYPE_##NAME: \
+    return #NAME;
     MESHVK_NAME(INSTANCE_CREATE_INFO)
     MESHVK_NAME(INSTANCE_IMPORT_INFO)
     MESHVK_NAME(PHYSICAL_DEVICE_INFO)
@@ -48,7 +49,8 @@ const char* TypeName(meshvk_structure_type_t type) {
     MESHVK_NAME(TRANSPORT_STATS)
     MESHVK_NAME(MPI_TRANSPORT_STATS)
 #undef MESHVK_NAME
-    default: return nullptr;
+    default:
+      return nullptr;
   }
 }
 
@@ -69,9 +71,9 @@ Status CheckStructure(const void* structure, meshvk_structure_type_t expected, c
 }
 
 const void* FindChained(const void* first, meshvk_structure_type_t wanted) {
-  const auto* at = first ? static_cast<const meshvk_base_structure_t*>(
-                               static_cast<const meshvk_base_structure_t*>(first)->next)
-                         : nullptr;
+  const auto* at =
+      first ? static_cast<const meshvk_base_structure_t*>(static_cast<const meshvk_base_structure_t*>(first)->next)
+            : nullptr;
   for (int i = 0; at && i < kMaxChain; ++i, at = static_cast<const meshvk_base_structure_t*>(at->next))
     if (at->type == wanted) return at;
   return nullptr;

@@ -4,8 +4,8 @@
 #ifndef MESHVK_RUNTIME_SRC_BASE_STRUCTURE_H_
 #define MESHVK_RUNTIME_SRC_BASE_STRUCTURE_H_
 
-#include "status.h"
 #include "meshvk/types.h"
+#include "status.h"
 
 namespace meshvk {
 

@@ -40,8 +40,8 @@ uint32_t meshvk_module_command_count(const meshvk_module_t* module, uint32_t fun
 
 meshvk_status_t meshvk_module_command_info(const meshvk_module_t* module, uint32_t function, uint32_t process,
                                            uint32_t command, meshvk_command_info_t* out_info) {
-  if (meshvk::Status checked = meshvk::CheckStructure(out_info, MESHVK_STRUCTURE_TYPE_COMMAND_INFO,
-                                                      "meshvk_module_command_info: out_info");
+  if (meshvk::Status checked =
+          meshvk::CheckStructure(out_info, MESHVK_STRUCTURE_TYPE_COMMAND_INFO, "meshvk_module_command_info: out_info");
       !checked.ok())
     return checked.ToC();
   meshvk_status_t status = nullptr;

@@ -24,8 +24,8 @@
 #include "async_worker.h"
 #include "meshvk/artifact/builder.h"
 #include "meshvk/queue.h"
-#include "structure.h"
 #include "program.h"
+#include "structure.h"
 
 namespace {
 

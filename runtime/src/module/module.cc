@@ -253,9 +253,9 @@ meshvk_status_t meshvk_module_find_function(const meshvk_module_t* module, const
 
 meshvk_status_t meshvk_module_function_info(const meshvk_module_t* module, uint32_t function,
                                             meshvk_function_info_t* out_info) {
-  if (!module)
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_module_function_info: module is NULL").ToC();
-  if (Status checked = CheckStructure(out_info, MESHVK_STRUCTURE_TYPE_FUNCTION_INFO, "meshvk_module_function_info: out_info");
+  if (!module) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_module_function_info: module is NULL").ToC();
+  if (Status checked =
+          CheckStructure(out_info, MESHVK_STRUCTURE_TYPE_FUNCTION_INFO, "meshvk_module_function_info: out_info");
       !checked.ok())
     return checked.ToC();
   if (function >= meshvk_module_function_count(module))
@@ -397,8 +397,7 @@ meshvk_status_t meshvk_module_function_process_summary(const meshvk_module_t* mo
 
 meshvk_status_t meshvk_module_process_summary(const meshvk_module_t* module, uint32_t process,
                                               meshvk_process_summary_t* out_summary) {
-  if (!module)
-    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_module_process_summary: module is NULL").ToC();
+  if (!module) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_module_process_summary: module is NULL").ToC();
   if (Status checked = CheckStructure(out_summary, MESHVK_STRUCTURE_TYPE_PROCESS_SUMMARY,
                                       "meshvk_module_process_summary: out_summary");
       !checked.ok())

@@ -235,7 +235,8 @@ meshvk_status_t meshvk_program_create_with_info(const meshvk_program_create_info
 }
 
 meshvk_status_t meshvk_program_transport_stats(const meshvk_program_t* program, meshvk_transport_stats_t* out_stats) {
-  if (!program) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_program_transport_stats: program is NULL").ToC();
+  if (!program)
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_program_transport_stats: program is NULL").ToC();
   if (Status checked = meshvk::CheckStructure(out_stats, MESHVK_STRUCTURE_TYPE_TRANSPORT_STATS,
                                               "meshvk_program_transport_stats: out_stats");
       !checked.ok())

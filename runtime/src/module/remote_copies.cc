@@ -11,8 +11,8 @@
 
 #include "cross_device.h"
 #include "meshvk/artifact/builder.h"
-#include "structure.h"
 #include "module.h"
+#include "structure.h"
 
 namespace meshvk::module {
 namespace {

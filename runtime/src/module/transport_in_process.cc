@@ -7,8 +7,8 @@
 // mpirun); it has no all_reduce or reduce_scatter, so the runtime's own
 // exchanges run for those.
 #include <algorithm>
-#include <chrono>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <map>

@@ -72,7 +72,8 @@ std::shared_ptr<Artifact> Artifact::ForProcessCount(uint32_t processes) const {
     Check(status, name_ + ": ");
   }
   return std::shared_ptr<Artifact>(new Artifact(std::string(static_cast<const char*>(data), size),
-                                                name_ + " (plan for " + std::to_string(processes) + " processes)", plan));
+                                                name_ + " (plan for " + std::to_string(processes) + " processes)",
+                                                plan));
 }
 
 std::vector<std::string> Artifact::function_names() const {

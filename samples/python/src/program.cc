@@ -158,8 +158,9 @@ py::dict LoadedProgram::Stats() const {
   meshvk_program_stats_t stats = MESHVK_PROGRAM_STATS_INIT;
   {
     py::gil_scoped_release release;
-    program_->WithProgram(
-        [&](meshvk_program_t* program, meshvk_device_set_t*) { meshvk_status_free(meshvk_program_stats(program, &stats)); });
+    program_->WithProgram([&](meshvk_program_t* program, meshvk_device_set_t*) {
+      meshvk_status_free(meshvk_program_stats(program, &stats));
+    });
   }
   py::dict d;
   d["command_buffers"] = stats.command_buffer_count;

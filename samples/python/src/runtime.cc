@@ -9,9 +9,9 @@
 #include "artifact.h"
 #include "device_tensor.h"
 #include "errors.h"
-#include "meshvk_environment.h"
 #include "meshvk/instance.h"
 #include "meshvk/trace.h"
+#include "meshvk_environment.h"
 #include "program.h"
 #include "ranks.h"
 

@@ -9,9 +9,9 @@
 #include <cstdlib>
 #include <vector>
 
-#include "meshvk_environment.h"
 #include "meshvk/meshvk.h"
 #include "meshvk/module.h"
+#include "meshvk_environment.h"
 #include "programs.h"
 
 namespace {

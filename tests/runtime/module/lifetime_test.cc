@@ -71,13 +71,27 @@ void UseWhatIsLeft(const Handles& h, const std::array<bool, 7>& released) {
 
 void Release(const Handles& h, int which) {
   switch (which) {
-    case 0: meshvk_instance_release(h.instance); break;
-    case 1: meshvk_device_set_release(h.set); break;
-    case 2: meshvk_buffer_release(h.buffer); break;
-    case 3: meshvk_semaphore_release(h.semaphore); break;
-    case 4: meshvk_command_buffer_release(h.command_buffer); break;
-    case 5: meshvk_module_release(h.module); break;
-    case 6: meshvk_program_release(h.program); break;
+    case 0:
+      meshvk_instance_release(h.instance);
+      break;
+    case 1:
+      meshvk_device_set_release(h.set);
+      break;
+    case 2:
+      meshvk_buffer_release(h.buffer);
+      break;
+    case 3:
+      meshvk_semaphore_release(h.semaphore);
+      break;
+    case 4:
+      meshvk_command_buffer_release(h.command_buffer);
+      break;
+    case 5:
+      meshvk_module_release(h.module);
+      break;
+    case 6:
+      meshvk_program_release(h.program);
+      break;
   }
 }
 

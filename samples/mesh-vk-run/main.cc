@@ -3,6 +3,7 @@
 // Exit codes: 0 ok, 1 results differ from --expected-output, 2 bad input/usage,
 // 3 runtime/device failure.
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <new>
 #include <string>
@@ -166,7 +167,19 @@ int main(int argc, char** argv) {
                  flags.positional[1].c_str());
     return kExitUsage;
   }
-  if (flags.positional.size() == 1) return RunOneProgram(argc, argv, flags);
+  if (flags.positional.size() == 1) {
+    const int code = RunOneProgram(argc, argv, flags);
+    // A device that stopped answering may still run the work it was given
+    // on its driver's threads (a CPU driver's, or a GPU driver's queue
+    // thread): the process ends without running static destructors under
+    // them, which can crash inside the driver after the one-line error.
+    if (meshvk_leaked_object_count() > 0) {
+      std::fflush(stdout);
+      std::fflush(stderr);
+      std::_Exit(code);
+    }
+    return code;
+  }
   if (!flags.list_devices && !flags.self_check) {
     std::fprintf(stderr, "mesh-vk-run: nothing to do (give PROGRAM.mvk, --list-devices or --self-check; see --help)\n");
     return kExitUsage;

@@ -1,5 +1,6 @@
 // Teardown after a device stopped answering (device_wait.h, issue 13): once a
-// wait ran out MESHVK_DEVICE_TIMEOUT_MS, releasing what the unfinished work
+// wait ran out the device timeout (MESHVK_DEVICE_TIMEOUT_MS, chained by the
+// fixture), releasing what the unfinished work
 // uses must neither wait again nor destroy it (undefined; a hung driver can
 // block in the destroy call): the objects are left alive and counted.
 //

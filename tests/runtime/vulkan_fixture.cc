@@ -3,6 +3,8 @@
 
 #include <cstring>
 
+#include "meshvk_environment.h"
+
 namespace meshvk_test {
 
 std::string StatusText(meshvk_status_t status) {
@@ -57,6 +59,9 @@ DeviceSet VulkanTest::MakeSet(meshvk_topology_t topology, uint32_t processes, co
   info.topology = topology;
   info.process_count = processes;
   info.process_devices = process_devices;
+  // MESHVK_DEVICE_TIMEOUT_MS (the teardown tests run with 500 ms), as the tools take it.
+  meshvk_device_timeout_t timeout = MESHVK_DEVICE_TIMEOUT_INIT;
+  if (meshvk_environment_device_timeout(&timeout)) info.next = &timeout;
   meshvk_device_set_t* set = nullptr;
   EXPECT_EQ(StatusText(meshvk_device_set_create(instance(), &info, &set)), "");
   return DeviceSet(set);

@@ -346,11 +346,14 @@ TEST_F(ProgramTest, ShardViewsRefuseBadIndicesByName) {
   EXPECT_EQ(view.process, 1u);
   EXPECT_EQ(view.global_offset[0], 2u);
   EXPECT_TRUE(HasCode(meshvk_program_argument_shard(nullptr, 0, 0, 0, &view), MESHVK_STATUS_INVALID_ARGUMENT,
-                      "meshvk_program_argument_shard: program or out_view is NULL"));
+                      "meshvk_program_argument_shard: program is NULL"));
   EXPECT_TRUE(HasCode(meshvk_program_result_shard(nullptr, 0, 0, 0, &view), MESHVK_STATUS_INVALID_ARGUMENT,
-                      "meshvk_program_result_shard: program or out_view is NULL"));
+                      "meshvk_program_result_shard: program is NULL"));
   EXPECT_TRUE(HasCode(meshvk_program_result_shard(program.get(), 0, 0, 0, nullptr), MESHVK_STATUS_INVALID_ARGUMENT,
-                      "program or out_view is NULL"));
+                      "meshvk_program_result_shard: out_view is NULL"));
+  meshvk_shard_view_t untyped{};  // no initializer: its type is 0
+  EXPECT_TRUE(HasCode(meshvk_program_result_shard(program.get(), 0, 0, 0, &untyped), MESHVK_STATUS_INVALID_ARGUMENT,
+                      "initialize it with MESHVK_SHARD_VIEW_INIT"));
   EXPECT_TRUE(HasCode(meshvk_program_argument_shard(program.get(), 0, 2, 0, &view), MESHVK_STATUS_OUT_OF_RANGE,
                       "function 0 has no argument 2"));
   EXPECT_TRUE(HasCode(meshvk_program_result_shard(program.get(), 1, 0, 0, &view), MESHVK_STATUS_OUT_OF_RANGE,

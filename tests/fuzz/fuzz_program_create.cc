@@ -122,7 +122,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     invoke.input_count = 2;
     invoke.outputs = &output;
     invoke.output_count = 1;
-    invoke.timeout_ns = 10ull * 1000 * 1000 * 1000;
+    invoke.timeout = 10ull * 1000 * 1000 * 1000;
     meshvk_status_free(meshvk_program_invoke(program, &invoke));
     meshvk_program_release(program);
   }

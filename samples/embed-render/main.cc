@@ -269,25 +269,27 @@ struct Shards {
   std::vector<meshvk_shard_buffer_t> coords, field;
 };
 
+// The rows of the application's `buffer` (`row_bytes` each) that shard
+// `view` covers, as a meshvk buffer of the shard's process.
+meshvk_buffer_t* ImportRows(const Meshvk& m, const meshvk_shard_view_t& view, VkBuffer buffer, uint64_t row_bytes) {
+  meshvk_buffer_import_info_t info = MESHVK_BUFFER_IMPORT_INFO_INIT;
+  info.process = view.process;
+  info.buffer = buffer;
+  info.offset = view.global_offset[0] * row_bytes;
+  info.range = view.shape[0] * row_bytes;
+  meshvk_buffer_t* imported = nullptr;
+  Mvk(meshvk_buffer_import(m.set, &info, &imported), "meshvk_buffer_import");
+  return imported;
+}
+
 Shards ImportShards(const Meshvk& m, uint32_t processes, VkBuffer coords, VkBuffer field) {
   Shards shards;
   for (uint32_t s = 0; s < processes; ++s) {
     meshvk_shard_view_t in = MESHVK_SHARD_VIEW_INIT, out = MESHVK_SHARD_VIEW_INIT;
     Mvk(meshvk_program_argument_shard(m.program, 0, 0, s, &in), "meshvk_program_argument_shard");
     Mvk(meshvk_program_result_shard(m.program, 0, 0, s, &out), "meshvk_program_result_shard");
-    meshvk_buffer_t *a = nullptr, *b = nullptr;
-    meshvk_buffer_import_info_t import_a = MESHVK_BUFFER_IMPORT_INFO_INIT;
-    import_a.process = in.process;
-    import_a.buffer = coords;
-    import_a.offset = in.global_offset[0] * 8;
-    import_a.range = in.shape[0] * 8;
-    Mvk(meshvk_buffer_import(m.set, &import_a, &a), "meshvk_buffer_import");
-    meshvk_buffer_import_info_t import_b = MESHVK_BUFFER_IMPORT_INFO_INIT;
-    import_b.process = out.process;
-    import_b.buffer = field;
-    import_b.offset = out.global_offset[0] * 16;
-    import_b.range = out.shape[0] * 16;
-    Mvk(meshvk_buffer_import(m.set, &import_b, &b), "meshvk_buffer_import");
+    meshvk_buffer_t* a = ImportRows(m, in, coords, 8);
+    meshvk_buffer_t* b = ImportRows(m, out, field, 16);
     shards.imported.push_back(a);
     shards.imported.push_back(b);
     shards.coords.push_back({a, 0});

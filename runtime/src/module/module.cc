@@ -155,6 +155,25 @@ meshvk_module_s::~meshvk_module_s() {
 
 namespace meshvk::module {
 
+Status ShardViewOf(const meshvk_module_t* module, uint32_t function, uint32_t index, bool result, uint32_t shard,
+                   meshvk_shard_view_t* view, uint32_t* buffer_index) {
+  const meshvk::mvk::TensorSignature* t = Tensor(module, function, index, result);
+  if (!t)
+    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "function %u has no %s %u", function, result ? "result" : "argument",
+                      index);
+  const uint32_t shards = t->shards() ? t->shards()->size() : 0;
+  if (shard >= shards)
+    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "shard %u out of range (%u shards)", shard, shards);
+  const meshvk::mvk::Shard* sh = t->shards()->Get(shard);
+  view->process = sh->process();
+  view->offset = sh->offset();
+  view->rank = t->shape() ? t->shape()->size() : 0;
+  view->global_offset = view->rank ? sh->global_offset()->data() : nullptr;
+  view->shape = view->rank ? sh->shape()->data() : nullptr;
+  *buffer_index = sh->buffer();
+  return Status();
+}
+
 std::string VariantsText(const meshvk_module_t* module) {
   std::string counts;
   for (size_t i = 0; i < module->variants.size(); ++i) {
@@ -285,23 +304,11 @@ meshvk_status_t ModuleShard(const meshvk_module_t* module, uint32_t function, ui
                             uint32_t shard, meshvk_shard_view_t* out_view) {
   const char* what = result ? "meshvk_module_result_shard" : "meshvk_module_argument_shard";
   if (!module) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: module is NULL", what).ToC();
-  if (Status checked = CheckStructure(out_view, MESHVK_STRUCTURE_TYPE_SHARD_VIEW, "out_view"); !checked.ok())
-    return MakeStatus(checked.code(), "%s: %s", what, checked.message().c_str()).ToC();
-  const meshvk::mvk::TensorSignature* t = Tensor(module, function, index, result);
-  if (!t)
-    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "%s: function %u has no %s %u", what, function,
-                      result ? "result" : "argument", index)
-        .ToC();
-  const uint32_t shards = t->shards() ? t->shards()->size() : 0;
-  if (shard >= shards)
-    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "%s: shard %u out of range (%u shards)", what, shard, shards).ToC();
-  const meshvk::mvk::Shard* sh = t->shards()->Get(shard);
+  Status status = CheckStructure(out_view, MESHVK_STRUCTURE_TYPE_SHARD_VIEW, "out_view");
   meshvk_shard_view_t view{};
-  view.process = sh->process();
-  view.offset = sh->offset();
-  view.rank = t->shape() ? t->shape()->size() : 0;
-  view.global_offset = view.rank ? sh->global_offset()->data() : nullptr;
-  view.shape = view.rank ? sh->shape()->data() : nullptr;
+  uint32_t buffer = 0;
+  if (status.ok()) status = meshvk::module::ShardViewOf(module, function, index, result, shard, &view, &buffer);
+  if (!status.ok()) return MakeStatus(status.code(), "%s: %s", what, status.message().c_str()).ToC();
   FillKeepingHeader(out_view, view);
   return MESHVK_OK;
 }

@@ -9,6 +9,7 @@
 
 #include "meshvk/module.h"
 #include "schedule.h"
+#include "status.h"
 
 struct meshvk_module_s {
   ~meshvk_module_s();
@@ -33,6 +34,14 @@ namespace meshvk::module {
 
 // "the module holds plans for 1, 2, 4 processes (a dynamic grid)".
 std::string VariantsText(const meshvk_module_t* module);
+
+// Shard `shard` of argument (or result) `index` of `function` as the artifact
+// places it: *view gets process, offset, rank, global_offset and shape
+// (buffer untouched), *buffer_index the shard's buffer among its process's.
+// OUT_OF_RANGE naming the bad index. Shared by meshvk_module_*_shard and
+// meshvk_program_*_shard (which adds the program's buffer).
+Status ShardViewOf(const meshvk_module_t* module, uint32_t function, uint32_t index, bool result, uint32_t shard,
+                   meshvk_shard_view_t* view, uint32_t* buffer_index);
 
 }  // namespace meshvk::module
 

@@ -176,19 +176,12 @@ meshvk_status_t ShardView(const meshvk_program_t* program, uint32_t function, ui
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_program_%s_shard: program is NULL", what).ToC();
   if (Status checked = meshvk::CheckStructure(out_view, MESHVK_STRUCTURE_TYPE_SHARD_VIEW, "out_view"); !checked.ok())
     return MakeStatus(checked.code(), "meshvk_program_%s_shard: %s", what, checked.message().c_str()).ToC();
-  const mvk::TensorSignature* t = meshvk::module::TensorSignatureOf(program, function, index, result);
-  if (!t) return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "function %u has no %s %u", function, what, index).ToC();
-  uint32_t shards = t->shards() ? t->shards()->size() : 0;
-  if (shard >= shards)
-    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "shard %u out of range (%u shards)", shard, shards).ToC();
-  const mvk::Shard* sh = t->shards()->Get(shard);
   meshvk_shard_view_t view = MESHVK_SHARD_VIEW_INIT;
-  view.process = sh->process();
-  view.buffer = program->buffers[sh->process()][sh->buffer()];
-  view.offset = sh->offset();
-  view.rank = t->shape()->size();
-  view.global_offset = view.rank ? sh->global_offset()->data() : nullptr;
-  view.shape = view.rank ? sh->shape()->data() : nullptr;
+  uint32_t buffer = 0;
+  if (Status placed = meshvk::module::ShardViewOf(program->module, function, index, result, shard, &view, &buffer);
+      !placed.ok())
+    return placed.ToC();
+  view.buffer = program->buffers[view.process][buffer];
   meshvk::FillKeepingHeader(out_view, view);
   return MESHVK_OK;
 }

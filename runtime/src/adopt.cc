@@ -216,7 +216,7 @@ meshvk_status_t meshvk_device_set_import(meshvk_instance_t* instance, const mesh
   auto* set = new meshvk_device_set_t();
   meshvk_instance_retain(instance);
   set->instance = instance;
-  status = meshvk::TakeDeviceTimeout(info, set);
+  status = meshvk::TakeChainedOptions(info, set);
   if (status.ok()) status = meshvk::AdoptSet(*info, set);
   if (!status.ok()) {
     meshvk::DestroySet(set);

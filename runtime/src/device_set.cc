@@ -166,7 +166,7 @@ void DestroyLogicalDevice(LogicalDevice* device) {
 
 Status SetUpLogicalDevice(meshvk_device_set_t* set, LogicalDevice* out) {
   const std::string name = set->instance->DeviceName(out->physical_indices[0]);
-  CreatePipelineCache(out);
+  CreatePipelineCache(out, set->pipeline_cache_directory);
   const uint32_t queue_count = static_cast<uint32_t>(out->queues.size());
   out->queue_locks.reset(new std::mutex[queue_count]);
   const uint32_t timelines = queue_count * out->group_size();
@@ -416,12 +416,14 @@ void DestroySet(meshvk_device_set_t* set) {
   meshvk_instance_release(instance);
 }
 
-Status TakeDeviceTimeout(const void* info, meshvk_device_set_t* set) {
+Status TakeChainedOptions(const void* info, meshvk_device_set_t* set) {
   const auto* chained = FindChained<meshvk_device_timeout_t>(info, MESHVK_STRUCTURE_TYPE_DEVICE_TIMEOUT);
   if (chained && chained->timeout == 0)
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
                       "meshvk_device_timeout_t: timeout 0 would take every device as unresponsive at its first wait");
   set->device_timeout_ns = chained ? chained->timeout : kDefaultDeviceTimeoutNs;
+  const auto* cache = FindChained<meshvk_pipeline_cache_t>(info, MESHVK_STRUCTURE_TYPE_PIPELINE_CACHE);
+  set->pipeline_cache_directory = !cache ? DefaultPipelineCacheDirectory() : cache->directory ? cache->directory : "";
   return Status();
 }
 
@@ -512,7 +514,7 @@ meshvk_status_t meshvk_device_set_create(meshvk_instance_t* instance, const mesh
   auto* set = new meshvk_device_set_t();
   meshvk_instance_retain(instance);
   set->instance = instance;
-  status = meshvk::TakeDeviceTimeout(info, set);
+  status = meshvk::TakeChainedOptions(info, set);
   if (status.ok()) status = meshvk::CreateSet(*info, set);
   if (!status.ok()) {
     meshvk::DestroySet(set);

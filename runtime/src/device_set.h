@@ -54,6 +54,7 @@ struct LogicalDevice {
   // Used by every pipeline made on this device, kept across runs
   // (pipeline_cache.h); VK_NULL_HANDLE when it could not be made.
   VkPipelineCache pipeline_cache = VK_NULL_HANDLE;
+  std::string pipeline_cache_file;  // where it is read from and saved; "" for none
   meshvk_queue_lock_t app_queue_lock{};
   // The external memory handle type this device's exportable shard buffers
   // use (VkExternalMemoryHandleTypeFlagBits; 0: it shares with no other
@@ -122,6 +123,9 @@ struct meshvk_device_set_s {
   std::atomic<uint32_t> refs{1};
   meshvk_instance_t* instance = nullptr;  // retained
   uint64_t device_timeout_ns = meshvk::kDefaultDeviceTimeoutNs;
+  // Where its VkDevices keep their pipeline caches (meshvk_pipeline_cache_t,
+  // else the default location); "" for none.
+  std::string pipeline_cache_directory;
   meshvk_topology_t topology = MESHVK_TOPOLOGY_LOGICAL;
   std::vector<std::unique_ptr<meshvk::LogicalDevice>> devices;
   std::vector<meshvk::Process> processes;
@@ -159,9 +163,11 @@ Status SetUpLogicalDevice(meshvk_device_set_t* set, LogicalDevice* device);
 // The last step of freeing a set (device set release, or a failed create or
 // import): its devices, then its reference to the instance.
 void DestroySet(meshvk_device_set_t* set);
-// The set's device timeout from the meshvk_device_timeout_t chained to its
-// create or import info `info` (60 s without one); INVALID_ARGUMENT for 0.
-Status TakeDeviceTimeout(const void* info, meshvk_device_set_t* set);
+// What the structs chained to the set's create or import info `info` choose:
+// the device timeout (meshvk_device_timeout_t; 60 s without one;
+// INVALID_ARGUMENT for 0) and the pipeline cache directory
+// (meshvk_pipeline_cache_t; pipeline_cache.h's default without one).
+Status TakeChainedOptions(const void* info, meshvk_device_set_t* set);
 // Hands the set's device timeout to each of its VkDevices (after creation).
 void ApplyDeviceTimeout(meshvk_device_set_t* set);
 

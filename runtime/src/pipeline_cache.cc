@@ -28,19 +28,6 @@ std::string Hex(const uint8_t* bytes, size_t n) {
   return text;
 }
 
-std::filesystem::path CacheDirectory() {
-  const char* chosen = std::getenv("MESHVK_PIPELINE_CACHE");
-  if (chosen && *chosen) {
-    if (std::strcmp(chosen, "off") == 0) return {};
-    return chosen;
-  }
-  const char* xdg = std::getenv("XDG_CACHE_HOME");
-  if (xdg && *xdg == '/') return std::filesystem::path(xdg) / "meshvk";
-  const char* home = std::getenv("HOME");
-  if (home && *home == '/') return std::filesystem::path(home) / ".cache" / "meshvk";
-  return {};
-}
-
 // Vulkan's VkPipelineCacheHeaderVersionOne for this device: the driver checks
 // it too, but a driver handed another device's data is where crashes hide.
 bool HeaderMatches(const std::vector<char>& data, const VkPhysicalDeviceProperties& p) {
@@ -64,15 +51,22 @@ std::vector<char> ReadCacheFile(const std::string& file, const VkPhysicalDeviceP
 
 }  // namespace
 
-std::string PipelineCacheFile(const LogicalDevice& device) {
-  std::filesystem::path dir = CacheDirectory();
-  if (dir.empty()) return "";
-  const meshvk_physical_device_info_t& info = device.physical->info;
-  return (dir / ("pipelines-" + Hex(info.device_uuid, 16) + "-" + Hex(info.driver_uuid, 16) + ".bin")).string();
+std::string DefaultPipelineCacheDirectory() {
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  if (xdg && *xdg == '/') return (std::filesystem::path(xdg) / "meshvk").string();
+  const char* home = std::getenv("HOME");
+  if (home && *home == '/') return (std::filesystem::path(home) / ".cache" / "meshvk").string();
+  return "";
 }
 
-void CreatePipelineCache(LogicalDevice* device) {
-  const std::string file = PipelineCacheFile(*device);
+void CreatePipelineCache(LogicalDevice* device, const std::string& directory) {
+  const meshvk_physical_device_info_t& physical = device->physical->info;
+  device->pipeline_cache_file =
+      directory.empty() ? ""
+                        : (std::filesystem::path(directory) / ("pipelines-" + Hex(physical.device_uuid, 16) + "-" +
+                                                               Hex(physical.driver_uuid, 16) + ".bin"))
+                              .string();
+  const std::string& file = device->pipeline_cache_file;
   std::vector<char> data = file.empty() ? std::vector<char>() : ReadCacheFile(file, device->physical->properties);
   VkPipelineCacheCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
   info.initialDataSize = data.size();
@@ -88,7 +82,7 @@ void CreatePipelineCache(LogicalDevice* device) {
 
 void SaveAndDestroyPipelineCache(LogicalDevice* device) {
   if (device->pipeline_cache == VK_NULL_HANDLE) return;
-  const std::string file = PipelineCacheFile(*device);
+  const std::string& file = device->pipeline_cache_file;
   size_t size = 0;
   std::vector<char> data;
   if (!file.empty() &&

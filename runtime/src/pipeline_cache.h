@@ -2,9 +2,10 @@
 // directory, so that program creation after the first run of a program does
 // not compile its pipelines again (issue 31, start-up).
 //
-// Where: $MESHVK_PIPELINE_CACHE (a directory; `off` disables it), else
-// $XDG_CACHE_HOME/meshvk, else $HOME/.cache/meshvk. One file per physical
-// device and driver: pipelines-<deviceUUID>-<driverUUID>.bin. Every failure
+// Where: the directory of the meshvk_pipeline_cache_t chained to the set's
+// create info (NULL: none), else $XDG_CACHE_HOME/meshvk, else
+// $HOME/.cache/meshvk. One file per physical device and driver:
+// pipelines-<deviceUUID>-<driverUUID>.bin. Every failure
 // (no directory, a file of another device or driver, a damaged file, a full
 // disk) leaves the device with an empty cache, or the file unwritten: a cache
 // never fails device or program creation.
@@ -17,17 +18,19 @@
 
 namespace meshvk {
 
-// The cache file of `device`'s first physical device, "" when caching is off
-// or no directory can be named.
-std::string PipelineCacheFile(const LogicalDevice& device);
+// The directory a set without a meshvk_pipeline_cache_t uses: the user's
+// cache directory, "" when the environment names none.
+std::string DefaultPipelineCacheDirectory();
 
-// Creates device->pipeline_cache, filled from the cache file when that holds
-// data for this device (its header names the device's vendor, device and
-// pipelineCacheUUID). VK_NULL_HANDLE when the cache cannot be made.
-void CreatePipelineCache(LogicalDevice* device);
+// Creates device->pipeline_cache, filled from its file in `directory` ("":
+// none) when that holds data for this device (its header names the device's
+// vendor, device and pipelineCacheUUID), and sets device->pipeline_cache_file.
+// VK_NULL_HANDLE when the cache cannot be made.
+void CreatePipelineCache(LogicalDevice* device, const std::string& directory);
 
-// Writes the cache's data to the cache file (through a temporary file and a
-// rename, so a reader never sees half a file) and destroys the cache.
+// Writes the cache's data to device->pipeline_cache_file (through a temporary
+// file and a rename, so a reader never sees half a file) and destroys the
+// cache.
 void SaveAndDestroyPipelineCache(LogicalDevice* device);
 
 }  // namespace meshvk

@@ -212,7 +212,7 @@ bool TimeRuns(const BenchmarkSetup& setup, RunTimes* out) {
                   Summarize(out->wall_ms).median);
     progress.Show(text);
     uint32_t count = 0;
-    std::vector<meshvk_phase_timing_t> timings(1024);
+    std::vector<meshvk_phase_timing_t> timings(1024, meshvk_phase_timing_t MESHVK_PHASE_TIMING_INIT);
     meshvk_status_t status = meshvk_program_phase_timings(setup.program, timings.data(), 1024, &count);
     if (status) {
       if (have_timings) Verbose(1, "no per-phase GPU times: %s", StatusText(status).c_str());

@@ -48,16 +48,16 @@ std::string RankAxesText(const meshvk_grid_info_t& grid, const RankLayout& layou
 }
 
 void PrintRankCollectives(const meshvk_module_t* module, uint32_t function, const uint32_t* process_rank,
-                          uint32_t rank_count) {
+                          uint32_t rank_count, meshvk_rank_collective_mode_t mode) {
   uint32_t count = 0;
   if (meshvk_status_t status =
-          meshvk_module_rank_collectives(module, function, process_rank, rank_count, nullptr, 0, &count)) {
+          meshvk_module_rank_collectives(module, function, process_rank, rank_count, mode, nullptr, 0, &count)) {
     meshvk_status_free(status);
     return;
   }
-  std::vector<meshvk_rank_collective_t> groups(count);
-  if (meshvk_status_t status =
-          meshvk_module_rank_collectives(module, function, process_rank, rank_count, groups.data(), count, &count)) {
+  std::vector<meshvk_rank_collective_t> groups(count, meshvk_rank_collective_t MESHVK_RANK_COLLECTIVE_INIT);
+  if (meshvk_status_t status = meshvk_module_rank_collectives(module, function, process_rank, rank_count, mode,
+                                                              groups.data(), count, &count)) {
     meshvk_status_free(status);
     return;
   }

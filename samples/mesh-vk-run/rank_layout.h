@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "meshvk/module.h"
+#include "meshvk/transport.h"
 
 namespace meshvk_run {
 
@@ -27,10 +28,10 @@ bool ChooseRankLayout(const meshvk_module_t* module, uint32_t rank_count, const 
 std::string RankAxesText(const meshvk_grid_info_t& grid, const RankLayout& layout);
 
 // --print-plan: one line per collective group the runtime runs through the
-// transport under this layout (meshvk_module_rank_collectives), or one line
+// transport under this layout and mode (meshvk_module_rank_collectives), or one line
 // saying none does (cross-rank copies then go point to point).
 void PrintRankCollectives(const meshvk_module_t* module, uint32_t function, const uint32_t* process_rank,
-                          uint32_t rank_count);
+                          uint32_t rank_count, meshvk_rank_collective_mode_t mode);
 
 }  // namespace meshvk_run
 

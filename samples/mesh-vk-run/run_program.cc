@@ -4,7 +4,6 @@
 #include "run_program.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -173,7 +172,8 @@ class ProgramRun {
   DispatchTimes dispatches_;
   EventSinks sinks_;
   meshvk_trace_sink_t sink_ = MESHVK_TRACE_SINK_INIT;
-  std::vector<uint64_t> plan_sent_, plan_received_;  // per rank, under mpirun
+  std::vector<uint64_t> plan_sent_, plan_received_;                                     // per rank, under mpirun
+  meshvk_rank_collective_mode_t rank_collectives_ = MESHVK_RANK_COLLECTIVES_TRANSPORT;  // MESHVK_RANK_COLLECTIVES
   std::vector<meshvk_host_input_t> host_inputs_;
   std::vector<HostTensor> outputs_;
   std::vector<meshvk_host_output_t> host_outputs_;
@@ -186,14 +186,14 @@ int ProgramRun::CheckEnvironment() {
   // MESHVK_DEVICE_TIMEOUT_MS is the default of --device-timeout (the device
   // set's meshvk_device_timeout_t); a value it cannot use is refused rather
   // than left unused silently (the range of --device-timeout).
-  if (const char* text = std::getenv("MESHVK_DEVICE_TIMEOUT_MS"); text && *text && !flags_.device_timeout_ms) {
-    char* end = nullptr;
-    errno = 0;
-    unsigned long long ms = std::strtoull(text, &end, 10);
-    if (*end || errno || ms < 1 || ms > 86400000 || text[0] == '-')
-      return Error(kExitUsage, "MESHVK_DEVICE_TIMEOUT_MS='" + std::string(text) +
-                                   "': expected milliseconds, 1..86400000 (--device-timeout=S overrides it)");
-  }
+  meshvk_device_timeout_t unused = MESHVK_DEVICE_TIMEOUT_INIT;
+  if (!flags_.device_timeout_ms && meshvk_environment_device_timeout(&unused) < 0)
+    return Error(kExitUsage, "MESHVK_DEVICE_TIMEOUT_MS='" + std::string(std::getenv("MESHVK_DEVICE_TIMEOUT_MS")) +
+                                 "': expected milliseconds, 1..86400000 (--device-timeout=S overrides it)");
+  // Every rank reads the same mode; a typo would otherwise be a runtime error
+  // after the inputs were read.
+  if (meshvk_status_t status = meshvk_environment_rank_collectives(&rank_collectives_))
+    return Error(kExitUsage, Take(status));
   for (const auto& [flag, file] :
        {std::pair<const char*, const std::string&>{"--trace", flags_.trace}, {"--plan-graph", flags_.plan_graph}}) {
     if (std::string error; !file.empty() && !OutputFiles::CheckPath(file, &error))
@@ -288,10 +288,17 @@ int ProgramRun::CreateDevices() {
   set_info.device_group_index = devices_.group >= 0 ? static_cast<uint32_t>(devices_.group) : 0;
   set_info.physical_devices = devices_.physical_devices.data();
   set_info.physical_device_count = static_cast<uint32_t>(devices_.physical_devices.size());
-  // --device-timeout, else MESHVK_DEVICE_TIMEOUT_MS (checked in CheckEnvironment), else the runtime's 60 s.
+  // MESHVK_PIPELINE_CACHE and MESHVK_DEVICE_TIMEOUT_MS (checked in
+  // CheckEnvironment); --device-timeout in front of the latter (the first
+  // chained timeout counts); else the runtime's defaults.
+  meshvk_environment_set_chain_t environment;
+  set_info.next = meshvk_environment_set_chain(&environment, nullptr);
   meshvk_device_timeout_t device_timeout = MESHVK_DEVICE_TIMEOUT_INIT;
-  if (flags_.device_timeout_ms) device_timeout.timeout = flags_.device_timeout_ms * 1000000ull;
-  if (flags_.device_timeout_ms || meshvk_environment_device_timeout(&device_timeout)) set_info.next = &device_timeout;
+  if (flags_.device_timeout_ms) {
+    device_timeout.timeout = flags_.device_timeout_ms * 1000000ull;
+    device_timeout.next = set_info.next;
+    set_info.next = &device_timeout;
+  }
   // Under mpirun with --devices=I,J: a rank deals ITS processes over the listed
   // devices (by their order among the rank's processes), whichever grid axes
   // are rank axes; other ranks' processes get the same devices and no buffers.
@@ -377,6 +384,7 @@ int ProgramRun::CreateProgram() {
   meshvk_program_ranks_t ranks = MESHVK_PROGRAM_RANKS_INIT;
   ranks.transport = mpi_ ? mpi_->transport() : nullptr;
   ranks.process_rank = layout_.process_rank.data();
+  ranks.collectives = rank_collectives_;
   if (mpi_) create.next = &ranks;
   if (sinks_.trace || sinks_.dispatches) {
     sink_.next = create.next;
@@ -404,8 +412,9 @@ int ProgramRun::ReportRanks() {
   if (!mpi_) return kExitOk;
   plan_sent_.assign(mpi_->size(), 0);
   plan_received_.assign(mpi_->size(), 0);
-  if (meshvk_status_t status = meshvk_module_rank_bytes(r_.module, function(), layout_.process_rank.data(),
-                                                        mpi_->size(), 0, plan_sent_.data(), plan_received_.data()))
+  if (meshvk_status_t status =
+          meshvk_module_rank_bytes(r_.module, function(), layout_.process_rank.data(), mpi_->size(), 0,
+                                   rank_collectives_, plan_sent_.data(), plan_received_.data()))
     return Error(kExitDevice, Take(status));
   if (!flags_.print_plan || !root_) return kExitOk;
   std::printf("ranks: %u (MPI) over grid %s; results gathered to rank 0\n", mpi_->size(),
@@ -417,7 +426,7 @@ int ProgramRun::ReportRanks() {
     std::printf("rank %u: processes %s, MPI bytes sent %llu, received %llu (plan, per invoke)\n", k, processes.c_str(),
                 static_cast<unsigned long long>(plan_sent_[k]), static_cast<unsigned long long>(plan_received_[k]));
   }
-  PrintRankCollectives(r_.module, function(), layout_.process_rank.data(), mpi_->size());
+  PrintRankCollectives(r_.module, function(), layout_.process_rank.data(), mpi_->size(), rank_collectives_);
   std::fflush(stdout);
   return kExitOk;
 }

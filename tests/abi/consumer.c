@@ -91,7 +91,14 @@ static void EveryInitializer(void) {
   CHECK_INIT(meshvk_trace_event_t, MESHVK_TRACE_EVENT_INIT, MESHVK_STRUCTURE_TYPE_TRACE_EVENT)
   CHECK_INIT(meshvk_transport_t, MESHVK_TRANSPORT_INIT, MESHVK_STRUCTURE_TYPE_TRANSPORT)
   CHECK_INIT(meshvk_transport_stats_t, MESHVK_TRANSPORT_STATS_INIT, MESHVK_STRUCTURE_TYPE_TRANSPORT_STATS)
-  CHECK_INIT(meshvk_mpi_transport_stats_t, MESHVK_MPI_TRANSPORT_STATS_INIT, MESHVK_STRUCTURE_TYPE_MPI_TRANSPORT_STATS) {
+  CHECK_INIT(meshvk_mpi_transport_stats_t, MESHVK_MPI_TRANSPORT_STATS_INIT, MESHVK_STRUCTURE_TYPE_MPI_TRANSPORT_STATS)
+  CHECK_INIT(meshvk_pipeline_cache_t, MESHVK_PIPELINE_CACHE_INIT, MESHVK_STRUCTURE_TYPE_PIPELINE_CACHE)
+  CHECK_INIT(meshvk_phase_timing_t, MESHVK_PHASE_TIMING_INIT, MESHVK_STRUCTURE_TYPE_PHASE_TIMING)
+  CHECK_INIT(meshvk_rank_collective_t, MESHVK_RANK_COLLECTIVE_INIT, MESHVK_STRUCTURE_TYPE_RANK_COLLECTIVE) {
+    meshvk_program_ranks_t ranks = MESHVK_PROGRAM_RANKS_INIT;
+    Expect(ranks.collectives == MESHVK_RANK_COLLECTIVES_TRANSPORT, "ranks run collectives through the transport");
+  }
+  {
     meshvk_invoke_info_t invoke = MESHVK_INVOKE_INFO_INIT;
     meshvk_instance_create_info_t instance = MESHVK_INSTANCE_CREATE_INFO_INIT;
     meshvk_device_timeout_t timeout = MESHVK_DEVICE_TIMEOUT_INIT;

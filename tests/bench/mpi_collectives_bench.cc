@@ -11,8 +11,8 @@
 //    a hierarchical collective is for). Paths: `transport` (the runtime's
 //    host step: reduce within the rank, MPI_Allreduce among the ranks,
 //    in lavapipe's host-mapped device memory), `staged`
-//    (MESHVK_RANK_COLLECTIVES=staged: the same through host buffers, as on
-//    device-local memory) and `copies` (MESHVK_RANK_COLLECTIVES=copies: the
+//    (MESHVK_RANK_COLLECTIVES_STAGED: the same through host buffers, as on
+//    device-local memory) and `copies` (MESHVK_RANK_COLLECTIVES_COPIES: the
 //    compiler's copies, point to point between ranks, as before).
 //  * all_gather: y = -x with x split over the grid and y replicated: each
 //    rank holds 1/R and gathers the rest (the size is y's). Same layouts;
@@ -159,7 +159,8 @@ struct Measured {
 // Median seconds of the collective through meshvk with processes p on rank
 // process_rank[p], all on this rank's device 0.
 bool MeshvkSeconds(meshvk_instance_t* instance, const meshvk_transport_t& mpi, const std::string& source,
-                   const std::vector<uint32_t>& process_rank, uint64_t input_bytes, float expected, Measured* out) {
+                   const std::vector<uint32_t>& process_rank, meshvk_rank_collective_mode_t mode, uint64_t input_bytes,
+                   float expected, Measured* out) {
   meshvk::ProgramOptions options;
   meshvk::CompiledProgram compiled;
   std::string error = meshvk::compileProgramSource(source, "bench.mlir", options, &compiled);
@@ -182,6 +183,7 @@ bool MeshvkSeconds(meshvk_instance_t* instance, const meshvk_transport_t& mpi, c
   meshvk_program_ranks_t ranks = MESHVK_PROGRAM_RANKS_INIT;
   ranks.transport = &mpi;
   ranks.process_rank = process_rank.data();
+  ranks.collectives = mode;
   meshvk_program_t* program = nullptr;
   if (!Check(meshvk_ranks::CreateOnRanks(module, set, &ranks, &program), "program")) return false;
   std::unique_ptr<meshvk_program_t, void (*)(meshvk_program_t*)> program_owner(program, meshvk_program_release);
@@ -283,10 +285,10 @@ int main(int argc, char** argv) {
       const uint32_t P = R * c.local;
       std::vector<uint32_t> process_rank(P);
       for (uint32_t p = 0; p < P; ++p) process_rank[p] = p / c.local;
-      meshvk_ranks::SetRankMode(c.path);  // the variable exists since before main
       Measured measured;
       if (!MeshvkSeconds(instance, transport, reduce ? AllReduceProgram(P, floats) : AllGatherProgram(P, floats),
-                         process_rank, reduce ? P * bytes : bytes, reduce ? static_cast<float>(P) : -1.0f, &measured))
+                         process_rank, meshvk_ranks::RankMode(c.path), reduce ? P * bytes : bytes,
+                         reduce ? static_cast<float>(P) : -1.0f, &measured))
         meshvk_mpi_transport_abort(mpi, 3);
       std::vector<float> in(reduce ? floats : floats / R, 1.0f), out(floats);
       double mpi_s = MpiSeconds([&] {

@@ -27,7 +27,7 @@ struct BlockCase {
   std::string name, op, grid, axes;
   std::vector<uint32_t> process_rank;
   uint32_t ranks;
-  std::string mode;                            // MESHVK_RANK_COLLECTIVES ("": default)
+  std::string mode;                            // meshvk_rank_collective_mode_name ("": default)
   uint32_t calls;                              // transport calls the plan makes
   uint32_t call;                               // MESHVK_TRANSPORT_... of each
   std::vector<uint64_t> sent, received;        // per rank, in quarters of a block (B/4 = 512 bytes)
@@ -156,24 +156,21 @@ TEST_P(BlockCollectivesTest, EachBlockCrossesRanksOnce) {
   ModulePtr module(raw_module);
   if (!c.copies_received.empty()) {
     std::vector<uint64_t> sent(c.ranks), received(c.ranks);
-    SetRankMode("copies");
-    MESHVK_EXPECT_OK(
-        meshvk_module_rank_bytes(module.get(), 0, c.process_rank.data(), c.ranks, 0, sent.data(), received.data()));
-    SetRankMode("");
+    MESHVK_EXPECT_OK(meshvk_module_rank_bytes(module.get(), 0, c.process_rank.data(), c.ranks, 0,
+                                              MESHVK_RANK_COLLECTIVES_COPIES, sent.data(), received.data()));
     for (uint32_t r = 0; r < c.ranks; ++r)
       EXPECT_EQ(received[r], c.copies_received[r] * kQuarter + gathered_in[r]) << "copies, rank " << r;
   }
-  if (!c.mode.empty()) SetRankMode(c.mode.c_str());
-  std::vector<meshvk_rank_collective_t> groups(8);
+  const meshvk_rank_collective_mode_t mode = meshvk_ranks::RankMode(c.mode);
+  std::vector<meshvk_rank_collective_t> groups(8, meshvk_rank_collective_t MESHVK_RANK_COLLECTIVE_INIT);
   uint32_t count = 0;
   MESHVK_EXPECT_OK(
-      meshvk_module_rank_collectives(module.get(), 0, c.process_rank.data(), c.ranks, groups.data(), 8, &count));
+      meshvk_module_rank_collectives(module.get(), 0, c.process_rank.data(), c.ranks, mode, groups.data(), 8, &count));
   EXPECT_EQ(count, c.calls);
   for (uint32_t i = 0; i < count && i < 8; ++i) EXPECT_EQ(groups[i].call, c.call) << "group " << i;
   std::vector<HostTensor> outputs = {HostTensor::Zeros(expected.shape, MESHVK_ELEMENT_F32)};
   std::vector<meshvk_transport_stats_t> stats;
-  const std::string error = RunJob(compiled.artifact, c.process_rank, c.ranks, {x}, &outputs, &stats);
-  SetRankMode("");
+  const std::string error = RunJob(compiled.artifact, c.process_rank, c.ranks, {x}, &outputs, &stats, mode);
   ASSERT_EQ(error, "");
   EXPECT_EQ(Compare(outputs[0], expected, 0, 0), "");
   for (uint32_t r = 0; r < c.ranks; ++r) {

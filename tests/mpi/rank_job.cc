@@ -18,7 +18,8 @@ meshvk_status_t InvokeWith(meshvk_program_t* program, const std::vector<HostTens
 }
 
 std::string JobTest::StartJob(const std::vector<uint8_t>& artifact, const std::vector<uint32_t>& process_rank,
-                              uint32_t ranks, uint32_t timeout_ms, Job* job, const std::vector<uint32_t>& started) {
+                              uint32_t ranks, uint32_t timeout_ms, Job* job, const std::vector<uint32_t>& started,
+                              meshvk_rank_collective_mode_t mode) {
   job->transports.resize(ranks);
   meshvk_in_process_hub_t* hub = nullptr;
   const meshvk_timeout_t timeout = (timeout_ms ? timeout_ms : 60000) * 1000000ull;
@@ -39,6 +40,7 @@ std::string JobTest::StartJob(const std::vector<uint8_t>& artifact, const std::v
     meshvk_program_ranks_t map = MESHVK_PROGRAM_RANKS_INIT;
     map.transport = &job->transports[r];
     map.process_rank = process_rank.data();
+    map.collectives = mode;
     meshvk_program_t* program = nullptr;
     if (meshvk_status_t s = CreateOnRanks(module, job->sets.back().get(), &map, &program))
       return meshvk_test::StatusText(s);
@@ -49,9 +51,9 @@ std::string JobTest::StartJob(const std::vector<uint8_t>& artifact, const std::v
 
 std::string JobTest::RunJob(const std::vector<uint8_t>& artifact, const std::vector<uint32_t>& process_rank,
                             uint32_t ranks, const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs,
-                            std::vector<meshvk_transport_stats_t>* stats) {
+                            std::vector<meshvk_transport_stats_t>* stats, meshvk_rank_collective_mode_t mode) {
   Job job;
-  if (std::string error = StartJob(artifact, process_rank, ranks, 20000, &job); !error.empty()) return error;
+  if (std::string error = StartJob(artifact, process_rank, ranks, 20000, &job, {}, mode); !error.empty()) return error;
   std::vector<std::vector<HostTensor>> results(ranks, *outputs);
   std::vector<std::string> errors(ranks);
   std::vector<std::thread> threads;

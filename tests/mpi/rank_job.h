@@ -18,7 +18,6 @@
 namespace meshvk_e2e {
 
 using meshvk_ranks::CreateOnRanks;
-using meshvk_ranks::SetRankMode;
 
 // One invoke of function 0 with host tensors.
 meshvk_status_t InvokeWith(meshvk_program_t* program, const std::vector<HostTensor>& inputs,
@@ -38,16 +37,19 @@ struct Job {
 class JobTest : public meshvk_test::VulkanTest {
  protected:
   // Loads `artifact` and creates the programs of the ranks in `started`
-  // (all when empty) for processes on rank process_rank[p]; receives time
-  // out after `timeout_ms` (0: 60 s). "" or the failure.
+  // (all when empty) for processes on rank process_rank[p], running their
+  // collectives between ranks in `mode`; receives time out after
+  // `timeout_ms` (0: 60 s). "" or the failure.
   std::string StartJob(const std::vector<uint8_t>& artifact, const std::vector<uint32_t>& process_rank, uint32_t ranks,
-                       uint32_t timeout_ms, Job* job, const std::vector<uint32_t>& started = {});
+                       uint32_t timeout_ms, Job* job, const std::vector<uint32_t>& started = {},
+                       meshvk_rank_collective_mode_t mode = MESHVK_RANK_COLLECTIVES_TRANSPORT);
   // A whole job invoked once, one thread per rank. Returns "" or the first
   // failure; rank 0's results in *outputs (sized by the caller), each rank's
   // transport stats in *stats.
   std::string RunJob(const std::vector<uint8_t>& artifact, const std::vector<uint32_t>& process_rank, uint32_t ranks,
                      const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outputs,
-                     std::vector<meshvk_transport_stats_t>* stats);
+                     std::vector<meshvk_transport_stats_t>* stats,
+                     meshvk_rank_collective_mode_t mode = MESHVK_RANK_COLLECTIVES_TRANSPORT);
 };
 
 }  // namespace meshvk_e2e

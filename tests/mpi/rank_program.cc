@@ -1,18 +1,18 @@
 #include "rank_program.h"
 
+#include <cstdio>
 #include <cstdlib>
 
 namespace meshvk_ranks {
-namespace {
 
-// Before main, single-threaded: the one time the variable may be added.
-const bool kRankModeVariable = [] { return setenv("MESHVK_RANK_COLLECTIVES", "", 0) == 0; }();
-
-}  // namespace
-
-void SetRankMode(const char* mode) {
-  (void)kRankModeVariable;
-  setenv("MESHVK_RANK_COLLECTIVES", mode, 1);  // overwrites in place: the array is not reallocated
+meshvk_rank_collective_mode_t RankMode(const std::string& name) {
+  if (name.empty()) return MESHVK_RANK_COLLECTIVES_TRANSPORT;
+  for (int m = MESHVK_RANK_COLLECTIVES_TRANSPORT; m <= MESHVK_RANK_COLLECTIVES_STAGED; ++m) {
+    const auto mode = static_cast<meshvk_rank_collective_mode_t>(m);
+    if (name == meshvk_rank_collective_mode_name(mode)) return mode;
+  }
+  std::fprintf(stderr, "no rank collective mode named '%s'\n", name.c_str());
+  std::abort();
 }
 
 meshvk_status_t CreateOnRanks(meshvk_module_t* module, meshvk_device_set_t* set, const meshvk_program_ranks_t* ranks,

@@ -65,8 +65,8 @@ TEST_P(RanksTest, RankZeroGathersTheHostLoopResult) {
   MESHVK_ASSERT_OK(meshvk_module_load(compiled->artifact.data(), compiled->artifact.size(), &raw_module));
   ModulePtr module(raw_module);
   std::vector<uint64_t> plan_sent(c.ranks), plan_received(c.ranks);
-  MESHVK_ASSERT_OK(meshvk_module_rank_bytes(module.get(), 0, c.process_rank.data(), c.ranks, 0, plan_sent.data(),
-                                            plan_received.data()));
+  MESHVK_ASSERT_OK(meshvk_module_rank_bytes(module.get(), 0, c.process_rank.data(), c.ranks, 0,
+                                            MESHVK_RANK_COLLECTIVES_TRANSPORT, plan_sent.data(), plan_received.data()));
   std::vector<HostTensor> outputs;
   for (const HostTensor& e : expected) outputs.push_back(HostTensor::Zeros(e.shape, e.type));
   std::vector<meshvk_transport_stats_t> stats;
@@ -105,10 +105,10 @@ struct CollectiveCase {
   std::string name, grid, axes;
   std::vector<uint32_t> process_rank;
   uint32_t ranks;
-  uint64_t floats;        // > 16384 floats: the compiler's reduce_scatter+all_gather on groups of 4
-  uint32_t group_ranks;   // ranks each group spans
-  uint32_t groups;        // groups run through the transport
-  std::string mode = "";  // MESHVK_RANK_COLLECTIVES ("": default)
+  uint64_t floats;       // > 16384 floats: the compiler's reduce_scatter+all_gather on groups of 4
+  uint32_t group_ranks;  // ranks each group spans
+  uint32_t groups;       // groups run through the transport
+  meshvk_rank_collective_mode_t mode = MESHVK_RANK_COLLECTIVES_TRANSPORT;
 };
 
 class RankCollectivesTest : public JobTest, public ::testing::WithParamInterface<CollectiveCase> {};
@@ -135,10 +135,10 @@ TEST_P(RankCollectivesTest, OneRingAmongTheRanksWithTheHostLoopResult) {
   meshvk_module_t* raw_module = nullptr;
   MESHVK_ASSERT_OK(meshvk_module_load(compiled.artifact.data(), compiled.artifact.size(), &raw_module));
   ModulePtr module(raw_module);
-  std::vector<meshvk_rank_collective_t> groups(8);
+  std::vector<meshvk_rank_collective_t> groups(8, meshvk_rank_collective_t MESHVK_RANK_COLLECTIVE_INIT);
   uint32_t count = 0;
-  MESHVK_ASSERT_OK(
-      meshvk_module_rank_collectives(module.get(), 0, c.process_rank.data(), c.ranks, groups.data(), 8, &count));
+  MESHVK_ASSERT_OK(meshvk_module_rank_collectives(module.get(), 0, c.process_rank.data(), c.ranks, c.mode,
+                                                  groups.data(), 8, &count));
   ASSERT_EQ(count, c.groups);
   for (uint32_t i = 0; i < count; ++i) {
     EXPECT_EQ(groups[i].rank_count, c.group_ranks);
@@ -146,9 +146,7 @@ TEST_P(RankCollectivesTest, OneRingAmongTheRanksWithTheHostLoopResult) {
   }
   std::vector<HostTensor> outputs = {HostTensor::Zeros(expected.shape, MESHVK_ELEMENT_F32)};
   std::vector<meshvk_transport_stats_t> stats;
-  SetRankMode(c.mode.c_str());
-  const std::string error = RunJob(compiled.artifact, c.process_rank, c.ranks, {x}, &outputs, &stats);
-  SetRankMode("");
+  const std::string error = RunJob(compiled.artifact, c.process_rank, c.ranks, {x}, &outputs, &stats, c.mode);
   ASSERT_EQ(error, "");
   EXPECT_EQ(Compare(outputs[0], expected, kAtol, kRtol), "");
   // Each rank takes part in (groups x group_ranks / ranks) rings.
@@ -159,7 +157,7 @@ TEST_P(RankCollectivesTest, OneRingAmongTheRanksWithTheHostLoopResult) {
   // place and the result copied to the other local members ((local-1) x N);
   // staged, each partial is staged out and each result in (2 x local x N).
   const uint64_t local = c.process_rank.size() / c.groups / c.group_ranks;
-  const uint64_t staged = c.mode == "staged" ? 2 * local * N : (local - 1) * N;
+  const uint64_t staged = c.mode == MESHVK_RANK_COLLECTIVES_STAGED ? 2 * local * N : (local - 1) * N;
   for (uint32_t r = 0; r < c.ranks; ++r) {
     EXPECT_EQ(stats[r].bytes_sent, rings * ring) << "rank " << r;
     EXPECT_EQ(stats[r].bytes_received, rings * ring) << "rank " << r;
@@ -178,12 +176,21 @@ INSTANTIATE_TEST_SUITE_P(
         CollectiveCase{"grid4_ranks2", "4", "0", {0, 0, 1, 1}, 2, 4096, 2, 1},
         CollectiveCase{"grid4_ranks2_gathered", "4", "0", {0, 0, 1, 1}, 2, 32768, 2, 1},
         // ... through host buffers (the path of device-local memory).
-        CollectiveCase{"grid4_ranks2_staged", "4", "0", {0, 0, 1, 1}, 2, 4096, 2, 1, "staged"},
-        CollectiveCase{"grid4_ranks2_gathered_staged", "4", "0", {0, 0, 1, 1}, 2, 32768, 2, 1, "staged"},
+        CollectiveCase{"grid4_ranks2_staged", "4", "0", {0, 0, 1, 1}, 2, 4096, 2, 1, MESHVK_RANK_COLLECTIVES_STAGED},
+        CollectiveCase{
+            "grid4_ranks2_gathered_staged", "4", "0", {0, 0, 1, 1}, 2, 32768, 2, 1, MESHVK_RANK_COLLECTIVES_STAGED},
         // 2x2, all_reduce over both axes: ranks x devices and devices x ranks (hierarchical), 4 ranks.
         CollectiveCase{"grid2x2_both_axes_ranks_axis0", "2x2", "0, 1", {0, 0, 1, 1}, 2, 4096, 2, 1},
         CollectiveCase{"grid2x2_both_axes_ranks_axis1", "2x2", "0, 1", {0, 1, 0, 1}, 2, 4096, 2, 1},
-        CollectiveCase{"grid2x2_both_axes_ranks_axis1_staged", "2x2", "0, 1", {0, 1, 0, 1}, 2, 4096, 2, 1, "staged"},
+        CollectiveCase{"grid2x2_both_axes_ranks_axis1_staged",
+                       "2x2",
+                       "0, 1",
+                       {0, 1, 0, 1},
+                       2,
+                       4096,
+                       2,
+                       1,
+                       MESHVK_RANK_COLLECTIVES_STAGED},
         CollectiveCase{"grid2x2_both_axes_ranks4", "2x2", "0, 1", {0, 1, 2, 3}, 4, 4096, 4, 1},
         // 2x2, all_reduce over axis 1 only: two groups, each across the 2 ranks of axis 1.
         CollectiveCase{"grid2x2_axis1_ranks_axis1", "2x2", "1", {0, 1, 0, 1}, 2, 4096, 2, 2},
@@ -252,18 +259,18 @@ TEST_F(RankFaultsTest, MissingPeerFailsTheReceiveInTime) {
   ASSERT_EQ(CompileSample("matmul_rows", "2", &compiled), "");
   const Sample& sample = SampleNamed("matmul_rows");
   std::vector<HostTensor> inputs = sample.make_inputs(kSeed), outputs = sample.reference(inputs);
-  for (const std::string mode : {"copies", "transport", "staged"}) {
-    SetRankMode(mode.c_str());
+  for (meshvk_rank_collective_mode_t mode :
+       {MESHVK_RANK_COLLECTIVES_COPIES, MESHVK_RANK_COLLECTIVES_TRANSPORT, MESHVK_RANK_COLLECTIVES_STAGED}) {
     Job job;
-    ASSERT_EQ(StartJob(compiled->artifact, {0, 1}, 2, 300, &job, {0}), "");
-    SetRankMode("");
-    const std::string call = mode == "staged" ? "all_gather" : "all_gather_pieces";
+    ASSERT_EQ(StartJob(compiled->artifact, {0, 1}, 2, 300, &job, {0}, mode), "");
+    const std::string call = mode == MESHVK_RANK_COLLECTIVES_STAGED ? "all_gather" : "all_gather_pieces";
     EXPECT_TRUE(meshvk_test::HasCode(InvokeWith(job.programs[0].get(), inputs, &outputs), MESHVK_STATUS_UNAVAILABLE,
-                                     mode == "copies" ? "from rank 1 failed"
-                                                      : "collective 0 (all_gather of 65536 bytes over 2 ranks): "
-                                                        "transport " +
-                                                            call + " among ranks 0, 1 failed"))
-        << mode;
+                                     mode == MESHVK_RANK_COLLECTIVES_COPIES
+                                         ? "from rank 1 failed"
+                                         : "collective 0 (all_gather of 65536 bytes over 2 ranks): "
+                                           "transport " +
+                                               call + " among ranks 0, 1 failed"))
+        << meshvk_rank_collective_mode_name(mode);
   }
 }
 
@@ -284,9 +291,10 @@ TEST_F(RankFaultsTest, MissingPeerFailsTheCollectiveInTime) {
       "collective 0 (all_reduce of 4096 bytes over 2 ranks): transport receive of 2048 bytes from rank 1 failed"));
 }
 
-// MESHVK_RANK_COLLECTIVES=copies keeps the compiler's copies between ranks:
+// MESHVK_RANK_COLLECTIVES_COPIES keeps the compiler's copies between ranks:
 // on 4 ranks each process pulls the 3 other whole partials (3N per rank,
-// twice the ring's 1.5N); a value it does not know is refused.
+// twice the ring's 1.5N); a mode the runtime does not know is refused, by
+// the plan queries and by program creation.
 TEST_F(RankFaultsTest, CopiesModeAndBadModeValue) {
   meshvk::CompiledProgram compiled;
   ASSERT_EQ(meshvk::compileProgramSource(AllReduceSource("4", 4, "0", 1024), "all_reduce.mlir",
@@ -297,23 +305,35 @@ TEST_F(RankFaultsTest, CopiesModeAndBadModeValue) {
   ModulePtr module(raw_module);
   std::vector<uint32_t> process_rank = {0, 1, 2, 3};
   std::vector<uint64_t> sent(4), received(4);
-  SetRankMode("copies");
-  MESHVK_ASSERT_OK(meshvk_module_rank_bytes(module.get(), 0, process_rank.data(), 4, 0, sent.data(), received.data()));
+  const auto copies = MESHVK_RANK_COLLECTIVES_COPIES, transport = MESHVK_RANK_COLLECTIVES_TRANSPORT;
+  MESHVK_ASSERT_OK(
+      meshvk_module_rank_bytes(module.get(), 0, process_rank.data(), 4, 0, copies, sent.data(), received.data()));
   uint32_t count = 1;
-  MESHVK_ASSERT_OK(meshvk_module_rank_collectives(module.get(), 0, process_rank.data(), 4, nullptr, 0, &count));
-  SetRankMode("");
+  MESHVK_ASSERT_OK(meshvk_module_rank_collectives(module.get(), 0, process_rank.data(), 4, copies, nullptr, 0, &count));
   EXPECT_EQ(count, 0u);
   for (uint32_t r = 0; r < 4; ++r) EXPECT_EQ(received[r], 3u * 4096) << "rank " << r;
-  MESHVK_ASSERT_OK(meshvk_module_rank_bytes(module.get(), 0, process_rank.data(), 4, 0, sent.data(), received.data()));
+  MESHVK_ASSERT_OK(
+      meshvk_module_rank_bytes(module.get(), 0, process_rank.data(), 4, 0, transport, sent.data(), received.data()));
   for (uint32_t r = 0; r < 4; ++r) EXPECT_EQ(received[r], 2u * 3 * 4096 / 4) << "rank " << r;
 
-  SetRankMode("mpi");
+  const auto unknown = static_cast<meshvk_rank_collective_mode_t>(7);
+  EXPECT_TRUE(meshvk_test::HasCode(
+      meshvk_module_rank_bytes(module.get(), 0, process_rank.data(), 4, 0, unknown, sent.data(), received.data()),
+      MESHVK_STATUS_INVALID_ARGUMENT, "collective mode 7: expected a meshvk_rank_collective_mode_t"));
+  EXPECT_TRUE(meshvk_test::HasCode(
+      meshvk_module_rank_collectives(module.get(), 0, process_rank.data(), 4, unknown, nullptr, 0, &count),
+      MESHVK_STATUS_INVALID_ARGUMENT, "collective mode 7"));
   Job job;
-  const std::string error = StartJob(compiled.artifact, process_rank, 4, 0, &job, {0});
-  SetRankMode("");
-  EXPECT_NE(error.find("MESHVK_RANK_COLLECTIVES=mpi: expected transport, staged, ring or copies"), std::string::npos)
+  const std::string error = StartJob(compiled.artifact, process_rank, 4, 0, &job, {0}, unknown);
+  EXPECT_NE(error.find("ranks->collectives is 7: expected a meshvk_rank_collective_mode_t"), std::string::npos)
       << error;
   EXPECT_EQ(job.programs[0], nullptr);
+  // The elements of a filled array must be initialized: one that is not is named.
+  std::vector<meshvk_rank_collective_t> groups(1, meshvk_rank_collective_t MESHVK_RANK_COLLECTIVE_INIT);
+  groups[0].type = MESHVK_STRUCTURE_TYPE_PHASE_TIMING;
+  EXPECT_TRUE(meshvk_test::HasCode(
+      meshvk_module_rank_collectives(module.get(), 0, process_rank.data(), 4, transport, groups.data(), 1, &count),
+      MESHVK_STATUS_INVALID_ARGUMENT, "out_groups[0] has structure type 38"));
 }
 
 // The bytes of each input a rank's processes read (what mesh-vk-run reads

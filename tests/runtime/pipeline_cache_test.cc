@@ -23,26 +23,25 @@ class PipelineCacheTest : public VulkanTest {
     dir_ = fs::temp_directory_path() / ("meshvk-pipeline-cache-" + std::to_string(::getpid()) + "-" +
                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
-    const char* old = std::getenv("MESHVK_PIPELINE_CACHE");
-    had_old_ = old != nullptr;
-    if (old) old_ = old;
+    ASSERT_EQ(std::getenv("MESHVK_PIPELINE_CACHE"), nullptr) << "the test chains its own meshvk_pipeline_cache_t";
     Point(dir_.string());
     VulkanTest::SetUp();
   }
   void TearDown() override {
     VulkanTest::TearDown();
-    if (had_old_)
-      setenv("MESHVK_PIPELINE_CACHE", old_.c_str(), 1);
-    else
-      unsetenv("MESHVK_PIPELINE_CACHE");
     fs::remove_all(dir_);
   }
-  static void Point(const std::string& where) { setenv("MESHVK_PIPELINE_CACHE", where.c_str(), 1); }
+  // The directory the next sets chain (meshvk_pipeline_cache_t); "off": a
+  // chained struct with a NULL directory.
+  void Point(const std::string& where) {
+    where_ = where;
+    cache_.directory = where_ == "off" ? nullptr : where_.c_str();
+  }
 
   // A set of one process that creates a built-in's pipeline (the fill
   // kernel by default), then goes away.
   void CreatePipelineAndRelease(meshvk_builtin_t builtin = MESHVK_BUILTIN_FILL) {
-    DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, 1);
+    DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, 1, nullptr, &cache_);
     ASSERT_TRUE(set);
     Executable executable = Builtin(set.get(), builtin);
     ASSERT_TRUE(executable);
@@ -56,8 +55,8 @@ class PipelineCacheTest : public VulkanTest {
   }
 
   fs::path dir_;
-  std::string old_;
-  bool had_old_ = false;
+  std::string where_;
+  meshvk_pipeline_cache_t cache_ = MESHVK_PIPELINE_CACHE_INIT;
 };
 
 std::vector<char> Read(const fs::path& file) {

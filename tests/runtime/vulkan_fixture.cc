@@ -54,14 +54,16 @@ void VulkanTest::TearDown() {
   for (const auto& message : messages_) ADD_FAILURE() << "validation " << message;
 }
 
-DeviceSet VulkanTest::MakeSet(meshvk_topology_t topology, uint32_t processes, const uint32_t* process_devices) {
+DeviceSet VulkanTest::MakeSet(meshvk_topology_t topology, uint32_t processes, const uint32_t* process_devices,
+                              const void* chain) {
   meshvk_device_set_create_info_t info = MESHVK_DEVICE_SET_CREATE_INFO_INIT;
   info.topology = topology;
   info.process_count = processes;
   info.process_devices = process_devices;
-  // MESHVK_DEVICE_TIMEOUT_MS (the teardown tests run with 500 ms), as the tools take it.
-  meshvk_device_timeout_t timeout = MESHVK_DEVICE_TIMEOUT_INIT;
-  if (meshvk_environment_device_timeout(&timeout)) info.next = &timeout;
+  // MESHVK_DEVICE_TIMEOUT_MS (the teardown tests run with 500 ms) and
+  // MESHVK_PIPELINE_CACHE as the tools take them, then `chain`.
+  meshvk_environment_set_chain_t environment;
+  info.next = meshvk_environment_set_chain(&environment, chain);
   meshvk_device_set_t* set = nullptr;
   EXPECT_EQ(StatusText(meshvk_device_set_create(instance(), &info, &set)), "");
   return DeviceSet(set);

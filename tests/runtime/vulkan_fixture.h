@@ -44,7 +44,10 @@ class VulkanTest : public ::testing::Test {
   void TearDown() override;
 
   // A device set of `processes` processes; fails the test on error.
-  DeviceSet MakeSet(meshvk_topology_t topology, uint32_t processes, const uint32_t* process_devices = nullptr);
+  // `chain`: structs chained to the create info after the environment's (of a
+  // type the environment sets, the environment's counts).
+  DeviceSet MakeSet(meshvk_topology_t topology, uint32_t processes, const uint32_t* process_devices = nullptr,
+                    const void* chain = nullptr);
   Buffer MakeBuffer(meshvk_device_set_t* set, uint32_t process, uint64_t bytes);
   Executable Builtin(meshvk_device_set_t* set, meshvk_builtin_t builtin);
   CommandBuffer MakeCommandBuffer(meshvk_device_set_t* set, uint32_t process);

@@ -50,7 +50,7 @@ const char* meshvk_topology_name(meshvk_topology_t topology);
 
 typedef struct meshvk_device_set_create_info_s {
   meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_DEVICE_SET_CREATE_INFO
-  const void* next;              // may chain a meshvk_device_timeout_t
+  const void* next;              // may chain a meshvk_device_timeout_t and a meshvk_pipeline_cache_t
   meshvk_topology_t topology;
   uint32_t process_count;       // P >= 1
   uint32_t device_group_index;  // DEVICE_GROUP: which group (default 0)
@@ -90,6 +90,25 @@ typedef struct meshvk_device_timeout_s {
 #else
 #define MESHVK_DEVICE_TIMEOUT_INIT {MESHVK_STRUCTURE_TYPE_DEVICE_TIMEOUT, NULL, 60000000000ull}
 #endif
+
+// Chained to a device set's create (or import) info: where each of its
+// VkDevices keeps its VkPipelineCache across runs, so that creating a program
+// a second time does not compile its pipelines again. `directory` NULL: no
+// cache is read or written. Without it: $XDG_CACHE_HOME/meshvk, else
+// $HOME/.cache/meshvk (the one default the library takes from the
+// environment, as Mesa's shader cache does), none when neither names an
+// absolute path. One file per physical device and driver
+// (pipelines-<deviceUUID>-<driverUUID>.bin), written when the set is
+// released; a missing, damaged or foreign file, or a directory that cannot
+// be written, is never an error: the device starts with an empty cache.
+// mesh-vk-run, the Python package and the tests chain one from
+// MESHVK_PIPELINE_CACHE (a directory, or `off`).
+typedef struct meshvk_pipeline_cache_s {
+  meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_PIPELINE_CACHE
+  const void* next;
+  const char* directory;  // copied at set creation; created when missing
+} meshvk_pipeline_cache_t;
+#define MESHVK_PIPELINE_CACHE_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_PIPELINE_CACHE)
 
 // Creates the VkDevice(s), queues and command pools. INVALID_ARGUMENT for P=0
 // or a bad mapping, OUT_OF_RANGE for a group/device index past the count,

@@ -13,8 +13,16 @@
 // (meshvk_invoke_info_t: MESHVK_INVOKE_INFO_INIT), that sets `type` and every
 // default (designated initializers in C and C++20, positional before C++20):
 //     meshvk_invoke_info_t info = MESHVK_INVOKE_INFO_INIT;
-// A call that fills a struct keeps its `type` and `next`. Elements of arrays
-// (a count and a pointer) are plain values without `type`.
+// A call that fills a struct keeps its `type` and `next`. Arrays a call fills
+// (a pointer and a capacity: meshvk_program_phase_timings,
+// meshvk_module_rank_collectives) hold extensible structs too: the caller
+// initializes every element (its `type`), as with Vulkan's
+// vkGetPhysicalDeviceQueueFamilyProperties2, and a later version adds fields
+// through each element's chain. Arrays the library owns and hands out (the
+// queue families of a physical device, a tensor's shape and split axes) and
+// arrays a caller passes in (process maps, semaphore values, host runs) are
+// plain values whose layout never changes; what a later version adds comes
+// beside them, in a new chained struct.
 //
 // Lifetimes. Every handle is reference counted: `create` (and `import`,
 // `share`, `load`) returns it with one reference, `<noun>_retain` adds one,

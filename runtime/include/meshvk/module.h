@@ -411,13 +411,17 @@ meshvk_status_t meshvk_program_invoke_async(meshvk_program_t* program, const mes
 meshvk_status_t meshvk_program_wait(meshvk_program_t* program, meshvk_timeout_t timeout);
 
 typedef struct meshvk_phase_timing_s {
+  meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_PHASE_TIMING
+  const void* next;
   uint32_t phase;
   uint32_t process;
   uint64_t device_ns;  // GPU time between the phase's first and last command
 } meshvk_phase_timing_t;
+#define MESHVK_PHASE_TIMING_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_PHASE_TIMING)
 // Timings of the last invoke made with MESHVK_INVOKE_TIMESTAMPS_BIT: one entry
 // per recorded (process, phase), in phase order. Writes at most `capacity`
-// entries and the total into *out_count. FAILED_PRECONDITION when none exist.
+// entries (each initialized with MESHVK_PHASE_TIMING_INIT by the caller) and
+// the total into *out_count. FAILED_PRECONDITION when none exist.
 meshvk_status_t meshvk_program_phase_timings(const meshvk_program_t* program, meshvk_phase_timing_t* out_timings,
                                              uint32_t capacity, uint32_t* out_count);
 

@@ -152,6 +152,8 @@ enum {
   MESHVK_TRANSPORT_BROADCAST = 5
 };
 typedef struct meshvk_rank_collective_s {
+  meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_RANK_COLLECTIVE
+  const void* next;
   uint32_t collective;    // index in the function's collectives (the artifact)
   uint32_t member_count;  // grid processes in the group (all_reduce) / whose copies it carries
   uint32_t rank_count;    // ranks it spans
@@ -162,6 +164,28 @@ typedef struct meshvk_rank_collective_s {
   uint32_t kind;            // the collective's mvk CollectiveKind (all_to_all may carry an odd all_gather)
   uint64_t received_bytes;  // the most any rank of the group receives
 } meshvk_rank_collective_t;
+#define MESHVK_RANK_COLLECTIVE_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_RANK_COLLECTIVE)
+
+// How a program on ranks runs the collective groups that span ranks
+// (meshvk_program_ranks_t::collectives; mesh-vk-run and the Python package
+// take it from MESHVK_RANK_COLLECTIVES). Every rank must choose the same.
+typedef enum meshvk_rank_collective_mode_e {
+  // The transport's collective calls where it has them (MPI_Allreduce, ...),
+  // else the runtime's own exchange over send/receive.
+  MESHVK_RANK_COLLECTIVES_TRANSPORT = 0,
+  // The runtime's own exchange even where the transport has collectives: a
+  // ring for all_reduce, one message per peer rank for blocks.
+  MESHVK_RANK_COLLECTIVES_RING = 1,
+  // No groups: the compiler's copies, point to point between ranks (for
+  // comparisons).
+  MESHVK_RANK_COLLECTIVES_COPIES = 2,
+  // As TRANSPORT, but every host step stages through host buffers of its own
+  // even where device memory is host-mapped (the path of device-local memory).
+  MESHVK_RANK_COLLECTIVES_STAGED = 3,
+} meshvk_rank_collective_mode_t;
+
+// "transport", "ring", "copies", "staged"; NULL for another value.
+const char* meshvk_rank_collective_mode_name(meshvk_rank_collective_mode_t mode);
 
 // Reduces `count` elements of `from` into `into` (into[i] = into[i] op
 // from[i]) as the runtime's host steps do; f16 combines in float and rounds
@@ -179,12 +203,14 @@ void meshvk_transport_reduce(uint32_t element_type, uint32_t reduction, const vo
 uint64_t meshvk_transport_ring_bytes(uint64_t count, uint32_t element_size, uint32_t rank_count, uint32_t position);
 
 // The groups of `function` that run through the transport under this
-// process -> rank map (no device; the same decision every rank's program
-// makes). Writes up to `capacity` entries, returns the count in *out_count.
+// process -> rank map and collective mode (no device; the same decision every
+// rank's program makes; none under MESHVK_RANK_COLLECTIVES_COPIES). Writes up
+// to `capacity` entries (each initialized with MESHVK_RANK_COLLECTIVE_INIT by
+// the caller), returns the count in *out_count.
 meshvk_status_t meshvk_module_rank_collectives(const meshvk_module_t* module, uint32_t function,
                                                const uint32_t* process_rank, uint32_t rank_count,
-                                               meshvk_rank_collective_t* out_groups, uint32_t capacity,
-                                               uint32_t* out_count);
+                                               meshvk_rank_collective_mode_t mode, meshvk_rank_collective_t* out_groups,
+                                               uint32_t capacity, uint32_t* out_count);
 
 // Which rank runs each grid process when the grid is laid over `rank_count`
 // ranks along `axes` (ascending grid axes; axis_count 0: the outermost axes
@@ -204,16 +230,18 @@ meshvk_status_t meshvk_module_rank_layout(const meshvk_module_t* module, uint32_
 struct meshvk_program_ranks_s {
   meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_PROGRAM_RANKS
   const void* next;
-  const meshvk_transport_t* transport;  // borrowed; must outlive the program
-  const uint32_t* process_rank;         // [grid process count]: the rank running each process
-  uint32_t root_rank;                   // receives the gathered results
+  const meshvk_transport_t* transport;        // borrowed; must outlive the program
+  const uint32_t* process_rank;               // [grid process count]: the rank running each process
+  uint32_t root_rank;                         // receives the gathered results
+  meshvk_rank_collective_mode_t collectives;  // default (0): TRANSPORT
 };
 #define MESHVK_PROGRAM_RANKS_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_PROGRAM_RANKS)
 
 // Chained to meshvk_program_create_info_t (meshvk/module.h) for
 // meshvk_program_create_with_info: the program is created for the processes
 // of `ranks->transport->rank` only. INVALID_ARGUMENT for a NULL transport/map,
-// a rank out of range or a map that leaves this rank no process. Invoke: every rank calls meshvk_program_invoke
+// a rank out of range, a map that leaves this rank no process, or an unknown
+// collective mode. Invoke: every rank calls meshvk_program_invoke
 // with the same function and full-size host inputs/outputs; only the shards
 // of local processes are read from the inputs, and only `root_rank`'s outputs
 // receive the whole results (other ranks' outputs are never written; they
@@ -226,11 +254,12 @@ struct meshvk_program_ranks_s {
 // run through the transport (meshvk_module_rank_collectives: an all_reduce
 // counted as a ring; a block counted once per rank that receives it, at its
 // owner and at that rank, whatever algorithm the transport uses), plus
-// result shards gathered to `root_rank`. out_sent/out_received: [rank_count] each. OUT_OF_RANGE for a
-// bad function; INVALID_ARGUMENT for a rank out of range in the map.
+// result shards gathered to `root_rank`, all under collective mode `mode`.
+// out_sent/out_received: [rank_count] each. OUT_OF_RANGE for a bad function;
+// INVALID_ARGUMENT for a rank out of range in the map or an unknown mode.
 meshvk_status_t meshvk_module_rank_bytes(const meshvk_module_t* module, uint32_t function, const uint32_t* process_rank,
-                                         uint32_t rank_count, uint32_t root_rank, uint64_t* out_sent,
-                                         uint64_t* out_received);
+                                         uint32_t rank_count, uint32_t root_rank, meshvk_rank_collective_mode_t mode,
+                                         uint64_t* out_sent, uint64_t* out_received);
 
 // A run of bytes in a dense row-major host tensor: `rows` rows of
 // `row_bytes` bytes, row r at byte offset `offset + r * pitch`.

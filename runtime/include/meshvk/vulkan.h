@@ -123,7 +123,7 @@ typedef struct meshvk_imported_device_s {
 
 typedef struct meshvk_device_set_import_info_s {
   meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_DEVICE_SET_IMPORT_INFO
-  const void* next;              // may chain a meshvk_device_timeout_t
+  const void* next;              // may chain a meshvk_device_timeout_t and a meshvk_pipeline_cache_t
   uint32_t process_count;        // P >= 1
   const meshvk_imported_device_t* devices;
   uint32_t device_count;  // >= 1

@@ -48,6 +48,9 @@ const char* TypeName(meshvk_structure_type_t type) {
     MESHVK_NAME(TRANSPORT)
     MESHVK_NAME(TRANSPORT_STATS)
     MESHVK_NAME(MPI_TRANSPORT_STATS)
+    MESHVK_NAME(PIPELINE_CACHE)
+    MESHVK_NAME(PHASE_TIMING)
+    MESHVK_NAME(RANK_COLLECTIVE)
 #undef MESHVK_NAME
     default:
       return nullptr;

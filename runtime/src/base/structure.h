@@ -4,6 +4,8 @@
 #ifndef MESHVK_RUNTIME_SRC_BASE_STRUCTURE_H_
 #define MESHVK_RUNTIME_SRC_BASE_STRUCTURE_H_
 
+#include <string>
+
 #include "meshvk/types.h"
 #include "status.h"
 
@@ -14,6 +16,18 @@ namespace meshvk {
 // MESHVK_STRUCTURE_TYPE_INVOKE_INFO (28): initialize it with
 // MESHVK_INVOKE_INFO_INIT".
 Status CheckStructure(const void* structure, meshvk_structure_type_t expected, const char* what);
+
+// CheckStructure on each of the first `count` elements of an array the call
+// fills (the caller initializes every element): "`what`[3] has structure
+// type 0, ...".
+template <class T>
+Status CheckElements(const T* elements, uint32_t count, meshvk_structure_type_t expected, const char* what) {
+  for (uint32_t i = 0; i < count; ++i) {
+    const std::string name = std::string(what) + "[" + std::to_string(i) + "]";
+    if (Status status = CheckStructure(&elements[i], expected, name.c_str()); !status.ok()) return status;
+  }
+  return Status();
+}
 
 // The first struct of type `wanted` in the chain that starts at `first`'s
 // `next` (not `first` itself), or nullptr. Unknown types are skipped.

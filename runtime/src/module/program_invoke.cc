@@ -1,6 +1,7 @@
 // The host-tensor invoke: input tensors are streamed into their shards,
 // the function's segments are submitted (program_submit.cc) and the result
 // shards are gathered into dense host tensors (to rank 0 across ranks).
+#include <algorithm>
 #include <cstring>
 #include <set>
 #include <string>
@@ -210,7 +211,11 @@ Status ReadTimings(meshvk_program_t* prog, uint32_t function) {
     }
     MESHVK_RETURN_IF_ERROR(
         FromC(status, "timestamps of process " + std::to_string(seg.process) + " phase " + std::to_string(seg.phase)));
-    prog->timings.push_back({seg.phase, seg.process, ns});
+    meshvk_phase_timing_t timing = MESHVK_PHASE_TIMING_INIT;
+    timing.phase = seg.phase;
+    timing.process = seg.process;
+    timing.device_ns = ns;
+    prog->timings.push_back(timing);
   }
   prog->timings_valid = true;
   return Status();
@@ -323,8 +328,14 @@ meshvk_status_t meshvk_program_phase_timings(const meshvk_program_t* program, me
                                                              ? "the devices have no timestamp support"
                                                              : "no invoke with MESHVK_INVOKE_TIMESTAMPS_BIT yet")
         .ToC();
-  *out_count = static_cast<uint32_t>(program->timings.size());
-  for (uint32_t i = 0; i < capacity && i < program->timings.size(); ++i) out_timings[i] = program->timings[i];
+  const uint32_t count = static_cast<uint32_t>(program->timings.size());
+  const uint32_t written = std::min(capacity, count);
+  if (Status checked = meshvk::CheckElements(out_timings, written, MESHVK_STRUCTURE_TYPE_PHASE_TIMING,
+                                             "meshvk_program_phase_timings: out_timings");
+      !checked.ok())
+    return checked.ToC();
+  *out_count = count;
+  for (uint32_t i = 0; i < written; ++i) meshvk::FillKeepingHeader(&out_timings[i], program->timings[i]);
   return MESHVK_OK;
 }
 }  // extern "C"

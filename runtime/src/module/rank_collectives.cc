@@ -332,15 +332,7 @@ void GroupTraffic(const RankGroup& g, uint32_t position, uint64_t* sent, uint64_
   }
 }
 
-bool ReadRankCollectiveMode(RankCollectiveMode* out) {
-  const char* value = std::getenv("MESHVK_RANK_COLLECTIVES");
-  const std::string mode = value ? value : "";
-  *out = mode == "ring"     ? RankCollectiveMode::kRing
-         : mode == "copies" ? RankCollectiveMode::kCopies
-         : mode == "staged" ? RankCollectiveMode::kStaged
-                            : RankCollectiveMode::kTransport;
-  return mode.empty() || mode == "transport" || mode == "ring" || mode == "copies" || mode == "staged";
-}
+bool IsRankCollectiveMode(meshvk_rank_collective_mode_t mode) { return meshvk_rank_collective_mode_name(mode); }
 
 namespace {
 
@@ -494,10 +486,10 @@ void OrderGroups(RankCollectivePlan* plan,
 }  // namespace
 
 RankCollectivePlan PlanRankCollectives(const mvk::Artifact* artifact, const FunctionSchedule& schedule,
-                                       uint32_t function, const std::vector<uint32_t>& rank_of) {
+                                       uint32_t function, const std::vector<uint32_t>& rank_of,
+                                       meshvk_rank_collective_mode_t mode) {
   RankCollectivePlan plan;
-  RankCollectiveMode mode = RankCollectiveMode::kTransport;
-  const bool copies = ReadRankCollectiveMode(&mode) && mode == RankCollectiveMode::kCopies;
+  const bool copies = mode == MESHVK_RANK_COLLECTIVES_COPIES;
   const uint32_t P = static_cast<uint32_t>(rank_of.size());
   plan.replaced.resize(P);
   plan.host_phase.resize(P);

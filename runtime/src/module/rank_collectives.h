@@ -104,22 +104,15 @@ void GroupTraffic(const RankGroup& g, uint32_t position, uint64_t* sent, uint64_
 // "all_gather" ... for messages.
 const char* CollectiveKindName(mvk::CollectiveKind kind);
 
-// MESHVK_RANK_COLLECTIVES: `transport` (default: the transport's collective
-// calls where it has them, else the runtime's own over send/receive), `ring`
-// (the runtime's own even when the transport has collectives: a ring for
-// all_reduce, one message per peer rank for blocks), `copies` (no group: the
-// compiler's copies, point to point between ranks; for comparisons),
-// `staged` (as `transport`, but every host step stages through host buffers
-// of its own even where device memory is host-mapped: the path of
-// device-local memory, for tests and comparisons on lavapipe). False for
-// another value.
-enum class RankCollectiveMode { kTransport, kRing, kCopies, kStaged };
-bool ReadRankCollectiveMode(RankCollectiveMode* out);
+// Whether `mode` is one of meshvk_rank_collective_mode_t's values (a caller
+// may pass any number through the C API).
+bool IsRankCollectiveMode(meshvk_rank_collective_mode_t mode);
 
 // Groups of `function` (of a verified artifact) that run through the
 // transport when process p runs on rank rank_of[p] (none in `copies` mode).
 RankCollectivePlan PlanRankCollectives(const mvk::Artifact* artifact, const FunctionSchedule& schedule,
-                                       uint32_t function, const std::vector<uint32_t>& rank_of);
+                                       uint32_t function, const std::vector<uint32_t>& rank_of,
+                                       meshvk_rank_collective_mode_t mode);
 
 // Bytes rank position `position` of `rank_count` sends (and receives) in a
 // ring all-reduce of `count` elements of `element_size` bytes: chunk i holds

@@ -65,7 +65,7 @@ Status RemoteCopies::AllReduce(const RankGroup& g, uint32_t index,
   for (size_t i : local) mapped = mapped && address(g.input[i], i) && address(g.output[i], i);
   const uint32_t R = static_cast<uint32_t>(g.ranks.size());
   const uint32_t position = Position(g);
-  if (transport_->all_reduce && mode_ != RankCollectiveMode::kRing)
+  if (transport_->all_reduce && mode_ != MESHVK_RANK_COLLECTIVES_RING)
     return mapped ? AllReduceMapped(g, local, address, what) : AllReduceStaged(g, local, buffers, what);
   group_part_.resize(g.bytes);
   uint8_t* sum = nullptr;  // the rank's partial, then the result
@@ -232,7 +232,7 @@ Status RemoteCopies::ReduceScatter(const RankGroup& g, uint32_t index,
     placed[r] += chunk;
   }
   uint8_t* segment = nullptr;
-  if (transport_->reduce_scatter && mode_ != RankCollectiveMode::kRing) {
+  if (transport_->reduce_scatter && mode_ != MESHVK_RANK_COLLECTIVES_RING) {
     if (int code =
             transport_->reduce_scatter(transport_->user, g.ranks.data(), R, group_order_.data(), counts.data(),
                                        static_cast<uint32_t>(g.element_type), static_cast<uint32_t>(g.reduction)))
@@ -273,7 +273,8 @@ Status RemoteCopies::ReduceScatter(const RankGroup& g, uint32_t index,
 //    source, each in block order.
 Status RemoteCopies::MoveBlocks(uint32_t function, const RankGroup& g, uint32_t index,
                                 const std::vector<std::vector<meshvk_buffer_t*>>& buffers, const std::string& what) {
-  if (g.call == TransportCall::kAllGather && transport_->all_gather_pieces && mode_ == RankCollectiveMode::kTransport) {
+  if (g.call == TransportCall::kAllGather && transport_->all_gather_pieces &&
+      mode_ == MESHVK_RANK_COLLECTIVES_TRANSPORT) {
     bool done = false;
     MESHVK_RETURN_IF_ERROR(GatherMapped(function, g, index, buffers, what, &done));
     if (done) return Status();
@@ -323,7 +324,7 @@ Status RemoteCopies::MoveBlocks(uint32_t function, const RankGroup& g, uint32_t 
     for (size_t j = 1; !gathered && j < send_at[i].size(); ++j)
       std::memcpy(group_sum_.data() + send_at[i][j], into, b.size);
   }
-  const bool own = mode_ != RankCollectiveMode::kRing;
+  const bool own = mode_ != MESHVK_RANK_COLLECTIVES_RING;
   const char* call = nullptr;
   int code = 0;
   if (g.call == TransportCall::kAllGather && own && transport_->all_gather) {

@@ -69,15 +69,16 @@ Status RemoteCopies::Init(const mvk::Artifact* artifact, const Schedule& schedul
   if (!any) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "ranks: rank %u runs no process of the grid", me);
   transport_ = ranks->transport;
   root_ = ranks->root_rank;
-  if (!ReadRankCollectiveMode(&mode_))
+  if (!IsRankCollectiveMode(ranks->collectives))
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
-                      "MESHVK_RANK_COLLECTIVES=%s: expected transport, staged, ring or copies",
-                      std::getenv("MESHVK_RANK_COLLECTIVES"));
+                      "ranks->collectives is %d: expected a meshvk_rank_collective_mode_t (MESHVK_RANK_COLLECTIVES_*)",
+                      static_cast<int>(ranks->collectives));
+  mode_ = ranks->collectives;
   const uint32_t F = artifact->functions() ? artifact->functions()->size() : 0;
   outgoing_.resize(F);
   send_buffers_.resize(F);
   for (uint32_t f = 0; f < F; ++f) {
-    plans_.push_back(PlanRankCollectives(artifact, schedule.functions[f], f, rank_of_));
+    plans_.push_back(PlanRankCollectives(artifact, schedule.functions[f], f, rank_of_, mode_));
     if (plans_[f].groups.size() > kMaxRankGroups)
       return MakeStatus(MESHVK_STATUS_UNIMPLEMENTED, "function %u has more than %u collectives between ranks", f,
                         kMaxRankGroups);
@@ -247,29 +248,63 @@ Status RemoteCopies::FinishInvoke() {
 
 }  // namespace meshvk::module
 
+namespace {
+
+// What both plan queries below check before planning: the function exists,
+// every process is mapped to one of `rank_count` ranks, the mode is known.
+// Fills *rank_of with the map.
+meshvk::Status CheckRankQuery(const meshvk_module_t* module, uint32_t function, const uint32_t* process_rank,
+                              uint32_t rank_count, meshvk_rank_collective_mode_t mode, std::vector<uint32_t>* rank_of) {
+  using meshvk::MakeStatus;
+  const meshvk::mvk::Artifact* artifact = module->artifact;
+  if (!artifact->functions() || function >= artifact->functions()->size())
+    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "function %u out of range", function);
+  if (!meshvk::module::IsRankCollectiveMode(mode))
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
+                      "collective mode %d: expected a meshvk_rank_collective_mode_t (MESHVK_RANK_COLLECTIVES_*)",
+                      static_cast<int>(mode));
+  rank_of->assign(process_rank, process_rank + artifact->processes()->size());
+  for (uint32_t p = 0; p < rank_of->size(); ++p)
+    if ((*rank_of)[p] >= rank_count)
+      return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "process %u is mapped to rank %u of %u", p, (*rank_of)[p],
+                        rank_count);
+  return meshvk::Status();
+}
+
+}  // namespace
+
 extern "C" {
 
+const char* meshvk_rank_collective_mode_name(meshvk_rank_collective_mode_t mode) {
+  switch (mode) {
+    case MESHVK_RANK_COLLECTIVES_TRANSPORT:
+      return "transport";
+    case MESHVK_RANK_COLLECTIVES_RING:
+      return "ring";
+    case MESHVK_RANK_COLLECTIVES_COPIES:
+      return "copies";
+    case MESHVK_RANK_COLLECTIVES_STAGED:
+      return "staged";
+  }
+  return nullptr;
+}
+
 meshvk_status_t meshvk_module_rank_bytes(const meshvk_module_t* module, uint32_t function, const uint32_t* process_rank,
-                                         uint32_t rank_count, uint32_t root_rank, uint64_t* out_sent,
-                                         uint64_t* out_received) {
+                                         uint32_t rank_count, uint32_t root_rank, meshvk_rank_collective_mode_t mode,
+                                         uint64_t* out_sent, uint64_t* out_received) {
   using meshvk::MakeStatus;
   namespace mvk = meshvk::mvk;
   if (!module || !process_rank || !out_sent || !out_received)
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "module, process_rank or outputs are NULL").ToC();
+  std::vector<uint32_t> rank_of;
+  if (meshvk::Status checked = CheckRankQuery(module, function, process_rank, rank_count, mode, &rank_of);
+      !checked.ok())
+    return checked.ToC();
   const mvk::Artifact* artifact = module->artifact;
-  if (!artifact->functions() || function >= artifact->functions()->size())
-    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "function %u out of range", function).ToC();
-  const uint32_t P = artifact->processes()->size();
-  std::vector<uint32_t> rank_of(process_rank, process_rank + P);
-  for (uint32_t p = 0; p < P; ++p)
-    if (rank_of[p] >= rank_count)
-      return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "process %u is mapped to rank %u of %u", p, rank_of[p],
-                        rank_count)
-          .ToC();
   std::fill(out_sent, out_sent + rank_count, 0);
   std::fill(out_received, out_received + rank_count, 0);
   const meshvk::module::RankCollectivePlan plan =
-      meshvk::module::PlanRankCollectives(artifact, module->schedule.functions[function], function, rank_of);
+      meshvk::module::PlanRankCollectives(artifact, module->schedule.functions[function], function, rank_of, mode);
   meshvk::module::ForEachCrossRankCopy(artifact, function, rank_of, plan,
                                        [&](uint32_t p, uint32_t, const mvk::Copy* copy) {
                                          uint64_t lo = 0, hi = 0;
@@ -303,27 +338,26 @@ meshvk_status_t meshvk_module_rank_bytes(const meshvk_module_t* module, uint32_t
 
 meshvk_status_t meshvk_module_rank_collectives(const meshvk_module_t* module, uint32_t function,
                                                const uint32_t* process_rank, uint32_t rank_count,
-                                               meshvk_rank_collective_t* out_groups, uint32_t capacity,
-                                               uint32_t* out_count) {
+                                               meshvk_rank_collective_mode_t mode, meshvk_rank_collective_t* out_groups,
+                                               uint32_t capacity, uint32_t* out_count) {
   using meshvk::MakeStatus;
   if (!module || !process_rank || !out_count || (capacity && !out_groups))
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "module, process_rank or outputs are NULL").ToC();
-  const meshvk::mvk::Artifact* artifact = module->artifact;
-  if (!artifact->functions() || function >= artifact->functions()->size())
-    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "function %u out of range", function).ToC();
-  std::vector<uint32_t> rank_of(process_rank, process_rank + artifact->processes()->size());
-  for (uint32_t p = 0; p < rank_of.size(); ++p)
-    if (rank_of[p] >= rank_count)
-      return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "process %u is mapped to rank %u of %u", p, rank_of[p],
-                        rank_count)
-          .ToC();
-  const meshvk::module::RankCollectivePlan plan =
-      meshvk::module::PlanRankCollectives(artifact, module->schedule.functions[function], function, rank_of);
+  std::vector<uint32_t> rank_of;
+  if (meshvk::Status checked = CheckRankQuery(module, function, process_rank, rank_count, mode, &rank_of);
+      !checked.ok())
+    return checked.ToC();
+  const meshvk::module::RankCollectivePlan plan = meshvk::module::PlanRankCollectives(
+      module->artifact, module->schedule.functions[function], function, rank_of, mode);
+  const uint32_t written = std::min(capacity, static_cast<uint32_t>(plan.groups.size()));
+  if (meshvk::Status checked = meshvk::CheckElements(out_groups, written, MESHVK_STRUCTURE_TYPE_RANK_COLLECTIVE,
+                                                     "meshvk_module_rank_collectives: out_groups");
+      !checked.ok())
+    return checked.ToC();
   *out_count = static_cast<uint32_t>(plan.groups.size());
-  for (uint32_t i = 0; i < capacity && i < plan.groups.size(); ++i) {
+  for (uint32_t i = 0; i < written; ++i) {
     const meshvk::module::RankGroup& g = plan.groups[i];
-    meshvk_rank_collective_t& out = out_groups[i];
-    out = meshvk_rank_collective_t{};
+    meshvk_rank_collective_t out = MESHVK_RANK_COLLECTIVE_INIT;
     out.collective = g.collective;
     out.member_count = static_cast<uint32_t>(g.members.size());
     out.rank_count = static_cast<uint32_t>(g.ranks.size());
@@ -337,6 +371,7 @@ meshvk_status_t meshvk_module_rank_collectives(const meshvk_module_t* module, ui
       out.ring_bytes = std::max(out.ring_bytes, sent);
       out.received_bytes = std::max(out.received_bytes, received);
     }
+    meshvk::FillKeepingHeader(&out_groups[i], out);
   }
   return MESHVK_OK;
 }

@@ -154,7 +154,7 @@ class RemoteCopies {
                       const std::vector<std::vector<meshvk_buffer_t*>>& buffers, const std::string& what, bool* done);
   // Whether the host steps may work in host-mapped device memory (not in
   // `staged` mode).
-  bool UseMapped() const { return mode_ != RankCollectiveMode::kStaged; }
+  bool UseMapped() const { return mode_ != MESHVK_RANK_COLLECTIVES_STAGED; }
   uint32_t Position(const RankGroup& g) const;  // of this rank in g.ranks
 
   const meshvk_transport_t* transport_ = nullptr;
@@ -166,8 +166,8 @@ class RemoteCopies {
   std::vector<bool> sent_now_;                                         // [outgoing index of the invoked function]
   std::vector<RankCollectivePlan> plans_;                              // [function]
   size_t next_group_ = 0;
-  RankCollectiveMode mode_ = RankCollectiveMode::kTransport;   // of the invoked function
-  std::vector<uint8_t> group_sum_, group_part_, group_order_;  // host buffers of the host steps
+  meshvk_rank_collective_mode_t mode_ = MESHVK_RANK_COLLECTIVES_TRANSPORT;  // of the invoked function
+  std::vector<uint8_t> group_sum_, group_part_, group_order_;               // host buffers of the host steps
   uint32_t invoked_ = UINT32_MAX;
   std::vector<std::vector<uint8_t>> in_flight_;  // result shards sent in this invoke
   // Host copies of outgoing copies, kept across invokes ([function][outgoing]):

@@ -78,7 +78,7 @@ void RunTimed(meshvk_program_t* program, meshvk_invoke_info_t invoke, uint32_t i
   Check(meshvk_program_invoke(program, &invoke), fn + ": warm-up run: ");
   invoke.flags |= MESHVK_INVOKE_TIMESTAMPS_BIT;
   trace->active = true;
-  std::vector<meshvk_phase_timing_t> timings(1024);
+  std::vector<meshvk_phase_timing_t> timings(1024, meshvk_phase_timing_t MESHVK_PHASE_TIMING_INIT);
   for (uint32_t r = 0; r < iterations; ++r) {
     auto start = std::chrono::steady_clock::now();
     Check(meshvk_program_invoke(program, &invoke), fn + ": benchmark run " + std::to_string(r) + ": ");

@@ -207,8 +207,9 @@ meshvk_device_set_t* RuntimeCore::SetFor(uint32_t processes) {
   info.process_count = processes;
   info.device_group_index = choice_.group;
   info.process_devices = choice_.process_devices.empty() ? nullptr : choice_.process_devices.data();
-  meshvk_device_timeout_t timeout = MESHVK_DEVICE_TIMEOUT_INIT;  // MESHVK_DEVICE_TIMEOUT_MS, else 60 s
-  if (meshvk_environment_device_timeout(&timeout)) info.next = &timeout;
+  // MESHVK_DEVICE_TIMEOUT_MS and MESHVK_PIPELINE_CACHE, else the runtime's defaults.
+  meshvk_environment_set_chain_t environment;
+  info.next = meshvk_environment_set_chain(&environment, nullptr);
   meshvk_device_set_t* set = nullptr;
   Check(meshvk_device_set_create(instance_, &info, &set), "devices/topology: ");
   sets_[processes] = set;
@@ -345,6 +346,7 @@ std::shared_ptr<ProgramCore> Runtime::Load(const std::shared_ptr<Artifact>& arti
     process_rank = LayRanks(artifact->module(), transport, core_->choice().rank_axes);
     ranks.transport = transport;
     ranks.process_rank = process_rank.data();
+    Check(meshvk_environment_rank_collectives(&ranks.collectives));  // MESHVK_RANK_COLLECTIVES
     create.next = &ranks;
   }
   Check(meshvk_program_create_with_info(&create, &program), artifact->name() + ": ");

@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
     auto start = std::chrono::steady_clock::now();
     Check(meshvk_program_invoke(program, &info), "invoke");
     replay_ms.push_back(Seconds(start) * 1e3);
-    meshvk_phase_timing_t timing{};
+    meshvk_phase_timing_t timing = MESHVK_PHASE_TIMING_INIT;
     uint32_t count = 0;
     if (meshvk_status_t status = meshvk_program_phase_timings(program, &timing, 1, &count)) {
       meshvk_status_free(status);

@@ -122,7 +122,7 @@ TEST_P(AllGatherTest, EveryReplicaHoldsAllBlocks) {
     MESHVK_ASSERT_OK(meshvk_program_invoke(program.get(), &info));
     EXPECT_EQ(y, x);
   }
-  std::vector<meshvk_phase_timing_t> timings(64);
+  std::vector<meshvk_phase_timing_t> timings(64, meshvk_phase_timing_t MESHVK_PHASE_TIMING_INIT);
   uint32_t count = 0;
   meshvk_status_t status = meshvk_program_phase_timings(program.get(), timings.data(), 64, &count);
   EXPECT_NE(status, MESHVK_OK);  // the last invoke did not ask for timestamps
@@ -238,7 +238,7 @@ TEST_F(ProgramTest, DispatchChainAndPhaseTimings) {
   info.flags = MESHVK_INVOKE_TIMESTAMPS_BIT;
   MESHVK_ASSERT_OK(meshvk_program_invoke(program.get(), &info));
   for (size_t i = 0; i < n; ++i) ASSERT_EQ(z[i], x[i] + dispatches) << i;
-  std::vector<meshvk_phase_timing_t> timings(8);
+  std::vector<meshvk_phase_timing_t> timings(8, meshvk_phase_timing_t MESHVK_PHASE_TIMING_INIT);
   uint32_t count = 0;
   MESHVK_ASSERT_OK(meshvk_program_phase_timings(program.get(), timings.data(), 8, &count));
   ASSERT_EQ(count, 1u);

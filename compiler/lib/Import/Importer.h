@@ -147,6 +147,15 @@ public:
                             mlir::Type to);
 };
 
+// The small builders every lowering file uses: an f32/f16 constant of type
+// `t`, a ranked value's static shape, and a TOSA op by name (operands, result
+// type, inherent attributes) for the ops whose generated builders differ
+// between them.
+mlir::Value fconst(mlir::OpBuilder &b, mlir::Location at, mlir::Type t, double v);
+std::vector<int64_t> shapeOf(mlir::Value v);
+mlir::Value tosaOp(Importer &im, llvm::StringRef name, mlir::Type result, mlir::ValueRange operands,
+                   llvm::ArrayRef<mlir::NamedAttribute> attributes = {});
+
 // Numpy broadcasting of two shapes; false when they do not broadcast.
 bool broadcastShapes(const std::vector<int64_t> &a, const std::vector<int64_t> &b,
                      std::vector<int64_t> *out);

@@ -23,15 +23,6 @@ namespace {
 
 using TP = onnx::TensorProto;
 
-std::vector<int64_t> shapeOf(Value v) {
-  auto t = cast<RankedTensorType>(v.getType());
-  return std::vector<int64_t>(t.getShape().begin(), t.getShape().end());
-}
-
-Value fconst(OpBuilder &b, Location at, Type t, double v) {
-  return arith::ConstantOp::create(b, at, b.getFloatAttr(t, v));
-}
-
 // An i32 constant 0..n-1 along dimension `dim` of a rank-`rank` tensor of
 // ones elsewhere, to broadcast against data of that rank.
 Value iota(Importer &im, int64_t n, int64_t dim, int64_t rank) {

@@ -21,9 +21,6 @@ namespace {
 
 using TP = onnx::TensorProto;
 
-Value fconst(OpBuilder &b, Location at, Type t, double v) {
-  return arith::ConstantOp::create(b, at, b.getFloatAttr(t, v));
-}
 Value iconst(OpBuilder &b, Location at, Type t, int64_t v) {
   return arith::ConstantOp::create(b, at, b.getIntegerAttr(t, v));
 }

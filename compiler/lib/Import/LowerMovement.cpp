@@ -23,20 +23,6 @@ namespace {
 
 using TP = onnx::TensorProto;
 
-std::vector<int64_t> shapeOf(Value v) {
-  auto t = cast<RankedTensorType>(v.getType());
-  return std::vector<int64_t>(t.getShape().begin(), t.getShape().end());
-}
-
-Value tosaOp(Importer &im, StringRef name, Type result, ValueRange operands,
-             ArrayRef<NamedAttribute> attributes = {}) {
-  OperationState state(im.loc, name);
-  state.addOperands(operands);
-  state.addTypes(result);
-  state.addAttributes(attributes);
-  return im.b.create(state)->getResult(0);
-}
-
 bool define(Importer &im, Value v, int32_t onnxType, int output = 0) {
   if (!v)
     return false;

@@ -17,28 +17,6 @@ namespace {
 
 using TP = onnx::TensorProto;
 
-Value fconst(OpBuilder &b, Location at, Type t, double v) {
-  return arith::ConstantOp::create(b, at, b.getFloatAttr(t, v));
-}
-
-std::vector<int64_t> shapeOf(Value v) {
-  auto t = cast<RankedTensorType>(v.getType());
-  return std::vector<int64_t>(t.getShape().begin(), t.getShape().end());
-}
-
-Value tosaOp(Importer &im, StringRef name, Type result, ValueRange operands,
-             ArrayRef<NamedAttribute> attributes) {
-  OperationState state(im.loc, name);
-  state.addOperands(operands);
-  state.addTypes(result);
-  state.addAttributes(attributes);
-  return im.b.create(state)->getResult(0);
-}
-
-} // namespace
-
-namespace {
-
 Value reduceKeep(Importer &im, Value x, const std::vector<int64_t> &axes, StringRef kind) {
   std::vector<int64_t> shape = shapeOf(x);
   for (int64_t a : axes) {

@@ -26,25 +26,6 @@ namespace {
 
 using TP = onnx::TensorProto;
 
-Value fconst(OpBuilder &b, Location at, Type t, double v) {
-  return arith::ConstantOp::create(b, at, b.getFloatAttr(t, v));
-}
-
-// A TOSA op by name (operands, result type, inherent attributes).
-Value tosa(Importer &im, StringRef name, Type result, ValueRange operands,
-           ArrayRef<NamedAttribute> attributes = {}) {
-  OperationState state(im.loc, name);
-  state.addOperands(operands);
-  state.addTypes(result);
-  state.addAttributes(attributes);
-  return im.b.create(state)->getResult(0);
-}
-
-std::vector<int64_t> shapeOf(Value v) {
-  auto t = cast<RankedTensorType>(v.getType());
-  return std::vector<int64_t>(t.getShape().begin(), t.getShape().end());
-}
-
 Value operand(Importer &im, int i, Tensor **tensor = nullptr) {
   Tensor *t = im.input(i);
   if (tensor)
@@ -67,8 +48,9 @@ Value reduce(Importer &im, Value x, std::vector<int64_t> axes, StringRef kind, b
   std::vector<int64_t> shape = shapeOf(x);
   for (int64_t a : axes) {
     shape[a] = 1;
-    x = tosa(im, ("tosa.reduce_" + kind).str(), RankedTensorType::get(shape, type.getElementType()),
-             x, {im.b.getNamedAttr("axis", im.b.getI32IntegerAttr(a))});
+    x = tosaOp(im, ("tosa.reduce_" + kind).str(),
+               RankedTensorType::get(shape, type.getElementType()), x,
+               {im.b.getNamedAttr("axis", im.b.getI32IntegerAttr(a))});
   }
   if (keep)
     return x;
@@ -293,7 +275,8 @@ Value matmul(Importer &im, Value a, Value b) {
   Type element = cast<RankedTensorType>(a.getType()).getElementType();
   Value zp = im.zeroPoint(element);
   return result(
-      tosa(im, "tosa.matmul", RankedTensorType::get({B, M, N}, element), {a3, b3, zp, zp}), batch);
+      tosaOp(im, "tosa.matmul", RankedTensorType::get({B, M, N}, element), {a3, b3, zp, zp}),
+      batch);
 }
 
 bool lowerMatMul(Importer &im) {

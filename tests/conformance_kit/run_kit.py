@@ -2,7 +2,7 @@
 """Runs the INSTALLED mesh-vk-conformance and checks its reports.
 
     run_kit.py PREFIX OUT_DIR [--expect-topologies=N] [--expect-fail=KIND:REGEX ...]
-               [--expect-no-failure] [kit flags...]
+               [--expect-no-failure] [--expect-skip=REGEX::REASON_REGEX ...] [kit flags...]
 
 Passes when the kit exits 0 (nothing failed), its JUnit file has the
 structure a CI dashboard reads (testsuites > testsuite > testcase; the
@@ -17,6 +17,10 @@ be not supported, and the kit must exit 1. --expect-no-failure: a fault run
 in which the mode must change nothing (exit 0). Either way, when
 MESHVK_FAULT_REPORT is set, the layer must have written a "corrupt:" line
 (the mode fired), except with --expect-no-failure.
+
+--expect-skip=REGEX::REASON_REGEX: the cases matching REGEX must be not
+supported with a reason REASON_REGEX finds, and no other case may be (a
+device that lacks a feature, reported as such).
 
 Reason kinds, from how the kit's checks are built, never from its output:
   kept: a copy case whose destination kept what it held before: the kit
@@ -112,11 +116,27 @@ def check_fault_run(data, expectations, copy_bytes):
     return sum(matched.values())
 
 
+def check_skips(data, skips):
+    """The cases matching a skip expectation are not supported, for the reason given; no other is."""
+    seen = 0
+    for t in data["topologies"]:
+        for c in t["cases"]:
+            name = t["name"] + "/" + c["name"]
+            hit = [why for rx, why in skips if rx.fullmatch(name)]
+            if hit and (c["outcome"] != "not supported" or not hit[0].search(c["reason"])):
+                fail(f"{name}: {c['outcome']} ({c['reason']}), expected not supported: {hit[0].pattern}")
+            if not hit and c["outcome"] == "not supported":
+                fail(f"{name} is not supported ({c['reason']}), expected it to run")
+            seen += bool(hit)
+    if seen == 0:
+        fail("no case matches --expect-skip")
+
+
 def main():
     prefix, out = sys.argv[1], sys.argv[2]
     rest = sys.argv[3:]
     expect = None
-    expectations, no_failure = [], False
+    expectations, no_failure, skips = [], False, []
     while rest and rest[0].startswith("--expect"):
         flag = rest.pop(0)
         if flag.startswith("--expect-topologies="):
@@ -124,6 +144,9 @@ def main():
         elif flag.startswith("--expect-fail="):
             kind, rx = flag.split("=", 1)[1].split(":", 1)
             expectations.append((kind, re.compile(rx)))
+        elif flag.startswith("--expect-skip="):
+            rx, why = flag.split("=", 1)[1].split("::", 1)
+            skips.append((re.compile(rx), re.compile(why)))
         elif flag == "--expect-no-failure":
             no_failure = True
         else:
@@ -169,6 +192,8 @@ def main():
     json_failed = {(t["name"], c["name"]) for t in data["topologies"] for c in t["cases"] if c["outcome"] == "fail"}
     if junit_failed != json_failed:
         fail(f"the JUnit and JSON reports name different failures: {sorted(junit_failed ^ json_failed)}")
+    if skips:
+        check_skips(data, skips)
     if fault_run:
         n = check_fault_run(data, expectations, copy_bytes)
         if fault_report and not no_failure:

@@ -31,8 +31,8 @@
 namespace meshvk_conformance {
 namespace {
 
-constexpr uint32_t kGroupSize = 64;               // the kernel's local size
-constexpr uint32_t kWorkgroups = 64;              // per full dispatch
+constexpr uint32_t kGroupSize = 64;                    // the kernel's local size
+constexpr uint32_t kWorkgroups = 64;                   // per full dispatch
 constexpr uint32_t kWords = kGroupSize * kWorkgroups;  // 16 KiB buffers
 
 const char* const kFeatureChecks[] = {"copy_src", "copy_dst", "generic_src", "generic_dst"};
@@ -54,8 +54,8 @@ Vk LoadVk(meshvk_instance_t* instance) {
   auto gipa = reinterpret_cast<PFN_vkGetInstanceProcAddr>(dlsym(loader, "vkGetInstanceProcAddr"));
   VkInstance vi = meshvk_instance_vk_instance(instance);
   if (!gipa || !vi) return vk;
-  vk.memory_properties = reinterpret_cast<PFN_vkGetPhysicalDeviceMemoryProperties>(
-      gipa(vi, "vkGetPhysicalDeviceMemoryProperties"));
+  vk.memory_properties =
+      reinterpret_cast<PFN_vkGetPhysicalDeviceMemoryProperties>(gipa(vi, "vkGetPhysicalDeviceMemoryProperties"));
   vk.device_proc = reinterpret_cast<PFN_vkGetDeviceProcAddr>(gipa(vi, "vkGetDeviceProcAddr"));
   return vk;
 }
@@ -140,7 +140,10 @@ std::string RunOnProcess(Group& g, uint32_t process, Record record) {
     submit.signal_count = 1;
     Status s(end.ok() ? meshvk_queue_submit(g.set, &submit) : MESHVK_OK);
     Status w(end.ok() && s.ok() ? meshvk_semaphore_wait(done, 1, g.options->timeout_ns) : MESHVK_OK);
-    e = !end.ok() ? "end: " + end.Message() : !s.ok() ? "submit: " + s.Message() : !w.ok() ? "wait: " + w.Message() : "";
+    e = !end.ok() ? "end: " + end.Message()
+        : !s.ok() ? "submit: " + s.Message()
+        : !w.ok() ? "wait: " + w.Message()
+                  : "";
   }
   meshvk_semaphore_release(done);
   meshvk_command_buffer_release(cb);
@@ -377,8 +380,7 @@ void RunGroupCases(meshvk_instance_t* instance, const Topology& topology, const 
   }
   std::string floor = QueryFeatures(g, out);
   if (selected("group.peer_features"))
-    out.cases.push_back(
-        {"group.peer_features", floor.empty() ? Outcome::kPass : Outcome::kFail, floor, seconds()});
+    out.cases.push_back({"group.peer_features", floor.empty() ? Outcome::kPass : Outcome::kFail, floor, seconds()});
   for (uint32_t a = 0; a < g.n; ++a)
     for (uint32_t b = 0; b < g.n; ++b)
       for (uint32_t c = 0; a != b && c < 4; ++c) {

@@ -91,8 +91,8 @@ bool DropAsStale(VkCommandBuffer cb, VkBuffer src, const char* name) {
 template <typename Region>
 std::vector<Region> Shortened(const Region* regions, uint32_t n, const char* name) {
   std::vector<Region> shorter(regions, regions + n);
-  FiredOnce(g_fired_short, std::string("corrupt: ") + name + " drops the last " +
-                               std::to_string(g_modes.copy_short) + " bytes of its last region");
+  FiredOnce(g_fired_short, std::string("corrupt: ") + name + " drops the last " + std::to_string(g_modes.copy_short) +
+                               " bytes of its last region");
   if (shorter.back().size > g_modes.copy_short) {
     shorter.back().size -= g_modes.copy_short;
   } else {
@@ -264,40 +264,40 @@ void DrainAll() {
 // --- drain points -------------------------------------------------------------------
 // Calls after which the application may reuse or free what held work uses:
 // the held work runs first, to completion.
-#define CORRUPTION_DRAIN_ENTRIES(X)                                                                                  \
-  X(void, FreeMemory, (VkDevice d, VkDeviceMemory m, const VkAllocationCallbacks* a), (d, m, a), {                         \
-    std::lock_guard<std::mutex> lock(g_mutex);                                                                       \
-    auto it = g_memory.find(U64(m));                                                                                 \
-    if (it != g_memory.end() && it->second.host_pointer &&                                                           \
-        g_host_pointer_owner[it->second.host_pointer] == U64(d) && !it->second.peer)                                 \
-      g_host_pointer_owner.erase(it->second.host_pointer);                                                           \
-    if (it != g_memory.end()) g_memory.erase(it);                                                                    \
-  })                                                                                                                 \
-  X(void, DestroyBuffer, (VkDevice d, VkBuffer b, const VkAllocationCallbacks* a), (d, b, a), {                            \
-    std::lock_guard<std::mutex> lock(g_mutex);                                                                       \
-    g_buffers.erase(U64(b));                                                                                         \
-  })                                                                                                                 \
-  X(void, FreeCommandBuffers, (VkDevice d, VkCommandPool p, uint32_t n, const VkCommandBuffer* c), (d, p, n, c), {         \
-    std::lock_guard<std::mutex> lock(g_mutex);                                                                       \
-    for (uint32_t i = 0; i < n; ++i) g_masks.erase(c[i]);                                                            \
-  })                                                                                                                 \
-  X(void, DestroySemaphore, (VkDevice d, VkSemaphore s, const VkAllocationCallbacks* a), (d, s, a), {                      \
-    std::lock_guard<std::mutex> lock(g_mutex);                                                                       \
-    g_timeline.erase(U64(s));                                                                                        \
-  })                                                                                                                 \
-  X(void, DestroyCommandPool, (VkDevice d, VkCommandPool p, const VkAllocationCallbacks* a), (d, p, a), {})                \
-  X(VkResult, ResetCommandPool, (VkDevice d, VkCommandPool p, VkCommandPoolResetFlags f), (d, p, f), {})                       \
-  X(void, DestroyDescriptorPool, (VkDevice d, VkDescriptorPool p, const VkAllocationCallbacks* a), (d, p, a), {})          \
-  X(VkResult, ResetDescriptorPool, (VkDevice d, VkDescriptorPool p, VkDescriptorPoolResetFlags f), (d, p, f), {})              \
-  X(void, DestroyFence, (VkDevice d, VkFence f, const VkAllocationCallbacks* a), (d, f, a), {})                            \
-  X(void, DestroyQueryPool, (VkDevice d, VkQueryPool q, const VkAllocationCallbacks* a), (d, q, a), {})                    \
+#define CORRUPTION_DRAIN_ENTRIES(X)                                                                                   \
+  X(void, FreeMemory, (VkDevice d, VkDeviceMemory m, const VkAllocationCallbacks* a), (d, m, a), {                    \
+    std::lock_guard<std::mutex> lock(g_mutex);                                                                        \
+    auto it = g_memory.find(U64(m));                                                                                  \
+    if (it != g_memory.end() && it->second.host_pointer && g_host_pointer_owner[it->second.host_pointer] == U64(d) && \
+        !it->second.peer)                                                                                             \
+      g_host_pointer_owner.erase(it->second.host_pointer);                                                            \
+    if (it != g_memory.end()) g_memory.erase(it);                                                                     \
+  })                                                                                                                  \
+  X(void, DestroyBuffer, (VkDevice d, VkBuffer b, const VkAllocationCallbacks* a), (d, b, a), {                       \
+    std::lock_guard<std::mutex> lock(g_mutex);                                                                        \
+    g_buffers.erase(U64(b));                                                                                          \
+  })                                                                                                                  \
+  X(void, FreeCommandBuffers, (VkDevice d, VkCommandPool p, uint32_t n, const VkCommandBuffer* c), (d, p, n, c), {    \
+    std::lock_guard<std::mutex> lock(g_mutex);                                                                        \
+    for (uint32_t i = 0; i < n; ++i) g_masks.erase(c[i]);                                                             \
+  })                                                                                                                  \
+  X(void, DestroySemaphore, (VkDevice d, VkSemaphore s, const VkAllocationCallbacks* a), (d, s, a), {                 \
+    std::lock_guard<std::mutex> lock(g_mutex);                                                                        \
+    g_timeline.erase(U64(s));                                                                                         \
+  })                                                                                                                  \
+  X(void, DestroyCommandPool, (VkDevice d, VkCommandPool p, const VkAllocationCallbacks* a), (d, p, a), {})           \
+  X(VkResult, ResetCommandPool, (VkDevice d, VkCommandPool p, VkCommandPoolResetFlags f), (d, p, f), {})              \
+  X(void, DestroyDescriptorPool, (VkDevice d, VkDescriptorPool p, const VkAllocationCallbacks* a), (d, p, a), {})     \
+  X(VkResult, ResetDescriptorPool, (VkDevice d, VkDescriptorPool p, VkDescriptorPoolResetFlags f), (d, p, f), {})     \
+  X(void, DestroyFence, (VkDevice d, VkFence f, const VkAllocationCallbacks* a), (d, f, a), {})                       \
+  X(void, DestroyQueryPool, (VkDevice d, VkQueryPool q, const VkAllocationCallbacks* a), (d, q, a), {})               \
   X(void, DestroyPipeline, (VkDevice d, VkPipeline p, const VkAllocationCallbacks* a), (d, p, a), {})
 
 #define CORRUPTION_DRAIN_DEFINE(ret, name, params, args, forget) \
-  VKAPI_ATTR ret VKAPI_CALL name params {                       \
-    if (g_modes.early_signal) Drain(d);                                \
-    if (AnyMode()) forget;                                             \
-    return Next<PFN_vk##name>(d, "vk" #name) args;                     \
+  VKAPI_ATTR ret VKAPI_CALL name params {                        \
+    if (g_modes.early_signal) Drain(d);                          \
+    if (AnyMode()) forget;                                       \
+    return Next<PFN_vk##name>(d, "vk" #name) args;               \
   }
 CORRUPTION_DRAIN_ENTRIES(CORRUPTION_DRAIN_DEFINE)
 #undef CORRUPTION_DRAIN_DEFINE
@@ -363,8 +363,8 @@ void AfterBindBufferMemory2(uint32_t count, const VkBindBufferMemoryInfo* infos)
   std::lock_guard<std::mutex> lock(g_mutex);
   for (uint32_t i = 0; i < count; ++i) {
     BufferInfo b{infos[i].memory, {}};
-    auto* g = Find<VkBindBufferMemoryDeviceGroupInfo>(infos[i].pNext,
-                                                      VK_STRUCTURE_TYPE_BIND_BUFFER_MEMORY_DEVICE_GROUP_INFO);
+    auto* g =
+        Find<VkBindBufferMemoryDeviceGroupInfo>(infos[i].pNext, VK_STRUCTURE_TYPE_BIND_BUFFER_MEMORY_DEVICE_GROUP_INFO);
     if (g) b.device_indices.assign(g->pDeviceIndices, g->pDeviceIndices + g->deviceIndexCount);
     g_buffers[U64(infos[i].buffer)] = std::move(b);
   }
@@ -380,8 +380,8 @@ void AfterCreateSemaphore(const VkSemaphoreCreateInfo* info, VkSemaphore semapho
 void BeforeBeginCommandBuffer(VkCommandBuffer cb, const VkCommandBufferBeginInfo* info) {
   if (!AnyMode()) return;
   if (g_modes.early_signal && IsHeld(cb)) Drain(cb);  // re-recording: its held submissions run first
-  auto* g = Find<VkDeviceGroupCommandBufferBeginInfo>(info->pNext,
-                                                      VK_STRUCTURE_TYPE_DEVICE_GROUP_COMMAND_BUFFER_BEGIN_INFO);
+  auto* g =
+      Find<VkDeviceGroupCommandBufferBeginInfo>(info->pNext, VK_STRUCTURE_TYPE_DEVICE_GROUP_COMMAND_BUFFER_BEGIN_INFO);
   std::lock_guard<std::mutex> lock(g_mutex);
   g_masks[cb] = g ? g->deviceMask : ~0u;
 }
@@ -423,7 +423,7 @@ void Drain(const void* dispatchable) {
       ++it;
       continue;
     }
-      SubmitHeld(*it);
+    SubmitHeld(*it);
     bool seen = false;
     for (VkQueue q : queues) seen = seen || q == it->queue;
     if (!seen) queues.push_back(it->queue);

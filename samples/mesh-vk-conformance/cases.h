@@ -25,6 +25,7 @@ struct KitOptions {
 // The names of the cases `RunProgramCases` / `RunCopyCases` would run, for --list.
 std::vector<std::string> ProgramCaseNames(const KitOptions& options);
 std::vector<std::string> CopyCaseNames(meshvk_instance_t* instance, const Topology& topology);
+std::vector<std::string> GroupCaseNames(meshvk_instance_t* instance, const Topology& topology);
 
 // Every known program (host_references.h) found in options.programs_dir, on
 // `topology`: results vs the host reference, bytes between processes vs the
@@ -38,6 +39,15 @@ void RunProgramCases(meshvk_instance_t* instance, const Topology& topology, cons
 // device): contents checked, bandwidth and latency measured.
 void RunCopyCases(meshvk_instance_t* instance, const Topology& topology, const KitOptions& options,
                   TopologyResult& out);
+
+// Device groups only: the peer memory features reported per heap and pair
+// (into out.peer_features; the case checks the spec's COPY_DST floor), each
+// reported feature exercised from every device on every other one's memory
+// (copy source/destination, shader source/destination), not supported with
+// the reported features otherwise, and one dispatch split over the devices
+// with vkCmdDispatchBase.
+void RunGroupCases(meshvk_instance_t* instance, const Topology& topology, const KitOptions& options,
+                   TopologyResult& out);
 
 }  // namespace meshvk_conformance
 

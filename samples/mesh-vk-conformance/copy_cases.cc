@@ -152,6 +152,15 @@ void RunPair(meshvk_device_set_t* set, uint32_t a, uint32_t b, const KitOptions&
     Status w(meshvk_buffer_write(src.b, 0, pattern.data(), size));
     if (!w.ok()) e = "write the pattern: " + w.Message();
   }
+  // The destination starts as the pattern's complement, written last, so a
+  // copy that does nothing (or a read-back that returns stale staging bytes)
+  // cannot pass.
+  if (e.empty()) {
+    std::vector<uint32_t> poison(pattern.size());
+    for (size_t i = 0; i < poison.size(); ++i) poison[i] = ~pattern[i];
+    Status w(meshvk_buffer_write(dst.b, 0, poison.data(), size));
+    if (!w.ok()) e = "write the destination: " + w.Message();
+  }
   PairCopy big(set, path, options), tiny(set, path, options);
   if (e.empty()) e = big.Prepare(src.b, dst.b, size);
   double seconds = 0, latency = 0;

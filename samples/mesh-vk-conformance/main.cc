@@ -89,6 +89,7 @@ void List(meshvk_instance_t* instance, const std::vector<Topology>& topologies, 
   for (const Topology& t : topologies) {
     std::vector<std::string> names = ProgramCaseNames(options);
     for (const std::string& n : CopyCaseNames(instance, t)) names.push_back(n);
+    for (const std::string& n : GroupCaseNames(instance, t)) names.push_back(n);
     for (const std::string& n : names)
       if (options.selected(t.name + "/" + n)) std::cout << t.name << "/" << n << "\n";
   }
@@ -137,9 +138,10 @@ int Run(const Flags& f) {
   }
   std::vector<TopologyResult> results;
   for (const Topology& t : topologies) {
-    TopologyResult r{t.name, t.description, {}, {}};
+    TopologyResult r{t.name, t.description, {}, {}, {}};
     RunProgramCases(instance, t, options, r);
     RunCopyCases(instance, t, options, r);
+    RunGroupCases(instance, t, options, r);
     if (!r.cases.empty()) results.push_back(std::move(r));
   }
   if (meshvk_instance_message_count(instance) > 0)
@@ -148,6 +150,7 @@ int Run(const Flags& f) {
          "Khronos validation layer",
          {{"validation.messages", Outcome::kFail,
            std::to_string(meshvk_instance_message_count(instance)) + " validation messages (printed above)", 0}},
+         {},
          {}});
   std::cout << SummaryText(results);
   int written = WriteReports(f, results, instance);

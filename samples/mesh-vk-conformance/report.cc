@@ -63,6 +63,15 @@ std::string Number(double v) {
   return buf;
 }
 
+// "copy_src|copy_dst|generic_src|generic_dst" (the set bits) or "none".
+std::string FeatureList(uint32_t flags) {
+  static const char* const kNames[] = {"copy_src", "copy_dst", "generic_src", "generic_dst"};
+  std::string out;
+  for (int i = 0; i < 4; ++i)
+    if (flags >> i & 1) out += std::string(out.empty() ? "" : "|") + kNames[i];
+  return out.empty() ? "none" : out;
+}
+
 Counts CountOne(const TopologyResult& t) {
   Counts c;
   for (const CaseResult& r : t.cases) {
@@ -119,6 +128,12 @@ std::string SummaryText(const std::vector<TopologyResult>& topologies) {
                       b.gb_per_s, b.latency_us);
         out << line;
       }
+    }
+    if (!t.peer_features.empty()) {
+      out << "  peer memory features (vkGetDeviceGroupPeerMemoryFeatures: local device <- remote device's heap):\n";
+      for (const PeerFeatures& f : t.peer_features)
+        out << "    " << f.local << " <- " << f.remote << " heap " << f.heap
+            << (f.device_local ? " (device-local)" : " (host)") << ": " << FeatureList(f.flags) << "\n";
     }
   }
   Counts all = CountOutcomes(topologies);
@@ -182,6 +197,14 @@ std::string JsonReport(const std::vector<TopologyResult>& topologies, const std:
       out << (j ? "," : "") << "\n       {\"src\": " << b.src << ", \"dst\": " << b.dst
           << ", \"path\": " << JsonString(b.path) << ", \"bytes\": " << b.bytes
           << ", \"gb_per_s\": " << Number(b.gb_per_s) << ", \"latency_us\": " << Number(b.latency_us) << "}";
+    }
+    out << "],\n     \"peer_features\": [";
+    for (size_t j = 0; j < t.peer_features.size(); ++j) {
+      const PeerFeatures& f = t.peer_features[j];
+      out << (j ? "," : "") << "\n       {\"heap\": " << f.heap
+          << ", \"device_local\": " << (f.device_local ? "true" : "false") << ", \"local\": " << f.local
+          << ", \"remote\": " << f.remote << ", \"flags\": " << f.flags
+          << ", \"features\": " << JsonString(FeatureList(f.flags)) << "}";
     }
     out << "]}";
   }

@@ -30,11 +30,20 @@ struct Bandwidth {
   double latency_us = 0;  // median time of a 4-byte copy
 };
 
+// What vkGetDeviceGroupPeerMemoryFeatures reports for device `local` using
+// memory of heap `heap` that lives on device `remote` (a device group).
+struct PeerFeatures {
+  uint32_t heap = 0, local = 0, remote = 0;
+  uint32_t flags = 0;  // VkPeerMemoryFeatureFlags
+  bool device_local = false;
+};
+
 struct TopologyResult {
   std::string name;         // e.g. "independent:0,1"
   std::string description;  // devices and how they are used
   std::vector<CaseResult> cases;
   std::vector<Bandwidth> bandwidth;
+  std::vector<PeerFeatures> peer_features;  // device groups
 };
 
 struct Counts {

@@ -1,6 +1,7 @@
 // VK_LAYER_MESHVK_fault_injection: makes the Nth call of one named Vulkan
-// entry point fail with a chosen VkResult, and can drop queue submissions
-// (a GPU that stops answering). Configured by environment variables (see
+// entry point fail with a chosen VkResult, can drop queue submissions (a GPU
+// that stops answering) and can corrupt work while reporting success (a
+// broken driver: corruption.h). Configured by environment variables (see
 // README.md in this directory). It is a pass-through test layer
 // (../test_layer/test_layer.h): it wraps no handle, and every call goes to the
 // next layer unchanged unless a fault fires, so it composes with the Khronos
@@ -8,7 +9,8 @@
 //
 // Why it exists: the runtime's error paths (out of memory, device lost, a
 // hung queue) cannot be reached on a healthy lavapipe, and an untested error
-// path is where crashes and hangs live.
+// path is where crashes and hangs live; and a conformance check that never
+// saw broken work may be unable to notice it.
 #include <vulkan/vulkan.h>
 
 #include <atomic>
@@ -20,7 +22,9 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
+#include "corruption.h"
 #include "test_layer.h"
 
 namespace {
@@ -69,6 +73,7 @@ VkResult ParseError(const char* text) {
 }
 
 bool IsIntercepted(const std::string& name);
+void Report(const std::string& line);
 
 // Never destroyed: the exit handler that writes MESHVK_FAULT_COUNTS reads it.
 const Config& config() {
@@ -86,6 +91,7 @@ const Config& config() {
       c.drop_submit = ParseCount("MESHVK_FAULT_DROP_SUBMIT", v);
     if (const char* v = std::getenv("MESHVK_FAULT_REPORT")) c.report = v;
     if (const char* v = std::getenv("MESHVK_FAULT_COUNTS")) c.counts = v;
+    meshvk_fault_corruption::Configure([](const std::string& why) { Misconfigured(why); }, Report);
     return c;
   }());
   return c;
@@ -188,12 +194,8 @@ VKAPI_ATTR VkResult VKAPI_CALL EnumeratePhysicalDeviceGroups(VkInstance instance
 // is the dispatchable handle (VkDevice, VkQueue or VkCommandBuffer share the
 // device's dispatch key).
 #define FAULT_DEVICE_ENTRIES(X)                                                                                        \
-  X(AllocateMemory, (VkDevice d, const VkMemoryAllocateInfo* a, const VkAllocationCallbacks* c, VkDeviceMemory* o),    \
-    (d, a, c, o))                                                                                                      \
   X(CreateBuffer, (VkDevice d, const VkBufferCreateInfo* a, const VkAllocationCallbacks* c, VkBuffer* o),              \
     (d, a, c, o))                                                                                                      \
-  X(BindBufferMemory, (VkDevice d, VkBuffer b, VkDeviceMemory m, VkDeviceSize off), (d, b, m, off))                    \
-  X(BindBufferMemory2, (VkDevice d, uint32_t n, const VkBindBufferMemoryInfo* i), (d, n, i))                           \
   X(MapMemory, (VkDevice d, VkDeviceMemory m, VkDeviceSize off, VkDeviceSize size, VkMemoryMapFlags f, void** p),      \
     (d, m, off, size, f, p))                                                                                           \
   X(CreateShaderModule,                                                                                                \
@@ -215,21 +217,12 @@ VKAPI_ATTR VkResult VKAPI_CALL EnumeratePhysicalDeviceGroups(VkInstance instance
   X(CreateCommandPool,                                                                                                 \
     (VkDevice d, const VkCommandPoolCreateInfo* a, const VkAllocationCallbacks* c, VkCommandPool* o), (d, a, c, o))    \
   X(AllocateCommandBuffers, (VkDevice d, const VkCommandBufferAllocateInfo* a, VkCommandBuffer* o), (d, a, o))         \
-  X(BeginCommandBuffer, (VkCommandBuffer d, const VkCommandBufferBeginInfo* a), (d, a))                                \
   X(EndCommandBuffer, (VkCommandBuffer d), (d))                                                                        \
-  X(CreateSemaphore, (VkDevice d, const VkSemaphoreCreateInfo* a, const VkAllocationCallbacks* c, VkSemaphore* o),     \
-    (d, a, c, o))                                                                                                      \
   X(CreateFence, (VkDevice d, const VkFenceCreateInfo* a, const VkAllocationCallbacks* c, VkFence* o), (d, a, c, o))   \
   X(CreateQueryPool, (VkDevice d, const VkQueryPoolCreateInfo* a, const VkAllocationCallbacks* c, VkQueryPool* o),     \
     (d, a, c, o))                                                                                                      \
-  X(GetQueryPoolResults,                                                                                               \
-    (VkDevice d, VkQueryPool q, uint32_t first, uint32_t n, size_t size, void* data, VkDeviceSize stride,              \
-     VkQueryResultFlags f),                                                                                            \
-    (d, q, first, n, size, data, stride, f))                                                                           \
   X(GetSemaphoreCounterValue, (VkDevice d, VkSemaphore s, uint64_t* v), (d, s, v))                                     \
-  X(SignalSemaphore, (VkDevice d, const VkSemaphoreSignalInfo* i), (d, i))                                             \
-  X(GetFenceStatus, (VkDevice d, VkFence f), (d, f))                                                                   \
-  X(ResetFences, (VkDevice d, uint32_t n, const VkFence* f), (d, n, f))
+  X(SignalSemaphore, (VkDevice d, const VkSemaphoreSignalInfo* i), (d, i))
 
 #define FAULT_DEFINE(name, params, args)           \
   VKAPI_ATTR VkResult VKAPI_CALL name params {     \
@@ -238,6 +231,39 @@ VKAPI_ATTR VkResult VKAPI_CALL EnumeratePhysicalDeviceGroups(VkInstance instance
   }
 FAULT_DEVICE_ENTRIES(FAULT_DEFINE)
 #undef FAULT_DEFINE
+
+// FAULT_HOOKED_ENTRIES(name, params, args, before, after): entry points the
+// corruption modes watch (corruption.h): `before` runs once the fault check
+// passed, `after` once the call down succeeded.
+namespace corrupt = meshvk_fault_corruption;
+#define FAULT_HOOKED_ENTRIES(X)                                                                                     \
+  X(AllocateMemory, (VkDevice d, const VkMemoryAllocateInfo* a, const VkAllocationCallbacks* c, VkDeviceMemory* o), \
+    (d, a, c, o), {}, corrupt::AfterAllocateMemory(d, a, *o))                                                       \
+  X(BindBufferMemory, (VkDevice d, VkBuffer b, VkDeviceMemory m, VkDeviceSize off), (d, b, m, off), {},             \
+    corrupt::AfterBindBufferMemory(b, m))                                                                           \
+  X(BindBufferMemory2, (VkDevice d, uint32_t n, const VkBindBufferMemoryInfo* i), (d, n, i), {},                    \
+    corrupt::AfterBindBufferMemory2(n, i))                                                                          \
+  X(CreateSemaphore, (VkDevice d, const VkSemaphoreCreateInfo* a, const VkAllocationCallbacks* c, VkSemaphore* o),  \
+    (d, a, c, o), {}, corrupt::AfterCreateSemaphore(a, *o))                                                         \
+  X(BeginCommandBuffer, (VkCommandBuffer d, const VkCommandBufferBeginInfo* a), (d, a),                             \
+    corrupt::BeforeBeginCommandBuffer(d, a), {})                                                                    \
+  X(GetQueryPoolResults,                                                                                            \
+    (VkDevice d, VkQueryPool q, uint32_t first, uint32_t n, size_t size, void* data, VkDeviceSize stride,           \
+     VkQueryResultFlags f),                                                                                         \
+    (d, q, first, n, size, data, stride, f), corrupt::Drain(d), {})                                                 \
+  X(GetFenceStatus, (VkDevice d, VkFence f), (d, f), corrupt::DrainForFences(d, 1, &f), {})                         \
+  X(ResetFences, (VkDevice d, uint32_t n, const VkFence* f), (d, n, f), corrupt::DrainForFences(d, n, f), {})
+
+#define FAULT_HOOKED_DEFINE(name, params, args, before, after) \
+  VKAPI_ATTR VkResult VKAPI_CALL name params {                 \
+    if (VkResult r = Fault("vk" #name)) return r;              \
+    before;                                                    \
+    VkResult r = Next<PFN_vk##name>(d, "vk" #name) args;       \
+    if (r == VK_SUCCESS) after;                                \
+    return r;                                                  \
+  }
+FAULT_HOOKED_ENTRIES(FAULT_HOOKED_DEFINE)
+#undef FAULT_HOOKED_DEFINE
 
 // Submissions: the Nth and every later one can be dropped (VK_SUCCESS, but
 // nothing runs and nothing is signalled), like a GPU that stopped answering.
@@ -251,6 +277,7 @@ bool DropThisSubmit() {
 VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit(VkQueue d, uint32_t n, const VkSubmitInfo* s, VkFence f) {
   if (VkResult r = Fault("vkQueueSubmit")) return r;
   if (DropThisSubmit()) return VK_SUCCESS;
+  if (corrupt::HoldSubmit(d, n, s, f)) return VK_SUCCESS;
   return Next<PFN_vkQueueSubmit>(d, "vkQueueSubmit")(d, n, s, f);
 }
 
@@ -272,26 +299,31 @@ VKAPI_ATTR VkResult VKAPI_CALL WaitSemaphores(VkDevice d, const VkSemaphoreWaitI
 VKAPI_ATTR VkResult VKAPI_CALL WaitForFences(VkDevice d, uint32_t n, const VkFence* f, VkBool32 all, uint64_t timeout) {
   if (VkResult r = Fault("vkWaitForFences")) return r;
   if (g_dropped && timeout == UINT64_MAX) HangForever("vkWaitForFences(UINT64_MAX)");
+  corrupt::DrainForFences(d, n, f);
   return Next<PFN_vkWaitForFences>(d, "vkWaitForFences")(d, n, f, all, timeout);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL QueueWaitIdle(VkQueue d) {
   if (VkResult r = Fault("vkQueueWaitIdle")) return r;
   if (g_dropped) HangForever("vkQueueWaitIdle");
+  corrupt::Drain(d);
   return Next<PFN_vkQueueWaitIdle>(d, "vkQueueWaitIdle")(d);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL DeviceWaitIdle(VkDevice d) {
   if (VkResult r = Fault("vkDeviceWaitIdle")) return r;
   if (g_dropped) HangForever("vkDeviceWaitIdle");
+  corrupt::Drain(d);
   return Next<PFN_vkDeviceWaitIdle>(d, "vkDeviceWaitIdle")(d);
 }
 
 // --- lookup --------------------------------------------------------------------
 
 #define FAULT_ENTRY(name, params, args) MESHVK_TEST_LAYER_ENTRY("vk" #name, name),
-const meshvk_test_layer::Entry kDeviceEntries[] = {
-    FAULT_DEVICE_ENTRIES(FAULT_ENTRY) MESHVK_TEST_LAYER_ENTRY("vkQueueSubmit", QueueSubmit),
+#define FAULT_HOOKED_ENTRY(name, params, args, before, after) MESHVK_TEST_LAYER_ENTRY("vk" #name, name),
+const meshvk_test_layer::Entry kFaultDeviceEntries[] = {
+    FAULT_DEVICE_ENTRIES(FAULT_ENTRY) FAULT_HOOKED_ENTRIES(FAULT_HOOKED_ENTRY)
+        MESHVK_TEST_LAYER_ENTRY("vkQueueSubmit", QueueSubmit),
     MESHVK_TEST_LAYER_ENTRY("vkQueueSubmit2", QueueSubmit2),
     MESHVK_TEST_LAYER_ENTRY("vkQueueSubmit2KHR", QueueSubmit2),
     MESHVK_TEST_LAYER_ENTRY("vkWaitSemaphores", WaitSemaphores),
@@ -301,6 +333,20 @@ const meshvk_test_layer::Entry kDeviceEntries[] = {
     MESHVK_TEST_LAYER_ENTRY("vkDeviceWaitIdle", DeviceWaitIdle),
 };
 #undef FAULT_ENTRY
+#undef FAULT_HOOKED_ENTRY
+
+// The fault rows and the corruption modes' rows, one table.
+meshvk_test_layer::Entries DeviceEntries() {
+  static const std::vector<meshvk_test_layer::Entry> rows = [] {
+    std::vector<meshvk_test_layer::Entry> all(std::begin(kFaultDeviceEntries), std::end(kFaultDeviceEntries));
+    all.insert(all.end(), corrupt::kDeviceEntries, corrupt::kDeviceEntries + corrupt::kDeviceEntryCount);
+    return all;
+  }();
+  meshvk_test_layer::Entries entries;
+  entries.rows = rows.data();
+  entries.count = rows.size();
+  return entries;
+}
 const meshvk_test_layer::Entry kInstanceEntries[] = {
     MESHVK_TEST_LAYER_ENTRY("vkEnumeratePhysicalDevices", EnumeratePhysicalDevices),
     MESHVK_TEST_LAYER_ENTRY("vkEnumeratePhysicalDeviceGroups", EnumeratePhysicalDeviceGroups),
@@ -308,14 +354,20 @@ const meshvk_test_layer::Entry kInstanceEntries[] = {
 };
 
 bool IsIntercepted(const std::string& name) {
-  // The KHR aliases are counted under the core name.
-  return meshvk_test_layer::Intercepts(name.c_str()) && name.find("ProcAddr") == std::string::npos &&
-         name.find("KHR") == std::string::npos;
+  // The entry points Fault() counts (the corruption modes' rows are not
+  // failable); the KHR aliases are counted under the core name.
+  if (name == "vkCreateInstance" || name == "vkCreateDevice") return true;
+  if (name.find("KHR") != std::string::npos) return false;
+  for (const auto& row : kFaultDeviceEntries)
+    if (name == row.name) return true;
+  for (const auto& row : kInstanceEntries)
+    if (name == row.name) return true;
+  return false;
 }
 
 }  // namespace
 
 const meshvk_test_layer::Layer& meshvk_test_layer::ThisLayer() {
-  static const Layer layer{kInstanceEntries, kDeviceEntries, BeforeCreateInstance, BeforeCreateDevice};
+  static const Layer layer{kInstanceEntries, DeviceEntries(), BeforeCreateInstance, BeforeCreateDevice};
   return layer;
 }

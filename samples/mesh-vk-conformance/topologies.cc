@@ -2,6 +2,8 @@
 
 #include <memory>
 
+#include "meshvk_environment.h"
+
 namespace meshvk_conformance {
 namespace {
 
@@ -71,8 +73,12 @@ std::vector<Topology> DiscoverTopologies(meshvk_instance_t* instance) {
 
 meshvk_device_set_t* CreateDeviceSet(meshvk_instance_t* instance, const Topology& topology, uint32_t process_count,
                                      uint64_t device_timeout_ns, meshvk_status_t* out_status) {
+  // --timeout-ms's device timeout, then MESHVK_PIPELINE_CACHE as the other
+  // tools take it (the first chained timeout counts).
+  meshvk_environment_set_chain_t environment;
   meshvk_device_timeout_t timeout = MESHVK_DEVICE_TIMEOUT_INIT;
   timeout.timeout = device_timeout_ns;
+  timeout.next = meshvk_environment_set_chain(&environment, nullptr);
   meshvk_device_set_create_info_t info = MESHVK_DEVICE_SET_CREATE_INFO_INIT;
   info.next = &timeout;
   info.topology = topology.kind;

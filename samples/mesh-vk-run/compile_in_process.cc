@@ -5,6 +5,7 @@
 #include "meshvk/Codegen/RuntimeDevice.h"
 #include "meshvk/meshvk.h"
 #include "meshvk_environment.h"
+#include "tensor_args.h"
 
 namespace meshvk_run {
 namespace {
@@ -32,6 +33,44 @@ meshvk::ProgramOptions CompileOptionsForThisMachine() {
   meshvk_instance_release(instance);
   return options;
 }
+
+std::vector<int64_t> Signed(const std::vector<uint64_t>& shape) { return {shape.begin(), shape.end()}; }
+
+// The shapes of the --input values that are known before the model is
+// compiled (a .npy or .npz header's, a SHAPExTYPE spec's), each with the ONNX
+// input name it was given for ("" by position), so that the importer can fix
+// the model's dynamic dimensions from the data the run passes. A value whose
+// shape cannot be known here keeps its position with an empty shape; its
+// errors are the run's to report, when it reads the inputs.
+std::vector<std::pair<std::string, std::vector<int64_t>>> InputShapeHints(const std::vector<std::string>& inputs) {
+  std::vector<std::pair<std::string, std::vector<int64_t>>> hints;
+  for (const std::string& value : inputs) {
+    std::string name, source = value;
+    HostTensor typed;
+    std::string error;
+    // NAME=SOURCE unless the text before '=' is a SHAPExTYPE (input_names.h's rule, without the names).
+    if (const size_t eq = value.find('=');
+        !value.empty() && value[0] != '@' && eq != std::string::npos && !ParseTensorType(value, &typed, &error)) {
+      name = value.substr(0, eq);
+      source = value.substr(eq + 1);
+    }
+    std::vector<TensorArg> args;
+    if (!ExpandTensorArgs({source}, "--input", &args, &error)) {
+      hints.push_back({name, {}});
+      continue;
+    }
+    for (const TensorArg& arg : args) {
+      HostTensor spec;
+      if (arg.loaded)
+        hints.push_back({name, Signed(arg.tensor.shape)});
+      else if (ParseTensorType(arg.spec, &spec, &error))
+        hints.push_back({name, Signed(spec.shape)});
+      else
+        hints.push_back({name, {}});
+    }
+  }
+  return hints;
+}
 }  // namespace
 
 std::string CompileInProcess(const std::string& path, const RunFlags& flags, const DeviceChoice& devices,
@@ -53,6 +92,7 @@ std::string CompileInProcess(const std::string& path, const RunFlags& flags, con
         return "--input-shape=" + spec + ": " + error;
       options->onnxInputShapes.push_back(std::move(name_and_shape));
     }
+    options->onnxInputShapeHints = InputShapeHints(flags.inputs);
     if (flags.shard == "none" && devices.processes > 1)
       return "--devices=" + std::to_string(devices.processes) +
              ": an ONNX model under --shard=none runs on one process; split it with "

@@ -72,6 +72,14 @@ np.save(w("a.npy"), a.numpy())
 np.save(w("b.npy"), b.numpy())
 np.save(w("out.npy"), two(a, b).detach().numpy())
 
+# The same MLP with a dynamic batch: the run's inputs give it.
+torch.onnx.export(mlp, x, w("mlp_dynamic.onnx"), input_names=["x"], output_names=["y"], opset_version=17,
+                  dynamic_axes={"x": {0: "batch"}, "y": {0: "batch"}})
+x3 = torch.randn(3, 64)
+np.save(w("x3.npy"), x3.numpy())
+np.save(w("y3.npy"), mlp(x3).detach().numpy())
+np.save(w("x_63.npy"), np.zeros((8, 63), np.float32))
+
 mlp_onnx, expected = w("mlp.onnx"), f"--expected-output=@{w('y.npy')}"
 check_run("mlp.onnx --shard=tensor --devices=4 (by position)",
           [mlp_onnx, "--shard=tensor", "--devices=4", f"--input=@{w('x.npy')}", expected, "--print-plan"],
@@ -90,6 +98,20 @@ else:
     check_run("mlp.mvk (names kept in the artifact)", [w("mlp.mvk"), f"--input=x=@{w('x.npy')}", expected,
                                                         "--print-plan"], ["inputs: x 8x64xf32"])
 
+dynamic = w("mlp_dynamic.onnx")
+check_run("mlp_dynamic.onnx: the batch from the .npy (by position)",
+          [dynamic, f"--input=@{w('x.npy')}", expected, "--print-plan"], ["inputs: x 8x64xf32"])
+check_run("mlp_dynamic.onnx: the batch from the .npy (by name), 3 rows over 2 processes",
+          [dynamic, "--shard=tensor", "--devices=2", f"--input=x=@{w('x3.npy')}", f"--expected-output=@{w('y3.npy')}"])
+check_run("mlp_dynamic.onnx: the batch from a SHAPExTYPE spec",
+          [dynamic, f"--input=8x64xf32=@{w('x.bin')}", expected])
+check_run("mlp_dynamic.onnx: --input-shape wins", [dynamic, "--input-shape=x=8x64", f"--input=@{w('x.npy')}", expected])
+check_usage("mlp_dynamic.onnx: an input whose static dimension differs", [dynamic, f"--input=@{w('x_63.npy')}"],
+            f"mesh-vk-run: {dynamic}: input 'x': the data given is 8x63, the model's input is batchx64 "
+            "(the rank and the static dimensions must agree)")
+check_usage("mlp_dynamic.onnx: a scalar gives no shape", [dynamic, "--input=x=f32=1"],
+            f"mesh-vk-run: {dynamic}: input 'x': dimension 0 ('batch') is dynamic (give the shape with "
+            "--input-shape=x=DIMS, input_shapes= in Python, or an input of that shape to mesh-vk-run)")
 check_usage("--shard on an .mlir program", [mlir, "--shard=data", "--input=@x.npy"],
             "mesh-vk-run: --shard and --input-shape apply to ONNX models (.onnx); an .mlir program carries its own "
             "shard annotations")

@@ -346,6 +346,12 @@ private:
       import.devices *= extent;
     for (const auto &[name, shape] : options.onnxInputShapes)
       import.inputShapes[name] = shape;
+    for (const auto &[name, shape] : options.onnxInputShapeHints) {
+      if (name.empty())
+        import.inputShapeHintsByPosition.push_back(shape);
+      else
+        import.inputShapeHintsByName[name] = shape;
+    }
     std::string error;
     FailureOr<OwningOpRef<ModuleOp>> imported =
         importOnnxFile(path, import, context, &onnxSignature, &error);

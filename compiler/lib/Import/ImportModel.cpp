@@ -42,10 +42,22 @@ bool boundaryType(int32_t t) {
 constexpr const char *kBoundaryTypes =
     "FLOAT, FLOAT16, DOUBLE (as f32), INT32, INT64 (as i32), BOOL";
 
+// Whether `hint` (the shape of the data the caller will pass) can stand for
+// the model's declared shape `type`: same rank, every static dimension equal.
+bool hintFits(const onnx::TypeProto::Tensor &type, const std::vector<int64_t> *hint) {
+  if (!hint || !type.has_shape() || static_cast<int>(hint->size()) != type.shape().dim_size())
+    return false;
+  for (int i = 0; i < type.shape().dim_size(); ++i)
+    if (type.shape().dim(i).has_dim_value() && type.shape().dim(i).dim_value() != (*hint)[i])
+      return false;
+  return true;
+}
+
 // The static shape of graph input `info`, dynamic dimensions fixed from the
-// options; false with a line naming the input and the dimension.
+// options (inputShapes, else `hint` when it fits); false with a line naming
+// the input and the dimension.
 bool inputShape(const onnx::ValueInfoProto &info, const OnnxImportOptions &options,
-                std::vector<int64_t> *shape, std::string *error) {
+                const std::vector<int64_t> *hint, std::vector<int64_t> *shape, std::string *error) {
   auto fixed = options.inputShapes.find(info.name());
   const auto &type = info.type().tensor_type();
   if (fixed != options.inputShapes.end()) {
@@ -58,6 +70,21 @@ bool inputShape(const onnx::ValueInfoProto &info, const OnnxImportOptions &optio
     *shape = fixed->second;
     return true;
   }
+  if (hintFits(type, hint)) {
+    *shape = *hint;
+    return true;
+  }
+  if (hint && !hint->empty() && type.has_shape()) {
+    std::string declared;
+    for (int i = 0; i < type.shape().dim_size(); ++i)
+      declared += (i ? "x" : "") + (type.shape().dim(i).has_dim_value()
+                                        ? std::to_string(type.shape().dim(i).dim_value())
+                                        : type.shape().dim(i).dim_param());
+    *error = "input '" + info.name() + "': the data given is " + shapeText(*hint) +
+             ", the model's input is " + declared +
+             " (the rank and the static dimensions must agree)";
+    return false;
+  }
   if (!type.has_shape()) {
     *error = "input '" + info.name() + "' has no shape in the model (give it with --input-shape)";
     return false;
@@ -67,7 +94,8 @@ bool inputShape(const onnx::ValueInfoProto &info, const OnnxImportOptions &optio
     const auto &d = type.shape().dim(i);
     if (!d.has_dim_value()) {
       *error = "input '" + info.name() + "': dimension " + std::to_string(i) + " ('" +
-               d.dim_param() + "') is dynamic (give the shape with --input-shape or an input)";
+               d.dim_param() + "') is dynamic (give the shape with --input-shape=" + info.name() +
+               "=DIMS, input_shapes= in Python, or an input of that shape to mesh-vk-run)";
       return false;
     }
     shape->push_back(d.dim_value());
@@ -127,6 +155,7 @@ public:
     std::vector<Type> argumentTypes;
     std::vector<const onnx::ValueInfoProto *> arguments;
     std::vector<std::vector<int64_t>> shapes;
+    size_t positional = 0; // the next positional shape hint
     for (const auto &info : graph.input()) {
       if (initializerNames.count(info.name()))
         continue; // IR < 4: initializers are listed as inputs too
@@ -134,8 +163,14 @@ public:
       if (!info.type().has_tensor_type() || !boundaryType(type))
         return im.fail("input '" + info.name() + "' has dtype " + onnxTypeName(type) +
                        " (supported: " + kBoundaryTypes + ")");
+      const std::vector<int64_t> *hint = nullptr;
+      if (auto named = im.options.inputShapeHintsByName.find(info.name());
+          named != im.options.inputShapeHintsByName.end())
+        hint = &named->second;
+      else if (positional < im.options.inputShapeHintsByPosition.size())
+        hint = &im.options.inputShapeHintsByPosition[positional++];
       std::vector<int64_t> shape;
-      if (!inputShape(info, im.options, &shape, &im.error))
+      if (!inputShape(info, im.options, hint, &shape, &im.error))
         return false;
       Type element = kindOf(type) == Kind::Bool ? im.b.getI32Type() : im.elementType(type);
       argumentTypes.push_back(RankedTensorType::get(shape, element));

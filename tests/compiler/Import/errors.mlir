@@ -10,7 +10,7 @@
 //
 // RUN: %make_model dynamic_batch %t.dyn.onnx
 // RUN: not mesh-vk-translate --import-onnx %t.dyn.onnx 2>&1 | FileCheck %s --check-prefix=DYN
-// DYN: input 'x': dimension 0 ('N') is dynamic (give the shape with --input-shape or an input)
+// DYN: input 'x': dimension 0 ('N') is dynamic (give the shape with --input-shape=x=DIMS, input_shapes= in Python, or an input of that shape to mesh-vk-run)
 // RUN: mesh-vk-translate --import-onnx %t.dyn.onnx --input-shape=x=3x4 | FileCheck %s --check-prefix=FIXED
 // FIXED: func.func @main(%{{.*}}: tensor<3x4xf32>) -> tensor<3x4xf32>
 // An input shape that does not fit the weights: the product named, not a reshape that fails to verify.

@@ -58,6 +58,11 @@ struct ProgramOptions {
   std::string onnxShard = "none";
   // Dynamic input dimensions fixed by ONNX input name: {"x", {1, 3, 224, 224}}.
   std::vector<std::pair<std::string, std::vector<int64_t>>> onnxInputShapes;
+  // The shapes of the inputs a run will pass, in the order given, each with
+  // its ONNX input name or "" for a positional one (an empty shape when it is
+  // not known): dynamic dimensions no onnxInputShapes entry fixes are taken
+  // from them where they fit (OnnxImportOptions::inputShapeHintsByName/-Position).
+  std::vector<std::pair<std::string, std::vector<int64_t>>> onnxInputShapeHints;
   // Compile in a child process (fork), so that a crash in upstream code on
   // bad input (MLIR's parser, a pass, libonnx's shape inference) becomes the
   // one error line naming the stage instead of taking the caller down.

@@ -56,6 +56,13 @@ struct OnnxImportOptions {
   std::map<std::string, OnnxHostTensor> shapeInputValues;
   // Dynamic dimensions fixed by input name ("x" -> {1, 3, 224, 224}).
   std::map<std::string, std::vector<int64_t>> inputShapes;
+  // The shapes of the data the caller will pass (mesh-vk-run: its --input
+  // files), for dynamic dimensions inputShapes leaves open: by input name,
+  // then by position among the data inputs no name claims (initializers are
+  // not data inputs), an empty shape for "unknown". A hint is used only when
+  // its rank and every static dimension agree with the model's.
+  std::map<std::string, std::vector<int64_t>> inputShapeHintsByName;
+  std::vector<std::vector<int64_t>> inputShapeHintsByPosition;
 };
 
 // What the program's signature means in ONNX terms: per argument the ONNX

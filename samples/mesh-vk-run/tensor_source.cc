@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 
 #include "npz.h"
@@ -60,6 +61,61 @@ void StoreValue(meshvk_element_type_t type, uint8_t* p, double value) {
   }
 }
 
+// "[0, 5]": the index of element `flat` of `shape`.
+std::string IndexText(uint64_t flat, const std::vector<uint64_t>& shape) {
+  std::vector<uint64_t> index(shape.size());
+  for (size_t d = shape.size(); d-- > 0;) {
+    index[d] = flat % shape[d];
+    flat /= shape[d];
+  }
+  std::string text = "[";
+  for (size_t d = 0; d < index.size(); ++d) text += (d ? ", " : "") + std::to_string(index[d]);
+  return text + "]";
+}
+
+// The dense i32 element of packed element `k` (runs in order, rows in
+// order, as Pieces packs them).
+uint64_t DenseElement(const std::vector<meshvk_host_run_t>& runs, uint64_t k) {
+  for (const meshvk_host_run_t& run : runs) {
+    const uint64_t per_row = run.row_bytes / 4;
+    if (k < run.rows * per_row) return (run.offset + (k / per_row) * run.pitch) / 4 + k % per_row;
+    k -= run.rows * per_row;
+  }
+  return k;
+}
+
+// An int64 source: the same pieces at twice the bytes into a wide buffer,
+// then each value narrowed to i32. The program computes ONNX int64 tensors
+// as i32 (the runtime's buffers are f32, f16 and i32), so a value that does
+// not fit is refused, never wrapped.
+bool ReadNarrowed(const TensorSource& source, const std::vector<meshvk_host_run_t>* runs, HostTensor* out,
+                  uint64_t* bytes_read, std::string* error) {
+  TensorSource wide = source;
+  wide.int64 = false;
+  std::vector<meshvk_host_run_t> wide_runs;
+  if (runs)
+    for (const meshvk_host_run_t& run : *runs)
+      wide_runs.push_back({run.offset * 2, run.row_bytes * 2, run.rows, run.pitch * 2});
+  HostTensor bytes;
+  bytes.type = MESHVK_ELEMENT_I32;
+  if (!ReadTensorSource(wide, runs ? &wide_runs : nullptr, &bytes, bytes_read, error)) return false;
+  const uint64_t count = bytes.data.size() / 8;
+  out->data.assign(count * 4, 0);
+  for (uint64_t k = 0; k < count; ++k) {
+    int64_t v;
+    std::memcpy(&v, bytes.data.data() + k * 8, 8);
+    if (v < INT32_MIN || v > INT32_MAX) {
+      *error = source.name + ": int64 element " + IndexText(runs ? DenseElement(*runs, k) : k, out->shape) + " is " +
+               std::to_string(v) + ", outside the int32 range the program computes it in ([-2147483648, 2147483647])";
+      out->data.clear();
+      return false;
+    }
+    const int32_t narrow = static_cast<int32_t>(v);
+    std::memcpy(out->data.data() + k * 4, &narrow, 4);
+  }
+  return true;
+}
+
 }  // namespace
 
 uint64_t RunBytes(const std::vector<meshvk_host_run_t>& runs) {
@@ -70,6 +126,7 @@ uint64_t RunBytes(const std::vector<meshvk_host_run_t>& runs) {
 
 bool ReadTensorSource(const TensorSource& source, const std::vector<meshvk_host_run_t>* runs, HostTensor* out,
                       uint64_t* bytes_read, std::string* error) {
+  if (source.int64) return ReadNarrowed(source, runs, out, bytes_read, error);
   std::vector<Piece> pieces;
   if (!Pieces(runs, source.data_bytes, &pieces, error)) {
     *error = source.name + ": " + *error;

@@ -29,7 +29,10 @@ struct TensorSource {
   std::vector<double> values;  // kValues
   std::vector<uint8_t> bytes;  // kBytes: the dense data
   uint64_t offset = 0;         // kFile: first data byte; kDeflated: first compressed byte
-  uint64_t data_bytes = 0;     // the dense data's size
+  uint64_t data_bytes = 0;     // the dense data's size (as stored: 8 bytes an element when int64)
+  // Stored as little-endian int64 (HostTensor::int64): read narrowed to i32,
+  // a value outside int32 refused with its index (never wrapped).
+  bool int64 = false;
   // .npz members: the member's size (its .npy header, `header_bytes`, then
   // the data) and CRC, checked whenever the whole member passes by.
   bool member = false;
@@ -42,8 +45,10 @@ struct TensorSource {
 // each run's rows back to back (the layout of MESHVK_INVOKE_RANK_INPUTS_BIT).
 // A regular file is read only at the runs; a deflated member is inflated as a
 // stream keeping only the runs (never held whole) and its CRC checked; a
-// stored member's CRC is checked when it is read whole. *bytes_read (may be
-// NULL) grows by the data bytes read from the file. One-line *error.
+// stored member's CRC is checked when it is read whole. An int64 source is
+// read at the runs' elements (twice the bytes) and narrowed; `runs` are in
+// the i32 layout the program reads. *bytes_read (may be NULL) grows by the
+// data bytes read from the file. One-line *error.
 bool ReadTensorSource(const TensorSource& source, const std::vector<meshvk_host_run_t>* runs, HostTensor* out,
                       uint64_t* bytes_read, std::string* error);
 

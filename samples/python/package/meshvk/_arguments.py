@@ -34,6 +34,13 @@ def _same_element_type(dtype, name):
     return dtype.kind == want.kind and dtype.itemsize == want.itemsize
 
 
+def _int64_for_i32(dtype, name):
+    """An int64 array for an i32 argument: an ONNX model's int64 tensor (token
+    ids), which the program computes as i32. Accepted as torch gives it; each
+    value must fit int32 (checked where it is narrowed)."""
+    return name == "i32" and dtype.kind == "i" and dtype.itemsize == 8
+
+
 def _type_name(value):
     return type(value).__name__
 
@@ -119,8 +126,10 @@ def check_inputs(signature, args, cast=False):
     """Count, then each argument's kind, dtype and shape; returns arrays.
 
     cast=True converts lists and arrays of another dtype of the same kind or
-    a narrower one (float64 -> float32, int64 -> int32, int -> float) to the
-    argument's dtype; off, a wrong dtype is refused with the conversion to use.
+    a narrower one (float64 -> float32, int -> float) to the argument's
+    dtype; off, a wrong dtype is refused with the conversion to use. An int64
+    array for an i32 argument is accepted either way and narrowed with a
+    range check (a value outside int32 raises InvalidArgumentError).
     """
     fn = "'%s'" % signature["name"]
     arguments = signature["arguments"]
@@ -138,7 +147,9 @@ def check_inputs(signature, args, cast=False):
         expected = "%s given, argument %d of %s is %s" % (
             array_type_text(a), i, fn, type_text(info["shape"], info["dtype"]))
         shape_ok = tuple(a.shape) == tuple(info["shape"])
-        if not _same_element_type(a.dtype, info["dtype"]):
+        if _int64_for_i32(a.dtype, info["dtype"]):
+            pass  # narrowed by the extension with a range check (tensors.cc), never wrapped
+        elif not _same_element_type(a.dtype, info["dtype"]):
             target = np.dtype(DTYPES[info["dtype"]])
             if cast and a.dtype.kind in "biuf" and np.can_cast(a.dtype, target, casting="same_kind"):
                 a = a.astype(target)

@@ -108,3 +108,16 @@ def test_rss_flat_over_200_calls(make_runtime, gpt, programs, shard, n):
     grown = rss_kib() - before
     check_close(y, gpt)
     assert grown < 4096, "RSS grew by %d KiB over 200 calls" % grown
+
+
+def test_cast_to_int32_never_wraps(make_runtime):
+    """cast=True from uint32/uint64 (numpy's same kind as int32) checks each
+    value as the int64 path does: 2^32 + 5 is refused, not read as 5."""
+    fn = make_runtime(devices=1, topology="logical").load(meshvk.compile(
+        "func.func @main(%a: tensor<3xi32>) -> tensor<3xi32> { return %a : tensor<3xi32> }", name="ids.mlir"))["main"]
+    np.testing.assert_array_equal(fn(np.array([1, 2, 2**31 - 1], np.uint64), cast=True), [1, 2, 2**31 - 1])
+    for dtype, value in [(np.uint64, 2**32 + 5), (np.uint32, 2**31)]:
+        with pytest.raises(meshvk.InvalidArgumentError) as e:
+            fn(np.array([1, value, 3], dtype), cast=True)
+        assert str(e.value) == ("inputs[0]: %s element [1] is %d, outside the int32 range (cast=True never wraps)" %
+                                (np.dtype(dtype).name, value))

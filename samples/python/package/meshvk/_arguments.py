@@ -41,6 +41,21 @@ def _int64_for_i32(dtype, name):
     return name == "i32" and dtype.kind == "i" and dtype.itemsize == 8
 
 
+def _check_fits(a, target, where):
+    """cast=True to a narrower integer type (uint32 or uint64 -> int32, which
+    numpy calls the same kind): every value must fit, never wrap."""
+    if a.dtype.kind not in "iu" or target.kind not in "iu" or a.size == 0:
+        return
+    info = np.iinfo(target)
+    if np.iinfo(a.dtype).min >= info.min and np.iinfo(a.dtype).max <= info.max:
+        return
+    bad = (a < info.min) | (a > info.max)
+    if bad.any():
+        index = tuple(int(i) for i in np.argwhere(bad)[0])
+        raise _errors.InvalidArgumentError("%s%s element [%s] is %d, outside the %s range (cast=True never wraps)" % (
+            where, a.dtype.name, ", ".join(map(str, index)), int(a[index]), target.name))
+
+
 def _type_name(value):
     return type(value).__name__
 
@@ -152,6 +167,7 @@ def check_inputs(signature, args, cast=False):
         elif not _same_element_type(a.dtype, info["dtype"]):
             target = np.dtype(DTYPES[info["dtype"]])
             if cast and a.dtype.kind in "biuf" and np.can_cast(a.dtype, target, casting="same_kind"):
+                _check_fits(a, target, where)
                 a = a.astype(target)
             elif not shape_ok:
                 raise _errors.InvalidArgumentError(where + expected)

@@ -172,6 +172,8 @@ def main():
     parser.add_argument("--tokens", type=int, default=32, help="tokens to generate (at most %d)" % (CONTEXT - PROMPT))
     parser.add_argument("--no-full", action="store_true", help="skip the full-context re-run loop")
     parser.add_argument("--work", default=None, help="where the .onnx files go (default: a temp dir)")
+    parser.add_argument("--topology", default="logical", choices=["logical", "group"],
+                        help="logical devices (default) or a device group (e.g. the emulation layer's)")
     parser.add_argument("--validation", action="store_true",
                         help="Khronos validation with synchronization checks; any message fails the run")
     args = parser.parse_args()
@@ -195,8 +197,11 @@ def main():
             ([] if args.no_full else [("full re-run", full_path)])
         for label, path in loops:
             program = meshvk.compile(path, shard=policy, grid_shape=devices)
-            with meshvk.Runtime(devices=devices, topology="logical",
+            with meshvk.Runtime(devices=devices if args.topology == "logical" else list(range(devices)),
+                                topology=args.topology,
                                 validation="sync" if args.validation else None) as rt:
+                if rt.topology != args.topology:
+                    sys.exit(f"--topology={args.topology}: the runtime has a {rt.topology} topology")
                 fn = rt.load(program)["main"]
                 if label == "kv cache":
                     got, seconds = generate_cached(fn, prompt, args.tokens, cache_shape(gpt))

@@ -201,10 +201,10 @@ std::string TypeString(const std::vector<uint64_t>& shape, meshvk_element_type_t
 }
 
 std::string TypeString(const HostTensor& tensor) {
-  if (!tensor.int64) return TypeString(tensor.shape, tensor.type);
+  if (tensor.stored == StoredAs::kType) return TypeString(tensor.shape, tensor.type);
   std::string s;
   for (uint64_t d : tensor.shape) s += std::to_string(d) + "x";
-  return s + "i64";
+  return s + StoredName(tensor.stored);
 }
 
 uint16_t FloatToHalf(float value) {
@@ -348,16 +348,16 @@ static bool LocateNpy(const std::string& path, HostTensor* out, std::string* err
   HostTensor t;
   t.shape = header.shape;
   t.type = header.type;
-  t.int64 = header.int64;
+  t.stored = header.stored;
   if (expected && (header.shape != expected->shape || header.type != expected->type))
     return fail("",
                 path + " holds " + TypeString(t) + " but the spec says " + TypeString(expected->shape, expected->type));
-  if (!LocateData(
-          f, path, regular, file_size, header.data_offset, header.data_bytes,
-          " data bytes, shape " + ShapeString(t.shape) + " of " + (t.int64 ? "i64" : ElementName(t.type)) + " needs ",
-          source, error))
+  if (!LocateData(f, path, regular, file_size, header.data_offset, header.data_bytes,
+                  " data bytes, shape " + ShapeString(t.shape) + " of " +
+                      (t.stored == StoredAs::kType ? ElementName(t.type) : StoredName(t.stored)) + " needs ",
+                  source, error))
     return std::fclose(f), false;
-  source->int64 = header.int64;
+  source->stored = header.stored;
   std::fclose(f);
   *out = std::move(t);
   return true;

@@ -84,26 +84,27 @@ uint64_t DenseElement(const std::vector<meshvk_host_run_t>& runs, uint64_t k) {
   return k;
 }
 
-// An int64 source: the same pieces at twice the bytes into a wide buffer,
-// then each value narrowed to i32. The program computes ONNX int64 tensors
-// as i32 (the runtime's buffers are f32, f16 and i32), so a value that does
-// not fit is refused, never wrapped.
-bool ReadNarrowed(const TensorSource& source, const std::vector<meshvk_host_run_t>* runs, HostTensor* out,
-                  uint64_t* bytes_read, std::string* error) {
-  TensorSource wide = source;
-  wide.int64 = false;
-  std::vector<meshvk_host_run_t> wide_runs;
+// An int64 or bool source: the same pieces at its element size (runs are
+// in i32 bytes: 4 an element) into a buffer of the stored bytes, then each
+// value converted to i32. The program computes ONNX int64 and bool tensors
+// as i32, so an int64 value that does not fit is refused, never wrapped.
+bool ReadConverted(const TensorSource& source, const std::vector<meshvk_host_run_t>* runs, HostTensor* out,
+                   uint64_t* bytes_read, std::string* error) {
+  const uint64_t size = StoredBytes(source.stored, 4);
+  TensorSource stored = source;
+  stored.stored = StoredAs::kType;
+  std::vector<meshvk_host_run_t> stored_runs;
   if (runs)
     for (const meshvk_host_run_t& run : *runs)
-      wide_runs.push_back({run.offset * 2, run.row_bytes * 2, run.rows, run.pitch * 2});
+      stored_runs.push_back({run.offset / 4 * size, run.row_bytes / 4 * size, run.rows, run.pitch / 4 * size});
   HostTensor bytes;
   bytes.type = MESHVK_ELEMENT_I32;
-  if (!ReadTensorSource(wide, runs ? &wide_runs : nullptr, &bytes, bytes_read, error)) return false;
-  const uint64_t count = bytes.data.size() / 8;
+  if (!ReadTensorSource(stored, runs ? &stored_runs : nullptr, &bytes, bytes_read, error)) return false;
+  const uint64_t count = bytes.data.size() / size;
   out->data.assign(count * 4, 0);
   for (uint64_t k = 0; k < count; ++k) {
-    int64_t v;
-    std::memcpy(&v, bytes.data.data() + k * 8, 8);
+    int64_t v = bytes.data[k] != 0;  // kBool
+    if (source.stored == StoredAs::kInt64) std::memcpy(&v, bytes.data.data() + k * 8, 8);
     if (v < INT32_MIN || v > INT32_MAX) {
       *error = source.name + ": int64 element " + IndexText(runs ? DenseElement(*runs, k) : k, out->shape) + " is " +
                std::to_string(v) + ", outside the int32 range the program computes it in ([-2147483648, 2147483647])";
@@ -118,6 +119,14 @@ bool ReadNarrowed(const TensorSource& source, const std::vector<meshvk_host_run_
 
 }  // namespace
 
+uint32_t StoredBytes(StoredAs stored, uint32_t type_bytes) {
+  return stored == StoredAs::kInt64 ? 8 : stored == StoredAs::kBool ? 1 : type_bytes;
+}
+
+const char* StoredName(StoredAs stored) {
+  return stored == StoredAs::kInt64 ? "i64" : stored == StoredAs::kBool ? "b8" : "";
+}
+
 uint64_t RunBytes(const std::vector<meshvk_host_run_t>& runs) {
   uint64_t bytes = 0;
   for (const meshvk_host_run_t& run : runs) bytes += run.rows * run.row_bytes;
@@ -126,7 +135,7 @@ uint64_t RunBytes(const std::vector<meshvk_host_run_t>& runs) {
 
 bool ReadTensorSource(const TensorSource& source, const std::vector<meshvk_host_run_t>* runs, HostTensor* out,
                       uint64_t* bytes_read, std::string* error) {
-  if (source.int64) return ReadNarrowed(source, runs, out, bytes_read, error);
+  if (source.stored != StoredAs::kType) return ReadConverted(source, runs, out, bytes_read, error);
   std::vector<Piece> pieces;
   if (!Pieces(runs, source.data_bytes, &pieces, error)) {
     *error = source.name + ": " + *error;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""int64 token ids at the boundary: the same .npy / numpy arrays as torch takes.
+"""int64 token ids and bool masks at the boundary: the same .npy / numpy arrays as torch takes.
 
     int64_ids.py MESH_VK_RUN MESH_VK_COMPILE WORK_DIR
 
@@ -18,7 +18,10 @@ meshvk's own):
   * an int64 file for an f32 argument refused as before (`2x8xi64 given`);
   * Python: fn(ids) with int64 ids (and by name) matches torch; out-of-range
     ids raise InvalidArgumentError (a ValueError) with the same text, with
-    and without cast=True.
+    and without cast=True;
+  * bool masks (an ONNX BOOL input, i32 in the program): a '|b1' .npy, a
+    deflated .npz member (--shard=data on 2) and numpy bool arrays match
+    torch's masked_fill; a bool file for an f32 argument is refused.
 """
 import os
 import shutil
@@ -116,6 +119,33 @@ np.save(path("linear_x64.npy"), np.arange(16, dtype=np.int64).reshape(2, 8))
 refused("cli int64 for an f32 argument refused", [path("linear.onnx"), f"--input=@{path('linear_x64.npy')}"],
         f"mesh-vk-run: --input[0]: 2x8xi64 given ({path('linear_x64.npy')}), argument 0 ('x') of 'main' is 2x8xf32")
 
+# bool masks: an ONNX BOOL input is i32 in the program; '|b1' files and
+# numpy bool arrays are read as 0/1.
+class Masked(torch.nn.Module):
+    def forward(self, x, mask):
+        return x.masked_fill(mask, 0.0) * 2
+
+
+x_f = torch.randn(4, 6)
+mask = torch.rand(4, 6) > 0.5
+torch.onnx.export(Masked(), (x_f, mask), path("masked.onnx"), input_names=["x", "mask"], output_names=["y"],
+                  opset_version=17)
+masked_y = Masked()(x_f, mask).numpy()
+np.save(path("mask.npy"), mask.numpy())
+np.save(path("mask_x.npy"), x_f.numpy())
+np.savez_compressed(path("masked_in.npz"), x=x_f.numpy(), mask=mask.numpy())
+for label, args in [("bool .npy", [f"--input=mask=@{path('mask.npy')}", f"--input=x=@{path('mask_x.npy')}"]),
+                    ("bool deflated .npz member, --shard=data --devices=2",
+                     [f"--input=@{path('masked_in.npz')}", "--shard=data", "--devices=2"])]:
+    out = path("masked_y.npy")
+    if os.path.exists(out):
+        os.remove(out)
+    rc, _, err = run([path("masked.onnx")] + args + [f"--output=@{out}"])
+    check(f"cli {label} matches torch", rc == 0 and np.array_equal(np.load(out), masked_y), f"exit {rc}: {err.strip()}")
+refused("cli bool for an f32 argument refused",
+        [path("masked.onnx"), f"--input=x=@{path('mask.npy')}", f"--input=mask=@{path('mask.npy')}"],
+        f"mesh-vk-run: --input[0]: 4x6xb8 given ({path('mask.npy')}), argument 0 ('x') of 'main' is 4x6xf32")
+
 # Under mpirun each rank reads (and checks) only its rows: the rank holding
 # the bad element names its index in the whole tensor.
 mpirun = shutil.which("mpirun")
@@ -156,7 +186,12 @@ for policy, devices in [("none", 1), ("tensor", 4)]:
                 check(f"python id 2^31 refused (cast={cast})", str(e) == want and isinstance(e, ValueError),
                       f"{str(e)!r}, expected {want!r}")
 
+with meshvk.Runtime(devices=1, topology="logical") as rt:
+    fn = rt.load(meshvk.compile(path("masked.onnx")))["main"]
+    check("python bool mask matches torch", np.array_equal(fn(x_f.numpy(), mask.numpy()), masked_y))
+    check("python bool mask by name matches torch", np.array_equal(fn(mask=mask.numpy(), x=x_f.numpy()), masked_y))
+
 if failures:
     print("\n".join(failures))
     sys.exit(1)
-print("PASS: int64 ids")
+print("PASS: int64 ids and bool masks")

@@ -144,7 +144,9 @@ def check_inputs(signature, args, cast=False):
     a narrower one (float64 -> float32, int -> float) to the argument's
     dtype; off, a wrong dtype is refused with the conversion to use. An int64
     array for an i32 argument is accepted either way and narrowed with a
-    range check (a value outside int32 raises InvalidArgumentError).
+    range check (a value outside int32 raises InvalidArgumentError), and a
+    bool array for one becomes 0/1 (ONNX int64 and bool tensors are i32 in
+    the program).
     """
     fn = "'%s'" % signature["name"]
     arguments = signature["arguments"]
@@ -164,6 +166,8 @@ def check_inputs(signature, args, cast=False):
         shape_ok = tuple(a.shape) == tuple(info["shape"])
         if _int64_for_i32(a.dtype, info["dtype"]):
             pass  # narrowed by the extension with a range check (tensors.cc), never wrapped
+        elif info["dtype"] == "i32" and a.dtype.kind == "b":
+            a = a.astype(np.int32)  # an ONNX bool input (a mask), which the program computes as i32 0/1
         elif not _same_element_type(a.dtype, info["dtype"]):
             target = np.dtype(DTYPES[info["dtype"]])
             if cast and a.dtype.kind in "biuf" and np.can_cast(a.dtype, target, casting="same_kind"):

@@ -237,10 +237,10 @@ bool ParseNpyHeader(const uint8_t* bytes, size_t size, NpyHeader* out, std::stri
     out->type = MESHVK_ELEMENT_F32;
   else if (descr->text == "<f2")
     out->type = MESHVK_ELEMENT_F16;
-  else if (descr->text == "<i4")
+  else if (descr->text == "<i4" || descr->text == "<i8" || descr->text == "|b1")
     out->type = MESHVK_ELEMENT_I32;
   else {
-    *error = "unsupported dtype '" + descr->text + "' (expected <f4, <f2 or <i4)";
+    *error = "unsupported dtype '" + descr->text + "' (expected <f4, <f2, <i4, <i8 or |b1)";
     return false;
   }
   if (fortran->kind != DictReader::Value::kBool) {
@@ -273,7 +273,8 @@ bool ParseNpyHeader(const uint8_t* bytes, size_t size, NpyHeader* out, std::stri
   }
   out->shape = shape->items;
   out->data_offset = length;
-  out->data_bytes = count * ElementBytes(out->type);
+  out->stored = descr->text == "<i8" ? StoredAs::kInt64 : descr->text == "|b1" ? StoredAs::kBool : StoredAs::kType;
+  out->data_bytes = count * StoredBytes(out->stored, ElementBytes(out->type));
   return true;
 }
 

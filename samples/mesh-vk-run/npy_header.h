@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "meshvk/module.h"
+#include "tensor_source.h"
 
 namespace meshvk_run {
 
@@ -25,8 +26,12 @@ inline constexpr size_t kNpyPrefixBytes = 12;
 struct NpyHeader {
   std::vector<uint64_t> shape;  // () is a scalar
   meshvk_element_type_t type = MESHVK_ELEMENT_F32;
+  // '<i8' (token ids as torch and numpy give them) and '|b1' (masks): type is
+  // i32, the program's type for an ONNX int64 or bool tensor; the file holds
+  // 8 or 1 bytes an element, converted when read (tensor_source.h).
+  StoredAs stored = StoredAs::kType;
   uint64_t data_offset = 0;  // where the array data starts in the file
-  uint64_t data_bytes = 0;   // element count x element size (checked)
+  uint64_t data_bytes = 0;   // element count x element size in the file (checked)
 };
 
 // Bytes of the whole header (prefix + dict) from the first `size` bytes of a

@@ -275,6 +275,7 @@ bool OpenNpz(const std::string& path, std::vector<NpzEntry>* out, std::string* e
     }
     source.header_bytes = member.header.data_offset;
     source.data_bytes = member.header.data_bytes;
+    source.stored = member.header.stored;
     if (method == 0) source.offset = data + member.header.data_offset;
     for (const NpzEntry& other : *out)
       if (other.name == member.name) return fail(entry + ": the name appears twice");

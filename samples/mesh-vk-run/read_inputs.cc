@@ -28,7 +28,12 @@ bool ReadInputData(const meshvk_module_t* module, uint32_t function, const uint3
                    InputReadStats* stats, std::string* error) {
   const int64_t before = ResidentBytes();
   for (uint32_t i = 0; i < sources.size(); ++i) {
-    const std::string where = "--input[" + std::to_string(i) + "]: ";
+    meshvk_tensor_info_t info = MESHVK_TENSOR_INFO_INIT;
+    meshvk_status_t info_status = meshvk_module_argument_info(module, function, i, &info);
+    const bool named = !info_status && info.name && *info.name;
+    meshvk_status_free(info_status);
+    const std::string where =
+        "--input[" + std::to_string(i) + "]" + (named ? " ('" + std::string(info.name) + "')" : "") + ": ";
     std::vector<meshvk_host_run_t> runs;
     if (process_rank) {
       uint32_t count = 0;

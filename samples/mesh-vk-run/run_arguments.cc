@@ -31,8 +31,8 @@ std::string CheckTensor(const std::string& flag, size_t i, TensorArg* arg, const
     return where + error;
   }
   if (!Matches(*tensor, want))
-    return where + TypeString(tensor->shape, tensor->type) + " given" +
-           (arg->origin.empty() ? "" : " (" + arg->origin + ")") + ", " + want_text + " is " + SignatureString(want);
+    return where + TypeString(*tensor) + " given" + (arg->origin.empty() ? "" : " (" + arg->origin + ")") + ", " +
+           want_text + " is " + SignatureString(want);
   if (!arg->loaded && !ParseTensorSpec(arg->spec, tensor, &error, source)) return where + error;
   return "";
 }

@@ -62,6 +62,7 @@ bool ExpandTensorArgs(const std::vector<std::string>& values, const std::string&
         arg.origin = path + ":" + m.name;
         arg.tensor.shape = m.header.shape;
         arg.tensor.type = m.header.type;
+        arg.tensor.stored = m.header.stored;
         arg.source = std::move(m.source);
         out->push_back(std::move(arg));
       }

@@ -200,6 +200,13 @@ std::string TypeString(const std::vector<uint64_t>& shape, meshvk_element_type_t
   return s + ElementName(type);
 }
 
+std::string TypeString(const HostTensor& tensor) {
+  if (tensor.stored == StoredAs::kType) return TypeString(tensor.shape, tensor.type);
+  std::string s;
+  for (uint64_t d : tensor.shape) s += std::to_string(d) + "x";
+  return s + StoredName(tensor.stored);
+}
+
 uint16_t FloatToHalf(float value) {
   uint32_t x;
   std::memcpy(&x, &value, 4);
@@ -338,16 +345,19 @@ static bool LocateNpy(const std::string& path, HostTensor* out, std::string* err
   }
   NpyHeader header;
   if (!ParseNpyHeader(head.data(), head.size(), &header, &why)) return fail(why);
-  if (expected && (header.shape != expected->shape || header.type != expected->type))
-    return fail("", path + " holds " + TypeString(header.shape, header.type) + " but the spec says " +
-                        TypeString(expected->shape, expected->type));
   HostTensor t;
   t.shape = header.shape;
   t.type = header.type;
+  t.stored = header.stored;
+  if (expected && (header.shape != expected->shape || header.type != expected->type))
+    return fail("",
+                path + " holds " + TypeString(t) + " but the spec says " + TypeString(expected->shape, expected->type));
   if (!LocateData(f, path, regular, file_size, header.data_offset, header.data_bytes,
-                  " data bytes, shape " + ShapeString(t.shape) + " of " + ElementName(t.type) + " needs ", source,
-                  error))
+                  " data bytes, shape " + ShapeString(t.shape) + " of " +
+                      (t.stored == StoredAs::kType ? ElementName(t.type) : StoredName(t.stored)) + " needs ",
+                  source, error))
     return std::fclose(f), false;
+  source->stored = header.stored;
   std::fclose(f);
   *out = std::move(t);
   return true;

@@ -20,6 +20,10 @@ struct HostTensor {
   std::vector<uint64_t> shape;
   meshvk_element_type_t type = MESHVK_ELEMENT_F32;
   std::vector<uint8_t> data;  // dense row-major, little-endian
+  // Given as int64 or bool (a '<i8' or '|b1' .npy): `type` is i32, the
+  // program's type for an ONNX int64 or bool tensor, and `data` holds the
+  // values converted (int64 narrowed with a range check).
+  StoredAs stored = StoredAs::kType;
 
   uint64_t element_count() const;
   double At(uint64_t i) const;  // element i as a double (f16 decoded)
@@ -29,6 +33,8 @@ uint32_t ElementBytes(meshvk_element_type_t type);
 const char* ElementName(meshvk_element_type_t type);  // "f32", "f16", "i32"
 // "2x3xf32" (a scalar is "f32").
 std::string TypeString(const std::vector<uint64_t>& shape, meshvk_element_type_t type);
+// The same for a given tensor: "2x8xi64" for one given as int64, "2x8xb8" as bool.
+std::string TypeString(const HostTensor& tensor);
 
 // IEEE half <-> float (round to nearest even).
 uint16_t FloatToHalf(float value);
@@ -54,7 +60,8 @@ bool ParseTensorType(const std::string& spec, HostTensor* out, std::string* erro
 // checked, not read): ReadTensorSource reads it later, whole or in parts.
 bool ParseTensorSpec(const std::string& spec, HostTensor* out, std::string* error, TensorSource* deferred = nullptr);
 
-// Reads a .npy file (format 1.0-3.0, dtypes <f4 <f2 <i4, C order; the header
+// Reads a .npy file (format 1.0-3.0, dtypes <f4 <f2 <i4 <i8, C order; <i8
+// as i32 with a range check, |b1 as i32 0/1, see HostTensor::stored; the header
 // dict parsed as numpy does, see npy_header.h). With `expected`, a header
 // with another shape or type is refused before any data is read.
 // `deferred` as for ParseTensorSpec: the header is read and checked, the data

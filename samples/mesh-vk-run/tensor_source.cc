@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 
 #include "npz.h"
@@ -60,7 +61,71 @@ void StoreValue(meshvk_element_type_t type, uint8_t* p, double value) {
   }
 }
 
+// "[0, 5]": the index of element `flat` of `shape`.
+std::string IndexText(uint64_t flat, const std::vector<uint64_t>& shape) {
+  std::vector<uint64_t> index(shape.size());
+  for (size_t d = shape.size(); d-- > 0;) {
+    index[d] = flat % shape[d];
+    flat /= shape[d];
+  }
+  std::string text = "[";
+  for (size_t d = 0; d < index.size(); ++d) text += (d ? ", " : "") + std::to_string(index[d]);
+  return text + "]";
+}
+
+// The dense i32 element of packed element `k` (runs in order, rows in
+// order, as Pieces packs them).
+uint64_t DenseElement(const std::vector<meshvk_host_run_t>& runs, uint64_t k) {
+  for (const meshvk_host_run_t& run : runs) {
+    const uint64_t per_row = run.row_bytes / 4;
+    if (k < run.rows * per_row) return (run.offset + (k / per_row) * run.pitch) / 4 + k % per_row;
+    k -= run.rows * per_row;
+  }
+  return k;
+}
+
+// An int64 or bool source: the same pieces at its element size (runs are
+// in i32 bytes: 4 an element) into a buffer of the stored bytes, then each
+// value converted to i32. The program computes ONNX int64 and bool tensors
+// as i32, so an int64 value that does not fit is refused, never wrapped.
+bool ReadConverted(const TensorSource& source, const std::vector<meshvk_host_run_t>* runs, HostTensor* out,
+                   uint64_t* bytes_read, std::string* error) {
+  const uint64_t size = StoredBytes(source.stored, 4);
+  TensorSource stored = source;
+  stored.stored = StoredAs::kType;
+  std::vector<meshvk_host_run_t> stored_runs;
+  if (runs)
+    for (const meshvk_host_run_t& run : *runs)
+      stored_runs.push_back({run.offset / 4 * size, run.row_bytes / 4 * size, run.rows, run.pitch / 4 * size});
+  HostTensor bytes;
+  bytes.type = MESHVK_ELEMENT_I32;
+  if (!ReadTensorSource(stored, runs ? &stored_runs : nullptr, &bytes, bytes_read, error)) return false;
+  const uint64_t count = bytes.data.size() / size;
+  out->data.assign(count * 4, 0);
+  for (uint64_t k = 0; k < count; ++k) {
+    int64_t v = bytes.data[k] != 0;  // kBool
+    if (source.stored == StoredAs::kInt64) std::memcpy(&v, bytes.data.data() + k * 8, 8);
+    if (v < INT32_MIN || v > INT32_MAX) {
+      *error = source.name + ": int64 element " + IndexText(runs ? DenseElement(*runs, k) : k, out->shape) + " is " +
+               std::to_string(v) + ", outside the int32 range the program computes it in ([-2147483648, 2147483647])";
+      out->data.clear();
+      return false;
+    }
+    const int32_t narrow = static_cast<int32_t>(v);
+    std::memcpy(out->data.data() + k * 4, &narrow, 4);
+  }
+  return true;
+}
+
 }  // namespace
+
+uint32_t StoredBytes(StoredAs stored, uint32_t type_bytes) {
+  return stored == StoredAs::kInt64 ? 8 : stored == StoredAs::kBool ? 1 : type_bytes;
+}
+
+const char* StoredName(StoredAs stored) {
+  return stored == StoredAs::kInt64 ? "i64" : stored == StoredAs::kBool ? "b8" : "";
+}
 
 uint64_t RunBytes(const std::vector<meshvk_host_run_t>& runs) {
   uint64_t bytes = 0;
@@ -70,6 +135,7 @@ uint64_t RunBytes(const std::vector<meshvk_host_run_t>& runs) {
 
 bool ReadTensorSource(const TensorSource& source, const std::vector<meshvk_host_run_t>* runs, HostTensor* out,
                       uint64_t* bytes_read, std::string* error) {
+  if (source.stored != StoredAs::kType) return ReadConverted(source, runs, out, bytes_read, error);
   std::vector<Piece> pieces;
   if (!Pieces(runs, source.data_bytes, &pieces, error)) {
     *error = source.name + ": " + *error;

@@ -16,6 +16,19 @@ namespace meshvk_run {
 
 struct HostTensor;
 
+// How an i32 tensor's values are stored when not as i32: an ONNX model's
+// int64 and bool tensors, which the program computes as i32 (the runtime's
+// buffers are f32, f16 and i32), given in the files torch and numpy write.
+enum class StoredAs : uint8_t {
+  kType,   // as the tensor's type
+  kInt64,  // '<i8': 8 bytes an element, narrowed with a range check (never wrapped)
+  kBool,   // '|b1': 1 byte an element, 0 or 1 (any nonzero byte is true, as numpy reads it)
+};
+// Bytes of one stored element (the type's own size for kType).
+uint32_t StoredBytes(StoredAs stored, uint32_t type_bytes);
+// "i64", "b8" ("" for kType): the spelling of messages (the Python package's too).
+const char* StoredName(StoredAs stored);
+
 struct TensorSource {
   enum class Kind {
     kValues,    // numbers from a spec: one (splat) or one per element
@@ -24,12 +37,13 @@ struct TensorSource {
     kDeflated,  // a deflated .npz member: compressed bytes at `offset`
   };
   Kind kind = Kind::kValues;
-  std::string path;            // kFile, kDeflated: for messages too
-  std::string name;            // for messages: "a.npz: member 'x.npy'" or the path
-  std::vector<double> values;  // kValues
-  std::vector<uint8_t> bytes;  // kBytes: the dense data
-  uint64_t offset = 0;         // kFile: first data byte; kDeflated: first compressed byte
-  uint64_t data_bytes = 0;     // the dense data's size
+  std::string path;                   // kFile, kDeflated: for messages too
+  std::string name;                   // for messages: "a.npz: member 'x.npy'" or the path
+  std::vector<double> values;         // kValues
+  std::vector<uint8_t> bytes;         // kBytes: the dense data
+  uint64_t offset = 0;                // kFile: first data byte; kDeflated: first compressed byte
+  uint64_t data_bytes = 0;            // the dense data's size as stored (see `stored`)
+  StoredAs stored = StoredAs::kType;  // kInt64/kBool: converted to i32 when read
   // .npz members: the member's size (its .npy header, `header_bytes`, then
   // the data) and CRC, checked whenever the whole member passes by.
   bool member = false;
@@ -42,8 +56,10 @@ struct TensorSource {
 // each run's rows back to back (the layout of MESHVK_INVOKE_RANK_INPUTS_BIT).
 // A regular file is read only at the runs; a deflated member is inflated as a
 // stream keeping only the runs (never held whole) and its CRC checked; a
-// stored member's CRC is checked when it is read whole. *bytes_read (may be
-// NULL) grows by the data bytes read from the file. One-line *error.
+// stored member's CRC is checked when it is read whole. An int64 or bool
+// source is read at the runs' elements (at its own element size) and
+// converted; `runs` are in the i32 layout the program reads. *bytes_read (may be NULL) grows by the
+// data bytes read from the file. One-line *error.
 bool ReadTensorSource(const TensorSource& source, const std::vector<meshvk_host_run_t>* runs, HostTensor* out,
                       uint64_t* bytes_read, std::string* error);
 

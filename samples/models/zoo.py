@@ -3,8 +3,9 @@
 Each entry of MODELS builds a torch module and an example input from
 torch.manual_seed(0) (torchvision models with weights=None: nothing is
 downloaded). `export(name, directory)` writes NAME.onnx with torch.onnx.export
-(opset 17), the input as NAME_x.npy (int64 token ids also as NAME_x_i32.npy,
-the dtype mesh-vk-run reads) and torch's output as NAME_y.npy, and returns an
+(opset 17), the input as NAME_x.npy (token ids as torch gives them, int64:
+mesh-vk-run and the Python package narrow them to the program's i32 with a
+range check) and torch's output as NAME_y.npy, and returns an
 Exported record. The sizes are small so that lavapipe on two CPU cores runs
 each model in seconds.
 """
@@ -142,7 +143,7 @@ class Exported:
     name: str
     onnx: str           # the model
     x: np.ndarray       # the input, as torch takes it
-    x_npy: str          # the input as mesh-vk-run reads it (int64 ids as int32)
+    x_npy: str          # the input as a .npy (int64 ids stay int64)
     y: np.ndarray       # torch's output
     y_npy: str
     parameters: int     # parameter bytes (f32) of the torch module
@@ -172,8 +173,5 @@ def export(name, directory, torch_runs=5):
     x_npy, y_npy = os.path.join(directory, name + "_x.npy"), os.path.join(directory, name + "_y.npy")
     np.save(x_npy, x_np)
     np.save(y_npy, y_np)
-    if x_np.dtype == np.int64:
-        x_npy = os.path.join(directory, name + "_x_i32.npy")
-        np.save(x_npy, x_np.astype(np.int32))
     parameters = sum(p.numel() * 4 for p in model.parameters())
     return Exported(name, path, x_np, x_npy, y_np, y_npy, parameters, float(np.median(times)))

@@ -3,6 +3,8 @@
 
 #include <pybind11/stl.h>
 
+#include <cstdint>
+
 #include "errors.h"
 #include "tensor_io.h"  // mesh-vk-run's TypeString: one spelling of a signature
 
@@ -36,6 +38,37 @@ bool SameElementType(const py::dtype& dt, meshvk_element_type_t type) {
       return dt.kind() == 'i' && dt.itemsize() == 4;
   }
   return false;
+}
+
+// "[0, 5]": the index of element `flat` of `a`.
+std::string IndexText(uint64_t flat, const py::array& a) {
+  std::vector<uint64_t> index(a.ndim());
+  for (py::ssize_t d = a.ndim(); d-- > 0;) {
+    index[d] = flat % a.shape(d);
+    flat /= a.shape(d);
+  }
+  std::string text = "[";
+  for (size_t d = 0; d < index.size(); ++d) text += (d ? ", " : "") + std::to_string(index[d]);
+  return text + "]";
+}
+
+// An int64 array for an i32 argument (an ONNX model's int64 token ids, which
+// the program computes as i32): a new int32 array, each value range-checked
+// (one outside int32 raises with its index, never wraps).
+py::array NarrowInt64(const py::array& given, const std::string& where) {
+  py::array wide = py::module_::import("numpy").attr("ascontiguousarray")(given, py::dtype("int64"));
+  py::array narrow(py::dtype("int32"), std::vector<py::ssize_t>(wide.shape(), wide.shape() + wide.ndim()));
+  const int64_t* from = static_cast<const int64_t*>(wide.data());
+  int32_t* to = static_cast<int32_t*>(narrow.mutable_data());
+  for (py::ssize_t k = 0, n = wide.size(); k < n; ++k) {
+    if (from[k] < INT32_MIN || from[k] > INT32_MAX)
+      Raise(MESHVK_STATUS_INVALID_ARGUMENT, where + "int64 element " + IndexText(k, wide) + " is " +
+                                                std::to_string(from[k]) +
+                                                ", outside the int32 range the program computes it in "
+                                                "([-2147483648, 2147483647])");
+    to[k] = static_cast<int32_t>(from[k]);
+  }
+  return narrow;
 }
 
 }  // namespace
@@ -91,7 +124,8 @@ void CheckInputCount(const FunctionSignature& signature, size_t given) {
 py::array CheckInput(const FunctionSignature& signature, size_t i, const py::handle& value) {
   const std::string fn = "'" + signature.name + "'";
   const meshvk_tensor_info_t& info = signature.arguments[i];
-  const std::string where = "inputs[" + std::to_string(i) + "]: ";
+  const std::string where = "inputs[" + std::to_string(i) + "]" +
+                            (info.name && *info.name ? " ('" + std::string(info.name) + "')" : "") + ": ";
   if (!py::isinstance<py::array>(value))
     Raise(MESHVK_STATUS_INVALID_ARGUMENT, where + "a numpy array is expected (argument " + std::to_string(i) + " of " +
                                               fn + " is " + SignatureString(info) + "), got " +
@@ -99,9 +133,11 @@ py::array CheckInput(const FunctionSignature& signature, size_t i, const py::han
   py::array a = value.cast<py::array>();
   bool shape_ok = a.ndim() == static_cast<py::ssize_t>(info.rank);
   for (uint32_t d = 0; shape_ok && d < info.rank; ++d) shape_ok = a.shape(d) == static_cast<py::ssize_t>(info.shape[d]);
-  if (!shape_ok || !SameElementType(a.dtype(), info.element_type))
+  const bool int64 = info.element_type == MESHVK_ELEMENT_I32 && a.dtype().kind() == 'i' && a.dtype().itemsize() == 8;
+  if (!shape_ok || !(int64 || SameElementType(a.dtype(), info.element_type)))
     Raise(MESHVK_STATUS_INVALID_ARGUMENT, where + ArrayTypeString(a) + " given, argument " + std::to_string(i) +
                                               " of " + fn + " is " + SignatureString(info));
+  if (int64) return NarrowInt64(a, where);
   // The runtime reads dense, aligned, little-endian (= native here) rows.
   const bool native = a.dtype().attr("isnative").cast<bool>();
   const int flags = py::detail::array_proxy(a.ptr())->flags;

@@ -34,6 +34,28 @@ def _same_element_type(dtype, name):
     return dtype.kind == want.kind and dtype.itemsize == want.itemsize
 
 
+def _int64_for_i32(dtype, name):
+    """An int64 array for an i32 argument: an ONNX model's int64 tensor (token
+    ids), which the program computes as i32. Accepted as torch gives it; each
+    value must fit int32 (checked where it is narrowed)."""
+    return name == "i32" and dtype.kind == "i" and dtype.itemsize == 8
+
+
+def _check_fits(a, target, where):
+    """cast=True to a narrower integer type (uint32 or uint64 -> int32, which
+    numpy calls the same kind): every value must fit, never wrap."""
+    if a.dtype.kind not in "iu" or target.kind not in "iu" or a.size == 0:
+        return
+    info = np.iinfo(target)
+    if np.iinfo(a.dtype).min >= info.min and np.iinfo(a.dtype).max <= info.max:
+        return
+    bad = (a < info.min) | (a > info.max)
+    if bad.any():
+        index = tuple(int(i) for i in np.argwhere(bad)[0])
+        raise _errors.InvalidArgumentError("%s%s element [%s] is %d, outside the %s range (cast=True never wraps)" % (
+            where, a.dtype.name, ", ".join(map(str, index)), int(a[index]), target.name))
+
+
 def _type_name(value):
     return type(value).__name__
 
@@ -119,8 +141,12 @@ def check_inputs(signature, args, cast=False):
     """Count, then each argument's kind, dtype and shape; returns arrays.
 
     cast=True converts lists and arrays of another dtype of the same kind or
-    a narrower one (float64 -> float32, int64 -> int32, int -> float) to the
-    argument's dtype; off, a wrong dtype is refused with the conversion to use.
+    a narrower one (float64 -> float32, int -> float) to the argument's
+    dtype; off, a wrong dtype is refused with the conversion to use. An int64
+    array for an i32 argument is accepted either way and narrowed with a
+    range check (a value outside int32 raises InvalidArgumentError), and a
+    bool array for one becomes 0/1 (ONNX int64 and bool tensors are i32 in
+    the program).
     """
     fn = "'%s'" % signature["name"]
     arguments = signature["arguments"]
@@ -138,9 +164,14 @@ def check_inputs(signature, args, cast=False):
         expected = "%s given, argument %d of %s is %s" % (
             array_type_text(a), i, fn, type_text(info["shape"], info["dtype"]))
         shape_ok = tuple(a.shape) == tuple(info["shape"])
-        if not _same_element_type(a.dtype, info["dtype"]):
+        if _int64_for_i32(a.dtype, info["dtype"]):
+            pass  # narrowed by the extension with a range check (tensors.cc), never wrapped
+        elif info["dtype"] == "i32" and a.dtype.kind == "b":
+            a = a.astype(np.int32)  # an ONNX bool input (a mask), which the program computes as i32 0/1
+        elif not _same_element_type(a.dtype, info["dtype"]):
             target = np.dtype(DTYPES[info["dtype"]])
             if cast and a.dtype.kind in "biuf" and np.can_cast(a.dtype, target, casting="same_kind"):
+                _check_fits(a, target, where)
                 a = a.astype(target)
             elif not shape_ok:
                 raise _errors.InvalidArgumentError(where + expected)

@@ -24,7 +24,8 @@ typedef struct meshvk_buffer_s meshvk_buffer_t;
 // RESOURCE_EXHAUSTED names the process, device and size when memory runs out
 // (checked on the host first against the heap size and
 // maxMemoryAllocationSize); OUT_OF_RANGE for a bad process; INVALID_ARGUMENT
-// for size 0. Contents are undefined until written. Retains the set.
+// for NULL set/out_buffer or size 0. Contents are undefined until written.
+// Retains the set.
 meshvk_status_t meshvk_buffer_create(meshvk_device_set_t* set, uint32_t process, uint64_t size,
                                      meshvk_buffer_t** out_buffer);
 void meshvk_buffer_retain(meshvk_buffer_t* buffer);
@@ -42,17 +43,25 @@ uint64_t meshvk_buffer_allocation_size(const meshvk_buffer_t* buffer);
 // it is host-visible and coherent, else goes through a staging buffer on the
 // owner's queue and waits. The device must not be using the buffer (device
 // writes are visible once the submission that made them has completed, e.g.
-// after meshvk_semaphore_wait). OUT_OF_RANGE when the range leaves the buffer,
-// INVALID_ARGUMENT for NULL buffer/data.
+// after meshvk_semaphore_wait); the staging waits are bounded by the set's
+// device timeout. OUT_OF_RANGE when the range leaves the buffer,
+// INVALID_ARGUMENT for NULL buffer/data; size 0 does nothing.
 meshvk_status_t meshvk_buffer_write(meshvk_buffer_t* buffer, uint64_t offset, const void* data, uint64_t size);
 // Device -> host, like meshvk_buffer_write.
 meshvk_status_t meshvk_buffer_read(meshvk_buffer_t* buffer, uint64_t offset, void* out_data, uint64_t size);
 // Host strided write: writes `rows` runs of `row_bytes`, reading `data` with
 // `src_pitch` and writing at `offset + r * dst_pitch`. Lets a caller stream a
-// shard straight out of a whole host tensor with no staging copy.
-// INVALID_ARGUMENT when rows would overlap (rows > 1 and dst_pitch < row_bytes).
+// shard straight out of a whole host tensor with no staging copy (memory the
+// host cannot map: the covered span goes through one staging transfer, read
+// first unless the rows are contiguous, so bytes between rows keep their
+// values). rows or row_bytes 0 does nothing. INVALID_ARGUMENT for NULL
+// buffer/data or when rows would overlap (rows > 1 and dst_pitch <
+// row_bytes); OUT_OF_RANGE when the covered span leaves the buffer.
 meshvk_status_t meshvk_buffer_write_strided(meshvk_buffer_t* buffer, uint64_t offset, uint64_t dst_pitch,
                                             const void* data, uint64_t src_pitch, uint64_t row_bytes, uint64_t rows);
+// Host strided read: `rows` runs of `row_bytes` at `offset + r * src_pitch`
+// into `out_data` with `dst_pitch`; statuses as for write_strided (rows > 1
+// needs src_pitch >= row_bytes).
 meshvk_status_t meshvk_buffer_read_strided(meshvk_buffer_t* buffer, uint64_t offset, uint64_t src_pitch, void* out_data,
                                            uint64_t dst_pitch, uint64_t row_bytes, uint64_t rows);
 
@@ -79,9 +88,11 @@ typedef struct meshvk_buffer_create_info_s {
 } meshvk_buffer_create_info_t;
 #define MESHVK_BUFFER_CREATE_INFO_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_BUFFER_CREATE_INFO)
 
-// meshvk_buffer_create with flags (INVALID_ARGUMENT for another structure type). EXPORTABLE on a set whose devices
-// share no external memory handle type is UNAVAILABLE; an exportable allocation the driver refuses is
-// RESOURCE_EXHAUSTED naming the process, device and size.
+// meshvk_buffer_create with flags (INVALID_ARGUMENT for a NULL info or
+// another structure type). EXPORTABLE on a device that shares no external
+// memory handle type with another VkDevice of the set is UNAVAILABLE; an
+// exportable allocation the driver refuses is RESOURCE_EXHAUSTED naming the
+// process, device and size.
 meshvk_status_t meshvk_buffer_create_with_info(meshvk_device_set_t* set, const meshvk_buffer_create_info_t* info,
                                                meshvk_buffer_t** out_buffer);
 
@@ -93,8 +104,9 @@ meshvk_status_t meshvk_buffer_create_with_info(meshvk_device_set_t* set, const m
 // FAILED_PRECONDITION when `buffer` is not exportable, UNAVAILABLE when the
 // driver refuses the import, or refused the owner's import of the buffer's host
 // allocation at creation (the caller may fall back to
-// meshvk_buffer_copy_host_staged), INVALID_ARGUMENT when `process` shares
-// `buffer`'s VkDevice (use the buffer itself).
+// meshvk_buffer_copy_host_staged), INVALID_ARGUMENT for NULL arguments or
+// when `process` shares `buffer`'s VkDevice (use the buffer itself),
+// OUT_OF_RANGE for a bad process.
 meshvk_status_t meshvk_buffer_share(meshvk_buffer_t* buffer, uint32_t process, meshvk_buffer_t** out_view);
 
 // Copies `size` bytes from `src` to `dst` through host memory and waits:
@@ -102,9 +114,15 @@ meshvk_status_t meshvk_buffer_share(meshvk_buffer_t* buffer, uint32_t process, m
 // 1 MiB with two staging buffers per side, so the source
 // device fills one chunk while the host moves the other and the destination
 // device drains it. Memory the host can map is read or written directly.
-// Works between any two buffers of a set (other VkDevices included). Neither
-// device may be using the ranges (wait for the producer first).
-// DEADLINE_EXCEEDED when a device wait runs past `timeout` (meshvk/types.h).
+// Between two VkDevices that both import host pointers
+// (VK_EXT_external_memory_host), a copy of more than one chunk goes through
+// one host allocation both import instead (up to four chunks in flight,
+// device copies only, no host memcpy). Works between any two buffers of a
+// set (other VkDevices included). Neither device may be using the ranges
+// (wait for the producer first). INVALID_ARGUMENT for a NULL buffer or
+// buffers of different sets, OUT_OF_RANGE when a range leaves its buffer;
+// size 0 does nothing. DEADLINE_EXCEEDED when one chunk's wait runs past
+// `timeout` (each wait is also bounded by the device timeout; meshvk.h).
 meshvk_status_t meshvk_buffer_copy_host_staged(meshvk_buffer_t* src, uint64_t src_offset, meshvk_buffer_t* dst,
                                                uint64_t dst_offset, uint64_t size, meshvk_timeout_t timeout);
 

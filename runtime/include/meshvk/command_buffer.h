@@ -9,6 +9,13 @@
 // derived from buffer hazards: a command that reads or writes a buffer written
 // earlier in the stream (or writes one read earlier) gets a pipeline barrier
 // first. A recorded buffer can be submitted many times (record once, replay).
+// Recording calls check their arguments first (INVALID_ARGUMENT for a NULL
+// command buffer or buffer, a buffer or executable of another set, or a
+// source on another VkDevice: share it with meshvk_buffer_share;
+// FAILED_PRECONDITION after meshvk_command_buffer_end), which leave the
+// command buffer as it was. A call that fails while recording (a Vulkan
+// error, e.g. allocating descriptors) leaves it unusable: later recording,
+// end and submit return FAILED_PRECONDITION.
 // Threading: record one command buffer from one thread at a time; different
 // command buffers (even of one process) may be recorded concurrently.
 // Submitting (meshvk/queue.h) is thread-safe; the last release must not race
@@ -30,21 +37,27 @@ typedef struct meshvk_command_buffer_s meshvk_command_buffer_t;
 // may overlap). Every stream starts with a barrier that orders it after
 // earlier submissions on its queue and device, and ends (meshvk_command_buffer_end)
 // with one that makes device writes visible to the host. Retains the set and,
-// until release, every buffer and executable it records. Release waits for
-// the last submission of the command buffer to finish.
+// until release, every buffer and executable it records. The last release
+// waits for the last submission of the command buffer to finish (bounded by
+// the device timeout; not at all on a device that stopped answering).
+// INVALID_ARGUMENT for NULL set/out, OUT_OF_RANGE for a bad process.
 meshvk_status_t meshvk_command_buffer_create(meshvk_device_set_t* set, uint32_t process,
                                              meshvk_command_buffer_t** out_command_buffer);
 void meshvk_command_buffer_retain(meshvk_command_buffer_t* command_buffer);
 void meshvk_command_buffer_release(meshvk_command_buffer_t* command_buffer);
 
-// vkCmdFillBuffer: `size` bytes (multiple of 4) at `offset` set to `value`.
+// vkCmdFillBuffer: `size` bytes at `offset` of `dst` (this process's) set to
+// `value`. INVALID_ARGUMENT unless offset and size are multiples of 4 and
+// size > 0, or for another process's dst; OUT_OF_RANGE when the range leaves
+// the buffer.
 meshvk_status_t meshvk_command_buffer_fill(meshvk_command_buffer_t* cb, meshvk_buffer_t* dst, uint64_t offset,
                                            uint64_t size, uint32_t value);
 
 // vkCmdCopyBuffer from `src` (any reachable process) into `dst` (this process).
-// OUT_OF_RANGE when either range leaves its buffer; INVALID_ARGUMENT when dst
-// is not this process's buffer or the ranges overlap in one buffer;
-// UNAVAILABLE when the peer lacks VK_PEER_MEMORY_FEATURE_COPY_SRC_BIT.
+// OUT_OF_RANGE when either range leaves its buffer; INVALID_ARGUMENT for size
+// 0, when dst is not this process's buffer, src is on another VkDevice or the
+// ranges overlap in one buffer; UNAVAILABLE when the peer lacks
+// VK_PEER_MEMORY_FEATURE_COPY_SRC_BIT.
 meshvk_status_t meshvk_command_buffer_copy(meshvk_command_buffer_t* cb, meshvk_buffer_t* src, uint64_t src_offset,
                                            meshvk_buffer_t* dst, uint64_t dst_offset, uint64_t size);
 
@@ -62,9 +75,11 @@ typedef struct meshvk_strided_region_s {
 } meshvk_strided_region_t;
 
 // Non-contiguous copy (a slice) via the built-in strided copy kernel. The
-// source may be a peer's buffer (needs GENERIC_SRC peer feature).
-// OUT_OF_RANGE for words outside a buffer, INVALID_ARGUMENT for a zero count
-// or overlapping source and destination words in one buffer.
+// source may be a peer's buffer (needs GENERIC_SRC peer feature: UNAVAILABLE
+// without). OUT_OF_RANGE for words outside a buffer (or its
+// maxStorageBufferRange) or more than 2^31 words, INVALID_ARGUMENT for a NULL
+// region, a zero count or overlapping source and destination words in one
+// buffer.
 meshvk_status_t meshvk_command_buffer_copy_strided(meshvk_command_buffer_t* cb, meshvk_buffer_t* src,
                                                    meshvk_buffer_t* dst, const meshvk_strided_region_t* region);
 
@@ -88,15 +103,20 @@ typedef struct meshvk_dispatch_info_s {
 } meshvk_dispatch_info_t;
 #define MESHVK_DISPATCH_INFO_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_DISPATCH_INFO)
 
-// Records a dispatch. OUT_OF_RANGE for counts past maxComputeWorkGroupCount or
-// binding ranges past their buffers; INVALID_ARGUMENT for a count/size mismatch.
+// Records a dispatch. OUT_OF_RANGE for a workgroup count of 0 or base + count
+// past maxComputeWorkGroupCount, a binding range past its buffer (or an
+// offset at its end) or past maxStorageBufferRange; INVALID_ARGUMENT for a
+// NULL info/executable, another structure type, a binding or push-constant
+// count/size mismatch (or NULL array), or a misaligned binding offset;
+// UNAVAILABLE when a peer binding lacks GENERIC_SRC (GENERIC_DST if written).
 meshvk_status_t meshvk_command_buffer_dispatch(meshvk_command_buffer_t* cb, const meshvk_dispatch_info_t* info);
 
 // Elementwise f32 sum of `src_count` (1..8) buffers of `count` floats into
 // `dst` with the built-in sum kernel (the local step of an all-reduce),
 // summed in source order. `dst` (this process's) may also be a source.
-// Sources may be peers' buffers (GENERIC_SRC). OUT_OF_RANGE when a buffer
-// holds fewer than `count` floats.
+// Sources may be peers' buffers (GENERIC_SRC). INVALID_ARGUMENT for NULL
+// srcs, src_count outside 1..8 or count outside 1..2^32-1; OUT_OF_RANGE when
+// a buffer holds fewer than `count` floats.
 meshvk_status_t meshvk_command_buffer_sum_f32(meshvk_command_buffer_t* cb, meshvk_buffer_t* const* srcs,
                                               uint32_t src_count, meshvk_buffer_t* dst, uint64_t count);
 
@@ -104,7 +124,8 @@ meshvk_status_t meshvk_command_buffer_sum_f32(meshvk_command_buffer_t* cb, meshv
 // what hazard tracking inserts.
 meshvk_status_t meshvk_command_buffer_barrier(meshvk_command_buffer_t* cb);
 
-// Ends recording (vkEndCommandBuffer). Further recording: FAILED_PRECONDITION.
+// Ends recording (vkEndCommandBuffer). Further recording, and a second end:
+// FAILED_PRECONDITION.
 meshvk_status_t meshvk_command_buffer_end(meshvk_command_buffer_t* cb);
 
 // Device time in nanoseconds between the start and the end of the command
@@ -112,8 +133,9 @@ meshvk_status_t meshvk_command_buffer_end(meshvk_command_buffer_t* cb);
 // every command buffer writes where its queue family supports them
 // (vkCmdWriteTimestamp, vkGetQueryPoolResults). Call it once that submission
 // has completed (e.g. after waiting for its signal); it waits for the query
-// results otherwise. UNAVAILABLE without timestamp support;
-// FAILED_PRECONDITION before the first submission.
+// results otherwise (VK_QUERY_RESULT_WAIT_BIT: unbounded, not limited by the
+// device timeout). INVALID_ARGUMENT for NULL; UNAVAILABLE without timestamp
+// support; FAILED_PRECONDITION before the first submission.
 meshvk_status_t meshvk_command_buffer_device_time(const meshvk_command_buffer_t* cb, uint64_t* out_ns);
 
 // Trace timestamps: where a timestamp is written relative to the recorded work.
@@ -128,15 +150,17 @@ typedef enum meshvk_timestamp_point_e {
 // and returns its index (0, 1, 2, ... per command buffer). The queries live
 // in the command buffer's own pools, reset by the command buffer itself, so a
 // replay needs nothing from the host. Used by traced programs
-// (meshvk/trace.h) around every command. UNAVAILABLE where the queue family
-// has no timestamps; FAILED_PRECONDITION after meshvk_command_buffer_end.
+// (meshvk/trace.h) around every command. INVALID_ARGUMENT for NULL;
+// UNAVAILABLE where the queue family has no timestamps; FAILED_PRECONDITION
+// after meshvk_command_buffer_end.
 meshvk_status_t meshvk_command_buffer_write_timestamp(meshvk_command_buffer_t* cb, meshvk_timestamp_point_t point,
                                                       uint32_t* out_index);
 // The values of the first `count` trace timestamps of the last submission, in
 // nanoseconds of the device's timestamp clock (ticks x timestampPeriod, valid
-// bits masked). Waits for the results (vkGetQueryPoolResults with WAIT).
-// OUT_OF_RANGE when fewer were written; FAILED_PRECONDITION before the first
-// submission.
+// bits masked). Waits for the results (vkGetQueryPoolResults with WAIT,
+// unbounded as in meshvk_command_buffer_device_time). INVALID_ARGUMENT for
+// NULL; OUT_OF_RANGE when fewer were written; FAILED_PRECONDITION before the
+// first submission.
 meshvk_status_t meshvk_command_buffer_read_timestamps(const meshvk_command_buffer_t* cb, uint64_t* out_ns,
                                                       uint32_t count);
 

@@ -2,20 +2,22 @@
 //
 // A device set maps each process p of a grid to a device and a queue:
 //  * DEVICE_GROUP: one VkDevice over all physical devices of a group
-//    (VkDeviceGroupDeviceCreateInfo); process p runs on device index p % D.
-//    Buffers are allocated per device (device masks), peers are reached through
-//    peer bindings, commands are restricted with vkCmdSetDeviceMask.
-//  * LOGICAL: one VkDevice per physical device used; processes are multiplexed
-//    onto them (process p -> physical device p % N unless mapped explicitly),
-//    each with its own buffers, command streams and, where the queue family has
-//    several, its own queue.
+//    (VkDeviceGroupDeviceCreateInfo); process p runs on device index p % D
+//    (or as process_devices / physical_devices deal it). Buffers are allocated
+//    per device (device masks), peers are reached through peer bindings,
+//    commands are restricted with vkCmdSetDeviceMask.
+//  * LOGICAL: every process on the first chosen physical device (one
+//    VkDevice) unless process_devices maps them (then one VkDevice per
+//    physical device used); processes share it, each with its own buffers,
+//    command streams and, where the queue family has several, its own queue.
 //  * INDEPENDENT: one VkDevice per physical device, each process on its own
-//    device where there are enough (round robin otherwise). Copies between
+//    device where there are enough (round robin over the chosen devices
+//    otherwise). Copies between
 //    VkDevices read the source's exported memory (external memory) or go
 //    through host memory (host staging), whichever the pair of drivers allows
 //    (meshvk_device_set_copy_path); waits across VkDevices happen on the host.
 // Layers above do not need to know which one they run on.
-// Reference counted (meshvk/types.h): a set retains its instance; buffers,
+// Reference counted (meshvk/meshvk.h): a set retains its instance; buffers,
 // executables, semaphores, command buffers and programs retain their set.
 // Threading: every query and meshvk_device_set_wait_idle are thread-safe
 // (queues are locked); objects created on one set from several threads are
@@ -35,9 +37,11 @@ extern "C" {
 typedef struct meshvk_device_set_s meshvk_device_set_t;
 
 typedef enum meshvk_topology_e {
-  // A device group covering the chosen devices when there is one with 2+
-  // devices, else INDEPENDENT when 2+ physical devices are chosen (or exist),
-  // else LOGICAL.
+  // DEVICE_GROUP over a group of 2+ devices (with physical_devices: the
+  // group holding all of them; without: the first group of 2+), else
+  // INDEPENDENT when 2+ physical devices are chosen, else LOGICAL. Without
+  // physical_devices every physical device is chosen, CPU devices (llvmpipe)
+  // left out when a GPU is present.
   MESHVK_TOPOLOGY_AUTO = 0,
   MESHVK_TOPOLOGY_DEVICE_GROUP = 1,
   // All processes on the first chosen physical device (one VkDevice).
@@ -45,7 +49,7 @@ typedef enum meshvk_topology_e {
   MESHVK_TOPOLOGY_INDEPENDENT = 3,
 } meshvk_topology_t;
 
-// "auto", "group", "logical", "independent".
+// "auto", "group", "logical", "independent"; "unknown" for another value.
 const char* meshvk_topology_name(meshvk_topology_t topology);
 
 typedef struct meshvk_device_set_create_info_s {
@@ -56,11 +60,13 @@ typedef struct meshvk_device_set_create_info_s {
   uint32_t device_group_index;  // DEVICE_GROUP: which group (default 0)
   // LOGICAL/INDEPENDENT: optional, process_count entries: physical device of
   // process p. DEVICE_GROUP: optional, process_count entries: device index of
-  // process p. NULL: round robin over the chosen devices.
+  // process p. NULL: as the topology deals them (above).
   const uint32_t* process_devices;
   // Optional (count 0: all): the physical devices to use, as indices into the
   // instance's list, in the order processes are dealt to them. DEVICE_GROUP
-  // (and AUTO) use the group holding all of them. Ignored with process_devices.
+  // (and AUTO) use the group holding all of them. Checked even with
+  // process_devices, which then decides the placement (the list still picks
+  // the group).
   const uint32_t* physical_devices;
   uint32_t physical_device_count;
 } meshvk_device_set_create_info_t;
@@ -75,8 +81,9 @@ typedef struct meshvk_device_set_create_info_s {
 // Chained to a device set's create (or import) info: how long work meshvk
 // submitted may take on one of the set's devices before a wait takes the
 // device as unresponsive (DEADLINE_EXCEEDED), after which meshvk never waits
-// on it again (these calls fail at once; teardown skips its waits, see
-// meshvk_leaked_object_count). Without it: 60 s (mesh-vk-run and the Python
+// on it again (later waits on it fail at once with DEVICE_LOST; teardown
+// skips its waits, see meshvk_leaked_object_count). Without it: 60 s
+// (MESHVK_DEVICE_TIMEOUT_INIT's value; mesh-vk-run and the Python
 // package set it from MESHVK_DEVICE_TIMEOUT_MS). MESHVK_TIMEOUT_INFINITE: no
 // bound; 0 is INVALID_ARGUMENT. A wait with a shorter timeout of its own that
 // runs out leaves the device as it is.
@@ -110,9 +117,15 @@ typedef struct meshvk_pipeline_cache_s {
 } meshvk_pipeline_cache_t;
 #define MESHVK_PIPELINE_CACHE_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_PIPELINE_CACHE)
 
-// Creates the VkDevice(s), queues and command pools. INVALID_ARGUMENT for P=0
-// or a bad mapping, OUT_OF_RANGE for a group/device index past the count,
-// UNAVAILABLE when the topology is impossible here. *out_set NULL on failure.
+// Creates the VkDevice(s), their queues and queue timelines (command pools
+// belong to command buffers). INVALID_ARGUMENT for NULL instance/info/out_set,
+// P=0, an unknown topology, a process_devices entry past the group or device
+// count, a physical device listed twice or a count with a NULL list, or a
+// chained device timeout of 0; OUT_OF_RANGE for device_group_index or a
+// listed physical device past the count; UNAVAILABLE when the topology is
+// impossible here (no group holds the listed devices, no physical device, a
+// device without Vulkan 1.2 timeline semaphores or a compute queue family);
+// a Vulkan error of vkCreateDevice as converted. *out_set NULL on failure.
 // Retains `instance`.
 meshvk_status_t meshvk_device_set_create(meshvk_instance_t* instance, const meshvk_device_set_create_info_t* info,
                                          meshvk_device_set_t** out_set);
@@ -134,6 +147,9 @@ typedef struct meshvk_process_info_s {
 } meshvk_process_info_t;
 #define MESHVK_PROCESS_INFO_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_PROCESS_INFO)
 
+// Where process `process` runs. This and meshvk_device_set_process_limits:
+// INVALID_ARGUMENT for NULL or another structure type, OUT_OF_RANGE for a bad
+// process.
 meshvk_status_t meshvk_device_set_process_info(const meshvk_device_set_t* set, uint32_t process,
                                                meshvk_process_info_t* out_info);
 // Limits of the device process `process` runs on (for codegen / verification).
@@ -151,8 +167,11 @@ uint32_t meshvk_device_set_peer_features(const meshvk_device_set_t* set, uint32_
 // takes in this set: SAME_DEVICE on one device (LOGICAL processes sharing a
 // VkDevice included), GROUP_PEER inside a device group, and between VkDevices
 // what meshvk_instance_copy_path reports for the two physical devices, or
-// HOST_STAGING when the set could not enable the external-memory extension.
-// OUT_OF_RANGE for a bad process.
+// HOST_STAGING when the set could not enable the external-memory extension
+// or the source device exports another handle type to its other readers;
+// always HOST_STAGING between imported VkDevices (meshvk/vulkan.h: meshvk
+// cannot know what the application enabled). INVALID_ARGUMENT for NULL or
+// another structure type, OUT_OF_RANGE for a bad process.
 meshvk_status_t meshvk_device_set_copy_path(const meshvk_device_set_t* set, uint32_t src, uint32_t dst,
                                             meshvk_copy_path_info_t* out_info);
 
@@ -160,13 +179,16 @@ meshvk_status_t meshvk_device_set_copy_path(const meshvk_device_set_t* set, uint
 // for host-staged copies and host I/O (not counted in
 // meshvk_device_set_allocated_bytes): the landing buffers of host-staged
 // copies (MESHVK_BUFFER_STAGING_BIT) plus at most two staging rings of 2
-// chunks (1 MiB each), kept between transfers. 0 for NULL or a bad process.
+// chunks (1 MiB each), kept between transfers (a copy through a host
+// allocation both devices import counts that allocation instead, while it
+// runs). 0 for NULL or a bad process.
 uint64_t meshvk_device_set_staging_bytes(const meshvk_device_set_t* set, uint32_t process);
 // The largest value meshvk_device_set_staging_bytes reached for the device of
-// `process` since the set was created.
+// `process` since the set was created; 0 for NULL or a bad process.
 uint64_t meshvk_device_set_peak_staging_bytes(const meshvk_device_set_t* set, uint32_t process);
 // Bytes of device memory allocated for the live buffers of `process`
-// (meshvk_buffer_allocation_size summed); 0 for an out-of-range process.
+// (meshvk_buffer_allocation_size summed; staging buffers not counted); 0 for
+// NULL or an out-of-range process.
 uint64_t meshvk_device_set_allocated_bytes(const meshvk_device_set_t* set, uint32_t process);
 
 // The device memory process `process`'s buffers come from: the heap of the
@@ -176,8 +198,9 @@ uint64_t meshvk_device_set_allocated_bytes(const meshvk_device_set_t* set, uint3
 // (every process placed on it: LOGICAL processes share one heap). `device`
 // names the device as errors do: "physical device 0 'llvmpipe'", plus
 // ", device index 1" in a group. For checking that a program fits before
-// allocating it (meshvk_program_create). INVALID_ARGUMENT for NULL,
-// OUT_OF_RANGE for a bad process. No Vulkan call; thread-safe.
+// allocating it (meshvk_program_create). INVALID_ARGUMENT for NULL or
+// another structure type, OUT_OF_RANGE for a bad process. No Vulkan call;
+// thread-safe.
 typedef struct meshvk_process_memory_s {
   meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_PROCESS_MEMORY
   const void* next;
@@ -191,7 +214,13 @@ typedef struct meshvk_process_memory_s {
 meshvk_status_t meshvk_device_set_process_memory(const meshvk_device_set_t* set, uint32_t process,
                                                  meshvk_process_memory_t* out_memory);
 
-// Waits until all queues of the set are idle (vkDeviceWaitIdle per device).
+// Waits, device by device, until the work meshvk submitted on each queue has
+// finished (its queue timelines, bounded by the device timeout), then
+// vkQueueWaitIdle on each queue (on an imported queue this also waits for
+// the application's work queued so far, unbounded) and, on VkDevices meshvk
+// created, vkDeviceWaitIdle. INVALID_ARGUMENT for NULL; DEADLINE_EXCEEDED /
+// DEVICE_LOST from the waits (DEVICE_LOST at once for a device that stopped
+// answering).
 meshvk_status_t meshvk_device_set_wait_idle(meshvk_device_set_t* set);
 
 // Vulkan objects meshvk left undestroyed on purpose in this process. After a

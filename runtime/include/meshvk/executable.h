@@ -8,7 +8,8 @@
 // VK_PIPELINE_CREATE_DISPATCH_BASE_BIT (vkCmdDispatchBase needs it on single
 // devices too). Every descriptor the module declares must be a storage buffer
 // in set 0 with a binding below binding_count (checked: INVALID_ARGUMENT).
-// Reference counted; immutable after creation, so thread-safe to use.
+// Reference counted (meshvk/meshvk.h); immutable after creation, so
+// thread-safe to use.
 #ifndef MESHVK_EXECUTABLE_H_
 #define MESHVK_EXECUTABLE_H_
 
@@ -33,10 +34,11 @@ typedef struct meshvk_executable_create_info_s {
 #define MESHVK_EXECUTABLE_CREATE_INFO_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_EXECUTABLE_CREATE_INFO)
 
 // INVALID_ARGUMENT (message = validator output) when the SPIR-V does not
-// validate or lacks the GLCompute entry point, or for a size that is not a
-// multiple of 4; OUT_OF_RANGE for push constants or bindings past the device
-// limits; INTERNAL for pipeline creation failure. The executable retains the
-// set.
+// validate or lacks the GLCompute entry point, for NULL set/info/out, another
+// structure type, NULL or empty SPIR-V, a spirv_size or push_constant_size
+// that is not a multiple of 4; OUT_OF_RANGE for push constants or bindings
+// past a device's limits; a Vulkan error creating the layouts or pipelines
+// as converted (meshvk/status.h). The executable retains the set.
 meshvk_status_t meshvk_executable_create(meshvk_device_set_t* set, const meshvk_executable_create_info_t* info,
                                          meshvk_executable_t** out_executable);
 void meshvk_executable_retain(meshvk_executable_t* executable);
@@ -72,7 +74,9 @@ typedef struct meshvk_shader_features_s {
 #define MESHVK_SHADER_FEATURES_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_SHADER_FEATURES)
 
 // ORs into *out the features SPIR-V `spirv` (size bytes) declares through
-// OpCapability. INVALID_ARGUMENT when it is not SPIR-V. No device needed.
+// OpCapability. INVALID_ARGUMENT for a NULL `out` or another structure type,
+// or when it is not SPIR-V (NULL, under 20 bytes, not a multiple of 4 or a
+// bad magic number). No device needed.
 meshvk_status_t meshvk_executable_spirv_features(const uint32_t* spirv, size_t size, meshvk_shader_features_t* out);
 
 // 0 for NULL.
@@ -93,7 +97,9 @@ typedef enum meshvk_builtin_e {
 } meshvk_builtin_t;
 
 // Returns the set's (cached) executable for a built-in; +1 reference (which
-// also keeps the set alive). OUT_OF_RANGE for an unknown built-in. All
+// also keeps the set alive). INVALID_ARGUMENT for NULL set/out_executable,
+// OUT_OF_RANGE for an unknown built-in; the first call per built-in creates
+// it (meshvk_executable_create's statuses). All
 // built-ins use workgroups of 64 invocations along x and grid-stride loops,
 // so any workgroup count covers the whole range.
 meshvk_status_t meshvk_executable_builtin(meshvk_device_set_t* set, meshvk_builtin_t builtin,
@@ -117,7 +123,8 @@ typedef struct meshvk_spirv_layout_s {
 // (views of one binding may alias, a declared binding may be unused).
 // Vulkan allows more; in a .mvk it means a corrupt kernel. Fills *out_layout
 // when OK (the loader then holds push_constant_size to the block's size).
-// INVALID_ARGUMENT with one line; thread-safe; no Vulkan call.
+// INVALID_ARGUMENT with one line (also for a NULL info/out_layout or another
+// structure type); thread-safe; no Vulkan call.
 meshvk_status_t meshvk_executable_check_mvk_kernel(const meshvk_executable_create_info_t* info,
                                                    uint32_t vulkan_api_version, meshvk_spirv_layout_t* out_layout);
 

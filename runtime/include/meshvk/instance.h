@@ -2,8 +2,8 @@
 //
 // An instance loads Vulkan (through volk), optionally with the Khronos validation
 // layer, and enumerates physical devices and device groups. Threading: the
-// query functions may be called concurrently; create/release must not race with
-// other uses of the same instance.
+// query functions may be called concurrently (the peer-feature cache is
+// locked); the last release must not race with other uses of the instance.
 #ifndef MESHVK_INSTANCE_H_
 #define MESHVK_INSTANCE_H_
 
@@ -63,10 +63,12 @@ typedef struct meshvk_instance_create_info_s {
 #endif
 
 // Creates an instance (vkCreateInstance, Vulkan 1.1+ required).
-// INVALID_ARGUMENT for a NULL `info` or another structure type; UNAVAILABLE
-// when no Vulkan loader/driver is found, validation was requested and the
-// layer is missing, or info->api_version is not one this runtime serves.
-// *out_instance is NULL on failure. Device sets retain their instance.
+// INVALID_ARGUMENT for a NULL `info`/`out_instance`, another structure type or
+// info->api_version 0; UNAVAILABLE when no Vulkan loader is found or it is
+// older than 1.1, validation was requested and the layer is missing, or
+// info->api_version is not one this runtime serves; a vkCreateInstance error
+// as converted (meshvk/status.h). *out_instance is NULL on failure. Device
+// sets retain their instance.
 meshvk_status_t meshvk_instance_create(const meshvk_instance_create_info_t* info, meshvk_instance_t** out_instance);
 void meshvk_instance_retain(meshvk_instance_t* instance);
 void meshvk_instance_release(meshvk_instance_t* instance);
@@ -124,7 +126,7 @@ typedef struct meshvk_physical_device_info_s {
 
 uint32_t meshvk_instance_physical_device_count(const meshvk_instance_t* instance);
 // Fills `out_info` for physical device `index` (OUT_OF_RANGE past the count).
-// Its pointers stay valid while the instance lives.
+// Its queue_families pointer stays valid while the instance lives.
 meshvk_status_t meshvk_instance_physical_device_info(const meshvk_instance_t* instance, uint32_t index,
                                                      meshvk_physical_device_info_t* out_info);
 
@@ -155,7 +157,9 @@ meshvk_status_t meshvk_instance_device_group_info(meshvk_instance_t* instance, u
 // `index`'s device `local` using memory of heap `heap` that lives on device
 // `remote` (positions in the group; local == remote reports all bits). The
 // first call for a group creates a temporary VkDevice over it (the query
-// needs a device) and caches every answer. OUT_OF_RANGE for a bad index.
+// needs a device) and caches every answer; that device's creation can fail
+// (UNAVAILABLE without a compute queue family, or the vkCreateDevice error).
+// OUT_OF_RANGE for a bad group index, heap or device position.
 meshvk_status_t meshvk_instance_device_group_peer_features(meshvk_instance_t* instance, uint32_t index, uint32_t heap,
                                                            uint32_t local, uint32_t remote, uint32_t* out_features);
 
@@ -171,7 +175,8 @@ typedef enum meshvk_copy_path_e {
   MESHVK_COPY_PATH_COUNT = 5,
 } meshvk_copy_path_t;
 
-// "same device", "group peer memory", "external memory", "host staging".
+// "same device", "group peer memory", "external memory", "host staging";
+// "none" for MESHVK_COPY_PATH_NONE and any other value. A static string.
 const char* meshvk_copy_path_name(meshvk_copy_path_t path);
 
 typedef struct meshvk_copy_path_info_s {

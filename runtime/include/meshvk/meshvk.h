@@ -25,12 +25,17 @@
 // beside them, in a new chained struct.
 //
 // Lifetimes. Every handle is reference counted: `create` (and `import`,
-// `share`, `load`) returns it with one reference, `<noun>_retain` adds one,
+// `share`, `load`, meshvk_module_select_process_count,
+// meshvk_executable_builtin) returns it with one reference through an `out_`
+// pointer, which is NULL after a failure; `<noun>_retain` adds one,
 // `<noun>_release` drops one and frees the object with the last. Children
 // keep their parents alive (a device set its instance; buffers, semaphores,
 // executables and command buffers their set; a program its module and set;
-// a view the object it views), so handles may be released in any order.
-// Releasing NULL does nothing. Retain and release are thread-safe.
+// a view the object it views), so handles may be released in any order. The
+// one exception is a transport (meshvk/transport.h, meshvk/transport_mpi.h):
+// programs borrow it, so release it after them. Releasing NULL does nothing.
+// Retain and release are thread-safe; the LAST release must not race with
+// another use of the object.
 //
 // Verbs. `import` wraps an application's own Vulkan object (VkInstance,
 // VkDevice, VkBuffer, VkSemaphore: meshvk/vulkan.h) without owning it;
@@ -42,12 +47,17 @@
 // sizes, MESHVK_NO_PROCESS for a process, NULL for a pointer or a Vulkan
 // handle.
 //
-// Timeouts. Every wait takes a meshvk_timeout_t: nanoseconds from the call,
-// 0 to check once without waiting, MESHVK_TIMEOUT_INFINITE to wait as long as
-// it takes. A device set also has a device timeout (meshvk_device_timeout_t,
-// chained to its create info): how long one of ITS devices may take on work
-// meshvk submitted before the device is taken as unresponsive and is never
-// waited on again; waits on an application's semaphore are not bounded by it.
+// Timeouts. A call that waits takes a meshvk_timeout_t: nanoseconds, 0 to
+// check once without waiting, MESHVK_TIMEOUT_INFINITE to wait as long as it
+// takes. A call that waits several times (an invoke: one wait per process
+// and phase; a host-staged copy: one per chunk) gives each wait the whole
+// timeout; it bounds each wait, not the call. A device set also has a device
+// timeout (meshvk_device_timeout_t, chained to its create info): how long
+// one of ITS devices may take on work meshvk submitted before the device is
+// taken as unresponsive (DEADLINE_EXCEEDED) and is never waited on again
+// (later waits on it fail at once with DEVICE_LOST); it also bounds the waits
+// of calls without a timeout of their own (meshvk_buffer_write/read, release).
+// Waits on an application's semaphore are not bounded by it.
 //
 // ABI: the library exports its symbols under the version node MESHVK_1.0
 // (a later release adds nodes, never changes one); meshvk_version() is the

@@ -18,7 +18,7 @@
 // Threading: modules are immutable (any thread). One program is used by one
 // thread at a time (invoke, invoke_async, result/argument shards, timings);
 // different programs, even on one device set, may be invoked concurrently from
-// different threads (queues are locked). Reference counting (meshvk/types.h):
+// different threads (queues are locked). Reference counting (meshvk/meshvk.h):
 // a program retains its module and its device set.
 #ifndef MESHVK_MODULE_H_
 #define MESHVK_MODULE_H_
@@ -42,10 +42,13 @@ typedef enum meshvk_element_type_e {
 } meshvk_element_type_t;
 
 // Loads an artifact from memory (the bytes are copied). DATA_LOSS for a
-// malformed or incompatible file (message names the field and the reason).
+// malformed or incompatible file (message names the field and the reason);
+// INVALID_ARGUMENT for a NULL out_module, or NULL data with a size.
 meshvk_status_t meshvk_module_load(const void* data, size_t size, meshvk_module_t** out_module);
 // Loads from a file. UNAVAILABLE when it cannot be read (message names the
-// path and errno text); DATA_LOSS as above, prefixed with the path.
+// path and errno text; a directory too); DATA_LOSS as above, prefixed with
+// the path, and for a file past the size limit of a .mvk; INVALID_ARGUMENT
+// for NULL path/out_module.
 meshvk_status_t meshvk_module_load_file(const char* path, meshvk_module_t** out_module);
 void meshvk_module_retain(meshvk_module_t* module);
 void meshvk_module_release(meshvk_module_t* module);
@@ -63,7 +66,9 @@ void meshvk_module_release(meshvk_module_t* module);
 // holds. Pick a plan with meshvk_module_select_process_count; every other
 // call then works on the module it returns. Modules of one plan (every file
 // compiled for a fixed grid) answer these calls too, so a caller can treat
-// both alike. Thread-safe (modules are immutable). No Vulkan call.
+// both alike. The other queries answer a set of plans as a module without
+// functions or executables (0, OUT_OF_RANGE). Thread-safe (modules are
+// immutable). No Vulkan call.
 
 // Number of plans the module holds; 0 for a module of one plan.
 uint32_t meshvk_module_variant_count(const meshvk_module_t* module);
@@ -73,7 +78,8 @@ uint32_t meshvk_module_variant_process_count(const meshvk_module_t* module, uint
 // The module of the plan for `process_count` processes, with a +1 reference
 // (release it; it stays valid after `module` is released). For a module of
 // one plan: the module itself (+1) when `process_count` is its grid's process
-// count or 0. OUT_OF_RANGE when there is no plan for that count (the message
+// count or 0 (OUT_OF_RANGE for another count). OUT_OF_RANGE when there is no
+// plan for that count (the message
 // lists the counts held: "no plan for 5 processes: the module holds plans for
 // 1, 2, 3 and 4 processes (a dynamic grid)"); INVALID_ARGUMENT for 0 on a set
 // of plans or a NULL pointer. *out_module is NULL on failure.
@@ -90,11 +96,14 @@ typedef struct meshvk_grid_info_s {
 } meshvk_grid_info_t;
 #define MESHVK_GRID_INFO_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_GRID_INFO)
 // All zero (shape NULL) for a set of plans (meshvk_module_variant_count > 0).
+// INVALID_ARGUMENT for NULL or another structure type (as for every
+// meshvk_module_* call that fills a struct).
 meshvk_status_t meshvk_module_grid_info(const meshvk_module_t* module, meshvk_grid_info_t* out_info);
 
 uint32_t meshvk_module_function_count(const meshvk_module_t* module);
-// Finds a function by name (FAILED_PRECONDITION on a set of plans). NULL or "" picks the only function
-// (INVALID_ARGUMENT when there are several: the message lists them). OUT_OF_RANGE when absent.
+// Finds a function by name (FAILED_PRECONDITION on a set of plans). NULL or
+// "" picks the only function (INVALID_ARGUMENT when there are several or
+// none: the message lists them). OUT_OF_RANGE when absent.
 meshvk_status_t meshvk_module_find_function(const meshvk_module_t* module, const char* name, uint32_t* out_function);
 
 typedef struct meshvk_function_info_s {
@@ -105,6 +114,8 @@ typedef struct meshvk_function_info_s {
   uint32_t result_count;
 } meshvk_function_info_t;
 #define MESHVK_FUNCTION_INFO_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_FUNCTION_INFO)
+// OUT_OF_RANGE for a bad function (and, for the tensor infos below, a bad
+// argument or result).
 meshvk_status_t meshvk_module_function_info(const meshvk_module_t* module, uint32_t function,
                                             meshvk_function_info_t* out_info);
 
@@ -141,7 +152,8 @@ meshvk_status_t meshvk_module_bytes(const meshvk_module_t* module, const void** 
 uint32_t meshvk_module_executable_count(const meshvk_module_t* module);
 // Executable `index` as meshvk_executable_create would take it: its SPIR-V
 // (owned by the module), entry point, binding count, push-constant size and
-// workgroup size. OUT_OF_RANGE for a bad index.
+// workgroup size. OUT_OF_RANGE for a bad index (every index of a set of
+// plans).
 meshvk_status_t meshvk_module_executable_info(const meshvk_module_t* module, uint32_t index,
                                               meshvk_executable_create_info_t* out_info);
 // 1 when executable `index` writes binding `binding` (the artifact's
@@ -175,13 +187,14 @@ typedef struct meshvk_process_summary_s {
 meshvk_status_t meshvk_module_function_process_summary(const meshvk_module_t* module, uint32_t function,
                                                        uint32_t process, meshvk_process_summary_t* out_summary);
 // The same summed over all functions (phase_count: the largest); for the
-// usual one-function program, that function's summary.
+// usual one-function program, that function's summary. Both: OUT_OF_RANGE
+// for a bad function or process.
 meshvk_status_t meshvk_module_process_summary(const meshvk_module_t* module, uint32_t process,
                                               meshvk_process_summary_t* out_summary);
 // Number of phases of `function` (stream segments between cross-process
 // waits); 0 for a function without commands or out of range.
 uint32_t meshvk_module_function_phase_count(const meshvk_module_t* module, uint32_t function);
-// The largest phase count of any function.
+// The largest phase count of any function (0 for NULL).
 uint32_t meshvk_module_phase_count(const meshvk_module_t* module);
 
 // ORs into *out the shader features every executable of the module declares
@@ -208,22 +221,28 @@ typedef struct meshvk_program_create_info_s {
 // grid's; FAILED_PRECONDITION for a set of plans, see
 // meshvk_module_select_process_count):
 // checks the module against each device's limits (workgroup counts and sizes,
-// push constants, binding alignment/ranges, allocation sizes) BEFORE any
-// allocation, then allocates buffers (transients sharing a reuse slot share one
-// buffer), writes constants, creates pipelines and records the command
-// buffers. INVALID_ARGUMENT for a process count mismatch, OUT_OF_RANGE for a
-// limit the device does not meet (message names the field), any buffer/
-// executable/command buffer error otherwise. With a trace sink, UNAVAILABLE
-// when a device has no timestamp support. The program retains both.
+// push constants, binding alignment/ranges, allocation sizes) and the
+// program's memory against each device's heap BEFORE any allocation, then
+// allocates buffers (transients sharing a reuse slot share one buffer),
+// writes constants, creates pipelines and records the command buffers.
+// INVALID_ARGUMENT for NULL info/module/set/out_program, another structure
+// type, a process count mismatch, a trace sink without `event` or a bad
+// meshvk_program_ranks_t (meshvk/transport.h); OUT_OF_RANGE for a limit the
+// device does not meet (message names the field); RESOURCE_EXHAUSTED when the
+// program does not fit a device's memory; any buffer/executable/command
+// buffer error otherwise. With a trace sink, UNAVAILABLE when a device has no
+// timestamp support. *out_program is NULL on failure. The program retains
+// both.
 meshvk_status_t meshvk_program_create_with_info(const meshvk_program_create_info_t* info,
                                                 meshvk_program_t** out_program);
 // meshvk_program_create_with_info with nothing chained.
 meshvk_status_t meshvk_program_create(meshvk_module_t* module, meshvk_device_set_t* set,
                                       meshvk_program_t** out_program);
 void meshvk_program_retain(meshvk_program_t* program);
-// The last release waits for the program's work on the devices to finish
-// (recorded work may still be in flight after a failed invoke), then frees
-// its buffers and pipelines.
+// The last release stops the worker of asynchronous invokes, waits for the
+// program's work on the devices to finish (recorded work may still be in
+// flight after a failed invoke; each wait bounded by the device timeout),
+// then frees its buffers and pipelines.
 void meshvk_program_release(meshvk_program_t* program);
 
 typedef struct meshvk_host_input_s {
@@ -263,8 +282,9 @@ typedef struct meshvk_invoke_info_s {
   meshvk_host_output_t* outputs;
   uint32_t output_count;  // the function's result count (or 0 when kept sharded)
   meshvk_invoke_flags_t flags;
-  // How long the invoke waits for its work (meshvk/types.h; the initializer:
-  // MESHVK_TIMEOUT_INFINITE, each device still bounded by its device timeout).
+  // How long each of the invoke's waits may take (meshvk/meshvk.h; the
+  // initializer: MESHVK_TIMEOUT_INFINITE, each device still bounded by its
+  // device timeout).
   meshvk_timeout_t timeout;
 } meshvk_invoke_info_t;
 #if MESHVK_DESIGNATED_INITIALIZERS
@@ -277,9 +297,14 @@ typedef struct meshvk_invoke_info_s {
 // Runs `function`: streams each argument shard straight out of the global host
 // tensor into its device buffer (strided writes, no unsharded staging copy),
 // submits the recorded phases, waits, and gathers each result from its shards
-// into the global host tensor. INVALID_ARGUMENT for a wrong input/output count
-// or size (message names the argument), DEADLINE_EXCEEDED / DEVICE_LOST from
-// the wait.
+// into the global host tensor. Asynchronous invokes still queued on the
+// program's worker (meshvk_program_invoke_async) are waited for first, for
+// as long as they take (`timeout` does not bound that), and an error of one
+// of them is returned. INVALID_ARGUMENT for NULL program/info, another
+// structure type, a wrong input/output count or size or a NULL data pointer
+// (message names the argument), MESHVK_INVOKE_RANK_INPUTS_BIT without ranks;
+// OUT_OF_RANGE for a bad function; DEADLINE_EXCEEDED / DEVICE_LOST from the
+// waits.
 meshvk_status_t meshvk_program_invoke(meshvk_program_t* program, const meshvk_invoke_info_t* info);
 
 // A result shard left on a device by the last invoke. `buffer` is borrowed
@@ -301,6 +326,7 @@ typedef struct meshvk_shard_view_s {
 // the module) as meshvk_program_argument_shard reports them, `offset` the
 // byte offset in the process's buffer, `buffer` NULL. OUT_OF_RANGE for a bad
 // index; shards are numbered as meshvk_tensor_info_t::shard_count counts them.
+// meshvk_program_result_shard: the same with the program's buffer.
 meshvk_status_t meshvk_module_argument_shard(const meshvk_module_t* module, uint32_t function, uint32_t argument,
                                              uint32_t shard, meshvk_shard_view_t* out_view);
 meshvk_status_t meshvk_module_result_shard(const meshvk_module_t* module, uint32_t function, uint32_t result,
@@ -393,9 +419,10 @@ typedef struct meshvk_async_invoke_info_s {
 // returned by the next meshvk_program_invoke_async or meshvk_program_invoke.
 // UNIMPLEMENTED (a later version may do it) for such a program split over
 // ranks or traced.
-// INVALID_ARGUMENT for counts, shard counts or semaphores of another set;
-// OUT_OF_RANGE for a shard that does not fit its buffer. Not thread-safe per
-// program (as invoke).
+// INVALID_ARGUMENT for NULL program/info, another structure type, counts,
+// shard counts, NULL wait/signal lists or semaphores of another set;
+// OUT_OF_RANGE for a bad function or a shard that does not fit its buffer.
+// Not thread-safe per program (as invoke).
 meshvk_status_t meshvk_program_invoke_async(meshvk_program_t* program, const meshvk_async_invoke_info_t* info);
 
 // Blocks until every invoke made on `program` so far has finished on the
@@ -406,8 +433,8 @@ meshvk_status_t meshvk_program_invoke_async(meshvk_program_t* program, const mes
 // the wait (meshvk/types.h): with MESHVK_TIMEOUT_INFINITE each device wait
 // lasts as long as the device timeout allows, and a queued invoke that waits
 // for an application's semaphore for as long as that takes; 0 checks once.
-// DEADLINE_EXCEEDED (the invokes stay queued) / DEVICE_LOST from the waits.
-// Not thread-safe per program (as invoke).
+// DEADLINE_EXCEEDED (the invokes stay queued) / DEVICE_LOST from the waits;
+// INVALID_ARGUMENT for NULL. Not thread-safe per program (as invoke).
 meshvk_status_t meshvk_program_wait(meshvk_program_t* program, meshvk_timeout_t timeout);
 
 typedef struct meshvk_phase_timing_s {
@@ -421,7 +448,10 @@ typedef struct meshvk_phase_timing_s {
 // Timings of the last invoke made with MESHVK_INVOKE_TIMESTAMPS_BIT: one entry
 // per recorded (process, phase), in phase order. Writes at most `capacity`
 // entries (each initialized with MESHVK_PHASE_TIMING_INIT by the caller) and
-// the total into *out_count. FAILED_PRECONDITION when none exist.
+// the total into *out_count. FAILED_PRECONDITION when none exist (also when
+// the devices have no timestamps: such an invoke succeeds without timings);
+// INVALID_ARGUMENT for NULL program/out_count, NULL out_timings with a
+// capacity, or an element of another structure type.
 meshvk_status_t meshvk_program_phase_timings(const meshvk_program_t* program, meshvk_phase_timing_t* out_timings,
                                              uint32_t capacity, uint32_t* out_count);
 
@@ -439,7 +469,8 @@ meshvk_status_t meshvk_program_stats(const meshvk_program_t* program, meshvk_pro
 // Bytes that arrive at `process` in one invoke of `function`, by the path they
 // take on this program's device set (out_bytes[MESHVK_COPY_PATH_...]): what the
 // plan moves, split by what the devices share; an import the driver refused
-// counts under HOST_STAGING. OUT_OF_RANGE for a bad function or process.
+// counts under HOST_STAGING. INVALID_ARGUMENT for NULL; OUT_OF_RANGE for a
+// bad function or process.
 meshvk_status_t meshvk_program_copy_bytes(const meshvk_program_t* program, uint32_t function, uint32_t process,
                                           uint64_t out_bytes[MESHVK_COPY_PATH_COUNT]);
 // One-line explanations of what meshvk_program_create decided differently from

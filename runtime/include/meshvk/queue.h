@@ -29,9 +29,12 @@ typedef struct meshvk_submit_info_s {
 // VkTimelineSemaphoreSubmitInfo, and VkDeviceGroupSubmitInfo on a device group
 // with the process's device index for the command buffer and semaphores).
 // Waits happen before any command of the buffer (ALL_COMMANDS). Thread-safe
-// (queues are locked). FAILED_PRECONDITION unless recording has ended;
-// INVALID_ARGUMENT for a semaphore on another VkDevice (wait on a view of it:
-// meshvk_semaphore_share); DEVICE_LOST names the
+// (queues are locked). FAILED_PRECONDITION unless recording has ended, or
+// when a recording call failed (the command buffer is unusable);
+// INVALID_ARGUMENT for NULL set/info/command buffer, another structure type,
+// a command buffer or semaphore of another set, a NULL semaphore or list, or
+// a semaphore on another VkDevice (wait on a view of it:
+// meshvk_semaphore_share); a vkQueueSubmit error (DEVICE_LOST) names the
 // process and device.
 meshvk_status_t meshvk_queue_submit(meshvk_device_set_t* set, const meshvk_submit_info_t* info);
 

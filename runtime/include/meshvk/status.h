@@ -37,7 +37,8 @@ typedef struct meshvk_status_s* meshvk_status_t;
 meshvk_status_code_t meshvk_status_code(meshvk_status_t status);
 // Message of `status` ("" for NULL); valid until meshvk_status_free.
 const char* meshvk_status_message(meshvk_status_t status);
-// Short name of a code, e.g. "OUT_OF_RANGE".
+// Short name of a code, e.g. "OUT_OF_RANGE"; "UNKNOWN" for a value that is
+// not a code. A static string.
 const char* meshvk_status_code_name(meshvk_status_code_t code);
 void meshvk_status_free(meshvk_status_t status);
 // A status with `code` and a copy of `message` (NULL: ""), for libraries that

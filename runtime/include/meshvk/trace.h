@@ -3,8 +3,9 @@
 //
 // Tracing is chosen when the program is created: with a trace sink, every
 // recorded command is bracketed by two timestamp queries (so untraced
-// programs pay nothing), and each invoke reports, after its wait, one event
-// per command of every process plus the host steps of the invoke. Times are
+// programs pay nothing), and each meshvk_program_invoke reports, after its
+// wait, one event per command of every process plus the host steps of the
+// invoke. Times are
 // nanoseconds on the host's steady clock (CLOCK_MONOTONIC): device timestamps
 // are taken as they are when the device's clock is that clock (CPU devices), and
 // otherwise shifted so that a segment's first command starts when the host
@@ -93,7 +94,11 @@ typedef struct meshvk_command_info_s {
   uint64_t flops;               // dispatches: FLOPs the artifact records; 0 when it does not say
 } meshvk_command_info_t;
 #define MESHVK_COMMAND_INFO_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_COMMAND_INFO)
-// OUT_OF_RANGE for an index out of range.
+// OUT_OF_RANGE for a function, process or command out of range;
+// INVALID_ARGUMENT for a NULL out_info or another structure
+// type. meshvk_module_command_dependency: dependency `index` of the command
+// (OUT_OF_RANGE past dependency_count; INVALID_ARGUMENT for NULL outputs).
+// meshvk_module_command_count: 0 for NULL or out of range.
 meshvk_status_t meshvk_module_command_info(const meshvk_module_t* module, uint32_t function, uint32_t process,
                                            uint32_t command, meshvk_command_info_t* out_info);
 meshvk_status_t meshvk_module_command_dependency(const meshvk_module_t* module, uint32_t function, uint32_t process,

@@ -160,7 +160,7 @@ typedef struct meshvk_rank_collective_s {
   uint32_t first_process;
   uint64_t bytes;           // all_reduce: the reduced tensor, per member; others: the distinct blocks, all ranks
   uint64_t ring_bytes;      // the most any rank of the group sends (all_reduce: a ring's bytes)
-  uint32_t call;            // MESHVK_TRANSPORT_ALL_REDUCE / _ALL_GATHER / _BROADCAST / _ALL_TO_ALL
+  uint32_t call;            // MESHVK_TRANSPORT_ALL_REDUCE / _ALL_GATHER / _REDUCE_SCATTER / _BROADCAST / _ALL_TO_ALL
   uint32_t kind;            // the collective's mvk CollectiveKind (all_to_all may carry an odd all_gather)
   uint64_t received_bytes;  // the most any rank of the group receives
 } meshvk_rank_collective_t;
@@ -206,7 +206,10 @@ uint64_t meshvk_transport_ring_bytes(uint64_t count, uint32_t element_size, uint
 // process -> rank map and collective mode (no device; the same decision every
 // rank's program makes; none under MESHVK_RANK_COLLECTIVES_COPIES). Writes up
 // to `capacity` entries (each initialized with MESHVK_RANK_COLLECTIVE_INIT by
-// the caller), returns the count in *out_count.
+// the caller), returns the count in *out_count. INVALID_ARGUMENT for NULL
+// module/process_rank/out_count, NULL out_groups with a capacity, an element
+// of another structure type, a rank out of range in the map or an unknown
+// mode; OUT_OF_RANGE for a bad function.
 meshvk_status_t meshvk_module_rank_collectives(const meshvk_module_t* module, uint32_t function,
                                                const uint32_t* process_rank, uint32_t rank_count,
                                                meshvk_rank_collective_mode_t mode, meshvk_rank_collective_t* out_groups,
@@ -221,7 +224,9 @@ meshvk_status_t meshvk_module_rank_collectives(const meshvk_module_t* module, ui
 // on rank 0. Fills process_rank[process_count] (process_count: the grid's;
 // INVALID_ARGUMENT for another) and, when out_axes is not NULL, the axes used
 // (up to the grid's rank of them) with their count in *out_axis_count.
-// INVALID_ARGUMENT with one line when the axes do not exist, are not
+// INVALID_ARGUMENT with one line for NULL module/process_rank (or axes with
+// axis_count > 0, or out_axis_count with out_axes), a module without a grid
+// (a set of plans), rank_count 0, or axes that do not exist, are not
 // ascending or hold another number of processes than rank_count.
 meshvk_status_t meshvk_module_rank_layout(const meshvk_module_t* module, uint32_t rank_count, const uint32_t* axes,
                                           uint32_t axis_count, uint32_t* process_rank, uint32_t process_count,
@@ -240,8 +245,12 @@ struct meshvk_program_ranks_s {
 // Chained to meshvk_program_create_info_t (meshvk/module.h) for
 // meshvk_program_create_with_info: the program is created for the processes
 // of `ranks->transport->rank` only. INVALID_ARGUMENT for a NULL transport/map,
-// a rank out of range, a map that leaves this rank no process, or an unknown
-// collective mode. Invoke: every rank calls meshvk_program_invoke
+// a transport of another structure type or without send/receive/wait_sends,
+// a rank or root_rank out of range, a map that leaves this rank no process,
+// or an unknown collective mode; UNIMPLEMENTED for a function with more
+// collective groups or copies between ranks than the message tags allow
+// (8191 groups, 16384 copies). Invoke: every rank calls
+// meshvk_program_invoke
 // with the same function and full-size host inputs/outputs; only the shards
 // of local processes are read from the inputs, and only `root_rank`'s outputs
 // receive the whole results (other ranks' outputs are never written; they
@@ -256,7 +265,8 @@ struct meshvk_program_ranks_s {
 // owner and at that rank, whatever algorithm the transport uses), plus
 // result shards gathered to `root_rank`, all under collective mode `mode`.
 // out_sent/out_received: [rank_count] each. OUT_OF_RANGE for a bad function;
-// INVALID_ARGUMENT for a rank out of range in the map or an unknown mode.
+// INVALID_ARGUMENT for NULL pointers, a rank out of range in the map or an
+// unknown mode (root_rank must be below rank_count).
 meshvk_status_t meshvk_module_rank_bytes(const meshvk_module_t* module, uint32_t function, const uint32_t* process_rank,
                                          uint32_t rank_count, uint32_t root_rank, meshvk_rank_collective_mode_t mode,
                                          uint64_t* out_sent, uint64_t* out_received);
@@ -273,7 +283,8 @@ typedef struct meshvk_host_run_s {
 // the rank, so a caller may leave it unfilled (mesh-vk-run reads only these
 // bytes of its input files). Writes up to `capacity` runs, the count in
 // *out_count. OUT_OF_RANGE for a bad function/argument; INVALID_ARGUMENT for
-// a bad map or rank.
+// NULL module/process_rank/out_count (or out_runs with a capacity), a bad map
+// or rank.
 meshvk_status_t meshvk_module_rank_input_runs(const meshvk_module_t* module, uint32_t function, uint32_t argument,
                                               const uint32_t* process_rank, uint32_t rank_count, uint32_t rank,
                                               meshvk_host_run_t* out_runs, uint32_t capacity, uint32_t* out_count);
@@ -297,7 +308,8 @@ typedef struct meshvk_transport_stats_s {
   uint64_t staged_bytes;
 } meshvk_transport_stats_t;
 #define MESHVK_TRANSPORT_STATS_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_TRANSPORT_STATS)
-// All zero for a program without ranks.
+// All zero for a program without ranks. INVALID_ARGUMENT for NULL or another
+// structure type.
 meshvk_status_t meshvk_program_transport_stats(const meshvk_program_t* program, meshvk_transport_stats_t* out_stats);
 
 // An in-process transport: `rank_count` endpoints (out_transports[r] for
@@ -305,9 +317,11 @@ meshvk_status_t meshvk_program_transport_stats(const meshvk_program_t* program, 
 // mailboxes. Sends copy their data. It has all_gather, all_gather_pieces,
 // broadcast and all_to_all (direct messages to each peer), no all_reduce
 // or reduce_scatter (the runtime's own exchanges run). Receives wait at most
-// `timeout` (meshvk/types.h; 0: a message must already be there), then fail.
-// The transports are valid while the hub lives (reference counted; the
-// programs using them do not retain it, so release it after them).
+// `timeout` (meshvk/meshvk.h; 0: a message must already be there), then fail.
+// out_transports has rank_count entries, each overwritten whole. The
+// transports are valid while the hub lives (reference counted; the programs
+// using them do not retain it, so release it after them). INVALID_ARGUMENT
+// for rank_count 0 or NULL outputs.
 typedef struct meshvk_in_process_hub_s meshvk_in_process_hub_t;
 meshvk_status_t meshvk_transport_in_process_create(uint32_t rank_count, meshvk_timeout_t timeout,
                                                    meshvk_transport_t* out_transports,

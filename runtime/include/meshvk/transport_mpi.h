@@ -42,12 +42,15 @@ uint32_t meshvk_mpi_launcher_rank_count(void);
 // it (MPI_Init_thread; argc/argv may be NULL) and finalizes it in
 // the transport's last release; when the application started MPI (e.g.
 // mpi4py), uses it as it is and leaves MPI_Finalize to the application.
-// INTERNAL when MPI fails to start or gives less than MPI_THREAD_FUNNELED.
-// At most one transport exists at a time in a process (FAILED_PRECONDITION
-// for a second).
+// INTERNAL when MPI fails to start or gives less than MPI_THREAD_FUNNELED;
+// FAILED_PRECONDITION when MPI was finalized already. At most one transport
+// exists at a time in a process (FAILED_PRECONDITION for a second, until the
+// first one's last release). INVALID_ARGUMENT for a NULL out_transport. In a
+// build without MPI: UNAVAILABLE.
 meshvk_status_t meshvk_mpi_transport_create(int* argc, char*** argv, meshvk_mpi_transport_t** out_transport);
 
-// The transport to pass in meshvk_program_ranks_t; valid until destroy.
+// The transport to pass in meshvk_program_ranks_t; valid until the last
+// meshvk_mpi_transport_release. NULL for NULL.
 const meshvk_transport_t* meshvk_mpi_transport_get(const meshvk_mpi_transport_t* transport);
 
 // Bytes this rank handed to MPI and took from it, since creation: point to
@@ -57,7 +60,8 @@ const meshvk_transport_t* meshvk_mpi_transport_get(const meshvk_mpi_transport_t*
 // MPI_Allgatherv, all_gather_pieces, MPI_Bcast and MPI_Alltoallv each block
 // once per rank that receives it; MPI_Reduce_scatter each rank's segment
 // once from each other rank. collective_calls: the MPI collective calls made
-// for collectives between ranks.
+// for collectives between ranks. INVALID_ARGUMENT for NULL or another
+// structure type.
 typedef struct meshvk_mpi_transport_stats_s {
   meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_MPI_TRANSPORT_STATS
   const void* next;
@@ -72,14 +76,15 @@ meshvk_status_t meshvk_mpi_transport_stats(const meshvk_mpi_transport_t* transpo
 // Every rank calls it with its own `code` (collective over MPI_COMM_WORLD);
 // returns the largest, and in *out_lowest_rank (may be NULL) the lowest rank
 // that passed that code, so exactly one rank reports a failure every rank
-// then ends with. -1 when MPI fails.
+// then ends with. -1 when MPI fails or for a NULL transport.
 int32_t meshvk_mpi_transport_agree(meshvk_mpi_transport_t* transport, int32_t code, uint32_t* out_lowest_rank);
 
 // Ends every rank of the job now with `code` (MPI_Abort): a failing rank
-// must not leave the others blocked in a receive. Does not return.
+// must not leave the others blocked in a receive. Does not return (with a
+// NULL transport: exits this process only).
 void meshvk_mpi_transport_abort(meshvk_mpi_transport_t* transport, int32_t code);
 
-// Reference counted (meshvk/types.h). The last release frees the transport
+// Reference counted (meshvk/meshvk.h). The last release frees the transport
 // (and finalizes MPI if meshvk_mpi_transport_create started it); programs
 // created with it do not retain it, so release it after them.
 void meshvk_mpi_transport_retain(meshvk_mpi_transport_t* transport);

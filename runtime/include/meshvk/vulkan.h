@@ -22,9 +22,11 @@
 //    until the signals of an async invoke over several VkDevices, which a
 //    worker thread submits).
 //  * meshvk never calls vkDeviceWaitIdle on an imported device: it waits on
-//    its own timeline semaphores. The one vkQueueWaitIdle it makes is when a
-//    command buffer it submitted is released (under the queue lock), since
-//    some drivers still read a command buffer after signalling its work.
+//    its own timeline semaphores. It calls vkQueueWaitIdle (under the queue
+//    lock) in meshvk_device_set_wait_idle and when the set is released,
+//    after its own work finished, and, on lavapipe only, when a command
+//    buffer it submitted is released (that driver still reads a command
+//    buffer after signalling its work).
 #ifndef MESHVK_VULKAN_H_
 #define MESHVK_VULKAN_H_
 
@@ -62,9 +64,11 @@ typedef struct meshvk_instance_import_info_s {
 // (as meshvk_instance_create does) but creates no instance and no debug
 // messenger (validation messages go to the application's own messenger;
 // meshvk_instance_message_count stays 0). The last meshvk_instance_release
-// frees only meshvk's bookkeeping. INVALID_ARGUMENT for a NULL instance,
-// UNAVAILABLE for api_version < 1.2, headers this runtime does not serve or
-// no Vulkan loader. Not thread-safe against other uses of the same
+// frees only meshvk's bookkeeping. INVALID_ARGUMENT for NULL info/instance/
+// out_instance, another structure type or meshvk_api_version 0; UNAVAILABLE
+// for api_version < 1.2, headers this runtime does not serve, or no Vulkan
+// loader when get_instance_proc_addr is NULL. Not thread-safe against other
+// uses of the same
 // VkInstance's enumeration (the usual Vulkan rule).
 meshvk_status_t meshvk_instance_import(const meshvk_instance_import_info_t* info, meshvk_instance_t** out_instance);
 // The VkInstance (created or imported); VK_NULL_HANDLE for NULL.
@@ -88,8 +92,11 @@ typedef struct meshvk_vulkan_requirements_s {
 // will hand to meshvk: Vulkan 1.2, timeline semaphores, a compute queue, the
 // shader features of what it will run (`shader_features`, e.g. from
 // meshvk_module_shader_features; NULL: the built-ins only), and for
-// MESHVK_TOPOLOGY_DEVICE_GROUP nothing beyond core 1.1 device groups. Call it
-// before creating the device. Thread-safe.
+// MESHVK_TOPOLOGY_DEVICE_GROUP nothing beyond core 1.1 device groups (no
+// device extension: device_extension_count is 0). Call it before creating
+// the device. INVALID_ARGUMENT for a NULL `out`, a struct of another
+// structure type, or a topology other than AUTO, LOGICAL and DEVICE_GROUP
+// (an imported set is never INDEPENDENT). Thread-safe.
 meshvk_status_t meshvk_vulkan_requirements(meshvk_topology_t topology, const meshvk_shader_features_t* shader_features,
                                            meshvk_vulkan_requirements_t* out);
 
@@ -141,15 +148,19 @@ typedef struct meshvk_device_set_import_info_s {
 // (meshvk cannot query what a VkDevice enabled; missing features show as
 // validation errors). meshvk creates its own timeline semaphores and command
 // pools on them and destroys only those. Processes on one imported device
-// round-robin its queues. INVALID_ARGUMENT for NULL handles, a physical device
-// that is not the instance's, or a bad mapping; UNAVAILABLE for an API version
-// below 1.2 or a queue family without compute. Retains `instance`.
+// round-robin its queues. Copies between imported VkDevices go through host
+// staging. INVALID_ARGUMENT for NULL handles, another structure type, P=0 or
+// no device, a device over a group that is not the only device, a queue_lock
+// with only one of lock/unlock, a physical device that is not the
+// instance's, a bad mapping or a chained device timeout of 0; UNAVAILABLE for
+// an API version below 1.2 or a queue family without compute. *out_set NULL
+// on failure. Retains `instance`.
 meshvk_status_t meshvk_device_set_import(meshvk_instance_t* instance, const meshvk_device_set_import_info_t* info,
                                          meshvk_device_set_t** out_set);
 
 // Native handles of process `process`: its VkDevice, VkPhysicalDevice, the
-// VkQueue it submits to and that queue's family. OUT_OF_RANGE for a bad
-// process. Thread-safe.
+// VkQueue it submits to and that queue's family. INVALID_ARGUMENT for NULL or
+// another structure type, OUT_OF_RANGE for a bad process. Thread-safe.
 typedef struct meshvk_process_vulkan_s {
   meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_PROCESS_VULKAN
   const void* next;
@@ -173,7 +184,10 @@ meshvk_status_t meshvk_device_set_process_vulkan(const meshvk_device_set_t* set,
 // allocated-bytes accounting does not count it. Host read/write go through a
 // staging copy. The application must order its own use of the bytes against
 // meshvk's with semaphores (meshvk_program_invoke_async). OUT_OF_RANGE /
-// INVALID_ARGUMENT as for meshvk_buffer_create. Retains the set.
+// INVALID_ARGUMENT as for meshvk_buffer_create, INVALID_ARGUMENT too for a
+// NULL info or VkBuffer, another structure type, range 0 or a misaligned
+// offset (the range is not checked against the VkBuffer's size). Retains
+// the set.
 typedef struct meshvk_buffer_import_info_s {
   meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_BUFFER_IMPORT_INFO
   const void* next;
@@ -193,7 +207,10 @@ VkBuffer meshvk_buffer_vk_buffer(const meshvk_buffer_t* buffer, VkDeviceSize* ou
 
 // Wraps the application's timeline VkSemaphore (created on the VkDevice of
 // `process`) so meshvk can wait on and signal it. Not destroyed on release.
-// Waits on it are bounded by their own timeout only (meshvk/semaphore.h).
+// Waits on it are bounded by their own timeout only (meshvk/semaphore.h); it
+// cannot be shared (meshvk_semaphore_share: UNAVAILABLE). INVALID_ARGUMENT
+// for NULL set/semaphore/out_semaphore, OUT_OF_RANGE for a bad process.
+// meshvk cannot check that it is a timeline semaphore. Retains the set.
 meshvk_status_t meshvk_semaphore_import(meshvk_device_set_t* set, uint32_t process, VkSemaphore semaphore,
                                         meshvk_semaphore_t** out_semaphore);
 // The timeline VkSemaphore behind a meshvk semaphore; VK_NULL_HANDLE for NULL.

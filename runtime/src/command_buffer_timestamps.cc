@@ -20,7 +20,7 @@ Status WriteTimestamp(meshvk_command_buffer_t* cb, meshvk_timestamp_point_t poin
   const char* what = "meshvk_command_buffer_write_timestamp";
   if (!cb || !out_index)
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: command buffer or out_index is NULL", what);
-  if (cb->ended) return MakeStatus(MESHVK_STATUS_FAILED_PRECONDITION, "%s: recording has ended", what);
+  MESHVK_RETURN_IF_ERROR(CheckRecording(cb, what));  // ended, or broken by an earlier call
   LogicalDevice& device = DeviceOf(cb);
   if (device.physical->queue_families[device.queue_family].timestampValidBits == 0)
     return MakeStatus(MESHVK_STATUS_UNAVAILABLE, "%s: %s: the queue family has no timestamps", what,

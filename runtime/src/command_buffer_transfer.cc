@@ -120,7 +120,9 @@ Status CopyStrided(meshvk_command_buffer_t* cb, meshvk_buffer_t* src, meshvk_buf
   }
   meshvk_binding_t bindings[2] = {{src, src_base * 4, (src_last + 1 - src_base) * 4, 0},
                                   {dst, dst_base * 4, (dst_last + 1 - dst_base) * 4, 1}};
-  return DispatchBuiltin(cb, MESHVK_BUILTIN_STRIDED_COPY, bindings, 2, push, sizeof(push), total, what);
+  // Only the recording itself can break the command buffer: refused
+  // arguments above leave it as it was.
+  return Recorded(cb, DispatchBuiltin(cb, MESHVK_BUILTIN_STRIDED_COPY, bindings, 2, push, sizeof(push), total, what));
 }
 
 Status SumF32(meshvk_command_buffer_t* cb, meshvk_buffer_t* const* srcs, uint32_t src_count, meshvk_buffer_t* dst,
@@ -142,7 +144,7 @@ Status SumF32(meshvk_command_buffer_t* cb, meshvk_buffer_t* const* srcs, uint32_
     bindings[1 + s] = {srcs[s < src_count ? s : 0], 0, count * 4, 0};
   }
   uint32_t push[2] = {static_cast<uint32_t>(count), src_count};
-  return DispatchBuiltin(cb, MESHVK_BUILTIN_SUM_F32, bindings, 9, push, sizeof(push), count, what);
+  return Recorded(cb, DispatchBuiltin(cb, MESHVK_BUILTIN_SUM_F32, bindings, 9, push, sizeof(push), count, what));
 }
 
 }  // namespace
@@ -164,14 +166,12 @@ meshvk_status_t meshvk_command_buffer_copy(meshvk_command_buffer_t* cb, meshvk_b
 
 meshvk_status_t meshvk_command_buffer_copy_strided(meshvk_command_buffer_t* cb, meshvk_buffer_t* src,
                                                    meshvk_buffer_t* dst, const meshvk_strided_region_t* region) {
-  Status status = meshvk::CopyStrided(cb, src, dst, region);
-  return (cb ? meshvk::Recorded(cb, std::move(status)) : std::move(status)).ToC();
+  return meshvk::CopyStrided(cb, src, dst, region).ToC();
 }
 
 meshvk_status_t meshvk_command_buffer_sum_f32(meshvk_command_buffer_t* cb, meshvk_buffer_t* const* srcs,
                                               uint32_t src_count, meshvk_buffer_t* dst, uint64_t count) {
-  Status status = meshvk::SumF32(cb, srcs, src_count, dst, count);
-  return (cb ? meshvk::Recorded(cb, std::move(status)) : std::move(status)).ToC();
+  return meshvk::SumF32(cb, srcs, src_count, dst, count).ToC();
 }
 
 }  // extern "C"

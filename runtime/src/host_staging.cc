@@ -267,7 +267,10 @@ Status StagingRingCache::Take(const StagingDevice& device, uint64_t chunk, std::
   {
     std::lock_guard<std::mutex> lock(mutex_);
     for (size_t i = 0; i < idle_.size(); ++i) {
-      if (idle_[i]->chunk() >= chunk && idle_[i]->queue() == device.queue) {
+      // The same queue and, in a device group, the same device: a ring of
+      // another device would reach this one's memory as a peer.
+      if (idle_[i]->chunk() >= chunk && idle_[i]->queue() == device.queue &&
+          idle_[i]->device_mask() == device.device_mask) {
         *out = std::move(idle_[i]);
         idle_.erase(idle_.begin() + static_cast<long>(i));
         return Status();

@@ -97,6 +97,7 @@ class StagingRing {
   uint8_t* data(uint32_t slot) const { return mapped_ + slot * chunk_; }
   uint64_t chunk() const { return chunk_; }
   VkQueue queue() const { return device_.queue; }
+  uint32_t device_mask() const { return device_.device_mask; }
   uint32_t slots() const { return static_cast<uint32_t>(fences_.size()); }
   bool idle() const;
 

@@ -34,9 +34,9 @@ meshvk_semaphore_t* HostSide(meshvk_semaphore_t* semaphore) {
 
 Status Share(meshvk_semaphore_t* semaphore, uint32_t process, meshvk_semaphore_t** out) {
   const char* what = "meshvk_semaphore_share";
-  MESHVK_RETURN_IF_ERROR(CheckSemaphore(semaphore, what));
   if (!out) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "%s: out_view is NULL", what);
-  *out = nullptr;
+  *out = nullptr;  // NULL after any failure, a NULL semaphore's included
+  MESHVK_RETURN_IF_ERROR(CheckSemaphore(semaphore, what));
   semaphore = HostSide(semaphore);
   meshvk_device_set_t* set = semaphore->set;
   MESHVK_RETURN_IF_ERROR(set->CheckProcess(process, what));

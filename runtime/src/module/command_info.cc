@@ -15,10 +15,15 @@ namespace {
 using meshvk::MakeStatus;
 namespace mvk = meshvk::mvk;
 
-// The command, or null with *status set (OUT_OF_RANGE).
+// The command, or null with *status set (INVALID_ARGUMENT for a NULL module,
+// else OUT_OF_RANGE).
 const mvk::Command* Find(const meshvk_module_t* module, uint32_t function, uint32_t process, uint32_t command,
                          meshvk_status_t* status) {
   *status = nullptr;
+  if (!module) {
+    *status = MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "module is NULL").ToC();
+    return nullptr;
+  }
   const auto* commands = module ? meshvk::module::StreamOf(module->artifact, function, process) : nullptr;
   if (!commands || command >= commands->size()) {
     *status =

@@ -90,6 +90,9 @@ Status WriteInputs(meshvk_program_t* prog, const mvk::Function* fn, const meshvk
   if (info->input_count != count)
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "function '%s' takes %u inputs, got %u", fn->name()->c_str(),
                       count, info->input_count);
+  if (count && !info->inputs)
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "info->inputs is NULL; function '%s' takes %u inputs",
+                      fn->name()->c_str(), count);
   // MESHVK_INVOKE_RANK_INPUTS_BIT: each input holds only this rank's runs (rank_inputs.h).
   const bool packed = info->flags & MESHVK_INVOKE_RANK_INPUTS_BIT;
   if (packed && !prog->remote->enabled())
@@ -240,12 +243,12 @@ Status Invoke(meshvk_program_t* prog, const meshvk_invoke_info_t* info) {
                       functions ? functions->size() : 0);
   const mvk::Function* fn = functions->Get(info->function);
   MESHVK_RETURN_IF_ERROR(CheckOutputs(prog, fn, info));
-  // 0: as long as the runtime's device timeout allows (every wait is bounded
-  // by MESHVK_DEVICE_TIMEOUT_MS, default 60 s).
+  // Bounds each wait of this invoke (meshvk.h's timeout rule); every wait on
+  // meshvk's own work is also bounded by the set's device timeout.
   const uint64_t timeout = info->timeout;
   // Async invokes queued on the worker (several VkDevices) go first; one that
   // failed reports here.
-  if (prog->worker) MESHVK_RETURN_IF_ERROR(prog->worker->Drain());
+  if (prog->worker) MESHVK_RETURN_IF_ERROR(prog->worker->Drain(timeout));
   // An asynchronous invoke may still be using the buffers the host writes.
   MESHVK_RETURN_IF_ERROR(meshvk::module::WaitForEarlierInvokes(prog, timeout));
   meshvk::module::InvokeTrace* trace = prog->trace.get();

@@ -296,6 +296,10 @@ meshvk_status_t meshvk_module_rank_bytes(const meshvk_module_t* module, uint32_t
   namespace mvk = meshvk::mvk;
   if (!module || !process_rank || !out_sent || !out_received)
     return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "module, process_rank or outputs are NULL").ToC();
+  if (root_rank >= rank_count)
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_module_rank_bytes: root_rank %u of %u ranks", root_rank,
+                      rank_count)
+        .ToC();
   std::vector<uint32_t> rank_of;
   if (meshvk::Status checked = CheckRankQuery(module, function, process_rank, rank_count, mode, &rank_of);
       !checked.ok())

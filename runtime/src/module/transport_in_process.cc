@@ -137,8 +137,11 @@ extern "C" {
 meshvk_status_t meshvk_transport_in_process_create(uint32_t rank_count, meshvk_timeout_t timeout,
                                                    meshvk_transport_t* out_transports,
                                                    meshvk_in_process_hub_t** out_hub) {
+  if (out_hub) *out_hub = nullptr;  // NULL after any failure
   if (!out_hub || !out_transports || rank_count == 0)
-    return meshvk::MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "need rank_count > 0 and output pointers").ToC();
+    return meshvk::MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT,
+                              "meshvk_transport_in_process_create: need rank_count > 0, out_transports and out_hub")
+        .ToC();
   auto* hub = new (std::nothrow) meshvk_in_process_hub_s;
   if (!hub) return meshvk::MakeStatus(MESHVK_STATUS_RESOURCE_EXHAUSTED, "in-process transport hub").ToC();
   hub->timeout_ns = timeout;

@@ -30,7 +30,7 @@ meshvk_status_t meshvk_mpi_transport_create(int* argc, char*** argv, meshvk_mpi_
   *out_transport = nullptr;
   if (g_exists)
     return Error(MESHVK_STATUS_FAILED_PRECONDITION,
-                 "meshvk_mpi_transport_create: an MPI transport exists already in this process (destroy it first)");
+                 "meshvk_mpi_transport_create: an MPI transport exists already in this process (release it first)");
   int initialized = 0, finalized = 0;
   MPI_Initialized(&initialized);
   MPI_Finalized(&finalized);

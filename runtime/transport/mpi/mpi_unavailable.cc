@@ -12,14 +12,17 @@ meshvk_status_t meshvk_mpi_transport_create(int*, char***, meshvk_mpi_transport_
                               "meshvk was built without MPI (install libopenmpi-dev and reconfigure)");
 }
 const meshvk_transport_t* meshvk_mpi_transport_get(const meshvk_mpi_transport_t*) { return nullptr; }
-void meshvk_mpi_transport_stats(const meshvk_mpi_transport_t*, meshvk_mpi_transport_stats_t* out_stats) {
-  if (out_stats) *out_stats = {};
+// No transport can exist here: every handle is NULL.
+meshvk_status_t meshvk_mpi_transport_stats(const meshvk_mpi_transport_t*, meshvk_mpi_transport_stats_t*) {
+  return meshvk_status_create(MESHVK_STATUS_INVALID_ARGUMENT,
+                              "meshvk_mpi_transport_stats: transport is NULL (meshvk was built without MPI)");
 }
 int32_t meshvk_mpi_transport_agree(meshvk_mpi_transport_t*, int32_t code, uint32_t* out_lowest_rank) {
   if (out_lowest_rank) *out_lowest_rank = 0;
   return code;
 }
 void meshvk_mpi_transport_abort(meshvk_mpi_transport_t*, int32_t code) { std::_Exit(code); }
-void meshvk_mpi_transport_destroy(meshvk_mpi_transport_t*) {}
+void meshvk_mpi_transport_retain(meshvk_mpi_transport_t*) {}
+void meshvk_mpi_transport_release(meshvk_mpi_transport_t*) {}
 
 }  // extern "C"

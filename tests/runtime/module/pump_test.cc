@@ -4,7 +4,7 @@
 // timestamps on the host's clock, lavapipe), not from a timing.
 //
 // The program, 3 processes on 3 VkDevices (S = 0, D = 1, E = 2), x split by rows:
-//   phase 0: S: a = 2 x_S                          E: r_E = 1 (a fill)
+//   phase 0: S: a = 2 x_S   D: r_D = 0 (a fill)     E: r_E = 1 (a fill)
 //   phase 1: D: r_D = a, 3 more pulls of a (from S)  E: u = 2 r_E[0:64] (after S's phase 0)
 //   phase 2: S: six doublings a -> r_S (after E's phase 1)
 // Submitted phase by phase on one thread, S's phase 2 waited behind D's copy
@@ -13,6 +13,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "meshvk/artifact/builder.h"
@@ -65,6 +68,9 @@ std::vector<uint8_t> OverlapProgram(uint64_t n) {
   const uint32_t t = b.AddBuffer(kS, {n * 4, BufferKind::kTransient});
   CommandRef produce = b.AddDispatch(kS, Doubling(kernel, bx[kS], a, n));
   b.AddFill(kE, {br[kE], 0, n * 4, kFillBits});
+  // Every device has work in phase 0 (the fault test: each then has a
+  // submission that a bounded wait finds dropped).
+  b.AddFill(kD, {br[kD], 0, n * 4, 0});
   // D pulls a into its result and into kExtraPulls transients: host-staged
   // copies one after the other on D's thread, long against E's tiny phase 1.
   for (uint32_t k = 0; k <= kExtraPulls; ++k) {
@@ -80,7 +86,8 @@ std::vector<uint8_t> OverlapProgram(uint64_t n) {
   uint32_t from = a;
   for (uint32_t i = 0; i < kDoublings; ++i) {
     const uint32_t to = i % 2 == 0 ? t : br[kS];
-    b.AddDispatch(kS, Doubling(kernel, from, to, n), i == 0 ? std::vector<CommandRef>{tiny} : std::vector<CommandRef>{});
+    b.AddDispatch(kS, Doubling(kernel, from, to, n),
+                  i == 0 ? std::vector<CommandRef>{tiny} : std::vector<CommandRef>{});
     from = to;
   }
   b.AddFunction({"overlap", {x}, {r}});
@@ -88,6 +95,51 @@ std::vector<uint8_t> OverlapProgram(uint64_t n) {
 }
 
 class PumpTest : public VulkanTest {};
+
+double Seconds(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
+
+// A fault below the pump (the fault-injection layer dropping every
+// submission: GPUs that stop answering): D's and E's threads time out waiting
+// for S, S's thread, which waits for E's phase 1 that will never be
+// submitted, is released by their failure; the invoke returns the timeout
+// within the device bound, and the program (its threads joined) and the set
+// are released without waiting on the devices again. MESHVK_TEST_PUMP_FAULT
+// names the status expected.
+TEST_F(PumpTest, AFaultOnOneDeviceEndsTheInvokeAndEveryThread) {
+  const char* expected = std::getenv("MESHVK_TEST_PUMP_FAULT");
+  const char* timeout_ms = std::getenv("MESHVK_DEVICE_TIMEOUT_MS");
+  if (!expected || !timeout_ms) GTEST_SKIP() << "needs MESHVK_TEST_PUMP_FAULT and the fault-injection layer";
+  const double timeout_s = std::atoi(timeout_ms) / 1000.0;
+  const uint64_t n = 1ull << 16;
+  std::vector<uint8_t> bytes = OverlapProgram(n);
+  meshvk_module_t* raw = nullptr;
+  ASSERT_EQ(StatusText(meshvk_module_load(bytes.data(), bytes.size(), &raw)), "");
+  Module module(raw);
+  const uint32_t devices[3] = {0, 1, 2};
+  DeviceSet set = MakeSet(MESHVK_TOPOLOGY_INDEPENDENT, 3, devices);
+  ASSERT_TRUE(set);
+  meshvk_program_t* program_raw = nullptr;
+  ASSERT_EQ(StatusText(meshvk_program_create(module.get(), set.get(), &program_raw)), "");
+  Program program(program_raw);
+  std::vector<float> x(3 * n, 1.0f), r(3 * n);
+  meshvk_host_input_t input{x.data(), x.size() * 4};
+  meshvk_host_output_t output{r.data(), r.size() * 4};
+  meshvk_invoke_info_t invoke = MESHVK_INVOKE_INFO_INIT;
+  invoke.inputs = &input;
+  invoke.input_count = 1;
+  invoke.outputs = &output;
+  invoke.output_count = 1;
+  auto start = std::chrono::steady_clock::now();
+  const std::string status = StatusText(meshvk_program_invoke(program.get(), &invoke));
+  EXPECT_EQ(status.rfind(expected, 0), 0u) << status;
+  EXPECT_LT(Seconds(start), 2 * timeout_s + 2.0) << "the invoke is bounded by the device timeout";
+  start = std::chrono::steady_clock::now();
+  program.reset();
+  set.reset();
+  EXPECT_LT(Seconds(start), timeout_s + 2.0) << "release waited on the devices again";
+}
 
 TEST_F(PumpTest, AHostStagedCopyRunsWhileTheSourceRunsALaterKernel) {
   const uint64_t n = 4ull << 20;  // 16 MiB per shard
@@ -102,8 +154,8 @@ TEST_F(PumpTest, AHostStagedCopyRunsWhileTheSourceRunsALaterKernel) {
     meshvk_copy_path_info_t path = MESHVK_COPY_PATH_INFO_INIT;
     ASSERT_EQ(StatusText(meshvk_device_set_copy_path(set.get(), kS, p, &path)), "");
     if (path.path != MESHVK_COPY_PATH_HOST_STAGING)
-      GTEST_SKIP() << "processes 0 and " << p << " copy by " << meshvk_copy_path_name(path.path) << " ("
-                   << path.reason << "), not host staging";
+      GTEST_SKIP() << "processes 0 and " << p << " copy by " << meshvk_copy_path_name(path.path) << " (" << path.reason
+                   << "), not host staging";
   }
   Recorder recorder;
   meshvk_trace_sink_t sink = MESHVK_TRACE_SINK_INIT;
@@ -160,8 +212,7 @@ TEST_F(PumpTest, AHostStagedCopyRunsWhileTheSourceRunsALaterKernel) {
   for (uint32_t i = 0; i < invokes; ++i) {
     ASSERT_EQ(staged[i], 1 + kExtraPulls) << "invoke " << i;
     ASSERT_EQ(later[i], kDoublings) << "invoke " << i;
-    const bool overlap =
-        staging[i].begin_ns < later_last[i].end_ns && later_first[i].begin_ns < staging[i].end_ns;
+    const bool overlap = staging[i].begin_ns < later_last[i].end_ns && later_first[i].begin_ns < staging[i].end_ns;
     overlapped += overlap;
     std::printf("invoke %u: staging %.3f..%.3f ms, S's later kernels %.3f..%.3f ms (from the staging's start)\n", i,
                 0.0, (staging[i].end_ns - staging[i].begin_ns) / 1e6,

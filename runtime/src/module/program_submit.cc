@@ -62,8 +62,10 @@ Status HostWaitsMet(meshvk_program_t* prog, const Segment& seg, uint64_t base, b
 // Submits one segment whose host waits are met: device-side waits on its own
 // VkDevice (for a process's first segment also the caller's `first_waits`
 // there), the host-staged bytes from other VkDevices, then the submit.
+// `pump`: called on one of its threads.
 Status SubmitSegment(meshvk_program_t* prog, Segment& seg, uint64_t base, const std::vector<uint64_t>& previous_invoke,
-                     const std::vector<meshvk_semaphore_value_t>& first_waits, uint64_t timeout_ns) {
+                     const std::vector<meshvk_semaphore_value_t>& first_waits, uint64_t timeout_ns,
+                     SegmentPump* pump = nullptr) {
   InvokeTrace* trace = prog->trace.get();
   std::vector<meshvk_semaphore_value_t> waits;
   if (seg.previous_phase >= 0) {
@@ -82,8 +84,12 @@ Status SubmitSegment(meshvk_program_t* prog, Segment& seg, uint64_t base, const 
   }
   for (const Wait& w : seg.waits)
     if (!w.host) waits.push_back({w.view ? w.view : prog->semaphores[w.process], base + w.phase + 1});
-  // The producers on other VkDevices have finished: bring their bytes over.
+  // The producers on other VkDevices have finished: bring their bytes over
+  // (on the pump, one transfer out of each source device at a time).
   for (const HostCopy& copy : seg.host_copies) {
+    std::unique_lock<std::mutex> source;
+    if (pump)
+      source = std::unique_lock<std::mutex>(pump->SourceLock(prog->logical_device[meshvk_buffer_process(copy.src)]));
     uint64_t begin = trace ? TraceNowNs() : 0;
     MESHVK_RETURN_IF_ERROR(RunHostCopy(copy, timeout_ns));
     if (trace)
@@ -173,7 +179,8 @@ Status SubmitDeviceSegments(meshvk_program_t* prog, std::vector<Segment>& segmen
       if ((w.host || w.view) && !order->WaitSubmitted(w.process, base + w.phase + 1)) return Status();
     bool met = false;
     Status status = HostWaitsMet(prog, seg, base, /*block=*/true, timeout_ns, &met);
-    if (status.ok()) status = SubmitSegment(prog, seg, base, previous_invoke, first_waits, timeout_ns);
+    if (status.ok())
+      status = SubmitSegment(prog, seg, base, previous_invoke, first_waits, timeout_ns, prog->pump.get());
     if (!status.ok()) return order->Fail(std::move(status));
     order->Submitted(seg.process, base + seg.phase + 1);
   }

@@ -36,6 +36,12 @@ Status SegmentPump::Run(std::vector<Job> jobs) {
   return Status();
 }
 
+std::mutex& SegmentPump::SourceLock(uint32_t device) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  while (source_locks_.size() <= device) source_locks_.push_back(std::make_unique<std::mutex>());
+  return *source_locks_[device];
+}
+
 void SegmentPump::Loop(Worker* worker) {
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {

@@ -43,6 +43,13 @@ class SegmentPump {
 
   size_t threads() const { return workers_.size(); }
 
+  // Held by a thread while it stages bytes out of VkDevice `device`: one
+  // transfer at a time per source device keeps host staging within its bound
+  // (host_staging.h: one ring per device and direction while a transfer
+  // runs). Consumers on different devices pulling from one source take
+  // turns; pulls from different sources still run at once.
+  std::mutex& SourceLock(uint32_t device);
+
  private:
   struct Worker {
     std::thread thread;
@@ -56,6 +63,7 @@ class SegmentPump {
   std::mutex mutex_;      // the fields below
   std::condition_variable changed_;
   std::vector<std::unique_ptr<Worker>> workers_;
+  std::vector<std::unique_ptr<std::mutex>> source_locks_;  // per VkDevice, made on demand
   size_t running_ = 0;
   bool stopping_ = false;
 };

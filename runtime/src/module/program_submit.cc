@@ -5,6 +5,7 @@
 // and the host steps of collectives between ranks.
 #include <algorithm>
 #include <condition_variable>
+#include <map>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -128,6 +129,9 @@ Status EnterPhase(meshvk_program_t* prog, uint32_t function, uint32_t phase, uin
   return prog->remote->SendReady(function, phase, prog->buffers, prog->semaphores, base, timeout_ns);
 }
 
+// Whether the source's device copies `copy`'s bytes out (on its queue).
+bool SourceQueueCopies(const HostCopy& copy) { return meshvk_buffer_host_address(copy.src) == nullptr; }
+
 // One invoke's submissions across the pump's device threads: the values each
 // process has submitted so far, and whether a thread failed. A thread waits
 // (on the host or on its device) only for values already submitted, so a
@@ -149,6 +153,32 @@ class SubmitOrder {
     }
     changed_.notify_all();
   }
+  // A host-staged pull out of `source` by a segment of phase `phase`, whose
+  // bytes the source's device copies out (memory the host cannot map). Added
+  // before the threads start.
+  void AddPull(uint32_t source, uint32_t phase) { ++pulls_[{source, phase}]; }
+  void PullDone(uint32_t source, uint32_t phase) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (--pulls_[{source, phase}] == 0) pulls_.erase({source, phase});
+    }
+    changed_.notify_all();
+  }
+  // Blocks until the pulls out of `process` by segments of phases before
+  // `phase` have run; false when a thread failed. Why: such a pull's copies
+  // go to the source's queue, and on a device with one queue they would wait
+  // behind every kernel submitted there first, so the consumer would get its
+  // bytes only after the source's later work (on the layer's discrete pairs:
+  // 1.3 s instead of 55 ms). Waiting only for earlier phases cannot
+  // deadlock: every wait between threads goes to a strictly earlier phase.
+  bool WaitPulls(uint32_t process, uint32_t phase) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [&] {
+      auto first = pulls_.lower_bound({process, 0});
+      return failed_ || first == pulls_.end() || first->first.first != process || first->first.second >= phase;
+    });
+    return !failed_;
+  }
   Status Fail(Status status) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -162,13 +192,15 @@ class SubmitOrder {
   std::mutex mutex_;
   std::condition_variable changed_;
   std::vector<uint64_t> submitted_;
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> pulls_;  // (source process, consumer phase) -> pending
   bool failed_ = false;
 };
 
 // The segments of the processes on VkDevice `device`, in phase order, on its
 // pump thread: each after its producers on other VkDevices were submitted
-// and (host waits) finished, with their bytes staged over. Another device
-// never waits for this one's host waits or copies.
+// and (host waits) finished, with their bytes staged over, and after the
+// earlier phases' pulls out of its own device (SubmitOrder::WaitPulls).
+// Another device never waits for this one's host waits or copies.
 Status SubmitDeviceSegments(meshvk_program_t* prog, std::vector<Segment>& segments, uint32_t device, uint64_t base,
                             const std::vector<uint64_t>& previous_invoke,
                             const std::vector<meshvk_semaphore_value_t>& first_waits, uint64_t timeout_ns,
@@ -177,12 +209,15 @@ Status SubmitDeviceSegments(meshvk_program_t* prog, std::vector<Segment>& segmen
     if (prog->logical_device[seg.process] != device) continue;
     for (const Wait& w : seg.waits)
       if ((w.host || w.view) && !order->WaitSubmitted(w.process, base + w.phase + 1)) return Status();
+    if (!order->WaitPulls(seg.process, seg.phase)) return Status();
     bool met = false;
     Status status = HostWaitsMet(prog, seg, base, /*block=*/true, timeout_ns, &met);
     if (status.ok())
       status = SubmitSegment(prog, seg, base, previous_invoke, first_waits, timeout_ns, prog->pump.get());
     if (!status.ok()) return order->Fail(std::move(status));
     order->Submitted(seg.process, base + seg.phase + 1);
+    for (const HostCopy& copy : seg.host_copies)
+      if (SourceQueueCopies(copy)) order->PullDone(meshvk_buffer_process(copy.src), seg.phase);
   }
   return Status();
 }
@@ -210,6 +245,9 @@ Status PumpSegments(meshvk_program_t* prog, uint32_t function, uint64_t base,
   }
   if (!prog->pump) prog->pump = std::make_unique<SegmentPump>();
   SubmitOrder order(prog->semaphores.size());
+  for (const Segment& seg : segments)
+    for (const HostCopy& copy : seg.host_copies)
+      if (SourceQueueCopies(copy)) order.AddPull(meshvk_buffer_process(copy.src), seg.phase);
   std::vector<SegmentPump::Job> jobs;
   for (uint32_t d : devices)
     jobs.push_back([&, d] {

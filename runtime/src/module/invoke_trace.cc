@@ -49,7 +49,32 @@ void InvokeTrace::Host(meshvk_trace_event_kind_t kind, uint32_t process, uint32_
   e.begin_ns = begin_ns;
   e.end_ns = end_ns;
   e.bytes = bytes;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (deferring_) {
+      deferred_.push_back(e);
+      return;
+    }
+  }
   Emit(&e);
+}
+
+void InvokeTrace::Defer() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  deferring_ = true;
+}
+
+void InvokeTrace::Flush() {
+  std::vector<meshvk_trace_event_t> events;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    deferring_ = false;
+    events.swap(deferred_);
+  }
+  std::stable_sort(events.begin(), events.end(), [](const meshvk_trace_event_t& a, const meshvk_trace_event_t& b) {
+    return a.begin_ns < b.begin_ns;
+  });
+  for (meshvk_trace_event_t& e : events) Emit(&e);
 }
 
 Status InvokeTrace::Segment(const meshvk_command_buffer_t* cb, uint32_t process, uint32_t phase,

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <mutex>
 #include <vector>
 
 #include "meshvk/artifact/mvk_generated.h"
@@ -36,8 +37,12 @@ class InvokeTrace {
   // submitted segment after the wait, FinishInvoke.
   void StartInvoke(uint32_t function) { function_ = function; }
   // (`flags`: MESHVK_TRACE_*_BIT of the event, e.g. a shifted clock.)
+  // Thread-safe: between Defer and Flush (the pump's device threads) events
+  // are kept, then handed to the sink on the invoking thread in time order.
   void Host(meshvk_trace_event_kind_t kind, uint32_t process, uint32_t phase, uint32_t peer, uint64_t begin_ns,
             uint64_t end_ns, uint64_t bytes = 0, uint32_t flags = 0);
+  void Defer();
+  void Flush();
   // Device events of a completed segment: its commands, and the semaphore
   // wait from its submission (`submit_ns`) to its first command when it
   // waited for another process (`waited`, else MESHVK_TRACE_NONE).
@@ -50,6 +55,9 @@ class InvokeTrace {
 
  private:
   void Emit(meshvk_trace_event_t* event);
+  std::mutex mutex_;  // deferring_ and deferred_
+  bool deferring_ = false;
+  std::vector<meshvk_trace_event_t> deferred_;
   meshvk_trace_sink_t sink_ = MESHVK_TRACE_SINK_INIT;
   const mvk::Artifact* artifact_;
   uint32_t function_ = 0;

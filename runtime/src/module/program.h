@@ -20,6 +20,7 @@
 #include "meshvk/queue.h"
 #include "module.h"
 #include "remote_copies.h"
+#include "segment_pump.h"
 #include "status.h"
 
 namespace meshvk::module {
@@ -113,10 +114,14 @@ struct meshvk_program_s {
   meshvk_command_buffer_t* join = nullptr;
   // Async invokes over several VkDevices run here (async_worker.h); first to go.
   std::unique_ptr<meshvk::module::AsyncWorker> worker;
+  // One thread per VkDevice for invokes with host waits (segment_pump.h):
+  // idle between invokes, joined after the worker (whose jobs use it).
+  std::unique_ptr<meshvk::module::SegmentPump> pump;
   std::vector<meshvk_command_buffer_t*> joins;  // per process, empty: the worker's signals
 
   ~meshvk_program_s() {
     worker.reset();
+    pump.reset();
     for (meshvk_command_buffer_t* cb : joins) meshvk_command_buffer_release(cb);
     copies_in.Clear();
     copies_out.Clear();

@@ -295,7 +295,10 @@ void StagingRingCache::Trim(size_t keep) {
 void StagingRingCache::Give(std::unique_ptr<StagingRing> ring) {
   if (!ring || !ring->idle()) return;  // a failed transfer's ring is freed (its destructor waits)
   std::lock_guard<std::mutex> lock(mutex_);
-  if (idle_.size() < 2) idle_.push_back(std::move(ring));
+  // Two idle rings per device of a group (Take matches the device mask).
+  size_t same_device = 0;
+  for (const auto& idle : idle_) same_device += idle->device_mask() == ring->device_mask();
+  if (same_device < 2) idle_.push_back(std::move(ring));
 }
 
 namespace {

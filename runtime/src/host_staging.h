@@ -120,10 +120,11 @@ class StagingRing {
   std::vector<uint8_t> pending_;
 };
 
-// Idle rings of one device, kept between transfers: creating a ring (memory,
-// command pool, fences) costs more than moving a small shard. At most two
-// stay (one per direction); their memory stays counted as staging bytes.
-// Destroy before the VkDevice.
+// Idle rings of one VkDevice, kept between transfers: creating a ring
+// (memory, command pool, fences) costs more than moving a small shard. At
+// most two stay per device (one per direction; in a device group per device
+// of the group, since a ring records on its own device); their memory stays
+// counted as staging bytes. Destroy before the VkDevice.
 class StagingRingCache {
  public:
   StagingRingCache() = default;
@@ -131,7 +132,7 @@ class StagingRingCache {
   StagingRingCache& operator=(const StagingRingCache&) = delete;
   // A ring of at least `chunk` bytes per slot on `device` (cached or new).
   Status Take(const StagingDevice& device, uint64_t chunk, std::unique_ptr<StagingRing>* out);
-  // Keeps an idle ring for later (or frees it when two are kept already).
+  // Keeps an idle ring for later (or frees it when two of its device are kept already).
   void Give(std::unique_ptr<StagingRing> ring);
   // Frees idle rings beyond `keep` (room for a shared host allocation of the
   // same size as a ring, so a device's staging stays within two rings).

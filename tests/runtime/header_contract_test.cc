@@ -131,8 +131,8 @@ TEST_F(HeaderContractTest, RefusedRecordingLeavesCommandBufferUsable) {
   ASSERT_TRUE(fill);
   CommandBuffer cb = MakeCommandBuffer(set.get(), 0);
   ASSERT_TRUE(cb);
-  EXPECT_TRUE(
-      HasCode(meshvk_command_buffer_fill(cb.get(), buffer.get(), 2, 8, 0), MESHVK_STATUS_INVALID_ARGUMENT, "multiples"));
+  EXPECT_TRUE(HasCode(meshvk_command_buffer_fill(cb.get(), buffer.get(), 2, 8, 0), MESHVK_STATUS_INVALID_ARGUMENT,
+                      "multiples"));
   EXPECT_TRUE(
       HasCode(meshvk_command_buffer_fill(cb.get(), buffer.get(), 0, 0, 0), MESHVK_STATUS_INVALID_ARGUMENT, "size > 0"));
   EXPECT_TRUE(HasCode(meshvk_command_buffer_copy(cb.get(), buffer.get(), 0, buffer.get(), 32, 0),
@@ -214,8 +214,8 @@ TEST_F(HeaderContractTest, CommandInfoOfNullModule) {
   meshvk_command_info_t info = MESHVK_COMMAND_INFO_INIT;
   EXPECT_TRUE(HasCode(meshvk_module_command_info(nullptr, 0, 0, 0, &info), MESHVK_STATUS_INVALID_ARGUMENT));
   uint32_t process = 0, command = 0;
-  EXPECT_TRUE(
-      HasCode(meshvk_module_command_dependency(nullptr, 0, 0, 0, 0, &process, &command), MESHVK_STATUS_INVALID_ARGUMENT));
+  EXPECT_TRUE(HasCode(meshvk_module_command_dependency(nullptr, 0, 0, 0, 0, &process, &command),
+                      MESHVK_STATUS_INVALID_ARGUMENT));
 }
 
 }  // namespace

@@ -102,21 +102,28 @@ static inline const void* meshvk_environment_set_chain(meshvk_environment_set_ch
   return next;
 }
 
+/* The mode meshvk_rank_collective_mode_name calls `name` ("" or NULL:
+ * TRANSPORT) into *mode: 1, or 0 for another name (*mode is then TRANSPORT). */
+static inline int meshvk_environment_rank_collective_mode_named(const char* name, meshvk_rank_collective_mode_t* mode) {
+  int m;
+  *mode = MESHVK_RANK_COLLECTIVES_TRANSPORT;
+  if (!name || !*name) return 1;
+  for (m = MESHVK_RANK_COLLECTIVES_TRANSPORT; m <= MESHVK_RANK_COLLECTIVES_STAGED; ++m) {
+    if (strcmp(name, meshvk_rank_collective_mode_name((meshvk_rank_collective_mode_t)m)) == 0) {
+      *mode = (meshvk_rank_collective_mode_t)m;
+      return 1;
+    }
+  }
+  return 0;
+}
+
 /* Sets *mode from MESHVK_RANK_COLLECTIVES (unset or "": TRANSPORT). Another
  * value is INVALID_ARGUMENT naming it (every rank must run the same mode, so
  * a typo must not fall back to the default on some). */
 static inline meshvk_status_t meshvk_environment_rank_collectives(meshvk_rank_collective_mode_t* mode) {
   const char* value = getenv("MESHVK_RANK_COLLECTIVES");
   char message[160];
-  int m;
-  *mode = MESHVK_RANK_COLLECTIVES_TRANSPORT;
-  if (!value || !*value) return MESHVK_OK;
-  for (m = MESHVK_RANK_COLLECTIVES_TRANSPORT; m <= MESHVK_RANK_COLLECTIVES_STAGED; ++m) {
-    if (strcmp(value, meshvk_rank_collective_mode_name((meshvk_rank_collective_mode_t)m)) == 0) {
-      *mode = (meshvk_rank_collective_mode_t)m;
-      return MESHVK_OK;
-    }
-  }
+  if (meshvk_environment_rank_collective_mode_named(value, mode)) return MESHVK_OK;
   snprintf(message, sizeof(message), "MESHVK_RANK_COLLECTIVES=%.64s: expected transport, staged, ring or copies",
            value);
   return meshvk_status_create(MESHVK_STATUS_INVALID_ARGUMENT, message);

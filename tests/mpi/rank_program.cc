@@ -3,14 +3,13 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "meshvk_environment.h"
+
 namespace meshvk_ranks {
 
 meshvk_rank_collective_mode_t RankMode(const std::string& name) {
-  if (name.empty()) return MESHVK_RANK_COLLECTIVES_TRANSPORT;
-  for (int m = MESHVK_RANK_COLLECTIVES_TRANSPORT; m <= MESHVK_RANK_COLLECTIVES_STAGED; ++m) {
-    const auto mode = static_cast<meshvk_rank_collective_mode_t>(m);
-    if (name == meshvk_rank_collective_mode_name(mode)) return mode;
-  }
+  meshvk_rank_collective_mode_t mode;
+  if (meshvk_environment_rank_collective_mode_named(name.c_str(), &mode)) return mode;
   std::fprintf(stderr, "no rank collective mode named '%s'\n", name.c_str());
   std::abort();
 }

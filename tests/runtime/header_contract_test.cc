@@ -1,10 +1,8 @@
 // The public headers' promises, checked one by one (issue 35: "every doc
 // matches the code"): the status each doc names for each condition, the
 // answers for values a call does not know, and what a refused call leaves
-// behind. Each test names the header it checks. The DISABLED_ tests document
-// mismatches where the CODE breaks a rule of meshvk/meshvk.h or its header;
-// they fail today and are for the lead to fix and enable
-// (--gtest_also_run_disabled_tests runs them).
+// behind. Each test names the header it checks. The last four hold the code
+// to rules it broke when the headers were reviewed (the fix is named).
 #include <vector>
 
 #include "meshvk/transport.h"
@@ -158,11 +156,11 @@ TEST_F(HeaderContractTest, RefusedRecordingLeavesCommandBufferUsable) {
   for (uint32_t word : ReadWords(buffer.get())) EXPECT_EQ(word, 0x01020304u);
 }
 
-// BUG (command_buffer_transfer.cc, Recorded): a strided copy or f32 sum
-// refused because recording has ended marks the finished command buffer
-// unusable, so its submit then fails; command_buffer.h says a refused
-// argument leaves it as it was (fill, copy and dispatch do).
-TEST_F(HeaderContractTest, StridedCopyAfterEndBreaksTheCommandBuffer) {
+// command_buffer.h: a refused call leaves the command buffer as it was. A
+// strided copy (or f32 sum) refused because recording has ended used to mark
+// the finished command buffer unusable, so its submit failed; only the
+// recording itself may break it now (command_buffer_transfer.cc).
+TEST_F(HeaderContractTest, ARefusedStridedCopyLeavesAFinishedCommandBufferSubmittable) {
   DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, 1);
   ASSERT_TRUE(set);
   Buffer buffer = MakeBuffer(set.get(), 0, 64);
@@ -186,20 +184,18 @@ TEST_F(HeaderContractTest, StridedCopyAfterEndBreaksTheCommandBuffer) {
   MESHVK_EXPECT_OK(meshvk_semaphore_wait(done, 1, MESHVK_TIMEOUT_INFINITE));
 }
 
-// BUG (semaphore.cc, Share): meshvk_semaphore_share(NULL, ...) returns
-// before it sets *out_view to NULL (meshvk.h: out_ pointers are NULL after a
-// failure; meshvk_buffer_share does clear it).
-TEST_F(HeaderContractTest, SemaphoreShareOfNullLeavesOutView) {
+// meshvk.h: out_ pointers are NULL after a failure, a NULL semaphore's
+// included (meshvk_semaphore_share returned before clearing it).
+TEST_F(HeaderContractTest, SemaphoreShareOfNullClearsOutView) {
   int dummy = 0;
   meshvk_semaphore_t* view = reinterpret_cast<meshvk_semaphore_t*>(&dummy);
   EXPECT_TRUE(HasCode(meshvk_semaphore_share(nullptr, 0, &view), MESHVK_STATUS_INVALID_ARGUMENT));
   EXPECT_EQ(view, nullptr);
 }
 
-// BUG (transport_in_process.cc): meshvk_transport_in_process_create leaves
-// *out_hub as it was when it refuses rank_count 0 (meshvk.h: NULL after a
-// failure), and its message does not name the call.
-TEST_F(HeaderContractTest, InProcessHubRefusalLeavesOutHub) {
+// meshvk.h: NULL after a failure, and the message names the call
+// (meshvk_transport_in_process_create refusing rank_count 0 left *out_hub).
+TEST_F(HeaderContractTest, InProcessHubRefusalClearsOutHub) {
   int dummy = 0;
   meshvk_in_process_hub_t* hub = reinterpret_cast<meshvk_in_process_hub_t*>(&dummy);
   meshvk_transport_t transports[1] = {MESHVK_TRANSPORT_INIT};
@@ -208,9 +204,9 @@ TEST_F(HeaderContractTest, InProcessHubRefusalLeavesOutHub) {
   EXPECT_EQ(hub, nullptr);
 }
 
-// BUG (command_info.cc, Find): a NULL module is OUT_OF_RANGE, not the
-// INVALID_ARGUMENT meshvk.h promises for a NULL handle.
-TEST_F(HeaderContractTest, CommandInfoOfNullModule) {
+// meshvk.h: a NULL handle is INVALID_ARGUMENT (command_info.cc answered a
+// NULL module with OUT_OF_RANGE).
+TEST_F(HeaderContractTest, CommandInfoOfNullModuleIsInvalidArgument) {
   meshvk_command_info_t info = MESHVK_COMMAND_INFO_INIT;
   EXPECT_TRUE(HasCode(meshvk_module_command_info(nullptr, 0, 0, 0, &info), MESHVK_STATUS_INVALID_ARGUMENT));
   uint32_t process = 0, command = 0;

@@ -23,8 +23,9 @@ Status CheckStructure(const void* structure, meshvk_structure_type_t expected, c
 template <class T>
 Status CheckElements(const T* elements, uint32_t count, meshvk_structure_type_t expected, const char* what) {
   for (uint32_t i = 0; i < count; ++i) {
+    if (elements[i].type == expected) continue;  // the message is built only for a refusal
     const std::string name = std::string(what) + "[" + std::to_string(i) + "]";
-    if (Status status = CheckStructure(&elements[i], expected, name.c_str()); !status.ok()) return status;
+    return CheckStructure(&elements[i], expected, name.c_str());
   }
   return Status();
 }

@@ -302,8 +302,7 @@ VKAPI_ATTR void VKAPI_CALL CmdPushDescriptorSetWithTemplateKHR(VkCommandBuffer h
   // looks at compute dispatches, so recording for both is harmless.
   cb->boundSets.erase(set);
   recordTemplateWrites(nullptr, entries, data, cb->pushDescriptors[set], fn);
-  auto push = reinterpret_cast<PFN_vkCmdPushDescriptorSetWithTemplateKHR>(
-      next(cb).GetDeviceProcAddr(cb->device->device, "vkCmdPushDescriptorSetWithTemplateKHR"));
+  auto push = next(cb).CmdPushDescriptorSetWithTemplateKHR;
   forEachDevice(cb, [&](uint32_t d, VkCommandBuffer r) {
     std::vector<uint8_t> real = translateTemplateData(d, entries, data, fn);
     push(r, t, layout, set, real.data());

@@ -307,11 +307,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDescriptorUpdateTemplate(VkDevice device,
                                                               const VkAllocationCallbacks* alloc,
                                                               VkDescriptorUpdateTemplate* out) {
   DeviceData* d = deviceFromHandle(device);
-  auto create = reinterpret_cast<PFN_vkCreateDescriptorUpdateTemplate>(
-      d->next.GetDeviceProcAddr(device, "vkCreateDescriptorUpdateTemplate"));
-  if (!create)
-    create = reinterpret_cast<PFN_vkCreateDescriptorUpdateTemplate>(
-        d->next.GetDeviceProcAddr(device, "vkCreateDescriptorUpdateTemplateKHR"));
+  auto create = d->next.CreateDescriptorUpdateTemplate;
   VkResult r = create(device, info, alloc, out);
   if (r != VK_SUCCESS) return r;
   std::lock_guard<std::mutex> lock(d->mutex);
@@ -329,11 +325,7 @@ VKAPI_ATTR void VKAPI_CALL DestroyDescriptorUpdateTemplate(VkDevice device, VkDe
     std::lock_guard<std::mutex> lock(d->mutex);
     d->updateTemplates.erase(reinterpret_cast<uint64_t>(t));
   }
-  auto destroy = reinterpret_cast<PFN_vkDestroyDescriptorUpdateTemplate>(
-      d->next.GetDeviceProcAddr(device, "vkDestroyDescriptorUpdateTemplate"));
-  if (!destroy)
-    destroy = reinterpret_cast<PFN_vkDestroyDescriptorUpdateTemplate>(
-        d->next.GetDeviceProcAddr(device, "vkDestroyDescriptorUpdateTemplateKHR"));
+  auto destroy = d->next.DestroyDescriptorUpdateTemplate;
   destroy(device, t, alloc);
 }
 MESHVK_INTERCEPT(kDevice, DestroyDescriptorUpdateTemplate)
@@ -345,11 +337,7 @@ VKAPI_ATTR void VKAPI_CALL UpdateDescriptorSetWithTemplate(VkDevice device, VkDe
   DeviceData* d = deviceFromHandle(device);
   EmulatedDescriptorSet* set = emulatedDescriptorSet(handle, fn);
   auto entries = templateEntries(d, t, fn);
-  auto update = reinterpret_cast<PFN_vkUpdateDescriptorSetWithTemplate>(
-      d->next.GetDeviceProcAddr(device, "vkUpdateDescriptorSetWithTemplate"));
-  if (!update)
-    update = reinterpret_cast<PFN_vkUpdateDescriptorSetWithTemplate>(
-        d->next.GetDeviceProcAddr(device, "vkUpdateDescriptorSetWithTemplateKHR"));
+  auto update = d->next.UpdateDescriptorSetWithTemplate;
   for (uint32_t dev = 0; dev < d->deviceCount; ++dev) {
     std::vector<uint8_t> real = translateTemplateData(dev, entries, data, fn);
     update(device, set->real[dev], t, real.data());

@@ -351,11 +351,7 @@ MESHVK_INTERCEPT(kDevice, GetImageMemoryRequirements)
 VKAPI_ATTR void VKAPI_CALL GetImageMemoryRequirements2(VkDevice device, const VkImageMemoryRequirementsInfo2* info,
                                                        VkMemoryRequirements2* req) {
   DeviceData* d = deviceFromHandle(device);
-  auto fn = reinterpret_cast<PFN_vkGetImageMemoryRequirements2>(
-      d->next.GetDeviceProcAddr(device, "vkGetImageMemoryRequirements2"));
-  if (!fn)
-    fn = reinterpret_cast<PFN_vkGetImageMemoryRequirements2>(
-        d->next.GetDeviceProcAddr(device, "vkGetImageMemoryRequirements2KHR"));
+  auto fn = d->next.GetImageMemoryRequirements2;
   fn(device, info, req);
   req->memoryRequirements.memoryTypeBits = emulatedTypeBits(d->memory, req->memoryRequirements.memoryTypeBits);
 }
@@ -366,11 +362,7 @@ VKAPI_ATTR void VKAPI_CALL GetDeviceImageMemoryRequirements(VkDevice device,
                                                             const VkDeviceImageMemoryRequirements* info,
                                                             VkMemoryRequirements2* req) {
   DeviceData* d = deviceFromHandle(device);
-  auto fn = reinterpret_cast<PFN_vkGetDeviceImageMemoryRequirements>(
-      d->next.GetDeviceProcAddr(device, "vkGetDeviceImageMemoryRequirements"));
-  if (!fn)
-    fn = reinterpret_cast<PFN_vkGetDeviceImageMemoryRequirements>(
-        d->next.GetDeviceProcAddr(device, "vkGetDeviceImageMemoryRequirementsKHR"));
+  auto fn = d->next.GetDeviceImageMemoryRequirements;
   fn(device, info, req);
   req->memoryRequirements.memoryTypeBits = emulatedTypeBits(d->memory, req->memoryRequirements.memoryTypeBits);
 }

@@ -201,7 +201,13 @@ enum PdForwardSlot {
   X(GetSemaphoreCounterValue) \
   X(SignalSemaphore) \
   X(GetEventStatus) \
-  X(GetMemoryFdKHR)
+  X(GetMemoryFdKHR) \
+  X(CreateDescriptorUpdateTemplate) \
+  X(DestroyDescriptorUpdateTemplate) \
+  X(UpdateDescriptorSetWithTemplate) \
+  X(CmdPushDescriptorSetWithTemplateKHR) \
+  X(GetImageMemoryRequirements2) \
+  X(GetDeviceImageMemoryRequirements)
 // clang-format on
 
 struct DeviceDispatch {

@@ -158,8 +158,18 @@ namespace meshvk {
 
 // Given device, physical, physical_indices, api_version, queue_family, queues
 // and vk: creates the queue timelines, picks the storage memory type and reads
-// the peer features. Shared by created and adopted devices.
+// the peer features. Shared by created and adopted devices (logical_device.cc).
 Status SetUpLogicalDevice(meshvk_device_set_t* set, LogicalDevice* device);
+// Creates one VkDevice over `members` (indices into the instance's physical
+// devices; a group when members.size() > 1 or `as_group`) with `queue_count`
+// queues of the first compute family and `extensions` besides meshvk's own,
+// then sets it up. *out keeps what was made on failure (DestroyLogicalDevice
+// frees it).
+Status CreateLogicalDevice(meshvk_device_set_t* set, const std::vector<uint32_t>& members, bool as_group,
+                           uint32_t queue_count, const std::vector<const char*>& extensions, LogicalDevice* out);
+// Drains and frees what meshvk made of `device` (bounded; an unresponsive
+// device is leaked, device_wait.h); an adopted VkDevice itself stays.
+void DestroyLogicalDevice(LogicalDevice* device);
 // The last step of freeing a set (device set release, or a failed create or
 // import): its devices, then its reference to the instance.
 void DestroySet(meshvk_device_set_t* set);

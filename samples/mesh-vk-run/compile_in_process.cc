@@ -10,11 +10,32 @@
 namespace meshvk_run {
 namespace {
 
-// Kernels are tiled for physical device 0 of this machine (the device the run
-// uses by default), exactly as mesh-vk-compile --target-device=auto does; the
-// lavapipe preset when discovery fails (the run then reports the device error
-// itself).
-meshvk::ProgramOptions CompileOptionsForThisMachine() {
+// The physical devices the run's processes can land on, as far as the flags
+// say before the program exists: --devices=I,J; the group of --devices=group:G
+// (or of --topology=group); physical device 0 for logical devices; else every
+// physical device (independent devices are dealt round robin over them).
+std::vector<uint32_t> DevicesTheRunUses(meshvk_instance_t* instance, const DeviceChoice& devices) {
+  if (!devices.physical_devices.empty()) return devices.physical_devices;
+  if (devices.group >= 0 || devices.topology == MESHVK_TOPOLOGY_DEVICE_GROUP) {
+    meshvk_device_group_info_t group = MESHVK_DEVICE_GROUP_INFO_INIT;
+    const uint32_t index = devices.group >= 0 ? static_cast<uint32_t>(devices.group) : 0;
+    if (meshvk_status_t status = meshvk_instance_device_group_info(instance, index, &group)) {
+      meshvk_status_free(status);
+      return {};
+    }
+    return {group.physical_devices, group.physical_devices + group.device_count};
+  }
+  if (devices.topology == MESHVK_TOPOLOGY_LOGICAL) return {0};
+  std::vector<uint32_t> all(meshvk_instance_physical_device_count(instance));
+  for (uint32_t i = 0; i < all.size(); ++i) all[i] = i;
+  return all;
+}
+
+// Kernels are tiled for the devices the run uses (one target every one of
+// them runs: meshvk::codegen::commonTarget), each device mapped as
+// mesh-vk-compile --target-device=auto maps one; the lavapipe preset when
+// discovery fails (the run then reports the device error itself).
+meshvk::ProgramOptions CompileOptionsForTheRunsDevices(const DeviceChoice& devices) {
   meshvk::ProgramOptions options;
   options.producer = "mesh-vk-run (in-process compile)";
   meshvk_instance_t* instance = nullptr;
@@ -22,14 +43,16 @@ meshvk::ProgramOptions CompileOptionsForThisMachine() {
     meshvk_status_free(status);
     return options;
   }
-  meshvk_physical_device_info_t info = MESHVK_PHYSICAL_DEVICE_INFO_INIT;
-  if (meshvk_instance_physical_device_count(instance) > 0) {
-    if (meshvk_status_t status = meshvk_instance_physical_device_info(instance, 0, &info)) {
-      meshvk_status_free(status);
-    } else {
-      options.device = meshvk::codegen::targetForDevice(info);
+  std::vector<meshvk::codegen::TargetDescription> targets;
+  for (uint32_t index : DevicesTheRunUses(instance, devices)) {
+    meshvk_physical_device_info_t info = MESHVK_PHYSICAL_DEVICE_INFO_INIT;
+    if (meshvk_status_t status = meshvk_instance_physical_device_info(instance, index, &info)) {
+      meshvk_status_free(status);  // an index the machine lacks: the run refuses it by name
+      continue;
     }
+    targets.push_back(meshvk::codegen::targetForDevice(info));
   }
+  if (!targets.empty()) options.device = meshvk::codegen::commonTarget(targets);
   meshvk_instance_release(instance);
   return options;
 }
@@ -75,7 +98,7 @@ std::vector<std::pair<std::string, std::vector<int64_t>>> InputShapeHints(const 
 
 std::string CompileInProcess(const std::string& path, const RunFlags& flags, const DeviceChoice& devices,
                              uint32_t mpi_ranks, meshvk::ProgramOptions* options, meshvk::CompiledProgram* compiled) {
-  *options = CompileOptionsForThisMachine();
+  *options = CompileOptionsForTheRunsDevices(devices);
   // Sizes a `shard.grid @g(shape = ?)` as for a .mvk of plans (grid_variant.h),
   // and an ONNX model's data/tensor grid.
   std::string count_source;

@@ -1,6 +1,7 @@
 // mesh-vk-run compiles a .mlir program or an .onnx model in-process with the
-// same chain as mesh-vk-compile, for this machine's device, sized for the
-// run's process count (--devices, or the MPI job's ranks).
+// same chain as mesh-vk-compile, its kernels tiled for the devices the run
+// uses (one target all of them run), sized for the run's process count
+// (--devices, or the MPI job's ranks).
 #ifndef MESHVK_SAMPLES_MESH_VK_RUN_COMPILE_IN_PROCESS_H_
 #define MESHVK_SAMPLES_MESH_VK_RUN_COMPILE_IN_PROCESS_H_
 

@@ -145,6 +145,168 @@ bool StreamNpzMember(const TensorSource& member, uint64_t limit,
   return true;
 }
 
+namespace {
+
+// Where the central directory is (from the end-of-central-directory record,
+// or its zip64 form) and how many members it lists.
+struct CentralDirectory {
+  uint64_t count = 0, offset = 0, bytes = 0;
+};
+
+// One central-directory entry as the archive states it (zip64 sizes applied).
+struct DirectoryEntry {
+  std::string name;  // the member's file name ("x.npy")
+  uint16_t flags = 0, method = 0;
+  uint32_t crc = 0;
+  uint64_t packed = 0, unpacked = 0, local = 0;
+};
+
+// Finds the central directory of the `size`-byte archive open on `fd`. On
+// failure the reason (without the path) in *why.
+bool FindCentralDirectory(int fd, uint64_t size, CentralDirectory* out, std::string* why) {
+  auto fail = [&](const std::string& what) {
+    *why = what;
+    return false;
+  };
+  uint8_t first[4] = {};
+  if (size < 22 || !ReadAt(fd, 0, first, 4) || U32(first) != kLocalHeader) {
+    if (size >= 22 && U32(first) == kEndOfDirectory) return fail("empty .npz archive (no arrays)");
+    return fail("not a .npz file (no zip header)");
+  }
+  // The end-of-central-directory record: 22 bytes plus a comment of up to 64 KiB.
+  const uint64_t tail_start = size - std::min<uint64_t>(size, 22 + 65535 + 20);
+  std::vector<uint8_t> tail(size - tail_start);
+  if (!ReadAt(fd, tail_start, tail.data(), tail.size()))
+    return fail("cannot read: " + std::string(std::strerror(errno)));
+  size_t eocd = std::string::npos;
+  for (size_t at = tail.size() - 22 + 1; at-- > 0 && tail.size() - at <= 22 + 65535;) {
+    if (U32(&tail[at]) == kEndOfDirectory && at + 22 + U16(&tail[at + 20]) == tail.size()) {
+      eocd = at;
+      break;
+    }
+  }
+  if (eocd == std::string::npos) return fail("truncated or corrupt .npz (no end of central directory)");
+  out->count = U16(&tail[eocd + 10]);
+  out->bytes = U32(&tail[eocd + 12]);
+  out->offset = U32(&tail[eocd + 16]);
+  if (U16(&tail[eocd + 4]) != 0 || U16(&tail[eocd + 6]) != 0) return fail("multi-disk zip archives are not supported");
+  if ((out->count == 0xffff || out->offset == 0xffffffffu || out->bytes == 0xffffffffu) && eocd >= 20 &&
+      U32(&tail[eocd - 20]) == kZip64Locator) {
+    uint64_t record = U64(&tail[eocd - 20 + 8]);
+    uint8_t zip64[56];
+    if (record > size - std::min<uint64_t>(size, 56) || !ReadAt(fd, record, zip64, 56) ||
+        U32(zip64) != kZip64EndOfDirectory)
+      return fail("corrupt zip64 end of central directory");
+    out->count = U64(&zip64[32]);
+    out->bytes = U64(&zip64[40]);
+    out->offset = U64(&zip64[48]);
+  }
+  if (out->count == 0) return fail("empty .npz archive (no arrays)");
+  if (out->offset > size || out->bytes > size - out->offset || out->bytes > kMaxDirectoryBytes)
+    return fail("member 0: corrupt central directory");
+  return true;
+}
+
+// Parses the entry of member `index` at dir[*at] and moves *at past it. On
+// failure the reason (without the path) in *why.
+bool ReadDirectoryEntry(const std::vector<uint8_t>& dir, uint64_t index, uint64_t* at, DirectoryEntry* out,
+                        std::string* why) {
+  std::string entry = "member " + std::to_string(index);
+  auto fail = [&](const std::string& what) {
+    *why = entry + ": " + what;
+    return false;
+  };
+  const uint64_t dsize = dir.size(), a = *at;
+  if (a > dsize || dsize - a < 46 || U32(&dir[a]) != kDirectoryEntry) return fail("corrupt central directory");
+  out->flags = U16(&dir[a + 8]);
+  out->method = U16(&dir[a + 10]);
+  out->crc = U32(&dir[a + 16]);
+  out->packed = U32(&dir[a + 20]);
+  out->unpacked = U32(&dir[a + 24]);
+  const uint16_t name_len = U16(&dir[a + 28]), extra_len = U16(&dir[a + 30]), comment_len = U16(&dir[a + 32]);
+  out->local = U32(&dir[a + 42]);
+  if (dsize - a - 46 < uint64_t(name_len) + extra_len + comment_len) return fail("corrupt central directory");
+  out->name.assign(reinterpret_cast<const char*>(&dir[a + 46]), name_len);
+  entry = "member '" + out->name + "'";
+  // zip64 extra field: the 0xffffffff fields, in this order.
+  const uint64_t extra_end = a + 46 + name_len + extra_len;
+  for (uint64_t e = a + 46 + name_len; e + 4 <= extra_end;) {
+    uint16_t id = U16(&dir[e]), len = U16(&dir[e + 2]);
+    uint64_t field = e + 4, field_end = field + len;
+    if (field_end > extra_end) return fail("corrupt extra field");
+    if (id == 0x0001) {
+      for (uint64_t* v : {&out->unpacked, &out->packed, &out->local}) {
+        if (*v != 0xffffffffu) continue;
+        if (field + 8 > field_end) return fail("corrupt zip64 field");
+        *v = U64(&dir[field]);
+        field += 8;
+      }
+    }
+    e = field_end;
+  }
+  *at = a + 46 + uint64_t(name_len) + extra_len + comment_len;
+  return true;
+}
+
+// The member `e` describes, checked against the `size`-byte archive `path`
+// open on `fd`: where its data is and its .npy header. On failure the whole
+// one-line error in *error.
+bool ReadMember(const std::string& path, int fd, uint64_t size, const DirectoryEntry& e, NpzEntry* member,
+                std::string* error) {
+  const std::string entry = "member '" + e.name + "'";
+  auto fail = [&](const std::string& what) {
+    *error = path + ": " + entry + ": " + what;
+    return false;
+  };
+  if (e.flags & 1) return fail("encrypted members are not supported");
+  if (e.method != 0 && e.method != 8)
+    return fail("compression method " + std::to_string(e.method) + " (expected stored or deflate)");
+  if (e.name.size() < 5 || e.name.compare(e.name.size() - 4, 4, ".npy") != 0) return fail("not a .npy member");
+  uint8_t header[30];
+  if (e.local > size || size - e.local < 30 || !ReadAt(fd, e.local, header, 30) || U32(header) != kLocalHeader)
+    return fail("corrupt local header");
+  const uint64_t data = e.local + 30 + U16(&header[26]) + U16(&header[28]);
+  if (data > size || size - data < e.packed) return fail("truncated (data runs past the end of the file)");
+  if (e.unpacked > kMaxArchiveBytes || (e.method == 0 && e.packed != e.unpacked)) return fail("corrupt sizes");
+  member->name = e.name.substr(0, e.name.size() - 4);
+  TensorSource& source = member->source;
+  source.kind = e.method == 0 ? TensorSource::Kind::kFile : TensorSource::Kind::kDeflated;
+  source.path = path;
+  source.name = path + ": " + entry;
+  source.member = true;
+  source.member_bytes = e.unpacked;
+  source.packed_bytes = e.packed;
+  source.crc = e.crc;
+  source.offset = data;  // stored: moved to the array data below
+  // The member's .npy header, from its first bytes (inflated if need be).
+  std::vector<uint8_t> head;
+  if (!StreamNpzMember(
+          source, kMaxNpyHeaderBytes + kNpyPrefixBytes,
+          [&](uint64_t, const uint8_t* bytes, size_t n) { head.insert(head.end(), bytes, bytes + n); }, error))
+    return false;
+  uint64_t header_length = 0;
+  std::string why;
+  if (!NpyHeaderLength(head.data(), head.size(), &header_length, &why) ||
+      !ParseNpyHeader(head.data(), head.size(), &member->header, &why)) {
+    *error = path + ":" + member->name + ": " + why;
+    return false;
+  }
+  const NpyHeader& npy = member->header;
+  if (npy.data_offset > e.unpacked || e.unpacked - npy.data_offset != npy.data_bytes) {
+    *error = path + ":" + member->name + ": " +
+             std::to_string(e.unpacked - std::min<uint64_t>(npy.data_offset, e.unpacked)) + " data bytes, shape " +
+             TypeString(npy.shape, npy.type) + " needs " + std::to_string(npy.data_bytes);
+    return false;
+  }
+  source.header_bytes = npy.data_offset;
+  source.data_bytes = npy.data_bytes;
+  source.stored = npy.stored;
+  if (e.method == 0) source.offset = data + npy.data_offset;
+  return true;
+}
+
+}  // namespace
+
 bool OpenNpz(const std::string& path, std::vector<NpzEntry>* out, std::string* error) {
   out->clear();
   auto fail = [&](const std::string& what) {
@@ -159,128 +321,23 @@ bool OpenNpz(const std::string& path, std::vector<NpzEntry>* out, std::string* e
   if (fstat(file.fd, &st) != 0 || !S_ISREG(st.st_mode)) return fail("cannot read: not a regular file");
   const uint64_t size = static_cast<uint64_t>(st.st_size);
   if (size > kMaxArchiveBytes) return fail("cannot read: larger than 16 GiB");
-  uint8_t first[4] = {};
-  if (size < 22 || !ReadAt(file.fd, 0, first, 4) || U32(first) != kLocalHeader) {
-    if (size >= 22 && U32(first) == kEndOfDirectory) return fail("empty .npz archive (no arrays)");
-    return fail("not a .npz file (no zip header)");
-  }
-  // The end-of-central-directory record: 22 bytes plus a comment of up to 64 KiB.
-  const uint64_t tail_start = size - std::min<uint64_t>(size, 22 + 65535 + 20);
-  std::vector<uint8_t> tail(size - tail_start);
-  if (!ReadAt(file.fd, tail_start, tail.data(), tail.size()))
-    return fail("cannot read: " + std::string(std::strerror(errno)));
-  size_t eocd = std::string::npos;
-  for (size_t at = tail.size() - 22 + 1; at-- > 0 && tail.size() - at <= 22 + 65535;) {
-    if (U32(&tail[at]) == kEndOfDirectory && at + 22 + U16(&tail[at + 20]) == tail.size()) {
-      eocd = at;
-      break;
-    }
-  }
-  if (eocd == std::string::npos) return fail("truncated or corrupt .npz (no end of central directory)");
-  uint64_t count = U16(&tail[eocd + 10]);
-  uint64_t directory_bytes = U32(&tail[eocd + 12]);
-  uint64_t directory = U32(&tail[eocd + 16]);
-  if (U16(&tail[eocd + 4]) != 0 || U16(&tail[eocd + 6]) != 0) return fail("multi-disk zip archives are not supported");
-  if ((count == 0xffff || directory == 0xffffffffu || directory_bytes == 0xffffffffu) && eocd >= 20 &&
-      U32(&tail[eocd - 20]) == kZip64Locator) {
-    uint64_t record = U64(&tail[eocd - 20 + 8]);
-    uint8_t zip64[56];
-    if (record > size - std::min<uint64_t>(size, 56) || !ReadAt(file.fd, record, zip64, 56) ||
-        U32(zip64) != kZip64EndOfDirectory)
-      return fail("corrupt zip64 end of central directory");
-    count = U64(&zip64[32]);
-    directory_bytes = U64(&zip64[40]);
-    directory = U64(&zip64[48]);
-  }
-  if (count == 0) return fail("empty .npz archive (no arrays)");
-  if (directory > size || directory_bytes > size - directory || directory_bytes > kMaxDirectoryBytes)
-    return fail("member 0: corrupt central directory");
-  std::vector<uint8_t> dir(directory_bytes);
-  if (!ReadAt(file.fd, directory, dir.data(), dir.size())) return fail("member 0: corrupt central directory");
-  const uint64_t dsize = dir.size();
+  CentralDirectory directory;
+  std::string why;
+  if (!FindCentralDirectory(file.fd, size, &directory, &why)) return fail(why);
+  std::vector<uint8_t> dir(directory.bytes);
+  if (!ReadAt(file.fd, directory.offset, dir.data(), dir.size())) return fail("member 0: corrupt central directory");
   uint64_t at = 0;
-  for (uint64_t i = 0; i < count; ++i) {
-    std::string entry = "member " + std::to_string(i);
-    if (at > dsize || dsize - at < 46 || U32(&dir[at]) != kDirectoryEntry)
-      return fail(entry + ": corrupt central directory");
-    uint16_t flags = U16(&dir[at + 8]), method = U16(&dir[at + 10]);
-    uint32_t crc = U32(&dir[at + 16]);
-    uint64_t packed = U32(&dir[at + 20]), unpacked = U32(&dir[at + 24]);
-    uint16_t name_len = U16(&dir[at + 28]), extra_len = U16(&dir[at + 30]), comment_len = U16(&dir[at + 32]);
-    uint64_t local = U32(&dir[at + 42]);
-    if (dsize - at - 46 < uint64_t(name_len) + extra_len + comment_len)
-      return fail(entry + ": corrupt central directory");
-    std::string name(reinterpret_cast<const char*>(&dir[at + 46]), name_len);
-    entry = "member '" + name + "'";
-    // zip64 extra field: the 0xffffffff fields, in this order.
-    for (uint64_t e = at + 46 + name_len; e + 4 <= at + 46 + name_len + extra_len;) {
-      uint16_t id = U16(&dir[e]), len = U16(&dir[e + 2]);
-      uint64_t field = e + 4, field_end = field + len;
-      if (field_end > at + 46 + name_len + extra_len) return fail(entry + ": corrupt extra field");
-      if (id == 0x0001) {
-        for (uint64_t* v : {&unpacked, &packed, &local}) {
-          if (*v != 0xffffffffu) continue;
-          if (field + 8 > field_end) return fail(entry + ": corrupt zip64 field");
-          *v = U64(&dir[field]);
-          field += 8;
-        }
-      }
-      e = field_end;
-    }
-    if (flags & 1) return fail(entry + ": encrypted members are not supported");
-    if (method != 0 && method != 8)
-      return fail(entry + ": compression method " + std::to_string(method) + " (expected stored or deflate)");
-    if (name.size() < 5 || name.compare(name.size() - 4, 4, ".npy") != 0) return fail(entry + ": not a .npy member");
-    uint8_t header[30];
-    if (local > size || size - local < 30 || !ReadAt(file.fd, local, header, 30) || U32(header) != kLocalHeader)
-      return fail(entry + ": corrupt local header");
-    uint64_t data = local + 30 + U16(&header[26]) + U16(&header[28]);
-    if (data > size || size - data < packed) return fail(entry + ": truncated (data runs past the end of the file)");
-    if (unpacked > kMaxArchiveBytes || (method == 0 && packed != unpacked)) return fail(entry + ": corrupt sizes");
+  for (uint64_t i = 0; i < directory.count; ++i) {
+    DirectoryEntry entry;
+    if (!ReadDirectoryEntry(dir, i, &at, &entry, &why)) return fail(why);
     NpzEntry member;
-    member.name = name.substr(0, name.size() - 4);
-    TensorSource& source = member.source;
-    source.kind = method == 0 ? TensorSource::Kind::kFile : TensorSource::Kind::kDeflated;
-    source.path = path;
-    source.name = path + ": " + entry;
-    source.member = true;
-    source.member_bytes = unpacked;
-    source.packed_bytes = packed;
-    source.crc = crc;
-    source.offset = data;  // stored: moved to the array data below
-    // The member's .npy header, from its first bytes (inflated if need be).
-    std::vector<uint8_t> head;
-    std::string why;
-    if (!StreamNpzMember(
-            source, kMaxNpyHeaderBytes + kNpyPrefixBytes,
-            [&](uint64_t, const uint8_t* bytes, size_t n) { head.insert(head.end(), bytes, bytes + n); }, &why)) {
-      *error = why;
+    if (!ReadMember(path, file.fd, size, entry, &member, error)) {
       out->clear();
       return false;
     }
-    uint64_t header_length = 0;
-    if (!NpyHeaderLength(head.data(), head.size(), &header_length, &why) ||
-        !ParseNpyHeader(head.data(), head.size(), &member.header, &why)) {
-      *error = path + ":" + member.name + ": " + why;
-      out->clear();
-      return false;
-    }
-    if (member.header.data_offset > unpacked || unpacked - member.header.data_offset != member.header.data_bytes) {
-      *error = path + ":" + member.name + ": " +
-               std::to_string(unpacked - std::min<uint64_t>(member.header.data_offset, unpacked)) +
-               " data bytes, shape " + TypeString(member.header.shape, member.header.type) + " needs " +
-               std::to_string(member.header.data_bytes);
-      out->clear();
-      return false;
-    }
-    source.header_bytes = member.header.data_offset;
-    source.data_bytes = member.header.data_bytes;
-    source.stored = member.header.stored;
-    if (method == 0) source.offset = data + member.header.data_offset;
     for (const NpzEntry& other : *out)
-      if (other.name == member.name) return fail(entry + ": the name appears twice");
+      if (other.name == member.name) return fail("member '" + entry.name + "': the name appears twice");
     out->push_back(std::move(member));
-    at += 46 + uint64_t(name_len) + extra_len + comment_len;
   }
   return true;
 }

@@ -58,6 +58,24 @@ class ProgramCaseTest : public ProgramRunTest, public ::testing::WithParamInterf
  protected:
   // "<program> on <grid>", for failure messages.
   std::string What() const { return GetParam().program + " on " + GetParam().grid; }
+
+  // Compiles this case (<dir>/<program>.mlir for its grid) into *out and
+  // expects the process count its grid asks for: N for "dN", the product of
+  // a grid shape, `written_processes` for the grid as written (0: any).
+  // Returns the process count (0 after a failure).
+  uint32_t CompileThisCase(const std::string& dir, const std::string& producer, uint32_t written_processes,
+                           meshvk::CompiledProgram* out) {
+    const ProgramCase& c = GetParam();
+    std::string error = CompileCase(dir, c, producer, out);
+    EXPECT_EQ(error, "") << What();
+    if (!error.empty()) return 0;
+    const uint32_t processes = static_cast<uint32_t>(out->memory.size());
+    const uint32_t expected = c.grid.empty()     ? written_processes
+                              : c.grid[0] == 'd' ? static_cast<uint32_t>(std::stoul(c.grid.substr(1)))
+                                                 : ProcessCount(c.grid);
+    if (expected != 0) EXPECT_EQ(processes, expected) << What();
+    return expected == 0 || processes == expected ? processes : 0;
+  }
 };
 
 // Instantiates `fixture` as <prefix>/<fixture>.* over every case of `table`

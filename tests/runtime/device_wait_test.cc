@@ -11,6 +11,7 @@
 // the test). Skipped without it.
 #include <chrono>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "vulkan_fixture.h"
@@ -103,6 +104,64 @@ TEST_F(TeardownAfterTimeoutTest, StagingRingIsLeftAliveAfterItsWaitTimedOut) {
   set.reset();
   EXPECT_LT(Seconds(start), timeout_s / 2) << "teardown waited on the device again";
   EXPECT_GT(meshvk_leaked_object_count(), leaked_before + 4);  // the ring: fences, pool, buffer, memory
+}
+
+// Two GPUs, one of which stops answering: under MESHVK_FAULT_DROP_SUBMIT=2
+// the first submission (process 1's device) runs and the second (process
+// 0's) is dropped. Process 0's wait times out; teardown then drains process
+// 1's healthy device as usual (its queue goes idle: a hung GPU does not hang
+// the one beside it) and waits on the hung one no more.
+TEST_F(TeardownAfterTimeoutTest, HealthyDeviceBesideAHungOneIsDrainedAndFreed) {
+  const char* drop = std::getenv("MESHVK_FAULT_DROP_SUBMIT");
+  if (!SubmissionsDropped() || std::string(drop) != "2")
+    GTEST_SKIP() << "needs the fault-injection layer dropping the second submission (MESHVK_FAULT_DROP_SUBMIT=2)";
+  const double timeout_s = std::atoi(std::getenv("MESHVK_DEVICE_TIMEOUT_MS")) / 1000.0;
+  DeviceSet set = MakeSet(MESHVK_TOPOLOGY_INDEPENDENT, 2);
+  ASSERT_TRUE(set);
+  meshvk_process_info_t p0 = MESHVK_PROCESS_INFO_INIT, p1 = MESHVK_PROCESS_INFO_INIT;
+  MESHVK_ASSERT_OK(meshvk_device_set_process_info(set.get(), 0, &p0));
+  MESHVK_ASSERT_OK(meshvk_device_set_process_info(set.get(), 1, &p1));
+  if (p0.logical_device == p1.logical_device)
+    GTEST_SKIP() << "needs two VkDevices (MESHVK_EMULATED_TOPOLOGY=separate, MESHVK_EMULATED_DEVICE_COUNT=2)";
+  // A copy on `process` whose completion signals a new semaphore to 1.
+  struct Copy {
+    Buffer src, dst;
+    CommandBuffer cb;
+    Semaphore done;
+  };
+  auto submit_copy = [&](uint32_t process, Copy* copy) {
+    copy->src = MakeBuffer(set.get(), process, 4096);
+    copy->dst = MakeBuffer(set.get(), process, 4096);
+    copy->cb = MakeCommandBuffer(set.get(), process);
+    meshvk_semaphore_t* raw = nullptr;
+    MESHVK_ASSERT_OK(meshvk_semaphore_create(set.get(), process, 0, &raw));
+    copy->done.reset(raw);
+    ASSERT_TRUE(copy->src && copy->dst && copy->cb);
+    MESHVK_ASSERT_OK(meshvk_command_buffer_copy(copy->cb.get(), copy->src.get(), 0, copy->dst.get(), 0, 4096));
+    MESHVK_ASSERT_OK(meshvk_command_buffer_end(copy->cb.get()));
+    meshvk_semaphore_value_t signal{copy->done.get(), 1};
+    meshvk_submit_info_t submit = MESHVK_SUBMIT_INFO_INIT;
+    submit.command_buffer = copy->cb.get();
+    submit.signals = &signal;
+    submit.signal_count = 1;
+    MESHVK_ASSERT_OK(meshvk_queue_submit(set.get(), &submit));
+  };
+  Copy healthy, hung;
+  ASSERT_NO_FATAL_FAILURE(submit_copy(1, &healthy));  // submission 1: runs
+  MESHVK_EXPECT_OK(meshvk_semaphore_wait(healthy.done.get(), 1, UINT64_MAX));
+  ASSERT_NO_FATAL_FAILURE(submit_copy(0, &hung));  // submission 2: dropped
+  EXPECT_TRUE(HasCode(meshvk_semaphore_wait(hung.done.get(), 1, UINT64_MAX), MESHVK_STATUS_DEADLINE_EXCEEDED,
+                      "process 0 (physical device 0"));
+  const auto start = std::chrono::steady_clock::now();
+  for (Copy* copy : {&healthy, &hung}) {  // the first test's order
+    copy->cb.reset();
+    copy->done.reset();
+    copy->src.reset();
+    copy->dst.reset();
+  }
+  set.reset();
+  EXPECT_LT(Seconds(start), timeout_s / 2) << "teardown waited on a device";
+  EXPECT_GE(meshvk_leaked_object_count(), 7u);  // the hung device's objects and itself
 }
 
 }  // namespace

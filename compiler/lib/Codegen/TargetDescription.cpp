@@ -71,4 +71,36 @@ TargetDescription targetForDevice(const DeviceProperties &device) {
   return t;
 }
 
+TargetDescription commonTarget(const std::vector<TargetDescription> &devices) {
+  if (devices.empty())
+    return TargetDescription();
+  TargetDescription t = devices.front();
+  // A knob the devices disagree on is derived from the common limits instead.
+  auto agreed = [](uint32_t &common, uint32_t other) { common = common == other ? common : 0; };
+  std::vector<std::string> names;
+  for (const TargetDescription &d : devices) {
+    if (std::find(names.begin(), names.end(), d.name) == names.end())
+      names.push_back(d.name);
+    for (int i = 0; i < 3; ++i)
+      t.maxWorkgroupSize[i] = std::min(t.maxWorkgroupSize[i], d.maxWorkgroupSize[i]);
+    t.maxWorkgroupInvocations = std::min(t.maxWorkgroupInvocations, d.maxWorkgroupInvocations);
+    t.maxSharedMemoryBytes = std::min(t.maxSharedMemoryBytes, d.maxSharedMemoryBytes);
+    t.maxWorkgroupCount = std::min(t.maxWorkgroupCount, d.maxWorkgroupCount);
+    t.subgroupSize = std::min(t.subgroupSize, d.subgroupSize);
+    t.shaderFloat16 = t.shaderFloat16 && d.shaderFloat16;
+    t.storageBuffer16BitAccess = t.storageBuffer16BitAccess && d.storageBuffer16BitAccess;
+    agreed(t.preferredWorkgroupInvocations, d.preferredWorkgroupInvocations);
+    agreed(t.registerTileRows, d.registerTileRows);
+    agreed(t.registerTileCols, d.registerTileCols);
+    agreed(t.elementwiseElementsPerInvocation, d.elementwiseElementsPerInvocation);
+  }
+  t.name = names.front();
+  for (size_t i = 1; i < names.size(); ++i)
+    t.name += " + " + names[i];
+  // Rows and columns are one tile: derive both when either differs.
+  if (t.registerTileRows == 0 || t.registerTileCols == 0)
+    t.registerTileRows = t.registerTileCols = 0;
+  return t;
+}
+
 } // namespace meshvk::codegen

@@ -5,6 +5,7 @@
 // temporary name and renamed, so a failure never leaves a half-written .mvk.
 // Options are LLVM cl options (it is an MLIR tool), MLIR's debugging options
 // included; PROGRAM.mlir may be - (stdin).
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -48,7 +49,7 @@ llvm::cl::opt<std::string> targetDevice(
     "target-device", llvm::cl::init("lavapipe"), llvm::cl::cat(toolCategory),
     llvm::cl::desc(
         "device limits the kernels are tiled for: lavapipe (default), generic, or auto (probe "
-        "physical device 0 of this machine)"));
+        "this machine's physical devices: one target all of them run)"));
 llvm::cl::opt<std::string> vulkanVersion(
     "vulkan-version", llvm::cl::init("1.1"), llvm::cl::cat(toolCategory),
     llvm::cl::desc(
@@ -90,8 +91,11 @@ int Usage(const std::string &message) {
   return kExitUsage;
 }
 
-// Fills `out` from physical device 0 through the runtime's discovery.
-int ProbeDevice(meshvk::codegen::TargetDescription *out, uint32_t *api_version) {
+// Fills `out` from every physical device of this machine through the
+// runtime's discovery: one target all of them run (a run may place processes
+// on any of them), each device mapped as mesh-vk-run maps it; `*api_version`
+// the lowest Vulkan version among them (major * 100 + minor).
+int ProbeDevices(meshvk::codegen::TargetDescription *out, uint32_t *api_version) {
   meshvk_instance_t *instance = nullptr;
   if (meshvk_status_t status = meshvk_environment_create_instance(&instance)) {
     std::fprintf(stderr, "mesh-vk-compile: --target-device=auto: %s\n",
@@ -99,22 +103,28 @@ int ProbeDevice(meshvk::codegen::TargetDescription *out, uint32_t *api_version) 
     meshvk_status_free(status);
     return kExitDevice;
   }
-  meshvk_physical_device_info_t info = MESHVK_PHYSICAL_DEVICE_INFO_INIT;
-  meshvk_status_t status = meshvk_instance_physical_device_count(instance) == 0
-                               ? nullptr
-                               : meshvk_instance_physical_device_info(instance, 0, &info);
-  bool none = meshvk_instance_physical_device_count(instance) == 0;
+  std::vector<meshvk::codegen::TargetDescription> targets;
+  *api_version = UINT32_MAX;
+  meshvk_status_t status = nullptr;
+  for (uint32_t i = 0; !status && i < meshvk_instance_physical_device_count(instance); ++i) {
+    meshvk_physical_device_info_t info = MESHVK_PHYSICAL_DEVICE_INFO_INIT;
+    status = meshvk_instance_physical_device_info(instance, i, &info);
+    if (status)
+      break;
+    // Limits come from the device, tuning knobs from the preset measured for
+    // it (the one mapping mesh-vk-run and the codegen tests use too).
+    targets.push_back(meshvk::codegen::targetForDevice(info));
+    *api_version = std::min<uint32_t>(*api_version, ((info.api_version >> 22) & 0x7f) * 100 +
+                                                        ((info.api_version >> 12) & 0x3ff));
+  }
   meshvk_instance_release(instance);
-  if (none || status) {
+  if (targets.empty() || status) {
     std::fprintf(stderr, "mesh-vk-compile: --target-device=auto: %s\n",
-                 none ? "no Vulkan physical device found" : meshvk_status_message(status));
+                 status ? meshvk_status_message(status) : "no Vulkan physical device found");
     meshvk_status_free(status);
     return kExitDevice;
   }
-  // Limits come from the device, tuning knobs from the preset measured for it
-  // (the one mapping mesh-vk-run and the codegen tests use too).
-  *out = meshvk::codegen::targetForDevice(info);
-  *api_version = ((info.api_version >> 22) & 0x7f) * 100 + ((info.api_version >> 12) & 0x3ff);
+  *out = meshvk::codegen::commonTarget(targets);
   return kExitOk;
 }
 
@@ -241,12 +251,12 @@ int ParseArguments(int argc, char **argv, Invocation *run) {
   return ParseOnnxOptions(run);
 }
 
-// The device the kernels are tiled for: a preset, or physical device 0.
+// The device the kernels are tiled for: a preset, or this machine's devices.
 int ChooseTarget(Invocation *run) {
   meshvk::ProgramOptions &options = run->options;
   if (run->device == "auto") {
     uint32_t api = 0;
-    if (int code = ProbeDevice(&options.device, &api))
+    if (int code = ProbeDevices(&options.device, &api))
       return code;
     if (api < options.vulkanVersion)
       return Usage("--vulkan-version=" + run->vulkan + ": device '" + options.device.name +

@@ -20,6 +20,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -103,7 +104,23 @@ std::mutex g_mutex;
 std::map<std::string, uint64_t> g_calls;  // entry point -> calls so far
 std::atomic<bool> g_device_lost{false};   // sticky, like a real lost device
 std::atomic<uint64_t> g_submits{0};
-std::atomic<bool> g_dropped{false};  // a submission was dropped: queues never drain
+std::atomic<bool> g_dropped{false};  // a submission was dropped (reported once)
+// What lost a submission never drains, as a hung GPU: those queues, and the
+// devices they belong to (by dispatch key). Every other queue and device
+// still goes idle, as a healthy GPU beside a hung one does.
+std::mutex g_dropped_mutex;
+std::set<VkQueue> g_dropped_queues;
+std::set<void*> g_dropped_devices;
+
+bool QueueDropped(VkQueue queue) {
+  std::lock_guard<std::mutex> lock(g_dropped_mutex);
+  return g_dropped_queues.count(queue) != 0;
+}
+// `handle`: a VkDevice or one of its queues.
+bool DeviceDropped(const void* handle) {
+  std::lock_guard<std::mutex> lock(g_dropped_mutex);
+  return g_dropped_devices.count(meshvk_test_layer::DispatchKey(handle)) != 0;
+}
 
 void Report(const std::string& line) {
   if (config().report.empty()) return;
@@ -156,12 +173,11 @@ void HangForever(const char* name) {
   for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
 }
 
-// Every real device below goes idle (see Fault), unless a submission was
-// dropped: then they never would.
+// Every real device below goes idle (see Fault), except those that lost a
+// submission: they never would.
 void DrainRealDevices() {
-  if (g_dropped) return;
   for (const auto& [device, wait_idle] : meshvk_test_layer::AllDevices("vkDeviceWaitIdle"))
-    reinterpret_cast<PFN_vkDeviceWaitIdle>(wait_idle)(device);
+    if (!DeviceDropped(device)) reinterpret_cast<PFN_vkDeviceWaitIdle>(wait_idle)(device);
 }
 
 // --- instance-level entry points ---------------------------------------------
@@ -267,52 +283,58 @@ FAULT_HOOKED_ENTRIES(FAULT_HOOKED_DEFINE)
 
 // Submissions: the Nth and every later one can be dropped (VK_SUCCESS, but
 // nothing runs and nothing is signalled), like a GPU that stopped answering.
-bool DropThisSubmit() {
+bool DropThisSubmit(VkQueue queue) {
   uint64_t n = ++g_submits;
   if (config().drop_submit == 0 || n < config().drop_submit) return false;
+  {
+    std::lock_guard<std::mutex> lock(g_dropped_mutex);
+    g_dropped_queues.insert(queue);
+    g_dropped_devices.insert(meshvk_test_layer::DispatchKey(queue));
+  }
   if (!g_dropped.exchange(true)) Report("drop: queue submission " + std::to_string(n) + " and later");
   return true;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit(VkQueue d, uint32_t n, const VkSubmitInfo* s, VkFence f) {
   if (VkResult r = Fault("vkQueueSubmit")) return r;
-  if (DropThisSubmit()) return VK_SUCCESS;
+  if (DropThisSubmit(d)) return VK_SUCCESS;
   if (corrupt::HoldSubmit(d, n, s, f)) return VK_SUCCESS;
   return Next<PFN_vkQueueSubmit>(d, "vkQueueSubmit")(d, n, s, f);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit2(VkQueue d, uint32_t n, const VkSubmitInfo2* s, VkFence f) {
   if (VkResult r = Fault("vkQueueSubmit2")) return r;
-  if (DropThisSubmit()) return VK_SUCCESS;
+  if (DropThisSubmit(d)) return VK_SUCCESS;
   return Next<PFN_vkQueueSubmit2>(d, "vkQueueSubmit2")(d, n, s, f);
 }
 
 // Waits: with a timeout they reach the driver, which times out because a
-// dropped submission never signals; without one (UINT64_MAX) or an idle wait
-// after a drop, they block for good, as on a hung GPU.
+// dropped submission never signals; without one (UINT64_MAX) on a device that
+// lost a submission, or an idle wait on a queue or device that did, they
+// block for good, as on a hung GPU.
 VKAPI_ATTR VkResult VKAPI_CALL WaitSemaphores(VkDevice d, const VkSemaphoreWaitInfo* i, uint64_t timeout) {
   if (VkResult r = Fault("vkWaitSemaphores")) return r;
-  if (g_dropped && timeout == UINT64_MAX) HangForever("vkWaitSemaphores(UINT64_MAX)");
+  if (timeout == UINT64_MAX && DeviceDropped(d)) HangForever("vkWaitSemaphores(UINT64_MAX)");
   return Next<PFN_vkWaitSemaphores>(d, "vkWaitSemaphores")(d, i, timeout);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL WaitForFences(VkDevice d, uint32_t n, const VkFence* f, VkBool32 all, uint64_t timeout) {
   if (VkResult r = Fault("vkWaitForFences")) return r;
-  if (g_dropped && timeout == UINT64_MAX) HangForever("vkWaitForFences(UINT64_MAX)");
+  if (timeout == UINT64_MAX && DeviceDropped(d)) HangForever("vkWaitForFences(UINT64_MAX)");
   corrupt::DrainForFences(d, n, f);
   return Next<PFN_vkWaitForFences>(d, "vkWaitForFences")(d, n, f, all, timeout);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL QueueWaitIdle(VkQueue d) {
   if (VkResult r = Fault("vkQueueWaitIdle")) return r;
-  if (g_dropped) HangForever("vkQueueWaitIdle");
+  if (QueueDropped(d)) HangForever("vkQueueWaitIdle");
   corrupt::Drain(d);
   return Next<PFN_vkQueueWaitIdle>(d, "vkQueueWaitIdle")(d);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL DeviceWaitIdle(VkDevice d) {
   if (VkResult r = Fault("vkDeviceWaitIdle")) return r;
-  if (g_dropped) HangForever("vkDeviceWaitIdle");
+  if (DeviceDropped(d)) HangForever("vkDeviceWaitIdle");
   corrupt::Drain(d);
   return Next<PFN_vkDeviceWaitIdle>(d, "vkDeviceWaitIdle")(d);
 }

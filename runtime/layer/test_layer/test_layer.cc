@@ -15,9 +15,12 @@
 #endif
 
 namespace meshvk_test_layer {
+
+void* DispatchKey(const void* dispatchable) { return *static_cast<void* const*>(dispatchable); }
+
 namespace {
 
-void* Key(const void* dispatchable) { return *static_cast<void* const*>(dispatchable); }
+void* Key(const void* dispatchable) { return DispatchKey(dispatchable); }
 
 // Next-layer functions are resolved while the instance or device is being
 // created: afterwards the loader's last-layer vkGetInstanceProcAddr returns

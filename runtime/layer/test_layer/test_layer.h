@@ -69,6 +69,11 @@ PFN NextInstance(const void* instance_handle, const char* name) {
   return reinterpret_cast<PFN>(NextInstanceFunction(instance_handle, name));
 }
 
+// The loader's dispatch key of a dispatchable handle: one for a VkDevice and
+// its queues and command buffers (and one for an instance and its physical
+// devices), so a layer can tell which device a queue belongs to.
+void* DispatchKey(const void* dispatchable);
+
 // Every device created through the layer with the next layer's `name`
 // (devices whose next layer lacks it are left out).
 std::vector<std::pair<VkDevice, PFN_vkVoidFunction>> AllDevices(const char* name);

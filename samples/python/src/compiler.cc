@@ -13,17 +13,9 @@ namespace py = pybind11;
 
 namespace {
 
-// A target from a preset name, or from a probed device's limits (a dict made
-// by meshvk.compile from meshvk.devices(); tuned like its preset, as
-// mesh-vk-compile --target-device=auto does).
-bool TargetFrom(const py::object& target, meshvk::codegen::TargetDescription* out, std::string* error) {
-  if (py::isinstance<py::str>(target)) {
-    std::string name = target.cast<std::string>();
-    if (meshvk::codegen::lookupTarget(name, out)) return true;
-    *error = "target: unknown device '" + name + "' (expected 'lavapipe', 'generic' or 'auto')";
-    return false;
-  }
-  py::dict device = target.cast<py::dict>();
+// The codegen target of a probed device (a dict of meshvk.devices()), tuned
+// like its preset, as mesh-vk-compile --target-device=auto does.
+meshvk::codegen::TargetDescription ProbedTarget(const py::dict& device) {
   py::dict limits = device["limits"].cast<py::dict>();
   meshvk::codegen::DeviceProperties d;
   d.name = device["name"].cast<std::string>();
@@ -39,7 +31,23 @@ bool TargetFrom(const py::object& target, meshvk::codegen::TargetDescription* ou
   d.shaderFloat16 = device["float16"].cast<bool>();
   d.storageBuffer16BitAccess = device["storage_16bit"].cast<bool>();
   // The one mapping mesh-vk-compile --target-device=auto and mesh-vk-run use.
-  *out = meshvk::codegen::targetForDevice(d);
+  return meshvk::codegen::targetForDevice(d);
+}
+
+// A target from a preset name, or from probed devices (the list meshvk.compile
+// makes of meshvk.devices() for target="auto"): one target every listed
+// device runs (meshvk::codegen::commonTarget), as mesh-vk-run tiles for the
+// devices it uses.
+bool TargetFrom(const py::object& target, meshvk::codegen::TargetDescription* out, std::string* error) {
+  if (py::isinstance<py::str>(target)) {
+    std::string name = target.cast<std::string>();
+    if (meshvk::codegen::lookupTarget(name, out)) return true;
+    *error = "target: unknown device '" + name + "' (expected 'lavapipe', 'generic' or 'auto')";
+    return false;
+  }
+  std::vector<meshvk::codegen::TargetDescription> targets;
+  for (const py::handle& device : target.cast<py::list>()) targets.push_back(ProbedTarget(device.cast<py::dict>()));
+  *out = meshvk::codegen::commonTarget(targets);
   return true;
 }
 

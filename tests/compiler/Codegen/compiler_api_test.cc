@@ -160,6 +160,44 @@ TEST(CompilerApi, ProbedTargetGetsItsPresetTuning) {
   EXPECT_EQ(tuned.subgroupSize, meshvk::codegen::TargetDescription().subgroupSize);
 }
 
+// A run over different GPUs gets one set of kernels that every one of them
+// runs (mesh-vk-run tiles for the devices it uses): the smallest limits, f16
+// only where all have it, and tuning knobs only where all agree.
+TEST(CompilerApi, CommonTargetRunsOnEveryDevice) {
+  meshvk::codegen::TargetDescription lavapipe = meshvk::codegen::lavapipeTarget();
+  EXPECT_EQ(meshvk::codegen::commonTarget({lavapipe, lavapipe}).registerTileRows, lavapipe.registerTileRows);
+  EXPECT_EQ(meshvk::codegen::commonTarget({lavapipe, lavapipe}).name, "lavapipe");
+  EXPECT_EQ(meshvk::codegen::commonTarget({}).name, meshvk::codegen::TargetDescription().name);
+
+  meshvk::codegen::TargetDescription gpu;
+  gpu.name = "Some Discrete GPU";
+  gpu.maxWorkgroupSize[0] = 256;
+  gpu.maxWorkgroupInvocations = 256;
+  gpu.maxSharedMemoryBytes = 65536;
+  gpu.subgroupSize = 32;
+  gpu.maxWorkgroupCount = 1u << 30;
+  gpu.shaderFloat16 = false;
+  gpu.storageBuffer16BitAccess = true;
+  gpu.registerTileRows = 4;
+  gpu.registerTileCols = 8;
+  gpu.preferredWorkgroupInvocations = 64;
+  meshvk::codegen::TargetDescription both = meshvk::codegen::commonTarget({lavapipe, gpu, lavapipe});
+  EXPECT_EQ(both.name, "lavapipe + Some Discrete GPU");
+  EXPECT_EQ(both.maxWorkgroupSize[0], 256u);
+  EXPECT_EQ(both.maxWorkgroupSize[1], gpu.maxWorkgroupSize[1]);
+  EXPECT_EQ(both.maxWorkgroupInvocations, 256u);
+  EXPECT_EQ(both.maxSharedMemoryBytes, lavapipe.maxSharedMemoryBytes);
+  EXPECT_EQ(both.maxWorkgroupCount, lavapipe.maxWorkgroupCount);
+  EXPECT_EQ(both.subgroupSize, 8u);
+  EXPECT_FALSE(both.supportsF16());
+  // Rows agree on neither (8 vs 4): the whole register tile is derived.
+  EXPECT_EQ(both.registerTileRows, 0u);
+  EXPECT_EQ(both.registerTileCols, 0u);
+  EXPECT_EQ(both.preferredWorkgroupInvocations, 64u);  // both ask for 64
+  EXPECT_EQ(both.elementwiseElementsPerInvocation, 0u);
+  EXPECT_LE(both.workgroupInvocations(), 256u);
+}
+
 TEST(CompilerApi, DumpWritesBinaryAndDisassembly) {
   llvm::SmallString<128> dir;
   ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("meshvk-dump", dir));

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace meshvk::codegen {
 
@@ -76,6 +77,15 @@ struct DeviceProperties {
 // lavapipe's when the device name says llvmpipe, else generic's (0 = derive
 // from the limits) — so a probed device is tiled like its preset.
 TargetDescription targetForDevice(const DeviceProperties &device);
+
+// One target whose kernels run on every device of `devices` (a run over
+// several, possibly different, GPUs: the artifact holds one SPIR-V per kernel,
+// so each process's device must accept it): each limit the smallest, f16 only
+// where every device has it, the subgroup size the smallest, and a tuning knob
+// kept only when every device's target has the same value (else 0: derive
+// from the common limits). The name joins the distinct device names with
+// " + ". Identical devices give that device's target; none gives generic's.
+TargetDescription commonTarget(const std::vector<TargetDescription> &devices);
 
 } // namespace meshvk::codegen
 

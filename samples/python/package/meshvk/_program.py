@@ -18,19 +18,20 @@ def _grid_text(grid_shape):
 
 
 def _probe_target(vulkan_version):
-    """Physical device 0 of this machine, as mesh-vk-compile --target-device=auto."""
+    """Every physical device of this machine (a Runtime may place processes on
+    any of them): the kernels are tiled for one target all of them run."""
     devices = _meshvk.devices()
     if not devices:
         raise _errors.UnavailableError("target='auto': no Vulkan physical device found")
-    device = devices[0]
-    major, minor, _ = (int(part) for part in device["api_version"].split("."))
     # A malformed version is left to the compiler's own message.
     parts = vulkan_version.split(".") if isinstance(vulkan_version, str) else []
     wanted = tuple(int(p) for p in parts) if len(parts) == 2 and all(p.isdigit() for p in parts) else None
-    if wanted and wanted[0] * 100 + wanted[1] > major * 100 + minor:
-        raise _errors.InvalidArgumentError(
-            "vulkan_version=%s: device '%s' supports Vulkan %d.%d" % (vulkan_version, device["name"], major, minor))
-    return device
+    for device in devices:
+        major, minor, _ = (int(part) for part in device["api_version"].split("."))
+        if wanted and wanted[0] * 100 + wanted[1] > major * 100 + minor:
+            raise _errors.InvalidArgumentError(
+                "vulkan_version=%s: device '%s' supports Vulkan %d.%d" % (vulkan_version, device["name"], major, minor))
+    return devices
 
 
 def _looks_like_mlir(text):
@@ -86,7 +87,8 @@ def compile(source, grid_shape=None, target="auto", vulkan_version="1.1", name=N
         model, or an ONNX model's serialized bytes (onnx.ModelProto.SerializeToString()).
     grid_shape: replaces the shape of the program's shard.grid, e.g. 2, (2, 2) or "2x2";
         for an ONNX model, the grid shard="data"/"tensor" split over (default: 1 process).
-    target: "auto" (tile for physical device 0 of this machine), "lavapipe" or "generic".
+    target: "auto" (tile for the physical devices of this machine: one set of kernels
+        every one of them runs), "lavapipe" or "generic".
     vulkan_version: "1.1", "1.2" or "1.3" (caps the SPIR-V version of the kernels).
     name: the name used in messages for MLIR text or ONNX bytes.
     shard: an ONNX model's sharding: "none" (default), "data", "tensor" or a SPEC.json path

@@ -17,13 +17,6 @@ namespace {
 using Shape = std::vector<int64_t>;
 using Tensors = std::vector<HostTensor>;
 
-HostTensor RandomF32(Shape shape, std::mt19937* rng) {
-  HostTensor t = HostTensor::Zeros(std::move(shape), MESHVK_ELEMENT_F32);
-  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-  for (float& v : t.f) v = u(*rng);
-  return t;
-}
-
 HostTensor Map(HostTensor t, float (*f)(float)) {
   for (float& v : t.f) v = f(v);
   return t;
@@ -153,15 +146,8 @@ const std::vector<FrontendProgram>& Programs() {
 class FrontendTest : public ProgramCaseTest {};
 
 TEST_P(FrontendTest, MatchesHostLoops) {
-  const FrontendProgram* program = FindProgram(Programs(), GetParam().program);
-  ASSERT_NE(program, nullptr);
-  meshvk::CompiledProgram compiled;
-  const uint32_t processes = CompileThisCase(MESHVK_FRONTEND_PROGRAMS_DIR, "meshvk frontend test", 1, &compiled);
-  ASSERT_NE(processes, 0u);
-  std::mt19937 rng(20261130);
-  Tensors inputs = program->inputs(&rng);
-  RunAndCompare(compiled.artifact, processes, inputs, program->reference(inputs), 1e-3, 1e-4, What(),
-                MESHVK_TOPOLOGY_LOGICAL);
+  RunTableCase(Programs(), MESHVK_FRONTEND_PROGRAMS_DIR, "meshvk frontend test", 1, 20261130, 1e-3, 1e-4,
+               MESHVK_TOPOLOGY_LOGICAL);
 }
 
 MESHVK_INSTANTIATE_PROGRAM_CASES(Programs, FrontendTest, Programs());

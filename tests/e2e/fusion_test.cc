@@ -23,13 +23,6 @@ namespace {
 using Shape = std::vector<int64_t>;
 using Tensors = std::vector<HostTensor>;
 
-HostTensor RandomF32(Shape shape, std::mt19937* rng) {
-  HostTensor t = HostTensor::Zeros(std::move(shape), MESHVK_ELEMENT_F32);
-  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-  for (float& v : t.f) v = u(*rng);
-  return t;
-}
-
 float Relu(float v) { return v > 0.0f ? v : 0.0f; }
 
 // a (m x k) . b (k x n) + bias[n], in double.
@@ -159,14 +152,7 @@ const std::vector<FusionProgram>& Programs() {
 class FusionTest : public ProgramCaseTest {};
 
 TEST_P(FusionTest, MatchesHostLoops) {
-  const FusionProgram* program = FindProgram(Programs(), GetParam().program);
-  ASSERT_NE(program, nullptr);
-  meshvk::CompiledProgram compiled;
-  const uint32_t processes = CompileThisCase(MESHVK_FUSION_PROGRAMS_DIR, "meshvk fusion test", 1, &compiled);
-  ASSERT_NE(processes, 0u);
-  std::mt19937 rng(20261203);
-  Tensors inputs = program->inputs(&rng);
-  RunAndCompare(compiled.artifact, processes, inputs, program->reference(inputs), 1e-4, 1e-4, What());
+  RunTableCase(Programs(), MESHVK_FUSION_PROGRAMS_DIR, "meshvk fusion test", 1, 20261203, 1e-4, 1e-4);
 }
 
 MESHVK_INSTANTIATE_PROGRAM_CASES(Programs, FusionTest, Programs());

@@ -23,19 +23,6 @@ namespace {
 using Shape = std::vector<int64_t>;
 using Tensors = std::vector<HostTensor>;
 
-HostTensor RandomI32(Shape shape, std::mt19937* rng) {
-  HostTensor t = HostTensor::Zeros(std::move(shape), MESHVK_ELEMENT_I32);
-  for (int32_t& v : t.i) v = static_cast<int32_t>((*rng)() % 2001) - 1000;
-  return t;
-}
-
-HostTensor RandomF32(Shape shape, std::mt19937* rng) {
-  HostTensor t = HostTensor::Zeros(std::move(shape), MESHVK_ELEMENT_F32);
-  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-  for (float& v : t.f) v = u(*rng);
-  return t;
-}
-
 int64_t Processes(const Shape& grid) {
   int64_t n = 1;
   for (int64_t s : grid) n *= s;

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <string>
 #include <vector>
 
@@ -75,6 +76,24 @@ class ProgramCaseTest : public ProgramRunTest, public ::testing::WithParamInterf
                                                  : ProcessCount(c.grid);
     if (expected != 0) EXPECT_EQ(processes, expected) << What();
     return expected == 0 || processes == expected ? processes : 0;
+  }
+
+  // The whole case for a table whose rows make their inputs from a generator
+  // (row.inputs(&rng)) and their reference results from those
+  // (row.reference(inputs)): compile (CompileThisCase), run on the case's
+  // processes of `topology`, compare.
+  template <typename Row>
+  void RunTableCase(const std::vector<Row>& programs, const std::string& dir, const std::string& producer,
+                    uint32_t written_processes, uint32_t seed, double atol, double rtol,
+                    meshvk_topology_t topology = TopologyFromEnvironment()) {
+    const Row* program = FindProgram(programs, GetParam().program);
+    ASSERT_NE(program, nullptr);
+    meshvk::CompiledProgram compiled;
+    const uint32_t processes = CompileThisCase(dir, producer, written_processes, &compiled);
+    ASSERT_NE(processes, 0u);
+    std::mt19937 rng(seed);
+    std::vector<HostTensor> inputs = program->inputs(&rng);
+    RunAndCompare(compiled.artifact, processes, inputs, program->reference(inputs), atol, rtol, What(), topology);
   }
 };
 

@@ -11,13 +11,6 @@
 namespace meshvk_e2e {
 namespace {
 
-HostTensor Random(std::vector<int64_t> shape, std::mt19937* rng) {
-  HostTensor t = HostTensor::Zeros(std::move(shape), MESHVK_ELEMENT_F32);
-  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-  for (float& v : t.f) v = u(*rng);
-  return t;
-}
-
 HostTensor RandomInt(std::vector<int64_t> shape, std::mt19937* rng) {
   HostTensor t = HostTensor::Zeros(std::move(shape), MESHVK_ELEMENT_I32);
   std::uniform_int_distribution<int32_t> u(-1000000, 1000000);
@@ -28,7 +21,7 @@ HostTensor RandomInt(std::vector<int64_t> shape, std::mt19937* rng) {
 template <typename... Shapes>
 std::vector<HostTensor> RandomAll(uint32_t seed, Shapes... shapes) {
   std::mt19937 rng(seed);
-  return {Random(shapes, &rng)...};
+  return {RandomF32(shapes, &rng)...};
 }
 
 using Shape = std::vector<int64_t>;
@@ -41,6 +34,19 @@ HostTensor Relu(HostTensor t) {
 const std::vector<std::string> kOneD = {"1", "2", "4", "2x2"};
 
 }  // namespace
+
+HostTensor RandomF32(std::vector<int64_t> shape, std::mt19937* rng) {
+  HostTensor t = HostTensor::Zeros(std::move(shape), MESHVK_ELEMENT_F32);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  for (float& v : t.f) v = u(*rng);
+  return t;
+}
+
+HostTensor RandomI32(std::vector<int64_t> shape, std::mt19937* rng) {
+  HostTensor t = HostTensor::Zeros(std::move(shape), MESHVK_ELEMENT_I32);
+  for (int32_t& v : t.i) v = static_cast<int32_t>((*rng)() % 2001) - 1000;
+  return t;
+}
 
 int64_t HostTensor::elements() const {
   int64_t n = 1;

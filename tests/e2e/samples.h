@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,10 @@ struct HostTensor {
   uint64_t bytes() const { return static_cast<uint64_t>(elements()) * 4; }
   static HostTensor Zeros(std::vector<int64_t> shape, meshvk_element_type_t type);
 };
+
+// Random test data: f32 uniform in [-1, 1), i32 uniform in [-1000, 1000].
+HostTensor RandomF32(std::vector<int64_t> shape, std::mt19937* rng);
+HostTensor RandomI32(std::vector<int64_t> shape, std::mt19937* rng);
 
 struct Sample {
   std::string name;  // file stem in samples/programs

@@ -19,12 +19,6 @@ namespace {
 using Shape = std::vector<int64_t>;
 using Tensors = std::vector<HostTensor>;
 
-HostTensor RandomI32(Shape shape, std::mt19937* rng) {
-  HostTensor t = HostTensor::Zeros(std::move(shape), MESHVK_ELEMENT_I32);
-  for (int32_t& v : t.i) v = static_cast<int32_t>((*rng)() % 2001) - 1000;
-  return t;
-}
-
 struct UnevenProgram {
   std::string name;                // tests/e2e/uneven_programs/<name>.mlir
   std::vector<std::string> grids;  // --grid-shape values; "" = as written; "dN": a `?` grid run on N processes
@@ -69,14 +63,7 @@ const std::vector<UnevenProgram>& Programs() {
 class UnevenTest : public ProgramCaseTest {};
 
 TEST_P(UnevenTest, MatchesHostLoops) {
-  const UnevenProgram* program = FindProgram(Programs(), GetParam().program);
-  ASSERT_NE(program, nullptr);
-  meshvk::CompiledProgram compiled;
-  const uint32_t processes = CompileThisCase(MESHVK_UNEVEN_PROGRAMS_DIR, "meshvk uneven test", 0, &compiled);
-  ASSERT_NE(processes, 0u);
-  std::mt19937 rng(20261201);
-  Tensors inputs = program->inputs(&rng);
-  RunAndCompare(compiled.artifact, processes, inputs, program->reference(inputs), 1e-4, 1e-5, What());
+  RunTableCase(Programs(), MESHVK_UNEVEN_PROGRAMS_DIR, "meshvk uneven test", 0, 20261201, 1e-4, 1e-5);
 }
 
 MESHVK_INSTANTIATE_PROGRAM_CASES(Programs, UnevenTest, Programs());

@@ -14,69 +14,46 @@ class Error(Exception):
     status = -1
 
 
-class InvalidArgumentError(Error, ValueError):
-    """INVALID_ARGUMENT: a wrong argument count, dtype, shape or value."""
-    code, status = "INVALID_ARGUMENT", 1
+# One row per meshvk_status_code_t (meshvk/status.h) besides OK: the class
+# name, the status name and value, the built-in class it also is, and what it
+# means. Each row becomes a module-level class of that name (meshvk.Error and
+# the built-in class as its bases).
+_STATUS_CLASSES = (
+    ("InvalidArgumentError", "INVALID_ARGUMENT", 1, ValueError,
+     "a wrong argument count, dtype, shape or value."),
+    ("OutOfRangeError", "OUT_OF_RANGE", 2, ValueError,
+     "an index, a name or a device limit outside what exists."),
+    ("FailedPreconditionError", "FAILED_PRECONDITION", 3, RuntimeError,
+     "wrong state, e.g. a closed runtime or program."),
+    ("ResourceExhaustedError", "RESOURCE_EXHAUSTED", 4, RuntimeError,
+     "out of host or device memory."),
+    ("UnavailableError", "UNAVAILABLE", 5, RuntimeError,
+     "no Vulkan driver or device, or a file that cannot be read."),
+    ("UnimplementedError", "UNIMPLEMENTED", 6, NotImplementedError,
+     "a valid request this version cannot do (a later one may)."),
+    ("DeadlineExceededError", "DEADLINE_EXCEEDED", 7, TimeoutError,
+     "a wait on the devices timed out."),
+    ("DeviceLostError", "DEVICE_LOST", 8, RuntimeError,
+     "the driver lost a device."),
+    ("DataLossError", "DATA_LOSS", 9, ValueError,
+     "a malformed or incompatible input file (.mvk)."),
+    ("InternalError", "INTERNAL", 10, RuntimeError,
+     "any other Vulkan or driver failure."),
+)
 
+_BY_STATUS = {}
+for _name, _code, _status, _builtin, _meaning in _STATUS_CLASSES:
+    _BY_STATUS[_status] = globals()[_name] = type(_name, (Error, _builtin), {
+        "__doc__": "%s: %s" % (_code, _meaning), "__module__": __name__, "code": _code, "status": _status})
+del _name, _code, _status, _builtin, _meaning
 
-class OutOfRangeError(Error, ValueError):
-    """OUT_OF_RANGE: an index, a name or a device limit outside what exists."""
-    code, status = "OUT_OF_RANGE", 2
-
-
-class FailedPreconditionError(Error, RuntimeError):
-    """FAILED_PRECONDITION: wrong state, e.g. a closed runtime or program."""
-    code, status = "FAILED_PRECONDITION", 3
-
-
-class ResourceExhaustedError(Error, RuntimeError):
-    """RESOURCE_EXHAUSTED: out of host or device memory."""
-    code, status = "RESOURCE_EXHAUSTED", 4
-
-
-class UnavailableError(Error, RuntimeError):
-    """UNAVAILABLE: no Vulkan driver or device, or a file that cannot be read."""
-    code, status = "UNAVAILABLE", 5
-
-
-class UnimplementedError(Error, NotImplementedError):
-    """UNIMPLEMENTED: a valid request this version cannot do (a later one may)."""
-    code, status = "UNIMPLEMENTED", 6
-
-
-class DeadlineExceededError(Error, TimeoutError):
-    """DEADLINE_EXCEEDED: a wait on the devices timed out."""
-    code, status = "DEADLINE_EXCEEDED", 7
-
-
-class DeviceLostError(Error, RuntimeError):
-    """DEVICE_LOST: the driver lost a device."""
-    code, status = "DEVICE_LOST", 8
-
-
-class DataLossError(Error, ValueError):
-    """DATA_LOSS: a malformed or incompatible input file (.mvk)."""
-    code, status = "DATA_LOSS", 9
-
-
-class InternalError(Error, RuntimeError):
-    """INTERNAL: any other Vulkan or driver failure."""
-    code, status = "INTERNAL", 10
-
-
-class CompileError(InvalidArgumentError):
+class CompileError(InvalidArgumentError):  # noqa: F821 (made from _STATUS_CLASSES)
     """The compiler rejected a program: "FILE:LINE:COL: error: ..."."""
-
-
-_BY_STATUS = {cls.status: cls for cls in (
-    InvalidArgumentError, OutOfRangeError, FailedPreconditionError, ResourceExhaustedError,
-    UnavailableError, UnimplementedError, DeadlineExceededError, DeviceLostError, DataLossError,
-    InternalError)}
 
 
 def error_class(status):
     """The exception class for a meshvk_status_code_t (the C++ side raises through it)."""
-    return _BY_STATUS.get(status, InternalError)
+    return _BY_STATUS.get(status, _BY_STATUS[10])
 
 
 __all__ = [name for name in dir() if name.endswith("Error")]

@@ -115,4 +115,4 @@ for line in skipped:
 if failures:
     print("\n".join(failures))
     sys.exit(1)
-print("PASS: the decoder and the U-Net on two lavapipes, the emulated group and MPI ranks")
+print("PASS: " + ", ".join(args.models) + " on two lavapipes, the emulated group and MPI ranks (where present)")

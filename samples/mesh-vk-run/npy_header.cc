@@ -279,11 +279,14 @@ bool ParseNpyHeader(const uint8_t* bytes, size_t size, NpyHeader* out, std::stri
 }
 
 std::vector<uint8_t> MakeNpyHeader(const std::vector<uint64_t>& shape, meshvk_element_type_t type) {
+  return MakeNpyHeader(shape, type == MESHVK_ELEMENT_F32 ? "<f4" : type == MESHVK_ELEMENT_F16 ? "<f2" : "<i4");
+}
+
+std::vector<uint8_t> MakeNpyHeader(const std::vector<uint64_t>& shape, const char* descr) {
   std::string dims = "(";
   for (size_t i = 0; i < shape.size(); ++i)
     dims += std::to_string(shape[i]) + (shape.size() == 1 ? "," : (i + 1 < shape.size() ? ", " : ""));
   dims += ")";
-  const char* descr = type == MESHVK_ELEMENT_F32 ? "<f4" : type == MESHVK_ELEMENT_F16 ? "<f2" : "<i4";
   std::string dict = std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': " + dims + ", }";
   // Pad so that the data starts on a 64-byte boundary (the format's rule).
   size_t total = 10 + dict.size() + 1;

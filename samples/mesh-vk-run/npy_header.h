@@ -47,6 +47,8 @@ bool ParseNpyHeader(const uint8_t* bytes, size_t size, NpyHeader* out, std::stri
 // The header numpy.save writes for `shape`/`type` (format 1.0, data aligned to
 // 64 bytes).
 std::vector<uint8_t> MakeNpyHeader(const std::vector<uint64_t>& shape, meshvk_element_type_t type);
+// The same with numpy's dtype string ("<i8", "|b1").
+std::vector<uint8_t> MakeNpyHeader(const std::vector<uint64_t>& shape, const char* descr);
 
 }  // namespace meshvk_run
 

@@ -33,7 +33,8 @@ bool TensorInfo(const meshvk_module_t* module, uint32_t function, bool result, u
 }
 
 // A program whose signature carries the model's names (an ONNX model): its
-// inputs and outputs by name, "inputs: x 8x16xf32 (split [[0],[]])".
+// inputs and outputs by name, "inputs: x 8x16xf32 (split [[0],[]])", an
+// int64 input "ids 4x8xi64 (i32 on the devices, split [[],[]])".
 void PrintSignatureNames(FILE* out, const meshvk_module_t* module, uint32_t function,
                          const meshvk_function_info_t& fn) {
   for (int results = 0; results < 2; ++results) {
@@ -51,8 +52,19 @@ void PrintSignatureNames(FILE* out, const meshvk_module_t* module, uint32_t func
           split += (a ? "," : "") + std::to_string(t.split_axes[d][a]);
         split += "]";
       }
-      std::string type = TypeString(std::vector<uint64_t>(t.shape, t.shape + t.rank), t.element_type);
-      line += std::string(i ? ", " : "") + (t.name && *t.name ? t.name : "?") + " " + type + " (split [" + split + "])";
+      // An ONNX int64 / bool tensor by its declared dtype, and the type the
+      // devices hold it in: "ids 4x1xi64 (i32 on the devices, split [[],[]])".
+      HostTensor declared;
+      declared.shape.assign(t.shape, t.shape + t.rank);
+      declared.type = t.element_type;
+      meshvk_declared_type_t declared_type = MESHVK_DECLARED_SAME;
+      meshvk_status_free(results ? meshvk_module_result_declared_type(module, function, i, &declared_type)
+                                 : meshvk_module_argument_declared_type(module, function, i, &declared_type));
+      declared.stored = StorageOf(declared_type);
+      const std::string device =
+          declared.stored == StoredAs::kType ? "" : std::string(ElementName(t.element_type)) + " on the devices, ";
+      line += std::string(i ? ", " : "") + (t.name && *t.name ? t.name : "?") + " " + TypeString(declared) + " (" +
+              device + "split [" + split + "])";
     }
     if (named) std::fprintf(out, "%s: %s\n", results ? "outputs" : "inputs", line.c_str());
   }

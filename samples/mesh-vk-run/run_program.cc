@@ -483,6 +483,7 @@ int ProgramRun::Invoke() {
     outputs_[i].shape.assign(results[i].shape, results[i].shape + results[i].rank);
     outputs_[i].type = results[i].element_type;
     outputs_[i].data.assign(results[i].byte_size, 0);
+    outputs_[i].stored = DeclaredStorage(r_.module, function(), i);  // written back as the model declares it
     host_outputs_.push_back({outputs_[i].data.data(), outputs_[i].data.size()});
   }
   invoke_.function = function();

@@ -207,6 +207,35 @@ std::string TypeString(const HostTensor& tensor) {
   return s + StoredName(tensor.stored);
 }
 
+StoredAs StorageOf(meshvk_declared_type_t declared) {
+  return declared == MESHVK_DECLARED_I64    ? StoredAs::kInt64
+         : declared == MESHVK_DECLARED_BOOL ? StoredAs::kBool
+                                            : StoredAs::kType;
+}
+
+StoredAs DeclaredStorage(const meshvk_module_t* module, uint32_t function, uint32_t result) {
+  meshvk_declared_type_t declared = MESHVK_DECLARED_SAME;
+  meshvk_status_free(meshvk_module_result_declared_type(module, function, result, &declared));  // SAME on error
+  return StorageOf(declared);
+}
+
+std::vector<uint8_t> StoredBytesOf(const HostTensor& tensor) {
+  if (tensor.stored == StoredAs::kType || tensor.type != MESHVK_ELEMENT_I32) return tensor.data;
+  const uint64_t count = tensor.data.size() / 4;
+  std::vector<uint8_t> out(count * StoredBytes(tensor.stored, 4));
+  for (uint64_t i = 0; i < count; ++i) {
+    int32_t value;
+    std::memcpy(&value, tensor.data.data() + 4 * i, 4);
+    if (tensor.stored == StoredAs::kInt64) {
+      const int64_t wide = value;
+      std::memcpy(out.data() + 8 * i, &wide, 8);  // little-endian host, as the .npy data
+    } else {
+      out[i] = value != 0;
+    }
+  }
+  return out;
+}
+
 uint16_t FloatToHalf(float value) {
   uint32_t x;
   std::memcpy(&x, &value, 4);
@@ -432,7 +461,7 @@ void PrintLevel(FILE* out, const HostTensor& t, size_t dim, uint64_t* index, uin
 }  // namespace
 
 void PrintTensor(FILE* out, const HostTensor& tensor, uint64_t max_elements) {
-  std::fprintf(out, "%s=", TypeString(tensor.shape, tensor.type).c_str());
+  std::fprintf(out, "%s=", TypeString(tensor).c_str());  // an int64 / bool result as the model declares it
   uint64_t index = 0;
   bool elided = false;
   PrintLevel(out, tensor, 0, &index, max_elements, &elided);

@@ -21,7 +21,11 @@ meshvk's own):
     and without cast=True;
   * bool masks (an ONNX BOOL input, i32 in the program): a '|b1' .npy, a
     deflated .npz member (--shard=data on 2) and numpy bool arrays match
-    torch's masked_fill; a bool file for an f32 argument is refused.
+    torch's masked_fill; a bool file for an f32 argument is refused;
+  * results in the model's declared dtypes: an ArgMax (int64) and a bool
+    comparison written as '<i8' / '|b1' .npy files and printed as i64 / b8
+    by mesh-vk-run (--print-plan shows both types), returned as int64 / bool
+    arrays and DeviceTensors by Python, equal to torch's.
 """
 import os
 import shutil
@@ -146,6 +150,43 @@ refused("cli bool for an f32 argument refused",
         [path("masked.onnx"), f"--input=x=@{path('mask.npy')}", f"--input=mask=@{path('mask.npy')}"],
         f"mesh-vk-run: --input[0]: 4x6xb8 given ({path('mask.npy')}), argument 0 ('x') of 'main' is 4x6xf32")
 
+# Results with the model's declared dtypes: an ArgMax (int64) and a bool
+# comparison come back as '<i8' / '|b1' files, as torch returns them (on 1
+# process and on 2 under --shard=data), and --print-plan names both types.
+class ArgMaxAndSign(torch.nn.Module):
+    def forward(self, x):
+        return x.argmax(-1), x > 0
+
+
+x_am = torch.randn(4, 6)
+torch.onnx.export(ArgMaxAndSign(), x_am, path("argmax.onnx"), input_names=["x"], output_names=["index", "positive"],
+                  opset_version=17)
+want_index, want_positive = (t.numpy() for t in ArgMaxAndSign()(x_am))
+np.save(path("argmax_x.npy"), x_am.numpy())
+for shard in ([], ["--shard=data", "--devices=2"]):
+    outs = [path("index.npy"), path("positive.npy")]
+    for out in outs:
+        if os.path.exists(out):
+            os.remove(out)
+    rc, stdout, err = run([path("argmax.onnx"), f"--input=@{path('argmax_x.npy')}", "--print-plan"] +
+                          [f"--output=@{o}" for o in outs] + shard)
+    label = "cli int64/bool results " + (" ".join(shard) or "on 1 process")
+    if rc != 0:
+        check(label, False, f"exit {rc}: {err.strip()}")
+        continue
+    index, positive = np.load(outs[0]), np.load(outs[1])
+    check(label + ": int64 index equals torch's", index.dtype == want_index.dtype == np.int64 and
+          np.array_equal(index, want_index), f"{index.dtype} {index.tolist()} vs {want_index.tolist()}")
+    check(label + ": bool result equals torch's", positive.dtype == want_positive.dtype == np.bool_ and
+          np.array_equal(positive, want_positive), f"{positive.dtype} {positive.tolist()}")
+    plan = "outputs: index 4xi64 (i32 on the devices, split ["
+    check(label + ": --print-plan shows the declared types", plan in stdout and
+          "positive 4x6xb8 (i32 on the devices, split [" in stdout,
+          [line for line in stdout.splitlines() if line.startswith("outputs:")])
+rc, stdout, err = run([path("argmax.onnx"), f"--input=@{path('argmax_x.npy')}"])
+check("cli int64/bool results printed with their types", rc == 0 and "4xi64=[" in stdout and "4x6xb8=[" in stdout,
+      stdout + err)
+
 # Under mpirun each rank reads (and checks) only its rows: the rank holding
 # the bad element names its index in the whole tensor.
 mpirun = shutil.which("mpirun")
@@ -190,6 +231,25 @@ with meshvk.Runtime(devices=1, topology="logical") as rt:
     fn = rt.load(meshvk.compile(path("masked.onnx")))["main"]
     check("python bool mask matches torch", np.array_equal(fn(x_f.numpy(), mask.numpy()), masked_y))
     check("python bool mask by name matches torch", np.array_equal(fn(mask=mask.numpy(), x=x_f.numpy()), masked_y))
+
+# Python: fn() returns the declared dtypes (host results and DeviceTensors),
+# and the signature names both.
+for devices, shard in [(1, "none"), (2, "data")]:
+    with meshvk.Runtime(devices=devices, topology="logical") as rt:
+        fn = rt.load(meshvk.compile(path("argmax.onnx"), shard=shard, grid_shape=devices))["main"]
+        index, positive = fn(x_am.numpy())
+        check(f"python int64/bool results shard={shard}", index.dtype == np.int64 and positive.dtype == np.bool_ and
+              np.array_equal(index, want_index) and np.array_equal(positive, want_positive),
+              f"{index.dtype} {positive.dtype}")
+        t_index, t_positive = fn(x_am.numpy(), keep_on_device=True)
+        check(f"python DeviceTensor int64/bool shard={shard}",
+              (t_index.dtype, t_index.device_dtype, t_positive.dtype) == (np.int64, np.int32, np.bool_) and
+              np.array_equal(t_index.numpy(), want_index) and np.array_equal(t_positive.numpy(), want_positive),
+              f"{t_index.dtype} {t_index.device_dtype} {t_positive.dtype}")
+        results = fn.signature["results"]
+        check(f"python signature declared dtypes shard={shard}",
+              [(r["dtype"], r["declared_dtype"]) for r in results] == [("i32", "i64"), ("i32", "b8")] and
+              fn.signature["arguments"][0]["declared_dtype"] == "f32", str(results))
 
 if failures:
     print("\n".join(failures))

@@ -109,6 +109,20 @@ void Emitter::nameTensors(const std::vector<std::string> &names,
     (*tensors)[i].name = names[i];
 }
 
+void Emitter::declareTypes(const std::vector<art::DeclaredType> &types,
+                           std::vector<art::TensorDesc> *tensors) {
+  if (types.size() != tensors->size())
+    return;
+  for (size_t i = 0; i < types.size(); ++i) {
+    art::TensorDesc &t = (*tensors)[i];
+    bool integer = types[i] == art::DeclaredType::kI64 || types[i] == art::DeclaredType::kBool;
+    bool real = types[i] == art::DeclaredType::kF64;
+    if ((integer && t.element_type == art::ElementType::kI32) ||
+        (real && t.element_type == art::ElementType::kF32))
+      t.declared_type = types[i];
+  }
+}
+
 LogicalResult Emitter::buildSignature() {
   AbiAttr abi = getAbi(plan_);
   StringRef abiTag = MeshVKDialect::AbiAttrHelper::getNameStr();
@@ -172,6 +186,8 @@ LogicalResult Emitter::buildSignature() {
     return failure();
   nameTensors(options_.argumentNames, &function.arguments);
   nameTensors(options_.resultNames, &function.results);
+  declareTypes(options_.argumentDeclaredTypes, &function.arguments);
+  declareTypes(options_.resultDeclaredTypes, &function.results);
   return success();
 }
 

@@ -38,6 +38,22 @@ namespace {
 
 using namespace mlir;
 
+/// The artifact's declared type of an ONNX dtype (onnx.TensorProto.DataType:
+/// INT64 = 7, BOOL = 9, DOUBLE = 11; the importer holds them as i32, i32 and
+/// f32), kSame for every type the device holds as it is.
+artifact::DeclaredType declaredTypeOf(int32_t onnxType) {
+  switch (onnxType) {
+  case 7:
+    return artifact::DeclaredType::kI64;
+  case 9:
+    return artifact::DeclaredType::kBool;
+  case 11:
+    return artifact::DeclaredType::kF64;
+  default:
+    return artifact::DeclaredType::kSame;
+  }
+}
+
 // "file:line:col" of the innermost file location, or "" when there is none.
 std::string locationText(Location loc) {
   std::string text;
@@ -571,6 +587,11 @@ private:
     // An ONNX model's input and output names travel in the signature.
     emit.argumentNames = onnxSignature.argumentNames;
     emit.resultNames = onnxSignature.resultNames;
+    // And their dtypes, where the device holds another (int64/bool as i32).
+    for (int32_t type : onnxSignature.argumentTypes)
+      emit.argumentDeclaredTypes.push_back(declaredTypeOf(type));
+    for (int32_t type : onnxSignature.resultTypes)
+      emit.resultDeclaredTypes.push_back(declaredTypeOf(type));
     FailureOr<std::vector<uint8_t>> artifact = emitArtifact(*module, kernels, emit);
     if (failed(artifact))
       return fail("emitting the artifact failed");

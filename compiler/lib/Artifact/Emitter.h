@@ -93,6 +93,10 @@ private:
   LogicalResult buildSignature();
   static void nameTensors(const std::vector<std::string> &names,
                           std::vector<art::TensorDesc> *tensors);
+  // Only where the element type holds the declared one (i32 for i64/bool,
+  // f32 for f64): the loader refuses any other pair.
+  static void declareTypes(const std::vector<art::DeclaredType> &types,
+                           std::vector<art::TensorDesc> *tensors);
   FailureOr<Place> placeOf(Value value);
   std::vector<art::CommandRef> crossProcessDeps(ValueRange operands, uint32_t process);
   LogicalResult emitCopy(CopyOp copy);

@@ -35,6 +35,20 @@ const char* ElementTypeName(ElementType type) {
   return "?";
 }
 
+const char* DeclaredTypeName(DeclaredType type) {
+  switch (type) {
+    case DeclaredType::kSame:
+      return "";
+    case DeclaredType::kI64:
+      return "i64";
+    case DeclaredType::kBool:
+      return "bool";
+    case DeclaredType::kF64:
+      return "f64";
+  }
+  return "?";
+}
+
 ArtifactBuilder::ArtifactBuilder(std::vector<uint32_t> grid_shape, std::vector<uint32_t> peered_axes)
     : grid_shape_(std::move(grid_shape)), peered_axes_(std::move(peered_axes)) {
   uint64_t count = 1;
@@ -119,7 +133,8 @@ flatbuffers::Offset<mvk::TensorSignature> BuildTensor(flatbuffers::FlatBufferBui
   }
   return mvk::CreateTensorSignature(fbb, U64Vector(fbb, t.shape), static_cast<mvk::ElementType>(t.element_type),
                                     fbb.CreateVector(split), fbb.CreateVector(shards),
-                                    t.name.empty() ? 0 : fbb.CreateString(t.name));
+                                    t.name.empty() ? 0 : fbb.CreateString(t.name),
+                                    static_cast<mvk::DeclaredType>(t.declared_type));
 }
 
 }  // namespace

@@ -141,6 +141,28 @@ meshvk_status_t meshvk_module_argument_info(const meshvk_module_t* module, uint3
 meshvk_status_t meshvk_module_result_info(const meshvk_module_t* module, uint32_t function, uint32_t result,
                                           meshvk_tensor_info_t* out_info);
 
+// The dtype the source model declares for a tensor that the program holds in
+// another element type: an ONNX int64 or bool tensor is held as
+// MESHVK_ELEMENT_I32 (its values range-checked into it by the caller), a
+// double as MESHVK_ELEMENT_F32. A runner widens such a result back (i32 ->
+// int64, i32 != 0 -> bool, f32 -> double) so that its user gets the dtypes
+// the model's framework gives. SAME: the element type itself (every .mlir
+// program, an artifact written before the field existed).
+typedef enum meshvk_declared_type_e {
+  MESHVK_DECLARED_SAME = 0,
+  MESHVK_DECLARED_I64 = 1,
+  MESHVK_DECLARED_BOOL = 2,
+  MESHVK_DECLARED_F64 = 3,
+} meshvk_declared_type_t;
+// The declared type of an argument or a result (added beside the tensor
+// infos, whose layout never changes). INVALID_ARGUMENT for NULL module or
+// out_type; OUT_OF_RANGE for a bad function, argument or result (*out_type
+// is then SAME).
+meshvk_status_t meshvk_module_argument_declared_type(const meshvk_module_t* module, uint32_t function,
+                                                     uint32_t argument, meshvk_declared_type_t* out_type);
+meshvk_status_t meshvk_module_result_declared_type(const meshvk_module_t* module, uint32_t function, uint32_t result,
+                                                   meshvk_declared_type_t* out_type);
+
 // The artifact bytes the module holds (for a plan chosen with
 // meshvk_module_select_process_count: that plan's own bytes, a .mvk file of
 // one plan), owned by the module: what to write to save it. INVALID_ARGUMENT
@@ -465,6 +487,26 @@ typedef struct meshvk_program_stats_s {
 } meshvk_program_stats_t;
 #define MESHVK_PROGRAM_STATS_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_PROGRAM_STATS)
 meshvk_status_t meshvk_program_stats(const meshvk_program_t* program, meshvk_program_stats_t* out_stats);
+
+// How asynchronous invokes (meshvk_program_invoke_async) found their
+// buffers' recording: each distinct set of caller buffers (and flags) is
+// recorded once (copies in and out, and the function re-recorded with the
+// shards bound directly) and kept; the `capacity` most recently used are
+// kept, an older one is released (after its last submission) when a new one
+// is recorded. A loop that alternates between a few sets of buffers (a
+// decode step whose results are the next step's arguments, two sets used in
+// turn) records each once. Not thread-safe per program (as invoke).
+typedef struct meshvk_binding_stats_s {
+  meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_BINDING_STATS
+  const void* next;
+  uint64_t recorded;  // sets of buffers recorded (the invokes that found none cached)
+  uint64_t reused;    // invokes that found theirs cached
+  uint32_t cached;    // recordings held now
+  uint32_t capacity;  // the most held at once
+} meshvk_binding_stats_t;
+#define MESHVK_BINDING_STATS_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_BINDING_STATS)
+// INVALID_ARGUMENT for NULL or another structure type.
+meshvk_status_t meshvk_program_binding_stats(const meshvk_program_t* program, meshvk_binding_stats_t* out_stats);
 
 // Bytes that arrive at `process` in one invoke of `function`, by the path they
 // take on this program's device set (out_bytes[MESHVK_COPY_PATH_...]): what the

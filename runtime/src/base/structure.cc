@@ -51,6 +51,7 @@ const char* TypeName(meshvk_structure_type_t type) {
     MESHVK_NAME(PIPELINE_CACHE)
     MESHVK_NAME(PHASE_TIMING)
     MESHVK_NAME(RANK_COLLECTIVE)
+    MESHVK_NAME(BINDING_STATS)
 #undef MESHVK_NAME
     default:
       return nullptr;

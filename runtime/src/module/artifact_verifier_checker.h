@@ -92,6 +92,7 @@ class ArtifactChecker {
   std::string CheckBuffer(uint32_t p, uint32_t b, const mvk::Buffer* buf);
   std::string CheckFunctions();
   std::string CheckTensor(const std::string& path, const mvk::TensorSignature* t, bool result);
+  std::string CheckDeclaredType(const std::string& path, const mvk::TensorSignature* t);
   std::string CheckTensorNames(const std::string& path, const mvk::Function* fn);
 
   // Commands (artifact_verifier_commands.cc).

@@ -260,28 +260,28 @@ Status Prepare(meshvk_program_t* prog) {
   return Status();
 }
 
-// For a new set of caller buffers: which shards are bound directly, the
-// copies of the others, and the function recorded with the bound ones.
-Status Plan(meshvk_program_t* prog, const meshvk_async_invoke_info_t* info, uint32_t arguments, uint32_t results) {
+// The cache key of an invoke: function, flags, and every given buffer and offset.
+std::vector<const void*> BindingKey(const meshvk_async_invoke_info_t* info, uint32_t arguments, uint32_t results) {
   std::vector<const void*> key = CopyKey(info->function, info->arguments, info->arguments ? arguments : 0);
   key.push_back(reinterpret_cast<const void*>(static_cast<uintptr_t>(info->flags) + 1));
   if (info->results) {
     std::vector<const void*> out = CopyKey(info->function, info->results, results);
     key.insert(key.end(), out.begin(), out.end());
   }
-  if (key == prog->bound.key) return Status();
-  // Queued invokes still use the copies and recording about to be replaced.
-  if (prog->worker) MESHVK_RETURN_IF_ERROR(prog->worker->Drain());
-  prog->bound.Clear();
-  prog->copies_in.Clear();
-  prog->copies_out.Clear();
+  return key;
+}
+
+// For a new set of caller buffers: which shards are bound directly, the
+// copies of the others, and the function recorded with the bound ones.
+Status RecordBinding(meshvk_program_t* prog, const meshvk_async_invoke_info_t* info, uint32_t arguments,
+                     uint32_t results, meshvk::module::Binding* out) {
   Direct direct_in = DecideBinding(prog, info, false), direct_out = DecideBinding(prog, info, true);
   if (info->arguments)
     MESHVK_RETURN_IF_ERROR(
-        RecordCopies(prog, info->function, info->arguments, arguments, false, direct_in, &prog->copies_in));
+        RecordCopies(prog, info->function, info->arguments, arguments, false, direct_in, &out->copies_in));
   if (info->results)
     MESHVK_RETURN_IF_ERROR(
-        RecordCopies(prog, info->function, info->results, results, true, direct_out, &prog->copies_out));
+        RecordCopies(prog, info->function, info->results, results, true, direct_out, &out->copies_out));
   std::vector<std::vector<meshvk_buffer_t*>> buffers = prog->buffers;
   uint32_t bound = 0;
   for (int r = 0; r < 2; ++r) {
@@ -297,9 +297,39 @@ Status Plan(meshvk_program_t* prog, const meshvk_async_invoke_info_t* info, uint
     }
   }
   if (bound)
-    MESHVK_RETURN_IF_ERROR(meshvk::module::RecordFunctionWith(prog, info->function, buffers, &prog->bound.segments));
-  prog->bound.direct_shards = bound;
-  prog->bound.key = std::move(key);
+    MESHVK_RETURN_IF_ERROR(meshvk::module::RecordFunctionWith(prog, info->function, buffers, &out->bound.segments));
+  out->bound.direct_shards = bound;
+  return Status();
+}
+
+// The binding of this invoke's buffers: a cached one (moved to the front of
+// the LRU order), else a new recording that replaces the least recently used.
+Status Plan(meshvk_program_t* prog, const meshvk_async_invoke_info_t* info, uint32_t arguments, uint32_t results,
+            std::shared_ptr<meshvk::module::Binding>* out) {
+  meshvk::module::BindingCache& cache = prog->bindings;
+  std::vector<const void*> key = BindingKey(info, arguments, results);
+  for (const std::shared_ptr<meshvk::module::Binding>& entry : cache.entries) {
+    if (entry->key != key) continue;
+    entry->last_use = ++cache.clock;
+    ++cache.reused;
+    *out = entry;
+    return Status();
+  }
+  // Queued invokes run on the worker thread while this one records: let
+  // them finish first (a miss only; hits record nothing).
+  if (prog->worker) MESHVK_RETURN_IF_ERROR(prog->worker->Drain());
+  auto binding = std::make_shared<meshvk::module::Binding>();
+  MESHVK_RETURN_IF_ERROR(RecordBinding(prog, info, arguments, results, binding.get()));
+  binding->key = std::move(key);
+  binding->last_use = ++cache.clock;
+  ++cache.recorded;
+  if (cache.entries.size() >= meshvk::module::BindingCache::kCapacity) {
+    auto oldest = std::min_element(cache.entries.begin(), cache.entries.end(),
+                                   [](const auto& a, const auto& b) { return a->last_use < b->last_use; });
+    cache.entries.erase(oldest);  // waits for its last submission (or a queued invoke still holds it)
+  }
+  cache.entries.push_back(binding);
+  *out = std::move(binding);
   return Status();
 }
 
@@ -308,10 +338,13 @@ Status Plan(meshvk_program_t* prog, const meshvk_async_invoke_info_t* info, uint
 struct HostOrderedInvoke {
   meshvk_program_t* prog = nullptr;
   uint32_t function = 0;
+  std::shared_ptr<meshvk::module::Binding> binding;  // its copies, kept while queued
   std::vector<meshvk_semaphore_value_t> waits, signals;
-  HostOrderedInvoke(meshvk_program_t* p, const meshvk_async_invoke_info_t* info)
+  HostOrderedInvoke(meshvk_program_t* p, const meshvk_async_invoke_info_t* info,
+                    std::shared_ptr<meshvk::module::Binding> b)
       : prog(p),
         function(info->function),
+        binding(std::move(b)),
         waits(info->waits, info->waits + info->wait_count),
         signals(info->signals, info->signals + info->signal_count) {
     for (const auto& w : waits) meshvk_semaphore_retain(w.semaphore);
@@ -360,10 +393,10 @@ struct HostOrderedInvoke {
       }
     }
     MESHVK_RETURN_IF_ERROR(meshvk::module::WaitForEarlierInvokes(prog, UINT64_MAX));
-    MESHVK_RETURN_IF_ERROR(RunCopies(prog->copies_in, "copies in"));
+    MESHVK_RETURN_IF_ERROR(RunCopies(binding->copies_in, "copies in"));
     prog->timings_valid = false;
     MESHVK_RETURN_IF_ERROR(meshvk::module::SubmitSegments(prog, function, UINT64_MAX, {}, /*async=*/false));
-    MESHVK_RETURN_IF_ERROR(RunCopies(prog->copies_out, "copies out"));
+    MESHVK_RETURN_IF_ERROR(RunCopies(binding->copies_out, "copies out"));
     // Signalled by a submission on each semaphore's VkDevice, not by
     // vkSignalSemaphore: the Khronos validation layer (1.3.239) loses host
     // signals made on one thread while another waits (a spurious
@@ -405,9 +438,10 @@ Status InvokeAsync(meshvk_program_t* prog, const meshvk_async_invoke_info_t* inf
                           r ? "result" : "argument", i, tensors[i].shard_count, shards);
     }
   }
-  MESHVK_RETURN_IF_ERROR(Plan(prog, info, arguments, results));
+  std::shared_ptr<meshvk::module::Binding> binding;
+  MESHVK_RETURN_IF_ERROR(Plan(prog, info, arguments, results, &binding));
   if (prog->worker) {
-    auto job = std::make_shared<HostOrderedInvoke>(prog, info);
+    auto job = std::make_shared<HostOrderedInvoke>(prog, info, binding);
     prog->worker->Push([job](const std::atomic<bool>& stopping) { return job->Run(stopping); });
     return Status();
   }
@@ -419,10 +453,10 @@ Status InvokeAsync(meshvk_program_t* prog, const meshvk_async_invoke_info_t* inf
     std::vector<meshvk_semaphore_value_t> waits = Latest(prog);
     waits.insert(waits.end(), caller.begin(), caller.end());
     for (uint32_t p = 0; p < P; ++p) {
-      if (!prog->copies_in.per_process[p]) continue;
+      if (!binding->copies_in.per_process[p]) continue;
       meshvk_semaphore_value_t signal{prog->io_semaphores[p], prog->io_value[p] + 1};
-      MESHVK_RETURN_IF_ERROR(
-          Submit(prog, prog->copies_in.per_process[p], waits, &signal, 1, "copies in of process " + std::to_string(p)));
+      MESHVK_RETURN_IF_ERROR(Submit(prog, binding->copies_in.per_process[p], waits, &signal, 1,
+                                    "copies in of process " + std::to_string(p)));
       prog->io_value[p] = signal.value;
     }
   }
@@ -433,18 +467,18 @@ Status InvokeAsync(meshvk_program_t* prog, const meshvk_async_invoke_info_t* inf
     if (prog->io_value[q]) first.push_back({prog->io_semaphores[q], prog->io_value[q]});
   prog->timings_valid = false;
   // With shards bound directly, the function's recording on those buffers.
-  const bool bound = prog->bound.direct_shards > 0;
-  if (bound) std::swap(prog->segments[info->function], prog->bound.segments);
+  const bool bound = binding->bound.direct_shards > 0;
+  if (bound) std::swap(prog->segments[info->function], binding->bound.segments);
   Status submitted = meshvk::module::SubmitSegments(prog, info->function, 0, first, /*async=*/true);
-  if (bound) std::swap(prog->segments[info->function], prog->bound.segments);
+  if (bound) std::swap(prog->segments[info->function], binding->bound.segments);
   MESHVK_RETURN_IF_ERROR(submitted);
   // Copies out: after every process's last segment.
   if (info->results) {
     std::vector<meshvk_semaphore_value_t> waits = Latest(prog);
     for (uint32_t p = 0; p < P; ++p) {
-      if (!prog->copies_out.per_process[p]) continue;
+      if (!binding->copies_out.per_process[p]) continue;
       meshvk_semaphore_value_t signal{prog->io_semaphores[p], prog->io_value[p] + 1};
-      MESHVK_RETURN_IF_ERROR(Submit(prog, prog->copies_out.per_process[p], waits, &signal, 1,
+      MESHVK_RETURN_IF_ERROR(Submit(prog, binding->copies_out.per_process[p], waits, &signal, 1,
                                     "copies out of process " + std::to_string(p)));
       prog->io_value[p] = signal.value;
     }
@@ -468,6 +502,21 @@ meshvk_status_t meshvk_program_invoke_async(meshvk_program_t* program, const mes
   if (!status.ok()) return status.ToC();
   status = InvokeAsync(program, info);
   if (!status.ok()) return MakeStatus(status.code(), "meshvk_program_invoke_async: %s", status.message().c_str()).ToC();
+  return MESHVK_OK;
+}
+
+meshvk_status_t meshvk_program_binding_stats(const meshvk_program_t* program, meshvk_binding_stats_t* out_stats) {
+  if (!program)
+    return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_program_binding_stats: program is NULL").ToC();
+  Status status =
+      meshvk::CheckStructure(out_stats, MESHVK_STRUCTURE_TYPE_BINDING_STATS, "meshvk_program_binding_stats: out_stats");
+  if (!status.ok()) return status.ToC();
+  meshvk_binding_stats_t stats = MESHVK_BINDING_STATS_INIT;
+  stats.recorded = program->bindings.recorded;
+  stats.reused = program->bindings.reused;
+  stats.cached = static_cast<uint32_t>(program->bindings.entries.size());
+  stats.capacity = static_cast<uint32_t>(meshvk::module::BindingCache::kCapacity);
+  meshvk::FillKeepingHeader(out_stats, stats);
   return MESHVK_OK;
 }
 

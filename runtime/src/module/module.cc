@@ -147,6 +147,20 @@ meshvk_status_t TensorInfo(const meshvk_module_t* m, uint32_t function, uint32_t
   return MESHVK_OK;
 }
 
+meshvk_status_t DeclaredType(const meshvk_module_t* m, uint32_t function, uint32_t index, bool result,
+                             meshvk_declared_type_t* out) {
+  if (!m) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "module is NULL").ToC();
+  if (!out) return MakeStatus(MESHVK_STATUS_INVALID_ARGUMENT, "out_type is NULL").ToC();
+  *out = MESHVK_DECLARED_SAME;
+  const meshvk::mvk::TensorSignature* t = Tensor(m, function, index, result);
+  if (!t)
+    return MakeStatus(MESHVK_STATUS_OUT_OF_RANGE, "function %u has no %s %u", function, result ? "result" : "argument",
+                      index)
+        .ToC();
+  *out = static_cast<meshvk_declared_type_t>(t->declared_type());  // the verifier checked the value
+  return MESHVK_OK;
+}
+
 }  // namespace
 
 meshvk_module_s::~meshvk_module_s() {
@@ -296,6 +310,16 @@ meshvk_status_t meshvk_module_argument_info(const meshvk_module_t* module, uint3
 meshvk_status_t meshvk_module_result_info(const meshvk_module_t* module, uint32_t function, uint32_t result,
                                           meshvk_tensor_info_t* out_info) {
   return TensorInfo(module, function, result, true, out_info);
+}
+
+meshvk_status_t meshvk_module_argument_declared_type(const meshvk_module_t* module, uint32_t function,
+                                                     uint32_t argument, meshvk_declared_type_t* out_type) {
+  return DeclaredType(module, function, argument, false, out_type);
+}
+
+meshvk_status_t meshvk_module_result_declared_type(const meshvk_module_t* module, uint32_t function, uint32_t result,
+                                                   meshvk_declared_type_t* out_type) {
+  return DeclaredType(module, function, result, true, out_type);
 }
 
 namespace {

@@ -52,29 +52,58 @@ struct Segment {
 // Device-side copies between the caller's shard buffers and the program's own
 // (async invokes), recorded once per distinct set of caller buffers.
 struct ShardCopies {
-  std::vector<const void*> key;                       // function + buffers + offsets
   std::vector<meshvk_command_buffer_t*> per_process;  // null: nothing to copy
+  ShardCopies() = default;
+  ShardCopies(const ShardCopies&) = delete;
+  ShardCopies& operator=(const ShardCopies&) = delete;
   ~ShardCopies() { Clear(); }
   void Clear() {
     for (meshvk_command_buffer_t* cb : per_process) meshvk_command_buffer_release(cb);
     per_process.clear();
-    key.clear();
   }
 };
 
 // A function recorded again with caller shard buffers bound in place of the
 // program's own (async invokes), for one set of caller buffers.
 struct BoundSegments {
-  std::vector<const void*> key;  // function + argument and result buffers + offsets
   std::vector<Segment> segments;
   uint32_t direct_shards = 0;  // shards bound directly (the rest are copied)
+  BoundSegments() = default;
+  BoundSegments(const BoundSegments&) = delete;
+  BoundSegments& operator=(const BoundSegments&) = delete;
   ~BoundSegments() { Clear(); }
   void Clear() {
     for (Segment& seg : segments) meshvk_command_buffer_release(seg.command_buffer);
     segments.clear();
-    key.clear();
     direct_shards = 0;
   }
+};
+
+// Everything an async invoke records for one set of caller buffers: the
+// copies of the shards not bound directly and the function recorded with
+// the bound ones. The command buffers retain the caller's buffers, so a key's
+// pointers cannot name a newer buffer at a reused address while it is cached.
+struct Binding {
+  std::vector<const void*> key;  // function + flags + argument and result buffers + offsets
+  ShardCopies copies_in, copies_out;
+  BoundSegments bound;
+  uint64_t last_use = 0;  // BindingCache's clock
+};
+
+// The bindings of a program's async invokes, least recently used replaced
+// (invoke_async.cc). A decode loop whose results become the next step's
+// arguments alternates between two or three sets of buffers (ping-pong
+// caches, the prompt's host ids): with a few kept, each is recorded once
+// instead of on every call. A replaced binding's last release waits for its
+// last submission (meshvk_command_buffer_release); a queued host-ordered
+// invoke holds its own reference (shared_ptr), so nothing it uses goes away.
+struct BindingCache {
+  static constexpr size_t kCapacity = 4;
+  std::vector<std::shared_ptr<Binding>> entries;
+  uint64_t clock = 0;
+  uint64_t recorded = 0;  // bindings recorded (cache misses)
+  uint64_t reused = 0;    // invokes that found theirs (cache hits)
+  void Clear() { entries.clear(); }
 };
 
 }  // namespace meshvk::module
@@ -108,8 +137,7 @@ struct meshvk_program_s {
   // buffer that joins all processes and signals the caller's semaphores.
   std::vector<meshvk_semaphore_t*> io_semaphores;
   std::vector<uint64_t> io_value;
-  meshvk::module::ShardCopies copies_in, copies_out;
-  meshvk::module::BoundSegments bound;  // caller buffers bound directly (invoke_async.cc)
+  meshvk::module::BindingCache bindings;  // caller buffers bound or copied (invoke_async.cc)
   std::deque<std::string> async_notes;  // (stable addresses) why a caller shard was copied, not bound (once per reason)
   meshvk_command_buffer_t* join = nullptr;
   // Async invokes over several VkDevices run here (async_worker.h); first to go.
@@ -123,9 +151,7 @@ struct meshvk_program_s {
     worker.reset();
     pump.reset();
     for (meshvk_command_buffer_t* cb : joins) meshvk_command_buffer_release(cb);
-    copies_in.Clear();
-    copies_out.Clear();
-    bound.Clear();
+    bindings.Clear();
     meshvk_command_buffer_release(join);
     for (auto& list : segments)
       for (meshvk::module::Segment& s : list) meshvk_command_buffer_release(s.command_buffer);

@@ -97,6 +97,12 @@ FunctionSignature Artifact::Signature(const std::string& name) const {
   for (uint32_t i = 0; i < info.argument_count; ++i)
     Check(meshvk_module_argument_info(module_, s.index, i, &s.arguments[i]));
   for (uint32_t i = 0; i < info.result_count; ++i) Check(meshvk_module_result_info(module_, s.index, i, &s.results[i]));
+  s.argument_declared.resize(info.argument_count, MESHVK_DECLARED_SAME);
+  s.result_declared.resize(info.result_count, MESHVK_DECLARED_SAME);
+  for (uint32_t i = 0; i < info.argument_count; ++i)
+    Check(meshvk_module_argument_declared_type(module_, s.index, i, &s.argument_declared[i]));
+  for (uint32_t i = 0; i < info.result_count; ++i)
+    Check(meshvk_module_result_declared_type(module_, s.index, i, &s.result_declared[i]));
   return s;
 }
 
@@ -136,8 +142,9 @@ std::vector<ShardPlacement> Artifact::ArgumentShards(uint32_t function, uint32_t
 py::dict Artifact::SignatureDict(const std::string& function) const {
   FunctionSignature s = Signature(function);
   py::list arguments, results;
-  for (const auto& a : s.arguments) arguments.append(TensorInfoDict(a));
-  for (const auto& r : s.results) results.append(TensorInfoDict(r));
+  for (size_t i = 0; i < s.arguments.size(); ++i)
+    arguments.append(TensorInfoDict(s.arguments[i], s.argument_declared[i]));
+  for (size_t i = 0; i < s.results.size(); ++i) results.append(TensorInfoDict(s.results[i], s.result_declared[i]));
   py::dict dict;
   dict["name"] = s.name;
   dict["arguments"] = arguments;

@@ -161,9 +161,11 @@ void DeviceCall::WriteHostShards(meshvk_program_t* program) const {
   }
 }
 
-// One new buffer per result shard on the shard's process: the invoke writes
-// each result there (bound directly, or copied on the device).
+// One buffer per result shard on the shard's process (the invoke writes each
+// result there, bound directly or copied on the device): a set from the
+// program's pool whose tensor is gone, else new buffers (then pooled).
 void DeviceCall::MakeResultTensors(meshvk_device_set_t* set) {
+  ResultPool& pool = program_.result_pool();
   for (uint32_t r = 0; r < result_placements_.size(); ++r) {
     std::vector<meshvk_buffer_t*> buffers;
     auto keep = [&](meshvk_status_t status) {
@@ -172,14 +174,17 @@ void DeviceCall::MakeResultTensors(meshvk_device_set_t* set) {
         if (b) meshvk_buffer_release(b);
       Check(status, signature_.name + ": result " + std::to_string(r) + ": ");
     };
-    for (const ShardPlacement& p : result_placements_[r]) {
-      meshvk_buffer_t* buffer = nullptr;
-      const uint64_t bytes = ShardBytes(signature_.results[r], p);
-      if (bytes) keep(meshvk_buffer_create(set, p.process, bytes, &buffer));
-      buffers.push_back(buffer);
+    if (!pool.Take(signature_.index, r, &buffers)) {
+      for (const ShardPlacement& p : result_placements_[r]) {
+        meshvk_buffer_t* buffer = nullptr;
+        const uint64_t bytes = ShardBytes(signature_.results[r], p);
+        if (bytes) keep(meshvk_buffer_create(set, p.process, bytes, &buffer));
+        buffers.push_back(buffer);
+      }
     }
-    result_tensors_.push_back(std::make_shared<DeviceTensor>(program_.runtime(), set, signature_.results[r],
-                                                             result_placements_[r], std::move(buffers)));
+    result_tensors_.push_back(std::make_shared<DeviceTensor>(
+        program_.runtime(), set, signature_.results[r], signature_.result_declared[r], result_placements_[r], buffers));
+    pool.Keep(signature_.index, r, result_tensors_.back(), buffers);
     program_.runtime()->Register(result_tensors_.back());
   }
 }
@@ -226,7 +231,9 @@ py::object DeviceCall::Results(bool keep_sharded) {
     } else if (keep_sharded) {
       results.append(MakeShardedTensor(signature_.results[r], result_placements_[r], result_shards_[r]));
     } else {
-      results.append(AssembleShards(signature_.results[r], result_placements_[r], result_read_[r], result_shards_[r]));
+      results.append(
+          AsDeclared(AssembleShards(signature_.results[r], result_placements_[r], result_read_[r], result_shards_[r]),
+                     signature_.result_declared[r]));
     }
   }
   if (results.size() == 1) return results[0];

@@ -44,11 +44,12 @@ void ReleaseShards(const std::vector<meshvk_shard_buffer_t>& shards) {
 }
 
 DeviceTensor::DeviceTensor(std::shared_ptr<RuntimeCore> runtime, const meshvk_device_set_t* set,
-                           const meshvk_tensor_info_t& info, std::vector<ShardPlacement> placements,
-                           std::vector<meshvk_buffer_t*> buffers)
+                           const meshvk_tensor_info_t& info, meshvk_declared_type_t declared,
+                           std::vector<ShardPlacement> placements, std::vector<meshvk_buffer_t*> buffers)
     : runtime_(std::move(runtime)),
       set_(set),
       info_(info),
+      declared_(declared),
       placements_(std::move(placements)),
       buffers_(std::move(buffers)) {
   info_.name = nullptr;  // owned by the module, which may go first
@@ -92,7 +93,7 @@ py::array DeviceTensor::Numpy() {
         Check(meshvk_buffer_read(buffers_[s], 0, memory[i], bytes), "DeviceTensor shard " + std::to_string(s) + ": ");
     }
   }
-  return AssembleShards(info_, placements_, distinct, parts);
+  return AsDeclared(AssembleShards(info_, placements_, distinct, parts), declared_);
 }
 
 bool DeviceTensor::LaidOutAs(const meshvk_device_set_t* set, const std::vector<ShardPlacement>& placements) const {
@@ -128,7 +129,9 @@ bool DeviceTensor::closed() {
 
 py::tuple DeviceTensor::Shape() const { return py::tuple(py::cast(ShapeOf(info_))); }
 
-py::dtype DeviceTensor::Dtype() const { return DtypeOf(info_.element_type); }
+py::dtype DeviceTensor::Dtype() const { return DeclaredDtypeOf(info_.element_type, declared_); }
+
+py::dtype DeviceTensor::DeviceDtype() const { return DtypeOf(info_.element_type); }
 
 py::list DeviceTensor::SplitAxes() const { return TensorInfoDict(info_)["split_axes"]; }
 
@@ -150,6 +153,7 @@ void BindDeviceTensor(py::module_& m) {
   py::class_<DeviceTensor, std::shared_ptr<DeviceTensor>>(m, "DeviceTensor")
       .def_property_readonly("shape", &DeviceTensor::Shape)
       .def_property_readonly("dtype", &DeviceTensor::Dtype)
+      .def_property_readonly("device_dtype", &DeviceTensor::DeviceDtype)
       .def_property_readonly("split_axes", &DeviceTensor::SplitAxes)
       .def_property_readonly("shard_count", [](const DeviceTensor& t) { return t.placements().size(); })
       .def_property_readonly("bytes_per_process", &DeviceTensor::BytesPerProcess)

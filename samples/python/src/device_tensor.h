@@ -37,14 +37,18 @@ class DeviceTensor {
  public:
   // Takes ownership of `buffers` (one per placement, in shard order; NULL for
   // an empty shard).
+  // `declared`: the model's dtype for it (numpy() and dtype give it; the
+  // buffers hold `info`'s element type).
   DeviceTensor(std::shared_ptr<RuntimeCore> runtime, const meshvk_device_set_t* set, const meshvk_tensor_info_t& info,
-               std::vector<ShardPlacement> placements, std::vector<meshvk_buffer_t*> buffers);
+               meshvk_declared_type_t declared, std::vector<ShardPlacement> placements,
+               std::vector<meshvk_buffer_t*> buffers);
   ~DeviceTensor() { Release(); }
   DeviceTensor(const DeviceTensor&) = delete;
   DeviceTensor& operator=(const DeviceTensor&) = delete;
 
   // The global tensor read from the devices into a new array (each distinct
-  // shard read once; replicas skipped). FailedPrecondition once closed.
+  // shard read once; replicas skipped), in the declared dtype (an ONNX int64
+  // result as int64). FailedPrecondition once closed.
   py::array Numpy();
   // True when the program's `placements` on `set` lay the tensor out exactly
   // as this one is laid out: same device set, same shards on the same processes.
@@ -59,7 +63,8 @@ class DeviceTensor {
   const meshvk_tensor_info_t& info() const { return info_; }
   const std::vector<ShardPlacement>& placements() const { return placements_; }
   py::tuple Shape() const;
-  py::dtype Dtype() const;
+  py::dtype Dtype() const;        // the declared dtype (what numpy() returns)
+  py::dtype DeviceDtype() const;  // the buffers' (int32 for an int64 or bool tensor)
   py::list SplitAxes() const;
   // Bytes held on each process's device: {process: bytes}.
   py::dict BytesPerProcess() const;
@@ -69,6 +74,7 @@ class DeviceTensor {
   std::shared_ptr<RuntimeCore> runtime_;
   const meshvk_device_set_t* set_;  // compared only: buffers_ keep it alive
   meshvk_tensor_info_t info_ = MESHVK_TENSOR_INFO_INIT;
+  meshvk_declared_type_t declared_ = MESHVK_DECLARED_SAME;
   std::vector<ShardPlacement> placements_;
   std::mutex mutex_;
   std::vector<meshvk_buffer_t*> buffers_;

@@ -55,10 +55,45 @@ py::object MakeShardedTensor(const meshvk_tensor_info_t& info, const std::vector
   return runtime.attr("ShardedTensor")(d["shape"], d["dtype"], d["split_axes"], list);
 }
 
+bool ResultPool::Take(uint32_t function, uint32_t result, std::vector<meshvk_buffer_t*>* buffers) {
+  for (Entry& entry : entries_[{function, result}]) {
+    if (!entry.tensor.expired()) continue;
+    for (meshvk_buffer_t* b : entry.buffers)
+      if (b) meshvk_buffer_retain(b);
+    *buffers = entry.buffers;
+    ++reused_;
+    return true;
+  }
+  return false;
+}
+
+void ResultPool::Keep(uint32_t function, uint32_t result, const std::shared_ptr<DeviceTensor>& tensor,
+                      const std::vector<meshvk_buffer_t*>& buffers) {
+  std::vector<Entry>& list = entries_[{function, result}];
+  for (Entry& entry : list) {
+    if (entry.buffers != buffers) continue;
+    entry.tensor = tensor;  // a set handed out again (Take)
+    return;
+  }
+  if (list.size() >= kCapacity) return;
+  for (meshvk_buffer_t* b : buffers)
+    if (b) meshvk_buffer_retain(b);
+  list.push_back({tensor, buffers});
+}
+
+void ResultPool::Clear() {
+  for (auto& [key, list] : entries_)
+    for (Entry& entry : list)
+      for (meshvk_buffer_t* b : entry.buffers)
+        if (b) meshvk_buffer_release(b);
+  entries_.clear();
+}
+
 void ProgramCore::Close() {
   std::lock_guard<std::mutex> lock(run_mutex_);
   meshvk_program_release(program_);  // waits until the devices are idle
   program_ = nullptr;
+  result_pool_.Clear();
 }
 
 void ProgramCore::ThrowClosed() const {
@@ -107,7 +142,8 @@ py::object Function::Call(const py::args& args, bool keep_sharded, const py::obj
   }
   py::list results;
   if (!keep_sharded) {
-    for (py::array& a : outputs) results.append(a);
+    // As the model declares them (an ONNX int64 / bool result as int64 / bool).
+    for (size_t r = 0; r < outputs.size(); ++r) results.append(AsDeclared(outputs[r], signature_.result_declared[r]));
   } else {
     for (uint32_t r = 0; r < result_count; ++r)
       results.append(MakeShardedTensor(signature_.results[r], placements[r], shards[r]));
@@ -156,16 +192,25 @@ py::list LoadedProgram::Placement() const {
 
 py::dict LoadedProgram::Stats() const {
   meshvk_program_stats_t stats = MESHVK_PROGRAM_STATS_INIT;
+  meshvk_binding_stats_t bindings = MESHVK_BINDING_STATS_INIT;
+  uint64_t pooled = 0;
   {
     py::gil_scoped_release release;
     program_->WithProgram([&](meshvk_program_t* program, meshvk_device_set_t*) {
       meshvk_status_free(meshvk_program_stats(program, &stats));
+      meshvk_status_free(meshvk_program_binding_stats(program, &bindings));
+      pooled = program_->result_pool().reused();
     });
   }
   py::dict d;
   d["command_buffers"] = stats.command_buffer_count;
   d["commands"] = stats.command_count;
   d["record_ms"] = stats.record_ns / 1e6;
+  // Calls on DeviceTensors: sets of buffers recorded, calls that replayed a
+  // recording, and result buffer sets handed out again (ResultPool).
+  d["bindings_recorded"] = bindings.recorded;
+  d["bindings_reused"] = bindings.reused;
+  d["result_buffers_reused"] = pooled;
   return d;
 }
 

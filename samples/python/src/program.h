@@ -13,9 +13,11 @@
 
 #include <pybind11/pybind11.h>
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "artifact.h"
@@ -45,6 +47,43 @@ void ReadResultShards(meshvk_program_t* program, const FunctionSignature& signat
 py::object MakeShardedTensor(const meshvk_tensor_info_t& info, const std::vector<ShardPlacement>& placements,
                              const std::vector<py::array>& shards);
 
+class DeviceTensor;
+
+// Result buffers of keep_on_device calls, kept for reuse: per (function,
+// result) up to kCapacity sets, each handed out again once the DeviceTensor
+// that had it is gone. A decode loop that feeds each step's results back as
+// the next step's arguments then alternates between two sets of buffers, and
+// the runtime, which records each distinct set of buffers once and keeps a
+// few (meshvk_program_binding_stats), replays its recordings instead of
+// recording again on every call. The pool holds one reference on each buffer
+// (so a set outlives its tensor until the program closes). Used under the
+// program's run mutex.
+class ResultPool {
+ public:
+  static constexpr size_t kCapacity = 4;
+  ResultPool() = default;
+  ResultPool(const ResultPool&) = delete;
+  ResultPool& operator=(const ResultPool&) = delete;
+  ~ResultPool() { Clear(); }
+  // A free set of result `result`'s buffers (each retained for the caller),
+  // or false when none is free.
+  bool Take(uint32_t function, uint32_t result, std::vector<meshvk_buffer_t*>* buffers);
+  // Keeps `tensor`'s `buffers` (retained here) for when it is gone; nothing
+  // when the pool of that result is full of tensors still alive.
+  void Keep(uint32_t function, uint32_t result, const std::shared_ptr<DeviceTensor>& tensor,
+            const std::vector<meshvk_buffer_t*>& buffers);
+  void Clear();
+  uint64_t reused() const { return reused_; }
+
+ private:
+  struct Entry {
+    std::weak_ptr<DeviceTensor> tensor;
+    std::vector<meshvk_buffer_t*> buffers;
+  };
+  std::map<std::pair<uint32_t, uint32_t>, std::vector<Entry>> entries_;
+  uint64_t reused_ = 0;
+};
+
 class ProgramCore {
  public:
   ProgramCore(std::shared_ptr<RuntimeCore> runtime, std::shared_ptr<Artifact> artifact, meshvk_device_set_t* set,
@@ -68,6 +107,8 @@ class ProgramCore {
   // outside WithProgram: it is released with the runtime).
   const meshvk_device_set_t* set_identity() const { return set_; }
   const std::shared_ptr<RuntimeCore>& runtime() const { return runtime_; }
+  // Under the run mutex (inside WithProgram) only.
+  ResultPool& result_pool() { return result_pool_; }
   bool closed() {
     std::lock_guard<std::mutex> lock(run_mutex_);
     return program_ == nullptr;
@@ -80,6 +121,7 @@ class ProgramCore {
   std::mutex run_mutex_;
   meshvk_device_set_t* set_;  // owned by the runtime core; valid while program_ is
   meshvk_program_t* program_;
+  ResultPool result_pool_;  // released with the program
 };
 
 class Function {

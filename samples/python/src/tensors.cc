@@ -111,6 +111,32 @@ py::dict TensorInfoDict(const meshvk_tensor_info_t& info) {
   return dict;
 }
 
+py::dict TensorInfoDict(const meshvk_tensor_info_t& info, meshvk_declared_type_t declared) {
+  py::dict dict = TensorInfoDict(info);
+  const char* names[] = {ElementTypeName(info.element_type), "i64", "b8", "f64"};
+  dict["declared_dtype"] = declared <= MESHVK_DECLARED_F64 ? names[declared] : names[0];
+  return dict;
+}
+
+py::dtype DeclaredDtypeOf(meshvk_element_type_t type, meshvk_declared_type_t declared) {
+  switch (declared) {
+    case MESHVK_DECLARED_I64:
+      return py::dtype("int64");
+    case MESHVK_DECLARED_BOOL:
+      return py::dtype("bool");
+    case MESHVK_DECLARED_F64:
+      return py::dtype("float64");
+    default:
+      return DtypeOf(type);
+  }
+}
+
+py::array AsDeclared(const py::array& a, meshvk_declared_type_t declared) {
+  if (declared == MESHVK_DECLARED_SAME) return a;
+  if (declared == MESHVK_DECLARED_BOOL) return py::array(a.attr("__ne__")(0));  // numpy: nonzero is true
+  return py::array(a.attr("astype")(DeclaredDtypeOf(MESHVK_ELEMENT_I32, declared)));
+}
+
 void CheckInputCount(const FunctionSignature& signature, size_t given) {
   if (given == signature.arguments.size()) return;
   std::string list;

@@ -27,6 +27,9 @@ struct FunctionSignature {
   uint32_t index = 0;
   std::string name;
   std::vector<meshvk_tensor_info_t> arguments, results;
+  // The dtype the source model declares for each (an ONNX int64/bool tensor
+  // is i32 on the devices): results are handed out in it.
+  std::vector<meshvk_declared_type_t> argument_declared, result_declared;
 };
 
 py::dtype DtypeOf(meshvk_element_type_t type);
@@ -35,8 +38,17 @@ const char* ElementTypeName(meshvk_element_type_t type);
 std::vector<py::ssize_t> ShapeOf(const meshvk_tensor_info_t& info);
 // "32x64xf32".
 std::string SignatureString(const meshvk_tensor_info_t& info);
-// A dict {shape, dtype, split_axes, shard_count} for Python.
+// A dict {shape, dtype, split_axes, shard_count, name} for Python; with
+// `declared`, also declared_dtype: the model's dtype ("i64", "b8", "f64"; the
+// dtype itself for SAME).
 py::dict TensorInfoDict(const meshvk_tensor_info_t& info);
+py::dict TensorInfoDict(const meshvk_tensor_info_t& info, meshvk_declared_type_t declared);
+// numpy's dtype of what a caller gets for a tensor: the declared type's
+// (int64, bool, float64), else DtypeOf(element_type).
+py::dtype DeclaredDtypeOf(meshvk_element_type_t type, meshvk_declared_type_t declared);
+// `a` (the device's values) as the model declares them: int64 widened, bool
+// as a != 0, float64 widened; `a` itself for SAME.
+py::array AsDeclared(const py::array& a, meshvk_declared_type_t declared);
 
 // Checks `args` against `signature`'s arguments: count, then for each the
 // dtype and the shape, raising InvalidArgumentError with mesh-vk-run's text

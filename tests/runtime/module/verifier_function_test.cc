@@ -99,5 +99,36 @@ TEST(ArtifactVerifier, TensorNames) {
   meshvk_module_release(module);
 }
 
+// A declared type (an ONNX int64/bool tensor held as i32, a double as f32)
+// names what its element type stands for; absent, it reads as SAME.
+TEST(ArtifactVerifier, DeclaredTypes) {
+  using meshvk::artifact::DeclaredType;
+  using meshvk::artifact::ElementType;
+  EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.arguments[0].declared_type = DeclaredType::kI64; }),
+                 "functions[0].arguments[0].declared_type: I64 for an f32 tensor (expected I64 or Bool for i32, F64 "
+                 "for f32)");
+  EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.results[0].declared_type = static_cast<DeclaredType>(9); }),
+                 "functions[0].results[0].declared_type: unknown type 9");
+  const std::vector<uint8_t> declared = WithFunction([](FunctionDesc& f) {
+    f.arguments[0].declared_type = DeclaredType::kF64;
+    f.results[0].element_type = ElementType::kI32;
+    f.results[0].declared_type = DeclaredType::kBool;
+  });
+  meshvk_module_t* module = nullptr;
+  ASSERT_EQ(meshvk_module_load(declared.data(), declared.size(), &module), nullptr);
+  meshvk_declared_type_t type = MESHVK_DECLARED_BOOL;
+  ASSERT_EQ(meshvk_module_argument_declared_type(module, 0, 0, &type), nullptr);
+  EXPECT_EQ(type, MESHVK_DECLARED_F64);
+  ASSERT_EQ(meshvk_module_argument_declared_type(module, 0, 1, &type), nullptr);
+  EXPECT_EQ(type, MESHVK_DECLARED_SAME);  // not written: the default
+  ASSERT_EQ(meshvk_module_result_declared_type(module, 0, 0, &type), nullptr);
+  EXPECT_EQ(type, MESHVK_DECLARED_BOOL);
+  meshvk_status_t status = meshvk_module_result_declared_type(module, 0, 5, &type);
+  EXPECT_EQ(meshvk_status_code(status), MESHVK_STATUS_OUT_OF_RANGE);
+  EXPECT_EQ(type, MESHVK_DECLARED_SAME);
+  meshvk_status_free(status);
+  meshvk_module_release(module);
+}
+
 }  // namespace
 }  // namespace meshvk_test

@@ -29,6 +29,7 @@
 
 #include "meshvk/Codegen/KernelCompiler.h"
 #include "meshvk/Codegen/TargetDescription.h"
+#include "meshvk/artifact/builder.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 
@@ -43,6 +44,11 @@ struct EmitOptions {
   // (an ONNX model's input and output names), stored in the signature; empty:
   // unnamed. A list whose size differs from the signature's is not used.
   std::vector<std::string> argumentNames, resultNames;
+  // The source model's dtypes where the plan holds a tensor in another
+  // element type (an ONNX int64/bool tensor as i32, a double as f32), stored
+  // as each TensorSignature's `declared_type`; empty: all kSame. A list whose
+  // size differs from the signature's is not used.
+  std::vector<artifact::DeclaredType> argumentDeclaredTypes, resultDeclaredTypes;
 };
 
 // `kernels`: the plan module's meshvk.kernel functions compiled

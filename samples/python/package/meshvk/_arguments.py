@@ -104,8 +104,11 @@ def _tensor_kind(value):
 
 def _check_tensor(value, kind, i, info, fn):
     """A DeviceTensor or ShardedTensor argument: its global type must be the
-    argument's (no cast: its shards are used as they are)."""
-    given = type_text(value.shape, _element_name(value.dtype))
+    argument's (no cast: its shards are used as they are). A DeviceTensor's
+    buffers hold its device_dtype (i32 for an ONNX int64 or bool result,
+    whose dtype is the declared one)."""
+    dtype = value.device_dtype if kind == "DeviceTensor" else value.dtype
+    given = type_text(value.shape, _element_name(dtype))
     if given != type_text(info["shape"], info["dtype"]):
         raise _errors.InvalidArgumentError("inputs[%d]: %s %s given, argument %d of %s is %s" % (
             i, kind, given, i, fn, type_text(info["shape"], info["dtype"])))

@@ -29,7 +29,10 @@ class Function:
 
     @property
     def signature(self):
-        """{name, arguments: [...], results: [...]}; each {shape, dtype, split_axes, shard_count, name}."""
+        """{name, arguments: [...], results: [...]}; each {shape, dtype, declared_dtype, split_axes,
+        shard_count, name}. dtype is what the devices hold ("f32", "f16", "i32"); declared_dtype
+        is the model's ("i64" and "b8" for an ONNX int64 or bool tensor held as i32, "f64" for a
+        double held as f32; else the dtype): results come back in it."""
         return self._signature
 
     def _inputs(self, args, named, cast):
@@ -49,7 +52,14 @@ class Function:
         of the shards); timeout in seconds (None: the runtime's 60 s).
         cast=True converts lists and arrays of another dtype of the same kind
         (float64 -> float32) to the argument's dtype; by default a wrong
-        dtype is refused.
+        dtype is refused. Results have the model's declared dtypes (an ONNX
+        int64 ArgMax as int64, a comparison as bool: signature's
+        declared_dtype), as arrays and as DeviceTensors (dtype and numpy();
+        device_dtype is what the buffers hold); ShardedTensors keep the
+        devices' dtype, as they are passed back in shard by shard.
+        A DeviceTensor result's buffers are reused by a later call once the
+        tensor is gone, so a loop that feeds results back runs on the same
+        few buffers (and the runtime on its recordings of them).
         """
         _arguments.check_call_options(keep_sharded, timeout, cast, keep_on_device)
         inputs = self._inputs(args, named, cast)

@@ -21,6 +21,9 @@ inline constexpr uint32_t kFormatVersion = 1;
 inline constexpr char kFileIdentifier[] = "MVK1";
 
 enum class ElementType : uint8_t { kF32 = 0, kF16 = 1, kI32 = 2 };
+// mvk.fbs DeclaredType: the source model's dtype of a tensor the program
+// holds in another element type (kI64, kBool: an i32 tensor; kF64: an f32).
+enum class DeclaredType : uint8_t { kSame = 0, kI64 = 1, kBool = 2, kF64 = 3 };
 enum class BufferKind : uint8_t { kArgumentShard = 0, kResultShard = 1, kTransient = 2, kConstant = 3 };
 
 struct BufferDesc {
@@ -96,6 +99,7 @@ struct TensorDesc {
   std::vector<std::vector<uint32_t>> split_axes;  // per dimension
   std::vector<ShardDesc> shards;
   std::string name;  // the source model's name for it ("": none, not stored)
+  DeclaredType declared_type = DeclaredType::kSame;
 };
 
 // A lowered collective (mvk.fbs `Collective`); values as in the schema.
@@ -128,6 +132,8 @@ struct FunctionDesc {
 // Bytes per element of `type`.
 uint32_t ElementSize(ElementType type);
 const char* ElementTypeName(ElementType type);  // "f32", "f16", "i32"
+// "i64", "bool", "f64" ("" for kSame).
+const char* DeclaredTypeName(DeclaredType type);
 
 class ArtifactBuilder {
  public:

@@ -3,7 +3,8 @@
 // Reshape, Flatten, Squeeze, Unsqueeze (tosa.reshape), Transpose, Concat,
 // Slice and Split (tensor.extract_slice, strided; negative steps through
 // tosa.reverse), Gather (tosa.gather on [outer, K, inner]), Expand (a
-// broadcasting copy), Tile, Pad (constant mode), ArgMax/ArgMin, Dropout
+// broadcasting copy), Tile, Pad (constant: tosa.pad; reflect/edge: slices, reversed or tiled,
+// concatenated; negative pads crop), ArgMax/ArgMin, Dropout
 // (inference: identity), DepthToSpace/SpaceToDepth (reshape + transpose).
 //
 //===----------------------------------------------------------------------===//
@@ -15,6 +16,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 #include <map>
+#include <set>
 
 using namespace mlir;
 
@@ -366,13 +368,90 @@ bool lowerTile(Importer &im) {
   return define(im, tosaOp(im, "tosa.tile", type, {v, im.shapeConstant(repeats)}), x->onnxType);
 }
 
+// `v`'s elements [offset, offset + size) along `axis`.
+Value sliceAxis(Importer &im, Value v, int64_t axis, int64_t offset, int64_t size) {
+  std::vector<int64_t> shape = shapeOf(v), offsets(shape.size(), 0), ones(shape.size(), 1);
+  offsets[axis] = offset;
+  shape[axis] = size;
+  MLIRContext *ctx = im.b.getContext();
+  return tensor::ExtractSliceOp::create(im.b, im.loc, v,
+                                        getAsIndexOpFoldResult(ctx, ArrayRef<int64_t>(offsets)),
+                                        getAsIndexOpFoldResult(ctx, ArrayRef<int64_t>(shape)),
+                                        getAsIndexOpFoldResult(ctx, ArrayRef<int64_t>(ones)));
+}
+
+Value concatAxis(Importer &im, ArrayRef<Value> parts, int64_t axis) {
+  if (parts.size() == 1)
+    return parts[0];
+  std::vector<int64_t> shape = shapeOf(parts[0]);
+  shape[axis] = 0;
+  for (Value p : parts)
+    shape[axis] += shapeOf(p)[axis];
+  auto type =
+      RankedTensorType::get(shape, cast<RankedTensorType>(parts[0].getType()).getElementType());
+  return tosaOp(im, "tosa.concat", type, parts,
+                {im.b.getNamedAttr("axis", im.b.getI32IntegerAttr(axis))});
+}
+
+Value reverseAxis(Importer &im, Value v, int64_t axis) {
+  if (shapeOf(v)[axis] == 1)
+    return v;
+  return tosaOp(im, "tosa.reverse", v.getType(), {v},
+                {im.b.getNamedAttr("axis", im.b.getI32IntegerAttr(axis))});
+}
+
+// `v` padded by [begin, end] (not negative) along `axis` in mode 'edge' (the
+// first/last element repeated: a slice tiled) or 'reflect' (the elements
+// next to the edge mirrored, the edge itself not repeated: a reversed slice;
+// pads past the axis's length repeat the reflection on the padded tensor,
+// as numpy's pad does).
+Value padAxis(Importer &im, Value v, int64_t axis, int64_t begin, int64_t end, bool edge) {
+  while (begin > 0 || end > 0) {
+    int64_t n = shapeOf(v)[axis];
+    SmallVector<Value> parts;
+    if (edge) {
+      auto tiled = [&](int64_t at, int64_t count) {
+        Value one = sliceAxis(im, v, axis, at, 1);
+        if (count == 1)
+          return one;
+        std::vector<int64_t> multiples(shapeOf(v).size(), 1), shape = shapeOf(one);
+        multiples[axis] = count;
+        shape[axis] = count;
+        auto type =
+            RankedTensorType::get(shape, cast<RankedTensorType>(v.getType()).getElementType());
+        return tosaOp(im, "tosa.tile", type, {one, im.shapeConstant(multiples)});
+      };
+      if (begin > 0)
+        parts.push_back(tiled(0, begin));
+      parts.push_back(v);
+      if (end > 0)
+        parts.push_back(tiled(n - 1, end));
+      begin = end = 0;
+    } else {
+      int64_t b = std::min(begin, n - 1), e = std::min(end, n - 1);
+      if (b > 0)
+        parts.push_back(reverseAxis(im, sliceAxis(im, v, axis, 1, b), axis));
+      parts.push_back(v);
+      if (e > 0)
+        parts.push_back(reverseAxis(im, sliceAxis(im, v, axis, n - 1 - e, e), axis));
+      begin -= b;
+      end -= e;
+    }
+    v = concatAxis(im, parts, axis);
+  }
+  return v;
+}
+
+// Pad: negative pads crop first (every mode), then 'constant' is tosa.pad
+// and 'edge'/'reflect' are slices (reversed for 'reflect', tiled for
+// 'edge') concatenated around the input, one axis after the other.
 bool lowerPad(Importer &im) {
   Tensor *x = im.input(0);
-  if (!x)
+  if (!x || !im.onlyAttributes({"mode", "pads", "value"}))
     return false;
   std::string mode = im.attrString("mode", "constant");
-  if (mode != "constant")
-    return im.fail("mode '" + mode + "' is not supported (supported: constant)");
+  if (mode != "constant" && mode != "reflect" && mode != "edge")
+    return im.fail("mode '" + mode + "' is not supported (supported: constant, reflect, edge)");
   std::vector<int64_t> pads = im.attrInts("pads"), axes;
   std::vector<double> value = {im.attrFloat("value", 0)};
   if (im.hasInput(1) && !im.hostInts(1, &pads, "pads"))
@@ -388,22 +467,52 @@ bool lowerPad(Importer &im) {
   std::vector<int64_t> given = axes;
   if (!im.axes(given, rank, &axes))
     return false;
-  std::vector<int64_t> padding(2 * rank, 0), shape = x->shape;
   int64_t n = axes.size();
   if (pads.size() != static_cast<size_t>(2 * n))
     return im.fail("pads has " + std::to_string(pads.size()) + " values for " + std::to_string(n) +
-                   " axes (expected " + std::to_string(2 * n) + ")");
+                   " axes (expected " + std::to_string(2 * n) + ": begins, then ends)");
+  std::vector<int64_t> begin(rank, 0), end(rank, 0);
   for (int64_t k = 0; k < n; ++k) {
-    int64_t a = axes[k];
-    if (pads.at(k) < 0 || pads.at(k + n) < 0)
-      return im.fail("negative pads are not supported");
-    padding[2 * a] = pads[k];
-    padding[2 * a + 1] = pads[k + n];
-    shape[a] += pads[k] + pads[k + n];
+    if (std::set<int64_t>(axes.begin(), axes.begin() + k).count(axes[k]))
+      return im.fail("axis " + std::to_string(axes[k]) + " is named twice in axes");
+    begin[axes[k]] = pads[k];
+    end[axes[k]] = pads[k + n];
   }
   Value v = im.valueOf(*x);
   if (!v)
     return false;
+  // Negative pads: crop.
+  for (int64_t a = 0; a < rank; ++a) {
+    int64_t cropBegin = std::max<int64_t>(0, -begin[a]), cropEnd = std::max<int64_t>(0, -end[a]);
+    if (!cropBegin && !cropEnd)
+      continue;
+    int64_t size = x->shape[a] - cropBegin - cropEnd;
+    if (size <= 0)
+      return im.fail("pads " + std::to_string(begin[a]) + ", " + std::to_string(end[a]) +
+                     " remove all " + std::to_string(x->shape[a]) + " elements of axis " +
+                     std::to_string(a));
+    v = sliceAxis(im, v, a, cropBegin, size);
+  }
+  std::vector<int64_t> padding(2 * rank, 0), shape = shapeOf(v);
+  bool any = false;
+  for (int64_t a = 0; a < rank; ++a) {
+    padding[2 * a] = std::max<int64_t>(0, begin[a]);
+    padding[2 * a + 1] = std::max<int64_t>(0, end[a]);
+    shape[a] += padding[2 * a] + padding[2 * a + 1];
+    any = any || padding[2 * a] || padding[2 * a + 1];
+    if (mode == "reflect" && (padding[2 * a] || padding[2 * a + 1]) && shapeOf(v)[a] < 2)
+      return im.fail("mode 'reflect' pads axis " + std::to_string(a) + " of " +
+                     std::to_string(shapeOf(v)[a]) +
+                     " element (reflect needs at least 2 to mirror)");
+  }
+  if (!any)
+    return define(im, v, x->onnxType);
+  if (mode != "constant") {
+    for (int64_t a = 0; a < rank; ++a)
+      if (padding[2 * a] || padding[2 * a + 1])
+        v = padAxis(im, v, a, padding[2 * a], padding[2 * a + 1], mode == "edge");
+    return define(im, v, x->onnxType);
+  }
   OnnxHostTensor fill;
   fill.shape = {1};
   fill.onnxType = x->onnxType;

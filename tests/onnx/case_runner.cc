@@ -238,9 +238,10 @@ std::string RunCase(const std::string& dir, int devices) {
     std::string name = graphInputs[i];
     byName[name] = i;
     options.inputShapes[name] = inputs[i].shape;  // dynamic dims fixed from the given input
-    // int64 inputs may be shape operands (Reshape's shape, ...): their values
-    // are given to the importer, which uses them only where it needs them.
-    if (inputs[i].onnxType == TP::INT64) options.shapeInputValues[name] = inputs[i];
+    // int64 (and int32: CumSum's axis) inputs may be shape operands
+    // (Reshape's shape, ...): their values are given to the importer, which
+    // uses them only where it needs them.
+    if (inputs[i].onnxType == TP::INT64 || inputs[i].onnxType == TP::INT32) options.shapeInputValues[name] = inputs[i];
   }
   mlir::MLIRContext context;
   meshvk::OnnxSignature signature;

@@ -2,7 +2,9 @@
 //
 // Reshape, Flatten, Squeeze, Unsqueeze (tosa.reshape), Transpose, Concat,
 // Slice and Split (tensor.extract_slice, strided; negative steps through
-// tosa.reverse), Gather (tosa.gather on [outer, K, inner]), Expand (a
+// tosa.reverse), Gather (tosa.gather on [outer, K, inner]), GatherElements
+// (tosa.gather of the flattened data at computed flat indices), CumSum (a
+// log-step prefix sum of shifted slices), Expand (a
 // broadcasting copy), Tile, Pad (constant: tosa.pad; reflect/edge: slices, reversed or tiled,
 // concatenated; negative pads crop), ArgMax/ArgMin, Dropout
 // (inference: identity), DepthToSpace/SpaceToDepth (reshape + transpose).
@@ -15,6 +17,7 @@
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
+#include <cstdint>
 #include <map>
 #include <set>
 
@@ -456,7 +459,7 @@ bool lowerPad(Importer &im) {
   std::vector<double> value = {im.attrFloat("value", 0)};
   if (im.hasInput(1) && !im.hostInts(1, &pads, "pads"))
     return false;
-  if (im.hasInput(2) && !im.hostReals(2, &value, "constant_value"))
+  if (im.hasInput(2) && mode == "constant" && !im.hostReals(2, &value, "constant_value"))
     return false;
   if (im.hasInput(3) && !im.hostInts(3, &axes, "axes"))
     return false;
@@ -524,6 +527,128 @@ bool lowerPad(Importer &im) {
   auto type = RankedTensorType::get(shape, cast<RankedTensorType>(v.getType()).getElementType());
   return define(im, tosaOp(im, "tosa.pad", type, {v, im.shapeConstant(padding), padConst}),
                 x->onnxType);
+}
+
+// GatherElements: out[p] = data[p with p[axis] = indices[p]]: one tosa.gather
+// of the flattened data ([1, size, 1]) at the flat indices
+// base[p] + indices[p] * stride(axis), where base[p] (a constant) is the flat
+// index of p with p[axis] = 0; negative indices count from the end.
+bool lowerGatherElements(Importer &im) {
+  Tensor *x = im.input(0), *idx = im.input(1);
+  if (!x || !idx || !im.onlyAttributes({"axis"}))
+    return false;
+  int64_t rank = x->shape.size(), axis = 0;
+  if (!im.axis(im.attrInt("axis", 0), rank, &axis))
+    return false;
+  if (kindOf(x->onnxType) == Kind::Bool)
+    return im.fail("gathering BOOL tensors is not supported");
+  if (static_cast<int64_t>(idx->shape.size()) != rank)
+    return im.fail("indices of shape " + shapeText(idx->shape) + " for data of shape " +
+                   shapeText(x->shape) + " (expected the same rank)");
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != axis && idx->shape[d] > x->shape[d])
+      return im.fail("indices of shape " + shapeText(idx->shape) + " exceed data of shape " +
+                     shapeText(x->shape) + " along axis " + std::to_string(d));
+  if (!checkNonEmpty(im, idx->shape) || !checkNonEmpty(im, x->shape))
+    return false;
+  int64_t k = x->shape[axis], size = elementCount(x->shape), w = elementCount(idx->shape);
+  if (size > INT32_MAX)
+    return im.fail("data of " + std::to_string(size) + " elements: flat indices exceed int32");
+  std::vector<int64_t> stride(rank, 1);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    stride[d] = stride[d + 1] * x->shape[d + 1];
+  OnnxHostTensor base;
+  base.shape = idx->shape;
+  base.onnxType = TP::INT32;
+  base.ints.resize(w);
+  for (int64_t p = 0; p < w; ++p) {
+    int64_t rest = p, flat = 0;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (d != axis)
+        flat += (rest % idx->shape[d]) * stride[d];
+      rest /= idx->shape[d];
+    }
+    base.ints[p] = flat;
+  }
+  Value indices;
+  if (idx->host && !idx->boundInput) {
+    OnnxHostTensor fixed = base;
+    for (int64_t p = 0; p < w; ++p) {
+      int64_t i = idx->host->ints.at(p);
+      if (i < -k || i >= k)
+        return im.fail("index " + std::to_string(i) + " is out of range for a dimension of " +
+                       std::to_string(k));
+      fixed.ints[p] += (i < 0 ? i + k : i) * stride[axis];
+    }
+    indices = im.constant(fixed);
+  } else {
+    Value raw = im.valueOf(*idx), offsets = im.constant(base);
+    if (!raw || !offsets)
+      return false;
+    int64_t step = stride[axis];
+    indices = im.elementwise(
+        {raw, offsets}, idx->shape, TP::INT32,
+        [&](OpBuilder &b, Location at, ValueRange a) -> Value {
+          Value zero = arith::ConstantOp::create(b, at, b.getI32IntegerAttr(0));
+          Value kv = arith::ConstantOp::create(b, at, b.getI32IntegerAttr(k));
+          Value sv = arith::ConstantOp::create(b, at, b.getI32IntegerAttr(step));
+          Value neg = arith::CmpIOp::create(b, at, arith::CmpIPredicate::slt, a[0], zero);
+          Value i =
+              arith::SelectOp::create(b, at, neg, arith::AddIOp::create(b, at, a[0], kv), a[0]);
+          return arith::AddIOp::create(b, at, a[1], arith::MulIOp::create(b, at, i, sv));
+        });
+  }
+  Value data = im.valueOf(*x);
+  if (!data || !indices)
+    return false;
+  Type element = cast<RankedTensorType>(data.getType()).getElementType();
+  Value g = tosaOp(im, "tosa.gather", RankedTensorType::get({1, w, 1}, element),
+                   {im.reshape(data, {1, size, 1}), im.reshape(indices, {1, w})});
+  return define(im, im.reshape(g, idx->shape), x->onnxType);
+}
+
+// CumSum: a prefix sum along the axis in log2(n) steps (Hillis-Steele: add
+// the tensor shifted by 1, 2, 4, ... with zeros shifted in); `exclusive`
+// shifts by one first, `reverse` sums from the end (reversed around it).
+bool lowerCumSum(Importer &im) {
+  Tensor *x = im.input(0);
+  std::vector<int64_t> axisValue;
+  if (!x || !im.onlyAttributes({"exclusive", "reverse"}) || !im.hostInts(1, &axisValue, "axis"))
+    return false;
+  if (axisValue.size() != 1)
+    return im.fail("axis has " + std::to_string(axisValue.size()) +
+                   " values (expected one: a scalar)");
+  int64_t rank = x->shape.size(), axis = 0;
+  if (!im.axis(axisValue[0], rank, &axis))
+    return false;
+  if (kindOf(x->onnxType) == Kind::Bool)
+    return im.fail("supported for numeric tensors only (not BOOL)");
+  if (!checkNonEmpty(im, x->shape))
+    return false;
+  Value v = im.valueOf(*x);
+  if (!v)
+    return false;
+  bool exclusive = im.attrInt("exclusive", 0), reverse = im.attrInt("reverse", 0);
+  int64_t n = x->shape[axis];
+  auto shifted = [&](Value t, int64_t by) -> Value {
+    std::vector<int64_t> zshape = shapeOf(t);
+    zshape[axis] = std::min(by, n);
+    auto type = RankedTensorType::get(zshape, cast<RankedTensorType>(t.getType()).getElementType());
+    Value zeros = arith::ConstantOp::create(
+        im.b, im.loc, type, DenseElementsAttr::get(type, im.b.getZeroAttr(type.getElementType())));
+    if (by >= n)
+      return zeros;
+    return concatAxis(im, {zeros, sliceAxis(im, t, axis, 0, n - by)}, axis);
+  };
+  if (reverse)
+    v = reverseAxis(im, v, axis);
+  if (exclusive)
+    v = shifted(v, 1);
+  for (int64_t by = 1; by < n; by *= 2)
+    v = tosaOp(im, "tosa.add", v.getType(), {v, shifted(v, by)});
+  if (reverse)
+    v = reverseAxis(im, v, axis);
+  return define(im, v, x->onnxType);
 }
 
 bool lowerArgExtreme(Importer &im) {
@@ -630,6 +755,8 @@ std::optional<Lowering> movementLowering(const std::string &op) {
                                                       {"Slice", lowerSlice},
                                                       {"Split", lowerSplit},
                                                       {"Gather", lowerGather},
+                                                      {"GatherElements", lowerGatherElements},
+                                                      {"CumSum", lowerCumSum},
                                                       {"Expand", lowerExpand},
                                                       {"Tile", lowerTile},
                                                       {"Pad", lowerPad},
@@ -645,7 +772,8 @@ std::optional<Lowering> movementLowering(const std::string &op) {
 }
 
 std::string movementOps() {
-  return "Reshape Flatten Squeeze Unsqueeze Transpose Concat Slice Split Gather Expand Tile Pad "
+  return "Reshape Flatten Squeeze Unsqueeze Transpose Concat Slice Split Gather GatherElements "
+         "CumSum Expand Tile Pad "
          "ArgMax ArgMin Dropout DepthToSpace SpaceToDepth";
 }
 

@@ -211,6 +211,19 @@ MODELS = {
         [helper.make_node("Conv", ["x", "w"], ["y"], name="conv3", kernel_shape=[3, 3, 3])],
         [vi("x", F, [1, 1, 3, 3, 3])], [vi("y", F, [1, 1, 1, 1, 1])],
         [const("w", np.ones((1, 1, 2, 2, 2), np.float32))]),
+    # GatherElements (indices given at run time) and CumSum.
+    "gather_elements": lambda: graph(
+        [helper.make_node("GatherElements", ["x", "i"], ["y"], name="ge", axis=1)],
+        [vi("x", F, [2, 3]), vi("i", I64, [2, 2])], [vi("y", F, [2, 2])]),
+    "gather_elements_rank": lambda: graph(
+        [helper.make_node("GatherElements", ["x", "i"], ["y"], name="ge", axis=0)],
+        [vi("x", F, [2, 3]), vi("i", I64, [2])], [vi("y", F, [2])]),
+    "cumsum": lambda: graph(
+        [helper.make_node("CumSum", ["x", "a"], ["y"], name="cs", exclusive=1, reverse=1)],
+        [vi("x", F, [2, 5])], [vi("y", F, [2, 5])], [const("a", np.array(1, np.int64))]),
+    "cumsum_axes": lambda: graph(
+        [helper.make_node("CumSum", ["x", "a"], ["y"], name="cs")],
+        [vi("x", F, [2, 5])], [vi("y", F, [2, 5])], [const("a", np.array([0, 1], np.int64))]),
     "runtime_shape": lambda: graph(
         [helper.make_node("Reshape", ["x", "s"], ["y"], name="reshape")],
         [vi("x", F, [2, 3]), vi("s", I64, [2])], [vi("y", F, [3, 2])]),
@@ -250,7 +263,7 @@ def external(name, out):
 UNCHECKED = {"softmax_axis", "unsqueeze_twice", "slice_lengths", "conv_transpose_channels",
              "conv_transpose_kernel_shape", "conv_transpose_strides", "pad_bad_mode", "pad_lengths",
              "pad_reflect_single", "pad_crop_all", "pool_pads", "pool_4d",
-             "conv3d_kernel_shape"}
+             "conv3d_kernel_shape", "gather_elements_rank", "cumsum_axes"}
 
 
 def main():

@@ -77,11 +77,12 @@ bool Encode(const meshvk::OnnxHostTensor& t, meshvk_element_type_t type, std::ve
       int32_t w = static_cast<int32_t>(v);
       std::memcpy(bytes->data() + 4 * i, &w, 4);
     } else {
-      if (isReal && t.onnxType == TP::DOUBLE && std::isfinite(t.reals[i]) &&
-          (std::fabs(t.reals[i]) > FLT_MAX || (t.reals[i] != 0 && std::fabs(t.reals[i]) < FLT_MIN))) {
-        // DOUBLE is computed as f32: a value f32 cannot hold is refused, not rounded.
+      if (isReal && t.onnxType == TP::DOUBLE && std::isfinite(t.reals[i]) && std::fabs(t.reals[i]) > FLT_MAX) {
+        // DOUBLE is computed as f32: a finite value beyond f32's range is refused
+        // (it would become inf); one below f32's normal range is rounded as a
+        // cast rounds it (to a subnormal or to zero), which is not a wrong answer.
         std::ostringstream s;
-        s << "a DOUBLE input element (" << t.reals[i] << ") is outside f32's normal range";
+        s << "a DOUBLE input element (" << t.reals[i] << ") is beyond f32's finite range";
         *error = s.str();
         return false;
       }
@@ -237,9 +238,10 @@ std::string RunCase(const std::string& dir, int devices) {
     std::string name = graphInputs[i];
     byName[name] = i;
     options.inputShapes[name] = inputs[i].shape;  // dynamic dims fixed from the given input
-    // int64 inputs may be shape operands (Reshape's shape, ...): their values
-    // are given to the importer, which uses them only where it needs them.
-    if (inputs[i].onnxType == TP::INT64) options.shapeInputValues[name] = inputs[i];
+    // int64 (and int32: CumSum's axis) inputs may be shape operands
+    // (Reshape's shape, ...): their values are given to the importer, which
+    // uses them only where it needs them.
+    if (inputs[i].onnxType == TP::INT64 || inputs[i].onnxType == TP::INT32) options.shapeInputValues[name] = inputs[i];
   }
   mlir::MLIRContext context;
   meshvk::OnnxSignature signature;

@@ -5,6 +5,10 @@
 // transposes that meet. 1-D windows are 2-D windows of height 1. TOSA wants
 // (in + pads - window) divisible by the stride: a remainder is taken off the
 // trailing pad (those rows are never read) or sliced off the input.
+// 3-D windows: a Conv is the sum over its depth taps of 2-D convolutions
+// (the depths as images), a pool two separable 2-D pools (over H, W, then
+// over D); a dilated MaxPool (TOSA's pools have no dilation) is maxima of
+// shifted slices by doubling, then a strided slice.
 //
 //===----------------------------------------------------------------------===//
 #include "Importer.h"
@@ -14,6 +18,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+#include <limits>
 
 using namespace mlir;
 
@@ -31,53 +37,101 @@ struct Window {
   int64_t cropInput[2] = {0, 0}; // trailing rows/cols sliced off the input
 };
 
-bool window(Importer &im, const std::vector<int64_t> &spatial, const std::vector<int64_t> &kernel,
-            bool ceil, Window *w) {
+// One spatial axis of a Conv/Pool window: the TOSA pads [begin, end] after
+// auto_pad and ceil_mode, the trailing input elements sliced off (`crop`)
+// and the output size.
+struct WindowAxis {
+  int64_t in = 1, kernel = 1, stride = 1, dilation = 1, begin = 0, end = 0, crop = 0, out = 1;
+};
+
+// The window's axes of a node with `spatial` input dims and `kernel`.
+bool windowAxes(Importer &im, const std::vector<int64_t> &spatial,
+                const std::vector<int64_t> &kernel, bool ceil, std::vector<WindowAxis> *axes) {
   size_t n = spatial.size();
   std::vector<int64_t> strides = im.attrInts("strides"), dilations = im.attrInts("dilations"),
                        pads = im.attrInts("pads");
+  auto count = [&](const char *name, const std::vector<int64_t> &v, size_t want) {
+    if (v.empty() || v.size() == want)
+      return true;
+    return im.fail(std::string(name) + " has " + std::to_string(v.size()) + " values, expected " +
+                   std::to_string(want) + " (" + (want == 2 * n ? "begins, then ends, " : "") +
+                   "one per spatial axis)");
+  };
+  if (kernel.size() != n)
+    return im.fail("kernel_shape has " + std::to_string(kernel.size()) + " values, expected " +
+                   std::to_string(n) + " (one per spatial axis)");
+  if (!count("strides", strides, n) || !count("dilations", dilations, n) ||
+      !count("pads", pads, 2 * n))
+    return false;
   std::string autoPad = im.attrString("auto_pad", "NOTSET");
-  size_t off = 2 - n; // 1-D: the height is the added unit dimension
+  if (autoPad != "NOTSET" && autoPad != "VALID" && autoPad != "SAME_UPPER" &&
+      autoPad != "SAME_LOWER")
+    return im.fail("auto_pad '" + autoPad + "' is not supported");
   for (size_t i = 0; i < n; ++i) {
-    w->kernel[off + i] = kernel[i];
-    w->stride[off + i] = strides.empty() ? 1 : strides[i];
-    w->dilation[off + i] = dilations.empty() ? 1 : dilations[i];
-  }
-  int64_t in[2] = {1, 1};
-  for (size_t i = 0; i < n; ++i)
-    in[off + i] = spatial[i];
-  for (int d = 0; d < 2; ++d) {
-    int64_t eff = (w->kernel[d] - 1) * w->dilation[d] + 1;
-    int64_t begin = 0, end = 0;
+    WindowAxis a;
+    a.in = spatial[i];
+    a.kernel = kernel[i];
+    a.stride = strides.empty() ? 1 : strides[i];
+    a.dilation = dilations.empty() ? 1 : dilations[i];
+    if (a.kernel < 1 || a.stride < 1 || a.dilation < 1)
+      return im.fail("kernel, strides and dilations must be positive (spatial axis " +
+                     std::to_string(i) + ")");
+    int64_t eff = (a.kernel - 1) * a.dilation + 1;
     if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
-      int64_t outSize = (in[d] + w->stride[d] - 1) / w->stride[d];
-      int64_t total = std::max<int64_t>(0, (outSize - 1) * w->stride[d] + eff - in[d]);
-      begin = autoPad == "SAME_UPPER" ? total / 2 : total - total / 2;
-      end = total - begin;
-    } else if (autoPad == "NOTSET" && d >= static_cast<int>(off) && !pads.empty()) {
-      begin = pads[d - off];
-      end = pads[d - off + n];
-    } else if (autoPad != "NOTSET" && autoPad != "VALID") {
-      return im.fail("auto_pad '" + autoPad + "' is not supported");
+      int64_t outSize = (a.in + a.stride - 1) / a.stride;
+      int64_t total = std::max<int64_t>(0, (outSize - 1) * a.stride + eff - a.in);
+      a.begin = autoPad == "SAME_UPPER" ? total / 2 : total - total / 2;
+      a.end = total - a.begin;
+    } else if (autoPad == "NOTSET" && !pads.empty()) {
+      a.begin = pads[i];
+      a.end = pads[i + n];
+      if (a.begin < 0 || a.end < 0)
+        return im.fail("negative pads are not supported (spatial axis " + std::to_string(i) + ")");
     }
-    int64_t span = in[d] + begin + end - eff;
+    int64_t span = a.in + a.begin + a.end - eff;
     if (span < 0)
       return im.fail("the window is larger than the padded input");
-    int64_t rem = span % w->stride[d];
+    int64_t rem = span % a.stride;
     if (ceil && rem) { // one more output: pad up to it
-      end += w->stride[d] - rem;
+      a.end += a.stride - rem;
       rem = 0;
     }
-    if (rem <= end) {
-      end -= rem;
+    if (rem <= a.end) {
+      a.end -= rem;
     } else {
-      w->cropInput[d] = rem - end;
-      end = 0;
+      a.crop = rem - a.end;
+      a.end = 0;
     }
-    w->pad[2 * d] = begin;
-    w->pad[2 * d + 1] = end;
-    w->out[d] = (in[d] - w->cropInput[d] + begin + end - eff) / w->stride[d] + 1;
+    a.out = (a.in - a.crop + a.begin + a.end - eff) / a.stride + 1;
+    axes->push_back(a);
   }
+  return true;
+}
+
+// The 2-D window of axes `h` and `w` (a default axis for a missing one).
+Window window2D(const WindowAxis &h, const WindowAxis &w) {
+  Window win;
+  const WindowAxis *axes[2] = {&h, &w};
+  for (int d = 0; d < 2; ++d) {
+    win.kernel[d] = axes[d]->kernel;
+    win.stride[d] = axes[d]->stride;
+    win.dilation[d] = axes[d]->dilation;
+    win.pad[2 * d] = axes[d]->begin;
+    win.pad[2 * d + 1] = axes[d]->end;
+    win.out[d] = axes[d]->out;
+    win.cropInput[d] = axes[d]->crop;
+  }
+  return win;
+}
+
+bool window(Importer &im, const std::vector<int64_t> &spatial, const std::vector<int64_t> &kernel,
+            bool ceil, Window *w) {
+  std::vector<WindowAxis> axes;
+  if (!windowAxes(im, spatial, kernel, ceil, &axes))
+    return false;
+  if (axes.size() == 1) // 1-D: the height is the added unit dimension
+    axes.insert(axes.begin(), WindowAxis{});
+  *w = window2D(axes[0], axes[1]);
   return true;
 }
 
@@ -194,6 +248,57 @@ Value weight2D(Importer &im, Value w, bool ohwi) {
                             : std::vector<int64_t>{s[0], s[1], 1, s[2]});
 }
 
+// A 3-D convolution [N, C, D, H, W] as the sum over its depth taps of 2-D
+// ones: tap t reads depths od * stride + t * dilation of the depth-padded
+// input (a strided slice), the depths as images ([N*OD, H, W, C]), with the
+// weight's slice [O, I, t] (convNHWC: groups and depthwise as in 2-D); the
+// bias is added by tap 0 only.
+Value conv3D(Importer &im, Value x, Value w, Value bias, const std::vector<WindowAxis> &axes,
+             int64_t group) {
+  Type f32 = im.b.getF32Type();
+  std::vector<int64_t> s = shapeOf(x), ws = shapeOf(w);
+  if (axes[0].crop || axes[1].crop || axes[2].crop)
+    x = sliceOf(im, x, {0, 0, 0, 0, 0},
+                {s[0], s[1], s[2] - axes[0].crop, s[3] - axes[1].crop, s[4] - axes[2].crop});
+  s = shapeOf(x);
+  const WindowAxis &depth = axes[0];
+  if (depth.begin || depth.end) {
+    std::vector<int64_t> padding = {0, 0, 0, 0, depth.begin, depth.end, 0, 0, 0, 0};
+    std::vector<int64_t> padded = s;
+    padded[2] += depth.begin + depth.end;
+    auto type = RankedTensorType::get({1}, f32);
+    Value zero = tosa::ConstOp::create(im.b, im.loc, type, DenseElementsAttr::get(type, 0.0f));
+    x = tosaOp(im, "tosa.pad", RankedTensorType::get(padded, f32),
+               {x, im.shapeConstant(padding), zero}, {});
+    s = padded;
+  }
+  x = im.transpose(x, {0, 2, 3, 4, 1}); // NDHWC
+  int64_t n = s[0], c = s[1], od = depth.out, cout = ws[0];
+  Window hw = window2D(axes[1], axes[2]);
+  hw.cropInput[0] = hw.cropInput[1] = 0;
+  auto zeros = RankedTensorType::get({cout}, f32);
+  Value noBias =
+      arith::ConstantOp::create(im.b, im.loc, zeros, DenseElementsAttr::get(zeros, 0.0f));
+  MLIRContext *ctx = im.b.getContext();
+  Value sum;
+  for (int64_t t = 0; t < depth.kernel; ++t) {
+    std::vector<int64_t> offsets = {0, t * depth.dilation, 0, 0, 0}, sizes = {n, od, s[3], s[4], c},
+                         strides = {1, depth.stride, 1, 1, 1};
+    auto type = RankedTensorType::get(sizes, f32);
+    Value xt = tensor::ExtractSliceOp::create(
+        im.b, im.loc, type, x, getAsIndexOpFoldResult(ctx, ArrayRef<int64_t>(offsets)),
+        getAsIndexOpFoldResult(ctx, ArrayRef<int64_t>(sizes)),
+        getAsIndexOpFoldResult(ctx, ArrayRef<int64_t>(strides)));
+    xt = im.reshape(xt, {n * od, s[3], s[4], c});
+    Value wt = sliceOf(im, w, {0, 0, t, 0, 0}, {ws[0], ws[1], 1, ws[3], ws[4]});
+    wt = im.reshape(wt, {ws[0], ws[1], ws[3], ws[4]});
+    Value y = convNHWC(im, xt, wt, t == 0 ? bias : noBias, hw, group, false);
+    sum = sum ? tosaOp(im, "tosa.add", y.getType(), {sum, y}) : y;
+  }
+  sum = im.reshape(sum, {n, od, hw.out[0], hw.out[1], cout});
+  return im.transpose(sum, {0, 4, 1, 2, 3});
+}
+
 } // namespace
 
 bool lowerConvolutions(Importer &im) {
@@ -204,24 +309,39 @@ bool lowerConvolutions(Importer &im) {
   if (tx->onnxType != TP::FLOAT)
     return im.fail("supported for FLOAT tensors only");
   size_t rank = tx->shape.size();
-  if (rank != 3 && rank != 4)
-    return im.fail("supported for 1-D and 2-D convolutions only (input rank " +
+  if (rank < 3 || rank > 5)
+    return im.fail("supported for 1-D, 2-D and 3-D convolutions only (input rank " +
                    std::to_string(rank) + ")");
   Value x = im.valueOf(*tx), w = im.valueOf(*tw);
   if (!x || !w)
     return false;
   bool ohwi = false;
   std::vector<int64_t> ws = oihwShape(im, *tw, &ohwi);
+  if (ws.size() != rank)
+    return im.fail("a weight of rank " + std::to_string(ws.size()) + " for an input of rank " +
+                   std::to_string(rank) + " (expected OUT x IN/group x KERNEL)");
   std::vector<int64_t> spatial(tx->shape.begin() + 2, tx->shape.end()),
       kernel(ws.begin() + 2, ws.end());
-  Window win;
-  if (!window(im, spatial, kernel, false, &win))
-    return false;
+  std::vector<int64_t> kernelShape = im.attrInts("kernel_shape");
+  if (!kernelShape.empty() && kernelShape != kernel)
+    return im.fail("kernel_shape " + shapeText(kernelShape) + " differs from the weight's window " +
+                   shapeText(kernel));
   int64_t group = im.attrInt("group", 1), cin = tx->shape[1], cout = ws[0];
   if (group < 1 || cin % group != 0 || cout % group != 0 || ws[1] != cin / group)
     return im.fail("group = " + std::to_string(group) + " does not divide the channels evenly");
   Value bias = biasOf(im, cout);
   if (!bias)
+    return false;
+  if (rank == 5) {
+    std::vector<WindowAxis> axes;
+    if (!windowAxes(im, spatial, kernel, false, &axes))
+      return false;
+    Value r = conv3D(im, x, w, bias, axes, group);
+    im.define(0, Tensor{r, shapeOf(r), TP::FLOAT, std::nullopt});
+    return true;
+  }
+  Window win;
+  if (!window(im, spatial, kernel, false, &win))
     return false;
   Value y = convNHWC(im, toNHWC(im, x, win), weight2D(im, w, ohwi), bias, win, group, ohwi);
   Value r = fromNHWC(im, y, rank);
@@ -448,6 +568,121 @@ bool lowerConvTranspose(Importer &im) {
   return true;
 }
 
+namespace {
+
+// The max over `kernel` taps `dilation` apart along `axis` at every start
+// position of `v`: by doubling (windows of 1, 2, 4, ... taps, each the max of
+// two of the previous ones) and one last max of two overlapping windows, so
+// log2(kernel) + 1 elementwise maxima of shifted slices, whatever the window.
+Value windowMax(Importer &im, Value v, int64_t axis, int64_t kernel, int64_t dilation) {
+  auto shifted = [&](Value m, int64_t by) {
+    std::vector<int64_t> s = shapeOf(m), offsets(s.size(), 0);
+    s[axis] -= by;
+    offsets[axis] = by;
+    std::vector<int64_t> zeros(s.size(), 0);
+    Value a = sliceOf(im, m, zeros, s), b = sliceOf(im, m, offsets, s);
+    return tosaOp(im, "tosa.maximum", a.getType(), {a, b});
+  };
+  int64_t span = 1;
+  for (; 2 * span <= kernel; span *= 2)
+    v = shifted(v, span * dilation);
+  if (span < kernel)
+    v = shifted(v, (kernel - span) * dilation);
+  return v;
+}
+
+// A max pool of `xin` (NHWC) with dilations, which TOSA's max_pool2d does
+// not have: the input padded with f32's lowest value (as TOSA's own lowering
+// pads it), the window's max at stride 1 one axis after the other (a max is
+// separable; windowMax), then every stride-th output kept (a strided slice).
+Value dilatedMaxPool(Importer &im, Value xin, const Window &win, RankedTensorType outType) {
+  Type f32 = im.b.getF32Type();
+  std::vector<int64_t> s = shapeOf(xin);
+  if (win.pad[0] || win.pad[1] || win.pad[2] || win.pad[3]) {
+    std::vector<int64_t> padding = {0, 0, win.pad[0], win.pad[1], win.pad[2], win.pad[3], 0, 0};
+    std::vector<int64_t> padded = {s[0], s[1] + win.pad[0] + win.pad[1],
+                                   s[2] + win.pad[2] + win.pad[3], s[3]};
+    auto type = RankedTensorType::get({1}, f32);
+    Value low = tosa::ConstOp::create(
+        im.b, im.loc, type, DenseElementsAttr::get(type, -std::numeric_limits<float>::max()));
+    xin = tosaOp(im, "tosa.pad", RankedTensorType::get(padded, f32),
+                 {xin, im.shapeConstant(padding), low}, {});
+  }
+  for (int d = 0; d < 2; ++d)
+    xin = windowMax(im, xin, 1 + d, win.kernel[d], win.dilation[d]);
+  if (win.stride[0] == 1 && win.stride[1] == 1)
+    return xin;
+  MLIRContext *ctx = im.b.getContext();
+  std::vector<int64_t> offsets(4, 0), strides = {1, win.stride[0], win.stride[1], 1};
+  return tensor::ExtractSliceOp::create(im.b, im.loc, outType, xin,
+                                        getAsIndexOpFoldResult(ctx, ArrayRef<int64_t>(offsets)),
+                                        getAsIndexOpFoldResult(ctx, outType.getShape()),
+                                        getAsIndexOpFoldResult(ctx, ArrayRef<int64_t>(strides)));
+}
+
+// A 2-D pool of `xin` (NHWC, the window's input crop already applied) into
+// NHWC: tosa.max_pool2d / tosa.avg_pool2d, zeros padded explicitly when
+// count_include_pad counts them in the mean.
+Value pool2D(Importer &im, Value xin, Window win, bool isMax, bool includePad) {
+  Type f32 = im.b.getF32Type();
+  std::vector<int64_t> s = shapeOf(xin);
+  auto outType = RankedTensorType::get({s[0], win.out[0], win.out[1], s[3]}, f32);
+  if (isMax && (win.dilation[0] != 1 || win.dilation[1] != 1))
+    return dilatedMaxPool(im, xin, win, outType);
+  if (!isMax && includePad && (win.pad[0] || win.pad[1] || win.pad[2] || win.pad[3])) {
+    // Zeros counted in the mean: pad explicitly, then pool without padding.
+    std::vector<int64_t> padding = {0, 0, win.pad[0], win.pad[1], win.pad[2], win.pad[3], 0, 0};
+    std::vector<int64_t> padded = {s[0], s[1] + win.pad[0] + win.pad[1],
+                                   s[2] + win.pad[2] + win.pad[3], s[3]};
+    auto type = RankedTensorType::get({1}, f32);
+    Value zero = tosa::ConstOp::create(im.b, im.loc, type, DenseElementsAttr::get(type, 0.0f));
+    xin = tosaOp(im, "tosa.pad", RankedTensorType::get(padded, f32),
+                 {xin, im.shapeConstant(padding), zero}, {});
+    for (int64_t &p : win.pad)
+      p = 0;
+  }
+  std::vector<NamedAttribute> attrs = {i64s(im, "kernel", win.kernel),
+                                       i64s(im, "stride", win.stride), i64s(im, "pad", win.pad)};
+  if (isMax)
+    return tosaOp(im, "tosa.max_pool2d", outType, {xin}, attrs);
+  attrs.push_back(im.b.getNamedAttr("acc_type", TypeAttr::get(f32)));
+  Value zp = im.zeroPoint(f32);
+  return tosaOp(im, "tosa.avg_pool2d", outType, {xin, zp, zp}, attrs);
+}
+
+// A 3-D pool [N, C, D, H, W] as two 2-D ones, the window being separable: a
+// pool over (H, W) with the depths as images ([N*D, H, W, C]), then one over
+// D ([N, D, OH*OW, C], window D x 1). The max of a box is the max over D of
+// the maxes over (H, W); its mean is the mean over D of the means over
+// (H, W), also where padding is not counted: the count of a window's real
+// elements is the product of its counts per axis.
+Value pool3D(Importer &im, Value x, const std::vector<WindowAxis> &axes, bool isMax,
+             bool includePad) {
+  std::vector<int64_t> s = shapeOf(x);
+  if (axes[0].crop || axes[1].crop || axes[2].crop)
+    x = sliceOf(im, x, {0, 0, 0, 0, 0},
+                {s[0], s[1], s[2] - axes[0].crop, s[3] - axes[1].crop, s[4] - axes[2].crop});
+  s = shapeOf(x);
+  int64_t n = s[0], c = s[1], d = s[2];
+  x = im.transpose(x, {0, 2, 3, 4, 1}); // NDHWC
+  x = im.reshape(x, {n * d, s[3], s[4], c});
+  Window hw = window2D(axes[1], axes[2]);
+  hw.cropInput[0] = hw.cropInput[1] = 0;
+  Value y = pool2D(im, x, hw, isMax, includePad);
+  int64_t oh = hw.out[0], ow = hw.out[1];
+  y = im.reshape(y, {n, d, oh * ow, c});
+  WindowAxis flat;
+  flat.in = flat.out = oh * ow;
+  Window depth = window2D(axes[0], flat);
+  depth.cropInput[0] = 0;
+  y = pool2D(im, y, depth, isMax, includePad);
+  int64_t od = depth.out[0];
+  y = im.reshape(y, {n, od, oh, ow, c});
+  return im.transpose(y, {0, 4, 1, 2, 3});
+}
+
+} // namespace
+
 bool lowerPool(Importer &im) {
   Tensor *tx = im.input(0);
   bool isMax = im.node->op_type() == "MaxPool";
@@ -459,49 +694,34 @@ bool lowerPool(Importer &im) {
   if (im.node->output_size() > 1 && !im.node->output(1).empty())
     return im.fail("the Indices output is not supported");
   size_t rank = tx->shape.size();
-  if (rank != 3 && rank != 4)
-    return im.fail("supported for 1-D and 2-D pools only");
-  for (int64_t d : im.attrInts("dilations"))
-    if (d != 1)
-      return im.fail("dilations other than 1 are not supported");
+  if (rank < 3 || rank > 5)
+    return im.fail("supported for 1-D, 2-D and 3-D pools only (input rank " + std::to_string(rank) +
+                   ")");
   std::vector<int64_t> spatial(tx->shape.begin() + 2, tx->shape.end());
-  Window win;
+  if (!isMax)
+    for (int64_t d : im.attrInts("dilations"))
+      if (d != 1)
+        return im.fail("dilations other than 1 are supported for MaxPool only");
   bool ceil = im.attrInt("ceil_mode", 0);
   if (!isMax && ceil)
     return im.fail("ceil_mode = 1 is supported for MaxPool only");
-  if (!window(im, spatial, im.attrInts("kernel_shape"), ceil, &win))
+  std::vector<WindowAxis> axes;
+  if (!windowAxes(im, spatial, im.attrInts("kernel_shape"), ceil, &axes))
     return false;
   Value x = im.valueOf(*tx);
   if (!x)
     return false;
-  Value xin = toNHWC(im, x, win);
-  Type f32 = im.b.getF32Type();
   bool includePad = im.attrInt("count_include_pad", 0);
-  if (!isMax && includePad && (win.pad[0] || win.pad[1] || win.pad[2] || win.pad[3])) {
-    // Zeros counted in the mean: pad explicitly, then pool without padding.
-    std::vector<int64_t> s = shapeOf(xin);
-    std::vector<int64_t> padding = {0, 0, win.pad[0], win.pad[1], win.pad[2], win.pad[3], 0, 0};
-    std::vector<int64_t> padded = {s[0], s[1] + win.pad[0] + win.pad[1],
-                                   s[2] + win.pad[2] + win.pad[3], s[3]};
-    auto type = RankedTensorType::get({1}, f32);
-    Value zero = tosa::ConstOp::create(im.b, im.loc, type, DenseElementsAttr::get(type, 0.0f));
-    xin = tosaOp(im, "tosa.pad", RankedTensorType::get(padded, f32),
-                 {xin, im.shapeConstant(padding), zero}, {});
-    for (int64_t &p : win.pad)
-      p = 0;
-  }
-  auto outType = RankedTensorType::get({tx->shape[0], win.out[0], win.out[1], tx->shape[1]}, f32);
-  std::vector<NamedAttribute> attrs = {i64s(im, "kernel", win.kernel),
-                                       i64s(im, "stride", win.stride), i64s(im, "pad", win.pad)};
-  Value y;
-  if (isMax) {
-    y = tosaOp(im, "tosa.max_pool2d", outType, {xin}, attrs);
+  Value r;
+  if (rank == 5) {
+    r = pool3D(im, x, axes, isMax, includePad);
   } else {
-    attrs.push_back(im.b.getNamedAttr("acc_type", TypeAttr::get(f32)));
-    Value zp = im.zeroPoint(f32);
-    y = tosaOp(im, "tosa.avg_pool2d", outType, {xin, zp, zp}, attrs);
+    if (axes.size() == 1) // 1-D: the height is the added unit dimension
+      axes.insert(axes.begin(), WindowAxis{});
+    Window win = window2D(axes[0], axes[1]);
+    Value y = pool2D(im, toNHWC(im, x, win), win, isMax, includePad);
+    r = fromNHWC(im, y, rank);
   }
-  Value r = fromNHWC(im, y, rank);
   im.define(0, Tensor{r, shapeOf(r), TP::FLOAT, std::nullopt});
   return true;
 }

@@ -2,8 +2,11 @@
 //
 // Reshape, Flatten, Squeeze, Unsqueeze (tosa.reshape), Transpose, Concat,
 // Slice and Split (tensor.extract_slice, strided; negative steps through
-// tosa.reverse), Gather (tosa.gather on [outer, K, inner]), Expand (a
-// broadcasting copy), Tile, Pad (constant mode), ArgMax/ArgMin, Dropout
+// tosa.reverse), Gather (tosa.gather on [outer, K, inner]), GatherElements
+// (tosa.gather of the flattened data at computed flat indices), CumSum (a
+// log-step prefix sum of shifted slices), Expand (a
+// broadcasting copy), Tile, Pad (constant: tosa.pad; reflect/edge: slices, reversed or tiled,
+// concatenated; negative pads crop), ArgMax/ArgMin, Dropout
 // (inference: identity), DepthToSpace/SpaceToDepth (reshape + transpose).
 //
 //===----------------------------------------------------------------------===//
@@ -14,7 +17,9 @@
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
+#include <cstdint>
 #include <map>
+#include <set>
 
 using namespace mlir;
 
@@ -366,18 +371,95 @@ bool lowerTile(Importer &im) {
   return define(im, tosaOp(im, "tosa.tile", type, {v, im.shapeConstant(repeats)}), x->onnxType);
 }
 
+// `v`'s elements [offset, offset + size) along `axis`.
+Value sliceAxis(Importer &im, Value v, int64_t axis, int64_t offset, int64_t size) {
+  std::vector<int64_t> shape = shapeOf(v), offsets(shape.size(), 0), ones(shape.size(), 1);
+  offsets[axis] = offset;
+  shape[axis] = size;
+  MLIRContext *ctx = im.b.getContext();
+  return tensor::ExtractSliceOp::create(im.b, im.loc, v,
+                                        getAsIndexOpFoldResult(ctx, ArrayRef<int64_t>(offsets)),
+                                        getAsIndexOpFoldResult(ctx, ArrayRef<int64_t>(shape)),
+                                        getAsIndexOpFoldResult(ctx, ArrayRef<int64_t>(ones)));
+}
+
+Value concatAxis(Importer &im, ArrayRef<Value> parts, int64_t axis) {
+  if (parts.size() == 1)
+    return parts[0];
+  std::vector<int64_t> shape = shapeOf(parts[0]);
+  shape[axis] = 0;
+  for (Value p : parts)
+    shape[axis] += shapeOf(p)[axis];
+  auto type =
+      RankedTensorType::get(shape, cast<RankedTensorType>(parts[0].getType()).getElementType());
+  return tosaOp(im, "tosa.concat", type, parts,
+                {im.b.getNamedAttr("axis", im.b.getI32IntegerAttr(axis))});
+}
+
+Value reverseAxis(Importer &im, Value v, int64_t axis) {
+  if (shapeOf(v)[axis] == 1)
+    return v;
+  return tosaOp(im, "tosa.reverse", v.getType(), {v},
+                {im.b.getNamedAttr("axis", im.b.getI32IntegerAttr(axis))});
+}
+
+// `v` padded by [begin, end] (not negative) along `axis` in mode 'edge' (the
+// first/last element repeated: a slice tiled) or 'reflect' (the elements
+// next to the edge mirrored, the edge itself not repeated: a reversed slice;
+// pads past the axis's length repeat the reflection on the padded tensor,
+// as numpy's pad does).
+Value padAxis(Importer &im, Value v, int64_t axis, int64_t begin, int64_t end, bool edge) {
+  while (begin > 0 || end > 0) {
+    int64_t n = shapeOf(v)[axis];
+    SmallVector<Value> parts;
+    if (edge) {
+      auto tiled = [&](int64_t at, int64_t count) {
+        Value one = sliceAxis(im, v, axis, at, 1);
+        if (count == 1)
+          return one;
+        std::vector<int64_t> multiples(shapeOf(v).size(), 1), shape = shapeOf(one);
+        multiples[axis] = count;
+        shape[axis] = count;
+        auto type =
+            RankedTensorType::get(shape, cast<RankedTensorType>(v.getType()).getElementType());
+        return tosaOp(im, "tosa.tile", type, {one, im.shapeConstant(multiples)});
+      };
+      if (begin > 0)
+        parts.push_back(tiled(0, begin));
+      parts.push_back(v);
+      if (end > 0)
+        parts.push_back(tiled(n - 1, end));
+      begin = end = 0;
+    } else {
+      int64_t b = std::min(begin, n - 1), e = std::min(end, n - 1);
+      if (b > 0)
+        parts.push_back(reverseAxis(im, sliceAxis(im, v, axis, 1, b), axis));
+      parts.push_back(v);
+      if (e > 0)
+        parts.push_back(reverseAxis(im, sliceAxis(im, v, axis, n - 1 - e, e), axis));
+      begin -= b;
+      end -= e;
+    }
+    v = concatAxis(im, parts, axis);
+  }
+  return v;
+}
+
+// Pad: negative pads crop first (every mode), then 'constant' is tosa.pad
+// and 'edge'/'reflect' are slices (reversed for 'reflect', tiled for
+// 'edge') concatenated around the input, one axis after the other.
 bool lowerPad(Importer &im) {
   Tensor *x = im.input(0);
-  if (!x)
+  if (!x || !im.onlyAttributes({"mode", "pads", "value"}))
     return false;
   std::string mode = im.attrString("mode", "constant");
-  if (mode != "constant")
-    return im.fail("mode '" + mode + "' is not supported (supported: constant)");
+  if (mode != "constant" && mode != "reflect" && mode != "edge")
+    return im.fail("mode '" + mode + "' is not supported (supported: constant, reflect, edge)");
   std::vector<int64_t> pads = im.attrInts("pads"), axes;
   std::vector<double> value = {im.attrFloat("value", 0)};
   if (im.hasInput(1) && !im.hostInts(1, &pads, "pads"))
     return false;
-  if (im.hasInput(2) && !im.hostReals(2, &value, "constant_value"))
+  if (im.hasInput(2) && mode == "constant" && !im.hostReals(2, &value, "constant_value"))
     return false;
   if (im.hasInput(3) && !im.hostInts(3, &axes, "axes"))
     return false;
@@ -388,22 +470,52 @@ bool lowerPad(Importer &im) {
   std::vector<int64_t> given = axes;
   if (!im.axes(given, rank, &axes))
     return false;
-  std::vector<int64_t> padding(2 * rank, 0), shape = x->shape;
   int64_t n = axes.size();
   if (pads.size() != static_cast<size_t>(2 * n))
     return im.fail("pads has " + std::to_string(pads.size()) + " values for " + std::to_string(n) +
-                   " axes (expected " + std::to_string(2 * n) + ")");
+                   " axes (expected " + std::to_string(2 * n) + ": begins, then ends)");
+  std::vector<int64_t> begin(rank, 0), end(rank, 0);
   for (int64_t k = 0; k < n; ++k) {
-    int64_t a = axes[k];
-    if (pads.at(k) < 0 || pads.at(k + n) < 0)
-      return im.fail("negative pads are not supported");
-    padding[2 * a] = pads[k];
-    padding[2 * a + 1] = pads[k + n];
-    shape[a] += pads[k] + pads[k + n];
+    if (std::set<int64_t>(axes.begin(), axes.begin() + k).count(axes[k]))
+      return im.fail("axis " + std::to_string(axes[k]) + " is named twice in axes");
+    begin[axes[k]] = pads[k];
+    end[axes[k]] = pads[k + n];
   }
   Value v = im.valueOf(*x);
   if (!v)
     return false;
+  // Negative pads: crop.
+  for (int64_t a = 0; a < rank; ++a) {
+    int64_t cropBegin = std::max<int64_t>(0, -begin[a]), cropEnd = std::max<int64_t>(0, -end[a]);
+    if (!cropBegin && !cropEnd)
+      continue;
+    int64_t size = x->shape[a] - cropBegin - cropEnd;
+    if (size <= 0)
+      return im.fail("pads " + std::to_string(begin[a]) + ", " + std::to_string(end[a]) +
+                     " remove all " + std::to_string(x->shape[a]) + " elements of axis " +
+                     std::to_string(a));
+    v = sliceAxis(im, v, a, cropBegin, size);
+  }
+  std::vector<int64_t> padding(2 * rank, 0), shape = shapeOf(v);
+  bool any = false;
+  for (int64_t a = 0; a < rank; ++a) {
+    padding[2 * a] = std::max<int64_t>(0, begin[a]);
+    padding[2 * a + 1] = std::max<int64_t>(0, end[a]);
+    shape[a] += padding[2 * a] + padding[2 * a + 1];
+    any = any || padding[2 * a] || padding[2 * a + 1];
+    if (mode == "reflect" && (padding[2 * a] || padding[2 * a + 1]) && shapeOf(v)[a] < 2)
+      return im.fail("mode 'reflect' pads axis " + std::to_string(a) + " of " +
+                     std::to_string(shapeOf(v)[a]) +
+                     " element (reflect needs at least 2 to mirror)");
+  }
+  if (!any)
+    return define(im, v, x->onnxType);
+  if (mode != "constant") {
+    for (int64_t a = 0; a < rank; ++a)
+      if (padding[2 * a] || padding[2 * a + 1])
+        v = padAxis(im, v, a, padding[2 * a], padding[2 * a + 1], mode == "edge");
+    return define(im, v, x->onnxType);
+  }
   OnnxHostTensor fill;
   fill.shape = {1};
   fill.onnxType = x->onnxType;
@@ -415,6 +527,128 @@ bool lowerPad(Importer &im) {
   auto type = RankedTensorType::get(shape, cast<RankedTensorType>(v.getType()).getElementType());
   return define(im, tosaOp(im, "tosa.pad", type, {v, im.shapeConstant(padding), padConst}),
                 x->onnxType);
+}
+
+// GatherElements: out[p] = data[p with p[axis] = indices[p]]: one tosa.gather
+// of the flattened data ([1, size, 1]) at the flat indices
+// base[p] + indices[p] * stride(axis), where base[p] (a constant) is the flat
+// index of p with p[axis] = 0; negative indices count from the end.
+bool lowerGatherElements(Importer &im) {
+  Tensor *x = im.input(0), *idx = im.input(1);
+  if (!x || !idx || !im.onlyAttributes({"axis"}))
+    return false;
+  int64_t rank = x->shape.size(), axis = 0;
+  if (!im.axis(im.attrInt("axis", 0), rank, &axis))
+    return false;
+  if (kindOf(x->onnxType) == Kind::Bool)
+    return im.fail("gathering BOOL tensors is not supported");
+  if (static_cast<int64_t>(idx->shape.size()) != rank)
+    return im.fail("indices of shape " + shapeText(idx->shape) + " for data of shape " +
+                   shapeText(x->shape) + " (expected the same rank)");
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != axis && idx->shape[d] > x->shape[d])
+      return im.fail("indices of shape " + shapeText(idx->shape) + " exceed data of shape " +
+                     shapeText(x->shape) + " along axis " + std::to_string(d));
+  if (!checkNonEmpty(im, idx->shape) || !checkNonEmpty(im, x->shape))
+    return false;
+  int64_t k = x->shape[axis], size = elementCount(x->shape), w = elementCount(idx->shape);
+  if (size > INT32_MAX)
+    return im.fail("data of " + std::to_string(size) + " elements: flat indices exceed int32");
+  std::vector<int64_t> stride(rank, 1);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    stride[d] = stride[d + 1] * x->shape[d + 1];
+  OnnxHostTensor base;
+  base.shape = idx->shape;
+  base.onnxType = TP::INT32;
+  base.ints.resize(w);
+  for (int64_t p = 0; p < w; ++p) {
+    int64_t rest = p, flat = 0;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (d != axis)
+        flat += (rest % idx->shape[d]) * stride[d];
+      rest /= idx->shape[d];
+    }
+    base.ints[p] = flat;
+  }
+  Value indices;
+  if (idx->host && !idx->boundInput) {
+    OnnxHostTensor fixed = base;
+    for (int64_t p = 0; p < w; ++p) {
+      int64_t i = idx->host->ints.at(p);
+      if (i < -k || i >= k)
+        return im.fail("index " + std::to_string(i) + " is out of range for a dimension of " +
+                       std::to_string(k));
+      fixed.ints[p] += (i < 0 ? i + k : i) * stride[axis];
+    }
+    indices = im.constant(fixed);
+  } else {
+    Value raw = im.valueOf(*idx), offsets = im.constant(base);
+    if (!raw || !offsets)
+      return false;
+    int64_t step = stride[axis];
+    indices = im.elementwise(
+        {raw, offsets}, idx->shape, TP::INT32,
+        [&](OpBuilder &b, Location at, ValueRange a) -> Value {
+          Value zero = arith::ConstantOp::create(b, at, b.getI32IntegerAttr(0));
+          Value kv = arith::ConstantOp::create(b, at, b.getI32IntegerAttr(k));
+          Value sv = arith::ConstantOp::create(b, at, b.getI32IntegerAttr(step));
+          Value neg = arith::CmpIOp::create(b, at, arith::CmpIPredicate::slt, a[0], zero);
+          Value i =
+              arith::SelectOp::create(b, at, neg, arith::AddIOp::create(b, at, a[0], kv), a[0]);
+          return arith::AddIOp::create(b, at, a[1], arith::MulIOp::create(b, at, i, sv));
+        });
+  }
+  Value data = im.valueOf(*x);
+  if (!data || !indices)
+    return false;
+  Type element = cast<RankedTensorType>(data.getType()).getElementType();
+  Value g = tosaOp(im, "tosa.gather", RankedTensorType::get({1, w, 1}, element),
+                   {im.reshape(data, {1, size, 1}), im.reshape(indices, {1, w})});
+  return define(im, im.reshape(g, idx->shape), x->onnxType);
+}
+
+// CumSum: a prefix sum along the axis in log2(n) steps (Hillis-Steele: add
+// the tensor shifted by 1, 2, 4, ... with zeros shifted in); `exclusive`
+// shifts by one first, `reverse` sums from the end (reversed around it).
+bool lowerCumSum(Importer &im) {
+  Tensor *x = im.input(0);
+  std::vector<int64_t> axisValue;
+  if (!x || !im.onlyAttributes({"exclusive", "reverse"}) || !im.hostInts(1, &axisValue, "axis"))
+    return false;
+  if (axisValue.size() != 1)
+    return im.fail("axis has " + std::to_string(axisValue.size()) +
+                   " values (expected one: a scalar)");
+  int64_t rank = x->shape.size(), axis = 0;
+  if (!im.axis(axisValue[0], rank, &axis))
+    return false;
+  if (kindOf(x->onnxType) == Kind::Bool)
+    return im.fail("supported for numeric tensors only (not BOOL)");
+  if (!checkNonEmpty(im, x->shape))
+    return false;
+  Value v = im.valueOf(*x);
+  if (!v)
+    return false;
+  bool exclusive = im.attrInt("exclusive", 0), reverse = im.attrInt("reverse", 0);
+  int64_t n = x->shape[axis];
+  auto shifted = [&](Value t, int64_t by) -> Value {
+    std::vector<int64_t> zshape = shapeOf(t);
+    zshape[axis] = std::min(by, n);
+    auto type = RankedTensorType::get(zshape, cast<RankedTensorType>(t.getType()).getElementType());
+    Value zeros = arith::ConstantOp::create(
+        im.b, im.loc, type, DenseElementsAttr::get(type, im.b.getZeroAttr(type.getElementType())));
+    if (by >= n)
+      return zeros;
+    return concatAxis(im, {zeros, sliceAxis(im, t, axis, 0, n - by)}, axis);
+  };
+  if (reverse)
+    v = reverseAxis(im, v, axis);
+  if (exclusive)
+    v = shifted(v, 1);
+  for (int64_t by = 1; by < n; by *= 2)
+    v = tosaOp(im, "tosa.add", v.getType(), {v, shifted(v, by)});
+  if (reverse)
+    v = reverseAxis(im, v, axis);
+  return define(im, v, x->onnxType);
 }
 
 bool lowerArgExtreme(Importer &im) {
@@ -521,6 +755,8 @@ std::optional<Lowering> movementLowering(const std::string &op) {
                                                       {"Slice", lowerSlice},
                                                       {"Split", lowerSplit},
                                                       {"Gather", lowerGather},
+                                                      {"GatherElements", lowerGatherElements},
+                                                      {"CumSum", lowerCumSum},
                                                       {"Expand", lowerExpand},
                                                       {"Tile", lowerTile},
                                                       {"Pad", lowerPad},
@@ -536,7 +772,8 @@ std::optional<Lowering> movementLowering(const std::string &op) {
 }
 
 std::string movementOps() {
-  return "Reshape Flatten Squeeze Unsqueeze Transpose Concat Slice Split Gather Expand Tile Pad "
+  return "Reshape Flatten Squeeze Unsqueeze Transpose Concat Slice Split Gather GatherElements "
+         "CumSum Expand Tile Pad "
          "ArgMax ArgMin Dropout DepthToSpace SpaceToDepth";
 }
 

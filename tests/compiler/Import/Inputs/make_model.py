@@ -154,6 +154,76 @@ MODELS = {
         [vi("x", F, [2, 2, 2])], [vi("y", F, [2, 2, 2]), vi("keep", TensorProto.BOOL, [2, 2])],
         [const("mask", np.array([[False, True], [False, False]])),
          const("ninf", np.array(-np.inf, np.float32))]),
+    # Pad (reflect, edge, negative pads) and its refusals.
+    "pad_reflect": lambda: graph(
+        [helper.make_node("Pad", ["x", "p"], ["y"], name="pad", mode="reflect")],
+        [vi("x", F, [2, 3])], [vi("y", F, [2, 8])],
+        [const("p", np.array([0, 4, 0, 1], np.int64))]),
+    "pad_edge": lambda: graph(
+        [helper.make_node("Pad", ["x", "p"], ["y"], name="pad", mode="edge")],
+        [vi("x", F, [2, 3])], [vi("y", F, [3, 5])],
+        [const("p", np.array([1, 0, 0, 2], np.int64))]),
+    "pad_negative": lambda: graph(
+        [helper.make_node("Pad", ["x", "p"], ["y"], name="pad")],
+        [vi("x", F, [3, 4])], [vi("y", F, [3, 2])],
+        [const("p", np.array([-1, 0, 1, -2], np.int64))]),
+    "pad_bad_mode": lambda: graph(
+        [helper.make_node("Pad", ["x", "p"], ["y"], name="pad", mode="wrap")],
+        [vi("x", F, [2, 3])], [vi("y", F, [2, 5])],
+        [const("p", np.array([0, 1, 0, 1], np.int64))]),
+    "pad_lengths": lambda: graph(
+        [helper.make_node("Pad", ["x", "p"], ["y"], name="pad", mode="edge")],
+        [vi("x", F, [2, 3])], [vi("y", F, [2, 5])],
+        [const("p", np.array([0, 1, 1], np.int64))]),
+    "pad_reflect_single": lambda: graph(
+        [helper.make_node("Pad", ["x", "p"], ["y"], name="pad", mode="reflect")],
+        [vi("x", F, [1, 3])], [vi("y", F, [3, 3])],
+        [const("p", np.array([1, 0, 1, 0], np.int64))]),
+    "pad_crop_all": lambda: graph(
+        [helper.make_node("Pad", ["x", "p"], ["y"], name="pad")],
+        [vi("x", F, [2, 3])], [vi("y", F, [2, 0])],
+        [const("p", np.array([0, -2, 0, -1], np.int64))]),
+    # Pools: dilations (max by doubling), 3-D (two separable 2-D pools).
+    "maxpool_dilated": lambda: graph(
+        [helper.make_node("MaxPool", ["x"], ["y"], name="pool", kernel_shape=[3, 2], dilations=[2, 3],
+                          strides=[2, 1], pads=[1, 0, 1, 0])],
+        [vi("x", F, [1, 2, 8, 7])], [vi("y", F, [1, 2, 3, 4])]),
+    "maxpool_3d": lambda: graph(
+        [helper.make_node("MaxPool", ["x"], ["y"], name="pool", kernel_shape=[2, 2, 2], strides=[2, 2, 2])],
+        [vi("x", F, [1, 2, 4, 4, 4])], [vi("y", F, [1, 2, 2, 2, 2])]),
+    "avgpool_3d": lambda: graph(
+        [helper.make_node("AveragePool", ["x"], ["y"], name="pool", kernel_shape=[3, 3, 3],
+                          pads=[1, 1, 1, 1, 1, 1], strides=[1, 2, 2])],
+        [vi("x", F, [1, 2, 3, 4, 4])], [vi("y", F, [1, 2, 3, 2, 2])]),
+    "pool_pads": lambda: graph(
+        [helper.make_node("MaxPool", ["x"], ["y"], name="pool", kernel_shape=[2, 2], pads=[1, 1, 1])],
+        [vi("x", F, [1, 1, 4, 4])], [vi("y", F, [1, 1, 4, 4])]),
+    "pool_4d": lambda: graph(
+        [helper.make_node("MaxPool", ["x"], ["y"], name="pool", kernel_shape=[2, 2, 2, 2])],
+        [vi("x", F, [1, 1, 2, 2, 2, 2])], [vi("y", F, [1, 1, 1, 1, 1, 1])]),
+    # Conv over [N, C, D, H, W]: 2-D convolutions summed over the depth taps.
+    "conv3d": lambda: graph(
+        [helper.make_node("Conv", ["x", "w", "b"], ["y"], name="conv3", pads=[1, 1, 1, 1, 1, 1],
+                          strides=[2, 1, 1])],
+        [vi("x", F, [1, 2, 3, 4, 4])], [vi("y", F, [1, 3, 2, 4, 4])],
+        [const("w", np.ones((3, 2, 2, 3, 3), np.float32)), const("b", np.arange(3, dtype=np.float32))]),
+    "conv3d_kernel_shape": lambda: graph(
+        [helper.make_node("Conv", ["x", "w"], ["y"], name="conv3", kernel_shape=[3, 3, 3])],
+        [vi("x", F, [1, 1, 3, 3, 3])], [vi("y", F, [1, 1, 1, 1, 1])],
+        [const("w", np.ones((1, 1, 2, 2, 2), np.float32))]),
+    # GatherElements (indices given at run time) and CumSum.
+    "gather_elements": lambda: graph(
+        [helper.make_node("GatherElements", ["x", "i"], ["y"], name="ge", axis=1)],
+        [vi("x", F, [2, 3]), vi("i", I64, [2, 2])], [vi("y", F, [2, 2])]),
+    "gather_elements_rank": lambda: graph(
+        [helper.make_node("GatherElements", ["x", "i"], ["y"], name="ge", axis=0)],
+        [vi("x", F, [2, 3]), vi("i", I64, [2])], [vi("y", F, [2])]),
+    "cumsum": lambda: graph(
+        [helper.make_node("CumSum", ["x", "a"], ["y"], name="cs", exclusive=1, reverse=1)],
+        [vi("x", F, [2, 5])], [vi("y", F, [2, 5])], [const("a", np.array(1, np.int64))]),
+    "cumsum_axes": lambda: graph(
+        [helper.make_node("CumSum", ["x", "a"], ["y"], name="cs")],
+        [vi("x", F, [2, 5])], [vi("y", F, [2, 5])], [const("a", np.array([0, 1], np.int64))]),
     "runtime_shape": lambda: graph(
         [helper.make_node("Reshape", ["x", "s"], ["y"], name="reshape")],
         [vi("x", F, [2, 3]), vi("s", I64, [2])], [vi("y", F, [3, 2])]),
@@ -191,7 +261,9 @@ def external(name, out):
 
 # Models onnx.checker passes or refuses only in part; meshvk must refuse them itself.
 UNCHECKED = {"softmax_axis", "unsqueeze_twice", "slice_lengths", "conv_transpose_channels",
-             "conv_transpose_kernel_shape", "conv_transpose_strides"}
+             "conv_transpose_kernel_shape", "conv_transpose_strides", "pad_bad_mode", "pad_lengths",
+             "pad_reflect_single", "pad_crop_all", "pool_pads", "pool_4d",
+             "conv3d_kernel_shape", "gather_elements_rank", "cumsum_axes"}
 
 
 def main():

@@ -1,8 +1,20 @@
-//===- Sharding.cpp - none | data | tensor | spec.json ---------------------===//
+//===- Sharding.cpp - none | data | tensor | data,tensor | spec.json -------===//
 //
 // The policies only choose split axes for named ONNX tensors; the importer
 // writes them as shard.shard annotations and the compiler's propagation
 // decides everything in between (as for a hand-annotated program).
+//
+// tensor (Megatron-LM's layout, found by data flow): the first MatMul/Gemm by
+// a weight that no earlier split decided is split by columns (output
+// features); its output is followed through elementwise ops, reshapes,
+// transposes, Softmax and matmuls between activations (attention), and every
+// MatMul/Gemm by a weight it reaches is split by rows (input features), so the
+// activation between them stays split and the pair costs one all_reduce.
+// Attention: Q/K/V projections split by columns put whole heads on each
+// process (a fused QKV weight is cut into its Q, K and V blocks first, see
+// unfuseAttentionProjections), the output projection by rows. Embedding
+// tables (Gather from an initializer [V, H]) are split by the hidden
+// dimension: each process gathers its columns, no table moves.
 //
 //===----------------------------------------------------------------------===//
 #include "Sharding.h"
@@ -11,77 +23,583 @@
 #include <set>
 #include <sstream>
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
 
 namespace meshvk::onnx_import {
 namespace {
 
-std::vector<std::vector<int64_t>> splitDim(size_t rank, size_t dim) {
+// Split axes of a rank-`rank` tensor: dimension `dim` over grid axis `axis`.
+std::vector<std::vector<int64_t>> splitDim(size_t rank, size_t dim, int64_t axis) {
   std::vector<std::vector<int64_t>> axes(dim + 1);
-  axes[dim] = {0};
+  axes[dim] = {axis};
   (void)rank;
   return axes;
 }
 
-void planData(Importer &im, const onnx::GraphProto &graph, const std::set<std::string> &inits) {
+// The grid axis a policy splits over (-1: the policy is not in use).
+int64_t policyAxis(const OnnxImportOptions &options, OnnxShardPolicy policy) {
+  if (options.shard == policy)
+    return 0;
+  if (options.shard != OnnxShardPolicy::Grid)
+    return -1;
+  for (size_t a = 0; a < options.axisPolicies.size(); ++a)
+    if (options.axisPolicies[a] == policy)
+      return static_cast<int64_t>(a);
+  return -1;
+}
+
+std::vector<int64_t> policyGrid(const OnnxImportOptions &options) {
+  return options.gridShape.empty() ? std::vector<int64_t>{options.devices} : options.gridShape;
+}
+
+// Producers and consumers of a graph's values, and the declared shapes.
+struct DataFlow {
+  std::map<std::string, int> producer;
+  std::map<std::string, std::vector<int>> consumers;
+  std::map<std::string, const onnx::TensorProto *> initializers;
+  std::map<std::string, std::vector<int64_t>> shapes; // -1: an unknown dimension
+
+  explicit DataFlow(const onnx::GraphProto &graph) {
+    for (const auto &init : graph.initializer()) {
+      initializers[init.name()] = &init;
+      shapes[init.name()] = std::vector<int64_t>(init.dims().begin(), init.dims().end());
+    }
+    auto info = [&](const onnx::ValueInfoProto &v) {
+      if (!v.type().tensor_type().has_shape() || shapes.count(v.name()))
+        return;
+      std::vector<int64_t> shape;
+      for (const auto &d : v.type().tensor_type().shape().dim())
+        shape.push_back(d.has_dim_value() ? d.dim_value() : -1);
+      shapes[v.name()] = shape;
+    };
+    for (const auto &v : graph.input())
+      info(v);
+    for (const auto &v : graph.value_info())
+      info(v);
+    for (const auto &v : graph.output())
+      info(v);
+    for (int i = 0; i < graph.node_size(); ++i) {
+      const auto &node = graph.node(i);
+      for (const auto &o : node.output())
+        producer[o] = i;
+      for (const auto &in : node.input())
+        if (!in.empty())
+          consumers[in].push_back(i);
+    }
+  }
+  bool isInitializer(const std::string &name) const { return initializers.count(name); }
+  std::vector<int64_t> shape(const std::string &name) const {
+    auto it = shapes.find(name);
+    return it == shapes.end() ? std::vector<int64_t>{} : it->second;
+  }
+  size_t uses(const std::string &name) const {
+    auto it = consumers.find(name);
+    return it == consumers.end() ? 0 : it->second.size();
+  }
+  // The only consumer of `name`, or -1.
+  int onlyConsumer(const std::string &name) const {
+    auto it = consumers.find(name);
+    return it == consumers.end() || it->second.size() != 1 ? -1 : it->second[0];
+  }
+};
+
+bool isBias(const DataFlow &flow, const std::string &name, int64_t features) {
+  std::vector<int64_t> shape = flow.shape(name);
+  return flow.isInitializer(name) && shape.size() == 1 && shape[0] == features;
+}
+
+// The head count of a projection output [.., N] reshaped (after an optional
+// bias Add) to [.., H, N/H]; 0 when no such Reshape reads it.
+int64_t headsAfter(const onnx::GraphProto &graph, const DataFlow &flow, const std::string &value,
+                   int64_t features) {
+  int c = flow.onlyConsumer(value);
+  if (c < 0)
+    return 0;
+  const auto &node = graph.node(c);
+  if (node.op_type() == "Add" && node.input_size() == 2) {
+    const std::string &other = node.input(0) == value ? node.input(1) : node.input(0);
+    if (isBias(flow, other, features))
+      return headsAfter(graph, flow, node.output(0), features);
+    return 0;
+  }
+  if (node.op_type() != "Reshape" || node.input(0) != value)
+    return 0;
+  std::vector<int64_t> in = flow.shape(value), out = flow.shape(node.output(0));
+  if (in.empty() || out.size() != in.size() + 1 || out.back() <= 0 || out[out.size() - 2] <= 0 ||
+      out.back() * out[out.size() - 2] != features)
+    return 0;
+  return out[out.size() - 2];
+}
+
+std::string count(int64_t n, const std::string &what) {
+  bool es = !what.empty() && what.back() == 's';
+  return std::to_string(n) + " " + what + (n == 1 ? "" : es ? "es" : "s");
+}
+
+// One fused projection: MatMul(x, W) [+ Add(bias)] -> Split(last axis, n equal parts).
+struct FusedProjection {
+  int matmul = -1, add = -1, split = -1;
+  std::string weight, bias;
+  int64_t rows = 0, columns = 0, parts = 0, heads = 0;
+};
+
+// The fused projection whose Split is node `s`, or why it is not one ("": not
+// a projection at all, nothing to say).
+bool findFusedProjection(const onnx::GraphProto &graph, const DataFlow &flow, int s,
+                         FusedProjection *f, std::string *why) {
+  const auto &split = graph.node(s);
+  if (split.op_type() != "Split" || split.output_size() < 2)
+    return false;
+  const std::string &a = split.input(0);
+  std::vector<int64_t> shape = flow.shape(a);
+  const auto *axisAttr = findAttribute(split, "axis");
+  int64_t axis = axisAttr ? axisAttr->i() : 0;
+  if (shape.size() < 2 || (axis != -1 && axis != static_cast<int64_t>(shape.size()) - 1))
+    return false;
+  auto producer = flow.producer.find(a);
+  if (producer == flow.producer.end())
+    return false;
+  std::string m = a;
+  const auto &p = graph.node(producer->second);
+  if (p.op_type() == "Add" && p.input_size() == 2) {
+    bool first = flow.isInitializer(p.input(0));
+    f->bias = first ? p.input(0) : p.input(1);
+    m = first ? p.input(1) : p.input(0);
+    f->add = producer->second;
+    auto mp = flow.producer.find(m);
+    if (mp == flow.producer.end())
+      return false;
+    f->matmul = mp->second;
+  } else {
+    f->matmul = producer->second;
+  }
+  const auto &mm = graph.node(f->matmul);
+  if (mm.op_type() != "MatMul" || !flow.isInitializer(mm.input(1)) ||
+      flow.isInitializer(mm.input(0)))
+    return false;
+  f->weight = mm.input(1);
+  std::vector<int64_t> w = flow.shape(f->weight);
+  if (w.size() != 2)
+    return false;
+  f->rows = w[0], f->columns = w[1], f->parts = split.output_size();
+  if (f->columns % f->parts != 0)
+    return false;
+  int64_t part = f->columns / f->parts;
+  for (const auto &o : split.output()) {
+    std::vector<int64_t> os = flow.shape(o);
+    if (os.empty() || os.back() != part)
+      return false; // unequal parts
+    int64_t heads = headsAfter(graph, flow, o, part);
+    if (heads == 0 || (f->heads && heads != f->heads))
+      return false; // not an attention projection
+    f->heads = heads;
+  }
+  if (!f->bias.empty() && !isBias(flow, f->bias, f->columns)) {
+    *why = "its bias '" + f->bias + "' is not a vector of " + std::to_string(f->columns);
+    return true;
+  }
+  if (flow.uses(f->weight) != 1 || (!f->bias.empty() && flow.uses(f->bias) != 1) ||
+      flow.uses(mm.output(0)) != 1 || (f->add >= 0 && flow.uses(a) != 1)) {
+    *why = "the weight, its bias or its output is read by other nodes too";
+    return true;
+  }
+  if (flow.initializers.at(f->weight)->data_type() != onnx::TensorProto::FLOAT ||
+      (!f->bias.empty() &&
+       flow.initializers.at(f->bias)->data_type() != onnx::TensorProto::FLOAT)) {
+    *why = "the weight is not f32";
+    return true;
+  }
+  return true;
+}
+
+onnx::TensorProto columnBlock(const std::string &name, const OnnxHostTensor &host, int64_t rows,
+                              int64_t columns, int64_t begin, int64_t width) {
+  onnx::TensorProto t;
+  t.set_name(name);
+  t.set_data_type(onnx::TensorProto::FLOAT);
+  if (rows > 0)
+    t.add_dims(rows);
+  t.add_dims(width);
+  for (int64_t r = 0; r < std::max<int64_t>(rows, 1); ++r)
+    for (int64_t c = begin; c < begin + width; ++c)
+      t.add_float_data(static_cast<float>(host.reals[r * columns + c]));
+  return t;
+}
+
+bool decodeInitializer(Importer &im, const DataFlow &flow, const std::string &name,
+                       OnnxHostTensor *host) {
+  if (!decodeTensor(*flow.initializers.at(name), im.directory, host, &im.error))
+    return false;
+  return true;
+}
+
+// Rewrites one fused projection into `parts` MatMuls (+ bias Adds) writing
+// the Split's outputs; the nodes go into *added, the blocks into *blocks.
+bool unfuse(Importer &im, const onnx::GraphProto &graph, const DataFlow &flow,
+            const FusedProjection &f, std::vector<onnx::NodeProto> *added,
+            std::vector<onnx::TensorProto> *blocks, std::vector<onnx::ValueInfoProto> *infos) {
+  OnnxHostTensor w, b;
+  if (!decodeInitializer(im, flow, f.weight, &w) ||
+      (!f.bias.empty() && !decodeInitializer(im, flow, f.bias, &b)))
+    return false;
+  const auto &mm = graph.node(f.matmul);
+  const auto &split = graph.node(f.split);
+  int64_t width = f.columns / f.parts;
+  bool biasFirst = f.add >= 0 && graph.node(f.add).input(0) == f.bias;
+  for (int64_t i = 0; i < f.parts; ++i) {
+    std::string range = std::to_string(i * width) + ":" + std::to_string((i + 1) * width);
+    std::string wName = f.weight + "[:, " + range + "]";
+    blocks->push_back(columnBlock(wName, w, f.rows, f.columns, i * width, width));
+    onnx::NodeProto matmul;
+    matmul.set_op_type("MatMul");
+    matmul.set_name(mm.name() + "[" + range + "]");
+    matmul.add_input(mm.input(0));
+    matmul.add_input(wName);
+    std::string product = f.add >= 0 ? mm.output(0) + "[" + range + "]" : split.output(i);
+    matmul.add_output(product);
+    added->push_back(matmul);
+    if (f.add < 0)
+      continue;
+    std::string bName = f.bias + "[" + range + "]";
+    blocks->push_back(columnBlock(bName, b, 0, f.columns, i * width, width));
+    onnx::NodeProto add;
+    add.set_op_type("Add");
+    add.set_name(graph.node(f.add).name() + "[" + range + "]");
+    add.add_input(biasFirst ? bName : product);
+    add.add_input(biasFirst ? product : bName);
+    add.add_output(split.output(i));
+    added->push_back(add);
+    // The product's type: the MatMul's with the block's width.
+    onnx::ValueInfoProto info;
+    info.set_name(product);
+    auto *type = info.mutable_type()->mutable_tensor_type();
+    type->set_elem_type(onnx::TensorProto::FLOAT);
+    for (int64_t d : flow.shape(mm.output(0)))
+      type->mutable_shape()->add_dim()->set_dim_value(d);
+    int last = type->shape().dim_size() - 1;
+    if (last >= 0)
+      type->mutable_shape()->mutable_dim(last)->set_dim_value(width);
+    infos->push_back(info);
+  }
+  return true;
+}
+
+} // namespace
+
+bool unfuseAttentionProjections(Importer &im, onnx::GraphProto &graph, OnnxSignature *signature) {
+  int64_t axis = policyAxis(im.options, OnnxShardPolicy::Tensor);
+  if (axis < 0)
+    return true;
+  std::vector<int64_t> grid = policyGrid(im.options);
+  int64_t processes = axis < static_cast<int64_t>(grid.size()) ? grid[axis] : 1;
+  DataFlow flow(graph);
+  std::vector<FusedProjection> fused;
+  for (int s = 0; s < graph.node_size(); ++s) {
+    FusedProjection f;
+    f.split = s;
+    std::string why;
+    if (!findFusedProjection(graph, flow, s, &f, &why))
+      continue;
+    std::string what = "tensor: fused projection of " + count(f.heads, "head") + " x " +
+                       std::to_string(f.parts) + " (Split '" + graph.node(s).name() + "')";
+    if (why.empty() && f.heads % processes != 0)
+      why = count(f.heads, "head") + " do not divide over " + count(processes, "process") +
+            "; left replicated";
+    if (!why.empty()) {
+      im.replicatedReasons[f.weight] = what + ": " + why;
+      continue;
+    }
+    fused.push_back(f);
+  }
+  if (fused.empty())
+    return true;
+  std::map<int, const FusedProjection *> at; // the MatMul's index -> its rewrite
+  std::set<int> removed;
+  std::set<std::string> removedInits;
+  for (const auto &f : fused) {
+    at[f.matmul] = &f;
+    removed.insert({f.matmul, f.add, f.split});
+    removedInits.insert(f.weight);
+    if (!f.bias.empty())
+      removedInits.insert(f.bias);
+  }
+  google::protobuf::RepeatedPtrField<onnx::NodeProto> nodes;
+  std::vector<onnx::TensorProto> blocks;
+  std::vector<onnx::ValueInfoProto> infos;
+  for (int i = 0; i < graph.node_size(); ++i) {
+    if (auto it = at.find(i); it != at.end()) {
+      std::vector<onnx::NodeProto> added;
+      if (!unfuse(im, graph, flow, *it->second, &added, &blocks, &infos))
+        return false;
+      for (auto &n : added)
+        *nodes.Add() = std::move(n);
+    }
+    if (!removed.count(i))
+      *nodes.Add() = graph.node(i);
+  }
+  for (const auto &f : fused)
+    signature->plan.push_back(f.weight + ": cut into " + std::to_string(f.parts) +
+                              " column blocks (tensor: fused projection of " +
+                              count(f.heads, "head") + " x " + std::to_string(f.parts) +
+                              " read by Split '" + graph.node(f.split).name() +
+                              "': whole heads per process)");
+  graph.mutable_node()->Swap(&nodes);
+  google::protobuf::RepeatedPtrField<onnx::TensorProto> inits;
+  for (const auto &init : graph.initializer())
+    if (!removedInits.count(init.name()))
+      *inits.Add() = init;
+  for (auto &t : blocks)
+    *inits.Add() = std::move(t);
+  graph.mutable_initializer()->Swap(&inits);
+  google::protobuf::RepeatedPtrField<onnx::ValueInfoProto> inputs;
+  for (const auto &v : graph.input())
+    if (!removedInits.count(v.name()))
+      *inputs.Add() = v; // IR < 4 lists initializers as inputs too
+  graph.mutable_input()->Swap(&inputs);
+  for (auto &v : infos)
+    *graph.add_value_info() = std::move(v);
+  return true;
+}
+
+namespace {
+
+void replicated(Importer &im, const std::string &name, const std::string &why,
+                OnnxSignature *signature) {
+  if (signature)
+    signature->plan.push_back(name + ": replicated (" + why + ")");
+}
+
+void planData(Importer &im, const onnx::GraphProto &graph, const DataFlow &flow, int64_t axis,
+              int64_t processes, OnnxSignature *signature) {
   for (const auto &input : graph.input()) {
-    if (inits.count(input.name()))
+    if (flow.isInitializer(input.name()))
       continue;
     const auto &type = input.type().tensor_type();
-    if (type.shape().dim_size() == 0)
+    if (type.shape().dim_size() == 0) {
+      replicated(im, input.name(), "data: a scalar has no leading dimension", signature);
       continue;
+    }
     const auto &d0 = type.shape().dim(0);
-    if (d0.has_dim_value() && d0.dim_value() < im.options.devices)
-      continue; // fewer rows than processes: left replicated
-    im.splits[input.name()] = splitDim(type.shape().dim_size(), 0);
+    if (d0.has_dim_value() && d0.dim_value() < processes) {
+      replicated(im, input.name(),
+                 "data: its leading dimension " + std::to_string(d0.dim_value()) +
+                     " is smaller than the " + count(processes, "process"),
+                 signature);
+      continue;
+    }
+    im.splits[input.name()] = splitDim(type.shape().dim_size(), 0, axis);
     im.splitReasons[input.name()] = "data: leading dimension";
   }
 }
 
-// Megatron: a weight pair (W1 then W2 read by the next MatMul/Gemm) is split
-// by columns then rows, so the hidden activation stays split and the pair
-// costs one all_reduce; Conv and ConvTranspose weights by output channel.
-void planTensor(Importer &im, const onnx::GraphProto &graph, const std::set<std::string> &inits) {
-  bool secondOfPair = false;
-  for (const auto &node : graph.node()) {
-    const std::string &op = node.op_type();
-    if ((op == "MatMul" || op == "Gemm") && node.input_size() >= 2 && inits.count(node.input(1))) {
-      const auto *transBAttr = findAttribute(node, "transB");
-      bool transB = transBAttr && transBAttr->i() != 0;
-      const std::string &w = node.input(1);
-      auto it = im.values.find(w);
-      if (it == im.values.end() || it->second.shape.size() != 2)
-        continue;
-      // Columns of W (its output features) first, rows (input features) second.
-      size_t dim = secondOfPair ? (transB ? 1 : 0) : (transB ? 0 : 1);
-      if (it->second.shape[dim] % im.options.devices != 0)
-        continue;
-      im.splits[w] = splitDim(2, dim);
-      im.splitReasons[w] = secondOfPair ? "tensor: second of a MatMul pair, rows"
-                                        : "tensor: first of a MatMul pair, columns";
-      if (!secondOfPair && op == "Gemm" && node.input_size() > 2 && inits.count(node.input(2))) {
-        im.splits[node.input(2)] = splitDim(1, 0);
-        im.splitReasons[node.input(2)] = "tensor: bias of a column-split Gemm";
-      }
-      secondOfPair = !secondOfPair;
-    } else if (op == "Conv" && node.input_size() >= 2 && inits.count(node.input(1))) {
-      auto it = im.values.find(node.input(1));
-      if (it == im.values.end() || it->second.shape[0] % im.options.devices != 0)
-        continue;
-      im.splits[node.input(1)] = splitDim(4, 0);
-      im.splitReasons[node.input(1)] = "tensor: convolution output channels";
-    } else if (op == "ConvTranspose" && node.input_size() >= 2 && inits.count(node.input(1))) {
-      // [C, OUT/group, k...]: output channels are dimension 1 (one group).
-      const auto *groupAttr = findAttribute(node, "group");
-      auto it = im.values.find(node.input(1));
-      if ((groupAttr && groupAttr->i() != 1) || it == im.values.end() ||
-          it->second.shape.size() < 3 || it->second.shape[1] % im.options.devices != 0)
-        continue;
-      im.splits[node.input(1)] = splitDim(it->second.shape.size(), 1);
-      im.splitReasons[node.input(1)] = "tensor: transposed-convolution output channels";
+// The Megatron policy over grid axis `axis` of `processes` processes.
+class TensorPlan {
+public:
+  TensorPlan(Importer &im, const onnx::GraphProto &graph, const DataFlow &flow, int64_t axis,
+             int64_t processes, OnnxSignature *signature)
+      : im(im), graph(graph), flow(flow), axis(axis), processes(processes), signature(signature) {}
+
+  void run() {
+    for (int i = 0; i < graph.node_size(); ++i) {
+      const auto &node = graph.node(i);
+      const std::string &op = node.op_type();
+      if (isWeightMatMul(node) && !decided.count(i))
+        columnsThenRows(i);
+      else if (op == "Gather")
+        embedding(node);
+      else if (op == "Conv")
+        convolution(node, 0, "tensor: convolution output channels");
+      else if (op == "ConvTranspose")
+        convolution(node, 1, "tensor: transposed-convolution output channels");
     }
   }
-}
+
+private:
+  Importer &im;
+  const onnx::GraphProto &graph;
+  const DataFlow &flow;
+  int64_t axis, processes;
+  OnnxSignature *signature;
+  std::set<int> decided;              // MatMul/Gemm nodes whose weight is decided
+  std::set<std::string> weightsSplit; // each weight once
+
+  bool isWeightMatMul(const onnx::NodeProto &node) const {
+    const std::string &op = node.op_type();
+    return (op == "MatMul" || op == "Gemm") && node.input_size() >= 2 &&
+           flow.isInitializer(node.input(1)) && !flow.isInitializer(node.input(0)) &&
+           flow.shape(node.input(1)).size() == 2;
+  }
+  static bool transB(const onnx::NodeProto &node) {
+    const auto *a = findAttribute(node, "transB");
+    return node.op_type() == "Gemm" && a && a->i() != 0;
+  }
+  // Ops a split activation passes through on its way to the next weight.
+  static bool passesSplit(const onnx::NodeProto &node) {
+    static const std::set<std::string> ops = {
+        "Add",       "Sub",      "Mul",       "Div",     "Pow",        "Relu",    "LeakyRelu",
+        "Gelu",      "Erf",      "Tanh",      "Sigmoid", "Sqrt",       "Exp",     "Neg",
+        "Abs",       "Cast",     "Identity",  "Where",   "Clip",       "Dropout", "HardSigmoid",
+        "HardSwish", "Softplus", "Elu",       "Selu",    "Reciprocal", "Reshape", "Transpose",
+        "Softmax",   "Squeeze",  "Unsqueeze", "MatMul",  "Split"};
+    return ops.count(node.op_type());
+  }
+
+  void split(const std::string &name, size_t rank, size_t dim, const std::string &why) {
+    im.splits[name] = splitDim(rank, dim, axis);
+    im.splitReasons[name] = why;
+    weightsSplit.insert(name);
+  }
+
+  // The bias of a column-split MatMul/Gemm (Gemm's C, or an Add of a vector
+  // of the output features) is split with it.
+  void splitBias(const onnx::NodeProto &node, int64_t features, const std::string &weight) {
+    std::string bias;
+    if (node.op_type() == "Gemm" && node.input_size() > 2 && isBias(flow, node.input(2), features))
+      bias = node.input(2);
+    int c = flow.onlyConsumer(node.output(0));
+    if (node.op_type() == "MatMul" && c >= 0 && graph.node(c).op_type() == "Add") {
+      const auto &add = graph.node(c);
+      const std::string &other = add.input(0) == node.output(0) ? add.input(1) : add.input(0);
+      if (isBias(flow, other, features))
+        bias = other;
+    }
+    if (!bias.empty() && !weightsSplit.count(bias))
+      split(bias, 1, 0, "tensor: bias of the column-split '" + weight + "'");
+  }
+
+  // Node `i` by columns, the weights its output reaches by rows.
+  void columnsThenRows(int i) {
+    const auto &node = graph.node(i);
+    const std::string &w = node.input(1);
+    std::vector<int64_t> shape = flow.shape(w);
+    size_t dim = transB(node) ? 0 : 1;
+    int64_t features = shape[dim];
+    decided.insert(i);
+    std::string why;
+    if (auto r = im.replicatedReasons.find(w); r != im.replicatedReasons.end())
+      why = r->second;
+    else if (weightsSplit.count(w))
+      return;
+    else if (features % processes != 0)
+      why = "tensor: its " + count(features, "output feature") + " do not divide over " +
+            count(processes, "process");
+    else if (int64_t heads = headsAfter(graph, flow, node.output(0), features);
+             heads && heads % processes != 0)
+      why = "tensor: attention projection of " + count(heads, "head") +
+            ", which do not divide over " + count(processes, "process");
+    if (!why.empty()) {
+      replicated(im, w, why, signature);
+      followToRows(node.output(0), w, /*split=*/false);
+      return;
+    }
+    int64_t heads = headsAfter(graph, flow, node.output(0), features);
+    split(w, 2, dim,
+          heads ? "tensor: attention projection, columns: " + count(heads / processes, "head") +
+                      " per process"
+                : "tensor: first of a MatMul pair, columns");
+    splitBias(node, features, w);
+    if (followToRows(node.output(0), w, /*split=*/true) == 0 && !heads)
+      im.splitReasons[w] = "tensor: columns (output features); no weight reads its output, "
+                           "which is gathered where it is used whole";
+  }
+
+  // Follows `value` (the output of weight `from`'s MatMul) to the next
+  // MatMul/Gemm by a weight: rows when `from` was split, else replicated.
+  // Returns how many weights it reached.
+  int followToRows(const std::string &value, const std::string &from, bool isSplit) {
+    int reached = 0;
+    std::vector<std::string> work = {value};
+    std::set<std::string> seen;
+    while (!work.empty()) {
+      std::string v = work.back();
+      work.pop_back();
+      if (!seen.insert(v).second)
+        continue;
+      auto it = flow.consumers.find(v);
+      if (it == flow.consumers.end())
+        continue;
+      for (int c : it->second) {
+        const auto &node = graph.node(c);
+        if (isWeightMatMul(node) && node.input(0) == v) {
+          rows(c, from, isSplit);
+          ++reached;
+        } else if (passesSplit(node)) {
+          for (const auto &o : node.output())
+            work.push_back(o);
+        }
+      }
+    }
+    return reached;
+  }
+
+  void rows(int i, const std::string &from, bool isSplit) {
+    if (decided.count(i))
+      return;
+    decided.insert(i);
+    const auto &node = graph.node(i);
+    const std::string &w = node.input(1);
+    if (weightsSplit.count(w))
+      return;
+    if (!isSplit) {
+      replicated(im, w, "tensor: its input comes from '" + from + "', which is not split",
+                 signature);
+      return;
+    }
+    size_t dim = transB(node) ? 1 : 0;
+    int64_t features = flow.shape(w)[dim];
+    if (features % processes != 0) {
+      replicated(im, w,
+                 "tensor: fed by the column split of '" + from + "', but its " +
+                     count(features, "input feature") + " do not divide over " +
+                     count(processes, "process"),
+                 signature);
+      return;
+    }
+    split(w, 2, dim, "tensor: rows, fed by the column split of '" + from + "'");
+  }
+
+  // A Gather from a table [V, H]: split by the hidden dimension.
+  void embedding(const onnx::NodeProto &node) {
+    const auto *axisAttr = findAttribute(node, "axis");
+    const std::string &table = node.input(0);
+    std::vector<int64_t> shape = flow.shape(table);
+    if (!flow.isInitializer(table) || shape.size() != 2 || (axisAttr && axisAttr->i() != 0) ||
+        weightsSplit.count(table) || !isFloatType(flow.initializers.at(table)->data_type()))
+      return;
+    if (shape[1] % processes != 0) {
+      replicated(im, table,
+                 "tensor: embedding table of hidden size " + std::to_string(shape[1]) +
+                     ", which does not divide over " + count(processes, "process"),
+                 signature);
+      return;
+    }
+    split(table, 2, 1, "tensor: embedding table, hidden dimension");
+  }
+
+  void convolution(const onnx::NodeProto &node, size_t dim, const char *why) {
+    if (node.input_size() < 2 || !flow.isInitializer(node.input(1)))
+      return;
+    const std::string &w = node.input(1);
+    std::vector<int64_t> shape = flow.shape(w);
+    const auto *groupAttr = findAttribute(node, "group");
+    int64_t group = groupAttr ? groupAttr->i() : 1;
+    if (shape.size() < 3 || weightsSplit.count(w))
+      return;
+    if (dim == 1 && group != 1) {
+      replicated(im, w, "tensor: a grouped transposed convolution", signature);
+      return;
+    }
+    if (shape[dim] % processes != 0) {
+      replicated(im, w,
+                 std::string(why) + ": " + count(shape[dim], "channel") + " do not divide over " +
+                     count(processes, "process"),
+                 signature);
+      return;
+    }
+    split(w, shape.size(), dim, why);
+  }
+};
 
 bool planSpec(Importer &im, const onnx::GraphProto &graph, std::string *error) {
   std::ifstream in(im.options.specPath);
@@ -135,6 +653,58 @@ bool planSpec(Importer &im, const onnx::GraphProto &graph, std::string *error) {
   return true;
 }
 
+const char *policyName(OnnxShardPolicy p) {
+  switch (p) {
+  case OnnxShardPolicy::None:
+    return "none";
+  case OnnxShardPolicy::Data:
+    return "data";
+  case OnnxShardPolicy::Tensor:
+    return "tensor";
+  case OnnxShardPolicy::Spec:
+    return "SPEC.json";
+  case OnnxShardPolicy::Grid:
+    return "grid";
+  }
+  return "?";
+}
+
+std::string policyText(const OnnxImportOptions &options) {
+  if (options.shard != OnnxShardPolicy::Grid)
+    return policyName(options.shard);
+  std::string text;
+  for (size_t a = 0; a < options.axisPolicies.size(); ++a)
+    text += (a ? "," : "") + std::string(policyName(options.axisPolicies[a]));
+  return text;
+}
+
+std::string gridText(const std::vector<int64_t> &grid) {
+  std::string text;
+  for (size_t a = 0; a < grid.size(); ++a)
+    text += (a ? "x" : "") + std::to_string(grid[a]);
+  return text;
+}
+
+// One copy of the grid check (checkOnnxShardGrid and the importer).
+bool checkGrid(const OnnxImportOptions &options, const std::vector<int64_t> &grid,
+               std::string *error) {
+  if (options.shard == OnnxShardPolicy::None || options.shard == OnnxShardPolicy::Spec)
+    return true;
+  size_t rank = options.shard == OnnxShardPolicy::Grid ? options.axisPolicies.size() : 1;
+  if (grid.size() == rank || (grid.empty() && rank == 1))
+    return true;
+  if (grid.empty())
+    *error = "--shard=" + policyText(options) + " needs a grid of " + std::to_string(rank) +
+             " axes, one per policy: give --grid-shape (e.g. --grid-shape=2x2)";
+  else if (rank == 1)
+    *error = "--shard=" + policyText(options) + " splits over a 1-D grid, got the grid " +
+             gridText(grid) + " (give --shard=data,tensor for a 2-D grid)";
+  else
+    *error = "--shard=" + policyText(options) + " needs a grid of " + std::to_string(rank) +
+             " axes, one per policy (e.g. --grid-shape=2x2), got the grid " + gridText(grid);
+  return false;
+}
+
 } // namespace
 
 std::vector<int64_t> gridShape(const Importer &im) {
@@ -154,25 +724,20 @@ std::vector<int64_t> gridShape(const Importer &im) {
       }
     }
   }
-  return {im.options.devices};
+  return policyGrid(im.options);
 }
 
-bool planSharding(Importer &im, const onnx::GraphProto &graph, OnnxSignature *) {
-  std::set<std::string> inits;
-  for (const auto &init : graph.initializer())
-    inits.insert(init.name());
-  switch (im.options.shard) {
-  case OnnxShardPolicy::None:
-    return true;
-  case OnnxShardPolicy::Data:
-    planData(im, graph, inits);
-    return true;
-  case OnnxShardPolicy::Tensor:
-    planTensor(im, graph, inits);
-    return true;
-  case OnnxShardPolicy::Spec:
+bool planSharding(Importer &im, const onnx::GraphProto &graph, OnnxSignature *signature) {
+  if (im.options.shard == OnnxShardPolicy::Spec)
     return planSpec(im, graph, &im.error);
-  }
+  std::vector<int64_t> grid = policyGrid(im.options);
+  if (!checkGrid(im.options, grid, &im.error))
+    return false;
+  DataFlow flow(graph);
+  if (int64_t axis = policyAxis(im.options, OnnxShardPolicy::Data); axis >= 0)
+    planData(im, graph, flow, axis, grid[axis], signature);
+  if (int64_t axis = policyAxis(im.options, OnnxShardPolicy::Tensor); axis >= 0)
+    TensorPlan(im, graph, flow, axis, grid[axis], signature).run();
   return true;
 }
 
@@ -181,20 +746,51 @@ bool planSharding(Importer &im, const onnx::GraphProto &graph, OnnxSignature *) 
 namespace meshvk {
 
 bool parseOnnxShardPolicy(llvm::StringRef text, OnnxImportOptions *options, std::string *error) {
+  options->axisPolicies.clear();
   if (text == "none")
     options->shard = OnnxShardPolicy::None;
   else if (text == "data")
     options->shard = OnnxShardPolicy::Data;
   else if (text == "tensor")
     options->shard = OnnxShardPolicy::Tensor;
-  else if (text.ends_with(".json")) {
+  else if (text.contains(',')) {
+    llvm::SmallVector<llvm::StringRef> names;
+    text.split(names, ',');
+    for (llvm::StringRef name : names) {
+      OnnxShardPolicy p = name == "data"     ? OnnxShardPolicy::Data
+                          : name == "tensor" ? OnnxShardPolicy::Tensor
+                                             : OnnxShardPolicy::None;
+      if (p == OnnxShardPolicy::None) {
+        *error = "--shard=" + text.str() + ": '" + name.str() +
+                 "' cannot be in a policy list (expected one policy per grid axis: "
+                 "data,tensor or tensor,data)";
+        return false;
+      }
+      if (llvm::is_contained(options->axisPolicies, p)) {
+        *error = "--shard=" + text.str() + ": '" + name.str() +
+                 "' is listed twice (expected each policy once: data,tensor or tensor,data)";
+        return false;
+      }
+      options->axisPolicies.push_back(p);
+    }
+    options->shard = OnnxShardPolicy::Grid;
+  } else if (text.ends_with(".json")) {
     options->shard = OnnxShardPolicy::Spec;
     options->specPath = text.str();
   } else {
-    *error = "--shard=" + text.str() + ": expected none, data, tensor or a SPEC.json path";
+    *error =
+        "--shard=" + text.str() + ": expected none, data, tensor, data,tensor or a SPEC.json path";
     return false;
   }
   return true;
+}
+
+bool checkOnnxShardGrid(llvm::StringRef policy, const std::vector<int64_t> &grid,
+                        std::string *error) {
+  OnnxImportOptions options;
+  if (!parseOnnxShardPolicy(policy, &options, error))
+    return false;
+  return onnx_import::checkGrid(options, grid, error);
 }
 
 } // namespace meshvk

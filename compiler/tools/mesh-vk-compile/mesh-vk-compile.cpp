@@ -16,6 +16,7 @@
 #include "meshvk_environment.h"
 #include "meshvk/Codegen/RuntimeDevice.h"
 #include "meshvk/Artifact/CompileProgram.h"
+#include "meshvk/Import/OnnxImport.h"
 #include "meshvk/meshvk.h"
 #include "meshvk/module.h"
 #include "flag_spelling.h"
@@ -64,7 +65,8 @@ llvm::cl::opt<std::string> gridSizes(
 llvm::cl::opt<std::string> shardPolicy(
     "shard", llvm::cl::cat(toolCategory), llvm::cl::init("none"), llvm::cl::value_desc("policy"),
     llvm::cl::desc("an ONNX model's sharding: none (default), data (batch split), tensor "
-                   "(Megatron weights), or SPEC.json; over --grid-shape's processes"));
+                   "(Megatron weights), data,tensor (one policy per axis of a 2-D "
+                   "--grid-shape, e.g. 2x2), or SPEC.json; over --grid-shape's processes"));
 llvm::cl::list<std::string> inputShapes(
     "input-shape", llvm::cl::cat(toolCategory), llvm::cl::value_desc("name=AxBx..."),
     llvm::cl::desc("an ONNX model's dynamic input dimensions, e.g. x=1x3x224x224 (repeatable)"));
@@ -131,6 +133,13 @@ int ParseOnnxOptions(Invocation *run) {
     return Usage("--shard and --input-shape apply to ONNX models (.onnx); an .mlir program carries "
                  "its own shard annotations");
   run->options.onnxShard = shardPolicy;
+  if (onnx) {
+    meshvk::OnnxImportOptions policy;
+    std::string error;
+    if (!meshvk::parseOnnxShardPolicy(shardPolicy, &policy, &error) ||
+        !meshvk::checkOnnxShardGrid(shardPolicy, run->options.gridShape, &error))
+      return Usage(error);
+  }
   for (const std::string &spec : inputShapes) {
     std::pair<std::string, std::vector<int64_t>> nameAndShape;
     std::string error;

@@ -499,7 +499,7 @@ FailureOr<OwningOpRef<ModuleOp>> importModel(const std::string &bytes, const std
   Importer im(context, options, opset, directory);
   im.plan = &signature->plan;
   OwningOpRef<ModuleOp> module = ModuleOp::create(im.loc);
-  if (!unfuseAttentionProjections(im, *model.mutable_graph(), signature)) {
+  if (!rewriteAttentionForSharding(im, *model.mutable_graph(), signature)) {
     *error = name + ": " + im.error;
     return failure();
   }

@@ -285,12 +285,123 @@ bool unfuse(Importer &im, const onnx::GraphProto &graph, const DataFlow &flow,
   return true;
 }
 
-} // namespace
+std::vector<int64_t> permutationOf(const onnx::NodeProto &node) {
+  const auto *perm = findAttribute(node, "perm");
+  return perm ? std::vector<int64_t>(perm->ints().begin(), perm->ints().end())
+              : std::vector<int64_t>{};
+}
 
-bool unfuseAttentionProjections(Importer &im, onnx::GraphProto &graph, OnnxSignature *signature) {
-  int64_t axis = policyAxis(im.options, OnnxShardPolicy::Tensor);
-  if (axis < 0)
-    return true;
+void setPermutation(onnx::NodeProto *node, const std::vector<int64_t> &perm) {
+  for (auto &a : *node->mutable_attribute())
+    if (a.name() == "perm") {
+      a.clear_ints();
+      for (int64_t p : perm)
+        a.add_ints(p);
+    }
+}
+
+// The Transpose node that writes `value` with permutation `perm` for its only
+// reader, or -1.
+int transposeInto(const onnx::GraphProto &graph, const DataFlow &flow, const std::string &value,
+                  const std::vector<int64_t> &perm) {
+  auto p = flow.producer.find(value);
+  if (p == flow.producer.end() || flow.uses(value) != 1)
+    return -1;
+  const auto &node = graph.node(p->second);
+  return node.op_type() == "Transpose" && permutationOf(node) == perm ? p->second : -1;
+}
+
+// One attention: scores = MatMul(Transpose(q), Transpose(k)), elementwise ops
+// and Softmax, context = MatMul(., Transpose(v)), Transpose back.
+struct Attention {
+  int q = -1, k = -1, v = -1, out = -1, scores = -1, context = -1;
+  std::vector<int> between;
+};
+
+bool findAttention(const onnx::GraphProto &graph, const DataFlow &flow, int s, Attention *a) {
+  const auto &scores = graph.node(s);
+  if (scores.op_type() != "MatMul" || flow.isInitializer(scores.input(0)) ||
+      flow.isInitializer(scores.input(1)))
+    return false;
+  a->scores = s;
+  a->q = transposeInto(graph, flow, scores.input(0), {0, 2, 1, 3});
+  a->k = transposeInto(graph, flow, scores.input(1), {0, 2, 3, 1});
+  if (a->q < 0 || a->k < 0)
+    return false;
+  std::string value = scores.output(0);
+  static const std::set<std::string> elementwise = {"Mul", "Div", "Add", "Sub", "Where", "Softmax"};
+  for (;;) {
+    int c = flow.onlyConsumer(value);
+    if (c < 0)
+      return false;
+    const auto &node = graph.node(c);
+    if (node.op_type() == "MatMul" && node.input(0) == value) {
+      a->context = c;
+      break;
+    }
+    if (!elementwise.count(node.op_type()))
+      return false;
+    if (node.op_type() == "Softmax") {
+      const auto *axis = findAttribute(node, "axis");
+      if (axis && axis->i() != -1 && axis->i() != 3)
+        return false;
+    }
+    // Other operands must broadcast over the two leading dimensions alike.
+    for (const auto &in : node.input()) {
+      std::vector<int64_t> shape = flow.shape(in);
+      if (in != value && shape.size() >= 3 &&
+          !(shape.size() == 4 && shape[0] == 1 && shape[1] == 1))
+        return false;
+    }
+    a->between.push_back(c);
+    value = node.output(0);
+  }
+  const auto &context = graph.node(a->context);
+  a->v = transposeInto(graph, flow, context.input(1), {0, 2, 1, 3});
+  int reader = flow.onlyConsumer(context.output(0));
+  if (a->v < 0 || reader < 0 || graph.node(reader).op_type() != "Transpose" ||
+      permutationOf(graph.node(reader)) != std::vector<int64_t>{0, 2, 1, 3})
+    return false;
+  a->out = reader;
+  return true;
+}
+
+// Attention in the layout torch exports, [B, H, T, D], feeds its batched
+// matmuls a B*H batch whose split H is not the leading dimension: the
+// compiler cannot keep that split through the merge and gathers the heads.
+// The same attention in [H, B, T, D] (the head Transposes permuted, the
+// output Transpose undoing it) merges a leading split dimension, which stays
+// split: no collective inside attention.
+void headMajorAttention(onnx::GraphProto &graph, OnnxSignature *signature) {
+  DataFlow flow(graph);
+  std::set<std::string> swapped; // tensors now [H, B, ...]
+  for (int s = 0; s < graph.node_size(); ++s) {
+    Attention a;
+    if (!findAttention(graph, flow, s, &a))
+      continue;
+    setPermutation(graph.mutable_node(a.q), {2, 0, 1, 3});
+    setPermutation(graph.mutable_node(a.k), {2, 0, 3, 1});
+    setPermutation(graph.mutable_node(a.v), {2, 0, 1, 3});
+    setPermutation(graph.mutable_node(a.out), {1, 2, 0, 3});
+    for (int n : {a.q, a.k, a.v, a.scores, a.context})
+      swapped.insert(graph.node(n).output(0));
+    for (int n : a.between)
+      swapped.insert(graph.node(n).output(0));
+    signature->plan.push_back("attention '" + graph.node(s).name() +
+                              "': computed heads-major, [H, B, T, D] (tensor: its batched "
+                              "matmuls keep the head split)");
+  }
+  for (auto &info : *graph.mutable_value_info()) {
+    if (!swapped.count(info.name()))
+      continue;
+    auto *shape = info.mutable_type()->mutable_tensor_type()->mutable_shape();
+    if (shape->dim_size() >= 2)
+      shape->mutable_dim()->SwapElements(0, 1);
+  }
+}
+
+bool unfuseProjections(Importer &im, onnx::GraphProto &graph, OnnxSignature *signature,
+                       int64_t axis) {
   std::vector<int64_t> grid = policyGrid(im.options);
   int64_t processes = axis < static_cast<int64_t>(grid.size()) ? grid[axis] : 1;
   DataFlow flow(graph);
@@ -359,6 +470,18 @@ bool unfuseAttentionProjections(Importer &im, onnx::GraphProto &graph, OnnxSigna
   graph.mutable_input()->Swap(&inputs);
   for (auto &v : infos)
     *graph.add_value_info() = std::move(v);
+  return true;
+}
+
+} // namespace
+
+bool rewriteAttentionForSharding(Importer &im, onnx::GraphProto &graph, OnnxSignature *signature) {
+  int64_t axis = policyAxis(im.options, OnnxShardPolicy::Tensor);
+  if (axis < 0)
+    return true;
+  if (!unfuseProjections(im, graph, signature, axis))
+    return false;
+  headMajorAttention(graph, signature);
   return true;
 }
 

@@ -6,16 +6,17 @@
 
 namespace meshvk::onnx_import {
 
-// Before the import, under the tensor policy: a fused attention projection
-// (MatMul by one weight [K, n*D], its bias Add, a Split of the last axis into n
-// equal parts, each reshaped to [.., heads, D/heads]) becomes n MatMuls by the
-// n column blocks of the weight, so that a column split of each block puts
-// whole heads on each process (a split of the fused weight would cut across
-// the Split and gather inside attention). Weights that are not f32, read by
-// other nodes, or whose heads do not divide over the processes are left
-// fused, with the reason in the plan. false with im.error when a weight
-// cannot be decoded.
-bool unfuseAttentionProjections(Importer &im, onnx::GraphProto &graph, OnnxSignature *signature);
+// Before the import, under the tensor policy, two rewrites that keep
+// attention heads split. (1) A fused attention projection (MatMul by one
+// weight [K, n*D], its bias Add, a Split of the last axis into n equal parts,
+// each reshaped to [.., heads, D/heads]) becomes n MatMuls by the n column
+// blocks of the weight, so that a column split of each block puts whole heads
+// on each process (a split of the fused weight would cut across the Split).
+// Weights that are not f32, read by other nodes, or whose heads do not divide
+// over the processes stay fused and replicated, with the reason in the plan.
+// (2) Attention in torch's [B, H, T, D] layout is computed as [H, B, T, D]
+// (see headMajorAttention). false with im.error when a weight cannot be decoded.
+bool rewriteAttentionForSharding(Importer &im, onnx::GraphProto &graph, OnnxSignature *signature);
 
 // Fills Importer::splits from the policy in the options (data: the leading
 // dimension of every activation input; tensor: Megatron by data flow (a

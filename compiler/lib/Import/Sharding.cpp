@@ -12,9 +12,10 @@
 // activation between them stays split and the pair costs one all_reduce.
 // Attention: Q/K/V projections split by columns put whole heads on each
 // process (a fused QKV weight is cut into its Q, K and V blocks first, see
-// unfuseAttentionProjections), the output projection by rows. Embedding
-// tables (Gather from an initializer [V, H]) are split by the hidden
-// dimension: each process gathers its columns, no table moves.
+// unfuseProjections) and computed heads-major (headMajorAttention), the
+// output projection by rows. A token embedding (Gather from an initializer
+// [V, H] by run-time ids) becomes a vocabulary-parallel one-hot lookup, the
+// table split by rows (vocabularyParallelEmbeddings): no table moves.
 //
 //===----------------------------------------------------------------------===//
 #include "Sharding.h"
@@ -372,6 +373,94 @@ bool findAttention(const onnx::GraphProto &graph, const DataFlow &flow, int s, A
 // The same attention in [H, B, T, D] (the head Transposes permuted, the
 // output Transpose undoing it) merges a leading split dimension, which stays
 // split: no collective inside attention.
+onnx::NodeProto makeNode(const std::string &op, const std::string &name,
+                         std::vector<std::string> inputs, const std::string &output) {
+  onnx::NodeProto node;
+  node.set_op_type(op);
+  node.set_name(name);
+  for (auto &in : inputs)
+    node.add_input(in);
+  node.add_output(output);
+  return node;
+}
+
+onnx::TensorProto int64Vector(const std::string &name, const std::vector<int64_t> &values) {
+  onnx::TensorProto t;
+  t.set_name(name);
+  t.set_data_type(onnx::TensorProto::INT64);
+  t.add_dims(static_cast<int64_t>(values.size()));
+  for (int64_t v : values)
+    t.add_int64_data(v);
+  return t;
+}
+
+// A token embedding (Gather from an f32 table [V, H] by run-time ids) as
+// Megatron's vocabulary-parallel lookup: one_hot(ids) [.., V] @ table, the
+// table split by rows (vocabulary). Each process compares the ids with its
+// own rows and multiplies by its rows; the partial sums meet in one
+// all_reduce of the [.., H] result. The lookup itself (tosa.gather) would
+// read its table whole on every process, so any split of the table would be
+// all-gathered on every call. Negative ids count from the end, as in Gather.
+void vocabularyParallelEmbeddings(Importer &im, onnx::GraphProto &graph, OnnxSignature *signature,
+                                  int64_t axis, int64_t processes) {
+  DataFlow flow(graph);
+  google::protobuf::RepeatedPtrField<onnx::NodeProto> nodes;
+  bool changed = false;
+  for (int i = 0; i < graph.node_size(); ++i) {
+    const auto &g = graph.node(i);
+    std::vector<int64_t> shape =
+        g.op_type() == "Gather" ? flow.shape(g.input(0)) : std::vector<int64_t>{};
+    const auto *axisAttr = findAttribute(g, "axis");
+    bool runTimeIds = g.input_size() == 2 && !flow.isInitializer(g.input(1)) &&
+                      !(flow.producer.count(g.input(1)) &&
+                        graph.node(flow.producer.at(g.input(1))).op_type() == "Constant");
+    if (shape.size() != 2 || (axisAttr && axisAttr->i() != 0) || !flow.isInitializer(g.input(0)) ||
+        flow.initializers.at(g.input(0))->data_type() != onnx::TensorProto::FLOAT || !runTimeIds ||
+        flow.uses(g.input(0)) != 1) {
+      *nodes.Add() = g;
+      continue;
+    }
+    const std::string &table = g.input(0), &ids = g.input(1);
+    int64_t vocabulary = shape[0];
+    if (vocabulary % processes != 0) {
+      im.replicatedReasons[table] = "tensor: embedding table of " + count(vocabulary, "row") +
+                                    ", which do not divide over " + count(processes, "process");
+      *nodes.Add() = g;
+      continue;
+    }
+    std::string base = g.name().empty() ? table : g.name();
+    std::vector<int64_t> rows(vocabulary), fromEnd(vocabulary);
+    for (int64_t v = 0; v < vocabulary; ++v)
+      rows[v] = v, fromEnd[v] = v - vocabulary;
+    *graph.add_initializer() = int64Vector(base + "/last_axis", {-1});
+    *graph.add_initializer() = int64Vector(base + "/rows", rows);
+    *graph.add_initializer() = int64Vector(base + "/rows_from_end", fromEnd);
+    *nodes.Add() = makeNode("Unsqueeze", base + "/ids", {ids, base + "/last_axis"}, base + "/ids");
+    *nodes.Add() =
+        makeNode("Equal", base + "/is_row", {base + "/ids", base + "/rows"}, base + "/is_row");
+    *nodes.Add() = makeNode("Equal", base + "/is_row_from_end",
+                            {base + "/ids", base + "/rows_from_end"}, base + "/is_row_from_end");
+    *nodes.Add() =
+        makeNode("Or", base + "/hit", {base + "/is_row", base + "/is_row_from_end"}, base + "/hit");
+    onnx::NodeProto cast = makeNode("Cast", base + "/one_hot", {base + "/hit"}, base + "/one_hot");
+    auto *to = cast.add_attribute();
+    to->set_name("to");
+    to->set_type(onnx::AttributeProto::INT);
+    to->set_i(onnx::TensorProto::FLOAT);
+    *nodes.Add() = cast;
+    *nodes.Add() = makeNode("MatMul", base + "/lookup", {base + "/one_hot", table}, g.output(0));
+    im.splits[table] = splitDim(2, 0, axis);
+    im.splitReasons[table] = "tensor: embedding table, vocabulary rows (one-hot lookup, one "
+                             "all_reduce of its result)";
+    signature->plan.push_back("lookup '" + g.name() + "' of '" + table +
+                              "': vocabulary-parallel, one_hot(ids) @ table (tensor: a Gather "
+                              "would read the split table whole on every process)");
+    changed = true;
+  }
+  if (changed)
+    graph.mutable_node()->Swap(&nodes);
+}
+
 void headMajorAttention(onnx::GraphProto &graph, OnnxSignature *signature) {
   DataFlow flow(graph);
   std::set<std::string> swapped; // tensors now [H, B, ...]
@@ -482,6 +571,9 @@ bool rewriteAttentionForSharding(Importer &im, onnx::GraphProto &graph, OnnxSign
   if (!unfuseProjections(im, graph, signature, axis))
     return false;
   headMajorAttention(graph, signature);
+  std::vector<int64_t> grid = policyGrid(im.options);
+  vocabularyParallelEmbeddings(im, graph, signature, axis,
+                               axis < static_cast<int64_t>(grid.size()) ? grid[axis] : 1);
   return true;
 }
 
@@ -602,8 +694,8 @@ private:
     std::string why;
     if (auto r = im.replicatedReasons.find(w); r != im.replicatedReasons.end())
       why = r->second;
-    else if (weightsSplit.count(w))
-      return;
+    else if (weightsSplit.count(w) || im.splits.count(w))
+      return; // decided already (a vocabulary-parallel lookup's table)
     else if (features % processes != 0)
       why = "tensor: its " + count(features, "output feature") + " do not divide over " +
             count(processes, "process");
@@ -682,22 +774,36 @@ private:
     split(w, 2, dim, "tensor: rows, fed by the column split of '" + from + "'");
   }
 
-  // A Gather from a table [V, H]: split by the hidden dimension.
+  // A Gather from a table [V, H] that vocabularyParallelEmbeddings left as a
+  // Gather: replicated, with the reason.
   void embedding(const onnx::NodeProto &node) {
     const auto *axisAttr = findAttribute(node, "axis");
     const std::string &table = node.input(0);
     std::vector<int64_t> shape = flow.shape(table);
     if (!flow.isInitializer(table) || shape.size() != 2 || (axisAttr && axisAttr->i() != 0) ||
-        weightsSplit.count(table) || !isFloatType(flow.initializers.at(table)->data_type()))
+        weightsSplit.count(table) || im.splits.count(table) ||
+        !isFloatType(flow.initializers.at(table)->data_type()))
       return;
-    if (shape[1] % processes != 0) {
+    if (auto r = im.replicatedReasons.find(table); r != im.replicatedReasons.end()) {
+      replicated(im, table, r->second, signature);
+      return;
+    }
+    auto producer = flow.producer.find(node.input(1));
+    if (flow.isInitializer(node.input(1)) ||
+        (producer != flow.producer.end() && graph.node(producer->second).op_type() == "Constant")) {
       replicated(im, table,
-                 "tensor: embedding table of hidden size " + std::to_string(shape[1]) +
-                     ", which does not divide over " + count(processes, "process"),
+                 "tensor: embedding table read at constant positions (the lookup folds at "
+                 "import; a split would only add a copy)",
                  signature);
       return;
     }
-    split(table, 2, 1, "tensor: embedding table, hidden dimension");
+    // Not made a vocabulary-parallel lookup (read by other nodes too, not
+    // f32): a Gather reads its table whole on every process, so a split of
+    // either dimension would be all-gathered on every call.
+    replicated(im, table,
+               "tensor: embedding table read by other nodes too or not f32: its Gather reads "
+               "it whole on every process, so a split would all-gather it on every call",
+               signature);
   }
 
   void convolution(const onnx::NodeProto &node, size_t dim, const char *why) {

@@ -54,7 +54,6 @@ class Run:
     peak_bytes: int = 0
     wall_ms: float = float("nan")  # median of --benchmark runs (weights resident)
     seconds: float = 0.0      # the whole command: import, compile, load, runs
-    collectives: int = 0      # collectives per call (--print-plan's "collective" lines)
 
     @property
     def passed(self):
@@ -85,7 +84,6 @@ def run_cli(exported, policy, devices, runner=DEFAULT_RUNNER, benchmark=0, work=
     start = time.perf_counter()
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=timeout)
     run = Run(exported.name, policy, devices, p.returncode, seconds=time.perf_counter() - start)
-    run.collectives = len(re.findall(r"^collective ", p.stdout, re.M))
     errors = [line for line in p.stderr.splitlines() if "warning:" not in line]
     if p.returncode != 0:
         run.refusal = errors[-1] if errors else f"exit {p.returncode} without a message"

@@ -69,7 +69,7 @@ for name in names:
             parameters[(policy, devices)] = run.parameter_bytes
             print(f"{label}: ok, max abs error {run.max_error:.2e} (bound {exported.tolerance:.1e}), "
                   f"{run.parameter_bytes} parameter / {run.peak_bytes} peak bytes per device, "
-                  f"{run.collectives} collectives per call, {run.seconds:.1f} s")
+                  f"{run.seconds:.1f} s")
         sys.stdout.flush()
     for (model, policy, devices), share in PARAMETER_SHARE.items():
         whole, split = parameters.get(("none", 1)), parameters.get((policy, devices))

@@ -237,6 +237,9 @@ int ProgramRun::CompileModule() {
     return Error(kExitUsage, error);
   progress.Done();
   for (const std::string& warning : compiled.warnings) std::fprintf(stderr, "mesh-vk-run: %s\n", warning.c_str());
+  // An ONNX model: which policy split which tensor, and what it left whole and why.
+  if (flags_.print_plan && root_)
+    for (const std::string& line : compiled.shardingPlan) std::printf("sharding: %s\n", line.c_str());
   Verbose(1, "compiled %s in-process for device '%s': %zu-byte artifact", path_.c_str(), options.device.name.c_str(),
           compiled.artifact.size());
   step("compile (in-process)", compiled.artifact.size());

@@ -575,6 +575,7 @@ private:
       return fail("emitting the artifact failed");
     out->artifact = std::move(*artifact);
     out->warnings = std::move(warnings);
+    out->shardingPlan = onnxSignature.plan;
     return "";
   }
 

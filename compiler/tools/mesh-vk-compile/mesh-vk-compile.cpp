@@ -362,7 +362,10 @@ void ReportCompiled(const meshvk::CompiledProgram &program, const std::string &o
 }
 
 void PrintPlanOf(const std::vector<meshvk::ProcessMemoryPlan> &memory,
-                 const std::vector<meshvk::CollectivePlan> &collectives) {
+                 const std::vector<meshvk::CollectivePlan> &collectives,
+                 const std::vector<std::string> &shardingPlan = {}) {
+  for (const std::string &line : shardingPlan)
+    std::printf("sharding: %s\n", line.c_str());
   for (size_t p = 0; p < memory.size(); ++p)
     std::printf(
         "process %zu: arguments %llu B, results %llu B, transients %llu B, constants %llu B\n", p,
@@ -383,7 +386,7 @@ void PrintPlan(const meshvk::CompiledProgram &program, const std::string &output
     std::printf("grid %s, %zu processes, %zu bytes written to %s\n",
                 ShapeText(program.gridShape).c_str(), program.memory.size(),
                 program.artifact.size(), output.c_str());
-    PrintPlanOf(program.memory, program.collectives);
+    PrintPlanOf(program.memory, program.collectives, program.shardingPlan);
     return;
   }
   std::string counts;

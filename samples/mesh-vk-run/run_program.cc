@@ -200,9 +200,13 @@ int ProgramRun::CheckEnvironment() {
       return Error(kExitUsage, std::string(flag) + ": " + error);
   }
   // The ONNX-only flags, with mesh-vk-compile's words.
-  if (!onnx() && (flags_.shard_set || flags_.grid_shape_set || !flags_.input_shapes.empty()))
+  if (!onnx() && flags_.grid_shape_set)
+    return Error(kExitUsage, "--grid-shape applies to ONNX models (.onnx), with --shard; " +
+                                 std::string(mlir() ? "an .mlir program carries its own shard.grid"
+                                                    : "a .mvk is compiled for its grid already"));
+  if (!onnx() && (flags_.shard_set || !flags_.input_shapes.empty()))
     return Error(kExitUsage,
-                 std::string("--shard, --grid-shape and --input-shape apply to ONNX models (.onnx); ") +
+                 std::string("--shard and --input-shape apply to ONNX models (.onnx); ") +
                      (mlir() ? "an .mlir program carries its own shard annotations"
                              : "a .mvk is compiled already (compile the model with mesh-vk-compile --shard)"));
   return kExitOk;

@@ -98,8 +98,8 @@ inline bool isBias(const DataFlow &flow, const std::string &name, int64_t featur
 
 // The head count of a projection output [.., N] reshaped (after an optional
 // bias Add) to [.., H, N/H]; 0 when no such Reshape reads it.
-inline int64_t headsAfter(const onnx::GraphProto &graph, const DataFlow &flow, const std::string &value,
-                   int64_t features) {
+inline int64_t headsAfter(const onnx::GraphProto &graph, const DataFlow &flow,
+                          const std::string &value, int64_t features) {
   int c = flow.onlyConsumer(value);
   if (c < 0)
     return 0;
@@ -123,7 +123,6 @@ inline std::string count(int64_t n, const std::string &what) {
   bool es = !what.empty() && what.back() == 's';
   return std::to_string(n) + " " + what + (n == 1 ? "" : es ? "es" : "s");
 }
-
 
 } // namespace meshvk::onnx_import
 

@@ -120,13 +120,33 @@ std::string CompileInProcess(const std::string& path, const RunFlags& flags, con
       return "--devices=" + std::to_string(devices.processes) +
              ": an ONNX model under --shard=none runs on one process; split it with "
              "--shard=data, --shard=tensor or --shard=SPEC.json";
-    // data/tensor split over a 1-D grid of the run's processes (mesh-vk-compile's --grid-shape).
-    if (flags.shard == "data" || flags.shard == "tensor") {
-      if (processes == 0)
+    // data/tensor split over a 1-D grid of the run's processes, or over
+    // --grid-shape (mesh-vk-compile's), whose product is the process count.
+    bool policy = flags.shard != "none" &&
+                  !(flags.shard.size() >= 5 && flags.shard.compare(flags.shard.size() - 5, 5, ".json") == 0);
+    std::vector<int64_t> grid;
+    if (flags.grid_shape_set) {
+      if (std::string error; !meshvk::parseGridShape(flags.grid_shape, &grid, &error))
+        return "--grid-shape=" + flags.grid_shape + ": " + error;
+      if (!policy)
+        return "--grid-shape=" + flags.grid_shape +
+               ": applies to --shard=data, tensor or data,tensor (got --shard=" + flags.shard +
+               "; a SPEC.json names its own grid)";
+      int64_t product = 1;
+      for (int64_t extent : grid) product *= extent;
+      if (processes != 0 && product != static_cast<int64_t>(processes))
+        return "--grid-shape=" + flags.grid_shape + ": " + std::to_string(product) +
+               " processes, but --devices=" + std::to_string(processes) +
+               " (the grid's product must be the process count)";
+    }
+    if (policy) {
+      if (processes == 0 && grid.empty())
         return "--shard=" + flags.shard +
                ": give the process count with --devices=N (e.g. --devices=4); "
                "--shard=none runs on one process";
-      options->gridShape = {static_cast<int64_t>(processes)};
+      // A grid of the wrong rank for the policy: the compiler's one line.
+      if (grid.empty()) grid = {static_cast<int64_t>(processes)};
+      options->gridShape = grid;
     }
   }
   std::string error = meshvk::compileProgramFile(path, *options, compiled);

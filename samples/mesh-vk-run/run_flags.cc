@@ -101,8 +101,12 @@ const char* RunUsageText() {
          "                         outermost axes whose sizes multiply to the rank count)\n"
          "  PROGRAM.mlir           compiled in-process (needs a build with MESHVK_BUILD_COMPILER=ON)\n"
          "  PROGRAM.onnx           an ONNX model, imported and compiled in-process likewise:\n"
-         "  --shard=none|data|tensor|SPEC.json  its sharding (mesh-vk-compile's --shard), over\n"
-         "                         --devices=N processes (default none: one process)\n"
+         "  --shard=none|data|tensor|data,tensor|SPEC.json  its sharding (mesh-vk-compile's\n"
+         "                         --shard), over --devices=N processes (default none: one\n"
+         "                         process); data,tensor: one policy per grid axis\n"
+         "  --grid-shape=AxB       the grid of the --devices=N processes a policy list splits\n"
+         "                         over (data,tensor: --grid-shape=2x2 for 4: axis 0 the batch,\n"
+         "                         axis 1 the weights); its product must be N\n"
          "  --input-shape=NAME=AxB its dynamic input dimensions, e.g. x=1x3x224x224 (repeatable)\n"
          "flags are spelled with dashes; underscores are accepted too (--expected_output,\n"
          "--print_max_element_count, --benchmark_format: iree-run-module's spelling)\n"
@@ -127,6 +131,7 @@ void AddRunFlags(CLI::App* app, RunFlags* flags, RunFlagValues* values) {
   app->add_flag("--print-plan", flags->print_plan)->disable_flag_override();
   app->add_option("--rank-axes", flags->rank_axes)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   AddText(app, "--shard", &flags->shard, &flags->shard_set);
+  AddText(app, "--grid-shape", &flags->grid_shape, &flags->grid_shape_set);
   app->add_option("--input-shape", flags->input_shapes)->allow_extra_args(false);
 }
 

@@ -30,10 +30,13 @@ struct RunFlags {
   uint64_t device_timeout_ms = 0;            // --device-timeout=S (0: MESHVK_DEVICE_TIMEOUT_MS or 60 s)
   std::string rank_axes;                     // --rank-axes=0,1 (under mpirun; "": default)
   // An ONNX model (PROGRAM.onnx) only: the sharding policy, as mesh-vk-compile's
-  // --shard (none|data|tensor|SPEC.json), over --devices=N processes; and
-  // fixed dynamic input dimensions, --input-shape=NAME=AxB (repeatable).
+  // --shard (none|data|tensor|data,tensor|SPEC.json), over --devices=N processes
+  // arranged as --grid-shape=AxB (default: a 1-D grid of N); and fixed dynamic
+  // input dimensions, --input-shape=NAME=AxB (repeatable).
   std::string shard = "none";
   bool shard_set = false;
+  std::string grid_shape;  // --grid-shape=2x2 ("": 1-D)
+  bool grid_shape_set = false;
   std::vector<std::string> input_shapes;
 };
 

@@ -200,6 +200,10 @@ int ProgramRun::CheckEnvironment() {
       return Error(kExitUsage, std::string(flag) + ": " + error);
   }
   // The ONNX-only flags, with mesh-vk-compile's words.
+  if (!onnx() && flags_.grid_shape_set)
+    return Error(kExitUsage, "--grid-shape applies to ONNX models (.onnx), with --shard; " +
+                                 std::string(mlir() ? "an .mlir program carries its own shard.grid"
+                                                    : "a .mvk is compiled for its grid already"));
   if (!onnx() && (flags_.shard_set || !flags_.input_shapes.empty()))
     return Error(kExitUsage,
                  std::string("--shard and --input-shape apply to ONNX models (.onnx); ") +
@@ -237,6 +241,9 @@ int ProgramRun::CompileModule() {
     return Error(kExitUsage, error);
   progress.Done();
   for (const std::string& warning : compiled.warnings) std::fprintf(stderr, "mesh-vk-run: %s\n", warning.c_str());
+  // An ONNX model: which policy split which tensor, and what it left whole and why.
+  if (flags_.print_plan && root_)
+    for (const std::string& line : compiled.shardingPlan) std::printf("sharding: %s\n", line.c_str());
   Verbose(1, "compiled %s in-process for device '%s': %zu-byte artifact", path_.c_str(), options.device.name.c_str(),
           compiled.artifact.size());
   step("compile (in-process)", compiled.artifact.size());

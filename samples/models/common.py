@@ -23,8 +23,23 @@ import zoo  # noqa: E402
 REPO = os.path.dirname(os.path.dirname(HERE))
 DEFAULT_RUNNER = os.path.join(REPO, "build", "samples", "mesh-vk-run", "mesh-vk-run")
 # (policy, processes) a model runs under by default: one process, then the
-# batch split and the weights split over 4 logical devices.
+# batch split and the weights split over 4 logical devices. A policy list
+# runs on a grid ("AxB": --grid-shape=AxB over A*B processes): the batch over
+# grid axis 0 and the weights over axis 1 (GRID_CONFIGS; tests/onnx runs it
+# for the decoder and one CNN only, to keep CI time).
 CONFIGS = [("none", 1), ("data", 4), ("tensor", 4)]
+GRID_CONFIGS = [("data,tensor", "2x2")]
+
+
+def grid_of(devices):
+    """(process count, grid shape tuple or None) of 4 or "2x2"."""
+    if isinstance(devices, str) and "x" in devices:
+        grid = tuple(int(e) for e in devices.split("x"))
+        count = 1
+        for e in grid:
+            count *= e
+        return count, grid
+    return int(devices), None
 
 
 @dataclasses.dataclass
@@ -59,8 +74,11 @@ def run_cli(exported, policy, devices, runner=DEFAULT_RUNNER, benchmark=0, work=
     if os.path.exists(out):
         os.remove(out)
     cmd = [runner, exported.onnx, f"--input=x=@{exported.x_npy}", f"--output=@{out}", "--print-plan"]
+    count, grid = grid_of(devices)
     if policy != "none":
-        cmd += [f"--shard={policy}", f"--devices={devices}"]
+        cmd += [f"--shard={policy}", f"--devices={count}"]
+    if grid:
+        cmd += ["--grid-shape=" + "x".join(map(str, grid))]
     if benchmark:
         cmd += [f"--benchmark={benchmark}"]
     start = time.perf_counter()
@@ -85,7 +103,8 @@ def run_python(exported, policy, devices, runs=3):
     """meshvk.compile(MODEL.onnx, shard=, grid_shape=) on N logical devices:
     (max error vs torch, median wall ms of a call with the weights resident)."""
     import meshvk
-    program = meshvk.compile(exported.onnx, shard=policy, grid_shape=devices)
+    devices, grid = grid_of(devices)
+    program = meshvk.compile(exported.onnx, shard=policy, grid_shape=grid or devices)
     # int64 ids as torch takes them: the program's argument is i32, and the
     # package narrows them with a range check.
     x = exported.x
@@ -103,8 +122,9 @@ def run_python(exported, policy, devices, runs=3):
 def main(names, description):
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--models", nargs="+", default=names, choices=names)
-    parser.add_argument("--configs", nargs="+", default=[f"{p}:{n}" for p, n in CONFIGS],
-                        help="POLICY:DEVICES pairs (default: none:1 data:4 tensor:4)")
+    parser.add_argument("--configs", nargs="+", default=[f"{p}:{n}" for p, n in CONFIGS + GRID_CONFIGS],
+                        help="POLICY:DEVICES pairs, DEVICES a count or a grid AxB "
+                             "(default: none:1 data:4 tensor:4 data,tensor:2x2)")
     parser.add_argument("--runner", default=os.environ.get("MESHVK_RUN", DEFAULT_RUNNER), help="mesh-vk-run")
     parser.add_argument("--benchmark", type=int, default=5, help="timed mesh-vk-run calls (default 5)")
     parser.add_argument("--no-python", action="store_true", help="skip the meshvk Python package")
@@ -120,13 +140,13 @@ def main(names, description):
         exported = zoo.export(name, work)
         for config in args.configs:
             policy, devices = config.split(":")
-            run = run_cli(exported, policy, int(devices), args.runner, args.benchmark, work)
+            run = run_cli(exported, policy, devices, args.runner, args.benchmark, work)
             if not run.passed:
                 print(f"{name:14} {policy:7} {devices:>3}  refused: {run.refusal}")
                 continue
             py_error, py_ms = (float("nan"), float("nan"))
             if not args.no_python:
-                py_error, py_ms = run_python(exported, policy, int(devices))
+                py_error, py_ms = run_python(exported, policy, devices)
             ok = run.max_error <= exported.tolerance and (args.no_python or py_error <= exported.tolerance)
             if args.markdown:
                 print(f"| {name} | {devices} | {policy} | {'pass' if ok else 'FAIL'} | {run.max_error:.1e} | "

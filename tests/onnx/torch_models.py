@@ -9,7 +9,9 @@ ViT-style encoder, a GPT-2-style decoder (int64 token ids) and a small U-Net
 downloaded) are exported with torch.onnx.export and run as
 `mesh-vk-run MODEL.onnx --shard=POLICY --devices=N` on 1 process and on 4
 logical devices under --shard=data and --shard=tensor (the decoder also
-under --shard=data on 3, which is refused). Each result must be
+under --shard=data on 3, which is refused; the decoder and SqueezeNet also
+under --shard=data,tensor --grid-shape=2x2). The decoder's parameter bytes
+per process under --shard=tensor on 4 must be at most 0.3 of --shard=none's. Each result must be
 within 1e-3 x max(1, max |torch output|) of torch's output (read back from
 --output, compared here). A model that cannot run under a policy must be
 refused with exactly the line listed in REFUSALS (exit non-zero); a
@@ -24,8 +26,14 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "samples", "models"))
 import common  # noqa: E402
 import zoo  # noqa: E402
 
-# Configurations besides common.CONFIGS: a batch of 4 over 3 processes.
-EXTRA_CONFIGS = {"gpt": [("data", 3)]}
+# Configurations besides common.CONFIGS: a batch of 4 over 3 processes; the
+# batch and the weights on a 2x2 grid (common.GRID_CONFIGS) for the decoder
+# and one CNN only, to keep CI time.
+EXTRA_CONFIGS = {"gpt": [("data", 3)] + common.GRID_CONFIGS, "squeezenet1_1": common.GRID_CONFIGS}
+# Issue 30: under --shard=tensor on 4 devices each process of the decoder
+# holds at most this share of the parameter bytes of --shard=none (the
+# replicated LayerNorms, row-split biases and the causal mask are the rest).
+PARAMETER_SHARE = {("gpt", "tensor", 4): 0.3}
 # (model, policy, devices) -> the one line mesh-vk-run prints when it
 # refuses ({onnx}: the model's path).
 REFUSALS = {
@@ -40,8 +48,10 @@ os.makedirs(work, exist_ok=True)
 failures = []
 for name in names:
     exported = zoo.export(name, work, torch_runs=1)
+    parameters = {}  # (policy, devices) -> parameter bytes of the largest process
     for policy, devices in common.CONFIGS + EXTRA_CONFIGS.get(name, []):
-        label = f"{name} --shard={policy} --devices={devices}"
+        count, grid = common.grid_of(devices)
+        label = f"{name} --shard={policy} --devices={count}" + (f" --grid-shape={devices}" if grid else "")
         run = common.run_cli(exported, policy, devices, run_tool, work=work)
         expected_refusal = REFUSALS.get((name, policy, devices))
         expected_refusal = expected_refusal and expected_refusal.format(onnx=exported.onnx)
@@ -56,10 +66,21 @@ for name in names:
         elif not run.max_error <= exported.tolerance:  # NaN fails too
             failures.append(f"{label}: max abs error {run.max_error:.3e} > {exported.tolerance:.3e}")
         else:
+            parameters[(policy, devices)] = run.parameter_bytes
             print(f"{label}: ok, max abs error {run.max_error:.2e} (bound {exported.tolerance:.1e}), "
                   f"{run.parameter_bytes} parameter / {run.peak_bytes} peak bytes per device, "
                   f"{run.seconds:.1f} s")
         sys.stdout.flush()
+    for (model, policy, devices), share in PARAMETER_SHARE.items():
+        whole, split = parameters.get(("none", 1)), parameters.get((policy, devices))
+        if model != name or not whole or split is None:
+            continue
+        label = f"{name} --shard={policy} --devices={devices}"
+        if split > share * whole:
+            failures.append(f"{label}: {split} parameter bytes per process > {share} x {whole} (--shard=none)")
+        else:
+            print(f"{label}: {split} parameter bytes per process = {split / whole:.3f} x --shard=none "
+                  f"(bound {share})")
 
 if failures:
     print("\n".join(failures))

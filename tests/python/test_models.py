@@ -55,6 +55,42 @@ def test_int64_ids_match_torch(make_runtime, gpt, programs, shard, n):
     check_close(fn(np.repeat(gpt.x, 2, axis=1)[:, ::2]), gpt)
 
 
+def parameter_bytes(program):
+    """The parameter bytes of the program's largest process."""
+    return max(p["parameter_bytes"] for p in program.plan["processes"])
+
+
+def test_tensor_policy_holds_under_a_third_of_the_weights(programs):
+    """Issue 30: on 4 devices each process holds at most 0.3 of the parameter
+    bytes of one process (the token table, attention heads and MLP are split;
+    LayerNorms, row-split biases and the causal mask are replicated)."""
+    whole, split = parameter_bytes(programs("none", 1)), parameter_bytes(programs("tensor", 4))
+    assert split <= 0.3 * whole, "%d > 0.3 x %d" % (split, whole)
+
+
+def test_data_tensor_grid_matches_torch(make_runtime, gpt, programs):
+    """shard="data,tensor" on a 2x2 grid: grid axis 0 splits the batch, axis 1 the weights."""
+    program = programs("data,tensor", (2, 2))
+    assert tuple(program.grid_shape) == (2, 2)
+    fn = make_runtime(devices=4, topology="logical").load(program)["main"]
+    check_close(fn(gpt.x), gpt)
+    # The weights are split over the 2 processes of axis 1 only.
+    whole = parameter_bytes(programs("none", 1))
+    assert parameter_bytes(program) <= 0.6 * whole
+
+
+@pytest.mark.parametrize("shard,grid,line", [
+    ("data,data", (2, 2), "--shard=data,data: 'data' is listed twice"),
+    ("tensor,none", (2, 2), "--shard=tensor,none: 'none' cannot be in a policy list"),
+    ("data,tensor", 4, "--shard=data,tensor needs a grid of 2 axes, one per policy"),
+    ("tensor", (2, 2), "--shard=tensor splits over a 1-D grid, got the grid 2x2"),
+])
+def test_bad_policy_or_grid_refused(gpt, shard, grid, line):
+    with pytest.raises(meshvk.CompileError) as refused:
+        meshvk.compile(gpt.onnx, shard=shard, grid_shape=grid)
+    assert line in str(refused.value) and "\n" not in str(refused.value)
+
+
 @pytest.mark.parametrize("value,index", [(2**31, (1, 5)), (-2**31 - 1, (3, 15)), (2**62, (0, 0))])
 @pytest.mark.parametrize("cast", [False, True])
 def test_int64_out_of_range_refused(make_runtime, gpt, programs, value, index, cast):

@@ -351,15 +351,15 @@ private:
 
   std::string importOnnx(const std::string &path) {
     OnnxImportOptions import;
-    if (options.onnxShard == "data")
-      import.shard = OnnxShardPolicy::Data;
-    else if (options.onnxShard == "tensor")
-      import.shard = OnnxShardPolicy::Tensor;
-    else if (options.onnxShard != "none" && !options.onnxShard.empty())
-      import.shard = OnnxShardPolicy::Spec, import.specPath = options.onnxShard;
+    std::string error;
+    if (!options.onnxShard.empty() &&
+        (!parseOnnxShardPolicy(options.onnxShard, &import, &error) ||
+         !checkOnnxShardGrid(options.onnxShard, options.gridShape, &error)))
+      return fail(error);
     import.devices = 1;
     for (int64_t extent : options.gridShape)
       import.devices *= extent;
+    import.gridShape = options.gridShape;
     for (const auto &[name, shape] : options.onnxInputShapes)
       import.inputShapes[name] = shape;
     for (const auto &[name, shape] : options.onnxInputShapeHints) {
@@ -368,7 +368,6 @@ private:
       else
         import.inputShapeHintsByName[name] = shape;
     }
-    std::string error;
     FailureOr<OwningOpRef<ModuleOp>> imported =
         importOnnxFile(path, import, context, &onnxSignature, &error);
     if (failed(imported))
@@ -597,6 +596,7 @@ private:
       return fail("emitting the artifact failed");
     out->artifact = std::move(*artifact);
     out->warnings = std::move(warnings);
+    out->shardingPlan = onnxSignature.plan;
     return "";
   }
 

@@ -120,6 +120,9 @@ std::string encode(const CompiledProgram &p) {
   w.u64(p.warnings.size());
   for (const std::string &warning : p.warnings)
     w.text(warning);
+  w.u64(p.shardingPlan.size());
+  for (const std::string &line : p.shardingPlan)
+    w.text(line);
   w.u64(p.variants.size());
   for (const CompiledVariant &v : p.variants) {
     w.i64(v.processes), w.ints(v.gridShape), w.u64(v.artifactBytes), w.f64(v.compileSeconds);
@@ -138,6 +141,9 @@ bool decode(const std::string &bytes, CompiledProgram *p) {
   p->warnings.resize(r.count(8));
   for (std::string &warning : p->warnings)
     warning = r.text();
+  p->shardingPlan.resize(r.count(8));
+  for (std::string &line : p->shardingPlan)
+    line = r.text();
   p->variants.resize(r.count(48));
   for (CompiledVariant &v : p->variants) {
     v.processes = r.i64(), v.gridShape = r.ints(), v.artifactBytes = r.u64();

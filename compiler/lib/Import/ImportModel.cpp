@@ -499,6 +499,10 @@ FailureOr<OwningOpRef<ModuleOp>> importModel(const std::string &bytes, const std
   Importer im(context, options, opset, directory);
   im.plan = &signature->plan;
   OwningOpRef<ModuleOp> module = ModuleOp::create(im.loc);
+  if (!rewriteAttentionForSharding(im, *model.mutable_graph(), signature)) {
+    *error = name + ": " + im.error;
+    return failure();
+  }
   GraphImport graph(im, model.graph(), signature);
   // A diagnostic from a builder (an op the verifier refuses) becomes the line.
   std::string diagnostic;

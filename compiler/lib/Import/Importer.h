@@ -68,6 +68,8 @@ public:
   // written as a shard.shard where the tensor first gets a device value.
   std::map<std::string, std::vector<std::vector<int64_t>>> splits;
   std::map<std::string, std::string> splitReasons; // name -> policy, for the plan
+  // Weights a policy considered and left replicated -> why (for the plan).
+  std::map<std::string, std::string> replicatedReasons;
   // 2-D initializers read only as a Gemm's B with transB=1, stored transposed
   // at import (their data and split axes): the Gemm then reads B^T directly,
   // instead of transposing the weights on the device at every call into an

@@ -17,6 +17,7 @@
 #include "meshvk_environment.h"
 #include "meshvk/Codegen/RuntimeDevice.h"
 #include "meshvk/Artifact/CompileProgram.h"
+#include "meshvk/Import/OnnxImport.h"
 #include "meshvk/meshvk.h"
 #include "meshvk/module.h"
 #include "flag_spelling.h"
@@ -65,7 +66,8 @@ llvm::cl::opt<std::string> gridSizes(
 llvm::cl::opt<std::string> shardPolicy(
     "shard", llvm::cl::cat(toolCategory), llvm::cl::init("none"), llvm::cl::value_desc("policy"),
     llvm::cl::desc("an ONNX model's sharding: none (default), data (batch split), tensor "
-                   "(Megatron weights), or SPEC.json; over --grid-shape's processes"));
+                   "(Megatron weights), data,tensor (one policy per axis of a 2-D "
+                   "--grid-shape, e.g. 2x2), or SPEC.json; over --grid-shape's processes"));
 llvm::cl::list<std::string> inputShapes(
     "input-shape", llvm::cl::cat(toolCategory), llvm::cl::value_desc("name=AxBx..."),
     llvm::cl::desc("an ONNX model's dynamic input dimensions, e.g. x=1x3x224x224 (repeatable)"));
@@ -141,6 +143,13 @@ int ParseOnnxOptions(Invocation *run) {
     return Usage("--shard and --input-shape apply to ONNX models (.onnx); an .mlir program carries "
                  "its own shard annotations");
   run->options.onnxShard = shardPolicy;
+  if (onnx) {
+    meshvk::OnnxImportOptions policy;
+    std::string error;
+    if (!meshvk::parseOnnxShardPolicy(shardPolicy, &policy, &error) ||
+        !meshvk::checkOnnxShardGrid(shardPolicy, run->options.gridShape, &error))
+      return Usage(error);
+  }
   for (const std::string &spec : inputShapes) {
     std::pair<std::string, std::vector<int64_t>> nameAndShape;
     std::string error;
@@ -363,7 +372,10 @@ void ReportCompiled(const meshvk::CompiledProgram &program, const std::string &o
 }
 
 void PrintPlanOf(const std::vector<meshvk::ProcessMemoryPlan> &memory,
-                 const std::vector<meshvk::CollectivePlan> &collectives) {
+                 const std::vector<meshvk::CollectivePlan> &collectives,
+                 const std::vector<std::string> &shardingPlan = {}) {
+  for (const std::string &line : shardingPlan)
+    std::printf("sharding: %s\n", line.c_str());
   for (size_t p = 0; p < memory.size(); ++p)
     std::printf(
         "process %zu: arguments %llu B, results %llu B, transients %llu B, constants %llu B\n", p,
@@ -384,7 +396,7 @@ void PrintPlan(const meshvk::CompiledProgram &program, const std::string &output
     std::printf("grid %s, %zu processes, %zu bytes written to %s\n",
                 ShapeText(program.gridShape).c_str(), program.memory.size(),
                 program.artifact.size(), output.c_str());
-    PrintPlanOf(program.memory, program.collectives);
+    PrintPlanOf(program.memory, program.collectives, program.shardingPlan);
     return;
   }
   std::string counts;

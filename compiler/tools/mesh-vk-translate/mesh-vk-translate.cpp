@@ -20,10 +20,15 @@ namespace cl = llvm::cl;
 static cl::opt<std::string> inputPath(cl::Positional, cl::desc("<model.onnx>"), cl::Required);
 static cl::opt<bool> importOnnx("import-onnx", cl::desc("Import an ONNX model"), cl::init(false));
 static cl::opt<std::string> outputPath("o", cl::desc("Output file"), cl::init("-"));
-static cl::opt<std::string> shardPolicy("shard", cl::desc("none | data | tensor | SPEC.json"),
+static cl::opt<std::string> shardPolicy("shard",
+                                        cl::desc("none | data | tensor | data,tensor | SPEC.json"),
                                         cl::init("none"));
 static cl::opt<int64_t> devices("devices", cl::desc("Grid size for --shard=data|tensor"),
                                 cl::init(1));
+static cl::opt<std::string>
+    gridShapeText("grid-shape",
+                  cl::desc("AxB: the grid of a policy list (--shard=data,tensor); its product "
+                           "must be --devices when that is given"));
 static cl::list<std::string> inputShapes("input-shape",
                                          cl::desc("NAME=DxDx... fixes a dynamic input shape"));
 static cl::opt<bool> printPlan("print-plan", cl::desc("Print which policy split which tensor"),
@@ -60,6 +65,31 @@ int main(int argc, char **argv) {
     return 2;
   }
   options.devices = devices;
+  if (!gridShapeText.empty()) {
+    llvm::SmallVector<llvm::StringRef> extents;
+    llvm::StringRef(gridShapeText).split(extents, 'x');
+    int64_t product = 1;
+    for (llvm::StringRef e : extents) {
+      int64_t v;
+      if (e.getAsInteger(10, v) || v <= 0) {
+        llvm::errs() << "mesh-vk-translate: --grid-shape=" << gridShapeText
+                     << ": expected positive extents joined by x (e.g. 2x2)\n";
+        return 2;
+      }
+      options.gridShape.push_back(v);
+      product *= v;
+    }
+    if (devices.getNumOccurrences() && product != devices) {
+      llvm::errs() << "mesh-vk-translate: --grid-shape=" << gridShapeText << ": " << product
+                   << " processes, but --devices=" << devices << "\n";
+      return 2;
+    }
+    options.devices = product;
+  }
+  if (!meshvk::checkOnnxShardGrid(shardPolicy, options.gridShape, &error)) {
+    llvm::errs() << "mesh-vk-translate: " << error << "\n";
+    return 2;
+  }
   for (const std::string &s : inputShapes)
     if (!parseInputShape(s, &options)) {
       llvm::errs() << "mesh-vk-translate: --input-shape=" << s << ": expected NAME=DxD...\n";

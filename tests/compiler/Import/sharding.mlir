@@ -10,7 +10,7 @@
 // Megatron: the first weight by columns, the second by rows.
 // RUN: mesh-vk-translate --import-onnx %t.mlp.onnx --shard=tensor --devices=2 --print-plan | FileCheck %s --check-prefix=TP
 // TP-DAG: // plan: w1: split_axes = {{\[\[}}], [0]] (tensor: first of a MatMul pair, columns)
-// TP-DAG: // plan: w2: split_axes = {{\[\[}}0]] (tensor: second of a MatMul pair, rows)
+// TP-DAG: // plan: w2: split_axes = {{\[\[}}0]] (tensor: rows, fed by the column split of 'w1')
 // TP: shard.grid @grid(shape = 2)
 // TP: shard.sharding @grid split_axes = {{\[\[}}], [0]]
 // TP: shard.shard %{{.*}} to %{{.*}} annotate_for_users : tensor<8x16xf32>
@@ -23,7 +23,7 @@
 // RUN: %make_model linear_mlp %t.linear.onnx
 // RUN: mesh-vk-translate --import-onnx %t.linear.onnx --shard=tensor --devices=2 --print-plan | FileCheck %s --check-prefix=LINEAR
 // LINEAR-DAG: // plan: w1: split_axes = {{\[\[}}], [0]] (tensor: first of a MatMul pair, columns, stored transposed for Gemm transB)
-// LINEAR-DAG: // plan: w2: split_axes = {{\[\[}}], [0]] (tensor: second of a MatMul pair, rows)
+// LINEAR-DAG: // plan: w2: split_axes = {{\[\[}}], [0]] (tensor: rows, fed by the column split of 'w1')
 // LINEAR: shard.shard %{{.*}} to %{{.*}} annotate_for_users : tensor<8x16xf32>
 // LINEAR: shard.shard %{{.*}} to %{{.*}} annotate_for_users : tensor<4x16xf32>
 // LINEAR: tosa.transpose %{{.*}} (tensor<4x16xf32>) -> tensor<16x4xf32>

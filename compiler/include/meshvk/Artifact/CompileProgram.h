@@ -99,6 +99,9 @@ struct CompiledProgram {
   // One line per warning the compiler gave ("NAME:LINE:COL: warning: what"),
   // e.g. annotations it ignored; the tools print them to stderr.
   std::vector<std::string> warnings;
+  // An ONNX model: which sharding policy put which split on which tensor, and
+  // what it left replicated and why (OnnxSignature::plan); --print-plan prints it.
+  std::vector<std::string> shardingPlan;
   // A dynamic grid compiled for several process counts: the plans in the
   // file, in the order of ProgramOptions::gridSizes (gridShape, memory and
   // collectives above are then empty).

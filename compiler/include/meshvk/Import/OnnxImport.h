@@ -32,8 +32,10 @@ namespace meshvk {
 enum class OnnxShardPolicy {
   None,   // no annotation: a grid of one
   Data,   // leading dimension of every activation input split, weights replicated
-  Tensor, // Megatron: MatMul/Gemm pairs column- then row-split, conv output channels
+  Tensor, // Megatron by data flow: a MatMul/Gemm weight split by columns, the weight its
+          // output flows into split by rows; attention heads; embeddings; conv channels
   Spec,   // OnnxImportOptions::specPath: tensor name -> split axes (JSON)
+  Grid,   // data and tensor on the axes of a 2-D grid (OnnxImportOptions::axisPolicies)
 };
 
 // A tensor value known at compile time, row-major; integers in `ints`,
@@ -47,7 +49,12 @@ struct OnnxHostTensor {
 
 struct OnnxImportOptions {
   OnnxShardPolicy shard = OnnxShardPolicy::None;
-  int64_t devices = 1;  // the 1-D grid's size for Data/Tensor
+  int64_t devices = 1; // the 1-D grid's size for Data/Tensor when gridShape is empty
+  // Data/Tensor/Grid: the grid the policies split over (empty: {devices}).
+  std::vector<int64_t> gridShape;
+  // Grid: the policy of each grid axis, Data or Tensor, each once ("data,tensor":
+  // axis 0 splits the batch, axis 1 the weights).
+  std::vector<OnnxShardPolicy> axisPolicies;
   std::string specPath; // Spec: {"grid": [2], "tensors": {"name": [[0], []]}}
   // Graph inputs whose values are fixed at compile time (folded into the
   // program, dropped from its arguments) when the model uses them as shape
@@ -95,8 +102,15 @@ bool readOnnxTensorFile(const std::string &path, std::string *name, OnnxHostTens
 // math, shard) into `context`.
 void loadOnnxImportDialects(mlir::MLIRContext &context);
 
-// Parses "none", "data", "tensor" or a path to a .json spec.
+// Parses "none", "data", "tensor", a list of one policy per grid axis
+// ("data,tensor", "tensor,data") or a path to a .json spec. A repeated policy,
+// none or a spec in a list: false with one line.
 bool parseOnnxShardPolicy(llvm::StringRef text, OnnxImportOptions *options, std::string *error);
+// Checks a policy against the grid it runs on (`grid`: its shape, empty when
+// the caller gives none): a policy list needs a grid of its length, a single
+// data/tensor policy a 1-D grid. false with one line naming both.
+bool checkOnnxShardGrid(llvm::StringRef policy, const std::vector<int64_t> &grid,
+                        std::string *error);
 
 } // namespace meshvk
 

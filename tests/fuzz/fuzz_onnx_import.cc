@@ -87,7 +87,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     static std::set<std::string> seen;
     size_t at = upstream.find(" in stage ");
     std::string stage = at == std::string::npos ? upstream : upstream.substr(at, upstream.find(';', at) - at);
-    if (seen.insert(stage).second) std::fprintf(stderr, "fuzz_onnx_import: upstream crash isolated: %s\n", upstream.c_str());
+    if (seen.insert(stage).second)
+      std::fprintf(stderr, "fuzz_onnx_import: upstream crash isolated: %s\n", upstream.c_str());
     return -1;  // not added to the corpus
   }
   mlir::MLIRContext context;

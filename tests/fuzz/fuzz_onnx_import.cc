@@ -27,6 +27,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <set>
 #include <string>
 
@@ -91,9 +92,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       std::fprintf(stderr, "fuzz_onnx_import: upstream crash isolated: %s\n", upstream.c_str());
     return -1;  // not added to the corpus
   }
-  mlir::MLIRContext context;
-  context.printOpOnDiagnostic(false);
-  meshvk::loadOnnxImportDialects(context);
+  // One context for many inputs (making one and loading the dialects costs
+  // more than most imports); renewed now and then, as it keeps every
+  // attribute it uniqued.
+  static std::unique_ptr<mlir::MLIRContext> shared;
+  static unsigned uses = 0;
+  if (!shared || ++uses % 512 == 0) {
+    shared = std::make_unique<mlir::MLIRContext>(mlir::MLIRContext::Threading::DISABLED);
+    shared->printOpOnDiagnostic(false);
+    meshvk::loadOnnxImportDialects(*shared);
+  }
+  mlir::MLIRContext& context = *shared;
   std::string error;
   meshvk::OnnxSignature signature;
   mlir::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>> module =

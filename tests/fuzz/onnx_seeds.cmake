@@ -1,7 +1,17 @@
-# cmake -DTESTDATA=/usr/share/libonnx-testdata/data -DOUT=DIR -P onnx_seeds.cmake
+# cmake -DTESTDATA=/usr/share/libonnx-testdata/data -DOUT=DIR [-DSUITES=simple,pytorch-operator] -P onnx_seeds.cmake
 # The libFuzzer seed corpus of fuzz_onnx_import: every model.onnx of
-# libonnx-testdata, as OUT/<suite>_<test>.onnx (libFuzzer reads folders).
-file(GLOB_RECURSE _models ${TESTDATA}/model.onnx)
+# libonnx-testdata (or of the SUITES named: node, simple, pytorch-operator,
+# pytorch-converted), as OUT/<suite>_<test>.onnx (libFuzzer reads folders).
+if(SUITES)
+  string(REPLACE "," ";" SUITES "${SUITES}")
+  set(_models "")
+  foreach(_suite IN LISTS SUITES)
+    file(GLOB_RECURSE _suite_models ${TESTDATA}/${_suite}/model.onnx)
+    list(APPEND _models ${_suite_models})
+  endforeach()
+else()
+  file(GLOB_RECURSE _models ${TESTDATA}/model.onnx)
+endif()
 file(MAKE_DIRECTORY ${OUT})
 set(_n 0)
 foreach(_model IN LISTS _models)

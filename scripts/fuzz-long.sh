@@ -2,7 +2,10 @@
 # Runs meshvk's fuzz targets for a long time (ctest runs each for ~10 s).
 #   scripts/fuzz-long.sh [SECONDS_PER_TARGET] [TARGET...]
 # Default: 3600 s each, every target built in the sanitizer build
-# (build-asan, see scripts/test.sh; MESHVK_ASAN_BUILD_DIR changes it), and
+# (build-asan, see scripts/test.sh; MESHVK_ASAN_BUILD_DIR changes it: the
+# .mvk loader, the tensor parsers, program creation and the ONNX importer
+# under libFuzzer, fuzz_onnx_import, seeded with every libonnx-testdata
+# model), and
 # the compiler's mutation loops fuzz_compiler and fuzz_onnx_importer of the
 # main build (MESHVK_BUILD_DIR; MESHVK_FUZZ_COMPILER=0 skips them when
 # targets are named).
@@ -16,7 +19,7 @@ shift || true
 build=${MESHVK_ASAN_BUILD_DIR:-build-asan}
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  for t in fuzz_artifact_loader fuzz_tensor_io fuzz_program_create; do
+  for t in fuzz_artifact_loader fuzz_tensor_io fuzz_program_create fuzz_onnx_import; do
     for dir in "$build/tests/fuzz" "$build/tests/fuzz/standalone" "${MESHVK_BUILD_DIR:-build}/tests/fuzz/standalone"; do
       if [ -x "$dir/$t" ]; then targets+=("$dir/$t"); break; fi
     done
@@ -51,9 +54,15 @@ for exe in "${targets[@]}"; do
   corpus="$build/tests/fuzz/corpus/$name"
   seeds="$build/tests/fuzz/corpus/seed"
   [ "$name" = fuzz_tensor_io ] && seeds="$build/tests/fuzz/corpus/tensor_seed"
-  mkdir -p "$corpus"
+  extra=()
+  if [ "$name" = fuzz_onnx_import ]; then
+    seeds="$build/tests/fuzz/corpus/onnx_seed"
+    cmake -DTESTDATA=/usr/share/libonnx-testdata/data -DOUT="$seeds" -P tests/fuzz/onnx_seeds.cmake
+    extra=(-max_len=65536)
+  fi
+  mkdir -p "$corpus" "$seeds"
   echo "== $name: $seconds s, corpus $corpus"
-  "$exe" -max_total_time="$seconds" -rss_limit_mb=4096 -timeout=30 -print_final_stats=1 \
+  "$exe" -max_total_time="$seconds" -rss_limit_mb=4096 -timeout=30 -print_final_stats=1 "${extra[@]}" \
     -artifact_prefix="$corpus/" "$corpus" "$seeds" || status=1
 done
 exit $status

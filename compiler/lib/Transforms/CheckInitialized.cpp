@@ -4,12 +4,19 @@
 // linalg op that reads an init which is a tensor.empty (an accumulator never
 // filled), and a chain of tensor.insert_slice into a tensor.empty that leaves
 // elements unwritten and is read. Both compiled silently before and returned
-// whatever the buffer held (values near 1e30 on lavapipe).
+// whatever the buffer held (values near 1e30 on lavapipe). Likewise the other
+// reads of a tensor.empty's values: a linalg op's `ins` its payload reads,
+// tensor.extract, a function returning it; each through casts, reshapes,
+// extract_slices, annotations and scf.for iter_args (the first iteration
+// reads the loop's init). Refused, not filled with a neutral element: for an
+// input or an extracted element there is no neutral value the user meant,
+// and for an accumulator the fill is one line the user should see written.
 //
 //===----------------------------------------------------------------------===//
 #include "meshvk/Transforms/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/AsmState.h"
 
 #include <optional>
@@ -26,10 +33,21 @@ namespace {
 
 /// The op that allocates `value`'s undefined elements (tensor.empty, or
 /// bufferization.alloc_tensor without `copy`), looking through annotations,
-/// casts, reshapes and slices of it; null when `value` has defined elements
-/// or comes from elsewhere (an argument, a region, another op).
-Operation *undefinedSource(Value value) {
-  while (Operation *def = value.getDefiningOp()) {
+/// casts, reshapes and slices of it, and with `throughLoops` from an scf.for
+/// iter_arg to the loop's init (what the first iteration reads); null when
+/// `value` has defined elements or comes from elsewhere (an argument, a
+/// region, another op).
+Operation *undefinedSource(Value value, bool throughLoops = true) {
+  for (;;) {
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      auto loop = dyn_cast_or_null<scf::ForOp>(arg.getOwner()->getParentOp());
+      OpOperand *init = throughLoops && loop ? loop.getTiedLoopInit(arg) : nullptr;
+      if (!init)
+        return nullptr;
+      value = init->get();
+      continue;
+    }
+    Operation *def = value.getDefiningOp();
     if (isa<tensor::EmptyOp>(def))
       return def;
     if (auto alloc = dyn_cast<bufferization::AllocTensorOp>(def))
@@ -49,7 +67,12 @@ Operation *undefinedSource(Value value) {
     else
       return nullptr;
   }
-  return nullptr;
+}
+
+/// Whether `value` holds no element (nothing to read).
+bool hasNoElements(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  return type && type.hasStaticShape() && type.getNumElements() == 0;
 }
 
 /// `%3 = tensor.empty (at line 14)`: the name the printer gives the value
@@ -99,6 +122,48 @@ LogicalResult checkInits(linalg::LinalgOp op) {
     return error << describe(source) << ", whose values are undefined (expected an "
                  << (accumulates ? "initialised accumulator: " : "initialised init: ")
                  << fillHint(init.get().getType()) << ")";
+  }
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    if (!isa<RankedTensorType>(input->get().getType()) || !op.payloadUsesValueFromOperand(input) ||
+        hasNoElements(input->get()))
+      continue;
+    Operation *source = undefinedSource(input->get());
+    if (!source)
+      continue;
+    InFlightDiagnostic error = op->emitError() << op->getName() << " reads ";
+    if (op.getNumDpsInputs() > 1)
+      error << "(ins operand #" << input->getOperandNumber() << ") ";
+    return error << describe(source) << ", whose values are undefined (expected an initialised "
+                 << "input: " << fillHint(input->get().getType()) << ")";
+  }
+  return success();
+}
+
+/// Refuses a tensor.extract of an element of an undefined tensor, and a
+/// function returning one, when the value is used.
+LogicalResult checkRead(Operation *op) {
+  if (auto extract = dyn_cast<tensor::ExtractOp>(op)) {
+    if (extract->use_empty())
+      return success();
+    Operation *source = undefinedSource(extract.getTensor());
+    if (!source)
+      return success();
+    return op->emitError() << "tensor.extract reads an element of " << describe(source)
+                           << ", whose values are undefined (expected an initialised tensor: "
+                           << fillHint(extract.getTensor().getType()) << ")";
+  }
+  if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+    for (OpOperand &result : ret->getOpOperands()) {
+      if (!isa<RankedTensorType>(result.get().getType()) || hasNoElements(result.get()))
+        continue;
+      Operation *source = undefinedSource(result.get());
+      if (!source)
+        continue;
+      return op->emitError() << "func.return returns (result #" << result.getOperandNumber() << ") "
+                             << describe(source)
+                             << ", whose values are undefined (expected a computed result: "
+                             << fillHint(result.get().getType()) << ")";
+    }
   }
   return success();
 }
@@ -199,7 +264,9 @@ LogicalResult checkInsertChain(tensor::InsertSliceOp last) {
       slices.push_back(std::move(slice));
     dest = insert.getDest();
   }
-  Operation *source = undefinedSource(dest);
+  // Not through loops: a loop writing one tile of its iter_arg per
+  // iteration covers it in all of them, not in one.
+  Operation *source = undefinedSource(dest, /*throughLoops=*/false);
   auto type = dyn_cast<RankedTensorType>(dest.getType());
   if (!source || !type || !type.hasStaticShape() || type.getNumElements() == 0)
     return success();
@@ -222,6 +289,8 @@ struct CheckInitializedPass : meshvk::impl::CheckInitializedBase<CheckInitialize
         checked = checkInits(linalgOp);
       else if (auto insert = dyn_cast<tensor::InsertSliceOp>(op))
         checked = checkInsertChain(insert);
+      else if (isa<tensor::ExtractOp, func::ReturnOp>(op))
+        checked = checkRead(op);
       return failed(checked) ? WalkResult::interrupt() : WalkResult::advance();
     });
     if (walk.wasInterrupted())

@@ -202,6 +202,127 @@ func.func @insert_slice_into_accumulator(%a: tensor<4x8xf32>, %b: tensor<8x2xf32
 
 // -----
 
+// An input the payload reads (not only the init).
+func.func @input_from_empty(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %e = tensor.empty() : tensor<8xf32>
+  // expected-error-re @+1 {{linalg.exp reads %0 = tensor.empty (at line {{[0-9]+}}), whose values are undefined (expected an initialised input: fill it first, e.g. linalg.fill ins(%zero : f32) outs(%empty))}}
+  %0 = linalg.exp ins(%e : tensor<8xf32>) outs(%x : tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+// An input through a reshape and a cast; the operand named.
+func.func @input_through_reshape(%a: tensor<4x8xf32>, %acc: tensor<4x2xf32>) -> tensor<4x2xf32> {
+  %e = tensor.empty() : tensor<16xf32>
+  %r = tensor.expand_shape %e [[0, 1]] output_shape [8, 2] : tensor<16xf32> into tensor<8x2xf32>
+  %c = tensor.cast %r : tensor<8x2xf32> to tensor<?x2xf32>
+  // expected-error @+1 {{linalg.matmul reads (ins operand #1) %0 = tensor.empty (at line}}
+  %0 = linalg.matmul ins(%a, %c : tensor<4x8xf32>, tensor<?x2xf32>) outs(%acc : tensor<4x2xf32>) -> tensor<4x2xf32>
+  return %0 : tensor<4x2xf32>
+}
+
+// -----
+
+func.func @extract_from_empty(%i: index) -> f32 {
+  %e = tensor.empty() : tensor<8xf32>
+  // expected-error-re @+1 {{tensor.extract reads an element of %0 = tensor.empty (at line {{[0-9]+}}), whose values are undefined (expected an initialised tensor: fill it first, e.g. linalg.fill ins(%zero : f32) outs(%empty))}}
+  %v = tensor.extract %e[%i] : tensor<8xf32>
+  return %v : f32
+}
+
+// -----
+
+// An extract_slice of an empty, read by an elementwise op and by extract.
+func.func @extract_slice_of_empty(%x: tensor<4xf32>, %i: index) -> (tensor<4xf32>, f32) {
+  %e = tensor.empty() : tensor<8xf32>
+  %s = tensor.extract_slice %e[2] [4] [1] : tensor<8xf32> to tensor<4xf32>
+  // expected-error @+1 {{linalg.add reads (ins operand #1) %0 = tensor.empty}}
+  %0 = linalg.add ins(%x, %s : tensor<4xf32>, tensor<4xf32>) outs(%x : tensor<4xf32>) -> tensor<4xf32>
+  %v = tensor.extract %s[%i] : tensor<4xf32>
+  return %0, %v : tensor<4xf32>, f32
+}
+
+// -----
+
+func.func @extract_of_slice_of_empty(%i: index) -> f32 {
+  %e = tensor.empty() : tensor<8xf32>
+  %s = tensor.extract_slice %e[2] [4] [1] : tensor<8xf32> to tensor<4xf32>
+  // expected-error @+1 {{tensor.extract reads an element of %0 = tensor.empty}}
+  %v = tensor.extract %s[%i] : tensor<4xf32>
+  return %v : f32
+}
+
+// -----
+
+// An scf.for accumulating into an iter_arg initialised from an empty: the
+// first iteration reads it.
+func.func @loop_iter_arg_from_empty(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>) -> tensor<4x2xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %e = tensor.empty() : tensor<4x2xf32>
+  %r = scf.for %k = %c0 to %c4 step %c1 iter_args(%acc = %e) -> (tensor<4x2xf32>) {
+    // expected-error @+1 {{linalg.matmul accumulates into %0 = tensor.empty (at line}}
+    %m = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x2xf32>) outs(%acc : tensor<4x2xf32>) -> tensor<4x2xf32>
+    scf.yield %m : tensor<4x2xf32>
+  }
+  return %r : tensor<4x2xf32>
+}
+
+// -----
+
+// The same through a cast of the iter_arg, read as an input.
+func.func @loop_iter_arg_input(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %e = tensor.empty() : tensor<8xf32>
+  %r = scf.for %k = %c0 to %c2 step %c1 iter_args(%t = %e) -> (tensor<8xf32>) {
+    %c = tensor.cast %t : tensor<8xf32> to tensor<8xf32>
+    // expected-error @+1 {{linalg.add reads (ins operand #0) %0 = tensor.empty}}
+    %s = linalg.add ins(%c, %x : tensor<8xf32>, tensor<8xf32>) outs(%x : tensor<8xf32>) -> tensor<8xf32>
+    scf.yield %s : tensor<8xf32>
+  }
+  return %r : tensor<8xf32>
+}
+
+// -----
+
+func.func @return_empty() -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<8xf32>
+  %s = tensor.extract_slice %e[0] [4] [1] : tensor<8xf32> to tensor<4xf32>
+  // expected-error @+1 {{func.return returns (result #0) %0 = tensor.empty (at line}}
+  return %s : tensor<4xf32>
+}
+
+// -----
+
+// Accepted: a loop writing one tile of an empty iter_arg per iteration
+// (insert_slice destinations are not reads), an elementwise op whose input
+// is a filled tile of it, and an empty of no element returned.
+// CHECK-LABEL: func.func @loop_tiles
+func.func @loop_tiles(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<0xf32>) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8xf32>
+  // CHECK: scf.for
+  %r = scf.for %k = %c0 to %c8 step %c2 iter_args(%out = %e) -> (tensor<8xf32>) {
+    %in = tensor.extract_slice %x[%k] [2] [1] : tensor<8xf32> to tensor<2xf32>
+    %t = tensor.extract_slice %out[%k] [2] [1] : tensor<8xf32> to tensor<2xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%t : tensor<2xf32>) -> tensor<2xf32>
+    %s = linalg.add ins(%in, %f : tensor<2xf32>, tensor<2xf32>) outs(%t : tensor<2xf32>) -> tensor<2xf32>
+    %w = tensor.insert_slice %s into %out[%k] [2] [1] : tensor<2xf32> into tensor<8xf32>
+    scf.yield %w : tensor<8xf32>
+  }
+  %none = tensor.empty() : tensor<0xf32>
+  return %r, %none : tensor<8xf32>, tensor<0xf32>
+}
+
+// -----
+
 // Accepted: a filled accumulator, through a cast too.
 // CHECK-LABEL: func.func @filled
 func.func @filled(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>) -> tensor<4x2xf32> {

@@ -1,0 +1,28 @@
+# cmake -DTESTDATA=/usr/share/libonnx-testdata/data -DOUT=DIR [-DSUITES=simple,pytorch-operator] -P onnx_seeds.cmake
+# The libFuzzer seed corpus of fuzz_onnx_import: every model.onnx of
+# libonnx-testdata (or of the SUITES named: node, simple, pytorch-operator,
+# pytorch-converted), as OUT/<suite>_<test>.onnx (libFuzzer reads folders).
+if(SUITES)
+  string(REPLACE "," ";" SUITES "${SUITES}")
+  set(_models "")
+  foreach(_suite IN LISTS SUITES)
+    file(GLOB_RECURSE _suite_models ${TESTDATA}/${_suite}/model.onnx)
+    list(APPEND _models ${_suite_models})
+  endforeach()
+else()
+  file(GLOB_RECURSE _models ${TESTDATA}/model.onnx)
+endif()
+file(MAKE_DIRECTORY ${OUT})
+set(_n 0)
+foreach(_model IN LISTS _models)
+  get_filename_component(_test ${_model} DIRECTORY)
+  get_filename_component(_suite ${_test} DIRECTORY)
+  get_filename_component(_test ${_test} NAME)
+  get_filename_component(_suite ${_suite} NAME)
+  file(COPY_FILE ${_model} ${OUT}/${_suite}_${_test}.onnx ONLY_IF_DIFFERENT)
+  math(EXPR _n "${_n} + 1")
+endforeach()
+if(_n EQUAL 0)
+  message(FATAL_ERROR "no model.onnx under ${TESTDATA}")
+endif()
+message(STATUS "${_n} seed models in ${OUT}")

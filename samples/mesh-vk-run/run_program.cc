@@ -42,6 +42,14 @@ namespace {
 std::string g_rank_prefix;
 MpiJob* g_mpi = nullptr;
 
+// How result `result` of `function` is written back: as the model declares it
+// (meshvk_module_result_declared_type; SAME when the query fails).
+StoredAs DeclaredStorage(const meshvk_module_t* module, uint32_t function, uint32_t result) {
+  meshvk_declared_type_t declared = MESHVK_DECLARED_SAME;
+  meshvk_status_free(meshvk_module_result_declared_type(module, function, result, &declared));
+  return StorageOf(declared);
+}
+
 int Error(int code, const std::string& message) {
   // Under mpirun, before the invoke: every rank agrees on the exit code and
   // one rank prints its line (MpiJob::AgreeStart).

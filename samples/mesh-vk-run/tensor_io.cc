@@ -213,12 +213,6 @@ StoredAs StorageOf(meshvk_declared_type_t declared) {
                                             : StoredAs::kType;
 }
 
-StoredAs DeclaredStorage(const meshvk_module_t* module, uint32_t function, uint32_t result) {
-  meshvk_declared_type_t declared = MESHVK_DECLARED_SAME;
-  meshvk_status_free(meshvk_module_result_declared_type(module, function, result, &declared));  // SAME on error
-  return StorageOf(declared);
-}
-
 std::vector<uint8_t> StoredBytesOf(const HostTensor& tensor) {
   if (tensor.stored == StoredAs::kType || tensor.type != MESHVK_ELEMENT_I32) return tensor.data;
   const uint64_t count = tensor.data.size() / 4;

@@ -36,11 +36,10 @@ std::string TypeString(const std::vector<uint64_t>& shape, meshvk_element_type_t
 // The same for a given tensor: "2x8xi64" for one given as int64, "2x8xb8" as bool.
 std::string TypeString(const HostTensor& tensor);
 
-// How mesh-vk-run writes result `result` of `function` back: as the model
-// declares it (meshvk_module_result_declared_type: an ONNX int64 result as
-// '<i8', a bool one as '|b1'), else as its element type. F64 (a double the
-// device holds as f32) is written as f32: StoredAs has no f64 yet.
-StoredAs DeclaredStorage(const meshvk_module_t* module, uint32_t function, uint32_t result);
+// How a tensor the model declares as `declared` is written back (an ONNX
+// int64 result as '<i8', a bool one as '|b1'), else as its element type. F64
+// (a double the device holds as f32) is written as f32: StoredAs has no f64
+// yet. (No runtime call here: meshvk_run_io links no runtime.)
 // The stored form's name for messages and --print-plan ("i64", "b8"; ""
 // for SAME and F64, see above).
 StoredAs StorageOf(meshvk_declared_type_t declared);

@@ -8,7 +8,8 @@
 // reads of a tensor.empty's values: a linalg op's `ins` its payload reads,
 // tensor.extract, a function returning it; each through casts, reshapes,
 // extract_slices, annotations and scf.for iter_args (the first iteration
-// reads the loop's init). Refused, not filled with a neutral element: for an
+// reads the loop's init); and, by default, every other op that reads one (a
+// tosa op, an insert_slice's source, a call). Refused, not filled with a neutral element: for an
 // input or an extracted element there is no neutral value the user meant,
 // and for an accumulator the fill is one line the user should see written.
 //
@@ -168,6 +169,48 @@ LogicalResult checkRead(Operation *op) {
   return success();
 }
 
+/// Whether `op` only passes its tensor operands on, or reads their shapes
+/// alone, so that whatever reads its results (or nothing) decides: the views
+/// undefinedSource looks through, scf.for (its inits are followed into the
+/// loop), the other loops' inits and shared outs (what their bodies do with
+/// them is not followed), the yields, tensor.dim, shard.recv's buffer, the
+/// allocations themselves.
+bool passesValuesOn(Operation *op) {
+  return isa<tensor::EmptyOp, bufferization::AllocTensorOp, shard::ShardOp, tensor::CastOp,
+             tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::ReshapeOp,
+             tensor::ExtractSliceOp, tensor::DimOp, scf::ForOp, scf::YieldOp, scf::ForallOp,
+             scf::InParallelOp, scf::WhileOp, scf::ConditionOp,
+             shard::RecvOp>(op); // a recv's operand is the buffer it receives into
+}
+
+/// Refuses any other op that reads an undefined tensor (the default: an op
+/// reads its operands unless it is known not to): a tosa op, the source of a
+/// tensor.insert_slice, a call, ... Destinations of a destination-style op
+/// other than linalg (tensor.pack's, tensor.insert's) are written, not read.
+LogicalResult checkOtherReads(Operation *op) {
+  if (passesValuesOn(op) || (op->getNumResults() > 0 && op->use_empty()))
+    return success();
+  auto destinations = dyn_cast<DestinationStyleOpInterface>(op);
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!isa<RankedTensorType>(operand.get().getType()) || hasNoElements(operand.get()))
+      continue;
+    if (destinations && destinations.isDpsInit(&operand))
+      continue;
+    if (auto insert = dyn_cast<tensor::InsertSliceOp>(op);
+        insert && &operand == &insert.getDestMutable())
+      continue; // checkInsertChain's
+    Operation *source = undefinedSource(operand.get());
+    if (!source)
+      continue;
+    InFlightDiagnostic error = op->emitError() << op->getName() << " reads ";
+    if (op->getNumOperands() > 1)
+      error << "(operand #" << operand.getOperandNumber() << ") ";
+    return error << describe(source) << ", whose values are undefined (expected an initialised "
+                 << "tensor: " << fillHint(operand.get().getType()) << ")";
+  }
+  return success();
+}
+
 /// Whether `use` reads the values of what it uses: everything does but the
 /// destination of an insert_slice (the chain goes on) and a linalg init
 /// that the payload overwrites without reading.
@@ -288,9 +331,11 @@ struct CheckInitializedPass : meshvk::impl::CheckInitializedBase<CheckInitialize
           linalgOp && linalgOp.hasPureTensorSemantics())
         checked = checkInits(linalgOp);
       else if (auto insert = dyn_cast<tensor::InsertSliceOp>(op))
-        checked = checkInsertChain(insert);
+        checked = succeeded(checkOtherReads(insert)) ? checkInsertChain(insert) : failure();
       else if (isa<tensor::ExtractOp, func::ReturnOp>(op))
         checked = checkRead(op);
+      else if (!isa<linalg::LinalgOp>(op))
+        checked = checkOtherReads(op);
       return failed(checked) ? WalkResult::interrupt() : WalkResult::advance();
     });
     if (walk.wasInterrupted())

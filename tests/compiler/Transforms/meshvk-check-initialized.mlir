@@ -395,3 +395,57 @@ func.func @covered(%a: tensor<4xf32>, %b: tensor<6xf32>, %i: index, %big: tensor
   %9 = tensor.insert_slice %a into %f[2] [4] [1] : tensor<4xf32> into tensor<8xf32>
   return %1, %3, %5, %7, %8, %9 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
 }
+
+// -----
+
+// Any other op reads its operands: a tosa op on a tensor.empty.
+func.func @tosa_reads_empty(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  // expected-error-re @+1 {{tosa.add reads (operand #1) %0 = tensor.empty (at line {{[0-9]+}}), whose values are undefined (expected an initialised tensor: fill it first, e.g. linalg.fill ins(%zero : f32) outs(%empty))}}
+  %0 = tosa.add %a, %e : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// The source of an insert_slice is read (its elements are copied in).
+func.func @insert_slice_of_empty(%d: tensor<8xf32>) -> tensor<8xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  // expected-error @+1 {{tensor.insert_slice reads (operand #0) %0 = tensor.empty}}
+  %0 = tensor.insert_slice %e into %d[0] [4] [1] : tensor<4xf32> into tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+// Through a reshape into a concatenation.
+func.func @concat_of_empty(%a: tensor<2x2xf32>) -> tensor<4x2xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %x = tensor.expand_shape %e [[0, 1]] output_shape [2, 2] : tensor<4xf32> into tensor<2x2xf32>
+  // expected-error @+1 {{tensor.concat reads (operand #1) %0 = tensor.empty}}
+  %0 = tensor.concat dim(0) %a, %x : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<4x2xf32>
+  return %0 : tensor<4x2xf32>
+}
+
+// -----
+
+// Shapes only, and a destination that is written: accepted.
+// CHECK-LABEL: func.func @dim_and_insert_into_empty
+func.func @dim_and_insert_into_empty(%v: f32) -> (index, tensor<1xf32>) {
+  %c0 = arith.constant 0 : index
+  %e = tensor.empty() : tensor<1xf32>
+  %n = tensor.dim %e, %c0 : tensor<1xf32>
+  %0 = tensor.insert %v into %e[%c0] : tensor<1xf32>
+  return %n, %0 : index, tensor<1xf32>
+}
+
+// -----
+
+// shard.recv receives into its operand: an empty buffer is what it takes.
+shard.grid @grid_recv(shape = 2)
+// CHECK-LABEL: func.func @recv_into_empty
+func.func @recv_into_empty() -> tensor<4xi32> {
+  %e = tensor.empty() : tensor<4xi32>
+  %0 = shard.recv %e on @grid_recv grid_axes = [0] source = [0] : (tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}

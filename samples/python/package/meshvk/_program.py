@@ -91,7 +91,8 @@ def compile(source, grid_shape=None, target="auto", vulkan_version="1.1", name=N
         every one of them runs), "lavapipe" or "generic".
     vulkan_version: "1.1", "1.2" or "1.3" (caps the SPIR-V version of the kernels).
     name: the name used in messages for MLIR text or ONNX bytes.
-    shard: an ONNX model's sharding: "none" (default), "data", "tensor" or a SPEC.json path
+    shard: an ONNX model's sharding: "none" (default), "data", "tensor", "data,tensor" (one
+        policy per axis of a 2-D grid_shape, e.g. grid_shape=(2, 2)) or a SPEC.json path
         (mesh-vk-compile --shard).
     input_shapes: an ONNX model's dynamic input dimensions, {"x": (1, 3, 224, 224)}.
     Raises CompileError with the compiler's one line "FILE:LINE:COL: error: ...".

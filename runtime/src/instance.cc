@@ -109,6 +109,7 @@ void QueryPhysicalDevice(VkPhysicalDevice handle, uint32_t instance_api, Physica
   info.timestamp_period_ns = out->properties.limits.timestampPeriod;
   info.shader_float16 = out->vulkan12.shaderFloat16;
   info.storage_buffer_16bit = out->storage16.storageBuffer16BitAccess;
+  info.shader_float64 = out->features.shaderFloat64;
   std::memcpy(info.device_uuid, ids.deviceUUID, VK_UUID_SIZE);
   std::memcpy(info.driver_uuid, ids.driverUUID, VK_UUID_SIZE);
   info.driver_id = ids.pNext ? driver.driverID : 0;

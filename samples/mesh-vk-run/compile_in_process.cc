@@ -107,6 +107,7 @@ std::string CompileInProcess(const std::string& path, const RunFlags& flags, con
     return error;
   options->dynamicGridProcesses = processes;
   options->compileGridVariants = false;  // one count runs: never compile them all
+  options->storeInF16 = flags.precision == "f16";
   if (path.size() >= 5 && path.compare(path.size() - 5, 5, ".onnx") == 0) {
     options->onnxShard = flags.shard;
     for (const std::string& spec : flags.input_shapes) {

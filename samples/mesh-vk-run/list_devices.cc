@@ -122,8 +122,8 @@ meshvk_status_t ListDevices(meshvk_instance_t* instance, FILE* out) {
                  l.max_shared_memory_bytes, l.subgroup_size, l.max_push_constants_bytes, l.max_storage_buffer_range,
                  static_cast<unsigned long long>(l.max_memory_allocation_size),
                  static_cast<unsigned long long>(l.min_storage_buffer_offset_alignment));
-    std::fprintf(out, "      float16 %s, 16-bit storage %s\n", info.shader_float16 ? "yes" : "no",
-                 info.storage_buffer_16bit ? "yes" : "no");
+    std::fprintf(out, "      float16 %s, 16-bit storage %s, float64 %s\n", info.shader_float16 ? "yes" : "no",
+                 info.storage_buffer_16bit ? "yes" : "no", info.shader_float64 ? "yes" : "no");
     std::fprintf(out, "      device UUID %s, driver UUID %s, driver %s (id %u)\n", UuidText(info.device_uuid).c_str(),
                  UuidText(info.driver_uuid).c_str(), info.driver_name[0] ? info.driver_name : "unnamed",
                  info.driver_id);

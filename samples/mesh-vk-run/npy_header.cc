@@ -237,10 +237,12 @@ bool ParseNpyHeader(const uint8_t* bytes, size_t size, NpyHeader* out, std::stri
     out->type = MESHVK_ELEMENT_F32;
   else if (descr->text == "<f2")
     out->type = MESHVK_ELEMENT_F16;
+  else if (descr->text == "<f8")
+    out->type = MESHVK_ELEMENT_F64;
   else if (descr->text == "<i4" || descr->text == "<i8" || descr->text == "|b1")
     out->type = MESHVK_ELEMENT_I32;
   else {
-    *error = "unsupported dtype '" + descr->text + "' (expected <f4, <f2, <i4, <i8 or |b1)";
+    *error = "unsupported dtype '" + descr->text + "' (expected <f4, <f2, <f8, <i4, <i8 or |b1)";
     return false;
   }
   if (fortran->kind != DictReader::Value::kBool) {
@@ -279,7 +281,10 @@ bool ParseNpyHeader(const uint8_t* bytes, size_t size, NpyHeader* out, std::stri
 }
 
 std::vector<uint8_t> MakeNpyHeader(const std::vector<uint64_t>& shape, meshvk_element_type_t type) {
-  return MakeNpyHeader(shape, type == MESHVK_ELEMENT_F32 ? "<f4" : type == MESHVK_ELEMENT_F16 ? "<f2" : "<i4");
+  return MakeNpyHeader(shape, type == MESHVK_ELEMENT_F32   ? "<f4"
+                              : type == MESHVK_ELEMENT_F16 ? "<f2"
+                              : type == MESHVK_ELEMENT_F64 ? "<f8"
+                                                           : "<i4");
 }
 
 std::vector<uint8_t> MakeNpyHeader(const std::vector<uint64_t>& shape, const char* descr) {

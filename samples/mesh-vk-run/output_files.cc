@@ -122,9 +122,10 @@ bool OutputFiles::CheckPath(const std::string& path, std::string* error) {
 }
 
 bool OutputFiles::Stage(const std::string& path, const HostTensor& tensor, std::string* error) {
-  // An ONNX int64 or bool result as the model declares it ('<i8', '|b1').
+  // An ONNX int64, bool or double result, or an f32 one held as f16, as the
+  // model declares it ('<i8', '|b1', '<f8', '<f4').
   if (tensor.stored != StoredAs::kType) {
-    std::vector<uint8_t> header = MakeNpyHeader(tensor.shape, tensor.stored == StoredAs::kInt64 ? "<i8" : "|b1");
+    std::vector<uint8_t> header = MakeNpyHeader(tensor.shape, StoredDescr(tensor.stored));
     std::vector<uint8_t> data = StoredBytesOf(tensor);
     return StageParts(path, {{header.data(), header.size()}, {data.data(), data.size()}}, error);
   }

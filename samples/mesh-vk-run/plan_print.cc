@@ -112,7 +112,7 @@ void PrintPlan(FILE* out, const meshvk_module_t* module, uint32_t function, cons
       if (!TensorInfo(module, function, results, i, &t)) continue;
       std::string global, shards;
       for (uint32_t d = 0; d < t.rank; ++d) global += std::to_string(t.shape[d]) + "x";
-      global += t.element_type == MESHVK_ELEMENT_F32 ? "f32" : t.element_type == MESHVK_ELEMENT_F16 ? "f16" : "i32";
+      global += ElementName(t.element_type);
       bool uneven = false;
       std::string first;
       for (uint32_t k = 0; k < t.shard_count; ++k) {

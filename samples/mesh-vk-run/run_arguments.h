@@ -22,6 +22,8 @@ struct FunctionSignature {
   meshvk_function_info_t info = MESHVK_FUNCTION_INFO_INIT;
   std::string quoted_name;  // 'main'
   std::vector<meshvk_tensor_info_t> args, results;
+  // The model's dtypes where the device holds another (SAME elsewhere).
+  std::vector<meshvk_declared_type_t> arg_declared, result_declared;
   std::string arg_list, result_list;  // "x: 2x3xf32, 3x2xf32"
 };
 

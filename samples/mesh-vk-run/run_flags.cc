@@ -108,6 +108,8 @@ const char* RunUsageText() {
          "                         over (data,tensor: --grid-shape=2x2 for 4: axis 0 the batch,\n"
          "                         axis 1 the weights); its product must be N\n"
          "  --input-shape=NAME=AxB its dynamic input dimensions, e.g. x=1x3x224x224 (repeatable)\n"
+         "  --precision=f32|f16    a program compiled here: f16 stores weights and activations\n"
+         "                         as f16 (f32 accumulation); inputs and results stay f32\n"
          "flags are spelled with dashes; underscores are accepted too (--expected_output,\n"
          "--print_max_element_count, --benchmark_format: iree-run-module's spelling)\n"
          "exit codes: 0 ok, 1 results differ from --expected-output, 2 bad input/usage,\n"
@@ -132,6 +134,7 @@ void AddRunFlags(CLI::App* app, RunFlags* flags, RunFlagValues* values) {
   app->add_option("--rank-axes", flags->rank_axes)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   AddText(app, "--shard", &flags->shard, &flags->shard_set);
   AddText(app, "--grid-shape", &flags->grid_shape, &flags->grid_shape_set);
+  AddText(app, "--precision", &flags->precision, &flags->precision_set);
   app->add_option("--input-shape", flags->input_shapes)->allow_extra_args(false);
 }
 
@@ -150,6 +153,10 @@ bool CheckRunFlags(const RunFlagValues& values, RunFlags* flags, std::string* er
   }
   if (values.benchmark_set && !ParseCount(values.benchmark, 1000000, &flags->benchmark)) {
     *error = "flag --benchmark: expected a repetition count 1..1000000, got '" + values.benchmark + "'";
+    return false;
+  }
+  if (flags->precision_set && flags->precision != "f32" && flags->precision != "f16") {
+    *error = "flag --precision: expected f32 or f16, got '" + flags->precision + "'";
     return false;
   }
   if (values.benchmark_format_set) {

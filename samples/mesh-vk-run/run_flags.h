@@ -38,6 +38,9 @@ struct RunFlags {
   std::string grid_shape;  // --grid-shape=2x2 ("": 1-D)
   bool grid_shape_set = false;
   std::vector<std::string> input_shapes;
+  // A program compiled here (.mlir, .onnx): --precision=f32|f16 (mesh-vk-compile's).
+  std::string precision = "f32";
+  bool precision_set = false;
 };
 
 // The values CLI11 collected as text, checked by CheckRunFlags (so each error

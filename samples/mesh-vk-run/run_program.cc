@@ -212,6 +212,10 @@ int ProgramRun::CheckEnvironment() {
     return Error(kExitUsage, "--grid-shape applies to ONNX models (.onnx), with --shard; " +
                                  std::string(mlir() ? "an .mlir program carries its own shard.grid"
                                                     : "a .mvk is compiled for its grid already"));
+  if (flags_.precision_set && !onnx() && !mlir())
+    return Error(kExitUsage,
+                 "--precision applies to programs compiled here (.mlir, .onnx); a .mvk is compiled "
+                 "already (compile it with mesh-vk-compile --precision)");
   if (!onnx() && (flags_.shard_set || !flags_.input_shapes.empty()))
     return Error(kExitUsage,
                  std::string("--shard and --input-shape apply to ONNX models (.onnx); ") +

@@ -91,6 +91,8 @@ bool ParseType(const std::string& text, meshvk_element_type_t* out) {
     *out = MESHVK_ELEMENT_F16;
   else if (text == "i32")
     *out = MESHVK_ELEMENT_I32;
+  else if (text == "f64")
+    *out = MESHVK_ELEMENT_F64;
   else
     return false;
   return true;
@@ -175,12 +177,19 @@ double HostTensor::At(uint64_t i) const {
     std::memcpy(&h, p, 2);
     return HalfToFloat(h);
   }
+  if (type == MESHVK_ELEMENT_F64) {
+    double d;
+    std::memcpy(&d, p, 8);
+    return d;
+  }
   int32_t v;
   std::memcpy(&v, p, 4);
   return v;
 }
 
-uint32_t ElementBytes(meshvk_element_type_t type) { return type == MESHVK_ELEMENT_F16 ? 2 : 4; }
+uint32_t ElementBytes(meshvk_element_type_t type) {
+  return type == MESHVK_ELEMENT_F16 ? 2 : type == MESHVK_ELEMENT_F64 ? 8 : 4;
+}
 
 const char* ElementName(meshvk_element_type_t type) {
   switch (type) {
@@ -190,6 +199,8 @@ const char* ElementName(meshvk_element_type_t type) {
       return "f16";
     case MESHVK_ELEMENT_I32:
       return "i32";
+    case MESHVK_ELEMENT_F64:
+      return "f64";
   }
   return "?";
 }
@@ -210,10 +221,39 @@ std::string TypeString(const HostTensor& tensor) {
 StoredAs StorageOf(meshvk_declared_type_t declared) {
   return declared == MESHVK_DECLARED_I64    ? StoredAs::kInt64
          : declared == MESHVK_DECLARED_BOOL ? StoredAs::kBool
+         : declared == MESHVK_DECLARED_F32  ? StoredAs::kFloat32
+         : declared == MESHVK_DECLARED_F64  ? StoredAs::kFloat64
                                             : StoredAs::kType;
 }
 
+const char* StoredDescr(StoredAs stored) {
+  return stored == StoredAs::kInt64     ? "<i8"
+         : stored == StoredAs::kBool    ? "|b1"
+         : stored == StoredAs::kFloat32 ? "<f4"
+                                        : "<f8";
+}
+
 std::vector<uint8_t> StoredBytesOf(const HostTensor& tensor) {
+  if (tensor.stored == StoredAs::kFloat32 && tensor.type == MESHVK_ELEMENT_F16) {
+    std::vector<uint8_t> out(tensor.data.size() * 2);
+    for (uint64_t i = 0; i < tensor.data.size() / 2; ++i) {
+      uint16_t h;
+      std::memcpy(&h, tensor.data.data() + 2 * i, 2);
+      const float f = HalfToFloat(h);
+      std::memcpy(out.data() + 4 * i, &f, 4);
+    }
+    return out;
+  }
+  if (tensor.stored == StoredAs::kFloat64 && tensor.type == MESHVK_ELEMENT_F32) {
+    std::vector<uint8_t> out(tensor.data.size() * 2);
+    for (uint64_t i = 0; i < tensor.data.size() / 4; ++i) {
+      float f;
+      std::memcpy(&f, tensor.data.data() + 4 * i, 4);
+      const double d = f;
+      std::memcpy(out.data() + 8 * i, &d, 8);
+    }
+    return out;
+  }
   if (tensor.stored == StoredAs::kType || tensor.type != MESHVK_ELEMENT_I32) return tensor.data;
   const uint64_t count = tensor.data.size() / 4;
   std::vector<uint8_t> out(count * StoredBytes(tensor.stored, 4));
@@ -295,7 +335,7 @@ static bool ParseTensorTypeImpl(const std::string& spec, HostTensor* out, std::s
     }
   }
   if (!ParseType(parts.back(), &out->type)) {
-    *error = "malformed type '" + type + "': element type '" + parts.back() + "' (expected f32, f16 or i32)";
+    *error = "malformed type '" + type + "': element type '" + parts.back() + "' (expected f32, f16, f64 or i32)";
     return false;
   }
   if (parts.size() - 1 > kMaxTensorRank) {

@@ -37,15 +37,16 @@ std::string TypeString(const std::vector<uint64_t>& shape, meshvk_element_type_t
 std::string TypeString(const HostTensor& tensor);
 
 // How a tensor the model declares as `declared` is written back (an ONNX
-// int64 result as '<i8', a bool one as '|b1'), else as its element type. F64
-// (a double the device holds as f32) is written as f32: StoredAs has no f64
-// yet. (No runtime call here: meshvk_run_io links no runtime.)
-// The stored form's name for messages and --print-plan ("i64", "b8"; ""
-// for SAME and F64, see above).
+// int64 result as '<i8', a bool one as '|b1', a double the device holds as
+// f32 as '<f8', an f32 held as f16 by --precision=f16 as '<f4'), else as its
+// element type. (No runtime call here: meshvk_run_io links no runtime.)
 StoredAs StorageOf(meshvk_declared_type_t declared);
+// The .npy descr of a stored form other than kType ("<i8", "|b1", "<f4", "<f8").
+const char* StoredDescr(StoredAs stored);
 
-// `tensor`'s data (i32 values) as stored: int64 widened, bool as one 0/1
-// byte each (nonzero is true); the data itself for StoredAs::kType.
+// `tensor`'s data as stored: i32 values as int64 widened or as one 0/1 byte
+// each (nonzero is true), f16 as f32, f32 as f64; the data itself for
+// StoredAs::kType.
 std::vector<uint8_t> StoredBytesOf(const HostTensor& tensor);
 
 // IEEE half <-> float (round to nearest even).

@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cfloat>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 
@@ -55,6 +57,8 @@ void StoreValue(meshvk_element_type_t type, uint8_t* p, double value) {
   } else if (type == MESHVK_ELEMENT_F16) {
     uint16_t h = FloatToHalf(static_cast<float>(value));
     std::memcpy(p, &h, 2);
+  } else if (type == MESHVK_ELEMENT_F64) {
+    std::memcpy(p, &value, 8);
   } else {
     int32_t v = static_cast<int32_t>(value);
     std::memcpy(p, &v, 4);
@@ -84,22 +88,58 @@ uint64_t DenseElement(const std::vector<meshvk_host_run_t>& runs, uint64_t k) {
   return k;
 }
 
-// An int64 or bool source: the same pieces at its element size (runs are
-// in i32 bytes: 4 an element) into a buffer of the stored bytes, then each
-// value converted to i32. The program computes ONNX int64 and bool tensors
-// as i32, so an int64 value that does not fit is refused, never wrapped.
+// A float source of another width (an f32 file for an f16 tensor, an f64 one
+// for an f32 tensor): each value converted; a finite f64 beyond f32's range
+// is refused (it would become inf).
+bool ConvertFloats(const TensorSource& source, const std::vector<meshvk_host_run_t>* runs, const HostTensor& bytes,
+                   HostTensor* out, std::string* error) {
+  const bool wide = source.stored == StoredAs::kFloat64;
+  const uint64_t count = bytes.data.size() / (wide ? 8 : 4);
+  out->data.assign(count * (wide ? 4 : 2), 0);
+  for (uint64_t k = 0; k < count; ++k) {
+    if (!wide) {
+      float f;
+      std::memcpy(&f, bytes.data.data() + k * 4, 4);
+      const uint16_t h = FloatToHalf(f);
+      std::memcpy(out->data.data() + k * 2, &h, 2);
+      continue;
+    }
+    double d;
+    std::memcpy(&d, bytes.data.data() + k * 8, 8);
+    if (std::isfinite(d) && std::fabs(d) > FLT_MAX) {
+      *error = source.name + ": f64 element " + IndexText(runs ? DenseElement(*runs, k) : k, out->shape) + " is " +
+               std::to_string(d) + ", beyond the f32 range the program computes it in (the device has no f64)";
+      out->data.clear();
+      return false;
+    }
+    const float f = static_cast<float>(d);
+    std::memcpy(out->data.data() + k * 4, &f, 4);
+  }
+  return true;
+}
+
+// An int64, bool or other-width float source: the same pieces at its element
+// size (runs are in the program's bytes: ElementBytes(out->type) an element)
+// into a buffer of the stored bytes, then each value converted. The program
+// computes ONNX int64 and bool tensors as i32, so an int64 value that does
+// not fit is refused, never wrapped.
 bool ReadConverted(const TensorSource& source, const std::vector<meshvk_host_run_t>* runs, HostTensor* out,
                    uint64_t* bytes_read, std::string* error) {
-  const uint64_t size = StoredBytes(source.stored, 4);
+  const uint64_t elem = ElementBytes(out->type);
+  const uint64_t size = StoredBytes(source.stored, static_cast<uint32_t>(elem));
   TensorSource stored = source;
   stored.stored = StoredAs::kType;
   std::vector<meshvk_host_run_t> stored_runs;
   if (runs)
     for (const meshvk_host_run_t& run : *runs)
-      stored_runs.push_back({run.offset / 4 * size, run.row_bytes / 4 * size, run.rows, run.pitch / 4 * size});
+      stored_runs.push_back({run.offset / elem * size, run.row_bytes / elem * size, run.rows, run.pitch / elem * size});
   HostTensor bytes;
-  bytes.type = MESHVK_ELEMENT_I32;
+  bytes.type = source.stored == StoredAs::kFloat32   ? MESHVK_ELEMENT_F32
+               : source.stored == StoredAs::kFloat64 ? MESHVK_ELEMENT_F64
+                                                     : MESHVK_ELEMENT_I32;
   if (!ReadTensorSource(stored, runs ? &stored_runs : nullptr, &bytes, bytes_read, error)) return false;
+  if (source.stored == StoredAs::kFloat32 || source.stored == StoredAs::kFloat64)
+    return ConvertFloats(source, runs, bytes, out, error);
   const uint64_t count = bytes.data.size() / size;
   out->data.assign(count * 4, 0);
   for (uint64_t k = 0; k < count; ++k) {
@@ -120,11 +160,34 @@ bool ReadConverted(const TensorSource& source, const std::vector<meshvk_host_run
 }  // namespace
 
 uint32_t StoredBytes(StoredAs stored, uint32_t type_bytes) {
-  return stored == StoredAs::kInt64 ? 8 : stored == StoredAs::kBool ? 1 : type_bytes;
+  switch (stored) {
+    case StoredAs::kInt64:
+    case StoredAs::kFloat64:
+      return 8;
+    case StoredAs::kBool:
+      return 1;
+    case StoredAs::kFloat32:
+      return 4;
+    case StoredAs::kType:
+      break;
+  }
+  return type_bytes;
 }
 
 const char* StoredName(StoredAs stored) {
-  return stored == StoredAs::kInt64 ? "i64" : stored == StoredAs::kBool ? "b8" : "";
+  switch (stored) {
+    case StoredAs::kInt64:
+      return "i64";
+    case StoredAs::kBool:
+      return "b8";
+    case StoredAs::kFloat32:
+      return "f32";
+    case StoredAs::kFloat64:
+      return "f64";
+    case StoredAs::kType:
+      break;
+  }
+  return "";
 }
 
 uint64_t RunBytes(const std::vector<meshvk_host_run_t>& runs) {

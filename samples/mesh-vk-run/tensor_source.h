@@ -16,17 +16,20 @@ namespace meshvk_run {
 
 struct HostTensor;
 
-// How an i32 tensor's values are stored when not as i32: an ONNX model's
-// int64 and bool tensors, which the program computes as i32 (the runtime's
-// buffers are f32, f16 and i32), given in the files torch and numpy write.
+// How a tensor's values are stored when not as its element type: an ONNX
+// model's int64 and bool tensors, which the program computes as i32, a
+// double the device holds as f32 (no shaderFloat64), an f32 tensor held as
+// f16 (--precision=f16), given in the files torch and numpy write.
 enum class StoredAs : uint8_t {
-  kType,   // as the tensor's type
-  kInt64,  // '<i8': 8 bytes an element, narrowed with a range check (never wrapped)
-  kBool,   // '|b1': 1 byte an element, 0 or 1 (any nonzero byte is true, as numpy reads it)
+  kType,     // as the tensor's type
+  kInt64,    // '<i8' for i32: 8 bytes an element, narrowed with a range check (never wrapped)
+  kBool,     // '|b1' for i32: 1 byte an element, 0 or 1 (any nonzero byte is true, as numpy reads it)
+  kFloat32,  // '<f4' for f16: 4 bytes an element, rounded to nearest even
+  kFloat64,  // '<f8' for f32: 8 bytes an element, a finite value beyond f32's range refused
 };
 // Bytes of one stored element (the type's own size for kType).
 uint32_t StoredBytes(StoredAs stored, uint32_t type_bytes);
-// "i64", "b8" ("" for kType): the spelling of messages (the Python package's too).
+// "i64", "b8", "f32", "f64" ("" for kType): the spelling of messages (the Python package's too).
 const char* StoredName(StoredAs stored);
 
 struct TensorSource {

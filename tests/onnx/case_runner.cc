@@ -60,13 +60,17 @@ float FromHalf(uint16_t h) {
   return sign ? -m : m;
 }
 
+size_t ElementBytes(meshvk_element_type_t type) {
+  return type == MESHVK_ELEMENT_F16 ? 2 : type == MESHVK_ELEMENT_F64 ? 8 : 4;
+}
+
 // Host bytes of `t` as the program's argument type.
 bool Encode(const meshvk::OnnxHostTensor& t, meshvk_element_type_t type, std::vector<uint8_t>* bytes,
             std::string* error) {
   size_t n = t.ints.size() + t.reals.size();
   bool isReal = !t.reals.empty() ||
                 (t.ints.empty() && (t.onnxType == TP::FLOAT || t.onnxType == TP::DOUBLE || t.onnxType == TP::FLOAT16));
-  bytes->resize(n * (type == MESHVK_ELEMENT_F16 ? 2 : 4));
+  bytes->resize(n * ElementBytes(type));
   for (size_t i = 0; i < n; ++i) {
     if (type == MESHVK_ELEMENT_I32) {
       int64_t v = isReal ? static_cast<int64_t>(t.reals[i]) : t.ints[i];
@@ -76,9 +80,12 @@ bool Encode(const meshvk::OnnxHostTensor& t, meshvk_element_type_t type, std::ve
       }
       int32_t w = static_cast<int32_t>(v);
       std::memcpy(bytes->data() + 4 * i, &w, 4);
+    } else if (type == MESHVK_ELEMENT_F64) {
+      double d = isReal ? t.reals[i] : static_cast<double>(t.ints[i]);
+      std::memcpy(bytes->data() + 8 * i, &d, 8);
     } else {
       if (isReal && t.onnxType == TP::DOUBLE && std::isfinite(t.reals[i]) && std::fabs(t.reals[i]) > FLT_MAX) {
-        // DOUBLE is computed as f32: a finite value beyond f32's range is refused
+        // DOUBLE is computed as f32 (a target without f64): a finite value beyond f32's range is refused
         // (it would become inf); one below f32's normal range is rounded as a
         // cast rounds it (to a subnormal or to zero), which is not a wrong answer.
         std::ostringstream s;
@@ -117,6 +124,8 @@ std::string Compare(const meshvk::OnnxHostTensor& want, const std::vector<uint8_
       int32_t v;
       std::memcpy(&v, got.data() + 4 * i, 4);
       g = v;
+    } else if (type == MESHVK_ELEMENT_F64) {
+      std::memcpy(&g, got.data() + 8 * i, 8);
     } else if (type == MESHVK_ELEMENT_F16) {
       uint16_t h;
       std::memcpy(&h, got.data() + 2 * i, 2);
@@ -185,7 +194,7 @@ std::string CompileAndRun(const std::string& source, int devices, const std::vec
     if (std::string e = Take(meshvk_module_result_info(module, 0, r, &info)); !e.empty()) return "REFUSED load: " + e;
     uint64_t n = 1;
     for (uint32_t d = 0; d < info.rank; ++d) n *= info.shape[d];
-    outputs->emplace_back(n * (info.element_type == MESHVK_ELEMENT_F16 ? 2 : 4));
+    outputs->emplace_back(n * ElementBytes(info.element_type));
     infos->push_back(info);
   }
   meshvk_program_t* prog = nullptr;
@@ -228,6 +237,7 @@ std::string RunCase(const std::string& dir, int devices) {
   for (const auto& v : model.graph().input())
     if (!initializers.count(v.name())) graphInputs.push_back(v.name());
   meshvk::OnnxImportOptions options;
+  options.float64 = meshvk::ProgramOptions().device.shaderFloat64;  // the target CompileAndRun compiles for
   if (devices > 1) {
     if (inputs.empty() || inputs[0].shape.empty() || inputs[0].shape[0] < devices) return "SKIP";
     options.shard = meshvk::OnnxShardPolicy::Data;
@@ -257,9 +267,10 @@ std::string RunCase(const std::string& dir, int devices) {
     auto it = byName.find(signature.argumentNames[a]);
     if (it == byName.end()) return "REFUSED data: no input_N.pb for input '" + signature.argumentNames[a] + "'";
     int32_t t = signature.argumentTypes[a];
-    meshvk_element_type_t type = t == TP::FLOAT16                      ? MESHVK_ELEMENT_F16
-                                 : (t == TP::FLOAT || t == TP::DOUBLE) ? MESHVK_ELEMENT_F32
-                                                                       : MESHVK_ELEMENT_I32;
+    meshvk_element_type_t type = t == TP::FLOAT16                       ? MESHVK_ELEMENT_F16
+                                 : (t == TP::DOUBLE && options.float64) ? MESHVK_ELEMENT_F64
+                                 : (t == TP::FLOAT || t == TP::DOUBLE)  ? MESHVK_ELEMENT_F32
+                                                                        : MESHVK_ELEMENT_I32;
     argumentBytes.emplace_back();
     if (!Encode(inputs[it->second], type, &argumentBytes.back(), &error))
       return "REFUSED data: input '" + signature.argumentNames[a] + "': " + error;

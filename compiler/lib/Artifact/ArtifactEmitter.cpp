@@ -117,8 +117,10 @@ void Emitter::declareTypes(const std::vector<art::DeclaredType> &types,
     art::TensorDesc &t = (*tensors)[i];
     bool integer = types[i] == art::DeclaredType::kI64 || types[i] == art::DeclaredType::kBool;
     bool real = types[i] == art::DeclaredType::kF64;
+    bool half = types[i] == art::DeclaredType::kF32;
     if ((integer && t.element_type == art::ElementType::kI32) ||
-        (real && t.element_type == art::ElementType::kF32))
+        (real && t.element_type == art::ElementType::kF32) ||
+        (half && t.element_type == art::ElementType::kF16))
       t.declared_type = types[i];
   }
 }

@@ -293,6 +293,15 @@ bool parseGridSizes(const std::string &text, std::vector<int64_t> *sizes, std::s
   return true;
 }
 
+bool parsePrecision(const std::string &text, bool *storeInF16, std::string *error) {
+  if (text != "f32" && text != "f16") {
+    *error = "'" + text + "' is not a precision (expected f32 or f16)";
+    return false;
+  }
+  *storeInF16 = text == "f16";
+  return true;
+}
+
 bool parseVulkanVersion(const std::string &text, uint32_t *version, std::string *error) {
   if (text == "1.1")
     *version = 101;
@@ -360,6 +369,7 @@ private:
     for (int64_t extent : options.gridShape)
       import.devices *= extent;
     import.gridShape = options.gridShape;
+    import.float64 = options.device.shaderFloat64;
     for (const auto &[name, shape] : options.onnxInputShapes)
       import.inputShapes[name] = shape;
     for (const auto &[name, shape] : options.onnxInputShapeHints) {
@@ -528,7 +538,11 @@ private:
       applyDefaultTimingPassManagerCLOptions(pm);
     }
     OpPassManager &top = pm;
-    buildPartitionPipeline(top);
+    if (options.storeInF16 && !options.device.storageBuffer16BitAccess)
+      return fail("--precision=f16 needs 16-bit storage buffers, which target '" +
+                  options.device.name + "' lacks (storageBuffer16BitAccess)");
+    recordF32Boundary();
+    buildPartitionPipeline(top, options.storeInF16);
     buildPlanPipeline(top);
     pm.addInstrumentation(std::make_unique<NameFailedPass>(&failedPass));
     pm.addInstrumentation(createCompileStageInstrumentation());
@@ -538,6 +552,26 @@ private:
       return fail("compiling the plan failed in pass '" + failedPass +
                   "' without a diagnostic (an op it cannot handle; please report the program)");
     return "";
+  }
+
+  /// --precision=f16: which arguments and results of the public function are
+  /// f32 tensors as written (declared F32 once they are f16 on the device).
+  void recordF32Boundary() {
+    if (!options.storeInF16)
+      return;
+    for (auto f : module->getOps<func::FuncOp>()) {
+      if (f.isPrivate() || f.isExternal())
+        continue;
+      auto f32 = [](Type t) {
+        auto r = dyn_cast<RankedTensorType>(t);
+        return r && r.getElementType().isF32();
+      };
+      for (Type t : f.getArgumentTypes())
+        f32Arguments.push_back(f32(t));
+      for (Type t : f.getResultTypes())
+        f32Results.push_back(f32(t));
+      return;
+    }
   }
 
   /// The plan's numbers, for callers that compare the runtime with the plan.
@@ -591,6 +625,15 @@ private:
       emit.argumentDeclaredTypes.push_back(declaredTypeOf(type));
     for (int32_t type : onnxSignature.resultTypes)
       emit.resultDeclaredTypes.push_back(declaredTypeOf(type));
+    // --precision=f16: an f32 boundary tensor the device holds as f16.
+    auto f32Boundary = [](const std::vector<bool> &f32, std::vector<artifact::DeclaredType> *out) {
+      out->resize(std::max(out->size(), f32.size()), artifact::DeclaredType::kSame);
+      for (size_t i = 0; i < f32.size(); ++i)
+        if (f32[i])
+          (*out)[i] = artifact::DeclaredType::kF32;
+    };
+    f32Boundary(f32Arguments, &emit.argumentDeclaredTypes);
+    f32Boundary(f32Results, &emit.resultDeclaredTypes);
     FailureOr<std::vector<uint8_t>> artifact = emitArtifact(*module, kernels, emit);
     if (failed(artifact))
       return fail("emitting the artifact failed");
@@ -609,8 +652,9 @@ private:
   ScopedDiagnosticHandler handler;
   OwningOpRef<ModuleOp> module;
   codegen::CompiledKernels kernels;
-  OnnxSignature onnxSignature;             // names of an imported model's inputs and outputs
-  std::string variantsGrid, variantsWhere; // a dynamic grid compiled per process count
+  OnnxSignature onnxSignature;                // names of an imported model's inputs and outputs
+  std::vector<bool> f32Arguments, f32Results; // recordF32Boundary
+  std::string variantsGrid, variantsWhere;    // a dynamic grid compiled per process count
 };
 
 } // namespace

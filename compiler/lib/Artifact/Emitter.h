@@ -39,6 +39,8 @@ inline std::optional<art::ElementType> elementTypeOf(Type type) {
     return art::ElementType::kF32;
   if (type.isF16())
     return art::ElementType::kF16;
+  if (type.isF64())
+    return art::ElementType::kF64;
   if (type.isSignlessInteger(32) || type.isSignedInteger(32))
     return art::ElementType::kI32;
   return std::nullopt;

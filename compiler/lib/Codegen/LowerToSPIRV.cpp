@@ -123,6 +123,40 @@ struct CtTzToArith : OpRewritePattern<math::CountTrailingZerosOp> {
   }
 };
 
+/// A math op on f64 that GLSL.std.450 defines for 16- and 32-bit floats only
+/// (exp, log, pow, tanh, the trigonometric functions, ...) computes through
+/// f32: truncf, the op, extf. Sqrt, rsqrt, abs, floor, ceil, round, fma and
+/// copysign have 64-bit forms and stay f64 (as does every arith op).
+struct F64MathThroughF32 : RewritePattern {
+  explicit F64MathThroughF32(MLIRContext *ctx) : RewritePattern(MatchAnyOpTypeTag(), 1, ctx) {}
+  LogicalResult matchAndRewrite(Operation *op, PatternRewriter &rewriter) const override {
+    if (op->getDialect()->getNamespace() != math::MathDialect::getDialectNamespace() ||
+        op->getNumResults() != 1 || op->getNumRegions() != 0 ||
+        isa<math::SqrtOp, math::RsqrtOp, math::AbsFOp, math::FloorOp, math::CeilOp, math::RoundOp,
+            math::RoundEvenOp, math::FmaOp, math::CopySignOp>(op))
+      return failure();
+    auto isF64 = [](Type t) { return getElementTypeOrSelf(t).isF64(); };
+    if (!isF64(op->getResult(0).getType()) || !llvm::all_of(op->getOperandTypes(), isF64))
+      return failure();
+    Location loc = op->getLoc();
+    auto toF32 = [&](Type t) -> Type {
+      if (auto v = dyn_cast<VectorType>(t))
+        return v.clone(rewriter.getF32Type());
+      return rewriter.getF32Type();
+    };
+    OperationState state(loc, op->getName());
+    for (Value operand : op->getOperands())
+      state.addOperands(
+          arith::TruncFOp::create(rewriter, loc, toF32(operand.getType()), operand).getResult());
+    state.addTypes(toF32(op->getResult(0).getType()));
+    state.addAttributes(op->getAttrs());
+    Operation *narrow = rewriter.create(state);
+    rewriter.replaceOpWithNewOp<arith::ExtFOp>(op, op->getResult(0).getType(),
+                                               narrow->getResult(0));
+    return success();
+  }
+};
+
 spirv::TargetEnvAttr makeTargetEnv(MLIRContext *ctx, const TargetDescription &t) {
   std::string caps = "Shader, GroupNonUniform";
   std::string exts = "SPV_KHR_storage_buffer_storage_class";
@@ -130,6 +164,8 @@ spirv::TargetEnvAttr makeTargetEnv(MLIRContext *ctx, const TargetDescription &t)
     caps += ", Float16, StorageBuffer16BitAccess";
     exts += ", SPV_KHR_16bit_storage";
   }
+  if (t.shaderFloat64)
+    caps += ", Float64";
   std::string text =
       "#spirv.target_env<#spirv.vce<v1.3, [" + caps + "], [" + exts +
       "]>, #spirv.resource_limits<max_compute_shared_memory_size = " +
@@ -178,6 +214,10 @@ LogicalResult convertGPUModulesToSPIRV(ModuleOp module) {
       });
       approximations.add<TruncToFloorCeil, CtPopToArith, CtTzToArith>(ctx);
       (void)applyPatternsGreedily(gm, std::move(approximations));
+      // After the expansions above, which may make exp or log of f64.
+      RewritePatternSet f64Math(ctx);
+      f64Math.add<F64MathThroughF32>(ctx);
+      (void)applyPatternsGreedily(gm, std::move(f64Math));
     }
     spirv::TargetEnvAttr targetAttr = spirv::lookupTargetEnvOrDefault(gm);
     std::unique_ptr<ConversionTarget> target = SPIRVConversionTarget::get(targetAttr);
@@ -197,6 +237,25 @@ LogicalResult convertGPUModulesToSPIRV(ModuleOp module) {
       return failure();
   }
   return success();
+}
+
+/// An f64 kernel on a target without shaderFloat64: one error at the kernel
+/// (the SPIR-V conversion would only say that an f64 type is illegal).
+LogicalResult checkFloat64(ModuleOp module, const TargetDescription &target) {
+  if (target.shaderFloat64)
+    return success();
+  auto f64 = [](Type t) { return getElementTypeOrSelf(t).isF64(); };
+  WalkResult r = module.walk([&](gpu::GPUFuncOp kernel) {
+    WalkResult uses = kernel.walk([&](Operation *op) {
+      return llvm::any_of(op->getResultTypes(), f64) ? WalkResult::interrupt()
+                                                     : WalkResult::advance();
+    });
+    if (!uses.wasInterrupted() && !llvm::any_of(kernel.getArgumentTypes(), f64))
+      return WalkResult::advance();
+    kernel.emitError() << "kernel uses f64 but target '" << target.name << "' lacks shaderFloat64";
+    return WalkResult::interrupt();
+  });
+  return failure(r.wasInterrupted());
 }
 
 struct LowerKernelsToSPIRVPass : impl::LowerKernelsToSPIRVBase<LowerKernelsToSPIRVPass> {
@@ -221,6 +280,8 @@ struct LowerKernelsToSPIRVPass : impl::LowerKernelsToSPIRVBase<LowerKernelsToSPI
       if (failed(runPipeline(pm, module)))
         return signalPassFailure();
     }
+    if (failed(checkFloat64(module, *target)))
+      return signalPassFailure();
     spirv::TargetEnvAttr env = makeTargetEnv(ctx, *target);
     MeshVKDialect::AliasOfAttrHelper aliasOf(ctx);
     WalkResult r = module.walk([&](gpu::LaunchFuncOp launch) {

@@ -32,6 +32,7 @@ TargetDescription lavapipeTarget() {
   // vulkaninfo on Mesa 22.3.6: shaderFloat16 and storageBuffer16BitAccess = true.
   t.shaderFloat16 = true;
   t.storageBuffer16BitAccess = true;
+  t.shaderFloat64 = true; // vulkaninfo: shaderFloat64 = true
   t.preferredWorkgroupInvocations = 64;
   // 8x8 accumulators per invocation: measured 1.7-2x faster than 4x4 (and
   // than the hand-written 4x8 vec4 kernel) for 256^3 and 512^3 f32 matmuls.
@@ -68,6 +69,7 @@ TargetDescription targetForDevice(const DeviceProperties &device) {
   t.subgroupSize = reported(device.subgroupSize, t.subgroupSize);
   t.shaderFloat16 = device.shaderFloat16;
   t.storageBuffer16BitAccess = device.storageBuffer16BitAccess;
+  t.shaderFloat64 = device.shaderFloat64;
   return t;
 }
 
@@ -89,6 +91,7 @@ TargetDescription commonTarget(const std::vector<TargetDescription> &devices) {
     t.subgroupSize = std::min(t.subgroupSize, d.subgroupSize);
     t.shaderFloat16 = t.shaderFloat16 && d.shaderFloat16;
     t.storageBuffer16BitAccess = t.storageBuffer16BitAccess && d.storageBuffer16BitAccess;
+    t.shaderFloat64 = t.shaderFloat64 && d.shaderFloat64;
     agreed(t.preferredWorkgroupInvocations, d.preferredWorkgroupInvocations);
     agreed(t.registerTileRows, d.registerTileRows);
     agreed(t.registerTileCols, d.registerTileCols);

@@ -363,5 +363,6 @@ bool meshvk::isKernel(Operation *func) {
 }
 
 bool meshvk::isStorableElementType(Type type) {
-  return type.isF32() || type.isF16() || type.isSignlessInteger(32) || type.isSignedInteger(32);
+  return type.isF32() || type.isF16() || type.isF64() || type.isSignlessInteger(32) ||
+         type.isSignedInteger(32);
 }

@@ -40,7 +40,7 @@ bool boundaryType(int32_t t) {
          t == TP::INT64 || t == TP::BOOL;
 }
 constexpr const char *kBoundaryTypes =
-    "FLOAT, FLOAT16, DOUBLE (as f32), INT32, INT64 (as i32), BOOL";
+    "FLOAT, FLOAT16, DOUBLE (f64; f32 without shaderFloat64), INT32, INT64 (as i32), BOOL";
 
 // Whether `hint` (the shape of the data the caller will pass) can stand for
 // the model's declared shape `type`: same rank, every static dimension equal.

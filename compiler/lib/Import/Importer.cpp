@@ -191,7 +191,10 @@ void Importer::define(int output, Tensor tensor) {
 Type Importer::elementType(int32_t t) {
   switch (kindOf(t)) {
   case Kind::Float:
-    return t == onnx::TensorProto::FLOAT16 ? Type(b.getF16Type()) : Type(b.getF32Type());
+    if (t == onnx::TensorProto::FLOAT16)
+      return b.getF16Type();
+    return t == onnx::TensorProto::DOUBLE && options.float64 ? Type(b.getF64Type())
+                                                             : Type(b.getF32Type());
   case Kind::Int:
     return b.getI32Type();
   case Kind::Bool:

@@ -41,8 +41,8 @@ struct Tensor {
 // lowered; this one for scans over the whole graph).
 const onnx::AttributeProto *findAttribute(const onnx::NodeProto &node, const std::string &name);
 
-// The computed element kind of an ONNX dtype: floats (FLOAT, DOUBLE as f32,
-// FLOAT16), integers (all as i32), booleans (i1).
+// The computed element kind of an ONNX dtype: floats (FLOAT, DOUBLE as f64
+// or f32: OnnxImportOptions::float64, FLOAT16), integers (all as i32), booleans (i1).
 enum class Kind { Float, Int, Bool };
 Kind kindOf(int32_t onnxType);
 bool isFloatType(int32_t onnxType);

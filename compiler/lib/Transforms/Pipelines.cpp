@@ -62,8 +62,11 @@ void addInputPasses(OpPassManager &pm) {
   pm.addPass(meshvk::createPrepareGenerics());
 }
 
-void addPartitionPasses(OpPassManager &pm, shard::TraversalOrder traversal) {
+void addPartitionPasses(OpPassManager &pm, shard::TraversalOrder traversal,
+                        bool storeInF16 = false) {
   addInputPasses(pm);
+  if (storeInF16)
+    pm.addPass(meshvk::createStoreInF16());
   pm.addPass(meshvk::createCheckSharding());
   // forward-backward by default: upstream's default (backward-forward)
   // all-gathers right after a row-split matmul and then runs the elementwise
@@ -88,8 +91,8 @@ void addPartitionPasses(OpPassManager &pm, shard::TraversalOrder traversal) {
 
 } // namespace
 
-void meshvk::buildPartitionPipeline(OpPassManager &pm) {
-  addPartitionPasses(pm, shard::TraversalOrder::ForwardBackward);
+void meshvk::buildPartitionPipeline(OpPassManager &pm, bool storeInF16) {
+  addPartitionPasses(pm, shard::TraversalOrder::ForwardBackward, storeInF16);
 }
 
 void meshvk::buildPlanPipeline(OpPassManager &pm) {

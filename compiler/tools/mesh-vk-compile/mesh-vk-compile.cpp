@@ -55,6 +55,10 @@ llvm::cl::opt<std::string> vulkanVersion(
     "vulkan-version", llvm::cl::init("1.1"), llvm::cl::cat(toolCategory),
     llvm::cl::desc(
         "target Vulkan version 1.1 (default), 1.2 or 1.3; caps the SPIR-V version of the kernels"));
+llvm::cl::opt<std::string> precision(
+    "precision", llvm::cl::init("f32"), llvm::cl::cat(toolCategory),
+    llvm::cl::desc("f32 (default) or f16: f32 weights and activations stored as f16, matmuls, "
+                   "convolutions and reductions accumulating in f32; inputs and results stay f32"));
 llvm::cl::opt<std::string> gridShape(
     "grid-shape", llvm::cl::cat(toolCategory),
     llvm::cl::desc("compile for another grid than the program's shard.grid (e.g. 1, 2, 4, 2x2)"));
@@ -252,6 +256,8 @@ int ParseArguments(int argc, char **argv, Invocation *run) {
     return Usage("--vulkan-version: " + error);
   if (!run->grid.empty() && !meshvk::parseGridShape(run->grid, &options.gridShape, &error))
     return Usage("--grid-shape: " + error);
+  if (!meshvk::parsePrecision(precision, &options.storeInF16, &error))
+    return Usage("--precision: " + error);
   if (gridSizes.getNumOccurrences() && !run->grid.empty())
     return Usage("--grid-sizes and --grid-shape: give one (--grid-shape compiles one plan for one "
                  "grid, --grid-sizes one plan per process count of a dynamic grid)");

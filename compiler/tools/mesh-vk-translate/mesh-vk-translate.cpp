@@ -31,6 +31,10 @@ static cl::opt<std::string>
                            "must be --devices when that is given"));
 static cl::list<std::string> inputShapes("input-shape",
                                          cl::desc("NAME=DxDx... fixes a dynamic input shape"));
+static cl::opt<bool> float64("float64",
+                             cl::desc("Compute DOUBLE tensors as f64 (a target with "
+                                      "shaderFloat64); default: as f32"),
+                             cl::init(false));
 static cl::opt<bool> printPlan("print-plan", cl::desc("Print which policy split which tensor"),
                                cl::init(false));
 
@@ -65,6 +69,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   options.devices = devices;
+  options.float64 = float64;
   if (!gridShapeText.empty()) {
     llvm::SmallVector<llvm::StringRef> extents;
     llvm::StringRef(gridShapeText).split(extents, 'x');

@@ -19,6 +19,8 @@ uint32_t ElementSize(ElementType type) {
       return 2;
     case ElementType::kI32:
       return 4;
+    case ElementType::kF64:
+      return 8;
   }
   return 0;
 }
@@ -31,6 +33,8 @@ const char* ElementTypeName(ElementType type) {
       return "f16";
     case ElementType::kI32:
       return "i32";
+    case ElementType::kF64:
+      return "f64";
   }
   return "?";
 }
@@ -45,6 +49,8 @@ const char* DeclaredTypeName(DeclaredType type) {
       return "bool";
     case DeclaredType::kF64:
       return "f64";
+    case DeclaredType::kF32:
+      return "f32";
   }
   return "?";
 }

@@ -121,6 +121,7 @@ typedef struct meshvk_physical_device_info_s {
   // VkPhysicalDeviceDriverProperties (Vulkan 1.2 devices; 0 and "" before).
   uint32_t driver_id;  // VkDriverId
   char driver_name[MESHVK_MAX_NAME];
+  uint32_t shader_float64;  // 1 if VkPhysicalDeviceFeatures::shaderFloat64 (added last: the layout above is kept)
 } meshvk_physical_device_info_t;
 #define MESHVK_PHYSICAL_DEVICE_INFO_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INFO)
 

@@ -39,6 +39,7 @@ typedef enum meshvk_element_type_e {
   MESHVK_ELEMENT_F32 = 0,
   MESHVK_ELEMENT_F16 = 1,
   MESHVK_ELEMENT_I32 = 2,
+  MESHVK_ELEMENT_F64 = 3,  // devices with shaderFloat64 (an ONNX DOUBLE tensor)
 } meshvk_element_type_t;
 
 // Loads an artifact from memory (the bytes are copied). DATA_LOSS for a
@@ -144,7 +145,7 @@ meshvk_status_t meshvk_module_result_info(const meshvk_module_t* module, uint32_
 // The dtype the source model declares for a tensor that the program holds in
 // another element type: an ONNX int64 or bool tensor is held as
 // MESHVK_ELEMENT_I32 (its values range-checked into it by the caller), a
-// double as MESHVK_ELEMENT_F32. A runner widens such a result back (i32 ->
+// double as MESHVK_ELEMENT_F32 where the target has no shaderFloat64. A runner widens such a result back (i32 ->
 // int64, i32 != 0 -> bool, f32 -> double) so that its user gets the dtypes
 // the model's framework gives. SAME: the element type itself (every .mlir
 // program, an artifact written before the field existed).
@@ -153,6 +154,10 @@ typedef enum meshvk_declared_type_e {
   MESHVK_DECLARED_I64 = 1,
   MESHVK_DECLARED_BOOL = 2,
   MESHVK_DECLARED_F64 = 3,
+  // An f32 tensor held as MESHVK_ELEMENT_F16 (a program compiled with
+  // --precision=f16): a runner converts f32 inputs to f16 when it uploads
+  // them and f16 results to f32 when it reads them.
+  MESHVK_DECLARED_F32 = 4,
 } meshvk_declared_type_t;
 // The declared type of an argument or a result (added beside the tensor
 // infos, whose layout never changes). INVALID_ARGUMENT for NULL module or

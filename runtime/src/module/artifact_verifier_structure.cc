@@ -215,16 +215,17 @@ std::string ArtifactChecker::CheckTensorNames(const std::string& path, const mvk
 }
 
 // A declared type names what the device type stands for: int64 and bool
-// are held as i32, a double as f32; anything else is a corrupt file.
+// are held as i32, a double as f32, an f32 as f16; anything else is a corrupt file.
 std::string ArtifactChecker::CheckDeclaredType(const std::string& path, const mvk::TensorSignature* t) {
   const mvk::DeclaredType declared = t->declared_type();
-  if (declared > mvk::DeclaredType::F64) return Msg(path, ".declared_type: unknown type ", static_cast<int>(declared));
+  if (declared > mvk::DeclaredType::F32) return Msg(path, ".declared_type: unknown type ", static_cast<int>(declared));
   const bool i32 = t->element_type() == mvk::ElementType::I32, f32 = t->element_type() == mvk::ElementType::F32;
   if (((declared == mvk::DeclaredType::I64 || declared == mvk::DeclaredType::Bool) && !i32) ||
-      (declared == mvk::DeclaredType::F64 && !f32))
+      (declared == mvk::DeclaredType::F64 && !f32) ||
+      (declared == mvk::DeclaredType::F32 && t->element_type() != mvk::ElementType::F16))
     return Msg(path, ".declared_type: ", mvk::EnumNameDeclaredType(declared), " for an ",
                artifact::ElementTypeName(static_cast<artifact::ElementType>(t->element_type())),
-               " tensor (expected I64 or Bool for i32, F64 for f32)");
+               " tensor (expected I64 or Bool for i32, F64 for f32, F32 for f16)");
   return "";
 }
 
@@ -233,7 +234,7 @@ std::string ArtifactChecker::CheckTensor(const std::string& path, const mvk::Ten
   if (!t->shape()) return path + ".shape: missing (a scalar has an empty shape)";
   uint32_t rank = Len(t->shape());
   if (rank > kMaxRank) return Msg(path, ".shape: rank ", rank, " > ", kMaxRank);
-  if (t->element_type() > mvk::ElementType::I32)
+  if (t->element_type() > mvk::ElementType::F64)
     return Msg(path, ".element_type: unknown type ", static_cast<int>(t->element_type()));
   if (std::string error = CheckDeclaredType(path, t); !error.empty()) return error;
   uint32_t elem = artifact::ElementSize(static_cast<artifact::ElementType>(t->element_type()));

@@ -357,13 +357,14 @@ TaggedCommands TagCommands(const mvk::Artifact* artifact, uint32_t function, uin
 
 // One reducing collective's members (every process's part of it), each
 // seeing the same group; false where the collective is not one a host step
-// can run (not an all_reduce/reduce_scatter of f32/i32/f16 with a reduction,
+// can run (not an all_reduce/reduce_scatter of f32/i32/f16/f64 with a reduction,
 // an algorithm other than direct or reduce_scatter+all_gather, or members
 // that disagree).
 bool ReadReduction(const mvk::Artifact* artifact, uint32_t function, const mvk::Collective* desc,
                    const std::vector<std::vector<uint32_t>>& per, std::map<uint32_t, Member>* members) {
   const bool reducible = desc->element_type() == mvk::ElementType::F32 ||
-                         desc->element_type() == mvk::ElementType::I32 || desc->element_type() == mvk::ElementType::F16;
+                         desc->element_type() == mvk::ElementType::I32 ||
+                         desc->element_type() == mvk::ElementType::F16 || desc->element_type() == mvk::ElementType::F64;
   const std::string algorithm = desc->algorithm() ? desc->algorithm()->str() : "";
   const bool scatter = desc->kind() == mvk::CollectiveKind::ReduceScatter;
   const Shape shape = scatter                                    ? Shape::kScatter
@@ -587,6 +588,8 @@ void ReduceInto(mvk::ElementType type, mvk::Reduction reduction, const uint8_t* 
     CombineHalf(reduction, reinterpret_cast<const uint16_t*>(from), reinterpret_cast<uint16_t*>(into), count);
   else if (type == mvk::ElementType::I32)
     Combine(reduction, reinterpret_cast<const int32_t*>(from), reinterpret_cast<int32_t*>(into), count);
+  else if (type == mvk::ElementType::F64)
+    Combine(reduction, reinterpret_cast<const double*>(from), reinterpret_cast<double*>(into), count);
   else
     Combine(reduction, reinterpret_cast<const float*>(from), reinterpret_cast<float*>(into), count);
 }
@@ -599,6 +602,9 @@ void ReduceTwo(mvk::ElementType type, mvk::Reduction reduction, const uint8_t* a
   } else if (type == mvk::ElementType::F32) {
     CombineTwo(reduction, reinterpret_cast<const float*>(a), reinterpret_cast<const float*>(b),
                reinterpret_cast<float*>(into), count);
+  } else if (type == mvk::ElementType::F64) {
+    CombineTwo(reduction, reinterpret_cast<const double*>(a), reinterpret_cast<const double*>(b),
+               reinterpret_cast<double*>(into), count);
   } else {                                                              // f16: rounded per step, as ReduceInto does
     if (into == b) return ReduceInto(type, reduction, a, into, count);  // the reductions commute
     if (into != a) std::memmove(into, a, count * 2);
@@ -611,7 +617,7 @@ void ReduceTwo(mvk::ElementType type, mvk::Reduction reduction, const uint8_t* a
 extern "C" void meshvk_transport_reduce(uint32_t element_type, uint32_t reduction, const void* from, void* into,
                                         uint64_t count) {
   namespace mvk = meshvk::mvk;
-  if (element_type > static_cast<uint32_t>(mvk::ElementType::I32) || reduction < 1 ||
+  if (element_type > static_cast<uint32_t>(mvk::ElementType::F64) || reduction < 1 ||
       reduction > static_cast<uint32_t>(mvk::Reduction::MAX))
     return;
   meshvk::module::ReduceInto(static_cast<mvk::ElementType>(element_type), static_cast<mvk::Reduction>(reduction),

@@ -30,6 +30,7 @@ meshvk::codegen::TargetDescription ProbedTarget(const py::dict& device) {
   d.subgroupSize = limits["subgroup_size"].cast<uint32_t>();
   d.shaderFloat16 = device["float16"].cast<bool>();
   d.storageBuffer16BitAccess = device["storage_16bit"].cast<bool>();
+  d.shaderFloat64 = device.contains("float64") && device["float64"].cast<bool>();
   // The one mapping mesh-vk-compile --target-device=auto and mesh-vk-run use.
   return meshvk::codegen::targetForDevice(d);
 }
@@ -77,13 +78,14 @@ py::tuple Result(const std::string& error, const meshvk::CompiledProgram& compil
 
 // The options every compile takes; "" or the error.
 std::string CommonOptions(const std::string& grid_shape, const py::object& target, const std::string& vulkan_version,
-                          meshvk::ProgramOptions* options) {
+                          const std::string& precision, meshvk::ProgramOptions* options) {
   options->producer = "meshvk Python (in-process compile)";
   std::string error;
   if (!TargetFrom(target, &options->device, &error)) return error;
   if (!meshvk::parseVulkanVersion(vulkan_version, &options->vulkanVersion, &error)) return "vulkan_version: " + error;
   if (!grid_shape.empty() && !meshvk::parseGridShape(grid_shape, &options->gridShape, &error))
     return "grid_shape: " + error;
+  if (!meshvk::parsePrecision(precision, &options->storeInF16, &error)) return "precision: " + error;
   return "";
 }
 
@@ -91,39 +93,39 @@ std::string CommonOptions(const std::string& grid_shape, const py::object& targe
 
 PYBIND11_MODULE(_compiler, m) {
   m.doc() = "meshvk compiler bindings (use meshvk.compile)";
-  // compile(source, name, grid_shape, target, vulkan_version) -> Result
+  // compile(source, name, grid_shape, target, vulkan_version, precision) -> Result
   m.def("compile", [](const std::string& source, const std::string& name, const std::string& grid_shape,
-                      const py::object& target, const std::string& vulkan_version) {
+                      const py::object& target, const std::string& vulkan_version, const std::string& precision) {
     meshvk::ProgramOptions options;
     meshvk::CompiledProgram compiled;
-    std::string error = CommonOptions(grid_shape, target, vulkan_version, &options);
+    std::string error = CommonOptions(grid_shape, target, vulkan_version, precision, &options);
     if (error.empty()) {
       py::gil_scoped_release release;  // compiling takes a while; other threads may run
       error = meshvk::compileProgramSource(source, name, options, &compiled);
     }
     return Result(error, compiled);
   });
-  // compile_onnx(path, grid_shape, target, vulkan_version, shard, input_shapes) -> Result;
+  // compile_onnx(path, grid_shape, target, vulkan_version, shard, input_shapes, precision) -> Result;
   // input_shapes: ["x=1x3x8x8", ...] (mesh-vk-compile's --input-shape values).
-  m.def("compile_onnx",
-        [](const std::string& path, const std::string& grid_shape, const py::object& target,
-           const std::string& vulkan_version, const std::string& shard, const std::vector<std::string>& input_shapes) {
-          meshvk::ProgramOptions options;
-          meshvk::CompiledProgram compiled;
-          std::string error = CommonOptions(grid_shape, target, vulkan_version, &options);
-          options.onnxShard = shard;
-          for (const std::string& spec : input_shapes) {
-            std::pair<std::string, std::vector<int64_t>> name_and_shape;
-            if (!error.empty()) break;
-            if (!meshvk::parseOnnxInputShape(spec, &name_and_shape, &error))
-              error = "input_shapes: '" + spec + "': " + error;
-            else
-              options.onnxInputShapes.push_back(std::move(name_and_shape));
-          }
-          if (error.empty()) {
-            py::gil_scoped_release release;
-            error = meshvk::compileProgramFile(path, options, &compiled);
-          }
-          return Result(error, compiled);
-        });
+  m.def("compile_onnx", [](const std::string& path, const std::string& grid_shape, const py::object& target,
+                           const std::string& vulkan_version, const std::string& shard,
+                           const std::vector<std::string>& input_shapes, const std::string& precision) {
+    meshvk::ProgramOptions options;
+    meshvk::CompiledProgram compiled;
+    std::string error = CommonOptions(grid_shape, target, vulkan_version, precision, &options);
+    options.onnxShard = shard;
+    for (const std::string& spec : input_shapes) {
+      std::pair<std::string, std::vector<int64_t>> name_and_shape;
+      if (!error.empty()) break;
+      if (!meshvk::parseOnnxInputShape(spec, &name_and_shape, &error))
+        error = "input_shapes: '" + spec + "': " + error;
+      else
+        options.onnxInputShapes.push_back(std::move(name_and_shape));
+    }
+    if (error.empty()) {
+      py::gil_scoped_release release;
+      error = meshvk::compileProgramFile(path, options, &compiled);
+    }
+    return Result(error, compiled);
+  });
 }

@@ -128,6 +128,7 @@ py::list ListDevices(meshvk_instance_t* instance) {
     d["timestamp_period_ns"] = info.timestamp_period_ns;
     d["float16"] = info.shader_float16 != 0;
     d["storage_16bit"] = info.storage_buffer_16bit != 0;
+    d["float64"] = info.shader_float64 != 0;
     d["limits"] = limits;
     d["queue_families"] = queues;
     d["heaps"] = heaps;

@@ -36,6 +36,8 @@ bool SameElementType(const py::dtype& dt, meshvk_element_type_t type) {
       return dt.kind() == 'f' && dt.itemsize() == 2;
     case MESHVK_ELEMENT_I32:
       return dt.kind() == 'i' && dt.itemsize() == 4;
+    case MESHVK_ELEMENT_F64:
+      return dt.kind() == 'f' && dt.itemsize() == 8;
   }
   return false;
 }
@@ -81,6 +83,8 @@ py::dtype DtypeOf(meshvk_element_type_t type) {
       return py::dtype("float16");
     case MESHVK_ELEMENT_I32:
       return py::dtype("int32");
+    case MESHVK_ELEMENT_F64:
+      return py::dtype("float64");
   }
   Raise(MESHVK_STATUS_INTERNAL, "unknown element type " + std::to_string(type));
 }
@@ -113,8 +117,8 @@ py::dict TensorInfoDict(const meshvk_tensor_info_t& info) {
 
 py::dict TensorInfoDict(const meshvk_tensor_info_t& info, meshvk_declared_type_t declared) {
   py::dict dict = TensorInfoDict(info);
-  const char* names[] = {ElementTypeName(info.element_type), "i64", "b8", "f64"};
-  dict["declared_dtype"] = declared <= MESHVK_DECLARED_F64 ? names[declared] : names[0];
+  const char* names[] = {ElementTypeName(info.element_type), "i64", "b8", "f64", "f32"};
+  dict["declared_dtype"] = declared <= MESHVK_DECLARED_F32 ? names[declared] : names[0];
   return dict;
 }
 
@@ -126,6 +130,8 @@ py::dtype DeclaredDtypeOf(meshvk_element_type_t type, meshvk_declared_type_t dec
       return py::dtype("bool");
     case MESHVK_DECLARED_F64:
       return py::dtype("float64");
+    case MESHVK_DECLARED_F32:
+      return py::dtype("float32");
     default:
       return DtypeOf(type);
   }
@@ -133,8 +139,8 @@ py::dtype DeclaredDtypeOf(meshvk_element_type_t type, meshvk_declared_type_t dec
 
 py::array AsDeclared(const py::array& a, meshvk_declared_type_t declared) {
   if (declared == MESHVK_DECLARED_SAME) return a;
-  if (declared == MESHVK_DECLARED_BOOL) return py::array(a.attr("__ne__")(0));  // numpy: nonzero is true
-  return py::array(a.attr("astype")(DeclaredDtypeOf(MESHVK_ELEMENT_I32, declared)));
+  if (declared == MESHVK_DECLARED_BOOL) return py::array(a.attr("__ne__")(0));        // numpy: nonzero is true
+  return py::array(a.attr("astype")(DeclaredDtypeOf(MESHVK_ELEMENT_I32, declared)));  // int64, float64, float32
 }
 
 void CheckInputCount(const FunctionSignature& signature, size_t given) {
@@ -160,10 +166,14 @@ py::array CheckInput(const FunctionSignature& signature, size_t i, const py::han
   bool shape_ok = a.ndim() == static_cast<py::ssize_t>(info.rank);
   for (uint32_t d = 0; shape_ok && d < info.rank; ++d) shape_ok = a.shape(d) == static_cast<py::ssize_t>(info.shape[d]);
   const bool int64 = info.element_type == MESHVK_ELEMENT_I32 && a.dtype().kind() == 'i' && a.dtype().itemsize() == 8;
-  if (!shape_ok || !(int64 || SameElementType(a.dtype(), info.element_type)))
+  // --precision=f16: the model's f32 input, converted when uploaded.
+  const bool f32 = i < signature.argument_declared.size() && signature.argument_declared[i] == MESHVK_DECLARED_F32 &&
+                   SameElementType(a.dtype(), MESHVK_ELEMENT_F32);
+  if (!shape_ok || !(int64 || f32 || SameElementType(a.dtype(), info.element_type)))
     Raise(MESHVK_STATUS_INVALID_ARGUMENT, where + ArrayTypeString(a) + " given, argument " + std::to_string(i) +
                                               " of " + fn + " is " + SignatureString(info));
   if (int64) return NarrowInt64(a, where);
+  if (f32) return py::module_::import("numpy").attr("ascontiguousarray")(a, py::dtype("float16"));
   // The runtime reads dense, aligned, little-endian (= native here) rows.
   const bool native = a.dtype().attr("isnative").cast<bool>();
   const int flags = py::detail::array_proxy(a.ptr())->flags;

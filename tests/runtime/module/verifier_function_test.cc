@@ -106,7 +106,10 @@ TEST(ArtifactVerifier, DeclaredTypes) {
   using meshvk::artifact::ElementType;
   EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.arguments[0].declared_type = DeclaredType::kI64; }),
                  "functions[0].arguments[0].declared_type: I64 for an f32 tensor (expected I64 or Bool for i32, F64 "
-                 "for f32)");
+                 "for f32, F32 for f16)");
+  EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.arguments[0].declared_type = DeclaredType::kF32; }),
+                 "functions[0].arguments[0].declared_type: F32 for an f32 tensor (expected I64 or Bool for i32, F64 "
+                 "for f32, F32 for f16)");
   EXPECT_REFUSED(WithFunction([](FunctionDesc& f) { f.results[0].declared_type = static_cast<DeclaredType>(9); }),
                  "functions[0].results[0].declared_type: unknown type 9");
   const std::vector<uint8_t> declared = WithFunction([](FunctionDesc& f) {

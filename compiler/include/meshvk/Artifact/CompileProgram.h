@@ -70,6 +70,12 @@ struct ProgramOptions {
   // coverage of the code they run; MESHVK_COMPILE_IN_PROCESS=1 does the same
   // for a debugger).
   bool isolateCrashes = true;
+  // --precision=f16: f32 tensors (weights, activations, the function's
+  // arguments and results) stored as f16, arithmetic and accumulators f32
+  // (meshvk-store-in-f16). The boundary keeps f32: each such argument and
+  // result is declared F32 in the artifact, so runners convert at upload and
+  // read-back. Needs device.storageBuffer16BitAccess (one error otherwise).
+  bool storeInF16 = false;
 };
 
 // What the plan says, for --print-plan style reports and for tests that compare
@@ -140,6 +146,9 @@ bool parseOnnxInputShape(const std::string &text,
                          std::string *error);
 // Parses "1.1", "1.2", "1.3" into 101..103; false (with *error) otherwise.
 bool parseVulkanVersion(const std::string &text, uint32_t *version, std::string *error);
+// --precision: "f32" (false) or "f16" (true: ProgramOptions::storeInF16);
+// anything else false with "'f8' is not a precision (expected f32 or f16)".
+bool parsePrecision(const std::string &text, bool *storeInF16, std::string *error);
 
 } // namespace meshvk
 

@@ -26,6 +26,7 @@ inline DeviceProperties devicePropertiesOf(const meshvk_physical_device_info_t &
   device.subgroupSize = info.limits.subgroup_size;
   device.shaderFloat16 = info.shader_float16 != 0;
   device.storageBuffer16BitAccess = info.storage_buffer_16bit != 0;
+  device.shaderFloat64 = info.shader_float64 != 0;
   return device;
 }
 

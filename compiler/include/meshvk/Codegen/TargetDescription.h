@@ -33,6 +33,9 @@ struct TargetDescription {
   // needed for f16 kernels.
   bool shaderFloat16 = false;
   bool storageBuffer16BitAccess = false;
+  // VkPhysicalDeviceFeatures::shaderFloat64: f64 kernels (an ONNX DOUBLE
+  // tensor is computed as f64 where it is set, as f32 elsewhere).
+  bool shaderFloat64 = false;
   // Invocations per workgroup the tiler aims for (a multiple of subgroupSize,
   // at most maxWorkgroupInvocations). 0: derive from the limits.
   uint32_t preferredWorkgroupInvocations = 0;
@@ -50,7 +53,7 @@ struct TargetDescription {
 };
 
 // Mesa lavapipe 22.3 (llvmpipe): subgroup 8, 1024 invocations, 32 KiB shared
-// memory, shaderFloat16 + storageBuffer16BitAccess.
+// memory, shaderFloat16 + storageBuffer16BitAccess, shaderFloat64.
 TargetDescription lavapipeTarget();
 
 // Named presets: "lavapipe", "generic". Returns false for an unknown name.
@@ -67,6 +70,7 @@ struct DeviceProperties {
   uint32_t subgroupSize = 0;
   bool shaderFloat16 = false;
   bool storageBuffer16BitAccess = false;
+  bool shaderFloat64 = false;
 };
 
 // THE mapping from a physical device to the codegen target (mesh-vk-compile

@@ -61,7 +61,7 @@ AbiAttr getAbi(mlir::Operation *func);
 /// True for a function marked `meshvk.kernel`.
 bool isKernel(mlir::Operation *func);
 
-/// f32, f16 and i32: the element types the runtime has buffers for.
+/// f32, f16, f64 and i32: the element types the runtime has buffers for.
 bool isStorableElementType(mlir::Type type);
 
 } // namespace meshvk

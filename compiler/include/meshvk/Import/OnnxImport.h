@@ -70,6 +70,10 @@ struct OnnxImportOptions {
   // its rank and every static dimension agree with the model's.
   std::map<std::string, std::vector<int64_t>> inputShapeHintsByName;
   std::vector<std::vector<int64_t>> inputShapeHintsByPosition;
+  // DOUBLE tensors computed as f64 (the target has shaderFloat64:
+  // TargetDescription::shaderFloat64); false: as f32, the artifact declaring
+  // them F64 so that runners widen the results back.
+  bool float64 = false;
 };
 
 // What the program's signature means in ONNX terms: per argument the ONNX

@@ -26,8 +26,9 @@ namespace meshvk {
 /// collectives, outlining, allocation) and `meshvk-compile-plan` (both).
 void registerMeshVKPipelines();
 
-/// Adds the passes of `meshvk-partition` / `meshvk-plan` to `pm`.
-void buildPartitionPipeline(mlir::OpPassManager &pm);
+/// Adds the passes of `meshvk-partition` / `meshvk-plan` to `pm`;
+/// `storeInF16` adds meshvk-store-in-f16 after the input passes.
+void buildPartitionPipeline(mlir::OpPassManager &pm, bool storeInF16 = false);
 void buildPlanPipeline(mlir::OpPassManager &pm);
 
 } // namespace meshvk

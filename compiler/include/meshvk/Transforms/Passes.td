@@ -240,6 +240,34 @@ def PrepareGenerics : Pass<"meshvk-prepare-generics", "mlir::ModuleOp"> {
                            "meshvk::MeshVKDialect", "mlir::arith::ArithDialect"];
 }
 
+def StoreInF16 : Pass<"meshvk-store-in-f16", "mlir::ModuleOp"> {
+  let summary = "f32 tensors stored as f16 (--precision=f16), arithmetic kept in f32";
+  let description = [{
+    Runs after the input passes (the program is linalg on tensors) when
+    `--precision=f16` asks for it. Every f32 tensor (arguments, results,
+    constants: the weights, activations) becomes f16, so parameter and
+    activation bytes halve; integer and boolean tensors stay. A linalg body
+    extends its f16 operands to f32, computes in f32 and truncates what it
+    stores into an f16 output; an op with reduction loops (matmul,
+    convolution, pooling, linalg.reduce) keeps an f32 accumulator and its
+    result is truncated by a following elementwise op. The math is f32 on
+    every target, so a device with 16-bit storage but no f16 arithmetic
+    needs no other program.
+    ```mlir
+    %r = linalg.matmul ins(%x, %w : tensor<4x8xf32>, tensor<8x2xf32>) outs(%acc : tensor<4x2xf32>)
+    // becomes (%x, %w f16; %acc the f32 fill)
+    %m = linalg.matmul ins(%x, %w : tensor<4x8xf16>, tensor<8x2xf16>) outs(%acc : tensor<4x2xf32>)
+    %r = linalg.generic ... ins(%m : tensor<4x2xf32>) outs(%e : tensor<4x2xf16>) {
+      ^bb0(%a: f32, %o: f16):
+        %t = arith.truncf %a : f32 to f16
+        linalg.yield %t : f16
+    }
+    ```
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::arith::ArithDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def UnevenShards : Pass<"meshvk-uneven-shards", "mlir::func::FuncOp"> {
   let summary = "Give uneven splits explicit shard offsets; reshard them with meshvk.reshard";
   let description = [{

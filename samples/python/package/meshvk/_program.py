@@ -56,7 +56,7 @@ def _input_shape_texts(input_shapes):
     return ["%s=%s" % (name, _grid_text(shape)) for name, shape in input_shapes.items()]
 
 
-def _compile_onnx(source, grid_shape, device, vulkan_version, shard, input_shapes, name):
+def _compile_onnx(source, grid_shape, device, vulkan_version, shard, input_shapes, name, precision):
     """An ONNX model from a path or its serialized bytes (written to a temporary file)."""
     from . import _compiler  # maps libMLIR only now
     shapes = _input_shape_texts(input_shapes)
@@ -67,7 +67,8 @@ def _compile_onnx(source, grid_shape, device, vulkan_version, shard, input_shape
         try:
             with os.fdopen(fd, "wb") as f:
                 f.write(bytes(source))
-            result = _compiler.compile_onnx(path, _grid_text(grid_shape), device, vulkan_version, shard, shapes)
+            result = _compiler.compile_onnx(path, _grid_text(grid_shape), device, vulkan_version, shard, shapes,
+                                            precision)
         finally:
             os.unlink(path)
         if result[0]:
@@ -76,11 +77,12 @@ def _compile_onnx(source, grid_shape, device, vulkan_version, shard, input_shape
     path = os.fspath(source)
     if not os.path.exists(path):
         raise _errors.UnavailableError("%s: cannot read: No such file or directory" % path)
-    return _compiler.compile_onnx(path, _grid_text(grid_shape), device, vulkan_version, shard, shapes), name or path
+    return (_compiler.compile_onnx(path, _grid_text(grid_shape), device, vulkan_version, shard, shapes, precision),
+            name or path)
 
 
 def compile(source, grid_shape=None, target="auto", vulkan_version="1.1", name=None, shard=None,
-            input_shapes=None):
+            input_shapes=None, precision="f32"):
     """Compiles a sharded MLIR program or an ONNX model into a Program.
 
     source: a path to a .mlir file, the MLIR text itself, a path to a .onnx
@@ -95,6 +97,10 @@ def compile(source, grid_shape=None, target="auto", vulkan_version="1.1", name=N
         policy per axis of a 2-D grid_shape, e.g. grid_shape=(2, 2)) or a SPEC.json path
         (mesh-vk-compile --shard).
     input_shapes: an ONNX model's dynamic input dimensions, {"x": (1, 3, 224, 224)}.
+    precision: "f32" (default) or "f16": f32 weights and activations stored as f16 (half
+        the parameter bytes), matmuls, convolutions and reductions accumulating in f32
+        (mesh-vk-compile --precision). The signature keeps f32: float32 inputs are
+        converted to f16 when uploaded and results come back as float32.
     Raises CompileError with the compiler's one line "FILE:LINE:COL: error: ...".
     A compiled ONNX model keeps its input names: call it with keywords, fn(x=a).
     """
@@ -105,6 +111,8 @@ def compile(source, grid_shape=None, target="auto", vulkan_version="1.1", name=N
             "its own shard annotations")
     if not isinstance(target, str):
         raise _errors.InvalidArgumentError("target: a device name is expected, got %s" % type(target).__name__)
+    if precision not in ("f32", "f16"):
+        raise _errors.InvalidArgumentError("precision: 'f32' or 'f16' is expected, got %r" % (precision,))
     if onnx:
         shard = "none" if shard is None else shard
         if not isinstance(shard, (str, os.PathLike)):
@@ -133,18 +141,19 @@ def compile(source, grid_shape=None, target="auto", vulkan_version="1.1", name=N
             "compile: this meshvk was built without the compiler (MESHVK_BUILD_COMPILER=OFF); "
             "load a compiled .mvk with meshvk.Program.load or Runtime.load") from None
     if onnx:
-        result, buffer_name = _compile_onnx(source, grid_shape, device, vulkan_version, shard, input_shapes, name)
+        result, buffer_name = _compile_onnx(source, grid_shape, device, vulkan_version, shard, input_shapes, name,
+                                            precision)
     else:
-        result = _compiler.compile(text, buffer_name, _grid_text(grid_shape), device, vulkan_version)
+        result = _compiler.compile(text, buffer_name, _grid_text(grid_shape), device, vulkan_version, precision)
     error, artifact, grid, memory, collectives = result
     if error:
         raise _errors.CompileError(error)
     program = Program(_meshvk.Artifact.from_bytes(artifact, buffer_name))
     if onnx:
         keep = bytes(source) if isinstance(source, (bytes, bytearray, memoryview)) else os.fspath(source)
-        program._onnx = (keep, buffer_name, target, vulkan_version, shard, input_shapes)
+        program._onnx = (keep, buffer_name, target, vulkan_version, shard, input_shapes, precision)
     else:
-        program._source = (text, buffer_name, target, vulkan_version)
+        program._source = (text, buffer_name, target, vulkan_version, precision)
     program._compiled = {"grid_shape": grid, "memory": memory, "collectives": collectives}
     return program
 
@@ -158,7 +167,7 @@ class Program:
     def __init__(self, artifact):
         self._artifact = artifact
         self._source = None
-        self._onnx = None  # (path or bytes, name, target, vulkan_version, shard, input_shapes)
+        self._onnx = None  # (path or bytes, name, target, vulkan_version, shard, input_shapes, precision)
         self._compiled = None
         self._kernels = None
 
@@ -270,14 +279,15 @@ class Program:
     def for_grid(self, grid_shape):
         """The same source compiled for another grid (only for programs compiled here)."""
         if self._onnx is not None:
-            model, name, target, vulkan_version, shard, input_shapes = self._onnx
+            model, name, target, vulkan_version, shard, input_shapes, precision = self._onnx
             return compile(model, grid_shape=grid_shape, target=target, vulkan_version=vulkan_version,
-                           name=name, shard=shard, input_shapes=input_shapes)
+                           name=name, shard=shard, input_shapes=input_shapes, precision=precision)
         if self._source is None:
             raise _errors.FailedPreconditionError(
                 "%s: a loaded .mvk cannot be recompiled for another grid; compile the .mlir" % self.name)
-        text, name, target, vulkan_version = self._source
-        return compile(text, grid_shape=grid_shape, target=target, vulkan_version=vulkan_version, name=name)
+        text, name, target, vulkan_version, precision = self._source
+        return compile(text, grid_shape=grid_shape, target=target, vulkan_version=vulkan_version, name=name,
+                       precision=precision)
 
     def __repr__(self):
         if self.process_counts:

@@ -50,6 +50,11 @@ def linear_mlp():
 
 
 MODELS = {
+    "add_double": lambda: graph(
+        [helper.make_node("Add", ["a", "b"], ["s"], name="add"),
+         helper.make_node("Exp", ["s"], ["y"], name="exp")],
+        [vi("a", TensorProto.DOUBLE, [2, 3]), vi("b", TensorProto.DOUBLE, [3])],
+        [vi("y", TensorProto.DOUBLE, [2, 3])]),
     "add_broadcast": lambda: graph(
         [helper.make_node("Add", ["a", "b"], ["y"], name="add")],
         [vi("a", F, [2, 3]), vi("b", F, [3])], [vi("y", F, [2, 3])]),

@@ -20,10 +20,11 @@ inline constexpr uint32_t kFormatVersion = 1;
 // file_identifier of the schema.
 inline constexpr char kFileIdentifier[] = "MVK1";
 
-enum class ElementType : uint8_t { kF32 = 0, kF16 = 1, kI32 = 2 };
+enum class ElementType : uint8_t { kF32 = 0, kF16 = 1, kI32 = 2, kF64 = 3 };
 // mvk.fbs DeclaredType: the source model's dtype of a tensor the program
 // holds in another element type (kI64, kBool: an i32 tensor; kF64: an f32).
-enum class DeclaredType : uint8_t { kSame = 0, kI64 = 1, kBool = 2, kF64 = 3 };
+// kF32: an f16 tensor (--precision=f16).
+enum class DeclaredType : uint8_t { kSame = 0, kI64 = 1, kBool = 2, kF64 = 3, kF32 = 4 };
 enum class BufferKind : uint8_t { kArgumentShard = 0, kResultShard = 1, kTransient = 2, kConstant = 3 };
 
 struct BufferDesc {

@@ -28,7 +28,7 @@ RELATIVE = 1e-2
 PARAMETER_SHARE = 0.55
 
 run_tool, compile_tool, work = sys.argv[1:4]
-names = sys.argv[4:] or ["resnet18", "gpt"]
+names = sys.argv[4:] or ["gpt"]  # resnet18: see the note in tests/onnx/CMakeLists.txt
 os.makedirs(work, exist_ok=True)
 failures = []
 

@@ -78,10 +78,10 @@ else:
 
 try:
     import meshvk  # noqa: E402 (PYTHONPATH from the ctest)
-    fn = meshvk.compile(path)
-    y, z, w = fn(a=a, b=b)
-    for name, got in (("y", y), ("z", z), ("w", w)):
-        check(name, np.asarray(got))
+    with meshvk.Runtime(topology="logical") as rt:
+        y, z, w = rt.load(meshvk.compile(path))["main"](a=a, b=b)
+        for name, got in (("y", y), ("z", z), ("w", w)):
+            check(name, np.asarray(got))
 except ImportError as e:
     failures.append(f"import meshvk: {e}")
 

@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -43,9 +44,7 @@ bool isF16Tensor(Type t) {
   auto r = dyn_cast<RankedTensorType>(t);
   return r && r.getElementType().isF16();
 }
-Type withElement(Type t, Type element) {
-  return cast<RankedTensorType>(t).clone(element);
-}
+Type withElement(Type t, Type element) { return cast<RankedTensorType>(t).clone(element); }
 
 class Converter {
 public:
@@ -64,8 +63,8 @@ public:
       if (failed(convert(op)))
         return failure();
     Operation *ret = func.getBody().front().getTerminator();
-    func.setFunctionType(FunctionType::get(func.getContext(), func.getArgumentTypes(),
-                                           ret->getOperandTypes()));
+    func.setFunctionType(FunctionType::get(
+        func.getContext(), func.getBody().front().getArgumentTypes(), ret->getOperandTypes()));
     for (auto it = replaced.rbegin(); it != replaced.rend(); ++it)
       if (isOpTriviallyDead(*it))
         (*it)->erase();
@@ -141,6 +140,10 @@ private:
         result.replaceAllUsesExcept(wide, wide);
       }
     }
+    if (auto window = dyn_cast<meshvk::WindowOp>(op)) {
+      if (auto pad = dyn_cast<FloatAttr>(window.getPad()); pad && pad.getType().isF32())
+        window.setPadAttr(FloatAttr::get(f16, pad.getValueAsDouble()));
+    }
     if (auto pad = dyn_cast<tensor::PadOp>(op)) {
       Operation *yield = pad.getRegion().front().getTerminator();
       b.setInsertionPoint(yield);
@@ -197,6 +200,8 @@ private:
       Type operand = getElementTypeOrSelf(op->getOperand(n).getType());
       if (operand.isF16() && arg.getType().isF32()) {
         arg.setType(f16);
+        if (arg.use_empty())
+          continue;
         auto wide = arith::ExtFOp::create(b, op.getLoc(), f32, arg);
         arg.replaceAllUsesExcept(wide, wide);
       }
@@ -271,15 +276,26 @@ private:
     OpBuilder::InsertionGuard guard(b);
     Operation *def = v.getDefiningOp();
     Value out;
+    if (isa_and_nonnull<tensor::EmptyOp, linalg::FillOp>(def))
+      replaced.push_back(def); // erased at the end where nothing else reads it
     if (auto empty = dyn_cast_or_null<tensor::EmptyOp>(def)) {
       b.setInsertionPoint(empty);
-      out = tensor::EmptyOp::create(b, empty.getLoc(), cast<RankedTensorType>(v.getType()).getShape(),
-                                    f16, empty.getDynamicSizes());
-    } else if (auto fill = dyn_cast_or_null<linalg::FillOp>(def)) {
+      out =
+          tensor::EmptyOp::create(b, empty.getLoc(), cast<RankedTensorType>(v.getType()).getShape(),
+                                  f16, empty.getDynamicSizes());
+    } else if (auto fill = dyn_cast_or_null<linalg::FillOp>(def);
+               fill && matchPattern(fill.getDpsInputs()[0], m_Constant())) {
+      // A constant fill (a splat): the f16 constant (a scalar truncf would
+      // have no sharding rule).
       b.setInsertionPoint(fill);
       Value init = asF16(fill.getDpsInits()[0], fill.getLoc());
       b.setInsertionPoint(fill);
-      out = linalg::FillOp::create(b, fill.getLoc(), fill.getDpsInputs()[0], init).getResult(0);
+      Value value = fill.getDpsInputs()[0];
+      if (auto c = value.getDefiningOp<arith::ConstantOp>())
+        if (auto f = dyn_cast<FloatAttr>(c.getValue()); f && f.getType().isF32())
+          value = arith::ConstantOp::create(b, fill.getLoc(),
+                                            FloatAttr::get(f16, f.getValueAsDouble()));
+      out = linalg::FillOp::create(b, fill.getLoc(), value, init).getResult(0);
     } else {
       if (def)
         b.setInsertionPointAfter(def);

@@ -12,8 +12,8 @@ import numpy as np
 from . import _errors
 
 # The signature's element types and the numpy types that hold them.
-DTYPES = {"f32": np.float32, "f16": np.float16, "i32": np.int32}
-_NUMPY_NAMES = {"f32": "np.float32", "f16": "np.float16", "i32": "np.int32"}
+DTYPES = {"f32": np.float32, "f16": np.float16, "i32": np.int32, "f64": np.float64}
+_NUMPY_NAMES = {"f32": "np.float32", "f16": "np.float16", "i32": "np.int32", "f64": "np.float64"}
 
 
 def type_text(shape, dtype):
@@ -169,6 +169,8 @@ def check_inputs(signature, args, cast=False):
         shape_ok = tuple(a.shape) == tuple(info["shape"])
         if _int64_for_i32(a.dtype, info["dtype"]):
             pass  # narrowed by the extension with a range check (tensors.cc), never wrapped
+        elif info.get("declared_dtype") == "f32" and info["dtype"] == "f16" and _same_element_type(a.dtype, "f32"):
+            a = a.astype(np.float16)  # --precision=f16: the model's f32 input, converted when uploaded
         elif info["dtype"] == "i32" and a.dtype.kind == "b":
             a = a.astype(np.int32)  # an ONNX bool input (a mask), which the program computes as i32 0/1
         elif not _same_element_type(a.dtype, info["dtype"]):

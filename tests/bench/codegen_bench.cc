@@ -67,22 +67,28 @@ std::unique_ptr<Buffer> Upload(const std::vector<float>& v) {
 
 std::unique_ptr<Buffer> Empty(size_t floats) { return std::make_unique<Buffer>(TheDevice(), floats * 4); }
 
+// The device's target; MESHVK_BENCH_TILE=rows,cols,invocations overrides the
+// tiler's knobs (to explore them).
+meshvk::codegen::TargetDescription BenchTarget(const char* variable = "MESHVK_BENCH_TILE") {
+  meshvk::codegen::TargetDescription target = TheDevice().target();
+  if (const char* env = std::getenv(variable)) {
+    unsigned r = 0, c = 0, i = 0;
+    if (std::sscanf(env, "%u,%u,%u", &r, &c, &i) == 3) {
+      target.registerTileRows = r;
+      target.registerTileCols = c;
+      target.preferredWorkgroupInvocations = i;
+    }
+  }
+  return target;
+}
+
 // Compiles one kernel (cached per MLIR text).
 const meshvk::codegen::CompiledKernel* Generated(const std::string& mlir, std::string* error) {
   static std::map<std::string, meshvk::codegen::CompiledKernels> cache;
   auto it = cache.find(mlir);
   if (it == cache.end()) {
     meshvk::codegen::CompiledKernels k;
-    meshvk::codegen::TargetDescription target = TheDevice().target();
-    // MESHVK_BENCH_TILE=rows,cols,invocations: explore the tiler's knobs.
-    if (const char* env = std::getenv("MESHVK_BENCH_TILE")) {
-      unsigned r = 0, c = 0, i = 0;
-      if (std::sscanf(env, "%u,%u,%u", &r, &c, &i) == 3) {
-        target.registerTileRows = r;
-        target.registerTileCols = c;
-        target.preferredWorkgroupInvocations = i;
-      }
-    }
+    meshvk::codegen::TargetDescription target = BenchTarget();
     *error = meshvk_codegen_test::CompileMlir(mlir, target, &k);
     if (!error->empty()) return nullptr;
     it = cache.emplace(mlir, std::move(k)).first;
@@ -607,6 +613,9 @@ double MaxAbsDiff(const std::vector<float>& x, const std::vector<float>& y) {
 
 // The generated 1024^3 f32 matmul: 5 rounds of (FMA probe, kernel, sgemm),
 // medians; the kernel's product is checked against OpenBLAS's.
+// MESHVK_BENCH_VS=rows,cols,invocations also times the kernel compiled with
+// those knobs in the same rounds (x_variant_vs_default: its time over the
+// default's), a fairer A/B on a busy host than two runs.
 void BM_MatmulRoof(benchmark::State& state) {
   Device& dev = TheDevice();
   if (!dev.error().empty()) return state.SkipWithError(dev.error().c_str());
@@ -620,12 +629,24 @@ void BM_MatmulRoof(benchmark::State& state) {
   std::vector<Buffer*> bufs = {a.get(), b.get(), c.get()};
   std::vector<bool> writes = {false, false, true};
   Kernel gk(dev, *gen);
-  std::vector<double> genS, peak, blasS;
+  std::unique_ptr<Kernel> vk;
+  meshvk::codegen::CompiledKernels variant;
+  if (std::getenv("MESHVK_BENCH_VS")) {
+    err = meshvk_codegen_test::CompileMlir(MatmulMlir(M, N, K), BenchTarget("MESHVK_BENCH_VS"), &variant);
+    if (!err.empty()) return state.SkipWithError(err.c_str());
+    vk = std::make_unique<Kernel>(dev, variant.kernels.at(0));
+  }
+  std::vector<double> genS, peak, blasS, variantS;
   for (auto _ : state) {
     for (int r = 0; r < kRoofRounds; ++r) {
       peak.push_back(FmaPeakFlops(&err));
       double s = 0;
       if (err.empty()) err = gk.Run(bufs, writes, gen->workgroupCount, nullptr, 0, 1, &s);
+      if (err.empty() && vk) {
+        double v = 0;
+        err = vk->Run(bufs, writes, variant.kernels.at(0).workgroupCount, nullptr, 0, 1, &v);
+        variantS.push_back(v);
+      }
       if (!err.empty()) return state.SkipWithError(err.c_str());
       genS.push_back(s);
       blasS.push_back(SgemmSeconds(M, N, K, ha.data(), hb.data(), hc.data()));
@@ -633,6 +654,7 @@ void BM_MatmulRoof(benchmark::State& state) {
     state.SetIterationTime(Median(genS));
   }
   ReportRoof(state, 2.0 * M * N * K, genS, peak, blasS);
+  if (vk) state.counters["x_variant_vs_default"] = Median(variantS) / Median(genS);
   if (blasS.back() > 0 && c->Read(got.data(), got.size() * 4).empty())
     state.counters["max_abs_diff_vs_openblas"] = MaxAbsDiff(got, hc);
 }
@@ -693,8 +715,7 @@ std::string CompileProgramSteps(const std::string& program, size_t* nargs, std::
   meshvk::buildPartitionPipeline(pm);
   meshvk::buildPlanPipeline(pm);
   if (mlir::failed(pm.run(*module))) return "meshvk-compile-plan failed";
-  mlir::FailureOr<meshvk::codegen::CompiledKernels> kernels =
-      meshvk::codegen::compileKernels(*module, TheDevice().target());
+  mlir::FailureOr<meshvk::codegen::CompiledKernels> kernels = meshvk::codegen::compileKernels(*module, BenchTarget());
   if (mlir::failed(kernels)) return "codegen failed";
   llvm::DenseMap<mlir::Value, size_t> bufferOf;
   std::string error;
@@ -839,11 +860,12 @@ void BM_Conv3x3Roof(benchmark::State& state) {
     for (int r = 0; r < kRoofRounds; ++r) {
       peak.push_back(FmaPeakFlops(&err));
       double total = 0;
-      for (size_t k = 0; k < plan.size() && err.empty(); ++k) {
+      for (size_t k = 0, c = 0; k < plan.size() && err.empty(); ++k) {
         if (plan[k].copy || plan[k].operands.size() < 2) continue;
         double s = 0;
         err = RunStep(*kernels[k], plan[k], buffers, &s);
         total += s;
+        if (r == 0) state.counters["launch" + std::to_string(c++) + "_ms"] = s * 1e3;
       }
       if (!err.empty()) return state.SkipWithError(err.c_str());
       genS.push_back(total);

@@ -43,7 +43,7 @@ namespace {
 // MLIR's Vulkan storage-class map understands.
 constexpr int64_t kFunctionMemorySpace = 6;
 // Most accumulators one invocation keeps in registers.
-constexpr int64_t kMaxRegisterTileOutputs = 64;
+constexpr int64_t kMaxRegisterTileOutputs = 256;
 
 int64_t nextPowerOf2(int64_t v) {
   int64_t p = 1;
@@ -202,18 +202,52 @@ struct Anchor {
   AffineMap rootMap; // root loops -> the contraction's output dims
 };
 
+/// At most this many elementwise ops between a root and its contraction.
+constexpr int kMaxEpilogueChain = 8;
+
+/// An elementwise op whose loops are its output's dims (identity output map):
+/// an epilogue step the anchor search may look through.
+bool isEpilogueStep(linalg::LinalgOp op) {
+  return op.getNumReductionLoops() == 0 && op.getNumDpsInits() == 1 &&
+         op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity();
+}
+
+/// The contraction that produces `op`'s operand read through a permutation,
+/// directly or through a chain of epilogue steps each read through a
+/// permutation (the in-place elementwise chain a conv's bias, accumulators
+/// and activation become: `add(add(conv, a), b)` writes into its producer),
+/// with the map from `op`'s loops to its output dims.
+std::optional<Anchor> findContractionOperand(linalg::LinalgOp op) {
+  linalg::LinalgOp cur = op;
+  AffineMap toCur = AffineMap::getMultiDimIdentityMap(op.getNumLoops(), op.getContext());
+  for (int depth = 0; depth < kMaxEpilogueChain; ++depth) {
+    linalg::LinalgOp next;
+    AffineMap nextMap;
+    for (OpOperand &operand : cur->getOpOperands()) {
+      auto producer = operand.get().getDefiningOp<linalg::LinalgOp>();
+      AffineMap map = cur.getMatchingIndexingMap(&operand);
+      if (!producer || !map.isPermutation())
+        continue;
+      AffineMap composed = map.compose(toCur);
+      if (isContraction(producer))
+        return Anchor{producer, composed};
+      if (!next && isEpilogueStep(producer)) {
+        next = producer;
+        nextMap = composed;
+      }
+    }
+    if (!next)
+      return std::nullopt;
+    cur = next;
+    toCur = nextMap;
+  }
+  return std::nullopt;
+}
+
 std::optional<Anchor> findAnchor(linalg::LinalgOp root) {
   if (isContraction(root) || root.getNumReductionLoops() != 0)
     return std::nullopt;
-  for (OpOperand &operand : root->getOpOperands()) {
-    auto producer = operand.get().getDefiningOp<linalg::LinalgOp>();
-    if (!producer || !isContraction(producer))
-      continue;
-    AffineMap map = root.getMatchingIndexingMap(&operand);
-    if (map.isPermutation())
-      return Anchor{producer, map};
-  }
-  return std::nullopt;
+  return findContractionOperand(root);
 }
 
 /// Per loop of `op`: the root loop its output dimension `k` is (through the
@@ -253,22 +287,19 @@ TilePlan planInRootLoops(const TilePlan &anchorPlan, linalg::LinalgOp anchor, Af
 /// thread tile on their output loops (RegisterTiles.cpp guards full tiles).
 void markFusedContractions(linalg::LinalgOp tiledRoot, ArrayRef<int64_t> rootThreadTile) {
   MeshVKDialect::RegisterTileAttrHelper caps(tiledRoot.getContext());
-  for (OpOperand &operand : tiledRoot->getOpOperands()) {
-    auto producer = operand.get().getDefiningOp<linalg::LinalgOp>();
-    AffineMap map = tiledRoot.getMatchingIndexingMap(&operand);
-    if (!producer || !isContraction(producer) || !map.isPermutation() ||
-        caps.isAttrPresent(producer))
-      continue;
-    SmallVector<int64_t> tile(producer.getNumLoops(), 0);
-    int64_t outputs = 1;
-    for (auto [d, l] : llvm::enumerate(rootLoopsOf(producer, map)))
-      if (l >= 0) {
-        tile[d] = rootThreadTile[l];
-        outputs *= tile[d];
-      }
-    if (outputs <= kMaxRegisterTileOutputs)
-      caps.setAttr(producer, DenseI64ArrayAttr::get(tiledRoot.getContext(), tile));
-  }
+  std::optional<Anchor> found = findContractionOperand(tiledRoot);
+  if (!found || caps.isAttrPresent(found->op))
+    return;
+  linalg::LinalgOp producer = found->op;
+  SmallVector<int64_t> tile(producer.getNumLoops(), 0);
+  int64_t outputs = 1;
+  for (auto [d, l] : llvm::enumerate(rootLoopsOf(producer, found->rootMap)))
+    if (l >= 0) {
+      tile[d] = rootThreadTile[l];
+      outputs *= tile[d];
+    }
+  if (outputs <= kMaxRegisterTileOutputs)
+    caps.setAttr(producer, DenseI64ArrayAttr::get(tiledRoot.getContext(), tile));
 }
 
 } // namespace

@@ -33,10 +33,14 @@ TargetDescription lavapipeTarget() {
   t.shaderFloat16 = true;
   t.storageBuffer16BitAccess = true;
   t.preferredWorkgroupInvocations = 64;
-  // 8x8 accumulators per invocation: measured 1.7-2x faster than 4x4 (and
-  // than the hand-written 4x8 vec4 kernel) for 256^3 and 512^3 f32 matmuls.
-  t.registerTileRows = 8;
-  t.registerTileCols = 8;
+  // 16x16 accumulators per invocation. llvmpipe (Mesa 22.3) runs every
+  // storage-buffer load as a loop over the SIMD lanes, one guarded scalar
+  // load per lane and component, so FMAs per loaded component
+  // (rows*cols/(rows+cols)) is what counts: 8x8 measured 1.7-2x faster than
+  // 4x4 for 256^3/512^3, 16x16 1.3x faster than 8x8 for 1024^3 (tests/bench
+  // BM_MatmulRoof, MESHVK_BENCH_VS A/B in one process).
+  t.registerTileRows = 16;
+  t.registerTileCols = 16;
   // Two vec4s per invocation: ~1.1x over one on the 16M elementwise chain.
   t.elementwiseElementsPerInvocation = 8;
   return t;

@@ -42,8 +42,12 @@ namespace {
 // Function memory (per invocation) in the numeric memref memory spaces that
 // MLIR's Vulkan storage-class map understands.
 constexpr int64_t kFunctionMemorySpace = 6;
-// Most accumulators one invocation keeps in registers.
+// Most accumulators one invocation keeps in registers (lavapipe's 16x16:
+// llvmpipe spills them to the stack, far cheaper than its per-lane loads).
 constexpr int64_t kMaxRegisterTileOutputs = 256;
+// Most payload operations of one reduction step of a register tile (points x
+// payload ops): a matmul's 16x16 x (mul, add).
+constexpr int64_t kMaxRegisterTilePayloadOps = 512;
 
 int64_t nextPowerOf2(int64_t v) {
   int64_t p = 1;
@@ -61,6 +65,27 @@ struct TilePlan {
   SmallVector<int64_t> registerTile;  // per loop (parallel caps) or empty
   int64_t invocations = 1;
 };
+
+/// Operations of a linalg op's payload (the yield not counted).
+int64_t payloadOps(linalg::LinalgOp op) {
+  return std::max<int64_t>(1, static_cast<int64_t>(op.getBlock()->getOperations().size()) - 1);
+}
+
+/// A register tile edge for a loop of static length `len`: `want`, capped
+/// by the length, or the largest divisor of the length down to want/2 (a
+/// 56-wide conv row gets 14 for 16, so that no tile is ragged: ragged tiles
+/// take the slow generic loop). Dynamic lengths keep `want`.
+int64_t fitTile(int64_t want, int64_t len) {
+  if (ShapedType::isDynamic(len))
+    return want;
+  len = std::max<int64_t>(1, len);
+  if (want >= len)
+    return len;
+  for (int64_t t = want; 2 * t >= want; --t)
+    if (len % t == 0)
+      return t;
+  return want;
+}
 
 FailureOr<TilePlan> planTiles(linalg::LinalgOp op, const TargetDescription &target) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
@@ -96,8 +121,15 @@ FailureOr<TilePlan> planTiles(linalg::LinalgOp op, const TargetDescription &targ
     unsigned dm = outDims[outDims.size() - 2];
     int64_t rm = target.registerTileRows ? target.registerTileRows : 4;
     int64_t rn = target.registerTileCols ? target.registerTileCols : 4;
-    rm = std::min(rm, size(dm));
-    rn = std::min(rn, size(dn));
+    // The payload is copied once per point: a body of several taps (a conv's
+    // tap group) gets a smaller tile, so the unrolled loop body stays at a
+    // size llvmpipe compiles in well under a second (8x16 points of a 4-tap
+    // body unrolled by 4 took over a minute in llvmpipe's JIT).
+    int64_t payload = payloadOps(op);
+    while (rm * rn * payload > kMaxRegisterTilePayloadOps && std::max(rm, rn) > 1)
+      (rm >= rn ? rm : rn) /= 2;
+    rm = fitTile(rm, ranges[dm]);
+    rn = fitTile(rn, ranges[dn]);
     int64_t tn = std::min<int64_t>(std::max<int64_t>(1, T / 8) >= 8 ? 8 : T,
                                    nextPowerOf2(ceilDiv(size(dn), rn)));
     tn = std::max<int64_t>(1, std::min(tn, T));

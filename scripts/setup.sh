@@ -6,6 +6,7 @@ set -euo pipefail
 # llvm-14: Debian's clang-14 ASan runtime calls /usr/bin/llvm-symbolizer-14
 # (hard-coded); without it every sanitizer report gains a warning line.
 # libpng-dev: samples/embed-render writes its frame as PNG.
+# libopenblas-dev: tests/bench's CPU reference (cblas_sgemm) for the matmul/conv.
 # abigail-tools: abidw/abidiff hold the C API to its ABI baseline (tests/abi).
 # scripts/check-fresh-machine.sh proves this list on a bare Debian 12 root.
 packages=(
@@ -15,7 +16,7 @@ packages=(
   libvulkan-dev libvulkan-volk-dev mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
   spirv-tools spirv-headers libshaderc-dev glslc glslang-tools
   libflatbuffers-dev flatbuffers-compiler
-  libgtest-dev libgmock-dev libbenchmark-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libopenblas-dev
   libcli11-dev zlib1g-dev libpng-dev graphviz
   python3-dev python3-numpy python3-pybind11 pybind11-dev python3-pytest
   libopenmpi-dev openmpi-bin

@@ -5,9 +5,16 @@
 // hand-written GLSL kernel from shaders/reference/, and reports throughput of
 // all three and the ratios. Elementwise and reduction kernels also report the
 // fraction of the device's measured copy bandwidth (copy_vec4 probe).
+// BM_MatmulRoof and BM_Conv3x3Roof report the generated f32 matmul and a
+// ResNet-18 3x3 convolution layer as fractions of the FMA peak that
+// `mesh-vk-run --benchmark` measures (samples/mesh-vk-run/probes.cc, linked
+// here) and against OpenBLAS cblas_sgemm on the host CPU (when CMake found
+// it), medians of 5 interleaved rounds in one process.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -18,11 +25,19 @@
 
 #include "kernel_harness.h"
 #include "meshvk/Codegen/Passes.h"
+#include "meshvk/Dialect/MeshVKDialect.h"
 #include "meshvk/Transforms/Passes.h"
 #include "meshvk_reference_shaders.h"
 #include "mlir/Dialect/Shard/IR/ShardDialect.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "probes.h"
+
+#ifdef MESHVK_BENCH_OPENBLAS
+#include <cblas.h>
+#endif
 
 namespace {
 
@@ -52,22 +67,28 @@ std::unique_ptr<Buffer> Upload(const std::vector<float>& v) {
 
 std::unique_ptr<Buffer> Empty(size_t floats) { return std::make_unique<Buffer>(TheDevice(), floats * 4); }
 
+// The device's target; MESHVK_BENCH_TILE=rows,cols,invocations overrides the
+// tiler's knobs (to explore them).
+meshvk::codegen::TargetDescription BenchTarget(const char* variable = "MESHVK_BENCH_TILE") {
+  meshvk::codegen::TargetDescription target = TheDevice().target();
+  if (const char* env = std::getenv(variable)) {
+    unsigned r = 0, c = 0, i = 0;
+    if (std::sscanf(env, "%u,%u,%u", &r, &c, &i) == 3) {
+      target.registerTileRows = r;
+      target.registerTileCols = c;
+      target.preferredWorkgroupInvocations = i;
+    }
+  }
+  return target;
+}
+
 // Compiles one kernel (cached per MLIR text).
 const meshvk::codegen::CompiledKernel* Generated(const std::string& mlir, std::string* error) {
   static std::map<std::string, meshvk::codegen::CompiledKernels> cache;
   auto it = cache.find(mlir);
   if (it == cache.end()) {
     meshvk::codegen::CompiledKernels k;
-    meshvk::codegen::TargetDescription target = TheDevice().target();
-    // MESHVK_BENCH_TILE=rows,cols,invocations: explore the tiler's knobs.
-    if (const char* env = std::getenv("MESHVK_BENCH_TILE")) {
-      unsigned r = 0, c = 0, i = 0;
-      if (std::sscanf(env, "%u,%u,%u", &r, &c, &i) == 3) {
-        target.registerTileRows = r;
-        target.registerTileCols = c;
-        target.preferredWorkgroupInvocations = i;
-      }
-    }
+    meshvk::codegen::TargetDescription target = BenchTarget();
     *error = meshvk_codegen_test::CompileMlir(mlir, target, &k);
     if (!error->empty()) return nullptr;
     it = cache.emplace(mlir, std::move(k)).first;
@@ -535,6 +556,336 @@ void BM_ReduceAll(benchmark::State& state) {
   ReportVsCopy(state, bytes / best / 1e9, copy.GBs(copyBest));
 }
 BENCHMARK(BM_ReduceAll)->Arg(16 << 20)->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
+
+// ---- Kernels vs the device's FMA roof and vs OpenBLAS (issue 31) ----------
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+constexpr int kRoofRounds = 5;
+
+// The FMA peak exactly as `mesh-vk-run --benchmark` measures it for its
+// roofline line (samples/mesh-vk-run/probes.cc, best of 3 inside).
+double FmaPeakFlops(std::string* error) {
+  meshvk_run::DeviceRoofs roofs;
+  std::string e = meshvk_codegen_test::StatusText(meshvk_run::MeasureRoofs(TheDevice().set(), 0, &roofs));
+  if (!e.empty()) *error = "FMA probe: " + e;
+  return roofs.fma_flops_per_second;
+}
+
+// Row-major C[M x N] = A[M x K] B[K x N] on the host CPU with OpenBLAS
+// (its own threads: every core, as lavapipe uses); seconds, or 0 without it.
+double SgemmSeconds(int64_t M, int64_t N, int64_t K, const float* a, const float* b, float* c) {
+#ifdef MESHVK_BENCH_OPENBLAS
+  auto start = std::chrono::steady_clock::now();
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(M), static_cast<int>(N), static_cast<int>(K),
+              1.0f, a, static_cast<int>(K), b, static_cast<int>(N), 0.0f, c, static_cast<int>(N));
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+#else
+  (void)M, (void)N, (void)K, (void)a, (void)b, (void)c;
+  return 0;
+#endif
+}
+
+// The counters of a roof benchmark from its per-round medians: the
+// generated kernels' rate, the FMA peak, the fraction of it, and (with
+// OpenBLAS) how many times slower than cblas_sgemm the generated code is.
+void ReportRoof(benchmark::State& state, double flops, const std::vector<double>& genS, const std::vector<double>& peak,
+                const std::vector<double>& blasS) {
+  double gen = Median(genS), roof = Median(peak);
+  state.counters["GFLOPS"] = flops / gen / 1e9;
+  state.counters["fma_peak_GFLOPS"] = roof / 1e9;
+  state.counters["frac_fma_peak"] = flops / gen / roof;
+  double blas = Median(blasS);
+  if (blas > 0) {
+    state.counters["openblas_GFLOPS"] = flops / blas / 1e9;
+    state.counters["x_slower_than_openblas"] = gen / blas;
+  }
+}
+
+double MaxAbsDiff(const std::vector<float>& x, const std::vector<float>& y) {
+  double d = 0;
+  for (size_t i = 0; i < x.size() && i < y.size(); ++i) d = std::max(d, double(std::fabs(x[i] - y[i])));
+  return d;
+}
+
+// The generated 1024^3 f32 matmul: 5 rounds of (FMA probe, kernel, sgemm),
+// medians; the kernel's product is checked against OpenBLAS's.
+// MESHVK_BENCH_VS=rows,cols,invocations also times the kernel compiled with
+// those knobs in the same rounds (x_variant_vs_default: its time over the
+// default's), a fairer A/B on a busy host than two runs.
+void BM_MatmulRoof(benchmark::State& state) {
+  Device& dev = TheDevice();
+  if (!dev.error().empty()) return state.SkipWithError(dev.error().c_str());
+  const int64_t M = state.range(0), N = state.range(1), K = state.range(2);
+  std::string err;
+  const auto* gen = Generated(MatmulMlir(M, N, K), &err);
+  if (!gen) return state.SkipWithError(err.c_str());
+  std::vector<float> ha = RandomFloats(M * K, 2), hb = RandomFloats(K * N, 3), hc(M * N), got(M * N);
+  auto a = Upload(ha), b = Upload(hb);
+  auto c = Empty(M * N);
+  std::vector<Buffer*> bufs = {a.get(), b.get(), c.get()};
+  std::vector<bool> writes = {false, false, true};
+  Kernel gk(dev, *gen);
+  std::unique_ptr<Kernel> vk;
+  meshvk::codegen::CompiledKernels variant;
+  if (std::getenv("MESHVK_BENCH_VS")) {
+    err = meshvk_codegen_test::CompileMlir(MatmulMlir(M, N, K), BenchTarget("MESHVK_BENCH_VS"), &variant);
+    if (!err.empty()) return state.SkipWithError(err.c_str());
+    vk = std::make_unique<Kernel>(dev, variant.kernels.at(0));
+  }
+  std::vector<double> genS, peak, blasS, variantS;
+  for (auto _ : state) {
+    for (int r = 0; r < kRoofRounds; ++r) {
+      peak.push_back(FmaPeakFlops(&err));
+      double s = 0;
+      if (err.empty()) err = gk.Run(bufs, writes, gen->workgroupCount, nullptr, 0, 1, &s);
+      if (err.empty() && vk) {
+        double v = 0;
+        err = vk->Run(bufs, writes, variant.kernels.at(0).workgroupCount, nullptr, 0, 1, &v);
+        variantS.push_back(v);
+      }
+      if (!err.empty()) return state.SkipWithError(err.c_str());
+      genS.push_back(s);
+      blasS.push_back(SgemmSeconds(M, N, K, ha.data(), hb.data(), hc.data()));
+    }
+    state.SetIterationTime(Median(genS));
+  }
+  ReportRoof(state, 2.0 * M * N * K, genS, peak, blasS);
+  if (vk) state.counters["x_variant_vs_default"] = Median(variantS) / Median(genS);
+  if (blasS.back() > 0 && c->Read(got.data(), got.size() * 4).empty())
+    state.counters["max_abs_diff_vs_openblas"] = MaxAbsDiff(got, hc);
+}
+BENCHMARK(BM_MatmulRoof)->Args({1024, 1024, 1024})->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
+
+// A ResNet-18 3x3 convolution layer (64 -> 64 channels, 56x56, batch 1,
+// padding 1, with its bias) as the ONNX importer hands it to the compiler:
+// tosa.conv2d on NHWC with OHWI weights (the transposes around it fold away
+// between layers).
+std::string Conv3x3Program(int64_t H, int64_t W, int64_t C, int64_t F) {
+  auto t = [](std::vector<int64_t> d) {
+    std::string s = "tensor<";
+    for (int64_t x : d) s += std::to_string(x) + "x";
+    return s + "f32>";
+  };
+  std::string X = t({1, H, W, C}), Wt = t({F, 3, 3, C}), B = t({F}), Y = t({1, H, W, F});
+  std::ostringstream m;
+  m << "func.func @conv(%x: " << X << ", %w: " << Wt << ", %b: " << B << ") -> " << Y << " {\n"
+    << "  %zp = \"tosa.const\"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>\n"
+    << "  %y = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, "
+       "1, 1, 1>, stride = array<i64: 1, 1>} : ("
+    << X << ", " << Wt << ", " << B << ", tensor<1xf32>, tensor<1xf32>) -> " << Y << "\n"
+    << "  return %y : " << Y << "\n}\n";
+  return m.str();
+}
+
+// The steps the whole compiler (meshvk-compile-plan: input passes,
+// partition, plan) makes of a one-process program, kernels compiled for this
+// device, in plan order: launches, and meshvk.copy steps (runtime copies of
+// a region; here done on the host once, at set-up: they are not kernels).
+// Buffers are numbered: the program's arguments (0..nargs-1), then each
+// step's results in order.
+struct ProgramStep {
+  bool copy = false;
+  meshvk::codegen::CompiledKernel kernel;  // launches
+  std::vector<size_t> operands, results;   // copy: operands = {source, dest}
+  std::vector<int64_t> resultFloats;
+  std::vector<int64_t> sourceShape, destShape, sourceOffsets, destOffsets, sizes;  // copies
+};
+
+std::vector<int64_t> ShapeOf(mlir::Value v) {
+  auto type = mlir::cast<mlir::RankedTensorType>(v.getType());
+  return std::vector<int64_t>(type.getShape().begin(), type.getShape().end());
+}
+
+std::string CompileProgramSteps(const std::string& program, size_t* nargs, std::vector<ProgramStep>* out,
+                                size_t* returned) {
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  registry.insert<meshvk::MeshVKDialect>();
+  meshvk::registerCodegenDialects(registry);
+  mlir::MLIRContext ctx(registry);
+  ctx.loadAllAvailableDialects();
+  mlir::OwningOpRef<mlir::ModuleOp> module = mlir::parseSourceString<mlir::ModuleOp>(program, &ctx);
+  if (!module) return "parse error";
+  mlir::PassManager pm(&ctx);
+  meshvk::buildPartitionPipeline(pm);
+  meshvk::buildPlanPipeline(pm);
+  if (mlir::failed(pm.run(*module))) return "meshvk-compile-plan failed";
+  mlir::FailureOr<meshvk::codegen::CompiledKernels> kernels = meshvk::codegen::compileKernels(*module, BenchTarget());
+  if (mlir::failed(kernels)) return "codegen failed";
+  llvm::DenseMap<mlir::Value, size_t> bufferOf;
+  std::string error;
+  module->walk([&](mlir::func::FuncOp f) {
+    if (!meshvk::getPlan(f)) return;
+    *nargs = f.getNumArguments();
+    for (unsigned i = 0; i < f.getNumArguments(); ++i) bufferOf[f.getArgument(i)] = i;
+    size_t next = f.getNumArguments();
+    auto operand = [&](mlir::Value v) {
+      if (!bufferOf.count(v)) error = "a step reads a value no step made";
+      return bufferOf.lookup(v);
+    };
+    auto result = [&](ProgramStep& step, mlir::Value r) {
+      auto type = mlir::cast<mlir::RankedTensorType>(r.getType());
+      step.resultFloats.push_back(type.getNumElements());
+      step.results.push_back(next);
+      bufferOf[r] = next++;
+    };
+    f.walk([&](mlir::Operation* op) {
+      if (auto launch = mlir::dyn_cast<meshvk::LaunchOp>(op)) {
+        ProgramStep step;
+        step.kernel = kernels->kernels.at(kernels->byFunction.at(launch.getKernel().str()));
+        for (mlir::Value v : launch.getInputs()) step.operands.push_back(operand(v));
+        for (mlir::Value r : launch->getResults()) result(step, r);
+        out->push_back(std::move(step));
+      } else if (auto copy = mlir::dyn_cast<meshvk::CopyOp>(op)) {
+        ProgramStep step;
+        step.copy = true;
+        step.operands = {operand(copy.getSource()), operand(copy.getDest())};
+        step.sourceShape = ShapeOf(copy.getSource());
+        step.destShape = ShapeOf(copy.getDest());
+        step.sourceOffsets.assign(copy.getSourceOffsets().begin(), copy.getSourceOffsets().end());
+        step.destOffsets.assign(copy.getDestOffsets().begin(), copy.getDestOffsets().end());
+        step.sizes.assign(copy.getSizes().begin(), copy.getSizes().end());
+        result(step, copy.getResult());
+        out->push_back(std::move(step));
+      } else if (auto ret = mlir::dyn_cast<mlir::func::ReturnOp>(op)) {
+        if (ret.getNumOperands() == 1 && bufferOf.count(ret.getOperand(0)))
+          *returned = bufferOf.lookup(ret.getOperand(0));
+        else
+          error = "the program does not return one step's result";
+      } else if (op != f && op->getDialect() && op->getDialect()->getNamespace() == "meshvk") {
+        error = "the plan has a " + op->getName().getStringRef().str() + " (only launches and copies run here)";
+      }
+    });
+  });
+  if (!error.empty()) return error;
+  return out->empty() ? "no launches" : "";
+}
+
+// A meshvk.copy on the host: result = dest with the region of source written.
+std::string HostCopy(const ProgramStep& step, std::vector<std::unique_ptr<Buffer>>& buffers) {
+  auto count = [](const std::vector<int64_t>& shape) {
+    int64_t n = 1;
+    for (int64_t d : shape) n *= d;
+    return n;
+  };
+  std::vector<float> src(count(step.sourceShape)), dst(count(step.destShape));
+  std::string e = buffers[step.operands[0]]->Read(src.data(), src.size() * 4);
+  if (e.empty()) e = buffers[step.operands[1]]->Read(dst.data(), dst.size() * 4);
+  if (!e.empty()) return e;
+  const size_t rank = step.sizes.size();
+  std::vector<int64_t> idx(rank, 0);
+  for (int64_t i = 0, n = count(step.sizes); i < n; ++i) {
+    int64_t s = 0, d = 0;
+    for (size_t k = 0; k < rank; ++k) {
+      s = s * step.sourceShape[k] + step.sourceOffsets[k] + idx[k];
+      d = d * step.destShape[k] + step.destOffsets[k] + idx[k];
+    }
+    dst[d] = src[s];
+    for (size_t k = rank; k-- > 0;) {
+      if (++idx[k] < step.sizes[k]) break;
+      idx[k] = 0;
+    }
+  }
+  return buffers[step.results[0]]->Write(dst.data(), dst.size() * 4);
+}
+
+// One launch of a step (bindings: operands, then results).
+std::string RunStep(Kernel& kernel, const ProgramStep& step, std::vector<std::unique_ptr<Buffer>>& buffers,
+                    double* seconds) {
+  std::vector<Buffer*> bufs;
+  for (size_t b : step.operands) bufs.push_back(buffers[b].get());
+  for (size_t b : step.results) bufs.push_back(buffers[b].get());
+  std::vector<bool> writes(bufs.size(), false);
+  for (size_t i = step.operands.size(); i < bufs.size(); ++i) writes[i] = true;
+  return kernel.Run(bufs, writes, step.kernel.workgroupCount, nullptr, 0, 1, seconds);
+}
+
+// The layer as the compiler plans it: every step runs once at set-up (copies
+// on the host), then 5 rounds of (FMA probe, the compute launches, sgemm).
+// The compute launches are those that read two or more operands (the taps'
+// windows with their filter slices, bias and accumulators): their summed time
+// is the kernel time against the roof. The one-input launches (the windows'
+// zero fills, the filter slices, the bias broadcast) are timed too and
+// reported as setup_ms (in a model the filter slices are constants).
+void BM_Conv3x3Roof(benchmark::State& state) {
+  Device& dev = TheDevice();
+  if (!dev.error().empty()) return state.SkipWithError(dev.error().c_str());
+  const int64_t H = state.range(0), W = state.range(1), C = state.range(2), F = state.range(3);
+  size_t nargs = 0, returned = ~size_t(0);
+  std::vector<ProgramStep> plan;
+  std::string err = CompileProgramSteps(Conv3x3Program(H, W, C, F), &nargs, &plan, &returned);
+  if (!err.empty()) return state.SkipWithError(err.c_str());
+  if (nargs != 3) return state.SkipWithError("the conv program should take x, w, b");
+  std::vector<float> hx = RandomFloats(H * W * C, 21), hw = RandomFloats(F * 9 * C, 22), hb = RandomFloats(F, 23);
+  std::vector<std::unique_ptr<Buffer>> buffers;
+  buffers.push_back(Upload(hx));
+  buffers.push_back(Upload(hw));
+  buffers.push_back(Upload(hb));
+  std::vector<std::unique_ptr<Kernel>> kernels;
+  int launches = 0, compute = 0;
+  for (const ProgramStep& step : plan) {
+    for (int64_t n : step.resultFloats) buffers.push_back(Empty(n));
+    kernels.push_back(step.copy ? nullptr : std::make_unique<Kernel>(dev, step.kernel));
+    launches += !step.copy;
+    compute += !step.copy && step.operands.size() >= 2;
+  }
+  double setupS = 0;
+  for (size_t k = 0; k < plan.size() && err.empty(); ++k) {
+    double s = 0;
+    err = plan[k].copy ? HostCopy(plan[k], buffers) : RunStep(*kernels[k], plan[k], buffers, &s);
+    if (!plan[k].copy && plan[k].operands.size() < 2) setupS += s;
+  }
+  if (!err.empty()) return state.SkipWithError(err.c_str());
+  // The CPU reference: the layer as ONE sgemm over im2col'd input
+  // (pixels x (3*3*C)) times the filter ((3*3*C) x F); only the sgemm is timed.
+  const int64_t P = H * W, K = 9 * C;
+  std::vector<float> cols(P * K, 0.0f), filt(K * F), ref(P * F);
+  for (int64_t y = 0; y < H; ++y)
+    for (int64_t x = 0; x < W; ++x)
+      for (int64_t ky = 0; ky < 3; ++ky)
+        for (int64_t kx = 0; kx < 3; ++kx) {
+          int64_t iy = y + ky - 1, ix = x + kx - 1;
+          if (iy < 0 || iy >= H || ix < 0 || ix >= W) continue;
+          for (int64_t c = 0; c < C; ++c) cols[(y * W + x) * K + (ky * 3 + kx) * C + c] = hx[(iy * W + ix) * C + c];
+        }
+  for (int64_t f = 0; f < F; ++f)
+    for (int64_t k = 0; k < K; ++k) filt[k * F + f] = hw[f * K + k];
+  std::vector<double> genS, peak, blasS;
+  for (auto _ : state) {
+    for (int r = 0; r < kRoofRounds; ++r) {
+      peak.push_back(FmaPeakFlops(&err));
+      double total = 0;
+      for (size_t k = 0, c = 0; k < plan.size() && err.empty(); ++k) {
+        if (plan[k].copy || plan[k].operands.size() < 2) continue;
+        double s = 0;
+        err = RunStep(*kernels[k], plan[k], buffers, &s);
+        total += s;
+        if (r == 0) state.counters["launch" + std::to_string(c++) + "_ms"] = s * 1e3;
+      }
+      if (!err.empty()) return state.SkipWithError(err.c_str());
+      genS.push_back(total);
+      blasS.push_back(SgemmSeconds(P, F, K, cols.data(), filt.data(), ref.data()));
+    }
+    state.SetIterationTime(Median(genS));
+  }
+  ReportRoof(state, 2.0 * P * F * K, genS, peak, blasS);
+  state.counters["launches"] = launches;
+  state.counters["compute_launches"] = compute;
+  state.counters["setup_ms"] = setupS * 1e3;
+  // The output checked against the host (OpenBLAS's product + bias).
+  std::vector<float> got(P * F);
+  if (blasS.back() > 0 && returned < buffers.size() && buffers[returned]->Read(got.data(), got.size() * 4).empty()) {
+    for (int64_t p = 0; p < P; ++p)
+      for (int64_t f = 0; f < F; ++f) ref[p * F + f] += hb[f];
+    state.counters["max_abs_diff_vs_openblas"] = MaxAbsDiff(got, ref);
+  }
+}
+BENCHMARK(BM_Conv3x3Roof)->Args({56, 56, 64, 64})->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

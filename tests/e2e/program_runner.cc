@@ -26,6 +26,14 @@ meshvk_topology_t TopologyFromEnvironment() {
   return MESHVK_TOPOLOGY_LOGICAL;
 }
 
+std::string TargetFromEnvironment(meshvk::codegen::TargetDescription* target) {
+  const char* v = std::getenv("MESHVK_E2E_TARGET");
+  if (!v || !*v) return "";
+  if (!meshvk::codegen::lookupTarget(v, target))
+    return std::string("MESHVK_E2E_TARGET: unknown target '") + v + "' (expected lavapipe, gpu or generic)";
+  return "";
+}
+
 uint32_t ProcessCount(const std::string& grid) {
   std::vector<int64_t> shape;
   std::string error;
@@ -44,7 +52,8 @@ std::string CompileSample(const std::string& name, const std::string& grid, cons
   if (it == cache.end()) {
     meshvk::ProgramOptions options;
     options.producer = "meshvk e2e test";
-    std::string error;
+    std::string error = TargetFromEnvironment(&options.device);
+    if (!error.empty()) return error;
     if (!grid.empty() && !meshvk::parseGridShape(grid, &options.gridShape, &error)) return error;
     meshvk::CompiledProgram program;
     error = meshvk::compileProgramFile(SamplePath(name), options, &program);
@@ -64,7 +73,8 @@ std::string CompileCase(const std::string& dir, const ProgramCase& c, const std:
                         meshvk::CompiledProgram* out) {
   meshvk::ProgramOptions options;
   options.producer = producer;
-  std::string error;
+  std::string error = TargetFromEnvironment(&options.device);
+  if (!error.empty()) return error;
   if (!c.grid.empty() && c.grid[0] == 'd')
     options.dynamicGridProcesses = std::stoll(c.grid.substr(1));
   else if (!c.grid.empty() && !meshvk::parseGridShape(c.grid, &options.gridShape, &error))

@@ -46,6 +46,9 @@ uint32_t ProcessCount(const std::string& grid);
 // emulation layer's separate groups, with and without external memory, and
 // lavapipe registered twice); default: logical devices.
 meshvk_topology_t TopologyFromEnvironment();
+// MESHVK_E2E_TARGET=lavapipe|gpu|generic: the codegen preset the programs are
+// compiled for (unset: ProgramOptions' default, lavapipe); "" or the error.
+std::string TargetFromEnvironment(meshvk::codegen::TargetDescription* target);
 
 // One case of a table of test programs: `program` (<dir>/<program>.mlir)
 // compiled for `grid`: "" as written, "dN" a `?` grid run on N processes (as

@@ -34,18 +34,46 @@ TargetDescription lavapipeTarget() {
   t.storageBuffer16BitAccess = true;
   t.shaderFloat64 = true; // vulkaninfo: shaderFloat64 = true
   t.preferredWorkgroupInvocations = 64;
-  // 8x8 accumulators per invocation: measured 1.7-2x faster than 4x4 (and
-  // than the hand-written 4x8 vec4 kernel) for 256^3 and 512^3 f32 matmuls.
-  t.registerTileRows = 8;
-  t.registerTileCols = 8;
+  // 16x16 accumulators per invocation. llvmpipe (Mesa 22.3) runs every
+  // storage-buffer load as a loop over the SIMD lanes, one guarded scalar
+  // load per lane and component, so FMAs per loaded component
+  // (rows*cols/(rows+cols)) is what counts: 8x8 measured 1.7-2x faster than
+  // 4x4 for 256^3/512^3, 16x16 1.3x faster than 8x8 for 1024^3 (tests/bench
+  // BM_MatmulRoof, MESHVK_BENCH_VS A/B in one process).
+  t.registerTileRows = 16;
+  t.registerTileCols = 16;
   // Two vec4s per invocation: ~1.1x over one on the 16M elementwise chain.
   t.elementwiseElementsPerInvocation = 8;
+  return t;
+}
+
+TargetDescription gpuTarget() {
+  TargetDescription t;
+  t.name = "gpu";
+  t.family = KernelFamily::Gpu;
+  t.maxWorkgroupSize[0] = 1024;
+  t.maxWorkgroupSize[1] = 1024;
+  t.maxWorkgroupSize[2] = 64;
+  t.maxWorkgroupInvocations = 1024;
+  t.maxSharedMemoryBytes = 32768;
+  t.subgroupSize = 32;
+  t.maxWorkgroupCount = 65535;
+  // 8 subgroups of 32 (4 of 64): enough warps per workgroup to hide memory
+  // latency, and every invocation's registers hold its tile.
+  t.preferredWorkgroupInvocations = 256;
+  t.registerTileRows = 4;
+  t.registerTileCols = 4;
+  t.elementwiseElementsPerInvocation = 4;
   return t;
 }
 
 bool lookupTarget(const std::string &name, TargetDescription *out) {
   if (name == "lavapipe") {
     *out = lavapipeTarget();
+    return true;
+  }
+  if (name == "gpu") {
+    *out = gpuTarget();
     return true;
   }
   if (name == "generic") {
@@ -56,9 +84,17 @@ bool lookupTarget(const std::string &name, TargetDescription *out) {
 }
 
 TargetDescription targetForDevice(const DeviceProperties &device) {
-  // Mesa's lavapipe reports "llvmpipe (LLVM <version>, <bits> bits)".
-  bool lavapipe = device.name.find("llvmpipe") != std::string::npos;
-  TargetDescription t = lavapipe ? lavapipeTarget() : TargetDescription();
+  // VkPhysicalDeviceType values.
+  constexpr uint32_t kIntegrated = 1, kDiscrete = 2, kVirtual = 3, kCpu = 4;
+  TargetDescription t;
+  if (device.deviceType == kCpu)
+    t = lavapipeTarget();
+  else if (device.deviceType == kIntegrated || device.deviceType == kDiscrete ||
+           device.deviceType == kVirtual)
+    t = gpuTarget();
+  // No type reported: Mesa's lavapipe names itself "llvmpipe (LLVM <version>, <bits> bits)".
+  else if (device.deviceType == 0 && device.name.find("llvmpipe") != std::string::npos)
+    t = lavapipeTarget();
   t.name = device.name;
   auto reported = [](uint32_t value, uint32_t preset) { return value ? value : preset; };
   for (int i = 0; i < 3; ++i)
@@ -96,6 +132,9 @@ TargetDescription commonTarget(const std::vector<TargetDescription> &devices) {
     agreed(t.registerTileRows, d.registerTileRows);
     agreed(t.registerTileCols, d.registerTileCols);
     agreed(t.elementwiseElementsPerInvocation, d.elementwiseElementsPerInvocation);
+    // Mixed families: the CPU family's defaults (knobs derived from the limits).
+    if (t.family != d.family)
+      t.family = KernelFamily::Cpu;
   }
   t.name = names.front();
   for (size_t i = 1; i < names.size(); ++i)

@@ -42,8 +42,12 @@ namespace {
 // Function memory (per invocation) in the numeric memref memory spaces that
 // MLIR's Vulkan storage-class map understands.
 constexpr int64_t kFunctionMemorySpace = 6;
-// Most accumulators one invocation keeps in registers.
-constexpr int64_t kMaxRegisterTileOutputs = 64;
+// Most accumulators one invocation keeps in registers (lavapipe's 16x16:
+// llvmpipe spills them to the stack, far cheaper than its per-lane loads).
+constexpr int64_t kMaxRegisterTileOutputs = 256;
+// Most payload operations of one reduction step of a register tile (points x
+// payload ops): a matmul's 16x16 x (mul, add).
+constexpr int64_t kMaxRegisterTilePayloadOps = 512;
 
 int64_t nextPowerOf2(int64_t v) {
   int64_t p = 1;
@@ -61,6 +65,27 @@ struct TilePlan {
   SmallVector<int64_t> registerTile;  // per loop (parallel caps) or empty
   int64_t invocations = 1;
 };
+
+/// Operations of a linalg op's payload (the yield not counted).
+int64_t payloadOps(linalg::LinalgOp op) {
+  return std::max<int64_t>(1, static_cast<int64_t>(op.getBlock()->getOperations().size()) - 1);
+}
+
+/// A register tile edge for a loop of static length `len`: `want`, capped
+/// by the length, or the largest divisor of the length down to want/2 (a
+/// 56-wide conv row gets 14 for 16, so that no tile is ragged: ragged tiles
+/// take the slow generic loop). Dynamic lengths keep `want`.
+int64_t fitTile(int64_t want, int64_t len) {
+  if (ShapedType::isDynamic(len))
+    return want;
+  len = std::max<int64_t>(1, len);
+  if (want >= len)
+    return len;
+  for (int64_t t = want; 2 * t >= want; --t)
+    if (len % t == 0)
+      return t;
+  return want;
+}
 
 FailureOr<TilePlan> planTiles(linalg::LinalgOp op, const TargetDescription &target) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
@@ -96,8 +121,15 @@ FailureOr<TilePlan> planTiles(linalg::LinalgOp op, const TargetDescription &targ
     unsigned dm = outDims[outDims.size() - 2];
     int64_t rm = target.registerTileRows ? target.registerTileRows : 4;
     int64_t rn = target.registerTileCols ? target.registerTileCols : 4;
-    rm = std::min(rm, size(dm));
-    rn = std::min(rn, size(dn));
+    // The payload is copied once per point: a body of several taps (a conv's
+    // tap group) gets a smaller tile, so the unrolled loop body stays at a
+    // size llvmpipe compiles in well under a second (8x16 points of a 4-tap
+    // body unrolled by 4 took over a minute in llvmpipe's JIT).
+    int64_t payload = payloadOps(op);
+    while (rm * rn * payload > kMaxRegisterTilePayloadOps && std::max(rm, rn) > 1)
+      (rm >= rn ? rm : rn) /= 2;
+    rm = fitTile(rm, ranges[dm]);
+    rn = fitTile(rn, ranges[dn]);
     int64_t tn = std::min<int64_t>(std::max<int64_t>(1, T / 8) >= 8 ? 8 : T,
                                    nextPowerOf2(ceilDiv(size(dn), rn)));
     tn = std::max<int64_t>(1, std::min(tn, T));
@@ -202,18 +234,52 @@ struct Anchor {
   AffineMap rootMap; // root loops -> the contraction's output dims
 };
 
+/// At most this many elementwise ops between a root and its contraction.
+constexpr int kMaxEpilogueChain = 8;
+
+/// An elementwise op whose loops are its output's dims (identity output map):
+/// an epilogue step the anchor search may look through.
+bool isEpilogueStep(linalg::LinalgOp op) {
+  return op.getNumReductionLoops() == 0 && op.getNumDpsInits() == 1 &&
+         op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity();
+}
+
+/// The contraction that produces `op`'s operand read through a permutation,
+/// directly or through a chain of epilogue steps each read through a
+/// permutation (the in-place elementwise chain a conv's bias, accumulators
+/// and activation become: `add(add(conv, a), b)` writes into its producer),
+/// with the map from `op`'s loops to its output dims.
+std::optional<Anchor> findContractionOperand(linalg::LinalgOp op) {
+  linalg::LinalgOp cur = op;
+  AffineMap toCur = AffineMap::getMultiDimIdentityMap(op.getNumLoops(), op.getContext());
+  for (int depth = 0; depth < kMaxEpilogueChain; ++depth) {
+    linalg::LinalgOp next;
+    AffineMap nextMap;
+    for (OpOperand &operand : cur->getOpOperands()) {
+      auto producer = operand.get().getDefiningOp<linalg::LinalgOp>();
+      AffineMap map = cur.getMatchingIndexingMap(&operand);
+      if (!producer || !map.isPermutation())
+        continue;
+      AffineMap composed = map.compose(toCur);
+      if (isContraction(producer))
+        return Anchor{producer, composed};
+      if (!next && isEpilogueStep(producer)) {
+        next = producer;
+        nextMap = composed;
+      }
+    }
+    if (!next)
+      return std::nullopt;
+    cur = next;
+    toCur = nextMap;
+  }
+  return std::nullopt;
+}
+
 std::optional<Anchor> findAnchor(linalg::LinalgOp root) {
   if (isContraction(root) || root.getNumReductionLoops() != 0)
     return std::nullopt;
-  for (OpOperand &operand : root->getOpOperands()) {
-    auto producer = operand.get().getDefiningOp<linalg::LinalgOp>();
-    if (!producer || !isContraction(producer))
-      continue;
-    AffineMap map = root.getMatchingIndexingMap(&operand);
-    if (map.isPermutation())
-      return Anchor{producer, map};
-  }
-  return std::nullopt;
+  return findContractionOperand(root);
 }
 
 /// Per loop of `op`: the root loop its output dimension `k` is (through the
@@ -253,22 +319,19 @@ TilePlan planInRootLoops(const TilePlan &anchorPlan, linalg::LinalgOp anchor, Af
 /// thread tile on their output loops (RegisterTiles.cpp guards full tiles).
 void markFusedContractions(linalg::LinalgOp tiledRoot, ArrayRef<int64_t> rootThreadTile) {
   MeshVKDialect::RegisterTileAttrHelper caps(tiledRoot.getContext());
-  for (OpOperand &operand : tiledRoot->getOpOperands()) {
-    auto producer = operand.get().getDefiningOp<linalg::LinalgOp>();
-    AffineMap map = tiledRoot.getMatchingIndexingMap(&operand);
-    if (!producer || !isContraction(producer) || !map.isPermutation() ||
-        caps.isAttrPresent(producer))
-      continue;
-    SmallVector<int64_t> tile(producer.getNumLoops(), 0);
-    int64_t outputs = 1;
-    for (auto [d, l] : llvm::enumerate(rootLoopsOf(producer, map)))
-      if (l >= 0) {
-        tile[d] = rootThreadTile[l];
-        outputs *= tile[d];
-      }
-    if (outputs <= kMaxRegisterTileOutputs)
-      caps.setAttr(producer, DenseI64ArrayAttr::get(tiledRoot.getContext(), tile));
-  }
+  std::optional<Anchor> found = findContractionOperand(tiledRoot);
+  if (!found || caps.isAttrPresent(found->op))
+    return;
+  linalg::LinalgOp producer = found->op;
+  SmallVector<int64_t> tile(producer.getNumLoops(), 0);
+  int64_t outputs = 1;
+  for (auto [d, l] : llvm::enumerate(rootLoopsOf(producer, found->rootMap)))
+    if (l >= 0) {
+      tile[d] = rootThreadTile[l];
+      outputs *= tile[d];
+    }
+  if (outputs <= kMaxRegisterTileOutputs)
+    caps.setAttr(producer, DenseI64ArrayAttr::get(tiledRoot.getContext(), tile));
 }
 
 } // namespace

@@ -49,8 +49,9 @@ llvm::cl::alias outputAlias("output", llvm::cl::desc("alias for -o"),
 llvm::cl::opt<std::string> targetDevice(
     "target-device", llvm::cl::init("lavapipe"), llvm::cl::cat(toolCategory),
     llvm::cl::desc(
-        "device limits the kernels are tiled for: lavapipe (default), generic, or auto (probe "
-        "this machine's physical devices: one target all of them run)"));
+        "device limits the kernels are tiled for: lavapipe (default), gpu (the GPU tuning "
+        "family, runs on any device), generic, or auto (probe this machine's physical devices: "
+        "one target all of them run)"));
 llvm::cl::opt<std::string> vulkanVersion(
     "vulkan-version", llvm::cl::init("1.1"), llvm::cl::cat(toolCategory),
     llvm::cl::desc(
@@ -279,7 +280,7 @@ int ChooseTarget(Invocation *run) {
                    std::to_string(api % 100));
   } else if (!meshvk::codegen::lookupTarget(run->device, &options.device)) {
     return Usage("--target-device: unknown device '" + run->device +
-                 "' (expected lavapipe, generic or auto)");
+                 "' (expected lavapipe, gpu, generic or auto)");
   }
   if (verbose)
     std::fprintf(stderr,

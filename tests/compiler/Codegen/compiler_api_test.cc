@@ -133,7 +133,7 @@ TEST(CompilerApi, WorkgroupSizeFollowsTheTarget) {
 
 // A probed device (mesh-vk-compile --target-device=auto, mesh-vk-run, these
 // tests) gets its limits from the device and the tuning knobs of the preset
-// measured for it (8x8 register tiles and 8 elements per invocation on
+// measured for it (16x16 register tiles and 8 elements per invocation on
 // lavapipe), else it would be tiled worse than --target-device=lavapipe.
 TEST(CompilerApi, ProbedTargetGetsItsPresetTuning) {
   meshvk::codegen::DeviceProperties probed;
@@ -158,6 +158,45 @@ TEST(CompilerApi, ProbedTargetGetsItsPresetTuning) {
   EXPECT_EQ(tuned.registerTileRows, 0u);
   EXPECT_EQ(tuned.elementwiseElementsPerInvocation, 0u);
   EXPECT_EQ(tuned.subgroupSize, meshvk::codegen::TargetDescription().subgroupSize);
+}
+
+// The tuning family comes from the device type the device reports, never its
+// name: a GPU named like lavapipe gets the GPU family, a CPU device of any
+// name the CPU family (lavapipe's knobs); limits stay the device's.
+TEST(CompilerApi, TuningFamilyFromTheReportedDeviceType) {
+  using meshvk::codegen::KernelFamily;
+  meshvk::codegen::DeviceProperties d;
+  d.name = "llvmpipe-lookalike GPU";
+  d.maxWorkgroupInvocations = 1024;
+  d.maxSharedMemoryBytes = 49152;
+  d.subgroupSize = 64;
+  meshvk::codegen::TargetDescription gpu = meshvk::codegen::gpuTarget();
+  for (uint32_t type : {1u, 2u, 3u}) {  // integrated, discrete, virtual
+    d.deviceType = type;
+    meshvk::codegen::TargetDescription t = meshvk::codegen::targetForDevice(d);
+    EXPECT_EQ(t.family, KernelFamily::Gpu) << type;
+    EXPECT_EQ(t.registerTileRows, gpu.registerTileRows);
+    EXPECT_EQ(t.preferredWorkgroupInvocations, gpu.preferredWorkgroupInvocations);
+    EXPECT_EQ(t.elementwiseElementsPerInvocation, gpu.elementwiseElementsPerInvocation);
+    EXPECT_EQ(t.maxSharedMemoryBytes, 49152u);
+    EXPECT_EQ(t.subgroupSize, 64u);
+    EXPECT_EQ(t.workgroupInvocations(), 256u);
+  }
+  d.deviceType = 4;  // CPU
+  d.name = "Some CPU Vulkan driver";
+  meshvk::codegen::TargetDescription cpu = meshvk::codegen::targetForDevice(d);
+  EXPECT_EQ(cpu.family, KernelFamily::Cpu);
+  EXPECT_EQ(cpu.registerTileRows, meshvk::codegen::lavapipeTarget().registerTileRows);
+  d.deviceType = 0;  // other: generic's derived knobs
+  EXPECT_EQ(meshvk::codegen::targetForDevice(d).registerTileRows, 0u);
+  // --target-device=gpu / target="gpu" name the preset; it fits lavapipe.
+  meshvk::codegen::TargetDescription named;
+  ASSERT_TRUE(meshvk::codegen::lookupTarget("gpu", &named));
+  EXPECT_EQ(named.family, KernelFamily::Gpu);
+  EXPECT_LE(named.maxWorkgroupInvocations, meshvk::codegen::lavapipeTarget().maxWorkgroupInvocations);
+  EXPECT_LE(named.maxSharedMemoryBytes, meshvk::codegen::lavapipeTarget().maxSharedMemoryBytes);
+  // Mixed families: the knobs are derived.
+  EXPECT_EQ(meshvk::codegen::commonTarget({gpu, meshvk::codegen::lavapipeTarget()}).registerTileRows, 0u);
 }
 
 // A run over different GPUs gets one set of kernels that every one of them
@@ -190,7 +229,7 @@ TEST(CompilerApi, CommonTargetRunsOnEveryDevice) {
   EXPECT_EQ(both.maxWorkgroupCount, lavapipe.maxWorkgroupCount);
   EXPECT_EQ(both.subgroupSize, 8u);
   EXPECT_FALSE(both.supportsF16());
-  // Rows agree on neither (8 vs 4): the whole register tile is derived.
+  // Rows agree on neither (16 vs 4): the whole register tile is derived.
   EXPECT_EQ(both.registerTileRows, 0u);
   EXPECT_EQ(both.registerTileCols, 0u);
   EXPECT_EQ(both.preferredWorkgroupInvocations, 64u);  // both ask for 64

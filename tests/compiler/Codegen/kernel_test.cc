@@ -389,7 +389,7 @@ std::vector<Case> AllCases() {
   Case few3 = ElementwiseChain("eltwise_three_workgroups_f32", DType::F32, 200, 301);
   few3.workgroups = 3;
   cases.push_back(few3);
-  Case fewv = Matmul("matmul_aligned_one_workgroup_f32", DType::F32, 128, 128, 64, false, false);
+  Case fewv = Matmul("matmul_aligned_one_workgroup_f32", DType::F32, 256, 256, 64, false, false);
   fewv.workgroups = 1;
   cases.push_back(fewv);
   Case fewr = Reduce("reduce_two_workgroups_f32", DType::F32, {300, 17}, 1, false);

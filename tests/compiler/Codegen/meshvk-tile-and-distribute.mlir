@@ -2,12 +2,13 @@
 
 // A matmul with ragged edges: buffers (inputs then outputs), one gpu.launch
 // whose workgroup loop is grid-stride (correct for any workgroup count), a register tile for full tiles with the accumulators
-// carried through the K loop (8x8 on lavapipe), vec4 views of the rows of B.
+// carried through the K loop (16x16 on lavapipe: 4x4 invocations cover the
+// 37x64 output), vec4 views of the rows of B.
 
 // CHECK-LABEL: func.func @matmul
 // CHECK-SAME: (%[[A:.*]]: memref<37x53xf32>, %[[B:.*]]: memref<53x64xf32>, %[[C:.*]]: memref<37x64xf32>, %[[BV:.*]]: memref<53x16xvector<4xf32>> {meshvk.alias_of = 1 : i64})
 // CHECK-SAME: meshvk.kernel, meshvk.num_inputs = 2
-// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %[[NT:[^,]*]], {{.*}}) threads({{.*}}) in ({{.*}} = %c64,
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %[[NT:[^,]*]], {{.*}}) threads({{.*}}) in ({{.*}} = %c16,
 // CHECK: %[[BID:.*]] = gpu.block_id x
 // CHECK: %[[GDIM:.*]] = gpu.grid_dim x
 // CHECK: scf.for %{{.*}} = %[[BID]] to %[[NT]] step %[[GDIM]]
@@ -34,13 +35,13 @@ func.func @matmul(%a: tensor<37x53xf32>, %b: tensor<53x64xf32>) -> tensor<37x64x
 
 // A fused epilogue (meshvk-fuse-kernels: matmul + bias + relu in one kernel)
 // is tiled as its matmul: the same workgroups and invocations as @matmul,
-// the 8x8 accumulators carried through the K loop, then bias and relu on the
+// the 16x16 accumulators carried through the K loop, then bias and relu on the
 // tile, written in place into the output (no temporary).
 
 // CHECK-LABEL: func.func @matmul_epilogue
 // CHECK-NOT: memref.alloca
-// CHECK: gpu.launch blocks({{.*}}) threads({{.*}}) in ({{.*}} = %c64,
-// CHECK: %{{.*}}:64 = scf.for {{.*}} iter_args(
+// CHECK: gpu.launch blocks({{.*}}) threads({{.*}}) in ({{.*}} = %c16,
+// CHECK: %{{.*}}:256 = scf.for {{.*}} iter_args(
 // CHECK: arith.addf
 // CHECK: arith.maxnumf
 // CHECK: return

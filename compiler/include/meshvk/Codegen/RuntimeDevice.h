@@ -17,6 +17,7 @@ namespace meshvk::codegen {
 inline DeviceProperties devicePropertiesOf(const meshvk_physical_device_info_t &info) {
   DeviceProperties device;
   device.name = info.name;
+  device.deviceType = info.device_type;
   for (int i = 0; i < 3; ++i) {
     device.maxWorkgroupSize[i] = info.limits.max_workgroup_size[i];
     device.maxWorkgroupCount[i] = info.limits.max_workgroup_count[i];

@@ -15,8 +15,23 @@
 
 namespace meshvk::codegen {
 
+// The family of codegen choices a target's kernels get (its tuning knobs'
+// defaults; DESIGN.md §2). Chosen from what the device reports, never from
+// its name: targetForDevice.
+enum class KernelFamily : uint8_t {
+  // Devices that run a workgroup's invocations as SIMD lanes of CPU cores
+  // (VK_PHYSICAL_DEVICE_TYPE_CPU: lavapipe): few invocations, big register
+  // tiles (every buffer load is a per-lane loop there).
+  Cpu,
+  // Discrete, integrated and virtual GPUs: many invocations (256 per
+  // workgroup), small register tiles (4x4: registers are per invocation),
+  // one vec4 per invocation for elementwise ops.
+  Gpu,
+};
+
 struct TargetDescription {
   std::string name = "generic";
+  KernelFamily family = KernelFamily::Cpu;
   // VkPhysicalDeviceLimits::maxComputeWorkGroupSize / Invocations.
   uint32_t maxWorkgroupSize[3] = {128, 128, 64};
   uint32_t maxWorkgroupInvocations = 128;
@@ -56,13 +71,23 @@ struct TargetDescription {
 // memory, shaderFloat16 + storageBuffer16BitAccess, shaderFloat64.
 TargetDescription lavapipeTarget();
 
-// Named presets: "lavapipe", "generic". Returns false for an unknown name.
+// The GPU family's preset (mesh-vk-compile --target-device=gpu, Python
+// target="gpu"): limits every desktop GPU and lavapipe meet (1024
+// invocations, 32 KiB shared memory, subgroup 32), 256 invocations per
+// workgroup, 4x4 register tiles, 4 elements per invocation. Forced on any
+// device (lavapipe included) its kernels run correctly, tiled for a GPU.
+TargetDescription gpuTarget();
+
+// Named presets: "lavapipe", "gpu", "generic". Returns false for an unknown name.
 bool lookupTarget(const std::string &name, TargetDescription *out);
 
 // What a physical device reports (VkPhysicalDeviceProperties, limits and
 // features), as the runtime's discovery gives it. 0 = not reported.
 struct DeviceProperties {
   std::string name; // VkPhysicalDeviceProperties::deviceName
+  // VkPhysicalDeviceProperties::deviceType (VkPhysicalDeviceType: 1
+  // integrated, 2 discrete, 3 virtual GPU, 4 CPU; 0 other/not reported).
+  uint32_t deviceType = 0;
   uint32_t maxWorkgroupSize[3] = {0, 0, 0};
   uint32_t maxWorkgroupCount[3] = {0, 0, 0};
   uint32_t maxWorkgroupInvocations = 0;
@@ -75,11 +100,13 @@ struct DeviceProperties {
 
 // THE mapping from a physical device to the codegen target (mesh-vk-compile
 // --target-device=auto, mesh-vk-run compiling .mlir in-process, the codegen
-// tests): limits and features from the device; the tuning knobs (preferred
-// workgroup invocations, register tile, elementwise elements per invocation)
-// and any limit the device does not report from the preset measured for it —
-// lavapipe's when the device name says llvmpipe, else generic's (0 = derive
-// from the limits) — so a probed device is tiled like its preset.
+// tests): limits and features from the device; the family, the tuning knobs
+// (preferred workgroup invocations, register tile, elementwise elements per
+// invocation) and any limit the device does not report from the preset of
+// its device type — a CPU device gets lavapipe's (the CPU family), an
+// integrated, discrete or virtual GPU gpuTarget()'s, any other generic's (0
+// = derive from the limits); a device that reports no type and whose name
+// says llvmpipe gets lavapipe's — so a probed device is tiled like its preset.
 TargetDescription targetForDevice(const DeviceProperties &device);
 
 // One target whose kernels run on every device of `devices` (a run over

@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -238,6 +239,34 @@ TEST_F(PipelineCacheTest, StatsRefuseNullAndAnotherStructure) {
   EXPECT_TRUE(HasCode(meshvk_device_set_pipeline_cache_stats(set.get(), nullptr), MESHVK_STATUS_INVALID_ARGUMENT));
   stats.type = MESHVK_STRUCTURE_TYPE_BINDING_STATS;
   EXPECT_TRUE(HasCode(meshvk_device_set_pipeline_cache_stats(set.get(), &stats), MESHVK_STATUS_INVALID_ARGUMENT));
+}
+
+// One VkDevice per physical device (INDEPENDENT): one file per distinct
+// (deviceUUID, driverUUID) the devices report, each loaded by the next set.
+// Under the emulation layer (runtime.pipeline_cache_emulated_*): shared IDs
+// make two VkDevices save one file, distinct UUIDs or mixed drivers two.
+TEST_F(PipelineCacheTest, OneFilePerDeviceAndDriverUuid) {
+  const uint32_t devices = meshvk_instance_physical_device_count(instance());
+  std::set<std::string> keys;
+  for (uint32_t d = 0; d < devices; ++d) {
+    meshvk_physical_device_info_t info = MESHVK_PHYSICAL_DEVICE_INFO_INIT;
+    MESHVK_ASSERT_OK(meshvk_instance_physical_device_info(instance(), d, &info));
+    keys.insert(std::string(reinterpret_cast<const char*>(info.device_uuid), 16) +
+                std::string(reinterpret_cast<const char*>(info.driver_uuid), 16));
+  }
+  for (int run = 0; run < 2; ++run) {
+    DeviceSet set = MakeSet(MESHVK_TOPOLOGY_INDEPENDENT, devices, nullptr, &cache_);
+    ASSERT_TRUE(set);
+    Executable executable = Builtin(set.get(), MESHVK_BUILTIN_FILL);
+    ASSERT_TRUE(executable);
+    meshvk_pipeline_cache_stats_t stats = MESHVK_PIPELINE_CACHE_STATS_INIT;
+    MESHVK_ASSERT_OK(meshvk_device_set_pipeline_cache_stats(set.get(), &stats));
+    EXPECT_EQ(stats.device_count, devices);
+    EXPECT_EQ(stats.pipelines, devices) << "one pipeline per VkDevice";
+    EXPECT_EQ(stats.files_ignored, 0u);
+    EXPECT_EQ(stats.files_loaded, run == 0 ? 0u : devices) << "run " << run;
+  }
+  EXPECT_EQ(CacheFiles().size(), keys.size()) << devices << " devices";
 }
 
 // The test starts itself twice as a child (kChildDirectory set): each child

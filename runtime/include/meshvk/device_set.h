@@ -106,8 +106,15 @@ typedef struct meshvk_device_timeout_s {
 // environment, as Mesa's shader cache does), none when neither names an
 // absolute path. One file per physical device and driver
 // (pipelines-<deviceUUID>-<driverUUID>.bin), written when the set is
-// released; a missing, damaged or foreign file, or a directory that cannot
-// be written, is never an error: the device starts with an empty cache.
+// released: meshvk's header (vendor and device IDs, driver version, device,
+// driver and pipeline-cache UUIDs, size and hash of the rest), then the
+// driver's data, both checked before the driver sees it. A missing, short,
+// truncated, damaged or foreign file, or a directory that cannot be written,
+// is never an error: the device starts with an empty cache (counted in
+// meshvk_pipeline_cache_stats_t) and the file is rewritten. Saves merge what
+// another process saved since and replace the file by a rename, so
+// concurrent processes never read half a file; a run that added nothing
+// writes nothing.
 // mesh-vk-run, the Python package and the tests chain one from
 // MESHVK_PIPELINE_CACHE (a directory, or `off`).
 typedef struct meshvk_pipeline_cache_s {

@@ -408,11 +408,11 @@ int ProgramRun::CreateProgram() {
     sink_.next = create.next;
     create.next = &sink_;
   }
-  // OUT_OF_RANGE: the program exceeds a limit of the chosen device (buffer
-  // size, workgroup count, binding alignment): bad input for it, not a failure.
   meshvk_pipeline_cache_stats_t before = MESHVK_PIPELINE_CACHE_STATS_INIT;
   meshvk_status_free(meshvk_device_set_pipeline_cache_stats(r_.set, &before));
   const uint64_t create_start = NowNs();
+  // OUT_OF_RANGE: the program exceeds a limit of the chosen device (buffer
+  // size, workgroup count, binding alignment): bad input for it, not a failure.
   if (meshvk_status_t status = meshvk_program_create_with_info(&create, &r_.program)) {
     int code = meshvk_status_code(status) == MESHVK_STATUS_OUT_OF_RANGE ? kExitUsage : kExitDevice;
     return Error(code, path_ + ": " + Take(status));

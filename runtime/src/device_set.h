@@ -25,6 +25,17 @@ class StagingRingCache;  // host_staging.h
 // Without a chained meshvk_device_timeout_t: 60 s.
 constexpr uint64_t kDefaultDeviceTimeoutNs = 60ull * 1000 * 1000 * 1000;
 
+// What a VkDevice's pipeline cache did (meshvk_pipeline_cache_stats_t).
+struct PipelineCacheCounters {
+  bool file_loaded = false;            // it started from its file
+  bool file_ignored = false;           // a file was there but failed a check (pipeline_cache.h)
+  uint64_t loaded_bytes = 0;           // the driver data it started from
+  uint64_t loaded_hash = 0;            // and its FNV-1a hash
+  std::atomic<uint64_t> pipelines{0};  // compute pipelines created through it
+  std::atomic<uint64_t> hits{0};       // of those, found in it (creation feedback)
+  std::atomic<uint64_t> create_ns{0};  // host time in vkCreateComputePipelines
+};
+
 struct LogicalDevice {
   VkDevice device = VK_NULL_HANDLE;
   VolkDeviceTable vk{};                      // this device's entry points (one table per VkDevice)
@@ -55,6 +66,7 @@ struct LogicalDevice {
   // (pipeline_cache.h); VK_NULL_HANDLE when it could not be made.
   VkPipelineCache pipeline_cache = VK_NULL_HANDLE;
   std::string pipeline_cache_file;  // where it is read from and saved; "" for none
+  PipelineCacheCounters cache_counters;
   meshvk_queue_lock_t app_queue_lock{};
   // The external memory handle type this device's exportable shard buffers
   // use (VkExternalMemoryHandleTypeFlagBits; 0: it shares with no other

@@ -3,6 +3,7 @@
 #include "executable.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -83,10 +84,24 @@ Status CreatePipelines(meshvk_executable_t* executable, const std::vector<uint32
     pipeline.stage.module = module;
     pipeline.stage.pName = entry_point;
     pipeline.layout = objects.layout;
+    // Vulkan 1.3's creation feedback says whether the pipeline came from the
+    // cache (meshvk_pipeline_cache_stats_t::cache_hits).
+    VkPipelineCreationFeedback feedback{};
+    VkPipelineCreationFeedbackCreateInfo feedback_info{VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO};
+    feedback_info.pPipelineCreationFeedback = &feedback;
+    if (device.api_version >= VK_API_VERSION_1_3 && device.pipeline_cache != VK_NULL_HANDLE)
+      pipeline.pNext = &feedback_info;
+    const auto start = std::chrono::steady_clock::now();
     VkResult result =
         vk.vkCreateComputePipelines(device.device, device.pipeline_cache, 1, &pipeline, nullptr, &objects.pipeline);
+    device.cache_counters.create_ns += static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
     vk.vkDestroyShaderModule(device.device, module, nullptr);
     MESHVK_VK_RETURN_IF_ERROR(result, where + "vkCreateComputePipelines");
+    ++device.cache_counters.pipelines;
+    if ((feedback.flags & VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT) &&
+        (feedback.flags & VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT))
+      ++device.cache_counters.hits;
   }
   return Status();
 }

@@ -65,6 +65,13 @@ struct Series {
   std::vector<std::pair<std::string, double>> counters;  // JSON user counters
 };
 
+// "warm" when every VkDevice of the set started from its pipeline cache file,
+// "cold" when none did, "partly warm" between.
+std::string CacheState(const meshvk_pipeline_cache_stats_t& cache) {
+  if (cache.files_loaded == 0) return "cold";
+  return cache.files_loaded == cache.device_count ? "warm" : "partly warm";
+}
+
 void PrintJson(const BenchmarkSetup& setup, const std::vector<Series>& series, const DeviceRoofs& roofs,
                bool have_roofs, const meshvk_program_stats_t& stats, const std::vector<std::string>& roofline) {
   char date[64];
@@ -87,6 +94,12 @@ void PrintJson(const BenchmarkSetup& setup, const std::vector<Series>& series, c
   out += "    \"command_buffers\": " + std::to_string(stats.command_buffer_count) + ",\n";
   out += "    \"commands\": " + std::to_string(stats.command_count) + ",\n";
   out += "    \"record_ms\": " + Number(stats.record_ns / 1e6) + ",\n";
+  out += "    \"create_ms\": " + Number(setup.create_ns / 1e6) + ",\n";
+  out += "    \"pipelines\": " + std::to_string(setup.cache.pipelines) + ",\n";
+  out += "    \"pipeline_create_ms\": " + Number(setup.cache.pipeline_create_ns / 1e6) + ",\n";
+  out += "    \"pipeline_cache\": \"" + CacheState(setup.cache) + "\",\n";
+  out += "    \"pipeline_cache_loaded_bytes\": " + std::to_string(setup.cache.loaded_bytes) + ",\n";
+  out += "    \"pipeline_cache_hits\": " + std::to_string(setup.cache.cache_hits) + ",\n";
   out += "    \"copy_bytes_per_second\": " + Number(have_roofs ? roofs.copy_bytes_per_second : 0) + ",\n";
   out += "    \"fma_flops_per_second\": " + Number(have_roofs ? roofs.fma_flops_per_second : 0) + ",\n";
   out += "    \"roofline\": [";
@@ -311,6 +324,13 @@ void PrintText(const BenchmarkSetup& setup, const std::vector<Series>& series, c
               wall.min, wall.median, wall.max);
   std::printf("benchmark: %u command buffers, %u commands recorded once in %.3f ms\n", stats.command_buffer_count,
               stats.command_count, stats.record_ns / 1e6);
+  std::printf(
+      "benchmark: program created in %.3f ms: %llu pipelines in %.3f ms, pipeline cache %s (%u of %u devices "
+      "loaded %llu bytes, %llu hits)\n",
+      setup.create_ns / 1e6, static_cast<unsigned long long>(setup.cache.pipelines),
+      setup.cache.pipeline_create_ns / 1e6, CacheState(setup.cache).c_str(), setup.cache.files_loaded,
+      setup.cache.device_count, static_cast<unsigned long long>(setup.cache.loaded_bytes),
+      static_cast<unsigned long long>(setup.cache.cache_hits));
   for (size_t i = 1; i < series.size(); ++i) {
     const Series& s = series[i];
     std::string extra;

@@ -60,6 +60,10 @@ struct BenchmarkSetup {
   uint32_t function = 0;
   meshvk_device_set_t* set = nullptr;
   DispatchTimes* dispatches = nullptr;  // null: no per-dispatch times (no trace sink)
+  uint64_t create_ns = 0;               // wall time of meshvk_program_create_with_info
+  // The set's pipeline caches right after it, cold (no file loaded) or warm,
+  // with the pipelines, hits and time of program creation alone.
+  meshvk_pipeline_cache_stats_t cache = MESHVK_PIPELINE_CACHE_STATS_INIT;
 };
 
 // Runs and prints the benchmark (stdout); returns the exit code.

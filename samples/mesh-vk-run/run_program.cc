@@ -173,6 +173,9 @@ class ProgramRun {
   Resources r_;
   Trace trace_;
   uint64_t step_start_ = NowNs();
+  uint64_t create_ns_ = 0;  // meshvk_program_create_with_info's wall time (--benchmark)
+  // The set's pipeline caches after it, pipelines counted for it alone.
+  meshvk_pipeline_cache_stats_t cache_stats_ = MESHVK_PIPELINE_CACHE_STATS_INIT;
   meshvk_grid_info_t grid_ = MESHVK_GRID_INFO_INIT;
   std::unique_ptr<FunctionSignature> signature_;
   RankLayout layout_;  // under mpirun: which processes this rank runs
@@ -409,12 +412,21 @@ int ProgramRun::CreateProgram() {
     sink_.next = create.next;
     create.next = &sink_;
   }
+  meshvk_pipeline_cache_stats_t before = MESHVK_PIPELINE_CACHE_STATS_INIT;
+  meshvk_status_free(meshvk_device_set_pipeline_cache_stats(r_.set, &before));
+  const uint64_t create_start = NowNs();
   // OUT_OF_RANGE: the program exceeds a limit of the chosen device (buffer
   // size, workgroup count, binding alignment): bad input for it, not a failure.
   if (meshvk_status_t status = meshvk_program_create_with_info(&create, &r_.program)) {
     int code = meshvk_status_code(status) == MESHVK_STATUS_OUT_OF_RANGE ? kExitUsage : kExitDevice;
     return Error(code, path_ + ": " + Take(status));
   }
+  create_ns_ = NowNs() - create_start;
+  // The pipelines of this program creation (the set may have made built-ins before).
+  meshvk_status_free(meshvk_device_set_pipeline_cache_stats(r_.set, &cache_stats_));
+  cache_stats_.pipelines -= before.pipelines;
+  cache_stats_.cache_hits -= before.cache_hits;
+  cache_stats_.pipeline_create_ns -= before.pipeline_create_ns;
   if (tracing()) tracing()->SetProgram(r_.module, function(), r_.instance, r_.set);
   step("create program (allocate, pipelines, record)");
   // After program creation: the plan then includes the bytes by copy path.
@@ -543,6 +555,8 @@ int ProgramRun::Benchmark() {
   setup.function = function();
   setup.set = r_.set;
   setup.dispatches = &dispatches_;
+  setup.create_ns = create_ns_;
+  setup.cache = cache_stats_;
   int code = RunBenchmark(setup);
   step_start_ = NowNs();
   return code;

@@ -112,13 +112,20 @@ def check_benchmark(stdout, processes, expected_dispatches, total_flops):
                       ("library_build_type", str), ("meshvk_version", str), ("program", str), ("function", str),
                       ("device", str), ("processes", int), ("warmup_runs", int), ("command_buffers", int),
                       ("commands", int), ("record_ms", (int, float)), ("copy_bytes_per_second", (int, float)),
-                      ("fma_flops_per_second", (int, float)), ("roofline", list)):
+                      ("fma_flops_per_second", (int, float)), ("roofline", list), ("create_ms", (int, float)),
+                      ("pipelines", int), ("pipeline_create_ms", (int, float)), ("pipeline_cache", str),
+                      ("pipeline_cache_loaded_bytes", int), ("pipeline_cache_hits", int)):
         if not isinstance(context.get(key), kind):
             fail("context.%s missing or not %s" % (key, kind))
     if context["processes"] != processes:
         fail("context.processes %d, expected %d" % (context["processes"], processes))
     if context["copy_bytes_per_second"] <= 0 or context["fma_flops_per_second"] <= 0:
         fail("the probes measured no roofs")
+    if context["pipelines"] <= 0 or not 0 < context["pipeline_create_ms"] <= context["create_ms"]:
+        fail("program creation: %d pipelines in %s ms of %s ms" % (context["pipelines"], context["pipeline_create_ms"],
+                                                                  context["create_ms"]))
+    if context["pipeline_cache"] not in ("cold", "warm", "partly warm"):
+        fail("context.pipeline_cache %r" % context["pipeline_cache"])
     runs = {}
     for b in doc["benchmarks"]:
         for key, kind in (("name", str), ("run_name", str), ("run_type", str), ("aggregate_name", str),

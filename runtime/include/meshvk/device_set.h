@@ -106,8 +106,15 @@ typedef struct meshvk_device_timeout_s {
 // environment, as Mesa's shader cache does), none when neither names an
 // absolute path. One file per physical device and driver
 // (pipelines-<deviceUUID>-<driverUUID>.bin), written when the set is
-// released; a missing, damaged or foreign file, or a directory that cannot
-// be written, is never an error: the device starts with an empty cache.
+// released: meshvk's header (vendor and device IDs, driver version, device,
+// driver and pipeline-cache UUIDs, size and hash of the rest), then the
+// driver's data, both checked before the driver sees it. A missing, short,
+// truncated, damaged or foreign file, or a directory that cannot be written,
+// is never an error: the device starts with an empty cache (counted in
+// meshvk_pipeline_cache_stats_t) and the file is rewritten. Saves merge what
+// another process saved since and replace the file by a rename, so
+// concurrent processes never read half a file; a run that added nothing
+// writes nothing.
 // mesh-vk-run, the Python package and the tests chain one from
 // MESHVK_PIPELINE_CACHE (a directory, or `off`).
 typedef struct meshvk_pipeline_cache_s {
@@ -222,6 +229,32 @@ meshvk_status_t meshvk_device_set_process_memory(const meshvk_device_set_t* set,
 // DEVICE_LOST from the waits (DEVICE_LOST at once for a device that stopped
 // answering).
 meshvk_status_t meshvk_device_set_wait_idle(meshvk_device_set_t* set);
+
+// What the set's pipeline caches (meshvk_pipeline_cache_t) did, summed over
+// its VkDevices: whether they started from their files, and how the
+// pipelines of every executable made on the set so far (programs, built-ins)
+// were created. A warm run is one whose VkDevices all loaded their file; on a
+// driver that reports it (Vulkan 1.3's pipeline creation feedback), its
+// cache_hits equal its pipelines. (Mesa 22.3's lavapipe keeps no pipelines in
+// its cache: its files hold the cache header alone and it reports no hits.)
+// INVALID_ARGUMENT for NULL or another structure type. No Vulkan call;
+// thread-safe.
+typedef struct meshvk_pipeline_cache_stats_s {
+  meshvk_structure_type_t type;  // MESHVK_STRUCTURE_TYPE_PIPELINE_CACHE_STATS
+  const void* next;
+  uint32_t device_count;   // the set's VkDevices
+  uint32_t files_loaded;   // of those, the ones that started from their file
+  uint32_t files_ignored;  // a file was there but not used: short, truncated, damaged, another device's or
+                           // driver's, or refused by the driver (it is rewritten when the set is released)
+  uint32_t reserved;
+  uint64_t loaded_bytes;        // driver cache data read from the files
+  uint64_t pipelines;           // compute pipelines created
+  uint64_t cache_hits;          // of those, the driver found in the cache (0 where it does not say)
+  uint64_t pipeline_create_ns;  // host time spent in vkCreateComputePipelines
+} meshvk_pipeline_cache_stats_t;
+#define MESHVK_PIPELINE_CACHE_STATS_INIT MESHVK_STRUCT_INIT(MESHVK_STRUCTURE_TYPE_PIPELINE_CACHE_STATS)
+meshvk_status_t meshvk_device_set_pipeline_cache_stats(const meshvk_device_set_t* set,
+                                                       meshvk_pipeline_cache_stats_t* out_stats);
 
 // Vulkan objects meshvk left undestroyed on purpose in this process. After a
 // wait on a device ran out its set's device timeout (meshvk_device_timeout_t)

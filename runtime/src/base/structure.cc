@@ -52,6 +52,7 @@ const char* TypeName(meshvk_structure_type_t type) {
     MESHVK_NAME(PHASE_TIMING)
     MESHVK_NAME(RANK_COLLECTIVE)
     MESHVK_NAME(BINDING_STATS)
+    MESHVK_NAME(PIPELINE_CACHE_STATS)
 #undef MESHVK_NAME
     default:
       return nullptr;

@@ -36,9 +36,7 @@ namespace meshvk {
 namespace {
 
 /// The one user of `v`, or null.
-Operation *singleUser(Value v) {
-  return v.hasOneUse() ? *v.getUsers().begin() : nullptr;
-}
+Operation *singleUser(Value v) { return v.hasOneUse() ? *v.getUsers().begin() : nullptr; }
 
 /// One decomposed op: its template and its tap generics in program order.
 struct WindowOpUse {
@@ -107,8 +105,12 @@ private:
     // A sum that started from zeros with a tensor added after: ConvWindows'
     // form of an accumulator that was not a fresh fill (a bias), or a
     // residual add after a fresh one; either way the op sums into it.
+    // Only a broadcast is taken in as the accumulator (the kernel computes it
+    // per tile; codegen does not start a contraction from a tensor it reads),
+    // any other tensor stays added after (an epilogue FuseKernels merges).
     if (auto add = dyn_cast_or_null<linalg::AddOp>(singleUser(acc));
-        add && add.getDpsInputs()[0] == acc && meshvk::sumIntoOut(op) && isZeroFill(init)) {
+        add && add.getDpsInputs()[0] == acc && meshvk::sumIntoOut(op) && isZeroFill(init) &&
+        isBroadcast(add.getDpsInputs()[1])) {
       erased.push_back(add);
       localInit = add.getDpsInputs()[1];
       result = add->getResult(0);
@@ -123,6 +125,18 @@ private:
     // stride-1 shape; the op writes its own (made in rebuild).
     initFill = init.getDefiningOp<linalg::FillOp>();
     return initFill || init.getDefiningOp<tensor::EmptyOp>();
+  }
+
+  /// An all-parallel generic yielding its one input (tosa's bias spread
+  /// over the output).
+  static bool isBroadcast(Value v) {
+    auto generic = v.getDefiningOp<linalg::GenericOp>();
+    if (!generic || generic.getNumLoops() != generic.getNumParallelLoops() ||
+        generic.getNumDpsInputs() != 1)
+      return false;
+    Block *body = generic.getBody();
+    return &body->front() == body->getTerminator() &&
+           body->getTerminator()->getOperand(0) == body->getArgument(0);
   }
 
   static bool isZeroFill(Value init) {
@@ -296,8 +310,7 @@ void eraseDeadPureOps(func::FuncOp func) {
   SmallVector<Operation *> ops;
   func.walk([&](Operation *op) { ops.push_back(op); });
   for (Operation *op : llvm::reverse(ops))
-    if (op->use_empty() && isPure(op) && op->getNumResults() > 0 &&
-        !isa<func::FuncOp>(op))
+    if (op->use_empty() && isPure(op) && op->getNumResults() > 0 && !isa<func::FuncOp>(op))
       op->erase();
 }
 

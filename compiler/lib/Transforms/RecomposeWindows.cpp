@@ -20,7 +20,9 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 
@@ -53,8 +55,7 @@ public:
   bool run() {
     if (!findTemplateOp() || !followChain() || !findOperands() || !windowsAreLocal())
       return false;
-    rebuild();
-    return true;
+    return rebuild();
   }
 
 private:
@@ -250,12 +251,14 @@ private:
 
   /// The op on the local shards in place of the decomposition's result; the
   /// decomposition's ops then have no users and go.
-  void rebuild() {
+  bool rebuild() {
     linalg::GenericOp first = use.groups.front();
     Location loc = first.getLoc();
     // After the last operand's definition: the added accumulator may be
     // computed between the groups and the add.
-    b.setInsertionPoint(result.getDefiningOp());
+    Operation *anchor = result.getDefiningOp();
+    Operation *before = anchor->getPrevNode();
+    b.setInsertionPoint(anchor);
     IRMapping mapping;
     Block &body = use.templateFn.getBody().front();
     for (unsigned i = 0; i + 1 < use.templateFn.getNumArguments(); ++i) {
@@ -278,6 +281,14 @@ private:
     Operation *rebuilt = b.clone(*op, mapping);
     rebuilt->setLoc(result.getLoc());
     rebuilt->getResult(0).setType(result.getType());
+    // The local shards must fit the op as the template wrote it (the loop
+    // ranges its operands imply agree); where partitioning cut them
+    // otherwise, the decomposition stays.
+    if (!fitsLocalShapes(rebuilt)) {
+      while (anchor->getPrevNode() != before)
+        anchor->getPrevNode()->erase();
+      return false;
+    }
     // Kernel codegen tiles generics (a named convolution or pooling as one).
     if (auto named = dyn_cast<linalg::LinalgOp>(rebuilt); !isa<linalg::GenericOp>(rebuilt)) {
       IRRewriter rewriter(b);
@@ -291,6 +302,14 @@ private:
       dead->erase();
     for (linalg::GenericOp group : llvm::reverse(use.groups))
       group->erase();
+    return true;
+  }
+
+  /// The op's verifier, silenced: a mismatch is a reason to keep the
+  /// decomposition, not an error of the program.
+  static bool fitsLocalShapes(Operation *rebuilt) {
+    ScopedDiagnosticHandler silence(rebuilt->getContext(), [](Diagnostic &) { return success(); });
+    return succeeded(verify(rebuilt));
   }
 
   WindowOpUse &use;

@@ -6,8 +6,10 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/StringSwitch.h"
 
 namespace meshvk::emitter {
@@ -284,6 +286,39 @@ FailureOr<uint32_t> Emitter::executableFor(LaunchOp launch,
   return index;
 }
 
+/// The 32-bit pattern a kernel that only fills its one result with a
+/// constant writes (the pad around a convolution's input, a reduction's
+/// start): the plan records it as a fill (vkCmdFillBuffer), not a dispatch.
+static std::optional<uint32_t> splatFillPattern(func::FuncOp kernel) {
+  auto ret = cast<func::ReturnOp>(kernel.getBody().front().getTerminator());
+  if (ret.getNumOperands() != 1)
+    return std::nullopt;
+  auto fill = ret.getOperand(0).getDefiningOp<linalg::FillOp>();
+  if (!fill || !fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>())
+    return std::nullopt;
+  Attribute value;
+  if (!matchPattern(fill.getInputs()[0], m_Constant(&value)))
+    return std::nullopt;
+  if (auto f = dyn_cast<FloatAttr>(value); f && f.getType().isF32())
+    return static_cast<uint32_t>(f.getValue().bitcastToAPInt().getZExtValue());
+  if (auto i = dyn_cast<IntegerAttr>(value); i && i.getType().isInteger(32))
+    return static_cast<uint32_t>(i.getValue().getZExtValue());
+  return std::nullopt;
+}
+
+LogicalResult Emitter::emitFill(LaunchOp launch, uint32_t process, uint32_t pattern) {
+  FailureOr<Place> place = placeOf(launch.getResult(0));
+  if (failed(place))
+    return failure();
+  art::FillDesc fill;
+  fill.buffer = place->buffer;
+  fill.offset = place->offset;
+  fill.size = place->bytes;
+  fill.value = pattern;
+  producer_[launch.getResult(0)] = builder_->AddFill(process, fill);
+  return success();
+}
+
 LogicalResult Emitter::emitLaunch(LaunchOp launch, const codegen::CompiledKernels &kernels) {
   // An empty shard's kernel (every result 0 elements) writes nothing: no
   // dispatch (OutlineKernels gave it no kernel function either).
@@ -291,6 +326,13 @@ LogicalResult Emitter::emitLaunch(LaunchOp launch, const codegen::CompiledKernel
         return cast<RankedTensorType>(t).getNumElements() == 0;
       }))
     return success();
+  if (std::optional<uint32_t> pattern =
+          splatFillPattern(module_.lookupSymbol<func::FuncOp>(launch.getKernel()))) {
+    FailureOr<uint32_t> process = processOf(launch, processes_);
+    if (failed(process))
+      return failure();
+    return emitFill(launch, *process, *pattern);
+  }
   FailureOr<uint32_t> process = processOf(launch, processes_);
   FailureOr<uint32_t> executable = executableFor(launch, kernels);
   if (failed(process) || failed(executable))

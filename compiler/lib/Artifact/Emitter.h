@@ -105,6 +105,7 @@ private:
   LogicalResult emitRowCopies(CopyOp copy, const Place &src, const Place &dst, int64_t srcBase,
                               int64_t dstBase, int64_t run, int64_t k, uint64_t esize);
   LogicalResult emitLaunch(LaunchOp launch, const codegen::CompiledKernels &kernels);
+  LogicalResult emitFill(LaunchOp launch, uint32_t process, uint32_t pattern);
   FailureOr<uint32_t> executableFor(LaunchOp launch, const codegen::CompiledKernels &kernels);
   void tagCollective(Operation *op);
 

@@ -293,6 +293,12 @@ LogicalResult MeshVKDialect::verifyOperationAttribute(Operation *op, NamedAttrib
                   "an array<i64: binding, dim, ...> on a function");
   if (name == ProcessAttrHelper::getNameStr() || name == CollectiveIdAttrHelper::getNameStr())
     return expect(isNonNegativeInteger(value), "an i64 >= 0");
+  if (name == WindowOpAttrHelper::getNameStr())
+    return expect(!isFunction && isa<SymbolRefAttr>(value),
+                  "a symbol reference (the window op's template) on an op");
+  if (name == WindowRolesAttrHelper::getNameStr())
+    return expect(!isFunction && isa<DenseI64ArrayAttr>(value),
+                  "an array<i64: ...> of one role per input on an op");
   if (name == RegisterTileAttrHelper::getNameStr())
     return expect(isa<DenseI64ArrayAttr>(value), "an array<i64: ...> of per-loop caps");
   if (name == BuffersAttrHelper::getNameStr()) {

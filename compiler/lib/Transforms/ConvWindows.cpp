@@ -28,6 +28,10 @@
 #include "ConvWindows.h"
 #include "meshvk/Dialect/MeshVKDialect.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
@@ -41,6 +45,9 @@
 #include <optional>
 
 using namespace mlir;
+using meshvk::kAccumulatorRole;
+using meshvk::kImageRole;
+using meshvk::kTemplatesModule;
 
 namespace {
 
@@ -84,9 +91,9 @@ Operation *freshInit(Value init) {
   return isa_and_nonnull<tensor::EmptyOp, linalg::FillOp>(def) ? def : nullptr;
 }
 
-/// The add when the body yields `out + v` and reads `out` nowhere else (a
-/// convolution, a sum pool), else null.
-Operation *sumIntoOut(linalg::LinalgOp op) {
+} // namespace
+
+Operation *meshvk::sumIntoOut(linalg::LinalgOp op) {
   Block *body = op.getBlock();
   Operation *add = body->getTerminator()->getOperand(0).getDefiningOp();
   Value out = body->getArguments().back();
@@ -95,6 +102,8 @@ Operation *sumIntoOut(linalg::LinalgOp op) {
     return nullptr;
   return add;
 }
+
+namespace {
 
 /// Whether `pad` is a constant pad of a static tensor that pads only the
 /// window dimensions: the windows then read its source (shifted by `low`)
@@ -134,6 +143,7 @@ public:
       return ok;
     if (failed(prepareAccumulator()))
       return failure();
+    recordTemplate();
     replaceOp(emitTapGroups());
     return true;
   }
@@ -216,6 +226,7 @@ private:
       low.assign(pad.getStaticLow().begin(), pad.getStaticLow().end());
       matchPattern(pad.getConstantPaddingValue(), m_Constant(&padValue));
     }
+    source = x;
     return true;
   }
 
@@ -316,6 +327,7 @@ private:
                                          nullptr, nullptr, nullptr, nullptr);
     inputOf[t][image] = inputs.size();
     inputs.push_back(shifted);
+    roles.push_back(kImageRole);
     newMaps.push_back(AffineMap::get(numNewLoops, 0, results, ctx));
   }
 
@@ -355,6 +367,7 @@ private:
     }
     inputOf[t][n] = inputs.size();
     inputs.push_back(value);
+    roles.push_back(templateArgument(n));
     newMaps.push_back(AffineMap::get(numNewLoops, 0, results, ctx));
     return true;
   }
@@ -384,7 +397,7 @@ private:
     accType = RankedTensorType::get(outShape, initType.getElementType());
     bool readsInit = op.payloadUsesValueFromOperand(op.getDpsInitOperand(0));
     Operation *fresh = freshInit(init);
-    sum = sumIntoOut(op);
+    sum = meshvk::sumIntoOut(op);
     if (!fresh && readsInit && sum) {
       after = init;
       init = zeros();
@@ -436,10 +449,12 @@ private:
     bool continues = acc && !reduces;
     SmallVector<Value> groupInputs;
     SmallVector<AffineMap> groupMaps;
+    SmallVector<int64_t> groupRoles;
     DenseMap<int64_t, int64_t> position; // index in `inputs` -> in the group's inputs
     if (continues) {
       groupInputs.push_back(acc);
       groupMaps.push_back(accMap);
+      groupRoles.push_back(kAccumulatorRole);
     }
     int64_t last = first;
     for (; last < taps; ++last) {
@@ -453,6 +468,7 @@ private:
         position[k] = groupInputs.size();
         groupInputs.push_back(inputs[k]);
         groupMaps.push_back(newMaps[k]);
+        groupRoles.push_back(roles[k]);
       }
     }
     groupMaps.push_back(accMap);
@@ -463,6 +479,11 @@ private:
           Value running = continues ? args.front() : args.back();
           linalg::YieldOp::create(nb, l, applyTaps(nb, args, position, running, first, last));
         });
+    if (templateRef) {
+      meshvk::MeshVKDialect::WindowOpAttrHelper(ctx).setAttr(generic, templateRef);
+      meshvk::MeshVKDialect::WindowRolesAttrHelper(ctx).setAttr(generic,
+                                                                b.getDenseI64ArrayAttr(groupRoles));
+    }
     Value groupResult = generic.getResult(0);
     if (acc && !continues) {
       Value empty = tensor::EmptyOp::create(b, loc, accType.getShape(), accType.getElementType());
@@ -505,6 +526,63 @@ private:
     return running;
   }
 
+  /// The template's argument of the op's operand `n` (an input other than
+  /// the image, or the init): x is argument 0, then the other inputs in
+  /// order, then the init.
+  int64_t templateArgument(unsigned n) { return n < (unsigned)image ? n + 1 : n; }
+
+  /// The op as meshvk-recompose-windows rebuilds it: a function of the
+  /// nested module @meshvk_window_ops taking (x, the other inputs, the init)
+  /// and returning the op's result, with the constant pad the op read. Not
+  /// kept (no tags) when the op's body reads a value from outside it.
+  void recordTemplate() {
+    bool closed = true;
+    op->getRegion(0).walk([&](Operation *inner) {
+      for (Value v : inner->getOperands())
+        closed &= op->getRegion(0).isAncestor(v.getParentRegion());
+    });
+    if (!closed)
+      return;
+    auto module = op->getParentOfType<ModuleOp>();
+    ModuleOp templates;
+    for (auto nested : module.getOps<ModuleOp>())
+      if (nested.getSymName() == kTemplatesModule)
+        templates = nested;
+    OpBuilder::InsertionGuard guard(b);
+    if (!templates) {
+      b.setInsertionPointToEnd(module.getBody());
+      templates = ModuleOp::create(b, loc, StringRef(kTemplatesModule));
+    }
+    SmallVector<Type> argTypes{source.getType()};
+    for (OpOperand *input : op.getDpsInputOperands())
+      if ((int64_t)input->getOperandNumber() != image)
+        argTypes.push_back(input->get().getType());
+    argTypes.push_back(op.getDpsInits()[0].getType());
+    b.setInsertionPointToEnd(templates.getBody());
+    auto fn = func::FuncOp::create(b, loc, "window_op",
+                                   b.getFunctionType(argTypes, op->getResultTypes()));
+    fn.setPrivate();
+    SymbolTable(templates).insert(fn);
+    Block *entry = fn.addEntryBlock();
+    b.setInsertionPointToStart(entry);
+    IRMapping mapping;
+    Value image0 = entry->getArgument(0);
+    if (pad) {
+      Value value = arith::ConstantOp::create(b, loc, padValue);
+      image0 = tensor::PadOp::create(b, loc, pad.getResultType(), image0, pad.getMixedLowPad(),
+                                     pad.getMixedHighPad(), value);
+    }
+    for (OpOperand &operand : op->getOpOperands())
+      mapping.map(operand.get(),
+                  (int64_t)operand.getOperandNumber() == image
+                      ? image0
+                      : entry->getArgument(templateArgument(operand.getOperandNumber())));
+    Operation *clone = b.clone(*op, mapping);
+    func::ReturnOp::create(b, loc, clone->getResults());
+    templateRef = SymbolRefAttr::get(templates.getSymNameAttr(),
+                                     {FlatSymbolRefAttr::get(fn.getSymNameAttr())});
+  }
+
   /// The op's outputs out of the groups' result (`acc`): the strided slice of
   /// the extended outputs, plus the accumulator it did not start from.
   void replaceOp(Value acc) {
@@ -540,6 +618,7 @@ private:
   SmallVector<int64_t> ranges;
   // findShiftedSource, extendSource
   tensor::PadOp pad;
+  Value source; // x before extendSource pads it further
   Value x;
   RankedTensorType xType;
   int64_t rank = 0;
@@ -552,6 +631,7 @@ private:
   SmallVector<utils::IteratorType> newIterators;
   unsigned numNewLoops = 0;
   SmallVector<Value> inputs;
+  SmallVector<int64_t> roles;     // per input: kImageRole or its template argument
   SmallVector<AffineMap> newMaps; // per input, then the accumulator's
   // Operand numbers of the op -> per tap, the new input index (-1: unused).
   SmallVector<SmallVector<int64_t>> inputOf;
@@ -565,6 +645,8 @@ private:
   bool reduces = false;
   int64_t maxOperands = kMaxOperands;
   unsigned termIndex = 0;
+  // recordTemplate
+  SymbolRefAttr templateRef;
 };
 
 /// Rewrites `op` when it is a windowed op; success(false) when it is not one

@@ -6,10 +6,11 @@
 // tensors. This pass merges a launch into the launch that consumes its
 // results when
 //   * both run on the same process and neither is a collective's kernel;
-//   * every result of the producer is used exactly once, by the consumer, and
-//     inside the consumer's body by one linalg op that reads it through a
-//     permutation (no broadcast: a broadcast read would recompute the
-//     producer per repeated element);
+//   * the consumer reads each result of the producer it takes once, and
+//     inside its body by one linalg op that reads it through a permutation
+//     (no broadcast: a broadcast read would recompute the producer per
+//     repeated element); a result that other ops read too (after the
+//     consumer) stays a result of the merged kernel;
 //   * the consumer reads it in an elementwise op (every linalg op of an
 //     elementwise kernel is all-parallel), the producer is elementwise or a
 //     contraction kernel (matmul, batch matmul, a window sum of a
@@ -159,17 +160,44 @@ struct FuseKernelsPass : meshvk::impl::FuseKernelsBase<FuseKernelsPass> {
       // (pytorch-operator test_operator_conv, 13 output channels).
       if (consumerContractions + producerContractions > 1)
         continue;
-      bool allReadOnce = llvm::all_of(producer.getResults(), [&](Value r) {
-        if (!r.hasOneUse() || r.getUses().begin()->getOwner() != consumer.getOperation())
-          return false;
-        unsigned operand = r.getUses().begin()->getOperandNumber();
-        return readOnceElementwise(consumerKernel, operand);
-      });
-      if (!allReadOnce || dataMovementBetween(producer, consumer))
+      if (!resultsFuse(producer, consumer, consumerKernel) ||
+          dataMovementBetween(producer, consumer))
         continue;
       return producer;
     }
     return {};
+  }
+
+  /// The consumer reads each producer result it takes once, elementwise,
+  /// through a permutation; a result also used elsewhere (a block's output
+  /// that is both transposed for the next convolution and added back as the
+  /// residual) stays a result of the merged kernel, as long as those other
+  /// uses come after the consumer (the merged launch is where it was).
+  static bool resultsFuse(meshvk::LaunchOp producer, meshvk::LaunchOp consumer,
+                          func::FuncOp consumerKernel) {
+    return llvm::all_of(producer.getResults(), [&](Value r) {
+      int reads = 0;
+      for (OpOperand &use : r.getUses()) {
+        Operation *user = use.getOwner();
+        if (user == consumer.getOperation()) {
+          if (++reads > 1 || !readOnceElementwise(consumerKernel, use.getOperandNumber()))
+            return false;
+        } else if (user->getBlock() != consumer->getBlock() || !consumer->isBeforeInBlock(user)) {
+          return false;
+        }
+      }
+      return true;
+    });
+  }
+
+  /// The producer's results used by others than the consumer: the merged
+  /// kernel returns them after the consumer's.
+  static SmallVector<Value> keptResults(meshvk::LaunchOp producer, meshvk::LaunchOp consumer) {
+    SmallVector<Value> kept;
+    for (Value r : producer.getResults())
+      if (llvm::any_of(r.getUsers(), [&](Operation *u) { return u != consumer.getOperation(); }))
+        kept.push_back(r);
+    return kept;
   }
 
   /// Copies, collectives, empties: anything but compute and constants.
@@ -215,10 +243,21 @@ struct FuseKernelsPass : meshvk::impl::FuseKernelsBase<FuseKernelsPass> {
         consumerMap.map(arg, argumentFor(v));
       }
     }
-    for (Operation &op : ck.getBody().front())
+    for (Operation &op : ck.getBody().front().without_terminator())
       b.clone(op, consumerMap);
+    SmallVector<Value> kept = keptResults(producer, consumer);
+    SmallVector<Value> returned;
+    for (Value v : ck.getBody().front().getTerminator()->getOperands())
+      returned.push_back(consumerMap.lookupOrDefault(v));
+    SmallVector<Type> resultTypes(consumer.getResultTypes());
+    for (Value r : kept) {
+      returned.push_back(
+          map.lookup(producerReturn->getOperand(cast<OpResult>(r).getResultNumber())));
+      resultTypes.push_back(r.getType());
+    }
+    func::ReturnOp::create(b, consumer.getLoc(), returned);
 
-    auto type = FunctionType::get(ctx, body->getArgumentTypes(), consumer.getResultTypes());
+    auto type = FunctionType::get(ctx, body->getArgumentTypes(), resultTypes);
     auto candidate = func::FuncOp::create(consumer.getLoc(), "kernel_fused", type);
     candidate.getBody().push_back(body.release());
     candidate.setPrivate();
@@ -226,10 +265,13 @@ struct FuseKernelsPass : meshvk::impl::FuseKernelsBase<FuseKernelsPass> {
     StringAttr name = intern(candidate, ck);
 
     OpBuilder at(consumer);
-    auto launch = meshvk::LaunchOp::create(at, consumer.getLoc(), consumer.getResultTypes(),
-                                           FlatSymbolRefAttr::get(name),
-                                           at.getI64IntegerAttr(consumer.getProcess()), inputs);
-    consumer->replaceAllUsesWith(launch.getResults());
+    auto launch =
+        meshvk::LaunchOp::create(at, consumer.getLoc(), resultTypes, FlatSymbolRefAttr::get(name),
+                                 at.getI64IntegerAttr(consumer.getProcess()), inputs);
+    unsigned numConsumerResults = consumer->getNumResults();
+    consumer->replaceAllUsesWith(launch.getResults().take_front(numConsumerResults));
+    for (auto [r, merged] : llvm::zip(kept, launch.getResults().drop_front(numConsumerResults)))
+      r.replaceAllUsesWith(merged);
     consumer->erase();
     producer->erase();
     return launch;

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "meshvk/Transforms/Passes.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -30,12 +31,37 @@ bool isFree(Operation *op) {
   return op && (op->hasTrait<OpTrait::ConstantLike>() || isa<tensor::EmptyOp>(op));
 }
 
-/// A fill consumed only by compute ops of its own process is recomputed inside
-/// each consumer's kernel (it is cheap) instead of becoming a buffer.
-bool fusesIntoItsUsers(Operation *op) {
-  if (!isa<linalg::FillOp>(op) || op->use_empty())
+/// A broadcast: an all-parallel generic whose body yields its one input
+/// unchanged, read through fewer loops than the output's (a convolution's
+/// bias spread over its output, as tosa-to-linalg writes the accumulator).
+bool isBroadcast(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || !generic.hasPureTensorSemantics() ||
+      generic.getNumLoops() != generic.getNumParallelLoops() || generic.getNumDpsInits() != 1 ||
+      generic.getNumDpsInputs() != 1 ||
+      generic.getMatchingIndexingMap(generic.getDpsInputOperand(0)).getNumResults() >=
+          generic.getNumLoops())
     return false;
-  return llvm::all_of(op->getUsers(), [&](Operation *user) {
+  auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
+  return &generic.getBody()->front() == yield.getOperation() &&
+         yield.getOperand(0) == generic.getBody()->getArgument(0);
+}
+
+/// A fill consumed only by compute ops of its own process is recomputed inside
+/// each consumer's kernel (it is cheap) instead of becoming a buffer; so is a
+/// broadcast that only initializes the accumulators of such ops (its input
+/// becomes the kernel's: the bias vector is read instead of a whole tensor).
+bool fusesIntoItsUsers(Operation *op) {
+  bool broadcast = isBroadcast(op);
+  if ((!isa<linalg::FillOp>(op) && !broadcast) || op->use_empty())
+    return false;
+  return llvm::all_of(op->getUses(), [&](OpOperand &use) {
+    Operation *user = use.getOwner();
+    if (broadcast) {
+      auto consumer = dyn_cast<linalg::LinalgOp>(user);
+      if (!consumer || !consumer.isDpsInit(&use))
+        return false;
+    }
     return !isa<meshvk::MeshVKDialect>(user->getDialect()) && !isa<func::ReturnOp>(user) &&
            meshvk::getProcess(user) == meshvk::getProcess(op);
   });
@@ -126,9 +152,10 @@ struct OutlineKernelsPass : meshvk::impl::OutlineKernelsBase<OutlineKernelsPass>
     for (Operation *op : compute)
       if (failed(outlineOne(plan, op)))
         return failure();
-    // Drop what the kernels absorbed (fused fills, unused constants/empties).
+    // Drop what the kernels absorbed (fused fills and broadcasts, unused
+    // constants/empties).
     for (Operation &op : llvm::make_early_inc_range(llvm::reverse(plan.getBody().front())))
-      if (op.use_empty() && (isFree(&op) || isa<linalg::FillOp>(op)))
+      if (op.use_empty() && (isFree(&op) || isa<linalg::FillOp>(op) || isBroadcast(&op)))
         op.erase();
     return success();
   }

@@ -96,6 +96,9 @@ void meshvk::buildPartitionPipeline(OpPassManager &pm, bool storeInF16) {
 }
 
 void meshvk::buildPlanPipeline(OpPassManager &pm) {
+  // On the SPMD functions, before unrolling clones each op per process:
+  // convolutions and poolings whose windows stayed local become one op again.
+  pm.addPass(createRecomposeWindows());
   // No canonicalize/CSE between these: CSE would merge identical ops of
   // different processes, and rewrites could drop the meshvk.process tags.
   pm.addPass(createUnrollGrid());

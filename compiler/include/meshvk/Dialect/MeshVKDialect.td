@@ -23,6 +23,8 @@
 //   meshvk.collective_id       shard collectives; then  unroll-grid; lower-  lower-collectives;
 //                              the copies/reductions    collectives, outline- emitter (Command.collective)
 //                              lowering them            kernels (launch)
+//   meshvk.window_op,          the linalg.generics a    normalize-input       recompose-windows
+//   meshvk.window_roles        window op became         (ConvWindows.cpp)
 //   meshvk.collectives         the plan func.func       lower-collectives     compileProgram (reports)
 //   meshvk.kernel              outlined kernel funcs    outline-kernels       meshvk.launch verifier,
 //                                                                             codegen
@@ -64,6 +66,8 @@ def MeshVK_Dialect : Dialect {
     "::meshvk::PlanAttr":$plan,
     "::mlir::IntegerAttr":$process,
     "::mlir::IntegerAttr":$collective_id,
+    "::mlir::SymbolRefAttr":$window_op,
+    "::mlir::DenseI64ArrayAttr":$window_roles,
     "::mlir::ArrayAttr":$collectives,
     "::mlir::UnitAttr":$kernel,
     "::mlir::ArrayAttr":$buffers,

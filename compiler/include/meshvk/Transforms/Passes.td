@@ -591,6 +591,44 @@ def OutlineKernels : Pass<"meshvk-outline-kernels", "mlir::ModuleOp"> {
   let dependentDialects = ["::meshvk::MeshVKDialect", "mlir::func::FuncDialect"];
 }
 
+def RecomposeWindows : Pass<"meshvk-recompose-windows", "mlir::ModuleOp"> {
+  let summary = "Rebuild convolutions and poolings whose windows stayed local as one op";
+  let description = [{
+    meshvk-normalize-input decomposes a convolution or pooling into generics
+    over shifted windows of its input (ConvWindows.cpp), so that partitioning
+    can split it, and keeps the op as a template in the nested module
+    @meshvk_window_ops. After partitioning, where every window of an op reads
+    only this process's shard (no split of a shifted or padded dimension) and
+    the tap generics still combine as they were emitted (nothing partitioning
+    put between them), the generics, windows and filter slices are replaced by
+    the op itself on the local shards: it reads the local input padded once
+    (a fill and one copy of the shard into its interior) and the whole local
+    filters. Ops whose windows need neighbours' borders keep the
+    decomposition. The template module is erased.
+
+    Before (one 3x3 convolution, 9 taps in 3 groups):
+    ```mlir
+    %w0 = meshvk.window %x shifts [0, -1, -1, 0] pad 0.0 : f32 ...
+    %f0 = tensor.extract_slice %w[0, 0, 0, 0] [8, 1, 1, 8] ...
+    %g0 = linalg.generic {meshvk.window_op = @meshvk_window_ops::@window_op,
+                          meshvk.window_roles = array<i64: -2, 1, ...>} ins(%w0, %f0, ...)
+    ...
+    %s = linalg.add ins(%g01, %g2 ...)
+    ```
+    After:
+    ```mlir
+    %p = linalg.fill ins(%zero) outs(%empty : tensor<2x12x12x8xf32>)
+    %xp = tensor.insert_slice %x into %p[0, 1, 1, 0] [2, 10, 10, 8] [1, 1, 1, 1]
+    %s = linalg.generic {...(d0, d1 + d4, d2 + d5, d6)...} ins(%xp, %w) outs(...)
+    ```
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"recomposed", "recomposed", "window ops rebuilt as one op">,
+    Statistic<"kept", "kept", "window ops left decomposed (non-local windows or a changed chain)">
+  ];
+}
+
 def FuseKernels : Pass<"meshvk-fuse-kernels", "mlir::ModuleOp"> {
   let summary = "Merge elementwise kernels into the kernel of their producer (epilogues, chains)";
   let description = [{

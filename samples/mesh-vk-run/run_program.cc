@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "benchmark.h"
+#include "copy_path.h"
 #include "device_flags.h"
 #include "grid_variant.h"
 #include "meshvk/meshvk.h"

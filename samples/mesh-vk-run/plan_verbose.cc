@@ -18,8 +18,8 @@ namespace meshvk_run {
 void ReportPlanDecisions(const meshvk_module_t* module, uint32_t function, const meshvk_device_set_t* set,
                          uint32_t process_count) {
   if (Verbosity() < 1) return;
-  Verbose(1, "device set: %s, %u processes, %u phases", TopologyText(meshvk_device_set_topology(set)),
-          process_count, meshvk_module_function_phase_count(module, function));
+  Verbose(1, "device set: %s, %u processes, %u phases", TopologyText(meshvk_device_set_topology(set)), process_count,
+          meshvk_module_function_phase_count(module, function));
   for (uint32_t p = 0; p < process_count; ++p) {
     meshvk_process_info_t info = MESHVK_PROCESS_INFO_INIT;
     if (meshvk_status_t status = meshvk_device_set_process_info(set, p, &info)) {

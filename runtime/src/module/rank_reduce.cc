@@ -51,7 +51,6 @@ void CombineTwo(mvk::Reduction reduction, const T* a, const T* b, T* into, uint6
   for (uint64_t i = 0; i < count; ++i) into[i] = CombineOne(reduction, a[i], b[i]);
 }
 
-
 // IEEE half <-> float (round to nearest even, subnormals, inf and NaN kept):
 // f16 reductions combine in float and round each result back to half, as
 // the devices' f16 reduction kernel does per step.

@@ -7,7 +7,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <map>
 #include <memory>
 #include <vector>
 
@@ -24,6 +23,7 @@
 #include "output_files.h"
 #include "plan_graph.h"
 #include "plan_print.h"
+#include "plan_verbose.h"
 #include "rank_layout.h"
 #include "read_inputs.h"
 #include "run_arguments.h"
@@ -121,12 +121,12 @@ class ProgramRun {
       return Error(kExitUsage, error);
     step("check inputs");
     if (int code = CreateDevices()) return code;
-    ReportPlanDecisions();
+    ReportPlanDecisions(r_.module, function(), r_.set, grid_.process_count);
     if (int code = WritePlanGraphFile()) return code;
     step("device set");
     if (int code = CreateProgram()) return code;
     if (int code = ReportRanks()) return code;
-    ReportCopyPaths();
+    ReportCopyPaths(r_.set, grid_.process_count);
     if (int code = ReadData()) return code;
     if (int code = Invoke()) return code;
     if (int code = Benchmark()) return code;
@@ -153,11 +153,9 @@ class ProgramRun {
   int CompileModule();
   int ChooseFunctionAndRanks();
   int CreateDevices();
-  void ReportPlanDecisions();
   int WritePlanGraphFile();
   int CreateProgram();
   int ReportRanks();
-  void ReportCopyPaths();
   int ReadData();
   int Invoke();
   int Benchmark();
@@ -342,46 +340,6 @@ int ProgramRun::CreateDevices() {
   return kExitOk;
 }
 
-// -v: the device of each process and the copies by path; -vv: each
-// dispatch's kernel and workgroup count.
-void ProgramRun::ReportPlanDecisions() {
-  if (Verbosity() < 1) return;
-  Verbose(1, "device set: %s, %u processes, %u phases", TopologyText(meshvk_device_set_topology(r_.set)),
-          grid_.process_count, meshvk_module_function_phase_count(r_.module, function()));
-  for (uint32_t p = 0; p < grid_.process_count; ++p) {
-    meshvk_process_info_t info = MESHVK_PROCESS_INFO_INIT;
-    if (meshvk_status_t status = meshvk_device_set_process_info(r_.set, p, &info)) {
-      meshvk_status_free(status);
-      continue;
-    }
-    Verbose(1, "process %u: physical device %u, VkDevice %u, device index %u, queue family %u queue %u", p,
-            info.physical_device, info.logical_device, info.device_index, info.queue_family, info.queue_index);
-  }
-  std::map<std::string, std::pair<uint32_t, uint64_t>> paths;  // path -> (copies, bytes)
-  for (uint32_t p = 0; p < grid_.process_count; ++p) {
-    for (uint32_t c = 0; c < meshvk_module_command_count(r_.module, function(), p); ++c) {
-      meshvk_command_info_t info = MESHVK_COMMAND_INFO_INIT;
-      if (meshvk_status_t status = meshvk_module_command_info(r_.module, function(), p, c, &info)) {
-        meshvk_status_free(status);
-        continue;
-      }
-      if (info.kind == MESHVK_TRACE_COPY) {
-        auto& entry = paths[CopyPathName(r_.set, info.peer, p)];
-        ++entry.first;
-        entry.second += info.bytes;
-      } else if (info.kind == MESHVK_TRACE_DISPATCH) {
-        Verbose(2, "process %u command %u: %s, %ux%ux%u workgroups, phase %u, %llu bytes bound, %llu FLOP", p, c,
-                KernelName(info.name, info.executable).c_str(), info.workgroup_count[0], info.workgroup_count[1],
-                info.workgroup_count[2], info.phase, static_cast<unsigned long long>(info.bytes),
-                static_cast<unsigned long long>(info.flops));
-      }
-    }
-  }
-  for (const auto& [name, entry] : paths)
-    Verbose(1, "copies by path: %s: %u copies, %llu bytes", name.c_str(), entry.first,
-            static_cast<unsigned long long>(entry.second));
-}
-
 int ProgramRun::WritePlanGraphFile() {
   if (flags_.plan_graph.empty()) return kExitOk;
   if (std::string error; !WritePlanGraph(flags_.plan_graph, r_.module, function(), r_.set, &error))
@@ -460,22 +418,6 @@ int ProgramRun::ReportRanks() {
   PrintRankCollectives(r_.module, function(), layout_.process_rank.data(), mpi_->size(), rank_collectives_);
   std::fflush(stdout);
   return kExitOk;
-}
-
-// -vv: the path between every two processes on different VkDevices, and why.
-void ProgramRun::ReportCopyPaths() {
-  if (Verbosity() < 2) return;
-  for (uint32_t p = 0; p < grid_.process_count; ++p) {
-    for (uint32_t q = 0; q < grid_.process_count; ++q) {
-      meshvk_copy_path_info_t path = MESHVK_COPY_PATH_INFO_INIT;
-      if (p == q || meshvk_device_set_copy_path(r_.set, q, p, &path) != MESHVK_OK) continue;
-      if (path.path == MESHVK_COPY_PATH_EXTERNAL_MEMORY || path.path == MESHVK_COPY_PATH_HOST_STAGING)
-        Verbose(2, "copies %u -> %u: %s: %s; sync: %s", q, p, meshvk_copy_path_name(path.path), path.reason,
-                path.external_semaphores && path.path == MESHVK_COPY_PATH_EXTERNAL_MEMORY
-                    ? "device waits (shared timeline semaphore)"
-                    : "host waits");
-    }
-  }
 }
 
 // The data, only now that the program exists (its device limits refused it

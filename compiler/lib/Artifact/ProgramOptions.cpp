@@ -2,6 +2,7 @@
 // the Python module share (see meshvk/Artifact/CompileProgram.h): each parser
 // fills its value or says in one line what it expected.
 #include "meshvk/Artifact/CompileProgram.h"
+#include "meshvk/Import/OnnxImport.h"
 
 #include <cerrno>
 #include <cstdlib>
@@ -44,6 +45,27 @@ bool parseOnnxInputShape(const std::string &text,
   }
   nameAndShape->first = text.substr(0, eq);
   return true;
+}
+
+bool parseOnnxInputShapes(const std::vector<std::string> &specs, ProgramOptions *options,
+                          std::string *error) {
+  for (const std::string &spec : specs) {
+    std::pair<std::string, std::vector<int64_t>> nameAndShape;
+    if (!parseOnnxInputShape(spec, &nameAndShape, error)) {
+      *error = "--input-shape=" + spec + ": " + *error;
+      return false;
+    }
+    options->onnxInputShapes.push_back(std::move(nameAndShape));
+  }
+  return true;
+}
+
+bool onnxShardTakesGrid(const std::string &policy) {
+  OnnxImportOptions parsed;
+  std::string ignored;
+  if (!parseOnnxShardPolicy(policy, &parsed, &ignored))
+    return true;
+  return parsed.shard != OnnxShardPolicy::None && parsed.shard != OnnxShardPolicy::Spec;
 }
 
 bool parseGridSizes(const std::string &text, std::vector<int64_t> *sizes, std::string *error) {

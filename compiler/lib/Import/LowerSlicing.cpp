@@ -65,6 +65,18 @@ Value padAxis(Importer &im, Value v, int64_t axis, int64_t begin, int64_t end, b
 
 } // namespace
 
+SliceRange sliceRange(int64_t dim, int64_t start, int64_t end, int64_t step) {
+  int64_t b = start < 0 ? start + dim : start, e = end < 0 ? end + dim : end;
+  if (step > 0) {
+    b = std::clamp<int64_t>(b, 0, dim);
+    e = std::clamp<int64_t>(e, 0, dim);
+    return {b, std::max<int64_t>(0, (e - b + step - 1) / step)};
+  }
+  b = std::clamp<int64_t>(b, 0, dim - 1);
+  e = std::clamp<int64_t>(e, -1, dim - 1);
+  return {b, std::max<int64_t>(0, (b - e - step - 1) / -step)};
+}
+
 bool lowerConcat(Importer &im) {
   std::vector<Value> parts;
   int32_t type = 0;
@@ -118,24 +130,15 @@ bool lowerSlice(Importer &im) {
   std::vector<int64_t> reversed;
   for (size_t k = 0; k < starts.size(); ++k) {
     int64_t a = axes[k], dim = x->shape[a];
-    int64_t step = steps.empty() ? 1 : steps[k], b = starts[k], e = ends[k];
+    int64_t step = steps.empty() ? 1 : steps[k];
     if (step == 0)
       return im.fail("a step of 0 is not allowed");
-    b = b < 0 ? b + dim : b;
-    e = e < 0 ? e + dim : e;
-    if (step > 0) {
-      b = std::clamp<int64_t>(b, 0, dim);
-      e = std::clamp<int64_t>(e, 0, dim);
-      sizes[a] = std::max<int64_t>(0, (e - b + step - 1) / step);
-      offsets[a] = b;
-    } else {
-      // On the reversed axis, element i is dim - 1 - i.
-      b = std::clamp<int64_t>(b, 0, dim - 1);
-      e = std::clamp<int64_t>(e, -1, dim - 1);
-      sizes[a] = std::max<int64_t>(0, (b - e - step - 1) / -step);
-      offsets[a] = dim - 1 - b;
+    SliceRange range = sliceRange(dim, starts[k], ends[k], step);
+    sizes[a] = range.count;
+    // On the reversed axis, element i is dim - 1 - i.
+    offsets[a] = step > 0 ? range.first : dim - 1 - range.first;
+    if (step < 0)
       reversed.push_back(a);
-    }
     strides[a] = std::abs(step);
   }
   if (!checkNonEmpty(im, sizes))

@@ -5,9 +5,9 @@
 // Reshape, Flatten, Squeeze, Unsqueeze, Transpose, Expand, Tile, Dropout,
 // DepthToSpace, SpaceToDepth; and the one table of them all),
 // LowerSlicing.cpp (slices and concatenations along axes: Concat, Slice,
-// Split, Pad, CumSum) and LowerIndexing.cpp (elements chosen by computed
-// indices: Gather, GatherElements, ArgMax, ArgMin). The IR helpers below are
-// defined once, in LowerMovement.cpp.
+// Split, Pad, CumSum; HostFold.cpp folds Slice by the same sliceRange) and LowerIndexing.cpp
+// (elements chosen by computed indices: Gather, GatherElements, ArgMax, ArgMin). The IR helpers
+// below are defined once, in LowerMovement.cpp.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MESHVK_LIB_IMPORT_MOVEMENT_H_
@@ -36,6 +36,15 @@ mlir::Value sliceAxis(Importer &im, mlir::Value v, int64_t axis, int64_t offset,
 mlir::Value concatAxis(Importer &im, llvm::ArrayRef<mlir::Value> parts, int64_t axis);
 // `v` reversed along `axis` (itself where the axis has one element).
 mlir::Value reverseAxis(Importer &im, mlir::Value v, int64_t axis);
+
+// ONNX Slice's range along an axis of `dim` elements from `start` to `end` by
+// `step` (not 0): bounds below 0 count from the end, then are clamped as the
+// ONNX spec says. `first` is the first element taken, `count` how many (0 for
+// an empty range); a negative step walks down from `first`.
+struct SliceRange {
+  int64_t first = 0, count = 0;
+};
+SliceRange sliceRange(int64_t dim, int64_t start, int64_t end, int64_t step);
 
 // The lowerings of LowerSlicing.cpp and LowerIndexing.cpp, for the table.
 bool lowerConcat(Importer &im);

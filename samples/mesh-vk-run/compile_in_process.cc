@@ -110,12 +110,7 @@ std::string CompileInProcess(const std::string& path, const RunFlags& flags, con
   options->storeInF16 = flags.precision == "f16";
   if (path.size() >= 5 && path.compare(path.size() - 5, 5, ".onnx") == 0) {
     options->onnxShard = flags.shard;
-    for (const std::string& spec : flags.input_shapes) {
-      std::pair<std::string, std::vector<int64_t>> name_and_shape;
-      if (std::string error; !meshvk::parseOnnxInputShape(spec, &name_and_shape, &error))
-        return "--input-shape=" + spec + ": " + error;
-      options->onnxInputShapes.push_back(std::move(name_and_shape));
-    }
+    if (std::string error; !meshvk::parseOnnxInputShapes(flags.input_shapes, options, &error)) return error;
     options->onnxInputShapeHints = InputShapeHints(flags.inputs);
     if (flags.shard == "none" && devices.processes > 1)
       return "--devices=" + std::to_string(devices.processes) +
@@ -123,8 +118,7 @@ std::string CompileInProcess(const std::string& path, const RunFlags& flags, con
              "--shard=data, --shard=tensor or --shard=SPEC.json";
     // data/tensor split over a 1-D grid of the run's processes, or over
     // --grid-shape (mesh-vk-compile's), whose product is the process count.
-    bool policy = flags.shard != "none" &&
-                  !(flags.shard.size() >= 5 && flags.shard.compare(flags.shard.size() - 5, 5, ".json") == 0);
+    const bool policy = meshvk::onnxShardTakesGrid(flags.shard);
     std::vector<int64_t> grid;
     if (flags.grid_shape_set) {
       if (std::string error; !meshvk::parseGridShape(flags.grid_shape, &grid, &error))

@@ -3,14 +3,13 @@
 // becomes the one-line message, so a caller never sees MLIR's multi-line
 // output or a crash for bad input.
 #include "meshvk/Artifact/CompileProgram.h"
+#include "GridVariants.h"
 #include "IsolatedCompile.h"
 #include "meshvk/Import/OnnxImport.h"
 #include "meshvk/Support/CompileStage.h"
 
 #include <cerrno>
-#include <chrono>
 #include <cstring>
-#include <set>
 #include <fstream>
 #include <sstream>
 
@@ -19,7 +18,6 @@
 #include "meshvk/Artifact/ArtifactEmitter.h"
 #include "meshvk/Codegen/KernelCompiler.h"
 #include "meshvk/Codegen/Passes.h"
-#include "meshvk/artifact/variants.h"
 #include "llvm/ADT/StringSet.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -129,13 +127,6 @@ private:
 // SPIR-V version ceiling of a Vulkan version (Vulkan spec, "Versions").
 uint32_t maxSpirvFor(uint32_t vulkan) { return vulkan >= 103 ? 106 : vulkan == 102 ? 105 : 103; }
 
-std::string countsText(const std::vector<int64_t> &counts) {
-  std::string text;
-  for (size_t i = 0; i < counts.size(); ++i)
-    text += (i ? ", " : "") + std::to_string(counts[i]);
-  return text;
-}
-
 // "2x2" ("?" for a dynamic extent).
 std::string shapeText(ArrayRef<int64_t> shape) {
   std::string text;
@@ -148,175 +139,6 @@ std::string shapeText(ArrayRef<int64_t> shape) {
 std::string axesText(size_t count) {
   return std::to_string(count) + (count == 1 ? " axis" : " axes");
 }
-
-// A dynamic grid with no process count given: one plan per count of
-// options.gridSizes, each compiled exactly as for mesh-vk-run --devices=N
-// (the whole chain again, on the source), packed into one file of variants.
-// `grid` names the grid in messages ("NAME:LINE:COL: ... grid @g (shape ?)").
-std::string compileGridVariants(const std::string &source, const std::string &bufferName,
-                                const ProgramOptions &options, const std::string &gridWhere,
-                                const std::string &grid, CompiledProgram *out) {
-  const std::vector<int64_t> &sizes =
-      options.gridSizes.empty() ? kDefaultGridSizes : options.gridSizes;
-  std::vector<artifact::GridVariantDesc> plans;
-  std::vector<CompiledVariant> variants;
-  std::vector<std::string> warnings, refusals;
-  std::set<std::string> seenWarnings; // the program's own warnings repeat per count
-  for (int64_t count : sizes) {
-    ProgramOptions one = options;
-    one.gridSizes.clear();
-    one.dynamicGridProcesses = count;
-    // Each plan's kernels in their own folder: plans for different counts
-    // have kernels of the same name (and other tile sizes).
-    if (!options.dumpDirectory.empty())
-      one.dumpDirectory = options.dumpDirectory + "/p" + std::to_string(count);
-    CompiledProgram compiled;
-    auto start = std::chrono::steady_clock::now();
-    std::string error = compileProgramSource(source, bufferName, one, &compiled);
-    double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (!error.empty()) {
-      refusals.push_back("for " + std::to_string(count) + ": " + error);
-      warnings.push_back(gridWhere + ": warning: " + grid + ": no plan for " +
-                         std::to_string(count) + " processes, left out: " + error);
-      continue;
-    }
-    for (std::string &w : compiled.warnings)
-      if (seenWarnings.insert(w).second)
-        warnings.push_back(std::move(w));
-    CompiledVariant v;
-    v.processes = count;
-    v.gridShape = compiled.gridShape;
-    v.artifactBytes = compiled.artifact.size();
-    v.compileSeconds = seconds;
-    v.memory = std::move(compiled.memory);
-    v.collectives = std::move(compiled.collectives);
-    variants.push_back(std::move(v));
-    plans.push_back({static_cast<uint32_t>(count), std::move(compiled.artifact)});
-  }
-  *out = CompiledProgram();
-  if (plans.empty()) { // one line: every count's reason
-    std::string reasons;
-    for (const std::string &r : refusals)
-      reasons += "; " + r;
-    return gridWhere + ": error: " + grid + " compiles for none of the process counts " +
-           countsText(sizes) + reasons;
-  }
-  out->warnings = std::move(warnings);
-  out->artifact = artifact::BuildVariantsArtifact(plans, options.producer);
-  out->variants = std::move(variants);
-  return "";
-}
-
-} // namespace
-
-bool parseGridShape(const std::string &text, std::vector<int64_t> *shape, std::string *error) {
-  shape->clear();
-  std::stringstream in(text);
-  std::string part;
-  while (std::getline(in, part, 'x')) {
-    char *end = nullptr;
-    errno = 0;
-    long long v = part.empty() ? 0 : std::strtoll(part.c_str(), &end, 10);
-    if (part.empty() || *end != '\0' || errno || v < 1 || v > 1024) {
-      *error = "'" + text +
-               "' is not a grid shape (expected extents 1..1024 joined by 'x', e.g. 4 or 2x2)";
-      return false;
-    }
-    shape->push_back(v);
-  }
-  if (shape->empty() || text.back() == 'x') {
-    *error = "'" + text +
-             "' is not a grid shape (expected extents 1..1024 joined by 'x', e.g. 4 or 2x2)";
-    return false;
-  }
-  return true;
-}
-
-bool parseOnnxInputShape(const std::string &text,
-                         std::pair<std::string, std::vector<int64_t>> *nameAndShape,
-                         std::string *error) {
-  size_t eq = text.find('=');
-  std::string ignored;
-  if (eq == std::string::npos || eq == 0 ||
-      !parseGridShape(text.substr(eq + 1), &nameAndShape->second, &ignored)) {
-    *error = "expected NAME=AxBx... (e.g. x=1x3x224x224)";
-    return false;
-  }
-  nameAndShape->first = text.substr(0, eq);
-  return true;
-}
-
-bool parseGridSizes(const std::string &text, std::vector<int64_t> *sizes, std::string *error) {
-  sizes->clear();
-  auto bad = [&](const std::string &why) {
-    sizes->clear();
-    *error = "'" + text + "' is not a list of process counts (" + why +
-             "; expected counts 1..1024 and ranges A-B joined by commas, e.g. 1,2,4,8 or 1-4,8)";
-    return false;
-  };
-  auto number = [](const std::string &part, int64_t *value) {
-    char *end = nullptr;
-    errno = 0;
-    long long v =
-        part.empty() || part[0] == '-' || part[0] == '+' ? 0 : std::strtoll(part.c_str(), &end, 10);
-    if (part.empty() || !end || *end != '\0' || errno || v < 1 || v > 1024)
-      return false;
-    *value = v;
-    return true;
-  };
-  if (text.empty() || text.back() == ',')
-    return bad("an empty entry");
-  std::set<int64_t> seen;
-  std::stringstream in(text);
-  std::string part;
-  while (std::getline(in, part, ',')) {
-    size_t dash = part.find('-', 1);
-    int64_t first = 0, last = 0;
-    if (part.empty())
-      return bad("an empty entry");
-    if (dash == std::string::npos) {
-      if (!number(part, &first))
-        return bad("'" + part + "' is not a count 1..1024");
-      last = first;
-    } else if (!number(part.substr(0, dash), &first) || !number(part.substr(dash + 1), &last)) {
-      return bad("'" + part + "' is not a range of counts 1..1024");
-    } else if (last < first) {
-      return bad("the range '" + part + "' runs backwards");
-    }
-    for (int64_t c = first; c <= last; ++c) {
-      if (!seen.insert(c).second)
-        return bad(std::to_string(c) + " is given twice");
-      sizes->push_back(c);
-    }
-  }
-  return true;
-}
-
-bool parsePrecision(const std::string &text, bool *storeInF16, std::string *error) {
-  if (text != "f32" && text != "f16") {
-    *error = "'" + text + "' is not a precision (expected f32 or f16)";
-    return false;
-  }
-  *storeInF16 = text == "f16";
-  return true;
-}
-
-bool parseVulkanVersion(const std::string &text, uint32_t *version, std::string *error) {
-  if (text == "1.1")
-    *version = 101;
-  else if (text == "1.2")
-    *version = 102;
-  else if (text == "1.3")
-    *version = 103;
-  else {
-    *error = "'" + text + "' is not a supported Vulkan version (expected 1.1, 1.2 or 1.3)";
-    return false;
-  }
-  return true;
-}
-
-namespace {
 
 /// One compilation of a program's source, step by step: the context with
 /// every stage's diagnostics in one handler, the module, and the result.
@@ -661,13 +483,19 @@ private:
 
 namespace {
 
-std::string compileSourceInProcess(const std::string &source, const std::string &bufferName,
-                                   const ProgramOptions &options, CompiledProgram *out) {
-  // A dump directory that cannot be created is the caller's mistake, not the
-  // program's: say so before compiling (and without a program location).
+// A dump directory that cannot be created is the caller's mistake, not the
+// program's: said before compiling (and without a program location).
+std::string makeDumpDirectory(const ProgramOptions &options) {
   if (!options.dumpDirectory.empty())
     if (std::error_code ec = llvm::sys::fs::create_directories(options.dumpDirectory))
       return options.dumpDirectory + ": cannot create the kernel dump directory: " + ec.message();
+  return "";
+}
+
+std::string compileSourceInProcess(const std::string &source, const std::string &bufferName,
+                                   const ProgramOptions &options, CompiledProgram *out) {
+  if (std::string error = makeDumpDirectory(options); !error.empty())
+    return error;
   if (std::string error = nestingError(source, bufferName); !error.empty())
     return error;
   return ProgramCompilation(bufferName, options, out).run(source);
@@ -675,9 +503,8 @@ std::string compileSourceInProcess(const std::string &source, const std::string 
 
 std::string compileOnnxInProcess(const std::string &path, const ProgramOptions &options,
                                  CompiledProgram *out) {
-  if (!options.dumpDirectory.empty())
-    if (std::error_code ec = llvm::sys::fs::create_directories(options.dumpDirectory))
-      return options.dumpDirectory + ": cannot create the kernel dump directory: " + ec.message();
+  if (std::string error = makeDumpDirectory(options); !error.empty())
+    return error;
   return ProgramCompilation(path, options, out).runOnnx(path);
 }
 

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Importer.h"
+#include "Movement.h"
 
 #include <cmath>
 #include <set>
@@ -243,20 +244,11 @@ bool foldStructural(Importer &im, const std::string &op,
     for (size_t k = 0; k < axes.size(); ++k) {
       int64_t dim = x.shape[axes[k]], step = in.size() > 4 ? in[4]->ints.at(k) : 1;
       int64_t b = in[1]->ints[k], e = in[2]->ints.at(k);
-      b = b < 0 ? b + dim : b;
-      e = e < 0 ? e + dim : e;
-      if (step > 0) {
-        b = std::clamp<int64_t>(b, 0, dim);
-        e = std::clamp<int64_t>(e, 0, dim);
-        shape[axes[k]] = std::max<int64_t>(0, (e - b + step - 1) / step);
-      } else if (step < 0) {
-        b = std::clamp<int64_t>(b, 0, dim - 1);
-        e = std::clamp<int64_t>(e, -1, dim - 1);
-        shape[axes[k]] = std::max<int64_t>(0, (b - e - step - 1) / -step);
-      } else {
+      if (step == 0)
         return false;
-      }
-      starts[axes[k]] = b;
+      SliceRange range = sliceRange(dim, b, e, step);
+      shape[axes[k]] = range.count;
+      starts[axes[k]] = range.first;
       steps[axes[k]] = step;
     }
     std::vector<int64_t> st = strides(x.shape);

@@ -144,14 +144,15 @@ public:
       im.valueInfo[v.name()] = &v;
     for (const auto &v : graph.output())
       im.valueInfo[v.name()] = &v;
-    if (!initializers() || !givenInputsExist() || !planSharding(im, graph, signature))
+    std::vector<int64_t> grid;
+    if (!initializers() || !givenInputsExist() || !planSharding(im, graph, signature, &grid))
       return false;
     pretransposeGemmWeights();
     storeConvTransposeWeights();
     storeConvWeightsOHWI();
     im.b.setInsertionPointToEnd(module.getBody());
     if (im.options.shard != OnnxShardPolicy::None)
-      shard::GridOp::create(im.b, im.loc, "grid", gridShape(im));
+      shard::GridOp::create(im.b, im.loc, "grid", grid);
     std::vector<Type> argumentTypes;
     std::vector<const onnx::ValueInfoProto *> arguments;
     std::vector<std::vector<int64_t>> shapes;

@@ -22,6 +22,7 @@
 #include "ShardingGraph.h"
 
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -282,10 +283,24 @@ private:
   }
 };
 
-bool planSpec(Importer &im, const onnx::GraphProto &graph, std::string *error) {
-  std::ifstream in(im.options.specPath);
+// A sharding spec as read from its file: {"grid": [N, ...], "tensors":
+// {"name": [[axes], ...], ...}}, the tensors in the file's order.
+struct ShardSpec {
+  std::optional<std::vector<int64_t>> grid; // absent: the policy's grid
+  struct Entry {
+    std::string name;
+    bool axisLists = false; // the value is a list (of axis lists)
+    std::vector<std::vector<int64_t>> axes;
+  };
+  std::vector<Entry> tensors;
+};
+
+// The spec file at `path`, parsed once; false with the error when it cannot
+// be read or is not a spec (no "tensors" object).
+bool readShardSpec(const std::string &path, ShardSpec *spec, std::string *error) {
+  std::ifstream in(path);
   if (!in) {
-    *error = im.options.specPath + ": cannot read the sharding spec";
+    *error = path + ": cannot read the sharding spec";
     return false;
   }
   std::ostringstream text;
@@ -296,11 +311,35 @@ bool planSpec(Importer &im, const onnx::GraphProto &graph, std::string *error) {
   if (!tensors) {
     if (!json)
       llvm::consumeError(json.takeError());
-    *error =
-        im.options.specPath +
-        ": not a sharding spec (expected {\"grid\": [N], \"tensors\": {\"name\": [[axes], ...]}})";
+    *error = path + ": not a sharding spec (expected {\"grid\": [N], \"tensors\": {\"name\": "
+                    "[[axes], ...]}})";
     return false;
   }
+  if (const llvm::json::Array *grid = object->getArray("grid")) {
+    spec->grid.emplace();
+    for (const auto &v : *grid)
+      spec->grid->push_back(v.getAsInteger().value_or(1));
+  }
+  for (const auto &[key, value] : *tensors) {
+    ShardSpec::Entry &entry = spec->tensors.emplace_back();
+    entry.name = key.str();
+    const llvm::json::Array *dims = value.getAsArray();
+    entry.axisLists = dims != nullptr;
+    for (size_t d = 0; dims && d < dims->size(); ++d) {
+      entry.axes.emplace_back();
+      const llvm::json::Array *grid = (*dims)[d].getAsArray();
+      for (size_t k = 0; grid && k < grid->size(); ++k)
+        if (auto a = (*grid)[k].getAsInteger())
+          entry.axes.back().push_back(*a);
+    }
+  }
+  return true;
+}
+
+// The spec's splits on the model's tensors; false with the error for a name
+// the model lacks or a value that is not a list of axis lists.
+bool planSpec(Importer &im, const onnx::GraphProto &graph, const ShardSpec &spec,
+              std::string *error) {
   std::set<std::string> names;
   for (const auto &v : graph.input())
     names.insert(v.name());
@@ -309,27 +348,17 @@ bool planSpec(Importer &im, const onnx::GraphProto &graph, std::string *error) {
   for (const auto &n : graph.node())
     for (const auto &o : n.output())
       names.insert(o);
-  for (const auto &[key, value] : *tensors) {
-    std::string name = key.str();
-    if (!names.count(name)) {
-      *error = im.options.specPath + ": tensor '" + name + "' is not in the model";
+  for (const ShardSpec::Entry &entry : spec.tensors) {
+    if (!names.count(entry.name)) {
+      *error = im.options.specPath + ": tensor '" + entry.name + "' is not in the model";
       return false;
     }
-    const llvm::json::Array *dims = value.getAsArray();
-    std::vector<std::vector<int64_t>> axes;
-    for (size_t d = 0; dims && d < dims->size(); ++d) {
-      axes.emplace_back();
-      const llvm::json::Array *grid = (*dims)[d].getAsArray();
-      for (size_t k = 0; grid && k < grid->size(); ++k)
-        if (auto a = (*grid)[k].getAsInteger())
-          axes.back().push_back(*a);
-    }
-    if (!dims) {
-      *error = im.options.specPath + ": tensor '" + name + "': expected a list of axis lists";
+    if (!entry.axisLists) {
+      *error = im.options.specPath + ": tensor '" + entry.name + "': expected a list of axis lists";
       return false;
     }
-    im.splits[name] = axes;
-    im.splitReasons[name] = "spec";
+    im.splits[entry.name] = entry.axes;
+    im.splitReasons[entry.name] = "spec";
   }
   return true;
 }
@@ -388,37 +417,24 @@ bool checkGrid(const OnnxImportOptions &options, const std::vector<int64_t> &gri
 
 } // namespace
 
-std::vector<int64_t> gridShape(const Importer &im) {
+bool planSharding(Importer &im, const onnx::GraphProto &graph, OnnxSignature *signature,
+                  std::vector<int64_t> *grid) {
   if (im.options.shard == OnnxShardPolicy::Spec) {
-    std::ifstream in(im.options.specPath);
-    std::ostringstream text;
-    text << in.rdbuf();
-    llvm::Expected<llvm::json::Value> json = llvm::json::parse(text.str());
-    if (!json) {
-      llvm::consumeError(json.takeError());
-    } else if (const auto *object = json->getAsObject()) {
-      if (const auto *grid = object->getArray("grid")) {
-        std::vector<int64_t> shape;
-        for (const auto &v : *grid)
-          shape.push_back(v.getAsInteger().value_or(1));
-        return shape;
-      }
-    }
+    ShardSpec spec;
+    if (!readShardSpec(im.options.specPath, &spec, &im.error) ||
+        !planSpec(im, graph, spec, &im.error))
+      return false;
+    *grid = spec.grid ? *spec.grid : policyGrid(im.options);
+    return true;
   }
-  return policyGrid(im.options);
-}
-
-bool planSharding(Importer &im, const onnx::GraphProto &graph, OnnxSignature *signature) {
-  if (im.options.shard == OnnxShardPolicy::Spec)
-    return planSpec(im, graph, &im.error);
-  std::vector<int64_t> grid = policyGrid(im.options);
-  if (!checkGrid(im.options, grid, &im.error))
+  *grid = policyGrid(im.options);
+  if (!checkGrid(im.options, *grid, &im.error))
     return false;
   DataFlow flow(graph);
   if (int64_t axis = policyAxis(im.options, OnnxShardPolicy::Data); axis >= 0)
-    planData(im, graph, flow, axis, grid[axis], signature);
+    planData(im, graph, flow, axis, (*grid)[axis], signature);
   if (int64_t axis = policyAxis(im.options, OnnxShardPolicy::Tensor); axis >= 0)
-    TensorPlan(im, graph, flow, axis, grid[axis], signature).run();
+    TensorPlan(im, graph, flow, axis, (*grid)[axis], signature).run();
   return true;
 }
 

@@ -30,11 +30,10 @@ bool rewriteAttentionForSharding(Importer &im, onnx::GraphProto &graph, OnnxSign
 // convolution output channels; spec: the JSON file; grid: data and tensor on
 // their own grid axes). Tensors a policy leaves replicated are named in the
 // plan with the reason. false with the error (a spec naming no tensor, an
-// unreadable spec, a grid that does not fit the policy).
-bool planSharding(Importer &im, const onnx::GraphProto &graph, OnnxSignature *signature);
-// The grid the policy runs on (the spec's "grid", else options.gridShape,
-// else {devices}).
-std::vector<int64_t> gridShape(const Importer &im);
+// unreadable spec, a grid that does not fit the policy). *grid: the grid the
+// policy runs on (the spec's "grid", else options.gridShape, else {devices}).
+bool planSharding(Importer &im, const onnx::GraphProto &graph, OnnxSignature *signature,
+                  std::vector<int64_t> *grid);
 
 } // namespace meshvk::onnx_import
 

@@ -8,6 +8,7 @@
 // same computation share one kernel function (compared as printed IR).
 //
 //===----------------------------------------------------------------------===//
+#include "LinalgPatterns.h"
 #include "meshvk/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -31,28 +32,12 @@ bool isFree(Operation *op) {
   return op && (op->hasTrait<OpTrait::ConstantLike>() || isa<tensor::EmptyOp>(op));
 }
 
-/// A broadcast: an all-parallel generic whose body yields its one input
-/// unchanged, read through fewer loops than the output's (a convolution's
-/// bias spread over its output, as tosa-to-linalg writes the accumulator).
-bool isBroadcast(Operation *op) {
-  auto generic = dyn_cast<linalg::GenericOp>(op);
-  if (!generic || !generic.hasPureTensorSemantics() ||
-      generic.getNumLoops() != generic.getNumParallelLoops() || generic.getNumDpsInits() != 1 ||
-      generic.getNumDpsInputs() != 1 ||
-      generic.getMatchingIndexingMap(generic.getDpsInputOperand(0)).getNumResults() >=
-          generic.getNumLoops())
-    return false;
-  auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
-  return &generic.getBody()->front() == yield.getOperation() &&
-         yield.getOperand(0) == generic.getBody()->getArgument(0);
-}
-
 /// A fill consumed only by compute ops of its own process is recomputed inside
 /// each consumer's kernel (it is cheap) instead of becoming a buffer; so is a
 /// broadcast that only initializes the accumulators of such ops (its input
 /// becomes the kernel's: the bias vector is read instead of a whole tensor).
 bool fusesIntoItsUsers(Operation *op) {
-  bool broadcast = isBroadcast(op);
+  bool broadcast = meshvk::isBroadcast(op);
   if ((!isa<linalg::FillOp>(op) && !broadcast) || op->use_empty())
     return false;
   return llvm::all_of(op->getUses(), [&](OpOperand &use) {
@@ -155,7 +140,7 @@ struct OutlineKernelsPass : meshvk::impl::OutlineKernelsBase<OutlineKernelsPass>
     // Drop what the kernels absorbed (fused fills and broadcasts, unused
     // constants/empties).
     for (Operation &op : llvm::make_early_inc_range(llvm::reverse(plan.getBody().front())))
-      if (op.use_empty() && (isFree(&op) || isa<linalg::FillOp>(op) || isBroadcast(&op)))
+      if (op.use_empty() && (isFree(&op) || isa<linalg::FillOp>(op) || meshvk::isBroadcast(&op)))
         op.erase();
     return success();
   }

@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ConvWindows.h"
+#include "LinalgPatterns.h"
 #include "meshvk/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -111,7 +112,7 @@ private:
     // any other tensor stays added after (an epilogue FuseKernels merges).
     if (auto add = dyn_cast_or_null<linalg::AddOp>(singleUser(acc));
         add && add.getDpsInputs()[0] == acc && meshvk::sumIntoOut(op) && isZeroFill(init) &&
-        isBroadcast(add.getDpsInputs()[1])) {
+        meshvk::isBroadcast(add.getDpsInputs()[1].getDefiningOp())) {
       erased.push_back(add);
       localInit = add.getDpsInputs()[1];
       result = add->getResult(0);
@@ -126,18 +127,6 @@ private:
     // stride-1 shape; the op writes its own (made in rebuild).
     initFill = init.getDefiningOp<linalg::FillOp>();
     return initFill || init.getDefiningOp<tensor::EmptyOp>();
-  }
-
-  /// An all-parallel generic yielding its one input (tosa's bias spread
-  /// over the output).
-  static bool isBroadcast(Value v) {
-    auto generic = v.getDefiningOp<linalg::GenericOp>();
-    if (!generic || generic.getNumLoops() != generic.getNumParallelLoops() ||
-        generic.getNumDpsInputs() != 1)
-      return false;
-    Block *body = generic.getBody();
-    return &body->front() == body->getTerminator() &&
-           body->getTerminator()->getOperand(0) == body->getArgument(0);
   }
 
   static bool isZeroFill(Value init) {

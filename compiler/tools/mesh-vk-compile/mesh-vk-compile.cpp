@@ -148,20 +148,12 @@ int ParseOnnxOptions(Invocation *run) {
     return Usage("--shard and --input-shape apply to ONNX models (.onnx); an .mlir program carries "
                  "its own shard annotations");
   run->options.onnxShard = shardPolicy;
-  if (onnx) {
-    meshvk::OnnxImportOptions policy;
-    std::string error;
-    if (!meshvk::parseOnnxShardPolicy(shardPolicy, &policy, &error) ||
-        !meshvk::checkOnnxShardGrid(shardPolicy, run->options.gridShape, &error))
-      return Usage(error);
-  }
-  for (const std::string &spec : inputShapes) {
-    std::pair<std::string, std::vector<int64_t>> nameAndShape;
-    std::string error;
-    if (!meshvk::parseOnnxInputShape(spec, &nameAndShape, &error))
-      return Usage("--input-shape=" + spec + ": " + error);
-    run->options.onnxInputShapes.push_back(std::move(nameAndShape));
-  }
+  std::string error; // checkOnnxShardGrid parses the policy first
+  if (onnx && !meshvk::checkOnnxShardGrid(shardPolicy, run->options.gridShape, &error))
+    return Usage(error);
+  if (!meshvk::parseOnnxInputShapes({inputShapes.begin(), inputShapes.end()}, &run->options,
+                                    &error))
+    return Usage(error);
   return kExitOk;
 }
 

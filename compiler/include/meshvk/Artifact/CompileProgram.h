@@ -144,6 +144,17 @@ bool parseGridSizes(const std::string &text, std::vector<int64_t> *sizes, std::s
 bool parseOnnxInputShape(const std::string &text,
                          std::pair<std::string, std::vector<int64_t>> *nameAndShape,
                          std::string *error);
+// Each of `specs` (--input-shape values) by parseOnnxInputShape, appended to
+// options->onnxInputShapes; false with "--input-shape=SPEC: ..." for the
+// first bad one. What mesh-vk-compile and mesh-vk-run's in-process compile
+// both do with the flag.
+bool parseOnnxInputShapes(const std::vector<std::string> &specs, ProgramOptions *options,
+                          std::string *error);
+// Whether an ONNX model's --shard policy splits over a grid its caller
+// gives (data, tensor, data,tensor: --grid-shape or the process count), not
+// none or a SPEC.json (which names its own grid). Text that is no policy
+// counts as one that splits: its compile then says what is wrong with it.
+bool onnxShardTakesGrid(const std::string &policy);
 // Parses "1.1", "1.2", "1.3" into 101..103; false (with *error) otherwise.
 bool parseVulkanVersion(const std::string &text, uint32_t *version, std::string *error);
 // --precision: "f32" (false) or "f16" (true: ProgramOptions::storeInF16);

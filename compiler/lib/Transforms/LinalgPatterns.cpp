@@ -1,0 +1,23 @@
+//===- LinalgPatterns.cpp - linalg op shapes several passes recognize -----===//
+#include "LinalgPatterns.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+using namespace mlir;
+
+namespace meshvk {
+
+bool isBroadcast(Operation *op) {
+  auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
+  if (!generic || !generic.hasPureTensorSemantics() ||
+      generic.getNumLoops() != generic.getNumParallelLoops() || generic.getNumDpsInits() != 1 ||
+      generic.getNumDpsInputs() != 1 ||
+      generic.getMatchingIndexingMap(generic.getDpsInputOperand(0)).getNumResults() >=
+          generic.getNumLoops())
+    return false;
+  auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
+  return &generic.getBody()->front() == yield.getOperation() &&
+         yield.getOperand(0) == generic.getBody()->getArgument(0);
+}
+
+} // namespace meshvk

@@ -42,7 +42,7 @@ inline mlir::FailureOr<TargetDescription> passTarget(mlir::Operation *at,
   if (lookupTarget(presetName, &target))
     return target;
   return at->emitError() << "unknown codegen target '" << presetName
-                         << "'; expected lavapipe or generic";
+                         << "'; expected lavapipe, gpu or generic";
 }
 
 // --- WrapKernel.cpp (steps 1-2) ---

@@ -127,12 +127,13 @@ FailureOr<TilePlan> planTiles(linalg::LinalgOp op, const TargetDescription &targ
     // body unrolled by 4 took over a minute in llvmpipe's JIT).
     int64_t payload = payloadOps(op);
     // A convolution (window and channel reductions, loops nested around the
-    // tile's body): at most 4x8. ResNet-18 batch 4 on lavapipe, one run
-    // (llvmpipe JITs each kernel at its first dispatch): 16x16 21.7 s total,
-    // 209 ms an inference; 8x8 about the same; 4x8 13 s, 144 ms.
+    // tile's body): at most the target's conv tile, 4x8 by default. ResNet-18
+    // batch 4 on lavapipe, one run (llvmpipe JITs each kernel at its first
+    // dispatch): 16x16 21.7 s total, 209 ms an inference; 8x8 about the
+    // same; 4x8 13 s, 144 ms.
     if (op.getNumReductionLoops() > 1) {
-      rm = std::min<int64_t>(rm, 4);
-      rn = std::min<int64_t>(rn, 8);
+      rm = std::min<int64_t>(rm, target.convRegisterTileRows ? target.convRegisterTileRows : 4);
+      rn = std::min<int64_t>(rn, target.convRegisterTileCols ? target.convRegisterTileCols : 8);
     }
     while (rm * rn * payload > kMaxRegisterTilePayloadOps && std::max(rm, rn) > 1)
       (rm >= rn ? rm : rn) /= 2;

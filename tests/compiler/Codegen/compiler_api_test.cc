@@ -180,7 +180,9 @@ TEST(CompilerApi, TuningFamilyFromTheReportedDeviceType) {
     EXPECT_EQ(t.elementwiseElementsPerInvocation, gpu.elementwiseElementsPerInvocation);
     EXPECT_EQ(t.maxSharedMemoryBytes, 49152u);
     EXPECT_EQ(t.subgroupSize, 64u);
-    EXPECT_EQ(t.workgroupInvocations(), 256u);
+    EXPECT_EQ(t.workgroupInvocations(), 128u);
+    EXPECT_EQ(t.convRegisterTileRows, 4u);
+    EXPECT_EQ(t.convRegisterTileCols, 4u);
   }
   d.deviceType = 4;  // CPU
   d.name = "Some CPU Vulkan driver";

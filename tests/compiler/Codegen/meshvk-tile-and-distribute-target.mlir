@@ -2,7 +2,7 @@
 // RUN: not mesh-vk-opt %s --meshvk-tile-and-distribute=target=nosuchgpu 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: mesh-vk-opt %s --meshvk-tile-and-distribute=target=lavapipe | FileCheck %s --check-prefix=F16
 
-// UNKNOWN: unknown codegen target 'nosuchgpu'; expected lavapipe or generic
+// UNKNOWN: unknown codegen target 'nosuchgpu'; expected lavapipe, gpu or generic
 
 // lavapipe has shaderFloat16 + storageBuffer16BitAccess:
 // F16: memref<8x8xf16>

@@ -44,7 +44,7 @@ def TileAndDistribute : Pass<"meshvk-tile-and-distribute", "mlir::ModuleOp"> {
   }];
   let options = [
     Option<"targetName", "target", "std::string", /*default=*/"\"lavapipe\"",
-           "target preset (lavapipe, generic)">,
+           "target preset (lavapipe, gpu, generic)">,
     Option<"workgroupInvocations", "workgroup-invocations", "unsigned",
            /*default=*/"0", "override the preset's workgroup size">,
   ];
@@ -67,7 +67,7 @@ def LowerKernelsToSPIRV : Pass<"meshvk-lower-kernels-to-spirv", "mlir::ModuleOp"
   }];
   let options = [
     Option<"targetName", "target", "std::string", /*default=*/"\"lavapipe\"",
-           "target preset (lavapipe, generic)">,
+           "target preset (lavapipe, gpu, generic)">,
   ];
 }
 

@@ -58,6 +58,10 @@ struct TargetDescription {
   // 0: derive from the target.
   uint32_t registerTileRows = 0;
   uint32_t registerTileCols = 0;
+  // The cap on a convolution's register tile (an op with several reduction
+  // loops: the window loops nest around the tile's body). 0: 4 x 8.
+  uint32_t convRegisterTileRows = 0;
+  uint32_t convRegisterTileCols = 0;
   // Consecutive elements per invocation for elementwise ops whose rows allow
   // it (a multiple of 4; 4 is the fallback). 0: 4.
   uint32_t elementwiseElementsPerInvocation = 0;

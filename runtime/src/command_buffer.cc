@@ -36,6 +36,49 @@ void MemoryBarrier(meshvk_command_buffer_t* cb, VkPipelineStageFlags src_stages,
                                        nullptr);
 }
 
+namespace {
+
+// Ownership transfers of `buffers` between the recording queue family and
+// VK_QUEUE_FAMILY_EXTERNAL (`acquire`: from it, before the first use; else
+// to it, after the last). The stages are the work stages on both sides, so
+// the transfer chains with the barrier at Begin (earlier submissions on this
+// queue) and with the semaphore wait (ALL_COMMANDS) of a consumer on
+// another VkDevice; access masks as the spec asks (none on the side that
+// does not own the buffer).
+void OwnershipTransfer(meshvk_command_buffer_t* cb, const std::vector<const meshvk_buffer_t*>& buffers, bool acquire) {
+  if (buffers.empty()) return;
+  const uint32_t family = DeviceOf(cb).queue_family;
+  std::vector<VkBufferMemoryBarrier> barriers;
+  for (const meshvk_buffer_t* buffer : buffers) {
+    VkBufferMemoryBarrier b{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
+    b.srcAccessMask = acquire ? 0 : kWriteAccess;
+    b.dstAccessMask = acquire ? kAnyAccess : 0;
+    b.srcQueueFamilyIndex = acquire ? VK_QUEUE_FAMILY_EXTERNAL : family;
+    b.dstQueueFamilyIndex = acquire ? family : VK_QUEUE_FAMILY_EXTERNAL;
+    b.buffer = buffer->buffer;
+    b.offset = buffer->base_offset;
+    b.size = VK_WHOLE_SIZE;
+    barriers.push_back(b);
+  }
+  DeviceOf(cb).vk.vkCmdPipelineBarrier(cb->command_buffer, kWorkStages, kWorkStages, 0, 0, nullptr,
+                                       static_cast<uint32_t>(barriers.size()), barriers.data(), 0, nullptr);
+}
+
+// Acquires the shared buffers among `used` not yet acquired by `cb`.
+void AcquireShared(meshvk_command_buffer_t* cb, const std::vector<const meshvk_buffer_t*>& used) {
+  std::vector<const meshvk_buffer_t*> fresh;
+  for (const meshvk_buffer_t* buffer : used) {
+    if (!SharedWithOtherDevices(buffer)) continue;
+    if (std::find(cb->acquired.begin(), cb->acquired.end(), buffer) != cb->acquired.end()) continue;
+    if (std::find(fresh.begin(), fresh.end(), buffer) != fresh.end()) continue;
+    fresh.push_back(buffer);
+  }
+  OwnershipTransfer(cb, fresh, /*acquire=*/true);
+  cb->acquired.insert(cb->acquired.end(), fresh.begin(), fresh.end());
+}
+
+}  // namespace
+
 // Records that the next command reads `reads` and writes `writes`, first
 // emitting a barrier when that conflicts with work since the last barrier
 // (read-after-write, write-after-write, write-after-read). The barrier is
@@ -54,6 +97,8 @@ void TrackAccess(meshvk_command_buffer_t* cb, const std::vector<const meshvk_buf
     MemoryBarrier(cb, kWorkStages, kWriteAccess, kWorkStages, kAnyAccess);
     cb->pending.clear();
   }
+  AcquireShared(cb, reads);
+  AcquireShared(cb, writes);
   for (const auto* buffer : reads) cb->pending[buffer] |= kRead;
   for (const auto* buffer : writes) cb->pending[buffer] |= kWrite;
 }
@@ -153,6 +198,9 @@ Status End(meshvk_command_buffer_t* cb) {
   // Device writes become visible to host reads (meshvk_buffer_read) once the
   // submission completes.
   MemoryBarrier(cb, kWorkStages, kWriteAccess, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  // Shared buffers go back to the external family: the next user, on this
+  // VkDevice or another, acquires them again.
+  OwnershipTransfer(cb, cb->acquired, /*acquire=*/false);
   cb->pending.clear();
   MESHVK_VK_RETURN_IF_ERROR(DeviceOf(cb).vk.vkEndCommandBuffer(cb->command_buffer),
                             cb->set->Where(cb->process) + ": vkEndCommandBuffer");
@@ -163,11 +211,13 @@ Status End(meshvk_command_buffer_t* cb) {
 void DestroyCommandBuffer(meshvk_command_buffer_t* cb) {
   meshvk_device_set_t* set = cb->set;
   LogicalDevice& device = DeviceOf(cb);
+  const Process& process = set->processes[cb->process];
+  const uint32_t timeline_index = device.timeline_index(process.queue_index, process.device_index);
+  bool park = false;
   if (cb->last_submit_value > 0) {
     // Destroying a pending command buffer is undefined: wait for the last
     // submission (an error here means the device is lost; nothing to wait for).
-    const Process& process = set->processes[cb->process];
-    VkSemaphore timeline = device.queue_timelines[device.timeline_index(process.queue_index, process.device_index)];
+    VkSemaphore timeline = device.queue_timelines[timeline_index];
     VkSemaphoreWaitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
     wait.semaphoreCount = 1;
     wait.pSemaphores = &timeline;
@@ -175,26 +225,40 @@ void DestroyCommandBuffer(meshvk_command_buffer_t* cb) {
     // Bounded; an unanswered device is not waited on (device_wait.h): the
     // release then goes ahead without waiting, as teardown must not hang.
     std::string where = set->Where(cb->process) + ": command buffer release";
-    if (WaitSemaphores(device, wait, device.timeout_ns, where + ": vkWaitSemaphores").ok() &&
-        TouchesCommandBuffersAfterSignal(set, device)) {
-      // Lavapipe (Mesa 22.3) still touches a command buffer on its queue thread
-      // after signalling the submission's semaphores: freeing the pool right
-      // after the wait crashed its queue thread when 3+ Vulkan processes shared
-      // the 2 CPUs (3 of 4 runs of RingTest x15; 0 of 8 with this wait). The
-      // spec does not need it, so other drivers skip the queue drain.
-      (void)DrainQueue(device, process.queue_index, where);
-    }
+    // Lavapipe (Mesa 22.3) still touches a command buffer on its queue thread
+    // after signalling the submission's semaphores: freeing the pool right
+    // after the wait crashed its queue thread when 3+ Vulkan processes shared
+    // the 2 CPUs (3 of 4 runs of RingTest x15). Its objects are parked until a
+    // later submission on the queue finished, instead of draining the queue
+    // here, which waited for every other user of the queue (another
+    // program's invoke blocked on an application's semaphore). The spec does
+    // not need it, so other drivers free at once.
+    park = WaitSemaphores(device, wait, device.timeout_ns, where + ": vkWaitSemaphores").ok() &&
+           TouchesCommandBuffersAfterSignal(set, device);
   }
   // After a timeout or a lost device the submission may still be running
   // (or never end): its pools stay alive (device_wait.h).
   if (!LeakIfUnresponsive(device, cb->descriptor_pools.size() + (cb->pool != VK_NULL_HANDLE) +
                                       (cb->timestamps != VK_NULL_HANDLE) + cb->trace_pools.size())) {
-    for (VkDescriptorPool pool : cb->descriptor_pools) {
-      device.vk.vkDestroyDescriptorPool(device.device, pool, nullptr);
+    if (park) {
+      ParkedCommandObjects parked;
+      parked.timeline = timeline_index;
+      parked.value = cb->last_submit_value;
+      parked.pool = cb->pool;
+      parked.descriptor_pools = std::move(cb->descriptor_pools);
+      parked.query_pools = std::move(cb->trace_pools);
+      if (cb->timestamps) parked.query_pools.push_back(cb->timestamps);
+      std::lock_guard<std::mutex> lock(device.parked_mutex);
+      device.parked.push_back(std::move(parked));
+    } else {
+      for (VkDescriptorPool pool : cb->descriptor_pools) {
+        device.vk.vkDestroyDescriptorPool(device.device, pool, nullptr);
+      }
+      if (cb->pool) device.vk.vkDestroyCommandPool(device.device, cb->pool, nullptr);
+      if (cb->timestamps) device.vk.vkDestroyQueryPool(device.device, cb->timestamps, nullptr);
+      DestroyTraceTimestamps(cb);
     }
-    if (cb->pool) device.vk.vkDestroyCommandPool(device.device, cb->pool, nullptr);
-    if (cb->timestamps) device.vk.vkDestroyQueryPool(device.device, cb->timestamps, nullptr);
-    DestroyTraceTimestamps(cb);
+    DestroyParkedCommandObjects(device, /*all=*/false);  // earlier ones a later submission has passed
   }
   for (auto* buffer : cb->buffers) meshvk_buffer_release(buffer);
   for (auto* executable : cb->executables) meshvk_executable_release(executable);

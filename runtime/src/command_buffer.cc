@@ -211,13 +211,11 @@ Status End(meshvk_command_buffer_t* cb) {
 void DestroyCommandBuffer(meshvk_command_buffer_t* cb) {
   meshvk_device_set_t* set = cb->set;
   LogicalDevice& device = DeviceOf(cb);
-  const Process& process = set->processes[cb->process];
-  const uint32_t timeline_index = device.timeline_index(process.queue_index, process.device_index);
-  bool park = false;
   if (cb->last_submit_value > 0) {
     // Destroying a pending command buffer is undefined: wait for the last
     // submission (an error here means the device is lost; nothing to wait for).
-    VkSemaphore timeline = device.queue_timelines[timeline_index];
+    const Process& process = set->processes[cb->process];
+    VkSemaphore timeline = device.queue_timelines[device.timeline_index(process.queue_index, process.device_index)];
     VkSemaphoreWaitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
     wait.semaphoreCount = 1;
     wait.pSemaphores = &timeline;
@@ -225,40 +223,26 @@ void DestroyCommandBuffer(meshvk_command_buffer_t* cb) {
     // Bounded; an unanswered device is not waited on (device_wait.h): the
     // release then goes ahead without waiting, as teardown must not hang.
     std::string where = set->Where(cb->process) + ": command buffer release";
-    // Lavapipe (Mesa 22.3) still touches a command buffer on its queue thread
-    // after signalling the submission's semaphores: freeing the pool right
-    // after the wait crashed its queue thread when 3+ Vulkan processes shared
-    // the 2 CPUs (3 of 4 runs of RingTest x15). Its objects are parked until a
-    // later submission on the queue finished, instead of draining the queue
-    // here, which waited for every other user of the queue (another
-    // program's invoke blocked on an application's semaphore). The spec does
-    // not need it, so other drivers free at once.
-    park = WaitSemaphores(device, wait, device.timeout_ns, where + ": vkWaitSemaphores").ok() &&
-           TouchesCommandBuffersAfterSignal(set, device);
+    if (WaitSemaphores(device, wait, device.timeout_ns, where + ": vkWaitSemaphores").ok() &&
+        TouchesCommandBuffersAfterSignal(set, device)) {
+      // Lavapipe (Mesa 22.3) still touches a command buffer on its queue thread
+      // after signalling the submission's semaphores: freeing the pool right
+      // after the wait crashed its queue thread when 3+ Vulkan processes shared
+      // the 2 CPUs (3 of 4 runs of RingTest x15; 0 of 8 with this wait). The
+      // spec does not need it, so other drivers skip the queue drain.
+      (void)DrainQueue(device, process.queue_index, where);
+    }
   }
   // After a timeout or a lost device the submission may still be running
   // (or never end): its pools stay alive (device_wait.h).
   if (!LeakIfUnresponsive(device, cb->descriptor_pools.size() + (cb->pool != VK_NULL_HANDLE) +
                                       (cb->timestamps != VK_NULL_HANDLE) + cb->trace_pools.size())) {
-    if (park) {
-      ParkedCommandObjects parked;
-      parked.timeline = timeline_index;
-      parked.value = cb->last_submit_value;
-      parked.pool = cb->pool;
-      parked.descriptor_pools = std::move(cb->descriptor_pools);
-      parked.query_pools = std::move(cb->trace_pools);
-      if (cb->timestamps) parked.query_pools.push_back(cb->timestamps);
-      std::lock_guard<std::mutex> lock(device.parked_mutex);
-      device.parked.push_back(std::move(parked));
-    } else {
-      for (VkDescriptorPool pool : cb->descriptor_pools) {
-        device.vk.vkDestroyDescriptorPool(device.device, pool, nullptr);
-      }
-      if (cb->pool) device.vk.vkDestroyCommandPool(device.device, cb->pool, nullptr);
-      if (cb->timestamps) device.vk.vkDestroyQueryPool(device.device, cb->timestamps, nullptr);
-      DestroyTraceTimestamps(cb);
+    for (VkDescriptorPool pool : cb->descriptor_pools) {
+      device.vk.vkDestroyDescriptorPool(device.device, pool, nullptr);
     }
-    DestroyParkedCommandObjects(device, /*all=*/false);  // earlier ones a later submission has passed
+    if (cb->pool) device.vk.vkDestroyCommandPool(device.device, cb->pool, nullptr);
+    if (cb->timestamps) device.vk.vkDestroyQueryPool(device.device, cb->timestamps, nullptr);
+    DestroyTraceTimestamps(cb);
   }
   for (auto* buffer : cb->buffers) meshvk_buffer_release(buffer);
   for (auto* executable : cb->executables) meshvk_executable_release(executable);

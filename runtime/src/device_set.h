@@ -36,19 +36,6 @@ struct PipelineCacheCounters {
   std::atomic<uint64_t> create_ns{0};  // host time in vkCreateComputePipelines
 };
 
-// A released command buffer's Vulkan objects that lavapipe's queue thread may
-// still touch after its last submission signalled (device_wait.h,
-// TouchesCommandBuffersAfterSignal): destroyed once a later submission on the
-// same queue timeline finished (that thread runs a queue's submissions in
-// order), or at device destruction.
-struct ParkedCommandObjects {
-  uint32_t timeline = 0;  // LogicalDevice::timeline_index
-  uint64_t value = 0;     // the last submission's value on it
-  VkCommandPool pool = VK_NULL_HANDLE;
-  std::vector<VkDescriptorPool> descriptor_pools;
-  std::vector<VkQueryPool> query_pools;
-};
-
 struct LogicalDevice {
   VkDevice device = VK_NULL_HANDLE;
   VolkDeviceTable vk{};                      // this device's entry points (one table per VkDevice)
@@ -100,8 +87,6 @@ struct LogicalDevice {
   std::atomic<uint64_t> staging_bytes{0};
   std::atomic<uint64_t> peak_staging_bytes{0};
   StagingRingCache* staging_rings = nullptr;  // owned; freed before the VkDevice
-  std::mutex parked_mutex;                    // guards `parked`
-  std::vector<ParkedCommandObjects> parked;
 
   // Set when a wait timed out or reported a lost device (device_wait.h): the
   // device is never waited on again, so teardown cannot hang on it.

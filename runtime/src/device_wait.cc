@@ -82,27 +82,6 @@ bool TouchesCommandBuffersAfterSignal(const meshvk_device_set_t* set, const Logi
   return false;
 }
 
-void DestroyParkedCommandObjects(LogicalDevice& device, bool all) {
-  std::vector<ParkedCommandObjects> done;
-  {
-    std::lock_guard<std::mutex> lock(device.parked_mutex);
-    std::vector<ParkedCommandObjects> waiting;
-    for (ParkedCommandObjects& p : device.parked) {
-      uint64_t reached = 0;
-      const bool passed = all || (device.vk.vkGetSemaphoreCounterValue(
-                                      device.device, device.queue_timelines[p.timeline], &reached) == VK_SUCCESS &&
-                                  reached > p.value);
-      (passed ? done : waiting).push_back(std::move(p));
-    }
-    device.parked = std::move(waiting);
-  }
-  for (ParkedCommandObjects& p : done) {
-    for (VkDescriptorPool pool : p.descriptor_pools) device.vk.vkDestroyDescriptorPool(device.device, pool, nullptr);
-    for (VkQueryPool pool : p.query_pools) device.vk.vkDestroyQueryPool(device.device, pool, nullptr);
-    if (p.pool) device.vk.vkDestroyCommandPool(device.device, p.pool, nullptr);
-  }
-}
-
 bool LeakIfUnresponsive(const LogicalDevice& device, uint64_t objects) {
   if (!device.unresponsive) return false;
   CountLeaked(objects);

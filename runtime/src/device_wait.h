@@ -29,19 +29,15 @@ Status WaitSemaphores(LogicalDevice& device, const VkSemaphoreWaitInfo& wait, ui
 // vkWaitForFences for one fence, at most device.timeout_ns.
 Status WaitForFence(LogicalDevice& device, VkFence fence, const std::string& where);
 // Waits for everything submitted to `queue` (its timelines, bounded), then
-// vkQueueWaitIdle (on an application's queue under its lock). Skipped on an
-// unresponsive device. Device destruction only: a drain waits for every
-// user of the queue, other programs' work included.
+// vkQueueWaitIdle (lavapipe needs it before a command pool is freed: see
+// DestroyCommandBuffer; on an application's queue under its lock). Skipped
+// on an unresponsive device.
 Status DrainQueue(LogicalDevice& device, uint32_t queue, const std::string& where);
 // Whether `device` runs on lavapipe, whose queue thread still touches a
 // command buffer after signalling its submission (DestroyCommandBuffer then
 // drains the queue before freeing the pool). Told by the device name, which
 // the emulation layer keeps whatever driver IDs it shows.
 bool TouchesCommandBuffersAfterSignal(const meshvk_device_set_t* set, const LogicalDevice& device);
-// Destroys the parked command-buffer objects (ParkedCommandObjects) whose
-// queue timeline has passed their value; with `all`, every one (after the
-// device drained, at its destruction).
-void DestroyParkedCommandObjects(LogicalDevice& device, bool all);
 // DrainQueue for every queue, then vkDeviceWaitIdle with all queues locked
 // (not on an application's device).
 Status DrainDevice(LogicalDevice& device, const std::string& where);

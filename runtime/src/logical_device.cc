@@ -146,12 +146,6 @@ void DestroyLogicalDevice(LogicalDevice* device) {
   // Bounded, skipped for a device that stopped answering, and only meshvk's
   // own submissions on an application's device (device_wait.h).
   (void)DrainDevice(*device, "device destruction");
-  if (!device->unresponsive) {
-    DestroyParkedCommandObjects(*device, /*all=*/true);
-  } else {
-    for (const ParkedCommandObjects& p : device->parked)
-      CountLeaked(1 + p.descriptor_pools.size() + p.query_pools.size());
-  }
   delete device->staging_rings;  // its rings live on this VkDevice (each leaks itself if it must)
   device->staging_rings = nullptr;
   // A device that stopped answering keeps its timelines and itself

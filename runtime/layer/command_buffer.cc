@@ -41,6 +41,17 @@ void recordAccess(EmulatedCommandBuffer* cb, uint32_t dev, EmulatedBuffer* buf, 
       report(inst, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, "MESHVK-peer-memory-feature", m.str());
     }
   }
+  if (config().ownershipCheck && buf->exclusive && b.memory->external) {
+    auto it = cb->owned[dev].find(buf);
+    if (it == cb->owned[dev].end() || !it->second) {
+      std::ostringstream m;
+      m << command << " on device " << dev << (write ? " writes" : " reads")
+        << " an EXCLUSIVE buffer of external memory "
+        << (it == cb->owned[dev].end() ? "not acquired from" : "already released to")
+        << " VK_QUEUE_FAMILY_EXTERNAL in this command buffer (its contents are undefined to this queue family)";
+      report(inst, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, "MESHVK-queue-family-ownership", m.str());
+    }
+  }
   cb->accesses[dev].push_back({b.memoryId, b.instance, b.memoryOffset + offset, size, write, command});
 }
 
@@ -91,6 +102,7 @@ void recordDispatch(EmulatedCommandBuffer* cb, uint32_t dev, const char* command
 
 void resetState(EmulatedCommandBuffer* cb) {
   for (auto& a : cb->accesses) a.clear();
+  for (auto& o : cb->owned) o.clear();
   cb->computePipeline.reset();
   cb->boundSets.clear();
   cb->pushDescriptors.clear();
@@ -206,6 +218,15 @@ MESHVK_INTERCEPT(kDevice, BeginCommandBuffer)
 
 VKAPI_ATTR VkResult VKAPI_CALL EndCommandBuffer(VkCommandBuffer handle) {
   EmulatedCommandBuffer* cb = emulatedCommandBuffer(handle, "vkEndCommandBuffer");
+  for (uint32_t d = 0; config().ownershipCheck && d < cb->device->deviceCount; ++d) {
+    for (const auto& [buffer, acquired] : cb->owned[d]) {
+      if (!acquired) continue;
+      report(cb->device->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, "MESHVK-queue-family-ownership",
+             "vkEndCommandBuffer on device " + std::to_string(d) +
+                 ": an EXCLUSIVE buffer of external memory acquired from VK_QUEUE_FAMILY_EXTERNAL is not released "
+                 "back to it (another VkDevice's next acquire would find it owned here)");
+    }
+  }
   for (uint32_t d = 0; d < cb->device->deviceCount; ++d) {
     VkResult r = next(cb).EndCommandBuffer(cb->real[d]);
     if (r != VK_SUCCESS) return r;

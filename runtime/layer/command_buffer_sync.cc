@@ -11,6 +11,14 @@ namespace {
 
 // ---- synchronisation inside one device's stream ---------------------------------
 
+// The ownership check's bookkeeping of one buffer barrier on device `d`: an
+// acquire from VK_QUEUE_FAMILY_EXTERNAL or a release to it.
+void noteOwnership(EmulatedCommandBuffer* cb, uint32_t d, VkBuffer buffer, uint32_t src, uint32_t dst, const char* fn) {
+  if (!config().ownershipCheck || src == dst) return;
+  if (src == VK_QUEUE_FAMILY_EXTERNAL) cb->owned[d][emulatedBuffer(buffer, fn)] = true;
+  if (dst == VK_QUEUE_FAMILY_EXTERNAL) cb->owned[d][emulatedBuffer(buffer, fn)] = false;
+}
+
 std::vector<VkBufferMemoryBarrier> realBarriers(uint32_t d, uint32_t count, const VkBufferMemoryBarrier* in,
                                                 const char* fn) {
   std::vector<VkBufferMemoryBarrier> out(in, in + count);
@@ -29,6 +37,8 @@ VKAPI_ATTR void VKAPI_CALL CmdPipelineBarrier(VkCommandBuffer handle, VkPipeline
   // real device has no such thing, and the emulation orders devices only by
   // semaphores (stricter, never weaker than a real group).
   forEachDevice(cb, [&](uint32_t d, VkCommandBuffer r) {
+    for (uint32_t i = 0; i < bufferCount; ++i)
+      noteOwnership(cb, d, buffers[i].buffer, buffers[i].srcQueueFamilyIndex, buffers[i].dstQueueFamilyIndex, fn);
     auto rb = realBarriers(d, bufferCount, buffers, fn);
     next(cb).CmdPipelineBarrier(r, srcStages, dstStages, flags & ~VK_DEPENDENCY_DEVICE_GROUP_BIT, memoryCount, memory,
                                 bufferCount, rb.data(), imageCount, images);
@@ -52,6 +62,10 @@ VKAPI_ATTR void VKAPI_CALL CmdPipelineBarrier2(VkCommandBuffer handle, const VkD
   const char* fn = "vkCmdPipelineBarrier2";
   EmulatedCommandBuffer* cb = emulatedCommandBuffer(handle, fn);
   forEachDevice(cb, [&](uint32_t d, VkCommandBuffer r) {
+    for (uint32_t i = 0; i < dep->bufferMemoryBarrierCount; ++i) {
+      const VkBufferMemoryBarrier2& b = dep->pBufferMemoryBarriers[i];
+      noteOwnership(cb, d, b.buffer, b.srcQueueFamilyIndex, b.dstQueueFamilyIndex, fn);
+    }
     RealDependency rd;
     realDependency(d, *dep, rd, fn);
     next(cb).CmdPipelineBarrier2(r, &rd.info);

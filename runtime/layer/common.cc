@@ -89,6 +89,7 @@ Config readConfig() {
     if (*end) badEnv("MESHVK_EMULATED_SHUFFLE_SEED", v, "an unsigned integer");
   }
   readChoice("MESHVK_EMULATED_RACE_CHECK", {{"0", false}, {"1", true}}, "0 or 1", &c.raceCheck);
+  readChoice("MESHVK_EMULATED_OWNERSHIP_CHECK", {{"0", false}, {"1", true}}, "0 or 1", &c.ownershipCheck);
   readChoice("MESHVK_EMULATED_TOPOLOGY", {{"group", Topology::kGroup}, {"separate", Topology::kSeparate}},
              "group or separate", &c.topology);
   readChoice("MESHVK_EMULATED_EXTERNAL_MEMORY",

@@ -131,6 +131,10 @@ VKAPI_ATTR VkResult VKAPI_CALL AllocateMemory(VkDevice device, const VkMemoryAll
   mem->size = info->allocationSize;
   mem->emulatedType = type;
   mem->multiInstance = d->memory.multiInstanceHeap[heap];
+  // Memory another VkDevice shares through an fd (a host pointer imported
+  // once, as staging memory is, shares nothing with another queue).
+  mem->external =
+      exports || findInChain<VkImportMemoryFdInfoKHR>(info->pNext, VK_STRUCTURE_TYPE_IMPORT_MEMORY_FD_INFO_KHR);
   uint32_t deviceMask = d->allDevicesMask();
   const auto* flags = findInChain<VkMemoryAllocateFlagsInfo>(info->pNext, VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO);
   if (flags && (flags->flags & VK_MEMORY_ALLOCATE_DEVICE_MASK_BIT)) deviceMask = flags->deviceMask;
@@ -291,6 +295,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateBuffer(VkDevice device, const VkBufferCreat
   auto buf = std::make_unique<EmulatedBuffer>();
   buf->magic = kBufferMagic;
   buf->size = info->size;
+  buf->exclusive = info->sharingMode == VK_SHARING_MODE_EXCLUSIVE;
   VkResult r = createPerDevice(
       d->deviceCount, buf->real, [&](VkBuffer* real) { return d->next.CreateBuffer(device, info, alloc, real); },
       [&](VkBuffer real) { d->next.DestroyBuffer(device, real, alloc); });

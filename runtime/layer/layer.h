@@ -68,11 +68,16 @@ enum class DeviceUuids { kShared, kDistinct };
 // driverID (and deviceUUID), as GPUs of different vendors side by side.
 enum class Drivers { kSame, kMixed };
 struct Config {
-  uint32_t deviceCount = 2;                             // MESHVK_EMULATED_DEVICE_COUNT
-  VkPeerMemoryFeatureFlags peerFeatures = 0xF;          // MESHVK_EMULATED_PEER_MEMORY_FEATURES
-  ExecutionOrder order = ExecutionOrder::kInOrder;      // MESHVK_EMULATED_EXECUTION_ORDER
-  uint64_t shuffleSeed = 1;                             // MESHVK_EMULATED_SHUFFLE_SEED
-  bool raceCheck = true;                                // MESHVK_EMULATED_RACE_CHECK
+  uint32_t deviceCount = 2;                         // MESHVK_EMULATED_DEVICE_COUNT
+  VkPeerMemoryFeatureFlags peerFeatures = 0xF;      // MESHVK_EMULATED_PEER_MEMORY_FEATURES
+  ExecutionOrder order = ExecutionOrder::kInOrder;  // MESHVK_EMULATED_EXECUTION_ORDER
+  uint64_t shuffleSeed = 1;                         // MESHVK_EMULATED_SHUFFLE_SEED
+  bool raceCheck = true;                            // MESHVK_EMULATED_RACE_CHECK
+  // Every use of an EXCLUSIVE buffer of external memory comes after an
+  // acquire from VK_QUEUE_FAMILY_EXTERNAL in the same command buffer, and each
+  // acquire is released back before the end (queue family ownership
+  // transfers between VkDevices, command_buffer_sync.cc).
+  bool ownershipCheck = false;                          // MESHVK_EMULATED_OWNERSHIP_CHECK
   Topology topology = Topology::kGroup;                 // MESHVK_EMULATED_TOPOLOGY
   ExternalMemory externalMemory = ExternalMemory::kOn;  // MESHVK_EMULATED_EXTERNAL_MEMORY
   MemoryKind memory = MemoryKind::kResizableBar;        // MESHVK_EMULATED_MEMORY
@@ -298,6 +303,7 @@ struct EmulatedMemory {
   uint32_t instanceMask;
   VkDeviceMemory real[kMaxDevices] = {};  // index = memory instance (single instance: [0])
   bool heapCharged = false;               // counted against MESHVK_EMULATED_HEAP_BYTES (heap_cap.h)
+  bool external = false;                  // exported or imported (the ownership check)
 };
 constexpr uint32_t kMemoryMagic = 0x6d6d656du;
 
@@ -314,6 +320,7 @@ struct EmulatedBuffer {
   VkDeviceSize size;
   VkBuffer real[kMaxDevices] = {};
   BufferBinding binding[kMaxDevices];
+  bool exclusive = true;  // VK_SHARING_MODE_EXCLUSIVE
 };
 constexpr uint32_t kBufferMagic = 0x6d627566u;
 
@@ -378,6 +385,10 @@ struct EmulatedCommandBuffer {
   std::shared_ptr<const ShaderAccess> computePipeline;
   std::map<uint32_t, BoundSet> boundSets;
   std::map<uint32_t, std::map<uint32_t, std::vector<BufferDescriptor>>> pushDescriptors;
+  // The ownership check (MESHVK_EMULATED_OWNERSHIP_CHECK): per device, the
+  // external-memory buffers this command buffer acquired from
+  // VK_QUEUE_FAMILY_EXTERNAL (true) or released back to it (false).
+  std::map<const EmulatedBuffer*, bool> owned[kMaxDevices];
 };
 constexpr uint32_t kCommandBufferMagic = 0x6d636d62u;
 

@@ -44,6 +44,15 @@ struct meshvk_buffer_s {
 namespace meshvk {
 // OUT_OF_RANGE unless [offset, offset + size) lies inside `buffer`.
 Status CheckRange(const meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, const char* what);
+// Whether `buffer`'s memory is shared with other VkDevices: exported (its
+// memory is imported elsewhere) or a view of another VkDevice's buffer. An
+// EXCLUSIVE buffer of external memory is used only between an acquire from
+// VK_QUEUE_FAMILY_EXTERNAL and a release to it (queue family ownership
+// transfer, Vulkan spec 7.7.4): the other VkDevice's queues are the external
+// family, and without the acquire the bytes they wrote are undefined here.
+inline bool SharedWithOtherDevices(const meshvk_buffer_t* buffer) {
+  return buffer->export_handle_type != 0 || buffer->imported_from != nullptr;
+}
 }  // namespace meshvk
 
 #endif  // MESHVK_RUNTIME_SRC_BUFFER_H_

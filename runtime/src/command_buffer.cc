@@ -36,6 +36,49 @@ void MemoryBarrier(meshvk_command_buffer_t* cb, VkPipelineStageFlags src_stages,
                                        nullptr);
 }
 
+namespace {
+
+// Ownership transfers of `buffers` between the recording queue family and
+// VK_QUEUE_FAMILY_EXTERNAL (`acquire`: from it, before the first use; else
+// to it, after the last). The stages are the work stages on both sides, so
+// the transfer chains with the barrier at Begin (earlier submissions on this
+// queue) and with the semaphore wait (ALL_COMMANDS) of a consumer on
+// another VkDevice; access masks as the spec asks (none on the side that
+// does not own the buffer).
+void OwnershipTransfer(meshvk_command_buffer_t* cb, const std::vector<const meshvk_buffer_t*>& buffers, bool acquire) {
+  if (buffers.empty()) return;
+  const uint32_t family = DeviceOf(cb).queue_family;
+  std::vector<VkBufferMemoryBarrier> barriers;
+  for (const meshvk_buffer_t* buffer : buffers) {
+    VkBufferMemoryBarrier b{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
+    b.srcAccessMask = acquire ? 0 : kWriteAccess;
+    b.dstAccessMask = acquire ? kAnyAccess : 0;
+    b.srcQueueFamilyIndex = acquire ? VK_QUEUE_FAMILY_EXTERNAL : family;
+    b.dstQueueFamilyIndex = acquire ? family : VK_QUEUE_FAMILY_EXTERNAL;
+    b.buffer = buffer->buffer;
+    b.offset = buffer->base_offset;
+    b.size = VK_WHOLE_SIZE;
+    barriers.push_back(b);
+  }
+  DeviceOf(cb).vk.vkCmdPipelineBarrier(cb->command_buffer, kWorkStages, kWorkStages, 0, 0, nullptr,
+                                       static_cast<uint32_t>(barriers.size()), barriers.data(), 0, nullptr);
+}
+
+// Acquires the shared buffers among `used` not yet acquired by `cb`.
+void AcquireShared(meshvk_command_buffer_t* cb, const std::vector<const meshvk_buffer_t*>& used) {
+  std::vector<const meshvk_buffer_t*> fresh;
+  for (const meshvk_buffer_t* buffer : used) {
+    if (!SharedWithOtherDevices(buffer)) continue;
+    if (std::find(cb->acquired.begin(), cb->acquired.end(), buffer) != cb->acquired.end()) continue;
+    if (std::find(fresh.begin(), fresh.end(), buffer) != fresh.end()) continue;
+    fresh.push_back(buffer);
+  }
+  OwnershipTransfer(cb, fresh, /*acquire=*/true);
+  cb->acquired.insert(cb->acquired.end(), fresh.begin(), fresh.end());
+}
+
+}  // namespace
+
 // Records that the next command reads `reads` and writes `writes`, first
 // emitting a barrier when that conflicts with work since the last barrier
 // (read-after-write, write-after-write, write-after-read). The barrier is
@@ -54,6 +97,8 @@ void TrackAccess(meshvk_command_buffer_t* cb, const std::vector<const meshvk_buf
     MemoryBarrier(cb, kWorkStages, kWriteAccess, kWorkStages, kAnyAccess);
     cb->pending.clear();
   }
+  AcquireShared(cb, reads);
+  AcquireShared(cb, writes);
   for (const auto* buffer : reads) cb->pending[buffer] |= kRead;
   for (const auto* buffer : writes) cb->pending[buffer] |= kWrite;
 }
@@ -153,6 +198,9 @@ Status End(meshvk_command_buffer_t* cb) {
   // Device writes become visible to host reads (meshvk_buffer_read) once the
   // submission completes.
   MemoryBarrier(cb, kWorkStages, kWriteAccess, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  // Shared buffers go back to the external family: the next user, on this
+  // VkDevice or another, acquires them again.
+  OwnershipTransfer(cb, cb->acquired, /*acquire=*/false);
   cb->pending.clear();
   MESHVK_VK_RETURN_IF_ERROR(DeviceOf(cb).vk.vkEndCommandBuffer(cb->command_buffer),
                             cb->set->Where(cb->process) + ": vkEndCommandBuffer");

@@ -31,6 +31,10 @@ struct meshvk_command_buffer_s {
   std::vector<meshvk_executable_t*> executables;
   // Hazard tracking since the last barrier: bit 0 read, bit 1 written.
   std::unordered_map<const meshvk_buffer_t*, uint8_t> pending;
+  // Buffers whose memory other VkDevices share (SharedWithOtherDevices),
+  // acquired from VK_QUEUE_FAMILY_EXTERNAL before their first use here and
+  // released back to it at End, in first-use order.
+  std::vector<const meshvk_buffer_t*> acquired;
   // Queue timeline value of the last submission (0: never submitted).
   uint64_t last_submit_value = 0;
   // Two timestamp queries around the recorded work (null where the queue

@@ -48,6 +48,7 @@ StagedBuffer StagedBufferOf(meshvk_buffer_t* buffer) {
   out.handle = buffer->buffer;
   out.offset = buffer->base_offset;
   out.mapped = static_cast<uint8_t*>(buffer->mapped);
+  out.shared = SharedWithOtherDevices(buffer);
   StagingDevice& d = out.device;
   d.vk = &device.vk;
   d.device = device.device;
@@ -200,8 +201,16 @@ Status StagingRing::Submit(uint32_t slot, VkBuffer src, uint64_t src_offset, VkB
   VkMemoryBarrier before{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   before.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT | VK_ACCESS_HOST_WRITE_BIT;
   before.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+  // A device buffer other VkDevices share is acquired from the external
+  // family for the copy and released back after it (command_buffer.h).
+  VkBufferMemoryBarrier acquire{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
+  acquire.dstAccessMask = to_device ? VK_ACCESS_TRANSFER_WRITE_BIT : VK_ACCESS_TRANSFER_READ_BIT;
+  acquire.srcQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
+  acquire.dstQueueFamilyIndex = device_.queue_family;
+  acquire.buffer = to_device ? dst : src;
+  acquire.size = VK_WHOLE_SIZE;
   vk.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT | VK_PIPELINE_STAGE_HOST_BIT,
-                          VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &before, 0, nullptr, 0, nullptr);
+                          VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &before, shard_shared_ ? 1 : 0, &acquire, 0, nullptr);
   VkBufferCopy region{src_offset, dst_offset, bytes};
   vk.vkCmdCopyBuffer(cb, src, dst, 1, &region);
   // The host reads the slot (device -> host); later device work reads the
@@ -209,9 +218,14 @@ Status StagingRing::Submit(uint32_t slot, VkBuffer src, uint64_t src_offset, VkB
   VkMemoryBarrier after{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   after.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
   after.dstAccessMask = to_device ? VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT : VK_ACCESS_HOST_READ_BIT;
+  VkBufferMemoryBarrier release = acquire;
+  release.srcAccessMask = to_device ? VK_ACCESS_TRANSFER_WRITE_BIT : 0;
+  release.dstAccessMask = 0;
+  release.srcQueueFamilyIndex = device_.queue_family;
+  release.dstQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
   vk.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                          to_device ? VK_PIPELINE_STAGE_ALL_COMMANDS_BIT : VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &after, 0,
-                          nullptr, 0, nullptr);
+                          to_device ? VK_PIPELINE_STAGE_ALL_COMMANDS_BIT : VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &after,
+                          shard_shared_ ? 1 : 0, &release, 0, nullptr);
   MESHVK_VK_RETURN_IF_ERROR(vk.vkEndCommandBuffer(cb), where + ": vkEndCommandBuffer");
   MESHVK_VK_RETURN_IF_ERROR(vk.vkResetFences(device_.device, 1, &fences_[slot]), where + ": vkResetFences");
   const uint32_t mask = device_.device_mask;
@@ -458,6 +472,8 @@ Status CopyThroughSharedHostMemory(const StagedBuffer& from, uint64_t src_offset
     return Status();  // a refused import: the memcpy rings still work
   }
   *used = true;
+  out->set_shard_shared(from.shared);
+  in->set_shard_shared(to.shared);
   return PumpShared(size, chunk, timeout, out.get(), from.handle, from.offset + src_offset, in.get(), to.handle,
                     to.offset + dst_offset);
 }
@@ -484,6 +500,7 @@ Status StageOut(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, uint64_
   const uint64_t chunk = ChunkFor(chunk_bytes, size);
   RingLease out;
   MESHVK_RETURN_IF_ERROR(out.Acquire(staged.device, chunk));
+  out.get()->set_shard_shared(staged.shared);
   return Pump(size, chunk, timeout_ns, out.get(), staged.handle, staged.offset + offset, nullptr, nullptr,
               VK_NULL_HANDLE, 0, sink);
 }
@@ -497,6 +514,7 @@ Status StageIn(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, uint64_t
   const uint64_t chunk = ChunkFor(chunk_bytes, size);
   RingLease in;
   MESHVK_RETURN_IF_ERROR(in.Acquire(staged.device, chunk));
+  in.get()->set_shard_shared(staged.shared);
   return Pump(size, chunk, timeout_ns, nullptr, VK_NULL_HANDLE, 0, source, in.get(), staged.handle,
               staged.offset + offset, nullptr);
 }
@@ -536,6 +554,8 @@ Status CopyHostStaged(meshvk_buffer_t* src, uint64_t src_offset, meshvk_buffer_t
   RingLease out, in;
   MESHVK_RETURN_IF_ERROR(out.Acquire(from.device, chunk));
   MESHVK_RETURN_IF_ERROR(in.Acquire(to.device, chunk));
+  out.get()->set_shard_shared(from.shared);
+  in.get()->set_shard_shared(to.shared);
   return Pump(size, chunk, timeout, out.get(), from.handle, from.offset + src_offset, nullptr, in.get(), to.handle,
               to.offset + dst_offset, nullptr);
 }

@@ -69,6 +69,9 @@ struct StagedBuffer {
   // meshvk_buffer_import_vulkan, starts at its base offset; 0 otherwise).
   uint64_t offset = 0;
   uint8_t* mapped = nullptr;  // non-null: the host reads and writes it directly
+  // Its memory is shared with other VkDevices (SharedWithOtherDevices): each
+  // staging copy acquires it from VK_QUEUE_FAMILY_EXTERNAL and releases it back.
+  bool shared = false;
   StagingDevice device;
 };
 StagedBuffer StagedBufferOf(meshvk_buffer_t* buffer);
@@ -100,6 +103,9 @@ class StagingRing {
   uint32_t device_mask() const { return device_.device_mask; }
   uint32_t slots() const { return static_cast<uint32_t>(fences_.size()); }
   bool idle() const;
+  // Whether the device buffers of the next submissions are shared with other
+  // VkDevices (StagedBuffer::shared): set per transfer, as a ring is reused.
+  void set_shard_shared(bool shared) { shard_shared_ = shared; }
 
  private:
   explicit StagingRing(const StagingDevice& device) : device_(device) {}
@@ -118,6 +124,7 @@ class StagingRing {
   std::vector<VkCommandBuffer> command_buffers_;  // one per slot
   std::vector<VkFence> fences_;
   std::vector<uint8_t> pending_;
+  bool shard_shared_ = false;
 };
 
 // Idle rings of one VkDevice, kept between transfers: creating a ring

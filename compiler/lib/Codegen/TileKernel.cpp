@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "KernelLowering.h"
+#include "RowTiles.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -104,6 +105,9 @@ FailureOr<TilePlan> planTiles(linalg::LinalgOp op, const TargetDescription &targ
                          "expected at least one parallel dimension in the output");
   unsigned numReductions = op.getNumReductionLoops();
   int64_t T = target.workgroupInvocations();
+  // Softmax / LayerNorm rows: whole rows per invocation (RowTiles.cpp).
+  if (std::optional<RowTiles> rows = planRowTiles(op, T))
+    return TilePlan{rows->workgroupTile, rows->threadTile, {}, rows->invocations};
   auto size = [&](unsigned d) {
     return ShapedType::isDynamic(ranges[d]) ? int64_t(1) << 30 : std::max<int64_t>(1, ranges[d]);
   };

@@ -109,6 +109,8 @@ void meshvk::buildPlanPipeline(OpPassManager &pm) {
   // On launches (per process, after partitioning and collective lowering):
   // merges never cross a copy or collective.
   pm.addPass(createFuseKernels());
+  // Softmax / LayerNorm rows: reductions with their broadcast readers.
+  pm.addPass(createFuseRowChains());
   pm.addPass(createPlanAllocations());
 }
 

@@ -21,8 +21,10 @@
 // FB: linalg.exp
 
 // BF: kind = "all_gather", algorithm = "{{[^"]*}}", group_size = {{[0-9]+}}, pulled_bytes = [96, 96]
-// BF-LABEL: func.func private @kernel_1(%{{.*}}: tensor<8x6xf32>) -> tensor<8x6xf32>
+// (exp and the row sum share one kernel, meshvk-fuse-row-chains.)
+// BF-LABEL: func.func private @kernel_{{[0-9]+}}(%{{.*}}: tensor<8x6xf32>) -> tensor<8xf32>
 // BF: linalg.exp
+// BF: linalg.reduce
 
 // FWD: Cannot find option named 'forward'
 

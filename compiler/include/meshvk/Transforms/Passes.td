@@ -662,6 +662,40 @@ def FuseKernels : Pass<"meshvk-fuse-kernels", "mlir::ModuleOp"> {
                            "mlir::linalg::LinalgDialect"];
 }
 
+def FuseRowChains : Pass<"meshvk-fuse-row-chains", "mlir::ModuleOp"> {
+  let summary = "Merge row reductions with the kernels that read them broadcast along the row";
+  let description = [{
+    Softmax, LayerNorm and the attention chain as one kernel each: a launch
+    whose results a launch of the same process reads is merged into it when
+    both kernels iterate one row space (the same leading parallel loops, every
+    operand read with them as its leading indices, so no row reads another
+    row's data), the work after the rows is elementwise or a row reduction
+    (reduction loops only after the rows, the output exactly the row), at
+    least one op is such a reduction, rows have at most 4096 elements, and no
+    copy or collective lies between the launches. Operands read without the
+    rows (a LayerNorm weight) must be kernel inputs from outside the pair.
+    Codegen tiles such kernels by rows (RowTiles.cpp): each row's reductions
+    are computed once and kept in invocation-private memory.
+
+    Before:
+    ```mlir
+    %m = meshvk.launch @kernel_0(%x) on 0 : (tensor<8x16xf32>) -> tensor<8xf32>     // row max
+    %e = meshvk.launch @kernel_1(%x, %m) on 0 : (...) -> tensor<8x16xf32>           // exp(x - m)
+    %s = meshvk.launch @kernel_2(%e) on 0 : (tensor<8x16xf32>) -> tensor<8xf32>     // row sum
+    %y = meshvk.launch @kernel_3(%e, %s) on 0 : (...) -> tensor<8x16xf32>           // e / s
+    ```
+    After:
+    ```mlir
+    %y = meshvk.launch @kernel_4(%x) on 0 : (tensor<8x16xf32>) -> tensor<8x16xf32>
+    ```
+
+    Expects: meshvk-fuse-kernels' output (or meshvk-outline-kernels'). Leaves:
+    the same contract, with fewer launches.
+  }];
+  let dependentDialects = ["::meshvk::MeshVKDialect", "mlir::func::FuncDialect",
+                           "mlir::linalg::LinalgDialect"];
+}
+
 def PlanAllocations : Pass<"meshvk-plan-allocations", "mlir::ModuleOp"> {
   let summary = "Assign every plan value a buffer on its process (the one place sizes are decided)";
   let description = [{

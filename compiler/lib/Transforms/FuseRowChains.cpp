@@ -1,0 +1,191 @@
+//===- FuseRowChains.cpp - row reductions with the work that reads them ---===//
+//
+// Softmax, LayerNorm and the attention chain reduce each row (max, sum, mean,
+// variance) and broadcast the reduced value back over the row. Outlined,
+// each reduction and each broadcast read is a kernel of its own and every
+// reduced row value goes through memory; meshvk-fuse-kernels never merges a
+// broadcast read (an element tile would recompute its producer). This pass
+// merges a launch into the launch that consumes its results when, besides
+// what every merge needs (KernelMerger::mayMerge: same process, no
+// collective, no data movement between, other uses later),
+//   * the two kernels iterate one row space: every linalg op's first r loops
+//     are parallel, of the same static extents (r the smallest output rank
+//     among them), and every operand is read with those r loops as its
+//     leading indices (rows stay rows: no transpose, no other row's data);
+//   * an operand read without the row loops (a LayerNorm weight) is a kernel
+//     input other than the producer's results, or a constant: what crosses
+//     the two kernels is always read row by row;
+//   * loops after the rows are either all parallel (elementwise work on the
+//     row) or all reductions whose output is exactly the row (a row
+//     reduction; a reduction over a leading or split dimension, a matmul, a
+//     convolution never fuse here), and at least one op is such a reduction;
+//   * a row has at most kMaxRowElements elements.
+// Codegen gives such kernels row tiles (compiler/lib/Codegen/RowTiles.cpp):
+// an invocation computes a row's reductions once and keeps them private.
+//
+//===----------------------------------------------------------------------===//
+#include "KernelMerger.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Utils/Utils.h"
+
+using namespace mlir;
+
+namespace meshvk {
+#define GEN_PASS_DEF_FUSEROWCHAINS
+#include "meshvk/Transforms/Passes.h.inc"
+} // namespace meshvk
+
+using meshvk::KernelMerger;
+
+namespace {
+
+// The same bound as codegen's row tiles: a row's temporaries are private.
+constexpr int64_t kMaxRowElements = 4096;
+
+/// `map`'s first `rows` results are the first `rows` loops, in order, and no
+/// later result uses them.
+bool readsRowPrefix(AffineMap map, unsigned rows) {
+  if (map.getNumResults() < rows)
+    return false;
+  for (auto [k, e] : llvm::enumerate(map.getResults())) {
+    if (k < rows) {
+      auto d = dyn_cast<AffineDimExpr>(e);
+      if (!d || d.getPosition() != k)
+        return false;
+      continue;
+    }
+    for (unsigned r = 0; r < rows; ++r)
+      if (e.isFunctionOfDim(r))
+        return false;
+  }
+  return true;
+}
+
+bool usesRowLoops(AffineMap map, unsigned rows) {
+  for (unsigned r = 0; r < rows; ++r)
+    if (map.isFunctionOfDim(r))
+      return true;
+  return false;
+}
+
+/// `op`'s body reads a tensor from above (a gather's tensor.extract): an
+/// access its indexing maps do not show, so no row rule can vouch for it.
+bool readsTensorFromAbove(linalg::LinalgOp op) {
+  Region &body = op->getRegion(0);
+  WalkResult found = body.walk([&](Operation *inner) {
+    for (Value v : inner->getOperands())
+      if (isa<TensorType>(v.getType()) && !body.isAncestor(v.getParentRegion()))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
+/// The linalg ops of a kernel, or failure when it holds anything else than
+/// those, constants and empties, or an op that reads a tensor from above.
+FailureOr<SmallVector<linalg::LinalgOp>> linalgOpsOf(func::FuncOp kernel) {
+  SmallVector<linalg::LinalgOp> ops;
+  for (Operation &op : kernel.getBody().front().without_terminator()) {
+    if (op.hasTrait<OpTrait::ConstantLike>() || isa<tensor::EmptyOp>(op))
+      continue;
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    if (!linalgOp || !linalgOp.hasPureTensorSemantics() || readsTensorFromAbove(linalgOp))
+      return failure();
+    ops.push_back(linalgOp);
+  }
+  return ops;
+}
+
+unsigned outputRank(linalg::LinalgOp op) {
+  return op.getMatchingIndexingMap(op.getDpsInitOperand(0)).getNumResults();
+}
+
+/// The row space two kernels share and what may be read without the rows.
+struct Rows {
+  unsigned rank = 0;
+  SmallVector<int64_t> extents;
+  llvm::DenseSet<Value> invariantOk; // kernel inputs not produced by the pair
+};
+
+/// One op keeps to the rows (the conditions in the header).
+bool keepsRows(linalg::LinalgOp op, const Rows &rows, bool *reduces) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  auto iters = op.getIteratorTypesArray();
+  if (ranges.size() < rows.rank)
+    return false;
+  int64_t rowElements = 1;
+  for (unsigned d = 0; d < ranges.size(); ++d) {
+    if (ShapedType::isDynamic(ranges[d]))
+      return false;
+    if (d < rows.rank && (ranges[d] != rows.extents[d] || !linalg::isParallelIterator(iters[d])))
+      return false;
+    if (d >= rows.rank)
+      rowElements *= ranges[d];
+  }
+  if (rowElements > kMaxRowElements)
+    return false;
+  if (op.getNumReductionLoops() > 0) {
+    *reduces = true;
+    if (op.getNumParallelLoops() != rows.rank || op.getNumDpsInits() != 1 ||
+        op.getMatchingIndexingMap(op.getDpsInitOperand(0)).getNumResults() != rows.rank)
+      return false;
+  }
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    if (readsRowPrefix(map, rows.rank))
+      continue;
+    Operation *def = operand.get().getDefiningOp();
+    bool invariant =
+        rows.invariantOk.contains(operand.get()) || (def && def->hasTrait<OpTrait::ConstantLike>());
+    if (op.isDpsInit(&operand) || usesRowLoops(map, rows.rank) || !invariant)
+      return false;
+  }
+  return true;
+}
+
+/// The producer's and consumer's kernels share one row space and keep to it.
+bool rowChain(KernelMerger &merger, meshvk::LaunchOp producer, meshvk::LaunchOp consumer) {
+  func::FuncOp pk = merger.kernelOf(producer), ck = merger.kernelOf(consumer);
+  if (!pk || !ck)
+    return false;
+  FailureOr<SmallVector<linalg::LinalgOp>> pOps = linalgOpsOf(pk), cOps = linalgOpsOf(ck);
+  if (failed(pOps) || failed(cOps))
+    return false;
+  SmallVector<linalg::LinalgOp> ops(*pOps);
+  ops.append(cOps->begin(), cOps->end());
+  // The rows: the leading loops of the op with the smallest output.
+  Rows rows;
+  linalg::LinalgOp smallest;
+  for (linalg::LinalgOp op : ops)
+    if (!isa<linalg::FillOp>(op) && (!smallest || outputRank(op) < outputRank(smallest)))
+      smallest = op;
+  if (!smallest || outputRank(smallest) == 0)
+    return false;
+  rows.rank = outputRank(smallest);
+  rows.extents = llvm::to_vector(ArrayRef(smallest.getStaticLoopRanges()).take_front(rows.rank));
+  for (BlockArgument arg : pk.getArguments())
+    rows.invariantOk.insert(arg);
+  for (auto [arg, v] : llvm::zip(ck.getArguments(), consumer.getInputs()))
+    if (v.getDefiningOp() != producer.getOperation())
+      rows.invariantOk.insert(arg);
+  bool reduces = false;
+  return llvm::all_of(ops, [&](linalg::LinalgOp op) { return keepsRows(op, rows, &reduces); }) &&
+         reduces;
+}
+
+meshvk::LaunchOp rowProducer(KernelMerger &merger, meshvk::LaunchOp consumer) {
+  for (Value input : consumer.getInputs()) {
+    auto producer = input.getDefiningOp<meshvk::LaunchOp>();
+    if (producer && KernelMerger::mayMerge(producer, consumer) &&
+        rowChain(merger, producer, consumer))
+      return producer;
+  }
+  return {};
+}
+
+struct FuseRowChainsPass : meshvk::impl::FuseRowChainsBase<FuseRowChainsPass> {
+  void runOnOperation() override { KernelMerger(getOperation()).fuseAll(rowProducer); }
+};
+
+} // namespace

@@ -76,6 +76,8 @@ def test_bad_usage(make_runtime, model):
         meshvk.compile("func.func @main() { return }\n", shard="tensor")
     with pytest.raises(meshvk.CompileError, match="^<onnx bytes>"):
         meshvk.compile(data[:300])
+    with pytest.raises(meshvk.CompileError, match=r"^input_shapes: a=4x0: expected NAME=AxBx"):
+        meshvk.compile(data, input_shapes={"a": (4, 0)})
     fn = make_runtime(topology="logical").load(meshvk.compile(data))["main"]
     with pytest.raises(meshvk.InvalidArgumentError, match=r"'c' is not an input of 'main' \(its inputs: a, b\)"):
         fn(a, c=b)

@@ -188,6 +188,13 @@ void Importer::define(int output, Tensor tensor) {
     values[node->output(output)] = std::move(tensor);
 }
 
+bool Importer::defineValue(int output, Value v, int32_t onnxType) {
+  if (!v)
+    return false;
+  define(output, Tensor{v, shapeOf(v), onnxType, std::nullopt});
+  return true;
+}
+
 Type Importer::elementType(int32_t t) {
   switch (kindOf(t)) {
   case Kind::Float:

@@ -122,6 +122,9 @@ public:
   bool hostInts(int i, std::vector<int64_t> *out, const char *what);
   bool hostReals(int i, std::vector<double> *out, const char *what);
   void define(int output, Tensor tensor);
+  // Output `output` is `v` (its shape read from v's type); false when `v` is
+  // null, a lowering's failure already reported.
+  bool defineValue(int output, mlir::Value v, int32_t onnxType);
   // The node's output declared shape/dtype after shape inference (empty
   // shape and 0 dtype when not known).
   bool outputInfo(int output, std::vector<int64_t> *shape, int32_t *onnxType);

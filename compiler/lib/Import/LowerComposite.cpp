@@ -126,7 +126,7 @@ bool negativeLogLikelihood(Importer &im, Value x, Tensor *target, Value weight, 
       });
   Value loss = sum(im, terms, {1}, false);
   if (reduction == "none")
-    return im.define(output, Tensor{loss, shapeOf(loss), TP::FLOAT, std::nullopt}), true;
+    return im.defineValue(output, loss, TP::FLOAT);
   std::vector<int64_t> all;
   for (int64_t d = 0; d < rank - 1; ++d)
     all.push_back(d);

@@ -319,16 +319,14 @@ bool lowerConvolutions(Importer &im) {
     if (!windowAxes(im, spatial, kernel, false, &axes))
       return false;
     Value r = conv3D(im, x, w, bias, axes, group);
-    im.define(0, Tensor{r, shapeOf(r), TP::FLOAT, std::nullopt});
-    return true;
+    return im.defineValue(0, r, TP::FLOAT);
   }
   Window win;
   if (!window(im, spatial, kernel, false, &win))
     return false;
   Value y = convNHWC(im, toNHWC(im, x, win), weight2D(im, w, ohwi), bias, win, group, ohwi);
   Value r = fromNHWC(im, y, rank);
-  im.define(0, Tensor{r, shapeOf(r), TP::FLOAT, std::nullopt});
-  return true;
+  return im.defineValue(0, r, TP::FLOAT);
 }
 
 void convTransposeWeightAsConv(OnnxHostTensor &t, int64_t group) {
@@ -546,8 +544,7 @@ bool lowerConvTranspose(Importer &im) {
   }
   Value y = convNHWC(im, xin, w, bias, win, group, ohwi);
   Value r = fromNHWC(im, y, rank);
-  im.define(0, Tensor{r, shapeOf(r), TP::FLOAT, std::nullopt});
-  return true;
+  return im.defineValue(0, r, TP::FLOAT);
 }
 
 } // namespace meshvk::onnx_import

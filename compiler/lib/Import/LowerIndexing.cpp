@@ -90,7 +90,7 @@ bool lowerGather(Importer &im) {
   Type element = cast<RankedTensorType>(data.getType()).getElementType();
   Value g = tosaOp(im, "tosa.gather", RankedTensorType::get({outer, w, inner}, element),
                    {values, indices});
-  return defineResult(im, im.reshape(g, shape), x->onnxType);
+  return im.defineValue(0, im.reshape(g, shape), x->onnxType);
 }
 
 // GatherElements: out[p] = data[p with p[axis] = indices[p]]: one tosa.gather
@@ -163,7 +163,7 @@ bool lowerGatherElements(Importer &im) {
   Type element = cast<RankedTensorType>(data.getType()).getElementType();
   Value g = tosaOp(im, "tosa.gather", RankedTensorType::get({1, w, 1}, element),
                    {im.reshape(data, {1, size, 1}), im.reshape(indices, {1, w})});
-  return defineResult(im, im.reshape(g, idx->shape), x->onnxType);
+  return im.defineValue(0, im.reshape(g, idx->shape), x->onnxType);
 }
 
 bool lowerArgExtreme(Importer &im) {
@@ -205,7 +205,7 @@ bool lowerArgExtreme(Importer &im) {
     shape.insert(shape.begin() + axis, 1);
     r = im.reshape(r, shape);
   }
-  return defineResult(im, r, TP::INT64);
+  return im.defineValue(0, r, TP::INT64);
 }
 
 } // namespace meshvk::onnx_import

@@ -20,13 +20,6 @@ using namespace mlir;
 
 namespace meshvk::onnx_import {
 
-bool defineResult(Importer &im, Value v, int32_t onnxType, int output) {
-  if (!v)
-    return false;
-  im.define(output, Tensor{v, shapeOf(v), onnxType, std::nullopt});
-  return true;
-}
-
 bool checkNonEmpty(Importer &im, const std::vector<int64_t> &shape) {
   for (int64_t d : shape)
     if (d <= 0)
@@ -93,7 +86,7 @@ bool reshapeTo(Importer &im, Tensor &x, std::vector<int64_t> shape) {
     im.define(0, std::move(t));
     return true;
   }
-  return defineResult(im, im.reshape(v, shape), x.onnxType);
+  return im.defineValue(0, im.reshape(v, shape), x.onnxType);
 }
 
 bool lowerReshape(Importer &im) {
@@ -171,7 +164,7 @@ bool lowerTranspose(Importer &im) {
     for (int64_t d = x->shape.size() - 1; d >= 0; --d)
       perm.push_back(d);
   Value v = im.valueOf(*x);
-  return v && defineResult(im, im.transpose(v, perm), x->onnxType);
+  return v && im.defineValue(0, im.transpose(v, perm), x->onnxType);
 }
 
 bool lowerExpand(Importer &im) {
@@ -184,10 +177,10 @@ bool lowerExpand(Importer &im) {
   Value v = im.valueOf(*x);
   if (!v || !checkNonEmpty(im, shape))
     return false;
-  return defineResult(im,
-                      im.elementwise({v}, shape, x->onnxType,
-                                     [](OpBuilder &, Location, ValueRange a) { return a[0]; }),
-                      x->onnxType);
+  return im.defineValue(0,
+                        im.elementwise({v}, shape, x->onnxType,
+                                       [](OpBuilder &, Location, ValueRange a) { return a[0]; }),
+                        x->onnxType);
 }
 
 bool lowerTile(Importer &im) {
@@ -202,8 +195,8 @@ bool lowerTile(Importer &im) {
   if (!v || !checkNonEmpty(im, shape))
     return false;
   auto type = RankedTensorType::get(shape, cast<RankedTensorType>(v.getType()).getElementType());
-  return defineResult(im, tosaOp(im, "tosa.tile", type, {v, im.shapeConstant(repeats)}),
-                      x->onnxType);
+  return im.defineValue(0, tosaOp(im, "tosa.tile", type, {v, im.shapeConstant(repeats)}),
+                        x->onnxType);
 }
 
 bool lowerDropout(Importer &im) {
@@ -253,7 +246,7 @@ bool lowerDepthSpace(Importer &im) {
     r = im.transpose(im.reshape(v, {n, c, h / bs, bs, w / bs, bs}), {0, 3, 5, 1, 2, 4});
     r = im.reshape(r, {n, c * bs * bs, h / bs, w / bs});
   }
-  return defineResult(im, r, x->onnxType);
+  return im.defineValue(0, r, x->onnxType);
 }
 
 } // namespace

@@ -124,8 +124,8 @@ bool lowerNormalization(Importer &im) {
     Value mean, invStd;
     Value n = normalize(im, x, axes, eps, &mean, &invStd);
     if (layer) {
-      im.define(1, Tensor{mean, shapeOf(mean), TP::FLOAT, std::nullopt});
-      im.define(2, Tensor{invStd, shapeOf(invStd), TP::FLOAT, std::nullopt});
+      im.defineValue(1, mean, TP::FLOAT);
+      im.defineValue(2, invStd, TP::FLOAT);
     }
     Value scale = param(1, !layer), bias = im.hasInput(2) ? param(2, !layer) : Value();
     if (!scale || (im.hasInput(2) && !bias))

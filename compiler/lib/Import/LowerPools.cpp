@@ -179,8 +179,7 @@ bool lowerPool(Importer &im) {
     Value y = pool2D(im, toNHWC(im, x, win), win, isMax, includePad);
     r = fromNHWC(im, y, rank);
   }
-  im.define(0, Tensor{r, shapeOf(r), TP::FLOAT, std::nullopt});
-  return true;
+  return im.defineValue(0, r, TP::FLOAT);
 }
 
 bool lowerGlobalPool(Importer &im) {

@@ -99,7 +99,7 @@ bool lowerConcat(Importer &im) {
   int64_t axis = 0;
   if (!im.axis(im.attrInt("axis", 0), rank, &axis))
     return false;
-  return defineResult(im, concatAxis(im, parts, axis), type);
+  return im.defineValue(0, concatAxis(im, parts, axis), type);
 }
 
 bool lowerSlice(Importer &im) {
@@ -148,7 +148,7 @@ bool lowerSlice(Importer &im) {
     return false;
   for (int64_t a : reversed)
     v = reverseAxis(im, v, a);
-  return defineResult(im, slice(im, v, offsets, sizes, strides), x->onnxType);
+  return im.defineValue(0, slice(im, v, offsets, sizes, strides), x->onnxType);
 }
 
 bool lowerSplit(Importer &im) {
@@ -177,7 +177,7 @@ bool lowerSplit(Importer &im) {
     shape[axis] = sizes.at(i);
     offset += sizes[i];
     if (!checkNonEmpty(im, shape) ||
-        !defineResult(im, slice(im, v, offsets, shape, steps), x->onnxType, i))
+        !im.defineValue(i, slice(im, v, offsets, shape, steps), x->onnxType))
       return false;
   }
   return true;
@@ -247,12 +247,12 @@ bool lowerPad(Importer &im) {
                      " element (reflect needs at least 2 to mirror)");
   }
   if (!any)
-    return defineResult(im, v, x->onnxType);
+    return im.defineValue(0, v, x->onnxType);
   if (mode != "constant") {
     for (int64_t a = 0; a < rank; ++a)
       if (padding[2 * a] || padding[2 * a + 1])
         v = padAxis(im, v, a, padding[2 * a], padding[2 * a + 1], mode == "edge");
-    return defineResult(im, v, x->onnxType);
+    return im.defineValue(0, v, x->onnxType);
   }
   OnnxHostTensor fill;
   fill.shape = {1};
@@ -263,8 +263,8 @@ bool lowerPad(Importer &im) {
     fill.ints = {static_cast<int64_t>(value.empty() ? 0 : value[0])};
   Value padConst = im.constant(fill);
   auto type = RankedTensorType::get(shape, cast<RankedTensorType>(v.getType()).getElementType());
-  return defineResult(im, tosaOp(im, "tosa.pad", type, {v, im.shapeConstant(padding), padConst}),
-                      x->onnxType);
+  return im.defineValue(0, tosaOp(im, "tosa.pad", type, {v, im.shapeConstant(padding), padConst}),
+                        x->onnxType);
 }
 
 // CumSum: a prefix sum along the axis in log2(n) steps (Hillis-Steele: add
@@ -308,7 +308,7 @@ bool lowerCumSum(Importer &im) {
     v = tosaOp(im, "tosa.add", v.getType(), {v, shifted(v, by)});
   if (reverse)
     v = reverseAxis(im, v, axis);
-  return defineResult(im, v, x->onnxType);
+  return im.defineValue(0, v, x->onnxType);
 }
 
 } // namespace meshvk::onnx_import

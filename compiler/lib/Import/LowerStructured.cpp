@@ -33,13 +33,6 @@ Value operand(Importer &im, int i, Tensor **tensor = nullptr) {
   return t ? im.valueOf(*t) : Value();
 }
 
-bool defineValue(Importer &im, int output, Value v, int32_t onnxType) {
-  if (!v)
-    return false;
-  im.define(output, Tensor{v, shapeOf(v), onnxType, std::nullopt});
-  return true;
-}
-
 // Reduces `x` over `axes` with tosa.reduce_<kind> (one axis at a time, dims
 // kept), then drops them unless `keep`.
 Value reduce(Importer &im, Value x, std::vector<int64_t> axes, StringRef kind, bool keep) {
@@ -109,7 +102,7 @@ bool lowerReduce(Importer &im) {
   if (elementCount(t->shape) == 0)
     return im.fail("reducing an empty tensor is not supported");
   if (noop)
-    return defineValue(im, 0, x, t->onnxType);
+    return im.defineValue(0, x, t->onnxType);
   bool keep = im.attrInt("keepdims", 1);
   int64_t count = 1;
   for (int64_t a : axes)
@@ -169,7 +162,7 @@ bool lowerReduce(Importer &im) {
       r = im.reshape(r, dropped);
     }
   }
-  return defineValue(im, 0, r, t->onnxType);
+  return im.defineValue(0, r, t->onnxType);
 }
 
 // Softmax / LogSoftmax over one axis (opset >= 13) or the flattened trailing
@@ -212,7 +205,7 @@ bool lowerSoftmax(Importer &im) {
                          [](OpBuilder &b, Location at, Value v, Value sum) -> Value {
                            return arith::DivFOp::create(b, at, v, sum);
                          });
-  return defineValue(im, 0, im.reshape(r, t->shape), t->onnxType);
+  return im.defineValue(0, im.reshape(r, t->shape), t->onnxType);
 }
 
 // a [B*M, K] x b [K, N] as one linalg.matmul: a weight read as it is stored,
@@ -286,7 +279,7 @@ bool lowerMatMul(Importer &im) {
     return false;
   if (ta->onnxType != TP::FLOAT || tb->onnxType != TP::FLOAT)
     return im.fail("supported for FLOAT operands only, not " + onnxTypeName(ta->onnxType));
-  return defineValue(im, 0, matmul(im, a, b), ta->onnxType);
+  return im.defineValue(0, matmul(im, a, b), ta->onnxType);
 }
 
 bool lowerGemm(Importer &im) {
@@ -319,7 +312,7 @@ bool lowerGemm(Importer &im) {
       return arith::MulFOp::create(bb, at, v, fconst(bb, at, v.getType(), alpha));
     });
   }
-  return defineValue(im, 0, y, TP::FLOAT);
+  return im.defineValue(0, y, TP::FLOAT);
 }
 
 } // namespace

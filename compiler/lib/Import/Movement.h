@@ -20,9 +20,6 @@
 
 namespace meshvk::onnx_import {
 
-// Defines output `output` of the node as the device value `v` (false when `v`
-// is null: its builder failed with the error set).
-bool defineResult(Importer &im, mlir::Value v, int32_t onnxType, int output = 0);
 // false with "an empty result ..." when a dimension of `shape` is not positive.
 bool checkNonEmpty(Importer &im, const std::vector<int64_t> &shape);
 

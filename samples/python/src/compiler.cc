@@ -114,14 +114,9 @@ PYBIND11_MODULE(_compiler, m) {
     meshvk::CompiledProgram compiled;
     std::string error = CommonOptions(grid_shape, target, vulkan_version, precision, &options);
     options.onnxShard = shard;
-    for (const std::string& spec : input_shapes) {
-      std::pair<std::string, std::vector<int64_t>> name_and_shape;
-      if (!error.empty()) break;
-      if (!meshvk::parseOnnxInputShape(spec, &name_and_shape, &error))
-        error = "input_shapes: '" + spec + "': " + error;
-      else
-        options.onnxInputShapes.push_back(std::move(name_and_shape));
-    }
+    // The parser names mesh-vk-compile's flag ("--input-shape=SPEC: ..."); here it is the keyword.
+    if (error.empty() && !meshvk::parseOnnxInputShapes(input_shapes, &options, &error))
+      error = "input_shapes: " + error.substr(error.find('=') + 1);
     if (error.empty()) {
       py::gil_scoped_release release;
       error = meshvk::compileProgramFile(path, options, &compiled);

@@ -65,7 +65,12 @@ StagedBuffer StagedBufferOf(meshvk_buffer_t* buffer) {
   d.host_pointer_alignment = device.host_pointer_alignment;
   d.unresponsive = &device.unresponsive;
   d.device_timeout_ns = device.timeout_ns;
+  d.chunk_bytes = StagingChunkBytesFor(device.physical->properties.deviceType);
   return out;
+}
+
+uint64_t StagingChunkBytesFor(VkPhysicalDeviceType type) {
+  return type == VK_PHYSICAL_DEVICE_TYPE_CPU ? kCpuStagingChunkBytes : kGpuStagingChunkBytes;
 }
 
 Status StagingRing::Create(const StagingDevice& device, uint64_t chunk_bytes, std::unique_ptr<StagingRing>* out,
@@ -292,7 +297,7 @@ Status StagingRingCache::Take(const StagingDevice& device, uint64_t chunk, std::
     }
   }
   // Cached rings are full size, so a later larger transfer can reuse them.
-  return StagingRing::Create(device, std::max<uint64_t>(chunk, kStagingChunkBytes), out);
+  return StagingRing::Create(device, std::max<uint64_t>(chunk, device.chunk_bytes), out);
 }
 
 void StagingRingCache::Trim(size_t keep) {
@@ -483,8 +488,9 @@ Status CheckStaged(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, cons
   return CheckRange(buffer, offset, size, what);
 }
 
-uint64_t ChunkFor(uint64_t chunk_bytes, uint64_t size) {
-  uint64_t chunk = chunk_bytes ? chunk_bytes : kStagingChunkBytes;
+// `chunk_bytes`, or when it is 0 the smaller of the devices' own chunks.
+uint64_t ChunkFor(uint64_t chunk_bytes, uint64_t size, const StagingDevice& a, const StagingDevice& b) {
+  uint64_t chunk = chunk_bytes ? chunk_bytes : std::min(a.chunk_bytes, b.chunk_bytes);
   // Staging for a small transfer is only as large as the transfer.
   return std::max<uint64_t>(4, std::min(chunk, (size + 3) / 4 * 4));
 }
@@ -497,7 +503,7 @@ Status StageOut(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, uint64_
   if (size == 0) return Status();
   StagedBuffer staged = StagedBufferOf(buffer);
   if (staged.mapped) return sink(staged.mapped + offset, size, 0);
-  const uint64_t chunk = ChunkFor(chunk_bytes, size);
+  const uint64_t chunk = ChunkFor(chunk_bytes, size, staged.device, staged.device);
   RingLease out;
   MESHVK_RETURN_IF_ERROR(out.Acquire(staged.device, chunk));
   out.get()->set_shard_shared(staged.shared);
@@ -511,7 +517,7 @@ Status StageIn(meshvk_buffer_t* buffer, uint64_t offset, uint64_t size, uint64_t
   if (size == 0) return Status();
   StagedBuffer staged = StagedBufferOf(buffer);
   if (staged.mapped) return source(staged.mapped + offset, size, 0);
-  const uint64_t chunk = ChunkFor(chunk_bytes, size);
+  const uint64_t chunk = ChunkFor(chunk_bytes, size, staged.device, staged.device);
   RingLease in;
   MESHVK_RETURN_IF_ERROR(in.Acquire(staged.device, chunk));
   in.get()->set_shard_shared(staged.shared);
@@ -546,7 +552,7 @@ Status CopyHostStaged(meshvk_buffer_t* src, uint64_t src_offset, meshvk_buffer_t
                       return Status();
                     });
   }
-  const uint64_t chunk = ChunkFor(chunk_bytes, size);
+  const uint64_t chunk = ChunkFor(chunk_bytes, size, from.device, to.device);
   const uint64_t timeout = timeout_ns;
   bool shared = false;
   MESHVK_RETURN_IF_ERROR(CopyThroughSharedHostMemory(from, src_offset, to, dst_offset, size, chunk, timeout, &shared));

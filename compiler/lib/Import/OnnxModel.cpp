@@ -200,20 +200,134 @@ size_t elementBytes(int32_t type) {
   }
 }
 
+// The element count of `tensor`'s shape; false for a negative extent or
+// more than 2^34 elements.
+bool elementCount(const onnx::TensorProto &tensor, int64_t *count, std::string *error) {
+  *count = 1;
+  for (int64_t d : tensor.dims()) {
+    if (d < 0 || (d > 0 && *count > (int64_t(1) << 34) / d)) {
+      *error = "tensor '" + tensor.name() + "' has a negative or huge shape";
+      return false;
+    }
+    *count *= d;
+  }
+  return true;
+}
+
+// The element types decodeTensor reads.
+bool decodable(int32_t type) {
+  using TP = onnx::TensorProto;
+  switch (type) {
+  case TP::FLOAT:
+  case TP::DOUBLE:
+  case TP::FLOAT16:
+  case TP::INT64:
+  case TP::INT32:
+  case TP::INT16:
+  case TP::INT8:
+  case TP::UINT8:
+  case TP::UINT16:
+  case TP::BOOL:
+    return true;
+  default:
+    return false;
+  }
+}
+
+// IEEE half -> double (subnormals, inf and NaN included).
+double halfToDouble(uint16_t v) {
+  int sign = v >> 15, exponent = (v >> 10) & 31, mantissa = v & 1023;
+  double m = exponent == 0    ? mantissa / 1024.0 * std::ldexp(1.0, -14)
+             : exponent == 31 ? (mantissa ? NAN : INFINITY)
+                              : (1 + mantissa / 1024.0) * std::ldexp(1.0, exponent - 15);
+  return sign ? -m : m;
+}
+
+// `count` little-endian integers of a type narrower than 64 bits, widened.
+void narrowIntsFromRaw(const std::string &raw, int64_t count, int32_t type,
+                       std::vector<int64_t> *out) {
+  using TP = onnx::TensorProto;
+  size_t width = elementBytes(type);
+  out->resize(count);
+  for (int64_t i = 0; i < count; ++i) {
+    const char *p = raw.data() + i * width;
+    if (type == TP::INT32) {
+      int32_t v;
+      std::memcpy(&v, p, 4);
+      (*out)[i] = v;
+    } else if (type == TP::INT16) {
+      int16_t v;
+      std::memcpy(&v, p, 2);
+      (*out)[i] = v;
+    } else if (type == TP::UINT16) {
+      uint16_t v;
+      std::memcpy(&v, p, 2);
+      (*out)[i] = v;
+    } else if (type == TP::INT8) {
+      (*out)[i] = static_cast<int8_t>(*p);
+    } else {
+      (*out)[i] = static_cast<uint8_t>(*p);
+    }
+  }
+}
+
+// A decodable tensor's values, from `raw` (its raw or external bytes, long
+// enough) or else its typed field: floats into out->reals, integers and
+// booleans into out->ints.
+void decodeValues(const onnx::TensorProto &tensor, const std::string *raw, int64_t count,
+                  OnnxHostTensor *out) {
+  using TP = onnx::TensorProto;
+  switch (tensor.data_type()) {
+  case TP::FLOAT: {
+    std::vector<float> f;
+    if (raw)
+      fromRaw(*raw, count, &f);
+    else
+      f.assign(tensor.float_data().begin(), tensor.float_data().end());
+    out->reals.assign(f.begin(), f.end());
+    return;
+  }
+  case TP::DOUBLE:
+    if (raw)
+      fromRaw(*raw, count, &out->reals);
+    else
+      out->reals.assign(tensor.double_data().begin(), tensor.double_data().end());
+    return;
+  case TP::FLOAT16: {
+    std::vector<uint16_t> h;
+    if (raw)
+      fromRaw(*raw, count, &h);
+    else
+      h.assign(tensor.int32_data().begin(), tensor.int32_data().end());
+    out->reals.resize(h.size());
+    for (size_t i = 0; i < h.size(); ++i)
+      out->reals[i] = halfToDouble(h[i]);
+    return;
+  }
+  case TP::INT64:
+    if (raw)
+      fromRaw(*raw, count, &out->ints);
+    else
+      out->ints.assign(tensor.int64_data().begin(), tensor.int64_data().end());
+    return;
+  default: // the narrower integers and BOOL
+    if (raw)
+      narrowIntsFromRaw(*raw, count, tensor.data_type(), &out->ints);
+    else
+      out->ints.assign(tensor.int32_data().begin(), tensor.int32_data().end());
+    return;
+  }
+}
+
 } // namespace
 
 bool decodeTensor(const onnx::TensorProto &tensor, const std::string &directory,
                   OnnxHostTensor *out, std::string *error) {
   out->shape.assign(tensor.dims().begin(), tensor.dims().end());
   out->onnxType = tensor.data_type();
-  int64_t count = 1;
-  for (int64_t d : out->shape) {
-    if (d < 0 || (d > 0 && count > (int64_t(1) << 34) / d)) {
-      *error = "tensor '" + tensor.name() + "' has a negative or huge shape";
-      return false;
-    }
-    count *= d;
-  }
+  int64_t count = 0;
+  if (!elementCount(tensor, &count, error))
+    return false;
   std::string external;
   const std::string *raw = tensor.has_raw_data() ? &tensor.raw_data() : nullptr;
   if (tensor.data_location() == onnx::TensorProto::EXTERNAL) {
@@ -227,116 +341,16 @@ bool decodeTensor(const onnx::TensorProto &tensor, const std::string &directory,
       return false;
     raw = &external;
   }
-  auto sizeOk = [&](size_t bytes) {
-    if (raw && raw->size() < static_cast<size_t>(count) * bytes) {
-      *error = "tensor '" + tensor.name() + "': its data is shorter than its shape";
-      return false;
-    }
-    return true;
-  };
-  using TP = onnx::TensorProto;
-  switch (tensor.data_type()) {
-  case TP::FLOAT: {
-    if (!sizeOk(4))
-      return false;
-    std::vector<float> f;
-    if (raw)
-      fromRaw(*raw, count, &f);
-    else
-      f.assign(tensor.float_data().begin(), tensor.float_data().end());
-    out->reals.assign(f.begin(), f.end());
-    break;
-  }
-  case TP::DOUBLE: {
-    if (!sizeOk(8))
-      return false;
-    if (raw)
-      fromRaw(*raw, count, &out->reals);
-    else
-      out->reals.assign(tensor.double_data().begin(), tensor.double_data().end());
-    break;
-  }
-  case TP::FLOAT16: {
-    if (!sizeOk(2))
-      return false;
-    std::vector<uint16_t> h;
-    if (raw)
-      fromRaw(*raw, count, &h);
-    else
-      h.assign(tensor.int32_data().begin(), tensor.int32_data().end());
-    out->reals.resize(h.size());
-    for (size_t i = 0; i < h.size(); ++i) {
-      // IEEE half -> double (subnormals, inf and NaN included).
-      uint16_t v = h[i];
-      int sign = v >> 15, exponent = (v >> 10) & 31, mantissa = v & 1023;
-      double m = exponent == 0    ? mantissa / 1024.0 * std::ldexp(1.0, -14)
-                 : exponent == 31 ? (mantissa ? NAN : INFINITY)
-                                  : (1 + mantissa / 1024.0) * std::ldexp(1.0, exponent - 15);
-      out->reals[i] = sign ? -m : m;
-    }
-    break;
-  }
-  case TP::INT64: {
-    if (!sizeOk(8))
-      return false;
-    if (raw)
-      fromRaw(*raw, count, &out->ints);
-    else
-      out->ints.assign(tensor.int64_data().begin(), tensor.int64_data().end());
-    break;
-  }
-  case TP::INT32:
-  case TP::INT16:
-  case TP::INT8:
-  case TP::UINT8:
-  case TP::UINT16:
-  case TP::BOOL: {
-    size_t width = tensor.data_type() == TP::INT32                                       ? 4
-                   : tensor.data_type() == TP::INT16 || tensor.data_type() == TP::UINT16 ? 2
-                                                                                         : 1;
-    if (!sizeOk(width))
-      return false;
-    out->ints.resize(count);
-    if (raw) {
-      for (int64_t i = 0; i < count; ++i) {
-        const char *p = raw->data() + i * width;
-        switch (tensor.data_type()) {
-        case TP::INT32: {
-          int32_t v;
-          std::memcpy(&v, p, 4);
-          out->ints[i] = v;
-          break;
-        }
-        case TP::INT16: {
-          int16_t v;
-          std::memcpy(&v, p, 2);
-          out->ints[i] = v;
-          break;
-        }
-        case TP::UINT16: {
-          uint16_t v;
-          std::memcpy(&v, p, 2);
-          out->ints[i] = v;
-          break;
-        }
-        case TP::INT8:
-          out->ints[i] = static_cast<int8_t>(*p);
-          break;
-        default:
-          out->ints[i] = static_cast<uint8_t>(*p);
-          break;
-        }
-      }
-    } else {
-      out->ints.assign(tensor.int32_data().begin(), tensor.int32_data().end());
-    }
-    break;
-  }
-  default:
+  if (!decodable(tensor.data_type())) {
     *error = "tensor '" + tensor.name() + "' has dtype " + onnxTypeName(tensor.data_type()) +
              " (supported: FLOAT, FLOAT16, DOUBLE, INT64, INT32, INT16, INT8, UINT8, UINT16, BOOL)";
     return false;
   }
+  if (raw && raw->size() < static_cast<size_t>(count) * elementBytes(tensor.data_type())) {
+    *error = "tensor '" + tensor.name() + "': its data is shorter than its shape";
+    return false;
+  }
+  decodeValues(tensor, raw, count, out);
   size_t have = out->ints.size() + out->reals.size();
   if (have != static_cast<size_t>(count)) {
     *error = "tensor '" + tensor.name() + "' holds " + std::to_string(have) +

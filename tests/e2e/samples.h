@@ -51,6 +51,8 @@ std::string Compare(const HostTensor& actual, const HostTensor& expected, double
 
 // Host references (exposed for tests that build their own cases).
 HostTensor MatMul(const HostTensor& a, const HostTensor& b);
+// a: batch x m x k, b: batch x k x n.
+HostTensor BatchMatMul(const HostTensor& a, const HostTensor& b);
 
 }  // namespace meshvk_e2e
 

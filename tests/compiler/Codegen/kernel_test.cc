@@ -17,10 +17,30 @@ namespace {
 
 // ---- op generators: MLIR text + host reference ----------------------------
 
-// C[M,N] = sum_k A * B with optional transposes (A as KxM, B as NxK).
-Case Matmul(const std::string& name, DType t, int64_t M, int64_t N, int64_t K, bool transA, bool transB) {
+// The case @k(a, b) -> out = `op` (with its attributes) of a and b into a
+// zero fill; `out` holds the host result, over a contraction of K terms.
+Case Contraction(const std::string& name, const std::string& op, DType t, const Tensor& a, const Tensor& b,
+                 const Tensor& out, int64_t K) {
+  std::ostringstream m;
+  m << "func.func @k(%a: " << a.mlir() << ", %b: " << b.mlir() << ") -> " << out.mlir()
+    << " attributes {meshvk.kernel} {\n"
+    << "  %z = " << Zero(t) << "\n"
+    << "  %e = tensor.empty() : " << out.mlir() << "\n"
+    << "  %f = linalg.fill ins(%z : " << Name(t) << ") outs(%e : " << out.mlir() << ") -> " << out.mlir() << "\n"
+    << "  %r = " << op << " ins(%a, %b : " << a.mlir() << ", " << b.mlir() << ") outs(%f : " << out.mlir() << ") -> "
+    << out.mlir() << "\n"
+    << "  return %r : " << out.mlir() << "\n}\n";
   Case c;
   c.name = name;
+  c.mlir = m.str();
+  c.inputs = {a, b};
+  c.outputs = {out};
+  c.tolerance = t == DType::F16 ? 2e-2 * std::sqrt(static_cast<double>(K)) : 1e-4;
+  return c;
+}
+
+// C[M,N] = sum_k A * B with optional transposes (A as KxM, B as NxK).
+Case Matmul(const std::string& name, DType t, int64_t M, int64_t N, int64_t K, bool transA, bool transB) {
   Tensor a = Random(t, transA ? std::vector<int64_t>{K, M} : std::vector<int64_t>{M, K}, 1);
   Tensor b = Random(t, transB ? std::vector<int64_t>{N, K} : std::vector<int64_t>{K, N}, 2);
   Tensor out = Zeros(t, {M, N});
@@ -31,7 +51,6 @@ Case Matmul(const std::string& name, DType t, int64_t M, int64_t N, int64_t K, b
         s += a.values[transA ? k * M + i : i * K + k] * b.values[transB ? j * K + k : k * N + j];
       out.values[i * N + j] = s;
     }
-  std::ostringstream m;
   std::string maps;
   if (transA || transB) {
     maps = std::string(" indexing_maps = [") +
@@ -39,24 +58,10 @@ Case Matmul(const std::string& name, DType t, int64_t M, int64_t N, int64_t K, b
            (transB ? "affine_map<(m, n, k) -> (n, k)>" : "affine_map<(m, n, k) -> (k, n)>") +
            ", affine_map<(m, n, k) -> (m, n)>]";
   }
-  m << "func.func @k(%a: " << a.mlir() << ", %b: " << b.mlir() << ") -> " << out.mlir()
-    << " attributes {meshvk.kernel} {\n"
-    << "  %z = " << Zero(t) << "\n"
-    << "  %e = tensor.empty() : " << out.mlir() << "\n"
-    << "  %f = linalg.fill ins(%z : " << Name(t) << ") outs(%e : " << out.mlir() << ") -> " << out.mlir() << "\n"
-    << "  %r = linalg.matmul" << maps << " ins(%a, %b : " << a.mlir() << ", " << b.mlir()
-    << ") outs(%f : " << out.mlir() << ") -> " << out.mlir() << "\n"
-    << "  return %r : " << out.mlir() << "\n}\n";
-  c.mlir = m.str();
-  c.inputs = {a, b};
-  c.outputs = {out};
-  c.tolerance = t == DType::F16 ? 2e-2 * std::sqrt(static_cast<double>(K)) : 1e-4;
-  return c;
+  return Contraction(name, "linalg.matmul" + maps, t, a, b, out, K);
 }
 
 Case BatchMatmul(const std::string& name, DType t, int64_t B, int64_t M, int64_t N, int64_t K) {
-  Case c;
-  c.name = name;
   Tensor a = Random(t, {B, M, K}, 3), b = Random(t, {B, K, N}, 4);
   Tensor out = Zeros(t, {B, M, N});
   for (int64_t p = 0; p < B; ++p)
@@ -66,19 +71,7 @@ Case BatchMatmul(const std::string& name, DType t, int64_t B, int64_t M, int64_t
         for (int64_t k = 0; k < K; ++k) s += a.values[(p * M + i) * K + k] * b.values[(p * K + k) * N + j];
         out.values[(p * M + i) * N + j] = s;
       }
-  std::ostringstream m;
-  m << "func.func @k(%a: " << a.mlir() << ", %b: " << b.mlir() << ") -> " << out.mlir()
-    << " attributes {meshvk.kernel} {\n"
-    << "  %z = " << Zero(t) << "\n  %e = tensor.empty() : " << out.mlir() << "\n"
-    << "  %f = linalg.fill ins(%z : " << Name(t) << ") outs(%e : " << out.mlir() << ") -> " << out.mlir() << "\n"
-    << "  %r = linalg.batch_matmul ins(%a, %b : " << a.mlir() << ", " << b.mlir() << ") outs(%f : " << out.mlir()
-    << ") -> " << out.mlir() << "\n"
-    << "  return %r : " << out.mlir() << "\n}\n";
-  c.mlir = m.str();
-  c.inputs = {a, b};
-  c.outputs = {out};
-  c.tolerance = t == DType::F16 ? 2e-2 * std::sqrt(static_cast<double>(K)) : 1e-4;
-  return c;
+  return Contraction(name, "linalg.batch_matmul", t, a, b, out, K);
 }
 
 // relu(A x B + bias[n]): the epilogue is two separate generics in the input.

@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -201,27 +202,32 @@ struct Times {
   double gen = 0, naive = 0, handwritten = 0, copyGBs = 0;
 };
 
-// The timing loop every kernel benchmark shares: `gen`, `naive` and
-// `handwritten` (and the copy probe when `copy` is given) interleaved for
-// `reps` rounds. False, with the benchmark marked skipped, on a Vulkan error.
-bool TimeVsReferences(benchmark::State& state, const std::vector<Variant>& variants, CopyProbe* copy,
-                      const std::vector<Buffer*>& bufs, const std::vector<bool>& writes, int reps, Times* times) {
-  std::vector<Variant> all = variants;
+// The timing loop every kernel benchmark shares: the generated kernel `gen`,
+// its references `naive` and `handwritten` (and, when `copyVec4s` is not 0,
+// the copy probe over that many vec4s) interleaved for `reps` rounds. None,
+// with the benchmark marked skipped, on a Vulkan error.
+std::optional<Times> TimeVsReferences(benchmark::State& state, const meshvk::codegen::CompiledKernel& gen,
+                                      const Variant& naive, const Variant& handwritten, uint32_t copyVec4s,
+                                      const std::vector<Buffer*>& bufs, const std::vector<bool>& writes, int reps) {
+  Kernel gk(TheDevice(), gen);
+  std::vector<Variant> all = {{&gk, gen.workgroupCount, nullptr, 0}, naive, handwritten};
+  std::unique_ptr<CopyProbe> copy = copyVec4s ? std::make_unique<CopyProbe>(copyVec4s) : nullptr;
   if (copy) all.push_back(copy->variant());
+  Times times;
   std::string err;
   for (auto _ : state) {
     std::vector<double> t = Interleaved(all, bufs, writes, reps, &err);
     if (!err.empty()) {
       state.SkipWithError(err.c_str());
-      return false;
+      return std::nullopt;
     }
-    if (copy) times->copyGBs = copy->GBs(t[3]);
-    times->gen = t[0];
-    times->naive = t[1];
-    times->handwritten = t[2];
-    state.SetIterationTime(times->gen);
+    if (copy) times.copyGBs = copy->GBs(t[3]);
+    times.gen = t[0];
+    times.naive = t[1];
+    times.handwritten = t[2];
+    state.SetIterationTime(times.gen);
   }
-  return true;
+  return times;
 }
 
 // A memory-bound kernel's counters: GB/s against the references and the copy probe.
@@ -271,20 +277,15 @@ void BM_Matmul(benchmark::State& state) {
   auto c = Empty(M * N);
   std::vector<Buffer*> bufs = {a.get(), b.get(), c.get()};
   std::vector<bool> writes = {false, false, true};
-  Kernel gk(dev, *gen);
   Kernel naive(dev, ref::matmul_naive, ref::matmul_naive_word_count, 3, 12);
   Kernel tiled(dev, ref::matmul_tiled, ref::matmul_tiled_word_count, 3, 12);
   uint32_t push[3] = {static_cast<uint32_t>(M), static_cast<uint32_t>(N), static_cast<uint32_t>(K)};
   const int reps = M * N * K >= (int64_t(1) << 30) ? 2 : 3;
-  Times t;
-  if (!TimeVsReferences(
-          state,
-          {{&gk, gen->workgroupCount, nullptr, 0},
-           {&naive, {static_cast<uint32_t>((N + 7) / 8), static_cast<uint32_t>((M + 7) / 8), 1}, push, 12},
-           {&tiled, {static_cast<uint32_t>(N / 64), static_cast<uint32_t>(M / 32), 1}, push, 12}},
-          nullptr, bufs, writes, reps, &t))
-    return;
-  ReportVsReferences(state, "GFLOPS", 2.0 * M * N * K, t.gen, t.naive, t.handwritten);
+  const std::optional<Times> t = TimeVsReferences(
+      state, *gen, {&naive, {static_cast<uint32_t>((N + 7) / 8), static_cast<uint32_t>((M + 7) / 8), 1}, push, 12},
+      {&tiled, {static_cast<uint32_t>(N / 64), static_cast<uint32_t>(M / 32), 1}, push, 12}, 0, bufs, writes, reps);
+  if (!t) return;
+  ReportVsReferences(state, "GFLOPS", 2.0 * M * N * K, t->gen, t->naive, t->handwritten);
 }
 BENCHMARK(BM_Matmul)
     ->Args({256, 256, 256})
@@ -414,19 +415,14 @@ void BM_ElementwiseChain(benchmark::State& state) {
   std::vector<Buffer*> bufs = {a.get(), row.get(), col.get(), out.get()};
   std::vector<bool> writes = {false, false, false, true};
   Device& dev = TheDevice();
-  Kernel gk(dev, *gen);
   Kernel naive(dev, ref::eltwise_naive, ref::eltwise_naive_word_count, 4, 8);
   Kernel vec4(dev, ref::eltwise_vec4, ref::eltwise_vec4_word_count, 4, 8);
   uint32_t push[2] = {static_cast<uint32_t>(M), static_cast<uint32_t>(N)};
-  CopyProbe copy(static_cast<uint32_t>(M * N / 4));
-  Times t;
-  if (!TimeVsReferences(state,
-                        {{&gk, gen->workgroupCount, nullptr, 0},
-                         {&naive, Grid1D((M * N + 63) / 64), push, 8},
-                         {&vec4, Grid1D((M * N / 4 + 63) / 64), push, 8}},
-                        &copy, bufs, writes, 3, &t))
-    return;
-  ReportBandwidth(state, 2.0 * M * N * 4, t);  // read a, write out (row/col vectors are tiny)
+  const std::optional<Times> t = TimeVsReferences(state, *gen, {&naive, Grid1D((M * N + 63) / 64), push, 8},
+                                                  {&vec4, Grid1D((M * N / 4 + 63) / 64), push, 8},
+                                                  static_cast<uint32_t>(M * N / 4), bufs, writes, 3);
+  if (!t) return;
+  ReportBandwidth(state, 2.0 * M * N * 4, *t);  // read a, write out (row/col vectors are tiny)
 }
 BENCHMARK(BM_ElementwiseChain)->Args({4096, 4096})->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
 
@@ -452,21 +448,16 @@ void BM_ReduceRows(benchmark::State& state) {
   std::vector<Buffer*> bufs = {a.get(), out.get()};
   std::vector<bool> writes = {false, true};
   Device& dev = TheDevice();
-  Kernel gk(dev, *gen);
   Kernel naive(dev, ref::reduce_rows_naive, ref::reduce_rows_naive_word_count, 2, 8);
   Kernel tuned(dev, ref::reduce_rows_vec4, ref::reduce_rows_vec4_word_count, 2, 8);
   uint32_t push[2] = {static_cast<uint32_t>(M), static_cast<uint32_t>(N)};
-  CopyProbe copy(static_cast<uint32_t>(M * N / 4));
-  Times t;
-  if (!TimeVsReferences(state,
-                        {{&gk, gen->workgroupCount, nullptr, 0},
-                         {&naive, Grid1D((M + 63) / 64), push, 8},
-                         {&tuned, Grid1D(M), push, 8}},
-                        &copy, bufs, writes, 3, &t))
-    return;
+  const std::optional<Times> t =
+      TimeVsReferences(state, *gen, {&naive, Grid1D((M + 63) / 64), push, 8}, {&tuned, Grid1D(M), push, 8},
+                       static_cast<uint32_t>(M * N / 4), bufs, writes, 3);
+  if (!t) return;
   // A reduction reads its bytes once; the copy reads and writes them: compare
   // with the copy's read+write rate as the issue asks ("of copy bandwidth").
-  ReportBandwidth(state, 1.0 * M * N * 4, t);
+  ReportBandwidth(state, 1.0 * M * N * 4, *t);
 }
 BENCHMARK(BM_ReduceRows)->Args({4096, 4096})->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
 

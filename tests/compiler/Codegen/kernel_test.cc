@@ -161,8 +161,6 @@ Case ElementwiseChain(const std::string& name, DType t, int64_t M, int64_t N) {
 
 // Sum (or max) over dimension `dim` with linalg.reduce.
 Case Reduce(const std::string& name, DType t, std::vector<int64_t> shape, int64_t dim, bool max) {
-  Case c;
-  c.name = name;
   Tensor a = Random(t, shape, 9);
   std::vector<int64_t> oshape;
   for (size_t d = 0; d < shape.size(); ++d)
@@ -193,16 +191,10 @@ Case Reduce(const std::string& name, DType t, std::vector<int64_t> shape, int64_
     << "      %s = " << (max ? Max(t) : Add(t)) << " %x, %acc : " << e << "\n"
     << "      linalg.yield %s : " << e << "\n    }\n"
     << "  return %r : " << out.mlir() << "\n}\n";
-  c.mlir = m.str();
-  c.inputs = {a};
-  c.outputs = {out};
-  c.tolerance = t == DType::F16 ? 2e-2 * std::sqrt(static_cast<double>(shape[dim])) : 1e-4;
-  return c;
+  return Case{name, m.str(), {a}, {out}, t == DType::F16 ? 2e-2 * std::sqrt(static_cast<double>(shape[dim])) : 1e-4};
 }
 
 Case Transpose(const std::string& name, DType t, std::vector<int64_t> shape, std::vector<int64_t> perm) {
-  Case c;
-  c.name = name;
   Tensor a = Random(t, shape, 10);
   std::vector<int64_t> oshape;
   for (int64_t p : perm) oshape.push_back(shape[p]);
@@ -227,11 +219,7 @@ Case Transpose(const std::string& name, DType t, std::vector<int64_t> shape, std
     << "  %r = linalg.transpose ins(%a : " << a.mlir() << ") outs(%e : " << out.mlir() << ") permutation = [" << ps
     << "]\n"
     << "  return %r : " << out.mlir() << "\n}\n";
-  c.mlir = m.str();
-  c.inputs = {a};
-  c.outputs = {out};
-  c.tolerance = 0;
-  return c;
+  return Case{name, m.str(), {a}, {out}, 0};
 }
 
 Case Fill(const std::string& name, DType t, std::vector<int64_t> shape) {
@@ -255,8 +243,6 @@ Case Fill(const std::string& name, DType t, std::vector<int64_t> shape) {
 // out = a[r0 : r0 + R : rs, c0 : c0 + C] (a strided slice copy).
 Case Slice(const std::string& name, DType t, int64_t M, int64_t N, int64_t r0, int64_t c0, int64_t R, int64_t C,
            int64_t rs) {
-  Case c;
-  c.name = name;
   Tensor a = Random(t, {M, N}, 11);
   Tensor out = Zeros(t, {R, C});
   for (int64_t i = 0; i < R; ++i)
@@ -266,18 +252,12 @@ Case Slice(const std::string& name, DType t, int64_t M, int64_t N, int64_t r0, i
     << "  %r = tensor.extract_slice %a[" << r0 << ", " << c0 << "] [" << R << ", " << C << "] [" << rs
     << ", 1] : " << a.mlir() << " to " << out.mlir() << "\n"
     << "  return %r : " << out.mlir() << "\n}\n";
-  c.mlir = m.str();
-  c.inputs = {a};
-  c.outputs = {out};
-  c.tolerance = 0;
-  return c;
+  return Case{name, m.str(), {a}, {out}, 0};
 }
 
 // Row softmax numerator: exp(x - max_j x): a reduction whose result is
 // broadcast back (the reduction is fused into each row tile).
 Case SoftmaxNumerator(const std::string& name, int64_t M, int64_t N) {
-  Case c;
-  c.name = name;
   Tensor a = Random(DType::F32, {M, N}, 12);
   Tensor out = Zeros(DType::F32, {M, N});
   for (int64_t i = 0; i < M; ++i) {
@@ -301,11 +281,7 @@ Case SoftmaxNumerator(const std::string& name, int64_t M, int64_t N) {
     << "  ^bb0(%x: f32, %m: f32, %o: f32):\n    %d = arith.subf %x, %m : f32\n"
     << "    %y = math.exp %d : f32\n    linalg.yield %y : f32\n  } -> " << T << "\n"
     << "  return %r : " << T << "\n}\n";
-  c.mlir = m.str();
-  c.inputs = {a};
-  c.outputs = {out};
-  c.tolerance = 1e-5;
-  return c;
+  return Case{name, m.str(), {a}, {out}, 1e-5};
 }
 
 // Two results from one kernel: a broadcast add and a transpose of the same

@@ -77,7 +77,8 @@ HostTensor MatMul(const HostTensor& a, const HostTensor& b) {
   return c;
 }
 
-HostTensor BatchMatMul(const HostTensor& a, const HostTensor& b) {
+HostTensor BatchMatMul(const HostTensor& a, const HostTensor& b,
+                       const std::function<float(int64_t, double)>& epilogue) {
   const int64_t batch = a.shape[0], m = a.shape[1], k = a.shape[2], n = b.shape[2];
   HostTensor c = HostTensor::Zeros({batch, m, n}, MESHVK_ELEMENT_F32);
   for (int64_t p = 0; p < batch; ++p)
@@ -85,9 +86,14 @@ HostTensor BatchMatMul(const HostTensor& a, const HostTensor& b) {
       for (int64_t j = 0; j < n; ++j) {
         double sum = 0;
         for (int64_t l = 0; l < k; ++l) sum += double(a.f[(p * m + i) * k + l]) * double(b.f[(p * k + l) * n + j]);
-        c.f[(p * m + i) * n + j] = static_cast<float>(sum);
+        const int64_t o = (p * m + i) * n + j;
+        c.f[o] = epilogue(o, sum);
       }
   return c;
+}
+
+HostTensor BatchMatMul(const HostTensor& a, const HostTensor& b) {
+  return BatchMatMul(a, b, [](int64_t, double sum) { return static_cast<float>(sum); });
 }
 
 const std::vector<Sample>& Samples() {

@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -98,6 +99,19 @@ const meshvk::codegen::CompiledKernel* Generated(const std::string& mlir, std::s
 
 // Best of `reps` runs, the same count for every variant of one benchmark (the
 // device is a CPU shared with the host; the best run is the least disturbed).
+// The generated kernel for `mlir`, or null once the benchmark is marked
+// skipped (no Vulkan device, or the kernel did not compile).
+const meshvk::codegen::CompiledKernel* GeneratedOrSkip(benchmark::State& state, const std::string& mlir) {
+  if (!TheDevice().error().empty()) {
+    state.SkipWithError(TheDevice().error().c_str());
+    return nullptr;
+  }
+  std::string err;
+  const auto* gen = Generated(mlir, &err);
+  if (!gen) state.SkipWithError(err.c_str());
+  return gen;
+}
+
 double BestSeconds(Kernel& k, const std::vector<Buffer*>& bufs, const std::vector<bool>& writes,
                    std::array<uint32_t, 3> count, const void* push, uint32_t push_size, int reps, std::string* error) {
   double best = 1e30;
@@ -182,6 +196,46 @@ void ReportVsCopy(benchmark::State& state, double genGBs, double copyGBs) {
   state.counters["frac_copy_bw"] = genGBs / copyGBs;
 }
 
+// Best times of one benchmark's variants: the generated kernel, its two
+// hand-written references and (memory-bound kernels) the copy probe's rate.
+struct Times {
+  double gen = 0, naive = 0, handwritten = 0, copyGBs = 0;
+};
+
+// The timing loop every kernel benchmark shares: the generated kernel `gen`,
+// its references `naive` and `handwritten` (and, when `copyVec4s` is not 0,
+// the copy probe over that many vec4s) interleaved for `reps` rounds. None,
+// with the benchmark marked skipped, on a Vulkan error.
+std::optional<Times> TimeVsReferences(benchmark::State& state, const meshvk::codegen::CompiledKernel& gen,
+                                      const Variant& naive, const Variant& handwritten, uint32_t copyVec4s,
+                                      const std::vector<Buffer*>& bufs, const std::vector<bool>& writes, int reps) {
+  Kernel gk(TheDevice(), gen);
+  std::vector<Variant> all = {{&gk, gen.workgroupCount, nullptr, 0}, naive, handwritten};
+  std::unique_ptr<CopyProbe> copy = copyVec4s ? std::make_unique<CopyProbe>(copyVec4s) : nullptr;
+  if (copy) all.push_back(copy->variant());
+  Times times;
+  std::string err;
+  for (auto _ : state) {
+    std::vector<double> t = Interleaved(all, bufs, writes, reps, &err);
+    if (!err.empty()) {
+      state.SkipWithError(err.c_str());
+      return std::nullopt;
+    }
+    if (copy) times.copyGBs = copy->GBs(t[3]);
+    times.gen = t[0];
+    times.naive = t[1];
+    times.handwritten = t[2];
+    state.SetIterationTime(times.gen);
+  }
+  return times;
+}
+
+// A memory-bound kernel's counters: GB/s against the references and the copy probe.
+void ReportBandwidth(benchmark::State& state, double bytes, const Times& t) {
+  ReportVsReferences(state, "GB/s", bytes, t.gen, t.naive, t.handwritten);
+  ReportVsCopy(state, bytes / t.gen / 1e9, t.copyGBs);
+}
+
 double CopyBandwidthGBs() {
   static double gbs = [] {
     const uint32_t count = 4u << 20;  // vec4s: 64 MiB each way
@@ -215,35 +269,23 @@ std::string MatmulMlir(int64_t M, int64_t N, int64_t K) {
 }
 
 void BM_Matmul(benchmark::State& state) {
-  Device& dev = TheDevice();
-  if (!dev.error().empty()) return state.SkipWithError(dev.error().c_str());
   const int64_t M = state.range(0), N = state.range(1), K = state.range(2);
-  std::string err;
-  const auto* gen = Generated(MatmulMlir(M, N, K), &err);
-  if (!gen) return state.SkipWithError(err.c_str());
+  const auto* gen = GeneratedOrSkip(state, MatmulMlir(M, N, K));
+  if (!gen) return;
+  Device& dev = TheDevice();
   auto a = Upload(RandomFloats(M * K, 2)), b = Upload(RandomFloats(K * N, 3));
   auto c = Empty(M * N);
   std::vector<Buffer*> bufs = {a.get(), b.get(), c.get()};
   std::vector<bool> writes = {false, false, true};
-  Kernel gk(dev, *gen);
   Kernel naive(dev, ref::matmul_naive, ref::matmul_naive_word_count, 3, 12);
   Kernel tiled(dev, ref::matmul_tiled, ref::matmul_tiled_word_count, 3, 12);
   uint32_t push[3] = {static_cast<uint32_t>(M), static_cast<uint32_t>(N), static_cast<uint32_t>(K)};
   const int reps = M * N * K >= (int64_t(1) << 30) ? 2 : 3;
-  double genS = 0, naiveS = 0, tiledS = 0;
-  for (auto _ : state) {
-    std::vector<double> t =
-        Interleaved({{&gk, gen->workgroupCount, nullptr, 0},
-                     {&naive, {static_cast<uint32_t>((N + 7) / 8), static_cast<uint32_t>((M + 7) / 8), 1}, push, 12},
-                     {&tiled, {static_cast<uint32_t>(N / 64), static_cast<uint32_t>(M / 32), 1}, push, 12}},
-                    bufs, writes, reps, &err);
-    if (!err.empty()) return state.SkipWithError(err.c_str());
-    genS = t[0];
-    naiveS = t[1];
-    tiledS = t[2];
-    state.SetIterationTime(genS);
-  }
-  ReportVsReferences(state, "GFLOPS", 2.0 * M * N * K, genS, naiveS, tiledS);
+  const std::optional<Times> t = TimeVsReferences(
+      state, *gen, {&naive, {static_cast<uint32_t>((N + 7) / 8), static_cast<uint32_t>((M + 7) / 8), 1}, push, 12},
+      {&tiled, {static_cast<uint32_t>(N / 64), static_cast<uint32_t>(M / 32), 1}, push, 12}, 0, bufs, writes, reps);
+  if (!t) return;
+  ReportVsReferences(state, "GFLOPS", 2.0 * M * N * K, t->gen, t->naive, t->handwritten);
 }
 BENCHMARK(BM_Matmul)
     ->Args({256, 256, 256})
@@ -364,39 +406,23 @@ std::string EltwiseMlir(int64_t M, int64_t N) {
 }
 
 void BM_ElementwiseChain(benchmark::State& state) {
-  Device& dev = TheDevice();
-  if (!dev.error().empty()) return state.SkipWithError(dev.error().c_str());
   const int64_t M = state.range(0), N = state.range(1);
-  std::string err;
-  const auto* gen = Generated(EltwiseMlir(M, N), &err);
-  if (!gen) return state.SkipWithError(err.c_str());
+  const auto* gen = GeneratedOrSkip(state, EltwiseMlir(M, N));
+  if (!gen) return;
   auto a = Upload(RandomFloats(M * N, 4)), row = Upload(RandomFloats(N, 5));
   auto col = Upload(RandomFloats(M, 6));
   auto out = Empty(M * N);
   std::vector<Buffer*> bufs = {a.get(), row.get(), col.get(), out.get()};
   std::vector<bool> writes = {false, false, false, true};
-  Kernel gk(dev, *gen);
+  Device& dev = TheDevice();
   Kernel naive(dev, ref::eltwise_naive, ref::eltwise_naive_word_count, 4, 8);
   Kernel vec4(dev, ref::eltwise_vec4, ref::eltwise_vec4_word_count, 4, 8);
   uint32_t push[2] = {static_cast<uint32_t>(M), static_cast<uint32_t>(N)};
-  double genS = 0, naiveS = 0, vecS = 0, copyGBs = 0;
-  CopyProbe copy(static_cast<uint32_t>(M * N / 4));
-  for (auto _ : state) {
-    std::vector<double> t = Interleaved({{&gk, gen->workgroupCount, nullptr, 0},
-                                         {&naive, Grid1D((M * N + 63) / 64), push, 8},
-                                         {&vec4, Grid1D((M * N / 4 + 63) / 64), push, 8},
-                                         copy.variant()},
-                                        bufs, writes, 3, &err);
-    copyGBs = copy.GBs(t[3]);
-    if (!err.empty()) return state.SkipWithError(err.c_str());
-    genS = t[0];
-    naiveS = t[1];
-    vecS = t[2];
-    state.SetIterationTime(genS);
-  }
-  double bytes = 2.0 * M * N * 4;  // read a, write out (row/col vectors are tiny)
-  ReportVsReferences(state, "GB/s", bytes, genS, naiveS, vecS);
-  ReportVsCopy(state, bytes / genS / 1e9, copyGBs);
+  const std::optional<Times> t = TimeVsReferences(state, *gen, {&naive, Grid1D((M * N + 63) / 64), push, 8},
+                                                  {&vec4, Grid1D((M * N / 4 + 63) / 64), push, 8},
+                                                  static_cast<uint32_t>(M * N / 4), bufs, writes, 3);
+  if (!t) return;
+  ReportBandwidth(state, 2.0 * M * N * 4, *t);  // read a, write out (row/col vectors are tiny)
 }
 BENCHMARK(BM_ElementwiseChain)->Args({4096, 4096})->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
 
@@ -414,40 +440,24 @@ std::string ReduceRowsMlir(int64_t M, int64_t N) {
 }
 
 void BM_ReduceRows(benchmark::State& state) {
-  Device& dev = TheDevice();
-  if (!dev.error().empty()) return state.SkipWithError(dev.error().c_str());
   const int64_t M = state.range(0), N = state.range(1);
-  std::string err;
-  const auto* gen = Generated(ReduceRowsMlir(M, N), &err);
-  if (!gen) return state.SkipWithError(err.c_str());
+  const auto* gen = GeneratedOrSkip(state, ReduceRowsMlir(M, N));
+  if (!gen) return;
   auto a = Upload(RandomFloats(M * N, 7));
   auto out = Empty(M);
   std::vector<Buffer*> bufs = {a.get(), out.get()};
   std::vector<bool> writes = {false, true};
-  Kernel gk(dev, *gen);
+  Device& dev = TheDevice();
   Kernel naive(dev, ref::reduce_rows_naive, ref::reduce_rows_naive_word_count, 2, 8);
   Kernel tuned(dev, ref::reduce_rows_vec4, ref::reduce_rows_vec4_word_count, 2, 8);
   uint32_t push[2] = {static_cast<uint32_t>(M), static_cast<uint32_t>(N)};
-  double genS = 0, naiveS = 0, tunedS = 0, copyGBs = 0;
-  CopyProbe copy(static_cast<uint32_t>(M * N / 4));
-  for (auto _ : state) {
-    std::vector<double> t = Interleaved({{&gk, gen->workgroupCount, nullptr, 0},
-                                         {&naive, Grid1D((M + 63) / 64), push, 8},
-                                         {&tuned, Grid1D(M), push, 8},
-                                         copy.variant()},
-                                        bufs, writes, 3, &err);
-    copyGBs = copy.GBs(t[3]);
-    if (!err.empty()) return state.SkipWithError(err.c_str());
-    genS = t[0];
-    naiveS = t[1];
-    tunedS = t[2];
-    state.SetIterationTime(genS);
-  }
-  double bytes = 1.0 * M * N * 4;
-  ReportVsReferences(state, "GB/s", bytes, genS, naiveS, tunedS);
+  const std::optional<Times> t =
+      TimeVsReferences(state, *gen, {&naive, Grid1D((M + 63) / 64), push, 8}, {&tuned, Grid1D(M), push, 8},
+                       static_cast<uint32_t>(M * N / 4), bufs, writes, 3);
+  if (!t) return;
   // A reduction reads its bytes once; the copy reads and writes them: compare
   // with the copy's read+write rate as the issue asks ("of copy bandwidth").
-  ReportVsCopy(state, bytes / genS / 1e9, copyGBs);
+  ReportBandwidth(state, 1.0 * M * N * 4, *t);
 }
 BENCHMARK(BM_ReduceRows)->Args({4096, 4096})->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
 
@@ -617,12 +627,11 @@ double MaxAbsDiff(const std::vector<float>& x, const std::vector<float>& y) {
 // those knobs in the same rounds (x_variant_vs_default: its time over the
 // default's), a fairer A/B on a busy host than two runs.
 void BM_MatmulRoof(benchmark::State& state) {
-  Device& dev = TheDevice();
-  if (!dev.error().empty()) return state.SkipWithError(dev.error().c_str());
   const int64_t M = state.range(0), N = state.range(1), K = state.range(2);
+  const auto* gen = GeneratedOrSkip(state, MatmulMlir(M, N, K));
+  if (!gen) return;
+  Device& dev = TheDevice();
   std::string err;
-  const auto* gen = Generated(MatmulMlir(M, N, K), &err);
-  if (!gen) return state.SkipWithError(err.c_str());
   std::vector<float> ha = RandomFloats(M * K, 2), hb = RandomFloats(K * N, 3), hc(M * N), got(M * N);
   auto a = Upload(ha), b = Upload(hb);
   auto c = Empty(M * N);

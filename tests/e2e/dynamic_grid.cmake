@@ -2,7 +2,7 @@
 # with a plan per process count, run on 1..4 logical devices and on the
 # emulated device group of 4, results against numpy (make_data.py); and the
 # command line's refusals. Included from tests/e2e/CMakeLists.txt (uses its
-# cli_test, _work, _uneven and _validation_dir).
+# cli_test, _work, _uneven and MESHVK_TEST_VALIDATION_DIR).
 set(_dyn ${CMAKE_CURRENT_SOURCE_DIR}/dynamic_grid)
 set(_dyn_data ${_work}/dyngrid_data)
 
@@ -24,7 +24,7 @@ foreach(n 1 2 3 4)
              STDOUT "plan for ${n} processes.*, device group.*result 0: ok.*result 1: ok"
              FIXTURES_REQUIRED dyngrid_data dyngrid_mvk)
     set_tests_properties(e2e.cli.dyngrid_group_n4_run_${n} PROPERTIES
-      ENVIRONMENT "VK_LAYER_PATH=${_validation_dir}:${MESHVK_LAYER_MANIFEST_DIR};VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation:VK_LAYER_MESHVK_emulated_device_group;MESHVK_EMULATED_DEVICE_COUNT=4;MESHVK_EMULATED_EXECUTION_ORDER=shuffle;MESHVK_EMULATED_SHUFFLE_SEED=3;MESHVK_EMULATED_RACE_CHECK=1")
+      ENVIRONMENT "VK_LAYER_PATH=${MESHVK_TEST_VALIDATION_DIR}:${MESHVK_LAYER_MANIFEST_DIR};VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation:VK_LAYER_MESHVK_emulated_device_group;MESHVK_EMULATED_DEVICE_COUNT=4;MESHVK_EMULATED_EXECUTION_ORDER=shuffle;MESHVK_EMULATED_SHUFFLE_SEED=3;MESHVK_EMULATED_RACE_CHECK=1")
   endif()
 endforeach()
 if(TARGET meshvk_emulated_device_group_layer AND MESHVK_LAYER_MANIFEST_DIR)
@@ -33,7 +33,7 @@ if(TARGET meshvk_emulated_device_group_layer AND MESHVK_LAYER_MANIFEST_DIR)
            STDOUT "running the plan for 4 processes \\(--devices=group:0 \\(4 devices\\)\\).*result 0: ok.*result 1: ok"
            FIXTURES_REQUIRED dyngrid_data dyngrid_mvk)
   set_tests_properties(e2e.cli.dyngrid_group_sizes_run PROPERTIES
-    ENVIRONMENT "VK_LAYER_PATH=${_validation_dir}:${MESHVK_LAYER_MANIFEST_DIR};VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation:VK_LAYER_MESHVK_emulated_device_group;MESHVK_EMULATED_DEVICE_COUNT=4")
+    ENVIRONMENT "VK_LAYER_PATH=${MESHVK_TEST_VALIDATION_DIR}:${MESHVK_LAYER_MANIFEST_DIR};VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation:VK_LAYER_MESHVK_emulated_device_group;MESHVK_EMULATED_DEVICE_COUNT=4")
 endif()
 cli_test(dyngrid_group_missing TOOL mesh-vk-run RC 2 ARGS dyngrid.mvk --devices=group:7 ${_dyn_io}
          STDERR "--devices=group:7: this machine has [0-9]+ device groups? \\([0-9., ]+\\); mesh-vk-run --list-devices shows them"

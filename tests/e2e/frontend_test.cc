@@ -28,19 +28,6 @@ HostTensor Zip(const HostTensor& a, const HostTensor& b, float (*f)(float, float
   return c;
 }
 
-HostTensor BatchMatMul(const HostTensor& a, const HostTensor& b) {
-  const int64_t batch = a.shape[0], m = a.shape[1], k = a.shape[2], n = b.shape[2];
-  HostTensor c = HostTensor::Zeros({batch, m, n}, MESHVK_ELEMENT_F32);
-  for (int64_t p = 0; p < batch; ++p)
-    for (int64_t i = 0; i < m; ++i)
-      for (int64_t j = 0; j < n; ++j) {
-        double sum = 0;
-        for (int64_t l = 0; l < k; ++l) sum += double(a.f[(p * m + i) * k + l]) * double(b.f[(p * k + l) * n + j]);
-        c.f[(p * m + i) * n + j] = static_cast<float>(sum);
-      }
-  return c;
-}
-
 float Relu(float v) { return v > 0.0f ? v : 0.0f; }
 
 struct FrontendProgram {

@@ -45,19 +45,11 @@ Tensors MatmulBiasRelu(const Tensors& in) {
 }
 
 Tensors BatchMatmulEpilogue(const Tensors& in) {
-  const HostTensor &a = in[0], &b = in[1], &r = in[2];
-  const int64_t batch = a.shape[0], m = a.shape[1], k = a.shape[2], n = b.shape[2];
-  HostTensor y = HostTensor::Zeros({batch, m, n}, MESHVK_ELEMENT_F32);
-  for (int64_t p = 0; p < batch; ++p)
-    for (int64_t i = 0; i < m; ++i)
-      for (int64_t j = 0; j < n; ++j) {
-        double sum = 0;
-        for (int64_t l = 0; l < k; ++l) sum += double(a.f[(p * m + i) * k + l]) * double(b.f[(p * k + l) * n + j]);
-        const int64_t o = (p * m + i) * n + j;
-        const double s = 0.5 * sum + r.f[o];
-        y.f[o] = static_cast<float>(1.0 / (1.0 + std::exp(-s)));
-      }
-  return {y};
+  const HostTensor& r = in[2];
+  return {BatchMatMul(in[0], in[1], [&r](int64_t o, double sum) {
+    const double s = 0.5 * sum + r.f[o];
+    return static_cast<float>(1.0 / (1.0 + std::exp(-s)));
+  })};
 }
 
 // NHWC x (1 x H x W x C), FHWC w (F x 3 x 3 x C), padding 1:

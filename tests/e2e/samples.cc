@@ -77,6 +77,25 @@ HostTensor MatMul(const HostTensor& a, const HostTensor& b) {
   return c;
 }
 
+HostTensor BatchMatMul(const HostTensor& a, const HostTensor& b,
+                       const std::function<float(int64_t, double)>& epilogue) {
+  const int64_t batch = a.shape[0], m = a.shape[1], k = a.shape[2], n = b.shape[2];
+  HostTensor c = HostTensor::Zeros({batch, m, n}, MESHVK_ELEMENT_F32);
+  for (int64_t p = 0; p < batch; ++p)
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double sum = 0;
+        for (int64_t l = 0; l < k; ++l) sum += double(a.f[(p * m + i) * k + l]) * double(b.f[(p * k + l) * n + j]);
+        const int64_t o = (p * m + i) * n + j;
+        c.f[o] = epilogue(o, sum);
+      }
+  return c;
+}
+
+HostTensor BatchMatMul(const HostTensor& a, const HostTensor& b) {
+  return BatchMatMul(a, b, [](int64_t, double sum) { return static_cast<float>(sum); });
+}
+
 const std::vector<Sample>& Samples() {
   static const std::vector<Sample> samples = {
       {"seed_matmul",
@@ -126,21 +145,7 @@ const std::vector<Sample>& Samples() {
        },
        kOneD},
       {"batch_matmul", [](uint32_t s) { return RandomAll(s, Shape{8, 32, 64}, Shape{8, 64, 48}); },
-       [](const std::vector<HostTensor>& in) {
-         const HostTensor &a = in[0], &b = in[1];
-         const int64_t batch = a.shape[0], m = a.shape[1], k = a.shape[2], n = b.shape[2];
-         HostTensor c = HostTensor::Zeros({batch, m, n}, MESHVK_ELEMENT_F32);
-         for (int64_t p = 0; p < batch; ++p)
-           for (int64_t i = 0; i < m; ++i)
-             for (int64_t j = 0; j < n; ++j) {
-               double sum = 0;
-               for (int64_t l = 0; l < k; ++l)
-                 sum += double(a.f[(p * m + i) * k + l]) * double(b.f[(p * k + l) * n + j]);
-               c.f[(p * m + i) * n + j] = static_cast<float>(sum);
-             }
-         return std::vector<HostTensor>{c};
-       },
-       kOneD},
+       [](const std::vector<HostTensor>& in) { return std::vector<HostTensor>{BatchMatMul(in[0], in[1])}; }, kOneD},
       {"transpose_reshard",
        [](uint32_t s) {
          std::mt19937 rng(s);

@@ -51,6 +51,11 @@ std::string Compare(const HostTensor& actual, const HostTensor& expected, double
 
 // Host references (exposed for tests that build their own cases).
 HostTensor MatMul(const HostTensor& a, const HostTensor& b);
+// a: batch x m x k, b: batch x k x n.
+HostTensor BatchMatMul(const HostTensor& a, const HostTensor& b);
+// The same product, each element handed to `epilogue` (its flat index in the
+// batch x m x n result, the sum in double) for the value to store.
+HostTensor BatchMatMul(const HostTensor& a, const HostTensor& b, const std::function<float(int64_t, double)>& epilogue);
 
 }  // namespace meshvk_e2e
 

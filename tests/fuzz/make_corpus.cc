@@ -32,14 +32,7 @@ int main(int argc, char** argv) {
   meshvk::artifact::CopyDesc copy;
   copy.src_buffer = 0;
   copy.dst_buffer = 2;
-  meshvk::artifact::StridedRegionDesc region;
-  region.count[0] = 2;
-  region.count[1] = 2;
-  region.src_stride[0] = 1;
-  region.src_stride[1] = 4;
-  region.dst_stride[0] = 1;
-  region.dst_stride[1] = 2;
-  copy.regions = {region};
+  copy.regions = {meshvk_test::StridedRows(2, 2, 4, 2)};
   strided.AddCopy(0, copy, {{0, 0}});
   seeds.push_back({"strided", strided.Finish()});
   std::vector<std::pair<std::string, std::vector<uint8_t>>> tensor_seeds;

@@ -1,11 +1,46 @@
 // Group submission: command buffer device masks choose which devices run a
 // command buffer; semaphore device indices say which device waits or signals.
+#include <functional>
+
 #include "layer_fixture.h"
 
 namespace meshvk_layer_test {
 namespace {
 
 constexpr VkDeviceSize kWords = 64, kBytes = kWords * 4;
+
+// One side of a semaphore hand-off in a group submission: `*cmd` on the
+// devices in `*mask`, then signalling `*sem` (signal) or first waiting on it
+// at `*stage`, on device `*semDevice`; with `timeline` at value `*value`.
+// The structs point at each other: not copyable.
+struct GroupSide {
+  GroupSide(bool signal, bool timeline, const VkCommandBuffer* cmd, const uint32_t* mask, const VkSemaphore* sem,
+            const uint32_t* semDevice, const uint64_t* value, const VkPipelineStageFlags* stage) {
+    group.pNext = timeline ? &values : nullptr;
+    group.commandBufferCount = 1;
+    group.pCommandBufferDeviceMasks = mask;
+    submit.commandBufferCount = 1;
+    submit.pCommandBuffers = cmd;
+    if (signal) {
+      values.signalSemaphoreValueCount = group.signalSemaphoreCount = submit.signalSemaphoreCount = 1;
+      values.pSignalSemaphoreValues = value;
+      group.pSignalSemaphoreDeviceIndices = semDevice;
+      submit.pSignalSemaphores = sem;
+    } else {
+      values.waitSemaphoreValueCount = group.waitSemaphoreCount = submit.waitSemaphoreCount = 1;
+      values.pWaitSemaphoreValues = value;
+      group.pWaitSemaphoreDeviceIndices = semDevice;
+      submit.pWaitSemaphores = sem;
+      submit.pWaitDstStageMask = stage;
+    }
+  }
+  GroupSide(const GroupSide&) = delete;
+  GroupSide& operator=(const GroupSide&) = delete;
+
+  VkTimelineSemaphoreSubmitInfo values{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+  VkDeviceGroupSubmitInfo group{VK_STRUCTURE_TYPE_DEVICE_GROUP_SUBMIT_INFO};
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO, &group};
+};
 
 class SubmitFixture : public LayerTest {
  protected:
@@ -28,6 +63,17 @@ class SubmitFixture : public LayerTest {
     destroy(host);
     return out;
   }
+  // Fills x with `before` on every device, then hands `submit` a command
+  // buffer filling it with `after`, which it must run on device 0 only.
+  void ExpectOnlyDeviceZeroRuns(uint32_t before, uint32_t after, const std::function<void(VkCommandBuffer)>& submit) {
+    Buffer x = deviceBuffer(kBytes);
+    submitAndWait(fillAll(x, before));
+    submit(fillAll(x, after));
+    std::vector<uint32_t> expected(n_, before);
+    expected[0] = after;
+    EXPECT_EQ(readInstances(x), expected);
+    destroy(x);
+  }
 };
 
 TEST_F(SubmitFixture, CommandBufferDeviceMaskSelectsDevices) {
@@ -44,39 +90,29 @@ TEST_F(SubmitFixture, CommandBufferDeviceMaskSelectsDevices) {
 
 // A submission without VkDeviceGroupSubmitInfo runs on device index zero only.
 TEST_F(SubmitFixture, WithoutGroupInfoOnlyDeviceZeroRuns) {
-  Buffer x = deviceBuffer(kBytes);
-  submitAndWait(fillAll(x, 4));
-  VkCommandBuffer cb = fillAll(x, 8);
-  VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-  si.commandBufferCount = 1;
-  si.pCommandBuffers = &cb;
-  submitAndWait(std::vector<VkSubmitInfo>{si});
-  std::vector<uint32_t> expected(n_, 4);
-  expected[0] = 8;
-  EXPECT_EQ(readInstances(x), expected);
-  destroy(x);
+  ExpectOnlyDeviceZeroRuns(4, 8, [&](VkCommandBuffer cb) {
+    VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    si.commandBufferCount = 1;
+    si.pCommandBuffers = &cb;
+    submitAndWait(std::vector<VkSubmitInfo>{si});
+  });
 }
 
 TEST_F(SubmitFixture, Submit2DeviceMaskSelectsDevices) {
-  Buffer x = deviceBuffer(kBytes);
-  submitAndWait(fillAll(x, 1));
-  VkCommandBuffer cb = fillAll(x, 2);
-  VkCommandBufferSubmitInfo cbi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
-  cbi.commandBuffer = cb;
-  cbi.deviceMask = 1u;  // device 0 only
-  VkSubmitInfo2 si{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
-  si.commandBufferInfoCount = 1;
-  si.pCommandBufferInfos = &cbi;
-  VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-  VkFence fence;
-  VK_CHECK(vkCreateFence(device_, &fci, nullptr, &fence));
-  VK_CHECK(vkQueueSubmit2(queue_, 1, &si, fence));
-  VK_CHECK(vkWaitForFences(device_, 1, &fence, VK_TRUE, UINT64_MAX));
-  vkDestroyFence(device_, fence, nullptr);
-  std::vector<uint32_t> expected(n_, 1);
-  expected[0] = 2;
-  EXPECT_EQ(readInstances(x), expected);
-  destroy(x);
+  ExpectOnlyDeviceZeroRuns(1, 2, [&](VkCommandBuffer cb) {
+    VkCommandBufferSubmitInfo cbi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
+    cbi.commandBuffer = cb;
+    cbi.deviceMask = 1u;  // device 0 only
+    VkSubmitInfo2 si{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
+    si.commandBufferInfoCount = 1;
+    si.pCommandBufferInfos = &cbi;
+    VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    VkFence fence;
+    VK_CHECK(vkCreateFence(device_, &fci, nullptr, &fence));
+    VK_CHECK(vkQueueSubmit2(queue_, 1, &si, fence));
+    VK_CHECK(vkWaitForFences(device_, 1, &fence, VK_TRUE, UINT64_MAX));
+    vkDestroyFence(device_, fence, nullptr);
+  });
 }
 
 // Device 0 writes its instance and signals; device n-1 waits and reads it
@@ -109,36 +145,9 @@ TEST_F(SubmitFixture, SemaphoreDeviceIndicesOrderAPeerRead) {
     const uint32_t zero = 0, producerMask = 1u, consumerMask = 1u << consumer;
     const VkPipelineStageFlags stage = VK_PIPELINE_STAGE_TRANSFER_BIT;
 
-    VkTimelineSemaphoreSubmitInfo signalValue{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
-    signalValue.signalSemaphoreValueCount = 1;
-    signalValue.pSignalSemaphoreValues = &value;
-    VkDeviceGroupSubmitInfo g0{VK_STRUCTURE_TYPE_DEVICE_GROUP_SUBMIT_INFO, timeline ? &signalValue : nullptr};
-    g0.commandBufferCount = 1;
-    g0.pCommandBufferDeviceMasks = &producerMask;
-    g0.signalSemaphoreCount = 1;
-    g0.pSignalSemaphoreDeviceIndices = &zero;
-    VkSubmitInfo s0{VK_STRUCTURE_TYPE_SUBMIT_INFO, &g0};
-    s0.commandBufferCount = 1;
-    s0.pCommandBuffers = &produce;
-    s0.signalSemaphoreCount = 1;
-    s0.pSignalSemaphores = &sem;
-
-    VkTimelineSemaphoreSubmitInfo waitValue{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
-    waitValue.waitSemaphoreValueCount = 1;
-    waitValue.pWaitSemaphoreValues = &value;
-    VkDeviceGroupSubmitInfo g1{VK_STRUCTURE_TYPE_DEVICE_GROUP_SUBMIT_INFO, timeline ? &waitValue : nullptr};
-    g1.waitSemaphoreCount = 1;
-    g1.pWaitSemaphoreDeviceIndices = &consumer;
-    g1.commandBufferCount = 1;
-    g1.pCommandBufferDeviceMasks = &consumerMask;
-    VkSubmitInfo s1{VK_STRUCTURE_TYPE_SUBMIT_INFO, &g1};
-    s1.waitSemaphoreCount = 1;
-    s1.pWaitSemaphores = &sem;
-    s1.pWaitDstStageMask = &stage;
-    s1.commandBufferCount = 1;
-    s1.pCommandBuffers = &consume;
-
-    submitAndWait({s0, s1});
+    const GroupSide s0(true, timeline, &produce, &producerMask, &sem, &zero, &value, nullptr);
+    const GroupSide s1(false, timeline, &consume, &consumerMask, &sem, &consumer, &value, &stage);
+    submitAndWait({s0.submit, s1.submit});
     for (VkDeviceSize i = 0; i < kWords; ++i) ASSERT_EQ(static_cast<const uint32_t*>(host.mapped)[i], 0xC0FFEEu);
     vkDestroySemaphore(device_, sem, nullptr);
     destroy(host);

@@ -90,6 +90,16 @@ def devices_of(grid):
     return int(np.prod([int(s) for s in grid.split("x")]))
 
 
+def compile_split(template, grid, split, name):
+    """`template` with its grid shape and split axes filled in, compiled."""
+    return meshvk.compile(template.replace("GRID", grid).replace("SPLIT", split), name=name)
+
+
+def run_main(make_runtime, grid, program, *args):
+    """`main` of `program` on as many devices as `grid` has processes."""
+    return make_runtime(devices=devices_of(grid)).load(program)["main"](*args)
+
+
 @pytest.mark.parametrize("grid,split", SPLITS)
 @pytest.mark.parametrize("window", WINDOWS, ids=[w[0] for w in WINDOWS])
 def test_conv2d(make_runtime, rng, window, grid, split):
@@ -103,7 +113,7 @@ def test_conv2d(make_runtime, rng, window, grid, split):
     expected = np.zeros((2, oh, ow, 4)) + b
     for kh, kw, view in windows_of(p, kernel, stride, dilation, oh, ow):
         expected += np.einsum("nhwc,fc->nhwf", view, f[:, kh, kw, :])
-    y = make_runtime(devices=devices_of(grid)).load(program)["main"](x, f, b)
+    y = run_main(make_runtime, grid, program, x, f, b)
     np.testing.assert_allclose(y, expected, rtol=1e-5, atol=1e-5)
 
 
@@ -121,7 +131,7 @@ def test_max_pool2d(make_runtime, rng, window, grid, split):
     expected = np.full((2, oh, ow, 3), -np.inf, dtype=np.float32)
     for _, _, view in windows_of(p, kernel, stride, (1, 1), oh, ow):
         expected = np.maximum(expected, view)
-    y = make_runtime(devices=devices_of(grid)).load(program)["main"](x)
+    y = run_main(make_runtime, grid, program, x)
     np.testing.assert_array_equal(y, expected)
 
 
@@ -141,7 +151,7 @@ def test_avg_pool2d(make_runtime, rng, window, grid, split):
                                           windows_of(inside, kernel, stride, (1, 1), oh, ow)):
         total += view
         count += ones
-    y = make_runtime(devices=devices_of(grid)).load(program)["main"](x)
+    y = run_main(make_runtime, grid, program, x)
     np.testing.assert_allclose(y, total / count, rtol=1e-5, atol=1e-6)
 
 
@@ -190,7 +200,7 @@ NHWC_SPLITS = [("2", "[[0]]"), ("2", "[[], [0]]"), ("3", "[[], [], [0]]"), ("2",
 @pytest.mark.parametrize("grid,split", NHWC_SPLITS)
 def test_depthwise_conv2d_strided(make_runtime, rng, grid, split):
     """tosa.depthwise_conv2d 3x3, pad 1, stride 2, channel multiplier 2: out[..., c * 2 + m]."""
-    program = meshvk.compile(DEPTHWISE.replace("GRID", grid).replace("SPLIT", split), name="depthwise.mlir")
+    program = compile_split(DEPTHWISE, grid, split, "depthwise.mlir")
     x = uniform(rng, 2, 9, 9, 4)
     w = uniform(rng, 3, 3, 4, 2)
     b = uniform(rng, 8)
@@ -199,14 +209,14 @@ def test_depthwise_conv2d_strided(make_runtime, rng, grid, split):
     for kh, kw, view in windows_of(p, (3, 3), (2, 2), (1, 1), 5, 5):
         expected += view[..., None] * w[kh, kw]
     expected = expected.reshape(2, 5, 5, 8) + b
-    y = make_runtime(devices=devices_of(grid)).load(program)["main"](x, w, b)
+    y = run_main(make_runtime, grid, program, x, w, b)
     np.testing.assert_allclose(y, expected, rtol=1e-5, atol=1e-5)
 
 
 @pytest.mark.parametrize("grid,split", NHWC_SPLITS)
 def test_transpose_conv2d(make_runtime, rng, grid, split):
     """tosa.transpose_conv2d, stride 2: each input pixel scatters its 3x3 products to out[2i + kh, 2j + kw]."""
-    program = meshvk.compile(TRANSPOSED.replace("GRID", grid).replace("SPLIT", split), name="transposed.mlir")
+    program = compile_split(TRANSPOSED, grid, split, "transposed.mlir")
     x = uniform(rng, 2, 4, 4, 3)
     w = uniform(rng, 5, 3, 3, 3)
     b = uniform(rng, 5)
@@ -214,17 +224,17 @@ def test_transpose_conv2d(make_runtime, rng, grid, split):
     for kh in range(3):
         for kw in range(3):
             expected[:, kh:kh + 7:2, kw:kw + 7:2, :] += np.einsum("nijc,fc->nijf", x.astype(np.float64), w[:, kh, kw, :])
-    y = make_runtime(devices=devices_of(grid)).load(program)["main"](x, w, b)
+    y = run_main(make_runtime, grid, program, x, w, b)
     np.testing.assert_allclose(y, expected, rtol=1e-5, atol=1e-5)
 
 
 @pytest.mark.parametrize("grid,split", NHWC_SPLITS)
 def test_resize_nearest(make_runtime, rng, grid, split):
     """tosa.resize NEAREST_NEIGHBOR, scale 2: output y reads input round_half_up(y / 2), clamped (TOSA)."""
-    program = meshvk.compile(RESIZE.replace("GRID", grid).replace("SPLIT", split), name="resize.mlir")
+    program = compile_split(RESIZE, grid, split, "resize.mlir")
     x = uniform(rng, 2, 4, 4, 3)
     index = np.minimum((np.arange(8) + 1) // 2, 3)
-    y = make_runtime(devices=devices_of(grid)).load(program)["main"](x)
+    y = run_main(make_runtime, grid, program, x)
     np.testing.assert_array_equal(y, x[:, index][:, :, index])
 
 
@@ -263,7 +273,7 @@ func.func @main(%x: tensor<4x12x12x3xf32>, %w1: tensor<8x3x3x3xf32>, %b1: tensor
 @pytest.mark.parametrize("grid,split", [("2", "[[0]]"), ("4", "[[0]]"), ("3", "[[], [0]]"), ("2x2", "[[0], [1]]"),
                                         ("2", "[[], [], [0]]")])
 def test_small_cnn(make_runtime, rng, grid, split):
-    program = meshvk.compile(CNN.replace("GRID", grid).replace("SPLIT", split), name="cnn_%s.mlir" % grid)
+    program = compile_split(CNN, grid, split, "cnn_%s.mlir" % grid)
     x = uniform(rng, 4, 12, 12, 3)
     w1 = uniform(rng, 8, 3, 3, 3)
     b1 = uniform(rng, 8)
@@ -276,5 +286,5 @@ def test_small_cnn(make_runtime, rng, grid, split):
     pooled = np.maximum(conv, 0.0).reshape(4, 5, 2, 5, 2, 8).max(axis=(2, 4))
     logits = pooled.reshape(4, 200) @ w2[0, :200].astype(np.float64) + b2[0]
     e = np.exp(logits - logits.max(axis=1, keepdims=True))
-    y = make_runtime(devices=devices_of(grid)).load(program)["main"](x, w1, b1, w2, b2)
+    y = run_main(make_runtime, grid, program, x, w1, b1, w2, b2)
     np.testing.assert_allclose(y, e / e.sum(axis=1, keepdims=True), rtol=1e-5, atol=1e-6)

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "status_text.h"
@@ -35,11 +36,9 @@ TEST(FlagSpelling, ANameKnownAsWrittenStays) {
 }
 
 TEST(FlagSpelling, FlagName) {
-  EXPECT_EQ(FlagName("--print_plnn=3"), "print_plnn");
-  EXPECT_EQ(FlagName("-o"), "o");
-  EXPECT_EQ(FlagName("-"), "");
-  EXPECT_EQ(FlagName("--"), "");
-  EXPECT_EQ(FlagName("prog.mlir"), "");
+  const std::pair<std::string, std::string> cases[] = {
+      {"--print_plnn=3", "print_plnn"}, {"-o", "o"}, {"-", ""}, {"--", ""}, {"prog.mlir", ""}};
+  for (const auto& [arg, name] : cases) EXPECT_EQ(FlagName(arg), name) << arg;
 }
 
 TEST(FlagSpelling, DidYouMean) {

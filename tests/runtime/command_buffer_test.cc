@@ -21,19 +21,6 @@ uint32_t Bits(float value) {
 // Host value of element i of process p's input shard.
 float HostInput(uint32_t p, uint32_t i) { return 0.25f * static_cast<float>(i) + 10.0f * p; }
 
-meshvk_dispatch_info_t FillDispatch(meshvk_executable_t* fill, meshvk_binding_t* binding, const uint32_t* push,
-                                    uint32_t workgroups) {
-  meshvk_dispatch_info_t info = MESHVK_DISPATCH_INFO_INIT;
-  info.executable = fill;
-  info.bindings = binding;
-  info.binding_count = 1;
-  info.push_constants = push;
-  info.push_constant_size = 12;
-  info.workgroup_count[0] = workgroups;
-  info.workgroup_count[1] = info.workgroup_count[2] = 1;
-  return info;
-}
-
 class RingTest : public VulkanTest, public ::testing::WithParamInterface<uint32_t> {};
 
 // For P logical processes: each fills a shard on its own device (vkCmdFillBuffer
@@ -79,10 +66,7 @@ TEST_P(RingTest, FillComputeRingCopyGather) {
     MESHVK_ASSERT_OK(meshvk_command_buffer_sum_f32(cb, sources, 2, result[p].get(), n));
     MESHVK_ASSERT_OK(meshvk_command_buffer_end(cb));
     meshvk_semaphore_value_t signal = {phase[p].get(), 1};
-    meshvk_submit_info_t submit = MESHVK_SUBMIT_INFO_INIT;
-    submit.command_buffer = cb;
-    submit.signals = &signal;
-    submit.signal_count = 1;
+    meshvk_submit_info_t submit = SubmitInfo(cb, nullptr, 0, &signal, 1);
     MESHVK_ASSERT_OK(meshvk_queue_submit(set.get(), &submit));
   }
   // Phase 2: ring[p] <- result[p - 1], recorded on the destination (pull).
@@ -112,12 +96,7 @@ TEST_P(RingTest, FillComputeRingCopyGather) {
       waits.push_back({phase[from].get(), 1});
     }
     meshvk_semaphore_value_t signal = {phase[p].get(), 2};
-    meshvk_submit_info_t submit = MESHVK_SUBMIT_INFO_INIT;
-    submit.command_buffer = cb;
-    submit.waits = waits.data();
-    submit.wait_count = static_cast<uint32_t>(waits.size());
-    submit.signals = &signal;
-    submit.signal_count = 1;
+    meshvk_submit_info_t submit = SubmitInfo(cb, waits.data(), static_cast<uint32_t>(waits.size()), &signal, 1);
     MESHVK_ASSERT_OK(meshvk_queue_submit(set.get(), &submit));
   }
   // Gather and compare with the host.
@@ -236,10 +215,7 @@ TEST_F(CommandBufferTest, StridedCopyFromAPeerClaimsOnlyItsWords) {
     MESHVK_ASSERT_OK(meshvk_semaphore_create(set.get(), p, 0, &raw));
     done.emplace_back(raw);
     meshvk_semaphore_value_t signal = {raw, 1};
-    meshvk_submit_info_t submit = MESHVK_SUBMIT_INFO_INIT;
-    submit.command_buffer = p == 0 ? rewrite.get() : pull.get();
-    submit.signals = &signal;
-    submit.signal_count = 1;
+    meshvk_submit_info_t submit = SubmitInfo(p == 0 ? rewrite.get() : pull.get(), nullptr, 0, &signal, 1);
     MESHVK_ASSERT_OK(meshvk_queue_submit(set.get(), &submit));
   }
   for (auto& semaphore : done) MESHVK_ASSERT_OK(meshvk_semaphore_wait(semaphore.get(), 1, 60 * kSecond));
@@ -304,10 +280,7 @@ TEST_F(CommandBufferTest, RecordOnceSubmitThreeTimes) {
   Semaphore done(raw);
   for (uint64_t round = 1; round <= 3; ++round) {
     meshvk_semaphore_value_t signal = {done.get(), round};
-    meshvk_submit_info_t submit = MESHVK_SUBMIT_INFO_INIT;
-    submit.command_buffer = cb.get();
-    submit.signals = &signal;
-    submit.signal_count = 1;
+    meshvk_submit_info_t submit = SubmitInfo(cb.get(), nullptr, 0, &signal, 1);
     MESHVK_ASSERT_OK(meshvk_queue_submit(set.get(), &submit));
   }
   MESHVK_ASSERT_OK(meshvk_semaphore_wait(done.get(), 3, 60 * kSecond));
@@ -411,8 +384,7 @@ TEST_F(CommandBufferTest, BadRecordingCallsReturnErrorsAndLeaveTheBufferUsable) 
       HasCode(meshvk_command_buffer_sum_f32(c, nine.data(), 9, b.get(), 64), MESHVK_STATUS_INVALID_ARGUMENT, "1..8"));
   EXPECT_TRUE(HasCode(meshvk_command_buffer_sum_f32(c, nine.data(), 2, b.get(), 65), MESHVK_STATUS_OUT_OF_RANGE));
   // Submitting while still recording.
-  meshvk_submit_info_t submit = MESHVK_SUBMIT_INFO_INIT;
-  submit.command_buffer = c;
+  meshvk_submit_info_t submit = SubmitInfo(c);
   EXPECT_TRUE(HasCode(meshvk_queue_submit(set.get(), &submit), MESHVK_STATUS_FAILED_PRECONDITION, "still recording"));
   EXPECT_TRUE(HasCode(meshvk_queue_submit(other_set.get(), &submit), MESHVK_STATUS_INVALID_ARGUMENT));
   EXPECT_TRUE(HasCode(meshvk_queue_submit(set.get(), nullptr), MESHVK_STATUS_INVALID_ARGUMENT));
@@ -455,10 +427,7 @@ TEST_F(CommandBufferTest, CrossVkDeviceCopyIsRefused) {
   Semaphore remote(raw);
   MESHVK_ASSERT_OK(meshvk_command_buffer_end(cb.get()));
   meshvk_semaphore_value_t wait = {remote.get(), 1};
-  meshvk_submit_info_t submit = MESHVK_SUBMIT_INFO_INIT;
-  submit.command_buffer = cb.get();
-  submit.waits = &wait;
-  submit.wait_count = 1;
+  meshvk_submit_info_t submit = SubmitInfo(cb.get(), &wait, 1);
   EXPECT_TRUE(
       HasCode(meshvk_queue_submit(set.get(), &submit), MESHVK_STATUS_INVALID_ARGUMENT, "meshvk_semaphore_share"));
 }

@@ -37,13 +37,7 @@ class CrossDeviceTest : public VulkanTest {
   }
 
   Buffer Make(uint32_t process, uint64_t bytes, meshvk_buffer_flags_t flags) {
-    meshvk_buffer_create_info_t info = MESHVK_BUFFER_CREATE_INFO_INIT;
-    info.process = process;
-    info.size = bytes;
-    info.flags = flags;
-    meshvk_buffer_t* raw = nullptr;
-    MESHVK_EXPECT_OK(meshvk_buffer_create_with_info(set_.get(), &info, &raw));
-    return Buffer(raw);
+    return MakeBuffer(set_.get(), process, bytes, flags);
   }
 
   static std::vector<uint32_t> Pattern(size_t words, uint32_t seed) {
@@ -232,12 +226,7 @@ TEST_F(CrossDeviceTest, ASharedSemaphoreOrdersTheConsumerOnItsDevice) {
   MESHVK_ASSERT_OK(meshvk_command_buffer_copy(copy.get(), imported.get(), 0, dst.get(), 0, words * 4));
   MESHVK_ASSERT_OK(meshvk_command_buffer_end(copy.get()));
   meshvk_semaphore_value_t wait{view.get(), 1}, done{consumed.get(), 1};
-  meshvk_submit_info_t consumer = MESHVK_SUBMIT_INFO_INIT;
-  consumer.command_buffer = copy.get();
-  consumer.waits = &wait;
-  consumer.wait_count = 1;
-  consumer.signals = &done;
-  consumer.signal_count = 1;
+  meshvk_submit_info_t consumer = SubmitInfo(copy.get(), &wait, 1, &done, 1);
   MESHVK_ASSERT_OK(meshvk_queue_submit(set_.get(), &consumer));
   // Nothing lets it run yet: a wait shorter than the device timeout expires.
   EXPECT_TRUE(HasCode(meshvk_semaphore_wait(consumed.get(), 1, 50ull * 1000 * 1000), MESHVK_STATUS_DEADLINE_EXCEEDED));
@@ -245,10 +234,7 @@ TEST_F(CrossDeviceTest, ASharedSemaphoreOrdersTheConsumerOnItsDevice) {
   MESHVK_ASSERT_OK(meshvk_command_buffer_fill(fill.get(), src.get(), 0, words * 4, 0x5eed5eedu));
   MESHVK_ASSERT_OK(meshvk_command_buffer_end(fill.get()));
   meshvk_semaphore_value_t signal{produced.get(), 1};
-  meshvk_submit_info_t producer = MESHVK_SUBMIT_INFO_INIT;
-  producer.command_buffer = fill.get();
-  producer.signals = &signal;
-  producer.signal_count = 1;
+  meshvk_submit_info_t producer = SubmitInfo(fill.get(), nullptr, 0, &signal, 1);
   MESHVK_ASSERT_OK(meshvk_queue_submit(set_.get(), &producer));
   // The host only waits for the consumer's own completion.
   MESHVK_ASSERT_OK(meshvk_semaphore_wait(consumed.get(), 1, 10ull * 1000 * 1000 * 1000));

@@ -53,24 +53,14 @@ TEST_F(DeviceGroupTest, DispatchBaseOnEveryDeviceOfTheGroup) {
     // below 128 keep the sentinel and the grid-stride loop covers the rest.
     meshvk_binding_t binding = {buffers[p].get(), 0, 0, 1};
     uint32_t push[3] = {0, n, 0x100u + p};
-    meshvk_dispatch_info_t dispatch = MESHVK_DISPATCH_INFO_INIT;
-    dispatch.executable = fill.get();
-    dispatch.bindings = &binding;
-    dispatch.binding_count = 1;
-    dispatch.push_constants = push;
-    dispatch.push_constant_size = sizeof(push);
-    dispatch.workgroup_count[0] = 3;
-    dispatch.workgroup_count[1] = dispatch.workgroup_count[2] = 1;
+    meshvk_dispatch_info_t dispatch = FillDispatch(fill.get(), &binding, push, 3);
     dispatch.workgroup_base[0] = 2;
     MESHVK_ASSERT_OK(meshvk_command_buffer_dispatch(cbs[p].get(), &dispatch));
     MESHVK_ASSERT_OK(meshvk_command_buffer_end(cbs[p].get()));
   }
   for (uint32_t p = 0; p < d; ++p) {
     meshvk_semaphore_value_t signal = {done[p].get(), 1};
-    meshvk_submit_info_t submit = MESHVK_SUBMIT_INFO_INIT;
-    submit.command_buffer = cbs[p].get();
-    submit.signals = &signal;
-    submit.signal_count = 1;
+    meshvk_submit_info_t submit = SubmitInfo(cbs[p].get(), nullptr, 0, &signal, 1);
     MESHVK_ASSERT_OK(meshvk_queue_submit(set.get(), &submit));
   }
   for (uint32_t p = 0; p < d; ++p) {
@@ -111,10 +101,7 @@ TEST_F(DeviceGroupTest, PeerRingAcrossTheGroup) {
     MESHVK_ASSERT_OK(meshvk_command_buffer_sum_f32(compute[p].get(), srcs, 2, result[p].get(), n));
     MESHVK_ASSERT_OK(meshvk_command_buffer_end(compute[p].get()));
     meshvk_semaphore_value_t signal = {phase[p].get(), 1};
-    meshvk_submit_info_t submit = MESHVK_SUBMIT_INFO_INIT;
-    submit.command_buffer = compute[p].get();
-    submit.signals = &signal;
-    submit.signal_count = 1;
+    meshvk_submit_info_t submit = SubmitInfo(compute[p].get(), nullptr, 0, &signal, 1);
     MESHVK_ASSERT_OK(meshvk_queue_submit(set.get(), &submit));
   }
   std::vector<bool> pulled(processes, false);
@@ -133,12 +120,7 @@ TEST_F(DeviceGroupTest, PeerRingAcrossTheGroup) {
     MESHVK_ASSERT_OK(meshvk_command_buffer_end(pull[p].get()));
     meshvk_semaphore_value_t waits[2] = {{phase[p].get(), 1}, {phase[from].get(), 1}};
     meshvk_semaphore_value_t signal = {phase[p].get(), 2};
-    meshvk_submit_info_t submit = MESHVK_SUBMIT_INFO_INIT;
-    submit.command_buffer = pull[p].get();
-    submit.waits = waits;
-    submit.wait_count = from == p ? 1 : 2;
-    submit.signals = &signal;
-    submit.signal_count = 1;
+    meshvk_submit_info_t submit = SubmitInfo(pull[p].get(), waits, from == p ? 1 : 2, &signal, 1);
     MESHVK_ASSERT_OK(meshvk_queue_submit(set.get(), &submit));
   }
   for (uint32_t p = 0; p < processes; ++p) {
@@ -213,13 +195,7 @@ TEST_F(DeviceGroupTest, MissingPeerFeatureIsUnavailable) {
   ASSERT_TRUE(remote && local && fill && cb);
   meshvk_binding_t binding = {remote.get(), 0, 0, 1};  // a peer write
   uint32_t push[3] = {0, 64, 0};
-  meshvk_dispatch_info_t dispatch = MESHVK_DISPATCH_INFO_INIT;
-  dispatch.executable = fill.get();
-  dispatch.bindings = &binding;
-  dispatch.binding_count = 1;
-  dispatch.push_constants = push;
-  dispatch.push_constant_size = sizeof(push);
-  dispatch.workgroup_count[0] = dispatch.workgroup_count[1] = dispatch.workgroup_count[2] = 1;
+  meshvk_dispatch_info_t dispatch = FillDispatch(fill.get(), &binding, push, 1);
   EXPECT_TRUE(
       HasCode(meshvk_command_buffer_dispatch(cb.get(), &dispatch), MESHVK_STATUS_UNAVAILABLE, "peer memory features"));
 }

@@ -51,10 +51,7 @@ TEST_F(TeardownAfterTimeoutTest, ReleasesWithoutWaitingAgainAndLeaksInFlightObje
   MESHVK_ASSERT_OK(meshvk_command_buffer_copy(cb.get(), src.get(), 0, dst.get(), 0, 4096));
   MESHVK_ASSERT_OK(meshvk_command_buffer_end(cb.get()));
   meshvk_semaphore_value_t signal{done.get(), 1};
-  meshvk_submit_info_t submit = MESHVK_SUBMIT_INFO_INIT;
-  submit.command_buffer = cb.get();
-  submit.signals = &signal;
-  submit.signal_count = 1;
+  meshvk_submit_info_t submit = SubmitInfo(cb.get(), nullptr, 0, &signal, 1);
   MESHVK_ASSERT_OK(meshvk_queue_submit(set.get(), &submit));  // dropped: never runs, never signals
 
   auto start = std::chrono::steady_clock::now();
@@ -140,10 +137,7 @@ TEST_F(TeardownAfterTimeoutTest, HealthyDeviceBesideAHungOneIsDrainedAndFreed) {
     MESHVK_ASSERT_OK(meshvk_command_buffer_copy(copy->cb.get(), copy->src.get(), 0, copy->dst.get(), 0, 4096));
     MESHVK_ASSERT_OK(meshvk_command_buffer_end(copy->cb.get()));
     meshvk_semaphore_value_t signal{copy->done.get(), 1};
-    meshvk_submit_info_t submit = MESHVK_SUBMIT_INFO_INIT;
-    submit.command_buffer = copy->cb.get();
-    submit.signals = &signal;
-    submit.signal_count = 1;
+    meshvk_submit_info_t submit = SubmitInfo(copy->cb.get(), nullptr, 0, &signal, 1);
     MESHVK_ASSERT_OK(meshvk_queue_submit(set.get(), &submit));
   };
   Copy healthy, hung;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "embed_fixture.h"
+#include "host_invoke.h"
 #include "programs.h"
 
 namespace {
@@ -56,11 +57,7 @@ TEST_F(EmbedDevicesTest, AsyncInvokeSpansTwoApplicationDevices) {
   AdoptBoth();
   ASSERT_TRUE(set_);
   constexpr uint32_t P = 2, n = 256;
-  std::vector<uint8_t> bytes = meshvk_test::RingAllGather(P, n);
-  meshvk_module_t* module = nullptr;
-  ASSERT_MESHVK_OK(meshvk_module_load(bytes.data(), bytes.size(), &module));
-  ASSERT_MESHVK_OK(meshvk_program_create(module, set_, &program_));
-  meshvk_module_release(module);
+  ASSERT_NO_FATAL_FAILURE(CreateProgram(meshvk_test::RingAllGather(P, n)));
 
   // The application's buffers, each on the device of the shard's process.
   float* host_x[P] = {};
@@ -96,15 +93,7 @@ TEST_F(EmbedDevicesTest, AsyncInvokeSpansTwoApplicationDevices) {
   for (uint64_t frame = 1; frame <= 3; ++frame) {
     meshvk_semaphore_value_t wait{m_ready, frame};
     meshvk_semaphore_value_t signals[2] = {{m_done0, frame}, {m_done1, frame}};
-    meshvk_async_invoke_info_t info = MESHVK_ASYNC_INVOKE_INFO_INIT;
-    info.arguments = &arguments;
-    info.argument_count = 1;
-    info.results = &results;
-    info.result_count = 1;
-    info.waits = &wait;
-    info.wait_count = 1;
-    info.signals = signals;
-    info.signal_count = 2;
+    meshvk_async_invoke_info_t info = AsyncInvoke(&arguments, 1, &results, 1, &wait, 1, signals, 2);
     // `ready` is not signalled yet: a blocking invoke would never return.
     ASSERT_MESHVK_OK(meshvk_program_invoke_async(program_, &info));
     EXPECT_EQ(Counter(done0, 0), frame - 1) << "the program ran before the application's semaphore";
@@ -126,25 +115,15 @@ TEST_F(EmbedDevicesTest, AsyncInvokeSpansTwoApplicationDevices) {
   // A host invoke after the queued ones runs after them.
   std::vector<float> x(P * n), y(P * n, 0.0f);
   for (uint32_t i = 0; i < P * n; ++i) x[i] = 0.5f * i;
-  meshvk_host_input_t input{x.data(), x.size() * 4};
-  meshvk_host_output_t output{y.data(), y.size() * 4};
-  meshvk_invoke_info_t host = MESHVK_INVOKE_INFO_INIT;
-  host.inputs = &input;
-  host.input_count = 1;
-  host.outputs = &output;
-  host.output_count = 1;
-  ASSERT_MESHVK_OK(meshvk_program_invoke(program_, &host));
+  meshvk_test::HostInvoke host({meshvk_test::HostIn(x)}, {meshvk_test::HostOut(y)});
+  ASSERT_MESHVK_OK(meshvk_program_invoke(program_, &host.info));
   EXPECT_EQ(y, x);
 
   // No semaphores of the application's: meshvk_program_wait returns once the
   // queued invoke has run.
   for (uint32_t s = 0; s < P; ++s)
     for (uint32_t i = 0; i < n; ++i) host_x[s][i] = -static_cast<float>(s * n + i);
-  meshvk_async_invoke_info_t unsignalled = MESHVK_ASYNC_INVOKE_INFO_INIT;
-  unsignalled.arguments = &arguments;
-  unsignalled.argument_count = 1;
-  unsignalled.results = &results;
-  unsignalled.result_count = 1;
+  meshvk_async_invoke_info_t unsignalled = AsyncInvoke(&arguments, 1, &results, 1);
   ASSERT_MESHVK_OK(meshvk_program_invoke_async(program_, &unsignalled));
   ASSERT_MESHVK_OK(meshvk_program_wait(program_, MESHVK_TIMEOUT_INFINITE));
   for (uint32_t s = 0; s < P; ++s)
@@ -154,13 +133,7 @@ TEST_F(EmbedDevicesTest, AsyncInvokeSpansTwoApplicationDevices) {
   // An invoke still waiting for the application when the program is
   // released: the release stops it (it never signals).
   meshvk_semaphore_value_t never{m_ready, 100}, late{m_done0, 100};
-  meshvk_async_invoke_info_t pending = MESHVK_ASYNC_INVOKE_INFO_INIT;
-  pending.arguments = &arguments;
-  pending.argument_count = 1;
-  pending.waits = &never;
-  pending.wait_count = 1;
-  pending.signals = &late;
-  pending.signal_count = 1;
+  meshvk_async_invoke_info_t pending = AsyncInvoke(&arguments, 1, nullptr, 0, &never, 1, &late, 1);
   ASSERT_MESHVK_OK(meshvk_program_invoke_async(program_, &pending));
   // Waiting for it is bounded by the timeout given: it waits for the application.
   EXPECT_EQ(CodeOf(meshvk_program_wait(program_, 50ull * 1000 * 1000)), MESHVK_STATUS_DEADLINE_EXCEEDED);

@@ -197,6 +197,14 @@ class EmbedTest : public ::testing::Test {
     info.queue_lock = {&EmbedTest::LockQueue, &EmbedTest::UnlockQueue, this};
     ASSERT_MESHVK_OK(meshvk_device_set_import(meshvk_instance_, &info, &set_));
   }
+  // program_ from the artifact `bytes` on set_; the module is released (the
+  // program keeps what it needs). Callers wrap it in ASSERT_NO_FATAL_FAILURE.
+  void CreateProgram(const std::vector<uint8_t>& bytes) {
+    meshvk_module_t* module = nullptr;
+    ASSERT_MESHVK_OK(meshvk_module_load(bytes.data(), bytes.size(), &module));
+    ASSERT_MESHVK_OK(meshvk_program_create(module, set_, &program_));
+    meshvk_module_release(module);
+  }
   void ReleaseMeshvk() {
     meshvk_program_release(program_);
     program_ = nullptr;
@@ -290,6 +298,27 @@ class EmbedTest : public ::testing::Test {
   meshvk_device_set_t* set_ = nullptr;
   meshvk_program_t* program_ = nullptr;
 };
+
+// An async invoke's info: `arguments` in, `results` out, after `waits`,
+// signalling `signals` (NULL and 0: none).
+inline meshvk_async_invoke_info_t AsyncInvoke(const meshvk_device_tensor_t* arguments, uint32_t argument_count,
+                                              const meshvk_device_tensor_t* results, uint32_t result_count,
+                                              const meshvk_semaphore_value_t* waits = nullptr, uint32_t wait_count = 0,
+                                              const meshvk_semaphore_value_t* signals = nullptr,
+                                              uint32_t signal_count = 0) {
+  return {MESHVK_STRUCTURE_TYPE_ASYNC_INVOKE_INFO,
+          nullptr,
+          /*function=*/0,
+          arguments,
+          argument_count,
+          results,
+          result_count,
+          waits,
+          wait_count,
+          signals,
+          signal_count,
+          /*flags=*/0};
+}
 
 }  // namespace meshvk_embed
 

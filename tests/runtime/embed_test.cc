@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "embed_fixture.h"
+#include "host_invoke.h"
 #include "meshvk/meshvk.h"
 #include "meshvk/vulkan.h"
 #include "programs.h"
@@ -65,11 +66,7 @@ void EmbedAsyncTest::RunFrames(Handover handover) {
   const uint32_t P = 2;
   Adopt(P);
   ASSERT_TRUE(set_);
-  std::vector<uint8_t> bytes = meshvk_test::Elementwise({P}, {{0}, {}}, kRows, kCols, kScale);
-  meshvk_module_t* module = nullptr;
-  ASSERT_MESHVK_OK(meshvk_module_load(bytes.data(), bytes.size(), &module));
-  ASSERT_MESHVK_OK(meshvk_program_create(module, set_, &program_));
-  meshvk_module_release(module);
+  ASSERT_NO_FATAL_FAILURE(CreateProgram(meshvk_test::Elementwise({P}, {{0}, {}}, kRows, kCols, kScale)));
 
   AppTensors t;
   const uint64_t total = uint64_t{kRows} * kCols * 4;
@@ -118,16 +115,7 @@ void EmbedAsyncTest::RunFrames(Handover handover) {
 
   for (uint64_t frame = 1; frame <= 3; ++frame) {
     meshvk_semaphore_value_t wait{meshvk_ready, frame}, signal{meshvk_done, frame};
-    meshvk_async_invoke_info_t info = MESHVK_ASYNC_INVOKE_INFO_INIT;
-    info.function = 0;
-    info.arguments = t.arguments;
-    info.argument_count = 2;
-    info.results = t.results;
-    info.result_count = 1;
-    info.waits = &wait;
-    info.wait_count = 1;
-    info.signals = &signal;
-    info.signal_count = 1;
+    meshvk_async_invoke_info_t info = AsyncInvoke(t.arguments, 2, t.results, 1, &wait, 1, &signal, 1);
     info.flags = handover == Handover::kCopyFlag ? MESHVK_ASYNC_INVOKE_COPY_SHARDS_BIT : 0;
     // `ready` is not signalled yet: a blocking invoke would never return.
     ASSERT_MESHVK_OK(meshvk_program_invoke_async(program_, &info));
@@ -153,14 +141,8 @@ void EmbedAsyncTest::RunFrames(Handover handover) {
   }
   // The host-tensor invoke still works after async ones (and waits for them).
   std::vector<float> a(kRows * kCols, 1.0f), b(kRows * kCols, 2.0f), c(kRows * kCols, 0.0f);
-  meshvk_host_input_t inputs[2] = {{a.data(), total}, {b.data(), total}};
-  meshvk_host_output_t output{c.data(), total};
-  meshvk_invoke_info_t host = MESHVK_INVOKE_INFO_INIT;
-  host.inputs = inputs;
-  host.input_count = 2;
-  host.outputs = &output;
-  host.output_count = 1;
-  ASSERT_MESHVK_OK(meshvk_program_invoke(program_, &host));
+  meshvk_test::HostInvoke host({meshvk_test::HostIn(a), meshvk_test::HostIn(b)}, {meshvk_test::HostOut(c)});
+  ASSERT_MESHVK_OK(meshvk_program_invoke(program_, &host.info));
   EXPECT_FLOAT_EQ(c[17], 1.0f + kScale * 2.0f);
 
   meshvk_semaphore_release(meshvk_ready);
@@ -209,11 +191,7 @@ TEST_F(EmbedTest, AnArgumentTheProgramWritesIsCopiedNotBound) {
     c.shards.push_back({p, bc, 0, {uint64_t{p} * n}, {n}});
   }
   builder.AddFunction({"accumulate", {a, b}, {c}});
-  std::vector<uint8_t> bytes = builder.Finish();
-  meshvk_module_t* module = nullptr;
-  ASSERT_MESHVK_OK(meshvk_module_load(bytes.data(), bytes.size(), &module));
-  ASSERT_MESHVK_OK(meshvk_program_create(module, set_, &program_));
-  meshvk_module_release(module);
+  ASSERT_NO_FATAL_FAILURE(CreateProgram(builder.Finish()));
 
   float* host[3] = {};
   VkBuffer app[3];
@@ -238,13 +216,7 @@ TEST_F(EmbedTest, AnArgumentTheProgramWritesIsCopiedNotBound) {
       host[1][i] = 2.0f - 0.25f * i;
     }
     meshvk_semaphore_value_t signal{meshvk_done, frame};
-    meshvk_async_invoke_info_t info = MESHVK_ASYNC_INVOKE_INFO_INIT;
-    info.arguments = arguments;
-    info.argument_count = 2;
-    info.results = &result;
-    info.result_count = 1;
-    info.signals = &signal;
-    info.signal_count = 1;
+    meshvk_async_invoke_info_t info = AsyncInvoke(arguments, 2, &result, 1, nullptr, 0, &signal, 1);
     ASSERT_MESHVK_OK(meshvk_program_invoke_async(program_, &info));
     ASSERT_TRUE(Wait(done, frame));
     for (uint32_t i = 0; i < P * n; ++i) {
@@ -269,11 +241,7 @@ TEST_F(EmbedTest, ProgramRunsWhileTheApplicationSubmitsOnTheSameQueue) {
   const uint32_t P = 2;
   Adopt(P);
   ASSERT_TRUE(set_);
-  std::vector<uint8_t> bytes = meshvk_test::Elementwise({P}, {{0}, {}}, kRows, kCols, kScale);
-  meshvk_module_t* module = nullptr;
-  ASSERT_MESHVK_OK(meshvk_module_load(bytes.data(), bytes.size(), &module));
-  ASSERT_MESHVK_OK(meshvk_program_create(module, set_, &program_));
-  meshvk_module_release(module);
+  ASSERT_NO_FATAL_FAILURE(CreateProgram(meshvk_test::Elementwise({P}, {{0}, {}}, kRows, kCols, kScale)));
 
   float* scratch_host = nullptr;
   VkBuffer scratch = AppBuffer(1 << 20, &scratch_host);
@@ -333,20 +301,13 @@ TEST_F(EmbedTest, ProgramRunsWhileTheApplicationSubmitsOnTheSameQueue) {
   });
 
   std::vector<float> a(kRows * kCols), b(kRows * kCols), c(kRows * kCols);
-  const uint64_t total = a.size() * 4;
   for (uint32_t round = 0; round < 12; ++round) {
     for (uint32_t i = 0; i < a.size(); ++i) {
       a[i] = float(i % 97) + round;
       b[i] = float(i % 13);
     }
-    meshvk_host_input_t inputs[2] = {{a.data(), total}, {b.data(), total}};
-    meshvk_host_output_t output{c.data(), total};
-    meshvk_invoke_info_t host = MESHVK_INVOKE_INFO_INIT;
-    host.inputs = inputs;
-    host.input_count = 2;
-    host.outputs = &output;
-    host.output_count = 1;
-    ASSERT_MESHVK_OK(meshvk_program_invoke(program_, &host));
+    meshvk_test::HostInvoke host({meshvk_test::HostIn(a), meshvk_test::HostIn(b)}, {meshvk_test::HostOut(c)});
+    ASSERT_MESHVK_OK(meshvk_program_invoke(program_, &host.info));
     for (uint32_t i = 0; i < a.size(); ++i) ASSERT_FLOAT_EQ(c[i], a[i] + kScale * b[i]) << "round " << round;
     // And an async one on the program's own buffers (results left there).
     meshvk_async_invoke_info_t async = MESHVK_ASYNC_INVOKE_INFO_INIT;
@@ -421,11 +382,7 @@ TEST_F(EmbedTest, BadEmbeddingInputIsRefused) {
   EXPECT_EQ(CodeOf(ImportAppBuffer(set_, 1, buffer, 0, 64, &imported)), MESHVK_STATUS_OUT_OF_RANGE);
   EXPECT_EQ(imported, nullptr);
 
-  std::vector<uint8_t> bytes = meshvk_test::Elementwise({1}, {{0}, {}}, 4, 4, 1.0f);
-  meshvk_module_t* module = nullptr;
-  ASSERT_MESHVK_OK(meshvk_module_load(bytes.data(), bytes.size(), &module));
-  ASSERT_MESHVK_OK(meshvk_program_create(module, set_, &program_));
-  meshvk_module_release(module);
+  ASSERT_NO_FATAL_FAILURE(CreateProgram(meshvk_test::Elementwise({1}, {{0}, {}}, 4, 4, 1.0f)));
   meshvk_async_invoke_info_t async = MESHVK_ASYNC_INVOKE_INFO_INIT;
   meshvk_device_tensor_t one{};
   async.arguments = &one;

@@ -137,14 +137,7 @@ TEST_F(HeaderContractTest, RefusedRecordingLeavesCommandBufferUsable) {
                       MESHVK_STATUS_INVALID_ARGUMENT, "size is 0"));
   meshvk_binding_t binding = {buffer.get(), 0, 0, 1};
   const uint32_t push[3] = {0, 16, 7};
-  meshvk_dispatch_info_t dispatch = MESHVK_DISPATCH_INFO_INIT;
-  dispatch.executable = fill.get();
-  dispatch.bindings = &binding;
-  dispatch.binding_count = 1;
-  dispatch.push_constants = push;
-  dispatch.push_constant_size = sizeof(push);
-  dispatch.workgroup_count[0] = 0;  // each must be >= 1
-  dispatch.workgroup_count[1] = dispatch.workgroup_count[2] = 1;
+  meshvk_dispatch_info_t dispatch = FillDispatch(fill.get(), &binding, push, 0);  // each count must be >= 1
   EXPECT_TRUE(HasCode(meshvk_command_buffer_dispatch(cb.get(), &dispatch), MESHVK_STATUS_OUT_OF_RANGE, "workgroup"));
   MESHVK_ASSERT_OK(meshvk_command_buffer_fill(cb.get(), buffer.get(), 0, 64, 0x01020304u));
   MESHVK_ASSERT_OK(meshvk_command_buffer_end(cb.get()));

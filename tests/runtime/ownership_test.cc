@@ -38,13 +38,7 @@ class OwnershipTest : public VulkanTest {
     VulkanTest::TearDown();
   }
   Buffer Make(uint32_t process, uint64_t bytes, meshvk_buffer_flags_t flags) {
-    meshvk_buffer_create_info_t info = MESHVK_BUFFER_CREATE_INFO_INIT;
-    info.process = process;
-    info.size = bytes;
-    info.flags = flags;
-    meshvk_buffer_t* raw = nullptr;
-    MESHVK_EXPECT_OK(meshvk_buffer_create_with_info(set_.get(), &info, &raw));
-    return Buffer(raw);
+    return MakeBuffer(set_.get(), process, bytes, flags);
   }
   DeviceSet set_;
 };

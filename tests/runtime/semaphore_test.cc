@@ -54,12 +54,7 @@ TEST_F(SemaphoreTest, DeviceWorkWaitsForAHostSignal) {
   MESHVK_ASSERT_OK(meshvk_command_buffer_end(cb.get()));
   meshvk_semaphore_value_t wait = {gate.get(), 1};
   meshvk_semaphore_value_t signal = {done.get(), 1};
-  meshvk_submit_info_t submit = MESHVK_SUBMIT_INFO_INIT;
-  submit.command_buffer = cb.get();
-  submit.waits = &wait;
-  submit.wait_count = 1;
-  submit.signals = &signal;
-  submit.signal_count = 1;
+  meshvk_submit_info_t submit = SubmitInfo(cb.get(), &wait, 1, &signal, 1);
   MESHVK_ASSERT_OK(meshvk_queue_submit(set.get(), &submit));
   // The device cannot run ahead of the gate.
   EXPECT_TRUE(HasCode(meshvk_semaphore_wait(done.get(), 1, 20 * 1000 * 1000), MESHVK_STATUS_DEADLINE_EXCEEDED));

@@ -75,6 +75,16 @@ Buffer VulkanTest::MakeBuffer(meshvk_device_set_t* set, uint32_t process, uint64
   return Buffer(buffer);
 }
 
+Buffer VulkanTest::MakeBuffer(meshvk_device_set_t* set, uint32_t process, uint64_t bytes, meshvk_buffer_flags_t flags) {
+  meshvk_buffer_create_info_t info = MESHVK_BUFFER_CREATE_INFO_INIT;
+  info.process = process;
+  info.size = bytes;
+  info.flags = flags;
+  meshvk_buffer_t* buffer = nullptr;
+  EXPECT_EQ(StatusText(meshvk_buffer_create_with_info(set, &info, &buffer)), "");
+  return Buffer(buffer);
+}
+
 Executable VulkanTest::Builtin(meshvk_device_set_t* set, meshvk_builtin_t builtin) {
   meshvk_executable_t* executable = nullptr;
   EXPECT_EQ(StatusText(meshvk_executable_builtin(set, builtin, &executable)), "");
@@ -99,10 +109,7 @@ void VulkanTest::SubmitAndWait(meshvk_device_set_t* set, uint32_t process, meshv
   MESHVK_ASSERT_OK(meshvk_semaphore_create(set, process, 0, &raw));
   Semaphore done(raw);
   meshvk_semaphore_value_t signal = {done.get(), 1};
-  meshvk_submit_info_t submit = MESHVK_SUBMIT_INFO_INIT;
-  submit.command_buffer = cb;
-  submit.signals = &signal;
-  submit.signal_count = 1;
+  meshvk_submit_info_t submit = SubmitInfo(cb, nullptr, 0, &signal, 1);
   MESHVK_ASSERT_OK(meshvk_queue_submit(set, &submit));
   MESHVK_ASSERT_OK(meshvk_semaphore_wait(done.get(), 1, 60ull * 1000 * 1000 * 1000));
 }

@@ -38,6 +38,21 @@ using CommandBuffer =
     std::unique_ptr<meshvk_command_buffer_t, Releaser<meshvk_command_buffer_t, meshvk_command_buffer_release>>;
 using Semaphore = std::unique_ptr<meshvk_semaphore_t, Releaser<meshvk_semaphore_t, meshvk_semaphore_release>>;
 
+// The submit info of `cb` (ended): after `waits`, signalling `signals`
+// (NULL and 0: none).
+inline meshvk_submit_info_t SubmitInfo(meshvk_command_buffer_t* cb, const meshvk_semaphore_value_t* waits = nullptr,
+                                       uint32_t wait_count = 0, const meshvk_semaphore_value_t* signals = nullptr,
+                                       uint32_t signal_count = 0) {
+  return {MESHVK_STRUCTURE_TYPE_SUBMIT_INFO, nullptr, cb, waits, wait_count, signals, signal_count};
+}
+
+// A dispatch of the fill builtin (MESHVK_BUILTIN_FILL) over `*binding` with
+// its push constants `push` (3 words), `workgroups` x 1 x 1 workgroups.
+inline meshvk_dispatch_info_t FillDispatch(meshvk_executable_t* fill, const meshvk_binding_t* binding,
+                                           const uint32_t* push, uint32_t workgroups) {
+  return {MESHVK_STRUCTURE_TYPE_DISPATCH_INFO, nullptr, fill, binding, 1, push, 12, {workgroups, 1, 1}, {0, 0, 0}};
+}
+
 class VulkanTest : public ::testing::Test {
  protected:
   void SetUp() override;
@@ -49,6 +64,8 @@ class VulkanTest : public ::testing::Test {
   DeviceSet MakeSet(meshvk_topology_t topology, uint32_t processes, const uint32_t* process_devices = nullptr,
                     const void* chain = nullptr);
   Buffer MakeBuffer(meshvk_device_set_t* set, uint32_t process, uint64_t bytes);
+  // Through meshvk_buffer_create_with_info, with `flags`.
+  Buffer MakeBuffer(meshvk_device_set_t* set, uint32_t process, uint64_t bytes, meshvk_buffer_flags_t flags);
   Executable Builtin(meshvk_device_set_t* set, meshvk_builtin_t builtin);
   CommandBuffer MakeCommandBuffer(meshvk_device_set_t* set, uint32_t process);
   // Submits `cb` (ended, recorded for `process`) signalling a fresh semaphore

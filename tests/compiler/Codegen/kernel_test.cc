@@ -17,10 +17,30 @@ namespace {
 
 // ---- op generators: MLIR text + host reference ----------------------------
 
-// C[M,N] = sum_k A * B with optional transposes (A as KxM, B as NxK).
-Case Matmul(const std::string& name, DType t, int64_t M, int64_t N, int64_t K, bool transA, bool transB) {
+// The case @k(a, b) -> out = `op` (with its attributes) of a and b into a
+// zero fill; `out` holds the host result, over a contraction of K terms.
+Case Contraction(const std::string& name, const std::string& op, DType t, const Tensor& a, const Tensor& b,
+                 const Tensor& out, int64_t K) {
+  std::ostringstream m;
+  m << "func.func @k(%a: " << a.mlir() << ", %b: " << b.mlir() << ") -> " << out.mlir()
+    << " attributes {meshvk.kernel} {\n"
+    << "  %z = " << Zero(t) << "\n"
+    << "  %e = tensor.empty() : " << out.mlir() << "\n"
+    << "  %f = linalg.fill ins(%z : " << Name(t) << ") outs(%e : " << out.mlir() << ") -> " << out.mlir() << "\n"
+    << "  %r = " << op << " ins(%a, %b : " << a.mlir() << ", " << b.mlir() << ") outs(%f : " << out.mlir() << ") -> "
+    << out.mlir() << "\n"
+    << "  return %r : " << out.mlir() << "\n}\n";
   Case c;
   c.name = name;
+  c.mlir = m.str();
+  c.inputs = {a, b};
+  c.outputs = {out};
+  c.tolerance = t == DType::F16 ? 2e-2 * std::sqrt(static_cast<double>(K)) : 1e-4;
+  return c;
+}
+
+// C[M,N] = sum_k A * B with optional transposes (A as KxM, B as NxK).
+Case Matmul(const std::string& name, DType t, int64_t M, int64_t N, int64_t K, bool transA, bool transB) {
   Tensor a = Random(t, transA ? std::vector<int64_t>{K, M} : std::vector<int64_t>{M, K}, 1);
   Tensor b = Random(t, transB ? std::vector<int64_t>{N, K} : std::vector<int64_t>{K, N}, 2);
   Tensor out = Zeros(t, {M, N});
@@ -31,7 +51,6 @@ Case Matmul(const std::string& name, DType t, int64_t M, int64_t N, int64_t K, b
         s += a.values[transA ? k * M + i : i * K + k] * b.values[transB ? j * K + k : k * N + j];
       out.values[i * N + j] = s;
     }
-  std::ostringstream m;
   std::string maps;
   if (transA || transB) {
     maps = std::string(" indexing_maps = [") +
@@ -39,24 +58,10 @@ Case Matmul(const std::string& name, DType t, int64_t M, int64_t N, int64_t K, b
            (transB ? "affine_map<(m, n, k) -> (n, k)>" : "affine_map<(m, n, k) -> (k, n)>") +
            ", affine_map<(m, n, k) -> (m, n)>]";
   }
-  m << "func.func @k(%a: " << a.mlir() << ", %b: " << b.mlir() << ") -> " << out.mlir()
-    << " attributes {meshvk.kernel} {\n"
-    << "  %z = " << Zero(t) << "\n"
-    << "  %e = tensor.empty() : " << out.mlir() << "\n"
-    << "  %f = linalg.fill ins(%z : " << Name(t) << ") outs(%e : " << out.mlir() << ") -> " << out.mlir() << "\n"
-    << "  %r = linalg.matmul" << maps << " ins(%a, %b : " << a.mlir() << ", " << b.mlir()
-    << ") outs(%f : " << out.mlir() << ") -> " << out.mlir() << "\n"
-    << "  return %r : " << out.mlir() << "\n}\n";
-  c.mlir = m.str();
-  c.inputs = {a, b};
-  c.outputs = {out};
-  c.tolerance = t == DType::F16 ? 2e-2 * std::sqrt(static_cast<double>(K)) : 1e-4;
-  return c;
+  return Contraction(name, "linalg.matmul" + maps, t, a, b, out, K);
 }
 
 Case BatchMatmul(const std::string& name, DType t, int64_t B, int64_t M, int64_t N, int64_t K) {
-  Case c;
-  c.name = name;
   Tensor a = Random(t, {B, M, K}, 3), b = Random(t, {B, K, N}, 4);
   Tensor out = Zeros(t, {B, M, N});
   for (int64_t p = 0; p < B; ++p)
@@ -66,19 +71,7 @@ Case BatchMatmul(const std::string& name, DType t, int64_t B, int64_t M, int64_t
         for (int64_t k = 0; k < K; ++k) s += a.values[(p * M + i) * K + k] * b.values[(p * K + k) * N + j];
         out.values[(p * M + i) * N + j] = s;
       }
-  std::ostringstream m;
-  m << "func.func @k(%a: " << a.mlir() << ", %b: " << b.mlir() << ") -> " << out.mlir()
-    << " attributes {meshvk.kernel} {\n"
-    << "  %z = " << Zero(t) << "\n  %e = tensor.empty() : " << out.mlir() << "\n"
-    << "  %f = linalg.fill ins(%z : " << Name(t) << ") outs(%e : " << out.mlir() << ") -> " << out.mlir() << "\n"
-    << "  %r = linalg.batch_matmul ins(%a, %b : " << a.mlir() << ", " << b.mlir() << ") outs(%f : " << out.mlir()
-    << ") -> " << out.mlir() << "\n"
-    << "  return %r : " << out.mlir() << "\n}\n";
-  c.mlir = m.str();
-  c.inputs = {a, b};
-  c.outputs = {out};
-  c.tolerance = t == DType::F16 ? 2e-2 * std::sqrt(static_cast<double>(K)) : 1e-4;
-  return c;
+  return Contraction(name, "linalg.batch_matmul", t, a, b, out, K);
 }
 
 // relu(A x B + bias[n]): the epilogue is two separate generics in the input.
@@ -168,8 +161,6 @@ Case ElementwiseChain(const std::string& name, DType t, int64_t M, int64_t N) {
 
 // Sum (or max) over dimension `dim` with linalg.reduce.
 Case Reduce(const std::string& name, DType t, std::vector<int64_t> shape, int64_t dim, bool max) {
-  Case c;
-  c.name = name;
   Tensor a = Random(t, shape, 9);
   std::vector<int64_t> oshape;
   for (size_t d = 0; d < shape.size(); ++d)
@@ -200,16 +191,10 @@ Case Reduce(const std::string& name, DType t, std::vector<int64_t> shape, int64_
     << "      %s = " << (max ? Max(t) : Add(t)) << " %x, %acc : " << e << "\n"
     << "      linalg.yield %s : " << e << "\n    }\n"
     << "  return %r : " << out.mlir() << "\n}\n";
-  c.mlir = m.str();
-  c.inputs = {a};
-  c.outputs = {out};
-  c.tolerance = t == DType::F16 ? 2e-2 * std::sqrt(static_cast<double>(shape[dim])) : 1e-4;
-  return c;
+  return Case{name, m.str(), {a}, {out}, t == DType::F16 ? 2e-2 * std::sqrt(static_cast<double>(shape[dim])) : 1e-4};
 }
 
 Case Transpose(const std::string& name, DType t, std::vector<int64_t> shape, std::vector<int64_t> perm) {
-  Case c;
-  c.name = name;
   Tensor a = Random(t, shape, 10);
   std::vector<int64_t> oshape;
   for (int64_t p : perm) oshape.push_back(shape[p]);
@@ -234,11 +219,7 @@ Case Transpose(const std::string& name, DType t, std::vector<int64_t> shape, std
     << "  %r = linalg.transpose ins(%a : " << a.mlir() << ") outs(%e : " << out.mlir() << ") permutation = [" << ps
     << "]\n"
     << "  return %r : " << out.mlir() << "\n}\n";
-  c.mlir = m.str();
-  c.inputs = {a};
-  c.outputs = {out};
-  c.tolerance = 0;
-  return c;
+  return Case{name, m.str(), {a}, {out}, 0};
 }
 
 Case Fill(const std::string& name, DType t, std::vector<int64_t> shape) {
@@ -262,8 +243,6 @@ Case Fill(const std::string& name, DType t, std::vector<int64_t> shape) {
 // out = a[r0 : r0 + R : rs, c0 : c0 + C] (a strided slice copy).
 Case Slice(const std::string& name, DType t, int64_t M, int64_t N, int64_t r0, int64_t c0, int64_t R, int64_t C,
            int64_t rs) {
-  Case c;
-  c.name = name;
   Tensor a = Random(t, {M, N}, 11);
   Tensor out = Zeros(t, {R, C});
   for (int64_t i = 0; i < R; ++i)
@@ -273,18 +252,12 @@ Case Slice(const std::string& name, DType t, int64_t M, int64_t N, int64_t r0, i
     << "  %r = tensor.extract_slice %a[" << r0 << ", " << c0 << "] [" << R << ", " << C << "] [" << rs
     << ", 1] : " << a.mlir() << " to " << out.mlir() << "\n"
     << "  return %r : " << out.mlir() << "\n}\n";
-  c.mlir = m.str();
-  c.inputs = {a};
-  c.outputs = {out};
-  c.tolerance = 0;
-  return c;
+  return Case{name, m.str(), {a}, {out}, 0};
 }
 
 // Row softmax numerator: exp(x - max_j x): a reduction whose result is
 // broadcast back (the reduction is fused into each row tile).
 Case SoftmaxNumerator(const std::string& name, int64_t M, int64_t N) {
-  Case c;
-  c.name = name;
   Tensor a = Random(DType::F32, {M, N}, 12);
   Tensor out = Zeros(DType::F32, {M, N});
   for (int64_t i = 0; i < M; ++i) {
@@ -308,11 +281,7 @@ Case SoftmaxNumerator(const std::string& name, int64_t M, int64_t N) {
     << "  ^bb0(%x: f32, %m: f32, %o: f32):\n    %d = arith.subf %x, %m : f32\n"
     << "    %y = math.exp %d : f32\n    linalg.yield %y : f32\n  } -> " << T << "\n"
     << "  return %r : " << T << "\n}\n";
-  c.mlir = m.str();
-  c.inputs = {a};
-  c.outputs = {out};
-  c.tolerance = 1e-5;
-  return c;
+  return Case{name, m.str(), {a}, {out}, 1e-5};
 }
 
 // Two results from one kernel: a broadcast add and a transpose of the same

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "host_invoke.h"
 #include "meshvk/meshvk.h"
 #include "meshvk/module.h"
 #include "meshvk_environment.h"
@@ -71,13 +72,8 @@ int main(int argc, char** argv) {
   std::sort(record_us_list.begin(), record_us_list.end());
 
   std::vector<float> x(n, 1.0f), z(n);
-  meshvk_host_input_t input = {x.data(), n * 4};
-  meshvk_host_output_t output = {z.data(), n * 4};
-  meshvk_invoke_info_t info = MESHVK_INVOKE_INFO_INIT;
-  info.inputs = &input;
-  info.input_count = 1;
-  info.outputs = &output;
-  info.output_count = 1;
+  meshvk_test::HostInvoke invoke({meshvk_test::HostIn(x)}, {meshvk_test::HostOut(z)});
+  meshvk_invoke_info_t& info = invoke.info;
   Check(meshvk_program_invoke(program, &info), "warm-up");
   info.flags = MESHVK_INVOKE_TIMESTAMPS_BIT;
   std::vector<double> replay_ms, device_ms;

@@ -9,6 +9,7 @@
 #include <limits>
 #include <vector>
 
+#include "handles.h"
 #include "meshvk/meshvk.h"
 #include "meshvk/trace.h"
 #include "meshvk/transport.h"
@@ -19,18 +20,6 @@
 
 namespace meshvk_test {
 namespace {
-
-// One live object of each kind; the calls borrow them.
-struct Handles {
-  meshvk_instance_t* instance = nullptr;
-  meshvk_device_set_t* set = nullptr;
-  meshvk_buffer_t* buffer = nullptr;
-  meshvk_command_buffer_t* command_buffer = nullptr;
-  meshvk_executable_t* executable = nullptr;
-  meshvk_semaphore_t* semaphore = nullptr;
-  meshvk_module_t* module = nullptr;
-  meshvk_program_t* program = nullptr;
-};
 
 // A zero-filled input struct (an info whose every field was left unset).
 template <typename T>

@@ -15,23 +15,15 @@
 #include <string>
 #include <vector>
 
+#include "handles.h"
 #include "meshvk/meshvk.h"
 #include "programs.h"
 #include "vulkan_fixture.h"
 
 namespace {
 
+using meshvk_test::Handles;
 using meshvk_test::StatusText;
-
-struct Handles {
-  meshvk_instance_t* instance = nullptr;
-  meshvk_device_set_t* set = nullptr;
-  meshvk_buffer_t* buffer = nullptr;
-  meshvk_semaphore_t* semaphore = nullptr;
-  meshvk_command_buffer_t* command_buffer = nullptr;
-  meshvk_module_t* module = nullptr;
-  meshvk_program_t* program = nullptr;
-};
 
 // Creates one of each; "" or what failed.
 std::string Create(const std::vector<uint8_t>& artifact, Handles* h) {

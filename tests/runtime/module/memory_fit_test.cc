@@ -9,14 +9,11 @@
 #include <cstdlib>
 #include <string>
 
-#include "meshvk/module.h"
+#include "program_fixture.h"
 #include "programs.h"
-#include "vulkan_fixture.h"
 
 namespace meshvk_test {
 namespace {
-
-using Module = std::unique_ptr<meshvk_module_t, Releaser<meshvk_module_t, meshvk_module_release>>;
 
 class MemoryFitTest : public VulkanTest {
  protected:
@@ -26,12 +23,7 @@ class MemoryFitTest : public VulkanTest {
     VulkanTest::SetUp();
   }
   // c = a + 0.5 b on one process: three rows x 512 f32 buffers.
-  Module Load(uint64_t rows) {
-    std::vector<uint8_t> bytes = Elementwise({1}, {{}, {}}, rows, 512, 0.5f);
-    meshvk_module_t* module = nullptr;
-    EXPECT_EQ(StatusText(meshvk_module_load(bytes.data(), bytes.size(), &module)), "");
-    return Module(module);
-  }
+  Module Load(uint64_t rows) { return LoadModule(Elementwise({1}, {{}, {}}, rows, 512, 0.5f)); }
 };
 
 TEST_F(MemoryFitTest, HeapIsTheCap) {

@@ -8,29 +8,13 @@
 #include <vector>
 
 #include "meshvk/artifact/variants.h"
-#include "meshvk/module.h"
+#include "program_fixture.h"
 #include "programs.h"
-#include "vulkan_fixture.h"
 
 namespace meshvk_test {
 namespace {
 
-using Module = std::unique_ptr<meshvk_module_t, Releaser<meshvk_module_t, meshvk_module_release>>;
-using Program = std::unique_ptr<meshvk_program_t, Releaser<meshvk_program_t, meshvk_program_release>>;
-
-class ProgramTest : public VulkanTest {
- protected:
-  Module LoadModule(const std::vector<uint8_t>& bytes) {
-    meshvk_module_t* module = nullptr;
-    EXPECT_EQ(StatusText(meshvk_module_load(bytes.data(), bytes.size(), &module)), "");
-    return Module(module);
-  }
-  Program MakeProgram(meshvk_module_t* module, meshvk_device_set_t* set) {
-    meshvk_program_t* program = nullptr;
-    EXPECT_EQ(StatusText(meshvk_program_create(module, set, &program)), "");
-    return Program(program);
-  }
-};
+class ProgramTest : public VulkanTest {};
 
 std::vector<float> Iota(size_t n, float start, float step) {
   std::vector<float> v(n);
@@ -60,14 +44,8 @@ TEST_P(ElementwiseTest, MatchesHostLoopOverSeveralInvokes) {
   for (int run = 0; run < 3; ++run) {
     std::vector<float> a = Iota(rows * cols, 1.0f + run, 0.25f), b = Iota(rows * cols, -3.0f, 1.5f + run);
     std::vector<float> c(rows * cols, -1.0f);
-    meshvk_host_input_t inputs[2] = {{a.data(), a.size() * 4}, {b.data(), b.size() * 4}};
-    meshvk_host_output_t output = {c.data(), c.size() * 4};
-    meshvk_invoke_info_t info = MESHVK_INVOKE_INFO_INIT;
-    info.inputs = inputs;
-    info.input_count = 2;
-    info.outputs = &output;
-    info.output_count = 1;
-    MESHVK_ASSERT_OK(meshvk_program_invoke(program.get(), &info));
+    HostInvoke invoke({HostIn(a), HostIn(b)}, {HostOut(c)});
+    MESHVK_ASSERT_OK(meshvk_program_invoke(program.get(), &invoke.info));
     for (size_t i = 0; i < c.size(); ++i) ASSERT_EQ(c[i], a[i] + 0.5f * b[i]) << "run " << run << " element " << i;
   }
   meshvk_program_stats_t stats = MESHVK_PROGRAM_STATS_INIT;
@@ -98,10 +76,8 @@ TEST_P(AllGatherTest, EveryReplicaHoldsAllBlocks) {
   ASSERT_TRUE(program);
   for (int run = 0; run < 2; ++run) {
     std::vector<float> x = Iota(P * n, 10.0f * run, 1.0f);
-    meshvk_host_input_t input = {x.data(), x.size() * 4};
-    meshvk_invoke_info_t info = MESHVK_INVOKE_INFO_INIT;
-    info.inputs = &input;
-    info.input_count = 1;
+    HostInvoke invoke({HostIn(x)}, {});
+    meshvk_invoke_info_t& info = invoke.info;
     info.flags = MESHVK_INVOKE_KEEP_RESULTS_SHARDED_BIT | MESHVK_INVOKE_TIMESTAMPS_BIT;
     MESHVK_ASSERT_OK(meshvk_program_invoke(program.get(), &info));
     for (uint32_t p = 0; p < P; ++p) {
@@ -150,10 +126,8 @@ TEST_P(GroupTest, AllGatherAndElementwiseOnTheDeviceGroup) {
   ASSERT_TRUE(add_program);
   for (int run = 0; run < 2; ++run) {
     std::vector<float> x = Iota(P * n, 3.0f * run, 2.0f);
-    meshvk_host_input_t input = {x.data(), x.size() * 4};
-    meshvk_invoke_info_t info = MESHVK_INVOKE_INFO_INIT;
-    info.inputs = &input;
-    info.input_count = 1;
+    HostInvoke invoke({HostIn(x)}, {});
+    meshvk_invoke_info_t& info = invoke.info;
     info.flags = MESHVK_INVOKE_KEEP_RESULTS_SHARDED_BIT;
     MESHVK_ASSERT_OK(meshvk_program_invoke(gather_program.get(), &info));
     for (uint32_t p = 0; p < P; ++p) {
@@ -164,14 +138,8 @@ TEST_P(GroupTest, AllGatherAndElementwiseOnTheDeviceGroup) {
       ASSERT_EQ(replica, x) << "process " << p;
     }
     std::vector<float> a = Iota(16 * P, 1.0f, 1.0f), b = Iota(16 * P, 0.5f, run + 1.0f), c(16 * P);
-    meshvk_host_input_t inputs[2] = {{a.data(), a.size() * 4}, {b.data(), b.size() * 4}};
-    meshvk_host_output_t c_out = {c.data(), c.size() * 4};
-    meshvk_invoke_info_t add_info = MESHVK_INVOKE_INFO_INIT;
-    add_info.inputs = inputs;
-    add_info.input_count = 2;
-    add_info.outputs = &c_out;
-    add_info.output_count = 1;
-    MESHVK_ASSERT_OK(meshvk_program_invoke(add_program.get(), &add_info));
+    HostInvoke add_invoke({HostIn(a), HostIn(b)}, {HostOut(c)});
+    MESHVK_ASSERT_OK(meshvk_program_invoke(add_program.get(), &add_invoke.info));
     for (size_t i = 0; i < c.size(); ++i) ASSERT_EQ(c[i], a[i] - b[i]) << i;
   }
 }
@@ -196,10 +164,8 @@ TEST_F(ProgramTest, GroupMissingDependencyIsCaught) {
   Program program = MakeProgram(broken.get(), set.get());
   ASSERT_TRUE(program);
   std::vector<float> x = Iota(P * n, 1.0f, 1.0f);
-  meshvk_host_input_t input = {x.data(), x.size() * 4};
-  meshvk_invoke_info_t info = MESHVK_INVOKE_INFO_INIT;
-  info.inputs = &input;
-  info.input_count = 1;
+  HostInvoke invoke({HostIn(x)}, {});
+  meshvk_invoke_info_t& info = invoke.info;
   info.flags = MESHVK_INVOKE_KEEP_RESULTS_SHARDED_BIT;
   bool wrong = false;
   meshvk_status_t status = meshvk_program_invoke(program.get(), &info);
@@ -228,15 +194,9 @@ TEST_F(ProgramTest, DispatchChainAndPhaseTimings) {
   Program program = MakeProgram(module.get(), set.get());
   ASSERT_TRUE(program);
   std::vector<float> x = Iota(n, 0.0f, 0.5f), z(n);
-  meshvk_host_input_t input = {x.data(), n * 4};
-  meshvk_host_output_t output = {z.data(), n * 4};
-  meshvk_invoke_info_t info = MESHVK_INVOKE_INFO_INIT;
-  info.inputs = &input;
-  info.input_count = 1;
-  info.outputs = &output;
-  info.output_count = 1;
-  info.flags = MESHVK_INVOKE_TIMESTAMPS_BIT;
-  MESHVK_ASSERT_OK(meshvk_program_invoke(program.get(), &info));
+  HostInvoke invoke({HostIn(x)}, {HostOut(z)});
+  invoke.info.flags = MESHVK_INVOKE_TIMESTAMPS_BIT;
+  MESHVK_ASSERT_OK(meshvk_program_invoke(program.get(), &invoke.info));
   for (size_t i = 0; i < n; ++i) ASSERT_EQ(z[i], x[i] + dispatches) << i;
   std::vector<meshvk_phase_timing_t> timings(8, meshvk_phase_timing_t MESHVK_PHASE_TIMING_INIT);
   uint32_t count = 0;
@@ -298,15 +258,9 @@ TEST_F(ProgramTest, ProgramKeepsItsModuleAndDeviceSetAlive) {
   module.reset();
   set.reset();
   std::vector<float> x = Iota(16, 2.0f, 1.0f), y(16);
-  meshvk_host_input_t input = {x.data(), 64};
-  meshvk_host_output_t output = {y.data(), 64};
-  meshvk_invoke_info_t info = MESHVK_INVOKE_INFO_INIT;
-  info.inputs = &input;
-  info.input_count = 1;
-  info.outputs = &output;
-  info.output_count = 1;
-  info.flags = MESHVK_INVOKE_TIMESTAMPS_BIT;
-  MESHVK_ASSERT_OK(meshvk_program_invoke(program.get(), &info));
+  HostInvoke invoke({HostIn(x)}, {HostOut(y)});
+  invoke.info.flags = MESHVK_INVOKE_TIMESTAMPS_BIT;
+  MESHVK_ASSERT_OK(meshvk_program_invoke(program.get(), &invoke.info));
   EXPECT_EQ(y, x);
   program.reset();  // last reference to the set: pools, buffers, devices go in order
 }
@@ -317,20 +271,16 @@ TEST_F(ProgramTest, WrongInputsAreRefusedByName) {
   Program program = MakeProgram(module.get(), set.get());
   ASSERT_TRUE(program);
   std::vector<float> a(16), c(16);
-  meshvk_host_input_t inputs[2] = {{a.data(), 64}, {a.data(), 60}};
-  meshvk_host_output_t output = {c.data(), 64};
-  meshvk_invoke_info_t info = MESHVK_INVOKE_INFO_INIT;
-  info.inputs = inputs;
+  HostInvoke invoke({{a.data(), 64}, {a.data(), 60}}, {HostOut(c)});
+  meshvk_invoke_info_t& info = invoke.info;
   info.input_count = 1;
-  info.outputs = &output;
-  info.output_count = 1;
   EXPECT_TRUE(HasCode(meshvk_program_invoke(program.get(), &info), MESHVK_STATUS_INVALID_ARGUMENT,
                       "function 'main' takes 2 inputs, got 1"));
   info.input_count = 2;
   EXPECT_TRUE(HasCode(meshvk_program_invoke(program.get(), &info), MESHVK_STATUS_INVALID_ARGUMENT,
                       "input 1 of 'main': 60 bytes given, the f32 tensor needs 64"));
-  inputs[1].size = 64;
-  output.size = 32;
+  invoke.inputs[1].size = 64;
+  invoke.outputs[0].size = 32;
   EXPECT_TRUE(HasCode(meshvk_program_invoke(program.get(), &info), MESHVK_STATUS_INVALID_ARGUMENT,
                       "output 0 of 'main': 32 bytes given, the result needs 64"));
 }
@@ -389,14 +339,8 @@ TEST_F(ProgramTest, ASetOfPlansIsChosenFromBeforeCreatingAProgram) {
   Program run = MakeProgram(chosen.get(), set.get());
   ASSERT_TRUE(run);
   std::vector<float> a = Iota(16, 1.0f, 0.5f), b = Iota(16, -2.0f, 1.0f), c(16, -1.0f);
-  meshvk_host_input_t inputs[2] = {{a.data(), 64}, {b.data(), 64}};
-  meshvk_host_output_t output = {c.data(), 64};
-  meshvk_invoke_info_t info = MESHVK_INVOKE_INFO_INIT;
-  info.inputs = inputs;
-  info.input_count = 2;
-  info.outputs = &output;
-  info.output_count = 1;
-  ASSERT_EQ(StatusText(meshvk_program_invoke(run.get(), &info)), "");
+  HostInvoke invoke({HostIn(a), HostIn(b)}, {HostOut(c)});
+  ASSERT_EQ(StatusText(meshvk_program_invoke(run.get(), &invoke.info)), "");
   for (size_t i = 0; i < c.size(); ++i) EXPECT_EQ(c[i], a[i] + 1.0f * b[i]) << i;
 }
 

@@ -159,4 +159,14 @@ std::vector<uint8_t> DispatchChain(uint32_t dispatches, uint64_t n) {
   return b.Finish();
 }
 
+meshvk::artifact::StridedRegionDesc StridedRows(uint32_t count0, uint32_t count1, uint32_t src_row, uint32_t dst_row) {
+  meshvk::artifact::StridedRegionDesc region;
+  region.count[0] = count0;
+  region.count[1] = count1;
+  region.src_stride[0] = region.dst_stride[0] = 1;
+  region.src_stride[1] = src_row;
+  region.dst_stride[1] = dst_row;
+  return region;
+}
+
 }  // namespace meshvk_test

@@ -36,6 +36,10 @@ std::vector<uint8_t> RingAllGather(uint32_t processes, uint64_t n,
                                    meshvk::artifact::ElementType type = meshvk::artifact::ElementType::kF32,
                                    bool with_deps = true);
 
+// A 2-D strided copy region: count0 x count1 words, unit stride along rows,
+// rows `src_row` words apart in the source and `dst_row` in the destination.
+meshvk::artifact::StridedRegionDesc StridedRows(uint32_t count0, uint32_t count1, uint32_t src_row, uint32_t dst_row);
+
 // chain(x) -> z = x + dispatches: `dispatches` scaled_add dispatches on one
 // process, each depending on the previous one through its buffers.
 std::vector<uint8_t> DispatchChain(uint32_t dispatches, uint64_t n);

@@ -22,28 +22,19 @@
 
 #include "meshvk/artifact/builder.h"
 #include "meshvk/buffer.h"
-#include "meshvk/module.h"
-#include "meshvk/trace.h"
+#include "program_fixture.h"
 #include "programs.h"
-#include "vulkan_fixture.h"
 
 namespace meshvk_test {
 namespace {
 
 using namespace meshvk::artifact;
-using Module = std::unique_ptr<meshvk_module_t, Releaser<meshvk_module_t, meshvk_module_release>>;
-using Program = std::unique_ptr<meshvk_program_t, Releaser<meshvk_program_t, meshvk_program_release>>;
 
 constexpr uint32_t kS = 0, kD = 1, kE = 2;
 constexpr uint32_t kDoublings = 6;
 constexpr uint64_t kSmall = 64;  // elements E's phase 1 touches
 constexpr uint32_t kExtraPulls = 3;
 constexpr uint32_t kFillBits = 0x3f800000u;  // 1.0f
-
-struct Recorder {
-  std::vector<meshvk_trace_event_t> events;
-  static void On(void* self, const meshvk_trace_event_t* e) { static_cast<Recorder*>(self)->events.push_back(*e); }
-};
 
 DispatchDesc Doubling(uint32_t kernel, uint32_t from, uint32_t to, uint64_t count) {
   DispatchDesc d;
@@ -117,25 +108,17 @@ TEST_F(PumpTest, AFaultOnOneDeviceEndsTheInvokeAndEveryThread) {
   const double timeout_s = std::atoi(timeout_ms) / 1000.0;
   const uint64_t n = 1ull << 16;
   std::vector<uint8_t> bytes = OverlapProgram(n);
-  meshvk_module_t* raw = nullptr;
-  ASSERT_EQ(StatusText(meshvk_module_load(bytes.data(), bytes.size(), &raw)), "");
-  Module module(raw);
+  Module module = LoadModule(bytes);
+  ASSERT_TRUE(module);
   const uint32_t devices[3] = {0, 1, 2};
   DeviceSet set = MakeSet(MESHVK_TOPOLOGY_INDEPENDENT, 3, devices);
   ASSERT_TRUE(set);
-  meshvk_program_t* program_raw = nullptr;
-  ASSERT_EQ(StatusText(meshvk_program_create(module.get(), set.get(), &program_raw)), "");
-  Program program(program_raw);
+  Program program = MakeProgram(module.get(), set.get());
+  ASSERT_TRUE(program);
   std::vector<float> x(3 * n, 1.0f), r(3 * n);
-  meshvk_host_input_t input{x.data(), x.size() * 4};
-  meshvk_host_output_t output{r.data(), r.size() * 4};
-  meshvk_invoke_info_t invoke = MESHVK_INVOKE_INFO_INIT;
-  invoke.inputs = &input;
-  invoke.input_count = 1;
-  invoke.outputs = &output;
-  invoke.output_count = 1;
+  HostInvoke invoke({HostIn(x)}, {HostOut(r)});
   auto start = std::chrono::steady_clock::now();
-  const std::string status = StatusText(meshvk_program_invoke(program.get(), &invoke));
+  const std::string status = StatusText(meshvk_program_invoke(program.get(), &invoke.info));
   EXPECT_EQ(status.rfind(expected, 0), 0u) << status;
   EXPECT_LT(Seconds(start), 2 * timeout_s + 2.0) << "the invoke is bounded by the device timeout";
   start = std::chrono::steady_clock::now();
@@ -147,9 +130,8 @@ TEST_F(PumpTest, AFaultOnOneDeviceEndsTheInvokeAndEveryThread) {
 TEST_F(PumpTest, AHostStagedCopyRunsWhileTheSourceRunsALaterKernel) {
   const uint64_t n = 4ull << 20;  // 16 MiB per shard
   std::vector<uint8_t> bytes = OverlapProgram(n);
-  meshvk_module_t* raw = nullptr;
-  ASSERT_EQ(StatusText(meshvk_module_load(bytes.data(), bytes.size(), &raw)), "");
-  Module module(raw);
+  Module module = LoadModule(bytes);
+  ASSERT_TRUE(module);
   const uint32_t devices[3] = {0, 1, 2};
   DeviceSet set = MakeSet(MESHVK_TOPOLOGY_INDEPENDENT, 3, devices);
   if (!set) return;
@@ -161,29 +143,15 @@ TEST_F(PumpTest, AHostStagedCopyRunsWhileTheSourceRunsALaterKernel) {
                    << "), not host staging";
   }
   Recorder recorder;
-  meshvk_trace_sink_t sink = MESHVK_TRACE_SINK_INIT;
-  sink.event = &Recorder::On;
-  sink.user_data = &recorder;
-  meshvk_program_create_info_t info = MESHVK_PROGRAM_CREATE_INFO_INIT;
-  info.next = &sink;
-  info.module = module.get();
-  info.set = set.get();
-  meshvk_program_t* program_raw = nullptr;
-  ASSERT_EQ(StatusText(meshvk_program_create_with_info(&info, &program_raw)), "");
-  Program program(program_raw);
+  Program program = MakeTracedProgram(module.get(), set.get(), &recorder);
+  ASSERT_TRUE(program);
 
   std::vector<float> x(3 * n), r(3 * n);
   for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i % 1000) * 0.25f;
-  meshvk_host_input_t input{x.data(), x.size() * 4};
-  meshvk_host_output_t output{r.data(), r.size() * 4};
-  meshvk_invoke_info_t invoke = MESHVK_INVOKE_INFO_INIT;
-  invoke.inputs = &input;
-  invoke.input_count = 1;
-  invoke.outputs = &output;
-  invoke.output_count = 1;
+  HostInvoke invoke({HostIn(x)}, {HostOut(r)});
   const uint32_t invokes = 3;
   for (uint32_t i = 0; i < invokes; ++i) {
-    ASSERT_EQ(StatusText(meshvk_program_invoke(program.get(), &invoke)), "");
+    ASSERT_EQ(StatusText(meshvk_program_invoke(program.get(), &invoke.info)), "");
     // Plain loops: S doubles 1 + kDoublings times, D holds a = 2 x_S, E
     // its fill (its phase 1 writes a transient).
     for (uint64_t j = 0; j < n; ++j) {

@@ -11,20 +11,11 @@
 #include <map>
 #include <vector>
 
-#include "meshvk/module.h"
+#include "program_fixture.h"
 #include "programs.h"
-#include "vulkan_fixture.h"
 
 namespace meshvk_test {
 namespace {
-
-using Module = std::unique_ptr<meshvk_module_t, Releaser<meshvk_module_t, meshvk_module_release>>;
-using Program = std::unique_ptr<meshvk_program_t, Releaser<meshvk_program_t, meshvk_program_release>>;
-
-struct Recorder {
-  std::vector<meshvk_trace_event_t> events;
-  static void On(void* self, const meshvk_trace_event_t* e) { static_cast<Recorder*>(self)->events.push_back(*e); }
-};
 
 uint64_t Now() {
   return static_cast<uint64_t>(
@@ -38,9 +29,8 @@ TEST_F(TraceTest, RingAllGatherOnFourProcesses) {
   // Each of 4 processes: 1 fill, 1 local copy, 3 pulls around the ring (P phases).
   const uint32_t P = 4, n = 64;
   std::vector<uint8_t> bytes = RingAllGather(P, n);
-  meshvk_module_t* raw = nullptr;
-  ASSERT_EQ(StatusText(meshvk_module_load(bytes.data(), bytes.size(), &raw)), "");
-  Module module(raw);
+  Module module = LoadModule(bytes);
+  ASSERT_TRUE(module);
   for (uint32_t p = 0; p < P; ++p) {
     ASSERT_EQ(meshvk_module_command_count(module.get(), 0, p), 5u);
     uint32_t copies = 0, fills = 0;
@@ -59,28 +49,14 @@ TEST_F(TraceTest, RingAllGatherOnFourProcesses) {
 
   DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, P);
   Recorder recorder;
-  meshvk_trace_sink_t sink = MESHVK_TRACE_SINK_INIT;
-  sink.event = &Recorder::On;
-  sink.user_data = &recorder;
-  meshvk_program_create_info_t info = MESHVK_PROGRAM_CREATE_INFO_INIT;
-  info.next = &sink;
-  info.module = module.get();
-  info.set = set.get();
-  meshvk_program_t* program_raw = nullptr;
-  ASSERT_EQ(StatusText(meshvk_program_create_with_info(&info, &program_raw)), "");
-  Program program(program_raw);
+  Program program = MakeTracedProgram(module.get(), set.get(), &recorder);
+  ASSERT_TRUE(program);
 
   std::vector<float> x(P * n), y(P * n);
   for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i);
-  meshvk_host_input_t input{x.data(), x.size() * 4};
-  meshvk_host_output_t output{y.data(), y.size() * 4};
-  meshvk_invoke_info_t invoke = MESHVK_INVOKE_INFO_INIT;
-  invoke.inputs = &input;
-  invoke.input_count = 1;
-  invoke.outputs = &output;
-  invoke.output_count = 1;
+  HostInvoke invoke({HostIn(x)}, {HostOut(y)});
   uint64_t start = Now();
-  for (int i = 0; i < 2; ++i) ASSERT_EQ(StatusText(meshvk_program_invoke(program.get(), &invoke)), "");
+  for (int i = 0; i < 2; ++i) ASSERT_EQ(StatusText(meshvk_program_invoke(program.get(), &invoke.info)), "");
   uint64_t end = Now();
   for (size_t i = 0; i < P * n; ++i) ASSERT_EQ(y[i], x[i]);
 
@@ -117,9 +93,8 @@ TEST_F(TraceTest, RingAllGatherOnFourProcesses) {
 
 TEST_F(TraceTest, SinkWithoutFunctionIsRefused) {
   std::vector<uint8_t> bytes = DispatchChain(2, 64);
-  meshvk_module_t* raw = nullptr;
-  ASSERT_EQ(StatusText(meshvk_module_load(bytes.data(), bytes.size(), &raw)), "");
-  Module module(raw);
+  Module module = LoadModule(bytes);
+  ASSERT_TRUE(module);
   DeviceSet set = MakeSet(MESHVK_TOPOLOGY_LOGICAL, 1);
   meshvk_trace_sink_t sink = MESHVK_TRACE_SINK_INIT;  // no event function
   meshvk_program_create_info_t info = MESHVK_PROGRAM_CREATE_INFO_INIT;

@@ -14,42 +14,15 @@
 #include "meshvk/meshvk.h"
 #include "meshvk/module.h"
 #include "programs.h"
+#include "verifier_test_util.h"
 
 namespace meshvk_test {
 namespace {
-
-using namespace meshvk::artifact;
 
 // c = a + 2 b on 4x8 f32, rows split over a 1-D grid of `processes`.
 std::vector<uint8_t> Plan(uint32_t processes) { return Elementwise({processes}, {{0}, {}}, 4, 8, 2.0f); }
 
 std::vector<uint8_t> Counts124() { return BuildVariantsArtifact({{1, Plan(1)}, {2, Plan(2)}, {4, Plan(4)}}); }
-
-std::string Take(meshvk_status_t status) {
-  std::string text =
-      std::string(meshvk_status_code_name(meshvk_status_code(status))) + ": " + meshvk_status_message(status);
-  meshvk_status_free(status);
-  return text;
-}
-
-// Loads `bytes`; returns "" on success, else "CODE: message".
-std::string Load(const std::vector<uint8_t>& bytes) {
-  meshvk_module_t* module = nullptr;
-  meshvk_status_t status = meshvk_module_load(bytes.data(), bytes.size(), &module);
-  if (!status) {
-    meshvk_module_release(module);
-    return "";
-  }
-  EXPECT_EQ(module, nullptr);
-  return Take(status);
-}
-
-#define EXPECT_REFUSED(bytes, needle)                                   \
-  do {                                                                  \
-    std::string _error = Load(bytes);                                   \
-    EXPECT_NE(_error.find("DATA_LOSS: "), std::string::npos) << _error; \
-    EXPECT_NE(_error.find(needle), std::string::npos) << _error;        \
-  } while (0)
 
 TEST(GridVariants, ListsCountsAndSelectsAPlan) {
   std::vector<uint8_t> file = Counts124();
@@ -68,20 +41,21 @@ TEST(GridVariants, ListsCountsAndSelectsAPlan) {
   EXPECT_EQ(grid.rank, 0u);
   EXPECT_EQ(meshvk_module_function_count(set), 0u);
   uint32_t function = 7;
-  EXPECT_EQ(Take(meshvk_module_find_function(set, nullptr, &function)),
+  EXPECT_EQ(CodeAndMessage(meshvk_module_find_function(set, nullptr, &function)),
             "FAILED_PRECONDITION: the module holds plans for 1, 2 and 4 processes (a dynamic grid): choose one with "
             "meshvk_module_select_process_count");
   meshvk_process_summary_t summary = MESHVK_PROCESS_SUMMARY_INIT;
-  EXPECT_NE(Take(meshvk_module_process_summary(set, 0, &summary)), "");
+  EXPECT_NE(CodeAndMessage(meshvk_module_process_summary(set, 0, &summary)), "");
   EXPECT_EQ(meshvk_module_phase_count(set), 0u);
 
   meshvk_module_t* two = nullptr;
   ASSERT_EQ(meshvk_module_select_process_count(set, 2, &two), nullptr);
   meshvk_module_t* missing = reinterpret_cast<meshvk_module_t*>(&function);
-  EXPECT_EQ(Take(meshvk_module_select_process_count(set, 3, &missing)),
+  EXPECT_EQ(CodeAndMessage(meshvk_module_select_process_count(set, 3, &missing)),
             "OUT_OF_RANGE: no plan for 3 processes: the module holds plans for 1, 2 and 4 processes (a dynamic grid)");
   EXPECT_EQ(missing, nullptr);
-  EXPECT_NE(Take(meshvk_module_select_process_count(set, 0, &missing)).find("INVALID_ARGUMENT: "), std::string::npos);
+  EXPECT_NE(CodeAndMessage(meshvk_module_select_process_count(set, 0, &missing)).find("INVALID_ARGUMENT: "),
+            std::string::npos);
   // The chosen plan outlives the set it came from.
   meshvk_module_release(set);
   meshvk_status_free(meshvk_module_grid_info(two, &grid));
@@ -104,7 +78,7 @@ TEST(GridVariants, APlanAnswersTheSameCalls) {
     meshvk_module_release(same);
   }
   meshvk_module_t* other = nullptr;
-  EXPECT_EQ(Take(meshvk_module_select_process_count(plan, 4, &other)),
+  EXPECT_EQ(CodeAndMessage(meshvk_module_select_process_count(plan, 4, &other)),
             "OUT_OF_RANGE: the module is compiled for 2 processes, not 4");
   meshvk_module_release(plan);
 }

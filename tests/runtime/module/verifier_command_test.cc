@@ -98,13 +98,7 @@ TEST(ArtifactVerifier, StridedRegionsInsideBuffers) {
       c.regions = {r};
     });
   };
-  StridedRegionDesc good;  // a 2x4 block out of a 2x8 row-major shard
-  good.count[0] = 4;
-  good.count[1] = 2;
-  good.src_stride[0] = 1;
-  good.src_stride[1] = 8;
-  good.dst_stride[0] = 1;
-  good.dst_stride[1] = 4;
+  const StridedRegionDesc good = StridedRows(4, 2, 8, 4);  // a 2x4 block out of a 2x8 row-major shard
   EXPECT_EQ(Load(strided(good)), "");
   StridedRegionDesc far = good;
   far.src_offset_words = 6;  // last element at 6 + 3 + 8 = 17 > 15

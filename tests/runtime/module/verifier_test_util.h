@@ -21,6 +21,14 @@ namespace meshvk_test {
 
 using namespace meshvk::artifact;
 
+// Consumes `status`: "CODE: message" (also for OK).
+inline std::string CodeAndMessage(meshvk_status_t status) {
+  std::string text =
+      std::string(meshvk_status_code_name(meshvk_status_code(status))) + ": " + meshvk_status_message(status);
+  meshvk_status_free(status);
+  return text;
+}
+
 // Loads `bytes`; returns "" on success, else "CODE: message".
 inline std::string Load(const std::vector<uint8_t>& bytes) {
   meshvk_module_t* module = nullptr;
@@ -30,10 +38,7 @@ inline std::string Load(const std::vector<uint8_t>& bytes) {
     return "";
   }
   EXPECT_EQ(module, nullptr);
-  std::string text =
-      std::string(meshvk_status_code_name(meshvk_status_code(status))) + ": " + meshvk_status_message(status);
-  meshvk_status_free(status);
-  return text;
+  return CodeAndMessage(status);
 }
 
 #define EXPECT_REFUSED(bytes, needle)                                   \

@@ -81,16 +81,29 @@ AffineMap lookThrough(OpOperand &operand, AffineMap map) {
   return AffineMap::get(map.getNumDims(), map.getNumSymbols(), exprs, map.getContext());
 }
 
+/// Every loop still appears as a plain index of some operand (what makes
+/// the loop ranges derivable: linalg's invertibility rule). A loop of extent
+/// 1 only the reshape's result was indexed by (a reduction over the added
+/// dim) would be left unbound.
+bool loopsBound(ArrayRef<AffineMap> maps) {
+  return static_cast<bool>(inversePermutation(concatAffineMaps(maps, maps.front().getContext())));
+}
+
 /// Folds the unit-dim reshapes `op`'s inputs read (chains of them, too).
 void foldInputs(linalg::GenericOp op) {
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   bool changed = false;
   for (OpOperand *operand : op.getDpsInputOperands()) {
     unsigned i = operand->getOperandNumber();
-    while (AffineMap folded = lookThrough(*operand, maps[i])) {
+    Value original = operand->get();
+    AffineMap originalMap = maps[i];
+    while (AffineMap folded = lookThrough(*operand, maps[i]))
       maps[i] = folded;
-      changed = true;
+    if (!loopsBound(maps)) {
+      operand->set(original);
+      maps[i] = originalMap;
     }
+    changed |= operand->get() != original;
   }
   if (changed)
     op.setIndexingMapsAttr(Builder(op).getAffineMapArrayAttr(maps));

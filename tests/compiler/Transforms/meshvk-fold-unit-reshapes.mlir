@@ -110,3 +110,29 @@ func.func @named_and_returned(%a: tensor<1x4x8xf32>, %b: tensor<8x2xf32>) -> (te
   %m3 = tensor.expand_shape %m [[0, 1], [2]] output_shape [1, 4, 2] : tensor<4x2xf32> into tensor<1x4x2xf32>
   return %m, %m3 : tensor<4x2xf32>, tensor<1x4x2xf32>
 }
+
+// -----
+
+#in3 = affine_map<(i, j, k) -> (i, j, k)>
+#out3 = affine_map<(i, j, k) -> (i, j)>
+shard.grid @g1(shape = 1)
+// Not folded: the sum over the added unit dim k reads it only through the
+// expand, so dropping k's index would leave loop k unbound.
+// CHECK-LABEL: func.func @reduces_added_dim
+// CHECK: tensor.expand_shape
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%{{.*}} : tensor<4x8x1xf32>)
+func.func @reduces_added_dim(%x: tensor<4x8xf32>) -> tensor<4x8xf32>
+    attributes {meshvk.abi = #meshvk.abi<grid = @g1, grid_shape = [1], args = [], results = []>} {
+  %zero = arith.constant 0.0 : f32
+  %x3 = tensor.expand_shape %x [[0], [1, 2]] output_shape [4, 8, 1] : tensor<4x8xf32> into tensor<4x8x1xf32>
+  %e = tensor.empty() : tensor<4x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %y = linalg.generic {indexing_maps = [#in3, #out3], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x3 : tensor<4x8x1xf32>) outs(%f : tensor<4x8xf32>) {
+    ^bb0(%v: f32, %a: f32):
+      %r = arith.addf %v, %a : f32
+      linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  return %y : tensor<4x8xf32>
+}

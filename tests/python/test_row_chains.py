@@ -86,3 +86,18 @@ def test_scale_mask_softmax(make_runtime, shape, shard):
     y = _run(make_runtime, _model(nodes, shape, shape, inits), shard, x)
     s = np.where(mask, x.astype(np.float64) * 0.25, -np.inf)
     np.testing.assert_allclose(y, _softmax(s), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("op", ["Softmax", "LayerNormalization"])
+def test_one_kernel(op):
+    """The whole operator is one kernel: the importer's keep-dims reductions
+    leave unit-dim reshapes (meshvk-fold-unit-reshapes reads through them),
+    and every reduction joins its broadcast readers (meshvk-fuse-row-chains)."""
+    shape = (3, 5, 7)
+    inits, inputs = [], ["x"]
+    if op == "LayerNormalization":
+        inits = [numpy_helper.from_array(np.ones(7, np.float32), "w"),
+                 numpy_helper.from_array(np.zeros(7, np.float32), "b")]
+        inputs += ["w", "b"]
+    data = _model([helper.make_node(op, inputs, ["y"], axis=-1)], shape, shape, inits)
+    assert len(meshvk.compile(data).kernels) == 1

@@ -12,9 +12,10 @@
 //     are parallel, of the same static extents (r the smallest output rank
 //     among them), and every operand is read with those r loops as its
 //     leading indices (rows stay rows: no transpose, no other row's data);
-//   * an operand read without the row loops (a LayerNorm weight) is a kernel
-//     input other than the producer's results, or a constant: what crosses
-//     the two kernels is always read row by row;
+//   * an operand read otherwise (a LayerNorm weight without the rows, a
+//     causal mask [t, t] under rows [b, h, t]) is a kernel input other than
+//     the producer's results, a constant or a fill, read through a projected
+//     permutation: what crosses the two kernels is always read row by row;
 //   * loops after the rows are either all parallel (elementwise work on the
 //     row) or all reductions whose output is exactly the row (a row
 //     reduction; a reduction over a leading or split dimension, a matmul, a
@@ -136,9 +137,14 @@ bool keepsRows(linalg::LinalgOp op, const Rows &rows, bool *reduces) {
     if (readsRowPrefix(map, rows.rank))
       continue;
     Operation *def = operand.get().getDefiningOp();
-    bool invariant =
-        rows.invariantOk.contains(operand.get()) || (def && def->hasTrait<OpTrait::ConstantLike>());
-    if (op.isDpsInit(&operand) || usesRowLoops(map, rows.rank) || !invariant)
+    // A fill reads no tensor: every element is the same value.
+    bool invariant = rows.invariantOk.contains(operand.get()) ||
+                     (def && (def->hasTrait<OpTrait::ConstantLike>() || isa<linalg::FillOp>(def)));
+    // From outside the pair it is in memory before the kernel starts: any
+    // row may read any of it (a causal mask [t, t] under rows [b, h, t]).
+    // Mixed dims (a window's d0 + d1) stay out: row tiles slice by dims.
+    if (op.isDpsInit(&operand) || !invariant ||
+        (usesRowLoops(map, rows.rank) && !map.isProjectedPermutation()))
       return false;
   }
   return true;
@@ -169,8 +175,13 @@ bool rowChain(KernelMerger &merger, meshvk::LaunchOp producer, meshvk::LaunchOp 
   for (auto [arg, v] : llvm::zip(ck.getArguments(), consumer.getInputs()))
     if (v.getDefiningOp() != producer.getOperation())
       rows.invariantOk.insert(arg);
+  // Fills are checked where they are used: an init must be read as the
+  // rows, an input is invariant (LayerNorm's weight of ones, the mask's -inf).
   bool reduces = false;
-  return llvm::all_of(ops, [&](linalg::LinalgOp op) { return keepsRows(op, rows, &reduces); }) &&
+  return llvm::all_of(ops,
+                      [&](linalg::LinalgOp op) {
+                        return isa<linalg::FillOp>(op) || keepsRows(op, rows, &reduces);
+                      }) &&
          reduces;
 }
 

@@ -105,6 +105,9 @@ void meshvk::buildPlanPipeline(OpPassManager &pm) {
   pm.addPass(createLowerCollectives());
   // Before outlining: each piece of a split reduction is a kernel of its own.
   pm.addPass(createSplitReductions());
+  // Unit-dim reshapes (kept reduction dims) would be copy kernels that split
+  // row chains: their readers read the sources.
+  pm.addPass(createFoldUnitReshapes());
   pm.addPass(createOutlineKernels());
   // On launches (per process, after partitioning and collective lowering):
   // merges never cross a copy or collective.

@@ -231,3 +231,119 @@ func.func @gathers_from_above(%x: tensor<8x8xf32>) -> tensor<8xf32>
   } -> tensor<8xf32>
   return %m : tensor<8xf32>
 }
+
+// -----
+
+#x3 = affine_map<(b, t, s) -> (b, t, s)>
+#m3 = affine_map<(b, t, s) -> (t, s)>
+#r3 = affine_map<(b, t, s) -> (b, t)>
+shard.grid @g1(shape = 1)
+// The attention chain's mask: a causal mask [t, s] read under the rows
+// [b, t] (every batch reads it: a kernel input read through a projected
+// permutation), then the row max and the shift. ONE launch.
+// CHECK-LABEL: func.func @masked_rows
+// CHECK-NEXT: %[[L:.*]] = meshvk.launch @{{kernel_[0-9]+}}(%arg0, %arg1) on 0 : (tensor<2x4x4xf32>, tensor<4x4xi1>) -> tensor<2x4x4xf32>
+// CHECK-NEXT: return %[[L]]
+func.func @masked_rows(%x: tensor<2x4x4xf32>, %mask: tensor<4x4xi1>) -> tensor<2x4x4xf32>
+    attributes {meshvk.abi = #meshvk.abi<grid = @g1, grid_shape = [1], args = [], results = []>} {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<2x4x4xf32>
+  %er = tensor.empty() : tensor<2x4xf32>
+  %w = linalg.generic {indexing_maps = [#x3, #m3, #x3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x, %mask : tensor<2x4x4xf32>, tensor<4x4xi1>) outs(%e : tensor<2x4x4xf32>) {
+    ^bb0(%v: f32, %k: i1, %o: f32):
+      %r = arith.select %k, %v, %ninf : f32
+      linalg.yield %r : f32
+  } -> tensor<2x4x4xf32>
+  %fm = linalg.fill ins(%ninf : f32) outs(%er : tensor<2x4xf32>) -> tensor<2x4xf32>
+  %m = linalg.generic {indexing_maps = [#x3, #r3], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%w : tensor<2x4x4xf32>) outs(%fm : tensor<2x4xf32>) {
+    ^bb0(%v: f32, %a: f32):
+      %r = arith.maxnumf %v, %a : f32
+      linalg.yield %r : f32
+  } -> tensor<2x4xf32>
+  %y = linalg.generic {indexing_maps = [#x3, #r3, #x3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%w, %m : tensor<2x4x4xf32>, tensor<2x4xf32>) outs(%e : tensor<2x4x4xf32>) {
+    ^bb0(%v: f32, %mx: f32, %o: f32):
+      %r = arith.subf %v, %mx : f32
+      linalg.yield %r : f32
+  } -> tensor<2x4x4xf32>
+  return %y : tensor<2x4x4xf32>
+}
+
+// -----
+
+#x2 = affine_map<(t, s) -> (t, s)>
+#sk = affine_map<(t, s) -> (t + s)>
+#r2 = affine_map<(t, s) -> (t)>
+shard.grid @g1(shape = 1)
+// Not fused: the bias is read at t + s (a window, no projected permutation:
+// row tiles slice inputs by dims), so its reader stays apart from the row
+// max; max and shift, reading the row, are one.
+// CHECK-LABEL: func.func @window_read
+// CHECK-NEXT: %[[W:.*]] = meshvk.launch @{{.*}}(%arg0, %arg1) on 0 : (tensor<4x4xf32>, tensor<7xf32>) -> tensor<4x4xf32>
+// CHECK-NEXT: %[[Y:.*]] = meshvk.launch @{{.*}}(%[[W]]) on 0 : (tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK-NEXT: return %[[Y]]
+func.func @window_read(%x: tensor<4x4xf32>, %bias: tensor<7xf32>) -> tensor<4x4xf32>
+    attributes {meshvk.abi = #meshvk.abi<grid = @g1, grid_shape = [1], args = [], results = []>} {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<4x4xf32>
+  %er = tensor.empty() : tensor<4xf32>
+  %w = linalg.generic {indexing_maps = [#x2, #sk, #x2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %bias : tensor<4x4xf32>, tensor<7xf32>) outs(%e : tensor<4x4xf32>) {
+    ^bb0(%v: f32, %k: f32, %o: f32):
+      %r = arith.addf %v, %k : f32
+      linalg.yield %r : f32
+  } -> tensor<4x4xf32>
+  %fm = linalg.fill ins(%ninf : f32) outs(%er : tensor<4xf32>) -> tensor<4xf32>
+  %m = linalg.generic {indexing_maps = [#x2, #r2], iterator_types = ["parallel", "reduction"]}
+      ins(%w : tensor<4x4xf32>) outs(%fm : tensor<4xf32>) {
+    ^bb0(%v: f32, %a: f32):
+      %r = arith.maxnumf %v, %a : f32
+      linalg.yield %r : f32
+  } -> tensor<4xf32>
+  %y = linalg.generic {indexing_maps = [#x2, #r2, #x2], iterator_types = ["parallel", "parallel"]}
+      ins(%w, %m : tensor<4x4xf32>, tensor<4xf32>) outs(%e : tensor<4x4xf32>) {
+    ^bb0(%v: f32, %mx: f32, %o: f32):
+      %r = arith.subf %v, %mx : f32
+      linalg.yield %r : f32
+  } -> tensor<4x4xf32>
+  return %y : tensor<4x4xf32>
+}
+
+// -----
+
+#row = affine_map<(i, j) -> (i, j)>
+#red = affine_map<(i, j) -> (i)>
+#col = affine_map<(i, j) -> (j)>
+shard.grid @g1(shape = 1)
+// A weight that is a fill (a LayerNorm weight of ones, kept by the importer
+// as a splat) is read without the rows like any constant: the row sum and
+// its scaled reader are ONE launch.
+// CHECK-LABEL: func.func @fill_weight
+// CHECK-NEXT: %[[L:.*]] = meshvk.launch @{{kernel_[0-9]+}}(%arg0) on 0 : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[L]]
+func.func @fill_weight(%x: tensor<4x8xf32>) -> tensor<4x8xf32>
+    attributes {meshvk.abi = #meshvk.abi<grid = @g1, grid_shape = [1], args = [], results = []>} {
+  %zero = arith.constant 0.0 : f32
+  %two = arith.constant 2.0 : f32
+  %er = tensor.empty() : tensor<4xf32>
+  %ew = tensor.empty() : tensor<8xf32>
+  %e = tensor.empty() : tensor<4x8xf32>
+  %fs = linalg.fill ins(%zero : f32) outs(%er : tensor<4xf32>) -> tensor<4xf32>
+  %s = linalg.generic {indexing_maps = [#row, #red], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x8xf32>) outs(%fs : tensor<4xf32>) {
+    ^bb0(%v: f32, %a: f32):
+      %r = arith.addf %v, %a : f32
+      linalg.yield %r : f32
+  } -> tensor<4xf32>
+  %w = linalg.fill ins(%two : f32) outs(%ew : tensor<8xf32>) -> tensor<8xf32>
+  %y = linalg.generic {indexing_maps = [#row, #red, #col, #row], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s, %w : tensor<4x8xf32>, tensor<4xf32>, tensor<8xf32>) outs(%e : tensor<4x8xf32>) {
+    ^bb0(%v: f32, %sum: f32, %wv: f32, %o: f32):
+      %c = arith.subf %v, %sum : f32
+      %r = arith.mulf %c, %wv : f32
+      linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  return %y : tensor<4x8xf32>
+}

@@ -560,6 +560,38 @@ def SplitReductions : Pass<"meshvk-split-reductions", "mlir::ModuleOp"> {
   ];
 }
 
+def FoldUnitReshapes : Pass<"meshvk-fold-unit-reshapes", "mlir::ModuleOp"> {
+  let summary = "Read unit-dim reshapes' sources directly in linalg.generic inputs";
+  let description = [{
+    A tensor.expand_shape that only adds dims of extent 1, or a
+    tensor.collapse_shape that only drops them, moves no element; outlined it
+    is a copy kernel, and between a row reduction (tosa.reduce_* keeps the
+    reduced dim) and its broadcast readers it splits the row chain. On plan
+    functions, each linalg.generic input read through such a reshape (or a
+    chain of them) reads the reshape's source instead: an added unit dim's
+    index is dropped from the input's map, a dropped unit dim is read at 0.
+    Reshapes left unused are erased. Named linalg ops, inits and reshapes that
+    split or merge dims of extent > 1 are left as they are. Creates no op.
+
+    Before:
+    ```mlir
+    %e = tensor.expand_shape %r [[0], [1, 2]] output_shape [4, 16, 1]
+        : tensor<4x16xf32> into tensor<4x16x1xf32>
+    %m = linalg.generic {indexing_maps = [(d0, d1, d2) -> (d0, d1, d2), ...]}
+        ins(%e : tensor<4x16x1xf32>) ...
+    ```
+    After:
+    ```mlir
+    %m = linalg.generic {indexing_maps = [(d0, d1, d2) -> (d0, d1), ...]}
+        ins(%r : tensor<4x16xf32>) ...
+    ```
+
+    Expects: plans after meshvk-unroll-grid (run before meshvk-outline-kernels).
+    Leaves: the same plans with fewer reshapes.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect"];
+}
+
 def OutlineKernels : Pass<"meshvk-outline-kernels", "mlir::ModuleOp"> {
   let summary = "Outline each process's local compute into deduplicated kernel functions";
   let description = [{
@@ -672,8 +704,10 @@ def FuseRowChains : Pass<"meshvk-fuse-row-chains", "mlir::ModuleOp"> {
     row's data), the work after the rows is elementwise or a row reduction
     (reduction loops only after the rows, the output exactly the row), at
     least one op is such a reduction, rows have at most 4096 elements, and no
-    copy or collective lies between the launches. Operands read without the
-    rows (a LayerNorm weight) must be kernel inputs from outside the pair.
+    copy or collective lies between the launches. Operands read otherwise (a
+    LayerNorm weight without the rows, a causal mask [t, t] under rows
+    [b, h, t]) must be kernel inputs from outside the pair, read through a
+    projected permutation.
     Codegen tiles such kernels by rows (RowTiles.cpp): each row's reductions
     are computed once and kept in invocation-private memory.
 

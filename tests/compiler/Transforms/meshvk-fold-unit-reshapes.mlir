@@ -1,0 +1,138 @@
+// RUN: mesh-vk-opt %s -split-input-file --meshvk-unroll-grid --meshvk-fold-unit-reshapes | FileCheck %s
+// RUN: mesh-vk-opt %s -split-input-file --meshvk-unroll-grid --meshvk-fold-unit-reshapes --meshvk-outline-kernels --meshvk-fuse-kernels --meshvk-fuse-row-chains | FileCheck %s --check-prefix=PLAN
+// Reshapes that only add or drop unit dims are read through by the
+// linalg.generic inputs that read them (an added dim's index dropped, a
+// dropped dim read at 0) and disappear; reshapes that split or merge real
+// dims, reshapes read by named ops or returned, stay.
+
+#x3 = affine_map<(b, t, c) -> (b, t, c)>
+#r3 = affine_map<(b, t, c) -> (b, t)>
+#red = affine_map<(b, t, c) -> (b, t, c)>
+shard.grid @g1(shape = 1)
+// LayerNorm's mean as imported: tosa.reduce_sum (linalg.reduce, then an
+// expand_shape keeping the reduced dim), the divide on [2, 3, 1], a
+// collapse_shape dropping the dim again, the broadcast subtract. Both
+// reshapes go; the divide reads the sum with (b, t), the subtract reads the
+// mean with (b, t, 0); the whole chain is ONE launch.
+// CHECK-DAG: #[[R2:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-DAG: #[[ZERO:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
+// CHECK-LABEL: func.func @mean_keepdims
+// CHECK-NOT: tensor.expand_shape
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: linalg.reduce
+// CHECK: linalg.generic {indexing_maps = [#[[R2]], #{{.*}}], iterator_types = ["parallel", "parallel", "parallel"]}
+// CHECK-SAME: ins(%{{.*}} : tensor<2x3xf32>) outs(%{{.*}} : tensor<2x3x1xf32>)
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[ZERO]], #{{.*}}]
+// CHECK-SAME: ins(%{{.*}}, %{{.*}} : tensor<2x3x8xf32>, tensor<2x3x1xf32>)
+// CHECK-NOT: tensor.expand_shape
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: return
+// PLAN-LABEL: func.func @mean_keepdims
+// PLAN-NEXT: %[[L:.*]] = meshvk.launch @{{kernel_[0-9]+}}(%arg0) on 0 : (tensor<2x3x8xf32>) -> tensor<2x3x8xf32>
+// PLAN-NEXT: return %[[L]]
+func.func @mean_keepdims(%x: tensor<2x3x8xf32>) -> tensor<2x3x8xf32>
+    attributes {meshvk.abi = #meshvk.abi<grid = @g1, grid_shape = [1], args = [], results = []>} {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 8.0 : f32
+  %er = tensor.empty() : tensor<2x3xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%er : tensor<2x3xf32>) -> tensor<2x3xf32>
+  %sum = linalg.reduce ins(%x : tensor<2x3x8xf32>) outs(%f : tensor<2x3xf32>) dimensions = [2]
+    (%v: f32, %a: f32) {
+      %r = arith.addf %v, %a : f32
+      linalg.yield %r : f32
+    }
+  %kept = tensor.expand_shape %sum [[0], [1, 2]] output_shape [2, 3, 1] : tensor<2x3xf32> into tensor<2x3x1xf32>
+  %e1 = tensor.empty() : tensor<2x3x1xf32>
+  %mean = linalg.generic {indexing_maps = [#red, #red], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%kept : tensor<2x3x1xf32>) outs(%e1 : tensor<2x3x1xf32>) {
+    ^bb0(%v: f32, %o: f32):
+      %r = arith.divf %v, %n : f32
+      linalg.yield %r : f32
+  } -> tensor<2x3x1xf32>
+  %m2 = tensor.collapse_shape %mean [[0], [1, 2]] : tensor<2x3x1xf32> into tensor<2x3xf32>
+  %e = tensor.empty() : tensor<2x3x8xf32>
+  %c = linalg.generic {indexing_maps = [#x3, #r3, #x3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x, %m2 : tensor<2x3x8xf32>, tensor<2x3xf32>) outs(%e : tensor<2x3x8xf32>) {
+    ^bb0(%v: f32, %m: f32, %o: f32):
+      %r = arith.subf %v, %m : f32
+      linalg.yield %r : f32
+  } -> tensor<2x3x8xf32>
+  return %c : tensor<2x3x8xf32>
+}
+
+// -----
+
+#id2 = affine_map<(i, j) -> (i, j)>
+#id3 = affine_map<(i, j, k) -> (i, j, k)>
+shard.grid @g1(shape = 1)
+// Not folded: the collapse merges two real dims (4x16 -> 64) and the expand
+// splits one (64 -> 8x8): both move elements between dims, so they stay
+// (and stay kernels of their own).
+// CHECK-LABEL: func.func @real_reshapes
+// CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0, 1]] {{.*}}: tensor<4x16xf32> into tensor<64xf32>
+// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1]] output_shape [8, 8] {{.*}}: tensor<64xf32> into tensor<8x8xf32>
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%{{.*}} : tensor<8x8xf32>)
+// PLAN-LABEL: func.func @real_reshapes
+// PLAN-COUNT-3: meshvk.launch
+// PLAN-NEXT: return
+func.func @real_reshapes(%x: tensor<4x16xf32>) -> tensor<8x8xf32>
+    attributes {meshvk.abi = #meshvk.abi<grid = @g1, grid_shape = [1], args = [], results = []>} {
+  %flat = tensor.collapse_shape %x [[0, 1]] : tensor<4x16xf32> into tensor<64xf32>
+  %sq = tensor.expand_shape %flat [[0, 1]] output_shape [8, 8] : tensor<64xf32> into tensor<8x8xf32>
+  %e = tensor.empty() : tensor<8x8xf32>
+  %y = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%sq : tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) {
+    ^bb0(%v: f32, %o: f32):
+      %r = math.exp %v : f32
+      linalg.yield %r : f32
+  } -> tensor<8x8xf32>
+  return %y : tensor<8x8xf32>
+}
+
+// -----
+
+shard.grid @g1(shape = 1)
+// Not folded: a named op (matmul) keeps its maps, so the unit-dim reshape it
+// reads stays; so does one the function returns.
+// CHECK-LABEL: func.func @named_and_returned
+// CHECK: %[[C:.*]] = tensor.collapse_shape %arg0 {{\[\[}}0, 1], [2]] {{.*}}: tensor<1x4x8xf32> into tensor<4x8xf32>
+// CHECK: linalg.matmul {{.*}}ins(%[[C]], %arg1
+// CHECK: %[[E:.*]] = tensor.expand_shape
+// CHECK: return %{{.*}}, %[[E]]
+func.func @named_and_returned(%a: tensor<1x4x8xf32>, %b: tensor<8x2xf32>) -> (tensor<4x2xf32>, tensor<1x4x2xf32>)
+    attributes {meshvk.abi = #meshvk.abi<grid = @g1, grid_shape = [1], args = [], results = []>} {
+  %zero = arith.constant 0.0 : f32
+  %a2 = tensor.collapse_shape %a [[0, 1], [2]] : tensor<1x4x8xf32> into tensor<4x8xf32>
+  %e = tensor.empty() : tensor<4x2xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x2xf32>) -> tensor<4x2xf32>
+  %m = linalg.matmul ins(%a2, %b : tensor<4x8xf32>, tensor<8x2xf32>) outs(%f : tensor<4x2xf32>) -> tensor<4x2xf32>
+  %m3 = tensor.expand_shape %m [[0, 1], [2]] output_shape [1, 4, 2] : tensor<4x2xf32> into tensor<1x4x2xf32>
+  return %m, %m3 : tensor<4x2xf32>, tensor<1x4x2xf32>
+}
+
+// -----
+
+#in3 = affine_map<(i, j, k) -> (i, j, k)>
+#out3 = affine_map<(i, j, k) -> (i, j)>
+shard.grid @g1(shape = 1)
+// Not folded: the sum over the added unit dim k reads it only through the
+// expand, so dropping k's index would leave loop k unbound.
+// CHECK-LABEL: func.func @reduces_added_dim
+// CHECK: tensor.expand_shape
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%{{.*}} : tensor<4x8x1xf32>)
+func.func @reduces_added_dim(%x: tensor<4x8xf32>) -> tensor<4x8xf32>
+    attributes {meshvk.abi = #meshvk.abi<grid = @g1, grid_shape = [1], args = [], results = []>} {
+  %zero = arith.constant 0.0 : f32
+  %x3 = tensor.expand_shape %x [[0], [1, 2]] output_shape [4, 8, 1] : tensor<4x8xf32> into tensor<4x8x1xf32>
+  %e = tensor.empty() : tensor<4x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %y = linalg.generic {indexing_maps = [#in3, #out3], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x3 : tensor<4x8x1xf32>) outs(%f : tensor<4x8xf32>) {
+    ^bb0(%v: f32, %a: f32):
+      %r = arith.addf %v, %a : f32
+      linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  return %y : tensor<4x8xf32>
+}

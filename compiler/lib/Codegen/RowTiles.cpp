@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "llvm/ADT/SetVector.h"
+#include "meshvk/Codegen/TargetDescription.h"
 
 namespace meshvk::codegen {
 
@@ -11,9 +12,6 @@ using namespace mlir;
 
 namespace {
 
-// Most elements of one row: its temporaries (an exp row that both the sum
-// and the division read) live in invocation-private memory.
-constexpr int64_t kMaxRowElements = 4096;
 // Most producers searched back from a root.
 constexpr unsigned kMaxChainOps = 64;
 
@@ -83,7 +81,7 @@ std::optional<RowTiles> planRowTiles(linalg::LinalgOp root, int64_t workgroupInv
     if (d >= rows)
       rowElements *= ranges[d];
   }
-  if (rowElements > kMaxRowElements)
+  if (rowElements > kMaxRowTileElements)
     return std::nullopt;
   RowTiles t;
   t.workgroupTile.assign(ranges.size(), 0);

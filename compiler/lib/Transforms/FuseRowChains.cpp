@@ -20,12 +20,13 @@
 //     row) or all reductions whose output is exactly the row (a row
 //     reduction; a reduction over a leading or split dimension, a matmul, a
 //     convolution never fuse here), and at least one op is such a reduction;
-//   * a row has at most kMaxRowElements elements.
+//   * a row has at most kMaxRowTileElements elements (what a row tile holds).
 // Codegen gives such kernels row tiles (compiler/lib/Codegen/RowTiles.cpp):
 // an invocation computes a row's reductions once and keeps them private.
 //
 //===----------------------------------------------------------------------===//
 #include "KernelMerger.h"
+#include "meshvk/Codegen/TargetDescription.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
@@ -40,9 +41,6 @@ namespace meshvk {
 using meshvk::KernelMerger;
 
 namespace {
-
-// The same bound as codegen's row tiles: a row's temporaries are private.
-constexpr int64_t kMaxRowElements = 4096;
 
 /// `map`'s first `rows` results are the first `rows` loops, in order, and no
 /// later result uses them.
@@ -124,7 +122,7 @@ bool keepsRows(linalg::LinalgOp op, const Rows &rows, bool *reduces) {
     if (d >= rows.rank)
       rowElements *= ranges[d];
   }
-  if (rowElements > kMaxRowElements)
+  if (rowElements > meshvk::codegen::kMaxRowTileElements)
     return false;
   if (op.getNumReductionLoops() > 0) {
     *reduces = true;

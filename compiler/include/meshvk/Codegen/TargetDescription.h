@@ -23,11 +23,18 @@ enum class KernelFamily : uint8_t {
   // (VK_PHYSICAL_DEVICE_TYPE_CPU: lavapipe): few invocations, big register
   // tiles (every buffer load is a per-lane loop there).
   Cpu,
-  // Discrete, integrated and virtual GPUs: many invocations (256 per
-  // workgroup), small register tiles (4x4: registers are per invocation),
-  // one vec4 per invocation for elementwise ops.
+  // Discrete, integrated and virtual GPUs: more invocations (128 per
+  // workgroup), register tiles of 8x8 for matmuls and 4x4 for convolutions
+  // (gpuTarget: measured on an NVIDIA H200), one vec4 per invocation for
+  // elementwise ops.
   Gpu,
 };
+
+// The most elements of one row a row tile holds: the row's temporaries (an
+// exp row both a sum and a division read) live in invocation-private memory.
+// meshvk-fuse-row-chains merges only rows this long, so what it merges
+// codegen can tile.
+constexpr int64_t kMaxRowTileElements = 4096;
 
 struct TargetDescription {
   std::string name = "generic";
@@ -77,9 +84,10 @@ TargetDescription lavapipeTarget();
 
 // The GPU family's preset (mesh-vk-compile --target-device=gpu, Python
 // target="gpu"): limits every desktop GPU and lavapipe meet (1024
-// invocations, 32 KiB shared memory, subgroup 32), 256 invocations per
-// workgroup, 4x4 register tiles, 4 elements per invocation. Forced on any
-// device (lavapipe included) its kernels run correctly, tiled for a GPU.
+// invocations, 32 KiB shared memory, subgroup 32), 128 invocations per
+// workgroup, 8x8 register tiles (4x4 for convolutions), 4 elements per
+// invocation. Forced on any device (lavapipe included) its kernels run
+// correctly, tiled for a GPU.
 TargetDescription gpuTarget();
 
 // Named presets: "lavapipe", "gpu", "generic". Returns false for an unknown name.

@@ -5,6 +5,7 @@
 #include "Emitter.h"
 
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -205,6 +206,9 @@ FailureOr<Place> Emitter::placeOf(Value value) {
   }
   auto result = cast<OpResult>(value);
   Operation *op = result.getOwner();
+  // A view (meshvk-plan-allocations): the operand's bytes, another shape.
+  if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op))
+    return placeOf(op->getOperand(0));
   MeshVKDialect::BuffersAttrHelper buffersTag(op->getContext());
   ArrayAttr buffers = buffersTag.getAttr(op);
   if (!buffers || !isa<EmptyOp, CopyOp, LaunchOp, ConstantOp>(op))
@@ -256,6 +260,16 @@ FailureOr<std::vector<uint8_t>> Emitter::run() {
         return failure();
       continue; // its buffer holds the data from program creation on
     }
+    if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op)) {
+      if (failed(placeOf(op.getResult(0))))
+        return failure();
+      // No command: readers wait for whatever wrote the viewed bytes.
+      if (auto it = producer_.find(op.getOperand(0)); it != producer_.end()) {
+        art::CommandRef writer = it->second; // copied: inserting may rehash
+        producer_[op.getResult(0)] = writer;
+      }
+      continue;
+    }
     if (isa<CopyOp, LaunchOp>(op))
       tagCollective(&op);
     if (auto copy = dyn_cast<CopyOp>(op)) {
@@ -282,7 +296,8 @@ FailureOr<std::vector<uint8_t>> Emitter::run() {
       continue;
     }
     return op.emitOpError()
-           << "is not a plan op (expected meshvk.empty/constant/copy/launch); cannot emit it";
+           << "is not a plan op (expected meshvk.empty/constant/copy/launch or a reshape view); "
+              "cannot emit it";
   }
   builder_->AddFunction(std::move(function_));
   return builder_->Finish();

@@ -110,8 +110,10 @@ LogicalResult Emitter::emitCopy(CopyOp copy) {
   // A box of 0 elements (from or into an empty shard) moves nothing: no
   // command; readers of the result wait for whatever wrote the destination.
   if (llvm::is_contained(copy.getSizes(), 0)) {
-    if (auto it = producer_.find(copy.getDest()); it != producer_.end())
-      producer_[copy.getResult()] = it->second;
+    if (auto it = producer_.find(copy.getDest()); it != producer_.end()) {
+      art::CommandRef writer = it->second; // copied: inserting may rehash
+      producer_[copy.getResult()] = writer;
+    }
     return success();
   }
   if (src->process != copy.getSourceProcess())

@@ -8,9 +8,12 @@
 // execution order; across processes it is not, so a transient that a peer
 // reads is never reused (its bytes stay reserved for the whole program).
 // A meshvk.constant is a constant buffer of its own (never written, never
-// reused): the emitter stores its data in the artifact.
+// reused): the emitter stores its data in the artifact. A launch that only
+// reshapes its operand becomes a view (ReshapeViews.h): the reshape's value
+// lives in its operand's buffer, which stays live while either is used.
 //
 //===----------------------------------------------------------------------===//
+#include "ReshapeViews.h"
 #include "meshvk/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -96,15 +99,17 @@ private:
   }
 
   /// Every result gets its own buffer: a returned argument or constant, or
-  /// a value returned twice, is first copied locally.
+  /// a buffer returned twice (also as two views of it), is first copied
+  /// locally.
   void giveResultsOwnBuffers() {
     OpBuilder b(ret);
     llvm::SmallPtrSet<Value, 8> returned;
     for (OpOperand &operand : ret->getOpOperands()) {
       Value v = operand.get();
+      Value owner = meshvk::viewedValue(v);
       int64_t p = operand.getOperandNumber() % processes;
-      if (!isa<BlockArgument>(v) && !v.getDefiningOp<meshvk::ConstantOp>() &&
-          returned.insert(v).second)
+      if (!isa<BlockArgument>(owner) && !owner.getDefiningOp<meshvk::ConstantOp>() &&
+          returned.insert(owner).second)
         continue;
       auto type = cast<RankedTensorType>(v.getType());
       SmallVector<int64_t> zero(type.getRank(), 0);
@@ -124,7 +129,7 @@ private:
 
   /// Buffers and which buffer each value lives in: arguments, constants,
   /// empties and kernel outputs each a buffer, a copy's result its
-  /// destination's.
+  /// destination's, a view its operand's.
   LogicalResult assignBuffers() {
     for (BlockArgument arg : plan.getArguments()) {
       Buffer buf;
@@ -155,6 +160,13 @@ private:
       if (auto copy = dyn_cast<meshvk::CopyOp>(op)) {
         if (failed(assignCopy(copy)))
           return failure();
+        continue;
+      }
+      if (meshvk::isView(&op)) {
+        auto it = bufferOf.find(op.getOperand(0));
+        if (it == bufferOf.end())
+          return op.emitError("reshapes a value that has no buffer");
+        bufferOf[op.getResult(0)] = it->second;
         continue;
       }
       if (!isa<meshvk::EmptyOp, meshvk::LaunchOp>(op))
@@ -192,6 +204,11 @@ private:
       if (user != copy && order.count(user) == 0)
         return copy.emitError("the copy destination is used after the "
                               "copy that updates it in place");
+    // A view of the buffer would see the bytes change under it.
+    if (meshvk::isView(copy.getDest().getDefiningOp()) ||
+        llvm::any_of(copy.getDest().getUsers(), meshvk::isView))
+      return copy.emitError("the copy destination is a reshaped view, or is viewed, while the "
+                            "copy updates it in place");
     bufferOf[copy.getResult()] = it->second;
     return success();
   }
@@ -220,7 +237,8 @@ private:
         }
       }
       if (!isa<meshvk::LaunchOp, meshvk::CopyOp, meshvk::EmptyOp, meshvk::ConstantOp>(op) &&
-          !op.hasTrait<OpTrait::ConstantLike>() && !isa<tensor::EmptyOp>(op))
+          !op.hasTrait<OpTrait::ConstantLike>() && !isa<tensor::EmptyOp>(op) &&
+          !meshvk::isView(&op))
         return op.emitError("'") << op.getName()
                                  << "' left in the plan; run "
                                     "meshvk-outline-kernels first";
@@ -336,6 +354,7 @@ struct PlanAllocationsPass : meshvk::impl::PlanAllocationsBase<PlanAllocationsPa
   using PlanAllocationsBase::PlanAllocationsBase;
 
   void runOnOperation() override {
+    meshvk::viewReshapeLaunches(getOperation());
     for (auto plan : getOperation().getOps<func::FuncOp>())
       if (meshvk::getPlan(plan) && failed(PlanAllocator(plan, alignment).run()))
         return signalPassFailure();

@@ -79,3 +79,58 @@ func.func @identity(%x: tensor<4xf32>) -> tensor<4xf32>
     attributes {meshvk.abi = #meshvk.abi<grid = @g2, grid_shape = [2], args = [], results = []>} {
   return %x : tensor<4xf32>
 }
+
+// -----
+
+// Reshapes are views: a kernel that would only collapse or expand its
+// operand is no launch; its value lives in the operand's buffer (row-major
+// bytes are the same), which stays live while the view is read. Here the
+// only transient is b (256 B): the second exp reads it through the collapse,
+// and its own output, expanded and returned, is the result buffer itself.
+shard.grid @g2(shape = 2)
+// CHECK-LABEL: func.func @views
+// CHECK-SAME: meshvk.memory = [#meshvk.process_memory<argument_bytes = 256, result_bytes = 256, transient_bytes = 256, transient_unshared_bytes = 256>
+// CHECK: %[[B:.*]] = meshvk.launch @kernel_0(%arg0) on 0 {meshvk.buffers = [#meshvk.buffer<kind = transient, index = 0, bytes = 256>]}
+// CHECK: %[[V:.*]] = tensor.collapse_shape %[[B]] {{\[\[}}0, 1]] {meshvk.process = 0 : i64} : tensor<4x16xf32> into tensor<64xf32>
+// CHECK: %[[C:.*]] = meshvk.launch @[[EXP64:.*]](%[[V]]) on 0 {meshvk.buffers = [#meshvk.buffer<kind = result, index = 0, bytes = 256>]}
+// CHECK: %[[R:.*]] = tensor.expand_shape %[[C]]
+// CHECK: return %[[R]],
+// Only the two exp kernels are left.
+// CHECK-COUNT-2: func.func private @kernel_
+// CHECK-NOT: func.func private @kernel_
+func.func @views(%a: tensor<4x16xf32>) -> tensor<4x4x4xf32>
+    attributes {meshvk.abi = #meshvk.abi<grid = @g2, grid_shape = [2], args = [], results = []>} {
+  %e = tensor.empty() : tensor<4x16xf32>
+  %b = linalg.exp ins(%a : tensor<4x16xf32>) outs(%e : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %v = tensor.collapse_shape %b [[0, 1]] : tensor<4x16xf32> into tensor<64xf32>
+  %e64 = tensor.empty() : tensor<64xf32>
+  %c = linalg.exp ins(%v : tensor<64xf32>) outs(%e64 : tensor<64xf32>) -> tensor<64xf32>
+  %r = tensor.expand_shape %c [[0, 1, 2]] output_shape [4, 4, 4] : tensor<64xf32> into tensor<4x4x4xf32>
+  return %r : tensor<4x4x4xf32>
+}
+
+// -----
+
+// A returned view still gets a result buffer of its own where its bytes are
+// an argument's (the host owns those) or already returned: a view of %a, and
+// b returned both as itself and as a view of a view of it, take copies.
+shard.grid @g2(shape = 2)
+// CHECK-LABEL: func.func @views_returned
+// CHECK: %[[VA:.*]] = tensor.collapse_shape %arg0
+// CHECK: %[[B:.*]] = meshvk.launch @kernel_{{.*}}(%arg0) on 0 {meshvk.buffers = [#meshvk.buffer<kind = result, index = 2, bytes = 256>]}
+// CHECK: %[[W:.*]] = tensor.collapse_shape %[[B]]
+// CHECK: %[[X:.*]] = tensor.expand_shape %[[W]]
+// CHECK: %[[E0:.*]] = meshvk.empty on 0 {meshvk.buffers = [#meshvk.buffer<kind = result, index = 0, bytes = 256>]}
+// CHECK: %[[C0:.*]] = meshvk.copy %[[VA]][0] from 0 into %[[E0]][0] on 0 sizes [64]
+// CHECK: %[[E4:.*]] = meshvk.empty on 0 {meshvk.buffers = [#meshvk.buffer<kind = result, index = 4, bytes = 256>]}
+// CHECK: %[[C4:.*]] = meshvk.copy %[[X]][0, 0] from 0 into %[[E4]][0, 0] on 0 sizes [16, 4]
+// CHECK: return %[[C0]], %{{.*}}, %[[B]], %{{.*}}, %[[C4]],
+func.func @views_returned(%a: tensor<4x16xf32>) -> (tensor<64xf32>, tensor<4x16xf32>, tensor<16x4xf32>)
+    attributes {meshvk.abi = #meshvk.abi<grid = @g2, grid_shape = [2], args = [], results = []>} {
+  %v = tensor.collapse_shape %a [[0, 1]] : tensor<4x16xf32> into tensor<64xf32>
+  %e = tensor.empty() : tensor<4x16xf32>
+  %b = linalg.exp ins(%a : tensor<4x16xf32>) outs(%e : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %w = tensor.collapse_shape %b [[0, 1]] : tensor<4x16xf32> into tensor<64xf32>
+  %x = tensor.expand_shape %w [[0, 1]] output_shape [16, 4] : tensor<64xf32> into tensor<16x4xf32>
+  return %v, %b, %x : tensor<64xf32>, tensor<4x16xf32>, tensor<16x4xf32>
+}

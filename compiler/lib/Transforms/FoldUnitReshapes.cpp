@@ -11,8 +11,11 @@
 // that, on plan functions before outlining, for the inputs of linalg.generic
 // (named ops keep their maps, inits keep the result's shape), and drops
 // reshapes left unused. No op is created: the plan keeps its process tags.
+// Then a contraction's elementwise readers through an expand are collapsed
+// to its iteration space (CollapseEpilogues.cpp), so that they fuse into it.
 //
 //===----------------------------------------------------------------------===//
+#include "CollapseEpilogues.h"
 #include "meshvk/Dialect/MeshVKDialect.h"
 #include "meshvk/Transforms/Passes.h"
 
@@ -115,6 +118,7 @@ struct FoldUnitReshapesPass : meshvk::impl::FoldUnitReshapesBase<FoldUnitReshape
       if (!meshvk::getPlan(plan))
         continue;
       plan.walk([](linalg::GenericOp op) { foldInputs(op); });
+      meshvk::collapseContractionEpilogues(plan);
       Block &body = plan.getBody().front();
       for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body)))
         if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op) && op.use_empty())

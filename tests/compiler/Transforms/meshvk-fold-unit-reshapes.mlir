@@ -136,3 +136,77 @@ func.func @reduces_added_dim(%x: tensor<4x8xf32>) -> tensor<4x8xf32>
   } -> tensor<4x8xf32>
   return %y : tensor<4x8xf32>
 }
+
+// -----
+
+// A matmul's epilogue through the expand back to [B, T, N] (how a MatMul of
+// an [B, T, K] activation by a [K, N] weight is imported): the bias add and
+// the activation after it are collapsed to the matmul's [B*T, N] space and
+// read its result directly; the expand follows them. Outlined and fused,
+// the matmul, bias and activation are ONE launch, followed by the expand's
+// (which meshvk-plan-allocations turns into a view).
+#id3 = affine_map<(b, t, n) -> (b, t, n)>
+#bias3 = affine_map<(b, t, n) -> (n)>
+shard.grid @g1(shape = 1)
+// CHECK-LABEL: func.func @matmul_epilogue
+// CHECK: %[[MM:.*]] = linalg.matmul
+// CHECK: %[[BIAS:.*]] = linalg.generic
+// CHECK-SAME: ins(%[[MM]], %{{.*}} : tensor<16x6xf32>, tensor<6xf32>) outs(%{{.*}} : tensor<16x6xf32>)
+// CHECK: %[[ACT:.*]] = linalg.generic
+// CHECK-SAME: ins(%[[BIAS]] : tensor<16x6xf32>) outs(%{{.*}} : tensor<16x6xf32>)
+// CHECK: %[[OUT:.*]] = tensor.expand_shape %[[ACT]] {{\[\[}}0, 1], [2]] output_shape [4, 4, 6] {meshvk.process = 0 : i64}
+// CHECK: return %[[OUT]]
+// PLAN-LABEL: func.func @matmul_epilogue
+// PLAN: %[[K:.*]] = meshvk.launch @kernel_{{[0-9]+}}(%arg0, %arg1, %arg2) on 0 : (tensor<16x8xf32>, tensor<8x6xf32>, tensor<6xf32>) -> tensor<16x6xf32>
+// PLAN-NEXT: meshvk.launch @kernel_{{[0-9]+}}(%[[K]]) on 0 : (tensor<16x6xf32>) -> tensor<4x4x6xf32>
+// PLAN-NEXT: return
+func.func @matmul_epilogue(%x: tensor<16x8xf32>, %w: tensor<8x6xf32>, %b: tensor<6xf32>) -> tensor<4x4x6xf32>
+    attributes {meshvk.abi = #meshvk.abi<grid = @g1, grid_shape = [1], args = [], results = []>} {
+  %zero = arith.constant 0.0 : f32
+  %e2 = tensor.empty() : tensor<16x6xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e2 : tensor<16x6xf32>) -> tensor<16x6xf32>
+  %mm = linalg.matmul ins(%x, %w : tensor<16x8xf32>, tensor<8x6xf32>) outs(%acc : tensor<16x6xf32>) -> tensor<16x6xf32>
+  %mm3 = tensor.expand_shape %mm [[0, 1], [2]] output_shape [4, 4, 6] : tensor<16x6xf32> into tensor<4x4x6xf32>
+  %e3 = tensor.empty() : tensor<4x4x6xf32>
+  %biased = linalg.generic {indexing_maps = [#id3, #bias3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%mm3, %b : tensor<4x4x6xf32>, tensor<6xf32>) outs(%e3 : tensor<4x4x6xf32>) {
+  ^bb0(%m: f32, %c: f32, %o: f32):
+    %s = arith.addf %m, %c : f32
+    linalg.yield %s : f32
+  } -> tensor<4x4x6xf32>
+  %act = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%biased : tensor<4x4x6xf32>) outs(%e3 : tensor<4x4x6xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %t = math.tanh %a : f32
+    linalg.yield %t : f32
+  } -> tensor<4x4x6xf32>
+  return %act : tensor<4x4x6xf32>
+}
+
+// -----
+
+// Not collapsed: a reader of the expanded matmul that also reads a row value
+// by (b, t) (a LayerNorm's mean): collapsing it would split its row chain.
+#id3 = affine_map<(b, t, n) -> (b, t, n)>
+#row3 = affine_map<(b, t, n) -> (b, t)>
+shard.grid @g1(shape = 1)
+// CHECK-LABEL: func.func @row_reader_stays
+// CHECK: %[[MM3:.*]] = tensor.expand_shape
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[MM3]], %{{.*}} : tensor<4x4x6xf32>, tensor<4x4xf32>)
+func.func @row_reader_stays(%x: tensor<16x8xf32>, %w: tensor<8x6xf32>, %mean: tensor<4x4xf32>) -> tensor<4x4x6xf32>
+    attributes {meshvk.abi = #meshvk.abi<grid = @g1, grid_shape = [1], args = [], results = []>} {
+  %zero = arith.constant 0.0 : f32
+  %e2 = tensor.empty() : tensor<16x6xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e2 : tensor<16x6xf32>) -> tensor<16x6xf32>
+  %mm = linalg.matmul ins(%x, %w : tensor<16x8xf32>, tensor<8x6xf32>) outs(%acc : tensor<16x6xf32>) -> tensor<16x6xf32>
+  %mm3 = tensor.expand_shape %mm [[0, 1], [2]] output_shape [4, 4, 6] : tensor<16x6xf32> into tensor<4x4x6xf32>
+  %e3 = tensor.empty() : tensor<4x4x6xf32>
+  %centered = linalg.generic {indexing_maps = [#id3, #row3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%mm3, %mean : tensor<4x4x6xf32>, tensor<4x4xf32>) outs(%e3 : tensor<4x4x6xf32>) {
+  ^bb0(%m: f32, %c: f32, %o: f32):
+    %s = arith.subf %m, %c : f32
+    linalg.yield %s : f32
+  } -> tensor<4x4x6xf32>
+  return %centered : tensor<4x4x6xf32>
+}

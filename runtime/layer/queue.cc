@@ -81,6 +81,8 @@ MESHVK_INTERCEPT_ALIAS(kDevice, QueueSubmit2, QueueSubmit2KHR)
 
 VKAPI_ATTR VkResult VKAPI_CALL QueueWaitIdle(VkQueue queue) {
   DeviceData* d = deviceFromQueue(queue);
+  // The real queue serves the emulated transfer family too (transfer_family.cc).
+  if (d->transferFamily != UINT32_MAX) return waitIdleThroughFence(d, queue);
   VkResult r = d->scheduler->flush();
   if (r != VK_SUCCESS) return r;
   r = d->next.QueueWaitIdle(queue);

@@ -56,6 +56,18 @@ StagedBuffer StagedBufferOf(meshvk_buffer_t* buffer) {
   d.queue_lock = &device.queue_locks[owner.queue_index];
   d.app_queue_lock = device.app_queue_lock;
   d.queue_family = device.queue_family;
+  if (StagesOnTransferQueue(buffer)) {  // the copy engine, ordered with the compute queue by timelines
+    const uint32_t timeline = device.timeline_index(owner.queue_index, owner.device_index);
+    d.compute_timeline = device.queue_timelines[timeline];
+    d.compute_value = &device.queue_timeline_values[timeline];
+    d.compute_lock = d.queue_lock;
+    d.queue = device.transfer_queue;
+    d.queue_lock = &device.transfer_queue_lock;
+    d.app_queue_lock = {};  // meshvk's own VkDevice
+    d.queue_family = device.transfer_family;
+    d.transfer_timeline = device.transfer_timeline;
+    d.transfer_value = &device.transfer_timeline_value;
+  }
   d.device_mask = set->is_group() ? 1u << owner.device_index : 0;
   d.memory = &device.physical->memory;
   d.staging_bytes = &device.staging_bytes;
@@ -241,13 +253,37 @@ Status StagingRing::Submit(uint32_t slot, VkBuffer src, uint64_t src_offset, VkB
   submit.pNext = mask ? &group_submit : nullptr;
   submit.commandBufferCount = 1;
   submit.pCommandBuffers = &cb;
+  // On the transfer queue: after the compute queue's work so far, and
+  // signalling the transfer timeline (StagingDevice).
+  const bool transfer = device_.transfer_timeline != VK_NULL_HANDLE;
+  uint64_t compute_done = 0, signal = 0;
+  if (transfer) {
+    std::lock_guard<std::mutex> lock(*device_.compute_lock);
+    compute_done = *device_.compute_value;
+  }
+  const VkPipelineStageFlags wait_stage = VK_PIPELINE_STAGE_TRANSFER_BIT;
+  VkTimelineSemaphoreSubmitInfo timeline{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+  timeline.waitSemaphoreValueCount = 1;
+  timeline.pWaitSemaphoreValues = &compute_done;
+  timeline.signalSemaphoreValueCount = 1;
+  timeline.pSignalSemaphoreValues = &signal;
+  if (transfer) {
+    submit.pNext = &timeline;  // never in a device group (LogicalDevice::transfer_family)
+    submit.waitSemaphoreCount = 1;
+    submit.pWaitSemaphores = &device_.compute_timeline;
+    submit.pWaitDstStageMask = &wait_stage;
+    submit.signalSemaphoreCount = 1;
+    submit.pSignalSemaphores = &device_.transfer_timeline;
+  }
   {
     std::lock_guard<std::mutex> lock(*device_.queue_lock);
+    if (transfer) signal = *device_.transfer_value + 1;
     const meshvk_queue_lock_t& app = device_.app_queue_lock;
     if (app.lock) app.lock(app.user_data, device_.queue);
     VkResult result = vk.vkQueueSubmit(device_.queue, 1, &submit, fences_[slot]);
     if (app.unlock) app.unlock(app.user_data, device_.queue);
     MESHVK_VK_RETURN_IF_ERROR(result, where + ": vkQueueSubmit");
+    if (transfer) *device_.transfer_value = signal;
   }
   pending_[slot] = true;
   return Status();

@@ -67,6 +67,17 @@ struct StagingDevice {
   uint64_t device_timeout_ns = UINT64_MAX;  // LogicalDevice::timeout_ns
   // The chunk when the caller names none (StagingChunkBytesFor the device).
   uint64_t chunk_bytes = kCpuStagingChunkBytes;
+  // On the device's transfer-only queue (LogicalDevice::transfer_family):
+  // each submission waits for the work submitted to the owner's compute
+  // queue before it (`compute_timeline` at *compute_value, read under
+  // `compute_lock`) and signals `transfer_timeline` at the next
+  // *transfer_value (guarded by queue_lock), which later compute submissions
+  // wait for (queue.cc). VK_NULL_HANDLE on the compute queue.
+  VkSemaphore compute_timeline = VK_NULL_HANDLE;
+  const uint64_t* compute_value = nullptr;
+  std::mutex* compute_lock = nullptr;
+  VkSemaphore transfer_timeline = VK_NULL_HANDLE;
+  uint64_t* transfer_value = nullptr;
 };
 
 // The staging device of buffer `buffer`'s owner; `mapped`/`handle` describe it.

@@ -139,10 +139,11 @@ VKAPI_ATTR VkResult VKAPI_CALL AllocateMemory(VkDevice device, const VkMemoryAll
   mem->size = info->allocationSize;
   mem->emulatedType = type;
   mem->multiInstance = d->memory.multiInstanceHeap[heap];
-  // Memory another VkDevice shares through an fd (a host pointer imported
-  // once, as staging memory is, shares nothing with another queue).
-  mem->external =
-      exports || findInChain<VkImportMemoryFdInfoKHR>(info->pNext, VK_STRUCTURE_TYPE_IMPORT_MEMORY_FD_INFO_KHR);
+  // Memory shared with another VkDevice: exported, imported from an fd, or a
+  // host allocation imported (which other VkDevices may import too: the
+  // spec's external memory all the same, so its EXCLUSIVE buffers are used
+  // between an acquire from and a release to VK_QUEUE_FAMILY_EXTERNAL).
+  mem->external = exports || imports;
   uint32_t deviceMask = d->allDevicesMask();
   const auto* flags = findInChain<VkMemoryAllocateFlagsInfo>(info->pNext, VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO);
   if (flags && (flags->flags & VK_MEMORY_ALLOCATE_DEVICE_MASK_BIT)) deviceMask = flags->deviceMask;

@@ -152,6 +152,7 @@ Status StagingRing::Create(const StagingDevice& device, uint64_t chunk_bytes, st
                             where + ": vkBindBufferMemory");
   if (host_memory) {
     ring->mapped_ = host_memory;
+    ring->host_imported_ = true;
   } else {
     void* mapped = nullptr;
     MESHVK_VK_RETURN_IF_ERROR(vk.vkMapMemory(dev, ring->memory_, 0, VK_WHOLE_SIZE, 0, &mapped),
@@ -219,15 +220,32 @@ Status StagingRing::Submit(uint32_t slot, VkBuffer src, uint64_t src_offset, VkB
   before.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT | VK_ACCESS_HOST_WRITE_BIT;
   before.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
   // A device buffer other VkDevices share is acquired from the external
-  // family for the copy and released back after it (command_buffer.h).
-  VkBufferMemoryBarrier acquire{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
-  acquire.dstAccessMask = to_device ? VK_ACCESS_TRANSFER_WRITE_BIT : VK_ACCESS_TRANSFER_READ_BIT;
-  acquire.srcQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
-  acquire.dstQueueFamilyIndex = device_.queue_family;
-  acquire.buffer = to_device ? dst : src;
-  acquire.size = VK_WHOLE_SIZE;
+  // family for the copy and released back after it (command_buffer.h); so is
+  // the slot of a host allocation another VkDevice's ring imports too
+  // (host_imported_), which that device writes or reads.
+  VkBufferMemoryBarrier acquires[2] = {{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER},
+                                       {VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER}};
+  uint32_t shared = 0;
+  const uint64_t slot_offset = to_device ? src_offset : dst_offset;
+  if (shard_shared_) {
+    acquires[shared].dstAccessMask = to_device ? VK_ACCESS_TRANSFER_WRITE_BIT : VK_ACCESS_TRANSFER_READ_BIT;
+    acquires[shared].buffer = to_device ? dst : src;
+    acquires[shared].size = VK_WHOLE_SIZE;
+    ++shared;
+  }
+  if (host_imported_) {
+    acquires[shared].dstAccessMask = to_device ? VK_ACCESS_TRANSFER_READ_BIT : VK_ACCESS_TRANSFER_WRITE_BIT;
+    acquires[shared].buffer = buffer_;
+    acquires[shared].offset = slot_offset;
+    acquires[shared].size = bytes;
+    ++shared;
+  }
+  for (uint32_t i = 0; i < shared; ++i) {
+    acquires[i].srcQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
+    acquires[i].dstQueueFamilyIndex = device_.queue_family;
+  }
   vk.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT | VK_PIPELINE_STAGE_HOST_BIT,
-                          VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &before, shard_shared_ ? 1 : 0, &acquire, 0, nullptr);
+                          VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &before, shared, acquires, 0, nullptr);
   VkBufferCopy region{src_offset, dst_offset, bytes};
   vk.vkCmdCopyBuffer(cb, src, dst, 1, &region);
   // The host reads the slot (device -> host); later device work reads the
@@ -235,14 +253,20 @@ Status StagingRing::Submit(uint32_t slot, VkBuffer src, uint64_t src_offset, VkB
   VkMemoryBarrier after{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   after.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
   after.dstAccessMask = to_device ? VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT : VK_ACCESS_HOST_READ_BIT;
-  VkBufferMemoryBarrier release = acquire;
-  release.srcAccessMask = to_device ? VK_ACCESS_TRANSFER_WRITE_BIT : 0;
-  release.dstAccessMask = 0;
-  release.srcQueueFamilyIndex = device_.queue_family;
-  release.dstQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
+  // Each release hands over what this copy wrote in it (the shard when it is
+  // the destination, the slot when it is).
+  VkBufferMemoryBarrier releases[2];
+  for (uint32_t i = 0; i < shared; ++i) {
+    releases[i] = acquires[i];
+    const bool written = acquires[i].buffer == dst;
+    releases[i].srcAccessMask = written ? VK_ACCESS_TRANSFER_WRITE_BIT : 0;
+    releases[i].dstAccessMask = 0;
+    releases[i].srcQueueFamilyIndex = device_.queue_family;
+    releases[i].dstQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
+  }
   vk.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT,
                           to_device ? VK_PIPELINE_STAGE_ALL_COMMANDS_BIT : VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &after,
-                          shard_shared_ ? 1 : 0, &release, 0, nullptr);
+                          shared, releases, 0, nullptr);
   MESHVK_VK_RETURN_IF_ERROR(vk.vkEndCommandBuffer(cb), where + ": vkEndCommandBuffer");
   MESHVK_VK_RETURN_IF_ERROR(vk.vkResetFences(device_.device, 1, &fences_[slot]), where + ": vkResetFences");
   const uint32_t mask = device_.device_mask;

@@ -143,6 +143,10 @@ class StagingRing {
   std::vector<VkFence> fences_;
   std::vector<uint8_t> pending_;
   bool shard_shared_ = false;
+  // The slots are an imported host allocation another VkDevice's ring
+  // imports too (SharedHostStaging): external memory, so each slot's copy
+  // acquires its slot from VK_QUEUE_FAMILY_EXTERNAL and releases it back.
+  bool host_imported_ = false;
 };
 
 // Idle rings of one VkDevice, kept between transfers: creating a ring

@@ -42,6 +42,10 @@ constexpr uint64_t kCpuStagingChunkBytes = 1ull << 20;
 constexpr uint64_t kGpuStagingChunkBytes = 16ull << 20;
 uint64_t StagingChunkBytesFor(VkPhysicalDeviceType type);
 
+struct StagingDevice;
+// Adds `bytes` to the device's staging counter and its peak (no-op without counters).
+void AddStagingBytes(const StagingDevice& device, uint64_t bytes);
+
 // The device a staging ring lives on, and the queue its copies go to.
 struct StagingDevice {
   const VolkDeviceTable* vk = nullptr;

@@ -161,7 +161,8 @@ void DestroyLogicalDevice(LogicalDevice* device) {
   device->staging_rings = nullptr;
   // A device that stopped answering keeps its timelines and itself
   // (device_wait.h): vkDestroyDevice with work in flight is undefined.
-  if (LeakIfUnresponsive(*device, device->queue_timelines.size() + device->owns_device)) {
+  if (LeakIfUnresponsive(*device, device->queue_timelines.size() + (device->transfer_timeline != VK_NULL_HANDLE) +
+                                      device->owns_device)) {
     device->device = VK_NULL_HANDLE;
     return;
   }

@@ -31,11 +31,7 @@ void noteOwnership(EmulatedCommandBuffer* cb, uint32_t d, VkBuffer buffer, uint3
 
 // Barrier stages a transfer-only family supports (the spec's table of stages per queue capability).
 void checkTransferStages(EmulatedCommandBuffer* cb, VkPipelineStageFlags2 stages, const char* fn) {
-  const VkPipelineStageFlags2 allowed = VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT | VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT |
-                                        VK_PIPELINE_STAGE_2_TRANSFER_BIT | VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT |
-                                        VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_CLEAR_BIT |
-                                        VK_PIPELINE_STAGE_2_HOST_BIT | VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
-  if (cb->transferOnly && (stages & ~allowed))
+  if (cb->transferOnly && (stages & ~kTransferFamilyStages))
     checkTransferCommand(cb, (std::string(fn) + " with stages beyond transfer, host and all-commands").c_str());
 }
 

@@ -557,6 +557,14 @@ uint32_t realFamily(const DeviceData* d, uint32_t family);
 uint32_t transferFamilyIndex(InstanceData* instance, VkPhysicalDevice real);
 std::vector<VkDeviceQueueCreateInfo> realQueueCreateInfos(const VkDeviceCreateInfo& info, uint32_t transferFamily,
                                                           std::vector<float>* storage);
+// The pipeline stages a transfer-only family supports (the spec's table of
+// stages per queue capability).
+constexpr VkPipelineStageFlags2 kTransferFamilyStages =
+    VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT | VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT | VK_PIPELINE_STAGE_2_TRANSFER_BIT |
+    VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT | VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_CLEAR_BIT |
+    VK_PIPELINE_STAGE_2_HOST_BIT | VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+// Reports a semaphore wait on the transfer queue at a stage it does not have.
+void checkTransferWaitStages(DeviceData* d, VkQueue queue, VkPipelineStageFlags2 stages, const char* fn);
 // Reports `command` recorded in a command buffer of the transfer-only
 // family, which a real driver does not support (MESHVK-transfer-family).
 void checkTransferCommand(EmulatedCommandBuffer* cb, const char* command);

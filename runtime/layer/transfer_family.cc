@@ -14,7 +14,8 @@
 //    see it (queue creation, command pools, barriers, concurrent buffers);
 //  - what a real driver does not support on such a family is reported
 //    (MESHVK-transfer-family): dispatches, compute binds and push constants,
-//    and barrier stages beyond transfer, host and all-commands;
+//    and barrier or semaphore-wait stages beyond transfer, host and
+//    all-commands;
 //  - copies and dispatches are counted per family, for tests
 //    (vkGetEmulatedCommandCountsMESHVK).
 // Submissions of both queues still run on the one real queue (in the
@@ -79,6 +80,13 @@ void checkTransferCommand(EmulatedCommandBuffer* cb, const char* command) {
          std::string(command) + " is recorded in a command buffer of queue family " +
              std::to_string(cb->device->transferFamily) +
              ", which supports only VK_QUEUE_TRANSFER_BIT (a real driver has no compute on its DMA engine)");
+}
+
+void checkTransferWaitStages(DeviceData* d, VkQueue queue, VkPipelineStageFlags2 stages, const char* fn) {
+  if (!isTransferQueue(d, queue) || !(stages & ~kTransferFamilyStages)) return;
+  report(d->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, "MESHVK-transfer-family",
+         std::string(fn) + " on the queue of transfer-only family " + std::to_string(d->transferFamily) +
+             " waits at stages beyond transfer, host and all-commands (the family has no such stage)");
 }
 
 void countCommand(EmulatedCommandBuffer* cb, bool dispatch) {

@@ -79,6 +79,29 @@ TEST_F(TransferFamily, IsReportedAsACopyEngine) {
   EXPECT_NE(transferQueue_, queue_);
 }
 
+// A wait at the compute shader stage on the transfer queue is reported: a
+// real copy engine has no such stage.
+TEST_F(TransferFamily, AWaitAtAComputeStageIsReported) {
+  VkSemaphoreCreateInfo sci{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+  VkSemaphore sem = VK_NULL_HANDLE;
+  VK_CHECK(vkCreateSemaphore(device_, &sci, nullptr, &sem));
+  VkSubmitInfo signal{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  signal.signalSemaphoreCount = 1;
+  signal.pSignalSemaphores = &sem;
+  VK_CHECK(vkQueueSubmit(queue_, 1, &signal, VK_NULL_HANDLE));
+  const VkPipelineStageFlags stage = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+  VkSubmitInfo wait{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  wait.waitSemaphoreCount = 1;
+  wait.pWaitSemaphores = &sem;
+  wait.pWaitDstStageMask = &stage;
+  VK_CHECK(vkQueueSubmit(transferQueue_, 1, &wait, VK_NULL_HANDLE));
+  VK_CHECK(vkQueueWaitIdle(transferQueue_));
+  VK_CHECK(vkQueueWaitIdle(queue_));
+  vkDestroySemaphore(device_, sem, nullptr);
+  takeValidationMessages();  // the validation layer sees the stage too (VUID-vkQueueSubmit-pWaitDstStageMask)
+  EXPECT_EQ(takeLayerMessages("MESHVK-transfer-family").size(), 1u);
+}
+
 TEST_F(TransferFamily, WithSemaphoreIsCorrectAndSilent) {
   EXPECT_EQ(run(true), kProduced);
   EXPECT_TRUE(takeLayerMessages("MESHVK-cross-device-race").empty());

@@ -60,6 +60,8 @@ namespace {
 // The buffers a dispatch touches: every binding the pipeline's shader uses,
 // through the bound (or pushed) descriptor sets.
 void recordDispatch(EmulatedCommandBuffer* cb, uint32_t dev, const char* command) {
+  checkTransferCommand(cb, command);
+  countCommand(cb, true);
   if (!cb->computePipeline) return;
   for (const BindingAccess& ba : *cb->computePipeline) {
     const std::vector<BufferDescriptor>* slots = nullptr;
@@ -126,12 +128,14 @@ VKAPI_ATTR VkResult VKAPI_CALL AllocateCommandBuffers(VkDevice device, const VkC
   }
   std::lock_guard<std::mutex> lock(d->mutex);
   auto& poolList = d->commandPools[reinterpret_cast<uint64_t>(info->commandPool)];
+  const bool transferOnly = d->transferPools.count(reinterpret_cast<uint64_t>(info->commandPool)) > 0;
   for (uint32_t i = 0; i < n; ++i) {
     auto* cb = new EmulatedCommandBuffer;
     cb->loaderData = *reinterpret_cast<void**>(device);  // the loader's dispatch pointer
     cb->magic = kCommandBufferMagic;
     cb->device = d;
     cb->pool = info->commandPool;
+    cb->transferOnly = transferOnly;
     for (uint32_t dev = 0; dev < d->deviceCount; ++dev) cb->real[dev] = real[dev][i];
     resetState(cb);
     poolList.push_back(cb);
@@ -192,6 +196,7 @@ VKAPI_ATTR void VKAPI_CALL DestroyCommandPool(VkDevice device, VkCommandPool poo
       wrappers = std::move(it->second);
       d->commandPools.erase(it);
     }
+    d->transferPools.erase(reinterpret_cast<uint64_t>(pool));
   }
   d->next.DestroyCommandPool(device, pool, alloc);  // frees the real command buffers
   freeWrappers(d, device, pool, wrappers, false);
@@ -255,6 +260,7 @@ MESHVK_INTERCEPT_ALIAS(kDevice, CmdSetDeviceMask, CmdSetDeviceMaskKHR)
 
 VKAPI_ATTR void VKAPI_CALL CmdBindPipeline(VkCommandBuffer handle, VkPipelineBindPoint point, VkPipeline pipeline) {
   EmulatedCommandBuffer* cb = emulatedCommandBuffer(handle, "vkCmdBindPipeline");
+  checkTransferCommand(cb, "vkCmdBindPipeline");
   if (point == VK_PIPELINE_BIND_POINT_COMPUTE) {
     std::lock_guard<std::mutex> lock(cb->device->mutex);
     auto it = cb->device->pipelines.find(reinterpret_cast<uint64_t>(pipeline));
@@ -270,6 +276,7 @@ VKAPI_ATTR void VKAPI_CALL CmdBindDescriptorSets(VkCommandBuffer handle, VkPipel
                                                  const uint32_t* dynamicOffsets) {
   const char* fn = "vkCmdBindDescriptorSets";
   EmulatedCommandBuffer* cb = emulatedCommandBuffer(handle, fn);
+  checkTransferCommand(cb, fn);
   std::vector<EmulatedDescriptorSet*> wrappers(count);
   for (uint32_t i = 0; i < count; ++i) wrappers[i] = sets[i] ? emulatedDescriptorSet(sets[i], fn) : nullptr;
   if (point == VK_PIPELINE_BIND_POINT_COMPUTE) {
@@ -301,6 +308,7 @@ VKAPI_ATTR void VKAPI_CALL CmdPushDescriptorSetKHR(VkCommandBuffer handle, VkPip
                                                    const VkWriteDescriptorSet* writes) {
   const char* fn = "vkCmdPushDescriptorSetKHR";
   EmulatedCommandBuffer* cb = emulatedCommandBuffer(handle, fn);
+  checkTransferCommand(cb, fn);
   if (point == VK_PIPELINE_BIND_POINT_COMPUTE) {
     cb->boundSets.erase(set);
     for (uint32_t i = 0; i < count; ++i) recordBufferWrites(nullptr, writes[i], cb->pushDescriptors[set], fn);
@@ -318,6 +326,7 @@ VKAPI_ATTR void VKAPI_CALL CmdPushDescriptorSetWithTemplateKHR(VkCommandBuffer h
                                                                const void* data) {
   const char* fn = "vkCmdPushDescriptorSetWithTemplateKHR";
   EmulatedCommandBuffer* cb = emulatedCommandBuffer(handle, fn);
+  checkTransferCommand(cb, fn);
   auto entries = templateEntries(cb->device, t, fn);
   // Push-descriptor templates are compute or graphics; the race detector only
   // looks at compute dispatches, so recording for both is harmless.
@@ -334,6 +343,7 @@ MESHVK_INTERCEPT(kDevice, CmdPushDescriptorSetWithTemplateKHR)
 VKAPI_ATTR void VKAPI_CALL CmdPushConstants(VkCommandBuffer handle, VkPipelineLayout layout, VkShaderStageFlags stages,
                                             uint32_t offset, uint32_t size, const void* values) {
   EmulatedCommandBuffer* cb = emulatedCommandBuffer(handle, "vkCmdPushConstants");
+  checkTransferCommand(cb, "vkCmdPushConstants");
   forEachDevice(
       cb, [&](uint32_t, VkCommandBuffer r) { next(cb).CmdPushConstants(r, layout, stages, offset, size, values); });
 }
@@ -375,6 +385,7 @@ VKAPI_ATTR void VKAPI_CALL CmdCopyBuffer(VkCommandBuffer handle, VkBuffer src, V
                                          const VkBufferCopy* regions) {
   const char* fn = "vkCmdCopyBuffer";
   EmulatedCommandBuffer* cb = emulatedCommandBuffer(handle, fn);
+  countCommand(cb, false);
   EmulatedBuffer* s = emulatedBuffer(src, fn);
   EmulatedBuffer* t = emulatedBuffer(dst, fn);
   forEachDevice(cb, [&](uint32_t d, VkCommandBuffer r) {
@@ -390,6 +401,7 @@ MESHVK_INTERCEPT(kDevice, CmdCopyBuffer)
 VKAPI_ATTR void VKAPI_CALL CmdCopyBuffer2(VkCommandBuffer handle, const VkCopyBufferInfo2* info) {
   const char* fn = "vkCmdCopyBuffer2";
   EmulatedCommandBuffer* cb = emulatedCommandBuffer(handle, fn);
+  countCommand(cb, false);
   EmulatedBuffer* s = emulatedBuffer(info->srcBuffer, fn);
   EmulatedBuffer* t = emulatedBuffer(info->dstBuffer, fn);
   forEachDevice(cb, [&](uint32_t d, VkCommandBuffer r) {

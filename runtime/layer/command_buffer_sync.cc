@@ -15,14 +15,34 @@ namespace {
 // acquire from VK_QUEUE_FAMILY_EXTERNAL or a release to it.
 void noteOwnership(EmulatedCommandBuffer* cb, uint32_t d, VkBuffer buffer, uint32_t src, uint32_t dst, const char* fn) {
   if (!config().ownershipCheck || src == dst) return;
+  // An acquire or release names the family of the command buffer's pool on
+  // its side: one naming the other family hands the buffer to a family that
+  // never takes it (MESHVK_EMULATED_TRANSFER_FAMILY).
+  const DeviceData* dev = cb->device;
+  const uint32_t side = src == VK_QUEUE_FAMILY_EXTERNAL ? dst : dst == VK_QUEUE_FAMILY_EXTERNAL ? src : UINT32_MAX;
+  if (dev->transferFamily != UINT32_MAX && side != UINT32_MAX && (side == dev->transferFamily) != cb->transferOnly) {
+    report(dev->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, "MESHVK-queue-family-ownership",
+           std::string(fn) + " on device " + std::to_string(d) + " names queue family " + std::to_string(side) +
+               " in a command buffer of " + (cb->transferOnly ? "the transfer-only family" : "another family"));
+  }
   if (src == VK_QUEUE_FAMILY_EXTERNAL) cb->owned[d][emulatedBuffer(buffer, fn)] = true;
   if (dst == VK_QUEUE_FAMILY_EXTERNAL) cb->owned[d][emulatedBuffer(buffer, fn)] = false;
 }
 
+// Barrier stages a transfer-only family supports (the spec's table of stages per queue capability).
+void checkTransferStages(EmulatedCommandBuffer* cb, VkPipelineStageFlags2 stages, const char* fn) {
+  if (cb->transferOnly && (stages & ~kTransferFamilyStages))
+    checkTransferCommand(cb, (std::string(fn) + " with stages beyond transfer, host and all-commands").c_str());
+}
+
 std::vector<VkBufferMemoryBarrier> realBarriers(uint32_t d, uint32_t count, const VkBufferMemoryBarrier* in,
-                                                const char* fn) {
+                                                const DeviceData* device, const char* fn) {
   std::vector<VkBufferMemoryBarrier> out(in, in + count);
-  for (auto& b : out) b.buffer = emulatedBuffer(b.buffer, fn)->real[d];
+  for (auto& b : out) {
+    b.buffer = emulatedBuffer(b.buffer, fn)->real[d];
+    b.srcQueueFamilyIndex = realFamily(device, b.srcQueueFamilyIndex);
+    b.dstQueueFamilyIndex = realFamily(device, b.dstQueueFamilyIndex);
+  }
   return out;
 }
 
@@ -33,13 +53,14 @@ VKAPI_ATTR void VKAPI_CALL CmdPipelineBarrier(VkCommandBuffer handle, VkPipeline
                                               const VkImageMemoryBarrier* images) {
   const char* fn = "vkCmdPipelineBarrier";
   EmulatedCommandBuffer* cb = emulatedCommandBuffer(handle, fn);
+  checkTransferStages(cb, srcStages | dstStages, fn);
   // VK_DEPENDENCY_DEVICE_GROUP_BIT would make the barrier cross devices; one
   // real device has no such thing, and the emulation orders devices only by
   // semaphores (stricter, never weaker than a real group).
   forEachDevice(cb, [&](uint32_t d, VkCommandBuffer r) {
     for (uint32_t i = 0; i < bufferCount; ++i)
       noteOwnership(cb, d, buffers[i].buffer, buffers[i].srcQueueFamilyIndex, buffers[i].dstQueueFamilyIndex, fn);
-    auto rb = realBarriers(d, bufferCount, buffers, fn);
+    auto rb = realBarriers(d, bufferCount, buffers, cb->device, fn);
     next(cb).CmdPipelineBarrier(r, srcStages, dstStages, flags & ~VK_DEPENDENCY_DEVICE_GROUP_BIT, memoryCount, memory,
                                 bufferCount, rb.data(), imageCount, images);
   });
@@ -50,24 +71,34 @@ struct RealDependency {
   VkDependencyInfo info;
   std::vector<VkBufferMemoryBarrier2> buffers;
 };
-void realDependency(uint32_t d, const VkDependencyInfo& in, RealDependency& out, const char* fn) {
+void realDependency(uint32_t d, const VkDependencyInfo& in, const DeviceData* device, RealDependency& out,
+                    const char* fn) {
   out.info = in;
   out.info.dependencyFlags &= ~VK_DEPENDENCY_DEVICE_GROUP_BIT;
   out.buffers.assign(in.pBufferMemoryBarriers, in.pBufferMemoryBarriers + in.bufferMemoryBarrierCount);
-  for (auto& b : out.buffers) b.buffer = emulatedBuffer(b.buffer, fn)->real[d];
+  for (auto& b : out.buffers) {
+    b.buffer = emulatedBuffer(b.buffer, fn)->real[d];
+    b.srcQueueFamilyIndex = realFamily(device, b.srcQueueFamilyIndex);
+    b.dstQueueFamilyIndex = realFamily(device, b.dstQueueFamilyIndex);
+  }
   out.info.pBufferMemoryBarriers = out.buffers.data();
 }
 
 VKAPI_ATTR void VKAPI_CALL CmdPipelineBarrier2(VkCommandBuffer handle, const VkDependencyInfo* dep) {
   const char* fn = "vkCmdPipelineBarrier2";
   EmulatedCommandBuffer* cb = emulatedCommandBuffer(handle, fn);
+  for (uint32_t i = 0; i < dep->memoryBarrierCount; ++i)
+    checkTransferStages(cb, dep->pMemoryBarriers[i].srcStageMask | dep->pMemoryBarriers[i].dstStageMask, fn);
+  for (uint32_t i = 0; i < dep->bufferMemoryBarrierCount; ++i)
+    checkTransferStages(cb, dep->pBufferMemoryBarriers[i].srcStageMask | dep->pBufferMemoryBarriers[i].dstStageMask,
+                        fn);
   forEachDevice(cb, [&](uint32_t d, VkCommandBuffer r) {
     for (uint32_t i = 0; i < dep->bufferMemoryBarrierCount; ++i) {
       const VkBufferMemoryBarrier2& b = dep->pBufferMemoryBarriers[i];
       noteOwnership(cb, d, b.buffer, b.srcQueueFamilyIndex, b.dstQueueFamilyIndex, fn);
     }
     RealDependency rd;
-    realDependency(d, *dep, rd, fn);
+    realDependency(d, *dep, cb->device, rd, fn);
     next(cb).CmdPipelineBarrier2(r, &rd.info);
   });
 }
@@ -96,7 +127,7 @@ VKAPI_ATTR void VKAPI_CALL CmdWaitEvents(VkCommandBuffer handle, uint32_t eventC
   const char* fn = "vkCmdWaitEvents";
   EmulatedCommandBuffer* cb = emulatedCommandBuffer(handle, fn);
   forEachDevice(cb, [&](uint32_t d, VkCommandBuffer r) {
-    auto rb = realBarriers(d, bufferCount, buffers, fn);
+    auto rb = realBarriers(d, bufferCount, buffers, cb->device, fn);
     next(cb).CmdWaitEvents(r, eventCount, events, src, dst, memoryCount, memory, bufferCount, rb.data(), imageCount,
                            images);
   });
@@ -108,7 +139,7 @@ VKAPI_ATTR void VKAPI_CALL CmdSetEvent2(VkCommandBuffer handle, VkEvent event, c
   EmulatedCommandBuffer* cb = emulatedCommandBuffer(handle, fn);
   forEachDevice(cb, [&](uint32_t d, VkCommandBuffer r) {
     RealDependency rd;
-    realDependency(d, *dep, rd, fn);
+    realDependency(d, *dep, cb->device, rd, fn);
     next(cb).CmdSetEvent2(r, event, &rd.info);
   });
 }
@@ -130,7 +161,7 @@ VKAPI_ATTR void VKAPI_CALL CmdWaitEvents2(VkCommandBuffer handle, uint32_t count
     std::vector<RealDependency> rds(count);
     std::vector<VkDependencyInfo> infos(count);
     for (uint32_t i = 0; i < count; ++i) {
-      realDependency(d, deps[i], rds[i], fn);
+      realDependency(d, deps[i], cb->device, rds[i], fn);
       infos[i] = rds[i].info;
     }
     next(cb).CmdWaitEvents2(r, count, events, infos.data());

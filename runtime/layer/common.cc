@@ -90,6 +90,7 @@ Config readConfig() {
   }
   readChoice("MESHVK_EMULATED_RACE_CHECK", {{"0", false}, {"1", true}}, "0 or 1", &c.raceCheck);
   readChoice("MESHVK_EMULATED_OWNERSHIP_CHECK", {{"0", false}, {"1", true}}, "0 or 1", &c.ownershipCheck);
+  readChoice("MESHVK_EMULATED_TRANSFER_FAMILY", {{"0", false}, {"1", true}}, "0 or 1", &c.transferFamily);
   readChoice("MESHVK_EMULATED_TOPOLOGY", {{"group", Topology::kGroup}, {"separate", Topology::kSeparate}},
              "group or separate", &c.topology);
   readChoice("MESHVK_EMULATED_EXTERNAL_MEMORY",

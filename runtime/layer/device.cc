@@ -1,5 +1,6 @@
 // Device creation (one real VkDevice for a group of emulated devices) and the
 // device's memory: per-device memory instances and per-device buffer bindings.
+#include <algorithm>
 #include <cstring>
 #include <sstream>
 
@@ -46,6 +47,12 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice pd, const VkDeviceC
   VkDeviceCreateInfo realInfo = *info;
   realInfo.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
   realInfo.ppEnabledExtensionNames = extensions.data();
+  // The emulated transfer-only family's queue is a real family's (transfer_family.cc).
+  data->transferFamily = transferFamilyIndex(e->instance, e->real);
+  std::vector<float> priorities;
+  const std::vector<VkDeviceQueueCreateInfo> queues = realQueueCreateInfos(*info, data->transferFamily, &priorities);
+  realInfo.queueCreateInfoCount = static_cast<uint32_t>(queues.size());
+  realInfo.pQueueCreateInfos = queues.data();
   {
     // The real device is a group of one: it must not see the emulated group.
     ChainUnlink unlink(&realInfo, VK_STRUCTURE_TYPE_DEVICE_GROUP_DEVICE_CREATE_INFO);
@@ -77,6 +84,7 @@ VKAPI_ATTR void VKAPI_CALL DestroyDevice(VkDevice device, const VkAllocationCall
   d->scheduler->flush();
   unregisterDevice(d);
   d->next.DestroyDevice(device, alloc);
+  delete d->transferQueue;
   delete d;
 }
 MESHVK_INTERCEPT(kDevice, DestroyDevice)
@@ -131,10 +139,11 @@ VKAPI_ATTR VkResult VKAPI_CALL AllocateMemory(VkDevice device, const VkMemoryAll
   mem->size = info->allocationSize;
   mem->emulatedType = type;
   mem->multiInstance = d->memory.multiInstanceHeap[heap];
-  // Memory another VkDevice shares through an fd (a host pointer imported
-  // once, as staging memory is, shares nothing with another queue).
-  mem->external =
-      exports || findInChain<VkImportMemoryFdInfoKHR>(info->pNext, VK_STRUCTURE_TYPE_IMPORT_MEMORY_FD_INFO_KHR);
+  // Memory shared with another VkDevice: exported, imported from an fd, or a
+  // host allocation imported (which other VkDevices may import too: the
+  // spec's external memory all the same, so its EXCLUSIVE buffers are used
+  // between an acquire from and a release to VK_QUEUE_FAMILY_EXTERNAL).
+  mem->external = exports || imports;
   uint32_t deviceMask = d->allDevicesMask();
   const auto* flags = findInChain<VkMemoryAllocateFlagsInfo>(info->pNext, VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO);
   if (flags && (flags->flags & VK_MEMORY_ALLOCATE_DEVICE_MASK_BIT)) deviceMask = flags->deviceMask;
@@ -296,8 +305,23 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateBuffer(VkDevice device, const VkBufferCreat
   buf->magic = kBufferMagic;
   buf->size = info->size;
   buf->exclusive = info->sharingMode == VK_SHARING_MODE_EXCLUSIVE;
+  // CONCURRENT over the emulated transfer family and the real one it maps to
+  // is one real family: EXCLUSIVE for the driver (transfer_family.cc).
+  VkBufferCreateInfo realInfo = *info;
+  std::vector<uint32_t> families;
+  for (uint32_t i = 0; !buf->exclusive && i < info->queueFamilyIndexCount; ++i) {
+    const uint32_t f = realFamily(d, info->pQueueFamilyIndices[i]);
+    if (std::find(families.begin(), families.end(), f) == families.end()) families.push_back(f);
+  }
+  realInfo.queueFamilyIndexCount = static_cast<uint32_t>(families.size());
+  realInfo.pQueueFamilyIndices = families.data();
+  if (families.size() < 2) {
+    realInfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    realInfo.queueFamilyIndexCount = 0;
+    realInfo.pQueueFamilyIndices = nullptr;
+  }
   VkResult r = createPerDevice(
-      d->deviceCount, buf->real, [&](VkBuffer* real) { return d->next.CreateBuffer(device, info, alloc, real); },
+      d->deviceCount, buf->real, [&](VkBuffer* real) { return d->next.CreateBuffer(device, &realInfo, alloc, real); },
       [&](VkBuffer real) { d->next.DestroyBuffer(device, real, alloc); });
   if (r != VK_SUCCESS) return r;
   *out = reinterpret_cast<VkBuffer>(buf.release());

@@ -15,6 +15,7 @@
 #include <vulkan/vulkan.h>
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -77,7 +78,11 @@ struct Config {
   // acquire from VK_QUEUE_FAMILY_EXTERNAL in the same command buffer, and each
   // acquire is released back before the end (queue family ownership
   // transfers between VkDevices, command_buffer_sync.cc).
-  bool ownershipCheck = false;                          // MESHVK_EMULATED_OWNERSHIP_CHECK
+  bool ownershipCheck = false;  // MESHVK_EMULATED_OWNERSHIP_CHECK
+  // Every emulated device reports one more queue family, with only
+  // VK_QUEUE_TRANSFER_BIT (a DMA engine, as discrete GPUs have), backed by the
+  // real queue; its work is its own lane for the race check (transfer_family.cc).
+  bool transferFamily = false;                          // MESHVK_EMULATED_TRANSFER_FAMILY
   Topology topology = Topology::kGroup;                 // MESHVK_EMULATED_TOPOLOGY
   ExternalMemory externalMemory = ExternalMemory::kOn;  // MESHVK_EMULATED_EXTERNAL_MEMORY
   MemoryKind memory = MemoryKind::kResizableBar;        // MESHVK_EMULATED_MEMORY
@@ -293,6 +298,7 @@ void report(InstanceData* instance, VkDebugUtilsMessageSeverityFlagBitsEXT sever
 // ---- device ---------------------------------------------------------------
 struct DeviceData;
 class Scheduler;
+struct EmulatedQueue;  // transfer_family.cc
 
 struct EmulatedMemory {
   uint32_t magic;
@@ -389,6 +395,8 @@ struct EmulatedCommandBuffer {
   // external-memory buffers this command buffer acquired from
   // VK_QUEUE_FAMILY_EXTERNAL (true) or released back to it (false).
   std::map<const EmulatedBuffer*, bool> owned[kMaxDevices];
+  // From a pool of the emulated transfer-only family (MESHVK_EMULATED_TRANSFER_FAMILY).
+  bool transferOnly = false;
 };
 constexpr uint32_t kCommandBufferMagic = 0x6d636d62u;
 
@@ -410,6 +418,18 @@ struct DeviceData {
   std::unordered_map<uint64_t, std::shared_ptr<DescriptorSetLayoutInfo>> setLayouts;
   std::unordered_map<uint64_t, std::vector<VkDescriptorUpdateTemplateEntry>> updateTemplates;
   std::unordered_map<uint64_t, std::vector<EmulatedCommandBuffer*>> commandPools;
+  std::unordered_map<uint64_t, bool> transferPools;  // command pools of the transfer-only family
+
+  // MESHVK_EMULATED_TRANSFER_FAMILY (transfer_family.cc): the emulated
+  // family's index (the real family count; UINT32_MAX when off), the real
+  // family and queue behind it, and the dispatchable wrapper handed out as
+  // its queue (created on first vkGetDeviceQueue).
+  uint32_t transferFamily = UINT32_MAX;
+  uint32_t transferRealFamily = 0;
+  EmulatedQueue* transferQueue = nullptr;
+  // Commands recorded per family (0: the real ones, 1: the transfer family),
+  // for vkGetEmulatedCommandCountsMESHVK.
+  std::atomic<uint64_t> copies[2] = {}, dispatches[2] = {};
 
   uint32_t allDevicesMask() const { return (1u << deviceCount) - 1u; }
 };
@@ -516,5 +536,41 @@ void exportedMemoryFd(const DeviceData* d, int fd);
 // Whether `d` may import opaque fd `fd`: false, with an error message, when
 // its exporter shows another deviceUUID or driverUUID (a driver refuses it).
 bool opaqueFdImportAllowed(DeviceData* d, int fd);
+
+// ---- the emulated transfer-only queue family (transfer_family.cc) ----------
+// The queue of the transfer family: a dispatchable wrapper over the real queue.
+struct EmulatedQueue {
+  void* loaderData;  // MUST stay first: the loader's dispatch pointer
+  uint32_t magic;
+  VkQueue real;
+};
+constexpr uint32_t kQueueMagic = 0x6d717565u;
+// The real queue behind `queue` (itself unless it is the transfer family's).
+VkQueue realQueue(DeviceData* d, VkQueue queue);
+bool isTransferQueue(DeviceData* d, VkQueue queue);
+// The real family index of an application's family index (the transfer
+// family maps to the real family behind it; special values stay).
+uint32_t realFamily(const DeviceData* d, uint32_t family);
+// vkCreateDevice: the emulated family's index on `real` (UINT32_MAX when the
+// option is off), and the queue create infos with its entry folded into the
+// real family (`storage` keeps the priorities alive).
+uint32_t transferFamilyIndex(InstanceData* instance, VkPhysicalDevice real);
+std::vector<VkDeviceQueueCreateInfo> realQueueCreateInfos(const VkDeviceCreateInfo& info, uint32_t transferFamily,
+                                                          std::vector<float>* storage);
+// The pipeline stages a transfer-only family supports (the spec's table of
+// stages per queue capability).
+constexpr VkPipelineStageFlags2 kTransferFamilyStages =
+    VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT | VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT | VK_PIPELINE_STAGE_2_TRANSFER_BIT |
+    VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT | VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_CLEAR_BIT |
+    VK_PIPELINE_STAGE_2_HOST_BIT | VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+// Reports a semaphore wait on the transfer queue at a stage it does not have.
+void checkTransferWaitStages(DeviceData* d, VkQueue queue, VkPipelineStageFlags2 stages, const char* fn);
+// Reports `command` recorded in a command buffer of the transfer-only
+// family, which a real driver does not support (MESHVK-transfer-family).
+void checkTransferCommand(EmulatedCommandBuffer* cb, const char* command);
+// Counts a copy (or a dispatch) recorded in `cb` under its family.
+void countCommand(EmulatedCommandBuffer* cb, bool dispatch);
+// vkQueueWaitIdle while the transfer family is on (the real queue is shared).
+VkResult waitIdleThroughFence(DeviceData* d, VkQueue queue);
 
 }  // namespace meshvk_layer

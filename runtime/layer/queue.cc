@@ -24,6 +24,7 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit(VkQueue queue, uint32_t count, const 
     Batch& b = batches[i];
     for (uint32_t k = 0; k < s.waitSemaphoreCount; ++k) {
       SemaphoreOp op{s.pWaitSemaphores[k], 0, s.pWaitDstStageMask[k], 0};
+      checkTransferWaitStages(d, queue, op.stages, fn);
       if (tl && k < tl->waitSemaphoreValueCount && tl->pWaitSemaphoreValues) op.value = tl->pWaitSemaphoreValues[k];
       if (group && k < group->waitSemaphoreCount) op.device = group->pWaitSemaphoreDeviceIndices[k];
       if (op.device >= d->deviceCount) fatal(fn, "got a wait semaphore device index outside the group");
@@ -60,6 +61,7 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit2(VkQueue queue, uint32_t count, const
     for (uint32_t k = 0; k < s.waitSemaphoreInfoCount; ++k) {
       const auto& w = s.pWaitSemaphoreInfos[k];
       if (w.deviceIndex >= d->deviceCount) fatal(fn, "got a wait semaphore device index outside the group");
+      checkTransferWaitStages(d, queue, w.stageMask, fn);
       b.waits.push_back({w.semaphore, w.value, w.stageMask, w.deviceIndex});
     }
     for (uint32_t k = 0; k < s.commandBufferInfoCount; ++k) {
@@ -81,6 +83,8 @@ MESHVK_INTERCEPT_ALIAS(kDevice, QueueSubmit2, QueueSubmit2KHR)
 
 VKAPI_ATTR VkResult VKAPI_CALL QueueWaitIdle(VkQueue queue) {
   DeviceData* d = deviceFromQueue(queue);
+  // The real queue serves the emulated transfer family too (transfer_family.cc).
+  if (d->transferFamily != UINT32_MAX) return waitIdleThroughFence(d, queue);
   VkResult r = d->scheduler->flush();
   if (r != VK_SUCCESS) return r;
   r = d->next.QueueWaitIdle(queue);

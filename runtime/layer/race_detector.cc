@@ -9,6 +9,10 @@ namespace {
 constexpr size_t kMaxRecordsPerInstance = 1024;
 }
 
+std::string laneName(uint32_t lane) {
+  return "device " + std::to_string(lane % kMaxDevices) + (lane >= kMaxDevices ? "'s transfer queue" : "");
+}
+
 void RaceDetector::check(InstanceData* instance, const WorkDescription& work, const std::vector<Access>& accesses) {
   const VectorClock& clock = *work.clock;
   for (const Access& a : accesses) {
@@ -24,9 +28,9 @@ void RaceDetector::check(InstanceData* instance, const WorkDescription& work, co
       if (!reported_.insert(key).second) continue;
       std::ostringstream m;
       m << "cross-device race on memory instance " << a.instance << " of VkDeviceMemory #" << a.memoryId << ": "
-        << a.command << " on device " << work.device << " (submission " << work.submission << ", batch " << work.batch
-        << ") " << (a.write ? "writes" : "reads") << " bytes [" << begin << ", " << end << "), which " << r.command
-        << " on device " << r.device << " (submission " << r.submission << ", batch " << r.batch << ") "
+        << a.command << " on " << laneName(work.device) << " (submission " << work.submission << ", batch "
+        << work.batch << ") " << (a.write ? "writes" : "reads") << " bytes [" << begin << ", " << end << "), which "
+        << r.command << " on " << laneName(r.device) << " (submission " << r.submission << ", batch " << r.batch << ") "
         << (r.write ? "writes" : "reads") << " at [" << r.begin << ", " << r.end
         << "); no semaphore or fence chain orders the two. A real device group may run them in either order.";
       report(instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, "MESHVK-cross-device-race", m.str());

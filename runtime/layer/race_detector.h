@@ -17,13 +17,21 @@
 
 namespace meshvk_layer {
 
-using VectorClock = std::array<uint64_t, kMaxDevices>;
+// One lane per device and queue: lane d is device d's queue of the real
+// families, lane kMaxDevices + d its queue of the emulated transfer-only
+// family (MESHVK_EMULATED_TRANSFER_FAMILY), which a real device runs
+// alongside the other with no order but semaphores.
+constexpr uint32_t kMaxLanes = 2 * kMaxDevices;
+inline uint32_t laneOf(uint32_t device, bool transfer) { return device + (transfer ? kMaxDevices : 0); }
+// "device 1" or "device 1's transfer queue", for messages.
+std::string laneName(uint32_t lane);
+using VectorClock = std::array<uint64_t, kMaxLanes>;
 inline void join(VectorClock& a, const VectorClock& b) {
-  for (uint32_t i = 0; i < kMaxDevices; ++i) a[i] = std::max(a[i], b[i]);
+  for (uint32_t i = 0; i < kMaxLanes; ++i) a[i] = std::max(a[i], b[i]);
 }
 
 struct WorkDescription {
-  uint32_t device;
+  uint32_t device;  // the lane
   uint64_t seq;
   uint32_t submission;  // 1-based count of vkQueueSubmit* calls on the device
   uint32_t batch;
@@ -40,8 +48,8 @@ class RaceDetector {
   struct Record {
     VkDeviceSize begin, end;
     bool write;
-    uint32_t device;
-    uint64_t tick;  // the item's own tick on `device`
+    uint32_t device;  // the lane
+    uint64_t tick;    // the item's own tick on `device`
     uint64_t seq;
     uint32_t submission, batch;
     const char* command;

@@ -10,6 +10,7 @@ namespace meshvk_layer {
 struct Scheduler::Item {
   uint64_t seq = 0;
   uint32_t device = 0;
+  uint32_t lane = 0;  // race_detector.h
   bool isFence = false;
   VkQueue queue = VK_NULL_HANDLE;
   VkFence fence = VK_NULL_HANDLE;
@@ -19,7 +20,7 @@ struct Scheduler::Item {
   std::vector<SemaphoreOp> waits, signals;
   std::vector<ItemPtr> deps;                                 // emitted before this item
   std::vector<std::pair<VkSemaphore, uint64_t>> unresolved;  // timeline waits with no signal known yet
-  ItemPtr prev;                                              // previous item on the same device
+  ItemPtr prev;                                              // previous item on the same lane
   VectorClock clock{};                                       // host knowledge at submission, completed at emission
   bool emitted = false;
 };
@@ -57,6 +58,7 @@ VkResult Scheduler::submit(VkQueue queue, const std::vector<Batch>& batches, VkF
   {
     std::lock_guard<std::mutex> lock(mutex_);
     const uint32_t submission = nextSubmission_++;
+    const bool transfer = isTransferQueue(device_, queue);
     for (uint32_t b = 0; b < batches.size(); ++b) {
       const Batch& batch = batches[b];
       uint32_t devices = 0;
@@ -68,12 +70,13 @@ VkResult Scheduler::submit(VkQueue queue, const std::vector<Batch>& batches, VkF
         auto item = std::make_shared<Item>();
         item->seq = nextSeq_++;
         item->device = d;
+        item->lane = laneOf(d, transfer);
         item->queue = queue;
         item->submission = submission;
         item->batch = b;
         item->clock = hostClock_;
-        item->prev = lastOnDevice_[d];
-        lastOnDevice_[d] = item;
+        item->prev = lastOnLane_[item->lane];
+        lastOnLane_[item->lane] = item;
         for (auto& c : batch.commandBuffers) {
           if (!(c.deviceMask & (1u << d))) continue;
           item->commandBuffers.push_back(c.commandBuffer->real[d]);
@@ -109,7 +112,7 @@ VkResult Scheduler::submit(VkQueue queue, const std::vector<Batch>& batches, VkF
     }
     if (fence != VK_NULL_HANDLE) {
       // A fence covers all work submitted to the queue so far: after the last
-      // item of every device.
+      // item of every device on this queue's lanes.
       auto item = std::make_shared<Item>();
       item->seq = nextSeq_++;
       item->isFence = true;
@@ -117,7 +120,7 @@ VkResult Scheduler::submit(VkQueue queue, const std::vector<Batch>& batches, VkF
       item->queue = queue;
       item->submission = submission;
       for (uint32_t d = 0; d < device_->deviceCount; ++d)
-        if (lastOnDevice_[d]) item->deps.push_back(lastOnDevice_[d]);
+        if (const ItemPtr& last = lastOnLane_[laneOf(d, transfer)]) item->deps.push_back(last);
       fences_[reinterpret_cast<uint64_t>(fence)] = item;
       pending_.push_back(item);
     }
@@ -171,15 +174,15 @@ VkResult Scheduler::emit(Item& item) {
   for (auto& d : item.deps) join(item.clock, d->clock);
   if (item.isFence) {
     item.deps.clear();
-    return device_->next.QueueSubmit(item.queue, 0, nullptr, item.fence);
+    return device_->next.QueueSubmit(realQueue(device_, item.queue), 0, nullptr, item.fence);
   }
   if (item.prev) join(item.clock, item.prev->clock);
-  item.clock[item.device] = ++deviceTicks_[item.device];
+  item.clock[item.lane] = ++laneTicks_[item.lane];
   item.prev.reset();  // keep the chain short: the clock carries the history
   item.deps.clear();
 
   if (config().raceCheck)
-    races_.check(device_->instance, {item.device, item.seq, item.submission, item.batch, &item.clock}, item.accesses);
+    races_.check(device_->instance, {item.lane, item.seq, item.submission, item.batch, &item.clock}, item.accesses);
   item.accesses.clear();
 
   if (item.commandBuffers.empty() && item.waits.empty() && item.signals.empty()) return VK_SUCCESS;
@@ -216,23 +219,24 @@ VkResult Scheduler::emit(Item& item) {
   si.pCommandBuffers = item.commandBuffers.data();
   si.signalSemaphoreCount = static_cast<uint32_t>(signalSems.size());
   si.pSignalSemaphores = signalSems.data();
-  return device_->next.QueueSubmit(item.queue, 1, &si, VK_NULL_HANDLE);
+  return device_->next.QueueSubmit(realQueue(device_, item.queue), 1, &si, VK_NULL_HANDLE);
 }
 
 bool Scheduler::checkTimelineSignal(Item& item, const SemaphoreOp& signal) {
   SemaphoreState& st = semaphore(signal.semaphore);
   for (const auto& e : st.emitted) {
-    if (e.device == item.device || e.tick <= item.clock[e.device]) continue;
+    if (e.device == item.lane || e.tick <= item.clock[e.device]) continue;
     std::ostringstream m;
-    m << "timeline semaphore " << signal.semaphore << " is signalled to " << signal.value << " on device "
-      << item.device << " (submission " << item.submission << ") and to " << e.value << " on device " << e.device
-      << " (submission " << e.submission << ") with nothing ordering the two signals; a real device group may run "
+    m << "timeline semaphore " << signal.semaphore << " is signalled to " << signal.value << " on "
+      << laneName(item.lane) << " (submission " << item.submission << ") and to " << e.value << " on "
+      << laneName(e.device) << " (submission " << e.submission
+      << ") with nothing ordering the two signals; a real device group may run "
       << "them in either order, and a timeline value must only increase. Use one timeline per device, or order "
       << "the signals with a semaphore wait.";
     report(device_->instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, "MESHVK-timeline-signal-order", m.str());
     break;
   }
-  st.emitted.push_back({signal.value, item.device, item.clock[item.device], item.submission});
+  st.emitted.push_back({signal.value, item.lane, item.clock[item.lane], item.submission});
   if (st.emitted.size() > 32) st.emitted.erase(st.emitted.begin());
   if (signal.value <= st.realValue) return false;  // would move the real counter back: dropped
   st.realValue = signal.value;
@@ -275,8 +279,8 @@ void Scheduler::hostWaitedFence(VkFence fence) {
 
 void Scheduler::hostWaitedAll() {
   std::lock_guard<std::mutex> lock(mutex_);
-  for (uint32_t d = 0; d < device_->deviceCount; ++d)
-    if (lastOnDevice_[d] && lastOnDevice_[d]->emitted) join(hostClock_, lastOnDevice_[d]->clock);
+  for (const ItemPtr& last : lastOnLane_)
+    if (last && last->emitted) join(hostClock_, last->clock);
 }
 
 void Scheduler::hostObservedSemaphoreValue(VkSemaphore s, uint64_t value) {

@@ -68,7 +68,7 @@ class Scheduler {
     // Signals already handed to the real queue: value, device, that item's tick.
     struct Emitted {
       uint64_t value;
-      uint32_t device;
+      uint32_t device;  // the lane (race_detector.h)
       uint64_t tick;
       uint32_t submission;
     };
@@ -88,8 +88,8 @@ class Scheduler {
   uint64_t nextSeq_ = 1;
   uint32_t nextSubmission_ = 1;
   VectorClock hostClock_{};
-  uint64_t deviceTicks_[kMaxDevices] = {};
-  ItemPtr lastOnDevice_[kMaxDevices];
+  uint64_t laneTicks_[kMaxLanes] = {};
+  ItemPtr lastOnLane_[kMaxLanes];
   std::vector<ItemPtr> pending_;
   std::unordered_map<uint64_t, SemaphoreState> semaphores_;
   std::unordered_map<uint64_t, ItemPtr> fences_;

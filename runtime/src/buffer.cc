@@ -133,6 +133,20 @@ Status CreateBuffer(meshvk_buffer_t* buffer, meshvk_buffer_flags_t flags) {
   info.size = buffer->size;
   info.usage = kUsage;
   info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  // Host-staged copies and host I/O of this buffer run on the device's
+  // transfer family: CONCURRENT over both families rather than ownership
+  // transfers, because a staging copy may follow or precede any command
+  // buffer (which cannot know it, to release or acquire the buffer), and
+  // buffers have no layout or compression that concurrent use would cost.
+  // Exportable buffers stay EXCLUSIVE: each command buffer, on either family,
+  // acquires them from VK_QUEUE_FAMILY_EXTERNAL (buffer.h).
+  const uint32_t families[2] = {device.queue_family, device.transfer_family};
+  if (!exportable && device.transfer_family != UINT32_MAX) {
+    info.sharingMode = VK_SHARING_MODE_CONCURRENT;
+    info.queueFamilyIndexCount = 2;
+    info.pQueueFamilyIndices = families;
+    buffer->concurrent = true;
+  }
   MESHVK_VK_RETURN_IF_ERROR(device.vk.vkCreateBuffer(device.device, &info, nullptr, &buffer->buffer),
                             where + ": vkCreateBuffer(" + std::to_string(size) + " bytes)");
   VkMemoryRequirements requirements;

@@ -39,6 +39,10 @@ struct meshvk_buffer_s {
   // Counted in the device's staging bytes instead of the process's allocated
   // bytes (a host-staging landing buffer).
   bool staging = false;
+  // VK_SHARING_MODE_CONCURRENT over the device's compute and transfer-only
+  // families (LogicalDevice::transfer_family): host staging may use the
+  // transfer queue without ownership transfers.
+  bool concurrent = false;
 };
 
 namespace meshvk {
@@ -52,6 +56,16 @@ Status CheckRange(const meshvk_buffer_t* buffer, uint64_t offset, uint64_t size,
 // family, and without the acquire the bytes they wrote are undefined here.
 inline bool SharedWithOtherDevices(const meshvk_buffer_t* buffer) {
   return buffer->export_handle_type != 0 || buffer->imported_from != nullptr;
+}
+// Whether host staging of `buffer` may run on its device's transfer-only
+// queue: the buffer is CONCURRENT over both families, or shared with other
+// VkDevices (then each staging command buffer acquires it from
+// VK_QUEUE_FAMILY_EXTERNAL and releases it back, on whichever family). Any
+// other buffer (an application's, or an exportable one whose export was
+// refused) is EXCLUSIVE to the compute family and stays on its queue.
+inline bool StagesOnTransferQueue(const meshvk_buffer_t* buffer) {
+  return buffer->set->DeviceOf(buffer->process).transfer_queue && !buffer->imported &&
+         (buffer->concurrent || SharedWithOtherDevices(buffer));
 }
 }  // namespace meshvk
 

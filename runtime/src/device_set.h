@@ -53,6 +53,22 @@ struct LogicalDevice {
   // be signalled out of order. Index: queue * group_size() + device_index.
   std::vector<VkSemaphore> queue_timelines;
   std::vector<uint64_t> queue_timeline_values;  // guarded by queue_locks[queue]
+  // A transfer-only queue family (a DMA engine: no compute or graphics, as a
+  // discrete GPU's copy families), where the device has one and is meshvk's
+  // own VkDevice of one physical device: host-staged copies and host I/O run
+  // on its queue (host_staging.h). UINT32_MAX otherwise: they run on the
+  // compute queue, as before. Buffers the queue touches are CONCURRENT over
+  // both families, or shared with other VkDevices and acquired from
+  // VK_QUEUE_FAMILY_EXTERNAL by each command buffer (buffer.h).
+  uint32_t transfer_family = UINT32_MAX;
+  VkQueue transfer_queue = VK_NULL_HANDLE;
+  std::mutex transfer_queue_lock;
+  // Signalled by every submission to the transfer queue; each compute
+  // submission waits for its value then (queue.cc), as each transfer
+  // submission waits for its compute queue's timeline: the two queues keep
+  // the order one queue gave them. Values guarded by transfer_queue_lock.
+  VkSemaphore transfer_timeline = VK_NULL_HANDLE;
+  uint64_t transfer_timeline_value = 0;
   // Memory type used for every shard buffer, and its heap.
   uint32_t storage_memory_type = 0;
   uint32_t storage_heap = 0;

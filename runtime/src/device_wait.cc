@@ -104,6 +104,7 @@ Status DrainDevice(LogicalDevice& device, const std::string& where) {
   // vkDeviceWaitIdle needs every queue of the device externally synchronized.
   std::vector<std::unique_lock<std::mutex>> locks;
   for (size_t q = 0; q < device.queues.size(); ++q) locks.emplace_back(device.queue_locks[q]);
+  if (device.transfer_queue) locks.emplace_back(device.transfer_queue_lock);
   return WaitResult(device, device.vk.vkDeviceWaitIdle(device.device), where + ": vkDeviceWaitIdle");
 }
 

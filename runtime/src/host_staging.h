@@ -42,6 +42,10 @@ constexpr uint64_t kCpuStagingChunkBytes = 1ull << 20;
 constexpr uint64_t kGpuStagingChunkBytes = 16ull << 20;
 uint64_t StagingChunkBytesFor(VkPhysicalDeviceType type);
 
+struct StagingDevice;
+// Adds `bytes` to the device's staging counter and its peak (no-op without counters).
+void AddStagingBytes(const StagingDevice& device, uint64_t bytes);
+
 // The device a staging ring lives on, and the queue its copies go to.
 struct StagingDevice {
   const VolkDeviceTable* vk = nullptr;
@@ -67,6 +71,17 @@ struct StagingDevice {
   uint64_t device_timeout_ns = UINT64_MAX;  // LogicalDevice::timeout_ns
   // The chunk when the caller names none (StagingChunkBytesFor the device).
   uint64_t chunk_bytes = kCpuStagingChunkBytes;
+  // On the device's transfer-only queue (LogicalDevice::transfer_family):
+  // each submission waits for the work submitted to the owner's compute
+  // queue before it (`compute_timeline` at *compute_value, read under
+  // `compute_lock`) and signals `transfer_timeline` at the next
+  // *transfer_value (guarded by queue_lock), which later compute submissions
+  // wait for (queue.cc). VK_NULL_HANDLE on the compute queue.
+  VkSemaphore compute_timeline = VK_NULL_HANDLE;
+  const uint64_t* compute_value = nullptr;
+  std::mutex* compute_lock = nullptr;
+  VkSemaphore transfer_timeline = VK_NULL_HANDLE;
+  uint64_t* transfer_value = nullptr;
 };
 
 // The staging device of buffer `buffer`'s owner; `mapped`/`handle` describe it.
@@ -132,6 +147,10 @@ class StagingRing {
   std::vector<VkFence> fences_;
   std::vector<uint8_t> pending_;
   bool shard_shared_ = false;
+  // The slots are an imported host allocation another VkDevice's ring
+  // imports too (SharedHostStaging): external memory, so each slot's copy
+  // acquires its slot from VK_QUEUE_FAMILY_EXTERNAL and releases it back.
+  bool host_imported_ = false;
 };
 
 // Idle rings of one VkDevice, kept between transfers: creating a ring

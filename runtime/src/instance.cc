@@ -21,6 +21,17 @@ uint32_t FindComputeQueueFamily(const PhysicalDevice& device) {
   return UINT32_MAX;
 }
 
+uint32_t FindTransferOnlyQueueFamily(const PhysicalDevice& device) {
+  for (uint32_t i = 0; i < device.queue_families.size(); ++i) {
+    const VkQueueFlags flags = device.queue_families[i].queueFlags;
+    if ((flags & VK_QUEUE_TRANSFER_BIT) && !(flags & (VK_QUEUE_COMPUTE_BIT | VK_QUEUE_GRAPHICS_BIT)) &&
+        device.queue_families[i].queueCount > 0) {
+      return i;
+    }
+  }
+  return UINT32_MAX;
+}
+
 namespace {
 
 constexpr const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";

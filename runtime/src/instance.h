@@ -41,6 +41,9 @@ struct GroupPeers {
 
 // Index of the first queue family with compute support, or UINT32_MAX.
 uint32_t FindComputeQueueFamily(const PhysicalDevice& device);
+// The first queue family with transfer and neither compute nor graphics (a
+// copy engine); UINT32_MAX when the device has none.
+uint32_t FindTransferOnlyQueueFamily(const PhysicalDevice& device);
 
 }  // namespace meshvk
 

@@ -105,10 +105,18 @@ Status CreateLogicalDevice(meshvk_device_set_t* set, const std::vector<uint32_t>
   }
   queue_count = std::max(1u, std::min(queue_count, physical.queue_families[out->queue_family].queueCount));
   std::vector<float> priorities(queue_count, 1.0f);
-  VkDeviceQueueCreateInfo queue_info{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
-  queue_info.queueFamilyIndex = out->queue_family;
-  queue_info.queueCount = queue_count;
-  queue_info.pQueuePriorities = priorities.data();
+  VkDeviceQueueCreateInfo queue_infos[2] = {{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO},
+                                            {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO}};
+  queue_infos[0].queueFamilyIndex = out->queue_family;
+  queue_infos[0].queueCount = queue_count;
+  queue_infos[0].pQueuePriorities = priorities.data();
+  // One queue of a copy engine for the copies between VkDevices (device_set.h).
+  // Not in a device group: its staging copies carry device masks the
+  // transfer family's timelines would have to follow per device.
+  if (!as_group && members.size() == 1) out->transfer_family = FindTransferOnlyQueueFamily(physical);
+  queue_infos[1].queueFamilyIndex = out->transfer_family;
+  queue_infos[1].queueCount = 1;
+  queue_infos[1].pQueuePriorities = priorities.data();
 
   EnabledFeatures features(physical);
   std::vector<VkPhysicalDevice> handles;
@@ -120,8 +128,8 @@ Status CreateLogicalDevice(meshvk_device_set_t* set, const std::vector<uint32_t>
 
   VkDeviceCreateInfo create{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
   create.pNext = &features.features2;
-  create.queueCreateInfoCount = 1;
-  create.pQueueCreateInfos = &queue_info;
+  create.queueCreateInfoCount = out->transfer_family == UINT32_MAX ? 1 : 2;
+  create.pQueueCreateInfos = queue_infos;
   create.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
   create.ppEnabledExtensionNames = extensions.data();
   MESHVK_VK_RETURN_IF_ERROR(
@@ -138,6 +146,9 @@ Status CreateLogicalDevice(meshvk_device_set_t* set, const std::vector<uint32_t>
   for (uint32_t q = 0; q < queue_count; ++q) {
     out->vk.vkGetDeviceQueue(out->device, out->queue_family, q, &out->queues[q]);
   }
+  if (out->transfer_family != UINT32_MAX) {
+    out->vk.vkGetDeviceQueue(out->device, out->transfer_family, 0, &out->transfer_queue);
+  }
   return SetUpLogicalDevice(set, out);
 }
 
@@ -150,7 +161,8 @@ void DestroyLogicalDevice(LogicalDevice* device) {
   device->staging_rings = nullptr;
   // A device that stopped answering keeps its timelines and itself
   // (device_wait.h): vkDestroyDevice with work in flight is undefined.
-  if (LeakIfUnresponsive(*device, device->queue_timelines.size() + device->owns_device)) {
+  if (LeakIfUnresponsive(*device, device->queue_timelines.size() + (device->transfer_timeline != VK_NULL_HANDLE) +
+                                      device->owns_device)) {
     device->device = VK_NULL_HANDLE;
     return;
   }
@@ -158,6 +170,7 @@ void DestroyLogicalDevice(LogicalDevice* device) {
   for (VkSemaphore semaphore : device->queue_timelines) {
     if (semaphore) device->vk.vkDestroySemaphore(device->device, semaphore, nullptr);
   }
+  if (device->transfer_timeline) device->vk.vkDestroySemaphore(device->device, device->transfer_timeline, nullptr);
   if (device->owns_device) device->vk.vkDestroyDevice(device->device, nullptr);
   device->device = VK_NULL_HANDLE;
 }
@@ -177,6 +190,14 @@ Status SetUpLogicalDevice(meshvk_device_set_t* set, LogicalDevice* out) {
     semaphore.pNext = &type;
     MESHVK_VK_RETURN_IF_ERROR(out->vk.vkCreateSemaphore(out->device, &semaphore, nullptr, &out->queue_timelines[q]),
                               name + ": vkCreateSemaphore (queue timeline)");
+  }
+  if (out->transfer_queue) {
+    VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
+    type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+    VkSemaphoreCreateInfo semaphore{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+    semaphore.pNext = &type;
+    MESHVK_VK_RETURN_IF_ERROR(out->vk.vkCreateSemaphore(out->device, &semaphore, nullptr, &out->transfer_timeline),
+                              name + ": vkCreateSemaphore (transfer queue timeline)");
   }
   MESHVK_RETURN_IF_ERROR(ChooseStorageMemory(set, out));
   out->staging_rings = new StagingRingCache();

@@ -68,6 +68,14 @@ Status Submit(meshvk_device_set_t* set, const meshvk_submit_info_t* info) {
     signals.push_back(info->signals[i].semaphore->semaphore);
     signal_values.push_back(info->signals[i].value);
   }
+  // After every copy submitted so far to the device's transfer queue
+  // (device_set.h): the order one queue gave copies and kernels.
+  if (device.transfer_queue) {
+    std::lock_guard<std::mutex> transfer_lock(device.transfer_queue_lock);
+    waits.push_back(device.transfer_timeline);
+    wait_values.push_back(device.transfer_timeline_value);
+    wait_stages.push_back(VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
+  }
   // Last signal: the queue's own timeline, so release can wait for this run.
   const uint32_t queue_timeline = device.timeline_index(process.queue_index, process.device_index);
   signals.push_back(device.queue_timelines[queue_timeline]);

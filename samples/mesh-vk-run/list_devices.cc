@@ -21,6 +21,22 @@ std::string QueueFlagsText(uint32_t flags) {
   return text.empty() ? "none" : text;
 }
 
+// Where this device's copies between VkDevices (host staging, host I/O) run:
+// the first family with transfer and neither compute nor graphics, the rule
+// the runtime applies to a VkDevice of one physical device
+// (FindTransferOnlyQueueFamily, runtime/src/instance.cc).
+std::string CopyFamilyText(const meshvk_physical_device_info_t& info) {
+  for (uint32_t q = 0; q < info.queue_family_count; ++q) {
+    const uint32_t flags = info.queue_families[q].queue_flags;
+    if ((flags & 0x4) && !(flags & 0x3) && info.queue_families[q].queue_count > 0) {
+      return "queue family " + std::to_string(q) +
+             " (transfer only: the copy engine, timeline semaphores to and from the compute queue; "
+             "the compute family's queue in a device group)";
+    }
+  }
+  return "the compute family's queue (no transfer-only family)";
+}
+
 // VkPeerMemoryFeatureFlags as four letters: copy-src, copy-dst, generic-src,
 // generic-dst ("CDcd"; '-' where missing).
 std::string PeerText(uint32_t flags) {
@@ -131,6 +147,7 @@ meshvk_status_t ListDevices(meshvk_instance_t* instance, FILE* out) {
       std::fprintf(out, "      queue family %u: %u queue(s), %s\n", q, info.queue_families[q].queue_count,
                    QueueFlagsText(info.queue_families[q].queue_flags).c_str());
     }
+    std::fprintf(out, "      copies between VkDevices: %s\n", CopyFamilyText(info).c_str());
     for (uint32_t h = 0; h < info.heap_count; ++h) {
       std::fprintf(out, "      heap %u: %llu MiB%s\n", h, static_cast<unsigned long long>(info.heap_sizes[h] >> 20),
                    (info.heap_flags[h] & 0x1) ? " device-local" : "");

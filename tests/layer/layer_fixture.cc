@@ -96,12 +96,19 @@ void LayerTest::SetUp() {
   for (uint32_t i = 0; i < familyCount && family_ == UINT32_MAX; ++i)
     if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) family_ = i;
   ASSERT_NE(family_, UINT32_MAX);
+  // MESHVK_EMULATED_TRANSFER_FAMILY=1: a transfer-only family, with a queue of its own.
+  for (uint32_t i = 0; i < familyCount && transferFamily_ == UINT32_MAX; ++i)
+    if (families[i].queueFlags == VK_QUEUE_TRANSFER_BIT) transferFamily_ = i;
 
   float priority = 1.0f;
-  VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  VkDeviceQueueCreateInfo qcis[2] = {{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO},
+                                     {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO}};
+  VkDeviceQueueCreateInfo& qci = qcis[0];
   qci.queueFamilyIndex = family_;
   qci.queueCount = 1;
   qci.pQueuePriorities = &priority;
+  qcis[1] = qci;
+  qcis[1].queueFamilyIndex = transferFamily_;
   VkPhysicalDeviceVulkan13Features f13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
   f13.synchronization2 = VK_TRUE;
   VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
@@ -113,8 +120,8 @@ void LayerTest::SetUp() {
   group.pPhysicalDevices = members_.data();
   VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
   dci.pNext = &group;
-  dci.queueCreateInfoCount = 1;
-  dci.pQueueCreateInfos = &qci;
+  dci.queueCreateInfoCount = transferFamily_ == UINT32_MAX ? 1 : 2;
+  dci.pQueueCreateInfos = qcis;
   VK_CHECK(vkCreateDevice(members_[0], &dci, nullptr, &device_));
   volkLoadDevice(device_);
   vkGetDeviceQueue(device_, family_, 0, &queue_);
@@ -124,12 +131,18 @@ void LayerTest::SetUp() {
   pci.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
   pci.queueFamilyIndex = family_;
   VK_CHECK(vkCreateCommandPool(device_, &pci, nullptr, &pool_));
+  if (transferFamily_ != UINT32_MAX) {
+    vkGetDeviceQueue(device_, transferFamily_, 0, &transferQueue_);
+    pci.queueFamilyIndex = transferFamily_;
+    VK_CHECK(vkCreateCommandPool(device_, &pci, nullptr, &transferPool_));
+  }
 }
 
 void LayerTest::TearDown() {
   if (device_) {
     vkDeviceWaitIdle(device_);
     if (pool_) vkDestroyCommandPool(device_, pool_, nullptr);
+    if (transferPool_) vkDestroyCommandPool(device_, transferPool_, nullptr);
     vkDestroyDevice(device_, nullptr);
   }
   if (messenger_) vkDestroyDebugUtilsMessengerEXT(instance_, messenger_, nullptr);
@@ -238,9 +251,9 @@ void LayerTest::destroy(Buffer& b) {
   b = Buffer{};
 }
 
-VkCommandBuffer LayerTest::beginCommands() {
+VkCommandBuffer LayerTest::beginCommands(VkCommandPool pool) {
   VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-  ai.commandPool = pool_;
+  ai.commandPool = pool ? pool : pool_;
   ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
   ai.commandBufferCount = 1;
   VkCommandBuffer cb = VK_NULL_HANDLE;

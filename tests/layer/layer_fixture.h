@@ -43,7 +43,8 @@ class LayerTest : public ::testing::Test {
   Buffer hostBuffer(VkDeviceSize size);
   void destroy(Buffer& b);
 
-  VkCommandBuffer beginCommands();
+  // From `pool` (pool_ when VK_NULL_HANDLE).
+  VkCommandBuffer beginCommands(VkCommandPool pool = VK_NULL_HANDLE);
   void endCommands(VkCommandBuffer cb) { ASSERT_EQ(vkEndCommandBuffer(cb), VK_SUCCESS); }
   // Submits and waits on a fence.
   void submitAndWait(const std::vector<VkSubmitInfo>& submits);
@@ -81,6 +82,10 @@ class LayerTest : public ::testing::Test {
   VkQueue queue_ = VK_NULL_HANDLE;
   uint32_t family_ = 0;
   VkCommandPool pool_ = VK_NULL_HANDLE;
+  // The transfer-only family's (MESHVK_EMULATED_TRANSFER_FAMILY=1), when there is one.
+  uint32_t transferFamily_ = UINT32_MAX;
+  VkQueue transferQueue_ = VK_NULL_HANDLE;
+  VkCommandPool transferPool_ = VK_NULL_HANDLE;
   VkPhysicalDeviceMemoryProperties memory_{};
 
  private:

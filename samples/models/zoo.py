@@ -155,16 +155,8 @@ class Exported:
         return 1e-3 * max(1.0, float(np.abs(self.y).max()))
 
 
-def export(name, directory, torch_runs=5, image=None):
-    """`image`: the side of the input images instead of MODELS' (the
-    torchvision models and the U-Net, whose layers take any side; the ViT's
-    position table fixes its side): tests/onnx/model_topologies.py runs the
-    same layers on smaller images to fit many topologies into CI time."""
-    family, build, make_input = MODELS[name]
-    if image is not None:
-        if family not in ("vision", "unet"):
-            raise ValueError(f"{name}: only the vision models and the U-Net take another image side")
-        make_input = _image(image)
+def export(name, directory, torch_runs=5):
+    _, build, make_input = MODELS[name]
     torch.manual_seed(0)
     model = build().eval()
     x = make_input()

@@ -3,11 +3,10 @@
 
     model_topologies.py MESH_VK_RUN MESH_VK_COMPILE WORK_DIR MODEL
         [--two-lavapipes A.json:B.json] [--layer-path DIRS] [--mpirun PATH]
-        [--policy P] [--image N]
+        [--policy P]
 
 samples/models/zoo.py's MODEL (torch.manual_seed(0), random weights,
-exported here; the vision models and the U-Net on the small images of
-SIZES) runs through mesh-vk-run under its policy of SIZES:
+exported here) runs through mesh-vk-run under its POLICY:
 
   * on two lavapipes (two copies of lavapipe's ICD in VK_DRIVER_FILES: two
     physical devices, one VkDevice each, copies between them through the
@@ -38,38 +37,31 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "samples", "models"))
 import zoo  # noqa: E402
 
-# model -> (policy, image side or None for zoo's input). Data for the CNNs
-# (the batch of 4 over 2 and over 4 devices), tensor for the transformers
-# (the heads and MLP columns split). The images are the smallest on which
-# every layer still runs on a map of its own (ResNet-18's and
-# MobileNet-v2's last stage at 1x1, SqueezeNet's three max pools at least
-# 1x1): the layers, weights and kernels are the full model's, only the
-# activations are smaller, so each configuration fits CI time on two cores.
-SIZES = {
-    "resnet18": ("data", 32),
-    "mobilenet_v2": ("data", 32),
-    "squeezenet1_1": ("data", 32),
-    "vit": ("tensor", None),
-    "gpt": ("tensor", None),
-    "unet": ("data", 16),
-}
+# model -> policy: data for the CNNs (the batch of 4 over 2 and over 4
+# devices), tensor for the transformers (heads and MLP columns split). The
+# inputs are the zoo's (images 4x3x32x32, the U-Net's 4x3x16x16): a run's
+# time is llvmpipe JIT-compiling each kernel at its first dispatch (a cold
+# Mesa shader cache: 20-70 s a configuration, the ViT 60-300 s; a warm one:
+# about 5 s), which smaller images do not lower, and on the group of 4 the
+# per-device shapes are those of onnx.torch_models' --shard=data --devices=4
+# run, so the two share cached kernels.
+POLICY = {"resnet18": "data", "mobilenet_v2": "data", "squeezenet1_1": "data", "vit": "tensor", "gpt": "tensor",
+          "unet": "data"}
 
 parser = argparse.ArgumentParser()
 parser.add_argument("run_tool")
 parser.add_argument("compile_tool")
 parser.add_argument("work")
-parser.add_argument("model", choices=list(SIZES))
+parser.add_argument("model", choices=list(POLICY))
 parser.add_argument("--two-lavapipes", default="", help="VK_DRIVER_FILES value naming two lavapipe ICDs")
 parser.add_argument("--layer-path", default="", help="VK_LAYER_PATH: the validation layer's directory, then meshvk's")
 parser.add_argument("--mpirun", default="", help="mpirun to start 2 ranks with")
-parser.add_argument("--policy", help="instead of SIZES' policy (measuring)")
-parser.add_argument("--image", type=int, help="instead of SIZES' image side (measuring)")
+parser.add_argument("--policy", help="instead of POLICY[model] (measuring)")
 args = parser.parse_args()
 os.makedirs(args.work, exist_ok=True)
 failures, skipped = [], []
 name = args.model
-policy = args.policy or SIZES[name][0]
-image = args.image or SIZES[name][1]
+policy = args.policy or POLICY[name]
 
 
 def run(cmd, **env):
@@ -95,7 +87,7 @@ def compare(topology, exported, out, p, seconds):
     sys.stdout.flush()
 
 
-exported = zoo.export(name, args.work, torch_runs=1, image=image)
+exported = zoo.export(name, args.work, torch_runs=1)
 print(f"{name}: input {exported.x.shape}, output {exported.y.shape}")
 io = [f"--input=x=@{exported.x_npy}"]
 

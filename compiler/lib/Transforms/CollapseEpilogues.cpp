@@ -65,8 +65,7 @@ SmallVector<ReassociationIndices> epilogueGroups(linalg::GenericOp op,
         expand ? expand.getSrc().getDefiningOp<linalg::LinalgOp>() : linalg::LinalgOp();
     if (!contraction ||
         (contraction.getNumReductionLoops() == 0 && !epilogues.contains(contraction)) ||
-        getProcess(contraction) != getProcess(op) ||
-        !op.getMatchingIndexingMap(input).isIdentity())
+        getProcess(contraction) != getProcess(op) || !op.getMatchingIndexingMap(input).isIdentity())
       continue;
     SmallVector<ReassociationIndices> groups;
     for (ReassociationIndices group : expand.getReassociationIndices())

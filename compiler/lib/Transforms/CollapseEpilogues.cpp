@@ -119,13 +119,14 @@ void collapseContractionEpilogues(func::FuncOp plan) {
     if (failed(result))
       continue;
     rewriter.replaceOp(op, result->results);
-    tidyOperands(rewriter, result->collapsedOp);
-    epilogues.insert(result->collapsedOp);
     // The plan's ops carry their process (meshvk-unroll-grid): so do these.
+    // Tagged before tidying, which may erase `before` (an older reshape).
     for (Operation *o = before ? before->getNextNode() : &body.front(); o != after;
          o = o->getNextNode())
       if (getProcess(o) < 0)
         setProcess(o, process);
+    tidyOperands(rewriter, result->collapsedOp);
+    epilogues.insert(result->collapsedOp);
   }
 }
 

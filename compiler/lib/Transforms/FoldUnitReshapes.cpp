@@ -10,9 +10,10 @@
 // dims' indices dropped (an expand) or read as 0 (a collapse). This pass does
 // that, on plan functions before outlining, for the inputs of linalg.generic
 // (named ops keep their maps, inits keep the result's shape), and drops
-// reshapes left unused. No op is created: the plan keeps its process tags.
-// Then a contraction's elementwise readers through an expand are collapsed
-// to its iteration space (CollapseEpilogues.cpp), so that they fuse into it.
+// reshapes left unused; these folds create no op. Then a contraction's
+// elementwise readers through an expand are collapsed to its iteration space
+// (CollapseEpilogues.cpp: the ops it creates are tagged with their process),
+// so that they fuse into it.
 //
 //===----------------------------------------------------------------------===//
 #include "CollapseEpilogues.h"

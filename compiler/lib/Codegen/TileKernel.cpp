@@ -289,8 +289,12 @@ std::optional<Anchor> findContractionOperand(linalg::LinalgOp op) {
   return std::nullopt;
 }
 
-std::optional<Anchor> findAnchor(linalg::LinalgOp root) {
-  if (isContraction(root) || root.getNumReductionLoops() != 0)
+/// The contraction `root` is tiled as, if any. None for a row chain (a
+/// softmax after attention's scores, meshvk-fuse-row-chains): its rows are
+/// tiled whole, and the contraction computes each row's part in the row tile.
+std::optional<Anchor> findAnchor(linalg::LinalgOp root, int64_t workgroupInvocations) {
+  if (isContraction(root) || root.getNumReductionLoops() != 0 ||
+      planRowTiles(root, workgroupInvocations))
     return std::nullopt;
   return findContractionOperand(root);
 }
@@ -358,7 +362,7 @@ LogicalResult tileRoots(func::FuncOp f, const TargetDescription &target, int64_t
     auto root = m.getSource().getDefiningOp<linalg::LinalgOp>();
     if (!root)
       return m.emitError("kernel result is not computed by a linalg op");
-    std::optional<Anchor> anchor = findAnchor(root);
+    std::optional<Anchor> anchor = findAnchor(root, target.workgroupInvocations());
     FailureOr<TilePlan> plan = planTiles(anchor ? anchor->op : root, target);
     if (failed(plan))
       return failure();

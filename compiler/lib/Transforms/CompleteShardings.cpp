@@ -18,6 +18,7 @@
 #include "ShardingUtils.h"
 #include "meshvk/Transforms/Passes.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
 
 using namespace mlir;
@@ -176,9 +177,10 @@ struct CompleteShardingsPass : meshvk::impl::CompleteShardingsBase<CompleteShard
         b, any.getLoc(), any.getGridAttr(),
         ArrayRef<shard::GridAxesAttr>{DenseI16ArrayAttr::get(func.getContext(), {})});
     for (auto &[op, why] : incomplete) {
-      // Ops that read no tensor (tensor.empty, fills of a constant) cost
-      // nothing replicated: no warning for them.
-      if (llvm::any_of(op->getOperandTypes(), [](Type t) { return isa<RankedTensorType>(t); }))
+      // Ops that read no tensor (tensor.empty, fills of a constant: a fill
+      // only overwrites its init) cost nothing replicated: no warning.
+      if (!isa<linalg::FillOp>(op) &&
+          llvm::any_of(op->getOperandTypes(), [](Type t) { return isa<RankedTensorType>(t); }))
         op->emitWarning() << "'" << op->getName()
                           << "' runs replicated on every process: "
                              "sharding-propagation found no consistent "

@@ -10,18 +10,22 @@
 // dims' indices dropped (an expand) or read as 0 (a collapse). This pass does
 // that, on plan functions before outlining, for the inputs of linalg.generic
 // (named ops keep their maps, inits keep the result's shape), and drops
-// reshapes left unused; these folds create no op. Then a contraction's
-// elementwise readers through an expand are collapsed to its iteration space
-// (CollapseEpilogues.cpp: the ops it creates are tagged with their process),
-// so that they fuse into it.
+// reshapes left unused; these folds create no op. Then batched contractions
+// iterate the batch dims their operands were collapsed from and read
+// transposed inputs at their source (BatchContractions.cpp), and a
+// contraction's elementwise readers through an expand are collapsed to its
+// iteration space (CollapseEpilogues.cpp), so that they fuse into it; both
+// tag the ops they create with their process.
 //
 //===----------------------------------------------------------------------===//
+#include "BatchContractions.h"
 #include "CollapseEpilogues.h"
 #include "meshvk/Dialect/MeshVKDialect.h"
 #include "meshvk/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 
@@ -119,10 +123,16 @@ struct FoldUnitReshapesPass : meshvk::impl::FoldUnitReshapesBase<FoldUnitReshape
       if (!meshvk::getPlan(plan))
         continue;
       plan.walk([](linalg::GenericOp op) { foldInputs(op); });
+      meshvk::expandBatchContractions(plan);
       meshvk::collapseContractionEpilogues(plan);
+      // Reshapes nothing reads any more, and the transposes and inits the
+      // batch contractions no longer read (outlined, each would be a kernel).
       Block &body = plan.getBody().front();
       for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body)))
-        if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op) && op.use_empty())
+        if (op.use_empty() &&
+            isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::EmptyOp, linalg::LinalgOp>(
+                op) &&
+            isOpTriviallyDead(&op))
           op.erase();
     }
   }

@@ -17,9 +17,12 @@
 //     the producer's results, a constant or a fill, read through a projected
 //     permutation: what crosses the two kernels is always read row by row;
 //   * loops after the rows are either all parallel (elementwise work on the
-//     row) or all reductions whose output is exactly the row (a row
-//     reduction; a reduction over a leading or split dimension, a matmul, a
-//     convolution never fuse here), and at least one op is such a reduction;
+//     row), or all reductions whose output is exactly the row (a row
+//     reduction; a reduction over a leading or split dimension, a
+//     convolution never fuse here), or parallel loops then reductions with
+//     the output indexed by the rows and those parallel loops (a contraction
+//     computing whole rows: attention's scores before their softmax); at
+//     least one op is a row reduction;
 //   * a row has at most kMaxRowTileElements elements (what a row tile holds).
 // Codegen gives such kernels row tiles (compiler/lib/Codegen/RowTiles.cpp):
 // an invocation computes a row's reductions once and keeps them private.
@@ -107,6 +110,23 @@ struct Rows {
   llvm::DenseSet<Value> invariantOk; // kernel inputs not produced by the pair
 };
 
+/// A contraction that computes whole rows: after the row loops, parallel
+/// loops then reductions, its output indexed by the rows then those parallel
+/// loops (attention's scores [b, h, m, n] = q . k over d under rows
+/// [b, h, m]). Fused into a row chain, each row tile computes its row's dot
+/// products and the softmax reads them from private memory.
+bool isRowContraction(linalg::LinalgOp op, unsigned rows) {
+  if (op.getNumDpsInits() != 1 || op.getNumParallelLoops() <= rows)
+    return false;
+  auto iters = op.getIteratorTypesArray();
+  for (unsigned d = 0; d < iters.size(); ++d)
+    if (linalg::isParallelIterator(iters[d]) != (d < op.getNumParallelLoops()))
+      return false;
+  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  return out.getNumResults() == op.getNumParallelLoops() && out.isProjectedPermutation() &&
+         readsRowPrefix(out, rows);
+}
+
 /// One op keeps to the rows (the conditions in the header).
 bool keepsRows(linalg::LinalgOp op, const Rows &rows, bool *reduces) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
@@ -124,7 +144,7 @@ bool keepsRows(linalg::LinalgOp op, const Rows &rows, bool *reduces) {
   }
   if (rowElements > meshvk::codegen::kMaxRowTileElements)
     return false;
-  if (op.getNumReductionLoops() > 0) {
+  if (op.getNumReductionLoops() > 0 && !isRowContraction(op, rows.rank)) {
     *reduces = true;
     if (op.getNumParallelLoops() != rows.rank || op.getNumDpsInits() != 1 ||
         op.getMatchingIndexingMap(op.getDpsInitOperand(0)).getNumResults() != rows.rank)

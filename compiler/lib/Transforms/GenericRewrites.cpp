@@ -4,16 +4,18 @@
 //  * meshvk-lower-argmax: tosa.argmax as three single-output reductions
 //    (tosa-to-linalg makes one generic with two outputs, which upstream's
 //    sharding rule cannot take);
-//  * meshvk-prepare-generics: multi-output generics split per output, loop
-//    indices (linalg.index) read from an iota input so that they are global
-//    on split dimensions, tensors read by tensor.extract in a body made
-//    replicated for that read, with their indices clamped.
+//  * meshvk-prepare-generics: generics of splat constants folded to their
+//    value, multi-output generics split per output, loop indices
+//    (linalg.index) read from an iota input so that they are global on split
+//    dimensions, tensors read by tensor.extract in a body made replicated
+//    for that read, with their indices clamped.
 //
 //===----------------------------------------------------------------------===//
 #include "meshvk/Transforms/Passes.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 
 #include <climits>
 
@@ -237,6 +239,87 @@ linalg::GenericOp cloneForOutput(linalg::GenericOp op, unsigned keep, OpBuilder 
   return pruned;
 }
 
+/// The element of `tensor` when it is a splat constant or a fill of a
+/// constant (meshvk-normalize-input's form of a splat); none otherwise.
+Attribute splatValue(Value tensor) {
+  DenseElementsAttr dense;
+  if (matchPattern(tensor, m_Constant(&dense)))
+    return dense.isSplat() ? dense.getSplatValue<Attribute>() : Attribute();
+  Attribute scalar;
+  auto fill = tensor.getDefiningOp<linalg::FillOp>();
+  if (fill && matchPattern(fill.getInputs()[0], m_Constant(&scalar)))
+    return scalar;
+  return {};
+}
+
+/// 0. The one value a generic computes when its inputs are splat constants
+/// (or fills of constants), folded by its body ops' own folders (what canonicalization does to them
+/// inside a kernel); none when an op does not fold or the body reads its
+/// init. A GPT layer's attention scale (Pow, Reciprocal, Mul of constants)
+/// was a kernel of its own that wrote one float.
+Attribute foldedSplat(linalg::GenericOp op) {
+  if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 || op.hasIndexSemantics() ||
+      !cast<ShapedType>(op.getResultTypes()[0]).hasStaticShape())
+    return {};
+  DenseMap<Value, Attribute> known;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    Attribute splat = splatValue(input->get());
+    if (!splat)
+      return {};
+    known[op.getMatchingBlockArgument(input)] = splat;
+  }
+  Block &body = op.getRegion().front();
+  auto valueOf = [&](Value v) { return known.lookup(v); };
+  for (Operation &inner : body.without_terminator()) {
+    SmallVector<Attribute> operands = llvm::map_to_vector(inner.getOperands(), valueOf);
+    SmallVector<OpFoldResult> folded;
+    if (inner.getNumResults() != 1 || llvm::is_contained(operands, Attribute()) ||
+        failed(inner.fold(operands, folded)) || folded.size() != 1)
+      return {};
+    Attribute value =
+        isa<Attribute>(folded[0]) ? cast<Attribute>(folded[0]) : valueOf(cast<Value>(folded[0]));
+    if (!value)
+      return {};
+    known[inner.getResult(0)] = value;
+  }
+  return valueOf(body.getTerminator()->getOperand(0));
+}
+
+/// Erases `op` and, transitively, the producers only it read.
+void eraseWithDeadProducers(Operation *op) {
+  SmallVector<Operation *> worklist = {op};
+  while (!worklist.empty()) {
+    Operation *dead = worklist.pop_back_val();
+    llvm::SetVector<Operation *> producers;
+    for (Value operand : dead->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        producers.insert(def);
+    dead->erase();
+    for (Operation *producer : producers)
+      if (isOpTriviallyDead(producer))
+        worklist.push_back(producer);
+  }
+}
+
+/// Each generic of splat constants becomes a fill of the value it computes.
+void foldConstantGenerics(func::FuncOp func, OpBuilder &b) {
+  SmallVector<linalg::GenericOp> generics(func.getOps<linalg::GenericOp>());
+  for (linalg::GenericOp op : generics) {
+    auto type = cast<RankedTensorType>(op.getResultTypes()[0]);
+    auto value = dyn_cast_or_null<TypedAttr>(foldedSplat(op));
+    if (!value || value.getType() != type.getElementType())
+      continue;
+    b.setInsertionPoint(op);
+    Value scalar = arith::ConstantOp::create(b, op.getLoc(), value);
+    Value empty = tensor::EmptyOp::create(b, op.getLoc(), type.getShape(), type.getElementType());
+    op.getResult(0).replaceAllUsesWith(
+        linalg::FillOp::create(b, op.getLoc(), scalar, empty).getResult(0));
+    // What only the generic read goes too: sharding propagation would
+    // annotate a dead init, which shard-partition then fails on.
+    eraseWithDeadProducers(op);
+  }
+}
+
 /// 1. Several outputs with independent yields -> one generic per output.
 void splitIndependentOutputs(func::FuncOp func, OpBuilder &b) {
   SmallVector<linalg::GenericOp> multi;
@@ -413,6 +496,7 @@ struct PrepareGenericsPass : meshvk::impl::PrepareGenericsBase<PrepareGenericsPa
       // Kernels and SPMD functions run as written, per process.
       if (func.isExternal() || meshvk::isKernel(func) || !functionGrid(func))
         continue;
+      foldConstantGenerics(func, b);
       splitIndependentOutputs(func, b);
       replicateExtractedTensors(func, b);
       if (failed(globalizeIndices(func, b)))

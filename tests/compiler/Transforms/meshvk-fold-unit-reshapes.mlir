@@ -210,3 +210,64 @@ func.func @row_reader_stays(%x: tensor<16x8xf32>, %w: tensor<8x6xf32>, %mean: te
   } -> tensor<4x4x6xf32>
   return %centered : tensor<4x4x6xf32>
 }
+
+// -----
+
+// Attention's heads: Q and K are [B, T, H, D] = [2, 4, 3, 5], transposed to
+// [B, H, T, D] and [B, H, D, T] and multiplied as one batch_matmul over the
+// collapsed batch B*H = 6; the scores are expanded back and transposed to
+// [B, T, H, T]. The batch_matmul iterates (b, h, m, n, k) and reads Q and K
+// where they are, so both transposes before it go; the one after reads it
+// directly and fuses as its epilogue: ONE launch.
+shard.grid @g1(shape = 1)
+// CHECK-DAG: #[[Q:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d1, d4)>
+// CHECK-DAG: #[[K:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d1, d4)>
+// CHECK-LABEL: func.func @attention_heads
+// CHECK-NOT: linalg.transpose
+// CHECK-NOT: linalg.batch_matmul
+// CHECK: %[[S:.*]] = linalg.generic {indexing_maps = [#[[Q]], #[[K]], #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+// CHECK-SAME: ins(%arg0, %arg1 : tensor<2x4x3x5xf32>, tensor<2x4x3x5xf32>) outs(%{{.*}} : tensor<2x3x4x4xf32>)
+// CHECK: meshvk.process = 0
+// CHECK: linalg.transpose ins(%[[S]] : tensor<2x3x4x4xf32>)
+// CHECK-NOT: tensor.collapse_shape
+// CHECK-NOT: tensor.expand_shape
+// CHECK: return
+// PLAN-LABEL: func.func @attention_heads
+// PLAN-NEXT: %[[K:.*]] = meshvk.launch @kernel_{{[0-9]+}}(%arg0, %arg1) on 0 : (tensor<2x4x3x5xf32>, tensor<2x4x3x5xf32>) -> tensor<2x4x3x4xf32>
+// PLAN-NEXT: return %[[K]]
+func.func @attention_heads(%q: tensor<2x4x3x5xf32>, %k: tensor<2x4x3x5xf32>) -> tensor<2x4x3x4xf32>
+    attributes {meshvk.abi = #meshvk.abi<grid = @g1, grid_shape = [1], args = [], results = []>} {
+  %zero = arith.constant 0.0 : f32
+  %eq = tensor.empty() : tensor<2x3x4x5xf32>
+  %qt = linalg.transpose ins(%q : tensor<2x4x3x5xf32>) outs(%eq : tensor<2x3x4x5xf32>) permutation = [0, 2, 1, 3]
+  %ek = tensor.empty() : tensor<2x3x5x4xf32>
+  %kt = linalg.transpose ins(%k : tensor<2x4x3x5xf32>) outs(%ek : tensor<2x3x5x4xf32>) permutation = [0, 2, 3, 1]
+  %qc = tensor.collapse_shape %qt [[0, 1], [2], [3]] : tensor<2x3x4x5xf32> into tensor<6x4x5xf32>
+  %kc = tensor.collapse_shape %kt [[0, 1], [2], [3]] : tensor<2x3x5x4xf32> into tensor<6x5x4xf32>
+  %es = tensor.empty() : tensor<6x4x4xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%es : tensor<6x4x4xf32>) -> tensor<6x4x4xf32>
+  %s = linalg.batch_matmul ins(%qc, %kc : tensor<6x4x5xf32>, tensor<6x5x4xf32>) outs(%acc : tensor<6x4x4xf32>) -> tensor<6x4x4xf32>
+  %s4 = tensor.expand_shape %s [[0, 1], [2], [3]] output_shape [2, 3, 4, 4] : tensor<6x4x4xf32> into tensor<2x3x4x4xf32>
+  %eo = tensor.empty() : tensor<2x4x3x4xf32>
+  %o = linalg.transpose ins(%s4 : tensor<2x3x4x4xf32>) outs(%eo : tensor<2x4x3x4xf32>) permutation = [0, 2, 1, 3]
+  return %o : tensor<2x4x3x4xf32>
+}
+
+// -----
+
+// Not expanded: the batch of 6 is collapsed from [2, 3] in the operand and
+// expanded to [3, 2] in the result (no one split of the loop serves both).
+shard.grid @g1(shape = 1)
+// CHECK-LABEL: func.func @batch_split_disagrees
+// CHECK: linalg.batch_matmul
+// CHECK-SAME: outs(%{{.*}} : tensor<6x4x4xf32>)
+func.func @batch_split_disagrees(%a: tensor<2x3x4x5xf32>, %b: tensor<6x5x4xf32>) -> tensor<3x2x4x4xf32>
+    attributes {meshvk.abi = #meshvk.abi<grid = @g1, grid_shape = [1], args = [], results = []>} {
+  %zero = arith.constant 0.0 : f32
+  %ac = tensor.collapse_shape %a [[0, 1], [2], [3]] : tensor<2x3x4x5xf32> into tensor<6x4x5xf32>
+  %es = tensor.empty() : tensor<6x4x4xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%es : tensor<6x4x4xf32>) -> tensor<6x4x4xf32>
+  %s = linalg.batch_matmul ins(%ac, %b : tensor<6x4x5xf32>, tensor<6x5x4xf32>) outs(%acc : tensor<6x4x4xf32>) -> tensor<6x4x4xf32>
+  %s4 = tensor.expand_shape %s [[0, 1], [2], [3]] output_shape [3, 2, 4, 4] : tensor<6x4x4xf32> into tensor<3x2x4x4xf32>
+  return %s4 : tensor<3x2x4x4xf32>
+}

@@ -347,3 +347,93 @@ func.func @fill_weight(%x: tensor<4x8xf32>) -> tensor<4x8xf32>
   } -> tensor<4x8xf32>
   return %y : tensor<4x8xf32>
 }
+
+// -----
+
+// Attention's scores and their softmax: a matmul computing whole rows (its
+// loops after the row are parallel, then the reduction) joins the row chain
+// that reads it: ONE launch, each row tile computing its row's 16 dot
+// products of 5 before the max, exp, sum and divide.
+#row = affine_map<(i, j) -> (i, j)>
+#red = affine_map<(i, j) -> (i)>
+shard.grid @g1(shape = 1)
+// CHECK-LABEL: func.func @scores_softmax
+// CHECK-NEXT: %[[L:.*]] = meshvk.launch @[[K:kernel_[0-9]+]](%arg0, %arg1) on 0 : (tensor<8x5xf32>, tensor<5x16xf32>) -> tensor<8x16xf32>
+// CHECK-NEXT: return %[[L]]
+// CHECK: func.func private @[[K]]
+// CHECK: linalg.matmul
+// CHECK: arith.maxnumf
+// CHECK: arith.divf
+// CHECK-NOT: func.func private
+func.func @scores_softmax(%q: tensor<8x5xf32>, %k: tensor<5x16xf32>) -> tensor<8x16xf32>
+    attributes {meshvk.abi = #meshvk.abi<grid = @g1, grid_shape = [1], args = [], results = []>} {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %er = tensor.empty() : tensor<8xf32>
+  %e = tensor.empty() : tensor<8x16xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %x = linalg.matmul ins(%q, %k : tensor<8x5xf32>, tensor<5x16xf32>) outs(%acc : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %fm = linalg.fill ins(%ninf : f32) outs(%er : tensor<8xf32>) -> tensor<8xf32>
+  %m = linalg.generic {indexing_maps = [#row, #red], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<8x16xf32>) outs(%fm : tensor<8xf32>) {
+    ^bb0(%v: f32, %a: f32):
+      %r = arith.maxnumf %v, %a : f32
+      linalg.yield %r : f32
+  } -> tensor<8xf32>
+  %ex = linalg.generic {indexing_maps = [#row, #red, #row], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m : tensor<8x16xf32>, tensor<8xf32>) outs(%e : tensor<8x16xf32>) {
+    ^bb0(%v: f32, %mx: f32, %o: f32):
+      %d = arith.subf %v, %mx : f32
+      %r = math.exp %d : f32
+      linalg.yield %r : f32
+  } -> tensor<8x16xf32>
+  %fs = linalg.fill ins(%zero : f32) outs(%er : tensor<8xf32>) -> tensor<8xf32>
+  %s = linalg.generic {indexing_maps = [#row, #red], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : tensor<8x16xf32>) outs(%fs : tensor<8xf32>) {
+    ^bb0(%v: f32, %a: f32):
+      %r = arith.addf %v, %a : f32
+      linalg.yield %r : f32
+  } -> tensor<8xf32>
+  %y = linalg.generic {indexing_maps = [#row, #red, #row], iterator_types = ["parallel", "parallel"]}
+      ins(%ex, %s : tensor<8x16xf32>, tensor<8xf32>) outs(%e : tensor<8x16xf32>) {
+    ^bb0(%v: f32, %sum: f32, %o: f32):
+      %r = arith.divf %v, %sum : f32
+      linalg.yield %r : f32
+  } -> tensor<8x16xf32>
+  return %y : tensor<8x16xf32>
+}
+
+// -----
+
+// Not merged: a row of the matmul is 16 dot products of 512, more than a row
+// tile holds (kMaxRowTileElements): the matmul keeps its own tiles and the
+// softmax follows as its own launch.
+#row = affine_map<(i, j) -> (i, j)>
+#red = affine_map<(i, j) -> (i)>
+shard.grid @g1(shape = 1)
+// CHECK-LABEL: func.func @long_dot_products
+// CHECK-NEXT: %[[S:.*]] = meshvk.launch @{{kernel_[0-9]+}}(%arg0, %arg1) on 0 : (tensor<8x512xf32>, tensor<512x16xf32>) -> tensor<8x16xf32>
+// CHECK-NEXT: meshvk.launch @{{kernel_[0-9]+}}(%[[S]]) on 0 : (tensor<8x16xf32>) -> tensor<8x16xf32>
+func.func @long_dot_products(%q: tensor<8x512xf32>, %k: tensor<512x16xf32>) -> tensor<8x16xf32>
+    attributes {meshvk.abi = #meshvk.abi<grid = @g1, grid_shape = [1], args = [], results = []>} {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %er = tensor.empty() : tensor<8xf32>
+  %e = tensor.empty() : tensor<8x16xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %x = linalg.matmul ins(%q, %k : tensor<8x512xf32>, tensor<512x16xf32>) outs(%acc : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %fm = linalg.fill ins(%ninf : f32) outs(%er : tensor<8xf32>) -> tensor<8xf32>
+  %m = linalg.generic {indexing_maps = [#row, #red], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<8x16xf32>) outs(%fm : tensor<8xf32>) {
+    ^bb0(%v: f32, %a: f32):
+      %r = arith.maxnumf %v, %a : f32
+      linalg.yield %r : f32
+  } -> tensor<8xf32>
+  %y = linalg.generic {indexing_maps = [#row, #red, #row], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m : tensor<8x16xf32>, tensor<8xf32>) outs(%e : tensor<8x16xf32>) {
+    ^bb0(%v: f32, %mx: f32, %o: f32):
+      %d = arith.subf %v, %mx : f32
+      linalg.yield %d : f32
+  } -> tensor<8x16xf32>
+  return %y : tensor<8x16xf32>
+}

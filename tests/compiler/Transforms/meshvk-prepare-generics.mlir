@@ -115,3 +115,62 @@ func.func @dependent_outputs(%x: tensor<6x9xf32>, %s0: tensor<6xf32>, %m0: tenso
   } -> (tensor<6xf32>, tensor<6xf32>)
   return %r#0, %r#1 : tensor<6xf32>, tensor<6xf32>
 }
+
+// -----
+
+// A 0-d chain of constants (an attention scale, 1 / pow(16, 0.5)) folds to
+// its value, 0.25; the generic that reads it with the argument stays, and so
+// does one reading a constant that is not a splat.
+#scalar = affine_map<() -> ()>
+#id = affine_map<(i) -> (i)>
+#bcast = affine_map<(i) -> ()>
+shard.grid @grid(shape = 2)
+// CHECK-LABEL: func.func @constant_chain
+// CHECK-NOT: math.powf
+// CHECK: %[[QUARTER:.*]] = arith.constant 2.500000e-01 : f32
+// CHECK: %[[SCALE:.*]] = linalg.fill ins(%[[QUARTER]] : f32) outs(%{{.*}} : tensor<f32>)
+// CHECK-NOT: math.powf
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%{{.*}}, %[[SCALE]] : tensor<4xf32>, tensor<f32>)
+// CHECK: arith.mulf
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%{{.*}} : tensor<2xf32>)
+// CHECK: arith.negf
+func.func @constant_chain(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<2xf32>) {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %xs = shard.shard %x to %s annotate_for_users : tensor<4xf32>
+  %base = arith.constant dense<16.0> : tensor<f32>
+  %e0 = tensor.empty() : tensor<f32>
+  %halfc = arith.constant 0.5 : f32
+  %half = linalg.fill ins(%halfc : f32) outs(%e0 : tensor<f32>) -> tensor<f32>
+  %root = linalg.generic {indexing_maps = [#scalar, #scalar, #scalar], iterator_types = []}
+      ins(%base, %half : tensor<f32>, tensor<f32>) outs(%e0 : tensor<f32>) {
+  ^bb0(%b: f32, %h: f32, %o: f32):
+    %p = math.powf %b, %h : f32
+    linalg.yield %p : f32
+  } -> tensor<f32>
+  %scale = linalg.generic {indexing_maps = [#scalar, #scalar], iterator_types = []}
+      ins(%root : tensor<f32>) outs(%e0 : tensor<f32>) {
+  ^bb0(%r: f32, %o: f32):
+    %one = arith.constant 1.0 : f32
+    %q = arith.divf %one, %r : f32
+    linalg.yield %q : f32
+  } -> tensor<f32>
+  %e = tensor.empty() : tensor<4xf32>
+  %y = linalg.generic {indexing_maps = [#id, #bcast, #id], iterator_types = ["parallel"]}
+      ins(%xs, %scale : tensor<4xf32>, tensor<f32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %m = arith.mulf %a, %c : f32
+    linalg.yield %m : f32
+  } -> tensor<4xf32>
+  %ys = shard.shard %y to %s : tensor<4xf32>
+  %pair = arith.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %e2 = tensor.empty() : tensor<2xf32>
+  %n = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%pair : tensor<2xf32>) outs(%e2 : tensor<2xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %g = arith.negf %a : f32
+    linalg.yield %g : f32
+  } -> tensor<2xf32>
+  return %ys, %n : tensor<4xf32>, tensor<2xf32>
+}

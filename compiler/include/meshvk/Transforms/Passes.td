@@ -208,6 +208,10 @@ def PrepareGenerics : Pass<"meshvk-prepare-generics", "mlir::ModuleOp"> {
     Runs after meshvk-normalize-input, before meshvk-check-sharding, on every
     annotated function:
 
+    0. A generic whose inputs are splat constants or fills of constants
+       (none, or a 0-d chain of constants such as an attention scale
+       `1 / pow(16, 0.5)`) becomes a fill of the value its body folds to (the
+       body ops' own folders), so no kernel computes a constant.
     1. A generic with several outputs whose yields are independent becomes
        one generic per output (upstream's sharding rule takes one init); one
        whose outputs depend on each other is left for check-sharding to

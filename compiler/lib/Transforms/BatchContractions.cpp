@@ -178,8 +178,7 @@ void expandBatchLoops(RewriterBase &rw, linalg::LinalgOp op,
     auto shape = cast<RankedTensorType>(operand.get().getType()).getShape();
     ExpandedOperand e = expandOperand(generic.getMatchingIndexingMap(&operand), shape, newLoops,
                                       expansions, iterators.size(), ctx);
-    Value value =
-        e.expanded ? expandedValue(rw, loc, operand.get(), e, process) : operand.get();
+    Value value = e.expanded ? expandedValue(rw, loc, operand.get(), e, process) : operand.get();
     maps.push_back(e.map);
     if (generic.isDpsInit(&operand)) {
       inits.push_back(value);
@@ -188,13 +187,12 @@ void expandBatchLoops(RewriterBase &rw, linalg::LinalgOp op,
       inputs.push_back(value);
     }
   }
-  auto expandedOp = linalg::GenericOp::create(rw, loc, TypeRange{inits[0].getType()},
-                                              inputs, inits, maps, iterators);
+  auto expandedOp = linalg::GenericOp::create(rw, loc, TypeRange{inits[0].getType()}, inputs, inits,
+                                              maps, iterators);
   setProcess(expandedOp, process);
   rw.inlineRegionBefore(generic.getRegion(), expandedOp.getRegion(), expandedOp.getRegion().end());
   Value newResult = expandedOp.getResult(0);
-  auto collapse =
-      tensor::CollapseShapeOp::create(rw, loc, newResult, result.groups);
+  auto collapse = tensor::CollapseShapeOp::create(rw, loc, newResult, result.groups);
   setProcess(collapse, process);
   rw.replaceOp(generic, collapse.getResult());
   for (Operation *user : llvm::make_early_inc_range(collapse->getUsers()))

@@ -52,6 +52,7 @@ class Run:
     max_error: float = float("nan")
     parameter_bytes: int = 0  # per process, the largest (from --print-plan)
     peak_bytes: int = 0
+    dispatches: int = 0       # per inference, all processes (--print-plan's total line)
     wall_ms: float = float("nan")  # median of --benchmark runs (weights resident)
     seconds: float = 0.0      # the whole command: import, compile, load, runs
 
@@ -89,6 +90,8 @@ def run_cli(exported, policy, devices, runner=DEFAULT_RUNNER, benchmark=0, work=
         run.refusal = errors[-1] if errors else f"exit {p.returncode} without a message"
         return run
     run.parameter_bytes, run.peak_bytes = _plan_bytes(p.stdout)
+    total = re.search(r"^total: .*; (\d+) dispatches,", p.stdout, re.MULTILINE)
+    run.dispatches = int(total.group(1)) if total else 0
     wall = re.search(r"benchmark: \d+ runs after \d+ warm-up: wall min [\d.]+ ms, median ([\d.]+) ms", p.stdout)
     if wall:
         run.wall_ms = float(wall.group(1))

@@ -16,10 +16,13 @@ within 1e-3 x max(1, max |torch output|) of torch's output (read back from
 --output, compared here). A model that cannot run under a policy must be
 refused with exactly the line listed in REFUSALS (exit non-zero); a
 refusal not listed, a listed one that now runs, a crash or a wrong answer
-fails the test.
+fails the test. On one process the decoder and ResNet-18 must also keep to
+issue 31's dispatch bounds (DISPATCH_BOUNDS, from the exported graph).
 """
 import os
 import sys
+
+import onnx
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "samples", "models"))
@@ -34,6 +37,24 @@ EXTRA_CONFIGS = {"gpt": [("data", 3)] + common.GRID_CONFIGS, "squeezenet1_1": co
 # holds at most this share of the parameter bytes of --shard=none (the
 # replicated LayerNorms, row-split biases and the causal mask are the rest).
 PARAMETER_SHARE = {("gpt", "tensor", 4): 0.3}
+# Issue 31: dispatches per inference on one process (--print-plan), bounded
+# from the exported graph itself: the decoder at most 8 a layer plus the 4
+# outside its layers (the token ids' range check, the embedding gather, the
+# final LayerNorm, the head); ResNet-18 at most 1.25 x its Conv, Gemm and
+# pool nodes.
+def _layers(graph):
+    return len({n.name.split("/")[1] for n in graph.node if n.name.startswith("/blocks.")})
+
+
+def _heavy_ops(graph):
+    return sum(n.op_type in ("Conv", "Gemm", "MatMul", "MaxPool", "AveragePool", "GlobalAveragePool")
+               for n in graph.node)
+
+
+DISPATCH_BOUNDS = {
+    "gpt": ("8 a layer + 4", lambda graph: 8 * _layers(graph) + 4),
+    "resnet18": ("1.25 x Conv/Gemm/pool nodes", lambda graph: int(1.25 * _heavy_ops(graph))),
+}
 # (model, policy, devices) -> the one line mesh-vk-run prints when it
 # refuses ({onnx}: the model's path).
 REFUSALS = {
@@ -67,6 +88,12 @@ for name in names:
             failures.append(f"{label}: max abs error {run.max_error:.3e} > {exported.tolerance:.3e}")
         else:
             parameters[(policy, devices)] = run.parameter_bytes
+            if name in DISPATCH_BOUNDS and (policy, devices) == ("none", 1):
+                rule, bound = DISPATCH_BOUNDS[name]
+                bound = bound(onnx.load(exported.onnx).graph)
+                if not 0 < run.dispatches <= bound:
+                    failures.append(f"{label}: {run.dispatches} dispatches > {bound} ({rule})")
+                print(f"{label}: {run.dispatches} dispatches (bound {bound}: {rule})")
             print(f"{label}: ok, max abs error {run.max_error:.2e} (bound {exported.tolerance:.1e}), "
                   f"{run.parameter_bytes} parameter / {run.peak_bytes} peak bytes per device, "
                   f"{run.seconds:.1f} s")

@@ -3,7 +3,7 @@
 
     f16_models.py MESH_VK_RUN MESH_VK_COMPILE WORK_DIR [MODEL...]
 
-Each model of samples/models/zoo.py named (default: gpt; resnet18 does not run
+Each model of samples/models/zoo.py named (default: gpt and vit; resnet18 does not run
 yet under f16, see tests/onnx/CMakeLists.txt; random
 weights, torch.manual_seed(0)) is exported with torch.onnx.export and run as
 `mesh-vk-run MODEL.onnx --precision=f16 --print-plan` on one process, its f32
@@ -29,7 +29,7 @@ RELATIVE = 1e-2
 PARAMETER_SHARE = 0.55
 
 run_tool, compile_tool, work = sys.argv[1:4]
-names = sys.argv[4:] or ["gpt"]  # resnet18: see the note in tests/onnx/CMakeLists.txt
+names = sys.argv[4:] or ["gpt", "vit"]  # resnet18: see the note in tests/onnx/CMakeLists.txt
 os.makedirs(work, exist_ok=True)
 failures = []
 

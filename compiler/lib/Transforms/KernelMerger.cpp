@@ -1,5 +1,6 @@
 //===- KernelMerger.cpp - merging two launches into one kernel ------------===//
 #include "KernelMerger.h"
+#include "meshvk/Codegen/TargetDescription.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -76,10 +77,22 @@ bool KernelMerger::mayMerge(LaunchOp producer, LaunchOp consumer) {
       producer.getProcess() != consumer.getProcess() ||
       producer->getBlock() != consumer->getBlock() || dataMovementBetween(producer, consumer))
     return false;
-  return llvm::all_of(producer->getUsers(), [&](Operation *user) {
-    return user == consumer.getOperation() ||
-           (user->getBlock() == consumer->getBlock() && consumer->isBeforeInBlock(user));
-  });
+  if (!llvm::all_of(producer->getUsers(), [&](Operation *user) {
+        return user == consumer.getOperation() ||
+               (user->getBlock() == consumer->getBlock() && consumer->isBeforeInBlock(user));
+      }))
+    return false;
+  // The merged kernel binds the producer's inputs, the consumer's others, the
+  // consumer's results and the producer's kept ones: at most what a kernel
+  // may (a ViT's f16 patch convolution, 64 window taps, once became one
+  // kernel of 129 bindings, which the runtime refuses).
+  llvm::DenseSet<Value> inputs(producer.getInputs().begin(), producer.getInputs().end());
+  for (Value v : consumer.getInputs())
+    if (v.getDefiningOp() != producer.getOperation())
+      inputs.insert(v);
+  size_t bindings =
+      inputs.size() + consumer->getNumResults() + keptResults(producer, consumer).size();
+  return bindings <= static_cast<size_t>(codegen::kMaxKernelBindings);
 }
 
 LaunchOp KernelMerger::merge(LaunchOp producer, LaunchOp consumer) {

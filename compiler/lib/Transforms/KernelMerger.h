@@ -41,7 +41,8 @@ public:
   /// The conditions both passes share: same process and block, neither a
   /// collective's kernel, no data movement between them, and every use of a
   /// producer result other than the consumer after the consumer (the merged
-  /// launch is where the consumer was).
+  /// launch is where the consumer was), and the merged kernel binds at most
+  /// codegen::kMaxKernelBindings buffers.
   static bool mayMerge(LaunchOp producer, LaunchOp consumer);
 
 private:

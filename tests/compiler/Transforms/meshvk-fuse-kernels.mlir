@@ -224,3 +224,53 @@ func.func @window_sums(%x0: tensor<6x4xf32>, %w0: tensor<4x3xf32>, %x1: tensor<6
   } -> tensor<6x3xf32>
   return %b : tensor<6x3xf32>
 }
+
+// -----
+
+// A chain of 33 adds, each reading an argument of its own: merged whole it
+// would bind 34 inputs and its result, more than a kernel may (32,
+// codegen::kMaxKernelBindings: the runtime refuses more). The merges stop
+// there: two launches, the first binding 31 inputs and its result.
+shard.grid @g1(shape = 1)
+// CHECK-LABEL: func.func @bindings_cap
+// CHECK-NEXT: %[[A:.*]] = meshvk.launch @{{kernel_[0-9]+}}(%arg0, %arg1, {{.*}}, %arg30) on 0 : ({{.*}}) -> tensor<4xf32>
+// CHECK-NEXT: %[[B:.*]] = meshvk.launch @{{kernel_[0-9]+}}(%[[A]], %arg31, %arg32, %arg33) on 0
+// CHECK-NEXT: return %[[B]]
+func.func @bindings_cap(%x: tensor<4xf32>, %a1: tensor<4xf32>, %a2: tensor<4xf32>, %a3: tensor<4xf32>, %a4: tensor<4xf32>, %a5: tensor<4xf32>, %a6: tensor<4xf32>, %a7: tensor<4xf32>, %a8: tensor<4xf32>, %a9: tensor<4xf32>, %a10: tensor<4xf32>, %a11: tensor<4xf32>, %a12: tensor<4xf32>, %a13: tensor<4xf32>, %a14: tensor<4xf32>, %a15: tensor<4xf32>, %a16: tensor<4xf32>, %a17: tensor<4xf32>, %a18: tensor<4xf32>, %a19: tensor<4xf32>, %a20: tensor<4xf32>, %a21: tensor<4xf32>, %a22: tensor<4xf32>, %a23: tensor<4xf32>, %a24: tensor<4xf32>, %a25: tensor<4xf32>, %a26: tensor<4xf32>, %a27: tensor<4xf32>, %a28: tensor<4xf32>, %a29: tensor<4xf32>, %a30: tensor<4xf32>, %a31: tensor<4xf32>, %a32: tensor<4xf32>, %a33: tensor<4xf32>) -> tensor<4xf32>
+    attributes {meshvk.abi = #meshvk.abi<grid = @g1, grid_shape = [1], args = [], results = []>} {
+  %e = tensor.empty() : tensor<4xf32>
+  %s1 = linalg.add ins(%x, %a1 : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s2 = linalg.add ins(%s1, %a2 : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s3 = linalg.add ins(%s2, %a3 : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s4 = linalg.add ins(%s3, %a4 : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s5 = linalg.add ins(%s4, %a5 : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s6 = linalg.add ins(%s5, %a6 : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s7 = linalg.add ins(%s6, %a7 : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s8 = linalg.add ins(%s7, %a8 : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s9 = linalg.add ins(%s8, %a9 : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s10 = linalg.add ins(%s9, %a10 : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s11 = linalg.add ins(%s10, %a11 : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s12 = linalg.add ins(%s11, %a12 : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s13 = linalg.add ins(%s12, %a13 : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s14 = linalg.add ins(%s13, %a14 : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s15 = linalg.add ins(%s14, %a15 : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s16 = linalg.add ins(%s15, %a16 : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s17 = linalg.add ins(%s16, %a17 : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s18 = linalg.add ins(%s17, %a18 : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s19 = linalg.add ins(%s18, %a19 : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s20 = linalg.add ins(%s19, %a20 : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s21 = linalg.add ins(%s20, %a21 : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s22 = linalg.add ins(%s21, %a22 : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s23 = linalg.add ins(%s22, %a23 : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s24 = linalg.add ins(%s23, %a24 : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s25 = linalg.add ins(%s24, %a25 : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s26 = linalg.add ins(%s25, %a26 : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s27 = linalg.add ins(%s26, %a27 : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s28 = linalg.add ins(%s27, %a28 : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s29 = linalg.add ins(%s28, %a29 : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s30 = linalg.add ins(%s29, %a30 : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s31 = linalg.add ins(%s30, %a31 : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s32 = linalg.add ins(%s31, %a32 : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s33 = linalg.add ins(%s32, %a33 : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  return %s33 : tensor<4xf32>
+}

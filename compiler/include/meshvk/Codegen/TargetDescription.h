@@ -36,6 +36,11 @@ enum class KernelFamily : uint8_t {
 // codegen can tile.
 constexpr int64_t kMaxRowTileElements = 4096;
 
+// The most buffers one kernel binds (its arguments and results): the
+// runtime's artifact verifier refuses more (kMaxBindings in
+// runtime/src/module/artifact_verifier.h). Kernel merges stop short of it.
+constexpr int64_t kMaxKernelBindings = 32;
+
 struct TargetDescription {
   std::string name = "generic";
   KernelFamily family = KernelFamily::Cpu;

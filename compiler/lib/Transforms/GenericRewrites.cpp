@@ -253,10 +253,10 @@ Attribute splatValue(Value tensor) {
 }
 
 /// 0. The one value a generic computes when its inputs are splat constants
-/// (or fills of constants), folded by its body ops' own folders (what canonicalization does to them
-/// inside a kernel); none when an op does not fold or the body reads its
-/// init. A GPT layer's attention scale (Pow, Reciprocal, Mul of constants)
-/// was a kernel of its own that wrote one float.
+/// (or fills of constants), folded by its body ops' own folders (what
+/// canonicalization does to them inside a kernel); none when an op does not
+/// fold or the body reads its init. A GPT layer's attention scale (Pow,
+/// Reciprocal, Mul of constants) was a kernel of its own that wrote one float.
 Attribute foldedSplat(linalg::GenericOp op) {
   if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 || op.hasIndexSemantics() ||
       !cast<ShapedType>(op.getResultTypes()[0]).hasStaticShape())

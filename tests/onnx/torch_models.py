@@ -47,7 +47,7 @@ def _layers(graph):
 
 
 def _heavy_ops(graph):
-    return sum(n.op_type in ("Conv", "Gemm", "MatMul", "MaxPool", "AveragePool", "GlobalAveragePool")
+    return sum(n.op_type in ("Conv", "Gemm", "MaxPool", "AveragePool", "GlobalAveragePool")
                for n in graph.node)
 
 

@@ -16,14 +16,16 @@
 //     meshvk-fuse-kernels makes it the contraction's epilogue;
 //   * an input of a contraction that a pure permutation or broadcast of the
 //     same process produces (linalg.transpose, linalg.broadcast, a generic
-//     that yields its input) is read at its source through the composed map:
-//     the tiled contraction reads the heads where the projection wrote them.
+//     that yields its input: LinalgPatterns.h) is read at its source through
+//     the composed map: the tiled contraction reads the heads where the
+//     projection wrote them.
 // Every op created is tagged with the contraction's process (the plan's ops
 // carry theirs, meshvk-unroll-grid). Reshapes left unused are dropped by
 // meshvk-fold-unit-reshapes, which runs this.
 //
 //===----------------------------------------------------------------------===//
 #include "BatchContractions.h"
+#include "LinalgPatterns.h"
 #include "meshvk/Dialect/MeshVKDialect.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -144,24 +146,33 @@ Value expandedValue(RewriterBase &rw, Location loc, Value value, const ExpandedO
   return expand.getResult();
 }
 
+/// `op` as a linalg.generic (generalized in place if it is a named op), with
+/// its process.
+FailureOr<linalg::GenericOp> asGeneric(RewriterBase &rw, linalg::LinalgOp op) {
+  if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
+    return generic;
+  int64_t process = getProcess(op);
+  rw.setInsertionPoint(op);
+  FailureOr<linalg::GenericOp> generalized = linalg::generalizeNamedOp(rw, op);
+  if (succeeded(generalized))
+    setProcess(*generalized, process);
+  return generalized;
+}
+
 /// `op` as a linalg.generic over its batch loops split as `expansions` say;
 /// its users read the new result through a collapse_shape, or directly where
 /// they expanded it the same way.
 void expandBatchLoops(RewriterBase &rw, linalg::LinalgOp op,
                       ArrayRef<SmallVector<int64_t>> expansions) {
-  MLIRContext *ctx = op.getContext();
-  // `op` is erased once generalized: what is needed of it, first.
-  int64_t process = getProcess(op);
-  Location loc = op.getLoc();
-  rw.setInsertionPoint(op);
-  linalg::GenericOp generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-  if (!generic) {
-    FailureOr<linalg::GenericOp> generalized = linalg::generalizeNamedOp(rw, op);
-    if (failed(generalized))
-      return;
-    generic = *generalized;
-    setProcess(generic, process);
-  }
+  MLIRContext *ctx = rw.getContext();
+  FailureOr<linalg::GenericOp> generalized = asGeneric(rw, op);
+  if (failed(generalized))
+    return;
+  // `op` may be erased now: read the generic only.
+  linalg::GenericOp generic = *generalized;
+  int64_t process = getProcess(generic);
+  Location loc = generic.getLoc();
+  rw.setInsertionPoint(generic);
   SmallVector<SmallVector<int64_t>> newLoops;
   SmallVector<utils::IteratorType> iterators;
   for (auto [loop, iterator] : llvm::enumerate(generic.getIteratorTypesArray())) {
@@ -206,24 +217,15 @@ void expandBatchLoops(RewriterBase &rw, linalg::LinalgOp op,
 /// elements (a permutation or broadcast: out[i] = in[map(i)]), on the same
 /// process as the contraction; nullopt otherwise.
 std::optional<AffineMap> movementMap(Operation *producer, int64_t process) {
-  auto op = dyn_cast_or_null<linalg::LinalgOp>(producer);
-  if (!op || getProcess(op) != process || !op.hasPureTensorSemantics() ||
-      op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
-      op.getNumLoops() != op.getNumParallelLoops() || op.hasIndexSemantics() ||
-      !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
+  bool moves = isa_and_nonnull<linalg::TransposeOp, linalg::BroadcastOp, linalg::CopyOp>(producer)
+                   ? cast<linalg::LinalgOp>(producer).hasPureTensorSemantics()
+                   : yieldsItsInput(producer);
+  if (!moves || getProcess(producer) != process)
     return std::nullopt;
+  auto op = cast<linalg::LinalgOp>(producer);
   AffineMap in = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
-  if (!in.isProjectedPermutation())
-    return std::nullopt;
-  if (isa<linalg::TransposeOp, linalg::BroadcastOp, linalg::CopyOp>(producer))
-    return in;
-  auto generic = dyn_cast<linalg::GenericOp>(producer);
-  if (!generic)
-    return std::nullopt;
-  Block &body = generic.getRegion().front();
-  auto yield = cast<linalg::YieldOp>(body.getTerminator());
-  if (&body.front() != yield.getOperation() || yield.getNumOperands() != 1 ||
-      yield.getOperand(0) != body.getArgument(0))
+  if (!op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity() ||
+      !in.isProjectedPermutation())
     return std::nullopt;
   return in;
 }
@@ -271,17 +273,10 @@ void expandBatchContractions(func::FuncOp plan) {
       contractions.push_back(op);
   });
   for (linalg::LinalgOp op : contractions) {
-    int64_t process = getProcess(op);
-    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-    if (!generic) {
-      rewriter.setInsertionPoint(op);
-      FailureOr<linalg::GenericOp> generalized = linalg::generalizeNamedOp(rewriter, op);
-      if (failed(generalized))
-        continue;
-      generic = *generalized;
-      setProcess(generic, process);
-    }
-    while (readMovedInputsAtSource(generic)) {
+    FailureOr<linalg::GenericOp> generic = asGeneric(rewriter, op);
+    if (failed(generic))
+      continue;
+    while (readMovedInputsAtSource(*generic)) {
     }
   }
 }

@@ -41,6 +41,17 @@ SmallVector<Value> keptResults(LaunchOp producer, LaunchOp consumer) {
   return kept;
 }
 
+/// The plan values the merged kernel takes, in argument order: the
+/// producer's inputs, then the consumer's that the producer does not make,
+/// each once.
+llvm::SetVector<Value> mergedInputs(LaunchOp producer, LaunchOp consumer) {
+  llvm::SetVector<Value> inputs(producer.getInputs().begin(), producer.getInputs().end());
+  for (Value v : consumer.getInputs())
+    if (v.getDefiningOp() != producer.getOperation())
+      inputs.insert(v);
+  return inputs;
+}
+
 } // namespace
 
 KernelMerger::KernelMerger(ModuleOp m) : module(m), symbols(m) {
@@ -86,12 +97,8 @@ bool KernelMerger::mayMerge(LaunchOp producer, LaunchOp consumer) {
   // consumer's results and the producer's kept ones: at most what a kernel
   // may (a ViT's f16 patch convolution, 64 window taps, once became one
   // kernel of 129 bindings, which the runtime refuses).
-  llvm::DenseSet<Value> inputs(producer.getInputs().begin(), producer.getInputs().end());
-  for (Value v : consumer.getInputs())
-    if (v.getDefiningOp() != producer.getOperation())
-      inputs.insert(v);
-  size_t bindings =
-      inputs.size() + consumer->getNumResults() + keptResults(producer, consumer).size();
+  size_t bindings = mergedInputs(producer, consumer).size() + consumer->getNumResults() +
+                    keptResults(producer, consumer).size();
   return bindings <= static_cast<size_t>(codegen::kMaxKernelBindings);
 }
 
@@ -101,19 +108,13 @@ LaunchOp KernelMerger::merge(LaunchOp producer, LaunchOp consumer) {
   auto body = std::make_unique<Block>();
   OpBuilder b(ctx);
   b.setInsertionPointToStart(body.get());
-  SmallVector<Value> inputs;
+  llvm::SetVector<Value> inputs = mergedInputs(producer, consumer);
   llvm::DenseMap<Value, Value> argFor; // plan value -> kernel argument
-  auto argumentFor = [&](Value v) {
-    auto [it, inserted] = argFor.try_emplace(v, Value());
-    if (inserted) {
-      it->second = body->addArgument(v.getType(), v.getLoc());
-      inputs.push_back(v);
-    }
-    return it->second;
-  };
+  for (Value v : inputs)
+    argFor[v] = body->addArgument(v.getType(), v.getLoc());
   IRMapping map;
   for (auto [arg, v] : llvm::zip(pk.getArguments(), producer.getInputs()))
-    map.map(arg, argumentFor(v));
+    map.map(arg, argFor.lookup(v));
   for (Operation &op : pk.getBody().front().without_terminator())
     b.clone(op, map);
   Operation *producerReturn = pk.getBody().front().getTerminator();
@@ -124,7 +125,7 @@ LaunchOp KernelMerger::merge(LaunchOp producer, LaunchOp consumer) {
       unsigned r = cast<OpResult>(v).getResultNumber();
       consumerMap.map(arg, map.lookup(producerReturn->getOperand(r)));
     } else {
-      consumerMap.map(arg, argumentFor(v));
+      consumerMap.map(arg, argFor.lookup(v));
     }
   }
   for (Operation &op : ck.getBody().front().without_terminator())
@@ -149,7 +150,7 @@ LaunchOp KernelMerger::merge(LaunchOp producer, LaunchOp consumer) {
 
   OpBuilder at(consumer);
   auto launch = LaunchOp::create(at, consumer.getLoc(), resultTypes, FlatSymbolRefAttr::get(name),
-                                 at.getI64IntegerAttr(consumer.getProcess()), inputs);
+                                 at.getI64IntegerAttr(consumer.getProcess()), inputs.getArrayRef());
   unsigned numConsumerResults = consumer->getNumResults();
   consumer->replaceAllUsesWith(launch.getResults().take_front(numConsumerResults));
   for (auto [r, merged] : llvm::zip(kept, launch.getResults().drop_front(numConsumerResults)))

@@ -11,9 +11,13 @@
 
 namespace meshvk {
 
-/// A broadcast: an all-parallel linalg.generic on tensors with one input and
-/// one init whose body yields the input unchanged, read through fewer loops
-/// than the output's (a convolution's bias spread over its output, as
+/// An all-parallel linalg.generic on tensors with one input and one init
+/// whose body yields the input unchanged: it only moves elements (a copy, a
+/// transpose, a broadcast). False for null.
+bool yieldsItsInput(mlir::Operation *op);
+
+/// A broadcast: such a generic whose input is read through fewer loops than
+/// the output's (a convolution's bias spread over its output, as
 /// tosa-to-linalg writes the accumulator). False for null.
 bool isBroadcast(mlir::Operation *op);
 
